@@ -1,0 +1,35 @@
+#!/usr/bin/env bash
+# Installs the Debian 12 packages nqc needs (only those missing; quiet when all are there)
+# and builds nqc (Release, with tests) in build/. Idempotent. Run as root on a fresh machine.
+set -euo pipefail
+cd "$(dirname "${BASH_SOURCE[0]}")/.."
+
+PACKAGES=(
+  build-essential cmake git pkg-config
+  openmpi-bin libopenmpi-dev            # MPI ranks (mpirun) and headers
+  libhdf5-dev                           # result files (serial HDF5 C API)
+  libspdlog-dev nlohmann-json3-dev libcli11-dev
+  libgtest-dev                          # unit tests
+  python3 python3-h5py python3-pandas python3-numpy   # Debian's Python reads result files
+)
+
+missing=()
+for p in "${PACKAGES[@]}"; do
+  [[ $p == \#* ]] && continue
+  if ! dpkg-query -W -f='${Status}' "$p" 2>/dev/null | grep -q "install ok installed"; then
+    missing+=("$p")
+  fi
+done
+if ((${#missing[@]})); then
+  echo "setup: installing ${missing[*]}" >&2
+  export DEBIAN_FRONTEND=noninteractive
+  apt-get update -qq >/dev/null
+  apt-get install -y -qq --no-install-recommends "${missing[@]}" >/dev/null
+fi
+
+BUILD_DIR=${NQC_BUILD_DIR:-build}
+if [[ ! -f $BUILD_DIR/CMakeCache.txt ]]; then
+  cmake -S . -B "$BUILD_DIR" -DCMAKE_BUILD_TYPE=Release -DNQC_BUILD_TESTS=ON >/dev/null
+fi
+cmake --build "$BUILD_DIR" -j"$(nproc)" 2>&1 | grep -E "error|warning|Error" >&2 || true
+test -x "$BUILD_DIR/src/cli/nqc" || { echo "setup: build failed (run: cmake --build $BUILD_DIR)" >&2; exit 1; }

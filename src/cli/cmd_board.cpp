@@ -1,0 +1,106 @@
+// verify, construct, generate, derive.
+#include <cstdio>
+#include <iostream>
+#include <optional>
+
+#include "cli/commands.hpp"
+#include "core/construction.hpp"
+#include "core/rng.hpp"
+#include "core/sampling.hpp"
+#include "core/verifier.hpp"
+#include "io/errors.hpp"
+#include "io/text_format.hpp"
+
+namespace nqc::cli {
+namespace {
+
+void emit(const Composition& c, const std::string& output) {
+  if (output.empty() || output == "-") write_composition(c, std::cout);
+  else write_composition(c, std::filesystem::path(output));
+}
+
+}  // namespace
+
+Runner add_verify(CLI::App& app) {
+  auto* cmd = app.add_subcommand("verify", "Check that a composition file is consistent (and whether it is a full solution)");
+  auto file = std::make_shared<std::string>();
+  cmd->add_option("FILE", *file, "composition file: whitespace-separated Q(1..n), 0 = empty row; - for stdin")->required();
+  cmd->footer("Exit codes: 0 consistent, 1 bad input (the message names the file, line and rows).");
+  return [file] {
+    const LoadedComposition loaded = read_composition(*file);
+    require_consistent(loaded);
+    const Composition& c = loaded.composition;
+    if (c.k() == c.n()) std::printf("%s: valid solution, n = %d\n", loaded.source.c_str(), c.n());
+    else std::printf("%s: consistent composition, n = %d, k = %d\n", loaded.source.c_str(), c.n(), c.k());
+    return 0;
+  };
+}
+
+Runner add_construct(CLI::App& app) {
+  auto* cmd = app.add_subcommand("construct", "Write the explicit O(n) solution for board size N");
+  auto n = std::make_shared<Index>(0);
+  auto output = std::make_shared<std::string>();
+  cmd->add_option("N", *n, "board size, 1 <= N <= 2147483647")->required();
+  cmd->add_option("-o,--output", *output, "output file (default: stdout)");
+  cmd->footer("Exit codes: 0 written, 1 bad input, 2 no solution exists (N = 2, 3).");
+  return [n, output] {
+    if (*n < 1) throw InputError("N: expected a board size >= 1, got " + std::to_string(*n));
+    const auto s = construct_solution(*n);
+    if (!s) {
+      std::fprintf(stderr, "nqc: no solution exists for n = %d\n", *n);
+      return 2;
+    }
+    emit(*s, *output);
+    return 0;
+  };
+}
+
+Runner add_generate(CLI::App& app) {
+  auto* cmd = app.add_subcommand("generate", "Write a seeded random solution for board size N");
+  auto n = std::make_shared<Index>(0);
+  auto seed = std::make_shared<std::uint64_t>(1);
+  auto id = std::make_shared<std::uint64_t>(0);
+  auto output = std::make_shared<std::string>();
+  cmd->add_option("N", *n, "board size, N = 1 or N >= 4")->required();
+  cmd->add_option("--seed", *seed, "experiment seed")->capture_default_str()->check(kNonNegative);
+  cmd->add_option("--solution-id", *id, "solution index: the same (seed, N, id) as in `nqc run` gives the same solution")
+      ->capture_default_str()->check(kNonNegative);
+  cmd->add_option("-o,--output", *output, "output file (default: stdout)");
+  return [n, seed, id, output] {
+    if (*n < 1) throw InputError("N: expected a board size >= 1, got " + std::to_string(*n));
+    if (*n == 2 || *n == 3) {
+      std::fprintf(stderr, "nqc: no solution exists for n = %d\n", *n);
+      return 2;
+    }
+    Rng rng(derive_seed(*seed, static_cast<std::uint64_t>(*n), *id, kSolutionStream));
+    emit(random_solution(*n, rng), *output);
+    return 0;
+  };
+}
+
+Runner add_derive(CLI::App& app) {
+  auto* cmd = app.add_subcommand("derive", "Derive a random composition of k queens from a solution file");
+  auto file = std::make_shared<std::string>();
+  auto k = std::make_shared<std::int64_t>(-1);
+  auto seed = std::make_shared<std::uint64_t>(1);
+  auto output = std::make_shared<std::string>();
+  cmd->add_option("SOLUTION", *file, "solution file (text format)")->required();
+  cmd->add_option("-k,--k", *k, "queens to keep (default: uniform on 1..n-1)");
+  cmd->add_option("--seed", *seed, "seed of the random choices")->capture_default_str()->check(kNonNegative);
+  cmd->add_option("-o,--output", *output, "output file (default: stdout)");
+  return [file, k, seed, output] {
+    const LoadedComposition loaded = read_composition(*file);
+    require_consistent(loaded);
+    const Composition& s = loaded.composition;
+    if (s.k() != s.n())
+      throw InputError(loaded.source + ": not a solution (k = " + std::to_string(s.k()) + " < n = " + std::to_string(s.n()) + ")");
+    if (*k > s.n() || *k < -1)
+      throw InputError("--k: expected 0.." + std::to_string(s.n()) + ", got " + std::to_string(*k));
+    Rng rng(*seed, 0);
+    const Index kk = *k >= 0 ? static_cast<Index>(*k) : draw_k(s.n(), KRange{}, rng);
+    emit(derive_composition(s, kk, rng), *output);
+    return 0;
+  };
+}
+
+}  // namespace nqc::cli

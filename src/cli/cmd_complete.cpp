@@ -1,0 +1,61 @@
+// complete: one composition through one engine.
+#include <chrono>
+#include <cstdio>
+
+#include "cli/commands.hpp"
+#include "core/engine.hpp"
+#include "core/verifier.hpp"
+#include "io/errors.hpp"
+#include "io/text_format.hpp"
+
+namespace nqc::cli {
+
+Runner add_complete(CLI::App& app) {
+  auto* cmd = app.add_subcommand("complete", "Complete a composition file, or prove it has no completion");
+  struct Args {
+    std::string file, output, engine = "auto";
+    std::uint64_t seed = 1, max_nodes = 0;
+    double time_limit_s = 0;
+  };
+  auto a = std::make_shared<Args>();
+  cmd->add_option("FILE", a->file, "composition file (text format); - for stdin")->required();
+  cmd->add_option("-o,--output", a->output, "write the completed solution here (text format)");
+  std::string names;
+  for (const auto& e : engine_names()) names += (names.empty() ? "" : ", ") + e;
+  cmd->add_option("-e,--engine", a->engine, "engine: " + names)->capture_default_str();
+  cmd->add_option("--seed", a->seed, "seed of the engine's random choices")->capture_default_str()->check(kNonNegative);
+  cmd->add_option("--max-nodes", a->max_nodes, "give up after this many placements (0 = no limit)")->capture_default_str()->check(kNonNegative);
+  cmd->add_option("--time-limit", a->time_limit_s, "give up after this many seconds (0 = no limit)")->capture_default_str()->check(kNonNegative);
+  cmd->footer("Exit codes: 0 solved, 1 bad input, 2 proved infeasible (no completion), 3 gave up, 5 engine bug.");
+  return [a] {
+    std::unique_ptr<Engine> engine;
+    try {
+      engine = make_engine(a->engine);
+    } catch (const std::invalid_argument& e) {
+      throw InputError(std::string("--engine: ") + e.what());
+    }
+    const LoadedComposition loaded = read_composition(a->file);
+    require_consistent(loaded);  // before any search
+    Rng rng(a->seed, 1);
+    const auto t0 = std::chrono::steady_clock::now();
+    const Result r = engine->complete(loaded.composition, rng, Limits{a->max_nodes, a->time_limit_s, nullptr});
+    const double seconds = std::chrono::duration<double>(std::chrono::steady_clock::now() - t0).count();
+    if (r.outcome == Outcome::solved && !(is_solution(r.solution) && extends(r.solution, loaded.composition))) {
+      std::fprintf(stderr, "nqc: error: bug: engine '%s' returned a completion that fails verification\n", a->engine.c_str());
+      return static_cast<int>(kExitEngineBug);
+    }
+    std::printf("outcome: %s\nengine: %s\nn: %d\nk: %d\ntime_s: %.6f\nbacktracks: %llu\nnodes: %llu\n",
+                to_string(r.outcome), engine->name().c_str(), loaded.composition.n(), loaded.composition.k(), seconds,
+                static_cast<unsigned long long>(r.counters.backtracks), static_cast<unsigned long long>(r.counters.nodes));
+    if (r.outcome == Outcome::gave_up) std::printf("limit: %s\n", r.limit.c_str());
+    if (r.outcome == Outcome::solved && !a->output.empty()) write_composition(r.solution, std::filesystem::path(a->output));
+    switch (r.outcome) {
+      case Outcome::solved: return static_cast<int>(kExitOk);
+      case Outcome::infeasible: return static_cast<int>(kExitInfeasible);
+      case Outcome::gave_up: return static_cast<int>(kExitGaveUp);
+    }
+    return static_cast<int>(kExitGaveUp);
+  };
+}
+
+}  // namespace nqc::cli

@@ -1,0 +1,82 @@
+// run and aggregate.
+#include <cerrno>
+#include <csignal>
+#include <cstring>
+#include <cstdio>
+#include <fstream>
+
+#include <spdlog/spdlog.h>
+
+#include "cli/commands.hpp"
+#include "experiment/aggregate.hpp"
+#include "experiment/config.hpp"
+#include "experiment/results.hpp"
+#include "io/errors.hpp"
+#include "mpi/runner.hpp"
+#include "mpi/session.hpp"
+
+namespace nqc::cli {
+namespace {
+
+std::atomic<bool> g_stop{false};
+extern "C" void on_stop_signal(int) { g_stop.store(true); }
+
+}  // namespace
+
+Runner add_run(CLI::App& app, int& argc, char**& argv) {
+  auto* cmd = app.add_subcommand("run", "Run an experiment config (under mpirun: on all ranks) and write HDF5 results");
+  auto opt = std::make_shared<RunOptions>();
+  auto log_level = std::make_shared<std::string>("info");
+  auto quiet = std::make_shared<bool>(false);
+  auto help_config = std::make_shared<bool>(false);
+  auto output = std::make_shared<std::string>();
+  cmd->add_option("CONFIG", opt->config, "experiment config (JSON); see --help-config");
+  cmd->add_option("-o,--output", *output, "results directory (overrides the config's \"output\")");
+  cmd->add_flag("--resume", opt->resume, "continue an interrupted run in the same results directory");
+  cmd->add_flag("--dry-run", opt->dry_run, "print the plan's shard and case counts and exit");
+  cmd->add_option("--log-level", *log_level, "trace, debug, info, warn, error")->capture_default_str()
+      ->check(CLI::IsMember({"trace", "debug", "info", "warn", "error", "critical", "off"}));
+  cmd->add_flag("-q,--quiet", *quiet, "log warnings and errors only");
+  cmd->add_flag("--help-config", *help_config, "describe the config keys and exit");
+  cmd->footer("Exit codes: 0 done, 1 bad input or I/O error, 4 interrupted (rerun with --resume), 5 engine bug.");
+  return [opt, log_level, quiet, help_config, output, &argc, &argv] {
+    if (*help_config) {
+      std::fputs(config_help().c_str(), stdout);
+      return 0;
+    }
+    if (opt->config.empty()) throw InputError("run: a CONFIG file is required (see nqc run --help)");
+    if (!output->empty()) opt->output = *output;
+    MpiSession session(argc, argv);
+    setup_logging(session.rank(), *log_level, *quiet);
+    std::signal(SIGTERM, on_stop_signal);
+    std::signal(SIGINT, on_stop_signal);
+    return run_experiment(*opt, session, g_stop);
+  };
+}
+
+Runner add_aggregate(CLI::App& app) {
+  auto* cmd = app.add_subcommand("aggregate", "Print the per-n table of result files or directories");
+  auto paths = std::make_shared<std::vector<std::string>>();
+  auto csv = std::make_shared<std::string>();
+  cmd->add_option("PATH", *paths, "results directories or HDF5 result files")->required();
+  cmd->add_option("--csv", *csv, "also write the table as CSV to this file");
+  return [paths, csv] {
+    std::vector<CaseRow> rows;
+    for (const auto& p : *paths) {
+      auto more = load_rows(p);
+      rows.insert(rows.end(), more.begin(), more.end());
+    }
+    const auto table = summarize(rows);
+    if (!csv->empty()) {
+      std::ofstream out(*csv);
+      if (!out) throw IoError(*csv + ": cannot write: " + std::strerror(errno));
+      out << format_csv(table);
+      out.flush();
+      if (!out) throw IoError(*csv + ": cannot write: " + std::strerror(errno));
+    }
+    std::fputs(format_table(table).c_str(), stdout);
+    return 0;
+  };
+}
+
+}  // namespace nqc::cli

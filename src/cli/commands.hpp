@@ -1,0 +1,32 @@
+// The subcommands of the `nqc` executable. Each adds itself to the app and returns the
+// function that runs it (after parsing) and yields the process exit code (nqc::ExitCode).
+#pragma once
+
+#include <functional>
+
+#include <CLI/CLI.hpp>
+
+namespace nqc::cli {
+
+using Runner = std::function<int()>;
+
+/// verify, construct, generate, derive: single compositions and solutions.
+Runner add_verify(CLI::App& app);
+Runner add_construct(CLI::App& app);
+Runner add_generate(CLI::App& app);
+Runner add_derive(CLI::App& app);
+/// complete: one composition through one engine.
+Runner add_complete(CLI::App& app);
+/// run: an experiment config on all MPI ranks. Takes argc/argv for MPI_Init.
+Runner add_run(CLI::App& app, int& argc, char**& argv);
+/// aggregate: per-n table of result files.
+Runner add_aggregate(CLI::App& app);
+
+/// Accepts a finite number >= 0 (CLI11's NonNegativeNumber lets "nan" through and
+/// unsigned options would wrap "-1").
+extern const CLI::Validator kNonNegative;
+
+/// Sets the spdlog default logger: stderr, "[time] [rank R] [level] message".
+void setup_logging(int rank, const std::string& level, bool quiet);
+
+}  // namespace nqc::cli

@@ -1,0 +1,28 @@
+#include <spdlog/sinks/stdout_color_sinks.h>
+#include <spdlog/spdlog.h>
+
+#include <cmath>
+
+#include "cli/commands.hpp"
+#include "io/errors.hpp"
+
+namespace nqc::cli {
+
+const CLI::Validator kNonNegative(
+    [](std::string& text) -> std::string {
+      double value = 0;
+      const bool parsed = CLI::detail::lexical_cast(text, value);
+      if (!parsed || !std::isfinite(value) || value < 0 || text.find('-') != std::string::npos)
+        return "expected a number >= 0, got " + text;
+      return {};
+    },
+    "NUMBER >= 0");
+
+void setup_logging(int rank, const std::string& level, bool quiet) {
+  auto logger = spdlog::stderr_color_mt("nqc-" + std::to_string(rank));
+  logger->set_pattern("[%Y-%m-%d %H:%M:%S.%e] [rank " + std::to_string(rank) + "] [%l] %v");
+  spdlog::set_default_logger(logger);
+  spdlog::set_level(quiet ? spdlog::level::warn : spdlog::level::from_str(level));
+}
+
+}  // namespace nqc::cli

@@ -1,0 +1,62 @@
+// nqc: the command-line front end (CLI11 subcommands). Data goes to files or stdout, logs
+// and errors to stderr; exit codes as nqc::ExitCode.
+#include <cstdio>
+#include <iostream>
+#include <map>
+
+#include <spdlog/spdlog.h>
+
+#include "cli/commands.hpp"
+#include "io/errors.hpp"
+
+int main(int argc, char** argv) {
+  CLI::App app{"nqc: n-Queens Completion at cluster scale (complete compositions, run experiments, aggregate results)"};
+  app.require_subcommand(1);
+  app.set_version_flag("--version", std::string("nqc ") + NQC_VERSION);
+  std::map<CLI::App*, nqc::cli::Runner> runners;
+  const auto add = [&](nqc::cli::Runner runner) { runners[app.get_subcommands({}).back()] = std::move(runner); };
+  add(nqc::cli::add_verify(app));
+  add(nqc::cli::add_construct(app));
+  add(nqc::cli::add_generate(app));
+  add(nqc::cli::add_derive(app));
+  add(nqc::cli::add_complete(app));
+  add(nqc::cli::add_run(app, argc, argv));
+  add(nqc::cli::add_aggregate(app));
+  // CLI11 reads an unknown first word as a stray argument ("A subcommand is required"):
+  // name it instead.
+  if (argc > 1 && argv[1][0] != '-') {
+    std::string valid;
+    bool known = false;
+    for (const CLI::App* sub : app.get_subcommands({})) {
+      known = known || sub->get_name() == argv[1];
+      valid += (valid.empty() ? "" : ", ") + sub->get_name();
+    }
+    if (!known) {
+      std::fprintf(stderr, "nqc: error: unknown subcommand '%s' (valid subcommands: %s)\n", argv[1], valid.c_str());
+      return nqc::kExitBadInput;
+    }
+  }
+  try {
+    app.parse(argc, argv);
+  } catch (const CLI::CallForHelp& e) {
+    return app.exit(e);
+  } catch (const CLI::CallForAllHelp& e) {
+    return app.exit(e);
+  } catch (const CLI::CallForVersion& e) {
+    return app.exit(e);
+  } catch (const CLI::ParseError& e) {
+    std::fprintf(stderr, "nqc: error: %s\nRun with --help for more information.\n", e.what());
+    return nqc::kExitBadInput;
+  }
+  try {
+    for (auto& [sub, run] : runners)
+      if (sub->parsed()) return run();
+  } catch (const nqc::InputError& e) {
+    std::fprintf(stderr, "nqc: error: %s\n", e.what());
+    return nqc::kExitBadInput;
+  } catch (const nqc::IoError& e) {
+    std::fprintf(stderr, "nqc: error: %s\n", e.what());
+    return nqc::kExitBadInput;
+  }
+  return nqc::kExitBadInput;
+}

@@ -1,0 +1,54 @@
+#include "core/engine.hpp"
+
+#include <stdexcept>
+
+#include "core/engines/auto.hpp"
+#include "core/engines/exact.hpp"
+
+namespace nqc {
+
+const char* to_string(Outcome outcome) {
+  switch (outcome) {
+    case Outcome::solved: return "solved";
+    case Outcome::infeasible: return "infeasible";
+    case Outcome::gave_up: return "gave_up";
+  }
+  return "?";
+}
+
+namespace {
+
+// Adapts a free function with the engine signature to the Engine interface.
+template <Result (*Complete)(const Composition&, Rng&, const Limits&)>
+class FunctionEngine final : public Engine {
+ public:
+  explicit FunctionEngine(std::string name) : name_(std::move(name)) {}
+  [[nodiscard]] std::string name() const override { return name_; }
+  Result complete(const Composition& c, Rng& rng, const Limits& limits) override {
+    return Complete(c, rng, limits);
+  }
+
+ private:
+  std::string name_;
+};
+
+Result exact_entry(const Composition& c, Rng& rng, const Limits& limits) {
+  return complete_exact(c, rng, limits);
+}
+
+}  // namespace
+
+const std::vector<std::string>& engine_names() {
+  static const std::vector<std::string> names{"auto", "exact"};
+  return names;
+}
+
+std::unique_ptr<Engine> make_engine(std::string_view name) {
+  if (name == "auto") return std::make_unique<FunctionEngine<&complete_auto>>("auto");
+  if (name == "exact") return std::make_unique<FunctionEngine<&exact_entry>>("exact");
+  std::string valid;
+  for (const auto& n : engine_names()) valid += (valid.empty() ? "" : ", ") + n;
+  throw std::invalid_argument("unknown engine '" + std::string(name) + "' (valid engines: " + valid + ")");
+}
+
+}  // namespace nqc

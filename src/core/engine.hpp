@@ -1,0 +1,65 @@
+// The one interface of all completion engines (DESIGN.md, "Engines").
+#pragma once
+
+#include <atomic>
+#include <cstdint>
+#include <memory>
+#include <string>
+#include <string_view>
+#include <vector>
+
+#include "core/composition.hpp"
+#include "core/rng.hpp"
+
+namespace nqc {
+
+/// What an engine concluded. `infeasible` may only come from a complete search that
+/// exhausted the space; `gave_up` means a limit stopped it.
+enum class Outcome : std::int8_t { solved = 0, infeasible = 1, gave_up = 2 };
+
+/// "solved", "infeasible", "gave_up".
+const char* to_string(Outcome outcome);
+
+/// Bounds on one engine call. Zero means "no bound".
+struct Limits {
+  std::uint64_t max_nodes = 0;       ///< placements tried, over all phases
+  double time_limit_s = 0.0;         ///< wall-clock seconds
+  const std::atomic<bool>* stop = nullptr;  ///< polled cooperative stop (SIGTERM), may be null
+};
+
+/// Counters of one engine call, deterministic for a given (composition, seed, engine).
+struct Counters {
+  std::uint64_t backtracks = 0;  ///< retracted placements (exact) or returns to a base level
+  std::uint64_t nodes = 0;       ///< placements tried, all phases
+  std::uint64_t placed_random = 0;  ///< queens placed by random phases (kept in the solution)
+  std::uint64_t placed_search = 0;  ///< queens placed by the final (search) phase
+  std::uint64_t restarts = 0;       ///< random fills thrown away and redone
+};
+
+/// The result of an engine call. `solution` is set (k == n) only when solved.
+struct Result {
+  Outcome outcome = Outcome::gave_up;
+  Composition solution;
+  Counters counters;
+  std::string limit;  ///< for gave_up: which limit stopped it ("max_nodes", "time_limit", "stop")
+};
+
+/// A completion engine: completes a consistent composition or decides it has none.
+class Engine {
+ public:
+  virtual ~Engine() = default;
+  /// Name as used in configs and on the command line.
+  [[nodiscard]] virtual std::string name() const = 0;
+  /// Completes `composition` (which must be consistent: the caller verifies first; an
+  /// inconsistent one throws std::invalid_argument). Draws every random choice from `rng`.
+  virtual Result complete(const Composition& composition, Rng& rng, const Limits& limits) = 0;
+};
+
+/// Names accepted by make_engine, in the order shown to users.
+const std::vector<std::string>& engine_names();
+
+/// Creates an engine by name. Throws std::invalid_argument naming the valid engines for an
+/// unknown name.
+std::unique_ptr<Engine> make_engine(std::string_view name);
+
+}  // namespace nqc

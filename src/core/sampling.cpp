@@ -1,0 +1,47 @@
+#include "core/sampling.hpp"
+
+#include <algorithm>
+#include <stdexcept>
+#include <string>
+
+#include "core/engines/auto.hpp"
+#include "core/verifier.hpp"
+
+namespace nqc {
+
+Composition random_solution(Index n, Rng& rng) {
+  if (n < 1) throw std::invalid_argument("board size n must be >= 1, got " + std::to_string(n));
+  if (n == 2 || n == 3)
+    throw std::invalid_argument("no solution exists for n = " + std::to_string(n));
+  Result r = complete_auto(Composition(n), rng, Limits{});
+  if (r.outcome != Outcome::solved || !is_solution(r.solution))
+    throw std::logic_error("bug: auto engine returned no verified solution for the empty board, n = " +
+                           std::to_string(n));
+  return std::move(r.solution);
+}
+
+Index draw_k(Index n, const KRange& range, Rng& rng) {
+  const std::int64_t hi = std::min<std::int64_t>(range.max < 0 ? n - 1 : range.max, n - 1);
+  const std::int64_t lo = std::min<std::int64_t>(std::max<std::int64_t>(range.min, 0), hi);
+  if (hi <= 0) return 0;
+  return static_cast<Index>(rng.between(lo, hi));
+}
+
+Composition derive_composition(const Composition& solution, Index k, Rng& rng) {
+  const Index n = solution.n();
+  if (k < 0 || k > n)
+    throw std::invalid_argument("composition size k = " + std::to_string(k) + " is outside 0.." +
+                                std::to_string(n));
+  Composition c(n);
+  std::int64_t needed = k;
+  for (Index i = 0; i < n && needed > 0; ++i) {
+    // Keep row i with probability needed / (rows left).
+    if (static_cast<std::int64_t>(rng.below(static_cast<std::uint64_t>(n - i))) < needed) {
+      c.q[static_cast<std::size_t>(i)] = solution.q[static_cast<std::size_t>(i)];
+      --needed;
+    }
+  }
+  return c;
+}
+
+}  // namespace nqc

@@ -1,0 +1,101 @@
+#include "core/verifier.hpp"
+
+#include <vector>
+
+namespace nqc {
+
+const char* to_string(Conflict kind) {
+  switch (kind) {
+    case Conflict::none: return "none";
+    case Conflict::out_of_range: return "out-of-range value";
+    case Conflict::column: return "column";
+    case Conflict::diagonal: return "diagonal";
+    case Conflict::anti_diagonal: return "anti-diagonal";
+  }
+  return "?";
+}
+
+namespace {
+
+// Line indices of the queen in 0-based row i, 1-based column j, as in 000_*'s control
+// vectors: D1 holds r = n + j - i (constant on a diagonal), D2 holds t = i + j.
+struct Lines {
+  std::size_t column, diagonal, anti_diagonal;
+};
+Lines lines_of(Index n, Index i, Index j) {
+  return {static_cast<std::size_t>(j - 1), static_cast<std::size_t>(n + (j - 1) - i),
+          static_cast<std::size_t>(i + (j - 1))};
+}
+
+}  // namespace
+
+Verdict verify(const Composition& c) {
+  const Index n = c.n();
+  const auto un = static_cast<std::size_t>(n);
+  // std::vector<bool> is one bit per line: the O(n) bits of the contract.
+  std::vector<bool> column(un, false), diagonal(2 * un, false), anti(2 * un, false);
+  Verdict v;
+  for (Index i = 0; i < n; ++i) {
+    const Index j = c.q[static_cast<std::size_t>(i)];
+    if (j == 0) continue;
+    if (j < 0 || j > n) return {Conflict::out_of_range, i, i};
+    const Lines l = lines_of(n, i, j);
+    if (column[l.column]) v.kind = Conflict::column;
+    else if (diagonal[l.diagonal]) v.kind = Conflict::diagonal;
+    else if (anti[l.anti_diagonal]) v.kind = Conflict::anti_diagonal;
+    if (!v.ok()) {
+      v.row_b = i;
+      break;
+    }
+    column[l.column] = diagonal[l.diagonal] = anti[l.anti_diagonal] = true;
+  }
+  if (v.ok()) return v;
+  // Second pass: the earliest row that shares the conflicting line with row_b.
+  const Lines lb = lines_of(n, v.row_b, c.q[static_cast<std::size_t>(v.row_b)]);
+  for (Index i = 0; i < v.row_b; ++i) {
+    const Index j = c.q[static_cast<std::size_t>(i)];
+    if (j == 0) continue;
+    const Lines l = lines_of(n, i, j);
+    const bool same = (v.kind == Conflict::column && l.column == lb.column) ||
+                      (v.kind == Conflict::diagonal && l.diagonal == lb.diagonal) ||
+                      (v.kind == Conflict::anti_diagonal && l.anti_diagonal == lb.anti_diagonal);
+    if (same) {
+      v.row_a = i;
+      break;
+    }
+  }
+  return v;
+}
+
+std::string Verdict::describe(const Composition& c) const {
+  if (ok()) return {};
+  const auto value = [&](Index row) { return std::to_string(c.q[static_cast<std::size_t>(row)]); };
+  const std::string a = std::to_string(row_a + 1), b = std::to_string(row_b + 1);
+  switch (kind) {
+    case Conflict::out_of_range:
+      return "row " + a + ": value " + value(row_a) + " is out of range 0.." + std::to_string(c.n());
+    case Conflict::column:
+      return "rows " + a + " and " + b + ": two queens on one column (column " + value(row_a) + ")";
+    case Conflict::diagonal:
+      return "rows " + a + " and " + b + ": two queens on one diagonal (columns " + value(row_a) +
+             " and " + value(row_b) + ")";
+    case Conflict::anti_diagonal:
+      return "rows " + a + " and " + b + ": two queens on one anti-diagonal (columns " +
+             value(row_a) + " and " + value(row_b) + ")";
+    case Conflict::none: break;
+  }
+  return {};
+}
+
+bool is_solution(const Composition& solution) {
+  return solution.n() > 0 && solution.k() == solution.n() && verify(solution).ok();
+}
+
+bool extends(const Composition& completion, const Composition& composition) {
+  if (completion.n() != composition.n()) return false;
+  for (std::size_t i = 0; i < composition.q.size(); ++i)
+    if (composition.q[i] != 0 && composition.q[i] != completion.q[i]) return false;
+  return true;
+}
+
+}  // namespace nqc

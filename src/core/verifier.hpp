@@ -1,0 +1,45 @@
+// The O(n) verifier of 000_* (control vectors D1 and D2 over the diagonals).
+#pragma once
+
+#include <string>
+
+#include "core/composition.hpp"
+
+namespace nqc {
+
+/// What the verifier found first.
+enum class Conflict { none, out_of_range, column, diagonal, anti_diagonal };
+
+/// "column", "diagonal", "anti-diagonal", "out-of-range value" (or "none").
+const char* to_string(Conflict kind);
+
+/// The verifier's verdict. Rows are 0-based; `row_a < row_b` for a two-queen conflict,
+/// `row_a == row_b` for an out-of-range value.
+struct Verdict {
+  Conflict kind = Conflict::none;
+  Index row_a = -1;
+  Index row_b = -1;
+
+  [[nodiscard]] bool ok() const { return kind == Conflict::none; }
+  /// One sentence naming the rows 1-based, e.g.
+  /// "rows 2 and 5: two queens on one column (column 3)". Empty when ok().
+  [[nodiscard]] std::string describe(const Composition& c) const;
+};
+
+/// Checks that a composition is consistent: every value in 0..n, no two queens on one
+/// column, one diagonal (i - Q(i) constant) or one anti-diagonal (i + Q(i) constant).
+/// Returns the conflict whose later row is smallest (the first found scanning rows
+/// top-down), with the earliest partner row. O(n) time, O(n) bits of memory: one pass over
+/// bitmaps of columns and of the 2n-1 diagonals of each direction (000_*, "control
+/// vectors"), and a second pass only to find the partner row of a conflict. Never throws
+/// except std::bad_alloc.
+Verdict verify(const Composition& c);
+
+/// True when `solution` is a full (k == n) consistent composition.
+bool is_solution(const Composition& solution);
+
+/// True when `completion` holds every queen of `composition` in the same place
+/// (same n, and q[i] equal wherever composition.q[i] != 0).
+bool extends(const Composition& completion, const Composition& composition);
+
+}  // namespace nqc

@@ -1,0 +1,272 @@
+#include "experiment/config.hpp"
+
+#include <cerrno>
+#include <cstring>
+#include <algorithm>
+#include <fstream>
+#include <functional>
+#include <sstream>
+
+#include "core/engine.hpp"
+#include "io/errors.hpp"
+
+namespace nqc {
+namespace {
+
+using nlohmann::json;
+
+// Short description of a JSON value for messages: its text, cut at 40 characters.
+std::string shown(const json& v) {
+  std::string s = v.dump();
+  return s.size() > 40 ? s.substr(0, 37) + "..." : s;
+}
+
+class Checker {
+ public:
+  explicit Checker(std::string source) : source_(std::move(source)) {}
+
+  [[noreturn]] void fail(const std::string& path, const std::string& what) const {
+    throw InputError(source_ + ": " + (path.empty() ? "/" : path) + ": " + what);
+  }
+
+  std::uint64_t uint(const json& v, const std::string& path, std::uint64_t lo, std::uint64_t hi,
+                     const std::string& what) const {
+    if (!v.is_number_integer() || (v.is_number_integer() && !v.is_number_unsigned() && v.get<std::int64_t>() < 0) ||
+        v.get<std::uint64_t>() < lo || v.get<std::uint64_t>() > hi)
+      fail(path, "expected " + what + ", got " + shown(v));
+    return v.get<std::uint64_t>();
+  }
+
+  double number(const json& v, const std::string& path, const std::string& what) const {
+    if (!v.is_number() || v.get<double>() < 0.0) fail(path, "expected " + what + ", got " + shown(v));
+    return v.get<double>();
+  }
+
+  std::string string(const json& v, const std::string& path, const std::string& what) const {
+    if (!v.is_string()) fail(path, "expected " + what + ", got " + shown(v));
+    return v.get<std::string>();
+  }
+
+  const std::string& source() const { return source_; }
+
+ private:
+  std::string source_;
+};
+
+// One row of the option table: key, whether required, the default written into the
+// resolved config (null: none), help text, and how to read it (STYLE.md item 5).
+struct Option {
+  const char* key;
+  bool required;
+  json fallback;
+  const char* help;
+  std::function<void(const Checker&, const json&, const std::string&, ExperimentConfig&)> read;
+};
+
+const std::uint64_t kMaxU63 = static_cast<std::uint64_t>(INT64_MAX);
+
+void read_sizes(const Checker& ck, const json& v, const std::string& path, ExperimentConfig& cfg) {
+  if (!v.is_array() || v.empty())
+    ck.fail(path, "expected a non-empty array of {\"n\", \"solutions\", \"compositions_per_solution\"}, got " + shown(v));
+  for (std::size_t g = 0; g < v.size(); ++g) {
+    const std::string gp = path + "/" + std::to_string(g);
+    const json& item = v[g];
+    if (!item.is_object()) ck.fail(gp, "expected an object with keys n, solutions, compositions_per_solution, got " + shown(item));
+    for (const auto& [key, _] : item.items())
+      if (key != "n" && key != "solutions" && key != "compositions_per_solution")
+        ck.fail(gp + "/" + key, "unknown key (valid keys: n, solutions, compositions_per_solution)");
+    for (const char* key : {"n", "solutions", "compositions_per_solution"})
+      if (!item.contains(key)) ck.fail(gp, std::string("missing required key \"") + key + "\"");
+    SizeGroup group;
+    const json& ns = item["n"];
+    const auto read_n = [&](const json& x, const std::string& p) {
+      const auto n = static_cast<Index>(ck.uint(x, p, 1, 2147483647, "an integer n >= 1 (at most 2147483647)"));
+      if (n == 2 || n == 3)
+        ck.fail(p, "n = " + std::to_string(n) + " has no solution, so no composition can be derived from one (use n = 1 or n >= 4)");
+      group.n.push_back(n);
+    };
+    if (ns.is_array()) {
+      if (ns.empty()) ck.fail(gp + "/n", "expected a non-empty list of board sizes, got []");
+      for (std::size_t i = 0; i < ns.size(); ++i) read_n(ns[i], gp + "/n/" + std::to_string(i));
+    } else {
+      read_n(ns, gp + "/n");
+    }
+    group.solutions = ck.uint(item["solutions"], gp + "/solutions", 1, kMaxU63, "an integer >= 1");
+    group.compositions_per_solution =
+        ck.uint(item["compositions_per_solution"], gp + "/compositions_per_solution", 1, kMaxU63, "an integer >= 1");
+    cfg.sizes.push_back(std::move(group));
+  }
+}
+
+void read_k(const Checker& ck, const json& v, const std::string& path, ExperimentConfig& cfg) {
+  if (!v.is_object()) ck.fail(path, "expected an object {\"min\": K1, \"max\": K2} or {\"fixed\": K}, got " + shown(v));
+  for (const auto& [key, _] : v.items())
+    if (key != "min" && key != "max" && key != "fixed") ck.fail(path + "/" + key, "unknown key (valid keys: fixed, max, min)");
+  if (v.contains("fixed")) {
+    if (v.contains("min") || v.contains("max")) ck.fail(path, "give either \"fixed\" or \"min\"/\"max\", not both");
+    cfg.k.min = cfg.k.max = static_cast<std::int64_t>(ck.uint(v["fixed"], path + "/fixed", 1, 2147483646, "an integer k >= 1"));
+    return;
+  }
+  if (v.contains("min")) cfg.k.min = static_cast<std::int64_t>(ck.uint(v["min"], path + "/min", 1, 2147483646, "an integer k >= 1"));
+  if (v.contains("max")) {
+    const json& m = v["max"];
+    if (m.is_number_integer() && m.get<std::int64_t>() == -1) cfg.k.max = -1;
+    else cfg.k.max = static_cast<std::int64_t>(ck.uint(m, path + "/max", 1, 2147483646, "an integer k >= 1, or -1 for n - 1"));
+  }
+  if (cfg.k.max != -1 && cfg.k.max < cfg.k.min)
+    ck.fail(path, "k range " + std::to_string(cfg.k.min) + ".." + std::to_string(cfg.k.max) + " is empty (min > max)");
+}
+
+const std::vector<Option>& options() {
+  static const std::vector<Option> table{
+      {"name", true, nullptr, "experiment name (a string)",
+       [](const Checker& ck, const json& v, const std::string& p, ExperimentConfig& c) {
+         c.name = ck.string(v, p, "a non-empty string");
+         if (c.name.empty()) ck.fail(p, "expected a non-empty string, got \"\"");
+       }},
+      {"description", false, "", "free text",
+       [](const Checker& ck, const json& v, const std::string& p, ExperimentConfig& c) { c.description = ck.string(v, p, "a string"); }},
+      {"seed", false, 1, "experiment seed: every random choice derives from (seed, n, solution id, composition id)",
+       [](const Checker& ck, const json& v, const std::string& p, ExperimentConfig& c) {
+         c.seed = ck.uint(v, p, 0, UINT64_MAX, "an integer seed >= 0");
+       }},
+      {"engine", false, "auto", "completion engine",
+       [](const Checker& ck, const json& v, const std::string& p, ExperimentConfig& c) {
+         c.engine = ck.string(v, p, "an engine name");
+         try {
+           (void)make_engine(c.engine);
+         } catch (const std::invalid_argument& e) {
+           ck.fail(p, e.what());
+         }
+       }},
+      {"sizes", true, nullptr, "list of {\"n\": N or [N, ...], \"solutions\": S, \"compositions_per_solution\": C}", read_sizes},
+      {"k", false, json{{"min", 1}, {"max", -1}}, "composition size: {\"min\": K1, \"max\": K2} (max -1 = n - 1) or {\"fixed\": K}; default uniform on 1..n-1",
+       read_k},
+      {"time_limit_s", false, 0, "per-case wall-clock limit in seconds, 0 = none (gives gave_up)",
+       [](const Checker& ck, const json& v, const std::string& p, ExperimentConfig& c) {
+         c.time_limit_s = ck.number(v, p, "a number of seconds >= 0");
+       }},
+      {"max_nodes", false, 0, "per-case limit on placements tried, 0 = none (gives gave_up)",
+       [](const Checker& ck, const json& v, const std::string& p, ExperimentConfig& c) {
+         c.max_nodes = ck.uint(v, p, 0, UINT64_MAX, "an integer >= 0");
+       }},
+      {"shard_cases", false, 256, "target number of cases per shard (a shard holds whole solutions)",
+       [](const Checker& ck, const json& v, const std::string& p, ExperimentConfig& c) {
+         c.shard_cases = ck.uint(v, p, 1, kMaxU63, "an integer >= 1");
+       }},
+      {"output", false, nullptr, "results directory (default results/NAME)",
+       [](const Checker& ck, const json& v, const std::string& p, ExperimentConfig& c) {
+         c.output = ck.string(v, p, "a directory path");
+         if (c.output.empty()) ck.fail(p, "expected a directory path, got \"\"");
+       }},
+  };
+  return table;
+}
+
+std::string valid_keys() {
+  std::string keys;
+  for (const Option& o : options()) keys += (keys.empty() ? "" : ", ") + std::string(o.key);
+  return keys;
+}
+
+// Every k the config can draw must lie in 1..n-1 for every n (n = 1 admits only k = 0,
+// drawn when the range is the default).
+void check_k_against_sizes(const Checker& ck, const ExperimentConfig& cfg, bool k_given) {
+  for (std::size_t g = 0; g < cfg.sizes.size(); ++g)
+    for (std::size_t i = 0; i < cfg.sizes[g].n.size(); ++i) {
+      const Index n = cfg.sizes[g].n[i];
+      const std::string at = " (at /sizes/" + std::to_string(g) + "/n" +
+                             (cfg.sizes[g].n.size() > 1 ? "/" + std::to_string(i) : "") + ")";
+      if (n == 1 && !k_given) continue;
+      if (cfg.k.min > n - 1)
+        ck.fail("/k", "k range " + std::to_string(cfg.k.min) + ".." + (cfg.k.max < 0 ? std::to_string(n - 1) : std::to_string(cfg.k.max)) +
+                          " has no k in 1..n-1 = 1.." + std::to_string(n - 1) + " for n = " + std::to_string(n) + at);
+      if (cfg.k.max > n - 1)
+        ck.fail("/k", "k range " + std::to_string(cfg.k.min) + ".." + std::to_string(cfg.k.max) +
+                          " is outside 1..n-1 = 1.." + std::to_string(n - 1) + " for n = " + std::to_string(n) + at);
+    }
+}
+
+// The plan must fit in memory and its counts in 64 bits: at most kMaxCases cases and
+// kMaxShards shards (make_plan keeps one small record per shard).
+constexpr long double kMaxCases = 1e12L;
+constexpr long double kMaxShards = 1e7L;
+
+void check_plan_size(const Checker& ck, const ExperimentConfig& cfg) {
+  long double cases = 0, shards = 0;  // exact far past the bounds, never overflows
+  for (const SizeGroup& g : cfg.sizes) {
+    const std::uint64_t per_shard = std::max<std::uint64_t>(1, cfg.shard_cases / g.compositions_per_solution);
+    const auto count = static_cast<long double>(g.n.size());
+    cases += count * static_cast<long double>(g.solutions) * static_cast<long double>(g.compositions_per_solution);
+    shards += count * static_cast<long double>(g.solutions / per_shard + (g.solutions % per_shard != 0));
+    if (cases > kMaxCases)
+      ck.fail("/sizes", "the plan has more than 10^12 cases (n count x solutions x compositions_per_solution); split it into several configs");
+  }
+  if (shards > kMaxShards)
+    ck.fail("/shard_cases", "the plan would have more than 10^7 shards; raise shard_cases (now " + std::to_string(cfg.shard_cases) + ")");
+}
+
+}  // namespace
+
+ExperimentConfig parse_config(const json& j, const std::string& source) {
+  const Checker ck(source);
+  if (!j.is_object()) ck.fail("", "expected a JSON object, got " + shown(j));
+  for (const auto& [key, _] : j.items()) {
+    bool known = false;
+    for (const Option& o : options()) known = known || key == o.key;
+    if (!known) ck.fail("/" + key, "unknown key (valid keys: " + valid_keys() + ")");
+  }
+  ExperimentConfig cfg;
+  json resolved = json::object();
+  for (const Option& o : options()) {
+    const std::string path = std::string("/") + o.key;
+    if (j.contains(o.key)) {
+      o.read(ck, j[o.key], path, cfg);
+      resolved[o.key] = j[o.key];
+    } else if (o.required) {
+      ck.fail("", std::string("missing required key \"") + o.key + "\"");
+    } else if (!o.fallback.is_null()) {
+      o.read(ck, o.fallback, path, cfg);
+      resolved[o.key] = o.fallback;
+    }
+  }
+  if (cfg.output.empty()) cfg.output = "results/" + cfg.name;
+  resolved["output"] = cfg.output;
+  check_k_against_sizes(ck, cfg, j.contains("k"));
+  check_plan_size(ck, cfg);
+  cfg.resolved = std::move(resolved);
+  return cfg;
+}
+
+ExperimentConfig load_config(const std::filesystem::path& file) {
+  const std::string name = file.string();
+  std::error_code ec;
+  if (std::filesystem::is_directory(file, ec)) throw InputError(name + ": cannot open: is a directory");
+  std::ifstream in(file);
+  if (!in) throw InputError(name + ": cannot open: " + std::strerror(errno));
+  std::stringstream text;
+  text << in.rdbuf();
+  json j;
+  try {
+    j = json::parse(text.str());
+  } catch (const json::parse_error& e) {
+    // e.what() is "[json.exception.parse_error.101] parse error at line L, column C: ..."
+    std::string what = e.what();
+    const auto cut = what.find("] ");
+    throw InputError(name + ": invalid JSON: " + (cut == std::string::npos ? what : what.substr(cut + 2)));
+  }
+  return parse_config(j, name);
+}
+
+std::string config_help() {
+  std::ostringstream out;
+  out << "Experiment config keys (JSON object):\n";
+  for (const Option& o : options()) {
+    out << "  " << o.key << (o.required ? " (required)" : "");
+    if (!o.fallback.is_null()) out << " [default " << o.fallback.dump() << "]";
+    out << "\n      " << o.help << "\n";
+  }
+  return out.str();
+}
+
+}  // namespace nqc

@@ -1,0 +1,367 @@
+// Result files. Layout of every file (shard or merged), schema 1.0:
+//   root attributes  string attributes: the caller's `attrs`, plus schema_version
+//                    ("MAJOR.MINOR", always written here, overriding the caller's) and, in
+//                    shard files, shard_id (the id as a decimal string, e.g. "3").
+//   cases            1-D compound dataset, one member per CaseRow field with the same name,
+//                    little-endian and packed; outcome is an int8 enum {solved, infeasible,
+//                    gave_up}; engine and limit are 16-byte NUL-padded strings. Chunked
+//                    (unlimited max size, so an empty shard is valid), shuffle + deflate 4.
+//   failures/        one int32 dataset `case-<case_id>` per failure record.
+//   shards           (merged file only) uint64 ids of the merged shards, ascending.
+// Readers match members by name, so member order and extra members do not matter.
+#include "experiment/results.hpp"
+
+#include <fcntl.h>
+#include <unistd.h>
+
+#include <algorithm>
+#include <cerrno>
+#include <charconv>
+#include <cstddef>
+#include <cstdio>
+#include <functional>
+#include <iterator>
+#include <optional>
+#include <string>
+#include <system_error>
+#include <vector>
+
+#include "io/errors.hpp"
+#include "io/hdf5.hpp"
+
+namespace nqc {
+
+namespace {
+
+namespace fs = std::filesystem;
+
+constexpr std::size_t kChunkRows = 4096;  // ~640 KB of rows: fits HDF5's 1 MB chunk cache
+constexpr int kDeflateLevel = 4;
+constexpr std::size_t kNameBytes = 16;  // CaseRow::engine and CaseRow::limit
+
+// A tripwire: when CaseRow changes, update fields() (and the schema version).
+static_assert(sizeof(CaseRow) == 160, "CaseRow changed: update fields() in results.cpp");
+
+struct Field {
+  const char* name;
+  std::size_t offset;  // in CaseRow
+  hid_t memory;        // native type in CaseRow
+  hid_t file;          // portable type on disk
+};
+
+// The CaseRow fields. `outcome` and `name` are the enum and string types (kept open by the
+// caller).
+std::vector<Field> fields(hid_t outcome_memory, hid_t outcome_file, hid_t name) {
+  return {
+      {"case_id", offsetof(CaseRow, case_id), H5T_NATIVE_UINT64, H5T_STD_U64LE},
+      {"shard_id", offsetof(CaseRow, shard_id), H5T_NATIVE_UINT64, H5T_STD_U64LE},
+      {"n", offsetof(CaseRow, n), H5T_NATIVE_INT64, H5T_STD_I64LE},
+      {"k", offsetof(CaseRow, k), H5T_NATIVE_INT64, H5T_STD_I64LE},
+      {"solution_id", offsetof(CaseRow, solution_id), H5T_NATIVE_UINT64, H5T_STD_U64LE},
+      {"composition_id", offsetof(CaseRow, composition_id), H5T_NATIVE_UINT64, H5T_STD_U64LE},
+      {"seed", offsetof(CaseRow, seed), H5T_NATIVE_UINT64, H5T_STD_U64LE},
+      {"outcome", offsetof(CaseRow, outcome), outcome_memory, outcome_file},
+      {"false_negative", offsetof(CaseRow, false_negative), H5T_NATIVE_UINT8, H5T_STD_U8LE},
+      {"wall_s", offsetof(CaseRow, wall_s), H5T_NATIVE_DOUBLE, H5T_IEEE_F64LE},
+      {"cpu_s", offsetof(CaseRow, cpu_s), H5T_NATIVE_DOUBLE, H5T_IEEE_F64LE},
+      {"backtracks", offsetof(CaseRow, backtracks), H5T_NATIVE_UINT64, H5T_STD_U64LE},
+      {"nodes", offsetof(CaseRow, nodes), H5T_NATIVE_UINT64, H5T_STD_U64LE},
+      {"placed_random", offsetof(CaseRow, placed_random), H5T_NATIVE_UINT64, H5T_STD_U64LE},
+      {"placed_search", offsetof(CaseRow, placed_search), H5T_NATIVE_UINT64, H5T_STD_U64LE},
+      {"restarts", offsetof(CaseRow, restarts), H5T_NATIVE_UINT64, H5T_STD_U64LE},
+      {"rank", offsetof(CaseRow, rank), H5T_NATIVE_INT32, H5T_STD_I32LE},
+      {"engine", offsetof(CaseRow, engine), name, name},
+      {"limit", offsetof(CaseRow, limit), name, name},
+  };
+}
+
+h5::Handle outcome_type(hid_t base) {
+  return h5::int8_enum_type(base, {{"solved", 0}, {"infeasible", 1}, {"gave_up", 2}});
+}
+
+// The compound types of a row: in memory (CaseRow) and on disk (packed, little-endian).
+struct RowTypes {
+  h5::Handle memory;
+  h5::Handle file;
+};
+
+RowTypes row_types() {
+  const h5::Handle outcome_memory = outcome_type(H5T_NATIVE_INT8);
+  const h5::Handle outcome_file = outcome_type(H5T_STD_I8LE);
+  const h5::Handle name = h5::fixed_string_type(kNameBytes);
+  h5::CompoundBuilder memory;
+  h5::CompoundBuilder file;
+  for (const Field& f : fields(outcome_memory.id(), outcome_file.id(), name.id())) {
+    memory.add(f.name, f.offset, f.memory);
+    file.append(f.name, f.file);
+  }
+  return {memory.build(sizeof(CaseRow)), file.build()};
+}
+
+std::string schema_version() {
+  return std::to_string(kSchemaMajor) + "." + std::to_string(kSchemaMinor);
+}
+
+// The leading integer of "MAJOR.MINOR", or -1.
+int major_of(const std::string& version) {
+  int major = -1;
+  const char* end = version.data() + version.size();
+  const auto [ptr, ec] = std::from_chars(version.data(), end, major);
+  return ec == std::errc{} && (ptr == end || *ptr == '.') ? major : -1;
+}
+
+void check_schema(const h5::Handle& file, const fs::path& path) {
+  const Attributes attrs = h5::read_string_attributes(file);
+  const auto it = attrs.find("schema_version");
+  if (it == attrs.end()) {
+    throw IoError(path.string() + ": not an nqc result file (no schema_version attribute)");
+  }
+  if (major_of(it->second) != kSchemaMajor) {
+    throw IoError(path.string() + ": schema version " + it->second + ", this nqc reads " +
+                  std::to_string(kSchemaMajor) + ".x");
+  }
+}
+
+void check_members(const h5::Handle& cases, const fs::path& path) {
+  const std::vector<std::string> stored = h5::member_names(cases);
+  for (const Field& f : fields(H5T_NATIVE_INT8, H5T_NATIVE_INT8, H5T_NATIVE_INT8)) {  // names only
+    if (std::find(stored.begin(), stored.end(), f.name) == stored.end()) {
+      throw IoError(path.string() + ": /cases has no member '" + f.name + "'");
+    }
+  }
+}
+
+void check_outcomes(const std::vector<CaseRow>& rows, const fs::path& path) {
+  for (const CaseRow& row : rows) {
+    if (row.outcome < 0 || row.outcome > 2) {
+      throw IoError("cannot write " + path.string() + ": case " + std::to_string(row.case_id) +
+                    " has outcome " + std::to_string(row.outcome) + " (expected 0, 1 or 2)");
+    }
+  }
+}
+
+std::string failure_name(std::uint64_t case_id) { return "case-" + std::to_string(case_id); }
+
+void sort_rows(std::vector<CaseRow>& rows) {
+  std::ranges::stable_sort(rows, {}, &CaseRow::case_id);
+}
+
+void write_attributes(const h5::Handle& file, const Attributes& attrs) {
+  for (const auto& [name, value] : attrs) h5::write_string_attribute(file, name, value);
+}
+
+void write_cases(const h5::Handle& file, const std::vector<CaseRow>& rows) {
+  const RowTypes types = row_types();
+  const h5::Layout layout{std::clamp<std::size_t>(rows.size(), 1, kChunkRows), kDeflateLevel};
+  h5::write_dataset(file, "cases", types.file.id(), types.memory.id(), rows.data(), rows.size(),
+                    layout);
+}
+
+void write_failures(const h5::Handle& file, const std::vector<FailureRecord>& failures) {
+  const h5::Handle group = h5::create_group(file, "failures");
+  for (const FailureRecord& f : failures) h5::write_int32s(group, failure_name(f.case_id), f.q);
+}
+
+[[noreturn]] void throw_errno(const std::string& what, int error) {
+  throw IoError(what + ": " + std::system_category().message(error));
+}
+
+// fsync(2) of a file or directory (`flags` O_RDONLY or O_RDONLY | O_DIRECTORY).
+void sync_path(const fs::path& path, int flags) {
+  const int fd = ::open(path.c_str(), flags | O_CLOEXEC);
+  if (fd < 0) {
+    const int error = errno;  // before any allocation below
+    throw_errno("cannot open " + path.string() + " to sync it", error);
+  }
+  const int rc = ::fsync(fd);
+  const int error = errno;
+  ::close(fd);
+  if (rc != 0) throw_errno("cannot fsync " + path.string(), error);
+}
+
+void make_directory(const fs::path& path) {
+  std::error_code ec;
+  fs::create_directories(path, ec);
+  if (ec) throw IoError("cannot create directory " + path.string() + ": " + ec.message());
+}
+
+// Writes `target` via "<target>.tmp": fill, flush, close, fsync, rename, fsync the
+// directory. On failure neither the .tmp nor the target is left behind.
+void write_atomically(const fs::path& target, const std::function<void(const h5::Handle&)>& fill) {
+  const fs::path tmp = target.string() + ".tmp";
+  const fs::path parent = target.has_parent_path() ? target.parent_path() : fs::path(".");
+  std::error_code ignored;
+  try {
+    h5::Handle file = h5::create_file(tmp);
+    fill(file);
+    h5::flush(file);
+    file.close();
+    sync_path(tmp, O_RDONLY);
+    if (::rename(tmp.c_str(), target.c_str()) != 0) {
+      const int error = errno;
+      throw_errno("cannot rename " + tmp.string() + " to " + target.string(), error);
+    }
+  } catch (...) {
+    fs::remove(tmp, ignored);
+    throw;
+  }
+  try {
+    sync_path(parent, O_RDONLY | O_DIRECTORY);
+  } catch (...) {
+    fs::remove(target, ignored);  // the rename may not be durable: do not claim the file
+    throw;
+  }
+}
+
+// "shard-000042.h5" -> 42; anything else (other names, "*.tmp") -> nullopt.
+std::optional<std::uint64_t> parse_shard_name(const fs::path& file) {
+  const std::string name = file.filename().string();
+  const std::string prefix = "shard-";
+  if (name.size() <= prefix.size() || name.compare(0, prefix.size(), prefix) != 0) return {};
+  std::uint64_t id = 0;
+  const char* begin = name.data() + prefix.size();
+  const auto [ptr, ec] = std::from_chars(begin, name.data() + name.size(), id);
+  if (ec != std::errc{} || ptr == begin) return {};
+  // Only the exact name shard_path() writes.
+  if (shard_path({}, id).filename() != name) return {};
+  return id;
+}
+
+std::vector<CaseRow> rows_of_shards(const fs::path& dir, const std::vector<std::uint64_t>& ids) {
+  std::vector<CaseRow> rows;
+  for (const std::uint64_t id : ids) {
+    std::vector<CaseRow> part = read_rows(shard_path(dir, id));
+    rows.insert(rows.end(), part.begin(), part.end());
+  }
+  sort_rows(rows);
+  return rows;
+}
+
+void check_unique(const std::vector<CaseRow>& sorted_rows, const fs::path& dir) {
+  const auto dup =
+      std::adjacent_find(sorted_rows.begin(), sorted_rows.end(),
+                         [](const CaseRow& a, const CaseRow& b) { return a.case_id == b.case_id; });
+  if (dup != sorted_rows.end()) {
+    throw IoError(dir.string() + ": case " + std::to_string(dup->case_id) +
+                  " appears in more than one shard file");
+  }
+}
+
+}  // namespace
+
+std::filesystem::path shard_path(const std::filesystem::path& dir, std::uint64_t shard_id) {
+  char name[40];
+  std::snprintf(name, sizeof name, "shard-%06llu.h5", static_cast<unsigned long long>(shard_id));
+  return dir / "shards" / name;
+}
+
+void write_shard(const std::filesystem::path& dir, const ShardData& shard,
+                 const Attributes& attrs) {
+  const fs::path target = shard_path(dir, shard.shard_id);
+  check_outcomes(shard.rows, target);
+  make_directory(target.parent_path());
+  Attributes all = attrs;
+  all["schema_version"] = schema_version();
+  all["shard_id"] = std::to_string(shard.shard_id);
+  write_atomically(target, [&](const h5::Handle& file) {
+    write_attributes(file, all);
+    write_cases(file, shard.rows);
+    write_failures(file, shard.failures);
+  });
+}
+
+std::vector<std::uint64_t> done_shards(const std::filesystem::path& dir) {
+  const fs::path shards = dir / "shards";
+  std::vector<std::uint64_t> ids;
+  std::error_code ec;
+  if (!fs::exists(shards, ec)) return ids;
+  for (fs::directory_iterator it(shards, ec), end; !ec && it != end; it.increment(ec)) {
+    const auto id = parse_shard_name(it->path());
+    if (id && it->is_regular_file(ec)) ids.push_back(*id);
+  }
+  if (ec) throw IoError("cannot list " + shards.string() + ": " + ec.message());
+  std::sort(ids.begin(), ids.end());
+  return ids;
+}
+
+std::vector<CaseRow> read_rows(const std::filesystem::path& file) {
+  const h5::Handle h = h5::open_file(file);
+  check_schema(h, file);
+  if (!h5::exists(h, "cases")) throw IoError(file.string() + ": no cases dataset");
+  const h5::Handle cases = h5::open_dataset(h, "cases");
+  check_members(cases, file);
+  std::vector<CaseRow> rows(h5::length(cases));
+  h5::read_all(cases, row_types().memory.id(), rows.data());
+  return rows;
+}
+
+Attributes read_attributes(const std::filesystem::path& file) {
+  return h5::read_string_attributes(h5::open_file(file));
+}
+
+std::vector<FailureRecord> read_failures(const std::filesystem::path& file) {
+  const h5::Handle h = h5::open_file(file);
+  std::vector<FailureRecord> failures;
+  if (!h5::exists(h, "failures")) return failures;
+  const h5::Handle group = h5::open_group(h, "failures");
+  for (const std::string& name : h5::link_names(group)) {
+    FailureRecord record;
+    const char* end = name.data() + name.size();
+    const auto [ptr, ec] =
+        std::from_chars(name.data() + std::min<std::size_t>(5, name.size()), end, record.case_id);
+    if (ec != std::errc{} || ptr != end || failure_name(record.case_id) != name) {
+      throw IoError(file.string() + ": unexpected object /failures/" + name);
+    }
+    record.q = h5::read_int32s(group, name);
+    failures.push_back(std::move(record));
+  }
+  std::ranges::sort(failures, {}, &FailureRecord::case_id);
+  return failures;
+}
+
+void merge_results(const std::filesystem::path& dir, const Attributes& attrs) {
+  const std::vector<std::uint64_t> ids = done_shards(dir);
+  if (ids.empty()) {
+    throw IoError(dir.string() + ": no shard files to merge (expected " +
+                  (dir / "shards").string() + "/*.h5)");
+  }
+  const std::vector<CaseRow> rows = rows_of_shards(dir, ids);
+  check_unique(rows, dir);
+  std::vector<FailureRecord> failures;
+  for (const std::uint64_t id : ids) {
+    std::vector<FailureRecord> part = read_failures(shard_path(dir, id));
+    std::move(part.begin(), part.end(), std::back_inserter(failures));
+  }
+  Attributes all = attrs;
+  all["schema_version"] = schema_version();
+  write_atomically(dir / "results.h5", [&](const h5::Handle& file) {
+    write_attributes(file, all);
+    write_cases(file, rows);
+    h5::write_dataset(file, "shards", H5T_STD_U64LE, H5T_NATIVE_UINT64, ids.data(), ids.size());
+    write_failures(file, failures);
+  });
+}
+
+std::vector<CaseRow> load_rows(const std::filesystem::path& path) {
+  std::error_code ec;
+  const fs::file_status status = fs::status(path, ec);
+  if (status.type() == fs::file_type::not_found) {
+    throw IoError(path.string() + ": no such file or directory");
+  }
+  if (ec) throw IoError(path.string() + ": " + ec.message());
+  std::vector<CaseRow> rows;
+  if (!fs::is_directory(status)) {
+    rows = read_rows(path);
+  } else if (const auto ids = done_shards(path); !ids.empty()) {
+    return rows_of_shards(path, ids);
+  } else if (fs::exists(path / "results.h5")) {
+    rows = read_rows(path / "results.h5");
+  } else {
+    throw IoError(path.string() + ": no result files (expected " + (path / "shards").string() +
+                  "/*.h5 or " + (path / "results.h5").string() + ")");
+  }
+  sort_rows(rows);
+  return rows;
+}
+
+}  // namespace nqc

@@ -1,0 +1,68 @@
+// The worker: builds each case of a shard, runs the engine on it, verifies, emits rows.
+#pragma once
+
+#include <atomic>
+#include <cstdint>
+#include <functional>
+#include <stdexcept>
+
+#include "core/composition.hpp"
+#include "core/engine.hpp"
+#include "experiment/case_row.hpp"
+#include "experiment/config.hpp"
+#include "experiment/plan.hpp"
+
+namespace nqc {
+
+/// An engine declared a derived (hence completable) composition infeasible, or returned a
+/// completion that the verifier rejects: a bug in the engine. Carries the composition.
+class EngineBugError : public std::logic_error {
+ public:
+  EngineBugError(const std::string& what, std::uint64_t case_id, Composition composition)
+      : std::logic_error(what), case_id_(case_id), composition_(std::move(composition)) {}
+  [[nodiscard]] std::uint64_t case_id() const { return case_id_; }
+  [[nodiscard]] const Composition& composition() const { return composition_; }
+
+ private:
+  std::uint64_t case_id_;
+  Composition composition_;
+};
+
+/// Largest n whose failing compositions are stored in result files.
+inline constexpr Index kMaxStoredFailureN = 1'000'000;
+
+/// Solution `solution_id` of the sample for board size n: random_solution drawn from
+/// Rng(derive_seed(config.seed, n, solution_id, kSolutionStream)), verified.
+Composition sample_solution(const ExperimentConfig& config, Index n, std::uint64_t solution_id);
+
+/// The composition of one case and its seed: k by draw_k and the rows by
+/// derive_composition, both from Rng(seed, 0), seed = derive_seed(config.seed, n,
+/// solution id, composition id). The engine later draws from Rng(seed, 1).
+struct CaseInput {
+  std::uint64_t seed = 0;
+  Composition composition;
+};
+CaseInput derive_case(const ExperimentConfig& config, const Composition& solution,
+                      std::uint64_t solution_id, std::uint64_t composition_id);
+
+/// Runs one case: times only the engine call (wall and thread CPU seconds), then verifies
+/// a solved result independently (complete, consistent, and extending the composition).
+/// Fills `failure` (when given and the case is a false negative with n <= kMaxStoredFailureN).
+/// Throws EngineBugError when the engine says infeasible or its solution fails verification.
+CaseRow run_case(const ExperimentConfig& config, Engine& engine, const Shard& shard,
+                 std::uint64_t solution_id, std::uint64_t composition_id, const CaseInput& input,
+                 int rank, const std::atomic<bool>* stop, FailureRecord* failure);
+
+/// What run_shard did. `complete` is false when `stop` ended it early; then the shard must
+/// not be recorded as done.
+struct ShardRun {
+  ShardData data;
+  bool complete = false;
+};
+
+/// Runs every case of a shard in case-id order, calling `after_case` after each. Stops after
+/// the current case once `*stop` is set.
+ShardRun run_shard(const ExperimentConfig& config, const Shard& shard, int rank,
+                   const std::atomic<bool>* stop, const std::function<void()>& after_case);
+
+}  // namespace nqc

@@ -1,0 +1,389 @@
+#include "io/hdf5.hpp"
+
+#include <algorithm>
+#include <utility>
+
+#include "io/errors.hpp"
+
+namespace nqc::h5 {
+
+namespace {
+
+// HDF5 prints its error stack to stderr by default; we turn it into exception text
+// instead. The setting is per thread in thread-safe builds, so it is made once per thread
+// by every function that can start a sequence of HDF5 calls (files and new types).
+void silence() {
+  thread_local bool silenced = false;
+  if (!silenced) silenced = H5Eset_auto2(H5E_DEFAULT, nullptr, nullptr) >= 0;
+}
+
+herr_t append_entry(unsigned /*depth*/, const H5E_error2_t* entry, void* text_ptr) {
+  auto& text = *static_cast<std::string*>(text_ptr);
+  if (!text.empty()) text += "; ";
+  text += entry->func_name != nullptr ? entry->func_name : "?";
+  text += "(): ";
+  for (const char* c = entry->desc != nullptr ? entry->desc : ""; *c != '\0'; ++c) {
+    if (*c != '\n') text += *c;  // some descriptions embed ctime() output: keep one line
+  }
+  return 0;
+}
+
+// The current error stack as one line, API function first, then cleared. Must run right
+// after the failed call: every HDF5 API call starts by clearing the stack.
+std::string take_stack() {
+  std::string text;
+  H5Ewalk2(H5E_DEFAULT, H5E_WALK_DOWNWARD, append_entry, &text);
+  H5Eclear2(H5E_DEFAULT);
+  return text.empty() ? "no HDF5 error details" : text;
+}
+
+// Reads a name through the usual HDF5 two-call protocol (size first); "" on failure.
+template <typename Getter>
+std::string read_name(Getter get) {
+  const auto size = get(nullptr, 0);
+  if (size <= 0) {
+    H5Eclear2(H5E_DEFAULT);
+    return "";
+  }
+  std::string name(static_cast<std::size_t>(size) + 1, '\0');
+  get(name.data(), name.size());
+  name.resize(static_cast<std::size_t>(size));
+  return name;
+}
+
+std::string file_name(hid_t id) {
+  const std::string name =
+      read_name([id](char* buf, std::size_t n) { return H5Fget_name(id, buf, n); });
+  return name.empty() ? "HDF5" : name;
+}
+
+// Path of `name` inside the object `loc` ("/failures" + "case-3" -> "/failures/case-3").
+std::string object_path(hid_t loc, const std::string& name) {
+  std::string path =
+      read_name([loc](char* buf, std::size_t n) { return H5Iget_name(loc, buf, n); });
+  if (name.empty()) return path;
+  if (path.empty() || path.back() != '/') path += '/';
+  return path + name;
+}
+
+// Throws "FILE: cannot ACTION OBJECT: STACK" for a failed call on `name` in `loc`.
+[[noreturn]] void fail(hid_t loc, const std::string& action, const std::string& name = "") {
+  const std::string stack = take_stack();  // before any other HDF5 call
+  throw IoError(file_name(loc) + ": cannot " + action + " " + object_path(loc, name) + ": " +
+                stack);
+}
+
+// Throws "HDF5: cannot ACTION: STACK" for a failed call that has no file (types).
+[[noreturn]] void fail_type(const std::string& action) {
+  const std::string stack = take_stack();
+  throw IoError("HDF5: cannot " + action + ": " + stack);
+}
+
+template <typename T>
+T check(T result, hid_t loc, const std::string& action, const std::string& name = "") {
+  if (result < 0) fail(loc, action, name);
+  return result;
+}
+
+template <typename T>
+T check_type(T result, const std::string& action) {
+  if (result < 0) fail_type(action);
+  return result;
+}
+
+// File access: best-effort file locking where the library supports it, so that parallel
+// file systems without flock (some Lustre mounts) still work.
+Handle file_access(const std::string& path) {
+  Handle fapl(check_type(H5Pcreate(H5P_FILE_ACCESS), "create a property list for " + path),
+              H5Pclose);
+#if H5_VERSION_GE(1, 10, 7)
+  check_type(H5Pset_file_locking(fapl.id(), true, true), "set file locking for " + path);
+#endif
+  return fapl;
+}
+
+// Copies H5T_C_S1 with the given size (H5T_VARIABLE for variable length).
+Handle string_type(std::size_t size) {
+  silence();
+  Handle type(check_type(H5Tcopy(H5T_C_S1), "copy the string type"), H5Tclose);
+  check_type(H5Tset_size(type.id(), size), "set the size of a string type");
+  return type;
+}
+
+std::string read_string(const Handle& attr, hid_t loc, const std::string& name) {
+  const Handle stored(check(H5Aget_type(attr.id()), loc, "read the type of attribute", name),
+                      H5Tclose);
+  const htri_t variable = check(H5Tis_variable_str(stored.id()), loc, "read attribute", name);
+  const H5T_cset_t cset = H5Tget_cset(stored.id());
+  if (variable > 0) {
+    const Handle mem = string_type(H5T_VARIABLE);
+    check(H5Tset_cset(mem.id(), cset), loc, "read attribute", name);
+    char* text = nullptr;
+    check(H5Aread(attr.id(), mem.id(), &text), loc, "read attribute", name);
+    std::string value = text != nullptr ? text : "";
+    H5free_memory(text);
+    return value;
+  }
+  const std::size_t size = H5Tget_size(stored.id());
+  const Handle mem = string_type(size);  // NUL-padded; HDF5 converts from space padding
+  check(H5Tset_strpad(mem.id(), H5T_STR_NULLPAD), loc, "read attribute", name);
+  check(H5Tset_cset(mem.id(), cset), loc, "read attribute", name);
+  std::string value(size, '\0');
+  check(H5Aread(attr.id(), mem.id(), value.data()), loc, "read attribute", name);
+  value.resize(value.find('\0') == std::string::npos ? size : value.find('\0'));
+  return value;
+}
+
+// A scalar (or one-element) string attribute; others are not "string attributes" here.
+bool is_string_attribute(const Handle& attr, hid_t loc, const std::string& name) {
+  const Handle type(check(H5Aget_type(attr.id()), loc, "read the type of attribute", name),
+                    H5Tclose);
+  const Handle space(check(H5Aget_space(attr.id()), loc, "read the shape of attribute", name),
+                     H5Sclose);
+  return H5Tget_class(type.id()) == H5T_STRING &&
+         check(H5Sget_simple_extent_npoints(space.id()), loc, "read attribute", name) == 1;
+}
+
+herr_t append_name(hid_t /*loc*/, const char* name, const H5A_info_t* /*info*/, void* names) {
+  static_cast<std::vector<std::string>*>(names)->emplace_back(name);
+  return 0;
+}
+
+}  // namespace
+
+Handle& Handle::operator=(Handle&& other) noexcept {
+  if (this != &other) {
+    Handle old(std::move(*this));  // closes the current id at the end of this scope
+    id_ = std::exchange(other.id_, H5I_INVALID_HID);
+    closer_ = std::exchange(other.closer_, nullptr);
+  }
+  return *this;
+}
+
+Handle::~Handle() {
+  if (id_ >= 0 && closer_ != nullptr && closer_(id_) < 0) H5Eclear2(H5E_DEFAULT);
+}
+
+void Handle::close() {
+  if (id_ < 0 || closer_ == nullptr) return;
+  const std::string what = file_name(id_) + " " + object_path(id_, "");
+  const hid_t id = std::exchange(id_, H5I_INVALID_HID);
+  if (std::exchange(closer_, nullptr)(id) < 0) {
+    const std::string stack = take_stack();
+    throw IoError("cannot close " + what + ": " + stack);
+  }
+}
+
+Handle create_file(const std::filesystem::path& path) {
+  silence();
+  const std::string name = path.string();
+  const Handle fapl = file_access(name);
+  // Strong close: H5Fclose really closes the file, so it can be fsync'ed and renamed.
+  check_type(H5Pset_fclose_degree(fapl.id(), H5F_CLOSE_STRONG), "set the close degree for " + name);
+  const hid_t id = H5Fcreate(name.c_str(), H5F_ACC_TRUNC, H5P_DEFAULT, fapl.id());
+  if (id < 0) {
+    const std::string stack = take_stack();
+    throw IoError("cannot create " + name + ": " + stack);
+  }
+  return {id, H5Fclose};
+}
+
+Handle open_file(const std::filesystem::path& path) {
+  silence();
+  const std::string name = path.string();
+  const Handle fapl = file_access(name);
+#if H5_VERSION_GE(1, 12, 0)
+  const htri_t is_hdf5 = H5Fis_accessible(name.c_str(), fapl.id());
+#else
+  const htri_t is_hdf5 = H5Fis_hdf5(name.c_str());
+#endif
+  if (is_hdf5 == 0) throw IoError(name + ": not an HDF5 file");
+  const hid_t id = is_hdf5 < 0 ? is_hdf5 : H5Fopen(name.c_str(), H5F_ACC_RDONLY, fapl.id());
+  if (id < 0) {
+    const std::string stack = take_stack();
+    throw IoError("cannot open " + name + ": " + stack);
+  }
+  return {id, H5Fclose};
+}
+
+void flush(const Handle& file) {
+  if (H5Fflush(file.id(), H5F_SCOPE_GLOBAL) < 0) {
+    const std::string stack = take_stack();
+    throw IoError("cannot flush " + file_name(file.id()) + ": " + stack);
+  }
+}
+
+Handle create_group(const Handle& loc, const std::string& name) {
+  return {check(H5Gcreate2(loc.id(), name.c_str(), H5P_DEFAULT, H5P_DEFAULT, H5P_DEFAULT), loc.id(),
+                "create group", name),
+          H5Gclose};
+}
+
+Handle open_group(const Handle& loc, const std::string& name) {
+  return {check(H5Gopen2(loc.id(), name.c_str(), H5P_DEFAULT), loc.id(), "open group", name),
+          H5Gclose};
+}
+
+bool exists(const Handle& loc, const std::string& name) {
+  return check(H5Lexists(loc.id(), name.c_str(), H5P_DEFAULT), loc.id(), "look up", name) > 0;
+}
+
+std::vector<std::string> link_names(const Handle& loc) {
+  H5G_info_t info{};
+  check(H5Gget_info(loc.id(), &info), loc.id(), "list group");
+  std::vector<std::string> names;
+  for (hsize_t i = 0; i < info.nlinks; ++i) {
+    names.push_back(read_name([&loc, i](char* buf, std::size_t n) {
+      return H5Lget_name_by_idx(loc.id(), ".", H5_INDEX_NAME, H5_ITER_INC, i, buf, n, H5P_DEFAULT);
+    }));
+    if (names.back().empty()) fail(loc.id(), "list group");
+  }
+  return names;
+}
+
+void write_string_attribute(const Handle& loc, const std::string& name, const std::string& value) {
+  const Handle type = string_type(H5T_VARIABLE);
+  check(H5Tset_cset(type.id(), H5T_CSET_UTF8), loc.id(), "write attribute", name);
+  const Handle space(check(H5Screate(H5S_SCALAR), loc.id(), "write attribute", name), H5Sclose);
+  Handle attr(
+      check(H5Acreate2(loc.id(), name.c_str(), type.id(), space.id(), H5P_DEFAULT, H5P_DEFAULT),
+            loc.id(), "create attribute", name),
+      H5Aclose);
+  const char* text = value.c_str();
+  check(H5Awrite(attr.id(), type.id(), static_cast<const void*>(&text)), loc.id(),
+        "write attribute", name);
+  attr.close();
+}
+
+std::map<std::string, std::string> read_string_attributes(const Handle& loc) {
+  std::vector<std::string> names;
+  check(H5Aiterate2(loc.id(), H5_INDEX_NAME, H5_ITER_INC, nullptr, append_name, &names), loc.id(),
+        "list the attributes of");
+  std::map<std::string, std::string> values;
+  for (const std::string& name : names) {
+    const Handle attr(
+        check(H5Aopen(loc.id(), name.c_str(), H5P_DEFAULT), loc.id(), "open attribute", name),
+        H5Aclose);
+    if (is_string_attribute(attr, loc.id(), name)) values[name] = read_string(attr, loc.id(), name);
+  }
+  return values;
+}
+
+Handle fixed_string_type(std::size_t size) {
+  Handle type = string_type(size);
+  check_type(H5Tset_strpad(type.id(), H5T_STR_NULLPAD), "make a NUL-padded string type");
+  return type;
+}
+
+Handle int8_enum_type(hid_t base, const std::vector<std::pair<std::string, std::int8_t>>& members) {
+  silence();
+  Handle type(check_type(H5Tenum_create(base), "create an enum type"), H5Tclose);
+  for (const auto& [name, value] : members) {
+    check_type(H5Tenum_insert(type.id(), name.c_str(), &value), "add enum member '" + name + "'");
+  }
+  return type;
+}
+
+CompoundBuilder& CompoundBuilder::add(std::string name, std::size_t offset, hid_t type) {
+  silence();
+  const std::size_t size = H5Tget_size(type);
+  if (size == 0) fail_type("get the size of compound member '" + name + "'");
+  members_.push_back({std::move(name), offset, type});
+  end_ = std::max(end_, offset + size);
+  return *this;
+}
+
+CompoundBuilder& CompoundBuilder::append(std::string name, hid_t type) {
+  return add(std::move(name), end_, type);
+}
+
+Handle CompoundBuilder::build(std::size_t size) const {
+  silence();
+  Handle type(
+      check_type(H5Tcreate(H5T_COMPOUND, size != 0 ? size : end_), "create a compound type"),
+      H5Tclose);
+  for (const Member& m : members_) {
+    check_type(H5Tinsert(type.id(), m.name.c_str(), m.offset, m.type),
+               "add compound member '" + m.name + "'");
+  }
+  return type;
+}
+
+void write_dataset(const Handle& loc, const std::string& name, hid_t file_type, hid_t mem_type,
+                   const void* data, std::size_t count, const Layout& layout) {
+  const hid_t at = loc.id();
+  const hsize_t dims[1] = {count};
+  const hsize_t max_dims[1] = {layout.chunk_rows > 0 ? H5S_UNLIMITED : count};
+  const Handle space(check(H5Screate_simple(1, dims, max_dims), at, "create the shape of", name),
+                     H5Sclose);
+  const Handle dcpl(check(H5Pcreate(H5P_DATASET_CREATE), at, "create dataset", name), H5Pclose);
+  if (layout.chunk_rows > 0) {
+    const hsize_t chunk[1] = {layout.chunk_rows};
+    check(H5Pset_chunk(dcpl.id(), 1, chunk), at, "set the chunks of", name);
+    if (layout.deflate_level >= 0) {
+      check(H5Pset_shuffle(dcpl.id()), at, "set the shuffle filter of", name);
+      check(H5Pset_deflate(dcpl.id(), static_cast<unsigned>(layout.deflate_level)), at,
+            "set the compression of", name);
+    }
+  }
+  Handle dataset(check(H5Dcreate2(at, name.c_str(), file_type, space.id(), H5P_DEFAULT, dcpl.id(),
+                                  H5P_DEFAULT),
+                       at, "create dataset", name),
+                 H5Dclose);
+  if (count > 0) {
+    check(H5Dwrite(dataset.id(), mem_type, H5S_ALL, H5S_ALL, H5P_DEFAULT, data), at,
+          "write dataset", name);
+  }
+  dataset.close();  // writes the cached chunks: checked, unlike a destructor
+}
+
+Handle open_dataset(const Handle& loc, const std::string& name) {
+  return {check(H5Dopen2(loc.id(), name.c_str(), H5P_DEFAULT), loc.id(), "open dataset", name),
+          H5Dclose};
+}
+
+std::size_t length(const Handle& dataset) {
+  const hid_t id = dataset.id();
+  const Handle space(check(H5Dget_space(id), id, "read the shape of"), H5Sclose);
+  if (check(H5Sget_simple_extent_ndims(space.id()), id, "read the shape of") != 1) {
+    throw IoError(file_name(id) + ": " + object_path(id, "") + " is not a 1-D dataset");
+  }
+  hsize_t dims[1] = {0};
+  check(H5Sget_simple_extent_dims(space.id(), dims, nullptr), id, "read the shape of");
+  return static_cast<std::size_t>(dims[0]);
+}
+
+std::vector<std::string> member_names(const Handle& dataset) {
+  const hid_t id = dataset.id();
+  const Handle type(check(H5Dget_type(id), id, "read the type of"), H5Tclose);
+  if (H5Tget_class(type.id()) != H5T_COMPOUND) {
+    throw IoError(file_name(id) + ": " + object_path(id, "") + " is not a compound dataset");
+  }
+  const int count = check(H5Tget_nmembers(type.id()), id, "read the members of");
+  std::vector<std::string> names;
+  for (int i = 0; i < count; ++i) {
+    char* name = H5Tget_member_name(type.id(), static_cast<unsigned>(i));
+    if (name == nullptr) fail(id, "read the members of");
+    names.emplace_back(name);
+    H5free_memory(name);
+  }
+  return names;
+}
+
+void read_all(const Handle& dataset, hid_t mem_type, void* out) {
+  if (length(dataset) == 0) return;
+  check(H5Dread(dataset.id(), mem_type, H5S_ALL, H5S_ALL, H5P_DEFAULT, out), dataset.id(), "read");
+}
+
+void write_int32s(const Handle& loc, const std::string& name, const std::vector<std::int32_t>& v) {
+  write_dataset(loc, name, H5T_STD_I32LE, H5T_NATIVE_INT32, v.data(), v.size());
+}
+
+std::vector<std::int32_t> read_int32s(const Handle& loc, const std::string& name) {
+  const Handle dataset = open_dataset(loc, name);
+  std::vector<std::int32_t> values(length(dataset));
+  read_all(dataset, H5T_NATIVE_INT32, values.data());
+  return values;
+}
+
+}  // namespace nqc::h5

@@ -1,0 +1,119 @@
+// A small RAII layer over the HDF5 C API: move-only handles, checked calls, and only the
+// operations the result files need. Every failure throws nqc::IoError whose message names
+// the file and object and carries the HDF5 error stack; HDF5 never prints to stderr.
+#pragma once
+
+#include <hdf5.h>
+
+#include <cstddef>
+#include <cstdint>
+#include <filesystem>
+#include <map>
+#include <string>
+#include <utility>
+#include <vector>
+
+namespace nqc::h5 {
+
+/// Owns one HDF5 identifier and closes it with the matching H5?close. Move-only; the
+/// destructor never throws (a failed close is dropped, its error stack cleared).
+class Handle {
+ public:
+  using Closer = herr_t (*)(hid_t);
+
+  Handle() = default;
+  /// Takes ownership of `id` (which must be valid), closed later by `closer`.
+  Handle(hid_t id, Closer closer) noexcept : id_(id), closer_(closer) {}
+  Handle(Handle&& other) noexcept
+      : id_(std::exchange(other.id_, H5I_INVALID_HID)),
+        closer_(std::exchange(other.closer_, nullptr)) {}
+  Handle& operator=(Handle&& other) noexcept;
+  Handle(const Handle&) = delete;
+  Handle& operator=(const Handle&) = delete;
+  ~Handle();
+
+  /// The identifier, for passing to the C API (still owned by this handle).
+  [[nodiscard]] hid_t id() const noexcept { return id_; }
+  /// True when the handle owns an identifier.
+  explicit operator bool() const noexcept { return id_ >= 0; }
+  /// Closes now and throws nqc::IoError if the close fails (e.g. a file's final flush).
+  void close();
+
+ private:
+  hid_t id_ = H5I_INVALID_HID;
+  Closer closer_ = nullptr;
+};
+
+/// Creates (or truncates) `path` for writing; "cannot create PATH: <stack>" on failure.
+Handle create_file(const std::filesystem::path& path);
+/// Opens an existing file read-only; "PATH: not an HDF5 file" for a file of another kind.
+Handle open_file(const std::filesystem::path& path);
+/// Flushes the whole file (H5Fflush, global scope) down to the operating system.
+void flush(const Handle& file);
+
+/// Creates the group `name` in `loc` (a file or group).
+Handle create_group(const Handle& loc, const std::string& name);
+/// Opens the group `name` in `loc`.
+Handle open_group(const Handle& loc, const std::string& name);
+/// True when `loc` has a link called `name` (a direct child; no path).
+bool exists(const Handle& loc, const std::string& name);
+/// Names of the links in the group `loc`, in name order.
+std::vector<std::string> link_names(const Handle& loc);
+
+/// Writes a scalar variable-length UTF-8 string attribute on `loc`.
+void write_string_attribute(const Handle& loc, const std::string& name, const std::string& value);
+/// Reads every string attribute of `loc` (variable- or fixed-length; others are skipped).
+std::map<std::string, std::string> read_string_attributes(const Handle& loc);
+
+/// A fixed-length NUL-padded (H5T_STR_NULLPAD) ASCII string type of `size` bytes.
+Handle fixed_string_type(std::size_t size);
+/// An enum type over the integer type `base` with the given (name, value) members.
+Handle int8_enum_type(hid_t base, const std::vector<std::pair<std::string, std::int8_t>>& members);
+
+/// Builds a compound type member by member. The member types must stay open until build().
+class CompoundBuilder {
+ public:
+  /// Adds a member at byte `offset` (for a C++ struct: offsetof).
+  CompoundBuilder& add(std::string name, std::size_t offset, hid_t type);
+  /// Adds a member right after the last one (a packed layout, for files).
+  CompoundBuilder& append(std::string name, hid_t type);
+  /// Creates the type, `size` bytes large (0: just large enough for the members).
+  [[nodiscard]] Handle build(std::size_t size = 0) const;
+
+ private:
+  struct Member {
+    std::string name;
+    std::size_t offset;
+    hid_t type;
+  };
+  std::vector<Member> members_;
+  std::size_t end_ = 0;  ///< first byte after the members
+};
+
+/// Storage of a new 1-D dataset: contiguous (chunk_rows 0) or chunked, maybe compressed.
+struct Layout {
+  std::size_t chunk_rows = 0;  ///< rows per chunk; 0 = contiguous, fixed size
+  int deflate_level = -1;      ///< 0..9 (with chunking; adds the shuffle filter); -1 = none
+};
+
+/// Creates the 1-D dataset `name` of `count` elements of `file_type` in `loc`, writes
+/// `data` (elements of `mem_type`, converted by HDF5) and closes it, checked. Chunked
+/// datasets have an unlimited maximum size.
+void write_dataset(const Handle& loc, const std::string& name, hid_t file_type, hid_t mem_type,
+                   const void* data, std::size_t count, const Layout& layout = {});
+/// Opens the dataset `name` in `loc`.
+Handle open_dataset(const Handle& loc, const std::string& name);
+/// Number of elements of a 1-D dataset (throws for another rank).
+std::size_t length(const Handle& dataset);
+/// Member names of a dataset's compound element type, in stored order (throws if the type
+/// is not compound).
+std::vector<std::string> member_names(const Handle& dataset);
+/// Reads the whole dataset into `out` (length() elements of `mem_type`).
+void read_all(const Handle& dataset, hid_t mem_type, void* out);
+
+/// Writes a contiguous 1-D int32 dataset (little-endian on disk).
+void write_int32s(const Handle& loc, const std::string& name, const std::vector<std::int32_t>& v);
+/// Reads a 1-D integer dataset as int32 (converted by HDF5).
+std::vector<std::int32_t> read_int32s(const Handle& loc, const std::string& name);
+
+}  // namespace nqc::h5

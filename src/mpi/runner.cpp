@@ -1,0 +1,239 @@
+#include "mpi/runner.hpp"
+
+#include <unistd.h>
+
+#include <chrono>
+#include <cstdio>
+#include <ctime>
+#include <fstream>
+#include <sstream>
+
+#include <spdlog/spdlog.h>
+
+#include "experiment/config.hpp"
+#include "experiment/plan.hpp"
+#include "experiment/results.hpp"
+#include "experiment/worker.hpp"
+#include "io/errors.hpp"
+#include "io/text_format.hpp"
+
+namespace nqc {
+namespace fs = std::filesystem;
+namespace {
+
+std::string utc_now() {
+  const std::time_t t = std::time(nullptr);
+  std::tm tm{};
+  gmtime_r(&t, &tm);
+  char buf[32];
+  std::strftime(buf, sizeof buf, "%Y-%m-%dT%H:%M:%SZ", &tm);
+  return buf;
+}
+
+std::string hostname() {
+  char buf[256] = {0};
+  if (gethostname(buf, sizeof buf - 1) != 0) return "unknown";
+  return buf;
+}
+
+// FNV-1a 64: a hash that is the same on every platform and release (std::hash is not).
+std::string fnv1a_hex(const std::string& text) {
+  std::uint64_t h = 0xcbf29ce484222325ULL;
+  for (const unsigned char ch : text) h = (h ^ ch) * 0x100000001b3ULL;
+  char buf[17];
+  std::snprintf(buf, sizeof buf, "%016llx", static_cast<unsigned long long>(h));
+  return buf;
+}
+
+std::string read_text(const fs::path& file) {
+  std::ifstream in(file);
+  std::stringstream s;
+  s << in.rdbuf();
+  return s.str();
+}
+
+// Rank 0: makes DIR usable for this config. Returns an error message, empty when fine.
+std::string prepare_directory(const fs::path& dir, const std::string& config_text, bool resume) {
+  std::error_code ec;
+  fs::create_directories(dir, ec);
+  if (ec) return dir.string() + ": cannot create the results directory: " + ec.message();
+  const fs::path stored = dir / "config.json";
+  if (fs::exists(stored)) {
+    if (read_text(stored) != config_text)
+      return dir.string() + ": holds results of another config (" + stored.string() +
+             " differs from this one); choose another output directory";
+    if (!resume && !done_shards(dir).empty())
+      return dir.string() + ": already holds results of this config; pass --resume to continue the run";
+  }
+  const fs::path tmp = dir / "config.json.tmp";
+  {
+    std::ofstream out(tmp, std::ios::trunc);
+    out << config_text;
+    out.flush();
+    if (!out) return tmp.string() + ": cannot write: the results directory is not writable";
+  }
+  fs::rename(tmp, stored, ec);
+  if (ec) return stored.string() + ": cannot write: " + ec.message();
+  return {};
+}
+
+class Progress {
+ public:
+  Progress(std::uint64_t total, double interval_s) : total_(total), interval_s_(interval_s) {}
+  void maybe_log(WorkCounter& counter) {
+    const auto now = std::chrono::steady_clock::now();
+    if (std::chrono::duration<double>(now - last_).count() < interval_s_) return;
+    last_ = now;
+    const std::uint64_t done = counter.done();
+    const double elapsed = std::chrono::duration<double>(now - start_).count();
+    const double rate = elapsed > 0 ? static_cast<double>(done) / elapsed : 0.0;
+    const double eta = rate > 0 ? static_cast<double>(total_ - std::min(done, total_)) / rate : 0.0;
+    spdlog::info("progress: {}/{} cases ({:.1f}%), {:.1f} cases/s, ETA {:.0f} s", done, total_,
+                 total_ ? 100.0 * static_cast<double>(done) / static_cast<double>(total_) : 100.0, rate, eta);
+  }
+
+ private:
+  std::uint64_t total_;
+  double interval_s_;
+  std::chrono::steady_clock::time_point start_ = std::chrono::steady_clock::now(), last_ = start_;
+};
+
+[[noreturn]] void fail_engine_bug(const EngineBugError& e, const fs::path& dir, const MpiSession& session) {
+  const fs::path file = dir / ("engine-bug-case-" + std::to_string(e.case_id()) + ".txt");
+  try {
+    write_composition(e.composition(), file);
+    spdlog::critical("{} (composition written to {})", e.what(), file.string());
+  } catch (const std::exception& io) {
+    spdlog::critical("{} (could not write the composition: {})", e.what(), io.what());
+  }
+  session.abort(kExitEngineBug);
+}
+
+}  // namespace
+
+int run_experiment(const RunOptions& options, const MpiSession& session, const std::atomic<bool>& stop) {
+  const bool root = session.rank() == 0;
+  ExperimentConfig config;
+  try {
+    config = load_config(options.config);
+  } catch (const InputError& e) {
+    if (root) spdlog::error("{}", e.what());
+    return kExitBadInput;
+  }
+  if (options.output) {
+    config.output = *options.output;
+    config.resolved["output"] = config.output;
+  }
+  const Plan plan = make_plan(config);
+  if (options.dry_run) {
+    if (root) {
+      std::printf("config %s: %zu shards, %llu cases, output %s\n", options.config.c_str(), plan.shards.size(),
+                  static_cast<unsigned long long>(plan.total_cases), config.output.c_str());
+    }
+    return kExitOk;
+  }
+  const fs::path dir = config.output;
+  // The stored config is the resolved one without "output", so a moved directory still resumes.
+  nlohmann::json stored = config.resolved;
+  stored.erase("output");
+  const std::string config_text = stored.dump(2) + "\n";
+
+  std::string error;
+  std::vector<std::uint64_t> done;
+  if (root) {
+    error = prepare_directory(dir, config_text, options.resume);
+    if (error.empty()) done = done_shards(dir);
+  }
+  session.broadcast(error);
+  if (!error.empty()) {
+    if (root) spdlog::error("{}", error);
+    return kExitBadInput;
+  }
+  session.broadcast(done);
+
+  std::vector<char> is_done(plan.shards.size(), 0);
+  std::uint64_t cases_already = 0;
+  for (const std::uint64_t id : done)
+    if (id < plan.shards.size()) {
+      is_done[id] = 1;
+      cases_already += plan.shards[id].case_count();
+    }
+  std::vector<std::uint64_t> todo;
+  for (const std::uint64_t i : schedule_order(plan))
+    if (!is_done[i]) todo.push_back(i);
+  if (root) {
+    spdlog::info("config {}: {} shards, {} cases on {} rank(s); {} shards already done; results in {}",
+                 config.name, plan.shards.size(), plan.total_cases, session.size(), done.size(), dir.string());
+  }
+
+  Attributes attrs{{"schema_version", std::to_string(kSchemaMajor) + "." + std::to_string(kSchemaMinor)},
+                   {"nqc_version", NQC_VERSION},
+                   {"git_revision", NQC_GIT_REVISION},
+                   {"config", config.resolved.dump()},
+                   {"config_hash", fnv1a_hex(config_text)},
+                   {"hostname", hostname()},
+                   {"world_size", std::to_string(session.size())},
+                   {"start_utc", utc_now()}};
+
+  int status = kExitOk;
+  {
+    WorkCounter counter(session);
+    if (root) counter.add_done(cases_already);
+    Progress progress(plan.total_cases, options.progress_interval_s);
+    while (status == kExitOk) {
+      const std::uint64_t slot = counter.take();
+      if (slot >= todo.size()) break;
+      const Shard& shard = plan.shards[todo[slot]];
+      ShardRun run;
+      try {
+        run = run_shard(config, shard, session.rank(), &stop, [&] {
+          if (root) progress.maybe_log(counter);
+        });
+      } catch (const EngineBugError& e) {
+        fail_engine_bug(e, dir, session);
+      }
+      if (!run.complete) {
+        spdlog::warn("interrupted in shard {} after {} of {} cases; rerun with --resume to continue", shard.id,
+                     run.data.rows.size(), shard.case_count());
+        status = kExitInterrupted;
+        break;
+      }
+      Attributes shard_attrs = attrs;
+      shard_attrs["rank"] = std::to_string(session.rank());
+      shard_attrs["hostname"] = attrs["hostname"];
+      shard_attrs["end_utc"] = utc_now();
+      try {
+        write_shard(dir, run.data, shard_attrs);
+      } catch (const IoError& e) {
+        spdlog::error("{}", e.what());
+        status = kExitBadInput;
+        break;
+      }
+      counter.add_done(shard.case_count());
+      spdlog::debug("shard {} done: n = {}, {} cases", shard.id, shard.n, shard.case_count());
+    }
+    session.barrier();
+  }
+  status = session.allreduce_max(status);
+  if (status != kExitOk) return status;
+  if (root) {
+    const std::uint64_t shards_done = done_shards(dir).size();
+    if (shards_done != plan.shards.size()) {
+      spdlog::error("{}: only {} of {} shards are on disk; rerun with --resume", dir.string(), shards_done,
+                    plan.shards.size());
+      status = kExitBadInput;
+    } else {
+      attrs["end_utc"] = utc_now();
+      try {
+        merge_results(dir, attrs);
+        spdlog::info("done: {} cases in {}", plan.total_cases, (dir / "results.h5").string());
+      } catch (const IoError& e) {
+        spdlog::error("{}", e.what());
+        status = kExitBadInput;
+      }
+    }
+  }
+  return session.allreduce_max(status);
+}
+
+}  // namespace nqc

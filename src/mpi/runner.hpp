@@ -1,0 +1,31 @@
+// `nqc run`: a config expanded into shards, run by all ranks, written to result files.
+#pragma once
+
+#include <atomic>
+#include <filesystem>
+#include <optional>
+#include <string>
+
+#include "mpi/session.hpp"
+
+namespace nqc {
+
+struct RunOptions {
+  std::filesystem::path config;
+  std::optional<std::string> output;  ///< overrides the config's "output"
+  bool resume = false;                ///< continue a run in the same directory
+  bool dry_run = false;               ///< print the plan's counts, run nothing
+  double progress_interval_s = 5.0;   ///< rank 0 logs progress this often
+};
+
+/// Runs an experiment on every rank of `session` (DESIGN.md, "Data flow"): validates the
+/// config, prepares the results directory on rank 0 (DIR/config.json; refuses a directory
+/// that holds another config, or results of this one without --resume), lets ranks take
+/// shards largest cost first through a WorkCounter, writes each finished shard atomically,
+/// and merges all shards into DIR/results.h5 when the plan is done.
+/// Returns the exit code (nqc::ExitCode): 0 done, 1 bad input or I/O error, 4 interrupted
+/// by `stop` (resume to continue). An engine bug aborts every rank with exit code 5 after
+/// writing the composition to DIR/engine-bug-case-ID.txt. Collective: call on all ranks.
+int run_experiment(const RunOptions& options, const MpiSession& session, const std::atomic<bool>& stop);
+
+}  // namespace nqc

@@ -1,0 +1,104 @@
+# shellcheck shell=bash
+# Shared helpers of the command-line tests (sourced, bash). Every check prints one line,
+# "ok - DESC" or "FAIL - DESC" (details of a failure follow on lines starting with "#");
+# `summary` prints "N passed, M failed" and exits non-zero when M > 0.
+#
+#   run CMD ARGS...           runs CMD, keeps its stdout, stderr and exit code ($RC)
+#   expect_exit CODE DESC     the last run exited with CODE
+#   expect_stderr_line L DESC the last run's stderr is exactly the one line L
+#   expect_log_error M DESC   stderr is exactly one spdlog line "[time] [rank 0] [error] M"
+#   expect_stdout_contains S DESC   the last run's stdout contains S (fixed string)
+#   expect_stdout_line L DESC       the last run's stdout has a line exactly L
+#   check DESC CMD ARGS...    passes when CMD succeeds
+set -u
+
+# Open MPI refuses to run as root without these (harmless otherwise).
+export OMPI_ALLOW_RUN_AS_ROOT=1 OMPI_ALLOW_RUN_AS_ROOT_CONFIRM=1 OMPI_MCA_btl_vader_single_copy_mechanism=none
+
+PASSED=0
+FAILED=0
+RC=0
+LAST_CMD=""
+TMP=$(mktemp -d "${TMPDIR:-/tmp}/nqc-cli-test.XXXXXX")
+trap 'rm -rf "$TMP"' EXIT
+OUT_FILE="$TMP/.stdout"
+ERR_FILE="$TMP/.stderr"
+
+ok() { PASSED=$((PASSED + 1)); echo "ok - $1"; }
+
+# fail DESC [DETAIL]: DETAIL (may span lines) is printed with every line after "#   ".
+fail() {
+  FAILED=$((FAILED + 1))
+  echo "FAIL - $1"
+  if [ $# -gt 1 ]; then printf '%s\n' "$2" | sed 's/^/#   /'; fi
+}
+
+# Details of the last run, for failure messages.
+last_run() {
+  echo "command: $LAST_CMD"
+  echo "exit code: $RC"
+  echo "stdout: $(head -c 600 "$OUT_FILE")"
+  echo "stderr: $(head -c 600 "$ERR_FILE")"
+}
+
+run() {
+  LAST_CMD="$*"
+  "$@" >"$OUT_FILE" 2>"$ERR_FILE"
+  RC=$?
+}
+
+expect_exit() {
+  if [ "$RC" -eq "$1" ]; then ok "$2 (exit $1)"
+  else
+    fail "$2 (exit $RC, expected $1)" "$(last_run)"
+  fi
+}
+
+expect_stderr_line() {
+  if printf '%s\n' "$1" | cmp -s - "$ERR_FILE"; then ok "$2"
+  else
+    fail "$2" "expected stderr (one line): $1
+$(last_run)"
+  fi
+}
+
+expect_log_error() {
+  local lines line message
+  lines=$(wc -l <"$ERR_FILE")
+  line=$(head -n 1 "$ERR_FILE")
+  message=${line#*'] [error] '}
+  if [ "$lines" -eq 1 ] && [[ $line =~ ^\[[0-9-]+\ [0-9:.]+\]\ \[rank\ 0\]\ \[error\]\  ]] && [ "$message" = "$1" ]; then
+    ok "$2"
+  else
+    fail "$2" "expected stderr (one line): [TIME] [rank 0] [error] $1
+$(last_run)"
+  fi
+}
+
+expect_stdout_contains() {
+  if grep -qF -- "$1" "$OUT_FILE"; then ok "$2"
+  else
+    fail "$2" "expected stdout to contain: $1
+$(last_run)"
+  fi
+}
+
+expect_stdout_line() {
+  if grep -qxF -- "$1" "$OUT_FILE"; then ok "$2"
+  else
+    fail "$2" "expected a stdout line: $1
+$(last_run)"
+  fi
+}
+
+check() {
+  local desc=$1
+  shift
+  if "$@"; then ok "$desc"; else fail "$desc" "check failed: $*"; fi
+}
+
+summary() {
+  echo "$PASSED passed, $FAILED failed"
+  if [ "$FAILED" -eq 0 ]; then exit 0; fi
+  exit 1
+}

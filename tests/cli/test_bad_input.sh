@@ -1,0 +1,158 @@
+#!/usr/bin/env bash
+# Bad input to the nqc executable: every bad composition file, bad config, unknown engine,
+# subcommand or option gives exit 1 and exactly one error line (asserted whole), and a
+# results directory that already holds results is not overwritten.
+# Usage: test_bad_input.sh NQC DATA_DIR
+set -u
+if [ $# -ne 2 ]; then
+  echo "usage: $0 NQC DATA_DIR" >&2
+  exit 2
+fi
+NQC=$1
+DATA=$2
+HERE=$(cd "$(dirname "${BASH_SOURCE[0]}")" && pwd)
+# shellcheck source=lib.sh
+source "$HERE/lib.sh"
+
+# --- composition files: verify and complete --------------------------------------------
+# bad_composition FILE MESSAGE DESC: both subcommands fail with exactly "nqc: error: MESSAGE".
+bad_composition() {
+  local sub
+  for sub in verify complete; do
+    run "$NQC" "$sub" "$1"
+    expect_exit 1 "$sub: $3"
+    expect_stderr_line "nqc: error: $2" "$sub: $3: error line"
+    check "$sub: $3: nothing on stdout" test ! -s "$OUT_FILE"
+  done
+}
+
+f=$DATA/bad-token.txt
+bad_composition "$f" "$f:4: row 4: expected an integer 0..n, got 'two'" "non-number token"
+f=$DATA/bad-above-n.txt
+bad_composition "$f" "$f:5: row 4: value 7 is out of range 0..4" "value above n"
+f=$DATA/bad-negative.txt
+bad_composition "$f" "$f:3: row 2: value -2 is out of range 0..4" "negative value"
+f=$DATA/bad-column.txt
+bad_composition "$f" "$f:6: rows 1 and 4: two queens on one column (column 2)" "two queens on one column"
+f=$DATA/bad-diagonal.txt
+bad_composition "$f" "$f:6: rows 2 and 5: two queens on one diagonal (columns 3 and 6)" "two queens on one diagonal"
+f=$DATA/bad-anti-diagonal.txt
+bad_composition "$f" "$f:4: rows 1 and 3: two queens on one anti-diagonal (columns 4 and 2)" \
+  "two queens on one anti-diagonal"
+no_values="no values (expected whitespace-separated integers Q(1..n), 0 for an empty row)"
+f=$DATA/bad-empty.txt
+bad_composition "$f" "$f: $no_values" "empty file"
+f=$DATA/bad-only-comments.txt
+bad_composition "$f" "$f: $no_values" "only comments"
+f=$DATA/bad-overflow.txt
+bad_composition "$f" "$f:3: row 3: value 18446744073709551616 is out of range 0..3" "value too large for 64 bits"
+f=$TMP/does-not-exist.txt
+bad_composition "$f" "$f: cannot open: No such file or directory" "missing file"
+mkdir "$TMP/a-directory"
+f=$TMP/a-directory
+bad_composition "$f" "$f: cannot open: is a directory" "a directory"
+
+# The same checks read from stdin name "<stdin>".
+run "$NQC" verify - <"$DATA/bad-column.txt"
+expect_exit 1 "verify - (stdin): two queens on one column"
+expect_stderr_line "nqc: error: <stdin>:6: rows 1 and 4: two queens on one column (column 2)" \
+  "verify - (stdin): error line names <stdin>"
+
+# --- engine, subcommand, option ---------------------------------------------------------
+printf '0 0 0 0 0 0 0 0\n' >"$TMP/empty8.txt"
+run "$NQC" complete --engine nosuch "$TMP/empty8.txt"
+expect_exit 1 "complete --engine nosuch"
+expect_stderr_line "nqc: error: --engine: unknown engine 'nosuch' (valid engines: auto, exact)" \
+  "complete --engine nosuch: message lists the valid engines"
+
+run "$NQC" nosuch
+expect_exit 1 "unknown subcommand"
+expect_stderr_line "nqc: error: unknown subcommand 'nosuch' (valid subcommands: verify, construct, generate, derive, complete, run, aggregate)" \
+  "unknown subcommand: named, with the valid ones"
+run "$NQC" verify --nosuch "$TMP/empty8.txt"
+expect_exit 1 "unknown option of verify"
+check "unknown option: stderr names --nosuch" grep -qF -- "nqc: error: The following argument was not expected: --nosuch" "$ERR_FILE"
+run "$NQC" complete --max-nodes many "$TMP/empty8.txt"
+expect_exit 1 "complete --max-nodes many (not a number)"
+check "complete --max-nodes many: error names the option" grep -qF -- "nqc: error: --max-nodes: expected a number >= 0, got many" "$ERR_FILE"
+# Negative or non-finite numbers are refused, not wrapped to 2^64 - 1.
+for args in "complete --max-nodes -1" "complete --time-limit -1" "complete --time-limit nan" "complete --seed -5"; do
+  # shellcheck disable=SC2086
+  run "$NQC" $args "$TMP/empty8.txt"
+  expect_exit 1 "$args"
+  opt=${args#complete }
+  check "$args: error names ${opt% *}" grep -qF -- "nqc: error: ${opt% *}: expected a number >= 0, got ${opt#* }" "$ERR_FILE"
+done
+run "$NQC" generate 100 --seed -1
+expect_exit 1 "generate --seed -1"
+# A number longer than 40 characters is shown cut, with "...".
+printf '0\n%s\n0\n' "$(printf '9%.0s' $(seq 60))" >"$TMP/huge.txt"
+run "$NQC" verify "$TMP/huge.txt"
+expect_stderr_line "nqc: error: $TMP/huge.txt:2: row 2: value 9999999999999999999999999999999999999... is out of range 0..3" \
+  "very long number: shown cut with ..."
+run "$NQC"
+expect_exit 1 "no subcommand"
+
+# --- experiment configs -----------------------------------------------------------------
+# bad_config NAME MESSAGE DESC: `nqc run DATA/NAME -o DIR` fails with the one error line
+# "[time] [rank 0] [error] DATA/NAME: MESSAGE" and creates no results directory.
+bad_config() {
+  local cfg=$DATA/$1 out=$TMP/out-${1%.json}
+  run "$NQC" run "$cfg" -o "$out"
+  expect_exit 1 "run: $3"
+  expect_log_error "$cfg: $2" "run: $3: error line"
+  check "run: $3: no results directory created" test ! -e "$out"
+}
+
+bad_config bad-config-unknown-key.json \
+  "/shard_case: unknown key (valid keys: name, description, seed, engine, sizes, k, time_limit_s, max_nodes, shard_cases, output)" \
+  "unknown top-level key"
+bad_config bad-config-unknown-size-key.json \
+  "/sizes/1/compositions: unknown key (valid keys: n, solutions, compositions_per_solution)" \
+  "unknown key inside sizes[1]"
+bad_config bad-config-seed-type.json '/seed: expected an integer seed >= 0, got "x"' "wrong type (seed: \"x\")"
+bad_config bad-config-n-zero.json "/sizes/0/n: expected an integer n >= 1 (at most 2147483647), got 0" "n = 0"
+bad_config bad-config-n-negative.json "/sizes/0/n/1: expected an integer n >= 1 (at most 2147483647), got -3" \
+  "n = -3 in a list"
+bad_config bad-config-n-two.json \
+  "/sizes/0/n: n = 2 has no solution, so no composition can be derived from one (use n = 1 or n >= 4)" \
+  "n = 2 (no solution)"
+bad_config bad-config-empty-sizes.json \
+  '/sizes: expected a non-empty array of {"n", "solutions", "compositions_per_solution"}, got []' "empty sizes list"
+bad_config bad-config-empty-n.json "/sizes/0/n: expected a non-empty list of board sizes, got []" "empty n list"
+bad_config bad-config-k-range.json "/k: k range 50..50 has no k in 1..n-1 = 1..19 for n = 20 (at /sizes/0/n)" \
+  "k = 50 outside 1..n-1 for n = 20"
+bad_config bad-config-invalid-json.json \
+  "invalid JSON: parse error at line 4, column 61: syntax error while parsing object key - unexpected '}'; expected string literal" \
+  "invalid JSON (line and column)"
+bad_config bad-config-engine.json "/engine: unknown engine 'fast' (valid engines: auto, exact)" \
+  "unknown engine (lists the valid ones)"
+cfg=$TMP/no-such-config.json
+run "$NQC" run "$cfg" -o "$TMP/out-missing"
+expect_exit 1 "run: missing config file"
+expect_log_error "$cfg: cannot open: No such file or directory" "run: missing config file: error line"
+run "$NQC" run -o "$TMP/out-none"
+expect_exit 1 "run without CONFIG"
+expect_stderr_line "nqc: error: run: a CONFIG file is required (see nqc run --help)" "run without CONFIG: error line"
+
+# --- results already written are not lost -----------------------------------------------
+cp "$HERE/../../configs/ci.json" "$TMP/ci.json"
+res=$TMP/results
+run "$NQC" run "$TMP/ci.json" -o "$res" -q
+expect_exit 0 "run ci.json into a fresh directory"
+check "run ci.json: results.h5 written" test -s "$res/results.h5"
+sum_before=$(sha256sum "$res/results.h5" 2>/dev/null)
+# shellcheck disable=SC2317  # called through check
+unchanged() { [ -n "$sum_before" ] && [ "$(sha256sum "$res/results.h5" 2>/dev/null)" = "$sum_before" ]; }
+run "$NQC" run "$TMP/ci.json" -o "$res"
+expect_exit 1 "run ci.json again without --resume"
+expect_log_error "$res: already holds results of this config; pass --resume to continue the run" \
+  "run again: 'already holds results' error line"
+check "run again: results.h5 unchanged (sha256)" unchanged
+run "$NQC" run "$DATA/other-config.json" -o "$res"
+expect_exit 1 "run another config into the same directory"
+expect_log_error "$res: holds results of another config ($res/config.json differs from this one); choose another output directory" \
+  "another config: 'holds results of another config' error line"
+check "another config: results.h5 unchanged (sha256)" unchanged
+
+summary

@@ -1,0 +1,103 @@
+#!/usr/bin/env bash
+# `nqc run` gives the same results on 1, 2 and 3 MPI ranks: the rows of results.h5, sorted by
+# case_id, agree in every column but wall_s, cpu_s and rank.
+# Usage: test_run_ranks.sh NQC PYTHON CONFIG   (PYTHON: a python3 with h5py and pandas)
+set -u
+if [ $# -ne 3 ]; then
+  echo "usage: $0 NQC PYTHON CONFIG" >&2
+  exit 2
+fi
+NQC=$1
+PYTHON=$2
+CONFIG=$3
+HERE=$(cd "$(dirname "${BASH_SOURCE[0]}")" && pwd)
+# shellcheck source=lib.sh
+source "$HERE/lib.sh"
+LIMIT=120  # seconds per run: a hung mpirun fails the check instead of the whole test
+
+run "$NQC" run --dry-run "$CONFIG" -o "$TMP/A"
+expect_exit 0 "run --dry-run"
+planned=$(sed -n 's/.* shards, \([0-9][0-9]*\) cases, .*/\1/p' "$OUT_FILE")
+check "run --dry-run prints the case count ($planned)" test -n "$planned"
+
+run timeout "$LIMIT" "$NQC" run "$CONFIG" -o "$TMP/A" -q
+expect_exit 0 "run without mpirun (dir A)"
+run timeout "$LIMIT" mpirun -np 2 "$NQC" run "$CONFIG" -o "$TMP/B" -q
+expect_exit 0 "run under mpirun -np 2 (dir B)"
+run timeout "$LIMIT" mpirun -np 3 --oversubscribe "$NQC" run "$CONFIG" -o "$TMP/C" -q
+expect_exit 0 "run under mpirun -np 3 --oversubscribe (dir C)"
+for d in A B C; do check "dir $d: results.h5 written" test -s "$TMP/$d/results.h5"; done
+
+# The Python checks print "ok - ..." / "FAIL - ..." / "#   ..." lines, counted here.
+"$PYTHON" - "$TMP" "${planned:-0}" >"$TMP/py.out" 2>"$TMP/py.err" <<'EOF'
+import sys
+
+import h5py
+import pandas as pd
+
+tmp, planned = sys.argv[1], int(sys.argv[2])
+volatile = ["wall_s", "cpu_s", "rank"]
+
+
+def report(good, what, detail=""):
+    print(("ok - " if good else "FAIL - ") + what)
+    if not good and detail:
+        for line in str(detail).splitlines()[:20]:
+            print("#   " + line)
+
+
+frames, world = {}, {}
+for d in "ABC":
+    try:
+        with h5py.File(f"{tmp}/{d}/results.h5", "r") as f:
+            frames[d] = pd.DataFrame(f["cases"][()]).sort_values("case_id").reset_index(drop=True)
+            ws = f.attrs.get("world_size")
+            world[d] = ws.decode() if isinstance(ws, bytes) else (None if ws is None else str(ws))
+        report(True, f"dir {d}: results.h5 readable ({len(frames[d])} rows)")
+    except Exception as e:  # noqa: BLE001 - any failure to read is a failed check
+        report(False, f"dir {d}: results.h5 readable", repr(e))
+
+for d, want in zip("ABC", ["1", "2", "3"]):
+    report(world.get(d) == want, f"dir {d}: root attribute world_size = {want!r} (got {world.get(d)!r})")
+
+for d, df in frames.items():
+    report(len(df) == planned, f"dir {d}: {planned} rows, the --dry-run case count (got {len(df)})")
+    ids = df["case_id"].tolist()
+    report(ids == list(range(len(df))), f"dir {d}: case_id is 0..{len(df) - 1}, each once")
+    bad = df[df["outcome"] != 0]
+    report(bad.empty, f"dir {d}: every row has outcome 0 (solved)", bad.head().to_string())
+    bad = df[df["false_negative"] != 0]
+    report(bad.empty, f"dir {d}: every row has false_negative 0", bad.head().to_string())
+
+if "B" in frames:
+    ranks = sorted(set(frames["B"]["rank"].tolist()))
+    report(ranks == [0, 1], f"dir B: rows from both ranks 0 and 1 (got {ranks})")
+
+if "A" in frames:
+    a = frames["A"].drop(columns=volatile)
+    for d in "BC":
+        if d not in frames:
+            continue
+        b = frames[d].drop(columns=volatile)
+        same = list(a.columns) == list(b.columns) and len(a) == len(b) and a.equals(b)
+        detail = ""
+        if not same and list(a.columns) == list(b.columns) and len(a) == len(b):
+            diff = (a != b).any(axis=1)
+            detail = "first differing rows (A, then " + d + "):\n" + a[diff].head(3).to_string() + "\n" + b[diff].head(3).to_string()
+        elif not same:
+            detail = f"columns {list(a.columns)} vs {list(b.columns)}, rows {len(a)} vs {len(b)}"
+        report(same, f"dirs A and {d}: same rows by case_id in every column but {', '.join(volatile)}", detail)
+EOF
+py_rc=$?
+while IFS= read -r line; do
+  case $line in
+    "ok - "*) ok "${line#ok - }" ;;
+    "FAIL - "*) fail "${line#FAIL - }" ;;
+    *) echo "$line" ;;
+  esac
+done <"$TMP/py.out"
+if [ "$py_rc" -eq 0 ]; then ok "python checks ran ($PYTHON)"
+else fail "python checks ran ($PYTHON, exit $py_rc)" "$(head -c 2000 "$TMP/py.err")"
+fi
+
+summary

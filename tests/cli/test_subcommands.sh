@@ -1,0 +1,215 @@
+#!/usr/bin/env bash
+# Happy paths of every nqc subcommand, checked against real values: solutions verified,
+# compositions keep their queens, infeasibility cross-checked by brute force, aggregate
+# tables add up to the plan's case count.
+# Usage: test_subcommands.sh NQC
+set -u
+if [ $# -ne 1 ]; then
+  echo "usage: $0 NQC" >&2
+  exit 2
+fi
+NQC=$1
+HERE=$(cd "$(dirname "${BASH_SOURCE[0]}")" && pwd)
+# shellcheck source=lib.sh
+source "$HERE/lib.sh"
+CI_CONFIG=$HERE/../../configs/ci.json
+
+# values FILE: the composition's values, one per line (comments dropped).
+values() { awk '{ sub(/#.*/, ""); for (f = 1; f <= NF; f++) print $f }' "$1"; }
+# count_values FILE, count_queens FILE
+count_values() { values "$1" | wc -l | tr -d ' '; }
+count_queens() { values "$1" | awk '$1 != 0' | wc -l | tr -d ' '; }
+# keeps_queens PART FULL: every queen of PART is in FULL, and both have the same n.
+# shellcheck disable=SC2317  # called through check
+keeps_queens() {
+  [ "$(count_values "$1")" = "$(count_values "$2")" ] &&
+    paste <(values "$1") <(values "$2") | awk '$1 != 0 && $1 != $2 { bad = 1 } END { exit bad }'
+}
+# completions FILE: number of completions of a (small) composition, by brute force:
+# rows filled top to bottom, a given queen only on its own column, every pair checked.
+completions() {
+  awk '{ sub(/#.*/, ""); for (f = 1; f <= NF; f++) q[++n] = $f }
+    function fits(i, j,   r) {
+      for (r = 1; r < i; r++) if (c[r] == j || c[r] - j == r - i || c[r] - j == i - r) return 0
+      return 1
+    }
+    function place(i,   j) {
+      if (i > n) { count++; return }
+      for (j = 1; j <= n; j++)
+        if ((q[i] == 0 || q[i] == j) && fits(i, j)) { c[i] = j; place(i + 1) }
+    }
+    END { place(1); print count + 0 }' "$1"
+}
+# shellcheck disable=SC2317  # called through check
+differ() { ! cmp -s "$1" "$2"; }
+# stdout_value KEY: the value of the "KEY: VALUE" line of the last run's stdout.
+stdout_value() { sed -n "s/^$1: //p" "$OUT_FILE" | head -n 1; }
+
+# --- help and version -------------------------------------------------------------------
+run "$NQC" --help
+expect_exit 0 "nqc --help"
+expect_stdout_contains "Subcommands:" "nqc --help lists the subcommands"
+for sub in verify construct generate derive complete run aggregate; do
+  run "$NQC" "$sub" --help
+  expect_exit 0 "nqc $sub --help"
+  expect_stdout_contains "Usage:" "nqc $sub --help prints a usage line"
+done
+run "$NQC" --version
+expect_exit 0 "nqc --version"
+check "nqc --version prints 'nqc VERSION'" grep -qE '^nqc [0-9]' "$OUT_FILE"
+run "$NQC" run --help-config
+expect_exit 0 "nqc run --help-config"
+expect_stdout_contains "sizes (required)" "run --help-config describes sizes"
+
+# --- brute-force reference: sanity of the awk counter itself ----------------------------
+printf '0 0 0 0\n' >"$TMP/empty4.txt"
+printf '0 0 0 0 0 0 0 0\n' >"$TMP/empty8.txt"
+printf '2 0 0 0\n' >"$TMP/q2-n4.txt"
+check "brute force: the 4x4 board has 2 solutions" test "$(completions "$TMP/empty4.txt")" = 2
+check "brute force: the 8x8 board has 92 solutions" test "$(completions "$TMP/empty8.txt")" = 92
+check "brute force: n = 4 with Q(1) = 2 has exactly 1 completion" test "$(completions "$TMP/q2-n4.txt")" = 1
+
+# --- construct --------------------------------------------------------------------------
+run "$NQC" construct 8
+expect_exit 0 "construct 8"
+cp "$OUT_FILE" "$TMP/c8.txt"
+check "construct 8: 8 values, 8 queens" test "$(count_values "$TMP/c8.txt")/$(count_queens "$TMP/c8.txt")" = 8/8
+check "construct 8: a solution by brute force (its only completion is itself)" test "$(completions "$TMP/c8.txt")" = 1
+run "$NQC" verify "$TMP/c8.txt"
+expect_exit 0 "verify the output of construct 8"
+expect_stdout_line "$TMP/c8.txt: valid solution, n = 8" "verify: 'valid solution, n = 8'"
+for n in 2 3; do
+  run "$NQC" construct "$n"
+  expect_exit 2 "construct $n"
+  expect_stderr_line "nqc: no solution exists for n = $n" "construct $n: no-solution message"
+  check "construct $n: nothing on stdout" test ! -s "$OUT_FILE"
+done
+run "$NQC" construct 1
+expect_exit 0 "construct 1"
+check "construct 1: the single queen" test "$(values "$OUT_FILE")" = 1
+big=$TMP/construct-1000000.txt
+run "$NQC" construct 1000000 -o "$big"
+expect_exit 0 "construct 1000000 -o FILE"
+check "construct -o: nothing on stdout" test ! -s "$OUT_FILE"
+check "construct 1000000: 1000000 values" test "$(count_values "$big")" = 1000000
+run "$NQC" verify "$big"
+expect_exit 0 "verify the 1000000-queens solution"
+expect_stdout_line "$big: valid solution, n = 1000000" "verify: 'valid solution, n = 1000000'"
+
+# --- generate ---------------------------------------------------------------------------
+run "$NQC" generate 100 --seed 5
+expect_exit 0 "generate 100 --seed 5"
+cp "$OUT_FILE" "$TMP/g5.txt"
+run "$NQC" generate 100 --seed 5
+expect_exit 0 "generate 100 --seed 5, again"
+check "generate: the same seed gives identical output" cmp -s "$OUT_FILE" "$TMP/g5.txt"
+run "$NQC" generate 100 --seed 6
+expect_exit 0 "generate 100 --seed 6"
+cp "$OUT_FILE" "$TMP/g6.txt"
+check "generate: another seed gives another solution" test "$(values "$TMP/g5.txt")" != "$(values "$TMP/g6.txt")"
+run "$NQC" generate 100 --seed 5 --solution-id 1
+expect_exit 0 "generate 100 --seed 5 --solution-id 1"
+check "generate: another solution id gives another solution" differ "$OUT_FILE" "$TMP/g5.txt"
+for f in g5 g6; do
+  run "$NQC" verify "$TMP/$f.txt"
+  expect_exit 0 "verify generate's $f"
+  expect_stdout_line "$TMP/$f.txt: valid solution, n = 100" "verify $f: 'valid solution, n = 100'"
+done
+run "$NQC" generate 3
+expect_exit 2 "generate 3"
+expect_stderr_line "nqc: no solution exists for n = 3" "generate 3: no-solution message"
+
+# --- derive -----------------------------------------------------------------------------
+d40=$TMP/d40.txt
+run "$NQC" derive "$TMP/g5.txt" -k 40 --seed 3 -o "$d40"
+expect_exit 0 "derive -k 40"
+check "derive: n = 100 values" test "$(count_values "$d40")" = 100
+check "derive: exactly 40 queens" test "$(count_queens "$d40")" = 40
+check "derive: every queen agrees with the solution" keeps_queens "$d40" "$TMP/g5.txt"
+run "$NQC" verify "$d40"
+expect_exit 0 "verify the derived composition"
+expect_stdout_line "$d40: consistent composition, n = 100, k = 40" "verify: 'consistent composition, n = 100, k = 40'"
+run "$NQC" derive "$TMP/g5.txt" -k 40 --seed 3
+check "derive: the same seed gives the same composition" test "$(values "$OUT_FILE")" = "$(values "$d40")"
+
+# --- complete: solved -------------------------------------------------------------------
+for engine in auto exact; do
+  sol=$TMP/solved-$engine.txt
+  run "$NQC" complete --engine "$engine" "$d40" -o "$sol"
+  expect_exit 0 "complete --engine $engine (n = 100, k = 40)"
+  expect_stdout_line "outcome: solved" "complete --engine $engine: 'outcome: solved'"
+  expect_stdout_line "engine: $engine" "complete --engine $engine: names the engine"
+  expect_stdout_line "n: 100" "complete --engine $engine: 'n: 100'"
+  expect_stdout_line "k: 40" "complete --engine $engine: 'k: 40'"
+  run "$NQC" verify "$sol"
+  expect_exit 0 "complete --engine $engine -o: verify accepts the output"
+  expect_stdout_line "$sol: valid solution, n = 100" "complete --engine $engine -o: a full solution"
+  check "complete --engine $engine -o: keeps every given queen" keeps_queens "$d40" "$sol"
+done
+run "$NQC" complete - <"$TMP/q2-n4.txt"
+expect_exit 0 "complete - (stdin), n = 4 with Q(1) = 2"
+expect_stdout_line "outcome: solved" "complete - (stdin): 'outcome: solved'"
+
+# --- complete: infeasible ---------------------------------------------------------------
+# n = 4 solutions are 2 4 1 3 and 3 1 4 2: none has a queen in row 1, column 1.
+inf=$TMP/infeasible-n4.txt
+printf '# n = 4, queen in the corner: no completion\n1\n0\n0\n0\n' >"$inf"
+check "brute force: n = 4 with Q(1) = 1 has no completion" test "$(completions "$inf")" = 0
+for engine in auto exact; do
+  run "$NQC" complete --engine "$engine" "$inf" -o "$TMP/inf-$engine-out.txt"
+  expect_exit 2 "complete --engine $engine: n = 4 with Q(1) = 1"
+  expect_stdout_line "outcome: infeasible" "complete --engine $engine: 'outcome: infeasible'"
+  check "complete --engine $engine: no -o file when infeasible" test ! -e "$TMP/inf-$engine-out.txt"
+done
+printf '0 0\n' >"$TMP/empty2.txt"
+check "brute force: the 2x2 board has no solution" test "$(completions "$TMP/empty2.txt")" = 0
+run "$NQC" complete "$TMP/empty2.txt"
+expect_exit 2 "complete the empty n = 2 board"
+expect_stdout_line "outcome: infeasible" "complete the empty n = 2 board: 'outcome: infeasible'"
+
+# --- complete: gave up ------------------------------------------------------------------
+run "$NQC" complete "$d40"
+nodes=$(stdout_value nodes)
+check "complete (no limit) of the k = 40 composition needs more than 1 node (nodes: $nodes)" \
+  test "${nodes:-0}" -gt 1
+run "$NQC" complete --max-nodes 1 "$d40" -o "$TMP/gave-up-out.txt"
+expect_exit 3 "complete --max-nodes 1"
+expect_stdout_line "outcome: gave_up" "complete --max-nodes 1: 'outcome: gave_up'"
+expect_stdout_line "limit: max_nodes" "complete --max-nodes 1: 'limit: max_nodes'"
+check "complete --max-nodes 1: no -o file when giving up" test ! -e "$TMP/gave-up-out.txt"
+
+# --- aggregate --------------------------------------------------------------------------
+cp "$CI_CONFIG" "$TMP/ci.json"
+res=$TMP/ci-results
+run "$NQC" run --dry-run "$TMP/ci.json" -o "$res"
+expect_exit 0 "run --dry-run ci.json"
+planned=$(sed -n 's/.* shards, \([0-9][0-9]*\) cases, .*/\1/p' "$OUT_FILE")
+check "run --dry-run prints the case count ($planned)" test -n "$planned"
+check "run --dry-run writes nothing" test ! -e "$res"
+run "$NQC" run "$TMP/ci.json" -o "$res" -q
+expect_exit 0 "run ci.json"
+csv=$TMP/table.csv
+run "$NQC" aggregate "$res" --csv "$csv"
+expect_exit 0 "aggregate the ci results"
+cp "$OUT_FILE" "$TMP/table.txt"
+table_rows=$(awk -F'|' 'NR > 2 && NF > 3' "$TMP/table.txt" | wc -l | tr -d ' ')
+table_sum=$(awk -F'|' 'NR > 2 && NF > 3 { s += $3 } END { print s + 0 }' "$TMP/table.txt")
+check "aggregate: header names the cases column" grep -qE '^\| +n \| +cases \|' "$TMP/table.txt"
+check "aggregate: one table row per n of ci.json (8, got $table_rows)" test "$table_rows" = 8
+check "aggregate: cases column sums to the plan's $planned (got $table_sum)" test "$table_sum" = "${planned:-x}"
+check "aggregate --csv: header line" test "$(head -n 1 "$csv" 2>/dev/null)" = \
+  "n,cases,mean_s,median_s,t90mean_s,max_s,share_no_backtrack,mean_backtracks,false_negatives,gave_up,infeasible"
+csv_sum=$(awk -F, 'NR > 1 { s += $2; rows++ } END { print s + 0 "/" rows + 0 }' "$csv" 2>/dev/null)
+check "aggregate --csv: cases sum to $planned over 8 rows (got $csv_sum)" test "$csv_sum" = "${planned:-x}/8"
+run "$NQC" aggregate "$res/results.h5"
+check "aggregate of results.h5 alone prints the same table" cmp -s "$OUT_FILE" "$TMP/table.txt"
+run "$NQC" aggregate "$res" --csv /nonexistent-dir/table.csv
+expect_exit 1 "aggregate --csv into a missing directory"
+expect_stderr_line "nqc: error: /nonexistent-dir/table.csv: cannot write: No such file or directory" \
+  "aggregate --csv: error names the file and the cause"
+check "aggregate --csv failure: no table on stdout" test ! -s "$OUT_FILE"
+run "$NQC" aggregate "$TMP/no-such-results"
+expect_exit 1 "aggregate of a missing path"
+expect_stderr_line "nqc: error: $TMP/no-such-results: no such file or directory" "aggregate of a missing path: message"
+
+summary

@@ -1,0 +1,125 @@
+#include <gtest/gtest.h>
+
+#include "experiment/config.hpp"
+#include "io/errors.hpp"
+
+namespace nqc {
+namespace {
+
+using nlohmann::json;
+
+json minimal() {
+  return json::parse(R"({"name": "t", "sizes": [{"n": [8, 10], "solutions": 2, "compositions_per_solution": 3}]})");
+}
+
+std::string error_of(const json& j) {
+  try {
+    (void)parse_config(j, "c.json");
+  } catch (const InputError& e) {
+    return e.what();
+  }
+  return "";
+}
+
+TEST(Config, DefaultsAreFilledIn) {
+  const ExperimentConfig c = parse_config(minimal(), "c.json");
+  EXPECT_EQ(c.name, "t");
+  EXPECT_EQ(c.seed, 1u);
+  EXPECT_EQ(c.engine, "auto");
+  EXPECT_EQ(c.k.min, 1);
+  EXPECT_EQ(c.k.max, -1);
+  EXPECT_EQ(c.shard_cases, 256u);
+  EXPECT_EQ(c.output, "results/t");
+  ASSERT_EQ(c.sizes.size(), 1u);
+  EXPECT_EQ(c.sizes[0].n, (std::vector<Index>{8, 10}));
+  EXPECT_EQ(c.resolved["engine"], "auto");
+  EXPECT_EQ(c.resolved["k"], json::parse(R"({"min": 1, "max": -1})"));
+  EXPECT_EQ(c.resolved["output"], "results/t");
+}
+
+TEST(Config, ErrorsNameTheJsonPath) {
+  json j = minimal();
+  j["shard_case"] = 3;
+  EXPECT_EQ(error_of(j),
+            "c.json: /shard_case: unknown key (valid keys: name, description, seed, engine, sizes, k, time_limit_s, "
+            "max_nodes, shard_cases, output)");
+  j = minimal();
+  j["seed"] = "x";
+  EXPECT_EQ(error_of(j), "c.json: /seed: expected an integer seed >= 0, got \"x\"");
+  j = minimal();
+  j["sizes"][0]["n"][1] = 0;
+  EXPECT_EQ(error_of(j), "c.json: /sizes/0/n/1: expected an integer n >= 1 (at most 2147483647), got 0");
+  j = minimal();
+  j["sizes"][0]["n"] = -3;
+  EXPECT_EQ(error_of(j), "c.json: /sizes/0/n: expected an integer n >= 1 (at most 2147483647), got -3");
+  j = minimal();
+  j["sizes"][0]["n"] = 3;
+  EXPECT_EQ(error_of(j),
+            "c.json: /sizes/0/n: n = 3 has no solution, so no composition can be derived from one (use n = 1 or n >= 4)");
+  j = minimal();
+  j["sizes"] = json::array();
+  EXPECT_EQ(error_of(j),
+            "c.json: /sizes: expected a non-empty array of {\"n\", \"solutions\", \"compositions_per_solution\"}, got []");
+  j = minimal();
+  j["sizes"][0]["n"] = json::array();
+  EXPECT_EQ(error_of(j), "c.json: /sizes/0/n: expected a non-empty list of board sizes, got []");
+  j = minimal();
+  j["sizes"][0]["extra"] = 1;
+  EXPECT_EQ(error_of(j), "c.json: /sizes/0/extra: unknown key (valid keys: n, solutions, compositions_per_solution)");
+  j = minimal();
+  j["sizes"][0].erase("solutions");
+  EXPECT_EQ(error_of(j), "c.json: /sizes/0: missing required key \"solutions\"");
+  j = minimal();
+  j.erase("name");
+  EXPECT_EQ(error_of(j), "c.json: /: missing required key \"name\"");
+  j = minimal();
+  j["engine"] = "nosuch";
+  EXPECT_EQ(error_of(j), "c.json: /engine: unknown engine 'nosuch' (valid engines: auto, exact)");
+  j = minimal();
+  j["time_limit_s"] = -1;
+  EXPECT_EQ(error_of(j), "c.json: /time_limit_s: expected a number of seconds >= 0, got -1");
+  EXPECT_EQ(error_of(json::array()), "c.json: /: expected a JSON object, got []");
+}
+
+TEST(Config, KRangeMustFitEveryN) {
+  json j = minimal();
+  j["k"] = json::parse(R"({"fixed": 9})");
+  EXPECT_EQ(error_of(j), "c.json: /k: k range 9..9 has no k in 1..n-1 = 1..7 for n = 8 (at /sizes/0/n/0)");
+  j["k"] = json::parse(R"({"min": 2, "max": 9})");
+  EXPECT_EQ(error_of(j), "c.json: /k: k range 2..9 is outside 1..n-1 = 1..7 for n = 8 (at /sizes/0/n/0)");
+  j["k"] = json::parse(R"({"min": 5, "max": 3})");
+  EXPECT_EQ(error_of(j), "c.json: /k: k range 5..3 is empty (min > max)");
+  j["k"] = json::parse(R"({"min": 0})");
+  EXPECT_EQ(error_of(j), "c.json: /k/min: expected an integer k >= 1, got 0");
+  j["k"] = json::parse(R"({"fixed": 7})");
+  EXPECT_EQ(parse_config(j, "c.json").k.max, 7);
+  j["k"] = json::parse(R"({"min": 2, "max": -1})");
+  EXPECT_EQ(parse_config(j, "c.json").k.min, 2);
+}
+
+TEST(Config, PlanSizeIsBounded) {
+  json j = minimal();
+  j["sizes"][0]["compositions_per_solution"] = 9223372036854775807LL;
+  EXPECT_EQ(error_of(j),
+            "c.json: /sizes: the plan has more than 10^12 cases (n count x solutions x compositions_per_solution); split it into several configs");
+  j = minimal();
+  j["sizes"][0]["solutions"] = 100000000;
+  j["sizes"][0]["compositions_per_solution"] = 1;
+  j["shard_cases"] = 1;
+  EXPECT_EQ(error_of(j), "c.json: /shard_cases: the plan would have more than 10^7 shards; raise shard_cases (now 1)");
+  j["k"] = json::parse(R"({"min": 8})");
+  j["shard_cases"] = 1000;
+  EXPECT_EQ(error_of(j), "c.json: /k: k range 8..7 has no k in 1..n-1 = 1..7 for n = 8 (at /sizes/0/n/0)");
+}
+
+TEST(Config, LoadFileErrors) {
+  try {
+    (void)load_config("/nonexistent.json");
+    FAIL();
+  } catch (const InputError& e) {
+    EXPECT_STREQ(e.what(), "/nonexistent.json: cannot open: No such file or directory");
+  }
+}
+
+}  // namespace
+}  // namespace nqc

@@ -1,0 +1,170 @@
+#include <gtest/gtest.h>
+
+#include <algorithm>
+#include <numeric>
+
+#include "core/engine.hpp"
+#include "core/engines/auto.hpp"
+#include "core/engines/exact.hpp"
+#include "core/verifier.hpp"
+
+namespace nqc {
+namespace {
+
+// OEIS A000170 (../shared/data/oeis-A000170.txt), n = 1..12.
+const std::uint64_t kQ[] = {1, 0, 0, 2, 10, 4, 40, 92, 352, 724, 2680, 14200};
+
+// Brute force over all n! permutations: the completions of c.
+std::uint64_t brute_force_completions(const Composition& c) {
+  std::vector<Index> p(static_cast<std::size_t>(c.n()));
+  std::iota(p.begin(), p.end(), 1);
+  std::uint64_t count = 0;
+  do {
+    const Composition s(p);
+    if (extends(s, c) && verify(s).ok()) ++count;
+  } while (std::next_permutation(p.begin(), p.end()));
+  return count;
+}
+
+// A random consistent composition that need not have a completion: queens dropped on random
+// free cells row by row.
+Composition random_consistent(Index n, Index k, Rng& rng) {
+  Composition c(n);
+  for (int tries = 0; tries < 200 && c.k() < k; ++tries) {
+    const auto r = static_cast<std::size_t>(rng.below(static_cast<std::uint64_t>(n)));
+    if (c.q[r] != 0) continue;
+    c.q[r] = static_cast<Index>(rng.below(static_cast<std::uint64_t>(n))) + 1;
+    if (!verify(c).ok()) c.q[r] = 0;
+  }
+  return c;
+}
+
+TEST(Count, EmptyBoardsMatchOeis) {
+  for (Index n = 1; n <= 12; ++n) {
+    const CountResult r = count_completions(Composition(n), Limits{});
+    EXPECT_EQ(r.completions, kQ[n - 1]) << "n = " << n;
+    EXPECT_FALSE(r.gave_up);
+  }
+}
+
+TEST(Count, CompositionsMatchBruteForce) {
+  Rng rng(2024);
+  for (Index n = 4; n <= 8; ++n)
+    for (int t = 0; t < 25; ++t) {
+      const Composition c = random_consistent(n, static_cast<Index>(rng.below(static_cast<std::uint64_t>(n))), rng);
+      EXPECT_EQ(count_completions(c, Limits{}).completions, brute_force_completions(c)) << "n = " << n << " t = " << t;
+    }
+}
+
+TEST(Count, NodeLimitGivesLowerBound) {
+  const CountResult r = count_completions(Composition(10), Limits{100, 0, nullptr});
+  EXPECT_TRUE(r.gave_up);
+  EXPECT_LT(r.completions, 724u);
+}
+
+TEST(Engines, VerdictsAgreeWithBruteForceOnRandomCompositions) {
+  Rng rng(99);
+  int infeasible = 0, solved = 0;
+  for (Index n = 4; n <= 8; ++n)
+    for (int t = 0; t < 40; ++t) {
+      const Composition c = random_consistent(n, static_cast<Index>(1 + rng.below(static_cast<std::uint64_t>(n - 1))), rng);
+      const bool completable = brute_force_completions(c) > 0;
+      for (const auto& name : engine_names()) {
+        Rng erng(static_cast<std::uint64_t>(t), 1);
+        const Result r = make_engine(name)->complete(c, erng, Limits{});
+        ASSERT_EQ(r.outcome, completable ? Outcome::solved : Outcome::infeasible) << name << " n = " << n << " t = " << t;
+        if (completable) {
+          ASSERT_TRUE(is_solution(r.solution));
+          ASSERT_TRUE(extends(r.solution, c));
+        }
+      }
+      (completable ? solved : infeasible) += 1;
+    }
+  // The sample must exercise both verdicts.
+  EXPECT_GT(infeasible, 20);
+  EXPECT_GT(solved, 20);
+}
+
+TEST(Engines, EdgeCases) {
+  for (const auto& name : engine_names()) {
+    const auto engine = make_engine(name);
+    Rng rng(1);
+    EXPECT_EQ(engine->complete(Composition(1), rng, {}).outcome, Outcome::solved) << name;
+    EXPECT_EQ(engine->complete(Composition(2), rng, {}).outcome, Outcome::infeasible) << name;
+    EXPECT_EQ(engine->complete(Composition(3), rng, {}).outcome, Outcome::infeasible) << name;
+    // Full composition (k = n): solved as it stands, no search.
+    const Composition full({2, 4, 1, 3});
+    const Result r = engine->complete(full, rng, {});
+    EXPECT_EQ(r.outcome, Outcome::solved) << name;
+    EXPECT_EQ(r.solution, full) << name;
+    EXPECT_EQ(r.counters.nodes, 0u) << name;
+    // n = 4 has the solutions 2413 and 3142: a queen in row 1, column 1 has no completion.
+    EXPECT_EQ(engine->complete(Composition({1, 0, 0, 0}), rng, {}).outcome, Outcome::infeasible) << name;
+    // Empty boards are solved for n >= 4 (exact alone thrashes on large empty boards even
+    // with restarts; auto reaches them through its random fill).
+    for (Index n : {4, 5, 6, 7, 30, 200, name == "auto" ? 20000 : 500}) {
+      const Result e = engine->complete(Composition(n), rng, {});
+      EXPECT_EQ(e.outcome, Outcome::solved) << name << " n = " << n;
+      EXPECT_TRUE(is_solution(e.solution)) << name << " n = " << n;
+    }
+  }
+}
+
+TEST(Engines, LimitsGiveGaveUpWithTheLimitNamed) {
+  // 25 free rows cannot be filled in 2 placements.
+  Rng rng(5);
+  Composition c(28);
+  c.q[0] = 1;
+  c.q[1] = 3;
+  c.q[2] = 5;
+  const Result r = complete_exact(c, rng, Limits{2, 0, nullptr});
+  EXPECT_EQ(r.outcome, Outcome::gave_up);
+  EXPECT_EQ(r.limit, "max_nodes");
+  EXPECT_EQ(r.counters.nodes, 2u);
+  const std::atomic<bool> stop{true};
+  const Result s = complete_exact(Composition(2000), rng, Limits{0, 0, &stop});
+  EXPECT_EQ(s.outcome, Outcome::gave_up);
+  EXPECT_EQ(s.limit, "stop");
+}
+
+TEST(Engines, SameSeedSameResult) {
+  Composition c(500);
+  c.q[10] = 7;
+  c.q[300] = 250;
+  for (const auto& name : engine_names()) {
+    Rng a(11), b(11);
+    const Result ra = make_engine(name)->complete(c, a, {});
+    const Result rb = make_engine(name)->complete(c, b, {});
+    EXPECT_EQ(ra.solution, rb.solution) << name;
+    EXPECT_EQ(ra.counters.nodes, rb.counters.nodes) << name;
+    EXPECT_EQ(ra.counters.backtracks, rb.counters.backtracks) << name;
+  }
+}
+
+TEST(Engines, AutoSearchesOnlyTheResidual) {
+  Rng rng(3);
+  const Result r = complete_auto(Composition(100000), rng, {});
+  ASSERT_EQ(r.outcome, Outcome::solved);
+  EXPECT_TRUE(is_solution(r.solution));
+  EXPECT_EQ(r.counters.placed_random + r.counters.placed_search, 100000u);
+  EXPECT_LE(r.counters.placed_search, static_cast<std::uint64_t>(auto_residual_rows(100000)));
+}
+
+TEST(Engines, InconsistentInputAndUnknownNamesAreRejected) {
+  Rng rng(1);
+  try {
+    (void)complete_exact(Composition({1, 0, 3, 0}), rng, {});
+    FAIL() << "no exception";
+  } catch (const std::invalid_argument& e) {
+    EXPECT_STREQ(e.what(), "inconsistent composition: rows 1 and 3: two queens on one diagonal (columns 1 and 3)");
+  }
+  try {
+    (void)make_engine("nosuch");
+    FAIL() << "no exception";
+  } catch (const std::invalid_argument& e) {
+    EXPECT_STREQ(e.what(), "unknown engine 'nosuch' (valid engines: auto, exact)");
+  }
+}
+
+}  // namespace
+}  // namespace nqc

@@ -1,0 +1,492 @@
+// Result files: exact round trips, atomic writes, merging, error messages, and the
+// one-line h5py/pandas read (with Debian's /usr/bin/python3).
+#include <gtest/gtest.h>
+
+#include <algorithm>
+#include <array>
+#include <cmath>
+#include <cstddef>
+#include <cstdint>
+#include <cstdio>
+#include <cstdlib>
+#include <filesystem>
+#include <fstream>
+#include <limits>
+#include <random>
+#include <string>
+#include <vector>
+
+#include "experiment/results.hpp"
+#include "io/errors.hpp"
+#include "io/hdf5.hpp"
+
+namespace nqc {
+namespace {
+
+namespace fs = std::filesystem;
+
+// A fresh directory per test, removed afterwards.
+class ResultsTest : public ::testing::Test {
+ protected:
+  void SetUp() override {
+    const auto* info = ::testing::UnitTest::GetInstance()->current_test_info();
+    dir_ = fs::temp_directory_path() / ("nqc-results-" + std::string(info->name()) + "-" +
+                                        std::to_string(std::random_device{}()));
+    fs::create_directories(dir_);
+  }
+  void TearDown() override {
+    std::error_code ignored;
+    fs::remove_all(dir_, ignored);
+  }
+
+  fs::path dir_;
+};
+
+CaseRow make_row(std::uint64_t case_id, std::uint64_t shard_id, std::int64_t n) {
+  CaseRow row;
+  row.case_id = case_id;
+  row.shard_id = shard_id;
+  row.n = n;
+  row.k = n / 2;
+  row.solution_id = case_id / 3;
+  row.composition_id = case_id % 3;
+  row.seed = 0x9e3779b97f4a7c15ULL ^ case_id;
+  row.outcome = static_cast<std::int8_t>(case_id % 3);
+  row.false_negative = static_cast<std::uint8_t>(case_id % 2);
+  row.wall_s = 0.25 * static_cast<double>(case_id);
+  row.cpu_s = 0.125 * static_cast<double>(case_id);
+  row.backtracks = case_id * 7;
+  row.nodes = case_id * 11;
+  row.placed_random = case_id + 1;
+  row.placed_search = case_id + 2;
+  row.restarts = case_id + 3;
+  row.rank = static_cast<std::int32_t>(case_id % 4);
+  row.engine = fixed_string<16>("backtrack");
+  row.limit = fixed_string<16>(row.outcome == 2 ? "max_nodes" : "");
+  return row;
+}
+
+// Rows with extreme values in every field.
+std::vector<CaseRow> extreme_rows() {
+  CaseRow big = make_row(std::numeric_limits<std::uint64_t>::max(), 7, 1000);
+  big.n = std::numeric_limits<std::int64_t>::max();
+  big.k = std::numeric_limits<std::int64_t>::min();
+  big.solution_id = std::numeric_limits<std::uint64_t>::max() - 1;
+  big.composition_id = 1ULL << 63;
+  big.seed = 0xffffffffffffffffULL;
+  big.outcome = 2;
+  big.false_negative = 1;
+  big.wall_s = 1e300;
+  big.cpu_s = -0.0;
+  big.backtracks = std::numeric_limits<std::uint64_t>::max();
+  big.nodes = 123456789012345ULL;
+  big.rank = std::numeric_limits<std::int32_t>::min();
+  big.engine = fixed_string<16>("fifteen-chars-x");  // the longest that fits with its NUL
+  big.limit = fixed_string<16>("time_limit");
+  CaseRow neg = make_row(0, 7, -5);
+  neg.k = -1;
+  neg.outcome = 1;
+  neg.wall_s = 1e-300;
+  neg.cpu_s = -2.5;
+  neg.rank = -1;
+  neg.engine = fixed_string<16>("min-conflicts");
+  return {neg, make_row(42, 7, 8), big};
+}
+
+void expect_same(const CaseRow& a, const CaseRow& b) {
+  EXPECT_EQ(a.case_id, b.case_id);
+  EXPECT_EQ(a.shard_id, b.shard_id);
+  EXPECT_EQ(a.n, b.n);
+  EXPECT_EQ(a.k, b.k);
+  EXPECT_EQ(a.solution_id, b.solution_id);
+  EXPECT_EQ(a.composition_id, b.composition_id);
+  EXPECT_EQ(a.seed, b.seed);
+  EXPECT_EQ(a.outcome, b.outcome);
+  EXPECT_EQ(a.false_negative, b.false_negative);
+  EXPECT_EQ(a.wall_s, b.wall_s);
+  EXPECT_EQ(std::signbit(a.cpu_s), std::signbit(b.cpu_s));
+  EXPECT_EQ(a.cpu_s, b.cpu_s);
+  EXPECT_EQ(a.backtracks, b.backtracks);
+  EXPECT_EQ(a.nodes, b.nodes);
+  EXPECT_EQ(a.placed_random, b.placed_random);
+  EXPECT_EQ(a.placed_search, b.placed_search);
+  EXPECT_EQ(a.restarts, b.restarts);
+  EXPECT_EQ(a.rank, b.rank);
+  EXPECT_EQ(a.engine, b.engine);
+  EXPECT_EQ(a.limit, b.limit);
+}
+
+// Runs the IoError-throwing `f` and returns the message ("" and a failure if it does not throw).
+template <typename F>
+std::string io_error_of(F f) {
+  try {
+    f();
+  } catch (const IoError& e) {
+    return e.what();
+  }
+  ADD_FAILURE() << "no IoError thrown";
+  return "";
+}
+
+// Writes a file with the given root attributes and no datasets.
+void write_bare_file(const fs::path& path, const Attributes& attrs) {
+  h5::Handle file = h5::create_file(path);
+  for (const auto& [name, value] : attrs) h5::write_string_attribute(file, name, value);
+  file.close();
+}
+
+TEST(ShardPath, SixDigitsAtLeast) {
+  EXPECT_EQ(shard_path("/r", 3), fs::path("/r/shards/shard-000003.h5"));
+  EXPECT_EQ(shard_path("/r", 1234567), fs::path("/r/shards/shard-1234567.h5"));
+}
+
+TEST_F(ResultsTest, RowsRoundTripExactly) {
+  const ShardData shard{7, extreme_rows(), {}};
+  write_shard(dir_, shard, {{"hostname", "node01"}});
+  const std::vector<CaseRow> back = read_rows(shard_path(dir_, 7));
+  ASSERT_EQ(back.size(), 3U);
+  for (std::size_t i = 0; i < back.size(); ++i) expect_same(back[i], shard.rows[i]);  // file order
+  EXPECT_EQ(std::string(back[2].engine.data()), "fifteen-chars-x");
+  EXPECT_EQ(back[2].outcome, 2);
+  EXPECT_EQ(back[0].outcome, 1);
+  EXPECT_FALSE(fs::exists(shard_path(dir_, 7).string() + ".tmp"));
+}
+
+TEST_F(ResultsTest, FailuresRoundTripSortedByCaseId) {
+  const ShardData shard{
+      1, {make_row(2, 1, 8)}, {{33, {1, 3, 0, 0}}, {2, {}}, {10, {-7, 2147483647}}}};
+  write_shard(dir_, shard, {});
+  const std::vector<FailureRecord> back = read_failures(shard_path(dir_, 1));
+  ASSERT_EQ(back.size(), 3U);
+  EXPECT_EQ(back[0].case_id, 2U);
+  EXPECT_TRUE(back[0].q.empty());
+  EXPECT_EQ(back[1].case_id, 10U);
+  EXPECT_EQ(back[1].q, (std::vector<std::int32_t>{-7, 2147483647}));
+  EXPECT_EQ(back[2].case_id, 33U);
+  EXPECT_EQ(back[2].q, (std::vector<std::int32_t>{1, 3, 0, 0}));
+}
+
+TEST_F(ResultsTest, AttributesRoundTripWithSchemaAndShardId) {
+  const Attributes attrs{{"config", "{\n  \"name\": \"x\",\n  \"n\": [8, 9]\n}"},
+                         {"empty", ""},
+                         {"hostname", "n\303\266de-7"},  // UTF-8 "nöde-7"
+                         {"schema_version", "9.9"}};     // overridden by the writer
+  write_shard(dir_, {4, {}, {}}, attrs);
+  const Attributes back = read_attributes(shard_path(dir_, 4));
+  const Attributes expected{{"config", attrs.at("config")},
+                            {"empty", ""},
+                            {"hostname", attrs.at("hostname")},
+                            {"schema_version", "1.0"},
+                            {"shard_id", "4"}};
+  EXPECT_EQ(back, expected);
+}
+
+// Attributes written by other tools: fixed-length strings with each padding, and a
+// non-string attribute (skipped).
+TEST_F(ResultsTest, ReadsFixedLengthStringAttributes) {
+  const fs::path path = dir_ / "fixed.h5";
+  {
+    h5::Handle file = h5::create_file(path);
+    const h5::Handle scalar(H5Screate(H5S_SCALAR), H5Sclose);
+    const auto write_fixed = [&](const char* name, const char(&text)[9], H5T_str_t pad) {
+      const h5::Handle type = h5::fixed_string_type(8);
+      ASSERT_GE(H5Tset_strpad(type.id(), pad), 0);
+      const h5::Handle attr(
+          H5Acreate2(file.id(), name, type.id(), scalar.id(), H5P_DEFAULT, H5P_DEFAULT), H5Aclose);
+      ASSERT_GE(H5Awrite(attr.id(), type.id(), text), 0);
+    };
+    write_fixed("schema_version", "1.0\0\0\0\0\0", H5T_STR_NULLPAD);
+    write_fixed("space", "abc     ", H5T_STR_SPACEPAD);
+    write_fixed("term", "1234567\0", H5T_STR_NULLTERM);  // full: 7 characters and a NUL
+    const int number = 5;
+    const h5::Handle attr(
+        H5Acreate2(file.id(), "number", H5T_STD_I32LE, scalar.id(), H5P_DEFAULT, H5P_DEFAULT),
+        H5Aclose);
+    ASSERT_GE(H5Awrite(attr.id(), H5T_NATIVE_INT, &number), 0);
+    h5::write_string_attribute(file, "variable", "v");
+  }
+  EXPECT_EQ(
+      read_attributes(path),
+      (Attributes{
+          {"schema_version", "1.0"}, {"space", "abc"}, {"term", "1234567"}, {"variable", "v"}}));
+}
+
+TEST_F(ResultsTest, EmptyShardIsWritableAndReadable) {
+  write_shard(dir_, {0, {}, {}}, {});
+  EXPECT_TRUE(read_rows(shard_path(dir_, 0)).empty());
+  EXPECT_TRUE(read_failures(shard_path(dir_, 0)).empty());
+  EXPECT_EQ(done_shards(dir_), (std::vector<std::uint64_t>{0}));
+  EXPECT_TRUE(load_rows(dir_).empty());
+}
+
+TEST_F(ResultsTest, DoneShardsIgnoresTmpAndOtherFiles) {
+  EXPECT_TRUE(done_shards(dir_).empty());  // no shards directory yet
+  write_shard(dir_, {5, {make_row(50, 5, 9)}, {}}, {});
+  write_shard(dir_, {2, {make_row(20, 2, 9)}, {}}, {});
+  std::ofstream(dir_ / "shards" / "shard-000009.h5.tmp") << "partial";
+  std::ofstream(dir_ / "shards" / "notes.txt") << "x";
+  fs::create_directory(dir_ / "shards" / "shard-000011.h5");  // a directory, not a shard
+  EXPECT_EQ(done_shards(dir_), (std::vector<std::uint64_t>{2, 5}));
+}
+
+TEST_F(ResultsTest, MergeSortsAllRowsOfThreeShards) {
+  // Case ids interleave across shards and each shard's rows are out of order.
+  const std::vector<std::vector<std::uint64_t>> ids{{9, 0, 3}, {4, 1, 7, 10}, {8, 2, 5, 6}};
+  for (std::uint64_t s : {2, 0, 1}) {
+    ShardData shard{s, {}, {{ids[s][0], {static_cast<std::int32_t>(s) + 1}}}};
+    for (std::uint64_t id : ids[s])
+      shard.rows.push_back(make_row(id, s, 8 + static_cast<std::int64_t>(s)));
+    write_shard(dir_, shard, {{"start_utc", "2024-01-01T00:00:00Z"}});
+  }
+  merge_results(dir_, {{"nqc_version", "0.1.0"}});
+  const fs::path merged = dir_ / "results.h5";
+  const std::vector<CaseRow> rows = read_rows(merged);
+  ASSERT_EQ(rows.size(), 11U);
+  for (std::size_t i = 0; i < rows.size(); ++i) {
+    EXPECT_EQ(rows[i].case_id, i);
+    const std::uint64_t s = rows[i].shard_id;
+    expect_same(rows[i], make_row(i, s, 8 + static_cast<std::int64_t>(s)));
+  }
+  const std::vector<FailureRecord> failures = read_failures(merged);
+  ASSERT_EQ(failures.size(), 3U);
+  EXPECT_EQ(failures[0].case_id, 4U);
+  EXPECT_EQ(failures[0].q, (std::vector<std::int32_t>{2}));
+  EXPECT_EQ(failures[1].case_id, 8U);
+  EXPECT_EQ(failures[2].case_id, 9U);
+  EXPECT_EQ(read_attributes(merged),
+            (Attributes{{"nqc_version", "0.1.0"}, {"schema_version", "1.0"}}));
+
+  const h5::Handle file = h5::open_file(merged);
+  const h5::Handle shards = h5::open_dataset(file, "shards");
+  std::vector<std::uint64_t> shard_ids(h5::length(shards));
+  h5::read_all(shards, H5T_NATIVE_UINT64, shard_ids.data());
+  EXPECT_EQ(shard_ids, (std::vector<std::uint64_t>{0, 1, 2}));
+
+  // A directory reads its shards while it has any, else its merged file.
+  EXPECT_EQ(load_rows(dir_).size(), 11U);
+  fs::remove_all(dir_ / "shards");
+  const std::vector<CaseRow> from_merged = load_rows(dir_);
+  ASSERT_EQ(from_merged.size(), 11U);
+  EXPECT_EQ(from_merged.back().case_id, 10U);
+}
+
+TEST_F(ResultsTest, LoadRowsOfShardsIsSorted) {
+  write_shard(dir_, {1, {make_row(5, 1, 8), make_row(3, 1, 8)}, {}}, {});
+  write_shard(dir_, {0, {make_row(4, 0, 8), make_row(0, 0, 8)}, {}}, {});
+  std::vector<std::uint64_t> ids;
+  for (const CaseRow& row : load_rows(dir_)) ids.push_back(row.case_id);
+  EXPECT_EQ(ids, (std::vector<std::uint64_t>{0, 3, 4, 5}));
+  ids.clear();
+  for (const CaseRow& row : load_rows(shard_path(dir_, 1))) ids.push_back(row.case_id);
+  EXPECT_EQ(ids, (std::vector<std::uint64_t>{3, 5}));
+}
+
+TEST_F(ResultsTest, MergeRejectsDuplicateCasesAndNoShards) {
+  EXPECT_EQ(io_error_of([&] { merge_results(dir_, {}); }),
+            dir_.string() + ": no shard files to merge (expected " + (dir_ / "shards").string() +
+                "/*.h5)");
+  write_shard(dir_, {0, {make_row(3, 0, 8)}, {}}, {});
+  write_shard(dir_, {1, {make_row(3, 1, 8)}, {}}, {});
+  EXPECT_EQ(io_error_of([&] { merge_results(dir_, {}); }),
+            dir_.string() + ": case 3 appears in more than one shard file");
+  EXPECT_FALSE(fs::exists(dir_ / "results.h5"));
+}
+
+// A file written by someone else: members in reverse order, other integer widths, an extra
+// member, schema 1.7. Read by member name, converted by HDF5.
+TEST_F(ResultsTest, ReadsMembersByNameInAnyOrder) {
+  struct Foreign {
+    char limit[16];
+    char engine[16];
+    std::int64_t rank;
+    double extra;
+    std::uint64_t restarts, placed_search, placed_random, nodes, backtracks;
+    double cpu_s, wall_s;
+    std::uint8_t false_negative;
+    std::int8_t outcome;
+    std::uint64_t seed, composition_id, solution_id;
+    std::int32_t k, n;
+    std::uint64_t shard_id, case_id;
+  };
+  const Foreign in{"stop", "exact", -3, 1.5, 4,  5,  6,  7,  8,  0.5,
+                   0.75,   1,       2,  99,  10, 11, 12, 13, 14, 15};
+  const fs::path path = dir_ / "foreign.h5";
+  {
+    h5::Handle file = h5::create_file(path);
+    h5::write_string_attribute(file, "schema_version", "1.7");
+    const h5::Handle outcome =
+        h5::int8_enum_type(H5T_NATIVE_INT8, {{"gave_up", 2}, {"solved", 0}, {"infeasible", 1}});
+    const h5::Handle name = h5::fixed_string_type(16);
+    const h5::Handle type =
+        h5::CompoundBuilder{}
+            .add("limit", offsetof(Foreign, limit), name.id())
+            .add("engine", offsetof(Foreign, engine), name.id())
+            .add("rank", offsetof(Foreign, rank), H5T_NATIVE_INT64)
+            .add("extra", offsetof(Foreign, extra), H5T_NATIVE_DOUBLE)
+            .add("restarts", offsetof(Foreign, restarts), H5T_NATIVE_UINT64)
+            .add("placed_search", offsetof(Foreign, placed_search), H5T_NATIVE_UINT64)
+            .add("placed_random", offsetof(Foreign, placed_random), H5T_NATIVE_UINT64)
+            .add("nodes", offsetof(Foreign, nodes), H5T_NATIVE_UINT64)
+            .add("backtracks", offsetof(Foreign, backtracks), H5T_NATIVE_UINT64)
+            .add("cpu_s", offsetof(Foreign, cpu_s), H5T_NATIVE_DOUBLE)
+            .add("wall_s", offsetof(Foreign, wall_s), H5T_NATIVE_DOUBLE)
+            .add("false_negative", offsetof(Foreign, false_negative), H5T_NATIVE_UINT8)
+            .add("outcome", offsetof(Foreign, outcome), outcome.id())
+            .add("seed", offsetof(Foreign, seed), H5T_NATIVE_UINT64)
+            .add("composition_id", offsetof(Foreign, composition_id), H5T_NATIVE_UINT64)
+            .add("solution_id", offsetof(Foreign, solution_id), H5T_NATIVE_UINT64)
+            .add("k", offsetof(Foreign, k), H5T_NATIVE_INT32)
+            .add("n", offsetof(Foreign, n), H5T_NATIVE_INT32)
+            .add("shard_id", offsetof(Foreign, shard_id), H5T_NATIVE_UINT64)
+            .add("case_id", offsetof(Foreign, case_id), H5T_NATIVE_UINT64)
+            .build(sizeof(Foreign));
+    h5::write_dataset(file, "cases", type.id(), type.id(), &in, 1);
+    file.close();
+  }
+  const std::vector<CaseRow> rows = read_rows(path);
+  ASSERT_EQ(rows.size(), 1U);
+  CaseRow expected;
+  expected.case_id = 15;
+  expected.shard_id = 14;
+  expected.n = 13;
+  expected.k = 12;
+  expected.solution_id = 11;
+  expected.composition_id = 10;
+  expected.seed = 99;
+  expected.outcome = 2;
+  expected.false_negative = 1;
+  expected.wall_s = 0.75;
+  expected.cpu_s = 0.5;
+  expected.backtracks = 8;
+  expected.nodes = 7;
+  expected.placed_random = 6;
+  expected.placed_search = 5;
+  expected.restarts = 4;
+  expected.rank = -3;
+  expected.engine = fixed_string<16>("exact");
+  expected.limit = fixed_string<16>("stop");
+  expect_same(rows[0], expected);
+}
+
+TEST_F(ResultsTest, MissingMemberIsNamed) {
+  const fs::path path = dir_ / "partial.h5";
+  {
+    h5::Handle file = h5::create_file(path);
+    h5::write_string_attribute(file, "schema_version", "1.0");
+    const std::uint64_t id = 1;
+    const h5::Handle type = h5::CompoundBuilder{}.append("case_id", H5T_NATIVE_UINT64).build();
+    h5::write_dataset(file, "cases", type.id(), type.id(), &id, 1);
+    file.close();
+  }
+  EXPECT_EQ(io_error_of([&] { read_rows(path); }),
+            path.string() + ": /cases has no member 'shard_id'");
+}
+
+TEST_F(ResultsTest, SchemaVersionIsChecked) {
+  const fs::path v2 = dir_ / "v2.h5";
+  write_bare_file(v2, {{"schema_version", "2.0"}});
+  EXPECT_EQ(io_error_of([&] { read_rows(v2); }),
+            v2.string() + ": schema version 2.0, this nqc reads 1.x");
+  const fs::path none = dir_ / "none.h5";
+  write_bare_file(none, {{"hostname", "x"}});
+  EXPECT_EQ(io_error_of([&] { read_rows(none); }),
+            none.string() + ": not an nqc result file (no schema_version attribute)");
+  const fs::path no_cases = dir_ / "no-cases.h5";
+  write_bare_file(no_cases, {{"schema_version", "1.0"}});
+  EXPECT_EQ(io_error_of([&] { read_rows(no_cases); }), no_cases.string() + ": no cases dataset");
+}
+
+TEST_F(ResultsTest, NonHdf5FileIsNamed) {
+  const fs::path text = dir_ / "rows.csv";
+  std::ofstream(text) << "case_id,n\n0,8\n";
+  EXPECT_EQ(io_error_of([&] { read_rows(text); }), text.string() + ": not an HDF5 file");
+  EXPECT_EQ(io_error_of([&] { load_rows(text); }), text.string() + ": not an HDF5 file");
+}
+
+TEST_F(ResultsTest, MissingPathsAreNamed) {
+  const fs::path missing = dir_ / "nope";
+  EXPECT_EQ(io_error_of([&] { load_rows(missing); }),
+            missing.string() + ": no such file or directory");
+  const std::string message = io_error_of([&] { read_rows(missing / "x.h5"); });
+  EXPECT_EQ(message.rfind("cannot open " + (missing / "x.h5").string() + ": ", 0), 0U) << message;
+  EXPECT_EQ(io_error_of([&] { load_rows(dir_); }), dir_.string() + ": no result files (expected " +
+                                                       (dir_ / "shards").string() + "/*.h5 or " +
+                                                       (dir_ / "results.h5").string() + ")");
+}
+
+TEST_F(ResultsTest, UnwritableDirectoryThrowsAndLeavesNoFile) {
+  const fs::path file = dir_ / "plain-file";
+  std::ofstream(file) << "x";
+  const fs::path run = file / "run";  // a directory below a regular file cannot exist
+  const std::string message = io_error_of([&] {
+    write_shard(run, {3, {make_row(1, 3, 8)}, {}}, {});
+  });
+  EXPECT_NE(message.find((run / "shards").string()), std::string::npos) << message;
+  EXPECT_FALSE(fs::exists(shard_path(run, 3)));
+}
+
+TEST_F(ResultsTest, Hdf5CreateFailureCarriesTheErrorStack) {
+  // The .tmp path is taken by a directory: H5Fcreate fails.
+  const fs::path tmp = shard_path(dir_, 3).string() + ".tmp";
+  fs::create_directories(tmp / "keep");
+  const std::string message = io_error_of([&] {
+    write_shard(dir_, {3, {make_row(1, 3, 8)}, {}}, {});
+  });
+  EXPECT_EQ(message.rfind("cannot create " + tmp.string() + ": ", 0), 0U) << message;
+  EXPECT_NE(message.find("H5Fcreate"), std::string::npos) << message;
+  EXPECT_FALSE(fs::exists(shard_path(dir_, 3)));
+  EXPECT_TRUE(done_shards(dir_).empty());
+}
+
+TEST_F(ResultsTest, FailedWriteRemovesTheTmpFile) {
+  // Two failure records for one case: the second dataset cannot be created mid-write.
+  const ShardData shard{6, {make_row(1, 6, 8)}, {{1, {1}}, {1, {2}}}};
+  const std::string message = io_error_of([&] { write_shard(dir_, shard, {}); });
+  const std::string tmp = shard_path(dir_, 6).string() + ".tmp";
+  EXPECT_EQ(message.rfind(tmp + ": cannot create dataset /failures/case-1: H5Dcreate2(): ", 0), 0U)
+      << message;
+  EXPECT_EQ(message.find('\n'), std::string::npos) << message;
+  EXPECT_FALSE(fs::exists(tmp));
+  EXPECT_FALSE(fs::exists(shard_path(dir_, 6)));
+}
+
+TEST_F(ResultsTest, InvalidOutcomeIsRejected) {
+  CaseRow row = make_row(6, 0, 8);
+  row.outcome = 7;
+  const std::string message = io_error_of([&] { write_shard(dir_, {0, {row}, {}}, {}); });
+  EXPECT_EQ(message, "cannot write " + shard_path(dir_, 0).string() +
+                         ": case 6 has outcome 7 (expected 0, 1 or 2)");
+  EXPECT_FALSE(fs::exists(shard_path(dir_, 0)));
+}
+
+TEST_F(ResultsTest, PandasReadsCasesInOneLine) {
+  if (std::system("/usr/bin/python3 -c 'import h5py, pandas' >/dev/null 2>&1") != 0) {
+    GTEST_SKIP() << "/usr/bin/python3 lacks h5py or pandas";
+  }
+  ShardData shard{0, {}, {}};
+  for (std::uint64_t id = 0; id < 5000; ++id)
+    shard.rows.push_back(make_row(id, 0, 8 + static_cast<std::int64_t>(id % 5)));
+  write_shard(dir_, shard, {});
+  const std::string command =
+      "/usr/bin/python3 -c \"import h5py, pandas as pd; "
+      "df = pd.DataFrame(h5py.File('" +
+      shard_path(dir_, 0).string() +
+      "')['cases'][()]); "
+      "print(len(df), int(df['n'].sum()), df['engine'][0].decode(), df['limit'][2].decode(), "
+      "int(df['outcome'][2]), int(df['case_id'][4999]), ','.join(df.columns))\"";
+  FILE* pipe = popen(command.c_str(), "r");
+  ASSERT_NE(pipe, nullptr);
+  std::array<char, 1024> buffer{};
+  std::string output;
+  while (std::fgets(buffer.data(), static_cast<int>(buffer.size()), pipe) != nullptr)
+    output += buffer.data();
+  ASSERT_EQ(pclose(pipe), 0) << output;
+  // n = 8 + id % 5 over 5000 rows: 5000 * 8 + 1000 * (0 + 1 + 2 + 3 + 4).
+  EXPECT_EQ(output,
+            "5000 50000 backtrack max_nodes 2 4999 case_id,shard_id,n,k,solution_id,composition_id,"
+            "seed,outcome,false_negative,wall_s,cpu_s,backtracks,nodes,placed_random,placed_search,"
+            "restarts,rank,engine,limit\n");
+}
+
+}  // namespace
+}  // namespace nqc

@@ -1,0 +1,122 @@
+#include <gtest/gtest.h>
+
+#include <set>
+
+#include "core/engine.hpp"
+#include "core/rng.hpp"
+#include "core/sampling.hpp"
+#include "core/verifier.hpp"
+
+namespace nqc {
+namespace {
+
+TEST(Rng, DeriveSeedSeparatesEveryCoordinate) {
+  const std::uint64_t base = derive_seed(1, 100, 2, 3);
+  EXPECT_EQ(base, derive_seed(1, 100, 2, 3));
+  EXPECT_NE(base, derive_seed(2, 100, 2, 3));
+  EXPECT_NE(base, derive_seed(1, 101, 2, 3));
+  EXPECT_NE(base, derive_seed(1, 100, 3, 3));
+  EXPECT_NE(base, derive_seed(1, 100, 2, 4));
+  EXPECT_NE(derive_seed(1, 100, 2, 3), derive_seed(1, 100, 3, 2));
+}
+
+TEST(Rng, BelowIsUniformEnough) {
+  Rng rng(123);
+  std::vector<int> hist(10, 0);
+  for (int i = 0; i < 100000; ++i) ++hist[rng.below(10)];
+  for (int h : hist) {
+    EXPECT_GT(h, 9500);
+    EXPECT_LT(h, 10500);
+  }
+}
+
+TEST(Sampling, RandomSolutionsAreVerifiedAndSeeded) {
+  for (Index n : {1, 4, 5, 8, 10, 50, 100, 1000, 10000}) {
+    Rng a(42), b(42), c(43);
+    const Composition s = random_solution(n, a);
+    EXPECT_TRUE(is_solution(s)) << n;
+    EXPECT_EQ(s, random_solution(n, b)) << n;
+    if (n >= 50) {
+      EXPECT_NE(s, random_solution(n, c)) << n;
+    }
+  }
+  Rng rng(1);
+  EXPECT_THROW(random_solution(2, rng), std::invalid_argument);
+  EXPECT_THROW(random_solution(3, rng), std::invalid_argument);
+}
+
+TEST(Sampling, RandomSolutionsCoverAllTenOfSizeFive) {
+  std::set<std::vector<Index>> seen;
+  for (std::uint64_t seed = 0; seed < 400; ++seed) {
+    Rng rng(seed);
+    seen.insert(random_solution(5, rng).q);
+  }
+  EXPECT_EQ(seen.size(), 10u);
+}
+
+TEST(Sampling, DrawKStaysInRange) {
+  Rng rng(9);
+  std::set<Index> ks;
+  for (int i = 0; i < 2000; ++i) {
+    const Index k = draw_k(10, KRange{}, rng);
+    ASSERT_GE(k, 1);
+    ASSERT_LE(k, 9);
+    ks.insert(k);
+  }
+  EXPECT_EQ(ks.size(), 9u);
+  EXPECT_EQ(draw_k(1, KRange{}, rng), 0);
+  EXPECT_EQ(draw_k(50, KRange{7, 7}, rng), 7);
+}
+
+TEST(Sampling, DerivedCompositionsKeepExactlyKQueensOfTheSolution) {
+  Rng rng(5);
+  const Composition s = random_solution(200, rng);
+  for (Index k : {0, 1, 37, 199, 200}) {
+    const Composition c = derive_composition(s, k, rng);
+    EXPECT_EQ(c.k(), k);
+    EXPECT_TRUE(extends(s, c));
+  }
+  EXPECT_THROW(derive_composition(s, 201, rng), std::invalid_argument);
+}
+
+TEST(Sampling, DerivedRowsAreUniform) {
+  // Each row of n = 10 is kept with probability k / n = 0.3.
+  Rng rng(77);
+  const Composition s = random_solution(10, rng);
+  std::vector<int> kept(10, 0);
+  for (int t = 0; t < 20000; ++t) {
+    const Composition c = derive_composition(s, 3, rng);
+    for (Index i = 0; i < 10; ++i) kept[i] += c.is_free_row(i) ? 0 : 1;
+  }
+  for (int v : kept) {
+    EXPECT_GT(v, 5700);
+    EXPECT_LT(v, 6300);
+  }
+}
+
+TEST(Sampling, HundredsOfDerivedCompositionsAreAllSolvedAndVerified) {
+  int cases = 0;
+  for (Index n : {4, 5, 8, 10, 20, 50, 100, 500, 1000}) {
+    for (std::uint64_t sol = 0; sol < 6; ++sol) {
+      Rng srng(derive_seed(3, n, sol, kSolutionStream));
+      const Composition s = random_solution(n, srng);
+      for (std::uint64_t comp = 0; comp < 10; ++comp) {
+        Rng rng(derive_seed(3, n, sol, comp));
+        const Composition c = derive_composition(s, draw_k(n, KRange{}, rng), rng);
+        for (const auto& name : engine_names()) {
+          if (name == "exact" && n > 100) continue;  // exact alone is for small residuals
+          Rng erng(derive_seed(3, n, sol, comp), 1);
+          const Result r = make_engine(name)->complete(c, erng, Limits{});
+          ASSERT_EQ(r.outcome, Outcome::solved) << name << " n=" << n;
+          ASSERT_TRUE(is_solution(r.solution)) << name << " n=" << n;
+          ASSERT_TRUE(extends(r.solution, c)) << name << " n=" << n;
+        }
+        ++cases;
+      }
+    }
+  }
+  EXPECT_EQ(cases, 540);
+}
+
+}  // namespace
+}  // namespace nqc
