@@ -1,17 +1,20 @@
 #!/usr/bin/env bash
 # README command (a): set up, build, run the demo experiment (configs/demo.json) on 2 MPI
-# ranks, and print the per-n table. Results: results/demo/results.h5. Rerunning resumes
-# (and only re-merges when the run is complete).
+# ranks, and print the per-n table. Results: results/demo/results.h5 (a rerun starts over).
 set -euo pipefail
 cd "$(dirname "${BASH_SOURCE[0]}")/.."
 scripts/setup.sh
 source scripts/env.sh
 NQC=${NQC_BUILD_DIR:-build}/src/cli/nqc
 CONFIG=${1:-configs/demo.json}
-start=$(date +%s.%N)
-mpirun -np 2 --oversubscribe "$NQC" run "$CONFIG" --resume
-end=$(date +%s.%N)
 out=$("$NQC" run "$CONFIG" --dry-run | sed -n 's/.*, output \(.*\)$/\1/p')
+if [[ -e $out ]]; then
+  echo "demo: removing the previous results in $out" >&2
+  rm -rf -- "$out"
+fi
+start=$(date +%s.%N)
+mpirun -np 2 --oversubscribe "$NQC" run "$CONFIG"
+end=$(date +%s.%N)
 echo
 "$NQC" aggregate "$out"
 cases=$("$NQC" run "$CONFIG" --dry-run | sed -n 's/.* shards, \([0-9]*\) cases,.*/\1/p')
