@@ -3,6 +3,7 @@
 #include <cstdio>
 
 #include "cli/commands.hpp"
+#include "core/counting.hpp"
 #include "core/engine.hpp"
 #include "core/verifier.hpp"
 #include "io/errors.hpp"
@@ -55,6 +56,41 @@ Runner add_complete(CLI::App& app) {
       case Outcome::gave_up: return static_cast<int>(kExitGaveUp);
     }
     return static_cast<int>(kExitGaveUp);
+  };
+}
+
+Runner add_count(CLI::App& app) {
+  auto* cmd = app.add_subcommand("count", "Count the completions of a composition file, or Q(N) for the empty N x N board");
+  auto target = std::make_shared<std::string>();
+  auto max_nodes = std::make_shared<std::uint64_t>(0);
+  auto time_limit = std::make_shared<double>(0);
+  cmd->add_option("N_OR_FILE", *target, "board size N (empty board), or a composition file")->required();
+  cmd->add_option("--max-nodes", *max_nodes, "stop after this many placements (0 = no limit)")->check(kNonNegative);
+  cmd->add_option("--time-limit", *time_limit, "stop after this many seconds (0 = no limit)")->check(kNonNegative);
+  cmd->footer("Exit codes: 0 counted, 1 bad input, 3 a limit stopped the count (the count printed is a lower bound).");
+  return [target, max_nodes, time_limit] {
+    Composition c;
+    const bool is_number = !target->empty() && target->find_first_not_of("0123456789") == std::string::npos;
+    if (is_number && !std::filesystem::exists(*target)) {
+      const long long n = std::stoll(target->size() > 10 ? std::string("99999999999") : *target);
+      if (n < 1 || n > 2147483647) throw InputError("N: expected a board size 1..2147483647, got " + *target);
+      c = Composition(static_cast<Index>(n));
+    } else {
+      const LoadedComposition loaded = read_composition(*target);
+      require_consistent(loaded);
+      c = loaded.composition;
+    }
+    const auto t0 = std::chrono::steady_clock::now();
+    const CountResult r = count_completions(c, Limits{*max_nodes, *time_limit, nullptr});
+    const double seconds = std::chrono::duration<double>(std::chrono::steady_clock::now() - t0).count();
+    std::printf("n: %d\nk: %d\ncompletions: %llu%s\nnodes: %llu\ntime_s: %.6f\n", c.n(), c.k(),
+                static_cast<unsigned long long>(r.completions), r.gave_up ? " (lower bound)" : "",
+                static_cast<unsigned long long>(r.nodes), seconds);
+    if (r.gave_up) {
+      std::printf("limit: %s\n", r.limit.c_str());
+      return static_cast<int>(kExitGaveUp);
+    }
+    return static_cast<int>(kExitOk);
   };
 }
 

@@ -31,8 +31,8 @@ class Checker {
 
   std::uint64_t uint(const json& v, const std::string& path, std::uint64_t lo, std::uint64_t hi,
                      const std::string& what) const {
-    if (!v.is_number_integer() || (v.is_number_integer() && !v.is_number_unsigned() && v.get<std::int64_t>() < 0) ||
-        v.get<std::uint64_t>() < lo || v.get<std::uint64_t>() > hi)
+    const bool negative = v.is_number_integer() && !v.is_number_unsigned() && v.get<std::int64_t>() < 0;
+    if (!v.is_number_integer() || negative || v.get<std::uint64_t>() < lo || v.get<std::uint64_t>() > hi)
       fail(path, "expected " + what + ", got " + shown(v));
     return v.get<std::uint64_t>();
   }

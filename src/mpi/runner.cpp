@@ -200,7 +200,6 @@ int run_experiment(const RunOptions& options, const MpiSession& session, const s
       }
       Attributes shard_attrs = attrs;
       shard_attrs["rank"] = std::to_string(session.rank());
-      shard_attrs["hostname"] = attrs["hostname"];
       shard_attrs["end_utc"] = utc_now();
       try {
         write_shard(dir, run.data, shard_attrs);

@@ -3,6 +3,7 @@
 #include <algorithm>
 #include <numeric>
 
+#include "core/construction.hpp"
 #include "core/engine.hpp"
 #include "core/engines/auto.hpp"
 #include "core/engines/exact.hpp"
@@ -11,8 +12,8 @@
 namespace nqc {
 namespace {
 
-// OEIS A000170 (../shared/data/oeis-A000170.txt), n = 1..12.
-const std::uint64_t kQ[] = {1, 0, 0, 2, 10, 4, 40, 92, 352, 724, 2680, 14200};
+// OEIS A000170 (../shared/data/oeis-A000170.txt), n = 1..14.
+const std::uint64_t kQ[] = {1, 0, 0, 2, 10, 4, 40, 92, 352, 724, 2680, 14200, 73712, 365596};
 
 // Brute force over all n! permutations: the completions of c.
 std::uint64_t brute_force_completions(const Composition& c) {
@@ -40,7 +41,7 @@ Composition random_consistent(Index n, Index k, Rng& rng) {
 }
 
 TEST(Count, EmptyBoardsMatchOeis) {
-  for (Index n = 1; n <= 12; ++n) {
+  for (Index n = 1; n <= 14; ++n) {
     const CountResult r = count_completions(Composition(n), Limits{});
     EXPECT_EQ(r.completions, kQ[n - 1]) << "n = " << n;
     EXPECT_FALSE(r.gave_up);
@@ -56,9 +57,45 @@ TEST(Count, CompositionsMatchBruteForce) {
     }
 }
 
+TEST(Count, MaskCounterAgreesWithReducedBoardSearch) {
+  Rng rng(31);
+  for (Index n = 4; n <= 11; ++n)
+    for (int t = 0; t < 10; ++t) {
+      const Composition c = random_consistent(n, static_cast<Index>(rng.below(static_cast<std::uint64_t>(n / 2 + 1))), rng);
+      EXPECT_EQ(count_completions(c, Limits{}).completions, count_completions_reduced(c, Limits{}).completions)
+          << "n = " << n << " t = " << t;
+    }
+}
+
+TEST(Count, BoardsBeyond64UseTheReducedSearch) {
+  // A solution of n = 70 with 6 rows emptied: the count is at least 1 (the solution) and
+  // equals the brute-force count over the 6! placements of the freed columns.
+  Rng rng(8);
+  const Composition s = *construct_solution(70);
+  Composition c = s;
+  std::vector<Index> freed;
+  for (Index r : {3, 17, 30, 44, 58, 69}) {
+    freed.push_back(c.q[static_cast<std::size_t>(r)]);
+    c.q[static_cast<std::size_t>(r)] = 0;
+  }
+  std::sort(freed.begin(), freed.end());
+  std::uint64_t brute = 0;
+  do {
+    Composition t = c;
+    std::size_t i = 0;
+    for (Index r : {3, 17, 30, 44, 58, 69}) t.q[static_cast<std::size_t>(r)] = freed[i++];
+    brute += verify(t).ok() ? 1 : 0;
+  } while (std::next_permutation(freed.begin(), freed.end()));
+  const CountResult r = count_completions(c, Limits{});
+  EXPECT_GE(r.completions, 1u);
+  EXPECT_EQ(r.completions, brute);
+}
+
 TEST(Count, NodeLimitGivesLowerBound) {
   const CountResult r = count_completions(Composition(10), Limits{100, 0, nullptr});
   EXPECT_TRUE(r.gave_up);
+  EXPECT_EQ(r.limit, "max_nodes");
+  EXPECT_EQ(r.nodes, 100u);
   EXPECT_LT(r.completions, 724u);
 }
 

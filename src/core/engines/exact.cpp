@@ -350,9 +350,7 @@ Result complete_exact(const Composition& composition, Rng& rng, const Limits& li
   return result;
 }
 
-CountResult count_completions(const Composition& composition, const Limits& limits) {
-  if (const Verdict v = verify(composition); !v.ok())
-    throw std::invalid_argument("inconsistent composition: " + v.describe(composition));
+CountResult count_completions_reduced(const Composition& composition, const Limits& limits) {
   CountResult out;
   ReducedBoard board(composition);
   if (board.free_count() == 0) {
@@ -368,6 +366,7 @@ CountResult count_completions(const Composition& composition, const Limits& limi
   });
   out.nodes = counters.nodes;
   out.gave_up = *hit != '\0';
+  out.limit = hit;
   return out;
 }
 

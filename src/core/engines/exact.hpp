@@ -3,6 +3,7 @@
 
 #include <cstdint>
 
+#include "core/counting.hpp"
 #include "core/engine.hpp"
 
 namespace nqc {
@@ -18,14 +19,9 @@ namespace nqc {
 Result complete_exact(const Composition& composition, Rng& rng, const Limits& limits,
                       Counters counters = {});
 
-/// Counts the completions of a consistent composition (Q(n) for the empty board) by the same
-/// search without stopping at the first solution. `gave_up` is set when a limit stopped it,
-/// and then the count is a lower bound.
-struct CountResult {
-  std::uint64_t completions = 0;
-  std::uint64_t nodes = 0;
-  bool gave_up = false;
-};
-CountResult count_completions(const Composition& composition, const Limits& limits);
+/// count_completions (core/counting.hpp) for boards too large for its mask counter: the same
+/// search as complete_exact without stopping at the first solution and without restarts.
+/// Requires a consistent composition.
+CountResult count_completions_reduced(const Composition& composition, const Limits& limits);
 
 }  // namespace nqc

@@ -1,0 +1,317 @@
+#include "core/engines/minconflicts.hpp"
+
+#include <algorithm>
+#include <cassert>
+#include <chrono>
+#include <limits>
+#include <stdexcept>
+#include <vector>
+
+#include "core/verifier.hpp"
+
+namespace nqc {
+namespace {
+
+using Clock = std::chrono::steady_clock;
+
+// Limits are polled at most every kPollEvery nodes: a clock read per swap evaluation would
+// cost more than the evaluation. Unlike exact.cpp's mask test this keeps a threshold, since a
+// repair step may evaluate several swaps between two checks.
+constexpr std::uint64_t kPollEvery = 1024;
+
+class LimitWatch {
+ public:
+  explicit LimitWatch(const Limits& limits) : limits_(limits), start_(Clock::now()) {}
+
+  /// Empty string while within limits, else the name of the limit that was hit. Call before
+  /// each node with the count of nodes done so far.
+  const char* check(std::uint64_t nodes) {
+    if (limits_.max_nodes != 0 && nodes >= limits_.max_nodes) return "max_nodes";
+    if (nodes < next_poll_) return "";
+    next_poll_ = nodes + kPollEvery;
+    if (limits_.stop != nullptr && limits_.stop->load(std::memory_order_relaxed)) return "stop";
+    if (limits_.time_limit_s > 0.0 &&
+        std::chrono::duration<double>(Clock::now() - start_).count() >= limits_.time_limit_s)
+      return "time_limit";
+    return "";
+  }
+
+ private:
+  const Limits& limits_;
+  Clock::time_point start_;
+  std::uint64_t next_poll_ = 0;
+};
+
+// One diagonal (or anti-diagonal) of the full board: how many queens stand on it, fixed and
+// free, and the XOR of the ids of its free queens (free row a has id a + 1, a fixed queen
+// id 0). With the count, the XOR names the one other queen on a line that just got its
+// second queen, in O(1) and without a per-line list; it is 0 when that queen is fixed.
+// Count and XOR share a cache line: each line costs one miss at n = 10^6.
+struct Line {
+  std::int32_t count = 0;
+  std::uint32_t ids = 0;
+};
+
+// The search state. Design: the free rows always hold a permutation of the free columns and
+// a move swaps the columns of two free rows (Sosic and Gu's QS4, 002_*), rather than moving
+// one queen to its min-conflict column (Minton's min-conflicts, 003_*). Reasons:
+//  - the column constraint then holds by construction, so only the two diagonal directions
+//    carry conflicts, and a move is evaluated in O(1) (four lines off, four lines on) with
+//    no O(f) scan of the domain; a min-conflict value choice costs O(f) per move, which is
+//    O(n^2) overall at n = 10^6 if a constant fraction of rows ever moves;
+//  - the greedy start then has O(1) expected probes per row (about half the lines of each
+//    direction stay free until the end, 2n - 1 lines for n queens), so a try costs O(f),
+//    where Minton's greedy min-conflict start costs O(f^2).
+// The min-conflicts flavour is kept in the choice of what to repair: only a conflicted free
+// row is repaired, and it takes the first sampled swap that lowers the number of attacking
+// pairs E (random tie-breaks among the least bad ones for the noise step).
+//
+// Conflicted rows are kept in a lazy list: every conflicted free row is in it (invariant),
+// but a row in it may have become conflict-free, and is dropped when drawn. A row becomes
+// conflicted only when it moves (the swapped rows are pushed) or when a line through it
+// gains a queen; a line that gains queens in a swap either had one other queen (named by
+// Line::ids, pushed if free) or several, which were conflicted already.
+class SwapSearch {
+ public:
+  explicit SwapSearch(const Composition& c) : n_(c.n()) {
+    const auto un = static_cast<std::size_t>(n_);
+    d1_.resize(2 * un);
+    d2_.resize(2 * un);
+    std::vector<std::uint8_t> column_used(un, 0);
+    for (Index r = 0; r < n_; ++r) {
+      const Index j = c.q[static_cast<std::size_t>(r)];
+      if (j == 0) {
+        rows_.push_back(r);
+        continue;
+      }
+      column_used[static_cast<std::size_t>(j - 1)] = 1;
+      ++d1_[d1(r, j - 1)].count;  // fixed queens have id 0: ids stay unchanged
+      ++d2_[d2(r, j - 1)].count;
+    }
+    // A consistent composition has as many free columns as free rows.
+    for (Index col = 0; col < n_; ++col)
+      if (!column_used[static_cast<std::size_t>(col)]) cols_.push_back(col);
+    in_list_.assign(rows_.size(), 0);
+    list_.reserve(rows_.size());
+  }
+
+  [[nodiscard]] Index free_count() const { return static_cast<Index>(rows_.size()); }
+  [[nodiscard]] std::int64_t energy() const { return energy_; }
+
+  /// Writes the free rows' columns into `out` (a copy of the composition).
+  void write(Composition& out) const {
+    for (std::size_t a = 0; a < rows_.size(); ++a) out.q[static_cast<std::size_t>(rows_[a])] = cols_[a] + 1;
+  }
+
+  /// Starts a try: places every free row (cols_ is a permutation of the free columns
+  /// throughout) and fills the conflict list. Counts one node per placement; returns the
+  /// limit hit, with the board left half-built (the search must end there).
+  const char* initialize(MinConflictsInit init, std::uint32_t probes, Rng& rng, LimitWatch& watch,
+                         std::uint64_t& nodes) {
+    const Index f = free_count();
+    if (init == MinConflictsInit::random) shuffle(cols_.begin(), cols_.end(), rng);
+    for (Index a = 0; a < f; ++a) {
+      if (const char* hit = watch.check(nodes); *hit != '\0') return hit;
+      ++nodes;
+      if (init == MinConflictsInit::greedy) {
+        // cols_[a..f) are the unused columns. Probe random ones; the first conflict-free one
+        // wins, else the least conflicted (the first probe among equals: probes are random).
+        const auto left = static_cast<std::uint64_t>(f - a);
+        Index best = a;
+        std::int32_t best_conflicts = std::numeric_limits<std::int32_t>::max();
+        for (std::uint32_t t = 0; t < probes; ++t) {
+          const Index j = a + static_cast<Index>(rng.below(left));
+          const Index col = cols_[static_cast<std::size_t>(j)];
+          const std::int32_t conflicts = d1_[d1(rows_[static_cast<std::size_t>(a)], col)].count +
+                                         d2_[d2(rows_[static_cast<std::size_t>(a)], col)].count;
+          if (conflicts < best_conflicts) {
+            best_conflicts = conflicts;
+            best = j;
+            if (conflicts == 0) break;
+          }
+        }
+        std::swap(cols_[static_cast<std::size_t>(a)], cols_[static_cast<std::size_t>(best)]);
+      }
+      add(a);
+    }
+    for (Index a = 0; a < f; ++a)
+      if (conflicted(a)) push(a);
+    return "";
+  }
+
+  /// Takes the free queens off the board (the fixed ones stay) and empties the list.
+  void unplace_all(Index placed) {
+    for (Index a = 0; a < placed; ++a) remove(a);
+    for (const Index a : list_) in_list_[static_cast<std::size_t>(a)] = 0;
+    list_.clear();
+  }
+
+  /// One repair step: draws a row from the conflict list; if it is conflicted, samples swap
+  /// partners (one node each) and makes the first improving swap, else with probability
+  /// `noise` the least bad one. Returns the limit hit, else "". Requires energy() > 0 and
+  /// free_count() >= 2.
+  const char* repair_step(const MinConflictsParams& p, Rng& rng, LimitWatch& watch, std::uint64_t& nodes,
+                          std::uint64_t& moves) {
+    assert(!list_.empty());  // energy() > 0: some free row is conflicted, hence listed
+    const std::size_t at = static_cast<std::size_t>(rng.below(list_.size()));
+    const Index a = list_[at];
+    if (!conflicted(a)) {
+      list_[at] = list_.back();
+      list_.pop_back();
+      in_list_[static_cast<std::size_t>(a)] = 0;
+      return "";
+    }
+    const Index f = free_count();
+    const bool scan_all = static_cast<std::uint64_t>(f - 1) <= p.partner_samples;
+    const Index tries = scan_all ? f - 1 : static_cast<Index>(p.partner_samples);
+    const Index offset = scan_all ? static_cast<Index>(rng.below(static_cast<std::uint64_t>(f - 1))) : 0;
+    Index best = -1;
+    std::int64_t best_delta = std::numeric_limits<std::int64_t>::max();
+    std::uint64_t ties = 0;
+    for (Index t = 0; t < tries; ++t) {
+      if (const char* hit = watch.check(nodes); *hit != '\0') return hit;
+      ++nodes;
+      ++moves;
+      // Partner b != a: uniform on the other f - 1 rows, or the t-th after a random offset.
+      Index b = scan_all ? (offset + t) % (f - 1) : static_cast<Index>(rng.below(static_cast<std::uint64_t>(f - 1)));
+      if (b >= a) ++b;
+      const std::int64_t before = energy_;
+      swap(a, b);
+      const std::int64_t delta = energy_ - before;
+      if (delta < 0) {
+        after_swap(a, b);
+        return "";
+      }
+      swap(a, b);  // undo: a swap is its own inverse
+      if (delta < best_delta) {
+        best_delta = delta;
+        best = b;
+        ties = 1;
+      } else if (delta == best_delta && rng.below(++ties) == 0) {
+        best = b;
+      }
+    }
+    if (best >= 0 && p.noise > 0.0 && unit(rng) < p.noise) {
+      swap(a, best);
+      after_swap(a, best);
+    }
+    return "";
+  }
+
+ private:
+  [[nodiscard]] std::size_t d1(Index r, Index c) const { return static_cast<std::size_t>(r - c + n_ - 1); }
+  [[nodiscard]] static std::size_t d2(Index r, Index c) { return static_cast<std::size_t>(r + c); }
+  [[nodiscard]] Line& line1(Index a) { return d1_[d1(rows_[static_cast<std::size_t>(a)], cols_[static_cast<std::size_t>(a)])]; }
+  [[nodiscard]] Line& line2(Index a) { return d2_[d2(rows_[static_cast<std::size_t>(a)], cols_[static_cast<std::size_t>(a)])]; }
+  [[nodiscard]] bool conflicted(Index a) { return line1(a).count > 1 || line2(a).count > 1; }
+
+  static double unit(Rng& rng) { return static_cast<double>(rng() >> 11) * 0x1.0p-53; }
+
+  // E counts attacking pairs: a queen joining a line with c queens adds c pairs.
+  void add(Index a) {
+    const auto id = static_cast<std::uint32_t>(a) + 1;
+    Line& x = line1(a);
+    energy_ += x.count++;
+    x.ids ^= id;
+    Line& y = line2(a);
+    energy_ += y.count++;
+    y.ids ^= id;
+  }
+  void remove(Index a) {
+    const auto id = static_cast<std::uint32_t>(a) + 1;
+    Line& x = line1(a);
+    energy_ -= --x.count;
+    x.ids ^= id;
+    Line& y = line2(a);
+    energy_ -= --y.count;
+    y.ids ^= id;
+  }
+  void swap(Index a, Index b) {
+    remove(a);
+    remove(b);
+    std::swap(cols_[static_cast<std::size_t>(a)], cols_[static_cast<std::size_t>(b)]);
+    add(a);
+    add(b);
+  }
+
+  void push(Index a) {
+    if (in_list_[static_cast<std::size_t>(a)] != 0) return;
+    in_list_[static_cast<std::size_t>(a)] = 1;
+    list_.push_back(a);
+  }
+
+  // Keeps the list invariant after an accepted swap of a and b. The four lines a and b now
+  // stand on all gained a queen (a swap never puts a row back on a line it or its partner
+  // left, since ca != cb and ra != rb); on each, the queens other than a and b were
+  // conflict-free before only if there is exactly one of them.
+  void after_swap(Index a, Index b) {
+    if (conflicted(a)) push(a);
+    if (conflicted(b)) push(b);
+    const auto ida = static_cast<std::uint32_t>(a) + 1, idb = static_cast<std::uint32_t>(b) + 1;
+    Line* const la[2] = {&line1(a), &line2(a)};
+    Line* const lb[2] = {&line1(b), &line2(b)};
+    for (int dir = 0; dir < 2; ++dir) {
+      const bool shared = la[dir] == lb[dir];
+      push_lone_other(*la[dir], shared ? (ida ^ idb) : ida, shared ? 2 : 1);
+      if (!shared) push_lone_other(*lb[dir], idb, 1);
+    }
+  }
+  void push_lone_other(const Line& line, std::uint32_t mover_ids, std::int32_t movers) {
+    if (line.count - movers != 1) return;
+    const std::uint32_t other = line.ids ^ mover_ids;
+    if (other != 0) push(static_cast<Index>(other - 1));
+  }
+
+  Index n_;
+  std::vector<Index> rows_;  // board row of free row a, increasing
+  std::vector<Index> cols_;  // board column of free row a: a permutation of the free columns
+  std::vector<Line> d1_, d2_;
+  std::int64_t energy_ = 0;  // attacking pairs among all queens (fixed pairs contribute 0)
+  std::vector<Index> list_;  // conflict list (lazy)
+  std::vector<std::uint8_t> in_list_;
+};
+
+}  // namespace
+
+Result complete_minconflicts(const Composition& composition, Rng& rng, const Limits& limits,
+                             const MinConflictsParams& params) {
+  if (const Verdict v = verify(composition); !v.ok())
+    throw std::invalid_argument("inconsistent composition: " + v.describe(composition));
+  Result result;
+  Counters& counters = result.counters;
+  SwapSearch search(composition);
+  const Index f = search.free_count();
+  LimitWatch watch(limits);
+  const auto budget = static_cast<std::uint64_t>(params.moves_per_free_row * static_cast<double>(f)) +
+                      params.min_moves_per_try;
+  for (std::uint64_t attempt = 0;; ++attempt) {
+    const char* hit = search.initialize(params.init, params.greedy_probes, rng, watch, counters.nodes);
+    std::uint64_t moves = 0;
+    // With one free row there is no swap: its one cell is the only assignment.
+    while (*hit == '\0' && search.energy() > 0 && f >= 2 && moves < budget)
+      hit = search.repair_step(params, rng, watch, counters.nodes, moves);
+    if (*hit != '\0') {
+      result.outcome = Outcome::gave_up;
+      result.limit = hit;
+      return result;
+    }
+    if (search.energy() == 0) break;
+    if (f < 2 || attempt >= params.max_restarts) {
+      result.outcome = Outcome::gave_up;
+      result.limit = "minconflicts_limits";
+      return result;
+    }
+    search.unplace_all(f);
+    ++counters.restarts;
+  }
+  result.solution = composition;
+  search.write(result.solution);
+  // O(n), small next to the search; a failure here is a bug in the incremental counts.
+  if (!is_solution(result.solution) || !extends(result.solution, composition))
+    throw std::logic_error("bug: minconflicts reached zero conflicts on an invalid board");
+  result.outcome = Outcome::solved;
+  counters.placed_search = static_cast<std::uint64_t>(f);
+  return result;
+}
+
+}  // namespace nqc

@@ -1,0 +1,62 @@
+// Incomplete local search for n-queens completion: min-conflicts repair by column swaps
+// (Minton et al. 1992; Sosic and Gu 1991, 002_*) with the prescribed rows held fixed (003_*).
+#pragma once
+
+#include <cstdint>
+
+#include "core/engine.hpp"
+
+namespace nqc {
+
+/// How each try assigns the free rows before repair. Both give the free rows a permutation
+/// of the free columns, so no two queens ever share a column.
+enum class MinConflictsInit : std::int8_t {
+  greedy = 0,  ///< Sosic-Gu QS4 style: row by row, up to `greedy_probes` random unused
+               ///< columns, the first without conflict (else the least conflicted) is taken
+  random = 1,  ///< a uniformly random permutation of the free columns
+};
+
+/// Parameters of complete_minconflicts. The defaults were measured on derived compositions
+/// (k uniform on 1..n-1) at n = 100 .. 10^6; see minconflicts.cpp.
+struct MinConflictsParams {
+  /// Swap evaluations allowed per try: moves_per_free_row * f + min_moves_per_try, where f
+  /// is the number of free rows.
+  double moves_per_free_row = 32.0;
+  /// See moves_per_free_row: the floor that lets small residuals wander long enough.
+  std::uint64_t min_moves_per_try = 2048;
+  /// Tries thrown away and redone from a new initial assignment before giving up; the call
+  /// makes at most 1 + max_restarts tries.
+  std::uint32_t max_restarts = 100;
+  /// Swap partners sampled for a conflicted row per repair step; the first partner that
+  /// lowers the conflict count is taken. When f - 1 <= partner_samples every other free row
+  /// is tried (in random cyclic order).
+  std::uint32_t partner_samples = 64;
+  /// Probability of the random-walk step: when no sampled partner lowers the conflict
+  /// count, make the least bad swap sampled anyway (ties at random); otherwise leave the row.
+  double noise = 0.2;
+  /// Initial assignment of each try.
+  MinConflictsInit init = MinConflictsInit::greedy;
+  /// Random columns probed per row by the greedy initial assignment.
+  std::uint32_t greedy_probes = 16;
+};
+
+/// Completes a consistent `composition` by local search: one column per free row, the
+/// prescribed rows fixed, the free rows always a permutation of the free columns, repaired
+/// by swapping the columns of two free rows. O(n) memory; O(1) per swap evaluated.
+///
+/// Outcome: `solved` (Result::solution extends the composition and passes the verifier) or
+/// `gave_up`, never `infeasible`: a local minimum proves nothing (003_*), so a composition
+/// without completion exhausts the tries and gives up like a hard one. Limit names:
+/// "minconflicts_limits" (moves and restarts exhausted, or f = 1 with its one cell
+/// attacked), "max_nodes", "time_limit", "stop".
+///
+/// Counters: nodes = free-row placements of the initial assignments (f per try) plus swap
+/// evaluations, the unit of Limits::max_nodes; restarts = tries thrown away; placed_search =
+/// f when solved; backtracks and placed_random stay 0 (nothing is retracted: a rejected swap
+/// is an evaluation, and a restart is counted under restarts).
+///
+/// Throws std::invalid_argument when the composition is inconsistent.
+Result complete_minconflicts(const Composition& composition, Rng& rng, const Limits& limits,
+                             const MinConflictsParams& params = {});
+
+}  // namespace nqc
