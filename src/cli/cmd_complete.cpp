@@ -1,15 +1,29 @@
 // complete: one composition through one engine.
 #include <chrono>
+#include <optional>
 #include <cstdio>
 
 #include "cli/commands.hpp"
 #include "core/counting.hpp"
 #include "core/engine.hpp"
 #include "core/verifier.hpp"
+#include "io/csplib.hpp"
 #include "io/errors.hpp"
 #include "io/text_format.hpp"
 
 namespace nqc::cli {
+namespace {
+
+// A composition file, or a CSPLib .param file (the first `diags` excluded diagonals).
+Composition load_instance(const std::string& file, std::optional<int> diags) {
+  if (is_param_file(file)) return read_param(file, diags).board;
+  if (diags) throw InputError("--diags: applies to CSPLib .param files only, not to " + file);
+  const LoadedComposition loaded = read_composition(file);
+  require_consistent(loaded);  // before any search
+  return loaded.composition;
+}
+
+}  // namespace
 
 Runner add_complete(CLI::App& app) {
   auto* cmd = app.add_subcommand("complete", "Complete a composition file, or prove it has no completion");
@@ -17,9 +31,11 @@ Runner add_complete(CLI::App& app) {
     std::string file, output, engine = "auto";
     std::uint64_t seed = 1, max_nodes = 0;
     double time_limit_s = 0;
+    std::optional<int> diags;
   };
   auto a = std::make_shared<Args>();
-  cmd->add_option("FILE", a->file, "composition file (text format); - for stdin")->required();
+  cmd->add_option("FILE", a->file, "composition file (text format; - for stdin) or CSPLib prob079 .param file")->required();
+  cmd->add_option("--diags", a->diags, "for a .param file: exclude only its first D diagonals (default: all)");
   cmd->add_option("-o,--output", a->output, "write the completed solution here (text format)");
   std::string names;
   for (const auto& e : engine_names()) names += (names.empty() ? "" : ", ") + e;
@@ -35,18 +51,17 @@ Runner add_complete(CLI::App& app) {
     } catch (const std::invalid_argument& e) {
       throw InputError(std::string("--engine: ") + e.what());
     }
-    const LoadedComposition loaded = read_composition(a->file);
-    require_consistent(loaded);  // before any search
+    const Composition c = load_instance(a->file, a->diags);
     Rng rng(a->seed, 1);
     const auto t0 = std::chrono::steady_clock::now();
-    const Result r = engine->complete(loaded.composition, rng, Limits{a->max_nodes, a->time_limit_s, nullptr});
+    const Result r = engine->complete(c, rng, Limits{a->max_nodes, a->time_limit_s, nullptr});
     const double seconds = std::chrono::duration<double>(std::chrono::steady_clock::now() - t0).count();
-    if (r.outcome == Outcome::solved && !(is_solution(r.solution) && extends(r.solution, loaded.composition))) {
+    if (r.outcome == Outcome::solved && !(is_solution(r.solution) && extends(r.solution, c))) {
       std::fprintf(stderr, "nqc: error: bug: engine '%s' returned a completion that fails verification\n", a->engine.c_str());
       return static_cast<int>(kExitEngineBug);
     }
     std::printf("outcome: %s\nengine: %s\nn: %d\nk: %d\ntime_s: %.6f\nbacktracks: %llu\nnodes: %llu\n",
-                to_string(r.outcome), engine->name().c_str(), loaded.composition.n(), loaded.composition.k(), seconds,
+                to_string(r.outcome), engine->name().c_str(), c.n(), c.k(), seconds,
                 static_cast<unsigned long long>(r.counters.backtracks), static_cast<unsigned long long>(r.counters.nodes));
     if (r.outcome == Outcome::gave_up) std::printf("limit: %s\n", r.limit.c_str());
     if (r.outcome == Outcome::solved && !a->output.empty()) write_composition(r.solution, std::filesystem::path(a->output));
@@ -64,11 +79,13 @@ Runner add_count(CLI::App& app) {
   auto target = std::make_shared<std::string>();
   auto max_nodes = std::make_shared<std::uint64_t>(0);
   auto time_limit = std::make_shared<double>(0);
-  cmd->add_option("N_OR_FILE", *target, "board size N (empty board), or a composition file")->required();
+  auto diags = std::make_shared<std::optional<int>>();
+  cmd->add_option("N_OR_FILE", *target, "board size N (empty board), a composition file, or a CSPLib .param file")->required();
+  cmd->add_option("--diags", *diags, "for a .param file: exclude only its first D diagonals (default: all)");
   cmd->add_option("--max-nodes", *max_nodes, "stop after this many placements (0 = no limit)")->check(kNonNegative);
   cmd->add_option("--time-limit", *time_limit, "stop after this many seconds (0 = no limit)")->check(kNonNegative);
   cmd->footer("Exit codes: 0 counted, 1 bad input, 3 a limit stopped the count (the count printed is a lower bound).");
-  return [target, max_nodes, time_limit] {
+  return [target, max_nodes, time_limit, diags] {
     Composition c;
     const bool is_number = !target->empty() && target->find_first_not_of("0123456789") == std::string::npos;
     if (is_number && !std::filesystem::exists(*target)) {
@@ -76,9 +93,7 @@ Runner add_count(CLI::App& app) {
       if (n < 1 || n > 2147483647) throw InputError("N: expected a board size 1..2147483647, got " + *target);
       c = Composition(static_cast<Index>(n));
     } else {
-      const LoadedComposition loaded = read_composition(*target);
-      require_consistent(loaded);
-      c = loaded.composition;
+      c = load_instance(*target, *diags);
     }
     const auto t0 = std::chrono::steady_clock::now();
     const CountResult r = count_completions(c, Limits{*max_nodes, *time_limit, nullptr});

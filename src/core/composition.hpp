@@ -13,8 +13,15 @@ using Index = std::int32_t;
 /// `q[i]` is the 1-based column of the queen in board row i+1 (rows are 0-based in code,
 /// 1-based in files and messages), and 0 marks an empty (free) row. A solution is a
 /// composition with k == n that the verifier accepts.
+///
+/// A composition may also exclude diagonals, as in the Excluded Diagonals problem of CSPLib
+/// prob079 (Gent, Jefferson, Nightingale, JAIR 59, 2017): no queen may stand on them.
+/// Indices are 0-based as in CSPLib: difference diagonal a holds the cells with
+/// r - c = a - (n - 1), sum diagonal a those with r + c = a (r, c 0-based), 0 <= a <= 2n - 2.
 struct Composition {
   std::vector<Index> q;
+  std::vector<Index> excluded_difference;  ///< excluded diagonals r - c = a - (n - 1)
+  std::vector<Index> excluded_sum;         ///< excluded diagonals r + c = a
 
   Composition() = default;
   explicit Composition(Index n) : q(static_cast<std::size_t>(n), 0) {}
@@ -24,10 +31,17 @@ struct Composition {
   [[nodiscard]] Index n() const { return static_cast<Index>(q.size()); }
   /// Number of queens k (non-zero entries); O(n).
   [[nodiscard]] Index k() const;
+  /// True when some diagonal is excluded.
+  [[nodiscard]] bool has_excluded_diagonals() const { return !excluded_difference.empty() || !excluded_sum.empty(); }
   /// True when row i (0-based) holds no queen.
   [[nodiscard]] bool is_free_row(Index i) const { return q[static_cast<std::size_t>(i)] == 0; }
 
   friend bool operator==(const Composition&, const Composition&) = default;
 };
+
+/// Sets closed[a] = 1 in `difference` (size >= 2n-1, index r - c + n - 1) and `sum` (index
+/// r + c) for every excluded diagonal of `c` in range 0..2n-2.
+void close_excluded_diagonals(const Composition& c, std::vector<std::uint8_t>& difference,
+                              std::vector<std::uint8_t>& sum);
 
 }  // namespace nqc

@@ -17,6 +17,14 @@ class MaskCounter {
   MaskCounter(const Composition& c, const Limits& limits) : q_(c.q), limits_(limits), start_(std::chrono::steady_clock::now()) {
     n_ = c.n();
     full_ = n_ == 64 ? ~std::uint64_t{0} : (std::uint64_t{1} << n_) - 1;
+    // Cells on excluded diagonals, per row.
+    blocked_.assign(static_cast<std::size_t>(n_), 0);
+    for (const Index a : c.excluded_difference)
+      for (Index r = 0; r < n_; ++r)
+        if (const Index col = r - a + n_ - 1; col >= 0 && col < n_) blocked_[static_cast<std::size_t>(r)] |= std::uint64_t{1} << col;
+    for (const Index a : c.excluded_sum)
+      for (Index r = 0; r < n_; ++r)
+        if (const Index col = a - r; col >= 0 && col < n_) blocked_[static_cast<std::size_t>(r)] |= std::uint64_t{1} << col;
   }
 
   CountResult run() {
@@ -30,7 +38,7 @@ class MaskCounter {
       ++out_.completions;
       return;
     }
-    std::uint64_t free = ~(cols | down_right | down_left) & full_;
+    std::uint64_t free = ~(cols | down_right | down_left | blocked_[static_cast<std::size_t>(row)]) & full_;
     const Index given = q_[static_cast<std::size_t>(row)];
     if (given != 0) free &= std::uint64_t{1} << (given - 1);  // a given queen: its cell or nothing
     while (free != 0) {
@@ -61,6 +69,7 @@ class MaskCounter {
   std::chrono::steady_clock::time_point start_;
   Index n_ = 0;
   std::uint64_t full_ = 0;
+  std::vector<std::uint64_t> blocked_;
   CountResult out_;
   bool stopped_ = false;
 };

@@ -21,6 +21,7 @@ class Filler {
         close(r, j - 1);
       }
     }
+    close_excluded_diagonals(c, d1_, d2_);
     for (Index col = 0; col < n_; ++col)
       if (!column_used[static_cast<std::size_t>(col)]) cols_.push_back(col);
   }

@@ -11,6 +11,7 @@ const char* to_string(Conflict kind) {
     case Conflict::column: return "column";
     case Conflict::diagonal: return "diagonal";
     case Conflict::anti_diagonal: return "anti-diagonal";
+    case Conflict::excluded_diagonal: return "excluded diagonal";
   }
   return "?";
 }
@@ -35,6 +36,21 @@ Verdict verify(const Composition& c) {
   // std::vector<bool> is one bit per line: the O(n) bits of the contract.
   std::vector<bool> column(un, false), diagonal(2 * un, false), anti(2 * un, false);
   Verdict v;
+  if (c.has_excluded_diagonals()) {
+    // A queen on an excluded diagonal is found first, in row order.
+    std::vector<bool> off_difference(2 * un, false), off_sum(2 * un, false);
+    for (const Index a : c.excluded_difference)
+      if (a >= 0 && a < 2 * n - 1) off_difference[static_cast<std::size_t>(a)] = true;
+    for (const Index a : c.excluded_sum)
+      if (a >= 0 && a < 2 * n - 1) off_sum[static_cast<std::size_t>(a)] = true;
+    for (Index i = 0; i < n; ++i) {
+      const Index j = c.q[static_cast<std::size_t>(i)];
+      if (j < 1 || j > n) continue;
+      // lines_of's diagonal index n + (j-1) - i is CSPLib's difference index + 1.
+      if (off_difference[static_cast<std::size_t>(i - (j - 1) + n - 1)] || off_sum[static_cast<std::size_t>(i + j - 1)])
+        return {Conflict::excluded_diagonal, i, i};
+    }
+  }
   for (Index i = 0; i < n; ++i) {
     const Index j = c.q[static_cast<std::size_t>(i)];
     if (j == 0) continue;
@@ -82,6 +98,8 @@ std::string Verdict::describe(const Composition& c) const {
     case Conflict::anti_diagonal:
       return "rows " + a + " and " + b + ": two queens on one anti-diagonal (columns " +
              value(row_a) + " and " + value(row_b) + ")";
+    case Conflict::excluded_diagonal:
+      return "row " + a + ": the queen in column " + value(row_a) + " stands on an excluded diagonal";
     case Conflict::none: break;
   }
   return {};

@@ -8,13 +8,13 @@
 namespace nqc {
 
 /// What the verifier found first.
-enum class Conflict { none, out_of_range, column, diagonal, anti_diagonal };
+enum class Conflict { none, out_of_range, column, diagonal, anti_diagonal, excluded_diagonal };
 
-/// "column", "diagonal", "anti-diagonal", "out-of-range value" (or "none").
+/// "column", "diagonal", "anti-diagonal", "out-of-range value", "excluded diagonal" (or "none").
 const char* to_string(Conflict kind);
 
 /// The verifier's verdict. Rows are 0-based; `row_a < row_b` for a two-queen conflict,
-/// `row_a == row_b` for an out-of-range value.
+/// `row_a == row_b` for an out-of-range value or a queen on an excluded diagonal.
 struct Verdict {
   Conflict kind = Conflict::none;
   Index row_a = -1;

@@ -57,6 +57,7 @@ class ReducedBoard {
       d1_closed_[d1(r, j - 1)] = 1;
       d2_closed_[d2(r, j - 1)] = 1;
     }
+    close_excluded_diagonals(c, d1_closed_, d2_closed_);
     col_index_.assign(un, -1);
     for (Index col = 0; col < n_; ++col)
       if (!column_used[static_cast<std::size_t>(col)]) {

@@ -1,0 +1,36 @@
+// CSPLib prob079 "Excluded Diagonals" instances (.param files).
+#pragma once
+
+#include <filesystem>
+#include <optional>
+#include <string>
+
+#include "core/composition.hpp"
+
+namespace nqc {
+
+/// An instance read from a .param file: the empty n x n board with the first `used`
+/// of its `numdiags` diagonal pairs excluded.
+struct ParamInstance {
+  Composition board;     ///< k = 0, excluded_difference / excluded_sum set
+  int numdiags = 0;      ///< pairs in the file
+  int used = 0;          ///< pairs applied (the first `used`)
+};
+
+/// Parses a CSPLib prob079 generator output (../shared/data/csplib-prob079/README.md):
+/// lines "n = N", "numdiags = D", "diags = [[a, t], ...]" where t = 1 excludes the sum
+/// diagonal r + c = a and t = 0 the difference diagonal r - c = a - (n - 1) (0-based r, c).
+/// An instance is the first `diags` pairs (all when not given), 0 <= diags <= numdiags.
+/// Throws nqc::InputError naming SOURCE:LINE and what was expected, for: a missing or
+/// malformed line, n < 1, a list that is not pairs of
+/// integers, a type other than 0 or 1, an index outside 0..2n-2, a list whose length differs
+/// from numdiags, or `diags` above numdiags ("--diags 20 is above numdiags = 14").
+ParamInstance parse_param(const std::string& text, const std::string& source, std::optional<int> diags);
+
+/// Reads a .param file (see parse_param). Throws nqc::InputError "FILE: cannot open: REASON".
+ParamInstance read_param(const std::filesystem::path& file, std::optional<int> diags);
+
+/// True when the path names a CSPLib .param file (by its extension).
+bool is_param_file(const std::filesystem::path& file);
+
+}  // namespace nqc

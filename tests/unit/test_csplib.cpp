@@ -1,0 +1,167 @@
+// Engines against the published labels of CSPLib prob079 (excluded diagonals).
+#include <gtest/gtest.h>
+
+#include <cstdio>
+#include <filesystem>
+#include <map>
+#include <sstream>
+
+#include "core/counting.hpp"
+#include "core/engine.hpp"
+#include "core/verifier.hpp"
+#include "io/csplib.hpp"
+#include "io/errors.hpp"
+
+namespace nqc {
+namespace {
+
+namespace fs = std::filesystem;
+
+struct Label {
+  int n, d;
+  std::string file;  // diag-N-4-SEED.param
+  bool sat;
+};
+
+std::string run(const std::string& command) {
+  std::string out;
+  FILE* pipe = popen(command.c_str(), "r");
+  if (pipe == nullptr) return out;
+  char buf[4096];
+  std::size_t got = 0;
+  while ((got = std::fread(buf, 1, sizeof buf, pipe)) > 0) out.append(buf, got);
+  pclose(pipe);
+  return out;
+}
+
+class Csplib : public ::testing::Test {
+ protected:
+  static void SetUpTestSuite() {
+    dir_ = fs::temp_directory_path() / ("nqc-csplib-" + std::to_string(::getpid()));
+    fs::create_directories(dir_);
+    const std::string data = NQC_TEST_DATA_DIR "/csplib-prob079";
+    for (int n : {10, 11, 12, 13})
+      ASSERT_EQ(std::system(("tar xzf " + data + "/diag-" + std::to_string(n) + ".tar.gz -C " + dir_.string()).c_str()), 0);
+    std::istringstream in(run("zcat " + data + "/labels-shiftqueens-n8-13.txt.gz"));
+    std::string line;
+    while (std::getline(in, line)) {
+      Label l{};
+      int mininfile = 0, seed = 0, timeout = 1;
+      char path[512];
+      int solutions = -1;
+      if (std::sscanf(line.c_str(), "%d %d %d %d %511[^:]:Solutions: %d Nodes: %*s Timeout: %d", &l.n, &l.d, &mininfile, &seed,
+                      path, &solutions, &timeout) != 7 || timeout != 0)
+        continue;
+      l.file = "diag-" + std::to_string(l.n) + "/diag-" + std::to_string(l.n) + "-4-" + std::to_string(seed) + ".param";
+      l.sat = solutions > 0;
+      labels_.push_back(l);
+    }
+  }
+  static void TearDownTestSuite() { fs::remove_all(dir_); }
+
+  // Checks `exact` and `auto` against every label of board size n (every `stride`-th one).
+  static void check(int n, std::size_t stride, int& checked, int& unsat) {
+    std::size_t seen = 0;
+    for (const Label& l : labels_) {
+      if (l.n != n || seen++ % stride != 0) continue;
+      const Composition board = read_param(dir_ / l.file, l.d).board;
+      for (const char* name : {"exact", "auto"}) {
+        Rng rng(static_cast<std::uint64_t>(seen), 1);
+        const Result r = make_engine(name)->complete(board, rng, Limits{});
+        ASSERT_EQ(r.outcome, l.sat ? Outcome::solved : Outcome::infeasible) << name << " " << l.file << " d = " << l.d;
+        if (l.sat) {
+          ASSERT_TRUE(is_solution(r.solution)) << name << " " << l.file << " d = " << l.d;
+        }
+      }
+      ++checked;
+      unsat += l.sat ? 0 : 1;
+    }
+  }
+
+  static inline fs::path dir_;
+  static inline std::vector<Label> labels_;
+};
+
+TEST_F(Csplib, LabelsLoaded) {
+  // Lines per n in the labels file: 12000, 15000, 17000, 20000 (a few time out).
+  std::map<int, int> per_n;
+  for (const Label& l : labels_) ++per_n[l.n];
+  EXPECT_EQ(per_n[10], 12000);
+  EXPECT_EQ(per_n[11], 15000);
+  EXPECT_GT(per_n[12], 16900);
+  EXPECT_GT(per_n[13], 19900);
+}
+
+TEST_F(Csplib, EveryLabelOfN10And11) {
+  int checked = 0, unsat = 0;
+  check(10, 1, checked, unsat);
+  check(11, 1, checked, unsat);
+  EXPECT_EQ(checked, 27000);
+  EXPECT_GT(unsat, 10000);
+}
+
+TEST_F(Csplib, FixedSampleOfN12And13) {
+  int checked = 0, unsat = 0;
+  check(12, 17, checked, unsat);
+  check(13, 19, checked, unsat);
+  EXPECT_GT(checked, 1900);
+  EXPECT_GT(unsat, 500);
+}
+
+TEST_F(Csplib, CountAgreesWithSatisfiability) {
+  std::size_t seen = 0;
+  for (const Label& l : labels_) {
+    if (l.n != 10 || seen++ % 7 != 0) continue;
+    const CountResult c = count_completions(read_param(dir_ / l.file, l.d).board, Limits{});
+    ASSERT_EQ(c.completions > 0, l.sat) << l.file << " d = " << l.d;
+  }
+}
+
+std::string param_error(const std::string& text, std::optional<int> diags = std::nullopt) {
+  try {
+    (void)parse_param(text, "x.param", diags);
+  } catch (const InputError& e) {
+    return e.what();
+  }
+  return "";
+}
+
+TEST(CsplibParse, ReadsPairsAndAppliesTheFirstD) {
+  const ParamInstance p = parse_param("n =  10\nnumdiags =  3\ndiags =  [[18, 0], [1, 1], [4, 0]]\n", "x.param", 2);
+  EXPECT_EQ(p.board.n(), 10);
+  EXPECT_EQ(p.board.k(), 0);
+  EXPECT_EQ(p.numdiags, 3);
+  EXPECT_EQ(p.used, 2);
+  EXPECT_EQ(p.board.excluded_difference, std::vector<Index>{18});
+  EXPECT_EQ(p.board.excluded_sum, std::vector<Index>{1});
+}
+
+TEST(CsplibParse, BadInputMessages) {
+  const std::string head = "n = 10\nnumdiags = 2\n";
+  EXPECT_EQ(param_error(head + "diags = [[1, 0], [2, 1]\n"), "x.param:3: malformed diags list (expected [[index, 0 or 1], ...])");
+  EXPECT_EQ(param_error(head + "diags = [[1, 0], [2]]\n"), "x.param:3: diags[1]: expected a pair [index, 0 or 1], got [2]");
+  EXPECT_EQ(param_error(head + "diags = [[1, 0], [19, 1]]\n"), "x.param:3: diags[1]: diagonal index 19 is out of range 0..18");
+  EXPECT_EQ(param_error(head + "diags = [[1, 0], [-1, 1]]\n"), "x.param:3: diags[1]: diagonal index -1 is out of range 0..18");
+  EXPECT_EQ(param_error(head + "diags = [[1, 2], [3, 1]]\n"), "x.param:3: diags[0]: expected type 0 (difference) or 1 (sum), got 2");
+  EXPECT_EQ(param_error(head + "diags = [[1, 0]]\n"), "x.param:3: the diags list has 1 pairs, numdiags says 2");
+  EXPECT_EQ(param_error(head + "diags = [[1, 0], [2, 1]]\n", 3), "x.param: --diags 3 is above numdiags = 2");
+  EXPECT_EQ(param_error("n = ten\n"), "x.param:1: expected n = a board size >= 1, got 'ten'");
+  EXPECT_EQ(param_error("numdiags = 0\ndiags = []\n"), "x.param: missing line 'n = ...'");
+  EXPECT_EQ(param_error("n = 4\nnumdiags = 0\ndiags = []\nfoo\n"), "x.param:4: expected 'n = ', 'numdiags = ' or 'diags = ', got 'foo'");
+}
+
+TEST(CsplibParse, VerifierRejectsQueensOnExcludedDiagonals) {
+  Composition c({2, 4, 1, 3});
+  c.excluded_sum = {4};  // row 1 (0-based) has its queen in column 3 (0-based): r + c = 4
+  const Verdict v = verify(c);
+  EXPECT_EQ(v.kind, Conflict::excluded_diagonal);
+  EXPECT_EQ(v.row_a, 1);
+  EXPECT_EQ(v.describe(c), "row 2: the queen in column 4 stands on an excluded diagonal");
+  c.excluded_sum.clear();
+  // Difference index 3 is r - c = 0, the main diagonal: 2413 has no queen on it.
+  c.excluded_difference = {3};
+  EXPECT_TRUE(verify(c).ok());
+}
+
+}  // namespace
+}  // namespace nqc
