@@ -18,6 +18,8 @@ Runner add_derive(CLI::App& app);
 /// complete: one composition through one engine; count: its completions.
 Runner add_complete(CLI::App& app);
 Runner add_count(CLI::App& app);
+/// randset: 000_*'s randSet & randSet experiment.
+Runner add_randset(CLI::App& app);
 /// run: an experiment config on all MPI ranks. Takes argc/argv for MPI_Init.
 Runner add_run(CLI::App& app, int& argc, char**& argv);
 /// aggregate: per-n table of result files.

@@ -21,6 +21,7 @@ int main(int argc, char** argv) {
   add(nqc::cli::add_derive(app));
   add(nqc::cli::add_complete(app));
   add(nqc::cli::add_count(app));
+  add(nqc::cli::add_randset(app));
   add(nqc::cli::add_run(app, argc, argv));
   add(nqc::cli::add_aggregate(app));
   // CLI11 reads an unknown first word as a stray argument ("A subcommand is required"):

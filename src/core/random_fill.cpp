@@ -28,6 +28,13 @@ class Filler {
 
   [[nodiscard]] Index free_rows() const { return static_cast<Index>(rows_.size()); }
 
+  [[nodiscard]] bool has_free_cell() const {
+    for (const Index r : rows_)
+      for (const Index col : cols_)
+        if (!d1_[static_cast<std::size_t>(r - col + n_ - 1)] && !d2_[static_cast<std::size_t>(r + col)]) return true;
+    return false;
+  }
+
   // One randSet & randSet pass; returns the number of queens placed.
   std::uint64_t pass(Rng& rng, FillStats& stats) {
     shuffle(rows_.begin(), rows_.end(), rng);
@@ -104,10 +111,12 @@ FillStats random_fill(Composition& c, Index target_free, Rng& rng) {
   return stats;
 }
 
-FillStats randset_first_pass(Composition& c, Rng& rng) {
+FillStats randset_to_dead_end(Composition& c, Rng& rng) {
   Filler filler(c);
   FillStats stats;
   stats.placed_pass1 = filler.pass(rng, stats);
+  while (filler.free_rows() > 0)
+    if (filler.pass(rng, stats) == 0 && !filler.has_free_cell()) break;
   return stats;
 }
 

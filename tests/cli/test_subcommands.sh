@@ -212,4 +212,34 @@ run "$NQC" aggregate "$TMP/no-such-results"
 expect_exit 1 "aggregate of a missing path"
 expect_stderr_line "nqc: error: $TMP/no-such-results: no such file or directory" "aggregate of a missing path: message"
 
+# --- count, randset, CSPLib .param files ---------------------------------------------------
+run "$NQC" count 14
+expect_exit 0 "count 14"
+expect_stdout_line "completions: 365596" "count 14 = Q(14) (OEIS A000170)"
+run "$NQC" count 12 --max-nodes 1000
+expect_exit 3 "count with --max-nodes: exit 3"
+expect_stdout_line "limit: max_nodes" "count with --max-nodes names the limit"
+printf '1 0 0 0\n' >"$TMP/q4-corner.txt"
+run "$NQC" count "$TMP/q4-corner.txt"
+expect_stdout_line "completions: 0" "count: n = 4 with a corner queen has no completion"
+run "$NQC" randset 10 --trials 100000 --seed 3 --csv "$TMP/randset.csv"
+expect_exit 0 "randset 10"
+share=$(sed -n 's/^first_pass_share: //p' "$OUT_FILE")
+check "randset 10: first-pass share $share within 0.003 of the paper's 0.605701" \
+  awk -v s="$share" 'BEGIN { d = s - 0.605701; exit !(d < 0.003 && d > -0.003) }'
+check "randset --csv: 100000 trials in the histogram" \
+  test "$(awk -F, 'NR > 1 { s += $2 } END { print s }' "$TMP/randset.csv")" = 100000
+# diag-10-4-985 of CSPLib prob079: its first 5 diagonals leave 7 solutions (the authors' label: satisfiable).
+tar xzf "$HERE/../data/csplib-prob079/diag-10.tar.gz" -C "$TMP" diag-10/diag-10-4-985.param
+param=$TMP/diag-10/diag-10-4-985.param
+run "$NQC" count "$param" --diags 5
+expect_stdout_line "completions: 7" "count of a .param file with --diags 5"
+run "$NQC" complete "$param" --diags 5 -o "$TMP/param-solution.txt"
+expect_exit 0 "complete a .param file with --diags 5"
+run "$NQC" complete "$param" --diags 99
+expect_exit 1 "complete --diags above numdiags"
+expect_stderr_line "nqc: error: $param: --diags 99 is above numdiags = 16" "--diags above numdiags: message"
+run "$NQC" complete "$TMP/q4-corner.txt" --diags 2
+expect_exit 1 "--diags on a composition file"
+
 summary
