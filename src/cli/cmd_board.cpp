@@ -62,9 +62,9 @@ Runner add_generate(CLI::App& app) {
   auto id = std::make_shared<std::uint64_t>(0);
   auto output = std::make_shared<std::string>();
   cmd->add_option("N", *n, "board size, N = 1 or N >= 4")->required();
-  cmd->add_option("--seed", *seed, "experiment seed")->capture_default_str()->check(kNonNegative);
+  cmd->add_option("--seed", *seed, "experiment seed")->capture_default_str()->check(kUnsigned);
   cmd->add_option("--solution-id", *id, "solution index: the same (seed, N, id) as in `nqc run` gives the same solution")
-      ->capture_default_str()->check(kNonNegative);
+      ->capture_default_str()->check(kUnsigned);
   cmd->add_option("-o,--output", *output, "output file (default: stdout)");
   return [n, seed, id, output] {
     if (*n < 1) throw InputError("N: expected a board size >= 1, got " + std::to_string(*n));
@@ -86,7 +86,7 @@ Runner add_derive(CLI::App& app) {
   auto output = std::make_shared<std::string>();
   cmd->add_option("SOLUTION", *file, "solution file (text format)")->required();
   cmd->add_option("-k,--k", *k, "queens to keep (default: uniform on 1..n-1)");
-  cmd->add_option("--seed", *seed, "seed of the random choices")->capture_default_str()->check(kNonNegative);
+  cmd->add_option("--seed", *seed, "seed of the random choices")->capture_default_str()->check(kUnsigned);
   cmd->add_option("-o,--output", *output, "output file (default: stdout)");
   return [file, k, seed, output] {
     const LoadedComposition loaded = read_composition(*file);

@@ -40,8 +40,8 @@ Runner add_complete(CLI::App& app) {
   std::string names;
   for (const auto& e : engine_names()) names += (names.empty() ? "" : ", ") + e;
   cmd->add_option("-e,--engine", a->engine, "engine: " + names)->capture_default_str();
-  cmd->add_option("--seed", a->seed, "seed of the engine's random choices")->capture_default_str()->check(kNonNegative);
-  cmd->add_option("--max-nodes", a->max_nodes, "give up after this many placements (0 = no limit)")->capture_default_str()->check(kNonNegative);
+  cmd->add_option("--seed", a->seed, "seed of the engine's random choices")->capture_default_str()->check(kUnsigned);
+  cmd->add_option("--max-nodes", a->max_nodes, "give up after this many placements (0 = no limit)")->capture_default_str()->check(kUnsigned);
   cmd->add_option("--time-limit", a->time_limit_s, "give up after this many seconds (0 = no limit)")->capture_default_str()->check(kNonNegative);
   cmd->footer("Exit codes: 0 solved, 1 bad input, 2 proved infeasible (no completion), 3 gave up, 5 engine bug.");
   return [a] {
@@ -82,7 +82,7 @@ Runner add_count(CLI::App& app) {
   auto diags = std::make_shared<std::optional<int>>();
   cmd->add_option("N_OR_FILE", *target, "board size N (empty board), a composition file, or a CSPLib .param file")->required();
   cmd->add_option("--diags", *diags, "for a .param file: exclude only its first D diagonals (default: all)");
-  cmd->add_option("--max-nodes", *max_nodes, "stop after this many placements (0 = no limit)")->check(kNonNegative);
+  cmd->add_option("--max-nodes", *max_nodes, "stop after this many placements (0 = no limit)")->check(kUnsigned);
   cmd->add_option("--time-limit", *time_limit, "stop after this many seconds (0 = no limit)")->check(kNonNegative);
   cmd->footer("Exit codes: 0 counted, 1 bad input, 3 a limit stopped the count (the count printed is a lower bound).");
   return [target, max_nodes, time_limit, diags] {

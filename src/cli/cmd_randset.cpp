@@ -23,8 +23,8 @@ Runner add_randset(CLI::App& app) {
   };
   auto a = std::make_shared<Args>();
   cmd->add_option("N", a->n, "board size, N >= 1")->required();
-  cmd->add_option("--trials", a->trials, "independent trials")->capture_default_str()->check(kNonNegative);
-  cmd->add_option("--seed", a->seed, "seed; trial t draws from derive_seed(seed, N, t, 0)")->capture_default_str()->check(kNonNegative);
+  cmd->add_option("--trials", a->trials, "independent trials")->capture_default_str()->check(kUnsigned);
+  cmd->add_option("--seed", a->seed, "seed; trial t draws from derive_seed(seed, N, t, 0)")->capture_default_str()->check(kUnsigned);
   cmd->add_option("--csv", a->csv, "write the dead-end length histogram (k,count,share) here");
   cmd->footer("Prints the mean share of the N queens placed by the first pass (000_*: 0.6057 at N = 10, 0.6005 at\n"
               "N = 100) and the histogram of the composition lengths k at which repeated passes reach a dead end.");

@@ -3,7 +3,9 @@
 #include <csignal>
 #include <cstring>
 #include <cstdio>
+#include <filesystem>
 #include <fstream>
+#include <set>
 
 #include <spdlog/spdlog.h>
 
@@ -50,7 +52,14 @@ Runner add_run(CLI::App& app, int& argc, char**& argv) {
     setup_logging(session.rank(), *log_level, *quiet);
     std::signal(SIGTERM, on_stop_signal);
     std::signal(SIGINT, on_stop_signal);
-    return run_experiment(*opt, session, g_stop);
+    try {
+      return run_experiment(*opt, session, g_stop);
+    } catch (const std::exception& e) {
+      // Anything not handled inside (out of memory, a file system error): one message, and
+      // every rank ends, so that no rank waits forever in a collective.
+      spdlog::critical("{}", e.what());
+      session.abort(kExitBadInput);
+    }
   };
 }
 
@@ -61,6 +70,20 @@ Runner add_aggregate(CLI::App& app) {
   cmd->add_option("PATH", *paths, "results directories or HDF5 result files")->required();
   cmd->add_option("--csv", *csv, "also write the table as CSV to this file");
   return [paths, csv] {
+    std::set<std::filesystem::path> seen;
+    for (const auto& p : *paths) {
+      std::error_code ec;
+      const auto canonical = std::filesystem::weakly_canonical(p, ec);
+      if (!seen.insert(ec ? std::filesystem::path(p) : canonical).second)
+        throw InputError(p + ": given twice (its cases would count twice)");
+    }
+    if (!csv->empty()) {
+      std::error_code ec;
+      const auto target = std::filesystem::weakly_canonical(*csv, ec);
+      for (const auto& p : seen)
+        if (!ec && (target == p || target == p / "results.h5" || target.parent_path() == p / "shards"))
+          throw InputError("--csv: " + *csv + " is an input of this aggregate; choose another file");
+    }
     std::vector<CaseRow> rows;
     for (const auto& p : *paths) {
       auto more = load_rows(p);

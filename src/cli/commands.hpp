@@ -28,6 +28,8 @@ Runner add_aggregate(CLI::App& app);
 /// Accepts a finite number >= 0 (CLI11's NonNegativeNumber lets "nan" through and
 /// unsigned options would wrap "-1").
 extern const CLI::Validator kNonNegative;
+/// Accepts a decimal integer 0..2^64-1 (CLI11 clamps larger values to the maximum).
+extern const CLI::Validator kUnsigned;
 
 /// Sets the spdlog default logger: stderr, "[time] [rank R] [level] message".
 void setup_logging(int rank, const std::string& level, bool quiet);

@@ -1,7 +1,9 @@
 #include <spdlog/sinks/stdout_color_sinks.h>
 #include <spdlog/spdlog.h>
 
+#include <charconv>
 #include <cmath>
+#include <cstdint>
 
 #include "cli/commands.hpp"
 #include "io/errors.hpp"
@@ -17,6 +19,16 @@ const CLI::Validator kNonNegative(
       return {};
     },
     "NUMBER >= 0");
+
+const CLI::Validator kUnsigned(
+    [](std::string& text) -> std::string {
+      std::uint64_t value = 0;
+      const auto [ptr, ec] = std::from_chars(text.data(), text.data() + text.size(), value);
+      if (ec != std::errc() || ptr != text.data() + text.size() || text.empty())
+        return "expected an integer 0..18446744073709551615, got " + text;
+      return {};
+    },
+    "INTEGER >= 0");
 
 void setup_logging(int rank, const std::string& level, bool quiet) {
   auto logger = spdlog::stderr_color_mt("nqc-" + std::to_string(rank));

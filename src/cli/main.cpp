@@ -59,6 +59,12 @@ int main(int argc, char** argv) {
   } catch (const nqc::IoError& e) {
     std::fprintf(stderr, "nqc: error: %s\n", e.what());
     return nqc::kExitBadInput;
+  } catch (const std::bad_alloc&) {
+    std::fprintf(stderr, "nqc: error: out of memory (the board or the file is too large for this machine)\n");
+    return nqc::kExitBadInput;
+  } catch (const std::exception& e) {
+    std::fprintf(stderr, "nqc: error: %s\n", e.what());
+    return nqc::kExitBadInput;
   }
   return nqc::kExitBadInput;
 }

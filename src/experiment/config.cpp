@@ -5,6 +5,7 @@
 #include <algorithm>
 #include <fstream>
 #include <functional>
+#include <set>
 #include <sstream>
 
 #include "core/engine.hpp"
@@ -17,6 +18,10 @@ using nlohmann::json;
 
 // Short description of a JSON value for messages: its text, cut at 40 characters.
 std::string shown(const json& v) {
+  // Arrays and objects are described, not dumped: dump() recurses, and a hostile config
+  // nests them 10^5 deep.
+  if (v.is_array()) return v.empty() ? "[]" : "an array of " + std::to_string(v.size());
+  if (v.is_object()) return v.empty() ? "{}" : "an object";
   std::string s = v.dump();
   return s.size() > 40 ? s.substr(0, 37) + "..." : s;
 }
@@ -92,8 +97,9 @@ void read_sizes(const Checker& ck, const json& v, const std::string& path, Exper
       read_n(ns, gp + "/n");
     }
     group.solutions = ck.uint(item["solutions"], gp + "/solutions", 1, kMaxU63, "an integer >= 1");
-    group.compositions_per_solution =
-        ck.uint(item["compositions_per_solution"], gp + "/compositions_per_solution", 1, kMaxU63, "an integer >= 1");
+    // A shard holds at least one whole solution, so its rows must fit in memory.
+    group.compositions_per_solution = ck.uint(item["compositions_per_solution"], gp + "/compositions_per_solution", 1,
+                                              100'000'000, "an integer 1..10^8");
     cfg.sizes.push_back(std::move(group));
   }
 }
@@ -247,14 +253,26 @@ ExperimentConfig load_config(const std::filesystem::path& file) {
   std::stringstream text;
   text << in.rdbuf();
   json j;
+  // Duplicate keys are an error (nlohmann keeps the last one silently): one set of keys per
+  // open object.
+  std::vector<std::set<std::string>> keys;
+  std::string duplicate;
+  const json::parser_callback_t check_keys = [&](int, json::parse_event_t event, json& parsed) {
+    if (event == json::parse_event_t::object_start) keys.emplace_back();
+    else if (event == json::parse_event_t::object_end && !keys.empty()) keys.pop_back();
+    else if (event == json::parse_event_t::key && !keys.empty() && !keys.back().insert(parsed.get<std::string>()).second && duplicate.empty())
+      duplicate = parsed.get<std::string>();
+    return true;
+  };
   try {
-    j = json::parse(text.str());
-  } catch (const json::parse_error& e) {
+    j = json::parse(text.str(), check_keys);
+  } catch (const json::exception& e) {
     // e.what() is "[json.exception.parse_error.101] parse error at line L, column C: ..."
     std::string what = e.what();
     const auto cut = what.find("] ");
     throw InputError(name + ": invalid JSON: " + (cut == std::string::npos ? what : what.substr(cut + 2)));
   }
+  if (!duplicate.empty()) throw InputError(name + ": invalid JSON: duplicate key \"" + duplicate + "\"");
   return parse_config(j, name);
 }
 

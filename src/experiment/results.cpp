@@ -140,6 +140,9 @@ void check_outcomes(const std::vector<CaseRow>& rows, const fs::path& path) {
   }
 }
 
+// 10^9 rows of about 150 bytes: more than any machine of ours holds.
+constexpr std::uint64_t kMaxReadRows = 1'000'000'000;
+
 std::string failure_name(std::uint64_t case_id) { return "case-" + std::to_string(case_id); }
 
 void sort_rows(std::vector<CaseRow>& rows) {
@@ -290,8 +293,17 @@ std::vector<CaseRow> read_rows(const std::filesystem::path& file) {
   if (!h5::exists(h, "cases")) throw IoError(file.string() + ": no cases dataset");
   const h5::Handle cases = h5::open_dataset(h, "cases");
   check_members(cases, file);
-  std::vector<CaseRow> rows(h5::length(cases));
+  const auto length = h5::length(cases);
+  // A damaged or hostile file can declare any length: refuse what cannot be real.
+  if (length > kMaxReadRows)
+    throw IoError(file.string() + ": /cases declares " + std::to_string(length) + " rows, more than " +
+                  std::to_string(kMaxReadRows) + " (damaged file?)");
+  std::vector<CaseRow> rows(length);
   h5::read_all(cases, row_types().memory.id(), rows.data());
+  for (const CaseRow& row : rows)
+    if (row.outcome < 0 || row.outcome > 2)
+      throw IoError(file.string() + ": case " + std::to_string(row.case_id) + " has outcome " +
+                    std::to_string(row.outcome) + " (expected 0 solved, 1 infeasible or 2 gave_up)");
   return rows;
 }
 
@@ -352,10 +364,10 @@ std::vector<CaseRow> load_rows(const std::filesystem::path& path) {
   std::vector<CaseRow> rows;
   if (!fs::is_directory(status)) {
     rows = read_rows(path);
-  } else if (const auto ids = done_shards(path); !ids.empty()) {
-    return rows_of_shards(path, ids);
   } else if (fs::exists(path / "results.h5")) {
     rows = read_rows(path / "results.h5");
+  } else if (const auto ids = done_shards(path); !ids.empty()) {
+    return rows_of_shards(path, ids);
   } else {
     throw IoError(path.string() + ": no result files (expected " + (path / "shards").string() +
                   "/*.h5 or " + (path / "results.h5").string() + ")");

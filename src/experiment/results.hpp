@@ -33,7 +33,8 @@ std::vector<std::uint64_t> done_shards(const std::filesystem::path& dir);
 
 /// Reads the `cases` rows of one result file (a shard file or a merged file).
 /// Throws nqc::IoError naming the file when it cannot be read, has no `cases` dataset, or
-/// has another schema major version ("FILE: schema version 2.0, this nqc reads 1.x").
+/// has another schema major version ("FILE: schema version 2.0, this nqc reads 1.x"), or
+/// holds an outcome other than 0, 1, 2.
 std::vector<CaseRow> read_rows(const std::filesystem::path& file);
 
 /// Reads the root string attributes of a result file.
@@ -47,8 +48,8 @@ std::vector<FailureRecord> read_failures(const std::filesystem::path& file);
 /// shards) and `failures`. Throws nqc::IoError on failure.
 void merge_results(const std::filesystem::path& dir, const Attributes& attrs);
 
-/// All rows under a path: a result file, or a results directory (its shard files when it
-/// has any, else its results.h5). Sorted by case_id. Throws nqc::IoError when the path does
+/// All rows under a path: a result file, or a results directory (its results.h5 when the
+/// run finished, else the shard files done so far). Sorted by case_id. Throws nqc::IoError when the path does
 /// not exist or holds no result file.
 std::vector<CaseRow> load_rows(const std::filesystem::path& path);
 

@@ -1,5 +1,6 @@
 #include "experiment/worker.hpp"
 
+#include <algorithm>
 #include <chrono>
 #include <ctime>
 #include <string>
@@ -96,7 +97,7 @@ ShardRun run_shard(const ExperimentConfig& config, const Shard& shard, int rank,
                    const std::atomic<bool>* stop, const std::function<void()>& after_case) {
   ShardRun run;
   run.data.shard_id = shard.id;
-  run.data.rows.reserve(shard.case_count());
+  run.data.rows.reserve(std::min<std::uint64_t>(shard.case_count(), 1 << 16));
   const auto engine = make_engine(config.engine);
   for (std::uint64_t s = shard.first_solution; s < shard.first_solution + shard.solution_count; ++s) {
     const Composition solution = sample_solution(config, shard.n, s);

@@ -2,6 +2,7 @@
 
 #include <cerrno>
 #include <charconv>
+#include <cstdio>
 #include <cstring>
 #include <fstream>
 #include <iostream>
@@ -18,9 +19,23 @@ namespace {
 
 bool is_space(char ch) { return ch == ' ' || ch == '\t' || ch == '\r' || ch == '\n' || ch == '\v' || ch == '\f'; }
 
+// The token for a message: at most 40 bytes, and bytes that are not printable ASCII (NUL,
+// escape sequences, the halves of UTF-8 characters) as \xNN, so that a garbage file cannot
+// cut the message short or drive the terminal.
 std::string quoted_token(std::string_view token) {
   constexpr std::size_t kShown = 40;
-  return "'" + std::string(token.substr(0, kShown)) + (token.size() > kShown ? "...'" : "'");
+  std::string out = "'";
+  for (const char ch : token.substr(0, kShown)) {
+    const auto byte = static_cast<unsigned char>(ch);
+    if (byte >= 0x20 && byte < 0x7f) {
+      out.push_back(ch);
+    } else {
+      char hex[8];
+      std::snprintf(hex, sizeof hex, "\\x%02x", byte);
+      out += hex;
+    }
+  }
+  return out + (token.size() > kShown ? "...'" : "'");
 }
 
 }  // namespace
@@ -32,6 +47,7 @@ LoadedComposition parse_composition(std::string_view text, const std::string& so
   std::map<std::size_t, std::string> overflow;  // row -> token of values beyond 64 bits
   int line = 1;
   std::size_t i = 0;
+  if (text.substr(0, 3) == "\xEF\xBB\xBF") i = 3;  // a UTF-8 byte-order mark, as some editors write
   while (i < text.size()) {
     const char ch = text[i];
     if (ch == '\n') {

@@ -52,18 +52,35 @@ std::string read_text(const fs::path& file) {
   return s.str();
 }
 
-// Rank 0: makes DIR usable for this config. Returns an error message, empty when fine.
-std::string prepare_directory(const fs::path& dir, const std::string& config_text, bool resume) {
+// Rank 0: makes DIR usable for this config and lists the shards already done there.
+// Returns an error message, empty when fine. Refuses a directory that holds another
+// config, results without --resume, and shard files that are not this config's.
+std::string prepare_directory(const fs::path& dir, const std::string& config_text, const std::string& config_hash,
+                              const Plan& plan, bool resume, std::vector<std::uint64_t>& done) try {
   std::error_code ec;
   fs::create_directories(dir, ec);
   if (ec) return dir.string() + ": cannot create the results directory: " + ec.message();
   const fs::path stored = dir / "config.json";
-  if (fs::exists(stored)) {
-    if (read_text(stored) != config_text)
-      return dir.string() + ": holds results of another config (" + stored.string() +
-             " differs from this one); choose another output directory";
-    if (!resume && !done_shards(dir).empty())
-      return dir.string() + ": already holds results of this config; pass --resume to continue the run";
+  if (fs::exists(stored) && read_text(stored) != config_text)
+    return dir.string() + ": holds results of another config (" + stored.string() +
+           " differs from this one); choose another output directory";
+  done = done_shards(dir);
+  if (!done.empty() && !resume)
+    return dir.string() + ": already holds results of this config; pass --resume to continue the run";
+  for (const std::uint64_t id : done) {
+    const fs::path file = shard_path(dir, id);
+    std::string hash;
+    try {
+      hash = read_attributes(file)["config_hash"];
+    } catch (const IoError& e) {
+      return std::string(e.what()) + " (a damaged shard file: delete it and rerun with --resume)";
+    }
+    if (hash != config_hash)
+      return file.string() + ": belongs to another config (config_hash " + hash + ", this config " + config_hash +
+             "); move it out of " + (dir / "shards").string();
+    if (id >= plan.shards.size())
+      return file.string() + ": shard " + std::to_string(id) + " is not in this config's plan of " +
+             std::to_string(plan.shards.size()) + " shards; move it out of " + (dir / "shards").string();
   }
   const fs::path tmp = dir / "config.json.tmp";
   {
@@ -75,6 +92,8 @@ std::string prepare_directory(const fs::path& dir, const std::string& config_tex
   fs::rename(tmp, stored, ec);
   if (ec) return stored.string() + ": cannot write: " + ec.message();
   return {};
+} catch (const std::exception& e) {
+  return e.what();
 }
 
 class Progress {
@@ -138,12 +157,10 @@ int run_experiment(const RunOptions& options, const MpiSession& session, const s
   stored.erase("output");
   const std::string config_text = stored.dump(2) + "\n";
 
+  const std::string config_hash = fnv1a_hex(config_text);
   std::string error;
   std::vector<std::uint64_t> done;
-  if (root) {
-    error = prepare_directory(dir, config_text, options.resume);
-    if (error.empty()) done = done_shards(dir);
-  }
+  if (root) error = prepare_directory(dir, config_text, config_hash, plan, options.resume, done);
   session.broadcast(error);
   if (!error.empty()) {
     if (root) spdlog::error("{}", error);
@@ -153,11 +170,10 @@ int run_experiment(const RunOptions& options, const MpiSession& session, const s
 
   std::vector<char> is_done(plan.shards.size(), 0);
   std::uint64_t cases_already = 0;
-  for (const std::uint64_t id : done)
-    if (id < plan.shards.size()) {
-      is_done[id] = 1;
-      cases_already += plan.shards[id].case_count();
-    }
+  for (const std::uint64_t id : done) {  // all < plan.shards.size(): prepare_directory checked
+    is_done[id] = 1;
+    cases_already += plan.shards[id].case_count();
+  }
   std::vector<std::uint64_t> todo;
   for (const std::uint64_t i : schedule_order(plan))
     if (!is_done[i]) todo.push_back(i);
@@ -170,7 +186,7 @@ int run_experiment(const RunOptions& options, const MpiSession& session, const s
                    {"nqc_version", NQC_VERSION},
                    {"git_revision", NQC_GIT_REVISION},
                    {"config", config.resolved.dump()},
-                   {"config_hash", fnv1a_hex(config_text)},
+                   {"config_hash", config_hash},
                    {"hostname", hostname()},
                    {"world_size", std::to_string(session.size())},
                    {"start_utc", utc_now()}};
@@ -191,6 +207,12 @@ int run_experiment(const RunOptions& options, const MpiSession& session, const s
         });
       } catch (const EngineBugError& e) {
         fail_engine_bug(e, dir, session);
+      } catch (const std::bad_alloc&) {
+        spdlog::critical("out of memory in shard {} (n = {}, {} cases)", shard.id, shard.n, shard.case_count());
+        session.abort(kExitBadInput);
+      } catch (const std::exception& e) {
+        spdlog::critical("shard {}: {}", shard.id, e.what());
+        session.abort(kExitBadInput);
       }
       if (!run.complete) {
         spdlog::warn("interrupted in shard {} after {} of {} cases; rerun with --resume to continue", shard.id,

@@ -74,14 +74,21 @@ expect_exit 1 "unknown option of verify"
 check "unknown option: stderr names --nosuch" grep -qF -- "nqc: error: The following argument was not expected: --nosuch" "$ERR_FILE"
 run "$NQC" complete --max-nodes many "$TMP/empty8.txt"
 expect_exit 1 "complete --max-nodes many (not a number)"
-check "complete --max-nodes many: error names the option" grep -qF -- "nqc: error: --max-nodes: expected a number >= 0, got many" "$ERR_FILE"
+check "complete --max-nodes many: error names the option" grep -qF -- "nqc: error: --max-nodes: expected an integer 0..18446744073709551615, got many" "$ERR_FILE"
 # Negative or non-finite numbers are refused, not wrapped to 2^64 - 1.
-for args in "complete --max-nodes -1" "complete --time-limit -1" "complete --time-limit nan" "complete --seed -5"; do
+for args in "complete --time-limit -1" "complete --time-limit nan"; do
   # shellcheck disable=SC2086
   run "$NQC" $args "$TMP/empty8.txt"
   expect_exit 1 "$args"
   opt=${args#complete }
   check "$args: error names ${opt% *}" grep -qF -- "nqc: error: ${opt% *}: expected a number >= 0, got ${opt#* }" "$ERR_FILE"
+done
+for args in "complete --max-nodes -1" "complete --seed -5" "complete --seed 18446744073709551616" "complete --max-nodes 2.5"; do
+  # shellcheck disable=SC2086
+  run "$NQC" $args "$TMP/empty8.txt"
+  expect_exit 1 "$args"
+  opt=${args#complete }
+  check "$args: error names ${opt% *}" grep -qF -- "nqc: error: ${opt% *}: expected an integer 0..18446744073709551615, got ${opt#* }" "$ERR_FILE"
 done
 run "$NQC" generate 100 --seed -1
 expect_exit 1 "generate --seed -1"
@@ -154,5 +161,45 @@ expect_exit 1 "run another config into the same directory"
 expect_log_error "$res: holds results of another config ($res/config.json differs from this one); choose another output directory" \
   "another config: 'holds results of another config' error line"
 check "another config: results.h5 unchanged (sha256)" unchanged
+
+# Shard files are checked on --resume: another config's shard, a damaged one, one outside the plan.
+sed 's/"seed": 7/"seed": 8/' "$TMP/ci.json" >"$TMP/ci-seed8.json"
+other=$TMP/results-seed8
+run "$NQC" run "$TMP/ci-seed8.json" -o "$other" -q
+expect_exit 0 "run ci.json with seed 8"
+mixed=$TMP/results-mixed
+cp -r "$res" "$mixed" && rm "$mixed/results.h5" "$mixed/shards/shard-000003.h5"
+cp "$other/shards/shard-000003.h5" "$mixed/shards/"
+run "$NQC" run "$TMP/ci.json" -o "$mixed" --resume
+expect_exit 1 "--resume with another config's shard file"
+expect_log_error "$mixed/shards/shard-000003.h5: belongs to another config (config_hash $(/usr/bin/python3 -c "import h5py; print(h5py.File('$other/shards/shard-000003.h5').attrs['config_hash'])" 2>/dev/null), this config $(/usr/bin/python3 -c "import h5py; print(h5py.File('$res/results.h5').attrs['config_hash'])" 2>/dev/null)); move it out of $mixed/shards" \
+  "another config's shard: refused, named"
+rm -f "$mixed/config.json"
+run "$NQC" run "$TMP/ci.json" -o "$mixed"
+expect_exit 1 "shards but no config.json, without --resume"
+expect_log_error "$mixed: already holds results of this config; pass --resume to continue the run" \
+  "shards without config.json: refused without --resume"
+cp "$res/shards/shard-000003.h5" "$mixed/shards/"
+printf 'garbage' >"$mixed/shards/shard-000005.h5"
+run "$NQC" run "$TMP/ci.json" -o "$mixed" --resume
+expect_exit 1 "--resume with a damaged shard file"
+check "damaged shard: named, with the remedy" grep -qF "$mixed/shards/shard-000005.h5: not an HDF5 file (a damaged shard file: delete it and rerun with --resume)" "$ERR_FILE"
+cp "$res/shards/shard-000005.h5" "$mixed/shards/" && cp "$res/shards/shard-000005.h5" "$mixed/shards/shard-000099.h5"
+run "$NQC" run "$TMP/ci.json" -o "$mixed" --resume
+expect_exit 1 "--resume with a shard outside the plan"
+expect_log_error "$mixed/shards/shard-000099.h5: shard 99 is not in this config's plan of 15 shards; move it out of $mixed/shards" \
+  "shard outside the plan: refused, named"
+rm "$mixed/shards/shard-000099.h5"
+run "$NQC" run "$TMP/ci.json" -o "$mixed" --resume -q
+expect_exit 0 "--resume once the shards are this config's"
+
+# aggregate never overwrites or double-counts its inputs.
+run "$NQC" aggregate "$res/results.h5" --csv "$res/results.h5"
+expect_exit 1 "aggregate --csv onto its input"
+expect_stderr_line "nqc: error: --csv: $res/results.h5 is an input of this aggregate; choose another file" "aggregate --csv onto its input: refused"
+check "aggregate --csv onto its input: results.h5 unchanged (sha256)" unchanged
+run "$NQC" aggregate "$res" "$res/"
+expect_exit 1 "aggregate of one directory twice"
+expect_stderr_line "nqc: error: $res/: given twice (its cases would count twice)" "aggregate twice: refused"
 
 summary

@@ -99,7 +99,10 @@ TEST(Config, KRangeMustFitEveryN) {
 
 TEST(Config, PlanSizeIsBounded) {
   json j = minimal();
-  j["sizes"][0]["compositions_per_solution"] = 9223372036854775807LL;
+  j["sizes"][0]["compositions_per_solution"] = 100000001;
+  EXPECT_EQ(error_of(j), "c.json: /sizes/0/compositions_per_solution: expected an integer 1..10^8, got 100000001");
+  j["sizes"][0]["compositions_per_solution"] = 100000000;
+  j["sizes"][0]["solutions"] = 100000;
   EXPECT_EQ(error_of(j),
             "c.json: /sizes: the plan has more than 10^12 cases (n count x solutions x compositions_per_solution); split it into several configs");
   j = minimal();

@@ -28,6 +28,9 @@ TEST(TextFormat, ParsesValuesCommentsAndLines) {
 TEST(TextFormat, BadInputMessagesNameFileLineAndRow) {
   EXPECT_EQ(error_of("0\n1\nx\n"), "f.txt:3: row 3: expected an integer 0..n, got 'x'");
   EXPECT_EQ(error_of("0 2.5 0"), "f.txt:1: row 2: expected an integer 0..n, got '2.5'");
+  EXPECT_EQ(error_of(std::string("0 4\0x 0", 7)), "f.txt:1: row 2: expected an integer 0..n, got '4\\x00x'");
+  EXPECT_EQ(error_of("0 \x1b[31m 0"), "f.txt:1: row 2: expected an integer 0..n, got '\\x1b[31m'");
+  EXPECT_EQ(error_of("\xEF\xBB\xBF" "0\n2\n0\n0\n"), "");  // a byte-order mark is skipped
   EXPECT_EQ(error_of("0\n0\n9\n0\n"), "f.txt:3: row 3: value 9 is out of range 0..4");
   EXPECT_EQ(error_of("0\n-1\n0\n0\n"), "f.txt:2: row 2: value -1 is out of range 0..4");
   EXPECT_EQ(error_of("0 99999999999999999999999 0"), "f.txt:1: row 2: value 99999999999999999999999 is out of range 0..3");

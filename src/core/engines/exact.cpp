@@ -24,6 +24,11 @@ class LimitWatch {
   const char* check(std::uint64_t nodes) const {
     if (limits_.max_nodes != 0 && nodes >= limits_.max_nodes) return "max_nodes";
     if ((nodes & kPollMask) != 0) return "";
+    return poll();
+  }
+
+  /// The stop flag and the time limit only, checked now.
+  const char* poll() const {
     if (limits_.stop != nullptr && limits_.stop->load(std::memory_order_relaxed)) return "stop";
     if (limits_.time_limit_s > 0.0 &&
         std::chrono::duration<double>(Clock::now() - start_).count() >= limits_.time_limit_s)
@@ -77,9 +82,18 @@ class ReducedBoard {
       open_rows_[a] = static_cast<Index>(a);
       open_pos_[a] = static_cast<Index>(a);
     }
-    for (Index a = 0; a < free_count(); ++a)
+  }
+
+  /// Counts the free cells of every row, column and diagonal: O(f^2), the set-up cost, so it
+  /// polls the stop flag and time limit every 64 rows. Returns the limit hit, or "".
+  const char* count_free_cells(const LimitWatch& watch) {
+    for (Index a = 0; a < free_count(); ++a) {
+      if ((a & 63) == 63)
+        if (const char* hit = watch.poll(); *hit != '\0') return hit;
       for (Index b = 0; b < free_count(); ++b)
         if (is_free(a, b)) count_cell(a, b, +1);
+    }
+    return "";
   }
 
   [[nodiscard]] Index free_count() const { return static_cast<Index>(rows_.size()); }
@@ -306,10 +320,17 @@ Result complete_exact(const Composition& composition, Rng& rng, const Limits& li
   if (const Verdict v = verify(composition); !v.ok())
     throw std::invalid_argument("inconsistent composition: " + v.describe(composition));
   Result result;
+  const LimitWatch watch(limits);
   ReducedBoard board(composition);
   if (board.free_count() == 0) {
     result.outcome = Outcome::solved;
     result.solution = composition;
+    result.counters = counters;
+    return result;
+  }
+  if (const char* hit = board.count_free_cells(watch); *hit != '\0') {
+    result.outcome = Outcome::gave_up;
+    result.limit = hit;
     result.counters = counters;
     return result;
   }
@@ -326,7 +347,6 @@ Result complete_exact(const Composition& composition, Rng& rng, const Limits& li
   // doubling budgets still took 3 s on some derived n = 1000 cases). Every run is complete
   // within its budget and budgets grow without bound, so exhausting the space in any run
   // proves infeasibility: the search as a whole stays complete.
-  const LimitWatch watch(limits);
   const std::uint64_t unit = 2 * static_cast<std::uint64_t>(board.free_count()) + 256;
   for (std::uint64_t run = 1;; ++run) {
     const std::uint64_t budget = unit * luby(run);
@@ -353,14 +373,19 @@ Result complete_exact(const Composition& composition, Rng& rng, const Limits& li
 
 CountResult count_completions_reduced(const Composition& composition, const Limits& limits) {
   CountResult out;
+  const LimitWatch watch(limits);
   ReducedBoard board(composition);
   if (board.free_count() == 0) {
     out.completions = 1;
     return out;
   }
+  if (const char* hit = board.count_free_cells(watch); *hit != '\0') {
+    out.gave_up = true;
+    out.limit = hit;
+    return out;
+  }
   if (board.dead_at_root()) return out;
   Counters counters;
-  const LimitWatch watch(limits);
   const char* hit = search(board, nullptr, watch, counters, 0, [&](const std::vector<Frame>&) {
     ++out.completions;
     return false;
