@@ -4,6 +4,7 @@
 
 #include "core/engines/auto.hpp"
 #include "core/engines/exact.hpp"
+#include "core/engines/minconflicts.hpp"
 
 namespace nqc {
 
@@ -36,16 +37,21 @@ Result exact_entry(const Composition& c, Rng& rng, const Limits& limits) {
   return complete_exact(c, rng, limits);
 }
 
+Result minconflicts_entry(const Composition& c, Rng& rng, const Limits& limits) {
+  return complete_minconflicts(c, rng, limits);
+}
+
 }  // namespace
 
 const std::vector<std::string>& engine_names() {
-  static const std::vector<std::string> names{"auto", "exact"};
+  static const std::vector<std::string> names{"auto", "exact", "minconflicts"};
   return names;
 }
 
 std::unique_ptr<Engine> make_engine(std::string_view name) {
   if (name == "auto") return std::make_unique<FunctionEngine<&complete_auto>>("auto");
   if (name == "exact") return std::make_unique<FunctionEngine<&exact_entry>>("exact");
+  if (name == "minconflicts") return std::make_unique<FunctionEngine<&minconflicts_entry>>("minconflicts");
   std::string valid;
   for (const auto& n : engine_names()) valid += (valid.empty() ? "" : ", ") + n;
   throw std::invalid_argument("unknown engine '" + std::string(name) + "' (valid engines: " + valid + ")");

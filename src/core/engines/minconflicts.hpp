@@ -20,7 +20,8 @@ enum class MinConflictsInit : std::int8_t {
 /// (k uniform on 1..n-1) at n = 100 .. 10^6; see minconflicts.cpp.
 struct MinConflictsParams {
   /// Swap evaluations allowed per try: moves_per_free_row * f + min_moves_per_try, where f
-  /// is the number of free rows.
+  /// is the number of free rows (checked between repair steps, so a try may exceed it by
+  /// up to partner_samples).
   double moves_per_free_row = 32.0;
   /// See moves_per_free_row: the floor that lets small residuals wander long enough.
   std::uint64_t min_moves_per_try = 2048;
@@ -33,16 +34,22 @@ struct MinConflictsParams {
   std::uint32_t partner_samples = 64;
   /// Probability of the random-walk step: when no sampled partner lowers the conflict
   /// count, make the least bad swap sampled anyway (ties at random); otherwise leave the row.
-  double noise = 0.2;
+  /// Measured at n = 100 (1000 derived compositions): noise 0 solved 96% within the default
+  /// budgets, 0.05 needed 5000 nodes per case, 0.2 1650, 0.5 890, 1.0 670 (but 1.0 with 16
+  /// partners tripled the nodes at n = 1000).
+  double noise = 0.5;
   /// Initial assignment of each try.
   MinConflictsInit init = MinConflictsInit::greedy;
-  /// Random columns probed per row by the greedy initial assignment.
-  std::uint32_t greedy_probes = 16;
+  /// Random columns probed per row by the greedy initial assignment. Measured at n = 10^5:
+  /// 16 probes took 4.6 nodes per free row (placement plus repair), 64 took 1.0.
+  std::uint32_t greedy_probes = 64;
 };
 
 /// Completes a consistent `composition` by local search: one column per free row, the
 /// prescribed rows fixed, the free rows always a permutation of the free columns, repaired
 /// by swapping the columns of two free rows. O(n) memory; O(1) per swap evaluated.
+/// Excluded diagonals of the composition (CSPLib prob079) are respected: no queen is put on
+/// one in a solution.
 ///
 /// Outcome: `solved` (Result::solution extends the composition and passes the verifier) or
 /// `gave_up`, never `infeasible`: a local minimum proves nothing (003_*), so a composition
