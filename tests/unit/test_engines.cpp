@@ -183,13 +183,14 @@ TEST(Engines, SameSeedSameResult) {
   }
 }
 
-TEST(Engines, AutoSearchesOnlyTheResidual) {
+TEST(Engines, AutoSolvesLargeBoardsAndCountsEveryPlacement) {
   Rng rng(3);
   const Result r = complete_auto(Composition(100000), rng, {});
   ASSERT_EQ(r.outcome, Outcome::solved);
   EXPECT_TRUE(is_solution(r.solution));
   EXPECT_EQ(r.counters.placed_random + r.counters.placed_search, 100000u);
-  EXPECT_LE(r.counters.placed_search, static_cast<std::uint64_t>(auto_residual_rows(100000)));
+  EXPECT_EQ(auto_residual_rows(1000), 150);
+  EXPECT_EQ(auto_residual_rows(1000000), 1500);
 }
 
 TEST(Engines, InconsistentInputAndUnknownNamesAreRejected) {

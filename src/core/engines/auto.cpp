@@ -5,6 +5,7 @@
 #include <cmath>
 
 #include "core/engines/exact.hpp"
+#include "core/engines/minconflicts.hpp"
 #include "core/random_fill.hpp"
 
 namespace nqc {
@@ -20,8 +21,10 @@ Index auto_residual_rows(Index n) {
 
 Result complete_auto(const Composition& composition, Rng& rng, const Limits& limits) {
   constexpr int kRefills = 8;
+  // Small residuals go straight to the complete search: it is fast there and proves.
+  constexpr Index kDirectExact = 32;
   const Index target = auto_residual_rows(composition.n());
-  if (composition.n() - composition.k() <= target) return complete_exact(composition, rng, limits);
+  if (composition.n() - composition.k() <= kDirectExact) return complete_exact(composition, rng, limits);
 
   const auto start = std::chrono::steady_clock::now();
   Counters counters;
@@ -39,6 +42,24 @@ Result complete_auto(const Composition& composition, Rng& rng, const Limits& lim
     return left;
   };
 
+  // First min-conflicts, by far the fastest on completable compositions (on derived ones
+  // at n = 1000: 0.07 ms of CPU against 0.5 ms for fill + exact), with 3 tries at most.
+  {
+    MinConflictsParams quick;
+    quick.max_restarts = 2;
+    Result r = complete_minconflicts(composition, rng, remaining(0), quick);
+    counters.nodes += r.counters.nodes;
+    counters.restarts += r.counters.restarts;
+    if (r.outcome == Outcome::solved) {
+      r.counters = counters;
+      r.counters.placed_search = static_cast<std::uint64_t>(composition.n() - composition.k());
+      return r;
+    }
+    if (r.outcome == Outcome::gave_up && r.limit != "minconflicts_limits") {
+      r.counters = counters;
+      return r;
+    }
+  }
   for (int attempt = 0; attempt < kRefills; ++attempt) {
     Composition work = composition;
     const FillStats fill = random_fill(work, target, rng);
