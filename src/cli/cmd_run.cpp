@@ -5,6 +5,7 @@
 #include <cstdio>
 #include <filesystem>
 #include <fstream>
+#include <map>
 #include <set>
 
 #include <spdlog/spdlog.h>
@@ -12,6 +13,7 @@
 #include "cli/commands.hpp"
 #include "experiment/aggregate.hpp"
 #include "experiment/config.hpp"
+#include "experiment/plan.hpp"
 #include "experiment/results.hpp"
 #include "io/errors.hpp"
 #include "mpi/runner.hpp"
@@ -22,6 +24,31 @@ namespace {
 
 std::atomic<bool> g_stop{false};
 extern "C" void on_stop_signal(int) { g_stop.store(true); }
+
+// The result file whose attributes stand for a path: the file itself, DIR/results.h5, or
+// DIR's first shard file; empty when there is none.
+std::filesystem::path representative_file(const std::filesystem::path& p) {
+  std::error_code ec;
+  if (!std::filesystem::is_directory(p, ec)) return std::filesystem::exists(p, ec) ? p : std::filesystem::path();
+  if (std::filesystem::exists(p / "results.h5", ec)) return p / "results.h5";
+  const auto ids = done_shards(p);
+  return ids.empty() ? std::filesystem::path() : shard_path(p, ids.front());
+}
+
+// A results directory without results.h5 is a run in progress or interrupted: say how much
+// of its plan the table covers.
+void warn_if_unfinished(const std::filesystem::path& p, std::size_t rows) {
+  std::error_code ec;
+  if (!std::filesystem::is_directory(p, ec) || std::filesystem::exists(p / "results.h5", ec)) return;
+  std::uint64_t planned = 0;
+  try {
+    planned = make_plan(load_config(p / "config.json")).total_cases;
+  } catch (const std::exception&) {
+    planned = 0;
+  }
+  std::fprintf(stderr, "nqc: warning: %s: the run is not finished (no results.h5): the table covers %zu of %s cases\n",
+               p.c_str(), rows, planned ? std::to_string(planned).c_str() : "its");
+}
 
 }  // namespace
 
@@ -84,9 +111,20 @@ Runner add_aggregate(CLI::App& app) {
         if (!ec && (target == p || target == p / "results.h5" || target.parent_path() == p / "shards"))
           throw InputError("--csv: " + *csv + " is an input of this aggregate; choose another file");
     }
+    // Two inputs of one config hold the same cases: pooling them would count each twice.
+    std::map<std::string, std::string> config_of;
+    for (const auto& p : *paths) {
+      const std::filesystem::path file = representative_file(p);
+      if (file.empty()) continue;  // load_rows below reports it
+      const std::string hash = read_attributes(file)["config_hash"];
+      if (const auto [it, fresh] = config_of.emplace(hash, p); !fresh)
+        throw InputError(p + " and " + it->second + " hold results of the same config (config_hash " + hash +
+                         "); aggregate one of them");
+    }
     std::vector<CaseRow> rows;
     for (const auto& p : *paths) {
       auto more = load_rows(p);
+      warn_if_unfinished(p, more.size());
       rows.insert(rows.end(), more.begin(), more.end());
     }
     const auto table = summarize(rows);

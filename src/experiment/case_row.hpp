@@ -33,8 +33,8 @@ struct CaseRow {
   std::uint64_t placed_search = 0;   ///< queens placed by the search phase
   std::uint64_t restarts = 0;
   std::int32_t rank = 0;             ///< MPI rank that ran the case
-  std::array<char, 16> engine{};     ///< engine name, NUL-padded
-  std::array<char, 16> limit{};      ///< for gave_up: the limit that stopped it, NUL-padded
+  std::array<char, 24> engine{};     ///< engine name, NUL-padded
+  std::array<char, 24> limit{};      ///< for gave_up: the limit that stopped it, NUL-padded
 };
 
 /// The composition of a false-negative or gave_up case, kept so it can be studied and rerun.

@@ -175,15 +175,15 @@ std::string valid_keys() {
   return keys;
 }
 
-// Every k the config can draw must lie in 1..n-1 for every n (n = 1 admits only k = 0,
-// drawn when the range is the default).
-void check_k_against_sizes(const Checker& ck, const ExperimentConfig& cfg, bool k_given) {
+// Every k the config can draw must lie in 1..n-1 for every n. n = 1 has no such k: it is
+// allowed with the default range 1..n-1 only, and then draws k = 0 (the empty 1 x 1 board).
+void check_k_against_sizes(const Checker& ck, const ExperimentConfig& cfg) {
   for (std::size_t g = 0; g < cfg.sizes.size(); ++g)
     for (std::size_t i = 0; i < cfg.sizes[g].n.size(); ++i) {
       const Index n = cfg.sizes[g].n[i];
       const std::string at = " (at /sizes/" + std::to_string(g) + "/n" +
                              (cfg.sizes[g].n.size() > 1 ? "/" + std::to_string(i) : "") + ")";
-      if (n == 1 && !k_given) continue;
+      if (n == 1 && cfg.k.min == 1 && cfg.k.max == -1) continue;
       if (cfg.k.min > n - 1)
         ck.fail("/k", "k range " + std::to_string(cfg.k.min) + ".." + (cfg.k.max < 0 ? std::to_string(n - 1) : std::to_string(cfg.k.max)) +
                           " has no k in 1..n-1 = 1.." + std::to_string(n - 1) + " for n = " + std::to_string(n) + at);
@@ -238,7 +238,7 @@ ExperimentConfig parse_config(const json& j, const std::string& source) {
   }
   if (cfg.output.empty()) cfg.output = "results/" + cfg.name;
   resolved["output"] = cfg.output;
-  check_k_against_sizes(ck, cfg, j.contains("k"));
+  check_k_against_sizes(ck, cfg);
   check_plan_size(ck, cfg);
   cfg.resolved = std::move(resolved);
   return cfg;

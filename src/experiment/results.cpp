@@ -4,7 +4,7 @@
 //                    shard files, shard_id (the id as a decimal string, e.g. "3").
 //   cases            1-D compound dataset, one member per CaseRow field with the same name,
 //                    little-endian and packed; outcome is an int8 enum {solved, infeasible,
-//                    gave_up}; engine and limit are 16-byte NUL-padded strings. Chunked
+//                    gave_up}; engine and limit are 24-byte NUL-padded strings. Chunked
 //                    (unlimited max size, so an empty shard is valid), shuffle + deflate 4.
 //   failures/        one int32 dataset `case-<case_id>` per failure record.
 //   shards           (merged file only) uint64 ids of the merged shards, ascending.
@@ -37,10 +37,10 @@ namespace fs = std::filesystem;
 
 constexpr std::size_t kChunkRows = 4096;  // ~640 KB of rows: fits HDF5's 1 MB chunk cache
 constexpr int kDeflateLevel = 4;
-constexpr std::size_t kNameBytes = 16;  // CaseRow::engine and CaseRow::limit
+constexpr std::size_t kNameBytes = sizeof(CaseRow::engine);  // and CaseRow::limit
 
 // A tripwire: when CaseRow changes, update fields() (and the schema version).
-static_assert(sizeof(CaseRow) == 160, "CaseRow changed: update fields() in results.cpp");
+static_assert(sizeof(CaseRow) == 176, "CaseRow changed: update fields() in results.cpp");
 
 struct Field {
   const char* name;

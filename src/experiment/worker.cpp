@@ -53,7 +53,7 @@ CaseRow run_case(const ExperimentConfig& config, Engine& engine, const Shard& sh
   row.composition_id = composition_id;
   row.seed = input.seed;
   row.rank = rank;
-  row.engine = fixed_string<16>(engine.name());
+  row.engine = fixed_string<24>(engine.name());
 
   Rng rng(input.seed, 1);
   const Limits limits{config.max_nodes, config.time_limit_s, stop};
@@ -70,7 +70,7 @@ CaseRow run_case(const ExperimentConfig& config, Engine& engine, const Shard& sh
   row.placed_random = result.counters.placed_random;
   row.placed_search = result.counters.placed_search;
   row.restarts = result.counters.restarts;
-  row.limit = fixed_string<16>(result.limit);
+  row.limit = fixed_string<24>(result.limit);
 
   if (result.outcome == Outcome::infeasible)
     throw EngineBugError("engine '" + engine.name() + "' declared " + case_name(row) +

@@ -98,21 +98,23 @@ std::string prepare_directory(const fs::path& dir, const std::string& config_tex
 
 class Progress {
  public:
-  Progress(std::uint64_t total, double interval_s) : total_(total), interval_s_(interval_s) {}
+  /// `already`: cases done before this run started (a resume), left out of the rate.
+  Progress(std::uint64_t total, std::uint64_t already, double interval_s)
+      : total_(total), already_(already), interval_s_(interval_s) {}
   void maybe_log(WorkCounter& counter) {
     const auto now = std::chrono::steady_clock::now();
     if (std::chrono::duration<double>(now - last_).count() < interval_s_) return;
     last_ = now;
     const std::uint64_t done = counter.done();
     const double elapsed = std::chrono::duration<double>(now - start_).count();
-    const double rate = elapsed > 0 ? static_cast<double>(done) / elapsed : 0.0;
+    const double rate = elapsed > 0 ? static_cast<double>(done - std::min(done, already_)) / elapsed : 0.0;
     const double eta = rate > 0 ? static_cast<double>(total_ - std::min(done, total_)) / rate : 0.0;
     spdlog::info("progress: {}/{} cases ({:.1f}%), {:.1f} cases/s, ETA {:.0f} s", done, total_,
                  total_ ? 100.0 * static_cast<double>(done) / static_cast<double>(total_) : 100.0, rate, eta);
   }
 
  private:
-  std::uint64_t total_;
+  std::uint64_t total_, already_;
   double interval_s_;
   std::chrono::steady_clock::time_point start_ = std::chrono::steady_clock::now(), last_ = start_;
 };
@@ -195,7 +197,7 @@ int run_experiment(const RunOptions& options, const MpiSession& session, const s
   {
     WorkCounter counter(session);
     if (root) counter.add_done(cases_already);
-    Progress progress(plan.total_cases, options.progress_interval_s);
+    Progress progress(plan.total_cases, cases_already, options.progress_interval_s);
     while (status == kExitOk) {
       const std::uint64_t slot = counter.take();
       if (slot >= todo.size()) break;

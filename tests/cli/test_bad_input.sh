@@ -62,7 +62,7 @@ expect_stderr_line "nqc: error: <stdin>:6: rows 1 and 4: two queens on one colum
 printf '0 0 0 0 0 0 0 0\n' >"$TMP/empty8.txt"
 run "$NQC" complete --engine nosuch "$TMP/empty8.txt"
 expect_exit 1 "complete --engine nosuch"
-expect_stderr_line "nqc: error: --engine: unknown engine 'nosuch' (valid engines: auto, exact, minconflicts)" \
+expect_stderr_line "nqc: error: --engine: unknown engine 'nosuch' (valid engines: auto, exact, grigoryan, minconflicts)" \
   "complete --engine nosuch: message lists the valid engines"
 
 run "$NQC" nosuch
@@ -132,7 +132,7 @@ bad_config bad-config-k-range.json "/k: k range 50..50 has no k in 1..n-1 = 1..1
 bad_config bad-config-invalid-json.json \
   "invalid JSON: parse error at line 4, column 61: syntax error while parsing object key - unexpected '}'; expected string literal" \
   "invalid JSON (line and column)"
-bad_config bad-config-engine.json "/engine: unknown engine 'fast' (valid engines: auto, exact, minconflicts)" \
+bad_config bad-config-engine.json "/engine: unknown engine 'fast' (valid engines: auto, exact, grigoryan, minconflicts)" \
   "unknown engine (lists the valid ones)"
 cfg=$TMP/no-such-config.json
 run "$NQC" run "$cfg" -o "$TMP/out-missing"
@@ -201,5 +201,16 @@ check "aggregate --csv onto its input: results.h5 unchanged (sha256)" unchanged
 run "$NQC" aggregate "$res" "$res/"
 expect_exit 1 "aggregate of one directory twice"
 expect_stderr_line "nqc: error: $res/: given twice (its cases would count twice)" "aggregate twice: refused"
+
+run "$NQC" aggregate "$res" "$res/results.h5"
+expect_exit 1 "aggregate of a directory and its own results.h5"
+expect_stderr_line "nqc: error: $res/results.h5 and $res hold results of the same config (config_hash $(/usr/bin/python3 -c "import h5py; print(h5py.File('$res/results.h5').attrs['config_hash'])" 2>/dev/null)); aggregate one of them" \
+  "aggregate of one config twice: refused"
+partial=$TMP/results-partial
+cp -r "$res" "$partial" && rm "$partial/results.h5" "$partial/shards/shard-000003.h5"
+run "$NQC" aggregate "$partial"
+expect_exit 0 "aggregate of an unfinished run"
+expect_stderr_line "nqc: warning: $partial: the run is not finished (no results.h5): the table covers 220 of 230 cases" \
+  "aggregate of an unfinished run: says how much it covers"
 
 summary

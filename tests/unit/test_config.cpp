@@ -74,7 +74,7 @@ TEST(Config, ErrorsNameTheJsonPath) {
   EXPECT_EQ(error_of(j), "c.json: /: missing required key \"name\"");
   j = minimal();
   j["engine"] = "nosuch";
-  EXPECT_EQ(error_of(j), "c.json: /engine: unknown engine 'nosuch' (valid engines: auto, exact, minconflicts)");
+  EXPECT_EQ(error_of(j), "c.json: /engine: unknown engine 'nosuch' (valid engines: auto, exact, grigoryan, minconflicts)");
   j = minimal();
   j["time_limit_s"] = -1;
   EXPECT_EQ(error_of(j), "c.json: /time_limit_s: expected a number of seconds >= 0, got -1");
@@ -95,6 +95,16 @@ TEST(Config, KRangeMustFitEveryN) {
   EXPECT_EQ(parse_config(j, "c.json").k.max, 7);
   j["k"] = json::parse(R"({"min": 2, "max": -1})");
   EXPECT_EQ(parse_config(j, "c.json").k.min, 2);
+}
+
+TEST(Config, ResolvedConfigParsesToTheSameConfig) {
+  json j = minimal();
+  j["sizes"][0]["n"] = json::parse("[1, 8]");
+  const ExperimentConfig first = parse_config(j, "c.json");
+  const ExperimentConfig again = parse_config(first.resolved, "resolved");
+  EXPECT_EQ(again.resolved, first.resolved);
+  j["k"] = json::parse(R"({"min": 2})");
+  EXPECT_EQ(error_of(j), "c.json: /k: k range 2..0 has no k in 1..n-1 = 1..0 for n = 1 (at /sizes/0/n/0)");
 }
 
 TEST(Config, PlanSizeIsBounded) {

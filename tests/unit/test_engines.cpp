@@ -205,7 +205,7 @@ TEST(Engines, InconsistentInputAndUnknownNamesAreRejected) {
     (void)make_engine("nosuch");
     FAIL() << "no exception";
   } catch (const std::invalid_argument& e) {
-    EXPECT_STREQ(e.what(), "unknown engine 'nosuch' (valid engines: auto, exact, minconflicts)");
+    EXPECT_STREQ(e.what(), "unknown engine 'nosuch' (valid engines: auto, exact, grigoryan, minconflicts)");
   }
 }
 

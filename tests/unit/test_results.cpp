@@ -61,8 +61,8 @@ CaseRow make_row(std::uint64_t case_id, std::uint64_t shard_id, std::int64_t n) 
   row.placed_search = case_id + 2;
   row.restarts = case_id + 3;
   row.rank = static_cast<std::int32_t>(case_id % 4);
-  row.engine = fixed_string<16>("backtrack");
-  row.limit = fixed_string<16>(row.outcome == 2 ? "max_nodes" : "");
+  row.engine = fixed_string<24>("backtrack");
+  row.limit = fixed_string<24>(row.outcome == 2 ? "max_nodes" : "");
   return row;
 }
 
@@ -81,15 +81,15 @@ std::vector<CaseRow> extreme_rows() {
   big.backtracks = std::numeric_limits<std::uint64_t>::max();
   big.nodes = 123456789012345ULL;
   big.rank = std::numeric_limits<std::int32_t>::min();
-  big.engine = fixed_string<16>("fifteen-chars-x");  // the longest that fits with its NUL
-  big.limit = fixed_string<16>("time_limit");
+  big.engine = fixed_string<24>("twenty-three-characters");  // the longest that fits with its NUL
+  big.limit = fixed_string<24>("time_limit");
   CaseRow neg = make_row(0, 7, -5);
   neg.k = -1;
   neg.outcome = 1;
   neg.wall_s = 1e-300;
   neg.cpu_s = -2.5;
   neg.rank = -1;
-  neg.engine = fixed_string<16>("min-conflicts");
+  neg.engine = fixed_string<24>("min-conflicts");
   return {neg, make_row(42, 7, 8), big};
 }
 
@@ -146,7 +146,7 @@ TEST_F(ResultsTest, RowsRoundTripExactly) {
   const std::vector<CaseRow> back = read_rows(shard_path(dir_, 7));
   ASSERT_EQ(back.size(), 3U);
   for (std::size_t i = 0; i < back.size(); ++i) expect_same(back[i], shard.rows[i]);  // file order
-  EXPECT_EQ(std::string(back[2].engine.data()), "fifteen-chars-x");
+  EXPECT_EQ(std::string(back[2].engine.data()), "twenty-three-characters");
   EXPECT_EQ(back[2].outcome, 2);
   EXPECT_EQ(back[0].outcome, 1);
   EXPECT_FALSE(fs::exists(shard_path(dir_, 7).string() + ".tmp"));
@@ -363,8 +363,8 @@ TEST_F(ResultsTest, ReadsMembersByNameInAnyOrder) {
   expected.placed_search = 5;
   expected.restarts = 4;
   expected.rank = -3;
-  expected.engine = fixed_string<16>("exact");
-  expected.limit = fixed_string<16>("stop");
+  expected.engine = fixed_string<24>("exact");
+  expected.limit = fixed_string<24>("stop");
   expect_same(rows[0], expected);
 }
 

@@ -1,0 +1,726 @@
+#include "core/engines/grigoryan.hpp"
+
+#include <algorithm>
+#include <chrono>
+#include <cmath>
+#include <stdexcept>
+#include <utility>
+#include <vector>
+
+#include "core/verifier.hpp"
+
+// Interpretation notes. The extracted text of 000_* lost its figures and Table 1, where the
+// blocks were drawn; the block structure below is that of ../shared/paper-facts.md ("Blocks of
+// the algorithm", "Limits", "Backtracks as the paper counts them"). Where both are silent, the
+// choice is written next to the code as "Choice:" with its reason.
+
+namespace nqc {
+
+namespace {
+
+// ---- Base levels (paper-facts.md, "Base levels") ----
+
+double cubic(double u, double a3, double a2, double a1, double a0) { return ((a3 * u + a2) * u + a1) * u + a0; }
+
+Index level_from(Index n, double b) {
+  const auto free_rows = static_cast<std::int64_t>(std::llround(b));
+  return static_cast<Index>(std::clamp<std::int64_t>(static_cast<std::int64_t>(n) - free_rows, 0, n));
+}
+
+using Clock = std::chrono::steady_clock;
+
+// Polls the stop flag and the clock every kPollMask + 1 checks (a clock read per placement would
+// cost more than the placement). Unlike exact.cpp's watch it counts its own calls, because here
+// many checks happen without a new node (block-3 failures, block-1 probes).
+class LimitWatch {
+ public:
+  explicit LimitWatch(const Limits& limits) : limits_(limits), start_(Clock::now()) {}
+
+  /// nullptr while within limits, else the name of the limit that was hit.
+  const char* check(std::uint64_t nodes) {
+    if (limits_.max_nodes != 0 && nodes >= limits_.max_nodes) return "max_nodes";
+    if ((++ticks_ & kPollMask) != 0) return nullptr;
+    if (limits_.stop != nullptr && limits_.stop->load(std::memory_order_relaxed)) return "stop";
+    if (limits_.time_limit_s > 0.0 &&
+        std::chrono::duration<double>(Clock::now() - start_).count() >= limits_.time_limit_s)
+      return "time_limit";
+    return nullptr;
+  }
+
+ private:
+  static constexpr std::uint64_t kPollMask = 1023;
+  const Limits& limits_;
+  Clock::time_point start_;
+  std::uint64_t ticks_ = 0;
+};
+
+// A fixed-size bitmap: 2n bits per diagonal direction keep block 1's random probes in cache
+// far longer than bytes would (n = 10^6: 250 KB instead of 2 MB per direction).
+class Bits {
+ public:
+  void assign(std::size_t size) { w_.assign((size + 63) / 64, 0); }
+  [[nodiscard]] bool test(std::size_t i) const { return ((w_[i >> 6] >> (i & 63)) & 1U) != 0; }
+  void set(std::size_t i) { w_[i >> 6] |= std::uint64_t{1} << (i & 63); }
+  void reset(std::size_t i) { w_[i >> 6] &= ~(std::uint64_t{1} << (i & 63)); }
+
+ private:
+  std::vector<std::uint64_t> w_;
+};
+
+// Blocks 4 and 5: the reduced matrix of the free rows x free columns at restore point z, kept
+// as the list of its free cells (cells closed at z can never reopen before the next return to
+// z, so they are left out), each with its reduced row a, reduced column b and compact diagonal
+// indices (000_*'s control vectors D1, D2, renumbered over the diagonals that hold a free
+// cell, so memory is O(free cells) whatever n). Every line (row, column, both diagonals) lists
+// its cells, so a placement visits only the cells on its four lines: O(f) per placement, with
+// incremental free-cell counts per row, column and diagonal for the two rules.
+class FinalStage {
+ public:
+  struct Cell {
+    Index a, b, d1, d2;
+  };
+
+  /// Builds the matrix of `rows` x `cols` (both ascending board indices) from the board's
+  /// closed diagonals, with block 4's counts and every cell's damage E at z. Returns false
+  /// when some row has no free cell (block 4's check).
+  /// Choice (GrigoryanParams::damage_at_z): block 5 ranks cells by the E counted here, not
+  /// recounted after each placement. paper-facts.md puts the counting of free cells per
+  /// diagonal and column in block 4, while 000_*'s worked steps 89-91 recount only the rows;
+  /// and only E from z reproduces the paper's backtrack shares (n = 1000, 10^4 cases: 60.9%
+  /// without backtrack against the paper's 60.50%; recounted E gives 97.6%).
+  bool build(Index n, const std::vector<Index>& rows, const std::vector<Index>& cols, const Bits& d1_closed,
+             const Bits& d2_closed, bool check_columns) {
+    check_columns_ = check_columns;
+    rows_ = rows;
+    cols_ = cols;
+    const auto f = static_cast<Index>(rows_.size());
+    cells_.clear();
+    row_begin_.assign(static_cast<std::size_t>(f) + 1, 0);
+    for (Index a = 0; a < f; ++a) {
+      row_begin_[static_cast<std::size_t>(a)] = static_cast<Index>(cells_.size());
+      const Index r = rows_[static_cast<std::size_t>(a)];
+      for (Index b = 0; b < f; ++b) {
+        const Index c = cols_[static_cast<std::size_t>(b)];
+        const auto d1 = static_cast<std::size_t>(r - c + n - 1), d2 = static_cast<std::size_t>(r + c);
+        if (!d1_closed.test(d1) && !d2_closed.test(d2))
+          cells_.push_back({a, b, static_cast<Index>(d1), static_cast<Index>(d2)});
+      }
+    }
+    row_begin_[static_cast<std::size_t>(f)] = static_cast<Index>(cells_.size());
+    const Index d1_count = renumber(&Cell::d1);
+    const Index d2_count = renumber(&Cell::d2);
+    bucket(&Cell::b, f, col_begin_, col_cells_);
+    bucket(&Cell::d1, d1_count, d1_begin_, d1_cells_);
+    bucket(&Cell::d2, d2_count, d2_begin_, d2_cells_);
+
+    row_open_.assign(static_cast<std::size_t>(f), 1);
+    col_open_.assign(static_cast<std::size_t>(f), 1);
+    d1_open_.assign(static_cast<std::size_t>(d1_count), 1);
+    d2_open_.assign(static_cast<std::size_t>(d2_count), 1);
+    row_free_.assign(static_cast<std::size_t>(f), 0);
+    for (Index a = 0; a < f; ++a)
+      row_free_[static_cast<std::size_t>(a)] = row_begin_[static_cast<std::size_t>(a) + 1] - row_begin_[static_cast<std::size_t>(a)];
+    sizes(col_begin_, col_free_);
+    sizes(d1_begin_, d1_free_);
+    sizes(d2_begin_, d2_free_);
+    open_count_ = f;
+    damage_at_z_.resize(cells_.size());
+    for (std::size_t e = 0; e < cells_.size(); ++e) damage_at_z_[e] = damage(static_cast<Index>(e));
+    return std::all_of(row_free_.begin(), row_free_.end(), [](Index v) { return v > 0; });
+  }
+
+  [[nodiscard]] Index open_rows() const { return open_count_; }
+  [[nodiscard]] Index cell_count() const { return static_cast<Index>(cells_.size()); }
+  [[nodiscard]] Index board_row(Index e) const { return rows_[static_cast<std::size_t>(cells_[static_cast<std::size_t>(e)].a)]; }
+  [[nodiscard]] Index board_col(Index e) const { return cols_[static_cast<std::size_t>(cells_[static_cast<std::size_t>(e)].b)]; }
+
+  /// Minimum-risk rule (000_*, steps 89-91): the open row with the fewest free cells. Rows are
+  /// ranked by count with ties in ascending row index (the order of the paper's listings:
+  /// "7(2), 12(2), 22(2), 82(2), 88(2)"), and a tie is broken uniformly among the first
+  /// min(ties, tied) rows ("one of the first three rows is randomly selected").
+  Index choose_row(Rng& rng, std::uint32_t ties) const {
+    constexpr std::uint32_t kMaxTies = 8;
+    ties = std::clamp<std::uint32_t>(ties, 1, kMaxTies);
+    Index first[kMaxTies];
+    std::uint32_t tied = 0;
+    Index best = 0;
+    const auto f = static_cast<Index>(rows_.size());
+    for (Index a = 0; a < f; ++a) {
+      if (!row_open_[static_cast<std::size_t>(a)]) continue;
+      const Index v = row_free_[static_cast<std::size_t>(a)];
+      if (tied == 0 || v < best) {
+        best = v;
+        first[0] = a;
+        tied = 1;
+      } else if (v == best && tied < ties) {
+        first[tied++] = a;
+      }
+    }
+    return first[tied > 1 ? rng.below(tied) : 0];
+  }
+
+  /// Minimum-damage rule: appends the free cells of open row a to `out` as (damage, cell),
+  /// lowest damage first. A cell's damage E is the free cells on its two diagonals plus those
+  /// in its column (the cell itself counts on all three lines, the same offset for every
+  /// cell): as counted at z by block 4 when `at_z`, else as counted now. Ties keep ascending
+  /// column order, then a tie among the first min(ties, tied) cells is broken uniformly: the
+  /// chosen cell moves to the front and the others keep their order (the "next cell" order).
+  void candidates(Index a, Rng& rng, std::uint32_t ties, bool at_z, std::vector<std::pair<Index, Index>>& out) const {
+    const std::size_t first = out.size();
+    for (Index e = row_begin_[static_cast<std::size_t>(a)]; e < row_begin_[static_cast<std::size_t>(a) + 1]; ++e) {
+      if (!is_free(e)) continue;
+      out.emplace_back(at_z ? damage_at_z_[static_cast<std::size_t>(e)] : damage(e), e);
+    }
+    // Rows hold a handful of free cells at this stage: insertion sort, stable, no allocation.
+    for (std::size_t i = first + 1; i < out.size(); ++i)
+      for (std::size_t j = i; j > first && out[j].first < out[j - 1].first; --j) std::swap(out[j], out[j - 1]);
+    std::size_t tied = 1;
+    while (first + tied < out.size() && tied < ties && out[first + tied].first == out[first].first) ++tied;
+    if (tied > 1) {
+      const auto begin = out.begin() + static_cast<std::ptrdiff_t>(first);
+      const auto pick = static_cast<std::ptrdiff_t>(rng.below(tied));
+      std::rotate(begin, begin + pick, begin + pick + 1);
+    }
+  }
+
+  /// Places a queen on free cell e and closes every cell it attacks. Returns false when this
+  /// leaves another open row without a free cell (the look-ahead); the placement stands
+  /// either way and is taken back by undo(e).
+  bool place(Index e) {
+    const Cell c = cells_[static_cast<std::size_t>(e)];
+    dead_ = false;
+    placing_row_ = c.a;
+    placing_col_ = c.b;
+    // The four lines of (a, b) meet only in (a, b): every other cell is visited at most once.
+    visit_lines(e, c, -1);
+    row_open_[static_cast<std::size_t>(c.a)] = 0;
+    col_open_[static_cast<std::size_t>(c.b)] = 0;
+    d1_open_[static_cast<std::size_t>(c.d1)] = 0;
+    d2_open_[static_cast<std::size_t>(c.d2)] = 0;
+    --open_count_;
+    return !dead_;
+  }
+
+  /// Exactly reverts place(e) when undone last-placed first: once the four lines are open
+  /// again, the free cells on them are exactly those that place(e) closed, so no trail.
+  void undo(Index e) {
+    const Cell c = cells_[static_cast<std::size_t>(e)];
+    row_open_[static_cast<std::size_t>(c.a)] = 1;
+    col_open_[static_cast<std::size_t>(c.b)] = 1;
+    d1_open_[static_cast<std::size_t>(c.d1)] = 1;
+    d2_open_[static_cast<std::size_t>(c.d2)] = 1;
+    ++open_count_;
+    visit_lines(e, c, +1);
+  }
+
+ private:
+  [[nodiscard]] Index damage(Index e) const {
+    const Cell& c = cells_[static_cast<std::size_t>(e)];
+    return col_free_[static_cast<std::size_t>(c.b)] + d1_free_[static_cast<std::size_t>(c.d1)] +
+           d2_free_[static_cast<std::size_t>(c.d2)];
+  }
+
+  [[nodiscard]] bool is_free(Index e) const {
+    const Cell& c = cells_[static_cast<std::size_t>(e)];
+    return row_open_[static_cast<std::size_t>(c.a)] && col_open_[static_cast<std::size_t>(c.b)] &&
+           d1_open_[static_cast<std::size_t>(c.d1)] && d2_open_[static_cast<std::size_t>(c.d2)];
+  }
+
+  void count(Index e, Index delta) {
+    const Cell& c = cells_[static_cast<std::size_t>(e)];
+    const Index rf = row_free_[static_cast<std::size_t>(c.a)] += delta;
+    const Index cf = col_free_[static_cast<std::size_t>(c.b)] += delta;
+    d1_free_[static_cast<std::size_t>(c.d1)] += delta;
+    d2_free_[static_cast<std::size_t>(c.d2)] += delta;
+    if (rf == 0 && c.a != placing_row_) dead_ = true;
+    if (cf == 0 && check_columns_ && c.b != placing_col_) dead_ = true;
+  }
+
+  void visit_lines(Index e, const Cell& c, Index delta) {
+    for (Index x = row_begin_[static_cast<std::size_t>(c.a)]; x < row_begin_[static_cast<std::size_t>(c.a) + 1]; ++x)
+      if (is_free(x)) count(x, delta);
+    visit_list(e, col_begin_, col_cells_, c.b, delta);
+    visit_list(e, d1_begin_, d1_cells_, c.d1, delta);
+    visit_list(e, d2_begin_, d2_cells_, c.d2, delta);
+  }
+
+  void visit_list(Index e, const std::vector<Index>& begin, const std::vector<Index>& cells, Index line, Index delta) {
+    for (Index i = begin[static_cast<std::size_t>(line)]; i < begin[static_cast<std::size_t>(line) + 1]; ++i) {
+      const Index x = cells[static_cast<std::size_t>(i)];
+      if (x != e && is_free(x)) count(x, delta);
+    }
+  }
+
+  // Replaces the board diagonal index in `field` of every cell by its rank among the distinct
+  // values; returns their number.
+  Index renumber(Index Cell::*field) {
+    scratch_.clear();
+    for (const Cell& c : cells_) scratch_.push_back(c.*field);
+    std::sort(scratch_.begin(), scratch_.end());
+    scratch_.erase(std::unique(scratch_.begin(), scratch_.end()), scratch_.end());
+    for (Cell& c : cells_)
+      c.*field = static_cast<Index>(std::lower_bound(scratch_.begin(), scratch_.end(), c.*field) - scratch_.begin());
+    return static_cast<Index>(scratch_.size());
+  }
+
+  // Counting sort of the cell ids by `field` into (begin, cells), CSR style.
+  void bucket(Index Cell::*field, Index lines, std::vector<Index>& begin, std::vector<Index>& cells) {
+    begin.assign(static_cast<std::size_t>(lines) + 1, 0);
+    for (const Cell& c : cells_) ++begin[static_cast<std::size_t>(c.*field) + 1];
+    for (std::size_t i = 1; i < begin.size(); ++i) begin[i] += begin[i - 1];
+    cells.resize(cells_.size());
+    std::vector<Index>& next = fill_;
+    next.assign(begin.begin(), begin.end() - 1);
+    for (Index e = 0; e < static_cast<Index>(cells_.size()); ++e)
+      cells[static_cast<std::size_t>(next[static_cast<std::size_t>(cells_[static_cast<std::size_t>(e)].*field)]++)] = e;
+  }
+
+  static void sizes(const std::vector<Index>& begin, std::vector<Index>& out) {
+    out.resize(begin.size() - 1);
+    for (std::size_t i = 0; i + 1 < begin.size(); ++i) out[i] = begin[i + 1] - begin[i];
+  }
+
+  std::vector<Index> rows_, cols_;
+  std::vector<Cell> cells_;
+  std::vector<Index> row_begin_, col_begin_, col_cells_, d1_begin_, d1_cells_, d2_begin_, d2_cells_;
+  std::vector<std::uint8_t> row_open_, col_open_, d1_open_, d2_open_;
+  std::vector<Index> row_free_, col_free_, d1_free_, d2_free_;
+  std::vector<Index> damage_at_z_;  // block 4's E of every cell
+  std::vector<Index> scratch_, fill_;
+  Index open_count_ = 0;
+  Index placing_row_ = -1, placing_col_ = -1;
+  bool check_columns_ = false;
+  bool dead_ = false;
+};
+
+// One call of the algorithm. The full board (D1, D2 as bitmaps, the working composition and a
+// trail of the rows filled since x) belongs to blocks 0, 1 and 3; blocks 4-5 work on their own
+// FinalStage and write into the board only when solved.
+class Grigoryan {
+ public:
+  Grigoryan(const Composition& composition, Rng& rng, const Limits& limits, const GrigoryanParams& params)
+      : board_(composition), n_(composition.n()), rng_(rng), watch_(limits), p_(params) {}
+
+  Result run();
+
+ private:
+  enum class Start : std::uint8_t { x, y, z };  // the saved level a run starts from
+  enum class Exit : std::uint8_t { solved, back_to_block3, attempt_failed, hopeless, limit };
+  enum class Step : std::uint8_t { ok, failed, limit };
+  enum class Block : std::uint8_t { b1, b2, b3, b4, b5 };
+
+  [[nodiscard]] std::size_t d1(Index r, Index c) const { return static_cast<std::size_t>(r - c + n_ - 1); }
+  [[nodiscard]] static std::size_t d2(Index r, Index c) { return static_cast<std::size_t>(r + c); }
+
+  // Puts a queen on (r, c) when both its diagonals are open; its column is open by
+  // construction (c comes from the list of free columns).
+  bool try_place(Index r, Index c) {
+    const std::size_t a = d1(r, c), b = d2(r, c);
+    if (d1_closed_.test(a) || d2_closed_.test(b)) return false;
+    d1_closed_.set(a);
+    d2_closed_.set(b);
+    board_.q[static_cast<std::size_t>(r)] = c + 1;
+    trail_.push_back(r);
+    ++counters_.nodes;
+    ++k_;
+    return true;
+  }
+
+  // Takes back the queens placed after the first `mark` of the trail.
+  void undo_to(std::size_t mark) {
+    while (trail_.size() > mark) {
+      const Index r = trail_.back();
+      trail_.pop_back();
+      const Index c = board_.q[static_cast<std::size_t>(r)] - 1;
+      d1_closed_.reset(d1(r, c));
+      d2_closed_.reset(d2(r, c));
+      board_.q[static_cast<std::size_t>(r)] = 0;
+      --k_;
+    }
+  }
+
+  void restore_x() {
+    undo_to(0);
+    rows_ = x_rows_;
+    cols_ = x_cols_;
+  }
+  void save_y() {
+    y_rows_ = rows_;
+    y_cols_ = cols_;
+    y_mark_ = trail_.size();
+  }
+  void restore_y() {
+    undo_to(y_mark_);
+    rows_ = y_rows_;
+    cols_ = y_cols_;
+  }
+
+  // One return to a saved level: counted in the total and in the attempt's budget. False when
+  // the budget is spent (the attempt ends).
+  bool backtrack() {
+    ++counters_.backtracks;
+    return ++attempt_backtracks_ <= p_.backtracks_per_attempt;
+  }
+
+  Step block1();
+  Step block3();
+  Exit block5(Start start);
+  void unwind();
+  Exit attempt(Start start);
+  bool block3_failed(Start start, Block& next);
+
+  Composition board_;
+  Index n_;
+  Rng& rng_;
+  LimitWatch watch_;
+  const GrigoryanParams& p_;
+  Counters counters_;
+  const char* hit_ = nullptr;  // the limit that stopped the run
+
+  Index k_ = 0;                 // queens on the board (blocks 0-3)
+  Index k_input_ = 0;
+  Index level2_ = 0, level3_ = 0, block3_target_ = 0;
+  bool small_ = false;          // n < small_n
+  Bits d1_closed_, d2_closed_;
+  std::vector<Index> trail_;    // rows filled since x, in order
+  std::vector<Index> x_rows_, x_cols_, y_rows_, y_cols_;
+  std::vector<Index> rows_, cols_;  // free rows and columns now (blocks 1 and 3)
+  std::size_t y_mark_ = 0;
+  std::uint32_t attempt_backtracks_ = 0;
+  std::uint32_t block3_failures_ = 0;
+  std::vector<Index> buffer_;   // block 3: positions in cols_ of the chosen row's free cells
+
+  FinalStage final_;
+  std::vector<Index> sorted_rows_, sorted_cols_;
+  // Block 5: one frame per row placed since z, its candidates in pool_[begin, end) as
+  // (damage, cell), `next` the first untried one, `placed` the cell of its queen or -1.
+  struct Frame {
+    std::size_t begin, end, next;
+    Index placed;
+  };
+  std::vector<Frame> frames_;
+  std::vector<std::pair<Index, Index>> pool_;
+};
+
+// Block 1, randSet & randSet (000_*; paper-facts.md): shuffle the free rows and the free
+// columns, pair them in order, place a queen wherever the pair's cell is free, and repeat
+// passes until level2 queens stand; the pass that reaches level2 stops there.
+// Choice: a pass that places no queen is the "dead end" of the randSet experiment in 000_*
+// ("as long as such an opportunity exists"): the block fails and the run returns to x. This is
+// rare: the base levels lie far below where the random phases stall (measured on the empty
+// n = 1000 board: a pass first places nothing at 967 +- 8 queens, a row first loses its last
+// free cell at 942 +- 11; level2 = 804, level3 = 900).
+Grigoryan::Step Grigoryan::block1() {
+  while (k_ < level2_) {
+    shuffle(rows_.begin(), rows_.end(), rng_);
+    shuffle(cols_.begin(), cols_.end(), rng_);
+    const std::size_t f = rows_.size();
+    std::size_t kept = 0;
+    bool placed = false;
+    for (std::size_t i = 0; i < f; ++i) {
+      if (k_ < level2_) {
+        if ((hit_ = watch_.check(counters_.nodes)) != nullptr) return Step::limit;
+        if (try_place(rows_[i], cols_[i])) {
+          placed = true;
+          continue;
+        }
+      }
+      rows_[kept] = rows_[i];
+      cols_[kept] = cols_[i];
+      ++kept;
+    }
+    rows_.resize(kept);
+    cols_.resize(kept);
+    if (!placed) return Step::failed;
+  }
+  return Step::ok;
+}
+
+// Block 3, rand & rand: a random free row, then a random free cell in it, until the target
+// level. A chosen row without a free cell fails the block (paper-facts.md, block 3).
+// Choice: only the chosen row is checked, as the block draws rows blindly; a dead row it does
+// not draw is caught by block 4's count.
+Grigoryan::Step Grigoryan::block3() {
+  while (k_ < block3_target_) {
+    if ((hit_ = watch_.check(counters_.nodes)) != nullptr) return Step::limit;
+    const std::size_t i = rng_.below(rows_.size());
+    const Index r = rows_[i];
+    buffer_.clear();
+    for (std::size_t j = 0; j < cols_.size(); ++j) {
+      const Index c = cols_[j];
+      if (!d1_closed_.test(d1(r, c)) && !d2_closed_.test(d2(r, c))) buffer_.push_back(static_cast<Index>(j));
+    }
+    if (buffer_.empty()) return Step::failed;
+    const auto j = static_cast<std::size_t>(buffer_[rng_.below(buffer_.size())]);
+    try_place(r, cols_[j]);
+    rows_[i] = rows_.back();
+    rows_.pop_back();
+    cols_[j] = cols_.back();
+    cols_.pop_back();
+  }
+  return Step::ok;
+}
+
+// A failure of block 3 (or block 4's dead row, which block 4 sends back to block 3). Returns
+// false when the attempt ends. Choice: failures count from the last save of y and reset when
+// a z is saved (the retries bound consecutive failures to reach the final stage); the
+// block3_retries-th failure goes straight back to x (one backtrack, not y then x). For a run
+// that did not start at block 1, "give up" (paper-facts.md) ends the attempt, so the restarts
+// still apply: the paper declares "no completion" only when the limits are spent.
+bool Grigoryan::block3_failed(Start start, Block& next) {
+  if (++block3_failures_ >= p_.block3_retries) {
+    if (start != Start::x) return false;
+    restore_x();
+    next = Block::b1;
+    return backtrack();
+  }
+  restore_y();
+  next = Block::b3;
+  return backtrack();
+}
+
+// Block 5, the final stage from z. One descent: minimum-risk row, minimum-damage cell, place,
+// look-ahead. The first repeat_bound dead ends of a session each return to z (one backtrack)
+// and descend again with fresh random tie breaks. After that a dead end is searched
+// depth-first before giving up on the descent: "then try the row's next cell" (paper-facts.md,
+// block 5), and when the row has none left, the previous row's next cell, and so on; up to
+// search_retractions rows may be taken back this way in one descent before it returns to z.
+// Choice: the paper's text stops at "the row's next cell"; read as greedy descents with only
+// in-row retries (search_retractions = 0) the algorithm leaves 6% of derived compositions at
+// n = 10 and 0.5% at n = 100 without completion, against the paper's < 1e-4 (000_*, "False
+// Negative solutions"), because from a fixed z the descents are nearly deterministic. Going
+// back further rows is the smallest extension of "next cell" that reaches the paper's rates.
+// Choice: neither in-row retries nor those retractions are backtracks: they return to no
+// saved level (paper-facts.md, "Backtracks as the paper counts them"); they are bounded by
+// search_retractions instead. After block5_backtracks returns to z, a run that started at
+// block 1 or 2 goes back to block 3 (the caller restores y: one backtrack); a run that started
+// at block 4 has no block 3 and goes on until the attempt's budget is spent (paper-facts.md
+// restricts the limit of 100 to runs started at block 1 or 2).
+Grigoryan::Exit Grigoryan::block5(Start start) {
+  const std::uint32_t limit5 = small_ ? p_.block5_backtracks_small : p_.block5_backtracks;
+  const std::uint32_t repeat_bound = small_ ? p_.repeat_bound_small : p_.repeat_bound;
+  std::uint32_t returns = 0;
+  for (;;) {
+    // One descent from z (frames_ and pool_ are empty, the final stage is at z).
+    const bool search = returns >= repeat_bound;
+    std::uint64_t retractions = 0;
+    bool dead_end = false;
+    const auto push_row = [&] {
+      const Index a = final_.choose_row(rng_, p_.risk_ties);
+      const std::size_t begin = pool_.size();
+      final_.candidates(a, rng_, p_.damage_ties, p_.damage_at_z, pool_);
+      frames_.push_back({begin, pool_.size(), begin, -1});
+    };
+    push_row();
+    while (!dead_end) {
+      Frame& top = frames_.back();
+      if (top.next == top.end) {
+        // The row has no untried cell left (or none at all, which block 4 and the look-ahead
+        // rule out): take back the previous row's queen and try its next cell.
+        if (!search || frames_.size() == 1 || retractions >= p_.search_retractions) {
+          dead_end = true;
+          break;
+        }
+        pool_.resize(top.begin);
+        frames_.pop_back();
+        final_.undo(frames_.back().placed);
+        frames_.back().placed = -1;
+        ++retractions;
+        continue;
+      }
+      if ((hit_ = watch_.check(counters_.nodes)) != nullptr) return Exit::limit;
+      const Index e = pool_[top.next++].second;
+      ++counters_.nodes;
+      if (final_.place(e)) {
+        top.placed = e;
+        if (final_.open_rows() == 0) return Exit::solved;
+        push_row();
+        continue;
+      }
+      final_.undo(e);
+      if (!search) dead_end = true;
+    }
+    if (start != Start::z && returns >= limit5) return Exit::back_to_block3;
+    unwind();
+    ++returns;
+    if (!backtrack()) return Exit::attempt_failed;
+  }
+}
+
+// Takes every block-5 queen back: the final stage is at z again.
+void Grigoryan::unwind() {
+  for (auto f = frames_.rbegin(); f != frames_.rend(); ++f)
+    if (f->placed >= 0) final_.undo(f->placed);
+  frames_.clear();
+  pool_.clear();
+}
+
+// One attempt from the run's start level; the board is at x (the composition) on entry.
+Grigoryan::Exit Grigoryan::attempt(Start start) {
+  Block block = start == Start::x ? Block::b1 : start == Start::y ? Block::b2 : Block::b4;
+  block3_failures_ = 0;
+  for (;;) {
+    switch (block) {
+      case Block::b1: {
+        const Step s = block1();
+        if (s == Step::limit) return Exit::limit;
+        if (s == Step::failed) {
+          restore_x();
+          if (!backtrack()) return Exit::attempt_failed;
+          continue;
+        }
+        block = Block::b2;
+        break;
+      }
+      case Block::b2:
+        save_y();
+        block3_failures_ = 0;
+        block = Block::b3;
+        break;
+      case Block::b3: {
+        const Step s = block3();
+        if (s == Step::limit) return Exit::limit;
+        if (s == Step::failed) {
+          if (!block3_failed(start, block)) return Exit::attempt_failed;
+          continue;
+        }
+        block = Block::b4;
+        break;
+      }
+      case Block::b4: {
+        // Block 4 ranks the rows of the reduced matrix; rows and columns ascending so that
+        // the minimum-risk tie order is the paper's (ascending row index).
+        sorted_rows_ = rows_;
+        sorted_cols_ = cols_;
+        std::sort(sorted_rows_.begin(), sorted_rows_.end());
+        std::sort(sorted_cols_.begin(), sorted_cols_.end());
+        if (!final_.build(n_, sorted_rows_, sorted_cols_, d1_closed_, d2_closed_, p_.lookahead_columns)) {
+          // Started at block 4: the composition itself has a row without a free cell, and no
+          // retry can change that.
+          if (start == Start::z) return Exit::hopeless;
+          if (!block3_failed(start, block)) return Exit::attempt_failed;
+          continue;
+        }
+        block3_failures_ = 0;
+        frames_.clear();
+        pool_.clear();
+        frames_.reserve(sorted_rows_.size());
+        pool_.reserve(static_cast<std::size_t>(final_.cell_count()));
+        block = Block::b5;
+        break;
+      }
+      case Block::b5: {
+        const Exit e = block5(start);
+        if (e != Exit::back_to_block3) return e;
+        restore_y();
+        if (!backtrack()) return Exit::attempt_failed;
+        block = Block::b3;
+        break;
+      }
+    }
+  }
+}
+
+Result Grigoryan::run() {
+  Result result;
+  const auto un = static_cast<std::size_t>(n_);
+  // Block 0: control arrays of the composition's columns and diagonals; x is the composition.
+  d1_closed_.assign(2 * un);
+  d2_closed_.assign(2 * un);
+  std::vector<std::uint8_t> column_used(un, 0);
+  for (Index r = 0; r < n_; ++r) {
+    const Index j = board_.q[static_cast<std::size_t>(r)];
+    if (j == 0) {
+      x_rows_.push_back(r);
+      continue;
+    }
+    column_used[static_cast<std::size_t>(j - 1)] = 1;
+    d1_closed_.set(d1(r, j - 1));
+    d2_closed_.set(d2(r, j - 1));
+  }
+  for (Index c = 0; c < n_; ++c)
+    if (!column_used[static_cast<std::size_t>(c)]) x_cols_.push_back(c);
+  k_ = k_input_ = n_ - static_cast<Index>(x_rows_.size());
+  rows_ = x_rows_;
+  cols_ = x_cols_;
+  if (x_rows_.empty()) {
+    result.outcome = Outcome::solved;
+    result.solution = board_;
+    return result;
+  }
+
+  // Which blocks run (paper-facts.md). Choice for n < 7, where 000_* defines nothing (its
+  // study starts at n = 7): the same final stage as 7 <= n < 50, the only part of the
+  // algorithm that does not need base levels; n = 2, 3 then end at the limits.
+  small_ = n_ < p_.small_n;
+  level2_ = p_.level2 >= 0 ? static_cast<Index>(std::min<std::int64_t>(p_.level2, n_)) : grigoryan_level2(n_);
+  level3_ = p_.level3 >= 0 ? static_cast<Index>(std::min<std::int64_t>(p_.level3, n_)) : grigoryan_level3(n_);
+  block3_target_ = p_.block3_stops_at_level2 ? level2_ : level3_;
+  Start start = Start::z;
+  if (!small_) {
+    if (n_ < p_.medium_n)
+      start = Start::y;
+    else
+      start = k_input_ < level2_ ? Start::x : k_input_ < level3_ ? Start::y : Start::z;
+  }
+
+  for (std::uint32_t a = 0;; ++a) {
+    if (a > 0) {
+      // A restart: back to the start level with a fresh budget; the return is a backtrack.
+      // Every start level holds the composition itself, so the board goes back to x.
+      ++counters_.restarts;
+      ++counters_.backtracks;
+      restore_x();
+    }
+    attempt_backtracks_ = 0;
+    const Exit e = attempt(start);
+    if (e == Exit::solved) {
+      for (const Frame& f : frames_)
+        board_.q[static_cast<std::size_t>(final_.board_row(f.placed))] = final_.board_col(f.placed) + 1;
+      counters_.placed_random = static_cast<std::uint64_t>(k_ - k_input_);
+      counters_.placed_search = frames_.size();
+      result.outcome = Outcome::solved;
+      result.solution = std::move(board_);
+      break;
+    }
+    if (e == Exit::limit) {
+      result.outcome = Outcome::gave_up;
+      result.limit = hit_;
+      break;
+    }
+    if (e == Exit::hopeless || a >= p_.restarts) {
+      result.outcome = Outcome::gave_up;
+      result.limit = "grigoryan_limits";
+      break;
+    }
+  }
+  result.counters = counters_;
+  return result;
+}
+
+}  // namespace
+
+double grigoryan_b2(Index n) {
+  const double u = std::log10(static_cast<double>(n));
+  return n < 30000 ? cubic(u, 12.749568, -46.535838, 120.011829, -89.600272)
+                   : cubic(u, -0.886344, 56.136743, -146.486415, 227.967782);
+}
+
+double grigoryan_b3(Index n) {
+  const double u = std::log10(static_cast<double>(n));
+  return n < 30000 ? cubic(u, 9.717958, -46.144187, 101.296409, -50.669273)
+                   : cubic(u, 14.959815, -253.661725, 1584.711376, -3060.691342);
+}
+
+Index grigoryan_level2(Index n) { return level_from(n, grigoryan_b2(n)); }
+Index grigoryan_level3(Index n) { return level_from(n, grigoryan_b3(n)); }
+
+Result complete_grigoryan(const Composition& composition, Rng& rng, const Limits& limits,
+                          const GrigoryanParams& params) {
+  if (const Verdict v = verify(composition); !v.ok())
+    throw std::invalid_argument("inconsistent composition: " + v.describe(composition));
+  Grigoryan run(composition, rng, limits, params);
+  return run.run();
+}
+
+}  // namespace nqc
