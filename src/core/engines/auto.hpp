@@ -13,8 +13,8 @@ Index auto_residual_rows(Index n);
 /// rows, then runs complete_exact on the residual with a node budget of 64 f + 4096; a
 /// residual that has no completion, or exceeds its budget, is thrown away and refilled, up to
 /// 8 times; then complete_exact runs on the composition itself, so that `auto` is complete:
-/// it proves infeasibility when there is no completion. Compositions with at most 32 free
-/// rows go to complete_exact directly.
+/// it proves infeasibility when there is no completion. Compositions with at most
+/// auto_residual_rows(n) free rows skip the random fill.
 Result complete_auto(const Composition& composition, Rng& rng, const Limits& limits);
 
 }  // namespace nqc
