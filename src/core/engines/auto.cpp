@@ -21,17 +21,16 @@ Index auto_residual_rows(Index n) {
 
 Result complete_auto(const Composition& composition, Rng& rng, const Limits& limits) {
   constexpr int kRefills = 8;
-  // Even small residuals try min-conflicts first: `exact` has heavy-tailed runs there too
-  // (a derived n = 70 composition with 27 free rows took 3.4*10^7 nodes, 26 s, against
-  // min-conflicts' 29 µs), and 3 bounded tries cost well under a millisecond when they fail.
   const Index free_rows = composition.n() - composition.k();
   const Index target = auto_residual_rows(composition.n());
   if (free_rows == 0) return complete_exact(composition, rng, limits);
 
   const auto start = std::chrono::steady_clock::now();
   Counters counters;
-  // Limits left for the next call, after what earlier attempts spent.
-  const auto remaining = [&](std::uint64_t node_budget) {
+  // Limits for the next call: what is left of the caller's after earlier calls, capped at
+  // `node_budget` (0: no cap). Engines that count from `counters` get an absolute node
+  // limit (`from` = counters.nodes), min-conflicts one relative to its own count.
+  const auto remaining = [&](std::uint64_t node_budget, std::uint64_t from) {
     Limits left = limits;
     if (limits.time_limit_s > 0.0) {
       const double spent = std::chrono::duration<double>(std::chrono::steady_clock::now() - start).count();
@@ -40,48 +39,64 @@ Result complete_auto(const Composition& composition, Rng& rng, const Limits& lim
     std::uint64_t cap = limits.max_nodes == 0 ? 0 : limits.max_nodes - std::min(limits.max_nodes, counters.nodes);
     if (limits.max_nodes != 0 && cap == 0) cap = 1;
     if (node_budget != 0) cap = cap == 0 ? node_budget : std::min(cap, node_budget);
-    left.max_nodes = cap == 0 ? 0 : counters.nodes + cap;  // complete_exact counts from `counters`
+    left.max_nodes = cap == 0 ? 0 : from + cap;
     return left;
   };
+  // A gave_up that is not our own budget running out ends the call.
+  const auto caller_limit_hit = [&](const Result& r, const char* own_budget) {
+    if (r.outcome != Outcome::gave_up) return false;
+    if (r.limit != own_budget) return true;
+    return limits.max_nodes != 0 && counters.nodes >= limits.max_nodes;
+  };
+  const auto finish = [&](Result r, const char* limit_if_hit) {
+    r.counters = counters;
+    if (r.outcome == Outcome::gave_up && r.limit == limit_if_hit) r.limit = "max_nodes";
+    return r;
+  };
 
-  // First min-conflicts, by far the fastest on completable compositions (on derived ones
-  // at n = 1000: 0.07 ms of CPU against 0.5 ms for fill + exact), with 3 tries at most.
-  {
-    MinConflictsParams quick;
-    quick.max_restarts = 2;
-    Result r = complete_minconflicts(composition, rng, remaining(0), quick);
+  // A portfolio in rounds with growing budgets. Min-conflicts first: by far the fastest on
+  // completable compositions (derived ones at n = 1000: 0.07 ms of CPU, against 0.5 ms for
+  // fill + exact), but a few tries can fail where more succeed; `exact` has heavy-tailed
+  // runs even on small residuals (a derived n = 80 composition with 24 free rows: 3.5*10^7
+  // nodes, 22 s, where min-conflicts with more tries needs 8000). Round r gives
+  // min-conflicts 3 * 2^r tries and exact (4f + 1024) * 8^r nodes; exact's budget grows
+  // without bound, so `auto` stays complete and proves infeasibility, at a constant-factor
+  // cost over exact alone.
+  for (int round = 0;; ++round) {
+    MinConflictsParams mc;
+    mc.max_restarts = (3U << std::min(round, 20)) - 1;
+    Result r = complete_minconflicts(composition, rng, remaining(0, 0), mc);
     counters.nodes += r.counters.nodes;
     counters.restarts += r.counters.restarts;
     if (r.outcome == Outcome::solved) {
       r.counters = counters;
-      r.counters.placed_search = static_cast<std::uint64_t>(composition.n() - composition.k());
+      r.counters.placed_search = static_cast<std::uint64_t>(free_rows);
       return r;
     }
-    if (r.outcome == Outcome::gave_up && r.limit != "minconflicts_limits") {
-      r.counters = counters;
-      return r;
+    if (caller_limit_hit(r, "minconflicts_limits")) return finish(r, "minconflicts_limits");
+
+    // Random fill and exact search on the residual, once, for large compositions.
+    for (int attempt = 0; round == 0 && attempt < kRefills && free_rows > target; ++attempt) {
+      Composition work = composition;
+      const FillStats fill = random_fill(work, target, rng);
+      counters.nodes += fill.placed;
+      const std::uint64_t budget = 64 * static_cast<std::uint64_t>(work.n() - work.k()) + 4096;
+      Result e = complete_exact(work, rng, remaining(budget, counters.nodes), counters);
+      counters = e.counters;
+      if (e.outcome == Outcome::solved) {
+        e.counters.placed_random = fill.placed;
+        return e;
+      }
+      if (caller_limit_hit(e, "max_nodes")) return finish(e, "");
+      ++counters.restarts;
     }
+
+    const std::uint64_t budget =
+        (4 * static_cast<std::uint64_t>(free_rows) + 1024) << std::min(3 * round, 40);
+    Result e = complete_exact(composition, rng, remaining(budget, counters.nodes), counters);
+    counters = e.counters;
+    if (e.outcome != Outcome::gave_up || caller_limit_hit(e, "max_nodes")) return finish(e, "");
   }
-  for (int attempt = 0; attempt < kRefills && free_rows > target; ++attempt) {
-    Composition work = composition;
-    const FillStats fill = random_fill(work, target, rng);
-    counters.nodes += fill.placed;
-    const std::uint64_t budget = 64 * static_cast<std::uint64_t>(work.n() - work.k()) + 4096;
-    Result r = complete_exact(work, rng, remaining(budget), counters);
-    counters = r.counters;
-    if (r.outcome == Outcome::solved) {
-      r.counters.placed_random = fill.placed;
-      return r;
-    }
-    // Whether the budget or a real limit stopped it: a real limit ends the call.
-    if (r.outcome == Outcome::gave_up && r.limit != "max_nodes") return r;
-    if (limits.max_nodes != 0 && counters.nodes >= limits.max_nodes) {
-      r.limit = "max_nodes";
-      return r;
-    }
-    ++counters.restarts;
-  }
-  return complete_exact(composition, rng, remaining(0), counters);
 }
 
 }  // namespace nqc
