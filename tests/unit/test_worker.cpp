@@ -1,0 +1,92 @@
+#include <gtest/gtest.h>
+
+#include "core/verifier.hpp"
+#include "experiment/worker.hpp"
+
+namespace nqc {
+namespace {
+
+ExperimentConfig config() {
+  return parse_config(nlohmann::json::parse(R"({"name": "t", "seed": 5,
+      "sizes": [{"n": 12, "solutions": 2, "compositions_per_solution": 3}]})"),
+                      "t.json");
+}
+
+// An engine that answers what it is told, to check how the worker treats each answer.
+class Scripted final : public Engine {
+ public:
+  explicit Scripted(Outcome outcome, bool corrupt = false) : outcome_(outcome), corrupt_(corrupt) {}
+  [[nodiscard]] std::string name() const override { return "scripted"; }
+  Result complete(const Composition& c, Rng& rng, const Limits&) override {
+    Result r;
+    r.outcome = outcome_;
+    if (outcome_ == Outcome::solved) r = make_engine("exact")->complete(c, rng, {});
+    if (corrupt_) std::swap(r.solution.q[0], r.solution.q[1]);  // still a permutation, now wrong
+    if (outcome_ == Outcome::gave_up) r.limit = "max_nodes";
+    return r;
+  }
+
+ private:
+  Outcome outcome_;
+  bool corrupt_;
+};
+
+TEST(Worker, DerivedCaseDeclaredInfeasibleIsAnEngineBug) {
+  const ExperimentConfig cfg = config();
+  const Shard shard = make_plan(cfg).shards[0];
+  const Composition solution = sample_solution(cfg, 12, 0);
+  const CaseInput in = derive_case(cfg, solution, 0, 1);
+  Scripted liar(Outcome::infeasible);
+  try {
+    (void)run_case(cfg, liar, shard, 0, 1, in, 0, nullptr, nullptr);
+    FAIL() << "no EngineBugError";
+  } catch (const EngineBugError& e) {
+    EXPECT_EQ(e.case_id(), 1u);
+    EXPECT_EQ(e.composition(), in.composition);
+    EXPECT_NE(std::string(e.what()).find("declared case 1 (n = 12"), std::string::npos) << e.what();
+    EXPECT_NE(std::string(e.what()).find("infeasible, but it was derived from a solution"), std::string::npos);
+  }
+}
+
+TEST(Worker, CompletionThatFailsTheVerifierIsAnEngineBug) {
+  const ExperimentConfig cfg = config();
+  const Shard shard = make_plan(cfg).shards[0];
+  const CaseInput in = derive_case(cfg, sample_solution(cfg, 12, 0), 0, 2);
+  Scripted corrupt(Outcome::solved, true);
+  EXPECT_THROW((void)run_case(cfg, corrupt, shard, 0, 2, in, 0, nullptr, nullptr), EngineBugError);
+}
+
+TEST(Worker, GaveUpIsAFalseNegativeAndKeepsTheComposition) {
+  const ExperimentConfig cfg = config();
+  const Shard shard = make_plan(cfg).shards[0];
+  const CaseInput in = derive_case(cfg, sample_solution(cfg, 12, 1), 1, 0);
+  Scripted quitter(Outcome::gave_up);
+  FailureRecord failure;
+  const CaseRow row = run_case(cfg, quitter, shard, 1, 0, in, 3, nullptr, &failure);
+  EXPECT_EQ(row.case_id, 3u);
+  EXPECT_EQ(row.false_negative, 1);
+  EXPECT_EQ(row.outcome, static_cast<std::int8_t>(Outcome::gave_up));
+  EXPECT_EQ(std::string(row.limit.data()), "max_nodes");
+  EXPECT_EQ(row.rank, 3);
+  EXPECT_EQ(failure.case_id, 3u);
+  EXPECT_EQ(failure.q, in.composition.q);
+}
+
+TEST(Worker, ShardRowsAreSolvedVerifiedAndDeterministic) {
+  const ExperimentConfig cfg = config();
+  const Shard shard = make_plan(cfg).shards[0];
+  const ShardRun a = run_shard(cfg, shard, 0, nullptr, {});
+  const ShardRun b = run_shard(cfg, shard, 1, nullptr, {});
+  ASSERT_TRUE(a.complete);
+  ASSERT_EQ(a.data.rows.size(), 6u);
+  for (std::size_t i = 0; i < a.data.rows.size(); ++i) {
+    EXPECT_EQ(a.data.rows[i].case_id, i);
+    EXPECT_EQ(a.data.rows[i].outcome, 0);
+    EXPECT_EQ(a.data.rows[i].seed, b.data.rows[i].seed);
+    EXPECT_EQ(a.data.rows[i].k, b.data.rows[i].k);
+    EXPECT_EQ(a.data.rows[i].nodes, b.data.rows[i].nodes);
+  }
+}
+
+}  // namespace
+}  // namespace nqc
