@@ -1,11 +1,11 @@
 #include "core/engine.hpp"
 
+#include <functional>
 #include <stdexcept>
 
+#include "core/engine_options.hpp"
 #include "core/engines/auto.hpp"
 #include "core/engines/exact.hpp"
-#include "core/engines/grigoryan.hpp"
-#include "core/engines/minconflicts.hpp"
 
 namespace nqc {
 
@@ -20,34 +20,18 @@ const char* to_string(Outcome outcome) {
 
 namespace {
 
-// Adapts a free function with the engine signature to the Engine interface.
-template <Result (*Complete)(const Composition&, Rng&, const Limits&)>
-class FunctionEngine final : public Engine {
+// An engine that calls a function with the engine signature.
+class NamedEngine final : public Engine {
  public:
-  explicit FunctionEngine(std::string name) : name_(std::move(name)) {}
+  using Complete = std::function<Result(const Composition&, Rng&, const Limits&)>;
+  NamedEngine(std::string name, Complete complete) : name_(std::move(name)), complete_(std::move(complete)) {}
   [[nodiscard]] std::string name() const override { return name_; }
-  Result complete(const Composition& c, Rng& rng, const Limits& limits) override {
-    return Complete(c, rng, limits);
-  }
+  Result complete(const Composition& c, Rng& rng, const Limits& limits) override { return complete_(c, rng, limits); }
 
  private:
   std::string name_;
+  Complete complete_;
 };
-
-Result exact_entry(const Composition& c, Rng& rng, const Limits& limits) {
-  return complete_exact(c, rng, limits);
-}
-
-Result grigoryan_entry(const Composition& c, Rng& rng, const Limits& limits) {
-  // The paper's algorithm knows only queens; CSPLib's excluded diagonals are not part of it.
-  if (c.has_excluded_diagonals())
-    throw std::invalid_argument("engine 'grigoryan' does not support excluded diagonals (use auto, exact or minconflicts)");
-  return complete_grigoryan(c, rng, limits);
-}
-
-Result minconflicts_entry(const Composition& c, Rng& rng, const Limits& limits) {
-  return complete_minconflicts(c, rng, limits);
-}
 
 }  // namespace
 
@@ -56,14 +40,28 @@ const std::vector<std::string>& engine_names() {
   return names;
 }
 
-std::unique_ptr<Engine> make_engine(std::string_view name) {
-  if (name == "auto") return std::make_unique<FunctionEngine<&complete_auto>>("auto");
-  if (name == "exact") return std::make_unique<FunctionEngine<&exact_entry>>("exact");
-  if (name == "grigoryan") return std::make_unique<FunctionEngine<&grigoryan_entry>>("grigoryan");
-  if (name == "minconflicts") return std::make_unique<FunctionEngine<&minconflicts_entry>>("minconflicts");
+std::unique_ptr<Engine> make_engine(std::string_view name, const EngineOptions& options) {
+  if (name == "auto") return std::make_unique<NamedEngine>("auto", &complete_auto);
+  if (name == "exact")
+    return std::make_unique<NamedEngine>("exact", [](const Composition& c, Rng& rng, const Limits& limits) {
+      return complete_exact(c, rng, limits);
+    });
+  if (name == "grigoryan")
+    return std::make_unique<NamedEngine>("grigoryan", [p = options.grigoryan](const Composition& c, Rng& rng, const Limits& limits) {
+      // The paper's algorithm knows only queens; CSPLib's excluded diagonals are not part of it.
+      if (c.has_excluded_diagonals())
+        throw std::invalid_argument("engine 'grigoryan' does not support excluded diagonals (use auto, exact or minconflicts)");
+      return complete_grigoryan(c, rng, limits, p);
+    });
+  if (name == "minconflicts")
+    return std::make_unique<NamedEngine>("minconflicts", [p = options.minconflicts](const Composition& c, Rng& rng, const Limits& limits) {
+      return complete_minconflicts(c, rng, limits, p);
+    });
   std::string valid;
   for (const auto& n : engine_names()) valid += (valid.empty() ? "" : ", ") + n;
   throw std::invalid_argument("unknown engine '" + std::string(name) + "' (valid engines: " + valid + ")");
 }
+
+std::unique_ptr<Engine> make_engine(std::string_view name) { return make_engine(name, EngineOptions{}); }
 
 }  // namespace nqc

@@ -70,6 +70,91 @@ struct Option {
 
 const std::uint64_t kMaxU63 = static_cast<std::uint64_t>(INT64_MAX);
 
+// Reads the fields of one engine's parameter struct from a JSON object, by name, and
+// refuses keys that are not fields.
+template <class P>
+class ParamReader {
+ public:
+  ParamReader(const Checker& ck, const json& obj, std::string path, P& p) : ck_(ck), obj_(obj), path_(std::move(path)), p_(p) {}
+
+  ParamReader& count(const char* key, std::uint32_t P::*m) {
+    if (const json* v = take(key)) p_.*m = static_cast<std::uint32_t>(ck_.uint(*v, at(key), 0, UINT32_MAX, "an integer 0..4294967295"));
+    return *this;
+  }
+  ParamReader& count64(const char* key, std::uint64_t P::*m) {
+    if (const json* v = take(key)) p_.*m = ck_.uint(*v, at(key), 0, UINT64_MAX, "an integer >= 0");
+    return *this;
+  }
+  ParamReader& size(const char* key, Index P::*m) {
+    if (const json* v = take(key)) p_.*m = static_cast<Index>(ck_.uint(*v, at(key), 1, 2147483647, "a board size >= 1"));
+    return *this;
+  }
+  ParamReader& level(const char* key, std::int64_t P::*m) {
+    if (const json* v = take(key)) {
+      if (v->is_number_integer() && v->get<std::int64_t>() == -1) p_.*m = -1;
+      else p_.*m = static_cast<std::int64_t>(ck_.uint(*v, at(key), 0, 2147483647, "a number of queens >= 0, or -1 for the paper's regression"));
+    }
+    return *this;
+  }
+  ParamReader& flag(const char* key, bool P::*m) {
+    if (const json* v = take(key)) {
+      if (!v->is_boolean()) ck_.fail(at(key), "expected true or false, got " + shown(*v));
+      p_.*m = v->get<bool>();
+    }
+    return *this;
+  }
+  ParamReader& real(const char* key, double P::*m) {
+    if (const json* v = take(key)) p_.*m = ck_.number(*v, at(key), "a number >= 0");
+    return *this;
+  }
+  /// Fails on a key that no field took.
+  void finish() const {
+    for (const auto& [key, _] : obj_.items())
+      if (std::find(known_.begin(), known_.end(), key) == known_.end()) {
+        std::string valid;
+        for (const auto& k : known_) valid += (valid.empty() ? "" : ", ") + k;
+        ck_.fail(at(key.c_str()), "unknown parameter (valid: " + valid + ")");
+      }
+  }
+
+ private:
+  const json* take(const char* key) {
+    known_.emplace_back(key);
+    return obj_.contains(key) ? &obj_[key] : nullptr;
+  }
+  std::string at(const char* key) const { return path_ + "/" + key; }
+
+  const Checker& ck_;
+  const json& obj_;
+  std::string path_;
+  P& p_;
+  std::vector<std::string> known_;
+};
+
+void read_engine_params(const Checker& ck, const json& v, const std::string& path, ExperimentConfig& cfg) {
+  if (!v.is_object()) ck.fail(path, "expected an object of the engine's parameters, got " + shown(v));
+  if (cfg.engine == "grigoryan") {
+    using P = GrigoryanParams;
+    ParamReader<P>(ck, v, path, cfg.engine_options.grigoryan)
+        .count("backtracks_per_attempt", &P::backtracks_per_attempt).count("restarts", &P::restarts)
+        .count("block3_retries", &P::block3_retries).count("block5_backtracks", &P::block5_backtracks)
+        .count("block5_backtracks_small", &P::block5_backtracks_small).count("repeat_bound", &P::repeat_bound)
+        .count("repeat_bound_small", &P::repeat_bound_small).size("small_n", &P::small_n).size("medium_n", &P::medium_n)
+        .count("risk_ties", &P::risk_ties).count("damage_ties", &P::damage_ties).flag("damage_at_z", &P::damage_at_z)
+        .count("search_retractions", &P::search_retractions).flag("lookahead_columns", &P::lookahead_columns)
+        .level("level2", &P::level2).level("level3", &P::level3).flag("block3_stops_at_level2", &P::block3_stops_at_level2)
+        .finish();
+  } else if (cfg.engine == "minconflicts") {
+    using P = MinConflictsParams;
+    ParamReader<P>(ck, v, path, cfg.engine_options.minconflicts)
+        .real("moves_per_free_row", &P::moves_per_free_row).count64("min_moves_per_try", &P::min_moves_per_try)
+        .count("max_restarts", &P::max_restarts).count("partner_samples", &P::partner_samples).real("noise", &P::noise)
+        .count("greedy_probes", &P::greedy_probes).finish();
+  } else if (!v.empty()) {
+    ck.fail(path, "engine '" + cfg.engine + "' takes no parameters (grigoryan and minconflicts do)");
+  }
+}
+
 void read_sizes(const Checker& ck, const json& v, const std::string& path, ExperimentConfig& cfg) {
   if (!v.is_array() || v.empty())
     ck.fail(path, "expected a non-empty array of {\"n\", \"solutions\", \"compositions_per_solution\"}, got " + shown(v));
@@ -145,6 +230,8 @@ const std::vector<Option>& options() {
            ck.fail(p, e.what());
          }
        }},
+      {"engine_params", false, json::object(), "parameters of the engine, by field name (grigoryan: GrigoryanParams, with the paper's defaults; minconflicts: MinConflictsParams)",
+       read_engine_params},
       {"sizes", true, nullptr, "list of {\"n\": N or [N, ...], \"solutions\": S, \"compositions_per_solution\": C}", read_sizes},
       {"k", false, json{{"min", 1}, {"max", -1}}, "composition size: {\"min\": K1, \"max\": K2} (max -1 = n - 1) or {\"fixed\": K}; default uniform on 1..n-1",
        read_k},

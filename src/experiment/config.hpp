@@ -9,6 +9,7 @@
 #include <nlohmann/json.hpp>
 
 #include "core/composition.hpp"
+#include "core/engine_options.hpp"
 #include "core/sampling.hpp"
 
 namespace nqc {
@@ -28,6 +29,7 @@ struct ExperimentConfig {
   std::string description;
   std::uint64_t seed = 1;
   std::string engine = "auto";
+  EngineOptions engine_options;  ///< from "engine_params", for engines that take some
   std::vector<SizeGroup> sizes;
   KRange k;                    ///< k uniform on [min, max]; max -1 means n - 1
   double time_limit_s = 0.0;   ///< per case, 0 = none

@@ -98,7 +98,7 @@ ShardRun run_shard(const ExperimentConfig& config, const Shard& shard, int rank,
   ShardRun run;
   run.data.shard_id = shard.id;
   run.data.rows.reserve(std::min<std::uint64_t>(shard.case_count(), 1 << 16));
-  const auto engine = make_engine(config.engine);
+  const auto engine = make_engine(config.engine, config.engine_options);
   for (std::uint64_t s = shard.first_solution; s < shard.first_solution + shard.solution_count; ++s) {
     const Composition solution = sample_solution(config, shard.n, s);
     for (std::uint64_t c = 0; c < shard.compositions_per_solution; ++c) {

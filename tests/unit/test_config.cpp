@@ -41,7 +41,7 @@ TEST(Config, ErrorsNameTheJsonPath) {
   json j = minimal();
   j["shard_case"] = 3;
   EXPECT_EQ(error_of(j),
-            "c.json: /shard_case: unknown key (valid keys: name, description, seed, engine, sizes, k, time_limit_s, "
+            "c.json: /shard_case: unknown key (valid keys: name, description, seed, engine, engine_params, sizes, k, time_limit_s, "
             "max_nodes, shard_cases, output)");
   j = minimal();
   j["seed"] = "x";
@@ -105,6 +105,32 @@ TEST(Config, ResolvedConfigParsesToTheSameConfig) {
   EXPECT_EQ(again.resolved, first.resolved);
   j["k"] = json::parse(R"({"min": 2})");
   EXPECT_EQ(error_of(j), "c.json: /k: k range 2..0 has no k in 1..n-1 = 1..0 for n = 1 (at /sizes/0/n/0)");
+}
+
+TEST(Config, EngineParamsReachTheEngine) {
+  json j = minimal();
+  j["engine"] = "grigoryan";
+  j["engine_params"] = json::parse(R"({"restarts": 10, "block3_stops_at_level2": true, "level2": -1, "level3": 950})");
+  const ExperimentConfig c = parse_config(j, "c.json");
+  EXPECT_EQ(c.engine_options.grigoryan.restarts, 10u);
+  EXPECT_TRUE(c.engine_options.grigoryan.block3_stops_at_level2);
+  EXPECT_EQ(c.engine_options.grigoryan.level3, 950);
+  EXPECT_EQ(c.engine_options.grigoryan.backtracks_per_attempt, 1000u);  // the paper's default kept
+  EXPECT_EQ(c.resolved["engine_params"]["restarts"], 10);
+  j["engine_params"] = json::parse(R"({"restart": 10})");
+  EXPECT_EQ(error_of(j).substr(0, 83), "c.json: /engine_params/restart: unknown parameter (valid: backtracks_per_attempt, r");
+  j["engine_params"] = json::parse(R"({"damage_at_z": 1})");
+  EXPECT_EQ(error_of(j), "c.json: /engine_params/damage_at_z: expected true or false, got 1");
+  j["engine"] = "minconflicts";
+  j["engine_params"] = json::parse(R"({"noise": 0.1, "max_restarts": 7})");
+  const ExperimentConfig m = parse_config(j, "c.json");
+  EXPECT_DOUBLE_EQ(m.engine_options.minconflicts.noise, 0.1);
+  EXPECT_EQ(m.engine_options.minconflicts.max_restarts, 7u);
+  j["engine_params"] = json::parse(R"({"noise": -1})");
+  EXPECT_EQ(error_of(j), "c.json: /engine_params/noise: expected a number >= 0, got -1");
+  j["engine"] = "auto";
+  j["engine_params"] = json::parse(R"({"noise": 0.1})");
+  EXPECT_EQ(error_of(j), "c.json: /engine_params: engine 'auto' takes no parameters (grigoryan and minconflicts do)");
 }
 
 TEST(Config, PlanSizeIsBounded) {
