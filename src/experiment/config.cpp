@@ -189,6 +189,26 @@ void read_sizes(const Checker& ck, const json& v, const std::string& path, Exper
   }
 }
 
+void read_instances(const Checker& ck, const json& v, const std::string& path, ExperimentConfig& cfg) {
+  if (!v.is_object()) ck.fail(path, "expected an object {\"files\": [...], \"diags\": [...]}, got " + shown(v));
+  for (const auto& [key, _] : v.items())
+    if (key != "files" && key != "diags") ck.fail(path + "/" + key, "unknown key (valid keys: files, diags)");
+  if (!v.contains("files")) ck.fail(path, "missing required key \"files\"");
+  const json& files = v["files"];
+  if (!files.is_array() || files.empty()) ck.fail(path + "/files", "expected a non-empty list of files or directories, got " + shown(files));
+  for (std::size_t i = 0; i < files.size(); ++i) cfg.instances.files.push_back(ck.string(files[i], path + "/files/" + std::to_string(i), "a file or directory path"));
+  if (v.contains("diags")) {
+    const json& d = v["diags"];
+    if (!d.is_array() || d.empty()) ck.fail(path + "/diags", "expected a non-empty list of diagonal counts (-1 = all), got " + shown(d));
+    cfg.instances.diags.clear();
+    for (std::size_t i = 0; i < d.size(); ++i) {
+      const std::string p = path + "/diags/" + std::to_string(i);
+      if (d[i].is_number_integer() && d[i].get<std::int64_t>() == -1) cfg.instances.diags.push_back(-1);
+      else cfg.instances.diags.push_back(static_cast<int>(ck.uint(d[i], p, 0, 100000, "a number of diagonals >= 0, or -1 for all")));
+    }
+  }
+}
+
 void read_k(const Checker& ck, const json& v, const std::string& path, ExperimentConfig& cfg) {
   if (!v.is_object()) ck.fail(path, "expected an object {\"min\": K1, \"max\": K2} or {\"fixed\": K}, got " + shown(v));
   for (const auto& [key, _] : v.items())
@@ -232,7 +252,10 @@ const std::vector<Option>& options() {
        }},
       {"engine_params", false, json::object(), "parameters of the engine, by field name (grigoryan: GrigoryanParams, with the paper's defaults; minconflicts: MinConflictsParams)",
        read_engine_params},
-      {"sizes", true, nullptr, "list of {\"n\": N or [N, ...], \"solutions\": S, \"compositions_per_solution\": C}", read_sizes},
+      {"instances", false, nullptr,
+       "instead of sizes: {\"files\": [composition or CSPLib .param files, or directories of them], \"diags\": [D, ...] (for .param files; -1 = all; default [-1])}",
+       read_instances},
+      {"sizes", false, nullptr, "list of {\"n\": N or [N, ...], \"solutions\": S, \"compositions_per_solution\": C}", read_sizes},
       {"k", false, json{{"min", 1}, {"max", -1}}, "composition size: {\"min\": K1, \"max\": K2} (max -1 = n - 1) or {\"fixed\": K}; default uniform on 1..n-1",
        read_k},
       {"time_limit_s", false, 0, "per-case wall-clock limit in seconds, 0 = none (gives gave_up)",
@@ -323,6 +346,10 @@ ExperimentConfig parse_config(const json& j, const std::string& source) {
       resolved[o.key] = o.fallback;
     }
   }
+  if (cfg.sizes.empty() == cfg.instances.files.empty())
+    ck.fail("", "expected exactly one of \"sizes\" (generated cases) and \"instances\" (files)");
+  if (!cfg.instances.files.empty() && cfg.engine == "grigoryan")
+    ck.fail("/engine", "engine 'grigoryan' runs derived compositions only (instances may exclude diagonals): use auto, exact or minconflicts");
   if (cfg.output.empty()) cfg.output = "results/" + cfg.name;
   resolved["output"] = cfg.output;
   check_k_against_sizes(ck, cfg);
@@ -360,7 +387,10 @@ ExperimentConfig load_config(const std::filesystem::path& file) {
     throw InputError(name + ": invalid JSON: " + (cut == std::string::npos ? what : what.substr(cut + 2)));
   }
   if (!duplicate.empty()) throw InputError(name + ": invalid JSON: duplicate key \"" + duplicate + "\"");
-  return parse_config(j, name);
+  ExperimentConfig config = parse_config(j, name);
+  for (std::string& f : config.instances.files)
+    if (std::filesystem::path(f).is_relative()) f = (file.parent_path() / f).lexically_normal().string();
+  return config;
 }
 
 std::string config_help() {

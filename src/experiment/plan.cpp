@@ -1,13 +1,76 @@
 #include "experiment/plan.hpp"
 
+#include "io/csplib.hpp"
+#include "io/errors.hpp"
+#include "io/text_format.hpp"
+
 #include <algorithm>
+#include <filesystem>
+#include <optional>
 #include <map>
 #include <numeric>
 
 namespace nqc {
 
+namespace {
+
+void plan_instances(const ExperimentConfig& config, Plan& plan) {
+  namespace fs = std::filesystem;
+  std::vector<std::string> files;
+  for (const std::string& f : config.instances.files) {
+    std::error_code ec;
+    if (fs::is_directory(f, ec)) {
+      std::vector<std::string> found;
+      for (const auto& entry : fs::directory_iterator(f, ec))
+        if (entry.is_regular_file() && (entry.path().extension() == ".param" || entry.path().extension() == ".txt"))
+          found.push_back(entry.path().string());
+      std::sort(found.begin(), found.end());
+      if (found.empty()) throw InputError(f + ": no instance files (*.param, *.txt) in this directory");
+      files.insert(files.end(), found.begin(), found.end());
+    } else {
+      files.push_back(f);
+    }
+  }
+  for (std::uint64_t i = 0; i < files.size(); ++i) {
+    if (is_param_file(files[i])) {
+      const ParamInstance all = read_param(files[i], std::nullopt);
+      for (const int d : config.instances.diags) {
+        const int used = d < 0 ? all.numdiags : d;
+        if (used > all.numdiags)
+          throw InputError(files[i] + ": diags " + std::to_string(used) + " (from the config's instances/diags) is above numdiags = " +
+                           std::to_string(all.numdiags));
+        plan.instance_cases.push_back({files[i], i, used, all.board.n(), true});
+      }
+    } else {
+      const LoadedComposition loaded = read_composition(files[i]);
+      require_consistent(loaded);
+      plan.instance_cases.push_back({files[i], i, 0, loaded.composition.n(), false});
+    }
+  }
+  for (std::uint64_t first = 0; first < plan.instance_cases.size(); first += config.shard_cases) {
+    Shard shard;
+    shard.id = plan.shards.size();
+    shard.instances = true;
+    shard.first_solution = first;
+    shard.solution_count = std::min<std::uint64_t>(config.shard_cases, plan.instance_cases.size() - first);
+    shard.compositions_per_solution = 1;
+    shard.first_case = first;
+    for (std::uint64_t c = first; c < first + shard.solution_count; ++c)
+      shard.cost += static_cast<double>(plan.instance_cases[c].n) + 100.0;
+    shard.n = plan.instance_cases[first].n;
+    plan.shards.push_back(shard);
+  }
+  plan.total_cases = plan.instance_cases.size();
+}
+
+}  // namespace
+
 Plan make_plan(const ExperimentConfig& config) {
   Plan plan;
+  if (!config.instances.files.empty()) {
+    plan_instances(config, plan);
+    return plan;
+  }
   std::map<Index, std::uint64_t> solutions_used;  // next free solution id per n
   for (const SizeGroup& group : config.sizes) {
     const std::uint64_t per_shard = std::max<std::uint64_t>(1, config.shard_cases / group.compositions_per_solution);

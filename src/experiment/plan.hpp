@@ -2,6 +2,7 @@
 #pragma once
 
 #include <cstdint>
+#include <string>
 #include <vector>
 
 #include "experiment/config.hpp"
@@ -18,6 +19,7 @@ struct Shard {
   std::uint64_t compositions_per_solution = 0;
   std::uint64_t first_case = 0;  ///< case id of (first_solution, composition 0)
   double cost = 0.0;             ///< expected cost, arbitrary units (for scheduling only)
+  bool instances = false;        ///< a shard of Plan::instance_cases: [first_solution, +solution_count)
 
   [[nodiscard]] std::uint64_t case_count() const { return solution_count * compositions_per_solution; }
 };
@@ -25,13 +27,25 @@ struct Shard {
 /// All shards of a config, in plan order (sizes groups in order, n in order, solutions in
 /// order). Ids and case ids are pure functions of the config, so reruns and resumes find the
 /// same ones. A board size listed twice gets two disjoint blocks of solution ids.
+struct InstanceCase {
+  std::string file;         ///< composition file or CSPLib .param file
+  std::uint64_t file_index = 0;  ///< position of the file in the expanded file list
+  int diags = 0;            ///< for .param files: excluded diagonals used (0 for composition files)
+  Index n = 0;
+  bool param = false;
+};
+
 struct Plan {
   std::vector<Shard> shards;
   std::uint64_t total_cases = 0;
+  std::vector<InstanceCase> instance_cases;  ///< the cases of an instance config, in case-id order
 };
 
 /// Expands a config. Each shard holds max(1, shard_cases / compositions_per_solution) whole
 /// solutions. The cost estimate of a shard is cases * (n + 100), linear in n as the engines.
+/// An instance config expands its directories (their *.param and *.txt files, sorted) and
+/// reads every file once for n and numdiags: one case per (file, diags entry), shards of
+/// shard_cases cases. Throws nqc::InputError for an unreadable or malformed instance file.
 Plan make_plan(const ExperimentConfig& config);
 
 /// Indices into plan.shards, largest expected cost first (ties by id): the order in which

@@ -5,9 +5,12 @@
 #include <ctime>
 #include <string>
 
+#include "core/engine_options.hpp"
 #include "core/rng.hpp"
 #include "core/sampling.hpp"
 #include "core/verifier.hpp"
+#include "io/csplib.hpp"
+#include "io/text_format.hpp"
 
 namespace nqc {
 namespace {
@@ -41,25 +44,21 @@ CaseInput derive_case(const ExperimentConfig& config, const Composition& solutio
   return in;
 }
 
-CaseRow run_case(const ExperimentConfig& config, Engine& engine, const Shard& shard,
-                 std::uint64_t solution_id, std::uint64_t composition_id, const CaseInput& input,
-                 int rank, const std::atomic<bool>* stop, FailureRecord* failure) {
-  CaseRow row;
-  row.case_id = shard.first_case + (solution_id - shard.first_solution) * shard.compositions_per_solution + composition_id;
-  row.shard_id = shard.id;
-  row.n = input.composition.n();
-  row.k = input.composition.k();
-  row.solution_id = solution_id;
-  row.composition_id = composition_id;
-  row.seed = input.seed;
-  row.rank = rank;
-  row.engine = fixed_string<24>(engine.name());
+namespace {
 
-  Rng rng(input.seed, 1);
+// Runs the engine on one composition, timing only the engine call, and checks its answer:
+// a completion must pass the verifier and keep the given queens; `infeasible` on a case
+// known to be completable (`derived`) is an engine bug. Fills the outcome fields of `row`.
+void execute(const ExperimentConfig& config, Engine& engine, const Composition& composition, bool derived,
+             const std::atomic<bool>* stop, CaseRow& row, FailureRecord* failure) {
+  row.n = composition.n();
+  row.k = composition.k();
+  row.engine = fixed_string<24>(engine.name());
+  Rng rng(row.seed, 1);
   const Limits limits{config.max_nodes, config.time_limit_s, stop};
   const double cpu0 = thread_cpu_seconds();
   const auto t0 = std::chrono::steady_clock::now();
-  const Result result = engine.complete(input.composition, rng, limits);
+  const Result result = engine.complete(composition, rng, limits);
   const auto t1 = std::chrono::steady_clock::now();
   row.cpu_s = thread_cpu_seconds() - cpu0;
   row.wall_s = std::chrono::duration<double>(t1 - t0).count();
@@ -72,33 +71,83 @@ CaseRow run_case(const ExperimentConfig& config, Engine& engine, const Shard& sh
   row.restarts = result.counters.restarts;
   row.limit = fixed_string<24>(result.limit);
 
-  if (result.outcome == Outcome::infeasible)
+  if (result.outcome == Outcome::infeasible && derived)
     throw EngineBugError("engine '" + engine.name() + "' declared " + case_name(row) +
                              " infeasible, but it was derived from a solution: this is a bug in the engine",
-                         row.case_id, input.composition);
+                         row.case_id, composition);
   if (result.outcome == Outcome::solved) {
     const Verdict v = verify(result.solution);
-    if (!v.ok() || result.solution.k() != result.solution.n() || !extends(result.solution, input.composition))
+    if (!v.ok() || result.solution.k() != result.solution.n() || !extends(result.solution, composition))
       throw EngineBugError("engine '" + engine.name() + "' returned a completion of " + case_name(row) +
                                " that fails verification: " +
                                (!v.ok() ? v.describe(result.solution) : std::string("incomplete or moves a given queen")),
-                           row.case_id, input.composition);
-  } else {
-    row.false_negative = 1;
+                           row.case_id, composition);
+  } else if (result.outcome == Outcome::gave_up) {
+    row.false_negative = derived ? 1 : 0;
     if (failure != nullptr && row.n <= kMaxStoredFailureN) {
       failure->case_id = row.case_id;
-      failure->q = input.composition.q;
+      failure->q = composition.q;
     }
   }
+}
+
+}  // namespace
+
+CaseRow run_case(const ExperimentConfig& config, Engine& engine, const Shard& shard,
+                 std::uint64_t solution_id, std::uint64_t composition_id, const CaseInput& input,
+                 int rank, const std::atomic<bool>* stop, FailureRecord* failure) {
+  CaseRow row;
+  row.case_id = shard.first_case + (solution_id - shard.first_solution) * shard.compositions_per_solution + composition_id;
+  row.shard_id = shard.id;
+  row.solution_id = solution_id;
+  row.composition_id = composition_id;
+  row.seed = input.seed;
+  row.rank = rank;
+  execute(config, engine, input.composition, true, stop, row, failure);
   return row;
 }
 
-ShardRun run_shard(const ExperimentConfig& config, const Shard& shard, int rank,
+CaseRow run_instance_case(const ExperimentConfig& config, Engine& engine, const Shard& shard, std::uint64_t case_id,
+                          const InstanceCase& instance, int rank, const std::atomic<bool>* stop, FailureRecord* failure) {
+  Composition composition;
+  if (instance.param) {
+    composition = read_param(instance.file, instance.diags).board;
+  } else {
+    const LoadedComposition loaded = read_composition(instance.file);
+    require_consistent(loaded);
+    composition = loaded.composition;
+  }
+  CaseRow row;
+  row.case_id = case_id;
+  row.shard_id = shard.id;
+  row.solution_id = instance.file_index;
+  row.composition_id = static_cast<std::uint64_t>(instance.diags);
+  row.seed = derive_seed(config.seed, static_cast<std::uint64_t>(composition.n()), instance.file_index,
+                         static_cast<std::uint64_t>(instance.diags));
+  row.rank = rank;
+  execute(config, engine, composition, false, stop, row, failure);
+  return row;
+}
+
+ShardRun run_shard(const ExperimentConfig& config, const Plan& plan, const Shard& shard, int rank,
                    const std::atomic<bool>* stop, const std::function<void()>& after_case) {
   ShardRun run;
   run.data.shard_id = shard.id;
   run.data.rows.reserve(std::min<std::uint64_t>(shard.case_count(), 1 << 16));
   const auto engine = make_engine(config.engine, config.engine_options);
+  if (shard.instances) {
+    for (std::uint64_t c = shard.first_solution; c < shard.first_solution + shard.solution_count; ++c) {
+      if (stop != nullptr && stop->load()) return run;
+      FailureRecord failure;
+      const CaseRow row = run_instance_case(config, *engine, shard, c, plan.instance_cases[c], rank, stop, &failure);
+      if (std::string(row.limit.data()) == "stop") return run;
+      run.data.rows.push_back(row);
+      if (!failure.q.empty()) run.data.failures.push_back(std::move(failure));
+      if (after_case) after_case();
+    }
+    run.complete = true;
+    return run;
+  }
   for (std::uint64_t s = shard.first_solution; s < shard.first_solution + shard.solution_count; ++s) {
     const Composition solution = sample_solution(config, shard.n, s);
     for (std::uint64_t c = 0; c < shard.compositions_per_solution; ++c) {

@@ -60,9 +60,17 @@ struct ShardRun {
   bool complete = false;
 };
 
+/// Runs one case of an instance config: reads its file, runs the engine, verifies a
+/// completion. The completability of an instance is unknown, so `infeasible` is a result
+/// (not a bug) and no case is a false negative. Seed: derive_seed(seed, n, file index, diags).
+/// Throws nqc::InputError for a file that became unreadable, EngineBugError for a
+/// completion that fails verification.
+CaseRow run_instance_case(const ExperimentConfig& config, Engine& engine, const Shard& shard, std::uint64_t case_id,
+                          const InstanceCase& instance, int rank, const std::atomic<bool>* stop, FailureRecord* failure);
+
 /// Runs every case of a shard in case-id order, calling `after_case` after each. Stops after
 /// the current case once `*stop` is set.
-ShardRun run_shard(const ExperimentConfig& config, const Shard& shard, int rank,
+ShardRun run_shard(const ExperimentConfig& config, const Plan& plan, const Shard& shard, int rank,
                    const std::atomic<bool>* stop, const std::function<void()>& after_case);
 
 }  // namespace nqc

@@ -145,7 +145,13 @@ int run_experiment(const RunOptions& options, const MpiSession& session, const s
     config.output = *options.output;
     config.resolved["output"] = config.output;
   }
-  const Plan plan = make_plan(config);
+  Plan plan;
+  try {
+    plan = make_plan(config);
+  } catch (const InputError& e) {
+    if (root) spdlog::error("{}", e.what());
+    return kExitBadInput;
+  }
   if (options.dry_run) {
     if (root) {
       std::printf("config %s: %zu shards, %llu cases, output %s\n", options.config.c_str(), plan.shards.size(),
@@ -204,7 +210,7 @@ int run_experiment(const RunOptions& options, const MpiSession& session, const s
       const Shard& shard = plan.shards[todo[slot]];
       ShardRun run;
       try {
-        run = run_shard(config, shard, session.rank(), &stop, [&] {
+        run = run_shard(config, plan, shard, session.rank(), &stop, [&] {
           if (root) progress.maybe_log(counter);
         });
       } catch (const EngineBugError& e) {

@@ -112,7 +112,7 @@ bad_config() {
 }
 
 bad_config bad-config-unknown-key.json \
-  "/shard_case: unknown key (valid keys: name, description, seed, engine, engine_params, sizes, k, time_limit_s, max_nodes, shard_cases, output)" \
+  "/shard_case: unknown key (valid keys: name, description, seed, engine, engine_params, instances, sizes, k, time_limit_s, max_nodes, shard_cases, output)" \
   "unknown top-level key"
 bad_config bad-config-unknown-size-key.json \
   "/sizes/1/compositions: unknown key (valid keys: n, solutions, compositions_per_solution)" \

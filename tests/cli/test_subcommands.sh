@@ -59,7 +59,7 @@ expect_exit 0 "nqc --version"
 check "nqc --version prints 'nqc VERSION'" grep -qE '^nqc [0-9]' "$OUT_FILE"
 run "$NQC" run --help-config
 expect_exit 0 "nqc run --help-config"
-expect_stdout_contains "sizes (required)" "run --help-config describes sizes"
+expect_stdout_contains "instances" "run --help-config describes instances"
 
 # --- brute-force reference: sanity of the awk counter itself ----------------------------
 printf '0 0 0 0\n' >"$TMP/empty4.txt"

@@ -41,7 +41,7 @@ TEST(Config, ErrorsNameTheJsonPath) {
   json j = minimal();
   j["shard_case"] = 3;
   EXPECT_EQ(error_of(j),
-            "c.json: /shard_case: unknown key (valid keys: name, description, seed, engine, engine_params, sizes, k, time_limit_s, "
+            "c.json: /shard_case: unknown key (valid keys: name, description, seed, engine, engine_params, instances, sizes, k, time_limit_s, "
             "max_nodes, shard_cases, output)");
   j = minimal();
   j["seed"] = "x";

@@ -75,8 +75,9 @@ TEST(Worker, GaveUpIsAFalseNegativeAndKeepsTheComposition) {
 TEST(Worker, ShardRowsAreSolvedVerifiedAndDeterministic) {
   const ExperimentConfig cfg = config();
   const Shard shard = make_plan(cfg).shards[0];
-  const ShardRun a = run_shard(cfg, shard, 0, nullptr, {});
-  const ShardRun b = run_shard(cfg, shard, 1, nullptr, {});
+  const Plan plan = make_plan(cfg);
+  const ShardRun a = run_shard(cfg, plan, shard, 0, nullptr, {});
+  const ShardRun b = run_shard(cfg, plan, shard, 1, nullptr, {});
   ASSERT_TRUE(a.complete);
   ASSERT_EQ(a.data.rows.size(), 6u);
   for (std::size_t i = 0; i < a.data.rows.size(); ++i) {

@@ -1,0 +1,75 @@
+#!/usr/bin/env bash
+# `nqc run` on an instance set: CSPLib prob079 .param files (a directory) and a composition
+# file, checked against the published labels, on 1 and 2 ranks.
+# Usage: test_instances.sh NQC PYTHON
+set -u
+if [ $# -ne 2 ]; then
+  echo "usage: $0 NQC PYTHON" >&2
+  exit 2
+fi
+NQC=$1
+PYTHON=$2
+HERE=$(cd "$(dirname "${BASH_SOURCE[0]}")" && pwd)
+# shellcheck source=lib.sh
+source "$HERE/lib.sh"
+DATA=$HERE/../data/csplib-prob079
+
+tar xzf "$DATA/diag-10.tar.gz" -C "$TMP"
+printf '1 0 0 0\n' >"$TMP/corner4.txt"   # no completion
+cat >"$TMP/instances.json" <<'JSON'
+{"name": "instances", "seed": 3, "engine": "auto", "shard_cases": 300,
+ "instances": {"files": ["diag-10", "corner4.txt"], "diags": [5, 10]}}
+JSON
+run "$NQC" run "$TMP/instances.json" --dry-run
+expect_exit 0 "dry run of an instance config"
+expect_stdout_contains "7 shards, 2001 cases" "1000 .param files x 2 diags + 1 composition file (once) = 2001 cases"
+run "$NQC" run "$TMP/instances.json" -o "$TMP/one" -q
+expect_exit 0 "instance run on 1 rank"
+run mpirun -np 2 --oversubscribe "$NQC" run "$TMP/instances.json" -o "$TMP/two" -q
+expect_exit 0 "instance run on 2 ranks"
+
+# Labels: "10 D mininfile SEED path:Solutions: S ..." -> expected infeasible count per D.
+expected=$(zcat "$DATA/labels-shiftqueens-n8-13.txt.gz" |
+  awk '$1 == 10 && ($2 == 5 || $2 == 10) && /Timeout: 0/ { split($0, a, "Solutions: "); if (a[2] + 0 == 0) u[$2]++ }
+       END { printf "%d %d", u[5] + 0, u[10] + 0 }')
+got=$("$PYTHON" - "$TMP/one/results.h5" "$TMP/two/results.h5" <<'PY'
+import sys, h5py, pandas as pd
+a = pd.DataFrame(h5py.File(sys.argv[1])['cases'][()]).sort_values('case_id').reset_index(drop=True)
+b = pd.DataFrame(h5py.File(sys.argv[2])['cases'][()]).sort_values('case_id').reset_index(drop=True)
+cols = [c for c in a.columns if c not in ('wall_s', 'cpu_s', 'rank')]
+same = a[cols].equals(b[cols])
+p = a[a.n == 10]
+u5 = int(((p.composition_id == 5) & (p.outcome == 1)).sum())
+u10 = int(((p.composition_id == 10) & (p.outcome == 1)).sum())
+corner = a[a.n == 4]
+print(len(a), same, u5, u10, int(p.outcome.isin([0, 1]).all()), int(a.false_negative.sum()), list(corner.outcome))
+PY
+)
+check "2001 rows, 1 and 2 ranks agree, infeasible per d match the labels ($expected), all decided, no false negatives, corner4 infeasible (got: $got)" \
+  test "$got" = "2001 True ${expected% *} ${expected#* } 1 0 [1]"
+
+# Bad instance sets.
+cat >"$TMP/bad-diags.json" <<'JSON'
+{"name": "bad", "instances": {"files": ["diag-10/diag-10-4-1.param"], "diags": [99]}}
+JSON
+run "$NQC" run "$TMP/bad-diags.json" -o "$TMP/bad"
+expect_exit 1 "instances: diags above numdiags"
+check "instances: diags above numdiags names the file" grep -qF "$TMP/diag-10/diag-10-4-1.param: diags 99 (from the config's instances/diags) is above numdiags = " "$ERR_FILE"
+cat >"$TMP/bad-both.json" <<'JSON'
+{"name": "bad", "instances": {"files": ["corner4.txt"]}, "sizes": [{"n": 8, "solutions": 1, "compositions_per_solution": 1}]}
+JSON
+run "$NQC" run "$TMP/bad-both.json" -o "$TMP/bad"
+expect_exit 1 "instances and sizes together"
+expect_log_error "$TMP/bad-both.json: /: expected exactly one of \"sizes\" (generated cases) and \"instances\" (files)" "instances and sizes: message"
+cat >"$TMP/bad-missing.json" <<'JSON'
+{"name": "bad", "instances": {"files": ["nosuch.param"]}}
+JSON
+run "$NQC" run "$TMP/bad-missing.json" -o "$TMP/bad"
+expect_exit 1 "instances: missing file"
+expect_log_error "$TMP/nosuch.param: cannot open: No such file or directory" "instances: missing file named"
+cat >"$TMP/bad-grig.json" <<'JSON'
+{"name": "bad", "engine": "grigoryan", "instances": {"files": ["corner4.txt"]}}
+JSON
+run "$NQC" run "$TMP/bad-grig.json" -o "$TMP/bad"
+expect_exit 1 "instances with grigoryan"
+summary
