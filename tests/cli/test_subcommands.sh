@@ -216,6 +216,14 @@ expect_stderr_line "nqc: error: $TMP/no-such-results: no such file or directory"
 run "$NQC" count 14
 expect_exit 0 "count 14"
 expect_stdout_line "completions: 365596" "count 14 = Q(14) (OEIS A000170)"
+# Q(n) for n = 1..14 against OEIS A000170 (tests/data/oeis-A000170.txt, copied from ../shared/data).
+oeis_ok=0
+for n in $(seq 1 14); do
+  want=$(awk -v n="$n" '$1 == n { print $2 }' "$HERE/../data/oeis-A000170.txt")
+  got=$("$NQC" count "$n" | sed -n 's/^completions: //p')
+  [ -n "$want" ] && [ "$got" = "$want" ] && oeis_ok=$((oeis_ok + 1))
+done
+check "count n = 1..14 matches OEIS A000170 ($oeis_ok of 14)" test "$oeis_ok" = 14
 run "$NQC" count 12 --max-nodes 1000
 expect_exit 3 "count with --max-nodes: exit 3"
 expect_stdout_line "limit: max_nodes" "count with --max-nodes names the limit"
@@ -239,6 +247,18 @@ expect_exit 0 "complete a .param file with --diags 5"
 run "$NQC" complete "$param" --diags 99
 expect_exit 1 "complete --diags above numdiags"
 expect_stderr_line "nqc: error: $param: --diags 99 is above numdiags = 16" "--diags above numdiags: message"
+printf 'n = 10\nnumdiags = 2\ndiags = [[1, 0], [2, 1]\n' >"$TMP/malformed.param"
+run "$NQC" complete "$TMP/malformed.param"
+expect_exit 1 "a .param file with a malformed list"
+expect_stderr_line "nqc: error: $TMP/malformed.param:3: malformed diags list (expected [[index, 0 or 1], ...])" "malformed .param: message"
+printf 'n = 10\nnumdiags = 2\ndiags = [[1, 0], [19, 1]]\n' >"$TMP/range.param"
+run "$NQC" count "$TMP/range.param"
+expect_exit 1 "a .param file with a diagonal index out of range"
+expect_stderr_line "nqc: error: $TMP/range.param:3: diags[1]: diagonal index 19 is out of range 0..18" "out-of-range diagonal: message"
+printf '1 0 3 0 0\n' >"$TMP/inconsistent.txt"
+run "$NQC" complete "$TMP/inconsistent.txt" --engine grigoryan
+expect_exit 1 "an inconsistent composition, before any search"
+expect_stderr_line "nqc: error: $TMP/inconsistent.txt:1: rows 1 and 3: two queens on one diagonal (columns 1 and 3)" "inconsistent: the verifier's message"
 run "$NQC" complete "$TMP/q4-corner.txt" --diags 2
 expect_exit 1 "--diags on a composition file"
 
