@@ -5,46 +5,12 @@
 #include <stdexcept>
 #include <string_view>
 
+#include "core/limit_watch.hpp"
 #include "core/verifier.hpp"
 
 namespace nqc {
 namespace {
 
-using Clock = std::chrono::steady_clock;
-
-// Polls the limits every kPollMask+1 nodes: a clock read per node would cost more than a
-// placement on small boards.
-constexpr std::uint64_t kPollMask = 1023;
-
-class LimitWatch {
- public:
-  /// `free_rows`: a node costs O(free_rows), so large boards poll the clock more often
-  /// (every node from 4096 free rows on) to keep the time limit within a few node costs.
-  LimitWatch(const Limits& limits, Index free_rows)
-      : limits_(limits), start_(Clock::now()),
-        mask_(free_rows >= 4096 ? 0 : free_rows >= 256 ? 15 : kPollMask) {}
-
-  /// Empty string while within limits, else the name of the limit that was hit.
-  const char* check(std::uint64_t nodes) const {
-    if (limits_.max_nodes != 0 && nodes >= limits_.max_nodes) return "max_nodes";
-    if ((nodes & mask_) != 0) return "";
-    return poll();
-  }
-
-  /// The stop flag and the time limit only, checked now.
-  const char* poll() const {
-    if (limits_.stop != nullptr && limits_.stop->load(std::memory_order_relaxed)) return "stop";
-    if (limits_.time_limit_s > 0.0 &&
-        std::chrono::duration<double>(Clock::now() - start_).count() >= limits_.time_limit_s)
-      return "time_limit";
-    return "";
-  }
-
- private:
-  const Limits& limits_;
-  Clock::time_point start_;
-  std::uint64_t mask_;
-};
 
 // The reduced board: free rows (index a) x free columns (index b). A cell is free when its
 // row and column are open and neither of its diagonals is closed. Diagonal indices are those
@@ -252,6 +218,10 @@ class ReducedBoard {
   bool dead_ = false;
 };
 
+// A node costs O(f) on f free rows: large boards poll the clock more often (every node from
+// 4096 free rows on) so that a time limit stops within a few node costs.
+std::uint64_t poll_interval(Index free_rows) { return free_rows >= 4096 ? 1 : free_rows >= 256 ? 16 : 1024; }
+
 struct Frame {
   Index row;              // reduced row index a
   std::size_t next, end;  // range of untried candidates in the pool
@@ -264,7 +234,7 @@ struct Frame {
 // `restart_at`: a node count at which to stop with "restart" (0: never), below the limits.
 // A search stopped by a limit or a restart takes its queens back off the board first.
 template <class OnSolution>
-const char* search(ReducedBoard& board, Rng* rng, const LimitWatch& watch, Counters& counters,
+const char* search(ReducedBoard& board, Rng* rng, LimitWatch& watch, Counters& counters,
                    std::uint64_t restart_at, OnSolution&& on_solution) {
   std::vector<Frame> stack;
   std::vector<Index> pool;
@@ -325,7 +295,7 @@ Result complete_exact(const Composition& composition, Rng& rng, const Limits& li
   if (const Verdict v = verify(composition); !v.ok())
     throw std::invalid_argument("inconsistent composition: " + v.describe(composition));
   Result result;
-  const LimitWatch watch(limits, composition.n() - composition.k());
+  LimitWatch watch(limits, poll_interval(composition.n() - composition.k()));
   ReducedBoard board(composition);
   if (board.free_count() == 0) {
     result.outcome = Outcome::solved;
@@ -378,7 +348,7 @@ Result complete_exact(const Composition& composition, Rng& rng, const Limits& li
 
 CountResult count_completions_reduced(const Composition& composition, const Limits& limits) {
   CountResult out;
-  const LimitWatch watch(limits, composition.n() - composition.k());
+  LimitWatch watch(limits, poll_interval(composition.n() - composition.k()));
   ReducedBoard board(composition);
   if (board.free_count() == 0) {
     out.completions = 1;

@@ -7,6 +7,7 @@
 #include <utility>
 #include <vector>
 
+#include "core/limit_watch.hpp"
 #include "core/verifier.hpp"
 
 // Interpretation notes. The extracted text of 000_* lost its figures and Table 1, where the
@@ -27,32 +28,7 @@ Index level_from(Index n, double b) {
   return static_cast<Index>(std::clamp<std::int64_t>(static_cast<std::int64_t>(n) - free_rows, 0, n));
 }
 
-using Clock = std::chrono::steady_clock;
 
-// Polls the stop flag and the clock every kPollMask + 1 checks (a clock read per placement would
-// cost more than the placement). Unlike exact.cpp's watch it counts its own calls, because here
-// many checks happen without a new node (block-3 failures, block-1 probes).
-class LimitWatch {
- public:
-  explicit LimitWatch(const Limits& limits) : limits_(limits), start_(Clock::now()) {}
-
-  /// nullptr while within limits, else the name of the limit that was hit.
-  const char* check(std::uint64_t nodes) {
-    if (limits_.max_nodes != 0 && nodes >= limits_.max_nodes) return "max_nodes";
-    if ((++ticks_ & kPollMask) != 0) return nullptr;
-    if (limits_.stop != nullptr && limits_.stop->load(std::memory_order_relaxed)) return "stop";
-    if (limits_.time_limit_s > 0.0 &&
-        std::chrono::duration<double>(Clock::now() - start_).count() >= limits_.time_limit_s)
-      return "time_limit";
-    return nullptr;
-  }
-
- private:
-  static constexpr std::uint64_t kPollMask = 1023;
-  const Limits& limits_;
-  Clock::time_point start_;
-  std::uint64_t ticks_ = 0;
-};
 
 // A fixed-size bitmap: 2n bits per diagonal direction keep block 1's random probes in cache
 // far longer than bytes would (n = 10^6: 250 KB instead of 2 MB per direction).
@@ -375,7 +351,7 @@ class Grigoryan {
   LimitWatch watch_;
   const GrigoryanParams& p_;
   Counters counters_;
-  const char* hit_ = nullptr;  // the limit that stopped the run
+  const char* hit_ = "";  // the limit that stopped the run
 
   Index k_ = 0;                 // queens on the board (blocks 0-3)
   Index k_input_ = 0;
@@ -419,7 +395,7 @@ Grigoryan::Step Grigoryan::block1() {
     bool placed = false;
     for (std::size_t i = 0; i < f; ++i) {
       if (k_ < level2_) {
-        if ((hit_ = watch_.check(counters_.nodes)) != nullptr) return Step::limit;
+        if (*(hit_ = watch_.check(counters_.nodes)) != '\0') return Step::limit;
         if (try_place(rows_[i], cols_[i])) {
           placed = true;
           continue;
@@ -442,7 +418,7 @@ Grigoryan::Step Grigoryan::block1() {
 // not draw is caught by block 4's count.
 Grigoryan::Step Grigoryan::block3() {
   while (k_ < block3_target_) {
-    if ((hit_ = watch_.check(counters_.nodes)) != nullptr) return Step::limit;
+    if (*(hit_ = watch_.check(counters_.nodes)) != '\0') return Step::limit;
     const std::size_t i = rng_.below(rows_.size());
     const Index r = rows_[i];
     buffer_.clear();
@@ -528,7 +504,7 @@ Grigoryan::Exit Grigoryan::block5(Start start) {
         ++retractions;
         continue;
       }
-      if ((hit_ = watch_.check(counters_.nodes)) != nullptr) return Exit::limit;
+      if (*(hit_ = watch_.check(counters_.nodes)) != '\0') return Exit::limit;
       const Index e = pool_[top.next++].second;
       ++counters_.nodes;
       if (final_.place(e)) {

@@ -8,40 +8,13 @@
 #include <vector>
 
 #include "core/composition.hpp"
+#include "core/limit_watch.hpp"
 #include "core/verifier.hpp"
 
 namespace nqc {
 namespace {
 
-using Clock = std::chrono::steady_clock;
 
-// Limits are polled at most every kPollEvery nodes: a clock read per swap evaluation would
-// cost more than the evaluation. Unlike exact.cpp's mask test this keeps a threshold, since a
-// repair step may evaluate several swaps between two checks.
-constexpr std::uint64_t kPollEvery = 1024;
-
-class LimitWatch {
- public:
-  explicit LimitWatch(const Limits& limits) : limits_(limits), start_(Clock::now()) {}
-
-  /// Empty string while within limits, else the name of the limit that was hit. Call before
-  /// each node with the count of nodes done so far.
-  const char* check(std::uint64_t nodes) {
-    if (limits_.max_nodes != 0 && nodes >= limits_.max_nodes) return "max_nodes";
-    if (nodes < next_poll_) return "";
-    next_poll_ = nodes + kPollEvery;
-    if (limits_.stop != nullptr && limits_.stop->load(std::memory_order_relaxed)) return "stop";
-    if (limits_.time_limit_s > 0.0 &&
-        std::chrono::duration<double>(Clock::now() - start_).count() >= limits_.time_limit_s)
-      return "time_limit";
-    return "";
-  }
-
- private:
-  const Limits& limits_;
-  Clock::time_point start_;
-  std::uint64_t next_poll_ = 0;
-};
 
 // One diagonal (or anti-diagonal) of the full board: how many queens stand on it, fixed and
 // free, and the XOR of the ids of its free queens (free row a has id a + 1, a fixed queen
