@@ -1,5 +1,7 @@
 #include <gtest/gtest.h>
 
+#include "brute_force.hpp"
+
 #include <algorithm>
 #include <atomic>
 #include <numeric>
@@ -29,29 +31,8 @@ void expect_sound(const Result& r, const Composition& c, const std::string& what
   EXPECT_EQ(r.counters.placed_random, 0u) << what;
 }
 
-// Brute force over all n! permutations: the completions of c (n <= 8).
-std::uint64_t brute_force_completions(const Composition& c) {
-  std::vector<Index> p(static_cast<std::size_t>(c.n()));
-  std::iota(p.begin(), p.end(), 1);
-  std::uint64_t count = 0;
-  do {
-    const Composition s(p);
-    if (extends(s, c) && verify(s).ok()) ++count;
-  } while (std::next_permutation(p.begin(), p.end()));
-  return count;
-}
-
-// A random consistent composition that need not have a completion.
-Composition random_consistent(Index n, Index k, Rng& rng) {
-  Composition c(n);
-  for (int tries = 0; tries < 200 && c.k() < k; ++tries) {
-    const auto r = static_cast<std::size_t>(rng.below(static_cast<std::uint64_t>(n)));
-    if (c.q[r] != 0) continue;
-    c.q[r] = static_cast<Index>(rng.below(static_cast<std::uint64_t>(n))) + 1;
-    if (!verify(c).ok()) c.q[r] = 0;
-  }
-  return c;
-}
+using nqc::testing::brute_force_completions;
+using nqc::testing::random_consistent;
 
 TEST(MinConflicts, SolvesDerivedCompositions) {
   struct Size {
