@@ -39,6 +39,15 @@ struct Composition {
   friend bool operator==(const Composition&, const Composition&) = default;
 };
 
+/// The free rows and free columns of a composition, 0-based and increasing: the rows
+/// without a queen, and the columns no queen uses. For a consistent composition both have
+/// n - k entries. O(n).
+struct FreeLines {
+  std::vector<Index> rows;
+  std::vector<Index> cols;
+};
+FreeLines free_lines(const Composition& c);
+
 /// Sets closed[a] = 1 in `difference` (size >= 2n-1, index r - c + n - 1) and `sum` (index
 /// r + c) for every excluded diagonal of `c` in range 0..2n-2.
 void close_excluded_diagonals(const Composition& c, std::vector<std::uint8_t>& difference,

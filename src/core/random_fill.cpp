@@ -9,21 +9,14 @@ class Filler {
  public:
   explicit Filler(Composition& c) : c_(c), n_(c.n()) {
     const auto un = static_cast<std::size_t>(n_);
-    std::vector<std::uint8_t> column_used(un, 0);
     d1_.assign(2 * un, 0);
     d2_.assign(2 * un, 0);
-    for (Index r = 0; r < n_; ++r) {
-      const Index j = c.q[static_cast<std::size_t>(r)];
-      if (j == 0) {
-        rows_.push_back(r);
-      } else {
-        column_used[static_cast<std::size_t>(j - 1)] = 1;
-        close(r, j - 1);
-      }
-    }
+    for (Index r = 0; r < n_; ++r)
+      if (const Index j = c.q[static_cast<std::size_t>(r)]; j != 0) close(r, j - 1);
     close_excluded_diagonals(c, d1_, d2_);
-    for (Index col = 0; col < n_; ++col)
-      if (!column_used[static_cast<std::size_t>(col)]) cols_.push_back(col);
+    FreeLines free = free_lines(c);
+    rows_ = std::move(free.rows);
+    cols_ = std::move(free.cols);
   }
 
   [[nodiscard]] Index free_rows() const { return static_cast<Index>(rows_.size()); }

@@ -20,26 +20,19 @@ class ReducedBoard {
  public:
   explicit ReducedBoard(const Composition& c) : n_(c.n()) {
     const auto un = static_cast<std::size_t>(n_);
-    std::vector<std::uint8_t> column_used(un, 0);
     d1_closed_.assign(2 * un, 0);
     d2_closed_.assign(2 * un, 0);
-    for (Index r = 0; r < n_; ++r) {
-      const Index j = c.q[static_cast<std::size_t>(r)];
-      if (j == 0) {
-        rows_.push_back(r);
-        continue;
+    for (Index r = 0; r < n_; ++r)
+      if (const Index j = c.q[static_cast<std::size_t>(r)]; j != 0) {
+        d1_closed_[d1(r, j - 1)] = 1;
+        d2_closed_[d2(r, j - 1)] = 1;
       }
-      column_used[static_cast<std::size_t>(j - 1)] = 1;
-      d1_closed_[d1(r, j - 1)] = 1;
-      d2_closed_[d2(r, j - 1)] = 1;
-    }
     close_excluded_diagonals(c, d1_closed_, d2_closed_);
+    FreeLines free = free_lines(c);
+    rows_ = std::move(free.rows);
+    cols_ = std::move(free.cols);
     col_index_.assign(un, -1);
-    for (Index col = 0; col < n_; ++col)
-      if (!column_used[static_cast<std::size_t>(col)]) {
-        col_index_[static_cast<std::size_t>(col)] = static_cast<Index>(cols_.size());
-        cols_.push_back(col);
-      }
+    for (std::size_t b = 0; b < cols_.size(); ++b) col_index_[static_cast<std::size_t>(cols_[b])] = static_cast<Index>(b);
     const std::size_t f = rows_.size();
     row_open_.assign(f, 1);
     col_open_.assign(f, 1);

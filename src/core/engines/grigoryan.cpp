@@ -603,19 +603,14 @@ Result Grigoryan::run() {
   // Block 0: control arrays of the composition's columns and diagonals; x is the composition.
   d1_closed_.assign(2 * un);
   d2_closed_.assign(2 * un);
-  std::vector<std::uint8_t> column_used(un, 0);
-  for (Index r = 0; r < n_; ++r) {
-    const Index j = board_.q[static_cast<std::size_t>(r)];
-    if (j == 0) {
-      x_rows_.push_back(r);
-      continue;
+  for (Index r = 0; r < n_; ++r)
+    if (const Index j = board_.q[static_cast<std::size_t>(r)]; j != 0) {
+      d1_closed_.set(d1(r, j - 1));
+      d2_closed_.set(d2(r, j - 1));
     }
-    column_used[static_cast<std::size_t>(j - 1)] = 1;
-    d1_closed_.set(d1(r, j - 1));
-    d2_closed_.set(d2(r, j - 1));
-  }
-  for (Index c = 0; c < n_; ++c)
-    if (!column_used[static_cast<std::size_t>(c)]) x_cols_.push_back(c);
+  FreeLines free = free_lines(board_);
+  x_rows_ = std::move(free.rows);
+  x_cols_ = std::move(free.cols);
   k_ = k_input_ = n_ - static_cast<Index>(x_rows_.size());
   rows_ = x_rows_;
   cols_ = x_cols_;

@@ -53,17 +53,11 @@ class SwapSearch {
     const auto un = static_cast<std::size_t>(n_);
     d1_.resize(2 * un);
     d2_.resize(2 * un);
-    std::vector<std::uint8_t> column_used(un, 0);
-    for (Index r = 0; r < n_; ++r) {
-      const Index j = c.q[static_cast<std::size_t>(r)];
-      if (j == 0) {
-        rows_.push_back(r);
-        continue;
+    for (Index r = 0; r < n_; ++r)
+      if (const Index j = c.q[static_cast<std::size_t>(r)]; j != 0) {
+        ++d1_[d1(r, j - 1)].count;  // fixed queens have id 0: ids stay unchanged
+        ++d2_[d2(r, j - 1)].count;
       }
-      column_used[static_cast<std::size_t>(j - 1)] = 1;
-      ++d1_[d1(r, j - 1)].count;  // fixed queens have id 0: ids stay unchanged
-      ++d2_[d2(r, j - 1)].count;
-    }
     // An excluded diagonal (CSPLib prob079) holds a phantom fixed queen: count 1, id 0. A
     // free queen on it then conflicts like one on a fixed queen's line, E = 0 still means a
     // valid completion, and no other code needs to know. Consistent compositions have no
@@ -77,8 +71,9 @@ class SwapSearch {
       }
     }
     // A consistent composition has as many free columns as free rows.
-    for (Index col = 0; col < n_; ++col)
-      if (!column_used[static_cast<std::size_t>(col)]) cols_.push_back(col);
+    FreeLines free = free_lines(c);
+    rows_ = std::move(free.rows);
+    cols_ = std::move(free.cols);
     in_list_.assign(rows_.size(), 0);
     list_.reserve(rows_.size());
   }
