@@ -3,6 +3,8 @@
 #include <unistd.h>
 
 #include <chrono>
+#include <cmath>
+#include <map>
 #include <cstdio>
 #include <ctime>
 #include <fstream>
@@ -119,6 +121,30 @@ class Progress {
   std::chrono::steady_clock::time_point start_ = std::chrono::steady_clock::now(), last_ = start_;
 };
 
+// Per n: shards, cases and an estimate of the CPU time. The estimate is `auto`'s measured
+// mean CPU time per derived case on this project's machine kind (BENCHMARKS.md: 7*10^-5 s at
+// n = 1000, 0.2 s at 10^6, fitted as 2*10^-5 + 7*10^-5 (n/1000)^1.15 s), a guide for sizing
+// jobs, not a promise: other engines and instance sets differ.
+void print_plan_by_n(const Plan& plan) {
+  std::map<Index, std::pair<std::uint64_t, std::uint64_t>> by_n;  // n -> (shards, cases)
+  for (const Shard& s : plan.shards) {
+    auto& [shards, cases] = by_n[s.n];
+    ++shards;
+    cases += s.case_count();
+  }
+  std::printf("%12s %10s %14s %16s\n", "n", "shards", "cases", "est. CPU s");
+  double total = 0;
+  for (const auto& [n, counts] : by_n) {
+    const double per_case = 2e-5 + 7e-5 * std::pow(static_cast<double>(n) / 1000.0, 1.15);
+    const double cpu = per_case * static_cast<double>(counts.second);
+    total += cpu;
+    std::printf("%12d %10llu %14llu %16.1f\n", n, static_cast<unsigned long long>(counts.first),
+                static_cast<unsigned long long>(counts.second), cpu);
+  }
+  std::printf("%12s %10zu %14llu %16.1f  (%.2f core-hours)\n", "total", plan.shards.size(),
+              static_cast<unsigned long long>(plan.total_cases), total, total / 3600.0);
+}
+
 [[noreturn]] void fail_engine_bug(const EngineBugError& e, const fs::path& dir, const MpiSession& session) {
   const fs::path file = dir / ("engine-bug-case-" + std::to_string(e.case_id()) + ".txt");
   try {
@@ -156,6 +182,7 @@ int run_experiment(const RunOptions& options, const MpiSession& session, const s
     if (root) {
       std::printf("config %s: %zu shards, %llu cases, output %s\n", options.config.c_str(), plan.shards.size(),
                   static_cast<unsigned long long>(plan.total_cases), config.output.c_str());
+      print_plan_by_n(plan);
     }
     return kExitOk;
   }
