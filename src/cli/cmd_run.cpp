@@ -25,16 +25,6 @@ namespace {
 std::atomic<bool> g_stop{false};
 extern "C" void on_stop_signal(int) { g_stop.store(true); }
 
-// The result file whose attributes stand for a path: the file itself, DIR/results.h5, or
-// DIR's first shard file; empty when there is none.
-std::filesystem::path representative_file(const std::filesystem::path& p) {
-  std::error_code ec;
-  if (!std::filesystem::is_directory(p, ec)) return std::filesystem::exists(p, ec) ? p : std::filesystem::path();
-  if (std::filesystem::exists(p / "results.h5", ec)) return p / "results.h5";
-  const auto ids = done_shards(p);
-  return ids.empty() ? std::filesystem::path() : shard_path(p, ids.front());
-}
-
 // A results directory without results.h5 is a run in progress or interrupted: say how much
 // of its plan the table covers.
 void warn_if_unfinished(const std::filesystem::path& p, std::size_t rows) {

@@ -31,6 +31,10 @@ extern const CLI::Validator kNonNegative;
 /// Accepts a decimal integer 0..2^64-1 (CLI11 clamps larger values to the maximum).
 extern const CLI::Validator kUnsigned;
 
+/// rerun, export: one case of a result file.
+Runner add_rerun(CLI::App& app);
+Runner add_export(CLI::App& app);
+
 /// Sets the spdlog default logger: stderr, "[time] [rank R] [level] message".
 void setup_logging(int rank, const std::string& level, bool quiet);
 

@@ -2,6 +2,7 @@
 // and errors to stderr; exit codes as nqc::ExitCode.
 #include <cstdio>
 #include <iostream>
+#include <iostream>
 #include <map>
 
 #include <spdlog/spdlog.h>
@@ -24,6 +25,8 @@ int main(int argc, char** argv) {
   add(nqc::cli::add_randset(app));
   add(nqc::cli::add_run(app, argc, argv));
   add(nqc::cli::add_aggregate(app));
+  add(nqc::cli::add_rerun(app));
+  add(nqc::cli::add_export(app));
   // CLI11 reads an unknown first word as a stray argument ("A subcommand is required"):
   // name it instead.
   if (argc > 1 && argv[1][0] != '-') {

@@ -354,6 +354,27 @@ void merge_results(const std::filesystem::path& dir, const Attributes& attrs) {
   });
 }
 
+std::filesystem::path representative_file(const std::filesystem::path& p) {
+  std::error_code ec;
+  if (!fs::is_directory(p, ec)) return fs::exists(p, ec) ? p : fs::path();
+  if (fs::exists(p / "results.h5", ec)) return p / "results.h5";
+  const auto ids = done_shards(p);
+  return ids.empty() ? fs::path() : shard_path(p, ids.front());
+}
+
+std::optional<FailureRecord> find_failure(const std::filesystem::path& path, std::uint64_t case_id) {
+  std::vector<fs::path> files;
+  std::error_code ec;
+  if (!fs::is_directory(path, ec)) files.push_back(path);
+  else if (fs::exists(path / "results.h5", ec)) files.push_back(path / "results.h5");
+  else
+    for (const auto id : done_shards(path)) files.push_back(shard_path(path, id));
+  for (const auto& f : files)
+    for (auto& record : read_failures(f))
+      if (record.case_id == case_id) return std::move(record);
+  return std::nullopt;
+}
+
 std::vector<CaseRow> load_rows(const std::filesystem::path& path) {
   std::error_code ec;
   const fs::file_status status = fs::status(path, ec);

@@ -48,6 +48,14 @@ std::vector<FailureRecord> read_failures(const std::filesystem::path& file);
 /// shards) and `failures`. Throws nqc::IoError on failure.
 void merge_results(const std::filesystem::path& dir, const Attributes& attrs);
 
+/// The result file whose attributes stand for a path: the file itself, DIR/results.h5, or
+/// DIR's first shard file; empty when there is none.
+std::filesystem::path representative_file(const std::filesystem::path& path);
+
+/// The stored composition of case `case_id` under a path (a result file, or a results
+/// directory: its results.h5, else its shard files); nullopt when none is stored.
+std::optional<FailureRecord> find_failure(const std::filesystem::path& path, std::uint64_t case_id);
+
 /// All rows under a path: a result file, or a results directory (its results.h5 when the
 /// run finished, else the shard files done so far). Sorted by case_id. Throws nqc::IoError when the path does
 /// not exist or holds no result file.

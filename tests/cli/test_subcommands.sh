@@ -262,4 +262,27 @@ expect_stderr_line "nqc: error: $TMP/inconsistent.txt:1: rows 1 and 3: two queen
 run "$NQC" complete "$TMP/q4-corner.txt" --diags 2
 expect_exit 1 "--diags on a composition file"
 
+# --- rerun and export -----------------------------------------------------------------------
+run "$NQC" rerun "$res" --case 150
+expect_exit 0 "rerun of case 150 gives the stored outcome and backtracks"
+expect_stdout_contains "case 150: n = 50, k = 37, solution 0, composition 0," "rerun names the case"
+sed 's/"engine": "auto"/"engine": "exact", "max_nodes": 3/' "$TMP/ci.json" >"$TMP/ci-limited.json"
+limited=$TMP/results-limited
+run "$NQC" run "$TMP/ci-limited.json" -o "$limited" -q
+expect_exit 0 "a run whose node limit makes cases give up"
+gave_up=$(/usr/bin/python3 -c "import h5py, pandas as pd; df = pd.DataFrame(h5py.File('$limited/results.h5')['cases'][()]); g = df[df.outcome == 2]; print(int(g.case_id.iloc[0]) if len(g) else -1, int(g.n.iloc[0]) if len(g) else -1)" 2>/dev/null)
+case_id=${gave_up% *}
+check "the limited run has gave_up cases ($gave_up)" test "${case_id:--1}" -ge 0
+run "$NQC" export "$limited" --case "$case_id" -o "$TMP/exported.txt"
+expect_exit 0 "export of a gave_up case"
+run "$NQC" verify "$TMP/exported.txt"
+expect_stdout_contains "consistent composition, n = ${gave_up#* }" "the exported composition verifies, with the case's n"
+run "$NQC" rerun "$limited" --case "$case_id"
+expect_exit 0 "rerun of the gave_up case: same outcome and backtracks"
+expect_stdout_contains "rerun:  engine exact, outcome gave_up" "rerun of the gave_up case gives up again"
+run "$NQC" rerun "$limited" --case "$case_id" -e auto
+expect_stdout_contains "rerun:  engine auto, outcome " "rerun with another engine runs that engine (under the run's node limit)"
+run "$NQC" export "$res" --case 0
+expect_exit 1 "export of a case with nothing stored"
+
 summary

@@ -1,0 +1,100 @@
+// rerun and export: one case of a result file, again.
+#include <cstdio>
+#include <optional>
+
+#include "cli/commands.hpp"
+#include "core/engine_options.hpp"
+#include "experiment/config.hpp"
+#include "experiment/plan.hpp"
+#include "experiment/results.hpp"
+#include "experiment/worker.hpp"
+#include "io/errors.hpp"
+#include "io/text_format.hpp"
+
+namespace nqc::cli {
+namespace {
+
+CaseRow find_row(const std::string& results, std::uint64_t case_id) {
+  for (const CaseRow& row : load_rows(results))
+    if (row.case_id == case_id) return row;
+  throw InputError(results + ": no case " + std::to_string(case_id));
+}
+
+const char* outcome_name(std::int8_t code) { return to_string(static_cast<Outcome>(code)); }
+
+}  // namespace
+
+Runner add_rerun(CLI::App& app) {
+  auto* cmd = app.add_subcommand("rerun", "Rebuild one case of a result file from its stored config and seed, and run it again");
+  struct Args {
+    std::string results, engine;
+    std::uint64_t case_id = 0;
+    bool verbose = false;
+  };
+  auto a = std::make_shared<Args>();
+  cmd->add_option("RESULTS", a->results, "results directory or HDF5 result file")->required();
+  cmd->add_option("--case", a->case_id, "case id (the case_id column)")->required()->check(kUnsigned);
+  cmd->add_option("-e,--engine", a->engine, "another engine (default: the run's, with its engine_params)");
+  cmd->add_flag("--verbose", a->verbose, "also print the composition");
+  cmd->footer("Prints the stored row and the new one. Exit codes: 0 same outcome and backtracks (for the same\n"
+              "engine), 1 bad input, 6 different outcome or backtracks.");
+  return [a] {
+    const CaseRow stored = find_row(a->results, a->case_id);
+    const std::filesystem::path file = representative_file(a->results);
+    ExperimentConfig config = parse_config(nlohmann::json::parse(read_attributes(file)["config"]), file.string() + " (config attribute)");
+    const Plan plan = make_plan(config);
+    if (stored.shard_id >= plan.shards.size()) throw InputError(file.string() + ": case " + std::to_string(a->case_id) + " is not in its config's plan");
+    const Shard& shard = plan.shards[stored.shard_id];
+    const bool same_engine = a->engine.empty() || a->engine == config.engine;
+    const auto engine = make_engine(same_engine ? config.engine : a->engine, config.engine_options);
+    FailureRecord ignored;
+    CaseRow again;
+    Composition composition;
+    if (shard.instances) {
+      const InstanceCase& instance = plan.instance_cases[a->case_id];
+      again = run_instance_case(config, *engine, shard, a->case_id, instance, 0, nullptr, &ignored);
+    } else {
+      const Composition solution = sample_solution(config, shard.n, stored.solution_id);
+      const CaseInput input = derive_case(config, solution, stored.solution_id, stored.composition_id);
+      composition = input.composition;
+      again = run_case(config, *engine, shard, stored.solution_id, stored.composition_id, input, 0, nullptr, &ignored);
+    }
+    std::printf("case %llu: n = %lld, k = %lld, solution %llu, composition %llu, seed %llu\n",
+                static_cast<unsigned long long>(stored.case_id), static_cast<long long>(stored.n), static_cast<long long>(stored.k),
+                static_cast<unsigned long long>(stored.solution_id), static_cast<unsigned long long>(stored.composition_id),
+                static_cast<unsigned long long>(stored.seed));
+    std::printf("stored: engine %s, outcome %s, backtracks %llu, nodes %llu, wall %.6f s\n", stored.engine.data(),
+                outcome_name(stored.outcome), static_cast<unsigned long long>(stored.backtracks),
+                static_cast<unsigned long long>(stored.nodes), stored.wall_s);
+    std::printf("rerun:  engine %s, outcome %s, backtracks %llu, nodes %llu, wall %.6f s\n", again.engine.data(),
+                outcome_name(again.outcome), static_cast<unsigned long long>(again.backtracks),
+                static_cast<unsigned long long>(again.nodes), again.wall_s);
+    if (a->verbose && !composition.q.empty()) write_composition(composition, std::cout);
+    if (!same_engine) return 0;
+    const bool same = again.k == stored.k && again.outcome == stored.outcome && again.backtracks == stored.backtracks;
+    if (!same) std::fprintf(stderr, "nqc: rerun differs from the stored row\n");
+    return same ? 0 : 6;
+  };
+}
+
+Runner add_export(CLI::App& app) {
+  auto* cmd = app.add_subcommand("export", "Write the stored composition of a false-negative or gave_up case as a text file");
+  auto results = std::make_shared<std::string>();
+  auto case_id = std::make_shared<std::uint64_t>(0);
+  auto output = std::make_shared<std::string>();
+  cmd->add_option("RESULTS", *results, "results directory or HDF5 result file")->required();
+  cmd->add_option("--case", *case_id, "case id")->required()->check(kUnsigned);
+  cmd->add_option("-o,--output", *output, "output file (default: stdout)");
+  return [results, case_id, output] {
+    const auto record = find_failure(*results, *case_id);
+    if (!record)
+      throw InputError(*results + ": no stored composition for case " + std::to_string(*case_id) +
+                       " (only false negatives and gave_up cases with n <= 10^6 are stored; `nqc rerun --verbose` rebuilds any case)");
+    const Composition c(record->q);
+    if (output->empty() || *output == "-") write_composition(c, std::cout);
+    else write_composition(c, std::filesystem::path(*output));
+    return 0;
+  };
+}
+
+}  // namespace nqc::cli
