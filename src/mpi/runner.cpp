@@ -227,6 +227,8 @@ int run_experiment(const RunOptions& options, const MpiSession& session, const s
                    {"start_utc", utc_now()}};
 
   int status = kExitOk;
+  const auto run_start = std::chrono::steady_clock::now();
+  double write_seconds = 0.0;  // time in write_shard on this rank
   {
     WorkCounter counter(session);
     if (root) counter.add_done(cases_already);
@@ -259,7 +261,9 @@ int run_experiment(const RunOptions& options, const MpiSession& session, const s
       shard_attrs["rank"] = std::to_string(session.rank());
       shard_attrs["end_utc"] = utc_now();
       try {
+        const auto w0 = std::chrono::steady_clock::now();
         write_shard(dir, run.data, shard_attrs);
+        write_seconds += std::chrono::duration<double>(std::chrono::steady_clock::now() - w0).count();
       } catch (const IoError& e) {
         spdlog::error("{}", e.what());
         status = kExitBadInput;
@@ -268,6 +272,9 @@ int run_experiment(const RunOptions& options, const MpiSession& session, const s
       counter.add_done(shard.case_count());
       spdlog::debug("shard {} done: n = {}, {} cases", shard.id, shard.n, shard.case_count());
     }
+    const double busy = std::chrono::duration<double>(std::chrono::steady_clock::now() - run_start).count();
+    spdlog::info("writing shard files took {:.3f} s of {:.3f} s ({:.2f}%)", write_seconds, busy,
+                 busy > 0 ? 100.0 * write_seconds / busy : 0.0);
     session.barrier();
   }
   status = session.allreduce_max(status);

@@ -1,0 +1,32 @@
+#!/usr/bin/env bash
+# Issue 4: throughput of 2 ranks against 1 on one config, side by side; the share of wall
+# time spent writing shard files; bytes per case on disk.
+# Usage: bench/runner.sh [CONFIG] [BUILD_DIR]     (default: configs/paper-small.json)
+set -euo pipefail
+cd "$(dirname "${BASH_SOURCE[0]}")/.."
+CONFIG=${1:-configs/paper-small.json}
+NQC=${2:-build}/src/cli/nqc
+source scripts/env.sh
+out=$(mktemp -d)
+trap 'rm -rf "$out"' EXIT
+cases=$("$NQC" run "$CONFIG" --dry-run | sed -n 's/.* shards, \([0-9]*\) cases,.*/\1/p')
+for ranks in 1 2; do
+  start=$(date +%s.%N)
+  if [ "$ranks" = 1 ]; then
+    "$NQC" run "$CONFIG" -o "$out/r$ranks" 2>"$out/log$ranks"
+  else
+    mpirun -np "$ranks" --oversubscribe "$NQC" run "$CONFIG" -o "$out/r$ranks" 2>"$out/log$ranks"
+  fi
+  end=$(date +%s.%N)
+  wall=$(awk -v s="$start" -v e="$end" 'BEGIN { print e - s }')
+  echo "$ranks $wall" >>"$out/walls"
+  grep -h "writing shard files took" "$out/log$ranks" | sed "s/^.*\[rank \([0-9]*\)\].*took/  ranks=$ranks rank \1: writing took/"
+done
+read -r _ w1 < <(sed -n 1p "$out/walls")
+read -r _ w2 < <(sed -n 2p "$out/walls")
+bytes=$(stat -c %s "$out/r2/results.h5")
+shard_bytes=$(du -cb "$out"/r2/shards/*.h5 | tail -n 1 | cut -f1)
+awk -v c="$cases" -v w1="$w1" -v w2="$w2" -v b="$bytes" -v sb="$shard_bytes" 'BEGIN {
+  printf "| ranks | wall s | cases/s |\n|---:|---:|---:|\n| 1 | %.1f | %.0f |\n| 2 | %.1f | %.0f |\n", w1, c / w1, w2, c / w2
+  printf "2 ranks / 1 rank throughput: %.2fx\n", w1 / w2
+  printf "results.h5: %d bytes = %.1f bytes per case; shard files: %.1f bytes per case\n", b, b / c, sb / c }'
