@@ -13,6 +13,12 @@ namespace {
 // instead. The setting is per thread in thread-safe builds, so it is made once per thread
 // by every function that can start a sequence of HDF5 calls (files and new types).
 void silence() {
+  // HDF5's own atexit handler closes every ID still open; after a failed write (a full disk)
+  // the file ID whose close failed is left half-closed and that handler crashes in
+  // H5F__close_cb (HDF5 1.10.8). Our handles close what they own, so the handler has nothing
+  // to do; H5dont_atexit must come before any other HDF5 call.
+  static const bool no_atexit = H5dont_atexit() >= 0;
+  (void)no_atexit;
   thread_local bool silenced = false;
   if (!silenced) silenced = H5Eset_auto2(H5E_DEFAULT, nullptr, nullptr) >= 0;
 }
