@@ -11,6 +11,7 @@ PACKAGES=(
   libspdlog-dev nlohmann-json3-dev libcli11-dev
   libgtest-dev                          # unit tests
   python3 python3-h5py python3-pandas python3-numpy   # Debian's Python reads result files
+  procps gzip tar                       # pgrep, zcat, tar in the command-line tests
 )
 
 missing=()
