@@ -16,7 +16,6 @@ PACKAGES=(
 
 missing=()
 for p in "${PACKAGES[@]}"; do
-  [[ $p == \#* ]] && continue
   if ! dpkg-query -W -f='${Status}' "$p" 2>/dev/null | grep -q "install ok installed"; then
     missing+=("$p")
   fi
