@@ -127,10 +127,11 @@ class Progress {
 // jobs, not a promise: other engines and instance sets differ.
 void print_plan_by_n(const Plan& plan) {
   std::map<Index, std::pair<std::uint64_t, std::uint64_t>> by_n;  // n -> (shards, cases)
-  for (const Shard& s : plan.shards) {
-    auto& [shards, cases] = by_n[s.n];
-    ++shards;
-    cases += s.case_count();
+  for (const Shard& s : plan.shards) ++by_n[s.n].first;  // an instance shard: by its first case
+  if (plan.instance_cases.empty()) {
+    for (const Shard& s : plan.shards) by_n[s.n].second += s.case_count();
+  } else {
+    for (const InstanceCase& c : plan.instance_cases) ++by_n[c.n].second;  // shards may mix sizes
   }
   std::printf("%12s %10s %14s %16s\n", "n", "shards", "cases", "est. CPU s");
   double total = 0;
