@@ -7,6 +7,7 @@
 #include <fstream>
 #include <map>
 #include <set>
+#include <tuple>
 
 #include <spdlog/spdlog.h>
 
@@ -40,6 +41,22 @@ void warn_if_unfinished(const std::filesystem::path& p, std::size_t rows) {
                p.c_str(), rows, planned ? std::to_string(planned).c_str() : "its");
 }
 
+// "I/K" with 0 <= I < K -> (I, K); anything else -> InputError.
+std::pair<std::uint64_t, std::uint64_t> parse_part(const std::string& text) {
+  const auto bad = [&] {
+    return InputError("--part: expected I/K with 0 <= I < K (e.g. 0/4), got '" + text + "'");
+  };
+  const auto slash = text.find('/');
+  if (slash == std::string::npos) throw bad();
+  const auto number = [&](const std::string& s) {
+    if (s.empty() || s.size() > 9 || s.find_first_not_of("0123456789") != std::string::npos) throw bad();
+    return static_cast<std::uint64_t>(std::stoull(s));
+  };
+  const std::uint64_t i = number(text.substr(0, slash)), k = number(text.substr(slash + 1));
+  if (k == 0 || i >= k) throw bad();
+  return {i, k};
+}
+
 }  // namespace
 
 Runner add_run(CLI::App& app, int& argc, char**& argv) {
@@ -53,18 +70,24 @@ Runner add_run(CLI::App& app, int& argc, char**& argv) {
   cmd->add_option("-o,--output", *output, "results directory (overrides the config's \"output\")");
   cmd->add_flag("--resume", opt->resume, "continue an interrupted run in the same results directory");
   cmd->add_flag("--dry-run", opt->dry_run, "print the plan's shard and case counts and exit");
+  auto part = std::make_shared<std::string>();
+  cmd->add_option("--part", *part,
+                  "I/K: run only part I (0-based) of K independent parts, e.g. a Slurm array task; implies "
+                  "--resume; no merge (nqc run CONFIG --resume merges once all parts are done)")
+      ->type_name("I/K");
   cmd->add_option("--log-level", *log_level, "trace, debug, info, warn, error")->capture_default_str()
       ->check(CLI::IsMember({"trace", "debug", "info", "warn", "error", "critical", "off"}));
   cmd->add_flag("-q,--quiet", *quiet, "log warnings and errors only");
   cmd->add_flag("--help-config", *help_config, "describe the config keys and exit");
   cmd->footer("Exit codes: 0 done, 1 bad input or I/O error, 4 interrupted (rerun with --resume), 5 engine bug.");
-  return [opt, log_level, quiet, help_config, output, &argc, &argv] {
+  return [opt, log_level, quiet, help_config, output, part, &argc, &argv] {
     if (*help_config) {
       std::fputs(config_help().c_str(), stdout);
       return 0;
     }
     if (opt->config.empty()) throw InputError("run: a CONFIG file is required (see nqc run --help)");
     if (!output->empty()) opt->output = *output;
+    if (!part->empty()) std::tie(opt->part, opt->parts) = parse_part(*part);
     MpiSession session(argc, argv);
     setup_logging(session.rank(), *log_level, *quiet);
     std::signal(SIGTERM, on_stop_signal);

@@ -103,4 +103,11 @@ std::vector<std::uint64_t> schedule_order(const Plan& plan) {
   return order;
 }
 
+std::vector<std::uint64_t> part_order(const Plan& plan, std::uint64_t part, std::uint64_t parts) {
+  const std::vector<std::uint64_t> order = schedule_order(plan);
+  std::vector<std::uint64_t> mine;
+  for (std::uint64_t p = part; p < order.size(); p += parts) mine.push_back(order[p]);
+  return mine;
+}
+
 }  // namespace nqc

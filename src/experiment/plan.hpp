@@ -52,4 +52,10 @@ Plan make_plan(const ExperimentConfig& config);
 /// ranks take shards.
 std::vector<std::uint64_t> schedule_order(const Plan& plan);
 
+/// The shards of part `part` (0-based) of `parts` independent parts (a Slurm job array),
+/// in schedule order: the shard at position p of schedule_order() belongs to part p mod
+/// `parts`, so every part gets a like share of large and small shards. The parts are
+/// disjoint and together hold every shard. Requires part < parts.
+std::vector<std::uint64_t> part_order(const Plan& plan, std::uint64_t part, std::uint64_t parts);
+
 }  // namespace nqc

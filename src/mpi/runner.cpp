@@ -84,7 +84,8 @@ std::string prepare_directory(const fs::path& dir, const std::string& config_tex
       return file.string() + ": shard " + std::to_string(id) + " is not in this config's plan of " +
              std::to_string(plan.shards.size()) + " shards; move it out of " + (dir / "shards").string();
   }
-  const fs::path tmp = dir / "config.json.tmp";
+  // A per-process name: the parts of a job array may prepare the same directory at once.
+  const fs::path tmp = dir / ("config.json.tmp." + std::to_string(::getpid()));
   {
     std::ofstream out(tmp, std::ios::trunc);
     out << config_text;
@@ -196,7 +197,8 @@ int run_experiment(const RunOptions& options, const MpiSession& session, const s
   const std::string config_hash = fnv1a_hex(config_text);
   std::string error;
   std::vector<std::uint64_t> done;
-  if (root) error = prepare_directory(dir, config_text, config_hash, plan, options.resume, done);
+  const bool in_parts = options.parts > 1;
+  if (root) error = prepare_directory(dir, config_text, config_hash, plan, options.resume || in_parts, done);
   session.broadcast(error);
   if (!error.empty()) {
     if (root) spdlog::error("{}", error);
@@ -205,17 +207,26 @@ int run_experiment(const RunOptions& options, const MpiSession& session, const s
   session.broadcast(done);
 
   std::vector<char> is_done(plan.shards.size(), 0);
-  std::uint64_t cases_already = 0;
-  for (const std::uint64_t id : done) {  // all < plan.shards.size(): prepare_directory checked
-    is_done[id] = 1;
-    cases_already += plan.shards[id].case_count();
-  }
+  for (const std::uint64_t id : done) is_done[id] = 1;  // all < plan.shards.size(): prepare_directory checked
+  const std::vector<std::uint64_t> mine =
+      in_parts ? part_order(plan, options.part, options.parts) : schedule_order(plan);
   std::vector<std::uint64_t> todo;
-  for (const std::uint64_t i : schedule_order(plan))
-    if (!is_done[i]) todo.push_back(i);
+  std::uint64_t cases_mine = 0, cases_already = 0, shards_already = 0;
+  for (const std::uint64_t i : mine) {
+    cases_mine += plan.shards[i].case_count();
+    if (!is_done[i]) {
+      todo.push_back(i);
+    } else {
+      cases_already += plan.shards[i].case_count();
+      ++shards_already;
+    }
+  }
   if (root) {
-    spdlog::info("config {}: {} shards, {} cases on {} rank(s); {} shards already done; results in {}",
-                 config.name, plan.shards.size(), plan.total_cases, session.size(), done.size(), dir.string());
+    const std::string part =
+        in_parts ? fmt::format(" (part {}/{}: {} shards, {} cases)", options.part, options.parts, mine.size(), cases_mine)
+                 : std::string();
+    spdlog::info("config {}: {} shards, {} cases{} on {} rank(s); {} shards already done; results in {}", config.name,
+                 plan.shards.size(), plan.total_cases, part, session.size(), shards_already, dir.string());
   }
 
   Attributes attrs{{"schema_version", std::to_string(kSchemaMajor) + "." + std::to_string(kSchemaMinor)},
@@ -233,7 +244,7 @@ int run_experiment(const RunOptions& options, const MpiSession& session, const s
   {
     WorkCounter counter(session);
     if (root) counter.add_done(cases_already);
-    Progress progress(plan.total_cases, cases_already, options.progress_interval_s);
+    Progress progress(cases_mine, cases_already, options.progress_interval_s);
     while (status == kExitOk) {
       const std::uint64_t slot = counter.take();
       if (slot >= todo.size()) break;
@@ -280,7 +291,12 @@ int run_experiment(const RunOptions& options, const MpiSession& session, const s
   }
   status = session.allreduce_max(status);
   if (status != kExitOk) return status;
-  if (root) {
+  if (root && in_parts) {
+    const std::uint64_t shards_done = done_shards(dir).size();
+    spdlog::info("part {}/{} done: {} cases; {} of {} shards of the plan are on disk{}", options.part, options.parts,
+                 cases_mine, shards_done, plan.shards.size(),
+                 shards_done == plan.shards.size() ? "; merge them with nqc run CONFIG --resume" : "");
+  } else if (root) {
     const std::uint64_t shards_done = done_shards(dir).size();
     if (shards_done != plan.shards.size()) {
       spdlog::error("{}: only {} of {} shards are on disk; rerun with --resume", dir.string(), shards_done,

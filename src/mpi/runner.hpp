@@ -16,13 +16,17 @@ struct RunOptions {
   bool resume = false;                ///< continue a run in the same directory
   bool dry_run = false;               ///< print the plan's counts, run nothing
   double progress_interval_s = 5.0;   ///< rank 0 logs progress this often
+  std::uint64_t part = 0;             ///< run only part `part` (0-based) ...
+  std::uint64_t parts = 1;            ///< ... of this many (part_order); >1 implies resume, no merge
 };
 
 /// Runs an experiment on every rank of `session` (DESIGN.md, "Data flow"): validates the
 /// config, prepares the results directory on rank 0 (DIR/config.json; refuses a directory
 /// that holds another config, or results of this one without --resume), lets ranks take
 /// shards largest cost first through a WorkCounter, writes each finished shard atomically,
-/// and merges all shards into DIR/results.h5 when the plan is done.
+/// and merges all shards into DIR/results.h5 when the plan is done. With parts > 1 (a job
+/// array) it runs only part_order(plan, part, parts), resumes implicitly (the parts share
+/// DIR) and does not merge: `--resume` without parts merges once every part is done.
 /// Returns the exit code (nqc::ExitCode): 0 done, 1 bad input or I/O error, 4 interrupted
 /// by `stop` (resume to continue). An engine bug aborts every rank with exit code 5 after
 /// writing the composition to DIR/engine-bug-case-ID.txt. Collective: call on all ranks.
