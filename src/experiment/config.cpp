@@ -9,6 +9,7 @@
 #include <sstream>
 
 #include "core/engine.hpp"
+#include "experiment/json_schema.hpp"
 #include "io/errors.hpp"
 
 namespace nqc {
@@ -16,15 +17,7 @@ namespace {
 
 using nlohmann::json;
 
-// Short description of a JSON value for messages: its text, cut at 40 characters.
-std::string shown(const json& v) {
-  // Arrays and objects are described, not dumped: dump() recurses, and a hostile config
-  // nests them 10^5 deep.
-  if (v.is_array()) return v.empty() ? "[]" : "an array of " + std::to_string(v.size());
-  if (v.is_object()) return v.empty() ? "{}" : "an object";
-  std::string s = v.dump();
-  return s.size() > 40 ? s.substr(0, 37) + "..." : s;
-}
+std::string shown(const json& v) { return describe_json_value(v); }
 
 class Checker {
  public:
@@ -325,10 +318,13 @@ void check_plan_size(const Checker& ck, const ExperimentConfig& cfg) {
 }  // namespace
 
 ExperimentConfig parse_config(const json& j, const std::string& source) {
+  // The schema first (structure, types, bounds: configs/nqc-config.schema.json), then what a
+  // schema cannot say. The option table re-checks what it reads, for callers of this function.
+  validate_json(j, config_schema(), source);
   const Checker ck(source);
   if (!j.is_object()) ck.fail("", "expected a JSON object, got " + shown(j));
   for (const auto& [key, _] : j.items()) {
-    bool known = false;
+    bool known = key == "$schema";  // for editors; not part of the experiment
     for (const Option& o : options()) known = known || key == o.key;
     if (!known) ck.fail("/" + key, "unknown key (valid keys: " + valid_keys() + ")");
   }
@@ -388,14 +384,18 @@ ExperimentConfig load_config(const std::filesystem::path& file) {
   }
   if (!duplicate.empty()) throw InputError(name + ": invalid JSON: duplicate key \"" + duplicate + "\"");
   ExperimentConfig config = parse_config(j, name);
-  for (std::string& f : config.instances.files)
+  for (std::size_t i = 0; i < config.instances.files.size(); ++i) {
+    std::string& f = config.instances.files[i];
     if (std::filesystem::path(f).is_relative()) f = (file.parent_path() / f).lexically_normal().string();
+    if (!std::filesystem::exists(f, ec))
+      throw InputError(name + ": /instances/files/" + std::to_string(i) + ": " + f + ": no such file or directory");
+  }
   return config;
 }
 
 std::string config_help() {
   std::ostringstream out;
-  out << "Experiment config keys (JSON object):\n";
+  out << "Experiment config keys (JSON object; JSON Schema: configs/nqc-config.schema.json):\n";
   for (const Option& o : options()) {
     out << "  " << o.key << (o.required ? " (required)" : "");
     if (!o.fallback.is_null()) out << " [default " << o.fallback.dump() << "]";

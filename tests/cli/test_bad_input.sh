@@ -132,7 +132,7 @@ bad_config bad-config-k-range.json "/k: k range 50..50 has no k in 1..n-1 = 1..1
 bad_config bad-config-invalid-json.json \
   "invalid JSON: parse error at line 4, column 61: syntax error while parsing object key - unexpected '}'; expected string literal" \
   "invalid JSON (line and column)"
-bad_config bad-config-engine.json "/engine: unknown engine 'fast' (valid engines: auto, exact, grigoryan, minconflicts)" \
+bad_config bad-config-engine.json '/engine: expected one of the engines auto, exact, grigoryan, minconflicts, got "fast"' \
   "unknown engine (lists the valid ones)"
 cfg=$TMP/no-such-config.json
 run "$NQC" run "$cfg" -o "$TMP/out-missing"

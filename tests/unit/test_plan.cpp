@@ -1,5 +1,7 @@
 #include <gtest/gtest.h>
 
+#include <algorithm>
+#include <numeric>
 #include <set>
 
 #include "experiment/plan.hpp"
@@ -42,6 +44,27 @@ TEST(Plan, ScheduleTakesLargestCostFirst) {
   EXPECT_EQ(std::set<std::uint64_t>(order.begin(), order.end()).size(), order.size());
   EXPECT_EQ(p.shards[order[0]].n, 1000);
   for (std::size_t i = 1; i < order.size(); ++i) EXPECT_GE(p.shards[order[i - 1]].cost, p.shards[order[i]].cost);
+}
+
+TEST(Plan, PartsAreDisjointCoverThePlanAndShareTheLargeShards) {
+  const Plan p = make_plan(config());
+  const auto order = schedule_order(p);
+  for (const std::uint64_t parts : {1u, 2u, 3u, 7u, 100u}) {
+    std::vector<std::uint64_t> all;
+    for (std::uint64_t part = 0; part < parts; ++part) {
+      const auto mine = part_order(p, part, parts);
+      // Position j of part `part` is position part + j*parts of the schedule.
+      for (std::size_t j = 0; j < mine.size(); ++j) EXPECT_EQ(mine[j], order[part + j * parts]);
+      all.insert(all.end(), mine.begin(), mine.end());
+    }
+    std::sort(all.begin(), all.end());
+    std::vector<std::uint64_t> ids(p.shards.size());
+    std::iota(ids.begin(), ids.end(), 0);
+    EXPECT_EQ(all, ids) << parts << " parts";
+  }
+  // The two largest shards go to different parts.
+  EXPECT_EQ(part_order(p, 0, 2).front(), order[0]);
+  EXPECT_EQ(part_order(p, 1, 2).front(), order[1]);
 }
 
 }  // namespace

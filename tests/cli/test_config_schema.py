@@ -1,0 +1,181 @@
+"""configs/nqc-config.schema.json against two validators: Debian's python3-jsonschema (the
+reference implementation of draft-07) and nqc's compiled-in validator (`nqc run --dry-run`).
+
+For every config in configs/ and bench/configs/, every config in tests/cli/data/, and a
+corpus of mutations of configs/ci.json (each key set to values of every wrong kind, each
+required key dropped, unknown keys at every level): when jsonschema refuses a config, nqc
+must refuse it too (exit 1) with an error whose JSON path lies at or under jsonschema's;
+when jsonschema accepts it, nqc must accept it or refuse it for a reason a schema cannot
+state (k against n, n = 2 or 3, engine parameters, plan size), listed in SEMANTIC.
+
+Usage: /usr/bin/python3 test_config_schema.py NQC REPO_ROOT
+"""
+import copy
+import glob
+import json
+import os
+import re
+import subprocess
+import sys
+import tempfile
+
+import jsonschema
+
+NQC, ROOT = sys.argv[1], os.path.abspath(sys.argv[2])
+SCHEMA = json.load(open(os.path.join(ROOT, "configs", "nqc-config.schema.json")))
+jsonschema.Draft7Validator.check_schema(SCHEMA)
+VALIDATOR = jsonschema.Draft7Validator(SCHEMA)
+
+# Refusals that no JSON Schema can express; nqc states them after the schema passes.
+SEMANTIC = [
+    r"/k: k range .* (has no k in|is outside) 1\.\.n-1",
+    r"/k: k range .* is empty \(min > max\)",
+    r"/k: give either \"fixed\" or \"min\"/\"max\", not both",
+    r"n = [23] has no solution",
+    r"/engine_params/\w+: unknown parameter",
+    r"/engine_params/\w+: expected",
+    r"/engine_params: engine '\w+' takes no parameters",
+    r"/engine: engine 'grigoryan' runs derived compositions only",
+    r"more than 10\^(7 shards|12 cases)",
+    r"/instances/files/\d+: .*(cannot open|No such file|not a composition)",
+]
+
+passed = failed = 0
+
+
+def report(ok, desc, detail=""):
+    global passed, failed
+    if ok:
+        passed += 1
+        print(f"ok - {desc}")
+    else:
+        failed += 1
+        print(f"FAIL - {desc}")
+        for line in detail.splitlines():
+            print(f"#   {line}")
+
+
+def nqc_verdict(path):
+    """(exit code, JSON path of the error or None, message)."""
+    r = subprocess.run([NQC, "run", path, "--dry-run", "--log-level", "error"], capture_output=True, text=True)
+    msg = r.stderr.strip().splitlines()[-1] if r.stderr.strip() else ""
+    m = re.search(re.escape(path) + r": (/\S*): ", msg)
+    return r.returncode, (m.group(1).rstrip(":") if m else None), msg
+
+
+def schema_verdict(config):
+    """None when valid, else the JSON path (as '/a/0/b') of jsonschema's best error."""
+    error = jsonschema.exceptions.best_match(VALIDATOR.iter_errors(config))
+    if error is None:
+        return None
+    return "/" + "/".join(str(p) for p in error.absolute_path)
+
+
+def check(desc, config=None, path=None):
+    if path is None:
+        fd, path = tempfile.mkstemp(suffix=".json", dir=TMP)
+        with os.fdopen(fd, "w") as f:
+            json.dump(config, f)
+    else:
+        try:
+            config = json.load(open(path))
+        except json.JSONDecodeError:
+            rc, _, msg = nqc_verdict(path)
+            report(rc == 1 and "invalid JSON" in msg, f"{desc}: invalid JSON refused by both", msg)
+            return
+    expected = schema_verdict(config)
+    rc, at, msg = nqc_verdict(path)
+    if expected is not None:
+        ok = rc == 1 and at is not None and (expected == "/" or at == expected or at.startswith(expected + "/"))
+        report(ok, f"{desc}: refused at {expected}", f"jsonschema path: {expected}\nnqc exit {rc}: {msg}")
+    elif rc == 0:
+        report(True, f"{desc}: accepted by both")
+    else:
+        ok = rc == 1 and any(re.search(p, msg) for p in SEMANTIC)
+        report(ok, f"{desc}: schema-valid, refused for a semantic reason", f"nqc exit {rc}: {msg}")
+
+
+TMP = tempfile.mkdtemp(prefix="nqc-schema-")
+files = sorted(glob.glob(os.path.join(ROOT, "configs", "*.json")) + glob.glob(os.path.join(ROOT, "bench", "configs", "*.json"))
+               + glob.glob(os.path.join(ROOT, "tests", "cli", "data", "*.json")))
+for f in files:
+    if f.endswith(".schema.json"):
+        continue
+    check(os.path.relpath(f, ROOT), path=f)
+
+base = json.load(open(os.path.join(ROOT, "configs", "ci.json")))
+INSTANCE = os.path.join(TMP, "instance.txt")  # a composition file: n = 8, queens in rows 1 and 2
+with open(INSTANCE, "w") as f:
+    f.write("8\n1 3 0 0 0 0 0 0\n")
+base.pop("output")
+WRONG = {"string": "x", "empty string": "", "negative": -1, "zero": 0, "fraction": 1.5, "huge": 2**64,
+         "true": True, "null": None, "empty list": [], "list": [1, 2], "empty object": {}, "object": {"a": 1}}
+
+
+def mutations():
+    for key in ["name", "description", "seed", "engine", "engine_params", "k", "time_limit_s", "max_nodes", "shard_cases",
+                "output", "sizes", "instances", "$schema"]:
+        for what, value in WRONG.items():
+            c = copy.deepcopy(base)
+            if key == "instances":
+                c.pop("sizes")  # they exclude each other
+            c[key] = value
+            yield f"/{key} = {what}", c
+    for key in ["n", "solutions", "compositions_per_solution"]:
+        for what, value in WRONG.items():
+            c = copy.deepcopy(base)
+            c["sizes"][0][key] = value
+            yield f"/sizes/0/{key} = {what}", c
+        c = copy.deepcopy(base)
+        del c["sizes"][1][key]
+        yield f"/sizes/1 without {key}", c
+    for what, value in WRONG.items():
+        c = copy.deepcopy(base)
+        c["sizes"][0]["n"] = [8, value, 10]
+        yield f"/sizes/0/n/1 = {what}", c
+    for sub in ["min", "max", "fixed"]:
+        for what, value in list(WRONG.items()) + [("two", 2), ("minus two", -2), ("minus one", -1)]:
+            yield f"/k/{sub} = {what}", {**copy.deepcopy(base), "k": {sub: value}}
+    for where in ["", "sizes/0", "k", "instances"]:
+        c = copy.deepcopy(base)
+        if where == "instances":
+            c.pop("sizes")
+            c["instances"] = {"files": [os.path.join(ROOT, "tests", "cli", "data", "other-config.json")], "extra": 1}
+        elif where == "k":
+            c["k"] = {"min": 1, "extra": 1}
+        elif where:
+            c["sizes"][0]["extra"] = 1
+        else:
+            c["extra"] = 1
+        yield f"unknown key at /{where}", c
+    c = copy.deepcopy(base)
+    del c["name"]
+    yield "without name", c
+    c = copy.deepcopy(base)
+    del c["sizes"]
+    yield "neither sizes nor instances", c
+    c = copy.deepcopy(base)
+    c["instances"] = {"files": ["a.txt"]}
+    yield "both sizes and instances", c
+    for what, value in WRONG.items():
+        c = copy.deepcopy(base)
+        c.pop("sizes")
+        c["instances"] = {"files": [INSTANCE], "diags": value}
+        yield f"/instances/diags = {what}", c
+        c = copy.deepcopy(base)
+        c.pop("sizes")
+        c["instances"] = {"files": value}
+        yield f"/instances/files = {what}", c
+    yield "/engine_params for grigoryan", {**copy.deepcopy(base), "engine": "grigoryan", "engine_params": {"restarts": 10}}
+    yield "/engine_params unknown for grigoryan", {**copy.deepcopy(base), "engine": "grigoryan", "engine_params": {"x": 1}}
+    yield "/engine_params for exact", {**copy.deepcopy(base), "engine": "exact", "engine_params": {"restarts": 1}}
+    yield "/k fixed and min", {**copy.deepcopy(base), "k": {"fixed": 1, "min": 1}}
+    yield "/k min > max", {**copy.deepcopy(base), "k": {"min": 5, "max": 3}}
+    yield "/$schema string", {**copy.deepcopy(base), "$schema": "../configs/nqc-config.schema.json"}
+
+
+for desc, config in mutations():
+    check(desc, config)
+
+print(f"{passed} passed, {failed} failed")
+sys.exit(1 if failed else 0)
