@@ -10,7 +10,7 @@ namespace nqc {
 
 /// Layout version of result files. Readers refuse another major version.
 inline constexpr int kSchemaMajor = 1;
-inline constexpr int kSchemaMinor = 0;
+inline constexpr int kSchemaMinor = 1;  ///< 1.1 added `instance`
 
 /// One case as stored in the `cases` dataset (an HDF5 compound type with these field
 /// names). Times in seconds; ids 0-based; `outcome` is nqc::Outcome as int8
@@ -35,7 +35,11 @@ struct CaseRow {
   std::int32_t rank = 0;             ///< MPI rank that ran the case
   std::array<char, 24> engine{};     ///< engine name, NUL-padded
   std::array<char, 24> limit{};      ///< for gave_up: the limit that stopped it, NUL-padded
+  std::array<char, 256> instance{};  ///< instance configs: the file's path, NUL-padded; else empty (schema 1.1)
 };
+
+/// Longest instance path a row can hold (bytes).
+inline constexpr std::size_t kMaxInstancePath = sizeof(CaseRow::instance) - 1;
 
 /// The composition of a false-negative or gave_up case, kept so it can be studied and rerun.
 struct FailureRecord {

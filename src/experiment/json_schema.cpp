@@ -73,7 +73,10 @@ class Validator {
     for (const auto& [key, _] : s.items())
       if (!supported_keywords().count(key)) throw std::logic_error("schema: unsupported keyword \"" + key + "\"");
     if (s.contains("$ref")) return check(v, resolve(s["$ref"].get<std::string>()), path);
-    const auto expected = [&] { return fail(path, "expected " + expectation(s) + ", got " + describe_json_value(v)); };
+    // ", got V" unless V is an object: "got an object" says nothing when keys are missing.
+    const auto expected = [&] {
+      return fail(path, "expected " + expectation(s) + (v.is_object() && !v.empty() ? "" : ", got " + describe_json_value(v)));
+    };
 
     if (s.contains("type") && !type_fits(v, s)) return expected();
     if (s.contains("enum")) {

@@ -1,5 +1,6 @@
 #include "experiment/plan.hpp"
 
+#include "experiment/case_row.hpp"
 #include "io/csplib.hpp"
 #include "io/errors.hpp"
 #include "io/text_format.hpp"
@@ -32,6 +33,9 @@ void plan_instances(const ExperimentConfig& config, Plan& plan) {
     }
   }
   for (std::uint64_t i = 0; i < files.size(); ++i) {
+    if (files[i].size() > kMaxInstancePath)
+      throw InputError(files[i] + ": the path is " + std::to_string(files[i].size()) + " bytes long, more than the " +
+                       std::to_string(kMaxInstancePath) + " a result row holds; use a shorter path");
     if (is_param_file(files[i])) {
       const ParamInstance all = read_param(files[i], std::nullopt);
       for (const int d : config.instances.diags) {

@@ -1,10 +1,11 @@
-// Result files. Layout of every file (shard or merged), schema 1.0:
+// Result files. Layout of every file (shard or merged), schema 1.1:
 //   root attributes  string attributes: the caller's `attrs`, plus schema_version
 //                    ("MAJOR.MINOR", always written here, overriding the caller's) and, in
 //                    shard files, shard_id (the id as a decimal string, e.g. "3").
 //   cases            1-D compound dataset, one member per CaseRow field with the same name,
 //                    little-endian and packed; outcome is an int8 enum {solved, infeasible,
-//                    gave_up}; engine and limit are 24-byte NUL-padded strings. Chunked
+//                    gave_up}; engine and limit are 24-byte NUL-padded strings, instance
+//                    (since 1.1; 1.0 files read with it empty) a 256-byte one. Chunked
 //                    (unlimited max size, so an empty shard is valid), shuffle + deflate 4.
 //   failures/        one int32 dataset `case-<case_id>` per failure record.
 //   shards           (merged file only) uint64 ids of the merged shards, ascending.
@@ -40,18 +41,19 @@ constexpr int kDeflateLevel = 4;
 constexpr std::size_t kNameBytes = sizeof(CaseRow::engine);  // and CaseRow::limit
 
 // A tripwire: when CaseRow changes, update fields() (and the schema version).
-static_assert(sizeof(CaseRow) == 176, "CaseRow changed: update fields() in results.cpp");
+static_assert(sizeof(CaseRow) == 432, "CaseRow changed: update fields() in results.cpp");
 
 struct Field {
   const char* name;
-  std::size_t offset;  // in CaseRow
-  hid_t memory;        // native type in CaseRow
-  hid_t file;          // portable type on disk
+  std::size_t offset;     // in CaseRow
+  hid_t memory;           // native type in CaseRow
+  hid_t file;             // portable type on disk
+  bool optional = false;  // added in a minor version: files without it are read with it empty
 };
 
-// The CaseRow fields. `outcome` and `name` are the enum and string types (kept open by the
-// caller).
-std::vector<Field> fields(hid_t outcome_memory, hid_t outcome_file, hid_t name) {
+// The CaseRow fields. `outcome`, `name` and `path` are the enum and string types (kept open
+// by the caller).
+std::vector<Field> fields(hid_t outcome_memory, hid_t outcome_file, hid_t name, hid_t path) {
   return {
       {"case_id", offsetof(CaseRow, case_id), H5T_NATIVE_UINT64, H5T_STD_U64LE},
       {"shard_id", offsetof(CaseRow, shard_id), H5T_NATIVE_UINT64, H5T_STD_U64LE},
@@ -72,6 +74,7 @@ std::vector<Field> fields(hid_t outcome_memory, hid_t outcome_file, hid_t name) 
       {"rank", offsetof(CaseRow, rank), H5T_NATIVE_INT32, H5T_STD_I32LE},
       {"engine", offsetof(CaseRow, engine), name, name},
       {"limit", offsetof(CaseRow, limit), name, name},
+      {"instance", offsetof(CaseRow, instance), path, path, true},
   };
 }
 
@@ -85,13 +88,17 @@ struct RowTypes {
   h5::Handle file;
 };
 
-RowTypes row_types() {
+// `stored`: the member names of the file being read (nullptr when writing): the memory type
+// then leaves out optional members the file lacks, so they read as empty.
+RowTypes row_types(const std::vector<std::string>* stored = nullptr) {
   const h5::Handle outcome_memory = outcome_type(H5T_NATIVE_INT8);
   const h5::Handle outcome_file = outcome_type(H5T_STD_I8LE);
   const h5::Handle name = h5::fixed_string_type(kNameBytes);
+  const h5::Handle path = h5::fixed_string_type(sizeof(CaseRow::instance));
   h5::CompoundBuilder memory;
   h5::CompoundBuilder file;
-  for (const Field& f : fields(outcome_memory.id(), outcome_file.id(), name.id())) {
+  for (const Field& f : fields(outcome_memory.id(), outcome_file.id(), name.id(), path.id())) {
+    if (stored && std::find(stored->begin(), stored->end(), f.name) == stored->end()) continue;
     memory.add(f.name, f.offset, f.memory);
     file.append(f.name, f.file);
   }
@@ -124,8 +131,8 @@ void check_schema(const h5::Handle& file, const fs::path& path) {
 
 void check_members(const h5::Handle& cases, const fs::path& path) {
   const std::vector<std::string> stored = h5::member_names(cases);
-  for (const Field& f : fields(H5T_NATIVE_INT8, H5T_NATIVE_INT8, H5T_NATIVE_INT8)) {  // names only
-    if (std::find(stored.begin(), stored.end(), f.name) == stored.end()) {
+  for (const Field& f : fields(H5T_NATIVE_INT8, H5T_NATIVE_INT8, H5T_NATIVE_INT8, H5T_NATIVE_INT8)) {  // names only
+    if (!f.optional && std::find(stored.begin(), stored.end(), f.name) == stored.end()) {
       throw IoError(path.string() + ": /cases has no member '" + f.name + "'");
     }
   }
@@ -299,7 +306,8 @@ std::vector<CaseRow> read_rows(const std::filesystem::path& file) {
     throw IoError(file.string() + ": /cases declares " + std::to_string(length) + " rows, more than " +
                   std::to_string(kMaxReadRows) + " (damaged file?)");
   std::vector<CaseRow> rows(length);
-  h5::read_all(cases, row_types().memory.id(), rows.data());
+  const std::vector<std::string> stored = h5::member_names(cases);
+  h5::read_all(cases, row_types(&stored).memory.id(), rows.data());
   for (const CaseRow& row : rows)
     if (row.outcome < 0 || row.outcome > 2)
       throw IoError(file.string() + ": case " + std::to_string(row.case_id) + " has outcome " +

@@ -125,6 +125,7 @@ CaseRow run_instance_case(const ExperimentConfig& config, Engine& engine, const 
   row.seed = derive_seed(config.seed, static_cast<std::uint64_t>(composition.n()), instance.file_index,
                          static_cast<std::uint64_t>(instance.diags));
   row.rank = rank;
+  row.instance = fixed_string<sizeof(CaseRow::instance)>(instance.file);  // plan_instances checked the length
   execute(config, engine, composition, false, stop, row, failure);
   return row;
 }

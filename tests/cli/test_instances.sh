@@ -42,11 +42,16 @@ p = a[a.n == 10]
 u5 = int(((p.composition_id == 5) & (p.outcome == 1)).sum())
 u10 = int(((p.composition_id == 10) & (p.outcome == 1)).sum())
 corner = a[a.n == 4]
-print(len(a), same, u5, u10, int(p.outcome.isin([0, 1]).all()), int(a.false_negative.sum()), list(corner.outcome))
+inst = a.instance.str.decode('utf-8')
+# Every row names its file: the .param rows their file in diag-10/, once per diags entry.
+named = (inst[a.n == 10].str.match(r'.*/diag-10/diag-10-\d+-\d+\.param$').all()
+         and inst[a.n == 10].value_counts().eq(2).all() and inst[a.n == 10].nunique() == 1000)
+print(len(a), same, u5, u10, int(p.outcome.isin([0, 1]).all()), int(a.false_negative.sum()), list(corner.outcome),
+      named, list(inst[a.n == 4]))
 PY
 )
-check "2001 rows, 1 and 2 ranks agree, infeasible per d match the labels ($expected), all decided, no false negatives, corner4 infeasible (got: $got)" \
-  test "$got" = "2001 True ${expected% *} ${expected#* } 1 0 [1]"
+check "2001 rows, 1 and 2 ranks agree, infeasible per d match the labels ($expected), all decided, no false negatives, corner4 infeasible, rows carry their instance path (got: $got)" \
+  test "$got" = "2001 True ${expected% *} ${expected#* } 1 0 [1] True ['$TMP/corner4.txt']"
 
 # Bad instance sets.
 cat >"$TMP/bad-diags.json" <<'JSON'
@@ -66,7 +71,13 @@ cat >"$TMP/bad-missing.json" <<'JSON'
 JSON
 run "$NQC" run "$TMP/bad-missing.json" -o "$TMP/bad"
 expect_exit 1 "instances: missing file"
-expect_log_error "$TMP/nosuch.param: cannot open: No such file or directory" "instances: missing file named"
+expect_log_error "$TMP/bad-missing.json: /instances/files/0: $TMP/nosuch.param: no such file or directory" "instances: missing file named, with its JSON path"
+long=$TMP/$(printf 'd%.0s' {1..200})/$(printf 'e%.0s' {1..60}).txt   # > 255 bytes
+mkdir -p "$(dirname "$long")" && cp "$TMP/corner4.txt" "$long"
+printf '{"name": "long", "instances": {"files": ["%s"]}}\n' "$long" >"$TMP/bad-long.json"
+run "$NQC" run "$TMP/bad-long.json" -o "$TMP/bad"
+expect_exit 1 "instances: a path longer than a row holds"
+expect_log_error "$long: the path is ${#long} bytes long, more than the 255 a result row holds; use a shorter path" "instances: long path refused, named"
 cat >"$TMP/bad-grig.json" <<'JSON'
 {"name": "bad", "engine": "grigoryan", "instances": {"files": ["corner4.txt"]}}
 JSON

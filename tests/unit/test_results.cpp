@@ -83,6 +83,7 @@ std::vector<CaseRow> extreme_rows() {
   big.rank = std::numeric_limits<std::int32_t>::min();
   big.engine = fixed_string<24>("twenty-three-characters");  // the longest that fits with its NUL
   big.limit = fixed_string<24>("time_limit");
+  big.instance = fixed_string<256>(std::string(255, 'p'));  // the longest path a row holds
   CaseRow neg = make_row(0, 7, -5);
   neg.k = -1;
   neg.outcome = 1;
@@ -90,6 +91,7 @@ std::vector<CaseRow> extreme_rows() {
   neg.cpu_s = -2.5;
   neg.rank = -1;
   neg.engine = fixed_string<24>("min-conflicts");
+  neg.instance = fixed_string<256>("/data/prob079/diag-10/diag-10-4-1.param");
   return {neg, make_row(42, 7, 8), big};
 }
 
@@ -114,6 +116,7 @@ void expect_same(const CaseRow& a, const CaseRow& b) {
   EXPECT_EQ(a.rank, b.rank);
   EXPECT_EQ(a.engine, b.engine);
   EXPECT_EQ(a.limit, b.limit);
+  EXPECT_EQ(a.instance, b.instance);
 }
 
 // Runs the IoError-throwing `f` and returns the message ("" and a failure if it does not throw).
@@ -147,6 +150,8 @@ TEST_F(ResultsTest, RowsRoundTripExactly) {
   ASSERT_EQ(back.size(), 3U);
   for (std::size_t i = 0; i < back.size(); ++i) expect_same(back[i], shard.rows[i]);  // file order
   EXPECT_EQ(std::string(back[2].engine.data()), "twenty-three-characters");
+  EXPECT_EQ(std::string(back[2].instance.data()), std::string(255, 'p'));
+  EXPECT_EQ(std::string(back[0].instance.data()), "/data/prob079/diag-10/diag-10-4-1.param");
   EXPECT_EQ(back[2].outcome, 2);
   EXPECT_EQ(back[0].outcome, 1);
   EXPECT_FALSE(fs::exists(shard_path(dir_, 7).string() + ".tmp"));
@@ -176,7 +181,7 @@ TEST_F(ResultsTest, AttributesRoundTripWithSchemaAndShardId) {
   const Attributes expected{{"config", attrs.at("config")},
                             {"empty", ""},
                             {"hostname", attrs.at("hostname")},
-                            {"schema_version", "1.0"},
+                            {"schema_version", "1.1"},
                             {"shard_id", "4"}};
   EXPECT_EQ(back, expected);
 }
@@ -254,7 +259,7 @@ TEST_F(ResultsTest, MergeSortsAllRowsOfThreeShards) {
   EXPECT_EQ(failures[1].case_id, 8U);
   EXPECT_EQ(failures[2].case_id, 9U);
   EXPECT_EQ(read_attributes(merged),
-            (Attributes{{"nqc_version", "0.1.0"}, {"schema_version", "1.0"}}));
+            (Attributes{{"nqc_version", "0.1.0"}, {"schema_version", "1.1"}}));
 
   const h5::Handle file = h5::open_file(merged);
   const h5::Handle shards = h5::open_dataset(file, "shards");
@@ -485,7 +490,28 @@ TEST_F(ResultsTest, PandasReadsCasesInOneLine) {
   EXPECT_EQ(output,
             "5000 50000 backtrack max_nodes 2 4999 case_id,shard_id,n,k,solution_id,composition_id,"
             "seed,outcome,false_negative,wall_s,cpu_s,backtracks,nodes,placed_random,placed_search,"
-            "restarts,rank,engine,limit\n");
+            "restarts,rank,engine,limit,instance\n");
+}
+
+}  // namespace
+}  // namespace nqc
+
+namespace nqc {
+namespace {
+
+// A shard file of schema 1.0 (before the `instance` member; tests/data/schema-1.0-shard.h5,
+// shard 0 of configs/ci.json): read with `instance` empty and every other field intact.
+TEST(ResultsCompatibility, Schema10FilesReadWithAnEmptyInstance) {
+  const std::vector<CaseRow> rows = read_rows(std::string(NQC_TEST_DATA_DIR) + "/schema-1.0-shard.h5");
+  ASSERT_EQ(rows.size(), 20u);
+  EXPECT_EQ(rows[0].seed, 3642079336031410661ULL);
+  EXPECT_EQ(std::string(rows[0].engine.data()), "auto");
+  for (std::size_t i = 0; i < rows.size(); ++i) {
+    EXPECT_EQ(rows[i].case_id, i);
+    EXPECT_EQ(rows[i].n, 1);
+    EXPECT_EQ(rows[i].outcome, 0);
+    EXPECT_EQ(rows[i].instance[0], '\0');
+  }
 }
 
 }  // namespace
