@@ -23,24 +23,52 @@ void silence() {
   if (!silenced) silenced = H5Eset_auto2(H5E_DEFAULT, nullptr, nullptr) >= 0;
 }
 
-herr_t append_entry(unsigned /*depth*/, const H5E_error2_t* entry, void* text_ptr) {
-  auto& text = *static_cast<std::string*>(text_ptr);
-  if (!text.empty()) text += "; ";
-  text += entry->func_name != nullptr ? entry->func_name : "?";
-  text += "(): ";
+struct StackEntry {
+  std::string func;
+  std::string desc;
+};
+
+herr_t append_entry(unsigned /*depth*/, const H5E_error2_t* entry, void* entries_ptr) {
+  auto& entries = *static_cast<std::vector<StackEntry>*>(entries_ptr);
+  StackEntry e{entry->func_name != nullptr ? entry->func_name : "?", ""};
   for (const char* c = entry->desc != nullptr ? entry->desc : ""; *c != '\0'; ++c) {
-    if (*c != '\n') text += *c;  // some descriptions embed ctime() output: keep one line
+    if (*c != '\n') e.desc += *c;  // some descriptions embed ctime() output: keep one line
   }
+  entries.push_back(std::move(e));
   return 0;
 }
 
-// The current error stack as one line, API function first, then cleared. Must run right
-// after the failed call: every HDF5 API call starts by clearing the stack.
+// "file write failed: time = ..., errno = 28, ..." -> "file write failed".
+std::string headline(const std::string& desc) { return desc.substr(0, desc.find(':')); }
+
+// The current error stack in one short line, then cleared: the cause (the system's error
+// text when a driver call failed, e.g. "No space left on device", else the innermost
+// description), then where (innermost function, and the API function it was called from).
+// HDF5's full stack runs to 20 entries and 2 KB for one full disk. Must run right after the
+// failed call: every HDF5 API call starts by clearing the stack.
 std::string take_stack() {
-  std::string text;
-  H5Ewalk2(H5E_DEFAULT, H5E_WALK_DOWNWARD, append_entry, &text);
+  std::vector<StackEntry> entries;
+  H5Ewalk2(H5E_DEFAULT, H5E_WALK_DOWNWARD, append_entry, &entries);
   H5Eclear2(H5E_DEFAULT);
-  return text.empty() ? "no HDF5 error details" : text;
+  if (entries.empty()) return "no HDF5 error details";
+  std::string cause;
+  for (const StackEntry& e : entries) {
+    const std::string key = "error message = '";
+    if (const auto at = e.desc.find(key); at != std::string::npos && cause.empty()) {
+      const auto from = at + key.size();
+      cause = e.desc.substr(from, e.desc.find('\'', from) - from);
+    }
+  }
+  // Downward walk: the API function first; the innermost is the last entry that has a
+  // description of its own before the stack repeats (HDF5 may append a second chain).
+  const StackEntry& api = entries.front();
+  std::size_t inner = 0;
+  while (inner + 1 < entries.size() && entries[inner + 1].func != api.func) ++inner;
+  const StackEntry& innermost = entries[inner];
+  std::string text = cause.empty() ? headline(innermost.desc) : cause;
+  text += " (" + innermost.func + "(): " + headline(innermost.desc);
+  if (inner > 0) text += "; called from " + api.func + "()";
+  return text + ")";
 }
 
 // Reads a name through the usual HDF5 two-call protocol (size first); "" on failure.
