@@ -79,7 +79,7 @@ Runner add_run(CLI::App& app, int& argc, char**& argv) {
       ->check(CLI::IsMember({"trace", "debug", "info", "warn", "error", "critical", "off"}));
   cmd->add_flag("-q,--quiet", *quiet, "log warnings and errors only");
   cmd->add_flag("--help-config", *help_config, "describe the config keys and exit");
-  cmd->footer("Exit codes: 0 done, 1 bad input or I/O error, 4 interrupted (rerun with --resume), 5 engine bug.");
+  cmd->footer("Exit codes: 0 done, 1 bad input or I/O error, 4 interrupted by SIGTERM, SIGINT or SIGUSR1 (rerun with --resume; under mpirun send SIGUSR1 to mpirun), 5 engine bug.");
   return [opt, log_level, quiet, help_config, output, part, &argc, &argv] {
     if (*help_config) {
       std::fputs(config_help().c_str(), stdout);
@@ -92,6 +92,7 @@ Runner add_run(CLI::App& app, int& argc, char**& argv) {
     setup_logging(session.rank(), *log_level, *quiet);
     std::signal(SIGTERM, on_stop_signal);
     std::signal(SIGINT, on_stop_signal);
+    std::signal(SIGUSR1, on_stop_signal);  // mpirun forwards USR1 to the ranks (not TERM: it ends the job itself)
     try {
       return run_experiment(*opt, session, g_stop);
     } catch (const std::exception& e) {

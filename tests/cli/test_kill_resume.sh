@@ -1,6 +1,7 @@
 #!/usr/bin/env bash
 # Durability: kill -9 of one rank in the middle of a 2-rank run, then --resume, gives exactly
-# the rows of an uninterrupted run; SIGTERM gives exit 4 and a resumable state.
+# the rows of an uninterrupted run; SIGTERM (or SIGUSR1 to mpirun) gives exit 4 and a
+# resumable state.
 # Usage: test_kill_resume.sh NQC PYTHON
 set -u
 if [ $# -ne 2 ]; then
@@ -56,7 +57,24 @@ check "SIGTERM: the log says to resume" grep -q "rerun with --resume" "$TMP/term
 run "$NQC" run "$TMP/work.json" -o "$TMP/termed" --resume -q
 expect_exit 0 "--resume after SIGTERM"
 
-same=$("$PYTHON" - "$TMP/clean/results.h5" "$TMP/killed/results.h5" "$TMP/termed/results.h5" <<'PY'
+# Under mpirun: SIGUSR1 to mpirun, which forwards it to the ranks (SIGTERM to mpirun also
+# stops the ranks cleanly, but Open MPI's mpirun then exits 1 whatever the ranks return).
+mpirun -np 2 --oversubscribe "$NQC" run "$TMP/work.json" -o "$TMP/usr1" -q >"$TMP/usr1.log" 2>&1 &
+launcher=$!
+for _ in $(seq 1 200); do
+  [ "$(ls "$TMP/usr1/shards" 2>/dev/null | grep -c '\.h5$')" -ge 2 ] && break
+  sleep 0.05
+done
+kill -USR1 "$launcher"
+wait "$launcher"
+usr1_rc=$?
+check "SIGUSR1 to mpirun: exit 4 (got $usr1_rc)" test "$usr1_rc" -eq 4
+check "SIGUSR1 to mpirun: both ranks say to resume" test "$(grep -c "rerun with --resume" "$TMP/usr1.log")" -eq 2
+check "SIGUSR1 to mpirun: no results.h5 yet" test ! -e "$TMP/usr1/results.h5"
+run mpirun -np 2 --oversubscribe "$NQC" run "$TMP/work.json" -o "$TMP/usr1" --resume -q
+expect_exit 0 "--resume after SIGUSR1 to mpirun"
+
+same=$("$PYTHON" - "$TMP/clean/results.h5" "$TMP/killed/results.h5" "$TMP/termed/results.h5" "$TMP/usr1/results.h5" <<'PY'
 import sys, h5py, pandas as pd
 frames = [pd.DataFrame(h5py.File(f)['cases'][()]) for f in sys.argv[1:]]
 cols = [c for c in frames[0].columns if c not in ('wall_s', 'cpu_s', 'rank')]
@@ -68,6 +86,6 @@ for f in frames[1:]:
 print(*out)
 PY
 )
-check "clean, killed+resumed and terminated+resumed runs hold the same 8000 rows, no duplicates ($same)" \
-  test "$same" = "8000 1 8000 1 1 8000 1 1"
+check "clean, killed+resumed, terminated+resumed and USR1+resumed runs hold the same 8000 rows, no duplicates ($same)" \
+  test "$same" = "8000 1 8000 1 1 8000 1 1 8000 1 1"
 summary
