@@ -5,7 +5,9 @@
 #include <chrono>
 #include <cmath>
 #include <map>
+#include <cerrno>
 #include <cstdio>
+#include <cstring>
 #include <ctime>
 #include <fstream>
 #include <sstream>
@@ -87,10 +89,17 @@ std::string prepare_directory(const fs::path& dir, const std::string& config_tex
   // A per-process name: the parts of a job array may prepare the same directory at once.
   const fs::path tmp = dir / ("config.json.tmp." + std::to_string(::getpid()));
   {
+    errno = 0;
     std::ofstream out(tmp, std::ios::trunc);
     out << config_text;
     out.flush();
-    if (!out) return tmp.string() + ": cannot write: the results directory is not writable";
+    if (!out) {
+      const int error = errno;
+      std::error_code ignored;
+      fs::remove(tmp, ignored);
+      return dir.string() + ": cannot write to the results directory: " +
+             (error ? std::strerror(error) : "the directory is not writable");
+    }
   }
   fs::rename(tmp, stored, ec);
   if (ec) return stored.string() + ": cannot write: " + ec.message();

@@ -1,5 +1,6 @@
 #!/usr/bin/env bash
-# A full disk during a run: a clear error naming the file and "No space left on device",
+# A full disk during a run, and an unwritable results directory (read-only file system, a
+# path through a file): a clear error naming the file and the system's reason (e.g. "No space left on device"),
 # exit 1, every shard written before it intact, no temporary file left, and --resume
 # completes the run once there is space. Needs root to mount a small tmpfs (exit 77 =
 # skipped, for ctest, where that is not allowed).
@@ -39,4 +40,22 @@ cp -r "$mnt/out" "$TMP/out"
 run "$NQC" run "$TMP/full.json" -o "$TMP/out" --resume -q
 expect_exit 0 "--resume after the disk filled, with room"
 check "--resume: results.h5 written" test -s "$TMP/out/results.h5"
+
+# An unwritable results directory: a read-only file system (root ignores permission bits),
+# fresh and with a run half done; and a path through a regular file.
+sums() { (cd "$mnt/out/shards" && sha256sum -- *.h5); }
+before=$(sums)
+mount -o remount,ro "$mnt"
+run "$NQC" run "$TMP/full.json" -o "$mnt/fresh"
+expect_exit 1 "a results directory on a read-only file system"
+expect_log_error "$mnt/fresh: cannot create the results directory: Read-only file system" "read-only: the error names the directory"
+run "$NQC" run "$TMP/full.json" -o "$mnt/out" --resume
+expect_exit 1 "--resume on a read-only file system"
+expect_log_error "$mnt/out: cannot write to the results directory: Read-only file system" "read-only --resume: the error names the directory and says why"
+check "read-only --resume: the shards are unchanged" test "$(sums)" = "$before"
+mount -o remount,rw "$mnt"
+: >"$TMP/a-file"
+run "$NQC" run "$TMP/full.json" -o "$TMP/a-file/out"
+expect_exit 1 "a results directory under a regular file"
+expect_log_error "$TMP/a-file/out: cannot create the results directory: Not a directory" "under a file: the error says Not a directory"
 summary
