@@ -11,7 +11,7 @@ PACKAGES=(
   libspdlog-dev nlohmann-json3-dev libcli11-dev
   libgtest-dev                          # unit tests
   python3 python3-h5py python3-pandas python3-numpy   # Debian's Python reads result files
-  python3-scipy python3-statsmodels python3-matplotlib python3-pytest   # analysis/ and its tests
+  python3-scipy python3-statsmodels python3-matplotlib python3-tabulate python3-pytest   # analysis/
   python3-jsonschema                    # tests: configs/ schema checked by the reference validator
   slurmctld slurmd slurm-client munge   # jobs/ and its test against a real single-node Slurm
   procps gzip tar                       # pgrep, zcat, tar in the command-line tests

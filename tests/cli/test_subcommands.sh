@@ -230,13 +230,20 @@ expect_stdout_line "limit: max_nodes" "count with --max-nodes names the limit"
 printf '1 0 0 0\n' >"$TMP/q4-corner.txt"
 run "$NQC" count "$TMP/q4-corner.txt"
 expect_stdout_line "completions: 0" "count: n = 4 with a corner queen has no completion"
-run "$NQC" randset 10 --trials 100000 --seed 3 --csv "$TMP/randset.csv"
+run "$NQC" randset 10 --trials 100000 --seed 3 --csv "$TMP/randset.csv" --trials-csv "$TMP/randset-trials.csv"
 expect_exit 0 "randset 10"
 share=$(sed -n 's/^first_pass_share: //p' "$OUT_FILE")
 check "randset 10: first-pass share $share within 0.003 of the paper's 0.605701" \
   awk -v s="$share" 'BEGIN { d = s - 0.605701; exit !(d < 0.003 && d > -0.003) }'
 check "randset --csv: 100000 trials in the histogram" \
   test "$(awk -F, 'NR > 1 { s += $2 } END { print s }' "$TMP/randset.csv")" = 100000
+# Per trial: the first-pass mean is the printed share, and the dead-end lengths are the histogram.
+check "randset --trials-csv: 100000 rows whose first_pass mean / 10 is the printed share $share" \
+  test "$(awk -F, 'NR > 1 { s += $2; c++ } END { printf "%d %.6f", c, s / c / 10 }' "$TMP/randset-trials.csv")" = "100000 $share"
+check "randset --trials-csv: dead_end_k counts equal the --csv histogram" \
+  test "$(awk -F, 'NR > 1 { h[$3]++ } END { for (k in h) print k "," h[k] }' "$TMP/randset-trials.csv" | sort -n)" = \
+       "$(awk -F, 'NR > 1 { print $1 "," $2 }' "$TMP/randset.csv" | sort -n)"
+check "randset --trials-csv: header" test "$(head -n 1 "$TMP/randset-trials.csv")" = "trial,first_pass,dead_end_k"
 # diag-10-4-985 of CSPLib prob079: its first 5 diagonals leave 7 solutions (the authors' label: satisfiable).
 tar xzf "$HERE/../data/csplib-prob079/diag-10.tar.gz" -C "$TMP" diag-10/diag-10-4-985.param
 param=$TMP/diag-10/diag-10-4-985.param
