@@ -20,3 +20,8 @@ echo
 cases=$("$NQC" run "$CONFIG" --dry-run | sed -n 's/.* shards, \([0-9]*\) cases,.*/\1/p')
 awk -v s="$start" -v e="$end" -v c="$cases" -v o="$out" 'BEGIN {
   printf "\n%d cases in %.1f s wall on 2 ranks (%.0f cases/s, including start-up); results: %s/results.h5\n", c, e - s, c / (e - s), o }'
+# The analysis report (analysis/, Debian's Python): Table 1, the time regression beside the
+# paper's, the figures, and nqc randset's histogram.
+echo
+/usr/bin/python3 -m analysis report "$out" -o "$out/report" --nqc "$NQC" >/dev/null
+echo "demo: report with Table 1, fits and figures: $out/report/report.md (figures in $out/report/figures/)"

@@ -1,0 +1,219 @@
+"""The figures of the report, as PNG files of a fixed size (FIGSIZE_IN at DPI: 640 x 480 px).
+
+Each function draws one figure from the cases (analysis.load), Table 1 (analysis.table) or
+the fits (analysis.fit), writes it to `path` and returns the path. Times are in seconds; the
+paper's counterparts (000_*'s Figures 2, 7, 9, 10, 11) are named in each docstring.
+Matplotlib runs headless (Agg), through Figure objects, without pyplot's global state.
+"""
+
+from __future__ import annotations
+
+from pathlib import Path
+
+import matplotlib
+
+matplotlib.use("Agg")
+
+import numpy as np  # noqa: E402
+import pandas as pd  # noqa: E402
+from matplotlib.backends.backend_agg import FigureCanvasAgg  # noqa: E402
+from matplotlib.figure import Figure  # noqa: E402
+from scipy import stats  # noqa: E402
+
+from analysis import paper  # noqa: E402
+from analysis.fit import Fit  # noqa: E402
+
+#: Figure size in inches and resolution: every PNG is 640 x 480 pixels.
+FIGSIZE_IN = (6.4, 4.8)
+DPI = 100
+SIZE_PX = (round(FIGSIZE_IN[0] * DPI), round(FIGSIZE_IN[1] * DPI))
+
+#: Backtrack groups of Table 1 and Figure 11: label and test on the backtrack count.
+BACKTRACK_GROUPS = [("0", lambda b: b == 0), ("1", lambda b: b == 1), ("2", lambda b: b == 2),
+                    ("3", lambda b: b == 3), ("> 3", lambda b: b > 3)]
+
+
+def _figure() -> tuple[Figure, object]:
+    fig = Figure(figsize=FIGSIZE_IN, dpi=DPI, layout="constrained")
+    FigureCanvasAgg(fig)
+    return fig, fig.add_subplot()
+
+
+def _save(fig: Figure, path) -> Path:
+    path = Path(path)
+    path.parent.mkdir(parents=True, exist_ok=True)
+    fig.savefig(path, dpi=DPI, format="png")  # no bbox_inches="tight": keeps SIZE_PX exactly
+    return path
+
+
+#: The time histograms span these percentiles of the times, so that a few extreme cases do not
+#: squeeze the bulk into a handful of bins; the cases outside are counted in the title.
+HIST_PERCENTILES = (0.5, 99.5)
+
+
+def _log_bins(t: np.ndarray) -> tuple[np.ndarray, str]:
+    """Log-spaced bin edges over the HIST_PERCENTILES range of t (2 sqrt(cases) bins, 10 to
+    80), and a note on the cases outside it ("" when none)."""
+    bins = int(np.clip(2 * np.sqrt(t.size), 10, 80))
+    lo, hi = (float(v) for v in np.percentile(t, HIST_PERCENTILES))
+    if hi <= lo:
+        lo, hi = lo / 1.5, hi * 1.5
+    below, above = int(np.sum(t < lo)), int(np.sum(t > hi))
+    note = f"; not shown: {below} faster, {above} slower" if below or above else ""
+    return np.logspace(np.log10(lo), np.log10(hi), bins + 1), note
+
+
+def _positive_times(cases: pd.DataFrame, n: int, time: str) -> tuple[pd.DataFrame, np.ndarray]:
+    at_n = cases[cases["n"] == n]
+    if at_n.empty:
+        raise ValueError(f"no cases at n = {n}")
+    t = at_n[time].to_numpy(dtype=float)
+    return at_n[t > 0], t[t > 0]
+
+
+def time_vs_n(table: pd.DataFrame, mean_fit: Fit | None, path) -> Path:
+    """Mean and t90mean completion time per case vs n, log-log, with our fit of the mean and
+    the paper's line log10(1000 t) = -0.628927 + 0.781568 log10(n) (000_*'s Figure 7)."""
+    fig, ax = _figure()
+    n = table["n"].to_numpy(dtype=float)
+    ax.loglog(n, table["mean_s"], "o", color="C0", label="mean (ours)")
+    ax.loglog(n, table["t90mean_s"], "s", color="C2", mfc="none", label="t90mean (ours)")
+    grid = np.logspace(np.log10(n.min()), np.log10(n.max()), 100)
+    if mean_fit is not None:
+        inside = (grid >= mean_fit.n_min) & (grid <= mean_fit.n_max)
+        ax.loglog(grid[inside], [mean_fit.predict_s(v) for v in grid[inside]], "-", color="C0",
+                  label=f"our fit, n = {mean_fit.n_min}..{mean_fit.n_max}: "
+                        f"a = {mean_fit.a:.3f}, b = {mean_fit.b:.3f}")
+    ax.loglog(grid, [paper.predicted_time_s(v) for v in grid], ":", color="C3",
+              label=f"paper (MATLAB): a = {paper.A}, b = {paper.B}")
+    ax.set_xlabel("board size n")
+    ax.set_ylabel("completion time per case (s)")
+    ax.set_title("Completion time vs n (fit: log10(1000 t) = a + b log10 n)", fontsize=10)
+    ax.grid(True, which="both", alpha=0.3)
+    ax.legend(fontsize=8)
+    return _save(fig, path)
+
+
+def time_histogram(cases: pd.DataFrame, n: int, path, time: str = "wall_s") -> Path:
+    """Histogram of the completion times at one n, log-spaced bins over the 0.5th to 99.5th
+    percentile (000_*'s Figure 10)."""
+    at_n, t = _positive_times(cases, n, time)
+    fig, ax = _figure()
+    edges, note = _log_bins(t)
+    ax.hist(t, bins=edges, color="C0")
+    ax.set_xscale("log")
+    for value, name, style in [(t.mean(), "mean", "-"), (np.median(t), "median", "--")]:
+        ax.axvline(value, color="C3", linestyle=style, label=f"{name} {value:.3g} s")
+    ax.set_xlabel("completion time per case (s, log scale)")
+    ax.set_ylabel("cases")
+    ax.set_title(f"Completion time at n = {n} ({len(t)} cases{note})", fontsize=10)
+    ax.legend(fontsize=8)
+    return _save(fig, path)
+
+
+def time_histogram_by_backtracks(cases: pd.DataFrame, n: int, path, time: str = "wall_s",
+                                 k_range: tuple[int, int] | None = None) -> Path:
+    """The completion time histogram at one n, stacked by backtrack count 0, 1, 2, 3, > 3
+    (000_*'s Figure 11, which took the compositions of one size k = 800 at n = 1000:
+    `k_range` (inclusive) restricts the cases the same way)."""
+    at_n, t = _positive_times(cases, n, time)
+    if k_range is not None:
+        keep = (at_n["k"] >= k_range[0]) & (at_n["k"] <= k_range[1])
+        at_n, t = at_n[keep.to_numpy()], t[keep.to_numpy()]
+        if t.size == 0:
+            raise ValueError(f"no cases at n = {n} with k in {k_range[0]}..{k_range[1]}")
+    bt = at_n["backtracks"].to_numpy(dtype=np.int64)
+    groups = [(label, t[test(bt)]) for label, test in BACKTRACK_GROUPS]
+    fig, ax = _figure()
+    edges, note = _log_bins(t)
+    ax.hist([g for _, g in groups], bins=edges, stacked=True,
+            label=[f"{label} backtracks ({g.size})" for label, g in groups],
+            color=[f"C{i}" for i in range(len(groups))])
+    ax.set_xscale("log")
+    ax.set_xlabel("completion time per case (s, log scale)")
+    ax.set_ylabel("cases")
+    which = f", k = {k_range[0]}..{k_range[1]}" if k_range else ", all k"
+    ax.set_title(f"Completion time by backtrack count at n = {n}{which}\n({t.size} cases{note})", fontsize=10)
+    ax.legend(fontsize=8)
+    return _save(fig, path)
+
+
+def no_backtrack_share(table: pd.DataFrame, path) -> Path:
+    """Share of cases solved without any backtrack vs n, with the paper's statements: above
+    35% for n = 7..10^5, above 50% for n = 320..22500, 60.50% at n = 1000, 61.92% at n = 5000
+    (000_*'s Figure 9)."""
+    fig, ax = _figure()
+    ax.semilogx(table["n"], 100 * table["bt0"], "o-", color="C0", label="ours")
+    for lo, hi, floor in paper.NO_BACKTRACK_FLOORS:
+        ax.hlines(100 * floor, lo, hi, colors="C3", linestyles=":",
+                  label=f"paper: > {100 * floor:.0f}% for n = {lo}..{hi}")
+    pn = sorted(paper.BACKTRACK_SHARES)
+    ax.semilogx(pn, [100 * paper.BACKTRACK_SHARES[v]["bt0"] for v in pn], "D", color="C3",
+                mfc="none", label="paper: n = 1000, 5000")
+    ax.set_ylim(0, 100)
+    ax.set_xlabel("board size n")
+    ax.set_ylabel("cases without backtracking (%)")
+    ax.set_title("Share of cases solved without backtracking", fontsize=10)
+    ax.grid(True, which="both", alpha=0.3)
+    ax.legend(fontsize=8)
+    return _save(fig, path)
+
+
+def clopper_pearson(count: np.ndarray, cases: np.ndarray, level: float = 0.95) -> tuple[np.ndarray, np.ndarray]:
+    """Exact two-sided confidence interval of a binomial share count / cases."""
+    count, cases = np.asarray(count, dtype=float), np.asarray(cases, dtype=float)
+    alpha = 1 - level
+    lo = np.where(count > 0, stats.beta.ppf(alpha / 2, count, cases - count + 1), 0.0)
+    hi = np.where(count < cases, stats.beta.ppf(1 - alpha / 2, count + 1, cases - count), 1.0)
+    return lo, hi
+
+
+def false_negative_share(table: pd.DataFrame, path) -> Path:
+    """False negative share vs n (log-log) with its exact 95% interval, and the paper's bounds
+    (below 1e-4 for n < 100, 1e-5 for 100 <= n < 800, none seen for n >= 800). Where none was
+    seen the interval's upper end (about 3.7 / cases) is drawn as a downward triangle."""
+    fig, ax = _figure()
+    n = table["n"].to_numpy(dtype=float)
+    count = table["false_negatives"].to_numpy(dtype=float)
+    m = table["cases"].to_numpy(dtype=float)
+    share = count / m
+    lo, hi = clopper_pearson(count, m)
+    seen = count > 0
+    if seen.any():
+        ax.errorbar(n[seen], share[seen], yerr=[share[seen] - lo[seen], hi[seen] - share[seen]],
+                    fmt="o", color="C0", capsize=3, label="ours: share, 95% interval")
+    if (~seen).any():
+        ax.plot(n[~seen], hi[~seen], "v", color="C0", mfc="none",
+                label="ours: none seen, 95% upper bound")
+    for lo_n, hi_n, bound in paper.FALSE_NEGATIVE_BOUNDS:
+        ax.hlines(bound, lo_n, hi_n, colors="C3", linestyles=":", label=f"paper: < {bound:g} for n = {lo_n}..{hi_n - 1}")
+    ax.set_xscale("log")
+    ax.set_yscale("log")
+    ax.set_xlabel("board size n")
+    ax.set_ylabel("false negative share (of cases)")
+    ax.set_title("False negatives: completable compositions not solved", fontsize=10)
+    ax.grid(True, which="both", alpha=0.3)
+    ax.legend(fontsize=8)
+    return _save(fig, path)
+
+
+def randset_histogram(runs: list, path) -> Path:
+    """randSet & randSet on the empty board (000_*'s Figure 2 and its 60% first-pass share):
+    for each run (analysis.randset.RandsetRun), the share of the trials vs the share k / n of
+    the queens placed when repeated passes reach a dead end; the first pass's mean share is
+    marked (ours when known, the paper's ~60%)."""
+    fig, ax = _figure()
+    for i, run in enumerate(runs):
+        x = 100 * run.histogram["k"].to_numpy(dtype=float) / run.n
+        ax.step(x, 100 * run.histogram["share"], where="mid", color=f"C{i}",
+                label=f"n = {run.n}: dead end ({run.trials} trials)")
+        if run.first_pass_share is not None:
+            ax.axvline(100 * run.first_pass_share, color=f"C{i}", linestyle="--",
+                       label=f"n = {run.n}: first pass places {100 * run.first_pass_share:.2f}%")
+    ax.axvline(60, color="C3", linestyle=":", label="paper: first pass ~60% (60.05% at n = 100)")
+    ax.set_xlabel("queens placed (% of n)")
+    ax.set_ylabel("trials (%)")
+    ax.set_title("randSet & randSet on the empty board: queens placed", fontsize=10)
+    ax.grid(True, alpha=0.3)
+    ax.legend(fontsize=8)
+    return _save(fig, path)

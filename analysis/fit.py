@@ -1,0 +1,181 @@
+"""000_*'s time regression: least squares of log10(1000 t) on log10(n).
+
+For each board size n in the chosen range, t is a per-n summary time in seconds (the mean
+by default, also t90mean), and the fit is
+
+    log10(1000 t) = a + b log10(n)          (000_*: a = -0.628927, b = 0.781568, R = 0.9998,
+                                             n = 50 ... 10^8, MATLAB on one desktop)
+
+by ordinary least squares (statsmodels OLS), with 95% confidence intervals of a and b
+(t distribution, n_points - 2 degrees of freedom), R^2, R = sign(b) sqrt(R^2) (the Pearson
+correlation of the two logs) and the residuals (observed - fitted, in log10 units).
+The same is fitted for the time per placed queen, t / (n - k) seconds per queen (n - k: the
+free rows the engine filled), averaged per n over cases with n > k.
+"""
+
+from __future__ import annotations
+
+import math
+import warnings
+from dataclasses import dataclass
+
+import numpy as np
+import pandas as pd
+
+from analysis import paper
+from analysis.errors import AnalysisError
+from analysis.table import t90mean
+
+#: The quantities :func:`fits` fits, with their labels.
+QUANTITIES = {
+    "mean_s": "mean time per case",
+    "t90mean_s": "t90mean per case",
+    "per_queen_mean_s": "mean time per placed queen",
+    "per_queen_t90mean_s": "t90mean per placed queen",
+}
+
+
+@dataclass
+class Fit:
+    """One fit of log10(1000 t) = a + b log10(n); t in seconds."""
+
+    quantity: str
+    label: str
+    n_min: int
+    n_max: int
+    points: int
+    a: float
+    b: float
+    a_ci: tuple[float, float]
+    b_ci: tuple[float, float]
+    r: float
+    r2: float
+    residuals: pd.DataFrame  # n, log10_n, log10_1000t, fitted, residual
+
+    def predict_s(self, n: float) -> float:
+        """The time in seconds this fit predicts at board size n."""
+        return paper.predicted_time_s(n, self.a, self.b)
+
+    @property
+    def paper(self) -> tuple[float, float, float] | None:
+        """The paper's (a, b, R) for the same quantity, or None when it published none."""
+        return (paper.A, paper.B, paper.R) if self.quantity == "mean_s" else None
+
+
+def fit_loglog(n, t, quantity: str = "mean_s", label: str | None = None) -> Fit:
+    """Least squares of log10(1000 t) on log10(n) over the given points (t in seconds).
+
+    Raises AnalysisError when fewer than two distinct n are given or a time is not positive.
+    With exactly two points the fit is exact and the confidence intervals are NaN.
+    """
+    n = np.asarray(n, dtype=float)
+    t = np.asarray(t, dtype=float)
+    label = label or QUANTITIES.get(quantity, quantity)
+    if np.unique(n).size < 2:
+        raise AnalysisError(f"fit of {label}: {np.unique(n).size} board size(s) "
+                            f"{[int(v) for v in np.unique(n)]} in range (need at least 2)")
+    bad = ~(t > 0) | ~np.isfinite(t)
+    if bad.any():
+        raise AnalysisError(f"fit of {label}: time {t[bad][0]!r} s at n = {int(n[bad][0])} "
+                            "cannot be log-transformed")
+    import statsmodels.api as sm  # here: its import takes ~0.5 s that table and errors need not pay
+
+    x = np.log10(n)
+    y = np.log10(1000.0 * t)
+    with warnings.catch_warnings(), np.errstate(all="ignore"):
+        warnings.simplefilter("ignore")  # exact fits and 2 points: zero or no residual dof
+        result = sm.OLS(y, sm.add_constant(x, has_constant="add")).fit()
+        ci = np.asarray(result.conf_int(0.05)) if result.df_resid > 0 else np.full((2, 2), np.nan)
+        r2 = float(result.rsquared)
+    a, b = (float(v) for v in result.params)
+    if not math.isfinite(r2):  # all y equal: statsmodels gives NaN; the line fits exactly
+        r2 = 1.0 if np.allclose(result.resid, 0.0) else float("nan")
+    residuals = pd.DataFrame({"n": n.astype(np.int64), "log10_n": x, "log10_1000t": y,
+                              "fitted": result.fittedvalues, "residual": result.resid})
+    return Fit(quantity=quantity, label=label, n_min=int(n.min()), n_max=int(n.max()),
+               points=int(n.size), a=a, b=b, a_ci=(float(ci[0, 0]), float(ci[0, 1])),
+               b_ci=(float(ci[1, 0]), float(ci[1, 1])), r=math.copysign(math.sqrt(max(r2, 0.0)), b),
+               r2=r2, residuals=residuals)
+
+
+def per_queen_times(cases: pd.DataFrame, time: str = "wall_s") -> pd.DataFrame:
+    """Per n: mean and t90mean of t / (n - k), seconds per placed queen (cases with n > k)."""
+    free = cases["n"].to_numpy(dtype=float) - cases["k"].to_numpy(dtype=float)
+    keep = free > 0
+    per_queen = pd.DataFrame({"n": cases["n"].to_numpy()[keep],
+                              "t": cases[time].to_numpy(dtype=float)[keep] / free[keep]})
+    grouped = per_queen.groupby("n", sort=True)["t"]
+    return pd.DataFrame({"n": grouped.mean().index.astype(np.int64),
+                         "mean_s": grouped.mean().to_numpy(),
+                         "t90mean_s": grouped.apply(t90mean).to_numpy()})
+
+
+def fits(table: pd.DataFrame, cases: pd.DataFrame | None = None, n_min: int | None = paper.FIT_N_MIN,
+         n_max: int | None = None, time: str = "wall_s") -> list[Fit]:
+    """The fits of mean and t90mean per case (from `table`, see analysis.table.table1) and,
+    when `cases` is given, per placed queen, over n_min <= n <= n_max (None: no bound)."""
+
+    def in_range(df: pd.DataFrame) -> pd.DataFrame:
+        keep = np.ones(len(df), dtype=bool)
+        if n_min is not None:
+            keep &= df["n"].to_numpy() >= n_min
+        if n_max is not None:
+            keep &= df["n"].to_numpy() <= n_max
+        return df[keep]
+
+    where = f"n = {n_min if n_min is not None else 'min'}..{n_max if n_max is not None else 'max'}"
+    chosen = in_range(table)
+    if len(chosen) < 2:
+        raise AnalysisError(f"{len(chosen)} board size(s) in {where} (the data has n = "
+                            f"{', '.join(str(int(v)) for v in table['n'])}): a fit needs at least 2; "
+                            "widen --n-min/--n-max")
+    out = [fit_loglog(chosen["n"], chosen[q], q) for q in ("mean_s", "t90mean_s")]
+    if cases is not None:
+        queens = in_range(per_queen_times(cases, time))
+        out += [fit_loglog(queens["n"], queens[q], "per_queen_" + q) for q in ("mean_s", "t90mean_s")]
+    return out
+
+
+def _num(x: float, digits: int = 6) -> str:
+    return "n/a" if not math.isfinite(x) else f"{x:.{digits}f}"
+
+
+def _ci(lo_hi: tuple[float, float]) -> str:
+    lo, hi = lo_hi
+    return "n/a (2 points)" if not (math.isfinite(lo) and math.isfinite(hi)) else f"[{lo:.6f}, {hi:.6f}]"
+
+
+def fits_table(fit_list: list[Fit]) -> pd.DataFrame:
+    """Our fits side by side with the paper's published one (rows), as strings for printing."""
+    rows = []
+    for f in fit_list:
+        rows.append({"fit": f"ours: {f.label}", "n range": f"{f.n_min}..{f.n_max}", "points": str(f.points),
+                     "a": _num(f.a), "a 95% CI": _ci(f.a_ci), "b": _num(f.b), "b 95% CI": _ci(f.b_ci),
+                     "R": _num(f.r), "R^2": _num(f.r2)})
+        if f.paper is not None:
+            a, b, r = f.paper
+            rows.append({"fit": f"paper (000_*): {f.label}",
+                         "n range": f"{paper.FIT_N_MIN}..{paper.FIT_N_MAX}", "points": "",
+                         "a": _num(a), "a 95% CI": "not published", "b": _num(b),
+                         "b 95% CI": "not published", "R": _num(r, 4), "R^2": _num(r * r, 4)})
+    return pd.DataFrame(rows)
+
+
+def residuals_table(fit_list: list[Fit]) -> pd.DataFrame:
+    """Per n: observed log10(1000 t) and residual (observed - fitted) of each fit, wide."""
+    out = None
+    for f in fit_list:
+        part = f.residuals[["n", "log10_1000t", "residual"]].rename(columns={
+            "log10_1000t": f"{f.quantity}: log10(1000 t)", "residual": f"{f.quantity}: residual"})
+        out = part if out is None else out.merge(part, on="n", how="outer")
+    return out.sort_values("n").reset_index(drop=True)
+
+
+def fits_csv(fit_list: list[Fit]) -> pd.DataFrame:
+    """One row per fit with every number unformatted (for fits.csv)."""
+    return pd.DataFrame([{"quantity": f.quantity, "n_min": f.n_min, "n_max": f.n_max, "points": f.points,
+                          "a": f.a, "a_ci_low": f.a_ci[0], "a_ci_high": f.a_ci[1], "b": f.b,
+                          "b_ci_low": f.b_ci[0], "b_ci_high": f.b_ci[1], "r": f.r, "r2": f.r2,
+                          "paper_a": f.paper[0] if f.paper else np.nan,
+                          "paper_b": f.paper[1] if f.paper else np.nan,
+                          "paper_r": f.paper[2] if f.paper else np.nan} for f in fit_list])

@@ -1,0 +1,217 @@
+"""Result files of ``nqc run`` into one pandas DataFrame, one row per case.
+
+A results directory DIR holds DIR/results.h5 (the merged file, written when the run
+finished) and DIR/shards/shard-NNNNNN.h5 (one per shard; an unfinished run has only these).
+Layout (src/experiment/results.cpp, schema 1.x): root string attributes (schema_version,
+nqc_version, git_revision, config, config_hash, hostname, world_size, start_utc, end_utc),
+dataset ``cases`` (compound rows: case_id, shard_id, n, k, solution_id, composition_id, seed,
+outcome, false_negative, wall_s, cpu_s, backtracks, nodes, placed_random, placed_search,
+restarts, rank, engine, limit, and any later additions), group ``failures``.
+
+Columns of the DataFrame: every member of ``cases`` under its own name (times in seconds),
+with ``outcome`` as a categorical of "solved" / "infeasible" / "gave_up", ``false_negative``
+as bool and byte strings decoded to str; plus ``source`` (the file a row came from),
+``config_hash`` and ``experiment`` (the config's name). ``df.attrs["sources"]`` lists a
+:class:`Source` per file read.
+"""
+
+from __future__ import annotations
+
+import json
+import re
+import warnings
+from dataclasses import dataclass, field
+from pathlib import Path
+from typing import Iterable
+
+import h5py
+import numpy as np
+import pandas as pd
+
+from analysis.errors import AnalysisError
+
+#: The schema major version this analysis reads (any minor version of it).
+SCHEMA_MAJOR = 1
+#: Members of ``cases`` the analysis needs; others are optional and extra ones are kept.
+REQUIRED_FIELDS = ("case_id", "n", "k", "outcome", "false_negative", "wall_s", "backtracks")
+#: nqc::Outcome codes (src/core/engine.hpp), used when the file's enum type has no names.
+OUTCOME_NAMES = {0: "solved", 1: "infeasible", 2: "gave_up"}
+
+_SHARD_FILE = re.compile(r"^shard-(\d{6,})\.h5$")
+
+
+class AnalysisWarning(UserWarning):
+    """Something the reader should know but that does not stop the analysis."""
+
+
+@dataclass(frozen=True)
+class Source:
+    """One result file that was read: its path, root attributes and number of case rows."""
+
+    path: Path
+    attrs: dict = field(hash=False)
+    rows: int
+
+    @property
+    def config(self) -> dict:
+        """The resolved config JSON stored in the file (empty dict when absent)."""
+        try:
+            return json.loads(self.attrs.get("config", "") or "{}")
+        except json.JSONDecodeError:
+            return {}
+
+
+def _text(value) -> str:
+    if isinstance(value, bytes):
+        return value.decode("utf-8", "replace")
+    if isinstance(value, np.ndarray) and value.size == 1:
+        return _text(value.reshape(-1)[0])
+    return str(value)
+
+
+def _schema_major(version: str, path: Path) -> int:
+    match = re.fullmatch(r"(\d+)\.(\d+)", version.strip())
+    if not match:
+        raise AnalysisError(f"{path}: schema version '{version}' is not MAJOR.MINOR, "
+                            f"this analysis reads {SCHEMA_MAJOR}.x")
+    return int(match.group(1))
+
+
+def _column(values: np.ndarray, dtype: np.dtype):
+    """One compound member as a DataFrame column: bytes decoded, sub-arrays as lists."""
+    if values.ndim > 1:
+        return list(values)
+    if dtype.kind == "S":
+        return np.char.decode(values, "utf-8", "replace").astype(object)
+    if dtype.kind == "O":
+        return np.array([_text(v) if isinstance(v, (bytes, np.bytes_)) else v for v in values],
+                        dtype=object)
+    return values
+
+
+def _outcomes(codes: np.ndarray, dtype: np.dtype, path: Path) -> pd.Categorical:
+    mapping = h5py.check_enum_dtype(dtype)
+    names = {int(v): k for k, v in mapping.items()} if mapping else dict(OUTCOME_NAMES)
+    codes = np.asarray(codes).astype(np.int64)
+    unknown = sorted(set(np.unique(codes).tolist()) - set(names))
+    if unknown:
+        raise AnalysisError(f"{path}: outcome code {unknown[0]} is not one of "
+                            + ", ".join(f"{c} {n}" for c, n in sorted(names.items())))
+    categories = list(OUTCOME_NAMES.values()) + sorted(set(names.values()) - set(OUTCOME_NAMES.values()))
+    return pd.Categorical([names[c] for c in codes.tolist()], categories=categories)
+
+
+def read_file(path: str | Path) -> tuple[pd.DataFrame, Source]:
+    """Reads the ``cases`` of one result file (shard or merged).
+
+    Raises AnalysisError naming the file when it is missing, not HDF5, not an nqc result
+    file, of another schema major version ("FILE: schema version 2.0, this analysis reads
+    1.x"), or lacks a needed member of ``cases``.
+    """
+    path = Path(path)
+    if not path.exists():
+        raise AnalysisError(f"{path}: no such file or directory")
+    try:
+        f = h5py.File(path, "r")
+    except OSError as e:
+        raise AnalysisError(f"{path}: not a readable HDF5 file ({e})") from None
+    with f:
+        attrs = {k: _text(v) for k, v in f.attrs.items()}
+        if "schema_version" not in attrs:
+            raise AnalysisError(f"{path}: not an nqc result file (no schema_version attribute)")
+        version = attrs["schema_version"]
+        if _schema_major(version, path) != SCHEMA_MAJOR:
+            raise AnalysisError(f"{path}: schema version {version}, this analysis reads {SCHEMA_MAJOR}.x")
+        cases = f.get("cases")
+        if not isinstance(cases, h5py.Dataset) or cases.dtype.names is None:
+            raise AnalysisError(f"{path}: no compound dataset 'cases'")
+        missing = [name for name in REQUIRED_FIELDS if name not in cases.dtype.names]
+        if missing:
+            raise AnalysisError(f"{path}: /cases has no member '{missing[0]}' "
+                                f"(schema version {version})")
+        data = cases[()]
+    columns = {}
+    for name in data.dtype.names:
+        member = data.dtype[name]
+        if name == "outcome":
+            columns[name] = _outcomes(data[name], member, path)
+        elif name == "false_negative":
+            columns[name] = data[name].astype(bool)
+        else:
+            columns[name] = _column(data[name], member.base if member.subdtype else member)
+    df = pd.DataFrame(columns, index=pd.RangeIndex(len(data)))
+    df["source"] = str(path)
+    df["config_hash"] = attrs.get("config_hash", "")
+    source = Source(path=path, attrs=attrs, rows=len(df))
+    df["experiment"] = source.config.get("name", "")
+    return df, source
+
+
+def result_files(path: str | Path) -> list[Path]:
+    """The files that hold the results under a path.
+
+    A file stands for itself; a directory for its results.h5, or, when the run has not
+    finished (no results.h5), for its shard files DIR/shards/shard-NNNNNN.h5 (with a warning).
+    """
+    path = Path(path)
+    if not path.exists():
+        raise AnalysisError(f"{path}: no such file or directory")
+    if not path.is_dir():
+        return [path]
+    merged = path / "results.h5"
+    if merged.is_file():
+        return [merged]
+    shard_dir = path / "shards"
+    shards = sorted(p for p in shard_dir.glob("shard-*.h5") if _SHARD_FILE.match(p.name) and p.is_file()) \
+        if shard_dir.is_dir() else []
+    if not shards:
+        raise AnalysisError(f"{path}: no result files (expected {merged} or "
+                            f"{shard_dir}/shard-NNNNNN.h5)")
+    warnings.warn(f"{path}: no results.h5 (unfinished run?): reading {len(shards)} shard files",
+                  AnalysisWarning, stacklevel=2)
+    return shards
+
+
+def load_cases(*paths: str | Path | Iterable[str | Path]) -> pd.DataFrame:
+    """All cases under one or more paths (result files or results directories), one row each.
+
+    Shard files of one directory must come from one config (same ``config_hash``). Rows of
+    one config that appear twice (the same ``case_id``, e.g. a merged file and one of its
+    shard files both given) are counted once, with a warning. Raises AnalysisError when a
+    path is missing, a directory holds no result files, a file is refused (see
+    :func:`read_file`) or no case is found.
+    """
+    flat: list[Path] = []
+    for p in paths:
+        if isinstance(p, (str, Path)):
+            flat.append(Path(p))
+        else:
+            flat.extend(Path(q) for q in p)
+    if not flat:
+        raise AnalysisError("no result files given")
+    frames, sources = [], []
+    for path in flat:
+        files = result_files(path)
+        hashes: dict[str, Path] = {}
+        for file in files:
+            df, source = read_file(file)
+            frames.append(df.sort_values("case_id", kind="stable"))
+            sources.append(source)
+            h = source.attrs.get("config_hash", "")
+            hashes.setdefault(h, file)
+            if path.is_dir() and len(hashes) > 1:
+                (h1, f1), (h2, f2) = list(hashes.items())[:2]
+                raise AnalysisError(f"{path}: shard files of different configs: {f1} has config_hash "
+                                    f"{h1 or '(none)'}, {f2} has {h2 or '(none)'}")
+    cases = pd.concat(frames, ignore_index=True)
+    if cases.empty:
+        raise AnalysisError(", ".join(str(p) for p in flat) + ": no cases in the result files")
+    duplicated = cases.duplicated(["config_hash", "case_id"], keep="first")
+    if duplicated.any():
+        warnings.warn(f"{int(duplicated.sum())} cases appear in more than one file of the same config: "
+                      "counted once", AnalysisWarning, stacklevel=2)
+        cases = cases[~duplicated].reset_index(drop=True)
+    for name in ("source", "config_hash", "experiment"):
+        cases[name] = cases[name].astype("category")
+    cases.attrs["sources"] = sources
+    return cases

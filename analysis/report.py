@@ -1,0 +1,294 @@
+"""One report for a results directory: report.md with Table 1, the fits, the comparison with
+000_*'s published values and the figures, plus the tables as CSV, in one output directory.
+
+OUT_DIR/report.md          the report (Markdown; figures linked relatively)
+OUT_DIR/table1.csv, .md    Table 1 (analysis.table)
+OUT_DIR/fits.csv           the fits (analysis.fit), one row each; residuals.csv per n
+OUT_DIR/figures/*.png      the figures (analysis.figures), 640 x 480 px
+OUT_DIR/randset-n*.csv     when the report ran ``nqc randset`` itself (and its output, .txt)
+"""
+
+from __future__ import annotations
+
+import json
+import math
+import os
+import shlex
+import warnings
+from dataclasses import dataclass, field
+from pathlib import Path
+
+import pandas as pd
+
+from analysis import figures, fit, paper
+from analysis import randset as randset_mod
+from analysis import table as table_mod
+from analysis.errors import AnalysisError
+from analysis.load import AnalysisWarning, load_cases
+
+#: At most this many false negative / gave_up cases are listed in the report.
+MAX_LISTED_FAILURES = 20
+
+
+@dataclass
+class ReportOptions:
+    """What :func:`write_report` draws. Times are in seconds; n bounds are inclusive."""
+
+    n_min: int | None = paper.FIT_N_MIN  #: fit range (None: no bound)
+    n_max: int | None = None
+    hist_n: int | None = None  #: n of Figures 10 and 11 (None: 1000 if present, else the n with most cases)
+    hist_k: tuple[int, int] | None = None  #: k range of Figure 11 (None: all k)
+    time: str = "wall_s"  #: per-case time column: wall_s or cpu_s
+    randset_csvs: list[tuple[int, Path]] = field(default_factory=list)  #: (n, CSV of nqc randset)
+    nqc: Path | None = None  #: an nqc binary: run ``nqc randset`` when no CSV is given
+    randset_n: list[int] = field(default_factory=lambda: [100, 1000])
+    randset_trials: int = 20000
+    command: str | None = None  #: the command line that made the report (printed in it)
+
+
+def _shown(path: Path | str) -> str:
+    """A path as the report shows it: relative to the working directory when inside it."""
+    rel = os.path.relpath(Path(path).resolve(), Path.cwd())
+    return rel if not rel.startswith("..") else str(Path(path).resolve())
+
+
+def default_hist_n(table: pd.DataFrame) -> int:
+    """The n of the completion-time histograms: 1000 (000_*'s Figure 10) when present, else the
+    n with the most cases (the larger n on a tie)."""
+    if (table["n"] == 1000).any():
+        return 1000
+    best = table.sort_values(["cases", "n"]).iloc[-1]
+    return int(best["n"])
+
+
+def _md(df: pd.DataFrame) -> str:
+    return df.to_markdown(index=False, disable_numparse=True)
+
+
+def _fmt(x, digits: int = 4) -> str:
+    if x is None or (isinstance(x, float) and not math.isfinite(x)):
+        return "n/a"
+    return f"{x:.{digits}g}" if isinstance(x, float) else str(x)
+
+
+def paper_comparison(table: pd.DataFrame, fits: list[fit.Fit], runs: list,
+                     engines: list[str] | None = None) -> pd.DataFrame:
+    """Our values next to 000_*'s published ones, for those our data covers. `engines` (the
+    engines of the cases) adds a caveat to backtracks and false negatives unless it is the
+    paper's algorithm alone (engine "grigoryan"): other engines count their own backtracks."""
+    rows: list[dict] = []
+    by_n = table.set_index("n")
+    other = "" if engines is None or list(engines) == ["grigoryan"] else \
+        f"engine {', '.join(engines)}: its own backtracks, not the paper's algorithm"
+
+    def add(what: str, ours, theirs, note: str = "") -> None:
+        rows.append({"quantity": what, "ours": ours, "paper (000_*)": theirs, "note": note})
+
+    hw = "MATLAB on one desktop vs our engine and machine: compare shapes, not seconds"
+    if 1000 in by_n.index:
+        r = by_n.loc[1000]
+        add("mean time at n = 1000", f"{r.mean_s:.4g} s", f"{paper.MEAN_S_AT_1000} s", hw)
+        add("t90mean at n = 1000", f"{r.t90mean_s:.4g} s", f"{paper.T90MEAN_S_AT_1000} s", hw)
+        add("mean / t90mean at n = 1000", f"{r.mean_s / r.t90mean_s:.3g}",
+            f"{paper.MEAN_S_AT_1000 / paper.T90MEAN_S_AT_1000:.3g}", "weight of the slow 10% tail")
+    mean_fit = next((f for f in fits if f.quantity == "mean_s"), None)
+    if mean_fit is not None:
+        ci = f" (95% CI {mean_fit.b_ci[0]:.3f}..{mean_fit.b_ci[1]:.3f})" if math.isfinite(mean_fit.b_ci[0]) else ""
+        add("fit slope b (mean time)", f"{mean_fit.b:.4f}{ci}", f"{paper.B}",
+            f"ours over n = {mean_fit.n_min}..{mean_fit.n_max}, paper over {paper.FIT_N_MIN}..10^8")
+        add("fit intercept a (mean time)", f"{mean_fit.a:.4f}", f"{paper.A}", hw)
+        add("fit R", f"{mean_fit.r:.4f}", f"{paper.R}", "")
+        add("time the fit predicts at n = 1000", f"{mean_fit.predict_s(1000):.4g} s",
+            f"{paper.predicted_time_s(1000):.3g} s", hw)
+    for n, shares in paper.BACKTRACK_SHARES.items():
+        if n in by_n.index:
+            for key, label in [("bt0", "0"), ("bt1", "1"), ("bt2", "2"), ("bt3", "3"), ("bt_more", "> 3")]:
+                if key in shares:
+                    add(f"cases with {label} backtracks at n = {n}", f"{100 * by_n.loc[n, key]:.2f}%",
+                        f"{100 * shares[key]:.2f}%", "; ".join(filter(None, [f"{int(by_n.loc[n, 'cases'])} cases here", other])))
+    for lo, hi, floor in paper.NO_BACKTRACK_FLOORS:
+        part = table[(table["n"] >= lo) & (table["n"] <= hi)]
+        if not part.empty:
+            worst = part.loc[part["bt0"].idxmin()]
+            add(f"lowest share without backtracking, n = {lo}..{hi}",
+                f"{100 * worst.bt0:.2f}% (n = {int(worst.n)})", f"> {100 * floor:.0f}%", other)
+    for lo, hi, bound in paper.FALSE_NEGATIVE_BOUNDS:
+        part = table[(table["n"] >= lo) & (table["n"] < hi)]
+        if not part.empty:
+            add(f"false negative share, n = {lo}..{hi - 1}",
+                f"{int(part['false_negatives'].sum())} of {int(part['cases'].sum())} "
+                f"(max share {part['false_negative_share'].max():.2g})", f"< {bound:g}", other)
+    part = table[table["n"] >= 800]
+    if not part.empty:
+        add("false negatives, n >= 800", f"{int(part['false_negatives'].sum())} of {int(part['cases'].sum())}", "none seen", other)
+    for run in runs:
+        if run.first_pass_share is not None and run.n in paper.RANDSET_FIRST_PASS:
+            add(f"randSet & randSet first pass share, n = {run.n}", f"{run.first_pass_share:.4f}",
+                f"{paper.RANDSET_FIRST_PASS[run.n]}", f"{run.trials} trials")
+    return pd.DataFrame(rows, columns=["quantity", "ours", "paper (000_*)", "note"])
+
+
+def _provenance(cases: pd.DataFrame) -> list[str]:
+    lines = []
+    for s in cases.attrs.get("sources", [])[:5]:
+        a = s.attrs
+        lines.append(f"- `{_shown(s.path)}`: {s.rows} cases, schema {a.get('schema_version', '?')}, "
+                     f"nqc {a.get('nqc_version', '?')} (git {a.get('git_revision', '?')}), "
+                     f"host {a.get('hostname', '?')}, world size {a.get('world_size', '?')}, "
+                     f"{a.get('start_utc', '?')} .. {a.get('end_utc', '?')}, config hash {a.get('config_hash', '?')}")
+    more = len(cases.attrs.get("sources", [])) - 5
+    if more > 0:
+        lines.append(f"- and {more} more files")
+    return lines
+
+
+#: Files a previous report in the same directory may have left that this one might not rewrite.
+_OUTPUTS = ["fits.csv", "residuals.csv", "figures/time_vs_n.png", "figures/fig10_time_histogram_n*.png",
+            "figures/fig11_time_by_backtracks_n*.png", "figures/fig09_no_backtrack_share.png",
+            "figures/false_negative_share.png", "figures/randset.png"]
+
+
+def _remove_previous_outputs(out_dir: Path) -> None:
+    for pattern in _OUTPUTS:
+        for path in out_dir.glob(pattern):
+            path.unlink()
+
+
+def write_report(paths, out_dir, options: ReportOptions | None = None) -> Path:
+    """Writes OUT_DIR/report.md (and the files it links) for the results under `paths` (result
+    files or results directories). Returns the path of report.md. Raises AnalysisError on bad
+    input (see analysis.load) or options that select no cases."""
+    options = options or ReportOptions()
+    out_dir = Path(out_dir)
+    cases = load_cases(paths)
+    if options.time not in cases.columns:
+        raise AnalysisError(f"no time column '{options.time}' in the result files")
+    fig_dir = out_dir / "figures"
+
+    table = table_mod.table1(cases, options.time)
+    hist_n = options.hist_n if options.hist_n is not None else default_hist_n(table)
+    if not (table["n"] == hist_n).any():
+        raise AnalysisError(f"--hist-n {hist_n}: no cases at that n (the data has n = "
+                            + ", ".join(str(v) for v in table["n"]) + ")")
+    if options.hist_k is not None:
+        lo, hi = options.hist_k
+        k = cases.loc[cases["n"] == hist_n, "k"]
+        if not ((k >= lo) & (k <= hi)).any():
+            raise AnalysisError(f"--hist-k {lo}:{hi}: no case at n = {hist_n} has k in {lo}..{hi} "
+                                f"(k ranges over {int(k.min())}..{int(k.max())})")
+    runs = [randset_mod.read_csv(p, n) for n, p in options.randset_csvs]
+
+    out_dir.mkdir(parents=True, exist_ok=True)
+    _remove_previous_outputs(out_dir)
+    table_mod.to_csv(table, out_dir / "table1.csv")
+    table_md = table_mod.to_markdown(table)
+    (out_dir / "table1.md").write_text(table_md + "\n")
+
+    fit_error = None
+    try:
+        fits = fit.fits(table, cases, options.n_min, options.n_max, options.time)
+        fit.fits_csv(fits).to_csv(out_dir / "fits.csv", index=False, float_format="%.9g")
+        fit.residuals_table(fits).to_csv(out_dir / "residuals.csv", index=False, float_format="%.9g")
+    except AnalysisError as e:
+        fits, fit_error = [], str(e)
+        warnings.warn(f"no fit: {e}", AnalysisWarning, stacklevel=2)
+
+    if not runs and options.nqc is not None:
+        runs = [randset_mod.run(options.nqc, n, options.randset_trials, out_dir) for n in options.randset_n]
+
+    mean_fit = next((f for f in fits if f.quantity == "mean_s"), None)
+    figs: list[tuple[str, Path]] = []
+    figs.append(("Mean and t90mean completion time per case vs n (log-log), our least-squares fit of "
+                 "log10(1000 t) on log10(n) for the mean, and the paper's line (000_*'s Figure 7).",
+                 figures.time_vs_n(table, mean_fit, fig_dir / "time_vs_n.png")))
+    figs.append((f"Completion time histogram at n = {hist_n}, log-spaced bins (000_*'s Figure 10, n = 1000).",
+                 figures.time_histogram(cases, hist_n, fig_dir / f"fig10_time_histogram_n{hist_n}.png", options.time)))
+    by_bt = figures.time_histogram_by_backtracks(cases, hist_n, fig_dir / f"fig11_time_by_backtracks_n{hist_n}.png",
+                                                 options.time, options.hist_k)
+    figs.append(("The same histogram stacked by backtrack count (000_*'s Figure 11, which took the 998 "
+                 "compositions of size k = 800 at n = 1000; --hist-k LO:HI selects a k range).", by_bt))
+    figs.append(("Share of cases solved without backtracking vs n, with the paper's statements (000_*'s Figure 9).",
+                 figures.no_backtrack_share(table, fig_dir / "fig09_no_backtrack_share.png")))
+    figs.append(("False negative share vs n with exact (Clopper-Pearson) 95% intervals; where none was seen, "
+                 "the interval's upper end. Dotted: the paper's bounds.",
+                 figures.false_negative_share(table, fig_dir / "false_negative_share.png")))
+    if runs:
+        figs.append(("randSet & randSet on the empty board (`nqc randset`): share of trials by the share of the "
+                     "n queens standing when repeated passes reach a dead end (000_*'s Figure 2), with the mean "
+                     "share the first pass places (dashed; the paper: about 60%).",
+                     figures.randset_histogram(runs, fig_dir / "randset.png")))
+
+    lines = _report_lines(cases, table_md, fits, fit_error, figs, runs, table, options, out_dir)
+    report = out_dir / "report.md"
+    report.write_text("\n".join(lines) + "\n")
+    return report
+
+
+def _report_lines(cases, table_md, fits, fit_error, figs, runs, table, options, out_dir) -> list[str]:
+    sources = cases.attrs.get("sources", [])
+    config = sources[0].config if sources else {}
+    names = sorted({str(v) for v in cases["experiment"].unique() if str(v)})
+    engines = sorted({str(v) for v in cases["engine"].unique()}) if "engine" in cases else []
+    L = [f"# nqc results: {', '.join(names) or 'unnamed experiment'}", ""]
+    if config.get("description"):
+        L += [f"> {config['description']}", ""]
+    L += [f"{len(cases)} cases, n = {', '.join(str(v) for v in table['n'])}; engine(s): {', '.join(engines) or '?'}; "
+          f"time per case: `{options.time}` (seconds of the engine call only).", "", "Result files:", ""]
+    L += _provenance(cases)
+    L += ["", "## Table 1", "",
+          "Per n: mean, median and maximum completion time per case; t90mean, the mean of the fastest 90% "
+          "(000_*); shares of cases with 0, 1, 2, 3 and more than 3 backtracks; false negatives "
+          "(completable compositions not solved: count and share of cases); cases stopped by a limit "
+          "(gave up). Every column, with mean backtracks, infeasible counts and mean k: "
+          "[table1.csv](table1.csv).", "", table_md, ""]
+    L += ["## Time regression", "",
+          "Least squares (statsmodels OLS) of log10(1000 t) = a + b log10(n), t in seconds, over the n "
+          "range shown; 95% confidence intervals from the t distribution with points - 2 degrees of "
+          "freedom; R = sign(b) sqrt(R^2). Per placed queen: t / (n - k) per case, averaged per n. "
+          "The paper's fit (MATLAB, one desktop) is of the mean time per case; it published no "
+          "intervals. The intercept a depends on the machine and language, the slope b on the algorithm.", ""]
+    if fits:
+        L += [_md(fit.fits_table(fits)), ""]
+        L += ["Residuals (observed - fitted log10(1000 t)) per n ([residuals.csv](residuals.csv), "
+              "all fits: [fits.csv](fits.csv)):", "",
+              _md(fit.residuals_table(fits).apply(lambda c: c.map(lambda v: f"{v:.5f}" if isinstance(v, float) else str(v)))),
+              ""]
+    else:
+        L += [f"No fit: {fit_error}", ""]
+    L += ["## Compared with the paper", "",
+          "000_*'s published values (../shared/paper-facts.md) beside ours, where our data has the n.", ""]
+    comparison = paper_comparison(table, fits, runs, engines or None)
+    L += [_md(comparison) if not comparison.empty else "(no n of ours matches a published value)", ""]
+    failed = cases[cases["false_negative"].astype(bool) | (cases["outcome"].astype(str) == "gave_up")]
+    L += ["## False negatives and cases that gave up", ""]
+    if failed.empty:
+        L += ["None.", ""]
+    else:
+        cols = [c for c in ["case_id", "n", "k", "outcome", "false_negative", "backtracks", "nodes", "limit",
+                            options.time] if c in failed.columns]
+        L += [f"{len(failed)} cases" + (f"; the first {MAX_LISTED_FAILURES}" if len(failed) > MAX_LISTED_FAILURES else "")
+              + ". `nqc export RESULTS --case ID` writes a stored composition, `nqc rerun RESULTS --case ID` runs it again.", "",
+              _md(failed[cols].head(MAX_LISTED_FAILURES).astype(str)), ""]
+    L += ["## Figures", ""]
+    for caption, path in figs:
+        rel = os.path.relpath(path, out_dir)
+        L += [f"![{path.stem}]({rel})", "", caption, ""]
+    if not runs:
+        L += ["(No randSet & randSet figure: give `--randset N:CSV` with the CSV of `nqc randset N --csv CSV`, "
+              "or `--nqc BIN` to run it.)", ""]
+    else:
+        L += ["randSet & randSet data: " + ", ".join(
+            f"n = {r.n}, {r.trials} trials ([{r.csv.name}]({os.path.relpath(r.csv, out_dir)}))"
+            if r.csv and r.csv.resolve().is_relative_to(out_dir.resolve()) else f"n = {r.n}, {r.trials} trials"
+            for r in runs) + ".", ""]
+    if options.command:
+        L += ["## Reproduce", "", "```sh", options.command, "```", ""]
+    if config:
+        L += ["<details><summary>Config (resolved, from the result file)</summary>", "", "```json",
+              json.dumps(config, indent=2), "```", "", "</details>"]
+    return L
+
+
+def command_line(argv: list[str]) -> str:
+    """The shell command that reproduces a report (for its Reproduce section)."""
+    return "/usr/bin/python3 -m analysis " + " ".join(shlex.quote(a) for a in argv)

@@ -1,0 +1,97 @@
+"""000_*'s Table 1: per board size n, completion times, backtracks and false negatives.
+
+Per n, over every case of that n (t = the time column, ``wall_s`` by default: seconds of the
+engine call only):
+
+- ``cases``; ``mean_s``, ``median_s``, ``max_s`` of t;
+- ``t90mean_s``: 000_*'s mean of the fastest 90% -- the mean of the floor(0.9 m) smallest
+  times of the m cases (at least one), as ``nqc aggregate`` computes it;
+- ``bt0``, ``bt1``, ``bt2``, ``bt3``, ``bt_more``: shares (0..1) of cases with 0, 1, 2, 3
+  and more than 3 backtracks (returns to a saved base level, as the paper counts them);
+- ``false_negatives``: completable compositions not solved, and ``false_negative_share``
+  (their count / cases); ``gave_up`` (stopped by a limit) and ``infeasible`` counts;
+- ``mean_backtracks`` and ``mean_k`` (queens in the composition).
+"""
+
+from __future__ import annotations
+
+import numpy as np
+import pandas as pd
+
+#: Columns of :func:`table1`, in order.
+COLUMNS = ["n", "cases", "mean_s", "median_s", "t90mean_s", "max_s", "bt0", "bt1", "bt2", "bt3",
+           "bt_more", "false_negatives", "false_negative_share", "gave_up", "infeasible",
+           "mean_backtracks", "mean_k"]
+
+#: Markdown headers of the columns shown in reports (the CSV has all of COLUMNS).
+_MARKDOWN = {"n": "n", "cases": "cases", "mean_s": "mean s", "median_s": "median s",
+             "t90mean_s": "t90mean s", "max_s": "max s", "bt0": "0 bt", "bt1": "1 bt",
+             "bt2": "2 bt", "bt3": "3 bt", "bt_more": ">3 bt", "false_negatives": "false neg",
+             "false_negative_share": "false neg share", "gave_up": "gave up"}
+
+
+def t90mean(times) -> float:
+    """Mean of the fastest 90% of `times` (seconds): the floor(0.9 m) smallest, at least one."""
+    t = np.sort(np.asarray(times, dtype=float))
+    if t.size == 0:
+        return float("nan")
+    fast = max(1, (t.size * 9) // 10)
+    return float(t[:fast].mean())
+
+
+def _row(n: int, group: pd.DataFrame, time: str) -> dict:
+    t = group[time].to_numpy(dtype=float)
+    bt = group["backtracks"].to_numpy(dtype=np.int64)
+    outcome = group["outcome"].astype(str).to_numpy()
+    cases = len(group)
+    fn = int(group["false_negative"].astype(bool).sum())
+    return {
+        "n": int(n), "cases": cases,
+        "mean_s": float(t.mean()), "median_s": float(np.median(t)), "t90mean_s": t90mean(t),
+        "max_s": float(t.max()),
+        "bt0": float(np.mean(bt == 0)), "bt1": float(np.mean(bt == 1)), "bt2": float(np.mean(bt == 2)),
+        "bt3": float(np.mean(bt == 3)), "bt_more": float(np.mean(bt > 3)),
+        "false_negatives": fn, "false_negative_share": fn / cases,
+        "gave_up": int(np.sum(outcome == "gave_up")), "infeasible": int(np.sum(outcome == "infeasible")),
+        "mean_backtracks": float(bt.mean()), "mean_k": float(group["k"].mean()),
+    }
+
+
+def table1(cases: pd.DataFrame, time: str = "wall_s") -> pd.DataFrame:
+    """Table 1 of `cases` (from :func:`analysis.load.load_cases`): one row per n, ascending.
+
+    `time` names the per-case time column in seconds (``wall_s`` or ``cpu_s``).
+    """
+    if time not in cases.columns:
+        raise KeyError(f"no time column '{time}' in the cases")
+    rows = [_row(n, group, time) for n, group in cases.groupby("n", sort=True)]
+    return pd.DataFrame(rows, columns=COLUMNS)
+
+
+def _seconds(x: float) -> str:
+    return f"{x:.3g}"
+
+
+def _percent(x: float) -> str:
+    return f"{100 * x:.2f}%"
+
+
+def _fraction(x: float) -> str:
+    return "0" if x == 0 else f"{x:.2e}"
+
+
+def to_markdown(table: pd.DataFrame) -> str:
+    """The report's view of `table`: times in seconds (3 significant digits), backtrack
+    shares in %, the false negative share as a fraction (000_* quotes bounds like 1e-4)."""
+    shown = pd.DataFrame({
+        header: (table[col].map(_seconds) if col.endswith("_s")
+                 else table[col].map(_percent) if col.startswith("bt")
+                 else table[col].map(_fraction) if col.endswith("share")
+                 else table[col].map(str))
+        for col, header in _MARKDOWN.items()})
+    return shown.to_markdown(index=False, colalign=["right"] * len(shown.columns), disable_numparse=True)
+
+
+def to_csv(table: pd.DataFrame, path) -> None:
+    """Writes every column of `table` (shares as fractions, times in seconds) to a CSV file."""
+    table.to_csv(path, index=False, float_format="%.9g")

@@ -1,0 +1,121 @@
+"""Fixtures: the nqc binary (NQC_BIN, set by ctest), a small run of it, synthetic result files."""
+
+from __future__ import annotations
+
+import json
+import os
+import shutil
+import struct
+import subprocess
+import sys
+from pathlib import Path
+
+import h5py
+import numpy as np
+import pytest
+
+REPO = Path(__file__).resolve().parents[2]
+if str(REPO) not in sys.path:
+    sys.path.insert(0, str(REPO))
+
+PYTHON = "/usr/bin/python3"
+
+#: Open MPI refuses root without these (scripts/env.sh); harmless otherwise.
+MPI_ENV = {"OMPI_ALLOW_RUN_AS_ROOT": "1", "OMPI_ALLOW_RUN_AS_ROOT_CONFIRM": "1",
+           "OMPI_MCA_btl_vader_single_copy_mechanism": "none"}
+
+#: A small experiment of the paper's algorithm with a node limit low enough that some cases
+#: give up (false negatives) and many backtrack: 180 cases, well under a second.
+SMALL_CONFIG = {
+    "name": "analysis-test", "seed": 11, "engine": "grigoryan",
+    "sizes": [{"n": [10, 20, 50, 100], "solutions": 4, "compositions_per_solution": 10},
+              {"n": 300, "solutions": 2, "compositions_per_solution": 10}],
+    "max_nodes": 300, "shard_cases": 20, "output": "unused",
+}
+
+
+@pytest.fixture(scope="session")
+def nqc_bin() -> Path:
+    """The nqc executable: $NQC_BIN (ctest sets it), else a build in the repository."""
+    env = os.environ.get("NQC_BIN")
+    if env:
+        path = Path(env)
+        assert path.is_file() and os.access(path, os.X_OK), f"NQC_BIN={env} is not an executable file"
+        return path
+    for candidate in (REPO / "build-ana/src/cli/nqc", REPO / "build/src/cli/nqc"):
+        if candidate.is_file():
+            return candidate
+    pytest.skip("no nqc binary: set NQC_BIN (ctest does)")
+
+
+def run_env() -> dict:
+    return {**os.environ, **MPI_ENV}
+
+
+@pytest.fixture(scope="session")
+def small_run(nqc_bin, tmp_path_factory) -> Path:
+    """A results directory written by `nqc run` (serial) for SMALL_CONFIG."""
+    base = tmp_path_factory.mktemp("small-run")
+    config = base / "config.json"
+    config.write_text(json.dumps(SMALL_CONFIG))
+    out = base / "results"
+    done = subprocess.run([str(nqc_bin), "run", str(config), "-o", str(out), "--quiet"],
+                          capture_output=True, text=True, env=run_env(), timeout=120)
+    assert done.returncode == 0, done.stderr
+    assert (out / "results.h5").is_file()
+    return out
+
+
+@pytest.fixture()
+def shards_only(small_run, tmp_path) -> Path:
+    """A copy of the small run's directory without results.h5, as an unfinished run leaves it."""
+    target = tmp_path / "partial"
+    shutil.copytree(small_run / "shards", target / "shards")
+    return target
+
+
+def write_result_file(path: Path, rows: np.ndarray, **attrs: str) -> Path:
+    """A result file with `rows` as /cases and string root attributes (schema_version "1.0"
+    unless given)."""
+    attrs.setdefault("schema_version", "1.0")
+    attrs.setdefault("config_hash", "0123456789abcdef")
+    attrs.setdefault("config", json.dumps({"name": "synthetic"}))
+    with h5py.File(path, "w") as f:
+        for key, value in attrs.items():
+            f.attrs[key] = value
+        f.create_dataset("cases", data=rows)
+        f.create_group("failures")
+    return path
+
+
+def synthetic_rows(n, k, wall_s, backtracks=None, outcome=None, false_negative=None,
+                   extra: dict | None = None) -> np.ndarray:
+    """Rows of the `cases` compound type with the given columns (the rest zero)."""
+    size = len(n)
+    outcome_type = h5py.enum_dtype({"solved": 0, "infeasible": 1, "gave_up": 2}, basetype="i1")
+    fields = [("case_id", "<u8"), ("shard_id", "<u8"), ("n", "<i8"), ("k", "<i8"), ("solution_id", "<u8"),
+              ("composition_id", "<u8"), ("seed", "<u8"), ("outcome", outcome_type), ("false_negative", "u1"),
+              ("wall_s", "<f8"), ("cpu_s", "<f8"), ("backtracks", "<u8"), ("nodes", "<u8"),
+              ("placed_random", "<u8"), ("placed_search", "<u8"), ("restarts", "<u8"), ("rank", "<i4"),
+              ("engine", "S24"), ("limit", "S24")]
+    extra = extra or {}
+    for name, (dtype, _) in extra.items():
+        fields.append((name, dtype))
+    rows = np.zeros(size, dtype=fields)
+    rows["case_id"] = np.arange(size)
+    rows["n"], rows["k"], rows["wall_s"], rows["cpu_s"] = n, k, wall_s, wall_s
+    rows["backtracks"] = 0 if backtracks is None else backtracks
+    rows["outcome"] = 0 if outcome is None else outcome
+    rows["false_negative"] = 0 if false_negative is None else false_negative
+    rows["engine"] = b"grigoryan"
+    for name, (_, values) in extra.items():
+        rows[name] = values
+    return rows
+
+
+def png_size(path: Path) -> tuple[int, int]:
+    """(width, height) from a PNG's IHDR chunk; asserts the PNG signature."""
+    data = Path(path).read_bytes()[:24]
+    assert data[:8] == b"\x89PNG\r\n\x1a\n", f"{path} is not a PNG"
+    assert data[12:16] == b"IHDR"
+    return struct.unpack(">II", data[16:24])

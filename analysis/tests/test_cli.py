@@ -1,0 +1,97 @@
+"""`python3 -m analysis`: the report end to end, and one-line errors with exit code 1."""
+
+from __future__ import annotations
+
+import os
+import re
+import shutil
+import subprocess
+
+import h5py
+import pytest
+
+from conftest import PYTHON, REPO, png_size, run_env
+
+
+def analysis(*args, cwd=REPO, env=None) -> subprocess.CompletedProcess:
+    return subprocess.run([PYTHON, "-m", "analysis", *map(str, args)], capture_output=True, text=True,
+                          cwd=cwd, env=env or {**run_env(), "PYTHONDONTWRITEBYTECODE": "1"}, timeout=120)
+
+
+def test_report_writes_tables_fits_and_every_figure(small_run, nqc_bin, tmp_path):
+    out = tmp_path / "report"
+    done = analysis("report", small_run, "-o", out, "--nqc", nqc_bin, "--randset-n", 100, "--randset-trials", 1000)
+    assert done.returncode == 0, done.stderr
+    assert done.stdout.strip() == f"report: {out / 'report.md'}"
+    text = (out / "report.md").read_text()
+    for heading in ("## Table 1", "## Time regression", "## Compared with the paper",
+                    "## False negatives and cases that gave up", "## Figures", "## Reproduce"):
+        assert heading in text
+    assert "-0.628927" in text and "0.781568" in text
+    links = re.findall(r"!\[[^]]*\]\(([^)]+)\)", text)
+    # no n = 1000 here: the histograms default to the n with the most cases (n = 100, 40 cases)
+    assert sorted(links) == sorted([
+        "figures/time_vs_n.png", "figures/fig10_time_histogram_n100.png",
+        "figures/fig11_time_by_backtracks_n100.png", "figures/fig09_no_backtrack_share.png",
+        "figures/false_negative_share.png", "figures/randset.png"])
+    for link in links:
+        assert (out / link).stat().st_size > 0 and png_size(out / link) == (640, 480)
+    for name in ("table1.csv", "table1.md", "fits.csv", "residuals.csv", "randset-n100.csv"):
+        assert (out / name).stat().st_size > 0, name
+    assert "gave_up" in text  # the listed failures of the small run
+
+
+def test_table_and_fit_print_to_stdout(small_run, tmp_path):
+    done = analysis("table", small_run, "--csv", tmp_path / "t.csv")
+    assert done.returncode == 0, done.stderr
+    rows = [line for line in done.stdout.splitlines() if re.match(r"\|\s+\d+ \|", line)]
+    assert [int(r.split("|")[1]) for r in rows] == [10, 20, 50, 100, 300]
+    assert (tmp_path / "t.csv").read_text().startswith("n,cases,mean_s")
+    done = analysis("fit", small_run, "--n-min", 20)
+    assert done.returncode == 0, done.stderr
+    assert "paper (000_*): mean time per case" in done.stdout and "| 20..300 " in done.stdout
+    assert "-0.628927" in done.stdout and "0.781568" in done.stdout
+
+
+def test_runs_from_elsewhere_with_pythonpath(tmp_path):
+    done = analysis("--help", cwd=tmp_path, env={**os.environ, "PYTHONPATH": str(REPO), "PYTHONDONTWRITEBYTECODE": "1"})
+    assert done.returncode == 0 and "report" in done.stdout
+
+
+def expect_error(done: subprocess.CompletedProcess, *fragments: str) -> None:
+    assert done.returncode == 1, (done.returncode, done.stderr)
+    lines = done.stderr.splitlines()
+    assert len(lines) == 1 and lines[0].startswith("nqc-analysis: error: "), done.stderr
+    assert "Traceback" not in done.stderr
+    for fragment in fragments:
+        assert fragment in lines[0], (fragment, lines[0])
+
+
+def test_missing_file(tmp_path):
+    expect_error(analysis("report", tmp_path / "gone"), f"{tmp_path / 'gone'}: no such file or directory")
+    expect_error(analysis("table", tmp_path / "gone.h5"), "gone.h5: no such file or directory")
+
+
+def test_empty_results_directory(tmp_path):
+    (tmp_path / "empty").mkdir()
+    expect_error(analysis("report", tmp_path / "empty"), f"{tmp_path / 'empty'}: no result files")
+
+
+def test_file_of_another_schema_version(small_run, tmp_path):
+    copy = tmp_path / "v2.h5"
+    shutil.copy(small_run / "results.h5", copy)
+    with h5py.File(copy, "a") as f:
+        f.attrs["schema_version"] = "2.3"
+    expect_error(analysis("fit", copy), f"{copy}: schema version 2.3, this analysis reads 1.x")
+
+
+@pytest.mark.parametrize("args, fragment", [
+    ([], "the following arguments are required"),
+    (["report"], "the following arguments are required: PATH"),
+    (["report", "{run}", "--hist-n", "12345"], "--hist-n 12345: no cases at that n (the data has n = 10, 20, 50, 100, 300)"),
+    (["report", "{run}", "--hist-k", "9:3"], "expected 0 <= LO <= HI"),
+    (["report", "{run}", "--randset", "nonsense"], "expected N:FILE"),
+    (["fit", "{run}", "--n-min", "400"], "0 board size(s) in n = 400..max"),
+])
+def test_bad_options(small_run, tmp_path, args, fragment):
+    expect_error(analysis(*[a.format(run=small_run) for a in args], cwd=REPO), fragment)

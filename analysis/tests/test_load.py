@@ -1,0 +1,125 @@
+"""analysis.load: result files, directories and unfinished runs into one DataFrame; refusals."""
+
+from __future__ import annotations
+
+import shutil
+
+import h5py
+import numpy as np
+import pytest
+
+from analysis.errors import AnalysisError
+from analysis.load import AnalysisWarning, load_cases
+from conftest import synthetic_rows, write_result_file
+
+COMPARED = ["case_id", "n", "k", "outcome", "false_negative", "wall_s", "backtracks", "nodes", "engine"]
+
+
+def test_directory_merged_file_and_shards_give_the_same_cases(small_run, shards_only):
+    by_dir = load_cases(small_run)
+    by_file = load_cases(small_run / "results.h5")
+    with pytest.warns(AnalysisWarning, match="no results.h5"):
+        by_shards = load_cases(shards_only)
+    with h5py.File(small_run / "results.h5") as f:
+        stored = f["cases"][()]
+    assert len(by_dir) == len(stored) == 180
+    for other in (by_file, by_shards):
+        assert other[COMPARED].reset_index(drop=True).equals(by_dir[COMPARED].reset_index(drop=True))
+    assert np.array_equal(by_dir["case_id"].to_numpy(), np.sort(stored["case_id"]))
+
+
+def test_columns_are_decoded(small_run):
+    cases = load_cases(small_run)
+    assert set(cases["outcome"].astype(str)) <= {"solved", "infeasible", "gave_up"}
+    assert cases["false_negative"].dtype == bool
+    assert set(cases["engine"]) == {"grigoryan"}
+    assert set(cases["limit"]) <= {"", "max_nodes"}
+    assert set(cases["experiment"]) == {"analysis-test"}
+    assert cases.attrs["sources"][0].attrs["schema_version"].startswith("1.")
+    # gave_up and false negatives as stored: outcome code 2 <-> "gave_up"
+    with h5py.File(small_run / "results.h5") as f:
+        stored = f["cases"][()]
+    order = np.argsort(stored["case_id"])
+    assert np.array_equal(cases["outcome"].astype(str).to_numpy() == "gave_up", stored["outcome"][order] == 2)
+    assert np.array_equal(cases["false_negative"].to_numpy(), stored["false_negative"][order] == 1)
+
+
+def test_a_case_given_twice_counts_once(small_run):
+    shard = sorted((small_run / "shards").glob("shard-*.h5"))[0]
+    with pytest.warns(AnalysisWarning, match="counted once"):
+        cases = load_cases(small_run / "results.h5", shard)
+    assert len(cases) == 180
+    assert cases["case_id"].is_unique
+
+
+def test_missing_path_is_refused(tmp_path):
+    with pytest.raises(AnalysisError, match=r"nothing-here: no such file or directory"):
+        load_cases(tmp_path / "nothing-here")
+
+
+def test_empty_directory_is_refused(tmp_path):
+    with pytest.raises(AnalysisError, match=r"no result files \(expected .*results.h5 or .*shard-NNNNNN.h5\)"):
+        load_cases(tmp_path)
+
+
+def test_other_schema_major_is_refused_naming_file_and_versions(small_run, tmp_path):
+    copy = tmp_path / "future.h5"
+    shutil.copy(small_run / "results.h5", copy)
+    with h5py.File(copy, "a") as f:
+        f.attrs["schema_version"] = "2.0"
+    with pytest.raises(AnalysisError) as error:
+        load_cases(copy)
+    assert str(error.value) == f"{copy}: schema version 2.0, this analysis reads 1.x"
+
+
+def test_later_minor_version_with_new_members_is_read(tmp_path):
+    instance = h5py.string_dtype()
+    rows = synthetic_rows([10, 10, 20], [3, 4, 5], [1e-3, 2e-3, 3e-3],
+                          extra={"instance": (instance, [b"a.param", b"b.param", b"c.txt"]),
+                                 "depth": ("<f4", [1.5, 2.5, 3.5]), "tag": ("S8", [b"x", b"y", b"z"])})
+    path = write_result_file(tmp_path / "v11.h5", rows, schema_version="1.1")
+    cases = load_cases(path)
+    assert list(cases["instance"]) == ["a.param", "b.param", "c.txt"]
+    assert list(cases["tag"]) == ["x", "y", "z"]
+    assert cases["depth"].tolist() == [1.5, 2.5, 3.5]
+    assert list(cases["engine"]) == ["grigoryan"] * 3
+
+
+def test_shards_of_different_configs_in_one_directory_are_refused(tmp_path):
+    shards = tmp_path / "mixed" / "shards"
+    shards.mkdir(parents=True)
+    rows = synthetic_rows([10], [3], [1e-3])
+    write_result_file(shards / "shard-000000.h5", rows, config_hash="aaaaaaaaaaaaaaaa")
+    write_result_file(shards / "shard-000001.h5", rows, config_hash="bbbbbbbbbbbbbbbb")
+    with pytest.raises(AnalysisError, match="shard files of different configs: .*aaaaaaaaaaaaaaaa.*bbbbbbbbbbbbbbbb"), \
+            pytest.warns(AnalysisWarning):
+        load_cases(tmp_path / "mixed")
+
+
+def test_not_hdf5_and_not_nqc_files_are_refused(tmp_path):
+    text = tmp_path / "notes.h5"
+    text.write_text("not HDF5\n")
+    with pytest.raises(AnalysisError, match="notes.h5: not a readable HDF5 file"):
+        load_cases(text)
+    bare = tmp_path / "bare.h5"
+    with h5py.File(bare, "w") as f:
+        f["cases"] = np.zeros(3)
+    with pytest.raises(AnalysisError, match="bare.h5: not an nqc result file"):
+        load_cases(bare)
+
+
+def test_missing_member_and_unknown_outcome_are_refused(tmp_path):
+    rows = synthetic_rows([10, 10], [3, 4], [1e-3, 2e-3])
+    no_k = rows[[name for name in rows.dtype.names if name != "k"]]
+    with pytest.raises(AnalysisError, match="/cases has no member 'k'"):
+        load_cases(write_result_file(tmp_path / "no-k.h5", no_k))
+    plain = rows.astype([(name, "i1" if name == "outcome" else rows.dtype[name]) for name in rows.dtype.names])
+    plain["outcome"] = [0, 7]
+    with pytest.raises(AnalysisError, match="outcome code 7"):
+        load_cases(write_result_file(tmp_path / "bad-outcome.h5", plain))
+
+
+def test_empty_file_is_refused(tmp_path):
+    path = write_result_file(tmp_path / "empty.h5", synthetic_rows([], [], []))
+    with pytest.raises(AnalysisError, match="no cases"):
+        load_cases(path)

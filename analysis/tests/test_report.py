@@ -1,0 +1,83 @@
+"""analysis.report: options, the paper comparison, a report without a fit."""
+
+from __future__ import annotations
+
+import warnings
+
+import pandas as pd
+import pytest
+
+from analysis import paper
+from analysis.errors import AnalysisError
+from analysis.load import AnalysisWarning
+from analysis.report import ReportOptions, default_hist_n, paper_comparison, write_report
+from analysis.table import COLUMNS
+from conftest import png_size
+
+
+def test_report_from_a_randset_csv_with_a_k_range_and_cpu_time(small_run, tmp_path):
+    csv = tmp_path / "rs.csv"
+    csv.write_text("k,count,share\n92,1,0.25\n94,2,0.5\n95,1,0.25\n")
+    out = tmp_path / "out"
+    report = write_report([small_run], out, ReportOptions(hist_n=50, hist_k=(10, 40), time="cpu_s",
+                                                          randset_csvs=[(100, csv)]))
+    text = report.read_text()
+    assert "time per case: `cpu_s`" in text
+    assert "n = 100, 4 trials" in text
+    assert png_size(out / "figures" / "fig11_time_by_backtracks_n50.png") == (640, 480)
+    assert png_size(out / "figures" / "randset.png") == (640, 480)
+    assert "## Reproduce" not in text  # no command given
+
+
+def test_report_without_enough_n_for_a_fit_still_writes_the_rest(small_run, tmp_path):
+    write_report([small_run], tmp_path / "out", ReportOptions(hist_n=300))  # one with a fit, first
+    assert (tmp_path / "out" / "fits.csv").is_file()
+    with pytest.warns(AnalysisWarning, match="no fit"):
+        report = write_report([small_run], tmp_path / "out", ReportOptions(n_min=300))
+    text = report.read_text()
+    assert "No fit: 1 board size(s) in n = 300..max" in text
+    assert "No randSet & randSet figure" in text
+    assert not (tmp_path / "out" / "fits.csv").exists()  # the earlier report's fits are gone
+    assert not (tmp_path / "out" / "figures" / "fig10_time_histogram_n300.png").exists()
+    assert (tmp_path / "out" / "figures" / "time_vs_n.png").is_file()
+
+
+def test_bad_hist_options_write_nothing(small_run, tmp_path):
+    with pytest.raises(AnalysisError, match=r"--hist-k 5000:6000: no case at n = 100 has k in 5000..6000"):
+        write_report([small_run], tmp_path / "out", ReportOptions(hist_k=(5000, 6000)))
+    assert not (tmp_path / "out").exists()
+
+
+def table_of(rows: list[dict]) -> pd.DataFrame:
+    base = {c: 0.0 for c in COLUMNS}
+    return pd.DataFrame([{**base, **r} for r in rows], columns=COLUMNS)
+
+
+def test_paper_comparison_uses_the_published_values():
+    tab = table_of([
+        {"n": 50, "cases": 100, "bt0": 0.40, "false_negatives": 1, "false_negative_share": 0.01},
+        {"n": 1000, "cases": 200, "mean_s": 0.002, "t90mean_s": 0.001, "bt0": 0.55, "bt1": 0.25, "bt2": 0.1,
+         "bt3": 0.05, "bt_more": 0.05},
+        {"n": 5000, "cases": 100, "bt0": 0.65},
+    ])
+    with warnings.catch_warnings():
+        warnings.simplefilter("error")
+        got = paper_comparison(tab, [], [], ["grigoryan"]).set_index("quantity")
+    assert got.loc["mean time at n = 1000", "paper (000_*)"] == "0.062 s"
+    assert got.loc["mean / t90mean at n = 1000", "ours"] == "2"
+    assert got.loc["cases with 0 backtracks at n = 1000", "ours"] == "55.00%"
+    assert got.loc["cases with 0 backtracks at n = 1000", "paper (000_*)"] == "60.50%"
+    assert got.loc["cases with 0 backtracks at n = 5000", "paper (000_*)"] == "61.92%"
+    assert "cases with > 3 backtracks at n = 5000" not in got.index  # not published
+    assert got.loc["lowest share without backtracking, n = 7..100000", "ours"] == "40.00% (n = 50)"
+    assert got.loc["false negative share, n = 1..99", "ours"] == "1 of 100 (max share 0.01)"
+    assert got.loc["false negatives, n >= 800", "ours"] == "0 of 300"
+    other = paper_comparison(tab, [], [], ["auto"]).set_index("quantity")
+    assert "engine auto" in other.loc["cases with 1 backtracks at n = 1000", "note"]
+
+
+def test_default_histogram_n():
+    assert default_hist_n(table_of([{"n": 100, "cases": 5}, {"n": 1000, "cases": 1}])) == 1000
+    assert default_hist_n(table_of([{"n": 100, "cases": 5}, {"n": 200, "cases": 5}, {"n": 50, "cases": 9}])) == 50
+    assert default_hist_n(table_of([{"n": 100, "cases": 5}, {"n": 200, "cases": 5}])) == 200
+    assert paper.FIT_N_MIN == 50
