@@ -88,7 +88,9 @@ def build_parser() -> argparse.ArgumentParser:
     p.add_argument("--hist-k", type=_k_range, metavar="LO:HI",
                    help="only compositions of LO..HI queens in the by-backtracks histogram (the paper: 800:800 at n = 1000)")
     p.add_argument("--randset", action="append", default=[], metavar="N:CSV",
-                   help="the CSV of `nqc randset N --csv CSV` for the randSet & randSet figure (repeatable)")
+                   help="a CSV of `nqc randset N` for the randSet & randSet figure: the per-trial CSV of "
+                   "--trials-csv (first-pass and dead-end histograms) or the histogram of --csv (dead end "
+                   "only); repeatable")
     p.add_argument("--nqc", type=Path, metavar="BIN", help="an nqc binary: run `nqc randset` for the figure when no --randset is given")
     p.add_argument("--randset-n", type=_n_bound, nargs="+", default=[100, 1000], metavar="N",
                    help="board sizes for --nqc (default: 100 1000)")

@@ -197,23 +197,88 @@ def false_negative_share(table: pd.DataFrame, path) -> Path:
     return _save(fig, path)
 
 
+#: Bin widths of the first-pass histogram, in queens (whole numbers, so no bin holds more
+#: possible counts than another).
+_NICE_QUEENS = [1, 2, 5, 10, 20, 50, 100, 200, 500, 1000, 2000, 5000, 10000, 20000, 50000]
+
+
+def first_pass_bins(first_pass: np.ndarray, n: int) -> tuple[np.ndarray, int]:
+    """Bin edges (in queens, at half-integers) for the first-pass counts of one n, and the bin
+    width in queens: the smallest of _NICE_QUEENS that spans the observed range in at most
+    sqrt(trials) bins, 10 to 40."""
+    lo, hi = int(first_pass.min()), int(first_pass.max())
+    target = int(np.clip(np.sqrt(first_pass.size), 10, 40))
+    width = next((q for q in _NICE_QUEENS if (hi - lo + 1) / q <= target), _NICE_QUEENS[-1])
+    start = lo - (lo % width)
+    edges = np.arange(start, hi + width + 1, width, dtype=float) - 0.5
+    return edges, width
+
+
+def _pct(x: float) -> str:
+    """A share as a percentage with enough digits: 60.05%, 0.0232% (standard errors)."""
+    return f"{100 * x:.2f}" if abs(100 * x) >= 0.1 else f"{100 * x:.2g}"
+
+
 def randset_histogram(runs: list, path) -> Path:
-    """randSet & randSet on the empty board (000_*'s Figure 2 and its 60% first-pass share):
-    for each run (analysis.randset.RandsetRun), the share of the trials vs the share k / n of
-    the queens placed when repeated passes reach a dead end; the first pass's mean share is
-    marked (ours when known, the paper's ~60%)."""
-    fig, ax = _figure()
+    """randSet & randSet on the empty board, one PNG with two panels, for each run
+    (analysis.randset.RandsetRun):
+
+    top: the first-pass histogram, share of the trials vs the share of the n queens that the
+    first pass places (000_*: about 60%; 0.605701 at n = 10, 60.05% at n = 100, marked where
+    an n matches), from the per-trial CSV; runs without it are named as unavailable;
+    bottom: the dead-end histogram, share of the trials vs the share k / n of the queens
+    standing when repeated passes reach a dead end (000_*'s Figure 2, drawn there for n = 100).
+    """
+    fig = Figure(figsize=FIGSIZE_IN, dpi=DPI, layout="constrained")
+    FigureCanvasAgg(fig)
+    top, bottom = fig.subplots(2, 1)
+    with_trials = [(i, r) for i, r in enumerate(runs) if r.per_trial is not None]
+    without = [r.n for r in runs if r.per_trial is None]
+    peak = 0.0
+    for i, run in with_trials:
+        counts = run.per_trial["first_pass"].to_numpy(dtype=float)
+        edges, width = first_pass_bins(counts, run.n)
+        hist, _ = np.histogram(counts, bins=edges)
+        se = run.first_pass_se
+        spread = f" \u00b1 {_pct(se)}" if se is not None else ""
+        top.stairs(100 * hist / run.trials, 100 * edges / run.n, color=f"C{i}",
+                   label=f"n = {run.n}: {_pct(run.first_pass_share)}%{spread}, "
+                         f"bins of {width} queen{'s' if width > 1 else ''}")
+        peak = max(peak, 100 * hist.max() / run.trials)
+    matched = [(i, r) for i, r in with_trials if r.n in paper.RANDSET_FIRST_PASS]
+    for i, run in matched:
+        top.axvline(100 * paper.RANDSET_FIRST_PASS[run.n], color=f"C{i}", linestyle=":",
+                    label=f"paper, n = {run.n}: {100 * paper.RANDSET_FIRST_PASS[run.n]:.2f}%")
+    if with_trials and not matched:
+        top.axvline(60, color="C3", linestyle=":", label="paper: about 60% (60.05% at n = 100)")
+    if with_trials:
+        if without:
+            top.plot([], [], " ", label=f"n = {', '.join(map(str, without))}: no per-trial data")
+        sizes = sorted({r.trials for _, r in with_trials})
+        top.set_title(f"randSet & randSet on the empty board: first pass, mean \u00b1 SE "
+                      f"({'/'.join(map(str, sizes))} trials per n)", fontsize=9)
+        top.set_ylim(0, 1.5 * peak)  # room for the legend
+        top.set_xlabel("queens placed by the first pass (% of n)", fontsize=8)
+        top.set_ylabel("trials (% per bin)", fontsize=8)
+        top.grid(True, alpha=0.3)
+        top.legend(fontsize=7, loc="upper left")
+    else:
+        top.set_axis_off()
+        top.text(0.5, 0.5, f"First-pass histogram unavailable: the CSV(s) for n = {', '.join(map(str, without))}"
+                 "\nhold only the dead-end histogram (nqc randset --csv). Give the per-trial CSV\n"
+                 "of nqc randset --trials-csv, or --nqc BIN to run it.",
+                 ha="center", va="center", fontsize=9, transform=top.transAxes)
+        top.set_title("randSet & randSet on the empty board: first pass", fontsize=9)
     for i, run in enumerate(runs):
         x = 100 * run.histogram["k"].to_numpy(dtype=float) / run.n
-        ax.step(x, 100 * run.histogram["share"], where="mid", color=f"C{i}",
-                label=f"n = {run.n}: dead end ({run.trials} trials)")
-        if run.first_pass_share is not None:
-            ax.axvline(100 * run.first_pass_share, color=f"C{i}", linestyle="--",
-                       label=f"n = {run.n}: first pass places {100 * run.first_pass_share:.2f}%")
-    ax.axvline(60, color="C3", linestyle=":", label="paper: first pass ~60% (60.05% at n = 100)")
-    ax.set_xlabel("queens placed (% of n)")
-    ax.set_ylabel("trials (%)")
-    ax.set_title("randSet & randSet on the empty board: queens placed", fontsize=10)
-    ax.grid(True, alpha=0.3)
-    ax.legend(fontsize=8)
+        bottom.step(x, 100 * run.histogram["share"].to_numpy(dtype=float), where="mid", color=f"C{i}",
+                    label=f"n = {run.n}: mean {100 * run.mean_dead_end_share:.2f}% ({run.trials} trials)")
+    bottom.set_xlabel("queens standing at the dead end, k (% of n)", fontsize=8)
+    bottom.set_ylabel("trials (% per k)", fontsize=8)
+    bottom.set_title("Repeated passes until a dead end (000_*'s Figure 2, there n = 100)", fontsize=9)
+    bottom.grid(True, alpha=0.3)
+    bottom.set_ylim(0, 1.3 * 100 * max(float(r.histogram["share"].max()) for r in runs))
+    bottom.legend(fontsize=7, loc="best")
+    for ax in (top, bottom):
+        ax.tick_params(labelsize=8)
     return _save(fig, path)

@@ -5,7 +5,8 @@ OUT_DIR/report.md          the report (Markdown; figures linked relatively)
 OUT_DIR/table1.csv, .md    Table 1 (analysis.table)
 OUT_DIR/fits.csv           the fits (analysis.fit), one row each; residuals.csv per n
 OUT_DIR/figures/*.png      the figures (analysis.figures), 640 x 480 px
-OUT_DIR/randset-n*.csv     when the report ran ``nqc randset`` itself (and its output, .txt)
+OUT_DIR/randset-n*.csv     when the report ran ``nqc randset`` itself: the dead-end histogram,
+                           randset-n*-trials.csv the per-trial values, .txt its output
 """
 
 from __future__ import annotations
@@ -39,7 +40,7 @@ class ReportOptions:
     hist_n: int | None = None  #: n of Figures 10 and 11 (None: 1000 if present, else the n with most cases)
     hist_k: tuple[int, int] | None = None  #: k range of Figure 11 (None: all k)
     time: str = "wall_s"  #: per-case time column: wall_s or cpu_s
-    randset_csvs: list[tuple[int, Path]] = field(default_factory=list)  #: (n, CSV of nqc randset)
+    randset_csvs: list[tuple[int, Path]] = field(default_factory=list)  #: (n, CSV of nqc randset: --trials-csv or --csv)
     nqc: Path | None = None  #: an nqc binary: run ``nqc randset`` when no CSV is given
     randset_n: list[int] = field(default_factory=lambda: [100, 1000])
     randset_trials: int = 20000
@@ -123,9 +124,64 @@ def paper_comparison(table: pd.DataFrame, fits: list[fit.Fit], runs: list,
         add("false negatives, n >= 800", f"{int(part['false_negatives'].sum())} of {int(part['cases'].sum())}", "none seen", other)
     for run in runs:
         if run.first_pass_share is not None and run.n in paper.RANDSET_FIRST_PASS:
-            add(f"randSet & randSet first pass share, n = {run.n}", f"{run.first_pass_share:.4f}",
-                f"{paper.RANDSET_FIRST_PASS[run.n]}", f"{run.trials} trials")
+            theirs = paper.RANDSET_FIRST_PASS[run.n]
+            se = run.first_pass_se
+            ours = f"{run.first_pass_share:.6f}" + (f" \u00b1 {se:.6f} (SE)" if se is not None else "")
+            gap = f"; ours - paper = {(run.first_pass_share - theirs) / se:+.1f} SE" if se else ""
+            add(f"randSet & randSet first pass share, n = {run.n}", ours, f"{theirs}", f"{run.trials} trials{gap}")
     return pd.DataFrame(rows, columns=["quantity", "ours", "paper (000_*)", "note"])
+
+
+def randset_caption(runs: list) -> str:
+    """The caption of randset.png."""
+    first = ("Top: the first-pass histogram, the share of the trials by the share of the n queens that the "
+             "first randSet & randSet pass places on the empty board (bins of whole queens, their width in "
+             "the legend; the legend gives the mean \u00b1 its standard error in percentage points). The "
+             "paper reports about 60% (0.605701 at n = 10, 60.05% at n = 100), dotted where our n matches.")
+    if all(r.per_trial is None for r in runs):
+        first = ("Top: the first-pass histogram is unavailable, because the CSVs given hold only the dead-end "
+                 "histogram (`nqc randset --csv`); the per-trial CSV (`--trials-csv`) has it.")
+    return ("randSet & randSet on the empty board (`nqc randset`), one trial = one empty board. " + first +
+            " Bottom: the dead-end histogram, the share of the trials by the share k / n of the queens standing "
+            "when repeated passes reach a dead end (000_*'s Figure 2, which shows n = 100).")
+
+
+def randset_lines(runs: list, out_dir: Path) -> list[str]:
+    """The report's table of the randSet & randSet runs: per n, the mean first-pass share with its
+    standard error and standard deviation, the paper's value where it has one, the mean dead end
+    and the CSVs."""
+    def link(path):
+        if path is None:
+            return ""
+        if path.resolve().is_relative_to(out_dir.resolve()):
+            return f"[{path.name}]({os.path.relpath(path, out_dir)})"
+        return f"`{_shown(path)}`"
+
+    rows = []
+    for r in runs:
+        se, sd = r.first_pass_se, r.first_pass_sd
+        theirs = paper.RANDSET_FIRST_PASS.get(r.n)
+        rows.append({
+            "n": str(r.n), "trials": str(r.trials),
+            "first pass: mean share \u00b1 SE": "n/a (no per-trial CSV)" if r.first_pass_share is None else
+            f"{r.first_pass_share:.6f}" + (f" \u00b1 {se:.6f}" if se is not None else " (nqc's output; no SE)"),
+            "SD over trials": f"{sd:.4f}" if sd is not None else "n/a",
+            "paper (000_*)": "not published" if theirs is None else (
+                f"{theirs}" + (f" ({(r.first_pass_share - theirs) / se:+.1f} SE)" if se else "")),
+            "dead end: mean k / n": f"{r.mean_dead_end_share:.4f}",
+            "data": ", ".join(filter(None, [link(r.trials_csv), link(r.csv)])),
+        })
+    have = [r for r in runs if r.first_pass_share is not None]
+    summary = ""
+    if have:
+        lo, hi = min(r.first_pass_share for r in have), max(r.first_pass_share for r in have)
+        summary = (f" Over n = {', '.join(str(r.n) for r in have)} the first pass places "
+                   f"{100 * lo:.2f}% to {100 * hi:.2f}% of the queens on average; the paper: about 60%, "
+                   "0.605701 at n = 10, 0.6005 (60.05%) at n = 100, 0.599777 at n = 10^6.")
+    return ["randSet & randSet per n: mean share of the n queens placed by the first pass with its standard "
+            "error (SD / sqrt(trials)) and the spread over the trials (SD), beside the paper's mean where it "
+            "gives one, with the gap ours - paper in our standard errors (the paper gives no error)." + summary, "",
+            _md(pd.DataFrame(rows)), ""]
 
 
 def _provenance(cases: pd.DataFrame) -> list[str]:
@@ -213,10 +269,7 @@ def write_report(paths, out_dir, options: ReportOptions | None = None) -> Path:
                  "the interval's upper end. Dotted: the paper's bounds.",
                  figures.false_negative_share(table, fig_dir / "false_negative_share.png")))
     if runs:
-        figs.append(("randSet & randSet on the empty board (`nqc randset`): share of trials by the share of the "
-                     "n queens standing when repeated passes reach a dead end (000_*'s Figure 2), with the mean "
-                     "share the first pass places (dashed; the paper: about 60%).",
-                     figures.randset_histogram(runs, fig_dir / "randset.png")))
+        figs.append((randset_caption(runs), figures.randset_histogram(runs, fig_dir / "randset.png")))
 
     lines = _report_lines(cases, table_md, fits, fit_error, figs, runs, table, options, out_dir)
     report = out_dir / "report.md"
@@ -274,13 +327,10 @@ def _report_lines(cases, table_md, fits, fit_error, figs, runs, table, options, 
         rel = os.path.relpath(path, out_dir)
         L += [f"![{path.stem}]({rel})", "", caption, ""]
     if not runs:
-        L += ["(No randSet & randSet figure: give `--randset N:CSV` with the CSV of `nqc randset N --csv CSV`, "
-              "or `--nqc BIN` to run it.)", ""]
+        L += ["(No randSet & randSet figure: give `--randset N:CSV` with the per-trial CSV of "
+              "`nqc randset N --trials-csv CSV`, or `--nqc BIN` to run it.)", ""]
     else:
-        L += ["randSet & randSet data: " + ", ".join(
-            f"n = {r.n}, {r.trials} trials ([{r.csv.name}]({os.path.relpath(r.csv, out_dir)}))"
-            if r.csv and r.csv.resolve().is_relative_to(out_dir.resolve()) else f"n = {r.n}, {r.trials} trials"
-            for r in runs) + ".", ""]
+        L += randset_lines(runs, out_dir)
     if options.command:
         L += ["## Reproduce", "", "```sh", options.command, "```", ""]
     if config:

@@ -36,9 +36,11 @@ def test_report_writes_tables_fits_and_every_figure(small_run, nqc_bin, tmp_path
         "figures/false_negative_share.png", "figures/randset.png"])
     for link in links:
         assert (out / link).stat().st_size > 0 and png_size(out / link) == (640, 480)
-    for name in ("table1.csv", "table1.md", "fits.csv", "residuals.csv", "randset-n100.csv"):
+    for name in ("table1.csv", "table1.md", "fits.csv", "residuals.csv", "randset-n100.csv",
+                 "randset-n100-trials.csv"):
         assert (out / name).stat().st_size > 0, name
     assert "gave_up" in text  # the listed failures of the small run
+    assert "[randset-n100-trials.csv](randset-n100-trials.csv), [randset-n100.csv](randset-n100.csv)" in text
 
 
 def test_table_and_fit_print_to_stdout(small_run, tmp_path):

@@ -15,6 +15,12 @@ from analysis.table import COLUMNS
 from conftest import png_size
 
 
+def randset_row(text: str, n: int) -> str:
+    """The row of n in the report's randSet & randSet table (after Table 1's rows)."""
+    part = text[text.index("randSet & randSet per n:"):]
+    return next(line for line in part.splitlines() if line.startswith(f"| {n} "))
+
+
 def test_report_from_a_randset_csv_with_a_k_range_and_cpu_time(small_run, tmp_path):
     csv = tmp_path / "rs.csv"
     csv.write_text("k,count,share\n92,1,0.25\n94,2,0.5\n95,1,0.25\n")
@@ -23,10 +29,33 @@ def test_report_from_a_randset_csv_with_a_k_range_and_cpu_time(small_run, tmp_pa
                                                           randset_csvs=[(100, csv)]))
     text = report.read_text()
     assert "time per case: `cpu_s`" in text
-    assert "n = 100, 4 trials" in text
+    row = randset_row(text, 100)
+    assert "| 4 " in row and "n/a (no per-trial CSV)" in row and "[" not in row  # CSV outside OUT_DIR: no link
+    assert "Top: the first-pass histogram is unavailable" in text
     assert png_size(out / "figures" / "fig11_time_by_backtracks_n50.png") == (640, 480)
     assert png_size(out / "figures" / "randset.png") == (640, 480)
     assert "## Reproduce" not in text  # no command given
+
+
+def test_report_from_per_trial_csvs_gives_the_first_pass_mean_and_se(small_run, nqc_bin, tmp_path):
+    from analysis import randset
+
+    runs = {n: randset.run(nqc_bin, n, 1000, tmp_path / "rs") for n in (10, 100, 200)}
+    report = write_report([small_run], tmp_path / "out", ReportOptions(
+        randset_csvs=[(n, r.trials_csv) for n, r in runs.items()]))
+    text = report.read_text()
+    assert "Top: the first-pass histogram, the share of the trials" in text
+    for n, r in runs.items():
+        row = randset_row(text, n)
+        assert f"{r.first_pass_share:.6f} \u00b1 {r.first_pass_se:.6f}" in row
+        theirs = paper.RANDSET_FIRST_PASS.get(n)
+        assert (theirs is not None and f"| {theirs} (" in row) == (n in (10, 100)), row
+    got = paper_comparison(pd.DataFrame(columns=COLUMNS), [], list(runs.values())).set_index("quantity")
+    assert got.loc["randSet & randSet first pass share, n = 10", "paper (000_*)"] == "0.605701"
+    assert got.loc["randSet & randSet first pass share, n = 100", "paper (000_*)"] == "0.6005"
+    assert got.loc["randSet & randSet first pass share, n = 100", "ours"].endswith(" (SE)")
+    assert "1000 trials; ours - paper = " in got.loc["randSet & randSet first pass share, n = 100", "note"]
+    assert "randSet & randSet first pass share, n = 200" not in got.index
 
 
 def test_report_without_enough_n_for_a_fit_still_writes_the_rest(small_run, tmp_path):
