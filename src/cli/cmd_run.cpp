@@ -88,11 +88,17 @@ Runner add_run(CLI::App& app, int& argc, char**& argv) {
     if (opt->config.empty()) throw InputError("run: a CONFIG file is required (see nqc run --help)");
     if (!output->empty()) opt->output = *output;
     if (!part->empty()) std::tie(opt->part, opt->parts) = parse_part(*part);
+    // Before MPI_Init too, so that a signal during start-up is not fatal; again after it, in
+    // case the MPI library installed handlers of its own.
+    const auto catch_stop_signals = [] {
+      std::signal(SIGTERM, on_stop_signal);
+      std::signal(SIGINT, on_stop_signal);
+      std::signal(SIGUSR1, on_stop_signal);  // mpirun forwards USR1 to the ranks (not TERM: it ends the job itself)
+    };
+    catch_stop_signals();
     MpiSession session(argc, argv);
+    catch_stop_signals();
     setup_logging(session.rank(), *log_level, *quiet);
-    std::signal(SIGTERM, on_stop_signal);
-    std::signal(SIGINT, on_stop_signal);
-    std::signal(SIGUSR1, on_stop_signal);  // mpirun forwards USR1 to the ranks (not TERM: it ends the job itself)
     try {
       return run_experiment(*opt, session, g_stop);
     } catch (const std::exception& e) {

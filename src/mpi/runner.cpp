@@ -189,19 +189,30 @@ int run_experiment(const RunOptions& options, const MpiSession& session, const s
     if (root) spdlog::error("{}", e.what());
     return kExitBadInput;
   }
-  if (options.dry_run) {
-    if (root) {
-      std::printf("config %s: %zu shards, %llu cases, output %s\n", options.config.c_str(), plan.shards.size(),
-                  static_cast<unsigned long long>(plan.total_cases), config.output.c_str());
-      print_plan_by_n(plan);
-    }
-    return kExitOk;
-  }
   const fs::path dir = config.output;
   // The stored config is the resolved one without "output", so a moved directory still resumes.
   nlohmann::json stored = config.resolved;
   stored.erase("output");
   const std::string config_text = stored.dump(2) + "\n";
+  if (options.dry_run) {
+    if (!root) return kExitOk;
+    // The directory is only read: a dry run refuses what the run would refuse (another
+    // config's results), so that a job script can check before it submits.
+    std::error_code ec;
+    const fs::path stored_file = dir / "config.json";
+    if (fs::exists(stored_file, ec) && read_text(stored_file) != config_text) {
+      spdlog::error("{}: holds results of another config ({} differs from this one); choose another output directory",
+                    dir.string(), stored_file.string());
+      return kExitBadInput;
+    }
+    std::printf("config %s: %zu shards, %llu cases, output %s\n", options.config.c_str(), plan.shards.size(),
+                static_cast<unsigned long long>(plan.total_cases), config.output.c_str());
+    print_plan_by_n(plan);
+    if (fs::is_directory(dir / "shards", ec))
+      std::printf("%s holds %zu shard files of this config: --resume continues the run\n", dir.c_str(),
+                  done_shards(dir).size());
+    return kExitOk;
+  }
 
   const std::string config_hash = fnv1a_hex(config_text);
   std::string error;

@@ -161,6 +161,13 @@ expect_exit 1 "run another config into the same directory"
 expect_log_error "$res: holds results of another config ($res/config.json differs from this one); choose another output directory" \
   "another config: 'holds results of another config' error line"
 check "another config: results.h5 unchanged (sha256)" unchanged
+run "$NQC" run "$DATA/other-config.json" -o "$res" --dry-run
+expect_exit 1 "--dry-run of another config into the same directory"
+expect_log_error "$res: holds results of another config ($res/config.json differs from this one); choose another output directory" \
+  "--dry-run refuses another config's directory as the run would"
+run "$NQC" run "$TMP/ci.json" -o "$res" --dry-run
+expect_exit 0 "--dry-run of the same config into its directory"
+expect_stdout_line "$res holds 15 shard files of this config: --resume continues the run" "--dry-run says the run can be resumed"
 
 # Shard files are checked on --resume: another config's shard, a damaged one, one outside the plan.
 sed 's/"seed": 7/"seed": 8/' "$TMP/ci.json" >"$TMP/ci-seed8.json"

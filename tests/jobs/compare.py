@@ -1,0 +1,83 @@
+"""Checks of result files for the jobs/ tests; prints "ok - ..." / "FAIL - ..." lines.
+
+  compare.py rows REF.h5 OTHER.h5     same rows by case_id in every column but wall_s, cpu_s, rank
+  compare.py complete FILE.h5 CASES   CASES rows, case_id 0..CASES-1 once each, shards all listed
+  compare.py tables REF.csv OTHER.csv same per-n table (`nqc aggregate --csv`) but the times
+
+Run with Debian's /usr/bin/python3 (h5py, pandas).
+"""
+
+import sys
+
+import h5py
+import pandas as pd
+
+VOLATILE = ["wall_s", "cpu_s", "rank"]
+TIME_COLUMNS = ["mean_s", "median_s", "t90mean_s", "max_s"]
+
+
+def report(good, what, detail=""):
+    print(("ok - " if good else "FAIL - ") + what)
+    if not good and detail:
+        for line in str(detail).splitlines()[:20]:
+            print("#   " + line)
+    return good
+
+
+def cases(path):
+    with h5py.File(path, "r") as f:
+        return pd.DataFrame(f["cases"][()]), list(f["shards"][()])
+
+
+def rows(ref_path, other_path):
+    ref, _ = cases(ref_path)
+    other, _ = cases(other_path)
+    a = ref.drop(columns=VOLATILE).sort_values("case_id").reset_index(drop=True)
+    b = other.drop(columns=VOLATILE).sort_values("case_id").reset_index(drop=True)
+    detail = f"rows {len(a)} vs {len(b)}, columns {list(a.columns)} vs {list(b.columns)}"
+    if list(a.columns) == list(b.columns) and len(a) == len(b) and not a.equals(b):
+        diff = (a != b).any(axis=1)
+        detail = "first differing rows (reference, then other):\n" + a[diff].head(3).to_string() + "\n" + \
+            b[diff].head(3).to_string()
+    report(a.equals(b), f"{other_path}: the {len(b)} rows equal those of {ref_path} in every column but "
+           f"{', '.join(VOLATILE)}", detail)
+
+
+def complete(path, planned):
+    df, shards = cases(path)
+    ids = sorted(df["case_id"].tolist())
+    report(len(df) == planned, f"{path}: {planned} rows (got {len(df)})")
+    dup = df[df["case_id"].duplicated(keep=False)]
+    report(dup.empty, f"{path}: no case_id twice ({dup['case_id'].nunique()} duplicated)", dup.head().to_string())
+    missing = sorted(set(range(planned)) - set(ids))
+    report(not missing, f"{path}: no case_id of 0..{planned - 1} missing ({len(missing)} missing)", missing[:20])
+    plan_shards = sorted(set(df["shard_id"].tolist()))
+    report(sorted(shards) == plan_shards, f"{path}: the shards dataset lists the {len(plan_shards)} shards of the rows")
+    bad = df[(df["outcome"] != 0) | (df["false_negative"] != 0)]
+    report(bad.empty, f"{path}: every case solved, no false negative", bad.head().to_string())
+
+
+def tables(ref_path, other_path):
+    a = pd.read_csv(ref_path).drop(columns=TIME_COLUMNS)
+    b = pd.read_csv(other_path).drop(columns=TIME_COLUMNS)
+    report(a.equals(b), f"{other_path} equals {ref_path} in every column but the times ({len(b)} rows of n)",
+           "reference:\n" + a.to_string() + "\nother:\n" + b.to_string())
+
+
+def main(argv):
+    what = argv[1]
+    if what == "rows":
+        rows(argv[2], argv[3])
+    elif what == "complete":
+        complete(argv[2], int(argv[3]))
+    elif what == "tables":
+        tables(argv[2], argv[3])
+    else:
+        raise SystemExit(f"compare.py: unknown check {what!r}")
+
+
+if __name__ == "__main__":
+    try:
+        main(sys.argv)
+    except Exception as e:  # noqa: BLE001 - an unreadable file is a failed check, with its reason
+        report(False, f"compare.py {' '.join(sys.argv[1:])}: ran", repr(e))

@@ -1,0 +1,184 @@
+#!/usr/bin/env bash
+# jobs/submit without a cluster: the batch scripts it generates, compared line by line with
+# the expected ones in tests/jobs/expected/ (as ReFrame tests its Slurm backend); the
+# submission itself against a stand-in sbatch (inherited SBATCH_* variables must not reach
+# it); and bad input: a clear one-line error, exit 1, and nothing submitted or written.
+# Usage: test_batch_script.sh NQC REPO
+#   UPDATE_EXPECTED=1 test_batch_script.sh NQC REPO   rewrites the expected files instead
+set -u
+if [ $# -ne 2 ]; then
+  echo "usage: $0 NQC REPO" >&2
+  exit 2
+fi
+NQC=$(readlink -f "$1")
+REPO=$(cd "$2" && pwd -P)
+HERE=$(cd "$(dirname "${BASH_SOURCE[0]}")" && pwd)
+# shellcheck source=../cli/lib.sh
+source "$REPO/tests/cli/lib.sh"
+SUBMIT=$REPO/jobs/submit
+CONFIG=$HERE/golden.json
+export NQC
+TMP=$(cd "$TMP" && pwd -P)
+
+# placeholders: the generated text with this machine's paths replaced, longest first
+placeholders() {
+  local line
+  while IFS= read -r line; do
+    line=${line//"$NQC"/@NQC@}
+    line=${line//"$CONFIG"/@CONFIG@}
+    line=${line//"$TMP"/@TMP@}
+    line=${line//"$REPO"/@REPO@}
+    printf '%s\n' "$line"
+  done
+}
+
+# golden NAME ARGS...: `jobs/submit ARGS... --print` (run in $TMP) against expected/NAME.
+golden() {
+  local name=$1 expected=$HERE/expected/$1
+  shift
+  (cd "$TMP" && "$SUBMIT" "$@" --print) >"$TMP/$name.raw" 2>"$TMP/$name.err"
+  local rc=$?
+  placeholders <"$TMP/$name.raw" >"$TMP/$name"
+  if [ -n "${UPDATE_EXPECTED:-}" ]; then
+    cp "$TMP/$name" "$expected"
+    echo "# wrote $expected"
+  fi
+  check "$name: jobs/submit ${*} --print exits 0 (got $rc)" test "$rc" -eq 0 -a ! -s "$TMP/$name.err"
+  local n_exp n_got i first=""
+  n_exp=$(wc -l <"$expected")
+  n_got=$(wc -l <"$TMP/$name")
+  mapfile -t want <"$expected"
+  mapfile -t got <"$TMP/$name"
+  for ((i = 0; i < n_exp || i < n_got; i++)); do
+    if [ "${want[i]-<none>}" != "${got[i]-<none>}" ]; then
+      first="line $((i + 1)): expected: ${want[i]-<none>}
+line $((i + 1)): got:      ${got[i]-<none>}"
+      break
+    fi
+  done
+  if [ -z "$first" ]; then ok "$name: the $n_got lines equal expected/$name"
+  else fail "$name: the generated scripts differ from expected/$name" "$first"
+  fi
+  # Each printed script on its own passes bash -n.
+  awk -v d="$TMP/$name.part" '/^# ==> .* <==$/ { n++; next } { print > (d n) }' "$TMP/$name.raw"
+  local part
+  for part in "$TMP/$name".part*; do
+    check "$name: $(head -n 3 "$part" | sed -n 's/^#SBATCH --job-name=//p') parses (bash -n)" bash -n "$part"
+  done
+}
+
+# 1. Defaults, with the config's own output directory (relative: taken from the current directory).
+golden single.txt "$CONFIG"
+# 2. Every option.
+golden array.txt "$CONFIG" -o out/study --nodes 1 --ntasks 2 --time 1-00:00:00 --partition debug \
+  --account proj --array 3 --grace 300 --max-requeues 5 --launcher srun --job-name study \
+  --sbatch=--mem-per-cpu=1G
+# --opt=value is the same as --opt value.
+(cd "$TMP" && "$SUBMIT" "$CONFIG" -o out/study --nodes=1 --ntasks=2 --time=1-00:00:00 --partition=debug \
+  --account=proj --array=3 --grace=300 --max-requeues=5 --launcher=srun --job-name=study \
+  --sbatch --mem-per-cpu=1G --print) 2>&1 | placeholders >"$TMP/array-eq.txt"
+check "array.txt: --opt=VALUE gives the same scripts as --opt VALUE" cmp -s "$TMP/array.txt" "$TMP/array-eq.txt"
+
+# Submission against stand-ins for sbatch and squeue: they record their arguments and the
+# SBATCH_*/SLURM_* variables they see, and sbatch answers with a job id.
+mkdir -p "$TMP/fake"
+cat >"$TMP/fake/sbatch" <<'SH'
+#!/bin/bash
+n=$(($(cat "$FAKE_LOG.count" 2>/dev/null || echo 0) + 1))
+echo "$n" >"$FAKE_LOG.count"
+{ echo "sbatch $*"; env | grep -E '^(SBATCH|SLURM)_' | sort | sed 's/^/  env /'; } >>"$FAKE_LOG"
+echo "$((100 + n))"
+SH
+# shellcheck disable=SC2016 # the stand-in expands them
+printf '#!/bin/bash\necho "squeue $*" >>"$FAKE_LOG"\n' >"$TMP/fake/squeue"
+chmod +x "$TMP/fake/sbatch" "$TMP/fake/squeue"
+export FAKE_LOG=$TMP/fake.log
+FAKE_PATH=$TMP/fake:$PATH
+
+run env PATH="$FAKE_PATH" SBATCH_PARTITION=bogus SBATCH_TIMELIMIT=9 SBATCH_ACCOUNT=x SLURM_NTASKS=7 \
+  SLURM_JOB_ID=5 SLURM_CONF=/etc/slurm/test.conf "$SUBMIT" "$CONFIG" -o "$TMP/sub" --ntasks 2 --array 2
+expect_exit 0 "submit with a stand-in sbatch"
+expect_stdout_line "run job:         101 (array of 2 parts, 2 task(s) each; 230 cases in 15 shards)" "prints the run job id"
+expect_stdout_line "aggregation job: 102 (starts when job 101 has succeeded)" "prints the aggregation job id and its dependency"
+expect_stdout_line "results:         $TMP/sub/results.h5" "prints where the results will be"
+expect_stdout_line "logs:            $TMP/sub/logs/nqc-golden-101_I.out (part I = 0..1)" "prints where the logs will be"
+check "sbatch was called twice" test "$(grep -c '^sbatch ' "$FAKE_LOG")" -eq 2
+check "run job: sbatch --parsable DIR/jobs/run.sbatch" grep -qxF "sbatch --parsable $TMP/sub/jobs/run.sbatch" "$FAKE_LOG"
+check "aggregation job: afterok on the run job, cancelled if that fails" \
+  grep -qxF "sbatch --parsable --dependency=afterok:101 --kill-on-invalid-dep=yes $TMP/sub/jobs/aggregate.sbatch" "$FAKE_LOG"
+check "no SBATCH_* variable reaches sbatch" bash -c "! grep -q '  env SBATCH_' '$FAKE_LOG'"
+check "no SLURM_* variable of an enclosing job reaches sbatch" bash -c "! grep -qE '  env SLURM_(NTASKS|JOB_ID)=' '$FAKE_LOG'"
+check "SLURM_CONF is kept" grep -qxF "  env SLURM_CONF=/etc/slurm/test.conf" "$FAKE_LOG"
+(cd "$TMP" && "$SUBMIT" "$CONFIG" -o "$TMP/sub" --ntasks 2 --array 2 --print) >"$TMP/sub.print"
+# the lines between the two headers, but the blank line that separates the scripts
+awk '/^# ==> .*run.sbatch <==$/ { on = 1; next } /^# ==> / { on = 0 } on' "$TMP/sub.print" | sed '$d' >"$TMP/sub.run"
+check "DIR/jobs/run.sbatch is what --print shows" cmp -s "$TMP/sub.run" "$TMP/sub/jobs/run.sbatch"
+check "DIR/logs/ exists before the job starts (Slurm does not create it)" test -d "$TMP/sub/logs"
+check "DIR/jobs/submitted.txt records the submission" grep -q "submitted run 101 aggregate 102: " "$TMP/sub/jobs/submitted.txt"
+
+# --aggregate-only --after JOBID: one sbatch call, the aggregation job only.
+rm -f "$FAKE_LOG" "$FAKE_LOG.count"
+run env PATH="$FAKE_PATH" "$SUBMIT" "$CONFIG" -o "$TMP/agg" --aggregate-only --after 55
+expect_exit 0 "--aggregate-only --after 55"
+expect_stdout_line "aggregation job: 101 (starts when job 55 has succeeded)" "--aggregate-only: prints the job and its dependency"
+check "--aggregate-only: one sbatch call, afterok:55" \
+  bash -c "test \$(grep -c '^sbatch ' '$FAKE_LOG') -eq 1 && grep -qxF 'sbatch --parsable --dependency=afterok:55 --kill-on-invalid-dep=yes $TMP/agg/jobs/aggregate.sbatch' '$FAKE_LOG'"
+check "--aggregate-only: no run.sbatch written" test ! -e "$TMP/agg/jobs/run.sbatch"
+
+# Bad input: one line "submit: error: ...", exit 1, sbatch never called, nothing written.
+# bad DESC EXPECTED_STDERR ARGS...   (BAD_ENV: more NAME=VALUE for env)
+bad() {
+  local desc=$1 message=$2
+  shift 2
+  rm -f "$FAKE_LOG" "$FAKE_LOG.count"
+  rm -rf "$TMP/bad"
+  run env PATH="${BAD_PATH:-$FAKE_PATH}" ${BAD_ENV[@]+"${BAD_ENV[@]}"} "$SUBMIT" "$@"
+  expect_exit 1 "$desc"
+  expect_stderr_line "submit: error: $message" "$desc: the error says why"
+  check "$desc: nothing submitted, nothing written" \
+    bash -c "! grep -q '^sbatch' '$FAKE_LOG' 2>/dev/null && test ! -e '$TMP/bad'"
+}
+printf '{"name": "bad", "sizes": [{"n": 8, "solutions": "two", "compositions_per_solution": 1}]}\n' >"$TMP/invalid.json"
+printf '{"name": "bad", "bogus": 1}\n' >"$TMP/unknown-key.json"
+bad "missing config" "config $TMP/nope.json: no such file" "$TMP/nope.json" -o "$TMP/bad"
+bad "no config" "a CONFIG file is required (usage: jobs/submit CONFIG [options]; see --help)" -o "$TMP/bad"
+# nqc's own one-line error (what nqc run --dry-run says), relayed; nqc's wording is nqc's.
+nqc_error() { "$NQC" run "$1" --dry-run 2>&1 >/dev/null | tail -n 1 | sed -E 's/^\[[^]]*\] \[rank 0\] \[error\] //'; }
+bad "invalid config (a wrong type)" "invalid config: $(nqc_error "$TMP/invalid.json")" "$TMP/invalid.json" -o "$TMP/bad"
+check "invalid config: the error names the JSON path" grep -qF "/sizes/0/solutions" "$ERR_FILE"
+bad "invalid config (an unknown key)" "invalid config: $(nqc_error "$TMP/unknown-key.json")" "$TMP/unknown-key.json" -o "$TMP/bad"
+check "unknown key: the error names the JSON path" grep -qF "/bogus" "$ERR_FILE"
+for t in 1:00 90 00:60:00 1:2:3 01:00:00x -1:00:00 1-2-03:00:00 abc; do
+  bad "malformed --time $t" "--time: expected HH:MM:SS or D-HH:MM:SS, got '$t'" "$CONFIG" -o "$TMP/bad" --time "$t"
+done
+bad "--time 00:00:00" "--time: the time limit must be at least 00:00:01, got '00:00:00'" "$CONFIG" -o "$TMP/bad" --time 00:00:00
+bad "empty --time" "option --time needs a value (see jobs/submit --help)" "$CONFIG" -o "$TMP/bad" --time=
+bad "--ntasks 0" "--ntasks: expected a positive integer, got '0'" "$CONFIG" -o "$TMP/bad" --ntasks 0
+bad "--nodes x" "--nodes: expected a positive integer, got 'x'" "$CONFIG" -o "$TMP/bad" --nodes x
+bad "--array -2" "--array: expected a positive number of parts, got '-2'" "$CONFIG" -o "$TMP/bad" --array -2
+bad "--array larger than the plan" "--array 16: the plan has only 15 shards, so at most 15 parts" "$CONFIG" -o "$TMP/bad" --array 16
+bad "--grace not below --time" "--grace 60 must be shorter than the --time limit 00:01:00 (60 s)" \
+  "$CONFIG" -o "$TMP/bad" --time 00:01:00 --grace 60
+bad "--partition with a space" "--partition: not a partition name: 'a b'" "$CONFIG" -o "$TMP/bad" --partition "a b"
+bad "unknown option" "unknown option '--nodse' (see jobs/submit --help)" "$CONFIG" -o "$TMP/bad" --nodse 2
+bad "--after without --aggregate-only" "--after goes with --aggregate-only" "$CONFIG" -o "$TMP/bad" --after 5
+bad "option without its value" "option --ntasks needs a value (see jobs/submit --help)" "$CONFIG" -o "$TMP/bad" --ntasks
+bad "results directory with a space" "results directory '$TMP/bad dir': spaces, quotes, backslashes and % cannot go into #SBATCH lines; choose another (-o DIR)" \
+  "$CONFIG" -o "$TMP/bad dir"
+BAD_ENV=(NQC="$TMP/no-nqc")
+bad "no nqc binary" "nqc binary $TMP/no-nqc not found or not executable (build it, or set NQC=/path/to/nqc)" "$CONFIG" -o "$TMP/bad"
+BAD_ENV=()
+# No sbatch on PATH: a PATH with the ordinary tools submit uses, and no Slurm client.
+mkdir -p "$TMP/nosbatch"
+for tool in bash env readlink dirname basename head tail sed rm cat mkdir awk grep date seq mktemp stdbuf; do
+  ln -s "$(command -v "$tool")" "$TMP/nosbatch/$tool"
+done
+BAD_PATH=$TMP/nosbatch
+bad "no sbatch on PATH" "sbatch not found on PATH (is this a Slurm login node? module load slurm?)" "$CONFIG" -o "$TMP/bad"
+BAD_PATH=
+# With --print, no cluster is needed at all.
+run env PATH="$TMP/nosbatch" "$SUBMIT" "$CONFIG" -o "$TMP/bad" --print
+expect_exit 0 "--print needs no sbatch"
+check "--print writes nothing" test ! -e "$TMP/bad"
+
+summary

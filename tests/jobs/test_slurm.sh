@@ -1,0 +1,203 @@
+#!/usr/bin/env bash
+# jobs/ against a real single-node Slurm (munged + slurmctld + slurmd from Debian, started here
+# by tests/jobs/slurm-harness.sh and stopped by PID whatever happens):
+#   1. configs/ci.json as a 2-task job: the same rows as a direct `nqc run`; the table
+#   2. a 2-part job array plus the aggregation job (afterok): the merged rows and table
+#   3. resubmitting a finished config into its directory resumes (merges) instead of starting over
+#   4. a job whose time limit expires mid-run: SIGUSR1, nqc exit 4, requeue, resume, until the
+#      plan is done with no lost or duplicated rows
+#   5. scancel: nqc stops with exit 4, no requeue, the aggregation job is cancelled; a
+#      resubmission resumes from the shards on disk
+#   6. bad input submits nothing
+# Exit 77 (ctest: skipped) only when Slurm cannot start here, with the reason.
+# Usage: test_slurm.sh NQC PYTHON REPO
+set -u
+if [ $# -ne 3 ]; then
+  echo "usage: $0 NQC PYTHON REPO" >&2
+  exit 2
+fi
+NQC=$(readlink -f "$1")
+PYTHON=$2
+REPO=$(cd "$3" && pwd -P)
+HERE=$(cd "$(dirname "${BASH_SOURCE[0]}")" && pwd)
+# shellcheck source=../cli/lib.sh
+source "$REPO/tests/cli/lib.sh"
+# shellcheck source=slurm-harness.sh
+source "$HERE/slurm-harness.sh"
+export NQC
+SUBMIT=$REPO/jobs/submit
+CONFIG=$REPO/configs/ci.json
+LIMIT=300  # seconds for any one submission with --wait
+
+TMP=$(cd "$TMP" && pwd -P)
+# The cluster's directory: under /tmp, whatever TMPDIR is, because munged runs as user munge
+# and must reach its socket and key there.
+SLURM_DIR=$(mktemp -d /tmp/nqc-slurm-test.XXXXXX) || exit 1
+chmod 0755 "$SLURM_DIR"
+cleanup() {
+  slurm_down "$SLURM_DIR"
+  rm -rf "$TMP" "$SLURM_DIR"
+}
+trap cleanup EXIT
+trap 'exit 130' INT TERM HUP  # through the EXIT trap
+T0=$SECONDS
+if ! slurm_up "$SLURM_DIR" 2>"$TMP/slurm-up.err"; then
+  echo "SKIP: a local single-node Slurm cannot start here: $(cat "$TMP/slurm-up.err")"
+  exit 77
+fi
+slurm_watchdog "$SLURM_DIR" $$  # stops the cluster even if this script is killed with SIGKILL
+echo "# slurm up in $((SECONDS - T0)) s: $(sinfo -h -o '%P %D node(s) %c CPUs %t'), SLURM_CONF=$SLURM_CONF"
+
+step_start=$SECONDS
+step() {
+  echo "# ---- $* ($(date -u +%H:%M:%S); previous step took $((SECONDS - step_start)) s)"
+  step_start=$SECONDS
+}
+
+# py CHECK ARGS...: the checks of compare.py, counted here.
+py() {
+  "$PYTHON" "$HERE/compare.py" "$@" >"$TMP/py.out" 2>&1
+  local line
+  while IFS= read -r line; do
+    case $line in
+      "ok - "*) ok "${line#ok - }" ;;
+      "FAIL - "*) fail "${line#FAIL - }" ;;
+      *) echo "$line" ;;
+    esac
+  done <"$TMP/py.out"
+}
+
+job_id() { sed -n "s/^$1: *\([0-9][0-9]*\).*/\1/p" "$OUT_FILE"; }
+attr() { "$PYTHON" -c 'import sys, h5py; v = h5py.File(sys.argv[1], "r").attrs[sys.argv[2]]; print(v.decode() if isinstance(v, bytes) else v)' "$1" "$2" 2>&1; }
+# gone IDS: none of the jobs IDS (comma-separated) is queued or running any more
+gone() { [ -z "$(squeue -h -j "$1" -o %i 2>/dev/null)" ]; }
+
+step "direct nqc run of configs/ci.json (the reference)"
+run "$NQC" run "$CONFIG" -o "$TMP/direct" -q
+expect_exit 0 "direct nqc run"
+run "$NQC" aggregate "$TMP/direct" --csv "$TMP/direct.csv"
+expect_exit 0 "nqc aggregate of the direct run"
+
+step "1. configs/ci.json as a 2-task job"
+run timeout "$LIMIT" "$SUBMIT" "$CONFIG" --ntasks 2 -o "$TMP/job" --wait
+expect_exit 0 "jobs/submit ci.json --ntasks 2 --wait"
+run_id=$(job_id "run job")
+agg_id=$(job_id "aggregation job")
+check "prints the run and aggregation job ids ($run_id, $agg_id)" test -n "$run_id" -a -n "$agg_id"
+expect_stdout_line "results:         $TMP/job/results.h5" "prints where the results are"
+expect_stdout_line "logs:            $TMP/job/logs/nqc-ci-$run_id.out" "prints where the log is"
+log=$TMP/job/logs/nqc-ci-$run_id.out
+check "the job ran nqc with srun --mpi=pmix" grep -q "srun --mpi=pmix $NQC run $CONFIG -o $TMP/job --resume" "$log"
+check "on 2 ranks" grep -q "230 cases on 2 rank(s)" "$log"
+check "results.h5 says world_size 2" test "$(attr "$TMP/job/results.h5" world_size)" = 2
+py rows "$TMP/direct/results.h5" "$TMP/job/results.h5"
+check "the aggregation job wrote table.txt and table.csv" test -s "$TMP/job/table.txt" -a -s "$TMP/job/table.csv"
+py tables "$TMP/direct.csv" "$TMP/job/table.csv"
+if [ -f "$REPO/analysis/__main__.py" ]; then
+  check "the aggregation job wrote the analysis report" test -s "$TMP/job/report/report.md"
+fi
+
+step "2. a 2-part job array and the aggregation job"
+run timeout "$LIMIT" "$SUBMIT" "$CONFIG" --array 2 -o "$TMP/array" --wait
+expect_exit 0 "jobs/submit ci.json --array 2 --wait"
+array_id=$(job_id "run job")
+agg_id=$(job_id "aggregation job")
+expect_stdout_line "aggregation job: $agg_id (starts when job $array_id has succeeded)" "the aggregation job depends on the array"
+for i in 0 1; do
+  check "part $i ran nqc run --part $i/2" grep -q -- "--part $i/2 (1 task(s))" "$TMP/array/logs/nqc-ci-${array_id}_$i.out"
+  check "part $i did its part only" grep -q "(part $i/2: " "$TMP/array/logs/nqc-ci-${array_id}_$i.out"
+done
+agg_log=$TMP/array/logs/nqc-ci-aggregate-$agg_id.out
+check "the aggregation job merged once both parts were done (15 shards already done)" \
+  grep -q "230 cases on 1 rank(s); 15 shards already done" "$agg_log"
+py rows "$TMP/direct/results.h5" "$TMP/array/results.h5"
+py tables "$TMP/direct.csv" "$TMP/array/table.csv"
+
+step "3. resubmitting ci.json into the 2-task job's directory"
+run timeout "$LIMIT" "$SUBMIT" "$CONFIG" --ntasks 2 -o "$TMP/job" --wait --no-aggregate
+expect_exit 0 "the resubmission"
+run_id=$(job_id "run job")
+check "it resumed: 15 shards already done" grep -q "15 shards already done" "$TMP/job/logs/nqc-ci-$run_id.out"
+py rows "$TMP/direct/results.h5" "$TMP/job/results.h5"
+
+step "4. a job whose time limit (1 min) expires mid-run"
+# 9000 cases of 10-20 ms (exact search, 500 free rows of n = 1000) in 90 shards: 45 s or more
+# on 2 idle cores, more than one attempt can do: slurmctld checks time limits every 30 s and
+# signals at the first check within GRACE + 30 s of the limit, here at most 30 s after the start.
+cat >"$TMP/timelimit.json" <<'JSON'
+{"name": "timelimit", "seed": 5, "engine": "exact", "shard_cases": 100,
+ "sizes": [{"n": 1000, "solutions": 90, "compositions_per_solution": 100}], "k": {"fixed": 500}}
+JSON
+run timeout "$LIMIT" "$SUBMIT" "$TMP/timelimit.json" --ntasks 2 --time 00:01:00 --grace 30 -o "$TMP/tl" --wait
+expect_exit 0 "jobs/submit timelimit.json --time 00:01:00 --grace 30 --wait"
+tl_id=$(job_id "run job")
+log=$TMP/tl/logs/nqc-timelimit-$tl_id.out
+check "#SBATCH --signal=B:USR1@30 and --requeue in the batch script" \
+  bash -c "grep -qx '#SBATCH --signal=B:USR1@30' '$TMP/tl/jobs/run.sbatch' && grep -qx '#SBATCH --requeue' '$TMP/tl/jobs/run.sbatch'"
+warnings=$(grep -c "(SIGUSR1)" "$log")
+requeues=$(grep -c "stopped at the time limit (exit 4): requeueing" "$log")
+interrupted=$(grep -c "\[warning\] interrupted in shard" "$log")
+attempts=$(grep -c "nqc job $tl_id: attempt [0-9]* on" "$log")
+check "Slurm sent SIGUSR1 before the limit ($warnings times)" test "$warnings" -ge 1
+# (A warning during the last case may let nqc finish instead: requeues <= warnings.)
+check "nqc stopped with exit 4 and the job requeued itself ($requeues times)" test "$requeues" -ge 1 -a "$requeues" -le "$warnings"
+check "the ranks stopped after their current case ($interrupted 'interrupted in shard' lines)" test "$interrupted" -ge 1
+check "the requeued job resumed: attempts 1..$attempts, the last one finished" \
+  bash -c "test $attempts -eq $((requeues + 1)) && grep -q 'attempt $attempts on' '$log' && tail -n 1 '$log' | grep -q 'nqc finished (exit 0)'"
+check "the job never reached its hard time limit" bash -c "! grep -q 'DUE TO TIME LIMIT' '$log'"
+# The time line of the attempts: when each started and when SIGUSR1 came.
+grep -E "attempt [0-9]+ on|\(SIGUSR1\)|already done|requeueing|nqc finished" "$log" | sed -E 's/^/#   /; s/ on [^:]*: srun .*$//' | cut -c1-150
+py complete "$TMP/tl/results.h5" 9000
+for c in 0 4499 8999; do
+  run "$NQC" rerun "$TMP/tl/results.h5" --case "$c"
+  expect_exit 0 "nqc rerun of case $c from the requeued run gives the stored outcome and backtracks"
+done
+
+step "5. scancel of a running job, then the same submission again"
+cat >"$TMP/cancel.json" <<'JSON'
+{"name": "cancel", "seed": 6, "engine": "exact", "shard_cases": 100,
+ "sizes": [{"n": 1000, "solutions": 10, "compositions_per_solution": 100}], "k": {"fixed": 500}}
+JSON
+run "$SUBMIT" "$TMP/cancel.json" --ntasks 2 -o "$TMP/cancel"
+expect_exit 0 "jobs/submit cancel.json"
+run_id=$(job_id "run job")
+agg_id=$(job_id "aggregation job")
+for _ in $(seq 1 600); do
+  compgen -G "$TMP/cancel/shards/*.h5" >/dev/null && break
+  sleep 0.1
+done
+run "$SUBMIT" "$TMP/cancel.json" --ntasks 2 -o "$TMP/cancel"
+expect_exit 1 "a second submission while the first job runs"
+expect_stderr_line "submit: error: job $run_id is still queued or running for $TMP/cancel: wait for it, or scancel $run_id first (a new submission resumes)" \
+  "it is refused, naming the running job"
+scancel "$run_id"
+for _ in $(seq 1 300); do gone "$run_id,$agg_id" && break; sleep 0.2; done
+check "the run job and its aggregation job are gone" gone "$run_id,$agg_id"
+log=$TMP/cancel/logs/nqc-cancel-$run_id.out
+check "scancel: the batch script saw SIGTERM" grep -q "SIGTERM (scancel" "$log"
+check "scancel: nqc stopped with exit 4" grep -q "nqc stopped (exit 4): " "$log"
+check "scancel: no requeue" bash -c "! grep -q requeueing '$log'"
+check "scancel: the aggregation job never ran" test ! -e "$TMP/cancel/logs/nqc-cancel-aggregate-$agg_id.out"
+shard_files=("$TMP"/cancel/shards/*.h5)
+done_before=${#shard_files[@]}
+run timeout "$LIMIT" "$SUBMIT" "$TMP/cancel.json" --ntasks 2 -o "$TMP/cancel" --wait
+expect_exit 0 "the same submission again"
+run_id=$(job_id "run job")
+check "it resumed from the $done_before shards on disk" \
+  grep -q "1000 cases on 2 rank(s); $done_before shards already done" "$TMP/cancel/logs/nqc-cancel-$run_id.out"
+py complete "$TMP/cancel/results.h5" 1000
+
+step "6. bad input submits nothing"
+before=$(squeue -h -o %i | wc -l)
+run "$SUBMIT" "$TMP/missing.json" --ntasks 2
+expect_exit 1 "a missing config"
+run "$SUBMIT" "$CONFIG" --time 90 -o "$TMP/bad"
+expect_exit 1 "a malformed --time"
+printf '{"name": "x", "sizes": [{"n": 8}]}\n' >"$TMP/invalid.json"
+run "$SUBMIT" "$TMP/invalid.json" -o "$TMP/bad"
+expect_exit 1 "an invalid config"
+check "nothing was submitted ($before jobs before and after)" test "$(squeue -h -o %i | wc -l)" -eq "$before" -a ! -e "$TMP/bad"
+
+step "done"
+echo "# total $((SECONDS - T0)) s"
+summary
