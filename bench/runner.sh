@@ -1,10 +1,10 @@
 #!/usr/bin/env bash
 # Issue 4: throughput of 2 ranks against 1 on one config, side by side; the share of wall
 # time spent writing shard files; bytes per case on disk.
-# Usage: bench/runner.sh [CONFIG] [BUILD_DIR]     (default: configs/paper-small.json)
+# Usage: bench/runner.sh [CONFIG] [BUILD_DIR]     (default: bench/configs/runner.json, 263,800 cases)
 set -euo pipefail
 cd "$(dirname "${BASH_SOURCE[0]}")/.."
-CONFIG=${1:-configs/paper-small.json}
+CONFIG=${1:-bench/configs/runner.json}
 NQC=${2:-build}/src/cli/nqc
 source scripts/env.sh
 out=$(mktemp -d)

@@ -3,6 +3,7 @@
 #include <cmath>
 #include <cstdio>
 #include <cstring>
+#include <filesystem>
 #include <fstream>
 #include <map>
 
@@ -20,20 +21,25 @@ Runner add_randset(CLI::App& app) {
     Index n = 0;
     std::uint64_t trials = 1000, seed = 1;
     std::string csv, trials_csv;
+    bool csv_given = false, trials_csv_given = false;
   };
   auto a = std::make_shared<Args>();
   cmd->add_option("N", a->n, "board size, N >= 1")->required();
   cmd->add_option("--trials", a->trials, "independent trials")->capture_default_str()->check(kUnsigned);
   cmd->add_option("--seed", a->seed, "seed; trial t draws from derive_seed(seed, N, t, 0)")->capture_default_str()->check(kUnsigned);
-  cmd->add_option("--csv", a->csv, "write the dead-end length histogram (k,count,share) here");
+  cmd->add_option("--csv", a->csv, "write the dead-end length histogram (k,count,share) here")
+      ->each([a](const std::string&) { a->csv_given = true; });
   cmd->add_option("--trials-csv", a->trials_csv,
                   "write one row per trial here: trial, first_pass (queens placed by the first pass), dead_end_k "
-                  "(queens at the dead end)");
+                  "(queens at the dead end)")
+      ->each([a](const std::string&) { a->trials_csv_given = true; });
   cmd->footer("Prints the mean share of the N queens placed by the first pass (000_*: 0.6057 at N = 10, 0.6005 at\n"
               "N = 100) and the histogram of the composition lengths k at which repeated passes reach a dead end.");
   return [a] {
     if (a->n < 1) throw InputError("N: expected a board size >= 1, got " + std::to_string(a->n));
     if (a->trials < 1) throw InputError("--trials: expected at least 1, got 0");
+    if (a->csv_given && a->csv.empty()) throw InputError("--csv: expected a file path, got ''");
+    if (a->trials_csv_given && a->trials_csv.empty()) throw InputError("--trials-csv: expected a file path, got ''");
     std::ofstream csv;
     if (!a->csv.empty()) {
       csv.open(a->csv);
@@ -43,6 +49,10 @@ Runner add_randset(CLI::App& app) {
     if (!a->trials_csv.empty()) {
       per_trial.open(a->trials_csv);
       if (!per_trial) throw IoError(a->trials_csv + ": cannot write: " + std::strerror(errno));
+      // Both open now: the same file twice (a link, ./x and x) would write one over the other.
+      std::error_code ec;
+      if (csv.is_open() && std::filesystem::equivalent(a->csv, a->trials_csv, ec))
+        throw InputError("--csv and --trials-csv: " + a->csv + " and " + a->trials_csv + " are one file; give two files");
       per_trial << "trial,first_pass,dead_end_k\n";
     }
     std::map<Index, std::uint64_t> lengths;

@@ -44,7 +44,7 @@ void warn_if_unfinished(const std::filesystem::path& p, std::size_t rows) {
 // "I/K" with 0 <= I < K -> (I, K); anything else -> InputError.
 std::pair<std::uint64_t, std::uint64_t> parse_part(const std::string& text) {
   const auto bad = [&] {
-    return InputError("--part: expected I/K with 0 <= I < K (e.g. 0/4), got '" + text + "'");
+    return InputError("--part: expected I/K with integers 0 <= I < K <= 999999999 (e.g. 0/4), got '" + text + "'");
   };
   const auto slash = text.find('/');
   if (slash == std::string::npos) throw bad();
@@ -71,23 +71,24 @@ Runner add_run(CLI::App& app, int& argc, char**& argv) {
   cmd->add_flag("--resume", opt->resume, "continue an interrupted run in the same results directory");
   cmd->add_flag("--dry-run", opt->dry_run, "print the plan's shard and case counts and exit");
   auto part = std::make_shared<std::string>();
-  cmd->add_option("--part", *part,
-                  "I/K: run only part I (0-based) of K independent parts, e.g. a Slurm array task; implies "
-                  "--resume; no merge (nqc run CONFIG --resume merges once all parts are done)")
+  auto* part_option = cmd->add_option("--part", *part,
+                  "I/K: run only part I (0-based) of K independent parts, e.g. a Slurm array task; for K > 1 "
+                  "implies --resume and does not merge (nqc run CONFIG --resume merges once all parts are done); "
+                  "0/1 is the whole plan, a plain run")
       ->type_name("I/K");
   cmd->add_option("--log-level", *log_level, "trace, debug, info, warn, error")->capture_default_str()
       ->check(CLI::IsMember({"trace", "debug", "info", "warn", "error", "critical", "off"}));
   cmd->add_flag("-q,--quiet", *quiet, "log warnings and errors only");
   cmd->add_flag("--help-config", *help_config, "describe the config keys and exit");
   cmd->footer("Exit codes: 0 done, 1 bad input or I/O error, 4 interrupted by SIGTERM, SIGINT or SIGUSR1 (rerun with --resume; under mpirun send SIGUSR1 to mpirun), 5 engine bug.");
-  return [opt, log_level, quiet, help_config, output, part, &argc, &argv] {
+  return [opt, log_level, quiet, help_config, output, part, part_option, &argc, &argv] {
     if (*help_config) {
       std::fputs(config_help().c_str(), stdout);
       return 0;
     }
     if (opt->config.empty()) throw InputError("run: a CONFIG file is required (see nqc run --help)");
     if (!output->empty()) opt->output = *output;
-    if (!part->empty()) std::tie(opt->part, opt->parts) = parse_part(*part);
+    if (part_option->count() > 0) std::tie(opt->part, opt->parts) = parse_part(*part);
     // Before MPI_Init too, so that a signal during start-up is not fatal; again after it, in
     // case the MPI library installed handlers of its own.
     const auto catch_stop_signals = [] {

@@ -344,6 +344,9 @@ ExperimentConfig parse_config(const json& j, const std::string& source) {
   }
   if (cfg.sizes.empty() == cfg.instances.files.empty())
     ck.fail("", "expected exactly one of \"sizes\" (generated cases) and \"instances\" (files)");
+  // (The resolved config that result files store holds the default k: that one passes.)
+  if (!cfg.instances.files.empty() && j.contains("k") && j["k"] != json{{"min", 1}, {"max", -1}})
+    ck.fail("/k", "instances run as given: k applies to generated cases (sizes) only");
   if (!cfg.instances.files.empty() && cfg.engine == "grigoryan")
     ck.fail("/engine", "engine 'grigoryan' runs derived compositions only (instances may exclude diagonals): use auto, exact or minconflicts");
   if (cfg.output.empty()) cfg.output = "results/" + cfg.name;
@@ -357,7 +360,14 @@ ExperimentConfig parse_config(const json& j, const std::string& source) {
 ExperimentConfig load_config(const std::filesystem::path& file) {
   const std::string name = file.string();
   std::error_code ec;
-  if (std::filesystem::is_directory(file, ec)) throw InputError(name + ": cannot open: is a directory");
+  namespace fs = std::filesystem;
+  if (fs::is_directory(file, ec)) throw InputError(name + ": cannot open: is a directory");
+  // A config is a small regular file: a FIFO or a device (/dev/zero) would block or never end.
+  if (fs::exists(file, ec) && !fs::is_regular_file(file, ec))
+    throw InputError(name + ": cannot open: not a regular file");
+  constexpr std::uintmax_t kMaxConfigBytes = 16u << 20;
+  if (const auto size = fs::file_size(file, ec); !ec && size > kMaxConfigBytes)
+    throw InputError(name + ": " + std::to_string(size) + " bytes, more than a config may have (16 MiB)");
   std::ifstream in(file);
   if (!in) throw InputError(name + ": cannot open: " + std::strerror(errno));
   std::stringstream text;
@@ -384,11 +394,25 @@ ExperimentConfig load_config(const std::filesystem::path& file) {
   }
   if (!duplicate.empty()) throw InputError(name + ": invalid JSON: duplicate key \"" + duplicate + "\"");
   ExperimentConfig config = parse_config(j, name);
+  // Instance paths become absolute (relative ones are taken from the config file's
+  // directory) in the config and in the resolved config that result files store, so that a
+  // rerun or resume works from any working directory.
   for (std::size_t i = 0; i < config.instances.files.size(); ++i) {
     std::string& f = config.instances.files[i];
-    if (std::filesystem::path(f).is_relative()) f = (file.parent_path() / f).lexically_normal().string();
-    if (!std::filesystem::exists(f, ec))
-      throw InputError(name + ": /instances/files/" + std::to_string(i) + ": " + f + ": no such file or directory");
+    const std::string at = name + ": /instances/files/" + std::to_string(i) + ": ";
+    fs::path p(f);
+    if (p.is_relative()) p = fs::absolute(file.parent_path() / p, ec);
+    f = p.lexically_normal().string();
+    if (!fs::exists(f, ec)) throw InputError(at + f + ": no such file or directory");
+    if (fs::is_directory(f, ec)) {
+      bool any = false;
+      for (const auto& entry : fs::directory_iterator(f, ec))
+        any = any || (entry.is_regular_file() && (entry.path().extension() == ".param" || entry.path().extension() == ".txt"));
+      if (!any) throw InputError(at + f + ": no instance files (*.param, *.txt) in this directory (subdirectories are not searched)");
+    } else if (!fs::is_regular_file(f, ec)) {
+      throw InputError(at + f + ": not a regular file or a directory");
+    }
+    config.resolved["instances"]["files"][i] = f;
   }
   return config;
 }

@@ -1,6 +1,7 @@
 #include "experiment/json_schema.hpp"
 
 #include <optional>
+#include <regex>
 #include <set>
 #include <stdexcept>
 
@@ -21,7 +22,7 @@ using Outcome = std::optional<Failure>;
 
 const std::set<std::string>& supported_keywords() {
   static const std::set<std::string> k{
-      "type", "enum", "const", "minimum", "maximum", "minLength", "minItems", "items", "properties", "required",
+      "type", "enum", "const", "minimum", "maximum", "minLength", "pattern", "minItems", "items", "properties", "required",
       "additionalProperties", "oneOf", "anyOf", "allOf", "not", "if", "then", "else", "$ref",
       // annotations
       "$schema", "$id", "$comment", "title", "description", "default", "examples", "expected", "definitions"};
@@ -90,6 +91,10 @@ class Validator {
       if (s.contains("maximum") && compare_numbers(v, s["maximum"]) > 0) return expected();
     }
     if (v.is_string() && s.contains("minLength") && v.get<std::string>().size() < s["minLength"].get<std::size_t>())
+      return expected();
+    // ECMA 262 regular expression, unanchored (draft-07); the schema anchors where it needs to.
+    if (v.is_string() && s.contains("pattern") &&
+        !std::regex_search(v.get<std::string>(), std::regex(s["pattern"].get<std::string>(), std::regex::ECMAScript)))
       return expected();
     if (v.is_array()) {
       if (s.contains("minItems") && v.size() < s["minItems"].get<std::size_t>()) return expected();

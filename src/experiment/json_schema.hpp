@@ -20,7 +20,7 @@ std::string describe_json_value(const nlohmann::json& v);
 /// "unknown key (valid keys: ...)" for a key that additionalProperties: false refuses, and
 /// "missing required key \"K\"". For oneOf/anyOf the branch whose type fits the value
 /// reports its own failure; when none fits, the node's `expected` is reported.
-/// Supported keywords: type, enum, const, minimum, maximum, minLength, minItems, items,
+/// Supported keywords: type, enum, const, minimum, maximum, minLength, pattern, minItems, items,
 /// properties, required, additionalProperties, oneOf, anyOf, allOf, not, if/then/else, $ref
 /// ("#/definitions/NAME"); annotations are ignored. Any other keyword throws
 /// std::logic_error (the schema is wrong, not the config).

@@ -110,18 +110,28 @@ std::string schema_version() {
 }
 
 // The leading integer of "MAJOR.MINOR", or -1.
+// The MAJOR of "MAJOR.MINOR" (both decimal digits only), or -1 for anything else.
 int major_of(const std::string& version) {
-  int major = -1;
-  const char* end = version.data() + version.size();
-  const auto [ptr, ec] = std::from_chars(version.data(), end, major);
-  return ec == std::errc{} && (ptr == end || *ptr == '.') ? major : -1;
+  const auto dot = version.find('.');
+  const auto digits = [](const std::string& s) {
+    return !s.empty() && s.size() <= 9 && s.find_first_not_of("0123456789") == std::string::npos;
+  };
+  if (dot == std::string::npos || !digits(version.substr(0, dot)) || !digits(version.substr(dot + 1))) return -1;
+  return std::stoi(version.substr(0, dot));
 }
 
 void check_schema(const h5::Handle& file, const fs::path& path) {
   const Attributes attrs = h5::read_string_attributes(file);
   const auto it = attrs.find("schema_version");
   if (it == attrs.end()) {
+    if (H5Aexists(file.id(), "schema_version") > 0)
+      throw IoError(path.string() + ": schema_version is not a string 'MAJOR.MINOR' (this nqc reads " +
+                    std::to_string(kSchemaMajor) + ".x)");
     throw IoError(path.string() + ": not an nqc result file (no schema_version attribute)");
+  }
+  if (major_of(it->second) < 0) {
+    throw IoError(path.string() + ": schema_version '" + it->second + "' is not MAJOR.MINOR (this nqc reads " +
+                  std::to_string(kSchemaMajor) + ".x)");
   }
   if (major_of(it->second) != kSchemaMajor) {
     throw IoError(path.string() + ": schema version " + it->second + ", this nqc reads " +

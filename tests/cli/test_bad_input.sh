@@ -138,6 +138,20 @@ cfg=$TMP/no-such-config.json
 run "$NQC" run "$cfg" -o "$TMP/out-missing"
 expect_exit 1 "run: missing config file"
 expect_log_error "$cfg: cannot open: No such file or directory" "run: missing config file: error line"
+# Not a regular file: a FIFO would block for ever, /dev/zero would fill the memory.
+mkfifo "$TMP/fifo.json"
+run timeout 20 "$NQC" run "$TMP/fifo.json" --dry-run
+expect_exit 1 "run: a FIFO as config"
+expect_log_error "$TMP/fifo.json: cannot open: not a regular file" "run: a FIFO as config: refused at once"
+run timeout 20 "$NQC" run /dev/zero --dry-run
+expect_log_error "/dev/zero: cannot open: not a regular file" "run: /dev/zero as config: refused at once"
+head -c $((17 * 1024 * 1024)) /dev/zero | tr '\0' ' ' >"$TMP/huge.json"
+run "$NQC" run "$TMP/huge.json" --dry-run
+expect_log_error "$TMP/huge.json: 17825792 bytes, more than a config may have (16 MiB)" "run: a 17 MiB config refused"
+printf '{"name": "../../etc", "sizes": [{"n": 8, "solutions": 1, "compositions_per_solution": 1}]}' >"$TMP/name.json"
+run "$NQC" run "$TMP/name.json" --dry-run
+expect_log_error "$TMP/name.json: /name: expected a name of letters, digits, '.', '_' and '-' that starts with a letter or digit, got \"../../etc\"" \
+  "run: a name that would escape results/ refused"
 run "$NQC" run -o "$TMP/out-none"
 expect_exit 1 "run without CONFIG"
 expect_stderr_line "nqc: error: run: a CONFIG file is required (see nqc run --help)" "run without CONFIG: error line"

@@ -57,7 +57,9 @@ def report(ok, desc, detail=""):
 
 def nqc_verdict(path):
     """(exit code, JSON path of the error or None, message)."""
-    r = subprocess.run([NQC, "run", path, "--dry-run", "--log-level", "error"], capture_output=True, text=True)
+    # -o: a directory that does not exist, so that results on disk cannot change the verdict.
+    r = subprocess.run([NQC, "run", path, "--dry-run", "--log-level", "error", "-o", os.path.join(TMP, "no-such-dir")],
+                       capture_output=True, text=True)
     msg = r.stderr.strip().splitlines()[-1] if r.stderr.strip() else ""
     m = re.search(re.escape(path) + r": (/\S*): ", msg)
     return r.returncode, (m.group(1).rstrip(":") if m else None), msg

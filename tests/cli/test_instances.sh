@@ -7,7 +7,7 @@ if [ $# -ne 2 ]; then
   echo "usage: $0 NQC PYTHON" >&2
   exit 2
 fi
-NQC=$1
+NQC=$(realpath "$1")
 PYTHON=$2
 HERE=$(cd "$(dirname "${BASH_SOURCE[0]}")" && pwd)
 # shellcheck source=lib.sh
@@ -83,4 +83,23 @@ cat >"$TMP/bad-grig.json" <<'JSON'
 JSON
 run "$NQC" run "$TMP/bad-grig.json" -o "$TMP/bad"
 expect_exit 1 "instances with grigoryan"
+mkfifo "$TMP/fifo.txt"
+printf '{"name": "bad", "instances": {"files": ["fifo.txt"]}}\n' >"$TMP/bad-fifo.json"
+run timeout 20 "$NQC" run "$TMP/bad-fifo.json" --dry-run
+expect_log_error "$TMP/bad-fifo.json: /instances/files/0: $TMP/fifo.txt: not a regular file or a directory" "instances: a FIFO refused at once"
+mkdir -p "$TMP/empty-dir/sub" && cp "$TMP/corner4.txt" "$TMP/empty-dir/sub/"
+printf '{"name": "bad", "instances": {"files": ["diag-10", "empty-dir"]}}\n' >"$TMP/bad-empty.json"
+run "$NQC" run "$TMP/bad-empty.json" --dry-run
+expect_log_error "$TMP/bad-empty.json: /instances/files/1: $TMP/empty-dir: no instance files (*.param, *.txt) in this directory (subdirectories are not searched)" \
+  "instances: a directory without instance files, named with its JSON path"
+printf '{"name": "bad", "instances": {"files": ["corner4.txt"]}, "k": {"fixed": 1}}\n' >"$TMP/bad-k.json"
+run "$NQC" run "$TMP/bad-k.json" --dry-run
+expect_log_error "$TMP/bad-k.json: /k: instances run as given: k applies to generated cases (sizes) only" "instances with k: refused"
+# Relative instance paths are stored absolute: rerun works from any directory.
+printf '{"name": "rel", "instances": {"files": ["corner4.txt"]}}\n' >"$TMP/rel.json"
+(cd "$TMP" && "$NQC" run rel.json -o rel-out -q)
+run bash -c "cd / && '$NQC' rerun '$TMP/rel-out' --case 0"
+expect_exit 0 "rerun of an instance case from another working directory"
+got=$("$PYTHON" -c "import h5py; f = h5py.File('$TMP/rel-out/results.h5'); print(f['cases'][0]['instance'].decode())")
+check "relative instance path stored absolute ($got)" test "$got" = "$TMP/corner4.txt"
 summary

@@ -1,6 +1,7 @@
 #!/usr/bin/env bash
-# `nqc run` gives the same results on 1, 2 and 3 MPI ranks: the rows of results.h5, sorted by
-# case_id, agree in every column but wall_s, cpu_s and rank.
+# `nqc run` gives the same results on 1, 2 and 3 MPI ranks, and in 3 parts (--part) merged by
+# --resume: the rows of results.h5, sorted by case_id, agree in every column but wall_s, cpu_s
+# and rank.
 # Usage: test_run_ranks.sh NQC PYTHON CONFIG   (PYTHON: a python3 with h5py and pandas)
 set -u
 if [ $# -ne 3 ]; then
@@ -28,6 +29,24 @@ run timeout "$LIMIT" mpirun -np 3 --oversubscribe "$NQC" run "$CONFIG" -o "$TMP/
 expect_exit 0 "run under mpirun -np 3 --oversubscribe (dir C)"
 for d in A B C; do check "dir $d: results.h5 written" test -s "$TMP/$d/results.h5"; done
 
+# A job array's way (dir P): the plan in 3 parts, parts 0 and 2 at once, part 1 on 2 ranks;
+# no part merges; then --resume merges (and runs nothing).
+timeout "$LIMIT" "$NQC" run "$CONFIG" -o "$TMP/P" -q --part 0/3 & p0=$!
+timeout "$LIMIT" "$NQC" run "$CONFIG" -o "$TMP/P" -q --part 2/3 & p2=$!
+run timeout "$LIMIT" mpirun -np 2 "$NQC" run "$CONFIG" -o "$TMP/P" -q --part 1/3
+expect_exit 0 "run --part 1/3 under mpirun -np 2 (dir P)"
+wait "$p0"; rc0=$?
+wait "$p2"; rc2=$?
+check "run --part 0/3 and 2/3 at the same time: exit 0 and 0 (got $rc0 and $rc2)" test "$rc0" -eq 0 -a "$rc2" -eq 0
+check "dir P: the parts do not merge" test ! -e "$TMP/P/results.h5"
+run timeout "$LIMIT" "$NQC" run "$CONFIG" -o "$TMP/P" --resume
+expect_exit 0 "run --resume after the parts: merges (dir P)"
+check "dir P: --resume found every shard done" grep -q "already done" "$ERR_FILE"
+check "dir P: results.h5 written" test -s "$TMP/P/results.h5"
+run "$NQC" run "$CONFIG" -o "$TMP/Q" --part ""
+expect_exit 1 "run --part '' (an empty array task id)"
+expect_stderr_line "nqc: error: --part: expected I/K with integers 0 <= I < K <= 999999999 (e.g. 0/4), got ''" "run --part '': refused"
+
 # The Python checks print "ok - ..." / "FAIL - ..." / "#   ..." lines, counted here.
 "$PYTHON" - "$TMP" "${planned:-0}" >"$TMP/py.out" 2>"$TMP/py.err" <<'EOF'
 import sys
@@ -47,7 +66,7 @@ def report(good, what, detail=""):
 
 
 frames, world = {}, {}
-for d in "ABC":
+for d in "ABCP":
     try:
         with h5py.File(f"{tmp}/{d}/results.h5", "r") as f:
             frames[d] = pd.DataFrame(f["cases"][()]).sort_values("case_id").reset_index(drop=True)
@@ -75,7 +94,7 @@ if "B" in frames:
 
 if "A" in frames:
     a = frames["A"].drop(columns=volatile)
-    for d in "BC":
+    for d in "BCP":
         if d not in frames:
             continue
         b = frames[d].drop(columns=volatile)

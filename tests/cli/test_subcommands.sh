@@ -244,6 +244,15 @@ check "randset --trials-csv: dead_end_k counts equal the --csv histogram" \
   test "$(awk -F, 'NR > 1 { h[$3]++ } END { for (k in h) print k "," h[k] }' "$TMP/randset-trials.csv" | sort -n)" = \
        "$(awk -F, 'NR > 1 { print $1 "," $2 }' "$TMP/randset.csv" | sort -n)"
 check "randset --trials-csv: header" test "$(head -n 1 "$TMP/randset-trials.csv")" = "trial,first_pass,dead_end_k"
+ln -s "$TMP/randset-both.csv" "$TMP/randset-link.csv"
+for second in "$TMP/./randset-both.csv" "$TMP/randset-link.csv"; do
+  run "$NQC" randset 10 --trials 5 --csv "$TMP/randset-both.csv" --trials-csv "$second"
+  expect_exit 1 "randset: --csv and --trials-csv one file ($second)"
+  expect_stderr_line "nqc: error: --csv and --trials-csv: $TMP/randset-both.csv and $second are one file; give two files" \
+    "randset: one file for both outputs refused ($second)"
+done
+run "$NQC" randset 10 --trials 5 --csv ""
+expect_stderr_line "nqc: error: --csv: expected a file path, got ''" "randset --csv '': refused"
 # diag-10-4-985 of CSPLib prob079: its first 5 diagonals leave 7 solutions (the authors' label: satisfiable).
 tar xzf "$HERE/../data/csplib-prob079/diag-10.tar.gz" -C "$TMP" diag-10/diag-10-4-985.param
 param=$TMP/diag-10/diag-10-4-985.param

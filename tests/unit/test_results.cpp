@@ -399,6 +399,23 @@ TEST_F(ResultsTest, SchemaVersionIsChecked) {
   const fs::path no_cases = dir_ / "no-cases.h5";
   write_bare_file(no_cases, {{"schema_version", "1.0"}});
   EXPECT_EQ(io_error_of([&] { read_rows(no_cases); }), no_cases.string() + ": no cases dataset");
+  for (const char* bad : {"1.x", "1", "1.", ".0", "+1.0", "1.0.0", "01.0 ", ""}) {
+    const fs::path f = dir_ / "bad-version.h5";
+    write_bare_file(f, {{"schema_version", bad}});
+    EXPECT_EQ(io_error_of([&] { read_rows(f); }),
+              f.string() + ": schema_version '" + bad + "' is not MAJOR.MINOR (this nqc reads 1.x)") << bad;
+  }
+  const fs::path number = dir_ / "number-version.h5";
+  {
+    h5::Handle file = h5::create_file(number);
+    const h5::Handle scalar(H5Screate(H5S_SCALAR), H5Sclose);
+    const h5::Handle attr(H5Acreate2(file.id(), "schema_version", H5T_IEEE_F64LE, scalar.id(), H5P_DEFAULT, H5P_DEFAULT),
+                          H5Aclose);
+    const double two = 2.0;
+    ASSERT_GE(H5Awrite(attr.id(), H5T_NATIVE_DOUBLE, &two), 0);
+  }
+  EXPECT_EQ(io_error_of([&] { read_rows(number); }),
+            number.string() + ": schema_version is not a string 'MAJOR.MINOR' (this nqc reads 1.x)");
 }
 
 TEST_F(ResultsTest, NonHdf5FileIsNamed) {
