@@ -9,11 +9,12 @@ from __future__ import annotations
 
 import argparse
 import os
+import re
 import sys
 import warnings
 from pathlib import Path
 
-from analysis import fit, paper, table
+from analysis import fit, output, paper, table
 from analysis.errors import AnalysisError
 
 PROG = "nqc-analysis"
@@ -26,23 +27,36 @@ class _Parser(argparse.ArgumentParser):
         self.exit(1, f"{PROG}: error: {message} (see {self.prog} --help)\n")
 
 
-def _n_bound(text: str) -> int:
-    try:
-        value = int(text)
-    except ValueError:
-        raise argparse.ArgumentTypeError(f"expected a board size, got '{text}'") from None
-    if value < 1:
-        raise argparse.ArgumentTypeError(f"expected a board size >= 1, got {value}")
+#: Largest board size (nqc's Index is a 32-bit int) and largest trial count (64 bits).
+N_MAX = 2**31 - 1
+COUNT_MAX = 2**63 - 1
+
+
+def _whole(text: str, what: str, lo: int, hi: int) -> int:
+    """`text` as an integer in lo..hi (ASCII digits only: no '1_000', '1e3', spaces)."""
+    if not re.fullmatch(r"[+-]?[0-9]+", text):
+        raise argparse.ArgumentTypeError(f"expected {what}, an integer in {lo}..{hi}, got '{text}'")
+    value = int(text)
+    if not lo <= value <= hi:
+        raise argparse.ArgumentTypeError(f"expected {what} in {lo}..{hi}, got {value}")
     return value
 
 
+def _n_bound(text: str) -> int:
+    return _whole(text, "a board size", 1, N_MAX)
+
+
+def _count(text: str) -> int:
+    return _whole(text, "a number of trials", 1, COUNT_MAX)
+
+
 def _k_range(text: str) -> tuple[int, int]:
-    try:
-        lo, hi = (int(v) for v in text.split(":"))
-    except ValueError:
-        raise argparse.ArgumentTypeError(f"expected LO:HI (queens in the composition), got '{text}'") from None
-    if lo > hi or lo < 0:
-        raise argparse.ArgumentTypeError(f"expected 0 <= LO <= HI, got '{text}'")
+    parts = text.split(":")
+    if len(parts) != 2 or not all(re.fullmatch(r"[0-9]+", p) for p in parts):
+        raise argparse.ArgumentTypeError(f"expected LO:HI (queens in the composition), got '{text}'")
+    lo, hi = (int(v) for v in parts)
+    if lo > hi or hi > N_MAX:
+        raise argparse.ArgumentTypeError(f"expected 0 <= LO <= HI <= {N_MAX}, got '{text}'")
     return lo, hi
 
 
@@ -51,6 +65,8 @@ def _add_common(p: argparse.ArgumentParser) -> None:
                    help="results directory (its results.h5, else its shards/*.h5) or result file")
     p.add_argument("--time", choices=["wall_s", "cpu_s"], default="wall_s",
                    help="per-case time column, seconds of the engine call (default: %(default)s)")
+    p.add_argument("--allow-mixed", action="store_true",
+                   help="pool result files of different configs (different config_hash); refused without it")
 
 
 def _add_range(p: argparse.ArgumentParser) -> None:
@@ -94,31 +110,32 @@ def build_parser() -> argparse.ArgumentParser:
     p.add_argument("--nqc", type=Path, metavar="BIN", help="an nqc binary: run `nqc randset` for the figure when no --randset is given")
     p.add_argument("--randset-n", type=_n_bound, nargs="+", default=[100, 1000], metavar="N",
                    help="board sizes for --nqc (default: 100 1000)")
-    p.add_argument("--randset-trials", type=_n_bound, default=20000, metavar="T", help="trials per size for --nqc (default: %(default)s)")
+    p.add_argument("--randset-trials", type=_count, default=20000, metavar="T", help="trials per size for --nqc (default: %(default)s)")
     return parser
 
 
 def _table(args) -> int:
     from analysis.load import load_cases
 
-    t = table.table1(load_cases(args.paths), args.time)
-    print(table.to_markdown(t))
-    if args.csv:
+    t = table.table1(load_cases(args.paths, allow_mixed=args.allow_mixed), args.time)
+    text = table.to_markdown(t)
+    if args.csv:  # written before anything is printed: an error prints one line only
         table.to_csv(t, args.csv)
+    print(text)
     return 0
 
 
 def _fit(args) -> int:
     from analysis.load import load_cases
 
-    cases = load_cases(args.paths)
+    cases = load_cases(args.paths, allow_mixed=args.allow_mixed)
     fits = fit.fits(table.table1(cases, args.time), cases, args.n_min, args.n_max, args.time)
+    if args.csv:  # written before anything is printed
+        output.write_csv(fit.fits_csv(fits), args.csv, index=False, float_format="%.9g")
     print(fit.fits_table(fits).to_markdown(index=False, disable_numparse=True))
     print()
     print("Residuals (observed - fitted log10(1000 t)):")
     print(fit.residuals_table(fits).to_markdown(index=False, floatfmt=".5f"))
-    if args.csv:
-        fit.fits_csv(fits).to_csv(args.csv, index=False, float_format="%.9g")
     return 0
 
 
@@ -135,9 +152,9 @@ def _report(args, argv: list[str]) -> int:
 
     out = args.out or _default_out(args.paths)
     options = ReportOptions(n_min=args.n_min, n_max=args.n_max, hist_n=args.hist_n, hist_k=args.hist_k,
-                            time=args.time, randset_csvs=[randset.parse_spec(s) for s in args.randset],
+                            time=args.time, randset_csvs=randset.parse_specs(args.randset),
                             nqc=args.nqc, randset_n=args.randset_n, randset_trials=args.randset_trials,
-                            command=command_line(argv))
+                            allow_mixed=args.allow_mixed, command=command_line(argv))
     path = write_report(args.paths, out, options)
     print(f"report: {path}")
     return 0

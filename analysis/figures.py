@@ -20,7 +20,7 @@ from matplotlib.backends.backend_agg import FigureCanvasAgg  # noqa: E402
 from matplotlib.figure import Figure  # noqa: E402
 from scipy import stats  # noqa: E402
 
-from analysis import paper  # noqa: E402
+from analysis import output, paper  # noqa: E402
 from analysis.fit import Fit  # noqa: E402
 
 #: Figure size in inches and resolution: every PNG is 640 x 480 pixels.
@@ -40,10 +40,24 @@ def _figure() -> tuple[Figure, object]:
 
 
 def _save(fig: Figure, path) -> Path:
+    """Writes the figure as a PNG, whole or not at all (analysis.output): a failure names `path`."""
     path = Path(path)
-    path.parent.mkdir(parents=True, exist_ok=True)
-    fig.savefig(path, dpi=DPI, format="png")  # no bbox_inches="tight": keeps SIZE_PX exactly
-    return path
+    output.make_dir(path.parent)
+    # no bbox_inches="tight": keeps SIZE_PX exactly
+    return output.write_with(path, lambda tmp: fig.savefig(tmp, dpi=DPI, format="png"))
+
+
+class NoData(ValueError):
+    """A figure has nothing it can draw (no cases at its n, or no time that a log axis can show).
+    Raised before anything is written; the message names the n and the result files."""
+
+
+def files_note(frame: pd.DataFrame) -> str:
+    """The result files the rows of `frame` came from, for messages."""
+    if "source" not in frame.columns or frame.empty:
+        return ""
+    names = sorted({str(v) for v in frame["source"].unique()})
+    return " in " + ", ".join(names[:3]) + (f" and {len(names) - 3} more files" if len(names) > 3 else "")
 
 
 #: The time histograms span these percentiles of the times, so that a few extreme cases do not
@@ -53,7 +67,9 @@ HIST_PERCENTILES = (0.5, 99.5)
 
 def _log_bins(t: np.ndarray) -> tuple[np.ndarray, str]:
     """Log-spaced bin edges over the HIST_PERCENTILES range of t (2 sqrt(cases) bins, 10 to
-    80), and a note on the cases outside it ("" when none)."""
+    80), and a note on the cases outside it ("" when none). t: positive finite times, not empty."""
+    if t.size == 0 or not np.all(np.isfinite(t) & (t > 0)):
+        raise ValueError("log bins need positive finite times")
     bins = int(np.clip(2 * np.sqrt(t.size), 10, 80))
     lo, hi = (float(v) for v in np.percentile(t, HIST_PERCENTILES))
     if hi <= lo:
@@ -63,21 +79,43 @@ def _log_bins(t: np.ndarray) -> tuple[np.ndarray, str]:
     return np.logspace(np.log10(lo), np.log10(hi), bins + 1), note
 
 
-def _positive_times(cases: pd.DataFrame, n: int, time: str) -> tuple[pd.DataFrame, np.ndarray]:
+def _positive_times(cases: pd.DataFrame, n: int, time: str) -> tuple[pd.DataFrame, np.ndarray, str]:
+    """The cases at n whose time is positive and finite (what a log axis can show), their
+    times, and a note on the cases left out ("" when none). NoData when no case is left."""
     at_n = cases[cases["n"] == n]
     if at_n.empty:
-        raise ValueError(f"no cases at n = {n}")
+        raise NoData(f"no cases at n = {n}")
     t = at_n[time].to_numpy(dtype=float)
-    return at_n[t > 0], t[t > 0]
+    keep = np.isfinite(t) & (t > 0)
+    if not keep.any():
+        raise NoData(f"all {t.size} times {time} at n = {n} are 0, negative or not finite{files_note(at_n)}: "
+                     "nothing to draw on a log axis")
+    dropped = int(t.size - keep.sum())
+    note = f"; left out: {dropped} with {time} 0, negative or not finite" if dropped else ""
+    return at_n[keep], t[keep], note
 
 
-def time_vs_n(table: pd.DataFrame, mean_fit: Fit | None, path) -> Path:
+def time_vs_n(table: pd.DataFrame, mean_fit: Fit | None, path, where: str = "") -> Path:
     """Mean and t90mean completion time per case vs n, log-log, with our fit of the mean and
-    the paper's line log10(1000 t) = -0.628927 + 0.781568 log10(n) (000_*'s Figure 7)."""
-    fig, ax = _figure()
+    the paper's line log10(1000 t) = -0.628927 + 0.781568 log10(n) (000_*'s Figure 7).
+    Times that are 0 or not finite are left out (and named in the legend); NoData when none is
+    left (`where`, e.g. " in FILE", is added to its message)."""
     n = table["n"].to_numpy(dtype=float)
-    ax.loglog(n, table["mean_s"], "o", color="C0", label="mean (ours)")
-    ax.loglog(n, table["t90mean_s"], "s", color="C2", mfc="none", label="t90mean (ours)")
+    if n.size == 0 or not np.all(np.isfinite(n) & (n >= 1)):
+        raise NoData(f"board sizes {n.tolist()} cannot be drawn on a log axis (expected n >= 1)")
+    mean = table["mean_s"].to_numpy(dtype=float)
+    t90 = table["t90mean_s"].to_numpy(dtype=float)
+    shown_mean, shown_t90 = np.isfinite(mean) & (mean > 0), np.isfinite(t90) & (t90 > 0)
+    if not (shown_mean.any() or shown_t90.any()):
+        raise NoData("the mean and t90mean time per case are 0, negative or not finite at every n "
+                     f"({', '.join(str(int(v)) for v in n)}){where}: nothing to draw on a log axis")
+    left_out = [int(v) for v in n[~(shown_mean & shown_t90)]]
+    fig, ax = _figure()
+    ax.loglog(n[shown_mean], mean[shown_mean], "o", color="C0", label="mean (ours)")
+    ax.loglog(n[shown_t90], t90[shown_t90], "s", color="C2", mfc="none", label="t90mean (ours)")
+    if left_out:
+        ax.plot([], [], " ", label=f"not shown (time 0 or not finite): n = {', '.join(map(str, left_out[:8]))}"
+                                   + (", ..." if len(left_out) > 8 else ""))
     grid = np.logspace(np.log10(n.min()), np.log10(n.max()), 100)
     if mean_fit is not None:
         inside = (grid >= mean_fit.n_min) & (grid <= mean_fit.n_max)
@@ -97,9 +135,10 @@ def time_vs_n(table: pd.DataFrame, mean_fit: Fit | None, path) -> Path:
 def time_histogram(cases: pd.DataFrame, n: int, path, time: str = "wall_s") -> Path:
     """Histogram of the completion times at one n, log-spaced bins over the 0.5th to 99.5th
     percentile (000_*'s Figure 10)."""
-    at_n, t = _positive_times(cases, n, time)
+    at_n, t, dropped = _positive_times(cases, n, time)
     fig, ax = _figure()
     edges, note = _log_bins(t)
+    note += dropped
     ax.hist(t, bins=edges, color="C0")
     ax.set_xscale("log")
     for value, name, style in [(t.mean(), "mean", "-"), (np.median(t), "median", "--")]:
@@ -116,16 +155,16 @@ def time_histogram_by_backtracks(cases: pd.DataFrame, n: int, path, time: str = 
     """The completion time histogram at one n, stacked by backtrack count 0, 1, 2, 3, > 3
     (000_*'s Figure 11, which took the compositions of one size k = 800 at n = 1000:
     `k_range` (inclusive) restricts the cases the same way)."""
-    at_n, t = _positive_times(cases, n, time)
     if k_range is not None:
-        keep = (at_n["k"] >= k_range[0]) & (at_n["k"] <= k_range[1])
-        at_n, t = at_n[keep.to_numpy()], t[keep.to_numpy()]
-        if t.size == 0:
-            raise ValueError(f"no cases at n = {n} with k in {k_range[0]}..{k_range[1]}")
+        cases = cases[(cases["n"] != n) | ((cases["k"] >= k_range[0]) & (cases["k"] <= k_range[1]))]
+        if not (cases["n"] == n).any():
+            raise NoData(f"no cases at n = {n} with k in {k_range[0]}..{k_range[1]}")
+    at_n, t, dropped = _positive_times(cases, n, time)
     bt = at_n["backtracks"].to_numpy(dtype=np.int64)
     groups = [(label, t[test(bt)]) for label, test in BACKTRACK_GROUPS]
     fig, ax = _figure()
     edges, note = _log_bins(t)
+    note += dropped
     ax.hist([g for _, g in groups], bins=edges, stacked=True,
             label=[f"{label} backtracks ({g.size})" for label, g in groups],
             color=[f"C{i}" for i in range(len(groups))])
@@ -229,6 +268,8 @@ def randset_histogram(runs: list, path) -> Path:
     bottom: the dead-end histogram, share of the trials vs the share k / n of the queens
     standing when repeated passes reach a dead end (000_*'s Figure 2, drawn there for n = 100).
     """
+    if not runs:
+        raise NoData("no randSet & randSet run to draw")
     fig = Figure(figsize=FIGSIZE_IN, dpi=DPI, layout="constrained")
     FigureCanvasAgg(fig)
     top, bottom = fig.subplots(2, 1)

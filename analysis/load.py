@@ -8,6 +8,11 @@ dataset ``cases`` (compound rows: case_id, shard_id, n, k, solution_id, composit
 outcome, false_negative, wall_s, cpu_s, backtracks, nodes, placed_random, placed_search,
 restarts, rank, engine, limit, and any later additions), group ``failures``.
 
+Files are checked before they are read (see :func:`read_file`): schema_version a string
+"MAJOR.MINOR" of decimal digits as nqc accepts it, with MAJOR 1; the needed members of
+``cases`` present and of integer / number types; n in 1..2^31-1 and k in 0..n. Paths of
+different configs are not pooled unless asked (:func:`load_cases`).
+
 Columns of the DataFrame: every member of ``cases`` under its own name (times in seconds),
 with ``outcome`` as a categorical of "solved" / "infeasible" / "gave_up", ``false_negative``
 as bool and byte strings decoded to str; plus ``source`` (the file a row came from),
@@ -69,12 +74,66 @@ def _text(value) -> str:
     return str(value)
 
 
+#: "MAJOR.MINOR" as nqc writes and accepts it: ASCII decimal digits, at most 9 each, nothing else.
+_SCHEMA_VERSION = re.compile(r"([0-9]{1,9})\.([0-9]{1,9})")
+#: Root attributes that must be strings when present (nqc writes every root attribute as one).
+STRING_ATTRIBUTES = ("schema_version", "config_hash", "config")
+#: Largest board size (nqc's Index is a 32-bit int).
+N_MAX = 2**31 - 1
+
+
+def _is_string(value) -> bool:
+    """A string attribute as nqc reads one: an HDF5 string, scalar or of one element."""
+    if isinstance(value, (str, bytes)):
+        return True
+    return (isinstance(value, np.ndarray) and value.size == 1 and value.dtype.kind in "SUO"
+            and isinstance(value.reshape(-1)[0], (str, bytes)))
+
+
+def _shown_value(value) -> str:
+    if isinstance(value, np.ndarray) and value.size == 1:
+        value = value.reshape(-1)[0]
+    if isinstance(value, np.generic):
+        value = value.item()
+    return repr(value) if isinstance(value, (str, bytes)) else str(value)
+
+
 def _schema_major(version: str, path: Path) -> int:
-    match = re.fullmatch(r"(\d+)\.(\d+)", version.strip())
+    """MAJOR of "MAJOR.MINOR", exactly as nqc accepts it (decimal digits only, no spaces)."""
+    match = _SCHEMA_VERSION.fullmatch(version)
     if not match:
-        raise AnalysisError(f"{path}: schema version '{version}' is not MAJOR.MINOR, "
+        raise AnalysisError(f"{path}: schema_version '{version}' is not MAJOR.MINOR (decimal digits), "
                             f"this analysis reads {SCHEMA_MAJOR}.x")
     return int(match.group(1))
+
+
+#: Members of ``cases`` whose HDF5 type must be an integer ("iu") or a number ("iuf"), and the
+#: board sizes: n in 1..N_MAX and k (queens of the composition) in 0..n.
+_MEMBER_KINDS = {"case_id": "iu", "n": "iu", "k": "iu", "backtracks": "iu", "outcome": "iu",
+                 "false_negative": "iub", "wall_s": "iuf", "cpu_s": "iuf"}
+
+
+def _check_members(cases: h5py.Dataset, path: Path) -> None:
+    for name, kinds in _MEMBER_KINDS.items():
+        if name in cases.dtype.names:
+            dtype = cases.dtype[name]
+            if dtype.subdtype is not None or dtype.kind not in kinds:
+                what = {"iu": "an integer type", "iuf": "a number type"}.get(kinds, "an integer or bool type")
+                raise AnalysisError(f"{path}: /cases member '{name}' has type {dtype}, expected {what}")
+
+
+def _check_sizes(data: np.ndarray, path: Path) -> None:
+    n, k = data["n"], data["k"]
+    bad = ~((n >= 1) & (n <= N_MAX))
+    if bad.any():
+        row = int(np.flatnonzero(bad)[0])
+        raise AnalysisError(f"{path}: /cases row {row} (case_id {data['case_id'][row]}): n = {n[row]} is not a "
+                            f"board size, expected 1..{N_MAX}")
+    bad = (k < 0) | (k > n.astype(np.int64))
+    if bad.any():
+        row = int(np.flatnonzero(bad)[0])
+        raise AnalysisError(f"{path}: /cases row {row} (case_id {data['case_id'][row]}): k = {k[row]} queens, "
+                            f"expected 0..n = 0..{n[row]}")
 
 
 def _column(values: np.ndarray, dtype: np.dtype):
@@ -105,9 +164,11 @@ def read_file(path: str | Path) -> tuple[pd.DataFrame, Source]:
     """Reads the ``cases`` of one result file (shard or merged).
 
     Raises AnalysisError naming the file when it is missing, not HDF5, not an nqc result
-    file, of another schema major version ("FILE: schema version 2.0, this analysis reads
-    1.x"), or lacks a needed member of ``cases``.
-    """
+    file, has a schema_version that is not a string ("FILE: schema_version is not a string
+    'MAJOR.MINOR' (got 2.0)") or not MAJOR.MINOR, is of another schema major version ("FILE:
+    schema version 2.0, this analysis reads 1.x"), has a config_hash or config that is not a
+    string, lacks a needed member of ``cases`` or has one of the wrong type, or holds a case
+    with n outside 1..2^31-1 or k outside 0..n (naming the row and case_id)."""
     path = Path(path)
     if not path.exists():
         raise AnalysisError(f"{path}: no such file or directory")
@@ -116,9 +177,17 @@ def read_file(path: str | Path) -> tuple[pd.DataFrame, Source]:
     except OSError as e:
         raise AnalysisError(f"{path}: not a readable HDF5 file ({e})") from None
     with f:
-        attrs = {k: _text(v) for k, v in f.attrs.items()}
-        if "schema_version" not in attrs:
+        try:
+            raw = dict(f.attrs.items())
+        except (OSError, TypeError, ValueError) as e:
+            raise AnalysisError(f"{path}: cannot read the root attributes ({e})") from None
+        if "schema_version" not in raw:
             raise AnalysisError(f"{path}: not an nqc result file (no schema_version attribute)")
+        for name in STRING_ATTRIBUTES:
+            if name in raw and not _is_string(raw[name]):
+                expected = "a string 'MAJOR.MINOR'" if name == "schema_version" else "a string"
+                raise AnalysisError(f"{path}: {name} is not {expected} (got {_shown_value(raw[name])})")
+        attrs = {k: _text(v) for k, v in raw.items()}
         version = attrs["schema_version"]
         if _schema_major(version, path) != SCHEMA_MAJOR:
             raise AnalysisError(f"{path}: schema version {version}, this analysis reads {SCHEMA_MAJOR}.x")
@@ -129,7 +198,12 @@ def read_file(path: str | Path) -> tuple[pd.DataFrame, Source]:
         if missing:
             raise AnalysisError(f"{path}: /cases has no member '{missing[0]}' "
                                 f"(schema version {version})")
-        data = cases[()]
+        _check_members(cases, path)
+        try:
+            data = cases[()]
+        except (OSError, TypeError, ValueError) as e:
+            raise AnalysisError(f"{path}: cannot read /cases ({e})") from None
+    _check_sizes(data, path)
     columns = {}
     for name in data.dtype.names:
         member = data.dtype[name]
@@ -172,10 +246,12 @@ def result_files(path: str | Path) -> list[Path]:
     return shards
 
 
-def load_cases(*paths: str | Path | Iterable[str | Path]) -> pd.DataFrame:
+def load_cases(*paths: str | Path | Iterable[str | Path], allow_mixed: bool = False) -> pd.DataFrame:
     """All cases under one or more paths (result files or results directories), one row each.
 
-    Shard files of one directory must come from one config (same ``config_hash``). Rows of
+    Shard files of one directory must come from one config (same ``config_hash``). Paths of
+    different configs are refused unless `allow_mixed` (``--allow-mixed``): pooled, their cases
+    would mix two experiments in one table; the error names both paths and hashes. Rows of
     one config that appear twice (the same ``case_id``, e.g. a merged file and one of its
     shard files both given) are counted once, with a warning. Raises AnalysisError when a
     path is missing, a directory holds no result files, a file is refused (see
@@ -190,6 +266,7 @@ def load_cases(*paths: str | Path | Iterable[str | Path]) -> pd.DataFrame:
     if not flat:
         raise AnalysisError("no result files given")
     frames, sources = [], []
+    configs: dict[str, Path] = {}  # config_hash -> the first path given that holds it
     for path in flat:
         files = result_files(path)
         hashes: dict[str, Path] = {}
@@ -203,6 +280,16 @@ def load_cases(*paths: str | Path | Iterable[str | Path]) -> pd.DataFrame:
                 (h1, f1), (h2, f2) = list(hashes.items())[:2]
                 raise AnalysisError(f"{path}: shard files of different configs: {f1} has config_hash "
                                     f"{h1 or '(none)'}, {f2} has {h2 or '(none)'}")
+            configs.setdefault(h, path)
+            if len(configs) > 1 and not allow_mixed:
+                (h1, p1), (h2, p2) = list(configs.items())[:2]
+                raise AnalysisError(f"{p1} (config_hash {h1 or '(none)'}) and {p2} (config_hash {h2 or '(none)'}) "
+                                    "are different configs: their cases would be pooled in one table; give "
+                                    "them separately, or --allow-mixed to pool them")
+    if len(configs) > 1:
+        warnings.warn(f"pooling the cases of {len(configs)} different configs (--allow-mixed): "
+                      + ", ".join(f"{p} ({h or 'no config_hash'})" for h, p in configs.items()),
+                      AnalysisWarning, stacklevel=2)
     cases = pd.concat(frames, ignore_index=True)
     if cases.empty:
         raise AnalysisError(", ".join(str(p) for p in flat) + ": no cases in the result files")

@@ -21,7 +21,7 @@ from pathlib import Path
 
 import pandas as pd
 
-from analysis import figures, fit, paper
+from analysis import figures, fit, output, paper
 from analysis import randset as randset_mod
 from analysis import table as table_mod
 from analysis.errors import AnalysisError
@@ -44,6 +44,7 @@ class ReportOptions:
     nqc: Path | None = None  #: an nqc binary: run ``nqc randset`` when no CSV is given
     randset_n: list[int] = field(default_factory=lambda: [100, 1000])
     randset_trials: int = 20000
+    allow_mixed: bool = False  #: pool result files of different configs (else refused, see analysis.load)
     command: str | None = None  #: the command line that made the report (printed in it)
 
 
@@ -90,7 +91,8 @@ def paper_comparison(table: pd.DataFrame, fits: list[fit.Fit], runs: list,
         r = by_n.loc[1000]
         add("mean time at n = 1000", f"{r.mean_s:.4g} s", f"{paper.MEAN_S_AT_1000} s", hw)
         add("t90mean at n = 1000", f"{r.t90mean_s:.4g} s", f"{paper.T90MEAN_S_AT_1000} s", hw)
-        add("mean / t90mean at n = 1000", f"{r.mean_s / r.t90mean_s:.3g}",
+        ratio = f"{r.mean_s / r.t90mean_s:.3g}" if r.t90mean_s > 0 and math.isfinite(r.mean_s) else "n/a"
+        add("mean / t90mean at n = 1000", ratio,
             f"{paper.MEAN_S_AT_1000 / paper.T90MEAN_S_AT_1000:.3g}", "weight of the slow 10% tail")
     mean_fit = next((f for f in fits if f.quantity == "mean_s"), None)
     if mean_fit is not None:
@@ -198,27 +200,62 @@ def _provenance(cases: pd.DataFrame) -> list[str]:
     return lines
 
 
-#: Files a previous report in the same directory may have left that this one might not rewrite.
-_OUTPUTS = ["fits.csv", "residuals.csv", "figures/time_vs_n.png", "figures/fig10_time_histogram_n*.png",
-            "figures/fig11_time_by_backtracks_n*.png", "figures/fig09_no_backtrack_share.png",
-            "figures/false_negative_share.png", "figures/randset.png"]
+#: Files a previous report in the same directory may have left that this one might not rewrite
+#: (all are removed first, so a report that fails leaves no stale report.md behind), and
+#: temporary files of an interrupted write (analysis.output).
+_OUTPUTS = ["report.md", "table1.csv", "table1.md", "fits.csv", "residuals.csv", "figures/time_vs_n.png",
+            "figures/fig10_time_histogram_n*.png", "figures/fig11_time_by_backtracks_n*.png",
+            "figures/fig09_no_backtrack_share.png", "figures/false_negative_share.png", "figures/randset.png",
+            ".*.part", "figures/.*.part"]
 
 
 def _remove_previous_outputs(out_dir: Path) -> None:
     for pattern in _OUTPUTS:
         for path in out_dir.glob(pattern):
-            path.unlink()
+            try:
+                path.unlink()
+            except OSError as e:
+                raise AnalysisError(f"{path}: cannot remove the previous report's file ({e.strerror or e})") from None
+
+
+@dataclass
+class FigureEntry:
+    """One figure of the report: its file (None when it was not drawn, `reason` says why)."""
+
+    name: str
+    caption: str
+    path: Path | None = None
+    reason: str = ""
+
+
+def _check_randset_options(options: ReportOptions) -> list[tuple[int, Path]]:
+    specs = randset_mod.check_specs(options.randset_csvs)
+    if not specs and options.nqc is not None:
+        seen: set[int] = set()
+        for n in options.randset_n:
+            n = randset_mod.check_n(n, "--randset-n")
+            if n in seen:
+                raise AnalysisError(f"n = {n} given twice in --randset-n")
+            seen.add(n)
+    return specs
 
 
 def write_report(paths, out_dir, options: ReportOptions | None = None) -> Path:
     """Writes OUT_DIR/report.md (and the files it links) for the results under `paths` (result
     files or results directories). Returns the path of report.md. Raises AnalysisError on bad
-    input (see analysis.load) or options that select no cases."""
+    input (see analysis.load) or options that select no cases, before anything is written, and
+    when an output cannot be written; then the files this call wrote are removed again.
+
+    A figure with nothing to draw (every time at its n 0 or not finite, say) is left out with a
+    warning and a note in the report."""
     options = options or ReportOptions()
     out_dir = Path(out_dir)
-    cases = load_cases(paths)
+    if out_dir.exists() and not out_dir.is_dir():
+        raise AnalysisError(f"{out_dir}: is not a directory")
+    randset_csvs = _check_randset_options(options)
+    cases = load_cases(paths, allow_mixed=options.allow_mixed)
     if options.time not in cases.columns:
-        raise AnalysisError(f"no time column '{options.time}' in the result files")
+        raise AnalysisError(f"no time column '{options.time}' in the result files (--time {options.time})")
     fig_dir = out_dir / "figures"
 
     table = table_mod.table1(cases, options.time)
@@ -232,49 +269,85 @@ def write_report(paths, out_dir, options: ReportOptions | None = None) -> Path:
         if not ((k >= lo) & (k <= hi)).any():
             raise AnalysisError(f"--hist-k {lo}:{hi}: no case at n = {hist_n} has k in {lo}..{hi} "
                                 f"(k ranges over {int(k.min())}..{int(k.max())})")
-    runs = [randset_mod.read_csv(p, n) for n, p in options.randset_csvs]
-
-    out_dir.mkdir(parents=True, exist_ok=True)
-    _remove_previous_outputs(out_dir)
-    table_mod.to_csv(table, out_dir / "table1.csv")
-    table_md = table_mod.to_markdown(table)
-    (out_dir / "table1.md").write_text(table_md + "\n")
+    runs = [randset_mod.read_csv(p, n) for n, p in randset_csvs]
 
     fit_error = None
     try:
         fits = fit.fits(table, cases, options.n_min, options.n_max, options.time)
-        fit.fits_csv(fits).to_csv(out_dir / "fits.csv", index=False, float_format="%.9g")
-        fit.residuals_table(fits).to_csv(out_dir / "residuals.csv", index=False, float_format="%.9g")
     except AnalysisError as e:
         fits, fit_error = [], str(e)
         warnings.warn(f"no fit: {e}", AnalysisWarning, stacklevel=2)
 
+    created = not out_dir.exists()
+    output.make_dir(out_dir)
+    written: list[Path] = []
+    try:
+        _remove_previous_outputs(out_dir)
+        report = _write_outputs(out_dir, fig_dir, cases, table, hist_n, fits, fit_error, runs, options, written)
+    except BaseException:
+        output.remove(reversed(written))
+        for d in ([fig_dir, out_dir] if created else [fig_dir]):
+            try:
+                d.rmdir()  # only when empty
+            except OSError:
+                pass
+        raise
+    return report
+
+
+def _write_outputs(out_dir, fig_dir, cases, table, hist_n, fits, fit_error, runs, options, written) -> Path:
+    def keep(path: Path) -> Path:
+        written.append(path)
+        return path
+
+    table_mod.to_csv(table, keep(out_dir / "table1.csv"))
+    table_md = table_mod.to_markdown(table)
+    output.write_text(keep(out_dir / "table1.md"), table_md + "\n")
+    if fits:
+        output.write_csv(fit.fits_csv(fits), keep(out_dir / "fits.csv"), index=False, float_format="%.9g")
+        output.write_csv(fit.residuals_table(fits), keep(out_dir / "residuals.csv"), index=False, float_format="%.9g")
+
     if not runs and options.nqc is not None:
-        runs = [randset_mod.run(options.nqc, n, options.randset_trials, out_dir) for n in options.randset_n]
+        for n in options.randset_n:
+            runs.append(randset_mod.run(options.nqc, n, options.randset_trials, out_dir))
+            for name in (f"randset-n{n}.csv", f"randset-n{n}-trials.csv", f"randset-n{n}.txt"):
+                keep(out_dir / name)
+
+    figs: list[FigureEntry] = []
+
+    def draw(name: str, caption: str, make) -> None:
+        entry = FigureEntry(name, caption)
+        try:
+            entry.path = keep(make(fig_dir / name))
+        except figures.NoData as e:
+            entry.reason = str(e)
+            warnings.warn(f"figure {name} not drawn: {e}", AnalysisWarning, stacklevel=3)
+        figs.append(entry)
 
     mean_fit = next((f for f in fits if f.quantity == "mean_s"), None)
-    figs: list[tuple[str, Path]] = []
-    figs.append(("Mean and t90mean completion time per case vs n (log-log), our least-squares fit of "
-                 "log10(1000 t) on log10(n) for the mean, and the paper's line (000_*'s Figure 7).",
-                 figures.time_vs_n(table, mean_fit, fig_dir / "time_vs_n.png")))
-    figs.append((f"Completion time histogram at n = {hist_n}, log-spaced bins (000_*'s Figure 10, n = 1000).",
-                 figures.time_histogram(cases, hist_n, fig_dir / f"fig10_time_histogram_n{hist_n}.png", options.time)))
-    by_bt = figures.time_histogram_by_backtracks(cases, hist_n, fig_dir / f"fig11_time_by_backtracks_n{hist_n}.png",
-                                                 options.time, options.hist_k)
-    figs.append(("The same histogram stacked by backtrack count (000_*'s Figure 11, which took the 998 "
-                 "compositions of size k = 800 at n = 1000; --hist-k LO:HI selects a k range).", by_bt))
-    figs.append(("Share of cases solved without backtracking vs n, with the paper's statements (000_*'s Figure 9).",
-                 figures.no_backtrack_share(table, fig_dir / "fig09_no_backtrack_share.png")))
-    figs.append(("False negative share vs n with exact (Clopper-Pearson) 95% intervals; where none was seen, "
-                 "the interval's upper end. Dotted: the paper's bounds.",
-                 figures.false_negative_share(table, fig_dir / "false_negative_share.png")))
+    where = figures.files_note(cases)
+    draw("time_vs_n.png", "Mean and t90mean completion time per case vs n (log-log), our least-squares fit of "
+         "log10(1000 t) on log10(n) for the mean, and the paper's line (000_*'s Figure 7).",
+         lambda path: figures.time_vs_n(table, mean_fit, path, where))
+    draw(f"fig10_time_histogram_n{hist_n}.png",
+         f"Completion time histogram at n = {hist_n}, log-spaced bins (000_*'s Figure 10, n = 1000).",
+         lambda path: figures.time_histogram(cases, hist_n, path, options.time))
+    draw(f"fig11_time_by_backtracks_n{hist_n}.png",
+         "The same histogram stacked by backtrack count (000_*'s Figure 11, which took the 998 "
+         "compositions of size k = 800 at n = 1000; --hist-k LO:HI selects a k range).",
+         lambda path: figures.time_histogram_by_backtracks(cases, hist_n, path, options.time, options.hist_k))
+    draw("fig09_no_backtrack_share.png",
+         "Share of cases solved without backtracking vs n, with the paper's statements (000_*'s Figure 9).",
+         lambda path: figures.no_backtrack_share(table, path))
+    draw("false_negative_share.png",
+         "False negative share vs n with exact (Clopper-Pearson) 95% intervals; where none was seen, "
+         "the interval's upper end. Dotted: the paper's bounds.",
+         lambda path: figures.false_negative_share(table, path))
     if runs:
-        figs.append((randset_caption(runs), figures.randset_histogram(runs, fig_dir / "randset.png")))
+        draw("randset.png", randset_caption(runs), lambda path: figures.randset_histogram(runs, path))
 
     lines = _report_lines(cases, table_md, fits, fit_error, figs, runs, table, options, out_dir)
-    report = out_dir / "report.md"
-    report.write_text("\n".join(lines) + "\n")
-    return report
+    return output.write_text(keep(out_dir / "report.md"), "\n".join(lines) + "\n")
 
 
 def _report_lines(cases, table_md, fits, fit_error, figs, runs, table, options, out_dir) -> list[str]:
@@ -323,9 +396,12 @@ def _report_lines(cases, table_md, fits, fit_error, figs, runs, table, options, 
               + ". `nqc export RESULTS --case ID` writes a stored composition, `nqc rerun RESULTS --case ID` runs it again.", "",
               _md(failed[cols].head(MAX_LISTED_FAILURES).astype(str)), ""]
     L += ["## Figures", ""]
-    for caption, path in figs:
-        rel = os.path.relpath(path, out_dir)
-        L += [f"![{path.stem}]({rel})", "", caption, ""]
+    for entry in figs:
+        if entry.path is None:
+            L += [f"**Not drawn: `figures/{entry.name}`** ({entry.reason}).", "", entry.caption, ""]
+            continue
+        rel = os.path.relpath(entry.path, out_dir)
+        L += [f"![{entry.path.stem}]({rel})", "", entry.caption, ""]
     if not runs:
         L += ["(No randSet & randSet figure: give `--randset N:CSV` with the per-trial CSV of "
               "`nqc randset N --trials-csv CSV`, or `--nqc BIN` to run it.)", ""]

@@ -18,6 +18,9 @@ from __future__ import annotations
 import numpy as np
 import pandas as pd
 
+from analysis import output
+from analysis.errors import AnalysisError
+
 #: Columns of :func:`table1`, in order.
 COLUMNS = ["n", "cases", "mean_s", "median_s", "t90mean_s", "max_s", "bt0", "bt1", "bt2", "bt3",
            "bt_more", "false_negatives", "false_negative_share", "gave_up", "infeasible",
@@ -60,10 +63,11 @@ def _row(n: int, group: pd.DataFrame, time: str) -> dict:
 def table1(cases: pd.DataFrame, time: str = "wall_s") -> pd.DataFrame:
     """Table 1 of `cases` (from :func:`analysis.load.load_cases`): one row per n, ascending.
 
-    `time` names the per-case time column in seconds (``wall_s`` or ``cpu_s``).
+    `time` names the per-case time column in seconds (``wall_s`` or ``cpu_s``); an
+    AnalysisError when the cases lack it.
     """
     if time not in cases.columns:
-        raise KeyError(f"no time column '{time}' in the cases")
+        raise AnalysisError(f"no time column '{time}' in the result files (--time {time})")
     rows = [_row(n, group, time) for n, group in cases.groupby("n", sort=True)]
     return pd.DataFrame(rows, columns=COLUMNS)
 
@@ -93,5 +97,6 @@ def to_markdown(table: pd.DataFrame) -> str:
 
 
 def to_csv(table: pd.DataFrame, path) -> None:
-    """Writes every column of `table` (shares as fractions, times in seconds) to a CSV file."""
-    table.to_csv(path, index=False, float_format="%.9g")
+    """Writes every column of `table` (shares as fractions, times in seconds) to a CSV file,
+    whole or not at all (analysis.output: a failure is an AnalysisError naming `path`)."""
+    output.write_csv(table, path, index=False, float_format="%.9g")

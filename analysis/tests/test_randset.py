@@ -62,7 +62,7 @@ def test_read_csv_tells_the_two_csvs_apart(nqc_bin, tmp_path):
 
 def test_specs_and_bad_histogram_csvs(tmp_path):
     assert randset.parse_spec("100:a/b.csv") == (100, Path("a/b.csv"))
-    for bad in ("b.csv", "x:b.csv", "0:b.csv"):
+    for bad in ("b.csv", "x:b.csv", "0:b.csv", "1e2:b.csv", "-5:b.csv"):
         with pytest.raises(AnalysisError, match="expected N:FILE"):
             randset.parse_spec(bad)
     with pytest.raises(AnalysisError, match="no such file"):
@@ -73,7 +73,8 @@ def test_specs_and_bad_histogram_csvs(tmp_path):
         randset.read_csv(wrong, 100)
     big = tmp_path / "big.csv"
     big.write_text("k,count,share\n90,1,0.5\n200,1,0.5\n")
-    with pytest.raises(AnalysisError, match="k = 200 > n = 100"):
+    with pytest.raises(AnalysisError, match=r"row 3, column k: 200 is out of range, expected .* 0..n = 0..100 "
+                                            r"\(wrong N in N:FILE\?\)"):
         randset.read_csv(big, 100)
 
 
@@ -82,16 +83,20 @@ HEADER = "trial,first_pass,dead_end_k\n"
 
 @pytest.mark.parametrize("body, message", [
     ("", "not an nqc randset CSV (expected rows under the header"),                 # header only
-    ("0,60,95\n1,sixty,95\n", "row 3: first_pass = 'sixty' is not a whole number >= 0"),
-    ("0,60,95\n1,61\n", "row 3: dead_end_k is missing"),                           # short row
-    ("0,60.5,95\n", "row 2: first_pass = '60.5' is not a whole number"),
-    ("0,-1,95\n", "row 2: first_pass = '-1' is not a whole number >= 0"),
-    ("0,60,95\n1,60,120\n", "dead_end_k = 120 > n = 100 (wrong N in N:FILE?)"),
-    ("0,160,170\n", "first_pass = 160 > n = 100"),
-    ("0,60,95\n1,70,65\n", "row 3: dead_end_k = 65 < first_pass = 70"),
-    ("0,60,95\n0,61,96\n", "trial 0 appears twice"),
-    ("0,60,95,7,8\n", "not an nqc randset CSV (rows with more fields than the header)"),
-    ("0,60,95\n1,2,3,4\n", "not an nqc randset CSV (Error tokenizing data"),
+    ("0,60,95\n1,sixty,95\n", "row 3, column first_pass: 'sixty' is not a whole number, expected queens placed "
+                               "by the first pass, an integer in 1..n = 1..100"),
+    ("0,60,95\n1,61\n", "row 3: 2 fields '1,61', expected 3: trial,first_pass,dead_end_k"),  # short row
+    ("0,60.5,95\n", "row 2, column first_pass: '60.5' is not a whole number"),
+    ("0,-1,95\n", "row 2, column first_pass: -1 is out of range, expected queens placed by the first pass, "
+                  "an integer in 1..n = 1..100 (the first pass on the empty board places at least one queen)"),
+    ("0,60,95\n1,60,120\n", "row 3, column dead_end_k: 120 is out of range, expected queens at the dead end, "
+                             "an integer in first_pass..n = 60..100 (wrong N in N:FILE?)"),
+    ("0,160,170\n", "row 2, column first_pass: 160 is out of range"),
+    ("0,60,95\n1,70,65\n", "row 3, column dead_end_k: 65 is out of range, expected queens at the dead end, an "
+                            "integer in first_pass..n = 70..100 (repeated passes never remove queens)"),
+    ("0,60,95\n0,61,96\n", "row 3, column trial: trial 0 repeats row 2, expected each trial once"),
+    ("0,60,95,7,8\n", "row 2: 5 fields '0,60,95,7,8', expected 3: trial,first_pass,dead_end_k"),
+    ("0,60,95\n1,2,3,4\n", "row 3: 4 fields '1,2,3,4', expected 3"),
 ])
 def test_malformed_trials_csv_is_a_clear_error(tmp_path, body, message):
     bad = tmp_path / "trials.csv"
@@ -108,7 +113,8 @@ def test_malformed_trials_csv_on_the_command_line(small_run, tmp_path):
                            "--randset", f"100:{bad}"], capture_output=True, text=True, cwd=REPO, timeout=120,
                           env={"PATH": "/usr/bin:/bin", "PYTHONDONTWRITEBYTECODE": "1"})
     assert done.returncode == 1
-    assert done.stderr.splitlines() == [f"nqc-analysis: error: {bad}: row 3: dead_end_k = 65 < first_pass = 70 "
+    assert done.stderr.splitlines() == [f"nqc-analysis: error: {bad}: row 3, column dead_end_k: 65 is out of range, "
+                                        "expected queens at the dead end, an integer in first_pass..n = 70..100 "
                                         "(repeated passes never remove queens)"]
 
 

@@ -1,0 +1,361 @@
+"""Bad input, one test per kind of fault: one error line naming the file, the row/column and what
+was expected, exit 1 -- never a traceback, never a wrong number with exit 0."""
+
+from __future__ import annotations
+
+import resource
+import shutil
+import subprocess
+from pathlib import Path
+
+import h5py
+import numpy as np
+import pytest
+
+from analysis import figures, randset
+from analysis.cli import main
+from analysis.errors import AnalysisError
+from analysis.load import AnalysisWarning, load_cases
+from analysis.report import ReportOptions, write_report
+from conftest import PYTHON, REPO, run_env, synthetic_rows, write_result_file
+
+
+class Done:
+    """What a command did: exit code, standard output and error (as subprocess.CompletedProcess)."""
+
+    def __init__(self, returncode: int, stdout: str, stderr: str):
+        self.returncode, self.stdout, self.stderr = returncode, stdout, stderr
+
+
+def analysis(capsys, *args) -> Done:
+    """`python3 -m analysis ARGS` in this process (cli.main, as __main__ runs it): a traceback
+    would surface as the exception itself."""
+    capsys.readouterr()
+    try:
+        code = main([str(a) for a in args])
+    except SystemExit as e:  # argparse
+        code = e.code
+    out, err = capsys.readouterr()
+    return Done(code, out, err)
+
+
+def analysis_process(*args, preexec_fn=None) -> subprocess.CompletedProcess:
+    return subprocess.run([PYTHON, "-m", "analysis", *map(str, args)], capture_output=True, text=True, cwd=REPO,
+                          env={**run_env(), "PYTHONDONTWRITEBYTECODE": "1"}, timeout=120, preexec_fn=preexec_fn)
+
+
+def one_error(done, *fragments: str) -> str:
+    """The single error line of a failed command (exit 1, no traceback), checked for `fragments`."""
+    assert done.returncode == 1, (done.returncode, done.stdout, done.stderr)
+    assert "Traceback" not in done.stderr, done.stderr
+    lines = done.stderr.splitlines()
+    assert len(lines) == 1 and lines[0].startswith("nqc-analysis: error: "), done.stderr
+    for fragment in fragments:
+        assert fragment in lines[0], (fragment, lines[0])
+    return lines[0]
+
+
+def csv_error(tmp_path, text: str, n: int = 20) -> str:
+    path = tmp_path / "in.csv"
+    path.write_text(text)
+    with pytest.raises(AnalysisError) as err:
+        randset.read_csv(path, n)
+    message = str(err.value)
+    assert message.startswith(f"{path}: "), message
+    return message[len(f"{path}: "):]
+
+
+# 1. The histogram CSV (k,count,share): every field of every row is checked.
+
+HIST = "k,count,share\n"
+
+
+@pytest.mark.parametrize("body, message", [
+    ("5,3,abc\n", "row 2, column share: 'abc' is not a number, expected count / total trials, a number in 0..1"),
+    ("5,3,7.0\n", "row 2, column share: 7.0 is out of range, expected count / total trials, a number in 0..1"),
+    ("5,3,nan\n", "row 2, column share: 'nan' is not a number"),
+    ("5,3,1e999\n", "row 2, column share: '1e999' is not a finite number"),
+    ("5,3,\n", "row 2, column share: empty, expected count / total trials"),
+    ("7,9\n", "row 2: 2 fields '7,9', expected 3: k,count,share"),
+    ("5,3,1.0\n7,9\n", "row 3: 2 fields '7,9', expected 3: k,count,share"),
+    ("5,3,1,0\n", "row 2: 4 fields '5,3,1,0', expected 3: k,count,share"),
+    # nqc once wrote the histogram over a per-trial CSV: the header of one, the rows of the other
+    ("7,9\n1,6,9\n", "row 2: 2 fields '7,9', expected 3"),
+    ("1,6,9\n", "row 2, column share: 9 is out of range"),
+    ("5,3,0.5\n5,3,0.5\n", "row 3, column k: k = 5 repeats row 2, expected each k once"),
+    ("5,1,0.25\n6,3,0.5\n", "row 3, column share: 0.5 is not count / total trials = 3 / 4 = 0.75 (within 1e-06)"),
+    ("21,3,1\n", "row 2, column k: 21 is out of range, expected queens at the dead end, an integer in 0..n = 0..20 "
+                 "(wrong N in N:FILE?)"),
+    ("-1,3,1\n", "row 2, column k: -1 is out of range"),
+    ("5.0,3,1\n", "row 2, column k: '5.0' is not a whole number"),
+    ("5,0,0\n", "row 2, column count: 0 is out of range, expected trials that ended with k queens, an integer >= 1"),
+    ("5,1e1,1\n", "row 2, column count: '1e1' is not a whole number"),
+    ("5,99999999999999999999999,1\n", "row 2, column count: 99999999999999999999999 does not fit a 64-bit integer"),
+])
+def test_every_histogram_field_is_checked(tmp_path, body, message):
+    got = csv_error(tmp_path, HIST + body)
+    assert got.startswith(message), got
+
+
+def test_a_good_histogram_is_read_exactly(tmp_path):
+    path = tmp_path / "h.csv"
+    path.write_text(HIST + "12,1,0.25\n14,2,0.5\n15,1,0.25\n")  # nqc's 6 significant digits are within 1e-6
+    run = randset.read_csv(path, 20)
+    assert run.trials == 4 and run.histogram["k"].tolist() == [12, 14, 15]
+    assert run.mean_dead_end_share == pytest.approx((12 + 28 + 15) / 4 / 20)
+
+
+def test_histogram_with_a_bad_share_on_the_command_line(small_run, tmp_path):
+    bad = tmp_path / "hist.csv"
+    bad.write_text(HIST + "5,3,abc\n")  # was a traceback (ValueError in figures.randset_histogram)
+    one_error(analysis_process("report", small_run, "-o", tmp_path / "out", "--randset", f"20:{bad}"),
+              f"{bad}: row 2, column share: 'abc' is not a number")
+    assert not (tmp_path / "out").exists()
+
+
+# 2. The per-trial CSV: exact integers, checked before the ranges; first_pass >= 1; trials unique.
+
+TRIALS = "trial,first_pass,dead_end_k\n"
+
+
+@pytest.mark.parametrize("body, message", [
+    ("0,99999999999999999999999,10\n", "row 2, column first_pass: 99999999999999999999999 does not fit a 64-bit "
+                                       "integer, expected queens placed by the first pass, an integer in 1..n = 1..20"),
+    ("0,NaN,10\n", "row 2, column first_pass: 'NaN' is not a whole number, expected queens placed by the first pass"),
+    ("0,1e1,10\n", "row 2, column first_pass: '1e1' is not a whole number"),
+    ("0,10.0,10\n", "row 2, column first_pass: '10.0' is not a whole number"),
+    ("0,0,10\n", "row 2, column first_pass: 0 is out of range, expected queens placed by the first pass, an integer "
+                 "in 1..n = 1..20 (the first pass on the empty board places at least one queen)"),
+    ("0,5,4\n", "row 2, column dead_end_k: 4 is out of range, expected queens at the dead end, an integer in "
+                "first_pass..n = 5..20 (repeated passes never remove queens)"),
+    ("0,5,21\n", "row 2, column dead_end_k: 21 is out of range"),
+    ("0,5,1e400\n", "row 2, column dead_end_k: '1e400' is not a whole number"),
+    ("9223372036854775808,5,10\n", "row 2, column trial: 9223372036854775808 does not fit a 64-bit integer"),
+    ("-1,5,10\n", "row 2, column trial: -1 is out of range, expected a trial number >= 0"),
+    ("0,5,10\n1,5,10\n0,6,10\n", "row 4, column trial: trial 0 repeats row 2, expected each trial once"),
+    ("0,5,\n", "row 2, column dead_end_k: empty"),
+    ("0,5,10\n\n1,5,10\n", "row 3: a blank line, expected 3: trial,first_pass,dead_end_k"),
+])
+def test_every_trial_field_is_an_exact_integer_in_range(tmp_path, body, message):
+    got = csv_error(tmp_path, TRIALS + body)
+    assert got.startswith(message), got
+
+
+def test_overflowing_trial_value_on_the_command_line_is_refused(small_run, tmp_path, capsys):
+    # It used to wrap to a negative int64 and pass every check: exit 0 with a nonsense report.
+    bad = tmp_path / "trials.csv"
+    bad.write_text(TRIALS + "0,99999999999999999999999,10\n")
+    one_error(analysis(capsys, "report", small_run, "-o", tmp_path / "out", "--randset", f"20:{bad}"),
+              f"{bad}: row 2, column first_pass: 99999999999999999999999 does not fit a 64-bit integer")
+
+
+# 3. --randset N: bounded, and each n (and each file) once.
+
+@pytest.mark.parametrize("args, message", [
+    (["--randset", "99999999999999999999999:{csv}"],
+     "N = 99999999999999999999999 is not a board size, expected N:FILE with N in 1..2147483647"),
+    (["--randset", "2147483648:{csv}"], "N = 2147483648 is not a board size"),
+    (["--randset", "20:{csv}", "--randset", "20:{other}"], "n = 20 given twice in --randset"),
+    (["--randset", "20:{csv}", "--randset", "30:{csv}"], "given twice in --randset (for n = 20 and n = 30)"),
+    (["--nqc", "{nqc}", "--randset-n", "10", "10"], "n = 10 given twice in --randset-n"),
+    (["--randset-n", "99999999999999999999999"], "expected a board size in 1..2147483647"),
+    (["--hist-n", "1e3"], "expected a board size, an integer in 1..2147483647, got '1e3'"),
+])
+def test_randset_n_is_a_bounded_board_size_given_once(small_run, nqc_bin, tmp_path, capsys, args, message):
+    csv, other = tmp_path / "a.csv", tmp_path / "b.csv"
+    for path in (csv, other):
+        path.write_text(HIST + "5,1,1\n")
+    args = [a.format(csv=csv, other=other, nqc=nqc_bin) for a in args]
+    one_error(analysis(capsys, "report", small_run, "-o", tmp_path / "out", *args), message)
+    assert not (tmp_path / "out").exists()
+    assert randset.parse_spec("2147483647:x.csv") == (2147483647, Path("x.csv"))
+
+
+# 4. Times a log axis cannot show: the figure is left out with a warning and a note.
+
+def with_times(small_run, tmp_path, name, change) -> Path:
+    copy = tmp_path / name
+    shutil.copy(small_run / "results.h5", copy)
+    with h5py.File(copy, "a") as f:
+        rows = f["cases"][()]
+        change(rows)
+        f["cases"][...] = rows
+    return copy
+
+
+@pytest.mark.parametrize("value", [0.0, np.nan, -1.0, np.inf])
+def test_times_a_log_axis_cannot_show_skip_the_figure_with_a_note(small_run, tmp_path, value):
+    def change(rows):
+        rows["wall_s"][:] = value
+
+    path = with_times(small_run, tmp_path, "times.h5", change)
+    with pytest.warns(AnalysisWarning) as caught:
+        report = write_report([path], tmp_path / "out", ReportOptions(hist_n=100))
+    messages = [str(w.message) for w in caught]
+    for name in ("time_vs_n.png", "fig10_time_histogram_n100.png", "fig11_time_by_backtracks_n100.png"):
+        assert any(m.startswith(f"figure {name} not drawn: ") and str(path) in m for m in messages), messages
+        assert not (tmp_path / "out" / "figures" / name).exists()
+    text = report.read_text()
+    assert "**Not drawn: `figures/fig10_time_histogram_n100.png`** (all 40 times wall_s at n = 100 are 0, negative " \
+           f"or not finite in {path}: nothing to draw on a log axis)" in text
+    assert (tmp_path / "out" / "figures" / "fig09_no_backtrack_share.png").is_file()  # the others are drawn
+    with pytest.raises(figures.NoData, match=r"at n = 100 .* in .*times.h5"):
+        figures.time_histogram(load_cases(path), 100, tmp_path / "x.png")
+    assert not (tmp_path / "x.png").exists()
+
+
+def test_report_with_zero_times_on_the_command_line_warns_and_exits_0(small_run, tmp_path, capsys):
+    def change(rows):
+        rows["wall_s"][rows["n"] == 100] = 0.0
+        rows["wall_s"][rows["n"] == 300] = np.nan
+
+    path = with_times(small_run, tmp_path, "zero.h5", change)
+    done = analysis(capsys, "report", path, "-o", tmp_path / "out", "--hist-n", 100)
+    assert done.returncode == 0 and "Traceback" not in done.stderr, done.stderr
+    lines = done.stderr.splitlines()
+    assert lines and all(line.startswith("nqc-analysis: warning: ") for line in lines), done.stderr
+    assert any("figure fig10_time_histogram_n100.png not drawn: all 40 times wall_s at n = 100" in line
+               for line in lines)
+    # time_vs_n is still drawn, without the n whose mean is 0 or NaN; a partly bad n keeps its good times
+    assert (tmp_path / "out" / "figures" / "time_vs_n.png").is_file()
+
+    def some(rows):
+        rows["wall_s"][np.flatnonzero(rows["n"] == 100)[:5]] = 0.0
+
+    partly = with_times(small_run, tmp_path, "partly.h5", some)
+    figures.time_histogram(load_cases(partly), 100, tmp_path / "partly.png")
+    assert (tmp_path / "partly.png").is_file()
+
+
+# 5. Outputs: errors name the file, nothing partial is left, nothing printed before an error.
+
+def small_file_limit():
+    resource.setrlimit(resource.RLIMIT_FSIZE, (16 * 1024, 16 * 1024))  # a disk that fills at 16 kB a file
+
+
+def test_a_failed_write_names_the_file_and_leaves_nothing_partial(small_run, tmp_path):
+    out = tmp_path / "out"
+    write_report([small_run], out)  # a report written before is removed, not left half replaced
+    assert (out / "report.md").is_file()
+    done = analysis_process("report", small_run, "-o", out, preexec_fn=small_file_limit)
+    line = one_error(done, f"{out / 'figures' / 'time_vs_n.png'}: cannot write (File too large)")
+    assert done.stdout == "", line
+    assert not [p for p in out.rglob("*") if p.is_file()], list(out.rglob("*"))
+
+
+def test_a_failed_write_in_process_leaves_no_partial_png(small_run, tmp_path, monkeypatch):
+    from matplotlib.figure import Figure
+
+    def full_disk(self, fname, **kwargs):
+        Path(fname).write_bytes(b"\x89PNG partial")
+        raise OSError(28, "No space left on device")
+
+    monkeypatch.setattr(Figure, "savefig", full_disk)
+    with pytest.raises(AnalysisError, match=r"figures/time_vs_n.png: cannot write \(No space left on device\)$"):
+        write_report([small_run], tmp_path / "out")
+    assert not (tmp_path / "out").exists()  # made by this call, emptied and removed
+
+
+def test_output_paths_are_checked_and_named(small_run, tmp_path, capsys):
+    a_file = tmp_path / "file"
+    a_file.write_text("x")
+    one_error(analysis(capsys, "report", small_run, "-o", a_file), f"{a_file}: is not a directory")
+    one_error(analysis(capsys, "report", small_run, "-o", a_file / "sub"),
+              f"{a_file / 'sub'}: cannot create the directory")
+    for command in ("table", "fit"):
+        missing = tmp_path / "nonexist" / "t.csv"
+        done = analysis(capsys, command, small_run, "--csv", missing)
+        one_error(done, f"{missing}: cannot write: directory {missing.parent} does not exist")
+        assert done.stdout == ""  # nothing printed before the error
+        one_error(analysis(capsys, command, small_run, "--csv", tmp_path), f"{tmp_path}: cannot write: is a directory")
+    done = analysis(capsys, "table", small_run, "--csv", tmp_path / "t.csv")
+    assert done.returncode == 0 and (tmp_path / "t.csv").read_text().startswith("n,cases,")
+    assert not list(tmp_path.glob(".*.part"))
+
+
+def test_a_time_column_the_files_lack_is_one_error_line(tmp_path, capsys):
+    rows = synthetic_rows([10, 20], [3, 4], [1e-3, 2e-3])
+    path = write_result_file(tmp_path / "no-cpu.h5", rows[[name for name in rows.dtype.names if name != "cpu_s"]])
+    for command in ("table", "fit", "report"):  # table and fit raised KeyError: a traceback
+        one_error(analysis(capsys, command, path, "--time", "cpu_s"),
+                  "no time column 'cpu_s' in the result files (--time cpu_s)")
+    assert not (tmp_path / "report").exists()
+
+
+# 6. Result files of different configs are not pooled without --allow-mixed.
+
+def test_different_configs_are_not_pooled_without_allow_mixed(small_run, tmp_path, capsys):
+    other = write_result_file(tmp_path / "other.h5", synthetic_rows([20, 20], [5, 6], [1e-3, 2e-3]),
+                              config_hash="ffffffffffffffff")
+    with h5py.File(small_run / "results.h5") as f:
+        ours = f.attrs["config_hash"]
+    with pytest.raises(AnalysisError) as err:
+        load_cases(small_run, other)
+    assert str(err.value).startswith(f"{small_run} (config_hash {ours}) and {other} (config_hash ffffffffffffffff) "
+                                     "are different configs")
+    one_error(analysis(capsys, "table", small_run, other), str(small_run), str(other), ours, "ffffffffffffffff",
+              "--allow-mixed")
+    with pytest.warns(AnalysisWarning, match="pooling the cases of 2 different configs"):
+        pooled = load_cases(small_run, other, allow_mixed=True)
+    assert len(pooled) == 182
+    done = analysis(capsys, "table", small_run, other, "--allow-mixed")
+    assert done.returncode == 0, done.stderr
+    assert done.stderr.startswith("nqc-analysis: warning: pooling the cases of 2 "), done.stderr
+    one_error(analysis(capsys, "report", small_run, other, "-o", tmp_path / "out"), "different configs")
+    assert not (tmp_path / "out").exists()
+
+
+# 7. schema_version: a string "MAJOR.MINOR" of decimal digits, exactly as nqc accepts it.
+
+@pytest.mark.parametrize("value, message", [
+    (2.0, "schema_version is not a string 'MAJOR.MINOR' (got 2.0)"),
+    (np.int32(1), "schema_version is not a string 'MAJOR.MINOR' (got 1)"),
+    (np.array([1.0, 0.0]), "schema_version is not a string 'MAJOR.MINOR' (got [1. 0.])"),
+    ("1.x", "schema_version '1.x' is not MAJOR.MINOR (decimal digits), this analysis reads 1.x"),
+    (" 1.0", "schema_version ' 1.0' is not MAJOR.MINOR"),
+    ("1.0\n", "is not MAJOR.MINOR"),
+    ("1", "schema_version '1' is not MAJOR.MINOR"),
+    ("1.0.0", "schema_version '1.0.0' is not MAJOR.MINOR"),
+    ("+1.0", "is not MAJOR.MINOR"),
+    ("\u0661.\u0660", "is not MAJOR.MINOR"),   # Arabic-Indic digits: not decimal ASCII
+    ("1.0000000000", "is not MAJOR.MINOR"),    # more than 9 digits, as nqc
+    ("2.0", "schema version 2.0, this analysis reads 1.x"),
+])
+def test_schema_version_is_a_string_major_minor(tmp_path, value, message):
+    path = write_result_file(tmp_path / "v.h5", synthetic_rows([10], [3], [1e-3]))
+    with h5py.File(path, "a") as f:
+        f.attrs["schema_version"] = value
+    with pytest.raises(AnalysisError) as err:
+        load_cases(path)
+    assert str(err.value).startswith(f"{path}: ") and message in str(err.value), str(err.value)
+
+
+def test_string_attributes_as_nqc_reads_them(tmp_path):
+    path = write_result_file(tmp_path / "v.h5", synthetic_rows([10], [3], [1e-3]))
+    for value in (np.bytes_(b"1.1"), np.array([b"1.2"]), "01.0"):  # fixed-length, one-element array
+        with h5py.File(path, "a") as f:
+            f.attrs["schema_version"] = value
+        assert len(load_cases(path)) == 1
+    with h5py.File(path, "a") as f:
+        f.attrs["config_hash"] = 12345
+    with pytest.raises(AnalysisError, match=r"v.h5: config_hash is not a string \(got 12345\)"):
+        load_cases(path)
+
+
+# The cases' board sizes, which every figure puts on a log axis.
+
+@pytest.mark.parametrize("n, k, message", [
+    ([10, 0], [3, 0], "/cases row 1 (case_id 1): n = 0 is not a board size, expected 1..2147483647"),
+    ([10, -4], [3, 0], "n = -4 is not a board size"),
+    ([10, 20], [3, 21], "/cases row 1 (case_id 1): k = 21 queens, expected 0..n = 0..20"),
+    ([10, 20], [-1, 2], "/cases row 0 (case_id 0): k = -1 queens"),
+])
+def test_board_sizes_of_the_cases_are_checked(tmp_path, n, k, message):
+    path = write_result_file(tmp_path / "sizes.h5", synthetic_rows(n, k, [1e-3, 1e-3]))
+    with pytest.raises(AnalysisError) as err:
+        load_cases(path)
+    assert str(err.value).startswith(f"{path}: ") and message in str(err.value), str(err.value)
+    rows = synthetic_rows([10], [3], [1e-3])
+    floats = rows.astype([(name, "<f8" if name == "n" else rows.dtype[name]) for name in rows.dtype.names])
+    with pytest.raises(AnalysisError, match="/cases member 'n' has type float64, expected an integer type"):
+        load_cases(write_result_file(tmp_path / "float-n.h5", floats))
