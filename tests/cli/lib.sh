@@ -10,6 +10,8 @@
 #   expect_stdout_contains S DESC   the last run's stdout contains S (fixed string)
 #   expect_stdout_line L DESC       the last run's stdout has a line exactly L
 #   check DESC CMD ARGS...    passes when CMD succeeds
+#   relay_checks FILE         counts the "ok - " / "FAIL - " lines of FILE (a Python check's output)
+#   wait_for_shards DIR N     waits (at most 10 s) until DIR/shards holds N shard files
 set -u
 
 # Open MPI refuses to run as root without these (harmless otherwise).
@@ -101,4 +103,26 @@ summary() {
   echo "$PASSED passed, $FAILED failed"
   if [ "$FAILED" -eq 0 ]; then exit 0; fi
   exit 1
+}
+
+# relay_checks FILE: the "ok - ..." / "FAIL - ..." lines of FILE (e.g. printed by a Python
+# check) counted as checks here; other lines are echoed.
+relay_checks() {
+  local line
+  while IFS= read -r line; do
+    case $line in
+      "ok - "*) ok "${line#ok - }" ;;
+      "FAIL - "*) fail "${line#FAIL - }" ;;
+      *) echo "$line" ;;
+    esac
+  done <"$1"
+}
+
+# wait_for_shards DIR N: returns once DIR/shards holds N or more shard files, or after 10 s.
+wait_for_shards() {
+  local _
+  for _ in $(seq 1 200); do
+    [ "$(ls "$1/shards" 2>/dev/null | grep -c '\.h5$')" -ge "$2" ] && return 0
+    sleep 0.05
+  done
 }

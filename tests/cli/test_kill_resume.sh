@@ -25,10 +25,7 @@ expect_exit 0 "uninterrupted run"
 # kill -9 one rank once a few shards are on disk.
 mpirun -np 2 --oversubscribe "$NQC" run "$TMP/work.json" -o "$TMP/killed" -q >"$TMP/killed.log" 2>&1 &
 launcher=$!
-for _ in $(seq 1 200); do
-  [ "$(ls "$TMP/killed/shards" 2>/dev/null | grep -c '\.h5$')" -ge 3 ] && break
-  sleep 0.05
-done
+wait_for_shards "$TMP/killed" 3
 # A rank, not mpirun (whose command line holds the same words).
 victim=$(pgrep -f "nqc run $TMP/work.json -o $TMP/killed" | grep -vx "$launcher" | head -n 1)
 check "kill -9: found a rank to kill" test -n "$victim" -a "$victim" != "$launcher"
@@ -45,10 +42,7 @@ expect_exit 0 "--resume after kill -9"
 # SIGTERM: exit 4, then --resume completes.
 "$NQC" run "$TMP/work.json" -o "$TMP/termed" -q >"$TMP/termed.log" 2>&1 &
 pid=$!
-for _ in $(seq 1 200); do
-  [ "$(ls "$TMP/termed/shards" 2>/dev/null | grep -c '\.h5$')" -ge 2 ] && break
-  sleep 0.05
-done
+wait_for_shards "$TMP/termed" 2
 kill -TERM "$pid"
 wait "$pid"
 termed_rc=$?
@@ -61,10 +55,7 @@ expect_exit 0 "--resume after SIGTERM"
 # stops the ranks cleanly, but Open MPI's mpirun then exits 1 whatever the ranks return).
 mpirun -np 2 --oversubscribe "$NQC" run "$TMP/work.json" -o "$TMP/usr1" -q >"$TMP/usr1.log" 2>&1 &
 launcher=$!
-for _ in $(seq 1 200); do
-  [ "$(ls "$TMP/usr1/shards" 2>/dev/null | grep -c '\.h5$')" -ge 2 ] && break
-  sleep 0.05
-done
+wait_for_shards "$TMP/usr1" 2
 kill -USR1 "$launcher"
 wait "$launcher"
 usr1_rc=$?

@@ -108,13 +108,7 @@ if "A" in frames:
         report(same, f"dirs A and {d}: same rows by case_id in every column but {', '.join(volatile)}", detail)
 EOF
 py_rc=$?
-while IFS= read -r line; do
-  case $line in
-    "ok - "*) ok "${line#ok - }" ;;
-    "FAIL - "*) fail "${line#FAIL - }" ;;
-    *) echo "$line" ;;
-  esac
-done <"$TMP/py.out"
+relay_checks "$TMP/py.out"
 if [ "$py_rc" -eq 0 ]; then ok "python checks ran ($PYTHON)"
 else fail "python checks ran ($PYTHON, exit $py_rc)" "$(head -c 2000 "$TMP/py.err")"
 fi

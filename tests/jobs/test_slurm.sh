@@ -57,14 +57,7 @@ step() {
 # py CHECK ARGS...: the checks of compare.py, counted here.
 py() {
   "$PYTHON" "$HERE/compare.py" "$@" >"$TMP/py.out" 2>&1
-  local line
-  while IFS= read -r line; do
-    case $line in
-      "ok - "*) ok "${line#ok - }" ;;
-      "FAIL - "*) fail "${line#FAIL - }" ;;
-      *) echo "$line" ;;
-    esac
-  done <"$TMP/py.out"
+  relay_checks "$TMP/py.out"
 }
 
 job_id() { sed -n "s/^$1: *\([0-9][0-9]*\).*/\1/p" "$OUT_FILE"; }
