@@ -47,6 +47,17 @@ def _save(fig: Figure, path) -> Path:
     return output.write_with(path, lambda tmp: fig.savefig(tmp, dpi=DPI, format="png"))
 
 
+def _finish(fig: Figure, ax, path, xlabel: str, ylabel: str, title: str, grid: bool = False) -> Path:
+    """Labels (units in the label), title, optional log grid and legend, then _save."""
+    ax.set_xlabel(xlabel)
+    ax.set_ylabel(ylabel)
+    ax.set_title(title, fontsize=10)
+    if grid:
+        ax.grid(True, which="both", alpha=0.3)
+    ax.legend(fontsize=8)
+    return _save(fig, path)
+
+
 class NoData(ValueError):
     """A figure has nothing it can draw (no cases at its n, or no time that a log axis can show).
     Raised before anything is written; the message names the n and the result files."""
@@ -124,12 +135,8 @@ def time_vs_n(table: pd.DataFrame, mean_fit: Fit | None, path, where: str = "") 
                         f"a = {mean_fit.a:.3f}, b = {mean_fit.b:.3f}")
     ax.loglog(grid, [paper.predicted_time_s(v) for v in grid], ":", color="C3",
               label=f"paper (MATLAB): a = {paper.A}, b = {paper.B}")
-    ax.set_xlabel("board size n")
-    ax.set_ylabel("completion time per case (s)")
-    ax.set_title("Completion time vs n (fit: log10(1000 t) = a + b log10 n)", fontsize=10)
-    ax.grid(True, which="both", alpha=0.3)
-    ax.legend(fontsize=8)
-    return _save(fig, path)
+    return _finish(fig, ax, path, "board size n", "completion time per case (s)",
+                   "Completion time vs n (fit: log10(1000 t) = a + b log10 n)", grid=True)
 
 
 def time_histogram(cases: pd.DataFrame, n: int, path, time: str = "wall_s") -> Path:
@@ -143,11 +150,8 @@ def time_histogram(cases: pd.DataFrame, n: int, path, time: str = "wall_s") -> P
     ax.set_xscale("log")
     for value, name, style in [(t.mean(), "mean", "-"), (np.median(t), "median", "--")]:
         ax.axvline(value, color="C3", linestyle=style, label=f"{name} {value:.3g} s")
-    ax.set_xlabel("completion time per case (s, log scale)")
-    ax.set_ylabel("cases")
-    ax.set_title(f"Completion time at n = {n} ({len(t)} cases{note})", fontsize=10)
-    ax.legend(fontsize=8)
-    return _save(fig, path)
+    return _finish(fig, ax, path, "completion time per case (s, log scale)", "cases",
+                   f"Completion time at n = {n} ({len(t)} cases{note})")
 
 
 def time_histogram_by_backtracks(cases: pd.DataFrame, n: int, path, time: str = "wall_s",
@@ -169,12 +173,9 @@ def time_histogram_by_backtracks(cases: pd.DataFrame, n: int, path, time: str = 
             label=[f"{label} backtracks ({g.size})" for label, g in groups],
             color=[f"C{i}" for i in range(len(groups))])
     ax.set_xscale("log")
-    ax.set_xlabel("completion time per case (s, log scale)")
-    ax.set_ylabel("cases")
     which = f", k = {k_range[0]}..{k_range[1]}" if k_range else ", all k"
-    ax.set_title(f"Completion time by backtrack count at n = {n}{which}\n({t.size} cases{note})", fontsize=10)
-    ax.legend(fontsize=8)
-    return _save(fig, path)
+    return _finish(fig, ax, path, "completion time per case (s, log scale)", "cases",
+                   f"Completion time by backtrack count at n = {n}{which}\n({t.size} cases{note})")
 
 
 def no_backtrack_share(table: pd.DataFrame, path) -> Path:
@@ -190,12 +191,8 @@ def no_backtrack_share(table: pd.DataFrame, path) -> Path:
     ax.semilogx(pn, [100 * paper.BACKTRACK_SHARES[v]["bt0"] for v in pn], "D", color="C3",
                 mfc="none", label="paper: n = 1000, 5000")
     ax.set_ylim(0, 100)
-    ax.set_xlabel("board size n")
-    ax.set_ylabel("cases without backtracking (%)")
-    ax.set_title("Share of cases solved without backtracking", fontsize=10)
-    ax.grid(True, which="both", alpha=0.3)
-    ax.legend(fontsize=8)
-    return _save(fig, path)
+    return _finish(fig, ax, path, "board size n", "cases without backtracking (%)",
+                   "Share of cases solved without backtracking", grid=True)
 
 
 def clopper_pearson(count: np.ndarray, cases: np.ndarray, level: float = 0.95) -> tuple[np.ndarray, np.ndarray]:
@@ -228,12 +225,8 @@ def false_negative_share(table: pd.DataFrame, path) -> Path:
         ax.hlines(bound, lo_n, hi_n, colors="C3", linestyles=":", label=f"paper: < {bound:g} for n = {lo_n}..{hi_n - 1}")
     ax.set_xscale("log")
     ax.set_yscale("log")
-    ax.set_xlabel("board size n")
-    ax.set_ylabel("false negative share (of cases)")
-    ax.set_title("False negatives: completable compositions not solved", fontsize=10)
-    ax.grid(True, which="both", alpha=0.3)
-    ax.legend(fontsize=8)
-    return _save(fig, path)
+    return _finish(fig, ax, path, "board size n", "false negative share (of cases)",
+                   "False negatives: completable compositions not solved", grid=True)
 
 
 #: Bin widths of the first-pass histogram, in queens (whole numbers, so no bin holds more
