@@ -5,6 +5,7 @@
 #include <chrono>
 #include <cmath>
 #include <map>
+#include <set>
 #include <cerrno>
 #include <cstdio>
 #include <cstring>
@@ -137,11 +138,20 @@ class Progress {
 // jobs, not a promise: other engines and instance sets differ.
 void print_plan_by_n(const Plan& plan) {
   std::map<Index, std::pair<std::uint64_t, std::uint64_t>> by_n;  // n -> (shards, cases)
-  for (const Shard& s : plan.shards) ++by_n[s.n].first;  // an instance shard: by its first case
   if (plan.instance_cases.empty()) {
-    for (const Shard& s : plan.shards) by_n[s.n].second += s.case_count();
+    for (const Shard& s : plan.shards) {
+      ++by_n[s.n].first;
+      by_n[s.n].second += s.case_count();
+    }
   } else {
-    for (const InstanceCase& c : plan.instance_cases) ++by_n[c.n].second;  // shards may mix sizes
+    // Instance shards may mix sizes: a shard counts for every n it holds a case of.
+    for (const Shard& s : plan.shards) {
+      std::set<Index> sizes;
+      for (std::uint64_t c = s.first_solution; c < s.first_solution + s.solution_count; ++c)
+        sizes.insert(plan.instance_cases[c].n);
+      for (const Index n : sizes) ++by_n[n].first;
+    }
+    for (const InstanceCase& c : plan.instance_cases) ++by_n[c.n].second;
   }
   std::printf("%12s %10s %14s %16s\n", "n", "shards", "cases", "est. CPU s");
   double total = 0;

@@ -23,6 +23,9 @@ JSON
 run "$NQC" run "$TMP/instances.json" --dry-run
 expect_exit 0 "dry run of an instance config"
 expect_stdout_contains "7 shards, 2001 cases" "1000 .param files x 2 diags + 1 composition file (once) = 2001 cases"
+# Per n: the last shard holds n = 10 cases and the n = 4 file, so it counts for both sizes.
+check "dry run: per-n table counts a shard for each size it holds" \
+  test "$(awk '$1 == 4 || $1 == 10 { print $1, $2, $3 }' "$OUT_FILE" | tr '\n' ';')" = "4 1 1;10 7 2000;"
 run "$NQC" run "$TMP/instances.json" -o "$TMP/one" -q
 expect_exit 0 "instance run on 1 rank"
 run mpirun -np 2 --oversubscribe "$NQC" run "$TMP/instances.json" -o "$TMP/two" -q
