@@ -233,18 +233,51 @@ void write_atomically(const fs::path& target, const std::function<void(const h5:
   }
 }
 
-// "shard-000042.h5" -> 42; anything else (other names, "*.tmp") -> nullopt.
-std::optional<std::uint64_t> parse_shard_name(const fs::path& file) {
+std::string shard_file_name(const std::string& prefix, std::uint64_t shard_id) {
+  char name[48];
+  std::snprintf(name, sizeof name, "%s%06llu.h5", prefix.c_str(), static_cast<unsigned long long>(shard_id));
+  return name;
+}
+
+// "shard-000042.h5" -> 42 (prefix "partial-": "partial-000042.h5" -> 42); anything else
+// (other names, "*.tmp") -> nullopt.
+std::optional<std::uint64_t> parse_shard_name(const fs::path& file, const std::string& prefix = "shard-") {
   const std::string name = file.filename().string();
-  const std::string prefix = "shard-";
   if (name.size() <= prefix.size() || name.compare(0, prefix.size(), prefix) != 0) return {};
   std::uint64_t id = 0;
   const char* begin = name.data() + prefix.size();
   const auto [ptr, ec] = std::from_chars(begin, name.data() + name.size(), id);
   if (ec != std::errc{} || ptr == begin) return {};
-  // Only the exact name shard_path() writes.
-  if (shard_path({}, id).filename() != name) return {};
+  // Only the exact name shard_path() / partial_path() writes.
+  if (shard_file_name(prefix, id) != name) return {};
   return id;
+}
+
+std::vector<std::uint64_t> list_shards(const fs::path& dir, const std::string& prefix) {
+  const fs::path shards = dir / "shards";
+  std::vector<std::uint64_t> ids;
+  std::error_code ec;
+  if (!fs::exists(shards, ec)) return ids;
+  for (fs::directory_iterator it(shards, ec), end; !ec && it != end; it.increment(ec)) {
+    const auto id = parse_shard_name(it->path(), prefix);
+    if (id && it->is_regular_file(ec)) ids.push_back(*id);
+  }
+  if (ec) throw IoError("cannot list " + shards.string() + ": " + ec.message());
+  std::sort(ids.begin(), ids.end());
+  return ids;
+}
+
+void write_shard_file(const fs::path& target, const ShardData& shard, const Attributes& attrs) {
+  check_outcomes(shard.rows, target);
+  make_directory(target.parent_path());
+  Attributes all = attrs;
+  all["schema_version"] = schema_version();
+  all["shard_id"] = std::to_string(shard.shard_id);
+  write_atomically(target, [&](const h5::Handle& file) {
+    write_attributes(file, all);
+    write_cases(file, shard.rows);
+    write_failures(file, shard.failures);
+  });
 }
 
 std::vector<CaseRow> rows_of_shards(const fs::path& dir, const std::vector<std::uint64_t>& ids) {
@@ -270,39 +303,30 @@ void check_unique(const std::vector<CaseRow>& sorted_rows, const fs::path& dir) 
 }  // namespace
 
 std::filesystem::path shard_path(const std::filesystem::path& dir, std::uint64_t shard_id) {
-  char name[40];
-  std::snprintf(name, sizeof name, "shard-%06llu.h5", static_cast<unsigned long long>(shard_id));
-  return dir / "shards" / name;
+  return dir / "shards" / shard_file_name("shard-", shard_id);
+}
+
+std::filesystem::path partial_path(const std::filesystem::path& dir, std::uint64_t shard_id) {
+  return dir / "shards" / shard_file_name("partial-", shard_id);
 }
 
 void write_shard(const std::filesystem::path& dir, const ShardData& shard,
                  const Attributes& attrs) {
-  const fs::path target = shard_path(dir, shard.shard_id);
-  check_outcomes(shard.rows, target);
-  make_directory(target.parent_path());
-  Attributes all = attrs;
-  all["schema_version"] = schema_version();
-  all["shard_id"] = std::to_string(shard.shard_id);
-  write_atomically(target, [&](const h5::Handle& file) {
-    write_attributes(file, all);
-    write_cases(file, shard.rows);
-    write_failures(file, shard.failures);
-  });
+  write_shard_file(shard_path(dir, shard.shard_id), shard, attrs);
 }
 
-std::vector<std::uint64_t> done_shards(const std::filesystem::path& dir) {
-  const fs::path shards = dir / "shards";
-  std::vector<std::uint64_t> ids;
-  std::error_code ec;
-  if (!fs::exists(shards, ec)) return ids;
-  for (fs::directory_iterator it(shards, ec), end; !ec && it != end; it.increment(ec)) {
-    const auto id = parse_shard_name(it->path());
-    if (id && it->is_regular_file(ec)) ids.push_back(*id);
-  }
-  if (ec) throw IoError("cannot list " + shards.string() + ": " + ec.message());
-  std::sort(ids.begin(), ids.end());
-  return ids;
+void write_partial(const std::filesystem::path& dir, const ShardData& partial, const Attributes& attrs) {
+  write_shard_file(partial_path(dir, partial.shard_id), partial, attrs);
 }
+
+ShardData read_partial(const std::filesystem::path& dir, std::uint64_t shard_id) {
+  const fs::path file = partial_path(dir, shard_id);
+  return {shard_id, read_rows(file), read_failures(file)};
+}
+
+std::vector<std::uint64_t> partial_shards(const std::filesystem::path& dir) { return list_shards(dir, "partial-"); }
+
+std::vector<std::uint64_t> done_shards(const std::filesystem::path& dir) { return list_shards(dir, "shard-"); }
 
 std::vector<CaseRow> read_rows(const std::filesystem::path& file) {
   const h5::Handle h = h5::open_file(file);

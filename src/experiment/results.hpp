@@ -27,8 +27,23 @@ std::filesystem::path shard_path(const std::filesystem::path& dir, std::uint64_t
 /// file is left at the final path).
 void write_shard(const std::filesystem::path& dir, const ShardData& shard, const Attributes& attrs);
 
+/// Path of the partial file of shard `shard_id`: DIR/shards/partial-<id, 6 digits>.h5, the
+/// finished cases of an interrupted shard (its first cases, in order).
+std::filesystem::path partial_path(const std::filesystem::path& dir, std::uint64_t shard_id);
+
+/// Writes the finished cases of an interrupted shard to partial_path(), atomically, in the
+/// layout of write_shard (root attributes `attrs` plus shard_id). Throws nqc::IoError.
+void write_partial(const std::filesystem::path& dir, const ShardData& partial, const Attributes& attrs);
+
+/// Reads partial_path(dir, shard_id): rows (file order) and failures. Throws nqc::IoError
+/// for a file that cannot be read.
+ShardData read_partial(const std::filesystem::path& dir, std::uint64_t shard_id);
+
+/// Ids of the shards that have a partial file in DIR/shards.
+std::vector<std::uint64_t> partial_shards(const std::filesystem::path& dir);
+
 /// Ids of the shards whose files exist in DIR/shards (complete by construction);
-/// leftover "*.tmp" files are ignored.
+/// leftover "*.tmp" files and partial files are ignored.
 std::vector<std::uint64_t> done_shards(const std::filesystem::path& dir);
 
 /// Reads the `cases` rows of one result file (a shard file or a merged file).

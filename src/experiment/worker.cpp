@@ -3,6 +3,7 @@
 #include <algorithm>
 #include <chrono>
 #include <ctime>
+#include <stdexcept>
 #include <string>
 
 #include "core/engine_options.hpp"
@@ -131,13 +132,23 @@ CaseRow run_instance_case(const ExperimentConfig& config, Engine& engine, const 
 }
 
 ShardRun run_shard(const ExperimentConfig& config, const Plan& plan, const Shard& shard, int rank,
-                   const std::atomic<bool>* stop, const std::function<void()>& after_case) {
+                   const std::atomic<bool>* stop, const std::function<void()>& after_case, ShardData done) {
+  const std::uint64_t skip = done.rows.size();
+  if (skip >= shard.case_count() && shard.case_count() > 0)
+    throw std::invalid_argument("shard " + std::to_string(shard.id) + ": " + std::to_string(skip) +
+                                " finished cases given for a shard of " + std::to_string(shard.case_count()));
+  for (std::uint64_t i = 0; i < skip; ++i)
+    if (done.rows[i].case_id != shard.first_case + i)
+      throw std::invalid_argument("shard " + std::to_string(shard.id) + ": finished case " + std::to_string(i) +
+                                  " has case id " + std::to_string(done.rows[i].case_id) + ", expected " +
+                                  std::to_string(shard.first_case + i));
   ShardRun run;
+  run.data = std::move(done);
   run.data.shard_id = shard.id;
   run.data.rows.reserve(std::min<std::uint64_t>(shard.case_count(), 1 << 16));
   const auto engine = make_engine(config.engine, config.engine_options);
   if (shard.instances) {
-    for (std::uint64_t c = shard.first_solution; c < shard.first_solution + shard.solution_count; ++c) {
+    for (std::uint64_t c = shard.first_solution + skip; c < shard.first_solution + shard.solution_count; ++c) {
       if (stop != nullptr && stop->load()) return run;
       FailureRecord failure;
       const CaseRow row = run_instance_case(config, *engine, shard, c, plan.instance_cases[c], rank, stop, &failure);
@@ -149,9 +160,10 @@ ShardRun run_shard(const ExperimentConfig& config, const Plan& plan, const Shard
     run.complete = true;
     return run;
   }
-  for (std::uint64_t s = shard.first_solution; s < shard.first_solution + shard.solution_count; ++s) {
+  const std::uint64_t per = shard.compositions_per_solution;
+  for (std::uint64_t s = shard.first_solution + skip / per; s < shard.first_solution + shard.solution_count; ++s) {
     const Composition solution = sample_solution(config, shard.n, s);
-    for (std::uint64_t c = 0; c < shard.compositions_per_solution; ++c) {
+    for (std::uint64_t c = s == shard.first_solution + skip / per ? skip % per : 0; c < per; ++c) {
       if (stop != nullptr && stop->load()) return run;
       const CaseInput input = derive_case(config, solution, s, c);
       FailureRecord failure;

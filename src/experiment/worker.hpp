@@ -69,8 +69,11 @@ CaseRow run_instance_case(const ExperimentConfig& config, Engine& engine, const 
                           const InstanceCase& instance, int rank, const std::atomic<bool>* stop, FailureRecord* failure);
 
 /// Runs every case of a shard in case-id order, calling `after_case` after each. Stops after
-/// the current case once `*stop` is set.
+/// the current case once `*stop` is set. `done`: the shard's first cases, finished by an
+/// interrupted run (read_partial; empty: none); they start the result and are not run again
+/// (every case draws from its own seed, so the rest are the same cases). Throws
+/// std::invalid_argument when `done` is not a prefix of this shard (case ids, count).
 ShardRun run_shard(const ExperimentConfig& config, const Plan& plan, const Shard& shard, int rank,
-                   const std::atomic<bool>* stop, const std::function<void()>& after_case);
+                   const std::atomic<bool>* stop, const std::function<void()>& after_case, ShardData done = {});
 
 }  // namespace nqc

@@ -2,6 +2,7 @@
 
 #include <unistd.h>
 
+#include <algorithm>
 #include <chrono>
 #include <cmath>
 #include <map>
@@ -88,6 +89,21 @@ std::string prepare_directory(const fs::path& dir, const std::string& config_tex
              std::to_string(plan.shards.size()) + " shards; move it out of " + (dir / "shards").string();
   }
   // A per-process name: the parts of a job array may prepare the same directory at once.
+  // Partial files (the finished cases of interrupted shards): this config's, and not of a
+  // shard that is done (a crash between writing the shard and removing its partial file).
+  for (const std::uint64_t id : partial_shards(dir)) {
+    const fs::path file = partial_path(dir, id);
+    std::string hash;
+    try {
+      hash = read_attributes(file)["config_hash"];
+    } catch (const IoError& e) {
+      return std::string(e.what()) + " (a damaged partial file: delete it and rerun with --resume)";
+    }
+    if (hash != config_hash || id >= plan.shards.size())
+      return file.string() + ": belongs to another config or plan (config_hash " + hash + ", this config " +
+             config_hash + "); move it out of " + (dir / "shards").string();
+    if (std::binary_search(done.begin(), done.end(), id)) fs::remove(file, ec);
+  }
   const fs::path tmp = dir / ("config.json.tmp." + std::to_string(::getpid()));
   {
     errno = 0;
@@ -164,6 +180,34 @@ void print_plan_by_n(const Plan& plan) {
   }
   std::printf("%12s %10zu %14llu %16.1f  (%.2f core-hours)\n", "total", plan.shards.size(),
               static_cast<unsigned long long>(plan.total_cases), total, total / 3600.0);
+}
+
+// The finished cases of an interrupted run of `shard` (its partial file), or none. A partial
+// file that cannot be read or is not a prefix of the shard is set aside with a warning: the
+// shard then runs from its start, which gives the same rows.
+ShardData load_partial(const fs::path& dir, const Shard& shard) {
+  const fs::path file = partial_path(dir, shard.id);
+  std::error_code ec;
+  if (!fs::exists(file, ec)) return {};
+  std::string problem;
+  try {
+    ShardData part = read_partial(dir, shard.id);
+    if (part.rows.size() >= shard.case_count()) problem = std::to_string(part.rows.size()) + " rows for a shard of " +
+                                                          std::to_string(shard.case_count()) + " cases";
+    for (std::size_t i = 0; problem.empty() && i < part.rows.size(); ++i)
+      if (part.rows[i].case_id != shard.first_case + i)
+        problem = "row " + std::to_string(i) + " has case id " + std::to_string(part.rows[i].case_id) + ", expected " +
+                  std::to_string(shard.first_case + i);
+    if (problem.empty()) {
+      spdlog::info("shard {}: continuing after the {} cases in {}", shard.id, part.rows.size(), file.string());
+      return part;
+    }
+  } catch (const IoError& e) {
+    problem = e.what();
+  }
+  spdlog::warn("{}: set aside ({}); shard {} runs from its start", file.string(), problem, shard.id);
+  fs::remove(file, ec);
+  return {};
 }
 
 [[noreturn]] void fail_engine_bug(const EngineBugError& e, const fs::path& dir, const MpiSession& session) {
@@ -279,11 +323,13 @@ int run_experiment(const RunOptions& options, const MpiSession& session, const s
       const std::uint64_t slot = counter.take();
       if (slot >= todo.size()) break;
       const Shard& shard = plan.shards[todo[slot]];
+      ShardData done_part = load_partial(dir, shard);
+      const bool had_partial = fs::exists(partial_path(dir, shard.id));
       ShardRun run;
       try {
         run = run_shard(config, plan, shard, session.rank(), &stop, [&] {
           if (root) progress.maybe_log(counter);
-        });
+        }, std::move(done_part));
       } catch (const EngineBugError& e) {
         fail_engine_bug(e, dir, session);
       } catch (const std::bad_alloc&) {
@@ -293,15 +339,25 @@ int run_experiment(const RunOptions& options, const MpiSession& session, const s
         spdlog::critical("shard {}: {}", shard.id, e.what());
         session.abort(kExitBadInput);
       }
-      if (!run.complete) {
-        spdlog::warn("interrupted in shard {} after {} of {} cases; rerun with --resume to continue", shard.id,
-                     run.data.rows.size(), shard.case_count());
-        status = kExitInterrupted;
-        break;
-      }
       Attributes shard_attrs = attrs;
       shard_attrs["rank"] = std::to_string(session.rank());
       shard_attrs["end_utc"] = utc_now();
+      if (!run.complete) {
+        // Keep the finished cases: a resume continues the shard where it stopped.
+        std::string kept = "none kept";
+        if (!run.data.rows.empty()) {
+          try {
+            write_partial(dir, run.data, shard_attrs);
+            kept = "kept in " + partial_path(dir, shard.id).string();
+          } catch (const IoError& e) {
+            kept = std::string("not kept: ") + e.what();
+          }
+        }
+        spdlog::warn("interrupted in shard {} after {} of {} cases ({}); rerun with --resume to continue", shard.id,
+                     run.data.rows.size(), shard.case_count(), kept);
+        status = kExitInterrupted;
+        break;
+      }
       try {
         const auto w0 = std::chrono::steady_clock::now();
         write_shard(dir, run.data, shard_attrs);
@@ -310,6 +366,10 @@ int run_experiment(const RunOptions& options, const MpiSession& session, const s
         spdlog::error("{}", e.what());
         status = kExitBadInput;
         break;
+      }
+      if (had_partial) {
+        std::error_code ignored;
+        fs::remove(partial_path(dir, shard.id), ignored);  // the shard file now holds its rows
       }
       counter.add_done(shard.case_count());
       spdlog::debug("shard {} done: n = {}, {} cases", shard.id, shard.n, shard.case_count());

@@ -48,8 +48,15 @@ wait "$pid"
 termed_rc=$?
 check "SIGTERM: exit 4 (got $termed_rc)" test "$termed_rc" -eq 4
 check "SIGTERM: the log says to resume" grep -q "rerun with --resume" "$TMP/termed.log"
-run "$NQC" run "$TMP/work.json" -o "$TMP/termed" --resume -q
+# The interrupted shard's finished cases are kept in its partial file, and the resume
+# continues after them (the rows below must still equal the clean run's).
+partial=$(ls "$TMP/termed/shards" | grep '^partial-[0-9]*\.h5$' | head -n 1)
+check "SIGTERM: the finished cases of the interrupted shard are kept ($partial)" \
+  grep -q "kept in $TMP/termed/shards/$partial" "$TMP/termed.log"
+run "$NQC" run "$TMP/work.json" -o "$TMP/termed" --resume
 expect_exit 0 "--resume after SIGTERM"
+check "--resume continues the interrupted shard after its kept cases" grep -q "continuing after the [0-9]* cases in $TMP/termed/shards/$partial" "$ERR_FILE"
+check "--resume: no partial file left" test -z "$(ls "$TMP/termed/shards" | grep '^partial-')"
 
 # Under mpirun: SIGUSR1 to mpirun, which forwards it to the ranks (SIGTERM to mpirun also
 # stops the ranks cleanly, but Open MPI's mpirun then exits 1 whatever the ranks return).

@@ -171,7 +171,7 @@ check "scancel: the batch script saw SIGTERM" grep -q "SIGTERM (scancel" "$log"
 check "scancel: nqc stopped with exit 4" grep -q "nqc stopped (exit 4): " "$log"
 check "scancel: no requeue" bash -c "! grep -q requeueing '$log'"
 check "scancel: the aggregation job never ran" test ! -e "$TMP/cancel/logs/nqc-cancel-aggregate-$agg_id.out"
-shard_files=("$TMP"/cancel/shards/*.h5)
+shard_files=("$TMP"/cancel/shards/shard-*.h5)  # partial-*.h5: finished cases of interrupted shards
 done_before=${#shard_files[@]}
 run timeout "$LIMIT" "$SUBMIT" "$TMP/cancel.json" --ntasks 2 -o "$TMP/cancel" --wait
 expect_exit 0 "the same submission again"

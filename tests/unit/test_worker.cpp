@@ -1,5 +1,7 @@
 #include <gtest/gtest.h>
 
+#include <stdexcept>
+
 #include "core/verifier.hpp"
 #include "experiment/worker.hpp"
 
@@ -87,6 +89,32 @@ TEST(Worker, ShardRowsAreSolvedVerifiedAndDeterministic) {
     EXPECT_EQ(a.data.rows[i].k, b.data.rows[i].k);
     EXPECT_EQ(a.data.rows[i].nodes, b.data.rows[i].nodes);
   }
+}
+
+// A shard continued after any number of finished cases (a partial file) gives the rows of an
+// uninterrupted run: the kept rows as they were, then the same cases from the same seeds.
+TEST(Worker, ShardContinuedAfterFinishedCasesGivesTheSameRows) {
+  const ExperimentConfig cfg = config();
+  const Plan plan = make_plan(cfg);
+  const Shard& shard = plan.shards[0];  // 2 solutions x 3 compositions
+  const ShardRun full = run_shard(cfg, plan, shard, 0, nullptr, {});
+  for (std::size_t kept = 1; kept < full.data.rows.size(); ++kept) {
+    ShardData done{shard.id, {full.data.rows.begin(), full.data.rows.begin() + static_cast<std::ptrdiff_t>(kept)}, {}};
+    done.rows[0].rank = 7;  // kept rows are not run again
+    const ShardRun rest = run_shard(cfg, plan, shard, 1, nullptr, {}, done);
+    ASSERT_TRUE(rest.complete);
+    ASSERT_EQ(rest.data.rows.size(), full.data.rows.size()) << kept;
+    EXPECT_EQ(rest.data.rows[0].rank, 7);
+    for (std::size_t i = 0; i < full.data.rows.size(); ++i) {
+      EXPECT_EQ(rest.data.rows[i].case_id, full.data.rows[i].case_id) << kept << " " << i;
+      EXPECT_EQ(rest.data.rows[i].seed, full.data.rows[i].seed) << kept << " " << i;
+      EXPECT_EQ(rest.data.rows[i].k, full.data.rows[i].k) << kept << " " << i;
+      EXPECT_EQ(rest.data.rows[i].nodes, full.data.rows[i].nodes) << kept << " " << i;
+      EXPECT_EQ(rest.data.rows[i].rank, i < kept ? (i == 0 ? 7 : 0) : 1) << kept << " " << i;
+    }
+  }
+  ShardData wrong{shard.id, {full.data.rows[1]}, {}};  // case 1 where case 0 belongs
+  EXPECT_THROW(run_shard(cfg, plan, shard, 0, nullptr, {}, wrong), std::invalid_argument);
 }
 
 }  // namespace
