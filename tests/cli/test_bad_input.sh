@@ -195,6 +195,20 @@ run "$NQC" run "$TMP/ci.json" -o "$mixed" --resume
 expect_exit 1 "--resume with another config's shard file"
 expect_log_error "$mixed/shards/shard-000003.h5: belongs to another config (config_hash $(/usr/bin/python3 -c "import h5py; print(h5py.File('$other/shards/shard-000003.h5').attrs['config_hash'])" 2>/dev/null), this config $(/usr/bin/python3 -c "import h5py; print(h5py.File('$res/results.h5').attrs['config_hash'])" 2>/dev/null)); move it out of $mixed/shards" \
   "another config's shard: refused, named"
+# A partial file (finished cases of an interrupted shard) of another config: refused too.
+partial_dir=$TMP/results-partial
+cp -r "$res" "$partial_dir" && rm "$partial_dir/results.h5" "$partial_dir/shards/shard-000003.h5"
+cp "$other/shards/shard-000003.h5" "$partial_dir/shards/partial-000003.h5"
+run "$NQC" run "$TMP/ci.json" -o "$partial_dir" --resume
+expect_exit 1 "--resume with another config's partial file"
+check "another config's partial file: refused, named" \
+  grep -qF "[error] $partial_dir/shards/partial-000003.h5: belongs to another config or plan (config_hash " "$ERR_FILE"
+# This config's partial file of a shard that is done (a crash between the two writes): dropped.
+cp "$res/shards/shard-000004.h5" "$partial_dir/shards/partial-000004.h5"
+rm "$partial_dir/shards/partial-000003.h5"
+run "$NQC" run "$TMP/ci.json" -o "$partial_dir" --resume -q
+expect_exit 0 "--resume with a stale partial file of a done shard"
+check "the stale partial file is removed" test ! -e "$partial_dir/shards/partial-000004.h5"
 rm -f "$mixed/config.json"
 run "$NQC" run "$TMP/ci.json" -o "$mixed"
 expect_exit 1 "shards but no config.json, without --resume"
