@@ -73,13 +73,14 @@ std::string prepare_directory(const fs::path& dir, const std::string& config_tex
   done = done_shards(dir);
   if (!done.empty() && !resume)
     return dir.string() + ": already holds results of this config; pass --resume to continue the run";
-  for (const std::uint64_t id : done) {
-    const fs::path file = shard_path(dir, id);
+  // Shard files and partial files (the finished cases of interrupted shards) must be this
+  // config's and in its plan.
+  const auto foreign = [&](const fs::path& file, std::uint64_t id, const char* kind) -> std::string {
     std::string hash;
     try {
       hash = read_attributes(file)["config_hash"];
     } catch (const IoError& e) {
-      return std::string(e.what()) + " (a damaged shard file: delete it and rerun with --resume)";
+      return std::string(e.what()) + " (a damaged " + kind + " file: delete it and rerun with --resume)";
     }
     if (hash != config_hash)
       return file.string() + ": belongs to another config (config_hash " + hash + ", this config " + config_hash +
@@ -87,23 +88,16 @@ std::string prepare_directory(const fs::path& dir, const std::string& config_tex
     if (id >= plan.shards.size())
       return file.string() + ": shard " + std::to_string(id) + " is not in this config's plan of " +
              std::to_string(plan.shards.size()) + " shards; move it out of " + (dir / "shards").string();
+    return {};
+  };
+  for (const std::uint64_t id : done)
+    if (std::string error = foreign(shard_path(dir, id), id, "shard"); !error.empty()) return error;
+  for (const std::uint64_t id : partial_shards(dir)) {
+    if (std::string error = foreign(partial_path(dir, id), id, "partial"); !error.empty()) return error;
+    // A partial file of a done shard: left by a crash between the two writes; not needed.
+    if (std::binary_search(done.begin(), done.end(), id)) fs::remove(partial_path(dir, id), ec);
   }
   // A per-process name: the parts of a job array may prepare the same directory at once.
-  // Partial files (the finished cases of interrupted shards): this config's, and not of a
-  // shard that is done (a crash between writing the shard and removing its partial file).
-  for (const std::uint64_t id : partial_shards(dir)) {
-    const fs::path file = partial_path(dir, id);
-    std::string hash;
-    try {
-      hash = read_attributes(file)["config_hash"];
-    } catch (const IoError& e) {
-      return std::string(e.what()) + " (a damaged partial file: delete it and rerun with --resume)";
-    }
-    if (hash != config_hash || id >= plan.shards.size())
-      return file.string() + ": belongs to another config or plan (config_hash " + hash + ", this config " +
-             config_hash + "); move it out of " + (dir / "shards").string();
-    if (std::binary_search(done.begin(), done.end(), id)) fs::remove(file, ec);
-  }
   const fs::path tmp = dir / ("config.json.tmp." + std::to_string(::getpid()));
   {
     errno = 0;

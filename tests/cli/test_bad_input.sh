@@ -202,7 +202,7 @@ cp "$other/shards/shard-000003.h5" "$partial_dir/shards/partial-000003.h5"
 run "$NQC" run "$TMP/ci.json" -o "$partial_dir" --resume
 expect_exit 1 "--resume with another config's partial file"
 check "another config's partial file: refused, named" \
-  grep -qF "[error] $partial_dir/shards/partial-000003.h5: belongs to another config or plan (config_hash " "$ERR_FILE"
+  grep -qF "[error] $partial_dir/shards/partial-000003.h5: belongs to another config (config_hash " "$ERR_FILE"
 # This config's partial file of a shard that is done (a crash between the two writes): dropped.
 cp "$res/shards/shard-000004.h5" "$partial_dir/shards/partial-000004.h5"
 rm "$partial_dir/shards/partial-000003.h5"
