@@ -48,15 +48,45 @@ wait "$pid"
 termed_rc=$?
 check "SIGTERM: exit 4 (got $termed_rc)" test "$termed_rc" -eq 4
 check "SIGTERM: the log says to resume" grep -q "rerun with --resume" "$TMP/termed.log"
-# The interrupted shard's finished cases are kept in its partial file, and the resume
-# continues after them (the rows below must still equal the clean run's).
-partial=$(ls "$TMP/termed/shards" | grep '^partial-[0-9]*\.h5$' | head -n 1)
-check "SIGTERM: the finished cases of the interrupted shard are kept ($partial)" \
-  grep -q "kept in $TMP/termed/shards/$partial" "$TMP/termed.log"
-run "$NQC" run "$TMP/work.json" -o "$TMP/termed" --resume
+run "$NQC" run "$TMP/work.json" -o "$TMP/termed" --resume -q
 expect_exit 0 "--resume after SIGTERM"
-check "--resume continues the interrupted shard after its kept cases" grep -q "continuing after the [0-9]* cases in $TMP/termed/shards/$partial" "$ERR_FILE"
-check "--resume: no partial file left" test -z "$(ls "$TMP/termed/shards" | grep '^partial-')"
+
+# Mid-shard: the finished cases of the interrupted shard are kept in its partial file and
+# --resume continues after them, with the rows of a clean run. Shards of 40 cases of about
+# 15 ms (n = 10^5), so that the signal lands inside a shard; a signal that lands between two
+# shards leaves nothing to keep, and the run is tried again (3 times at most).
+cat >"$TMP/slow.json" <<'JSON'
+{"name": "slow", "seed": 5, "shard_cases": 40,
+ "sizes": [{"n": 100000, "solutions": 6, "compositions_per_solution": 20}]}
+JSON
+run "$NQC" run "$TMP/slow.json" -o "$TMP/slow-clean" -q
+expect_exit 0 "uninterrupted run of 3 shards of 40 slow cases"
+partial=""
+for attempt in 1 2 3; do
+  rm -rf "$TMP/slow"
+  "$NQC" run "$TMP/slow.json" -o "$TMP/slow" >"$TMP/slow.log" 2>&1 &
+  pid=$!
+  wait_for_shards "$TMP/slow" 1
+  sleep 0.2
+  kill -TERM "$pid"
+  wait "$pid"
+  partial=$(ls "$TMP/slow/shards" 2>/dev/null | grep '^partial-[0-9]*\.h5$' | head -n 1)
+  [ -n "$partial" ] && break
+done
+check "SIGTERM mid-shard: the finished cases are kept ($partial, attempt $attempt)" \
+  grep -q "kept in $TMP/slow/shards/$partial" "$TMP/slow.log"
+run "$NQC" run "$TMP/slow.json" -o "$TMP/slow" --resume
+expect_exit 0 "--resume after SIGTERM mid-shard"
+check "--resume continues the interrupted shard after its kept cases" \
+  grep -q "continuing after the [0-9]* cases in $TMP/slow/shards/$partial" "$ERR_FILE"
+check "--resume: no partial file left" test -z "$(ls "$TMP/slow/shards" | grep '^partial-')"
+same_slow=$("$PYTHON" - "$TMP/slow-clean/results.h5" "$TMP/slow/results.h5" <<'PY'
+import sys, h5py, pandas as pd
+a, b = (pd.DataFrame(h5py.File(f)['cases'][()]).drop(columns=['wall_s', 'cpu_s', 'rank']) for f in sys.argv[1:])
+print(len(a), len(b), int(a.sort_values('case_id').reset_index(drop=True).equals(b.sort_values('case_id').reset_index(drop=True))))
+PY
+)
+check "mid-shard SIGTERM + resume: the 120 rows of the clean run ($same_slow)" test "$same_slow" = "120 120 1"
 
 # Under mpirun: SIGUSR1 to mpirun, which forwards it to the ranks (SIGTERM to mpirun also
 # stops the ranks cleanly, but Open MPI's mpirun then exits 1 whatever the ranks return).
