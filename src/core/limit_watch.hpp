@@ -29,6 +29,9 @@ class LimitWatch {
     return poll();
   }
 
+  /// The node limit (0: none).
+  [[nodiscard]] std::uint64_t max_nodes() const { return limits_.max_nodes; }
+
   /// The stop flag and the time limit only, checked now.
   [[nodiscard]] const char* poll() const {
     if (limits_.stop != nullptr && limits_.stop->load(std::memory_order_relaxed)) return "stop";

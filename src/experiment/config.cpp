@@ -135,6 +135,7 @@ void read_engine_params(const Checker& ck, const json& v, const std::string& pat
         .count("repeat_bound_small", &P::repeat_bound_small).size("small_n", &P::small_n).size("medium_n", &P::medium_n)
         .count("risk_ties", &P::risk_ties).count("damage_ties", &P::damage_ties).flag("damage_at_z", &P::damage_at_z)
         .count("search_retractions", &P::search_retractions).flag("lookahead_columns", &P::lookahead_columns)
+        .flag("first_move_sweep", &P::first_move_sweep).flag("sweep_resumes", &P::sweep_resumes)
         .level("level2", &P::level2).level("level3", &P::level3).flag("block3_stops_at_level2", &P::block3_stops_at_level2)
         .finish();
   } else if (cfg.engine == "minconflicts") {

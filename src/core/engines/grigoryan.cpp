@@ -102,10 +102,27 @@ class FinalStage {
     open_count_ = f;
     damage_at_z_.resize(cells_.size());
     for (std::size_t e = 0; e < cells_.size(); ++e) damage_at_z_[e] = damage(static_cast<Index>(e));
+    // Block 4's ranking of the rows: ascending free-cell count, ties in ascending row index.
+    ranked_.resize(static_cast<std::size_t>(f));
+    for (Index a = 0; a < f; ++a) ranked_[static_cast<std::size_t>(a)] = a;
+    std::stable_sort(ranked_.begin(), ranked_.end(), [this](Index x, Index y) {
+      return row_free_[static_cast<std::size_t>(x)] < row_free_[static_cast<std::size_t>(y)];
+    });
     return std::all_of(row_free_.begin(), row_free_.end(), [](Index v) { return v > 0; });
   }
 
+  /// The rows of the reduced matrix as block 4 ranks them at z: ascending number of free
+  /// cells, ties in ascending row index.
+  [[nodiscard]] const std::vector<Index>& ranked_rows() const { return ranked_; }
+  /// Row a's free cells at z are the cell ids [row_cells_begin(a), row_cells_end(a)), in
+  /// ascending column order.
+  [[nodiscard]] Index row_cells_begin(Index a) const { return row_begin_[static_cast<std::size_t>(a)]; }
+  [[nodiscard]] Index row_cells_end(Index a) const { return row_begin_[static_cast<std::size_t>(a) + 1]; }
+
   [[nodiscard]] Index open_rows() const { return open_count_; }
+  /// Random tie breaks drawn so far by choose_row and candidates: a descent that drew none is
+  /// a function of its first queen alone.
+  [[nodiscard]] std::uint64_t draws() const { return draws_; }
   [[nodiscard]] Index cell_count() const { return static_cast<Index>(cells_.size()); }
   [[nodiscard]] Index board_row(Index e) const { return rows_[static_cast<std::size_t>(cells_[static_cast<std::size_t>(e)].a)]; }
   [[nodiscard]] Index board_col(Index e) const { return cols_[static_cast<std::size_t>(cells_[static_cast<std::size_t>(e)].b)]; }
@@ -114,7 +131,7 @@ class FinalStage {
   /// ranked by count with ties in ascending row index (the order of the paper's listings:
   /// "7(2), 12(2), 22(2), 82(2), 88(2)"), and a tie is broken uniformly among the first
   /// min(ties, tied) rows ("one of the first three rows is randomly selected").
-  Index choose_row(Rng& rng, std::uint32_t ties) const {
+  Index choose_row(Rng& rng, std::uint32_t ties) {
     constexpr std::uint32_t kMaxTies = 8;
     ties = std::clamp<std::uint32_t>(ties, 1, kMaxTies);
     Index first[kMaxTies];
@@ -132,7 +149,9 @@ class FinalStage {
         first[tied++] = a;
       }
     }
-    return first[tied > 1 ? rng.below(tied) : 0];
+    if (tied == 1) return first[0];
+    ++draws_;
+    return first[rng.below(tied)];
   }
 
   /// Minimum-damage rule: appends the free cells of open row a to `out` as (damage, cell),
@@ -141,7 +160,7 @@ class FinalStage {
   /// cell): as counted at z by block 4 when `at_z`, else as counted now. Ties keep ascending
   /// column order, then a tie among the first min(ties, tied) cells is broken uniformly: the
   /// chosen cell moves to the front and the others keep their order (the "next cell" order).
-  void candidates(Index a, Rng& rng, std::uint32_t ties, bool at_z, std::vector<std::pair<Index, Index>>& out) const {
+  void candidates(Index a, Rng& rng, std::uint32_t ties, bool at_z, std::vector<std::pair<Index, Index>>& out) {
     const std::size_t first = out.size();
     for (Index e = row_begin_[static_cast<std::size_t>(a)]; e < row_begin_[static_cast<std::size_t>(a) + 1]; ++e) {
       if (!is_free(e)) continue;
@@ -154,6 +173,7 @@ class FinalStage {
     while (first + tied < out.size() && tied < ties && out[first + tied].first == out[first].first) ++tied;
     if (tied > 1) {
       const auto begin = out.begin() + static_cast<std::ptrdiff_t>(first);
+      ++draws_;
       const auto pick = static_cast<std::ptrdiff_t>(rng.below(tied));
       std::rotate(begin, begin + pick, begin + pick + 1);
     }
@@ -227,16 +247,24 @@ class FinalStage {
     }
   }
 
-  // Replaces the board diagonal index in `field` of every cell by its rank among the distinct
-  // values; returns their number.
+  // Replaces the board diagonal index in `field` of every cell by a compact one, 0 .. (number
+  // of distinct values) - 1, numbered in order of first appearance; returns their number. An
+  // open-addressing table of about 2x the cells keeps it O(cells) in time and memory, whatever
+  // n (a table over all 2n diagonals would cost O(n) per block 4).
   Index renumber(Index Cell::*field) {
-    scratch_.clear();
-    for (const Cell& c : cells_) scratch_.push_back(c.*field);
-    std::sort(scratch_.begin(), scratch_.end());
-    scratch_.erase(std::unique(scratch_.begin(), scratch_.end()), scratch_.end());
-    for (Cell& c : cells_)
-      c.*field = static_cast<Index>(std::lower_bound(scratch_.begin(), scratch_.end(), c.*field) - scratch_.begin());
-    return static_cast<Index>(scratch_.size());
+    std::size_t size = 16;
+    while (size < 2 * cells_.size()) size *= 2;
+    slots_.assign(size, {-1, 0});
+    Index next = 0;
+    for (Cell& c : cells_) {
+      const Index key = c.*field;
+      std::size_t h = (static_cast<std::uint64_t>(static_cast<std::uint32_t>(key)) * 0x9E3779B97F4A7C15ULL) >> 32;
+      for (h &= size - 1; slots_[h].first != -1 && slots_[h].first != key; h = (h + 1) & (size - 1)) {
+      }
+      if (slots_[h].first == -1) slots_[h] = {key, next++};
+      c.*field = slots_[h].second;
+    }
+    return next;
   }
 
   // Counting sort of the cell ids by `field` into (begin, cells), CSR style.
@@ -262,7 +290,10 @@ class FinalStage {
   std::vector<std::uint8_t> row_open_, col_open_, d1_open_, d2_open_;
   std::vector<Index> row_free_, col_free_, d1_free_, d2_free_;
   std::vector<Index> damage_at_z_;  // block 4's E of every cell
-  std::vector<Index> scratch_, fill_;
+  std::vector<Index> ranked_;       // block 4's ranking of the rows
+  std::uint64_t draws_ = 0;
+  std::vector<std::pair<Index, Index>> slots_;  // renumber's table: (board diagonal, compact index)
+  std::vector<Index> fill_;
   Index open_count_ = 0;
   Index placing_row_ = -1, placing_col_ = -1;
   bool check_columns_ = false;
@@ -340,7 +371,10 @@ class Grigoryan {
 
   Step block1();
   Step block3();
+  enum class Descent : std::uint8_t { solved, dead_end, limit };
+  Descent descend(Index first, bool search);
   Exit block5(Start start);
+  Exit block5_sweep(Start start);
   void unwind();
   Exit attempt(Start start);
   bool block3_failed(Start start, Block& next);
@@ -376,6 +410,14 @@ class Grigoryan {
   };
   std::vector<Frame> frames_;
   std::vector<std::pair<Index, Index>> pool_;
+  // Where block 5's sweep of first queens stands: index into the ranked rows, the first
+  // queen's cell (-1: the row's first cell) and the descents already made from it.
+  struct SweepPosition {
+    std::size_t rank = 0;
+    Index first = -1;
+    std::uint32_t repeat = 0;
+  };
+  SweepPosition sweep_;
 };
 
 // Block 1, randSet & randSet (000_*; paper-facts.md): shuffle the free rows and the free
@@ -455,71 +497,131 @@ bool Grigoryan::block3_failed(Start start, Block& next) {
   return backtrack();
 }
 
-// Block 5, the final stage from z. One descent: minimum-risk row, minimum-damage cell, place,
-// look-ahead. The first repeat_bound dead ends of a session each return to z (one backtrack)
-// and descend again with fresh random tie breaks. After that a dead end is searched
-// depth-first before giving up on the descent: "then try the row's next cell" (paper-facts.md,
-// block 5), and when the row has none left, the previous row's next cell, and so on; up to
-// search_retractions rows may be taken back this way in one descent before it returns to z.
-// Choice: the paper's text stops at "the row's next cell"; read as greedy descents with only
-// in-row retries (search_retractions = 0) the algorithm leaves 6% of derived compositions at
-// n = 10 and 0.5% at n = 100 without completion, against the paper's < 1e-4 (000_*, "False
-// Negative solutions"), because from a fixed z the descents are nearly deterministic. Going
-// back further rows is the smallest extension of "next cell" that reaches the paper's rates.
-// Choice: neither in-row retries nor those retractions are backtracks: they return to no
-// saved level (paper-facts.md, "Backtracks as the paper counts them"); they are bounded by
-// search_retractions instead. After block5_backtracks returns to z, a run that started at
-// block 1 or 2 goes back to block 3 (the caller restores y: one backtrack); a run that started
-// at block 4 has no block 3 and goes on until the attempt's budget is spent (paper-facts.md
-// restricts the limit of 100 to runs started at block 1 or 2).
+// One descent of block 5 from z: the queen on cell `first` (or, when first < 0, on the
+// minimum-risk row's minimum-damage cell), then minimum-risk row and minimum-damage cell at
+// every step until the board is full (solved) or the look-ahead finds an open row (or column)
+// without a free cell (dead_end). With `search`, a dead end first tries the row's next cells,
+// then earlier rows' next cells, up to search_retractions rows (the retraction reading, see
+// GrigoryanParams::first_move_sweep). The queens stay on the final stage: unwind() takes them
+// back.
+Grigoryan::Descent Grigoryan::descend(Index first, bool search) {
+  std::uint64_t retractions = 0;
+  const auto push_row = [&] {
+    const Index a = final_.choose_row(rng_, p_.risk_ties);
+    const std::size_t begin = pool_.size();
+    final_.candidates(a, rng_, p_.damage_ties, p_.damage_at_z, pool_);
+    frames_.push_back({begin, pool_.size(), begin, -1});
+  };
+  if (first >= 0) {
+    pool_.emplace_back(0, first);
+    frames_.push_back({0, 1, 0, -1});
+  } else {
+    push_row();
+  }
+  for (;;) {
+    Frame& top = frames_.back();
+    if (top.next == top.end) {
+      // The row has no untried cell left: take back the previous row's queen and try its
+      // next cell.
+      if (!search || frames_.size() == 1 || retractions >= p_.search_retractions) return Descent::dead_end;
+      pool_.resize(top.begin);
+      frames_.pop_back();
+      final_.undo(frames_.back().placed);
+      frames_.back().placed = -1;
+      ++retractions;
+      continue;
+    }
+    if (*(hit_ = watch_.check(counters_.nodes)) != '\0') return Descent::limit;
+    const Index e = pool_[top.next++].second;
+    ++counters_.nodes;
+    if (final_.place(e)) {
+      top.placed = e;
+      if (final_.open_rows() == 0) return Descent::solved;
+      push_row();
+      continue;
+    }
+    final_.undo(e);
+    if (!search) return Descent::dead_end;
+  }
+}
+
+// Block 5, the final stage from z. Each dead end of a descent returns to z (one backtrack).
+// After block5_backtracks returns to z, a run that started at block 1 or 2 goes back to
+// block 3 (the caller restores y: one backtrack); a run that started at block 4 has no block 3
+// and goes on until the attempt's budget is spent (paper-facts.md restricts the limit of 100
+// to runs started at block 1 or 2).
 Grigoryan::Exit Grigoryan::block5(Start start) {
+  if (p_.first_move_sweep) return block5_sweep(start);
+  // The retraction reading: every descent starts with the minimum-risk rule; the first
+  // repeat_bound dead ends of a session return to z and descend again with fresh random tie
+  // breaks; after that a dead end is searched depth-first (descend's `search`) before it
+  // returns to z.
   const std::uint32_t limit5 = small_ ? p_.block5_backtracks_small : p_.block5_backtracks;
   const std::uint32_t repeat_bound = small_ ? p_.repeat_bound_small : p_.repeat_bound;
-  std::uint32_t returns = 0;
-  for (;;) {
-    // One descent from z (frames_ and pool_ are empty, the final stage is at z).
-    const bool search = returns >= repeat_bound;
-    std::uint64_t retractions = 0;
-    bool dead_end = false;
-    const auto push_row = [&] {
-      const Index a = final_.choose_row(rng_, p_.risk_ties);
-      const std::size_t begin = pool_.size();
-      final_.candidates(a, rng_, p_.damage_ties, p_.damage_at_z, pool_);
-      frames_.push_back({begin, pool_.size(), begin, -1});
-    };
-    push_row();
-    while (!dead_end) {
-      Frame& top = frames_.back();
-      if (top.next == top.end) {
-        // The row has no untried cell left (or none at all, which block 4 and the look-ahead
-        // rule out): take back the previous row's queen and try its next cell.
-        if (!search || frames_.size() == 1 || retractions >= p_.search_retractions) {
-          dead_end = true;
-          break;
-        }
-        pool_.resize(top.begin);
-        frames_.pop_back();
-        final_.undo(frames_.back().placed);
-        frames_.back().placed = -1;
-        ++retractions;
-        continue;
-      }
-      if (*(hit_ = watch_.check(counters_.nodes)) != '\0') return Exit::limit;
-      const Index e = pool_[top.next++].second;
-      ++counters_.nodes;
-      if (final_.place(e)) {
-        top.placed = e;
-        if (final_.open_rows() == 0) return Exit::solved;
-        push_row();
-        continue;
-      }
-      final_.undo(e);
-      if (!search) dead_end = true;
-    }
+  for (std::uint32_t returns = 0;; ++returns) {
+    const Descent d = descend(-1, returns >= repeat_bound);
+    if (d == Descent::solved) return Exit::solved;
+    if (d == Descent::limit) return Exit::limit;
     if (start != Start::z && returns >= limit5) return Exit::back_to_block3;
     unwind();
-    ++returns;
     if (!backtrack()) return Exit::attempt_failed;
+  }
+}
+
+// Block 5 as the paper's "restore z and retry (up to repeatBound times), then try the row's
+// next cell" (paper-facts.md, block 5), with the loops of the author's code: the first queen
+// of a descent sweeps the rows in block 4's ranking and, within a row, its free cells at z in
+// ascending column order; from each such first queen, descents follow the minimum-risk and
+// minimum-damage rules, and a dead end returns to z and descends again from the same first
+// queen (fresh random tie breaks) until repeat_bound returns have failed, then the next cell,
+// then the next row. A sweep that ends without a completion starts over. The position is
+// kept in sweep_: a later session at the same z goes on from it (GrigoryanParams::
+// sweep_resumes, set by block 4).
+Grigoryan::Exit Grigoryan::block5_sweep(Start start) {
+  const std::uint32_t limit5 = small_ ? p_.block5_backtracks_small : p_.block5_backtracks;
+  const std::uint32_t repeat_bound = small_ ? p_.repeat_bound_small : p_.repeat_bound;
+  const std::vector<Index>& ranked = final_.ranked_rows();
+  std::uint32_t returns = 0;
+  for (;; sweep_.rank = 0) {
+    for (; sweep_.rank < ranked.size(); ++sweep_.rank, sweep_.first = -1) {
+      const Index a = ranked[sweep_.rank];
+      if (sweep_.first < 0) {
+        sweep_.first = final_.row_cells_begin(a);
+        sweep_.repeat = 0;
+      }
+      for (; sweep_.first < final_.row_cells_end(a); ++sweep_.first, sweep_.repeat = 0) {
+        // A descent that broke no tie at random is a function of its first queen: its repeats
+        // are the same descent to the same dead end. They are counted (nodes, returns to z,
+        // limits: every counter and the random stream as if they had run) but not run.
+        bool repeats_identical = false;
+        std::uint64_t per_descent = 0;
+        for (; sweep_.repeat <= repeat_bound; ++sweep_.repeat) {
+          const bool search = p_.search_retractions > 0 && sweep_.repeat == repeat_bound;
+          if (repeats_identical && !search) {
+            if (const std::uint64_t max = watch_.max_nodes(); max != 0 && counters_.nodes + per_descent > max) {
+              counters_.nodes = std::max(counters_.nodes, max);
+              hit_ = "max_nodes";
+              return Exit::limit;
+            }
+            counters_.nodes += per_descent;
+          } else {
+            const std::uint64_t draws = final_.draws(), nodes = counters_.nodes;
+            const Descent d = descend(sweep_.first, search);
+            if (d == Descent::solved) return Exit::solved;
+            if (d == Descent::limit) return Exit::limit;
+            repeats_identical = !search && final_.draws() == draws;
+            per_descent = counters_.nodes - nodes;
+            unwind();
+          }
+          if (start != Start::z && returns >= limit5) {
+            ++sweep_.repeat;  // a later session at the same z goes on after this descent
+            return Exit::back_to_block3;
+          }
+          ++returns;
+          if (!backtrack()) return Exit::attempt_failed;
+        }
+      }
+    }
   }
 }
 
@@ -535,6 +637,7 @@ void Grigoryan::unwind() {
 Grigoryan::Exit Grigoryan::attempt(Start start) {
   Block block = start == Start::x ? Block::b1 : start == Start::y ? Block::b2 : Block::b4;
   block3_failures_ = 0;
+  if (!p_.sweep_resumes) sweep_ = {};
   for (;;) {
     switch (block) {
       case Block::b1: {
@@ -578,6 +681,10 @@ Grigoryan::Exit Grigoryan::attempt(Start start) {
           continue;
         }
         block3_failures_ = 0;
+        // Choice (GrigoryanParams::sweep_resumes): when blocks 1 and 3 placed no queen, z is
+        // the composition again, ranked as before, and block 5's sweep goes on where the last
+        // session stopped instead of starting over.
+        if (!p_.sweep_resumes || k_ != k_input_) sweep_ = {};
         frames_.clear();
         pool_.clear();
         frames_.reserve(sorted_rows_.size());

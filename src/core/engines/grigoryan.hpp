@@ -45,19 +45,35 @@ struct GrigoryanParams {
   /// and column; with E from z the backtrack distribution at n = 1000 and 5000 is the
   /// paper's (about 61% without backtrack), with E recounted it is about 98%.
   bool damage_at_z = true;
-  /// Rows that one block-5 descent may take back depth-first ("try the row's next cell", then
-  /// the previous row's) once repeat_bound returns to z have failed in the session; 0 keeps
-  /// the retries inside the failing row. Not a backtrack (no saved level is restored). Not a
-  /// parameter of the paper: with 0, 6% of derived compositions at n = 10 and 0.5% at n = 100
-  /// end without completion, against the paper's < 1e-4; with 100 (and lookahead_columns),
-  /// 0-3 per 10^4 for n = 8 ... 1000.
-  std::uint32_t search_retractions = 100;
+  /// Block 5's "restore z and retry (up to repeatBound times), then try the row's next cell"
+  /// read as the author's code does (see "Blocks 4-5: the paper, the author's code and nqc"
+  /// below): the first queen of every descent sweeps block 4's ranking of the rows and each
+  /// row's free cells, repeat_bound + 1 descents from each. false: nqc 0.1's reading, where
+  /// every descent starts with the minimum-risk rule (with search_retractions = 100 and
+  /// lookahead_columns it gave 1.4e-4 false negatives at n = 200 instead of the paper's
+  /// < 1e-5; the greedy descents from the minimum-risk start are nearly deterministic).
+  bool first_move_sweep = true;
+  /// When blocks 1 and 3 placed no queen, z is the composition itself, ranked as before:
+  /// then a later block-5 session at it (after a return to block 3, which places nothing when
+  /// k >= level3 at 50 <= n < 100, or after a restart) goes on with the sweep where the last
+  /// one stopped. false: every session starts over at the first ranked row, as the author's
+  /// code does, which never gets past the first ~100 / 6 first queens between returns to
+  /// block 3 (9 of 20000 cases at n = 50 not completed, none with true) nor past the first
+  /// ~1000 / 26 in an attempt at n < 50.
+  bool sweep_resumes = true;
+  /// Rows that a descent may take back depth-first after a dead end ("try the row's next
+  /// cell" read as the failing row's, then the previous row's, ...): in the last of the
+  /// repeat_bound + 1 descents from each first queen (first_move_sweep), or in every descent
+  /// after repeat_bound returns in a session (without it). Not a backtrack (no saved level is
+  /// restored). Not in the paper or the author's code: 0 is the paper's algorithm, whose
+  /// greedy descents cannot complete some small compositions from any first queen (n < 50);
+  /// 100 completes them.
+  std::uint32_t search_retractions = 0;
   /// The look-ahead also fails a placement that leaves an open column without a free cell.
-  /// The paper's text checks rows only; the reduced matrix is square, so such a column dooms
-  /// the descent anyway: the check changes no descent's success (the backtrack shares stay
-  /// the same) and only finds the dead end where trying the next cell can still help, which
-  /// halves the false negatives left by row checks alone.
-  bool lookahead_columns = true;
+  /// The paper's text and the author's code check rows only; the reduced matrix is square, so
+  /// such a column dooms a greedy descent anyway: the check changes no greedy descent's
+  /// success, only how early it stops (and with search_retractions, where the search resumes).
+  bool lookahead_columns = false;
   /// Base levels as numbers of placed queens; negative: the paper's regressions
   /// grigoryan_level2(n), grigoryan_level3(n).
   std::int64_t level2 = -1;
@@ -67,6 +83,48 @@ struct GrigoryanParams {
   /// stage starts with n - level2 free rows.
   bool block3_stops_at_level2 = false;
 };
+
+// Blocks 4-5: the paper, the author's code and nqc (issue 10). "Paper" is the arXiv text
+// (000_*) with the facts of paper-facts.md; "author" is the author's public MATLAB code (2020,
+// ericgrig/Completion-n-Queens-Problem, read for facts only: its licence is CC BY-NC-SA);
+// "nqc" is this engine with its defaults. Where they differ:
+//  1. First queen of a descent. Paper: "restore z and retry (up to repeatBound times), then
+//     try the row's next cell". Author: three nested loops: every row in block 4's ranking
+//     (fewest free cells first, ties by row index), each of its free cells in column order,
+//     and repeatBound + 1 descents from that first queen. nqc 0.1: every descent began with
+//     the minimum-risk rule, and "next cell" meant depth-first retractions at the dead end;
+//     its descents from the minimum-risk start all failed on the 17 cases of issue 10 (0 of
+//     200 random descents each; the board had no completion left after the 1st-9th queen,
+//     median 2-3, but the dead end came 16-32 queens deep, beyond the reach of 100
+//     retractions). nqc: the author's loops (first_move_sweep).
+//  2. Identical repeats. Author: a descent that breaks no tie at random is rerun
+//     repeatBound + 1 times to the same dead end, each counted. nqc: counted the same, not
+//     rerun (every counter and the random stream as if they had run).
+//  3. End of the sweep. Paper: silent. Author and nqc: the sweep starts over (the author
+//     also resets the session's count of returns to z; nqc does not). A restart at an
+//     unchanged z (runs from block 4) starts the author's sweep over; nqc's goes on
+//     (sweep_resumes).
+//  4. Back to block 3 (runs from block 1 or 2). Paper: after 100 returns to z. Author: the
+//     count is checked only after all cells of a ranked row are done (100 to ~100 + 6 x
+//     cells), the return to y is not counted as a backtrack, and the sweep starts over even
+//     when block 3 has no queen to place and z is unchanged (50 <= n < 100, k >= level3).
+//     nqc: the 101st return goes back, it counts one backtrack, and an unchanged z resumes
+//     the sweep (sweep_resumes).
+//  5. Attempt budget of 1000 backtracks. Author: checked only after each ranked row. nqc:
+//     at every return.
+//  6. Restarts. Paper: 3. Author: 10, and a restart of a run from block 1 or 2 sets a
+//     misspelt variable (activeEventInd), so it re-enters block 5 on the restored arrays.
+//     nqc: 3, each from the run's start level.
+//  7. Minimum-risk ties. Paper: "one of the first two or three rows". Author and nqc: among
+//     the first three when three tie, the first two when two tie.
+//  8. Minimum damage. Paper: the cell that closes the fewest free cells of the remaining
+//     rows, a tie of the lowest two at random. Author: E = free cells on the cell's two
+//     diagonals and column counted at z, decremented only on the placed queen's own
+//     (thereafter closed) diagonals: E at z. nqc: E at z (damage_at_z).
+//  9. Look-ahead. Paper and author: any remaining row without a free cell is a dead end.
+//     nqc 0.1 also checked columns; nqc: rows (lookahead_columns = false).
+// 10. Reported backtracks. Author: 1000 per restart plus the last attempt's returns. nqc:
+//     every return to x, y or z, plus one per restart.
 
 /// Free rows b2(n), b3(n) left at the second and third base levels: the paper's cubic
 /// regressions in u = log10(n), one pair for n < 30000 and one for n >= 30000 (paper-facts.md,
@@ -90,11 +148,12 @@ Index grigoryan_level3(Index n);
 ///            without free cell returns to y; the block_3_retries-th failure returns to x.
 ///   Block 4: free-cell counts per row, column and diagonal of the reduced matrix; a row
 ///            without free cell is a block-3 failure; restore point z.
-///   Block 5: minimum-risk row, minimum-damage cell (E as counted at z), look-ahead (any
-///            remaining row or column without a free cell is a dead end: return to z; after
-///            repeat_bound returns, first try the row's next cell, then earlier rows' next
-///            cells, up to search_retractions rows); after block5_backtracks returns to z, back
-///            to block 3 (runs started at block 4 go on to the attempt's budget).
+///   Block 5: descents from z, each from a first queen that sweeps block 4's ranked rows
+///            and their cells (repeat_bound + 1 descents from each), then minimum-risk row
+///            and minimum-damage cell (E as counted at z) at every step; the look-ahead (a
+///            remaining row without a free cell) ends a descent in a dead end: return to z;
+///            after block5_backtracks returns, back to block 3 (runs started at block 4 go on
+///            to the attempt's budget).
 /// backtracks_per_attempt returns end an attempt; after `restarts` further attempts the
 /// result is gave_up with limit "grigoryan_limits" (the paper's "no completion", a false
 /// negative when the composition came from a solution). Never returns `infeasible`. Limits
