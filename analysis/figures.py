@@ -18,9 +18,9 @@ import numpy as np  # noqa: E402
 import pandas as pd  # noqa: E402
 from matplotlib.backends.backend_agg import FigureCanvasAgg  # noqa: E402
 from matplotlib.figure import Figure  # noqa: E402
-from scipy import stats  # noqa: E402
 
 from analysis import output, paper  # noqa: E402
+from analysis import table as table_mod  # noqa: E402
 from analysis.fit import Fit  # noqa: E402
 
 #: Figure size in inches and resolution: every PNG is 640 x 480 pixels.
@@ -195,15 +195,6 @@ def no_backtrack_share(table: pd.DataFrame, path) -> Path:
                    "Share of cases solved without backtracking", grid=True)
 
 
-def clopper_pearson(count: np.ndarray, cases: np.ndarray, level: float = 0.95) -> tuple[np.ndarray, np.ndarray]:
-    """Exact two-sided confidence interval of a binomial share count / cases."""
-    count, cases = np.asarray(count, dtype=float), np.asarray(cases, dtype=float)
-    alpha = 1 - level
-    lo = np.where(count > 0, stats.beta.ppf(alpha / 2, count, cases - count + 1), 0.0)
-    hi = np.where(count < cases, stats.beta.ppf(1 - alpha / 2, count + 1, cases - count), 1.0)
-    return lo, hi
-
-
 def false_negative_share(table: pd.DataFrame, path) -> Path:
     """False negative share vs n (log-log) with its exact 95% interval, and the paper's bounds
     (below 1e-4 for n < 100, 1e-5 for 100 <= n < 800, none seen for n >= 800). Where none was
@@ -213,7 +204,7 @@ def false_negative_share(table: pd.DataFrame, path) -> Path:
     count = table["false_negatives"].to_numpy(dtype=float)
     m = table["cases"].to_numpy(dtype=float)
     share = count / m
-    lo, hi = clopper_pearson(count, m)
+    lo, hi = table_mod.clopper_pearson(count, m)
     seen = count > 0
     if seen.any():
         ax.errorbar(n[seen], share[seen], yerr=[share[seen] - lo[seen], hi[seen] - share[seen]],

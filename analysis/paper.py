@@ -36,6 +36,8 @@ NO_BACKTRACK_FLOORS = [(7, 100_000, 0.35), (320, 22_500, 0.50)]
 
 #: Upper bounds the paper gives for the false negative share: (n_min, n_max exclusive, bound).
 FALSE_NEGATIVE_BOUNDS = [(1, 100, 1e-4), (100, 800, 1e-5)]
+#: From this n on the paper saw no false negative at all.
+FALSE_NEGATIVE_NONE_FROM = 800
 
 #: Mean share of the n queens that the first randSet & randSet pass places on an empty board.
 RANDSET_FIRST_PASS = {10: 0.605701, 100: 0.6005, 1_000_000: 0.599777, 10_000_000: 0.5997}

@@ -8,8 +8,9 @@ engine call only):
   times of the m cases (at least one), as ``nqc aggregate`` computes it;
 - ``bt0``, ``bt1``, ``bt2``, ``bt3``, ``bt_more``: shares (0..1) of cases with 0, 1, 2, 3
   and more than 3 backtracks (returns to a saved base level, as the paper counts them);
-- ``false_negatives``: completable compositions not solved, and ``false_negative_share``
-  (their count / cases); ``gave_up`` (stopped by a limit) and ``infeasible`` counts;
+- ``false_negatives``: completable compositions not solved, ``false_negative_share`` (their
+  count / cases) and its exact (Clopper-Pearson) 95% interval ``false_negative_share_lo`` ..
+  ``false_negative_share_hi``; ``gave_up`` (stopped by a limit) and ``infeasible`` counts;
 - ``mean_backtracks`` and ``mean_k`` (queens in the composition).
 """
 
@@ -17,13 +18,15 @@ from __future__ import annotations
 
 import numpy as np
 import pandas as pd
+from scipy import stats
 
-from analysis import output
+from analysis import output, paper
 from analysis.errors import AnalysisError
 
 #: Columns of :func:`table1`, in order.
 COLUMNS = ["n", "cases", "mean_s", "median_s", "t90mean_s", "max_s", "bt0", "bt1", "bt2", "bt3",
-           "bt_more", "false_negatives", "false_negative_share", "gave_up", "infeasible",
+           "bt_more", "false_negatives", "false_negative_share", "false_negative_share_lo",
+           "false_negative_share_hi", "gave_up", "infeasible",
            "mean_backtracks", "mean_k"]
 
 #: Markdown headers of the columns shown in reports (the CSV has all of COLUMNS).
@@ -31,6 +34,17 @@ _MARKDOWN = {"n": "n", "cases": "cases", "mean_s": "mean s", "median_s": "median
              "t90mean_s": "t90mean s", "max_s": "max s", "bt0": "0 bt", "bt1": "1 bt",
              "bt2": "2 bt", "bt3": "3 bt", "bt_more": ">3 bt", "false_negatives": "false neg",
              "false_negative_share": "false neg share", "gave_up": "gave up"}
+
+
+def clopper_pearson(count, cases, level: float = 0.95) -> tuple[np.ndarray, np.ndarray]:
+    """Exact two-sided `level` confidence interval (lo, hi) of the binomial share count / cases
+    (arrays or scalars; shares as fractions). With count = 0, hi = 1 - (alpha/2)^(1/cases),
+    about 3.7 / cases at 95%."""
+    count, cases = np.asarray(count, dtype=float), np.asarray(cases, dtype=float)
+    alpha = 1 - level
+    lo = np.where(count > 0, stats.beta.ppf(alpha / 2, np.maximum(count, 1), cases - count + 1), 0.0)
+    hi = np.where(count < cases, stats.beta.ppf(1 - alpha / 2, count + 1, np.maximum(cases - count, 1)), 1.0)
+    return lo, hi
 
 
 def t90mean(times) -> float:
@@ -48,6 +62,7 @@ def _row(n: int, group: pd.DataFrame, time: str) -> dict:
     outcome = group["outcome"].astype(str).to_numpy()
     cases = len(group)
     fn = int(group["false_negative"].astype(bool).sum())
+    fn_lo, fn_hi = clopper_pearson(fn, cases)
     return {
         "n": int(n), "cases": cases,
         "mean_s": float(t.mean()), "median_s": float(np.median(t)), "t90mean_s": t90mean(t),
@@ -55,6 +70,7 @@ def _row(n: int, group: pd.DataFrame, time: str) -> dict:
         "bt0": float(np.mean(bt == 0)), "bt1": float(np.mean(bt == 1)), "bt2": float(np.mean(bt == 2)),
         "bt3": float(np.mean(bt == 3)), "bt_more": float(np.mean(bt > 3)),
         "false_negatives": fn, "false_negative_share": fn / cases,
+        "false_negative_share_lo": float(fn_lo), "false_negative_share_hi": float(fn_hi),
         "gave_up": int(np.sum(outcome == "gave_up")), "infeasible": int(np.sum(outcome == "infeasible")),
         "mean_backtracks": float(bt.mean()), "mean_k": float(group["k"].mean()),
     }
@@ -70,6 +86,53 @@ def table1(cases: pd.DataFrame, time: str = "wall_s") -> pd.DataFrame:
         raise AnalysisError(f"no time column '{time}' in the result files (--time {time})")
     rows = [_row(n, group, time) for n, group in cases.groupby("n", sort=True)]
     return pd.DataFrame(rows, columns=COLUMNS)
+
+
+#: Columns of :func:`false_negative_table`.
+FN_COLUMNS = ["n", "cases", "false_negatives", "share", "lo", "hi", "paper", "verdict"]
+
+
+def _fn_row(label, cases: int, fn: int, bound: float | None) -> dict:
+    lo, hi = (float(v) for v in clopper_pearson(fn, cases))
+    if bound is None:  # the paper saw none
+        claim, verdict = "none seen", ("none seen" if fn == 0 else "some seen")
+    else:
+        claim = f"< {bound:g}"
+        verdict = "below" if hi < bound else "above" if lo >= bound else "cannot tell"
+    return {"n": label, "cases": cases, "false_negatives": fn, "share": fn / cases if cases else float("nan"),
+            "lo": lo, "hi": hi, "paper": claim, "verdict": verdict}
+
+
+def false_negative_table(table: pd.DataFrame) -> pd.DataFrame:
+    """The false negative share per n of `table` (from :func:`table1`) with its exact 95%
+    interval [lo, hi] beside the paper's claim for that n (000_*: below 1e-4 for n < 100,
+    below 1e-5 for 100 <= n < 800, none seen for n >= 800), then one pooled row per claim
+    (``n`` is then the range as text). ``verdict``: "below" when the interval lies below the
+    bound, "above" when it does not reach below it, "cannot tell" when it contains it (too few
+    cases to test the claim: with none seen, the upper end is about 3.7 / cases); for n >= 800
+    "none seen" or "some seen"."""
+    ranges = [(lo, hi, bound) for lo, hi, bound in paper.FALSE_NEGATIVE_BOUNDS]
+    ranges.append((paper.FALSE_NEGATIVE_NONE_FROM, None, None))
+    rows, pooled = [], []
+    for lo_n, hi_n, bound in ranges:
+        part = table[(table["n"] >= lo_n) & ((table["n"] < hi_n) if hi_n is not None else True)]
+        for _, r in part.iterrows():
+            rows.append(_fn_row(int(r["n"]), int(r["cases"]), int(r["false_negatives"]), bound))
+        if len(part) > 1:
+            label = f"{int(part['n'].min())}..{int(part['n'].max())}"
+            pooled.append(_fn_row(label, int(part["cases"].sum()), int(part["false_negatives"].sum()), bound))
+    return pd.DataFrame(rows + pooled, columns=FN_COLUMNS)
+
+
+def false_negative_markdown(fn: pd.DataFrame) -> str:
+    """:func:`false_negative_table` as Markdown: shares as fractions (3 significant digits)."""
+    def frac(x: float) -> str:
+        return "0" if x == 0 else f"{x:.3g}"
+    shown = pd.DataFrame({
+        "n": fn["n"].map(str), "cases": fn["cases"].map(str), "false neg": fn["false_negatives"].map(str),
+        "share": fn["share"].map(frac), "95% interval": [f"{frac(a)} .. {frac(b)}" for a, b in zip(fn["lo"], fn["hi"])],
+        "paper": fn["paper"], "verdict": fn["verdict"]})
+    return shown.to_markdown(index=False, colalign=["right"] * 5 + ["left"] * 2, disable_numparse=True)
 
 
 def _seconds(x: float) -> str:

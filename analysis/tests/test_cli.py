@@ -25,7 +25,8 @@ def test_report_writes_tables_fits_and_every_figure(small_run, nqc_bin, tmp_path
     assert done.stdout.strip() == f"report: {out / 'report.md'}"
     text = (out / "report.md").read_text()
     for heading in ("## Table 1", "## Time regression", "## Compared with the paper",
-                    "## False negatives and cases that gave up", "## Figures", "## Reproduce"):
+                    "## False negatives against the paper's bounds", "## False negatives and cases that gave up",
+                    "## Figures", "## Reproduce"):
         assert heading in text
     assert "-0.628927" in text and "0.781568" in text
     links = re.findall(r"!\[[^]]*\]\(([^)]+)\)", text)
@@ -53,6 +54,22 @@ def test_table_and_fit_print_to_stdout(small_run, tmp_path):
     assert done.returncode == 0, done.stderr
     assert "paper (000_*): mean time per case" in done.stdout and "| 20..300 " in done.stdout
     assert "-0.628927" in done.stdout and "0.781568" in done.stdout
+
+
+def test_false_negatives_beside_the_papers_bounds(small_run, tmp_path):
+    done = analysis("false-negatives", small_run, "--csv", tmp_path / "fn.csv")
+    assert done.returncode == 0, done.stderr
+    with h5py.File(small_run / "results.h5") as f:
+        rows = f["cases"][()]
+    lines = [re.sub(" +", " ", line) for line in done.stdout.splitlines()]
+    # one row per n, then one pooled row per claim of the paper
+    for n, claim in [(10, "< 0.0001"), (20, "< 0.0001"), (50, "< 0.0001"), (100, "< 1e-05"), (300, "< 1e-05")]:
+        fn = int(rows["false_negative"][rows["n"] == n].sum())
+        cases = int((rows["n"] == n).sum())
+        assert any(line.startswith(f"| {n} | {cases} | {fn} |") and f"| {claim} |" in line for line in lines), (n, done.stdout)
+    assert any(line.startswith("| 10..50 | ") for line in lines)
+    assert any(line.startswith("| 100..300 | ") for line in lines)
+    assert (tmp_path / "fn.csv").read_text().startswith("n,cases,false_negatives,share,lo,hi,paper,verdict")
 
 
 def test_runs_from_elsewhere_with_pythonpath(tmp_path):

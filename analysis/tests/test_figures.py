@@ -48,8 +48,3 @@ def test_histogram_of_an_absent_n_is_an_error(data, tmp_path):
         figures.time_histogram(cases, 12345, tmp_path / "x.png")
 
 
-def test_clopper_pearson_interval():
-    lo, hi = figures.clopper_pearson([0, 5, 10], [1000, 10, 10])
-    assert lo[0] == 0 and hi[0] == pytest.approx(3.682083e-3, rel=1e-5)   # 1 - 0.025^(1/1000)
-    assert lo[1] == pytest.approx(0.187086, rel=1e-5) and hi[1] == pytest.approx(0.812914, rel=1e-5)
-    assert hi[2] == 1.0 and lo[2] == pytest.approx(0.025 ** 0.1, rel=1e-9)

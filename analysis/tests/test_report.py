@@ -99,8 +99,8 @@ def test_paper_comparison_uses_the_published_values():
     assert got.loc["cases with 0 backtracks at n = 5000", "paper (000_*)"] == "61.92%"
     assert "cases with > 3 backtracks at n = 5000" not in got.index  # not published
     assert got.loc["lowest share without backtracking, n = 7..100000", "ours"] == "40.00% (n = 50)"
-    assert got.loc["false negative share, n = 1..99", "ours"] == "1 of 100 (max share 0.01)"
-    assert got.loc["false negatives, n >= 800", "ours"] == "0 of 300"
+    assert got.loc["false negative share, n = 1..99", "ours"] == "1 of 100 (95% interval 0.00025..0.054): above"
+    assert got.loc["false negatives, n >= 800", "ours"] == "0 of 300 (95% interval 0..0.012): none seen"
     other = paper_comparison(tab, [], [], ["auto"]).set_index("quantity")
     assert "engine auto" in other.loc["cases with 1 backtracks at n = 1000", "note"]
 

@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import re
 import subprocess
 
 import h5py
@@ -101,3 +102,40 @@ def test_markdown_and_csv(table1, tmp_path):
     assert back.columns.tolist() == table.COLUMNS
     np.testing.assert_allclose(back["mean_s"], table1["mean_s"], rtol=1e-8)
     assert back["false_negatives"].tolist() == table1["false_negatives"].tolist()
+
+
+def test_clopper_pearson_interval():
+    lo, hi = table.clopper_pearson([0, 5, 10], [1000, 10, 10])
+    assert lo[0] == 0 and hi[0] == pytest.approx(3.682083e-3, rel=1e-5)   # 1 - 0.025^(1/1000)
+    assert lo[1] == pytest.approx(0.187086, rel=1e-5) and hi[1] == pytest.approx(0.812914, rel=1e-5)
+    assert hi[2] == 1.0 and lo[2] == pytest.approx(0.025 ** 0.1, rel=1e-9)
+
+
+def _fn_input(rows):
+    base = {c: 0.0 for c in table.COLUMNS}
+    return pd.DataFrame([{**base, **r} for r in rows], columns=table.COLUMNS)
+
+
+def test_false_negative_table_verdicts():
+    # n = 20: 1 of 100000 (interval 2.5e-7 .. 5.6e-5, below 1e-4); n = 30: 10 of 100000
+    # (4.8e-5 .. 1.8e-4, contains 1e-4); n = 50: 30 of 100000 (above); n = 200: 0 of 400000
+    # (upper end 9.2e-6 < 1e-5, below); n = 300: 0 of 100000 (upper end 3.7e-5: cannot tell);
+    # n = 1000: none seen; n = 3000: one seen.
+    t = _fn_input([{"n": 20, "cases": 100000, "false_negatives": 1}, {"n": 30, "cases": 100000, "false_negatives": 10},
+                   {"n": 50, "cases": 100000, "false_negatives": 30}, {"n": 200, "cases": 400000, "false_negatives": 0},
+                   {"n": 300, "cases": 100000, "false_negatives": 0}, {"n": 1000, "cases": 400000, "false_negatives": 0},
+                   {"n": 3000, "cases": 1000, "false_negatives": 1}])
+    fn = table.false_negative_table(t).set_index("n")
+    assert fn.loc[20, "verdict"] == "below" and fn.loc[20, "paper"] == "< 0.0001"
+    assert fn.loc[30, "verdict"] == "cannot tell"
+    assert fn.loc[50, "verdict"] == "above"
+    assert fn.loc[200, "verdict"] == "below" and fn.loc[200, "hi"] == pytest.approx(1 - 0.025 ** (1 / 400000), rel=1e-9)
+    assert fn.loc[300, "verdict"] == "cannot tell"
+    assert fn.loc[1000, "verdict"] == "none seen" and fn.loc[3000, "verdict"] == "some seen"
+    # pooled rows, one per claim
+    assert fn.loc["20..50", "cases"] == 300000 and fn.loc["20..50", "false_negatives"] == 41
+    assert fn.loc["20..50", "verdict"] == "cannot tell"   # 41 / 300000: 9.8e-5 .. 1.9e-4
+    assert fn.loc["200..300", "false_negatives"] == 0 and fn.loc["200..300", "verdict"] == "below"
+    assert fn.loc["1000..3000", "verdict"] == "some seen"
+    md = table.false_negative_markdown(table.false_negative_table(t))
+    assert "| 200 | 400000 | 0 | 0 | 0 .. 9.22e-06 | < 1e-05 | below |" in re.sub(" +", " ", md)
