@@ -1,9 +1,10 @@
 // Fidelity of the `grigoryan` engine to the paper (000_*, ../shared/paper-facts.md): the
 // distribution of backtracks per case on derived compositions, side by side with the paper's
-// Table 1 figures, for the faithful defaults and for the author's later variant (block 3
-// stopping at base level 2).
+// Table 1 figures, for the paper's defaults and for variants: the author's later code (block 3
+// stopping at base level 2), depth-first retractions in block 5 (search) and nqc 0.1's reading
+// of block 5 (retraction).
 //
-// Usage: nqc_bench_fidelity [--n N] [--cases C] [--variant paper|level2]
+// Usage: nqc_bench_fidelity [--n N] [--cases C] [--variant paper|level2|search|retraction]
 #include <cstdio>
 #include <cstdlib>
 #include <ctime>
@@ -31,7 +32,20 @@ int main(int argc, char** argv) {
     }
   }
   GrigoryanParams params;
-  params.block3_stops_at_level2 = variant == "level2";
+  if (variant == "level2") {
+    params.block3_stops_at_level2 = true;  // the author's code
+  } else if (variant == "search") {
+    params.search_retractions = 100;  // depth-first "next cell" in the last descent per first queen
+  } else if (variant == "retraction") {
+    // nqc 0.1's reading of block 5 (the `before` of issue 10): every descent starts with the
+    // minimum-risk rule, and after repeat_bound returns a dead end is searched depth-first.
+    params.first_move_sweep = false;
+    params.search_retractions = 100;
+    params.lookahead_columns = true;
+  } else if (variant != "paper") {
+    std::fprintf(stderr, "unknown variant %s (paper, level2, search, retraction)\n", variant.c_str());
+    return 1;
+  }
   // 100 compositions per solution, as the paper's design at n = 1000 (10^4 solutions x 100).
   std::uint64_t hist[5] = {0, 0, 0, 0, 0}, false_negatives = 0, backtracks = 0;
   double cpu = 0;
