@@ -53,6 +53,12 @@ class Engine {
   /// Completes `composition` (which must be consistent: the caller verifies first; an
   /// inconsistent one throws std::invalid_argument). Draws every random choice from `rng`.
   virtual Result complete(const Composition& composition, Rng& rng, const Limits& limits) = 0;
+  /// The same, free to work in the composition's own memory and to return the solution in it
+  /// (no copy of an n-row composition: what n = 10^9 needs). The default copies nothing
+  /// either: it calls the const overload on the composition.
+  virtual Result complete(Composition&& composition, Rng& rng, const Limits& limits) {
+    return complete(static_cast<const Composition&>(composition), rng, limits);
+  }
 };
 
 /// Names accepted by make_engine, in the order shown to users.

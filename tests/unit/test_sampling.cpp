@@ -1,5 +1,8 @@
 #include <gtest/gtest.h>
 
+#include <algorithm>
+#include <cmath>
+
 #include <set>
 
 #include "core/engine.hpp"
@@ -28,6 +31,48 @@ TEST(Rng, BelowIsUniformEnough) {
     EXPECT_GT(h, 9500);
     EXPECT_LT(h, 10500);
   }
+}
+
+// shuffle draws ahead and prefetches: its result must be the plain Fisher-Yates loop's, draw
+// for draw, at every size (below, around and far above its look-ahead of 16).
+TEST(Rng, ShuffleIsThePlainFisherYatesLoop) {
+  for (const std::size_t size : {0, 1, 2, 3, 15, 16, 17, 18, 1000, 100000}) {
+    std::vector<std::uint32_t> a(size), b(size);
+    for (std::size_t i = 0; i < size; ++i) a[i] = b[i] = static_cast<std::uint32_t>(i);
+    Rng ra(size, 3), rb(size, 3);
+    shuffle(a.begin(), a.end(), ra);
+    for (std::size_t i = size; i-- > 1;) std::swap(b[i], b[rb.below(i + 1)]);
+    EXPECT_EQ(a, b) << size;
+    EXPECT_EQ(ra(), rb()) << size;  // the same number of draws
+  }
+}
+
+// shuffle_bucketed: Fisher-Yates below 2^21 entries; above, a permutation of the same values,
+// the same for the same rng state, and every value moves with the right frequency.
+TEST(Rng, ShuffleBucketedIsAPermutation) {
+  std::vector<std::uint32_t> small(1000), reference(1000), buffer;
+  for (std::uint32_t i = 0; i < 1000; ++i) small[i] = reference[i] = i;
+  Rng a(5), b(5);
+  shuffle_bucketed(small, a, buffer);
+  shuffle(reference.begin(), reference.end(), b);
+  EXPECT_EQ(small, reference);
+  const std::size_t size = (std::size_t{1} << 22) + 12345;  // 4 buckets
+  std::vector<std::uint32_t> v(size), w;
+  for (std::size_t i = 0; i < size; ++i) v[i] = static_cast<std::uint32_t>(i);
+  w = v;
+  Rng c(9), d(9);
+  shuffle_bucketed(v, c, buffer);
+  shuffle_bucketed(w, d, buffer);
+  EXPECT_EQ(v, w);
+  std::vector<std::uint32_t> sorted = v;
+  std::sort(sorted.begin(), sorted.end());
+  for (std::size_t i = 0; i < size; i += 4099) ASSERT_EQ(sorted[i], i);
+  // A value lands in the first quarter with probability 1/4: 4 * size / 4 expected hits of
+  // the values < size / 4 there, binomial standard deviation about 860.
+  std::size_t stayed = 0;
+  for (std::size_t i = 0; i < size / 4; ++i) stayed += v[i] < size / 4 ? 1 : 0;
+  const double expected = static_cast<double>(size) / 16;
+  EXPECT_NEAR(static_cast<double>(stayed), expected, 6 * std::sqrt(expected));
 }
 
 TEST(Sampling, RandomSolutionsAreVerifiedAndSeeded) {

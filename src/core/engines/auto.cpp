@@ -7,6 +7,7 @@
 #include "core/engines/exact.hpp"
 #include "core/engines/minconflicts.hpp"
 #include "core/random_fill.hpp"
+#include "core/residual_board.hpp"
 
 namespace nqc {
 
@@ -20,6 +21,10 @@ Index auto_residual_rows(Index n) {
 }
 
 Result complete_auto(const Composition& composition, Rng& rng, const Limits& limits) {
+  return complete_auto(Composition(composition), rng, limits);
+}
+
+Result complete_auto(Composition&& composition, Rng& rng, const Limits& limits) {
   constexpr int kRefills = 8;
   const Index free_rows = composition.n() - composition.k();
   const Index target = auto_residual_rows(composition.n());
@@ -54,6 +59,46 @@ Result complete_auto(const Composition& composition, Rng& rng, const Limits& lim
     return r;
   };
 
+  // Large boards: random fills in place first (see complete_auto in auto.hpp).
+  bool filled_first = false;
+  if (composition.n() >= kFillFirstN && free_rows > target) {
+    filled_first = true;
+    const LimitWatch watch(limits);
+    RandomFill fill(composition);
+    for (int attempt = 0; attempt < kRefills; ++attempt) {
+      FillStats stats;
+      if (const char* hit = fill.run(target, rng, stats, &watch); *hit != '\0') {
+        counters.nodes += stats.placed;
+        fill.reset();
+        Result r;
+        r.limit = hit;
+        return finish(r, "");
+      }
+      counters.nodes += stats.placed;
+      ResidualBoard board;
+      const auto f = static_cast<std::uint64_t>(fill.free_rows().size());
+      const Limits left = remaining(64 * f + 4096, counters.nodes);
+      LimitWatch search_watch(left, exact_poll_interval(static_cast<Index>(f)));
+      Result e;
+      if (const char* hit = board.build(composition.n(), fill.free_rows(), fill.free_cols(), fill.diff_closed(),
+                                        fill.sum_closed(), true, &search_watch);
+          *hit != '\0') {
+        e.limit = hit;
+      } else {
+        e.outcome = search_residual(board, rng, search_watch, counters, composition, e.limit);
+      }
+      if (e.outcome == Outcome::solved) {
+        e.counters = counters;
+        e.counters.placed_random = stats.placed;
+        e.solution = std::move(composition);
+        return e;
+      }
+      fill.reset();
+      if (e.outcome == Outcome::gave_up && caller_limit_hit(e, "max_nodes")) return finish(e, "");
+      ++counters.restarts;
+    }
+  }
+
   // A portfolio in rounds with growing budgets. Min-conflicts first: by far the fastest on
   // completable compositions (derived ones at n = 1000: 0.07 ms of CPU, against 0.5 ms for
   // fill + exact), but a few tries can fail where more succeed; `exact` has heavy-tailed
@@ -76,7 +121,7 @@ Result complete_auto(const Composition& composition, Rng& rng, const Limits& lim
     if (caller_limit_hit(r, "minconflicts_limits")) return finish(r, "minconflicts_limits");
 
     // Random fill and exact search on the residual, once, for large compositions.
-    for (int attempt = 0; round == 0 && attempt < kRefills && free_rows > target; ++attempt) {
+    for (int attempt = 0; round == 0 && !filled_first && attempt < kRefills && free_rows > target; ++attempt) {
       Composition work = composition;
       const FillStats fill = random_fill(work, target, rng);
       counters.nodes += fill.placed;

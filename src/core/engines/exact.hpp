@@ -2,9 +2,12 @@
 #pragma once
 
 #include <cstdint>
+#include <string>
 
 #include "core/counting.hpp"
 #include "core/engine.hpp"
+#include "core/limit_watch.hpp"
+#include "core/residual_board.hpp"
 
 namespace nqc {
 
@@ -12,12 +15,27 @@ namespace nqc {
 /// rule), least-damage value order (000_*'s "minimum damage": a cell's damage is the number
 /// of free cells on its column and its two diagonals) and forward checking (a free row or a
 /// free column left with no free cell fails the placement at once). Ties are broken with
-/// `rng`. It works on the reduced board only, so a composition with f free rows costs
-/// O(n + f^2) to set up and O(f) per placement; it keeps per-row, per-column and
-/// per-diagonal free-cell counts and restores them on backtrack by recounting, with no trail.
+/// `rng`. It works on the residual board (core/residual_board.hpp: the free cells of the free
+/// rows x free columns), so a composition with f free rows costs O(n) time and 5n bits plus
+/// O(f^2) bit tests to set up, memory O(free cells) beyond that whatever n, and per
+/// placement a visit of the free cells on the queen's four lines; free-cell counts per row,
+/// column and diagonal are restored on backtrack by recounting, with no trail.
 /// Outcome: solved, infeasible (only after exhausting the space), or gave_up at a limit.
 Result complete_exact(const Composition& composition, Rng& rng, const Limits& limits,
                       Counters counters = {});
+
+/// complete_exact's search on a residual board already built with check_columns
+/// (ResidualBoard::build), e.g. the residual of a random fill. Restarts with Luby budgets
+/// until: solved (the board's rows get their columns in `solution`, 1-based, whose other rows
+/// are left as they are), infeasible (this board has no completion: the search exhausted it),
+/// or gave_up with `limit` set to the limit `watch` reported. Counters accumulate: nodes,
+/// backtracks, restarts, placed_search.
+Outcome search_residual(ResidualBoard& board, Rng& rng, LimitWatch& watch, Counters& counters, Composition& solution,
+                        std::string& limit);
+
+/// How often exact's LimitWatch polls the clock: a node costs more on larger residuals, so
+/// from 4096 free rows on it polls at every node (a time limit stops within a few nodes).
+constexpr std::uint64_t exact_poll_interval(Index free_rows) { return free_rows >= 4096 ? 1 : free_rows >= 256 ? 16 : 1024; }
 
 /// count_completions (core/counting.hpp) for boards too large for its mask counter: the same
 /// search as complete_exact without stopping at the first solution and without restarts.

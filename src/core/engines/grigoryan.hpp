@@ -165,5 +165,8 @@ Index grigoryan_level3(Index n);
 /// Memory O(n) bits for the board plus O(f^2) for the reduced matrix of f <= n - level2 rows.
 Result complete_grigoryan(const Composition& composition, Rng& rng, const Limits& limits,
                           const GrigoryanParams& params = {});
+/// The same in the composition's own memory (the solution is returned in it): no copy of the
+/// board, for large n.
+Result complete_grigoryan(Composition&& composition, Rng& rng, const Limits& limits, const GrigoryanParams& params = {});
 
 }  // namespace nqc

@@ -1,0 +1,107 @@
+// The residual board of a composition: its free rows x free columns, kept as the list of the
+// free cells (the reduced matrix L of 000_*'s blocks 2 and 4). Shared by the final stage of
+// `grigoryan` and the complete search of `exact`.
+#pragma once
+
+#include <cstdint>
+#include <utility>
+#include <vector>
+
+#include "core/composition.hpp"
+#include "core/limit_watch.hpp"
+#include "core/lines.hpp"
+
+namespace nqc {
+
+/// Free rows x free columns of a board, as the list of the cells that no queen attacks
+/// (cells attacked when it is built can never reopen while it lives, so they are left out).
+/// Each cell has its reduced row a (index into rows()), reduced column b (index into cols())
+/// and compact diagonal ids (000_*'s control vectors D1, D2 renumbered over the diagonals that
+/// hold a free cell), so memory is O(free cells + free rows) whatever n: the residual of
+/// n = 10^9 with 518 free rows costs a few MB. Every line (row, column, both diagonals) lists
+/// its cells, so a placement visits only the cells on its four lines, with incremental free
+/// counts per row, column and diagonal (the minimum-risk and minimum-damage rules read them).
+/// Placements nest: undo() the last place() first.
+class ResidualBoard {
+ public:
+  struct Cell {
+    Index a, b, d1, d2;  ///< reduced row, reduced column, compact diagonal ids
+  };
+
+  /// Builds the board of `rows` x `cols` (board indices, both ascending, equally many) of an
+  /// n x n board whose closed diagonals are marked in `diff_closed` (index diff_line) and
+  /// `sum_closed` (index sum_line). Cells are numbered row by row, columns ascending. O(f^2)
+  /// bit tests on f free rows. With `check_columns`, place() also reports an open column
+  /// left without a free cell.
+  /// With `watch`, the O(f^2) scan polls the stop flag and the time limit every 64 rows and
+  /// returns the name of the limit hit (the board is then unusable), else "".
+  const char* build(Index n, std::vector<Index> rows, std::vector<Index> cols, const Bitset& diff_closed,
+                    const Bitset& sum_closed, bool check_columns, const LimitWatch* watch = nullptr);
+
+  /// build() for the residual of consistent composition `c`: its free rows x free columns,
+  /// with the diagonals closed by its queens and those it excludes (CSPLib prob079). O(n)
+  /// time and 5n bits on top of the board.
+  const char* build(const Composition& c, bool check_columns, const LimitWatch* watch = nullptr);
+
+  [[nodiscard]] Index free_rows() const { return static_cast<Index>(rows_.size()); }
+  [[nodiscard]] Index cell_count() const { return static_cast<Index>(cells_.size()); }
+  [[nodiscard]] const Cell& cell(Index e) const { return cells_[static_cast<std::size_t>(e)]; }
+  /// Board row and column (0-based) of reduced row a and reduced column b.
+  [[nodiscard]] Index board_row(Index a) const { return rows_[static_cast<std::size_t>(a)]; }
+  [[nodiscard]] Index board_col(Index b) const { return cols_[static_cast<std::size_t>(b)]; }
+  /// Row a's cells are the ids [row_cells_begin(a), row_cells_end(a)), columns ascending.
+  [[nodiscard]] Index row_cells_begin(Index a) const { return row_begin_[static_cast<std::size_t>(a)]; }
+  [[nodiscard]] Index row_cells_end(Index a) const { return row_begin_[static_cast<std::size_t>(a) + 1]; }
+
+  [[nodiscard]] Index open_rows() const { return open_count_; }
+  [[nodiscard]] bool row_open(Index a) const { return row_open_[static_cast<std::size_t>(a)] != 0; }
+  /// Free cells now in row a / column b.
+  [[nodiscard]] Index row_free(Index a) const { return row_free_[static_cast<std::size_t>(a)]; }
+  [[nodiscard]] Index col_free(Index b) const { return col_free_[static_cast<std::size_t>(b)]; }
+  /// True when cell e is free now (its row, column and diagonals are open).
+  [[nodiscard]] bool is_free(Index e) const {
+    const Cell& c = cell(e);
+    return row_open_[static_cast<std::size_t>(c.a)] && col_open_[static_cast<std::size_t>(c.b)] &&
+           d1_open_[static_cast<std::size_t>(c.d1)] && d2_open_[static_cast<std::size_t>(c.d2)];
+  }
+  /// Damage of cell e (000_*, "minimum damage rule"): the free cells now on its column and
+  /// its two diagonals (the cell itself counted on each, the same offset for every cell).
+  [[nodiscard]] Index damage(Index e) const {
+    const Cell& c = cell(e);
+    return col_free_[static_cast<std::size_t>(c.b)] + d1_free_[static_cast<std::size_t>(c.d1)] +
+           d2_free_[static_cast<std::size_t>(c.d2)];
+  }
+  /// True when some open row (or, with check_columns, open column) has no free cell.
+  [[nodiscard]] bool has_dead_line() const;
+
+  /// Places a queen on free cell e and closes every cell it attacks. Returns false when this
+  /// leaves another open row (or, with check_columns, another open column) without a free
+  /// cell: the look-ahead of 000_*'s block 5, forward checking in `exact`. The placement
+  /// stands either way and is taken back by undo(e).
+  bool place(Index e);
+  /// Exactly reverts place(e) when undone last-placed first: once the four lines are open
+  /// again, the free cells on them are exactly those that place(e) closed, so no trail.
+  void undo(Index e);
+
+ private:
+  void count(Index e, Index delta);
+  void visit_lines(Index e, const Cell& c, Index delta);
+  void visit_list(Index e, const std::vector<Index>& begin, const std::vector<Index>& cells, Index line, Index delta);
+  Index renumber(std::vector<std::uint64_t>& keys, Index Cell::*field);
+  void bucket(Index Cell::*field, Index lines, std::vector<Index>& begin, std::vector<Index>& cells);
+
+  std::vector<Index> rows_, cols_;
+  std::vector<Cell> cells_;
+  std::vector<Index> row_begin_, col_begin_, col_cells_, d1_begin_, d1_cells_, d2_begin_, d2_cells_;
+  std::vector<std::uint8_t> row_open_, col_open_, d1_open_, d2_open_;
+  std::vector<Index> row_free_, col_free_, d1_free_, d2_free_;
+  std::vector<std::uint64_t> diff_keys_, sum_keys_;                   // board diagonals while building
+  std::vector<std::pair<std::uint64_t, Index>> slots_;                // renumber's table
+  std::vector<Index> fill_;
+  Index open_count_ = 0;
+  Index placing_row_ = -1, placing_col_ = -1;
+  bool check_columns_ = false;
+  bool dead_ = false;
+};
+
+}  // namespace nqc
