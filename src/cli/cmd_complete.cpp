@@ -51,17 +51,20 @@ Runner add_complete(CLI::App& app) {
     } catch (const std::invalid_argument& e) {
       throw InputError(std::string("--engine: ") + e.what());
     }
-    const Composition c = load_instance(a->file, a->diags);
+    Composition c = load_instance(a->file, a->diags);
+    // The engine may work in the composition's own memory (no copy at n = 10^9); its digest
+    // is what the check of the completion needs.
+    const CompositionDigest d = digest(c);
     Rng rng(a->seed, 1);
     const auto t0 = std::chrono::steady_clock::now();
-    const Result r = engine->complete(c, rng, Limits{a->max_nodes, a->time_limit_s, nullptr});
+    const Result r = engine->complete(std::move(c), rng, Limits{a->max_nodes, a->time_limit_s, nullptr});
     const double seconds = std::chrono::duration<double>(std::chrono::steady_clock::now() - t0).count();
-    if (r.outcome == Outcome::solved && !(is_solution(r.solution) && extends(r.solution, c))) {
+    if (r.outcome == Outcome::solved && !(is_solution(r.solution) && extends(r.solution, d))) {
       std::fprintf(stderr, "nqc: error: bug: engine '%s' returned a completion that fails verification\n", a->engine.c_str());
       return static_cast<int>(kExitEngineBug);
     }
     std::printf("outcome: %s\nengine: %s\nn: %d\nk: %d\ntime_s: %.6f\nbacktracks: %llu\nnodes: %llu\n",
-                to_string(r.outcome), engine->name().c_str(), c.n(), c.k(), seconds,
+                to_string(r.outcome), engine->name().c_str(), d.n, d.k, seconds,
                 static_cast<unsigned long long>(r.counters.backtracks), static_cast<unsigned long long>(r.counters.nodes));
     if (r.outcome == Outcome::gave_up) std::printf("limit: %s\n", r.limit.c_str());
     if (r.outcome == Outcome::solved && !a->output.empty()) write_composition(r.solution, std::filesystem::path(a->output));

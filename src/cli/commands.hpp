@@ -35,6 +35,9 @@ extern const CLI::Validator kUnsigned;
 Runner add_rerun(CLI::App& app);
 Runner add_export(CLI::App& app);
 
+/// challenge: the paper's pair of compositions at large n, one without completion.
+Runner add_challenge(CLI::App& app);
+
 /// Sets the spdlog default logger: stderr, "[time] [rank R] [level] message".
 void setup_logging(int rank, const std::string& level, bool quiet);
 

@@ -23,7 +23,7 @@ FreeLines free_lines(const Composition& c) {
 
 void close_excluded_diagonals(const Composition& c, std::vector<std::uint8_t>& difference,
                               std::vector<std::uint8_t>& sum) {
-  const Index last = 2 * c.n() - 2;
+  const std::int64_t last = 2 * static_cast<std::int64_t>(c.n()) - 2;
   for (const Index a : c.excluded_difference)
     if (a >= 0 && a <= last) difference[static_cast<std::size_t>(a)] = 1;
   for (const Index a : c.excluded_sum)

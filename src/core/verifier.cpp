@@ -3,6 +3,7 @@
 #include <vector>
 
 #include "core/lines.hpp"
+#include "core/rng.hpp"
 
 namespace nqc {
 
@@ -131,6 +132,33 @@ bool extends(const Composition& completion, const Composition& composition) {
   for (std::size_t i = 0; i < composition.q.size(); ++i)
     if (composition.q[i] != 0 && composition.q[i] != completion.q[i]) return false;
   return true;
+}
+
+namespace {
+std::uint64_t pair_hash(Index row, Index column) {
+  return splitmix64((static_cast<std::uint64_t>(static_cast<std::uint32_t>(row)) << 32) | static_cast<std::uint32_t>(column));
+}
+}  // namespace
+
+CompositionDigest digest(const Composition& composition) {
+  CompositionDigest d;
+  d.n = composition.n();
+  d.rows.assign(static_cast<std::size_t>(d.n));
+  for (Index i = 0; i < d.n; ++i)
+    if (const Index j = composition.q[static_cast<std::size_t>(i)]; j != 0) {
+      d.rows.set(static_cast<std::size_t>(i));
+      d.hash += pair_hash(i, j);
+      ++d.k;
+    }
+  return d;
+}
+
+bool extends(const Composition& completion, const CompositionDigest& digest) {
+  if (completion.n() != digest.n) return false;
+  std::uint64_t hash = 0;
+  for (Index i = 0; i < digest.n; ++i)
+    if (digest.rows.test(static_cast<std::size_t>(i))) hash += pair_hash(i, completion.q[static_cast<std::size_t>(i)]);
+  return hash == digest.hash;
 }
 
 }  // namespace nqc

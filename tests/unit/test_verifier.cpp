@@ -95,3 +95,27 @@ TEST(Verifier, ExtendsChecksGivenQueens) {
 
 }  // namespace
 }  // namespace nqc
+
+namespace nqc {
+namespace {
+
+// The digest stands in for the composition when an engine consumed it.
+TEST(CompositionDigest, ChecksACompletionLikeTheComposition) {
+  const Composition composition(std::vector<Index>{2, 0, 0, 0});  // n = 4, queen in row 1, column 2
+  const Composition solution(std::vector<Index>{2, 4, 1, 3});
+  const CompositionDigest d = digest(composition);
+  EXPECT_EQ(d.n, 4);
+  EXPECT_EQ(d.k, 1);
+  EXPECT_TRUE(extends(solution, d));
+  EXPECT_TRUE(extends(solution, digest(solution)));
+  // The other solution of n = 4 moves the composition's queen: refused, as by extends().
+  const Composition other(std::vector<Index>{3, 1, 4, 2});
+  EXPECT_FALSE(extends(other, composition));
+  EXPECT_FALSE(extends(other, d));
+  EXPECT_FALSE(extends(Composition(std::vector<Index>{0, 4, 1, 3}), d));  // the queen dropped
+  EXPECT_FALSE(extends(Composition(5), d));                                // another n
+  EXPECT_TRUE(extends(Composition(4), digest(Composition(4))));           // nothing to keep
+}
+
+}  // namespace
+}  // namespace nqc

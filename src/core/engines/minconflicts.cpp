@@ -141,7 +141,8 @@ class SwapSearch {
       ++nodes;
       ++moves;
       // Partner b != a: uniform on the other f - 1 rows, or the t-th after a random offset.
-      Index b = scan_all ? (offset + t) % (f - 1) : static_cast<Index>(rng.below(static_cast<std::uint64_t>(f - 1)));
+      Index b = scan_all ? static_cast<Index>((static_cast<std::int64_t>(offset) + t) % (f - 1))
+                         : static_cast<Index>(rng.below(static_cast<std::uint64_t>(f - 1)));
       if (b >= a) ++b;
       const std::int64_t before = energy_;
       swap(a, b);

@@ -1,0 +1,64 @@
+// Line indices at the largest board size (issue 11: "index arithmetic at n near 2^31 - 1").
+#include <gtest/gtest.h>
+
+#include <cstdint>
+#include <limits>
+
+#include "core/lines.hpp"
+
+namespace nqc {
+namespace {
+
+constexpr Index kMax = std::numeric_limits<Index>::max();  // n = 2^31 - 1
+
+// Evaluated by the compiler: signed overflow in a constant expression does not compile.
+static_assert(diff_line(kMax, 0, kMax - 1) == 0);
+static_assert(diff_line(kMax, kMax - 1, 0) == 4294967292ULL);  // 2n - 2
+static_assert(diff_line(kMax, kMax - 1, kMax - 1) == 2147483646ULL);  // n - 1, the long diagonal
+static_assert(sum_line(kMax - 1, kMax - 1) == 4294967292ULL);
+static_assert(sum_line(0, 0) == 0);
+static_assert(diagonal_lines(kMax) == 4294967293ULL);  // 2n - 1
+static_assert(diagonal_lines(1) == 1);
+
+TEST(Lines, EveryCellOfASmallBoardHasItsOwnPairOfLines) {
+  const Index n = 7;
+  for (Index r = 0; r < n; ++r)
+    for (Index c = 0; c < n; ++c) {
+      EXPECT_LT(diff_line(n, r, c), diagonal_lines(n));
+      EXPECT_LT(sum_line(r, c), diagonal_lines(n));
+      EXPECT_EQ(static_cast<std::int64_t>(diff_line(n, r, c)), r - c + n - 1);
+      // The two lines determine the cell.
+      const auto d = static_cast<std::int64_t>(diff_line(n, r, c)) - (n - 1), s = static_cast<std::int64_t>(sum_line(r, c));
+      EXPECT_EQ((s + d) / 2, r);
+      EXPECT_EQ((s - d) / 2, c);
+    }
+}
+
+TEST(Lines, ExtremeCellsAtTheLargestBoard) {
+  // Run time values (not folded), the cells in the four corners of n = 2^31 - 1.
+  volatile Index n = kMax;
+  const Index last = n - 1;
+  EXPECT_EQ(diff_line(n, 0, last), 0u);
+  EXPECT_EQ(diff_line(n, last, 0), 2 * static_cast<std::uint64_t>(kMax) - 2);
+  EXPECT_EQ(sum_line(last, last), 2 * static_cast<std::uint64_t>(kMax) - 2);
+  EXPECT_EQ(sum_line(last, 0), static_cast<std::uint64_t>(kMax) - 1);
+}
+
+TEST(Lines, BitsetSetsTestsAndResetsAcrossWords) {
+  Bitset b(200);
+  EXPECT_EQ(b.size(), 200u);
+  for (const std::size_t i : {0u, 63u, 64u, 127u, 199u}) {
+    EXPECT_FALSE(b.test(i));
+    b.set(i);
+    EXPECT_TRUE(b.test(i));
+  }
+  EXPECT_FALSE(b.test(1));
+  EXPECT_FALSE(b.test(65));
+  b.reset(64);
+  EXPECT_FALSE(b.test(64));
+  EXPECT_TRUE(b.test(63));
+  EXPECT_TRUE(b.test(127));
+}
+
+}  // namespace
+}  // namespace nqc
