@@ -44,4 +44,20 @@ Composition derive_composition(const Composition& solution, Index k, Rng& rng) {
   return c;
 }
 
+Composition derive_composition(Composition&& solution, Index k, Rng& rng) {
+  const Index n = solution.n();
+  if (k < 0 || k > n)
+    throw std::invalid_argument("composition size k = " + std::to_string(k) + " is outside 0.." +
+                                std::to_string(n));
+  Composition c = std::move(solution);
+  std::int64_t needed = k;
+  for (Index i = 0; i < n; ++i) {
+    // Keep row i with probability needed / (rows left): the draws of the copying overload,
+    // which stops drawing once k rows are kept.
+    if (needed > 0 && static_cast<std::int64_t>(rng.below(static_cast<std::uint64_t>(n - i))) < needed) --needed;
+    else c.q[static_cast<std::size_t>(i)] = 0;
+  }
+  return c;
+}
+
 }  // namespace nqc

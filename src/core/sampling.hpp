@@ -31,5 +31,8 @@ Index draw_k(Index n, const KRange& range, Rng& rng);
 /// rows. The result is consistent and has at least one completion, `solution`.
 /// Requires 0 <= k <= n; throws std::invalid_argument otherwise.
 Composition derive_composition(const Composition& solution, Index k, Rng& rng);
+/// The same composition from the same draws, made in the solution's own memory (its other
+/// rows emptied): no second n-row array, for large n.
+Composition derive_composition(Composition&& solution, Index k, Rng& rng);
 
 }  // namespace nqc

@@ -58,6 +58,7 @@ void plan_instances(const ExperimentConfig& config, Plan& plan) {
     shard.first_solution = first;
     shard.solution_count = std::min<std::uint64_t>(config.shard_cases, plan.instance_cases.size() - first);
     shard.compositions_per_solution = 1;
+    shard.composition_count = 1;
     shard.first_case = first;
     for (std::uint64_t c = first; c < first + shard.solution_count; ++c)
       shard.cost += static_cast<double>(plan.instance_cases[c].n) + 100.0;
@@ -77,20 +78,31 @@ Plan make_plan(const ExperimentConfig& config) {
   }
   std::map<Index, std::uint64_t> solutions_used;  // next free solution id per n
   for (const SizeGroup& group : config.sizes) {
-    const std::uint64_t per_shard = std::max<std::uint64_t>(1, config.shard_cases / group.compositions_per_solution);
+    const std::uint64_t per = group.compositions_per_solution;
     for (const Index n : group.n) {
+      const double case_cost = static_cast<double>(n) + 100.0;
+      const auto cases_per_shard = std::max<std::uint64_t>(
+          1, std::min<std::uint64_t>(config.shard_cases, static_cast<std::uint64_t>(kMaxShardCost / case_cost)));
+      // Whole solutions per shard, or (when one solution's cases are too many) runs of one
+      // solution's compositions.
+      const std::uint64_t solutions_per_shard = std::max<std::uint64_t>(1, cases_per_shard / per);
+      const std::uint64_t compositions_per_shard = cases_per_shard >= per ? per : cases_per_shard;
       std::uint64_t& base = solutions_used[n];
-      for (std::uint64_t s = 0; s < group.solutions; s += per_shard) {
-        Shard shard;
-        shard.id = plan.shards.size();
-        shard.n = n;
-        shard.first_solution = base + s;
-        shard.solution_count = std::min(per_shard, group.solutions - s);
-        shard.compositions_per_solution = group.compositions_per_solution;
-        shard.first_case = plan.total_cases;
-        shard.cost = static_cast<double>(shard.case_count()) * (static_cast<double>(n) + 100.0);
-        plan.total_cases += shard.case_count();
-        plan.shards.push_back(shard);
+      for (std::uint64_t s = 0; s < group.solutions; s += solutions_per_shard) {
+        for (std::uint64_t c = 0; c < per; c += compositions_per_shard) {
+          Shard shard;
+          shard.id = plan.shards.size();
+          shard.n = n;
+          shard.first_solution = base + s;
+          shard.solution_count = std::min(solutions_per_shard, group.solutions - s);
+          shard.compositions_per_solution = per;
+          shard.first_composition = c;
+          shard.composition_count = std::min(compositions_per_shard, per - c);
+          shard.first_case = plan.total_cases;
+          shard.cost = static_cast<double>(shard.case_count()) * case_cost;
+          plan.total_cases += shard.case_count();
+          plan.shards.push_back(shard);
+        }
       }
       base += group.solutions;
     }

@@ -10,19 +10,34 @@
 namespace nqc {
 
 /// A contiguous range of cases of one n: solutions [first_solution, first_solution +
-/// solution_count) with all their compositions. Case ids are consecutive within a shard.
+/// solution_count), each with its compositions [first_composition, first_composition +
+/// composition_count) (all of them, unless the cases are so large that a solution's
+/// compositions are spread over several shards; then solution_count is 1). Case ids are
+/// consecutive within a shard.
 struct Shard {
   std::uint64_t id = 0;
   Index n = 0;
   std::uint64_t first_solution = 0;
   std::uint64_t solution_count = 0;
   std::uint64_t compositions_per_solution = 0;
-  std::uint64_t first_case = 0;  ///< case id of (first_solution, composition 0)
+  std::uint64_t first_composition = 0;
+  std::uint64_t composition_count = 0;
+  std::uint64_t first_case = 0;  ///< case id of (first_solution, first_composition)
   double cost = 0.0;             ///< expected cost, arbitrary units (for scheduling only)
   bool instances = false;        ///< a shard of Plan::instance_cases: [first_solution, +solution_count)
 
-  [[nodiscard]] std::uint64_t case_count() const { return solution_count * compositions_per_solution; }
+  [[nodiscard]] std::uint64_t case_count() const { return solution_count * composition_count; }
+  /// Case id of (solution s, composition c) of this shard.
+  [[nodiscard]] std::uint64_t case_id(std::uint64_t s, std::uint64_t c) const {
+    return first_case + (s - first_solution) * composition_count + (c - first_composition);
+  }
 };
+
+/// Cost units (n + 100 per case, as Shard::cost) above which a shard is split: a shard holds
+/// at most this much work whatever shard_cases says, down to one case, so that a case of
+/// n = 10^8 is a shard of its own (a shard is the unit a killed rank loses and a rank holds in
+/// memory).
+inline constexpr double kMaxShardCost = 134217728.0;  // 2^27
 
 /// All shards of a config, in plan order (sizes groups in order, n in order, solutions in
 /// order). Ids and case ids are pure functions of the config, so reruns and resumes find the
@@ -41,8 +56,10 @@ struct Plan {
   std::vector<InstanceCase> instance_cases;  ///< the cases of an instance config, in case-id order
 };
 
-/// Expands a config. Each shard holds max(1, shard_cases / compositions_per_solution) whole
-/// solutions. The cost estimate of a shard is cases * (n + 100), linear in n as the engines.
+/// Expands a config. Each shard holds up to shard_cases cases and kMaxShardCost cost units
+/// (at least one case): whole solutions when a solution's compositions fit, else runs of the
+/// compositions of one solution. The cost estimate of a shard is cases * (n + 100), linear in
+/// n as the engines.
 /// An instance config expands its directories (their *.param and *.txt files, sorted) and
 /// reads every file once for n and numdiags: one case per (file, diags entry), shards of
 /// shard_cases cases. Throws nqc::InputError for an unreadable or malformed instance file.

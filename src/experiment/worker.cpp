@@ -45,21 +45,37 @@ CaseInput derive_case(const ExperimentConfig& config, const Composition& solutio
   return in;
 }
 
+CaseInput derive_case(const ExperimentConfig& config, Composition&& solution, std::uint64_t solution_id,
+                      std::uint64_t composition_id) {
+  CaseInput in;
+  const Index n = solution.n();
+  in.seed = derive_seed(config.seed, static_cast<std::uint64_t>(n), solution_id, composition_id);
+  Rng rng(in.seed, 0);
+  const Index k = draw_k(n, config.k, rng);
+  in.composition = derive_composition(std::move(solution), k, rng);
+  return in;
+}
+
 namespace {
 
 // Runs the engine on one composition, timing only the engine call, and checks its answer:
 // a completion must pass the verifier and keep the given queens; `infeasible` on a case
 // known to be completable (`derived`) is an engine bug. Fills the outcome fields of `row`.
-void execute(const ExperimentConfig& config, Engine& engine, const Composition& composition, bool derived,
+void execute(const ExperimentConfig& config, Engine& engine, Composition&& composition, bool derived,
              const std::atomic<bool>* stop, CaseRow& row, FailureRecord* failure) {
   row.n = composition.n();
   row.k = composition.k();
   row.engine = fixed_string<24>(engine.name());
+  // The engine gets the composition itself (no copy at n = 10^8); what the checks need of it
+  // is its digest, and a copy only where a failure record or a bug report keeps it.
+  const CompositionDigest digest = nqc::digest(composition);
+  Composition kept;
+  if (row.n <= kMaxStoredFailureN) kept = composition;
   Rng rng(row.seed, 1);
   const Limits limits{config.max_nodes, config.time_limit_s, stop};
   const double cpu0 = thread_cpu_seconds();
   const auto t0 = std::chrono::steady_clock::now();
-  const Result result = engine.complete(composition, rng, limits);
+  const Result result = engine.complete(std::move(composition), rng, limits);
   const auto t1 = std::chrono::steady_clock::now();
   row.cpu_s = thread_cpu_seconds() - cpu0;
   row.wall_s = std::chrono::duration<double>(t1 - t0).count();
@@ -75,19 +91,19 @@ void execute(const ExperimentConfig& config, Engine& engine, const Composition& 
   if (result.outcome == Outcome::infeasible && derived)
     throw EngineBugError("engine '" + engine.name() + "' declared " + case_name(row) +
                              " infeasible, but it was derived from a solution: this is a bug in the engine",
-                         row.case_id, composition);
+                         row.case_id, kept);
   if (result.outcome == Outcome::solved) {
     const Verdict v = verify(result.solution);
-    if (!v.ok() || result.solution.k() != result.solution.n() || !extends(result.solution, composition))
+    if (!v.ok() || result.solution.k() != result.solution.n() || !extends(result.solution, digest))
       throw EngineBugError("engine '" + engine.name() + "' returned a completion of " + case_name(row) +
                                " that fails verification: " +
                                (!v.ok() ? v.describe(result.solution) : std::string("incomplete or moves a given queen")),
-                           row.case_id, composition);
+                           row.case_id, kept);
   } else if (result.outcome == Outcome::gave_up) {
     row.false_negative = derived ? 1 : 0;
     if (failure != nullptr && row.n <= kMaxStoredFailureN) {
       failure->case_id = row.case_id;
-      failure->q = composition.q;
+      failure->q = std::move(kept.q);
     }
   }
 }
@@ -95,16 +111,16 @@ void execute(const ExperimentConfig& config, Engine& engine, const Composition& 
 }  // namespace
 
 CaseRow run_case(const ExperimentConfig& config, Engine& engine, const Shard& shard,
-                 std::uint64_t solution_id, std::uint64_t composition_id, const CaseInput& input,
+                 std::uint64_t solution_id, std::uint64_t composition_id, CaseInput input,
                  int rank, const std::atomic<bool>* stop, FailureRecord* failure) {
   CaseRow row;
-  row.case_id = shard.first_case + (solution_id - shard.first_solution) * shard.compositions_per_solution + composition_id;
+  row.case_id = shard.case_id(solution_id, composition_id);
   row.shard_id = shard.id;
   row.solution_id = solution_id;
   row.composition_id = composition_id;
   row.seed = input.seed;
   row.rank = rank;
-  execute(config, engine, input.composition, true, stop, row, failure);
+  execute(config, engine, std::move(input.composition), true, stop, row, failure);
   return row;
 }
 
@@ -127,7 +143,7 @@ CaseRow run_instance_case(const ExperimentConfig& config, Engine& engine, const 
                          static_cast<std::uint64_t>(instance.diags));
   row.rank = rank;
   row.instance = fixed_string<sizeof(CaseRow::instance)>(instance.file);  // plan_instances checked the length
-  execute(config, engine, composition, false, stop, row, failure);
+  execute(config, engine, std::move(composition), false, stop, row, failure);
   return row;
 }
 
@@ -160,14 +176,17 @@ ShardRun run_shard(const ExperimentConfig& config, const Plan& plan, const Shard
     run.complete = true;
     return run;
   }
-  const std::uint64_t per = shard.compositions_per_solution;
+  // Solution by solution; the compositions of a solution reuse it, and its last composition
+  // is made in its own memory (for a shard of one case of n = 10^8, the only copy).
+  const std::uint64_t per = shard.composition_count;
   for (std::uint64_t s = shard.first_solution + skip / per; s < shard.first_solution + shard.solution_count; ++s) {
-    const Composition solution = sample_solution(config, shard.n, s);
-    for (std::uint64_t c = s == shard.first_solution + skip / per ? skip % per : 0; c < per; ++c) {
+    Composition solution = sample_solution(config, shard.n, s);
+    const std::uint64_t c_end = shard.first_composition + per;
+    for (std::uint64_t c = shard.first_composition + (s == shard.first_solution + skip / per ? skip % per : 0); c < c_end; ++c) {
       if (stop != nullptr && stop->load()) return run;
-      const CaseInput input = derive_case(config, solution, s, c);
+      CaseInput input = c + 1 == c_end ? derive_case(config, std::move(solution), s, c) : derive_case(config, solution, s, c);
       FailureRecord failure;
-      const CaseRow row = run_case(config, *engine, shard, s, c, input, rank, stop, &failure);
+      const CaseRow row = run_case(config, *engine, shard, s, c, std::move(input), rank, stop, &failure);
       if (std::string(row.limit.data()) == "stop") return run;  // interrupted: not a result
       run.data.rows.push_back(row);
       if (!failure.q.empty()) run.data.failures.push_back(std::move(failure));

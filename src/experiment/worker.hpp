@@ -44,13 +44,18 @@ struct CaseInput {
 };
 CaseInput derive_case(const ExperimentConfig& config, const Composition& solution,
                       std::uint64_t solution_id, std::uint64_t composition_id);
+/// The same case made in the solution's own memory (for a solution used once: large n).
+CaseInput derive_case(const ExperimentConfig& config, Composition&& solution, std::uint64_t solution_id,
+                      std::uint64_t composition_id);
 
 /// Runs one case: times only the engine call (wall and thread CPU seconds), then verifies
-/// a solved result independently (complete, consistent, and extending the composition).
+/// a solved result independently (complete, consistent, and extending the composition: its
+/// CompositionDigest, since the engine may work in the composition's own memory).
 /// Fills `failure` (when given and the case is a false negative with n <= kMaxStoredFailureN).
-/// Throws EngineBugError when the engine says infeasible or its solution fails verification.
+/// Throws EngineBugError when the engine says infeasible or its solution fails verification
+/// (with the composition when n <= kMaxStoredFailureN).
 CaseRow run_case(const ExperimentConfig& config, Engine& engine, const Shard& shard,
-                 std::uint64_t solution_id, std::uint64_t composition_id, const CaseInput& input,
+                 std::uint64_t solution_id, std::uint64_t composition_id, CaseInput input,
                  int rank, const std::atomic<bool>* stop, FailureRecord* failure);
 
 /// What run_shard did. `complete` is false when `stop` ended it early; then the shard must

@@ -37,6 +37,38 @@ TEST(Plan, ShardsCoverEveryCaseOnceWithStableIds) {
   for (std::size_t i = 0; i < p.shards.size(); ++i) EXPECT_EQ(p.shards[i].first_case, q.shards[i].first_case);
 }
 
+// Large cases: a shard holds at most kMaxShardCost = 2^27 cost units (n + 100 per case), so
+// n = 10^8 gives a shard per case and n = 3*10^6 splits each solution's 100 compositions into
+// runs of 44; case ids stay those of plan order.
+TEST(Plan, LargeCasesSplitSolutionsAcrossShards) {
+  const Plan p = make_plan(parse_config(nlohmann::json::parse(R"({"name": "t",
+      "sizes": [{"n": 100000000, "solutions": 2, "compositions_per_solution": 3},
+                {"n": 3000000, "solutions": 1, "compositions_per_solution": 100},
+                {"n": 1000000, "solutions": 2, "compositions_per_solution": 100}]})"),
+                                        "t.json"));
+  ASSERT_EQ(p.shards.size(), 6u + 3u + 2u);
+  for (std::size_t i = 0; i < 6; ++i) {
+    const Shard& s = p.shards[i];
+    EXPECT_EQ(s.case_count(), 1u);
+    EXPECT_EQ(s.first_solution, i / 3);
+    EXPECT_EQ(s.first_composition, i % 3);
+    EXPECT_EQ(s.first_case, i);
+    EXPECT_EQ(s.case_id(s.first_solution, s.first_composition), i);
+  }
+  EXPECT_EQ(p.shards[6].first_composition, 0u);
+  EXPECT_EQ(p.shards[6].composition_count, 44u);
+  EXPECT_EQ(p.shards[7].first_composition, 44u);
+  EXPECT_EQ(p.shards[8].first_composition, 88u);
+  EXPECT_EQ(p.shards[8].composition_count, 12u);
+  EXPECT_EQ(p.shards[8].case_id(0, 99), 6u + 99u);
+  // n = 10^6: 134 cases fit a shard, so whole solutions of 100 compositions, one per shard.
+  EXPECT_EQ(p.shards[9].solution_count, 1u);
+  EXPECT_EQ(p.shards[9].composition_count, 100u);
+  EXPECT_EQ(p.shards[10].first_case, 6u + 100u + 100u);
+  EXPECT_EQ(p.total_cases, 6u + 100u + 200u);
+  for (const Shard& s : p.shards) EXPECT_LE(s.cost, kMaxShardCost);
+}
+
 TEST(Plan, ScheduleTakesLargestCostFirst) {
   const Plan p = make_plan(config());
   const auto order = schedule_order(p);

@@ -124,6 +124,22 @@ TEST(Sampling, DerivedCompositionsKeepExactlyKQueensOfTheSolution) {
   EXPECT_THROW(derive_composition(s, 201, rng), std::invalid_argument);
 }
 
+// Derived in the solution's own memory: the same composition from the same draws.
+TEST(Sampling, DerivedInPlaceIsTheSameComposition) {
+  Rng srng(8);
+  const Composition s = random_solution(500, srng);
+  for (Index k : {0, 1, 250, 499, 500}) {
+    Rng a(k, 3), b(k, 3);
+    const Composition copied = derive_composition(s, k, a);
+    Composition owned = s;
+    const Composition in_place = derive_composition(std::move(owned), k, b);
+    EXPECT_EQ(in_place, copied) << k;
+    EXPECT_EQ(a(), b()) << k;  // the same number of draws
+  }
+  Composition owned = s;
+  EXPECT_THROW(derive_composition(std::move(owned), 501, srng), std::invalid_argument);
+}
+
 TEST(Sampling, DerivedRowsAreUniform) {
   // Each row of n = 10 is kept with probability k / n = 0.3.
   Rng rng(77);

@@ -117,5 +117,39 @@ TEST(Worker, ShardContinuedAfterFinishedCasesGivesTheSameRows) {
   EXPECT_THROW(run_shard(cfg, plan, shard, 0, nullptr, {}, wrong), std::invalid_argument);
 }
 
+// A shard that holds part of one solution's compositions (large n: kMaxShardCost) gives the
+// rows those cases give one by one, its last case made in the solution's own memory; resumed
+// after its first case, the same rows.
+TEST(Worker, SplitShardGivesTheRowsOfItsCases) {
+  const ExperimentConfig cfg = parse_config(nlohmann::json::parse(R"({"name": "t", "seed": 3, "engine": "auto",
+      "sizes": [{"n": 2000000, "solutions": 1, "compositions_per_solution": 70}]})"),
+                                            "t.json");
+  const Plan plan = make_plan(cfg);
+  ASSERT_EQ(plan.shards.size(), 2u);
+  const Shard& shard = plan.shards[1];  // compositions 67, 68, 69
+  ASSERT_EQ(shard.first_composition, 67u);
+  ASSERT_EQ(shard.case_count(), 3u);
+  const ShardRun run = run_shard(cfg, plan, shard, 0, nullptr, {});
+  ASSERT_TRUE(run.complete);
+  ASSERT_EQ(run.data.rows.size(), 3u);
+  const Composition solution = sample_solution(cfg, 2000000, 0);
+  const auto engine = make_engine("auto");
+  for (std::uint64_t c = 67; c < 70; ++c) {
+    const CaseRow& row = run.data.rows[c - 67];
+    EXPECT_EQ(row.case_id, c);
+    EXPECT_EQ(row.composition_id, c);
+    EXPECT_EQ(row.outcome, 0);
+    const CaseRow one = run_case(cfg, *engine, shard, 0, c, derive_case(cfg, solution, 0, c), 0, nullptr, nullptr);
+    EXPECT_EQ(one.case_id, row.case_id);
+    EXPECT_EQ(one.seed, row.seed);
+    EXPECT_EQ(one.k, row.k);
+    EXPECT_EQ(one.nodes, row.nodes);
+  }
+  ShardData done{shard.id, {run.data.rows[0]}, {}};
+  const ShardRun rest = run_shard(cfg, plan, shard, 1, nullptr, {}, done);
+  ASSERT_EQ(rest.data.rows.size(), 3u);
+  for (std::size_t i = 0; i < 3; ++i) EXPECT_EQ(rest.data.rows[i].nodes, run.data.rows[i].nodes);
+}
+
 }  // namespace
 }  // namespace nqc
