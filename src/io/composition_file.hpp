@@ -47,10 +47,11 @@ CompositionFormat detect_format(std::string_view bytes);
 CompositionFormat format_for_output(const std::filesystem::path& file);
 
 /// Reads a composition file in any format, found by content (detect_format); "-" reads
-/// standard input (any format; HDF5 through an in-memory copy). Checks that n >= 1 and every
-/// value is in 0..n, not consistency (require_consistent). Files are memory-mapped and
-/// copied into the composition in large chunks (peak memory about one 4n-byte array for
-/// the binary format). Throws nqc::InputError (one line, naming the file) for a file that
+/// standard input (any format; a pipe is read into memory first, HDF5 through an in-memory
+/// file image). Checks that n >= 1 and every value is in 0..n, not consistency
+/// (require_consistent). A binary file is memory-mapped and copied in cache-sized steps,
+/// its pages given back as it goes (peak memory about the 4n-byte composition); a text file
+/// is read in 256 KiB pieces by parallel threads (text_format.hpp). Throws nqc::InputError (one line, naming the file) for a file that
 /// cannot be opened ("FILE: cannot open: REASON"), the text errors of parse_composition,
 /// and the binary and HDF5 errors listed in README.md ("Composition formats"), e.g.
 /// "FILE: truncated: header says n = 10 (24 + 4n = 64 bytes), the file has 60 bytes",

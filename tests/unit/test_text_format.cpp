@@ -259,5 +259,28 @@ TEST(TextFormat, LargeTextsInParallelParts) {
   EXPECT_EQ(parse_error_of(above), reference_parse(above, expected));
 }
 
+// The text is read in pieces of 256 KiB cut between lines, or on one long line between
+// tokens and before a comment: one line of 10^6 values, CR line ends only, and a comment and
+// a token each longer than a piece.
+TEST(TextFormat, PiecesCutOnlyBetweenTokens) {
+  std::string line;
+  for (int i = 0; i < 1000000; ++i) line += std::to_string(i % 7) + (i % 5 ? " " : "\t");
+  std::string cr;
+  for (int i = 0; i < 600000; ++i) cr += std::to_string(i % 9) + (i % 1000 ? "\r" : "\r# c\r");
+  const std::string long_comment = "1 2 0 # " + std::string(700000, 'c') + " 9 9 9\n4 3\n";
+  const std::string long_token = "1 2 " + std::string(700000, '1') + " 3\n";
+  const std::string long_line_comment = line + "# " + std::string(300000, 'x') + " 1 2 3\n" + line;
+  for (const std::string* text : std::vector<const std::string*>{&line, &cr, &long_comment, &long_token, &long_line_comment}) {
+    std::vector<Index> expected;
+    const std::string expected_error = reference_parse(*text, expected);
+    try {
+      EXPECT_EQ(parse_composition(*text, "f.txt").composition.q, expected);
+      EXPECT_EQ(expected_error, "");
+    } catch (const InputError& e) {
+      EXPECT_EQ(std::string(e.what()), expected_error);
+    }
+  }
+}
+
 }  // namespace
 }  // namespace nqc
