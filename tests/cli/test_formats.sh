@@ -160,38 +160,37 @@ expect_exit 1 "a binary file with another magic is read as text"
 check "another magic: the text parser names the bad token" grep -qF "nqc: error: $f:1: row 1: expected an integer 0..n, got 'NQCB" "$ERR_FILE"
 
 # HDF5 files of the wrong shape, written with h5py.
-h5() {  # FILE PYTHON-STATEMENTS (f is the open file, np numpy)
+# h5 FILE PYTHON-STATEMENTS: writes FILE (f is the open file, np numpy).
+h5() {
   "$PY" -c "import h5py, numpy as np, sys
 f = h5py.File(sys.argv[1], 'w')
 $2
 f.close()" "$1"
 }
-f=$TMP/no-dataset.h5
-h5 "$f" "f['values'] = np.array([0, 2, 0, 0], dtype='<u4')"
-bad_file "$f" "$f: no dataset /composition (an nqc HDF5 composition holds Q(1..n) in the 1-D integer dataset /composition)" "HDF5 without /composition"
-f=$TMP/rank2.h5
-h5 "$f" "f['composition'] = np.zeros((2, 2), dtype='<i4')"
-bad_file "$f" "$f: /composition has rank 2, expected rank 1 (the values Q(1..n))" "HDF5 dataset of rank 2"
-f=$TMP/float.h5
-h5 "$f" "f['composition'] = np.array([0.0, 2.0, 0.0, 0.0])"
-bad_file "$f" "$f: /composition holds floating-point values, expected integers" "HDF5 dataset of floats"
-f=$TMP/strings.h5
-h5 "$f" "f['composition'] = np.array([b'0', b'2'])"
-bad_file "$f" "$f: /composition holds string values, expected integers" "HDF5 dataset of strings"
-f=$TMP/empty.h5
-h5 "$f" "f.create_dataset('composition', shape=(0,), dtype='<i4')"
-bad_file "$f" "$f: /composition is empty (n must be at least 1)" "HDF5 dataset of length 0"
-f=$TMP/negative.h5
-h5 "$f" "f['composition'] = np.array([0, 2, -1, 0], dtype='<i8')"
-bad_file "$f" "$f: row 3: value -1 is out of range 0..4" "HDF5 value -1"
+# bad_h5 NAME PYTHON-STATEMENTS MESSAGE DESC: the file written by the statements fails with
+# "FILE: MESSAGE".
+bad_h5() {
+  h5 "$TMP/$1" "$2"
+  bad_file "$TMP/$1" "$TMP/$1: $3" "$4"
+}
+bad_h5 no-dataset.h5 "f['values'] = np.array([0, 2, 0, 0], dtype='<u4')" \
+  "no dataset /composition (an nqc HDF5 composition holds Q(1..n) in the 1-D integer dataset /composition)" "HDF5 without /composition"
+bad_h5 rank2.h5 "f['composition'] = np.zeros((2, 2), dtype='<i4')" \
+  "/composition has rank 2, expected rank 1 (the values Q(1..n))" "HDF5 dataset of rank 2"
+bad_h5 float.h5 "f['composition'] = np.array([0.0, 2.0, 0.0, 0.0])" \
+  "/composition holds floating-point values, expected integers" "HDF5 dataset of floats"
+bad_h5 strings.h5 "f['composition'] = np.array([b'0', b'2'])" "/composition holds string values, expected integers" \
+  "HDF5 dataset of strings"
+bad_h5 empty.h5 "f.create_dataset('composition', shape=(0,), dtype='<i4')" "/composition is empty (n must be at least 1)" \
+  "HDF5 dataset of length 0"
+bad_h5 negative.h5 "f['composition'] = np.array([0, 2, -1, 0], dtype='<i8')" "row 3: value -1 is out of range 0..4" "HDF5 value -1"
+bad_h5 group.h5 "f.create_group('composition')" \
+  "unreadable HDF5 composition: cannot open dataset /composition: not a dataset (H5D__open_name(): not a dataset; called from H5Dopen2())" \
+  "HDF5 /composition is a group"
 f=$TMP/int16.h5
 h5 "$f" "f['composition'] = np.array([2, 4, 1, 3], dtype='>i2')"
 run "$NQC" verify "$f"
 expect_stdout_line "$f: valid solution, n = 4" "HDF5: any integer type (big-endian int16) is read"
-f=$TMP/group.h5
-h5 "$f" "f.create_group('composition')"
-bad_file "$f" "$f: unreadable HDF5 composition: cannot open dataset /composition: not a dataset (H5D__open_name(): not a dataset; called from H5Dopen2())" \
-  "HDF5 /composition is a group"
 f=$TMP/truncated.h5
 head -c 3000 "$TMP/s1000.h5" >"$f"
 bad_file "$f" "$f: unreadable HDF5 composition: truncated file (H5F__super_read(): truncated file; called from H5Fopen())" "truncated HDF5 file"
