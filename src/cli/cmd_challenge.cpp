@@ -9,7 +9,7 @@
 #include "core/challenge.hpp"
 #include "core/sampling.hpp"
 #include "io/errors.hpp"
-#include "io/text_format.hpp"
+#include "io/composition_file.hpp"
 
 namespace nqc::cli {
 

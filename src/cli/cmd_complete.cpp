@@ -8,8 +8,8 @@
 #include "core/engine.hpp"
 #include "core/verifier.hpp"
 #include "io/csplib.hpp"
+#include "io/composition_file.hpp"
 #include "io/errors.hpp"
-#include "io/text_format.hpp"
 
 namespace nqc::cli {
 namespace {
@@ -18,9 +18,9 @@ namespace {
 Composition load_instance(const std::string& file, std::optional<int> diags) {
   if (is_param_file(file)) return read_param(file, diags).board;
   if (diags) throw InputError("--diags: applies to CSPLib .param files only, not to " + file);
-  const LoadedComposition loaded = read_composition(file);
+  LoadedComposition loaded = read_composition(file);
   require_consistent(loaded);  // before any search
-  return loaded.composition;
+  return std::move(loaded.composition);  // no copy of an n-row array
 }
 
 }  // namespace
@@ -34,9 +34,9 @@ Runner add_complete(CLI::App& app) {
     std::optional<int> diags;
   };
   auto a = std::make_shared<Args>();
-  cmd->add_option("FILE", a->file, "composition file (text format; - for stdin) or CSPLib prob079 .param file")->required();
+  cmd->add_option("FILE", a->file, "composition file (text, binary or HDF5, found by content; - for stdin) or CSPLib prob079 .param file")->required();
   cmd->add_option("--diags", a->diags, "for a .param file: exclude only its first D diagonals (default: all)");
-  cmd->add_option("-o,--output", a->output, "write the completed solution here (text format)");
+  cmd->add_option("-o,--output", a->output, "write the completed solution here (.bin: binary, .h5 or .hdf5: HDF5, else text)");
   std::string names;
   for (const auto& e : engine_names()) names += (names.empty() ? "" : ", ") + e;
   cmd->add_option("-e,--engine", a->engine, "engine: " + names)->capture_default_str();
@@ -67,7 +67,7 @@ Runner add_complete(CLI::App& app) {
                 to_string(r.outcome), engine->name().c_str(), d.n, d.k, seconds,
                 static_cast<unsigned long long>(r.counters.backtracks), static_cast<unsigned long long>(r.counters.nodes));
     if (r.outcome == Outcome::gave_up) std::printf("limit: %s\n", r.limit.c_str());
-    if (r.outcome == Outcome::solved && !a->output.empty()) write_composition(r.solution, std::filesystem::path(a->output));
+    if (r.outcome == Outcome::solved && !a->output.empty()) write_composition(r.solution, a->output);
     switch (r.outcome) {
       case Outcome::solved: return static_cast<int>(kExitOk);
       case Outcome::infeasible: return static_cast<int>(kExitInfeasible);
@@ -83,7 +83,7 @@ Runner add_count(CLI::App& app) {
   auto max_nodes = std::make_shared<std::uint64_t>(0);
   auto time_limit = std::make_shared<double>(0);
   auto diags = std::make_shared<std::optional<int>>();
-  cmd->add_option("N_OR_FILE", *target, "board size N (empty board), a composition file, or a CSPLib .param file")->required();
+  cmd->add_option("N_OR_FILE", *target, "board size N (empty board), a composition file (any format), or a CSPLib .param file")->required();
   cmd->add_option("--diags", *diags, "for a .param file: exclude only its first D diagonals (default: all)");
   cmd->add_option("--max-nodes", *max_nodes, "stop after this many placements (0 = no limit)")->check(kUnsigned);
   cmd->add_option("--time-limit", *time_limit, "stop after this many seconds (0 = no limit)")->check(kNonNegative);

@@ -78,21 +78,20 @@ Runner add_rerun(CLI::App& app) {
 }
 
 Runner add_export(CLI::App& app) {
-  auto* cmd = app.add_subcommand("export", "Write the stored composition of a false-negative or gave_up case as a text file");
+  auto* cmd = app.add_subcommand("export", "Write the stored composition of a false-negative or gave_up case to a file");
   auto results = std::make_shared<std::string>();
   auto case_id = std::make_shared<std::uint64_t>(0);
   auto output = std::make_shared<std::string>();
   cmd->add_option("RESULTS", *results, "results directory or HDF5 result file")->required();
   cmd->add_option("--case", *case_id, "case id")->required()->check(kUnsigned);
-  cmd->add_option("-o,--output", *output, "output file (default: stdout)");
+  cmd->add_option("-o,--output", *output, "output file (default: stdout); .bin: binary, .h5 or .hdf5: HDF5, else text");
   return [results, case_id, output] {
     const auto record = find_failure(*results, *case_id);
     if (!record)
       throw InputError(*results + ": no stored composition for case " + std::to_string(*case_id) +
                        " (only false negatives and gave_up cases with n <= 10^6 are stored; `nqc rerun --verbose` rebuilds any case)");
     const Composition c(record->q);
-    if (output->empty() || *output == "-") write_composition(c, std::cout);
-    else write_composition(c, std::filesystem::path(*output));
+    write_composition(c, output->empty() ? "-" : *output);
     return 0;
   };
 }

@@ -10,11 +10,13 @@ namespace nqc::cli {
 
 using Runner = std::function<int()>;
 
-/// verify, construct, generate, derive: single compositions and solutions.
+/// verify, construct, generate, derive: single compositions and solutions; convert: a
+/// composition file into another format.
 Runner add_verify(CLI::App& app);
 Runner add_construct(CLI::App& app);
 Runner add_generate(CLI::App& app);
 Runner add_derive(CLI::App& app);
+Runner add_convert(CLI::App& app);
 /// complete: one composition through one engine; count: its completions.
 Runner add_complete(CLI::App& app);
 Runner add_count(CLI::App& app);

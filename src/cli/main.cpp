@@ -20,6 +20,7 @@ int main(int argc, char** argv) {
   add(nqc::cli::add_construct(app));
   add(nqc::cli::add_generate(app));
   add(nqc::cli::add_derive(app));
+  add(nqc::cli::add_convert(app));
   add(nqc::cli::add_complete(app));
   add(nqc::cli::add_count(app));
   add(nqc::cli::add_randset(app));

@@ -240,6 +240,19 @@ Handle open_file(const std::filesystem::path& path) {
   return {id, H5Fclose};
 }
 
+Handle open_file_image(const void* data, std::size_t size, const std::string& name) {
+  silence();
+  const Handle fapl = file_access(name);
+  check_type(H5Pset_fapl_core(fapl.id(), std::size_t{1} << 20, false), "use the in-memory driver for " + name);
+  check_type(H5Pset_file_image(fapl.id(), const_cast<void*>(data), size), "set the file image of " + name);
+  const hid_t id = H5Fopen(name.c_str(), H5F_ACC_RDONLY, fapl.id());
+  if (id < 0) {
+    const std::string stack = take_stack();
+    throw IoError("cannot open " + name + ": " + stack);
+  }
+  return {id, H5Fclose};
+}
+
 void flush(const Handle& file) {
   if (H5Fflush(file.id(), H5F_SCOPE_GLOBAL) < 0) {
     const std::string stack = take_stack();
@@ -354,6 +367,7 @@ void write_dataset(const Handle& loc, const std::string& name, hid_t file_type, 
   if (layout.chunk_rows > 0) {
     const hsize_t chunk[1] = {layout.chunk_rows};
     check(H5Pset_chunk(dcpl.id(), 1, chunk), at, "set the chunks of", name);
+    if (layout.checksum) check(H5Pset_fletcher32(dcpl.id()), at, "set the checksum filter of", name);
     if (layout.deflate_level >= 0) {
       check(H5Pset_shuffle(dcpl.id()), at, "set the shuffle filter of", name);
       check(H5Pset_deflate(dcpl.id(), static_cast<unsigned>(layout.deflate_level)), at,
@@ -387,6 +401,19 @@ std::size_t length(const Handle& dataset) {
   return static_cast<std::size_t>(dims[0]);
 }
 
+std::vector<std::uint64_t> shape(const Handle& dataset) {
+  const hid_t id = dataset.id();
+  const Handle space(check(H5Dget_space(id), id, "read the shape of"), H5Sclose);
+  const int rank = check(H5Sget_simple_extent_ndims(space.id()), id, "read the shape of");
+  std::vector<hsize_t> dims(static_cast<std::size_t>(rank));
+  check(H5Sget_simple_extent_dims(space.id(), dims.data(), nullptr), id, "read the shape of");
+  return {dims.begin(), dims.end()};
+}
+
+Handle element_type(const Handle& dataset) {
+  return {check(H5Dget_type(dataset.id()), dataset.id(), "read the type of"), H5Tclose};
+}
+
 std::vector<std::string> member_names(const Handle& dataset) {
   const hid_t id = dataset.id();
   const Handle type(check(H5Dget_type(id), id, "read the type of"), H5Tclose);
@@ -407,6 +434,17 @@ std::vector<std::string> member_names(const Handle& dataset) {
 void read_all(const Handle& dataset, hid_t mem_type, void* out) {
   if (length(dataset) == 0) return;
   check(H5Dread(dataset.id(), mem_type, H5S_ALL, H5S_ALL, H5P_DEFAULT, out), dataset.id(), "read");
+}
+
+void read_range(const Handle& dataset, hid_t mem_type, std::size_t first, std::size_t count, void* out) {
+  if (count == 0) return;
+  const hid_t id = dataset.id();
+  const Handle file_space(check(H5Dget_space(id), id, "read the shape of"), H5Sclose);
+  const hsize_t start[1] = {first};
+  const hsize_t size[1] = {count};
+  check(H5Sselect_hyperslab(file_space.id(), H5S_SELECT_SET, start, nullptr, size, nullptr), id, "select a range of");
+  const Handle mem_space(check(H5Screate_simple(1, size, nullptr), id, "read"), H5Sclose);
+  check(H5Dread(id, mem_type, mem_space.id(), file_space.id(), H5P_DEFAULT, out), id, "read");
 }
 
 void write_int32s(const Handle& loc, const std::string& name, const std::vector<std::int32_t>& v) {

@@ -48,6 +48,9 @@ class Handle {
 Handle create_file(const std::filesystem::path& path);
 /// Opens an existing file read-only; "PATH: not an HDF5 file" for a file of another kind.
 Handle open_file(const std::filesystem::path& path);
+/// Opens the HDF5 file image `data` (`size` bytes, copied) read-only, in memory (the core
+/// driver); `name` names it in messages.
+Handle open_file_image(const void* data, std::size_t size, const std::string& name);
 /// Flushes the whole file (H5Fflush, global scope) down to the operating system.
 void flush(const Handle& file);
 
@@ -94,6 +97,7 @@ class CompoundBuilder {
 struct Layout {
   std::size_t chunk_rows = 0;  ///< rows per chunk; 0 = contiguous, fixed size
   int deflate_level = -1;      ///< 0..9 (with chunking; adds the shuffle filter); -1 = none
+  bool checksum = false;       ///< Fletcher32 checksum per chunk (with chunking): damage is found on reading
 };
 
 /// Creates the 1-D dataset `name` of `count` elements of `file_type` in `loc`, writes
@@ -105,11 +109,18 @@ void write_dataset(const Handle& loc, const std::string& name, hid_t file_type, 
 Handle open_dataset(const Handle& loc, const std::string& name);
 /// Number of elements of a 1-D dataset (throws for another rank).
 std::size_t length(const Handle& dataset);
+/// The extent of a dataset of any rank: one size per dimension (empty for a scalar).
+std::vector<std::uint64_t> shape(const Handle& dataset);
+/// The element type of a dataset as stored in the file (query it with H5Tget_class etc.).
+Handle element_type(const Handle& dataset);
 /// Member names of a dataset's compound element type, in stored order (throws if the type
 /// is not compound).
 std::vector<std::string> member_names(const Handle& dataset);
 /// Reads the whole dataset into `out` (length() elements of `mem_type`).
 void read_all(const Handle& dataset, hid_t mem_type, void* out);
+/// Reads elements first .. first + count - 1 of a 1-D dataset into `out` (elements of
+/// `mem_type`, converted by HDF5).
+void read_range(const Handle& dataset, hid_t mem_type, std::size_t first, std::size_t count, void* out);
 
 /// Writes a contiguous 1-D int32 dataset (little-endian on disk).
 void write_int32s(const Handle& loc, const std::string& name, const std::vector<std::int32_t>& v);

@@ -1,0 +1,321 @@
+#include "io/composition_file.hpp"
+
+#include <fcntl.h>
+#include <unistd.h>
+
+#include <algorithm>
+#include <bit>
+#include <cctype>
+#include <cerrno>
+#include <cstdio>
+#include <cstring>
+#include <fstream>
+#include <iostream>
+#include <limits>
+#include <stdexcept>
+
+#include "core/verifier.hpp"
+#include "io/errors.hpp"
+#include "io/hdf5.hpp"
+#include "io/input_file.hpp"
+#include "io/text_format.hpp"
+
+namespace nqc {
+namespace {
+
+constexpr std::uint64_t kMaxN = std::numeric_limits<Index>::max();
+constexpr std::string_view kBinaryMagic{"\x89NQC\r\n\x1a\n", 8};
+constexpr std::string_view kHdf5Signature{"\x89HDF\r\n\x1a\n", 8};
+constexpr std::size_t kHeaderBytes = 24;
+constexpr std::uint32_t kBinaryVersion = 1;
+constexpr char kDataset[] = "composition";
+constexpr std::size_t kHdf5ChunkValues = std::size_t{1} << 20;
+
+std::string out_of_range(const std::string& source, std::size_t row, const std::string& value, std::uint64_t n) {
+  return source + ": row " + std::to_string(row + 1) + ": value " + value + " is out of range 0.." + std::to_string(n);
+}
+
+// --- binary ----------------------------------------------------------------------------------
+
+template <typename T>
+T byteswap(T v) {
+  if constexpr (sizeof(T) == 4) return __builtin_bswap32(v);
+  else return __builtin_bswap64(v);
+}
+
+template <typename T>
+T little_endian(const char* p) {
+  T v;
+  std::memcpy(&v, p, sizeof v);
+  if constexpr (std::endian::native == std::endian::big) v = byteswap(v);
+  return v;
+}
+
+template <typename T>
+void put_little_endian(char* p, T v) {
+  if constexpr (std::endian::native == std::endian::big) v = byteswap(v);
+  std::memcpy(p, &v, sizeof v);
+}
+
+LoadedComposition read_binary(const InputFile& in) {
+  const std::string_view b = in.bytes();
+  const std::string& name = in.name();
+  const std::size_t head = std::min(b.size(), kBinaryMagic.size());
+  if (b.substr(0, head) != kBinaryMagic.substr(0, head)) throw InputError(name + ": not an nqc binary composition: bad magic");
+  if (b.size() < kHeaderBytes)
+    throw InputError(name + ": truncated: the binary header has 24 bytes, the file has " + std::to_string(b.size()) + " bytes");
+  if (const auto version = little_endian<std::uint32_t>(b.data() + 8); version != kBinaryVersion)
+    throw InputError(name + ": unsupported nqc binary version " + std::to_string(version) + " (this nqc reads version 1)");
+  if (const auto flags = little_endian<std::uint32_t>(b.data() + 12); flags != 0) {
+    char hex[16];
+    std::snprintf(hex, sizeof hex, "0x%08x", flags);
+    throw InputError(name + ": unsupported nqc binary flags " + hex + " (this nqc reads flags 0)");
+  }
+  const auto n = little_endian<std::uint64_t>(b.data() + 16);
+  if (n == 0 || n > kMaxN) throw InputError(name + ": header n = " + std::to_string(n) + " is out of range 1..2147483647");
+  const std::uint64_t expected = kHeaderBytes + 4 * n;
+  if (b.size() != expected)
+    throw InputError(name + (b.size() < expected ? ": truncated" : ": trailing data") + ": header says n = " + std::to_string(n) +
+                     " (24 + 4n = " + std::to_string(expected) + " bytes), the file has " + std::to_string(b.size()) + " bytes");
+  LoadedComposition out;
+  out.source = name;
+  out.format = CompositionFormat::binary;
+  std::vector<Index>& q = out.composition.q;
+  q.reserve(n);
+  advise_huge_pages(q.data(), n * sizeof(Index));
+  // Copied in steps that stay in the cache for the range check; the file's pages are given
+  // back every 64 MiB, so that memory peaks at about the 4n bytes of the composition.
+  constexpr std::size_t kStep = std::size_t{1} << 16;
+  constexpr std::size_t kReleaseEvery = std::size_t{1} << 24;
+  const auto* values = reinterpret_cast<const std::uint32_t*>(b.data() + kHeaderBytes);  // 8-byte aligned
+  std::size_t released = 0;
+  for (std::size_t first = 0; first < n; first += kStep) {
+    const std::size_t count = std::min<std::size_t>(kStep, n - first);
+    q.insert(q.end(), values + first, values + first + count);
+    std::uint32_t largest = 0;
+    for (std::size_t i = first; i < first + count; ++i) {
+      if constexpr (std::endian::native == std::endian::big) q[i] = static_cast<Index>(byteswap(static_cast<std::uint32_t>(q[i])));
+      largest = std::max(largest, static_cast<std::uint32_t>(q[i]));
+    }
+    if (largest > n) {
+      const auto bad = std::find_if(q.begin() + static_cast<std::ptrdiff_t>(first), q.end(),
+                                    [n](Index v) { return static_cast<std::uint32_t>(v) > n; });
+      throw InputError(out_of_range(name, static_cast<std::size_t>(bad - q.begin()),
+                                    std::to_string(static_cast<std::uint32_t>(*bad)), n));
+    }
+    if ((first + count) % kReleaseEvery == 0) {
+      in.release(released, kHeaderBytes + 4 * (first + count));
+      released = kHeaderBytes + 4 * (first + count);
+    }
+  }
+  in.release(released, b.size());
+  return out;
+}
+
+// Writes all of `data` to `fd`; IoError "NAME: cannot write: REASON".
+void write_all(int fd, const char* data, std::size_t size, const std::string& name) {
+  while (size > 0) {
+    const ssize_t put = ::write(fd, data, size);
+    if (put < 0 && errno == EINTR) continue;
+    if (put <= 0) throw IoError(name + ": cannot write: " + std::strerror(put < 0 ? errno : EIO));
+    data += put;
+    size -= static_cast<std::size_t>(put);
+  }
+}
+
+void write_binary(const Composition& c, int fd, const std::string& name) {
+  constexpr std::size_t kBufferValues = std::size_t{1} << 20;  // 4 MiB writes
+  std::vector<char> buffer(kHeaderBytes + 4 * std::min(kBufferValues, c.q.size()));
+  std::memcpy(buffer.data(), kBinaryMagic.data(), kBinaryMagic.size());
+  put_little_endian<std::uint32_t>(buffer.data() + 8, kBinaryVersion);
+  put_little_endian<std::uint32_t>(buffer.data() + 12, 0);
+  put_little_endian<std::uint64_t>(buffer.data() + 16, c.q.size());
+  std::size_t used = kHeaderBytes;
+  for (std::size_t first = 0; first < c.q.size(); first += kBufferValues) {
+    const std::size_t count = std::min(kBufferValues, c.q.size() - first);
+    for (std::size_t i = 0; i < count; ++i)
+      put_little_endian<std::uint32_t>(buffer.data() + used + 4 * i, static_cast<std::uint32_t>(c.q[first + i]));
+    write_all(fd, buffer.data(), used + 4 * count, name);
+    used = 0;
+  }
+}
+
+void write_binary(const Composition& c, const std::filesystem::path& file) {
+  const std::string name = file.string();
+  const int fd = ::open(file.c_str(), O_WRONLY | O_CREAT | O_TRUNC | O_CLOEXEC, 0666);
+  if (fd < 0) throw IoError(name + ": cannot write: " + std::strerror(errno));
+  try {
+    write_binary(c, fd, name);
+  } catch (...) {
+    ::close(fd);
+    throw;
+  }
+  if (::close(fd) != 0) throw IoError(name + ": cannot write: " + std::strerror(errno));
+}
+
+// --- HDF5 ------------------------------------------------------------------------------------
+
+const char* class_name(H5T_class_t type_class) {
+  switch (type_class) {
+    case H5T_FLOAT: return "floating-point";
+    case H5T_STRING: return "string";
+    case H5T_COMPOUND: return "compound";
+    case H5T_ENUM: return "enum";
+    case H5T_BITFIELD: return "bitfield";
+    case H5T_ARRAY: return "array";
+    case H5T_VLEN: return "variable-length";
+    case H5T_REFERENCE: return "reference";
+    case H5T_OPAQUE: return "opaque";
+    case H5T_TIME: return "time";
+    default: return "non-integer";
+  }
+}
+
+// Reads the values of /composition (n of them) into `q`, 2^20 at a time as integers of the
+// stored sign and at least the stored size (so every integer type converts exactly, and the
+// uint32 nqc writes is read without conversion), refusing values outside 0..n.
+template <typename Wide>
+void read_values(const h5::Handle& dataset, hid_t mem_type, std::uint64_t n, const std::string& name, std::vector<Index>& q) {
+  q.reserve(n);
+  advise_huge_pages(q.data(), n * sizeof(Index));
+  std::vector<Wide> buffer(std::min<std::uint64_t>(n, kHdf5ChunkValues));
+  for (std::size_t first = 0; first < n; first += buffer.size()) {
+    const std::size_t count = std::min<std::size_t>(buffer.size(), n - first);
+    h5::read_range(dataset, mem_type, first, count, buffer.data());
+    const auto end = buffer.begin() + static_cast<std::ptrdiff_t>(count);
+    const auto [low, high] = std::minmax_element(buffer.begin(), end);
+    if (*low < 0 || static_cast<std::uint64_t>(*high) > n) {
+      const auto bad = std::find_if(buffer.begin(), end, [n](Wide v) { return v < 0 || static_cast<std::uint64_t>(v) > n; });
+      throw InputError(out_of_range(name, first + static_cast<std::size_t>(bad - buffer.begin()), std::to_string(*bad), n));
+    }
+    q.insert(q.end(), buffer.begin(), end);
+  }
+}
+
+LoadedComposition read_hdf5(const InputFile& in) {
+  const std::string& name = in.name();
+  LoadedComposition out;
+  out.source = name;
+  out.format = CompositionFormat::hdf5;
+  try {
+    const h5::Handle file = in.path().empty() ? h5::open_file_image(in.bytes().data(), in.bytes().size(), name)
+                                              : h5::open_file(in.path());
+    if (!h5::exists(file, kDataset))
+      throw InputError(name + ": no dataset /composition (an nqc HDF5 composition holds Q(1..n) in the 1-D integer dataset /composition)");
+    const h5::Handle dataset = h5::open_dataset(file, kDataset);
+    const std::vector<std::uint64_t> shape = h5::shape(dataset);
+    if (shape.size() != 1)
+      throw InputError(name + ": /composition has rank " + std::to_string(shape.size()) + ", expected rank 1 (the values Q(1..n))");
+    const h5::Handle type = h5::element_type(dataset);
+    const H5T_class_t type_class = H5Tget_class(type.id());
+    if (type_class != H5T_INTEGER)
+      throw InputError(name + ": /composition holds " + class_name(type_class) + " values, expected integers");
+    const std::uint64_t n = shape[0];
+    if (n == 0) throw InputError(name + ": /composition is empty (n must be at least 1)");
+    if (n > kMaxN) throw InputError(name + ": /composition has " + std::to_string(n) + " values (n must be at most 2147483647)");
+    const bool is_signed = H5Tget_sign(type.id()) != H5T_SGN_NONE;
+    std::vector<Index>& q = out.composition.q;
+    if (H5Tget_size(type.id()) <= 4) {
+      if (is_signed) read_values<std::int32_t>(dataset, H5T_NATIVE_INT32, n, name, q);
+      else read_values<std::uint32_t>(dataset, H5T_NATIVE_UINT32, n, name, q);
+    } else {
+      if (is_signed) read_values<std::int64_t>(dataset, H5T_NATIVE_INT64, n, name, q);
+      else read_values<std::uint64_t>(dataset, H5T_NATIVE_UINT64, n, name, q);
+    }
+  } catch (const IoError& e) {
+    // The HDF5 layer's message names the file too: "NAME: cannot read /composition: ..." or
+    // "cannot open NAME: ..."; named once here.
+    std::string_view what = e.what();
+    for (const std::string& prefix : {name + ": ", "cannot open " + name + ": "})
+      if (what.starts_with(prefix)) what.remove_prefix(prefix.size());
+    throw InputError(name + ": unreadable HDF5 composition: " + std::string(what));
+  }
+  return out;
+}
+
+void write_hdf5(const Composition& c, const std::filesystem::path& file) {
+  h5::Handle h = h5::create_file(file);
+  const h5::Layout layout{std::min(kHdf5ChunkValues, c.q.size()), -1, true};
+  h5::write_dataset(h, kDataset, H5T_STD_U32LE, H5T_NATIVE_INT32, c.q.data(), c.q.size(), layout);
+  h.close();
+}
+
+bool has_hdf5_signature(std::string_view bytes) {
+  // At offset 0, or after a user block of 512, 1024, 2048, ... bytes (the HDF5 spec).
+  for (std::size_t at = 0; at + kHdf5Signature.size() <= bytes.size(); at = at == 0 ? 512 : 2 * at)
+    if (bytes.substr(at, kHdf5Signature.size()) == kHdf5Signature) return true;
+  return false;
+}
+
+}  // namespace
+
+const char* to_string(CompositionFormat format) {
+  switch (format) {
+    case CompositionFormat::binary: return "binary";
+    case CompositionFormat::hdf5: return "hdf5";
+    case CompositionFormat::text: break;
+  }
+  return "text";
+}
+
+CompositionFormat detect_format(std::string_view bytes) {
+  if (bytes.starts_with(kBinaryMagic.substr(0, 4))) return CompositionFormat::binary;
+  if (has_hdf5_signature(bytes)) return CompositionFormat::hdf5;
+  return CompositionFormat::text;
+}
+
+CompositionFormat format_for_output(const std::filesystem::path& file) {
+  std::string ext = file.extension().string();
+  std::transform(ext.begin(), ext.end(), ext.begin(), [](unsigned char ch) { return static_cast<char>(std::tolower(ch)); });
+  if (ext == ".bin") return CompositionFormat::binary;
+  if (ext == ".h5" || ext == ".hdf5") return CompositionFormat::hdf5;
+  return CompositionFormat::text;
+}
+
+LoadedComposition read_composition(const std::filesystem::path& file) {
+  std::shared_ptr<const InputFile> in = InputFile::open(file);
+  switch (detect_format(in->bytes())) {
+    case CompositionFormat::binary: return read_binary(*in);
+    case CompositionFormat::hdf5: return read_hdf5(*in);
+    case CompositionFormat::text: break;
+  }
+  return parse_composition(std::move(in));
+}
+
+void require_consistent(const LoadedComposition& loaded) {
+  const Verdict v = verify(loaded.composition);
+  if (v.ok()) return;
+  const std::int64_t line = line_of_row(loaded, v.row_b);
+  throw InputError(loaded.source + (line > 0 ? ":" + std::to_string(line) : "") + ": " + v.describe(loaded.composition));
+}
+
+void write_composition(const Composition& c, const std::filesystem::path& file, CompositionFormat format) {
+  const bool to_stdout = file == "-";
+  if (format != CompositionFormat::text && c.q.empty()) throw std::invalid_argument("write_composition: n = 0");
+  switch (format) {
+    case CompositionFormat::binary:
+      if (!to_stdout) return write_binary(c, file);
+      std::cout.flush();
+      return write_binary(c, STDOUT_FILENO, "<stdout>");
+    case CompositionFormat::hdf5:
+      if (to_stdout) throw InputError("-: an HDF5 file cannot be written to standard output (name a file)");
+      return write_hdf5(c, file);
+    case CompositionFormat::text: break;
+  }
+  if (to_stdout) {
+    write_composition(c, std::cout);
+    std::cout.flush();
+    return;
+  }
+  std::ofstream out(file, std::ios::binary | std::ios::trunc);
+  if (!out) throw IoError(file.string() + ": cannot write: " + std::strerror(errno));
+  write_composition(c, out);
+  out.flush();
+  if (!out) throw IoError(file.string() + ": cannot write: " + std::strerror(errno));
+}
+
+void write_composition(const Composition& c, const std::filesystem::path& file) {
+  write_composition(c, file, format_for_output(file));
+}
+
+}  // namespace nqc

@@ -1,0 +1,141 @@
+#include "io/input_file.hpp"
+
+#include <fcntl.h>
+#include <sys/mman.h>
+#include <sys/stat.h>
+#include <unistd.h>
+
+#include <algorithm>
+#include <cerrno>
+#include <cstdint>
+#include <cstring>
+#include <utility>
+
+#include "io/errors.hpp"
+
+namespace nqc {
+namespace {
+
+// Reads `fd` from its current offset to its end.
+std::string read_to_end(int fd, const std::string& name) {
+  std::string out;
+  std::size_t used = 0;
+  for (;;) {
+    if (out.size() - used < (1U << 20)) out.resize(out.size() < (1U << 20) ? (2U << 20) : 2 * out.size());
+    const ssize_t got = ::read(fd, out.data() + used, out.size() - used);
+    if (got == 0) break;
+    if (got < 0) {
+      if (errno == EINTR) continue;
+      throw InputError(name + ": cannot read: " + std::strerror(errno));
+    }
+    used += static_cast<std::size_t>(got);
+  }
+  out.resize(used);
+  return out;
+}
+
+std::size_t page_size() {
+  static const auto size = static_cast<std::size_t>(::sysconf(_SC_PAGESIZE));
+  return size;
+}
+
+}  // namespace
+
+std::shared_ptr<const InputFile> InputFile::open(const std::filesystem::path& file) {
+  std::shared_ptr<InputFile> in(new InputFile());
+  const bool is_stdin = file == "-";
+  in->name_ = is_stdin ? "<stdin>" : file.string();
+  if (!is_stdin) in->path_ = file;
+  int fd = 0;
+  if (!is_stdin) {
+    fd = ::open(file.c_str(), O_RDONLY | O_CLOEXEC);
+    if (fd < 0) throw InputError(in->name_ + ": cannot open: " + std::strerror(errno));
+    in->fd_ = fd;  // closed by the destructor from here on
+    in->close_fd_ = true;
+  }
+  struct stat st {};
+  if (::fstat(fd, &st) != 0) throw InputError(in->name_ + ": cannot open: " + std::strerror(errno));
+  if (S_ISDIR(st.st_mode)) throw InputError(in->name_ + ": cannot open: is a directory");
+  // A regular file read from its start is read in place (standard input redirected from a
+  // file may have been read partly: it is read from where it stands, like a pipe).
+  if (S_ISREG(st.st_mode) && ::lseek(fd, 0, SEEK_CUR) == 0) {
+    in->fd_ = fd;
+    in->size_ = static_cast<std::size_t>(st.st_size);
+    return in;
+  }
+  in->owned_ = read_to_end(fd, in->name_);
+  in->size_ = in->owned_.size();
+  if (in->close_fd_) ::close(std::exchange(in->fd_, -1));
+  in->fd_ = -1;
+  return in;
+}
+
+std::shared_ptr<const InputFile> InputFile::from_memory(std::string bytes, std::string name) {
+  std::shared_ptr<InputFile> in(new InputFile());
+  in->owned_ = std::move(bytes);
+  in->size_ = in->owned_.size();
+  in->name_ = std::move(name);
+  return in;
+}
+
+InputFile::~InputFile() {
+  if (map_ != nullptr) ::munmap(const_cast<char*>(map_), size_);
+  if (close_fd_ && fd_ >= 0) ::close(fd_);
+}
+
+std::string_view InputFile::bytes() const {
+  if (fd_ < 0) return owned_;
+  std::call_once(map_once_, [this] {
+    if (size_ == 0) return;
+    void* map = ::mmap(nullptr, size_, PROT_READ, MAP_PRIVATE, fd_, 0);
+    if (map != MAP_FAILED) {
+      ::madvise(map, size_, MADV_SEQUENTIAL);
+      map_ = static_cast<const char*>(map);
+    } else {
+      owned_.resize(size_);
+      owned_.resize(read_at(0, owned_.data(), size_));
+    }
+  });
+  return map_ != nullptr ? std::string_view(map_, size_) : std::string_view(owned_);
+}
+
+std::size_t InputFile::read_at(std::size_t offset, char* out, std::size_t count) const {
+  if (fd_ < 0) {
+    const std::size_t n = offset < owned_.size() ? std::min(count, owned_.size() - offset) : 0;
+    if (n > 0) std::memcpy(out, owned_.data() + offset, n);
+    return n;
+  }
+  std::size_t done = 0;
+  while (done < count) {
+    const ssize_t got = ::pread(fd_, out + done, count - done, static_cast<off_t>(offset + done));
+    if (got == 0) break;
+    if (got < 0) {
+      if (errno == EINTR) continue;
+      throw InputError(name_ + ": cannot read: " + std::strerror(errno));
+    }
+    done += static_cast<std::size_t>(got);
+  }
+  return done;
+}
+
+void InputFile::release(std::size_t from, std::size_t to) const {
+  if (map_ == nullptr) return;
+  const std::size_t page = page_size();
+  from &= ~(page - 1);
+  to = std::min(to, size_) & ~(page - 1);
+  if (to > from) ::madvise(const_cast<char*>(map_) + from, to - from, MADV_DONTNEED);
+}
+
+void advise_huge_pages(void* data, std::size_t bytes) {
+  constexpr std::size_t kHuge = std::size_t{2} << 20;
+  const auto from = (reinterpret_cast<std::uintptr_t>(data) + kHuge - 1) & ~(kHuge - 1);
+  const auto to = (reinterpret_cast<std::uintptr_t>(data) + bytes) & ~(kHuge - 1);
+#ifdef MADV_HUGEPAGE
+  if (to > from) ::madvise(reinterpret_cast<void*>(from), to - from, MADV_HUGEPAGE);
+#else
+  (void)from;
+  (void)to;
+#endif
+}
+
+}  // namespace nqc

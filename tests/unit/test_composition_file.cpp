@@ -1,0 +1,333 @@
+#include <gtest/gtest.h>
+
+#include <fcntl.h>
+#include <unistd.h>
+
+#include <cstring>
+#include <filesystem>
+#include <fstream>
+#include <random>
+#include <sstream>
+#include <thread>
+
+#include "core/construction.hpp"
+#include "io/composition_file.hpp"
+#include "io/errors.hpp"
+#include "io/hdf5.hpp"
+#include "io/text_format.hpp"
+
+namespace nqc {
+namespace {
+
+namespace fs = std::filesystem;
+
+// A fresh directory per test, removed afterwards.
+class CompositionFileTest : public ::testing::Test {
+ protected:
+  void SetUp() override {
+    const auto* info = ::testing::UnitTest::GetInstance()->current_test_info();
+    dir_ = fs::temp_directory_path() / ("nqc-formats-" + std::string(info->name()) + "-" + std::to_string(std::random_device{}()));
+    fs::create_directories(dir_);
+  }
+  void TearDown() override {
+    std::error_code ignored;
+    fs::remove_all(dir_, ignored);
+  }
+
+  [[nodiscard]] std::string path(const std::string& name) const { return (dir_ / name).string(); }
+
+  // The message of read_composition(file) (and require_consistent), "" when it succeeds.
+  static std::string error_of(const std::string& file) {
+    try {
+      require_consistent(read_composition(file));
+    } catch (const InputError& e) {
+      return e.what();
+    }
+    return "";
+  }
+
+  fs::path dir_;
+};
+
+std::string slurp(const std::string& file) {
+  std::ifstream in(file, std::ios::binary);
+  std::ostringstream out;
+  out << in.rdbuf();
+  return out.str();
+}
+
+void spit(const std::string& file, const std::string& bytes) {
+  std::ofstream(file, std::ios::binary | std::ios::trunc) << bytes;
+}
+
+// A binary file's bytes from its fields.
+std::string binary(std::uint32_t version, std::uint32_t flags, std::uint64_t n, const std::vector<std::uint32_t>& values,
+                   std::string magic = std::string("\x89NQC\r\n\x1a\n", 8)) {
+  std::string out = magic;
+  const auto put = [&out](auto v) { out.append(reinterpret_cast<const char*>(&v), sizeof v); };  // the host is little-endian
+  put(version);
+  put(flags);
+  put(n);
+  for (const std::uint32_t v : values) put(v);
+  return out;
+}
+
+// The compositions every round trip covers: n = 1, empty rows, a full solution, n = 10^6.
+std::vector<Composition> samples() {
+  std::vector<Composition> out{Composition(std::vector<Index>{1}), Composition(std::vector<Index>{0}),
+                               Composition({0, 0, 5, 0, 4, 0, 0, 3, 0, 0}),
+                               *construct_solution(1000)};
+  Composition big = *construct_solution(1000000);
+  for (std::size_t i = 0; i < big.q.size(); i += 3) big.q[i] = 0;
+  out.push_back(std::move(big));
+  return out;
+}
+
+TEST_F(CompositionFileTest, RoundTripsThroughEveryFormat) {
+  const std::pair<const char*, CompositionFormat> formats[] = {
+      {"c.txt", CompositionFormat::text}, {"c.bin", CompositionFormat::binary}, {"c.h5", CompositionFormat::hdf5}};
+  for (const Composition& c : samples()) {
+    for (const auto& [name, format] : formats) {
+      write_composition(c, path(name));
+      const LoadedComposition back = read_composition(path(name));
+      EXPECT_EQ(back.format, format) << name << ", n = " << c.n();
+      EXPECT_EQ(back.composition, c) << name << ", n = " << c.n();
+      EXPECT_EQ(back.source, path(name));
+    }
+    // text -> binary -> HDF5 -> text gives the same bytes.
+    write_composition(read_composition(path("c.txt")).composition, path("d.bin"));
+    write_composition(read_composition(path("d.bin")).composition, path("d.h5"));
+    write_composition(read_composition(path("d.h5")).composition, path("d.txt"));
+    EXPECT_EQ(slurp(path("d.txt")), slurp(path("c.txt"))) << "n = " << c.n();
+  }
+}
+
+TEST_F(CompositionFileTest, BinaryLayoutIsTheSpecified) {
+  write_composition(Composition({0, 3, 1}), path("c.bin"));
+  EXPECT_EQ(slurp(path("c.bin")), binary(1, 0, 3, {0, 3, 1}));
+  EXPECT_EQ(fs::file_size(path("c.bin")), 24U + 4 * 3);
+}
+
+TEST_F(CompositionFileTest, FormatIsFoundByContentNotByName) {
+  const Composition c({0, 0, 5, 0, 4, 0, 0, 3, 0, 0});
+  write_composition(c, path("binary.txt"), CompositionFormat::binary);
+  write_composition(c, path("text.bin"), CompositionFormat::text);
+  write_composition(c, path("hdf5.txt"), CompositionFormat::hdf5);
+  write_composition(c, path("text.h5"), CompositionFormat::text);
+  EXPECT_EQ(read_composition(path("binary.txt")).format, CompositionFormat::binary);
+  EXPECT_EQ(read_composition(path("text.bin")).format, CompositionFormat::text);
+  EXPECT_EQ(read_composition(path("hdf5.txt")).format, CompositionFormat::hdf5);
+  EXPECT_EQ(read_composition(path("text.h5")).format, CompositionFormat::text);
+  for (const char* name : {"binary.txt", "text.bin", "hdf5.txt", "text.h5"}) EXPECT_EQ(read_composition(path(name)).composition, c) << name;
+  EXPECT_EQ(detect_format(std::string("\x89NQC", 4)), CompositionFormat::binary);
+  EXPECT_EQ(detect_format(std::string(512, ' ') + std::string("\x89HDF\r\n\x1a\n", 8)), CompositionFormat::hdf5);  // a user block
+  EXPECT_EQ(detect_format("1 2 3"), CompositionFormat::text);
+  EXPECT_EQ(format_for_output("a.bin"), CompositionFormat::binary);
+  EXPECT_EQ(format_for_output("a.BIN"), CompositionFormat::binary);
+  EXPECT_EQ(format_for_output("a.h5"), CompositionFormat::hdf5);
+  EXPECT_EQ(format_for_output("dir.x/a.hdf5"), CompositionFormat::hdf5);
+  EXPECT_EQ(format_for_output("a.txt"), CompositionFormat::text);
+  EXPECT_EQ(format_for_output("a"), CompositionFormat::text);
+  EXPECT_EQ(format_for_output("-"), CompositionFormat::text);
+}
+
+TEST_F(CompositionFileTest, BadBinaryFilesGiveOneLine) {
+  const std::string f = path("bad.bin");
+  const auto error = [&](const std::string& bytes) {
+    spit(f, bytes);
+    return error_of(f);
+  };
+  const std::string full = binary(1, 0, 10, {2, 4, 6, 8, 10, 1, 3, 5, 7, 9});
+  EXPECT_EQ(error(full), "");
+  EXPECT_EQ(error(full.substr(0, full.size() - 4)), f + ": truncated: header says n = 10 (24 + 4n = 64 bytes), the file has 60 bytes");
+  EXPECT_EQ(error(full + "x"), f + ": trailing data: header says n = 10 (24 + 4n = 64 bytes), the file has 65 bytes");
+  EXPECT_EQ(error(full.substr(0, 20)), f + ": truncated: the binary header has 24 bytes, the file has 20 bytes");
+  EXPECT_EQ(error(full.substr(0, 4)), f + ": truncated: the binary header has 24 bytes, the file has 4 bytes");
+  EXPECT_EQ(error(binary(1, 0, 1, {1}, std::string("\x89NQC\n\x1a\n\0", 8))), f + ": not an nqc binary composition: bad magic");
+  EXPECT_EQ(error(binary(2, 0, 1, {1})), f + ": unsupported nqc binary version 2 (this nqc reads version 1)");
+  EXPECT_EQ(error(binary(1, 5, 1, {1})), f + ": unsupported nqc binary flags 0x00000005 (this nqc reads flags 0)");
+  EXPECT_EQ(error(binary(1, 0, 0, {})), f + ": header n = 0 is out of range 1..2147483647");
+  EXPECT_EQ(error(binary(1, 0, 2147483648ULL, {1})), f + ": header n = 2147483648 is out of range 1..2147483647");
+  EXPECT_EQ(error(binary(1, 0, 4, {0, 3, 5, 0})), f + ": row 3: value 5 is out of range 0..4");
+  EXPECT_EQ(error(binary(1, 0, 4, {0, 0, 0, 4294967295U})), f + ": row 4: value 4294967295 is out of range 0..4");
+  EXPECT_EQ(error(binary(1, 0, 6, {2, 0, 0, 2, 0, 0})), f + ": rows 1 and 4: two queens on one column (column 2)");  // no lines
+  // A value out of range far into a large file (past the first copy step).
+  std::vector<std::uint32_t> many(200000, 0);
+  many[150001] = 200001;
+  EXPECT_EQ(error(binary(1, 0, many.size(), many)), f + ": row 150002: value 200001 is out of range 0..200000");
+  // A wrong magic without the "\x89NQC" start is not taken for binary: the text parser says what it sees.
+  EXPECT_EQ(error(binary(1, 0, 1, {1}, "NQC\r\n\x1a\n\n")), f + ":1: row 1: expected an integer 0..n, got 'NQC'");
+}
+
+// HDF5 files written through the C API, for the cases nqc's writer never produces.
+class Hdf5Writer {
+ public:
+  explicit Hdf5Writer(const std::string& file) : file_(h5::create_file(file)) {}
+  // A dataset `name` of shape `dims` and file type `type`, filled from `data` (of `mem`).
+  void dataset(const std::string& name, std::vector<hsize_t> dims, hid_t type, hid_t mem, const void* data) {
+    const h5::Handle space(H5Screate_simple(static_cast<int>(dims.size()), dims.data(), nullptr), H5Sclose);
+    const h5::Handle set(H5Dcreate2(file_.id(), name.c_str(), type, space.id(), H5P_DEFAULT, H5P_DEFAULT, H5P_DEFAULT), H5Dclose);
+    if (data != nullptr) {
+      ASSERT_GE(H5Dwrite(set.id(), mem, H5S_ALL, H5S_ALL, H5P_DEFAULT, data), 0);
+    }
+  }
+  void close() { file_.close(); }
+
+ private:
+  h5::Handle file_;
+};
+
+TEST_F(CompositionFileTest, Hdf5AcceptsAnyIntegerDataset) {
+  const std::vector<std::int64_t> values{0, 0, 5, 0, 4, 0, 0, 3, 0, 0};
+  for (const hid_t type : {H5T_STD_I64LE, H5T_STD_U8LE, H5T_STD_I16BE, H5T_STD_U64BE}) {
+    Hdf5Writer w(path("c.h5"));
+    w.dataset("composition", {values.size()}, type, H5T_NATIVE_INT64, values.data());
+    w.close();
+    EXPECT_EQ(read_composition(path("c.h5")).composition, Composition({0, 0, 5, 0, 4, 0, 0, 3, 0, 0}));
+  }
+}
+
+TEST_F(CompositionFileTest, BadHdf5FilesGiveOneLine) {
+  const std::string f = path("bad.h5");
+  const std::vector<std::int64_t> values{0, 2, 0, 0};
+  {
+    Hdf5Writer w(f);
+    w.dataset("other", {4}, H5T_STD_I32LE, H5T_NATIVE_INT64, values.data());
+    w.close();
+  }
+  EXPECT_EQ(error_of(f), f + ": no dataset /composition (an nqc HDF5 composition holds Q(1..n) in the 1-D integer dataset /composition)");
+  {
+    Hdf5Writer w(f);
+    w.dataset("composition", {2, 2}, H5T_STD_I32LE, H5T_NATIVE_INT64, values.data());
+    w.close();
+  }
+  EXPECT_EQ(error_of(f), f + ": /composition has rank 2, expected rank 1 (the values Q(1..n))");
+  {
+    const std::vector<double> reals{0, 2, 0, 0};
+    Hdf5Writer w(f);
+    w.dataset("composition", {4}, H5T_IEEE_F64LE, H5T_NATIVE_DOUBLE, reals.data());
+    w.close();
+  }
+  EXPECT_EQ(error_of(f), f + ": /composition holds floating-point values, expected integers");
+  {
+    Hdf5Writer w(f);
+    w.dataset("composition", {0}, H5T_STD_I32LE, H5T_NATIVE_INT64, nullptr);
+    w.close();
+  }
+  EXPECT_EQ(error_of(f), f + ": /composition is empty (n must be at least 1)");
+  for (const auto& [bad, shown] : std::vector<std::pair<std::int64_t, std::string>>{{5, "5"}, {-1, "-1"}}) {
+    std::vector<std::int64_t> v = values;
+    v[2] = bad;
+    Hdf5Writer w(f);
+    w.dataset("composition", {4}, H5T_STD_I64LE, H5T_NATIVE_INT64, v.data());
+    w.close();
+    EXPECT_EQ(error_of(f), f + ": row 3: value " + shown + " is out of range 0..4");
+  }
+  {
+    const std::vector<std::uint64_t> huge{0, 18446744073709551615ULL, 0};
+    Hdf5Writer w(f);
+    w.dataset("composition", {3}, H5T_STD_U64LE, H5T_NATIVE_UINT64, huge.data());
+    w.close();
+  }
+  EXPECT_EQ(error_of(f), f + ": row 2: value 18446744073709551615 is out of range 0..3");
+  write_composition(Composition({2, 0, 0, 2}), f);
+  EXPECT_EQ(error_of(f), f + ": rows 1 and 4: two queens on one column (column 2)");
+}
+
+TEST_F(CompositionFileTest, DamagedHdf5IsRefused) {
+  const std::string f = path("c.h5");
+  write_composition(*construct_solution(1000), f);
+  const std::string good = slurp(f);
+  // A truncated file.
+  spit(f, good.substr(0, good.size() / 2));
+  std::string e = error_of(f);
+  EXPECT_EQ(e.rfind(f + ": unreadable HDF5 composition: ", 0), 0U) << e;
+  EXPECT_EQ(e.find('\n'), std::string::npos) << e;
+  // A flipped byte in the values (found by their bytes): the Fletcher32 checksum finds it.
+  const Composition c = *construct_solution(1000);
+  const std::vector<std::uint32_t> head(c.q.begin(), c.q.begin() + 16);
+  std::string flipped = good;
+  const auto at = flipped.find(std::string(reinterpret_cast<const char*>(head.data()), 64));
+  ASSERT_NE(at, std::string::npos);
+  flipped[at + 100] = static_cast<char>(flipped[at + 100] ^ 0x40);
+  spit(f, flipped);
+  e = error_of(f);
+  EXPECT_EQ(e.rfind(f + ": unreadable HDF5 composition: ", 0), 0U) << e;
+  EXPECT_NE(e.find("checksum"), std::string::npos) << e;
+  EXPECT_EQ(e.find('\n'), std::string::npos) << e;
+}
+
+// Runs read_composition("-") with standard input fed `bytes`: through a pipe (written by a
+// thread), or redirected from a file.
+LoadedComposition read_stdin(const std::string& bytes, const std::string& file = "") {
+  const int saved = ::dup(STDIN_FILENO);
+  std::thread writer;
+  if (file.empty()) {
+    int fds[2];
+    EXPECT_EQ(::pipe(fds), 0);
+    ::dup2(fds[0], STDIN_FILENO);
+    ::close(fds[0]);
+    writer = std::thread([fd = fds[1], &bytes] {
+      for (std::size_t done = 0; done < bytes.size();) {
+        const ssize_t put = ::write(fd, bytes.data() + done, bytes.size() - done);
+        if (put <= 0) break;
+        done += static_cast<std::size_t>(put);
+      }
+      ::close(fd);
+    });
+  } else {
+    spit(file, bytes);
+    const int fd = ::open(file.c_str(), O_RDONLY);
+    ::dup2(fd, STDIN_FILENO);
+    ::close(fd);
+  }
+  const auto restore = [&] {
+    if (writer.joinable()) writer.join();
+    ::dup2(saved, STDIN_FILENO);
+    ::close(saved);
+  };
+  try {
+    LoadedComposition l = read_composition("-");
+    restore();
+    return l;
+  } catch (...) {
+    restore();
+    throw;
+  }
+}
+
+TEST_F(CompositionFileTest, StandardInputInEveryFormat) {
+  const Composition c = *construct_solution(100000);
+  for (const char* name : {"c.txt", "c.bin", "c.h5"}) {
+    write_composition(c, path(name));
+    const std::string bytes = slurp(path(name));
+    for (const std::string& file : {std::string(), path("stdin")}) {
+      const LoadedComposition l = read_stdin(bytes, file);
+      EXPECT_EQ(l.composition, c) << name << (file.empty() ? " (pipe)" : " (file)");
+      EXPECT_EQ(l.source, "<stdin>");
+    }
+  }
+  try {
+    require_consistent(read_stdin("2\n0\n0\n2\n"));
+    FAIL();
+  } catch (const InputError& e) {
+    EXPECT_STREQ(e.what(), "<stdin>:4: rows 1 and 4: two queens on one column (column 2)");
+  }
+  try {
+    (void)read_stdin(binary(1, 0, 10, {1}));
+    FAIL();
+  } catch (const InputError& e) {
+    EXPECT_STREQ(e.what(), "<stdin>: truncated: header says n = 10 (24 + 4n = 64 bytes), the file has 28 bytes");
+  }
+}
+
+TEST_F(CompositionFileTest, WritersRefuseWhatTheyCannotWrite) {
+  const Composition c(std::vector<Index>{1});
+  EXPECT_THROW(write_composition(c, "-", CompositionFormat::hdf5), InputError);
+  EXPECT_THROW(write_composition(c, path("no/such/dir/c.bin")), IoError);
+  EXPECT_THROW(write_composition(c, path("no/such/dir/c.h5")), IoError);
+  EXPECT_THROW(write_composition(c, path("no/such/dir/c.txt")), IoError);
+}
+
+}  // namespace
+}  // namespace nqc
