@@ -24,7 +24,8 @@ struct Composition {
   std::vector<Index> excluded_sum;         ///< excluded diagonals r + c = a
 
   Composition() = default;
-  explicit Composition(Index n) : q(static_cast<std::size_t>(n), 0) {}
+  /// n empty rows (the array advised for huge pages before it is zeroed: see memory.hpp).
+  explicit Composition(Index n);
   explicit Composition(std::vector<Index> values) : q(std::move(values)) {}
 
   /// Board size n.

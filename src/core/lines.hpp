@@ -8,6 +8,7 @@
 #include <vector>
 
 #include "core/composition.hpp"
+#include "core/memory.hpp"
 
 namespace nqc {
 
@@ -47,7 +48,14 @@ class Bitset {
 
  private:
   std::size_t size_ = 0;
-  std::vector<std::uint64_t> w_;
+  std::vector<std::uint64_t, LargeArrayAllocator<std::uint64_t>> w_;
 };
+
+/// The lines a composition closes: its queens' columns (`used`, n bits), diagonals (`diff`,
+/// index diff_line) and anti-diagonals (`sum`, index sum_line; 2n bits each), and the
+/// diagonals it excludes (CSPLib prob079). The sets are (re)sized and cleared first. One pass
+/// over the rows, the random probes prefetched some rows ahead: the set-up of the engines and
+/// random phases at large n (n = 10^9: about 10 s, most of it waiting for memory).
+void close_lines(const Composition& c, Bitset& used, Bitset& diff, Bitset& sum);
 
 }  // namespace nqc

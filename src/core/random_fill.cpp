@@ -23,26 +23,6 @@ void release_unused(std::vector<Index>& v) {
   if (last > first) madvise(reinterpret_cast<void*>(first), last - first, MADV_DONTNEED);
 }
 
-// The closed lines of a composition: used columns, both diagonal directions (queens and
-// excluded diagonals).
-void close_lines(const Composition& c, Bitset& used, Bitset& d1, Bitset& d2) {
-  const Index n = c.n();
-  const auto un = static_cast<std::size_t>(n);
-  used.assign(un);
-  d1.assign(2 * un);
-  d2.assign(2 * un);
-  for (Index r = 0; r < n; ++r)
-    if (const Index j = c.q[static_cast<std::size_t>(r)]; j != 0) {
-      used.set(static_cast<std::size_t>(j - 1));
-      d1.set(diff_line(n, r, j - 1));
-      d2.set(sum_line(r, j - 1));
-    }
-  for (const Index a : c.excluded_difference)
-    if (a >= 0 && static_cast<std::size_t>(a) < diagonal_lines(n)) d1.set(static_cast<std::size_t>(a));
-  for (const Index a : c.excluded_sum)
-    if (a >= 0 && static_cast<std::size_t>(a) < diagonal_lines(n)) d2.set(static_cast<std::size_t>(a));
-}
-
 // Puts a queen on (r, col) of `c` when both its diagonals are open (its row and column are
 // free by construction: the passes keep the lists of free rows and columns); returns whether
 // it did.

@@ -6,25 +6,13 @@ namespace nqc {
 
 const char* ResidualBoard::build(const Composition& c, bool check_columns, const LimitWatch* watch) {
   const Index n = c.n();
-  const auto un = static_cast<std::size_t>(n);
-  Bitset used(un), diff(2 * un), sum(2 * un);
+  Bitset used, diff, sum;
+  close_lines(c, used, diff, sum);
   std::vector<Index> rows, cols;
-  for (Index r = 0; r < n; ++r) {
-    const Index j = c.q[static_cast<std::size_t>(r)];
-    if (j == 0) {
-      rows.push_back(r);
-      continue;
-    }
-    used.set(static_cast<std::size_t>(j - 1));
-    diff.set(diff_line(n, r, j - 1));
-    sum.set(sum_line(r, j - 1));
-  }
+  for (Index r = 0; r < n; ++r)
+    if (c.q[static_cast<std::size_t>(r)] == 0) rows.push_back(r);
   for (Index col = 0; col < n; ++col)
     if (!used.test(static_cast<std::size_t>(col))) cols.push_back(col);
-  for (const Index a : c.excluded_difference)
-    if (a >= 0 && static_cast<std::size_t>(a) < diagonal_lines(n)) diff.set(static_cast<std::size_t>(a));
-  for (const Index a : c.excluded_sum)
-    if (a >= 0 && static_cast<std::size_t>(a) < diagonal_lines(n)) sum.set(static_cast<std::size_t>(a));
   return build(n, std::move(rows), std::move(cols), diff, sum, check_columns, watch);
 }
 

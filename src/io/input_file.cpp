@@ -126,16 +126,5 @@ void InputFile::release(std::size_t from, std::size_t to) const {
   if (to > from) ::madvise(const_cast<char*>(map_) + from, to - from, MADV_DONTNEED);
 }
 
-void advise_huge_pages(void* data, std::size_t bytes) {
-  constexpr std::size_t kHuge = std::size_t{2} << 20;
-  const auto from = (reinterpret_cast<std::uintptr_t>(data) + kHuge - 1) & ~(kHuge - 1);
-  const auto to = (reinterpret_cast<std::uintptr_t>(data) + bytes) & ~(kHuge - 1);
-#ifdef MADV_HUGEPAGE
-  if (to > from) ::madvise(reinterpret_cast<void*>(from), to - from, MADV_HUGEPAGE);
-#else
-  (void)from;
-  (void)to;
-#endif
-}
 
 }  // namespace nqc

@@ -2,6 +2,8 @@
 // file, read into memory otherwise (a pipe, a terminal).
 #pragma once
 
+#include "core/memory.hpp"
+
 #include <cstddef>
 #include <filesystem>
 #include <memory>
@@ -58,10 +60,5 @@ class InputFile {
   std::string name_;
   std::filesystem::path path_;
 };
-
-/// Asks for transparent huge pages on the (not yet touched) memory [data, data + bytes):
-/// faulting in a large array then costs one fault per 2 MiB instead of per 4 KiB. A hint:
-/// ignored where unsupported.
-void advise_huge_pages(void* data, std::size_t bytes);
 
 }  // namespace nqc

@@ -3,6 +3,7 @@
 #include <algorithm>
 #include <chrono>
 #include <cmath>
+#include <utility>
 
 #include "core/engines/exact.hpp"
 #include "core/engines/minconflicts.hpp"
@@ -59,43 +60,57 @@ Result complete_auto(Composition&& composition, Rng& rng, const Limits& limits) 
     return r;
   };
 
-  // Large boards: random fills in place first (see complete_auto in auto.hpp).
-  bool filled_first = false;
-  if (composition.n() >= kFillFirstN && free_rows > target) {
-    filled_first = true;
+  // Large boards (see complete_auto in auto.hpp): everything in the composition's own memory.
+  // Min-conflicts is left out there: it keeps counts per line, 48 bytes per row (48 GB at
+  // n = 10^9, whatever the free rows).
+  if (composition.n() >= kFillFirstN) {
+    if (free_rows <= target) {
+      // Few free rows: exact on the composition itself, complete (the paper's challenge).
+      LimitWatch watch(limits, exact_poll_interval(free_rows));
+      ResidualBoard board;
+      Result e;
+      if (const char* hit = board.build(composition, true, &watch); *hit != '\0') e.limit = hit;
+      else e.outcome = search_residual(board, rng, watch, counters, composition, e.limit);
+      if (e.outcome == Outcome::solved) e.solution = std::move(composition);
+      return finish(std::move(e), "");
+    }
+    // Random fills in place down to `target` free rows, each followed by exact on the residual;
+    // rounds of kRefills fills with 8 times the budget each round.
     const LimitWatch watch(limits);
     RandomFill fill(composition);
-    for (int attempt = 0; attempt < kRefills; ++attempt) {
-      FillStats stats;
-      if (const char* hit = fill.run(target, rng, stats, &watch); *hit != '\0') {
+    for (int round = 0;; ++round) {
+      for (int attempt = 0; attempt < kRefills; ++attempt) {
+        FillStats stats;
+        if (const char* hit = fill.run(target, rng, stats, &watch); *hit != '\0') {
+          counters.nodes += stats.placed;
+          fill.reset();
+          Result r;
+          r.limit = hit;
+          return finish(std::move(r), "");
+        }
         counters.nodes += stats.placed;
+        ResidualBoard board;
+        const auto f = static_cast<std::uint64_t>(fill.free_rows().size());
+        const Limits left = remaining((64 * f + 4096) << std::min(3 * round, 40), counters.nodes);
+        LimitWatch search_watch(left, exact_poll_interval(static_cast<Index>(f)));
+        Result e;
+        if (const char* hit = board.build(composition.n(), fill.free_rows(), fill.free_cols(), fill.diff_closed(),
+                                          fill.sum_closed(), true, &search_watch);
+            *hit != '\0') {
+          e.limit = hit;
+        } else {
+          e.outcome = search_residual(board, rng, search_watch, counters, composition, e.limit);
+        }
+        if (e.outcome == Outcome::solved) {
+          e.counters = counters;
+          e.counters.placed_random = stats.placed;
+          e.solution = std::move(composition);
+          return e;
+        }
         fill.reset();
-        Result r;
-        r.limit = hit;
-        return finish(r, "");
+        if (e.outcome == Outcome::gave_up && caller_limit_hit(e, "max_nodes")) return finish(std::move(e), "");
+        ++counters.restarts;
       }
-      counters.nodes += stats.placed;
-      ResidualBoard board;
-      const auto f = static_cast<std::uint64_t>(fill.free_rows().size());
-      const Limits left = remaining(64 * f + 4096, counters.nodes);
-      LimitWatch search_watch(left, exact_poll_interval(static_cast<Index>(f)));
-      Result e;
-      if (const char* hit = board.build(composition.n(), fill.free_rows(), fill.free_cols(), fill.diff_closed(),
-                                        fill.sum_closed(), true, &search_watch);
-          *hit != '\0') {
-        e.limit = hit;
-      } else {
-        e.outcome = search_residual(board, rng, search_watch, counters, composition, e.limit);
-      }
-      if (e.outcome == Outcome::solved) {
-        e.counters = counters;
-        e.counters.placed_random = stats.placed;
-        e.solution = std::move(composition);
-        return e;
-      }
-      fill.reset();
-      if (e.outcome == Outcome::gave_up && caller_limit_hit(e, "max_nodes")) return finish(e, "");
-      ++counters.restarts;
     }
   }
 
@@ -118,10 +133,10 @@ Result complete_auto(Composition&& composition, Rng& rng, const Limits& limits) 
       r.counters.placed_search = static_cast<std::uint64_t>(free_rows);
       return r;
     }
-    if (caller_limit_hit(r, "minconflicts_limits")) return finish(r, "minconflicts_limits");
+    if (caller_limit_hit(r, "minconflicts_limits")) return finish(std::move(r), "minconflicts_limits");
 
     // Random fill and exact search on the residual, once, for large compositions.
-    for (int attempt = 0; round == 0 && !filled_first && attempt < kRefills && free_rows > target; ++attempt) {
+    for (int attempt = 0; round == 0 && attempt < kRefills && free_rows > target; ++attempt) {
       Composition work = composition;
       const FillStats fill = random_fill(work, target, rng);
       counters.nodes += fill.placed;
@@ -132,7 +147,7 @@ Result complete_auto(Composition&& composition, Rng& rng, const Limits& limits) 
         e.counters.placed_random = fill.placed;
         return e;
       }
-      if (caller_limit_hit(e, "max_nodes")) return finish(e, "");
+      if (caller_limit_hit(e, "max_nodes")) return finish(std::move(e), "");
       ++counters.restarts;
     }
 
@@ -140,7 +155,7 @@ Result complete_auto(Composition&& composition, Rng& rng, const Limits& limits) 
         (4 * static_cast<std::uint64_t>(free_rows) + 1024) << std::min(3 * round, 40);
     Result e = complete_exact(composition, rng, remaining(budget, counters.nodes), counters);
     counters = e.counters;
-    if (e.outcome != Outcome::gave_up || caller_limit_hit(e, "max_nodes")) return finish(e, "");
+    if (e.outcome != Outcome::gave_up || caller_limit_hit(e, "max_nodes")) return finish(std::move(e), "");
   }
 }
 

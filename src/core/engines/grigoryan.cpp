@@ -571,15 +571,9 @@ Grigoryan::Exit Grigoryan::attempt(Start start) {
 
 Result Grigoryan::run() {
   Result result;
-  const auto un = static_cast<std::size_t>(n_);
   // Block 0: control arrays of the composition's columns and diagonals; x is the composition.
-  d1_closed_.assign(2 * un);
-  d2_closed_.assign(2 * un);
-  for (Index r = 0; r < n_; ++r)
-    if (const Index j = board_.q[static_cast<std::size_t>(r)]; j != 0) {
-      d1_closed_.set(d1(r, j - 1));
-      d2_closed_.set(d2(r, j - 1));
-    }
+  Bitset used;
+  close_lines(board_, used, d1_closed_, d2_closed_);
   collect_free_lines();
   k_ = k_input_ = n_ - static_cast<Index>(rows_.size());
   if (rows_.empty()) {
