@@ -25,7 +25,7 @@ step() {  # NAME COMMAND...
   shift
   local code=0
   /usr/bin/time -f "%e %M" -o "$work/time" "$@" >"$work/out" 2>"$work/err" || code=$?
-  read -r wall kb <"$work/time"
+  read -r wall kb < <(tail -n 1 "$work/time")
   awk -v s="$name" -v w="$wall" -v kb="$kb" -v n="$N" -v c="$code" \
     'BEGIN { printf "| %s | %.1f | %.2f | %.2f | %d |\n", s, w, kb / 1048576, kb * 1024 / (4 * n), c }'
 }

@@ -2,31 +2,39 @@
 
 namespace nqc {
 
-void close_lines(const Composition& c, Bitset& used, Bitset& diff, Bitset& sum) {
+bool close_lines(const Composition& c, Bitset& used, Bitset& diff, Bitset& sum) {
   const Index n = c.n();
   const auto un = static_cast<std::size_t>(n);
   used.assign(un);
   diff.assign(2 * un);
   sum.assign(2 * un);
   constexpr Index kAhead = 64;
-  const Index* q = c.q.data();
-  for (Index r = 0; r < n; ++r) {
-    if (r + kAhead < n)
-      if (const Index ja = q[r + kAhead]; ja != 0) {
-        used.prefetch(static_cast<std::size_t>(ja - 1));
-        diff.prefetch(diff_line(n, r + kAhead, ja - 1));
-        sum.prefetch(sum_line(r + kAhead, ja - 1));
-      }
-    if (const Index j = q[r]; j != 0) {
-      used.set(static_cast<std::size_t>(j - 1));
-      diff.set(diff_line(n, r, j - 1));
-      sum.set(sum_line(r, j - 1));
-    }
-  }
   for (const Index a : c.excluded_difference)
     if (a >= 0 && static_cast<std::size_t>(a) < diagonal_lines(n)) diff.set(static_cast<std::size_t>(a));
   for (const Index a : c.excluded_sum)
     if (a >= 0 && static_cast<std::size_t>(a) < diagonal_lines(n)) sum.set(static_cast<std::size_t>(a));
+  const Index* q = c.q.data();
+  bool consistent = true;
+  for (Index r = 0; r < n; ++r) {
+    if (r + kAhead < n)
+      if (const Index ja = q[r + kAhead]; ja >= 1 && ja <= n) {
+        used.prefetch(static_cast<std::size_t>(ja - 1));
+        diff.prefetch(diff_line(n, r + kAhead, ja - 1));
+        sum.prefetch(sum_line(r + kAhead, ja - 1));
+      }
+    const Index j = q[r];
+    if (j == 0) continue;
+    if (j < 0 || j > n) {
+      consistent = false;
+      continue;
+    }
+    const std::size_t col = static_cast<std::size_t>(j - 1), d = diff_line(n, r, j - 1), s = sum_line(r, j - 1);
+    if (used.test(col) || diff.test(d) || sum.test(s)) consistent = false;
+    used.set(col);
+    diff.set(d);
+    sum.set(s);
+  }
+  return consistent;
 }
 
 }  // namespace nqc

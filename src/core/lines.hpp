@@ -55,7 +55,10 @@ class Bitset {
 /// index diff_line) and anti-diagonals (`sum`, index sum_line; 2n bits each), and the
 /// diagonals it excludes (CSPLib prob079). The sets are (re)sized and cleared first. One pass
 /// over the rows, the random probes prefetched some rows ahead: the set-up of the engines and
-/// random phases at large n (n = 10^9: about 10 s, most of it waiting for memory).
-void close_lines(const Composition& c, Bitset& used, Bitset& diff, Bitset& sum);
+/// random phases at large n (n = 10^9: about 10 s, most of it waiting for memory). Returns
+/// false when the composition is not consistent (a value outside 0..n, two queens on one
+/// line, or a queen on an excluded diagonal): the engines' check of their input, for free
+/// (verify() says what is wrong).
+bool close_lines(const Composition& c, Bitset& used, Bitset& diff, Bitset& sum);
 
 }  // namespace nqc

@@ -4,6 +4,9 @@
 #include <unistd.h>
 
 #include <algorithm>
+#include <stdexcept>
+
+#include "core/verifier.hpp"
 
 namespace nqc {
 namespace {
@@ -64,7 +67,8 @@ std::uint64_t pass(Composition& c, Bitset& d1, Bitset& d2, std::vector<Index>& r
 RandomFill::RandomFill(Composition& c) : c_(c), n_(c.n()), own_(static_cast<std::size_t>(c.n())) {
   for (Index r = 0; r < n_; ++r)
     if (c.q[static_cast<std::size_t>(r)] != 0) own_.set(static_cast<std::size_t>(r));
-  close_lines(c_, used_, d1_, d2_);
+  if (!close_lines(c_, used_, d1_, d2_))
+    throw std::invalid_argument("inconsistent composition: " + verify(c_).describe(c_));
 }
 
 void RandomFill::collect_free_lines() {

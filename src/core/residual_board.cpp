@@ -1,13 +1,17 @@
 #include "core/residual_board.hpp"
 
 #include <algorithm>
+#include <stdexcept>
+
+#include "core/verifier.hpp"
 
 namespace nqc {
 
 const char* ResidualBoard::build(const Composition& c, bool check_columns, const LimitWatch* watch) {
   const Index n = c.n();
   Bitset used, diff, sum;
-  close_lines(c, used, diff, sum);
+  if (!close_lines(c, used, diff, sum))
+    throw std::invalid_argument("inconsistent composition: " + verify(c).describe(c));
   std::vector<Index> rows, cols;
   for (Index r = 0; r < n; ++r)
     if (c.q[static_cast<std::size_t>(r)] == 0) rows.push_back(r);

@@ -40,7 +40,8 @@ class ResidualBoard {
 
   /// build() for the residual of consistent composition `c`: its free rows x free columns,
   /// with the diagonals closed by its queens and those it excludes (CSPLib prob079). O(n)
-  /// time and 5n bits on top of the board.
+  /// time and 5n bits on top of the board. Throws std::invalid_argument for an inconsistent
+  /// composition.
   const char* build(const Composition& c, bool check_columns, const LimitWatch* watch = nullptr);
 
   [[nodiscard]] Index free_rows() const { return static_cast<Index>(rows_.size()); }

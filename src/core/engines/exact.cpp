@@ -155,9 +155,7 @@ Outcome search_residual(ResidualBoard& board, Rng& rng, LimitWatch& watch, Count
 }
 
 Result complete_exact(const Composition& composition, Rng& rng, const Limits& limits, Counters counters) {
-  if (const Verdict v = verify(composition); !v.ok())
-    throw std::invalid_argument("inconsistent composition: " + v.describe(composition));
-  Result result;
+  Result result;  // the board's build checks the composition and throws std::invalid_argument
   LimitWatch watch(limits, exact_poll_interval(composition.n() - composition.k()));
   ResidualBoard board;
   if (const char* hit = board.build(composition, true, &watch); *hit != '\0') {

@@ -190,20 +190,21 @@ class Grigoryan {
   // x's free rows and free columns, ascending, into rows_ and cols_: recomputed from the
   // board (O(n), at the start and at each rare return to x) rather than kept, which saves
   // two lists of up to n entries.
-  void collect_free_lines() {
-    Bitset used(static_cast<std::size_t>(n_));
+  // `used`: the columns holding a queen (from close_lines at block 0).
+  void collect_free_lines(const Bitset& used) {
     rows_.clear();
     cols_.clear();
-    for (Index r = 0; r < n_; ++r) {
-      if (const Index j = board_.q[static_cast<std::size_t>(r)]; j != 0) used.set(static_cast<std::size_t>(j - 1));
-      else rows_.push_back(r);
-    }
+    for (Index r = 0; r < n_; ++r)
+      if (board_.q[static_cast<std::size_t>(r)] == 0) rows_.push_back(r);
     for (Index c = 0; c < n_; ++c)
       if (!used.test(static_cast<std::size_t>(c))) cols_.push_back(c);
   }
   void restore_x() {
     undo_to(0);
-    collect_free_lines();
+    Bitset used(static_cast<std::size_t>(n_));
+    for (Index r = 0; r < n_; ++r)
+      if (const Index j = board_.q[static_cast<std::size_t>(r)]; j != 0) used.set(static_cast<std::size_t>(j - 1));
+    collect_free_lines(used);
   }
   void save_y() {
     y_rows_ = rows_;
@@ -573,8 +574,9 @@ Result Grigoryan::run() {
   Result result;
   // Block 0: control arrays of the composition's columns and diagonals; x is the composition.
   Bitset used;
-  close_lines(board_, used, d1_closed_, d2_closed_);
-  collect_free_lines();
+  if (!close_lines(board_, used, d1_closed_, d2_closed_))
+    throw std::invalid_argument("inconsistent composition: " + verify(board_).describe(board_));
+  collect_free_lines(used);
   k_ = k_input_ = n_ - static_cast<Index>(rows_.size());
   if (rows_.empty()) {
     result.outcome = Outcome::solved;
@@ -655,8 +657,7 @@ Result complete_grigoryan(const Composition& composition, Rng& rng, const Limits
 }
 
 Result complete_grigoryan(Composition&& composition, Rng& rng, const Limits& limits, const GrigoryanParams& params) {
-  if (const Verdict v = verify(composition); !v.ok())
-    throw std::invalid_argument("inconsistent composition: " + v.describe(composition));
+  // Block 0 checks the composition (close_lines) and throws std::invalid_argument.
   Grigoryan run(std::move(composition), rng, limits, params);
   return run.run();
 }
