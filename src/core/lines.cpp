@@ -37,4 +37,22 @@ bool close_lines(const Composition& c, Bitset& used, Bitset& diff, Bitset& sum) 
   return consistent;
 }
 
+std::vector<Index> free_rows_of(const Composition& c) {
+  std::size_t count = 0;
+  for (const Index v : c.q) count += v == 0 ? 1 : 0;
+  std::vector<Index> rows;
+  rows.reserve(count);
+  for (Index r = 0; r < c.n(); ++r)
+    if (c.q[static_cast<std::size_t>(r)] == 0) rows.push_back(r);
+  return rows;
+}
+
+std::vector<Index> free_columns_of(const Bitset& used, Index n) {
+  std::vector<Index> cols;
+  cols.reserve(static_cast<std::size_t>(n) - used.count());
+  for (Index col = 0; col < n; ++col)
+    if (!used.test(static_cast<std::size_t>(col))) cols.push_back(col);
+  return cols;
+}
+
 }  // namespace nqc

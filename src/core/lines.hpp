@@ -41,6 +41,12 @@ class Bitset {
     w_.assign((size + 63) / 64, 0);
   }
   [[nodiscard]] std::size_t size() const { return size_; }
+  /// The number of bits set.
+  [[nodiscard]] std::size_t count() const {
+    std::size_t c = 0;
+    for (const std::uint64_t w : w_) c += static_cast<std::size_t>(__builtin_popcountll(w));
+    return c;
+  }
   [[nodiscard]] bool test(std::size_t i) const { return ((w_[i >> 6] >> (i & 63)) & 1U) != 0; }
   void set(std::size_t i) { w_[i >> 6] |= std::uint64_t{1} << (i & 63); }
   void reset(std::size_t i) { w_[i >> 6] &= ~(std::uint64_t{1} << (i & 63)); }
@@ -60,5 +66,12 @@ class Bitset {
 /// line, or a queen on an excluded diagonal): the engines' check of their input, for free
 /// (verify() says what is wrong).
 bool close_lines(const Composition& c, Bitset& used, Bitset& diff, Bitset& sum);
+
+/// The free rows of `c` (0-based, ascending), in a list of exactly their number (no growth by
+/// doubling, which at n = 10^9 would hold 12 GB for a moment).
+std::vector<Index> free_rows_of(const Composition& c);
+
+/// The columns 0..n-1 not in `used` (ascending), in a list of exactly their number.
+std::vector<Index> free_columns_of(const Bitset& used, Index n);
 
 }  // namespace nqc

@@ -72,19 +72,13 @@ RandomFill::RandomFill(Composition& c) : c_(c), n_(c.n()), own_(static_cast<std:
 }
 
 void RandomFill::collect_free_lines() {
-  rows_.clear();
-  cols_.clear();
-  for (Index r = 0; r < n_; ++r)
-    if (c_.q[static_cast<std::size_t>(r)] == 0) rows_.push_back(r);
-  for (Index col = 0; col < n_; ++col)
-    if (!used_.test(static_cast<std::size_t>(col))) cols_.push_back(col);
+  rows_ = free_rows_of(c_);
+  cols_ = free_columns_of(used_, n_);
 }
 
 const char* RandomFill::run(Index target_free, Rng& rng, FillStats& stats, const LimitWatch* watch) {
   const auto polled = [&]() -> const char* { return watch != nullptr ? watch->poll() : ""; };
-  cols_.clear();
-  for (Index col = 0; col < n_; ++col)
-    if (!used_.test(static_cast<std::size_t>(col))) cols_.push_back(col);
+  cols_ = free_columns_of(used_, n_);
   const std::size_t f = cols_.size();
   rows_.clear();
   if (f <= static_cast<std::size_t>(std::max<Index>(target_free, 0))) {
@@ -130,8 +124,7 @@ const char* RandomFill::run(Index target_free, Rng& rng, FillStats& stats, const
     cols_.resize(kept);
     release_unused(cols_);
   }
-  for (Index r = 0; r < n_; ++r)
-    if (c_.q[static_cast<std::size_t>(r)] == 0) rows_.push_back(r);
+  rows_ = free_rows_of(c_);
   // Further passes: the rows left, ascending, against the columns left, which stay in the
   // first pass's random order and are rotated by a random offset for each pass: a new
   // random matching every pass for the price of a sequential rotation (a fresh shuffle per
@@ -187,11 +180,7 @@ FillStats random_fill(Composition& c, Index target_free, Rng& rng) {
 FillStats randset_to_dead_end(Composition& c, Rng& rng) {
   Bitset used, d1, d2;
   close_lines(c, used, d1, d2);
-  std::vector<Index> rows, cols;
-  for (Index r = 0; r < c.n(); ++r)
-    if (c.q[static_cast<std::size_t>(r)] == 0) rows.push_back(r);
-  for (Index col = 0; col < c.n(); ++col)
-    if (!used.test(static_cast<std::size_t>(col))) cols.push_back(col);
+  std::vector<Index> rows = free_rows_of(c), cols = free_columns_of(used, c.n());
   const auto random_pass = [&] {
     shuffle(rows.begin(), rows.end(), rng);
     shuffle(cols.begin(), cols.end(), rng);

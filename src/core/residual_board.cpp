@@ -12,12 +12,7 @@ const char* ResidualBoard::build(const Composition& c, bool check_columns, const
   Bitset used, diff, sum;
   if (!close_lines(c, used, diff, sum))
     throw std::invalid_argument("inconsistent composition: " + verify(c).describe(c));
-  std::vector<Index> rows, cols;
-  for (Index r = 0; r < n; ++r)
-    if (c.q[static_cast<std::size_t>(r)] == 0) rows.push_back(r);
-  for (Index col = 0; col < n; ++col)
-    if (!used.test(static_cast<std::size_t>(col))) cols.push_back(col);
-  return build(n, std::move(rows), std::move(cols), diff, sum, check_columns, watch);
+  return build(n, free_rows_of(c), free_columns_of(used, n), diff, sum, check_columns, watch);
 }
 
 const char* ResidualBoard::build(Index n, std::vector<Index> rows, std::vector<Index> cols, const Bitset& diff_closed,

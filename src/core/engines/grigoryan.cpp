@@ -192,12 +192,8 @@ class Grigoryan {
   // two lists of up to n entries.
   // `used`: the columns holding a queen (from close_lines at block 0).
   void collect_free_lines(const Bitset& used) {
-    rows_.clear();
-    cols_.clear();
-    for (Index r = 0; r < n_; ++r)
-      if (board_.q[static_cast<std::size_t>(r)] == 0) rows_.push_back(r);
-    for (Index c = 0; c < n_; ++c)
-      if (!used.test(static_cast<std::size_t>(c))) cols_.push_back(c);
+    rows_ = free_rows_of(board_);
+    cols_ = free_columns_of(used, n_);
   }
   void restore_x() {
     undo_to(0);
