@@ -235,7 +235,7 @@ LoadedComposition read_hdf5(const InputFile& in) {
 
 void write_hdf5(const Composition& c, const std::filesystem::path& file) {
   h5::Handle h = h5::create_file(file);
-  const h5::Layout layout{std::min(kHdf5ChunkValues, c.q.size()), -1, true};
+  const h5::Layout layout{std::min(kHdf5ChunkValues, c.q.size()), -1};
   h5::write_dataset(h, kDataset, H5T_STD_U32LE, H5T_NATIVE_INT32, c.q.data(), c.q.size(), layout);
   h.close();
 }
