@@ -9,6 +9,7 @@ PACKAGES=(
   openmpi-bin libopenmpi-dev            # MPI ranks (mpirun) and headers
   libhdf5-dev                           # result files (serial HDF5 C API)
   libspdlog-dev nlohmann-json3-dev libcli11-dev
+  libcadical-dev cadical                # engine sat (library); the CaDiCaL binary for bench/csplib.sh
   libgtest-dev                          # unit tests
   python3 python3-h5py python3-pandas python3-numpy   # Debian's Python reads result files
   python3-scipy python3-statsmodels python3-matplotlib python3-tabulate python3-pytest   # analysis/

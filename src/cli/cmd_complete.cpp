@@ -38,8 +38,10 @@ Runner add_complete(CLI::App& app) {
   cmd->add_option("--diags", a->diags, "for a .param file: exclude only its first D diagonals (default: all)");
   cmd->add_option("-o,--output", a->output, "write the completed solution here (.bin: binary, .h5 or .hdf5: HDF5, else text)");
   std::string names;
-  for (const auto& e : engine_names()) names += (names.empty() ? "" : ", ") + e;
-  cmd->add_option("-e,--engine", a->engine, "engine: " + names)->capture_default_str();
+  for (const auto& e : engine_infos())
+    names += "\n  " + e.name + ": " + e.summary +
+             (e.max_free_rows != 0 ? " (at most " + std::to_string(e.max_free_rows) + " free rows)" : "");
+  cmd->add_option("-e,--engine", a->engine, "engine, one of:" + names)->capture_default_str();
   cmd->add_option("--seed", a->seed, "seed of the engine's random choices")->capture_default_str()->check(kUnsigned);
   cmd->add_option("--max-nodes", a->max_nodes, "give up after this many placements (0 = no limit)")->capture_default_str()->check(kUnsigned);
   cmd->add_option("--time-limit", a->time_limit_s, "give up after this many seconds (0 = no limit)")->capture_default_str()->check(kNonNegative);

@@ -5,7 +5,9 @@
 
 #include "core/engine_options.hpp"
 #include "core/engines/auto.hpp"
+#include "core/engines/bitboard.hpp"
 #include "core/engines/exact.hpp"
+#include "core/engines/sat.hpp"
 
 namespace nqc {
 
@@ -39,18 +41,56 @@ class NamedEngine final : public Engine {
   Consume consume_;
 };
 
+// The residual must fit the engine (EngineInfo::max_free_rows).
+void check_free_rows(const EngineInfo& info, const Composition& c) {
+  const Index f = c.n() - c.k();
+  if (info.max_free_rows != 0 && f > info.max_free_rows)
+    throw std::invalid_argument("engine '" + info.name + "' takes at most " + std::to_string(info.max_free_rows) +
+                                " free rows, this composition has " + std::to_string(f) + " (use auto or exact)");
+}
+
 }  // namespace
 
+const std::vector<EngineInfo>& engine_infos() {
+  static const std::vector<EngineInfo> infos{
+      {"auto", true, 0, "random fill, min-conflicts, then a complete search of the residual (words when it fits)"},
+      {"bitboard", true, kBitboardMaxFree, "complete search on machine words (MRV, forward checking, restarts)"},
+      {"exact", true, 0, "complete search on the residual board (MRV, forward checking, restarts)"},
+      {"grigoryan", false, 0, "the paper's randomized algorithm with bounded backtracking (000_*)"},
+      {"minconflicts", false, 0, "min-conflicts local search with the composition's rows fixed (003_*)"},
+      {"sat", true, kSatMaxFree, "CaDiCaL on a CNF of the residual board"},
+  };
+  return infos;
+}
+
+const EngineInfo& engine_info(std::string_view name) {
+  for (const auto& e : engine_infos())
+    if (e.name == name) return e;
+  std::string valid;
+  for (const auto& e : engine_infos()) valid += (valid.empty() ? "" : ", ") + e.name;
+  throw std::invalid_argument("unknown engine '" + std::string(name) + "' (valid engines: " + valid + ")");
+}
+
 const std::vector<std::string>& engine_names() {
-  static const std::vector<std::string> names{"auto", "exact", "grigoryan", "minconflicts"};
+  static const std::vector<std::string> names = [] {
+    std::vector<std::string> v;
+    for (const auto& e : engine_infos()) v.push_back(e.name);
+    return v;
+  }();
   return names;
 }
 
 std::unique_ptr<Engine> make_engine(std::string_view name, const EngineOptions& options) {
+  const EngineInfo& info = engine_info(name);
   if (name == "auto")
     return std::make_unique<NamedEngine>(
         "auto", [](const Composition& c, Rng& rng, const Limits& limits) { return complete_auto(c, rng, limits); },
         [](Composition&& c, Rng& rng, const Limits& limits) { return complete_auto(std::move(c), rng, limits); });
+  if (name == "bitboard")
+    return std::make_unique<NamedEngine>("bitboard", [info](const Composition& c, Rng& rng, const Limits& limits) {
+      check_free_rows(info, c);
+      return complete_bitboard(c, rng, limits);
+    });
   if (name == "exact")
     return std::make_unique<NamedEngine>("exact", [](const Composition& c, Rng& rng, const Limits& limits) {
       return complete_exact(c, rng, limits);
@@ -59,7 +99,7 @@ std::unique_ptr<Engine> make_engine(std::string_view name, const EngineOptions& 
     // The paper's algorithm knows only queens; CSPLib's excluded diagonals are not part of it.
     const auto check = [](const Composition& c) {
       if (c.has_excluded_diagonals())
-        throw std::invalid_argument("engine 'grigoryan' does not support excluded diagonals (use auto, exact or minconflicts)");
+        throw std::invalid_argument("engine 'grigoryan' does not support excluded diagonals (use auto, bitboard, exact, minconflicts or sat)");
     };
     return std::make_unique<NamedEngine>(
         "grigoryan",
@@ -76,9 +116,12 @@ std::unique_ptr<Engine> make_engine(std::string_view name, const EngineOptions& 
     return std::make_unique<NamedEngine>("minconflicts", [p = options.minconflicts](const Composition& c, Rng& rng, const Limits& limits) {
       return complete_minconflicts(c, rng, limits, p);
     });
-  std::string valid;
-  for (const auto& n : engine_names()) valid += (valid.empty() ? "" : ", ") + n;
-  throw std::invalid_argument("unknown engine '" + std::string(name) + "' (valid engines: " + valid + ")");
+  if (name == "sat")
+    return std::make_unique<NamedEngine>("sat", [info](const Composition& c, Rng& rng, const Limits& limits) {
+      check_free_rows(info, c);
+      return complete_sat(c, rng, limits);
+    });
+  throw std::logic_error("engine '" + info.name + "' is declared but not built");
 }
 
 std::unique_ptr<Engine> make_engine(std::string_view name) { return make_engine(name, EngineOptions{}); }

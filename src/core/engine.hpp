@@ -61,6 +61,21 @@ class Engine {
   }
 };
 
+/// An engine as the registry declares it (engine.cpp: the one place; make_engine, the CLI's
+/// help, the config check and the tests read it).
+struct EngineInfo {
+  std::string name;          ///< as used in configs and on the command line
+  bool complete = false;     ///< a complete search: may answer `infeasible` (a proof)
+  Index max_free_rows = 0;   ///< largest residual (n - k) it takes; 0 = any. Beyond, complete() throws std::invalid_argument
+  std::string summary;       ///< one line for --help
+};
+
+/// Every engine, in the order shown to users.
+const std::vector<EngineInfo>& engine_infos();
+
+/// The registry's entry of `name`. Throws std::invalid_argument naming the valid engines.
+const EngineInfo& engine_info(std::string_view name);
+
 /// Names accepted by make_engine, in the order shown to users.
 const std::vector<std::string>& engine_names();
 

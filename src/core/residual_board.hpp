@@ -4,6 +4,7 @@
 #pragma once
 
 #include <cstdint>
+#include <span>
 #include <utility>
 #include <vector>
 
@@ -54,6 +55,14 @@ class ResidualBoard {
   [[nodiscard]] Index row_cells_begin(Index a) const { return row_begin_[static_cast<std::size_t>(a)]; }
   [[nodiscard]] Index row_cells_end(Index a) const { return row_begin_[static_cast<std::size_t>(a) + 1]; }
 
+  /// The cells of column b, and of compact diagonal id d in each direction (ids 0 ..
+  /// diff_lines() - 1 and 0 .. sum_lines() - 1): the lines as the SAT encoding needs them.
+  [[nodiscard]] std::span<const Index> column_cells(Index b) const { return line(col_begin_, col_cells_, b); }
+  [[nodiscard]] Index diff_lines() const { return static_cast<Index>(d1_begin_.size()) - 1; }
+  [[nodiscard]] Index sum_lines() const { return static_cast<Index>(d2_begin_.size()) - 1; }
+  [[nodiscard]] std::span<const Index> diff_cells(Index d) const { return line(d1_begin_, d1_cells_, d); }
+  [[nodiscard]] std::span<const Index> sum_cells(Index d) const { return line(d2_begin_, d2_cells_, d); }
+
   [[nodiscard]] Index open_rows() const { return open_count_; }
   [[nodiscard]] bool row_open(Index a) const { return row_open_[static_cast<std::size_t>(a)] != 0; }
   /// Free cells now in row a / column b.
@@ -85,6 +94,11 @@ class ResidualBoard {
   void undo(Index e);
 
  private:
+  static std::span<const Index> line(const std::vector<Index>& begin, const std::vector<Index>& cells, Index i) {
+    const auto from = static_cast<std::size_t>(begin[static_cast<std::size_t>(i)]);
+    const auto to = static_cast<std::size_t>(begin[static_cast<std::size_t>(i) + 1]);
+    return {cells.data() + from, to - from};
+  }
   void count(Index e, Index delta);
   void visit_lines(Index e, const Cell& c, Index delta);
   void visit_list(Index e, const std::vector<Index>& begin, const std::vector<Index>& cells, Index line, Index delta);

@@ -5,6 +5,7 @@
 #include <string>
 
 #include "core/engines/auto.hpp"
+#include "core/engines/minconflicts.hpp"
 #include "core/verifier.hpp"
 
 namespace nqc {
@@ -13,7 +14,17 @@ Composition random_solution(Index n, Rng& rng) {
   if (n < 1) throw std::invalid_argument("board size n must be >= 1, got " + std::to_string(n));
   if (n == 2 || n == 3)
     throw std::invalid_argument("no solution exists for n = " + std::to_string(n));
-  Result r = complete_auto(Composition(n), rng, Limits{});
+  // The generator is fixed, whatever `auto` becomes (every case of every experiment is derived
+  // from these solutions): from n = kFillFirstN on, auto's fill in place and the search on its
+  // residual; below, min-conflicts with 3 tries (the first round of auto until issue 12),
+  // then auto should it fail.
+  Result r;
+  if (n < kFillFirstN) {
+    MinConflictsParams mc;
+    mc.max_restarts = 2;
+    r = complete_minconflicts(Composition(n), rng, Limits{}, mc);
+  }
+  if (r.outcome != Outcome::solved) r = complete_auto(Composition(n), rng, Limits{});
   if (r.outcome != Outcome::solved || !is_solution(r.solution))
     throw std::logic_error("bug: auto engine returned no verified solution for the empty board, n = " +
                            std::to_string(n));

@@ -347,7 +347,7 @@ ExperimentConfig parse_config(const json& j, const std::string& source) {
   if (!cfg.instances.files.empty() && j.contains("k") && j["k"] != json{{"min", 1}, {"max", -1}})
     ck.fail("/k", "instances run as given: k applies to generated cases (sizes) only");
   if (!cfg.instances.files.empty() && cfg.engine == "grigoryan")
-    ck.fail("/engine", "engine 'grigoryan' runs derived compositions only (instances may exclude diagonals): use auto, exact or minconflicts");
+    ck.fail("/engine", "engine 'grigoryan' runs derived compositions only (instances may exclude diagonals): use auto, bitboard, exact, minconflicts or sat");
   if (cfg.output.empty()) cfg.output = "results/" + cfg.name;
   resolved["output"] = cfg.output;
   check_k_against_sizes(ck, cfg);

@@ -62,7 +62,7 @@ expect_stderr_line "nqc: error: <stdin>:6: rows 1 and 4: two queens on one colum
 printf '0 0 0 0 0 0 0 0\n' >"$TMP/empty8.txt"
 run "$NQC" complete --engine nosuch "$TMP/empty8.txt"
 expect_exit 1 "complete --engine nosuch"
-expect_stderr_line "nqc: error: --engine: unknown engine 'nosuch' (valid engines: auto, exact, grigoryan, minconflicts)" \
+expect_stderr_line "nqc: error: --engine: unknown engine 'nosuch' (valid engines: auto, bitboard, exact, grigoryan, minconflicts, sat)" \
   "complete --engine nosuch: message lists the valid engines"
 
 run "$NQC" nosuch
@@ -132,7 +132,7 @@ bad_config bad-config-k-range.json "/k: k range 50..50 has no k in 1..n-1 = 1..1
 bad_config bad-config-invalid-json.json \
   "invalid JSON: parse error at line 4, column 61: syntax error while parsing object key - unexpected '}'; expected string literal" \
   "invalid JSON (line and column)"
-bad_config bad-config-engine.json '/engine: expected one of the engines auto, exact, grigoryan, minconflicts, got "fast"' \
+bad_config bad-config-engine.json '/engine: expected one of the engines auto, bitboard, exact, grigoryan, minconflicts, sat, got "fast"' \
   "unknown engine (lists the valid ones)"
 cfg=$TMP/no-such-config.json
 run "$NQC" run "$cfg" -o "$TMP/out-missing"

@@ -74,7 +74,7 @@ TEST(Config, ErrorsNameTheJsonPath) {
   EXPECT_EQ(error_of(j), "c.json: /: missing required key \"name\"");
   j = minimal();
   j["engine"] = "nosuch";
-  EXPECT_EQ(error_of(j), "c.json: /engine: expected one of the engines auto, exact, grigoryan, minconflicts, got \"nosuch\"");
+  EXPECT_EQ(error_of(j), "c.json: /engine: expected one of the engines auto, bitboard, exact, grigoryan, minconflicts, sat, got \"nosuch\"");
   j = minimal();
   j["time_limit_s"] = -1;
   EXPECT_EQ(error_of(j), "c.json: /time_limit_s: expected a number of seconds >= 0, got -1");

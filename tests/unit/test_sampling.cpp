@@ -166,6 +166,8 @@ TEST(Sampling, HundredsOfDerivedCompositionsAreAllSolvedAndVerified) {
         const Composition c = derive_composition(s, draw_k(n, KRange{}, rng), rng);
         for (const auto& name : engine_names()) {
           if (name == "exact" && n > 100) continue;  // exact alone is for small residuals
+          const Index max_free = engine_info(name).max_free_rows;
+          if ((max_free != 0 && n - c.k() > max_free) || (name == "sat" && n > 100)) continue;
           Rng erng(derive_seed(3, n, sol, comp), 1);
           const Result r = make_engine(name)->complete(c, erng, Limits{});
           ASSERT_EQ(r.outcome, Outcome::solved) << name << " n=" << n;

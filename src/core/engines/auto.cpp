@@ -5,6 +5,7 @@
 #include <cmath>
 #include <utility>
 
+#include "core/engines/bitboard.hpp"
 #include "core/engines/exact.hpp"
 #include "core/engines/minconflicts.hpp"
 #include "core/random_fill.hpp"
@@ -30,6 +31,12 @@ Result complete_auto(Composition&& composition, Rng& rng, const Limits& limits) 
   const Index free_rows = composition.n() - composition.k();
   const Index target = auto_residual_rows(composition.n());
   if (free_rows == 0) return complete_exact(composition, rng, limits);
+  // Words first where they fit and win: boards of n <= 64 (one word per row, by board column:
+  // derived compositions in 3-12 µs, a quarter to half of min-conflicts' time) and boards of
+  // CSPLib prob079's shape (excluded diagonals) with at most kBitboardMaxFree free rows (near
+  // its phase transition 6-10x faster than CaDiCaL; BENCHMARKS.md). Complete by itself.
+  if (free_rows <= kBitboardMaxFree && (composition.n() <= 64 || composition.has_excluded_diagonals()))
+    return complete_bitboard(composition, rng, limits);
 
   const auto start = std::chrono::steady_clock::now();
   Counters counters;
@@ -153,8 +160,19 @@ Result complete_auto(Composition&& composition, Rng& rng, const Limits& limits) 
 
     const std::uint64_t budget =
         (4 * static_cast<std::uint64_t>(free_rows) + 1024) << std::min(3 * round, 40);
-    Result e = complete_exact(composition, rng, remaining(budget, counters.nodes), counters);
-    counters = e.counters;
+    Result e;
+    if (composition.n() <= 128 && free_rows <= kBitboardMaxFree) {
+      // The same search on words (one or two per row, by board column), as complete.
+      e = complete_bitboard(composition, rng, remaining(budget, 0));
+      const Counters own = e.counters;
+      counters.nodes += own.nodes;
+      counters.backtracks += own.backtracks;
+      counters.restarts += own.restarts;
+      counters.placed_search += own.placed_search;
+    } else {
+      e = complete_exact(composition, rng, remaining(budget, counters.nodes), counters);
+      counters = e.counters;
+    }
     if (e.outcome != Outcome::gave_up || caller_limit_hit(e, "max_nodes")) return finish(std::move(e), "");
   }
 }

@@ -1,0 +1,391 @@
+#include "core/engines/bitboard.hpp"
+
+#include <algorithm>
+#include <array>
+#include <stdexcept>
+#include <string>
+#include <string_view>
+#include <vector>
+
+#include "core/limit_watch.hpp"
+#include "core/lines.hpp"
+#include "core/verifier.hpp"
+
+namespace nqc {
+namespace {
+
+// A set of up to 64 W free columns (or free rows).
+template <int W>
+struct Words {
+  std::array<std::uint64_t, W> w{};
+
+  void set(int i) { w[static_cast<std::size_t>(i >> 6)] |= std::uint64_t{1} << (i & 63); }
+  [[nodiscard]] bool test(int i) const { return ((w[static_cast<std::size_t>(i >> 6)] >> (i & 63)) & 1U) != 0; }
+  [[nodiscard]] bool empty() const {
+    std::uint64_t any = 0;
+    for (const std::uint64_t x : w) any |= x;
+    return any == 0;
+  }
+  [[nodiscard]] int count() const {
+    int c = 0;
+    for (const std::uint64_t x : w) c += __builtin_popcountll(x);
+    return c;
+  }
+  Words& operator&=(const Words& o) {
+    for (int i = 0; i < W; ++i) w[static_cast<std::size_t>(i)] &= o.w[static_cast<std::size_t>(i)];
+    return *this;
+  }
+  Words& operator|=(const Words& o) {
+    for (int i = 0; i < W; ++i) w[static_cast<std::size_t>(i)] |= o.w[static_cast<std::size_t>(i)];
+    return *this;
+  }
+  [[nodiscard]] Words minus(const Words& o) const {
+    Words r;
+    for (int i = 0; i < W; ++i) r.w[static_cast<std::size_t>(i)] = w[static_cast<std::size_t>(i)] & ~o.w[static_cast<std::size_t>(i)];
+    return r;
+  }
+  [[nodiscard]] int common(const Words& o) const {
+    int c = 0;
+    for (int i = 0; i < W; ++i) c += __builtin_popcountll(w[static_cast<std::size_t>(i)] & o.w[static_cast<std::size_t>(i)]);
+    return c;
+  }
+  // Calls fn(i) for every member, ascending.
+  template <class Fn>
+  void each(Fn&& fn) const {
+    for (int i = 0; i < W; ++i)
+      for (std::uint64_t x = w[static_cast<std::size_t>(i)]; x != 0; x &= x - 1) fn(64 * i + __builtin_ctzll(x));
+  }
+};
+
+// The residual on words: free rows a (board row rows[a]); attack(a, b, a2) are the cells of
+// row a2 that a queen on (a, b) takes. Two layouts. Boards of n <= 64 W: bit b is board
+// column b, and a queen's three lines in another row are three shifts of its bit (no table,
+// nothing to set up beyond the rows' free cells). Larger boards: bit b is the b-th free
+// column (ascending), and the attacks come from a table of f^3 sets built once (f = 128:
+// 2 words each, 33 MB).
+template <int W>
+class WordBoard {
+ public:
+  explicit WordBoard(const Composition& c) : n_(c.n()) {
+    Bitset used, diff, sum;
+    if (!close_lines(c, used, diff, sum))
+      throw std::invalid_argument("inconsistent composition: " + verify(c).describe(c));
+    rows_ = free_rows_of(c);
+    f_ = static_cast<int>(rows_.size());
+    by_board_column_ = n_ <= 64 * W;
+    if (by_board_column_) {
+      cols_.resize(static_cast<std::size_t>(n_));
+      for (Index col = 0; col < n_; ++col) cols_[static_cast<std::size_t>(col)] = col;
+      for (Index col = 0; col < n_; ++col)
+        if (!used.test(static_cast<std::size_t>(col))) free_cols_.set(col);
+    } else {
+      cols_ = free_columns_of(used, n_);
+      for (int b = 0; b < f_; ++b) free_cols_.set(b);
+    }
+    free0_.resize(static_cast<std::size_t>(f_));
+    for (int a = 0; a < f_; ++a)
+      free_cols_.each([&](int b) {
+        const Index r = rows_[static_cast<std::size_t>(a)], col = cols_[static_cast<std::size_t>(b)];
+        if (!diff.test(diff_line(n_, r, col)) && !sum.test(sum_line(r, col))) free0_[static_cast<std::size_t>(a)].set(b);
+      });
+    if (by_board_column_) return;
+    table_.resize(static_cast<std::size_t>(f_) * static_cast<std::size_t>(f_) * static_cast<std::size_t>(f_));
+    for (int a = 0; a < f_; ++a)
+      for (int b = 0; b < f_; ++b)
+        for (int a2 = 0; a2 < f_; ++a2) {
+          Words<W>& t = table_[index(a, b, a2)];
+          t.set(b);
+          const std::int64_t d = static_cast<std::int64_t>(rows_[static_cast<std::size_t>(a2)]) - rows_[static_cast<std::size_t>(a)];
+          for (const std::int64_t target : {cols_[static_cast<std::size_t>(b)] + d, cols_[static_cast<std::size_t>(b)] - d}) {
+            const auto it = std::lower_bound(cols_.begin(), cols_.end(), target);
+            if (it != cols_.end() && *it == target) t.set(static_cast<int>(it - cols_.begin()));
+          }
+        }
+  }
+
+  [[nodiscard]] int free_rows() const { return f_; }
+  [[nodiscard]] Index board_row(int a) const { return rows_[static_cast<std::size_t>(a)]; }
+  [[nodiscard]] Index board_col(int b) const { return cols_[static_cast<std::size_t>(b)]; }
+  [[nodiscard]] const Words<W>& initial(int a) const { return free0_[static_cast<std::size_t>(a)]; }
+  /// The free columns, as bits.
+  [[nodiscard]] const Words<W>& free_columns() const { return free_cols_; }
+  [[nodiscard]] Words<W> attack(int a, int b, int a2) const {
+    if (!by_board_column_) return table_[index(a, b, a2)];
+    const Index d = rows_[static_cast<std::size_t>(a2)] - rows_[static_cast<std::size_t>(a)];
+    Words<W> t;
+    if constexpr (W == 1) {
+      // n <= 64: |d| <= 63, and bits beyond n are never in a row's cells.
+      const std::uint64_t bit = std::uint64_t{1} << b;
+      const auto ad = static_cast<unsigned>(d < 0 ? -d : d);
+      t.w[0] = bit | (bit << ad) | (bit >> ad);
+    } else {
+      t.set(b);
+      if (b + d >= 0 && b + d < n_) t.set(b + d);
+      if (b - d >= 0 && b - d < n_) t.set(b - d);
+    }
+    return t;
+  }
+
+ private:
+  [[nodiscard]] std::size_t index(int a, int b, int a2) const {
+    return (static_cast<std::size_t>(a) * static_cast<std::size_t>(f_) + static_cast<std::size_t>(b)) * static_cast<std::size_t>(f_) +
+           static_cast<std::size_t>(a2);
+  }
+
+  Index n_;
+  int f_ = 0;
+  bool by_board_column_ = false;
+  std::vector<Index> rows_, cols_;
+  Words<W> free_cols_;
+  std::vector<Words<W>> free0_;
+  std::vector<Words<W>> table_;
+};
+
+// The Luby sequence, 1-based: 1, 1, 2, 1, 1, 2, 4, 1, 1, 2, 1, 1, 2, 4, 8, ...
+std::uint64_t luby(std::uint64_t i) {
+  for (std::uint64_t k = 1; k < 64; ++k) {
+    const std::uint64_t full = (std::uint64_t{1} << k) - 1;
+    if (i == full) return std::uint64_t{1} << (k - 1);
+    if (i < full) return luby(i - ((std::uint64_t{1} << (k - 1)) - 1));
+  }
+  return std::uint64_t{1} << 62;
+}
+
+// Depth-first search over a WordBoard. Level l holds the free cells of every row after l
+// placements (rows already filled keep stale sets, never read), the open rows and the free
+// columns. `rng` null: counting (every cell in column order, no restarts).
+template <int W>
+class WordSearch {
+ public:
+  WordSearch(const WordBoard<W>& board, Rng* rng, bool least_damage, LimitWatch& watch, Counters& counters)
+      : board_(board), rng_(rng), least_damage_(least_damage), watch_(watch), counters_(counters), f_(board.free_rows()) {
+    const auto fs = static_cast<std::size_t>(f_);
+    cells_.resize((fs + 1) * fs);
+    open_.resize(fs + 1);
+    cols_.resize(fs + 1);
+    stack_.reserve(fs + 1);
+    pool_.reserve(fs * fs);
+  }
+
+  // True when the root itself fails: an open row or a free column without a free cell.
+  bool dead_at_root() {
+    Words<W> covered;
+    for (int a = 0; a < f_; ++a) {
+      cells(0, a) = board_.initial(a);
+      if (cells(0, a).empty()) return true;
+      covered |= cells(0, a);
+      open_[0].set(a);
+    }
+    cols_[0] = board_.free_columns();
+    return !cols_[0].minus(covered).empty();
+  }
+
+  // Runs until a solution (on_solution returns true to stop), the space is exhausted (""),
+  // a limit, or `restart_at` nodes ("restart").
+  template <class OnSolution>
+  const char* run(std::uint64_t restart_at, OnSolution&& on_solution) {
+    stack_.clear();
+    pool_.clear();
+    push(0);
+    while (!stack_.empty()) {
+      Frame& top = stack_.back();
+      if (top.placed >= 0) {
+        top.placed = -1;
+        ++counters_.backtracks;
+      }
+      if (top.next == top.end) {
+        pool_.resize(top.begin);
+        stack_.pop_back();
+        continue;
+      }
+      const char* hit = watch_.check(counters_.nodes);
+      if (*hit == '\0' && restart_at != 0 && counters_.nodes >= restart_at) hit = "restart";
+      if (*hit != '\0') return hit;
+      const int b = pool_[top.next++];
+      ++counters_.nodes;
+      top.placed = b;
+      const int level = static_cast<int>(stack_.size()) - 1;
+      if (!place(level, top.row, b)) continue;
+      if (open_[static_cast<std::size_t>(level) + 1].empty()) {
+        if (on_solution(stack_)) return "";
+        continue;
+      }
+      push(level + 1);
+    }
+    return "";
+  }
+
+  // A row being tried: its candidates are pool_[begin, end), `next` the first untried.
+  struct Frame {
+    int row;
+    std::size_t begin, end, next;
+    int placed = -1;
+  };
+
+ private:
+  Words<W>& cells(int level, int a) {
+    return cells_[static_cast<std::size_t>(level) * static_cast<std::size_t>(f_) + static_cast<std::size_t>(a)];
+  }
+
+  // Opens a frame at `level`: the minimum-remaining-values row and its candidates.
+  void push(int level) {
+    const Words<W>& open = open_[static_cast<std::size_t>(level)];
+    int best = -1, best_count = 0;
+    std::uint64_t ties = 0;
+    open.each([&](int a) {
+      const int c = cells(level, a).count();
+      if (best < 0 || c < best_count) {
+        best = a;
+        best_count = c;
+        ties = 1;
+      } else if (c == best_count && rng_ != nullptr && rng_->below(++ties) == 0) {
+        best = a;
+      }
+    });
+    const std::size_t begin = pool_.size();
+    cells(level, best).each([&](int b) { pool_.push_back(b); });
+    if (rng_ != nullptr) {
+      const auto first = pool_.begin() + static_cast<std::ptrdiff_t>(begin);
+      shuffle(first, pool_.end(), *rng_);
+      if (least_damage_ && pool_.size() - begin > 1) {
+        // Insertion sort by damage (a row holds a handful of cells), stable after the shuffle.
+        damage_.clear();
+        for (std::size_t i = begin; i < pool_.size(); ++i) {
+          int taken = 0;
+          const int b = pool_[i];
+          open.each([&](int a2) {
+            if (a2 != best) taken += cells(level, a2).common(board_.attack(best, b, a2));
+          });
+          damage_.push_back(taken);
+        }
+        for (std::size_t i = 1; i < damage_.size(); ++i)
+          for (std::size_t j = i; j > 0 && damage_[j] < damage_[j - 1]; --j) {
+            std::swap(damage_[j], damage_[j - 1]);
+            std::swap(pool_[begin + j], pool_[begin + j - 1]);
+          }
+      }
+    }
+    stack_.push_back({best, begin, pool_.size(), begin, -1});
+  }
+
+  // Level + 1 := level with a queen on (a, b); false when an open row or a free column is
+  // left without a free cell.
+  bool place(int level, int a, int b) {
+    const auto l = static_cast<std::size_t>(level);
+    Words<W> open = open_[l];
+    open.w[static_cast<std::size_t>(a >> 6)] &= ~(std::uint64_t{1} << (a & 63));
+    Words<W> cols = cols_[l];
+    cols.w[static_cast<std::size_t>(b >> 6)] &= ~(std::uint64_t{1} << (b & 63));
+    Words<W> covered;
+    bool alive = true;
+    open.each([&](int a2) {
+      Words<W> next = cells(level, a2).minus(board_.attack(a, b, a2));
+      if (next.empty()) alive = false;
+      covered |= next;
+      cells(level + 1, a2) = next;
+    });
+    open_[l + 1] = open;
+    cols_[l + 1] = cols;
+    return alive && cols.minus(covered).empty();
+  }
+
+  const WordBoard<W>& board_;
+  Rng* rng_;
+  bool least_damage_;
+  LimitWatch& watch_;
+  Counters& counters_;
+  int f_;
+  std::vector<Words<W>> cells_, open_, cols_;
+  std::vector<Frame> stack_;
+  std::vector<int> pool_, damage_;
+};
+
+template <int W>
+Result solve(const Composition& c, Rng& rng, const Limits& limits, const BitboardParams& params) {
+  const WordBoard<W> board(c);
+  Result result;
+  Counters counters;
+  LimitWatch watch(limits, 64);
+  WordSearch<W> search(board, &rng, params.least_damage, watch, counters);
+  if (board.free_rows() == 0) {
+    result.outcome = Outcome::solved;
+    result.solution = c;
+    return result;
+  }
+  if (search.dead_at_root()) {
+    result.outcome = Outcome::infeasible;
+    return result;
+  }
+  // Randomized restarts with Luby budgets, as complete_exact (engines/exact.cpp): complete.
+  const std::uint64_t unit = 2 * static_cast<std::uint64_t>(board.free_rows()) + 256;
+  for (std::uint64_t run = 1;; ++run) {
+    bool solved = false;
+    const char* hit = search.run(counters.nodes + unit * luby(run), [&](const auto& stack) {
+      result.solution = c;
+      for (const auto& frame : stack)
+        result.solution.q[static_cast<std::size_t>(board.board_row(frame.row))] = board.board_col(frame.placed) + 1;
+      counters.placed_search += stack.size();
+      solved = true;
+      return true;
+    });
+    if (solved) {
+      result.outcome = Outcome::solved;
+      break;
+    }
+    if (std::string_view(hit) == "restart") {
+      ++counters.restarts;
+      continue;
+    }
+    result.outcome = *hit != '\0' ? Outcome::gave_up : Outcome::infeasible;
+    result.limit = hit;
+    break;
+  }
+  result.counters = counters;
+  return result;
+}
+
+template <int W>
+CountResult count(const Composition& c, const Limits& limits) {
+  const WordBoard<W> board(c);
+  CountResult out;
+  Counters counters;
+  LimitWatch watch(limits, 1024);
+  WordSearch<W> search(board, nullptr, false, watch, counters);
+  if (board.free_rows() == 0) {
+    out.completions = 1;
+    return out;
+  }
+  if (search.dead_at_root()) return out;
+  const char* hit = search.run(0, [&](const auto&) {
+    ++out.completions;
+    return false;
+  });
+  out.nodes = counters.nodes;
+  out.gave_up = *hit != '\0';
+  out.limit = hit;
+  return out;
+}
+
+Index free_rows_checked(const Composition& c) {
+  const Index f = c.n() - c.k();
+  if (f > kBitboardMaxFree)
+    throw std::invalid_argument("engine 'bitboard' takes at most " + std::to_string(kBitboardMaxFree) + " free rows, got " +
+                                std::to_string(f));
+  return f;
+}
+
+}  // namespace
+
+Result complete_bitboard(const Composition& c, Rng& rng, const Limits& limits, const BitboardParams& params) {
+  const Index f = free_rows_checked(c);
+  if (f <= 64) return solve<1>(c, rng, limits, params);
+  return solve<2>(c, rng, limits, params);
+}
+
+CountResult count_bitboard(const Composition& c, const Limits& limits) {
+  const Index f = free_rows_checked(c);
+  if (f <= 64) return count<1>(c, limits);
+  return count<2>(c, limits);
+}
+
+}  // namespace nqc

@@ -1,0 +1,135 @@
+#include "core/engines/sat.hpp"
+
+#include <cadical.hpp>
+
+#include <algorithm>
+#include <climits>
+#include <span>
+#include <vector>
+
+#include "core/limit_watch.hpp"
+#include "core/residual_board.hpp"
+
+namespace nqc {
+namespace {
+
+// Polls the caller's time limit and stop flag for CaDiCaL.
+class Watch final : public CaDiCaL::Terminator {
+ public:
+  explicit Watch(const LimitWatch& watch) : watch_(watch) {}
+  bool terminate() override {
+    hit_ = watch_.poll();
+    return *hit_ != '\0';
+  }
+  [[nodiscard]] const char* hit() const { return hit_; }
+
+ private:
+  const LimitWatch& watch_;
+  const char* hit_ = "";
+};
+
+// Clauses for the cells `cells` (cell ids; variable = id + 1).
+class Encoder {
+ public:
+  explicit Encoder(CaDiCaL::Solver& solver, int cells) : s_(solver), next_var_(cells + 1) {}
+
+  void at_least_one(std::span<const Index> cells) {
+    for (const Index e : cells) s_.add(var(e));
+    s_.add(0);
+  }
+
+  // At most one true among `cells`: pairwise for small lines, else Sinz's sequential counter
+  // (C. Sinz, "Towards an optimal CNF encoding of Boolean cardinality constraints", CP 2005):
+  // 3m clauses and m - 1 auxiliary variables.
+  void at_most_one(std::span<const Index> cells) {
+    const std::size_t m = cells.size();
+    if (m < 2) return;
+    if (m < 7) {
+      for (std::size_t i = 0; i < m; ++i)
+        for (std::size_t j = i + 1; j < m; ++j) clause({-var(cells[i]), -var(cells[j])});
+      return;
+    }
+    int prev = 0;  // s_i: some of cells[0..i] is true
+    for (std::size_t i = 0; i + 1 < m; ++i) {
+      const int x = var(cells[i]), s = next_var_++;
+      clause({-x, s});
+      if (prev != 0) {
+        clause({-prev, s});
+        clause({-prev, -x});
+      }
+      prev = s;
+    }
+    clause({-prev, -var(cells[m - 1])});
+  }
+
+ private:
+  static int var(Index e) { return static_cast<int>(e) + 1; }
+  void clause(std::initializer_list<int> lits) {
+    for (const int l : lits) s_.add(l);
+    s_.add(0);
+  }
+
+  CaDiCaL::Solver& s_;
+  int next_var_;
+};
+
+}  // namespace
+
+Result complete_sat(const Composition& c, Rng& rng, const Limits& limits) {
+  (void)rng;  // CaDiCaL's own choices are deterministic for a given formula
+  Result result;
+  LimitWatch watch(limits, 1);
+  ResidualBoard board;
+  if (const char* hit = board.build(c, true, &watch); *hit != '\0') {
+    result.limit = hit;
+    return result;
+  }
+  if (board.free_rows() == 0) {
+    result.outcome = Outcome::solved;
+    result.solution = c;
+    return result;
+  }
+  if (board.has_dead_line()) {
+    result.outcome = Outcome::infeasible;
+    return result;
+  }
+  CaDiCaL::Solver solver;
+  solver.set("quiet", 1);
+  Encoder enc(solver, board.cell_count());
+  const Index f = board.free_rows();
+  std::vector<Index> row;
+  for (Index a = 0; a < f; ++a) {
+    row.clear();
+    for (Index e = board.row_cells_begin(a); e < board.row_cells_end(a); ++e) row.push_back(e);
+    enc.at_least_one(row);
+    enc.at_most_one(row);
+  }
+  for (Index b = 0; b < f; ++b) {
+    enc.at_least_one(board.column_cells(b));
+    enc.at_most_one(board.column_cells(b));
+  }
+  for (Index d = 0; d < board.diff_lines(); ++d) enc.at_most_one(board.diff_cells(d));
+  for (Index d = 0; d < board.sum_lines(); ++d) enc.at_most_one(board.sum_cells(d));
+
+  Watch terminator(watch);
+  solver.connect_terminator(&terminator);
+  if (limits.max_nodes != 0) solver.limit("decisions", static_cast<int>(std::min<std::uint64_t>(limits.max_nodes, INT_MAX)));
+  const int status = solver.solve();
+  solver.disconnect_terminator();
+  if (status == 10) {
+    result.outcome = Outcome::solved;
+    result.solution = c;
+    for (Index e = 0; e < board.cell_count(); ++e)
+      if (solver.val(static_cast<int>(e) + 1) > 0)
+        result.solution.q[static_cast<std::size_t>(board.board_row(board.cell(e).a))] = board.board_col(board.cell(e).b) + 1;
+    result.counters.placed_search = static_cast<std::uint64_t>(f);
+  } else if (status == 20) {
+    result.outcome = Outcome::infeasible;
+  } else {
+    result.outcome = Outcome::gave_up;
+    result.limit = *terminator.hit() != '\0' ? terminator.hit() : "max_nodes";
+  }
+  return result;
+}
+
+}  // namespace nqc
