@@ -99,18 +99,16 @@ std::string attr(const ResultFile& content, const char* key) {
 using Contents = std::map<fs::path, ResultFile>;
 
 // What DIR/config.json says, against this config and the result files beside it. Returns an
-// error message, empty when the run may go on; sets `rewrite` when config.json must be
-// (re)written. A config.json that cannot be read as this config's, beside result files that
+// error message, empty when the run may go on (config.json is then written from this
+// config). A config.json that cannot be read as this config's, beside result files that
 // carry this config's config_hash, is damaged (or edited): --repair rewrites it.
 std::string check_config_file(const fs::path& dir, const std::string& config_text, const std::string& config_hash,
-                              const Contents& contents, bool repair, bool& rewrite) {
+                              const Contents& contents, bool repair) {
   const fs::path stored = dir / "config.json";
   std::error_code ec;
-  rewrite = true;
   if (!fs::exists(stored, ec)) return {};
   const std::string text = text::read_small_file(stored, 16u << 20, "config.json");
-  rewrite = text != config_text;
-  if (!rewrite) return {};
+  if (text == config_text) return {};
   std::set<std::string> hashes;
   for (const auto& [file, content] : contents) hashes.insert(attr(content, "config_hash"));
   const std::string problem = config_file_problem(text, stored);
@@ -189,8 +187,9 @@ std::string check_plan_file(const fs::path& dir, const PinnedPlan& pinned, const
 // row count: a damaged one is named, with the remedy); then DIR/config.json (another
 // config's results, or damaged), results without --resume, DIR/plan.json (the pinned plan:
 // a change is refused), and each file against the plan. `dry`: only look (no directory made,
-// nothing written or removed). Writes config.json and plan.json when they are missing or
-// repaired.
+// nothing written or removed). Writes config.json at every launch (the same text when it
+// was right: the write is also the check that the directory is writable, before any shard
+// runs) and plan.json when it is missing or repaired.
 std::string prepare_directory(const fs::path& dir, const std::string& config_text, const PinnedPlan& pinned,
                               const Plan& plan, bool resume, bool repair, bool dry, std::vector<std::uint64_t>& done) try {
   std::error_code ec;
@@ -203,9 +202,8 @@ std::string prepare_directory(const fs::path& dir, const std::string& config_tex
   Contents contents;
   for (const std::uint64_t id : done) contents[shard_path(dir, id)] = read_result_file(shard_path(dir, id), kRowCount);
   for (const std::uint64_t id : partials) contents[partial_path(dir, id)] = read_result_file(partial_path(dir, id), kRows);
-  bool write_config = false, write_plan = false;
-  if (std::string error = check_config_file(dir, config_text, pinned.config_hash, contents, repair, write_config);
-      !error.empty())
+  bool write_plan = false;
+  if (std::string error = check_config_file(dir, config_text, pinned.config_hash, contents, repair); !error.empty())
     return error;
   if (!done.empty() && !resume)
     return dir.string() + ": already holds results of this config; pass --resume to continue the run";
@@ -225,8 +223,7 @@ std::string prepare_directory(const fs::path& dir, const std::string& config_tex
     if (!dry) fs::remove(file, ec);
   }
   if (dry) return {};
-  if (write_config)
-    if (std::string error = write_small_file(dir / "config.json", config_text); !error.empty()) return error;
+  if (std::string error = write_small_file(dir / "config.json", config_text); !error.empty()) return error;
   if (write_plan) {
     nlohmann::json record = pinned.to_json();
     record["nqc_version"] = NQC_VERSION;
