@@ -213,13 +213,21 @@ with h5py.File(sys.argv[1], "r") as f:
 """
 
 
+def _probe_seconds(path: Path) -> int:
+    """The child's time limit, nqc's rule (isolated_seconds in src/io/isolated.hpp): 5 s plus
+    1 s per 8 MiB of the file (damaged metadata can make HDF5 1.10 loop for ever)."""
+    return 5 + min(path.stat().st_size >> 23, 86400)
+
+
 def _probe_in_child(path: Path) -> None:
     """A file of schema 1.0 or 1.1 (no checksums) is read once in a child process first: damage
-    in its metadata can crash HDF5 1.10 (and Python with it), which must be a message instead."""
+    in its metadata can crash HDF5 1.10 (and Python with it) or make it loop, which must be a
+    message instead."""
+    seconds = _probe_seconds(path)
     try:
-        done = subprocess.run([sys.executable, "-c", _PROBE, str(path)], capture_output=True, timeout=600)
+        done = subprocess.run([sys.executable, "-c", _PROBE, str(path)], capture_output=True, timeout=seconds)
     except subprocess.TimeoutExpired:
-        raise damaged(path, "reading it did not end within 600 s; a file of schema 1.0 or 1.1 has no "
+        raise damaged(path, f"reading it did not end within {seconds} s; a file of schema 1.0 or 1.1 has no "
                             "checksums") from None
     if done.returncode < 0:
         name = signal.Signals(-done.returncode).name

@@ -21,8 +21,10 @@ class Checker {
  public:
   explicit Checker(std::string source) : source_(std::move(source)) {}
 
+  // The path's keys are the config's own (any text, a newline or an escape sequence too):
+  // shown escaped, so that the message stays one line (tests/fuzz/failed/config).
   [[noreturn]] void fail(const std::string& path, const std::string& what) const {
-    throw InputError(source_ + ": " + (path.empty() ? "/" : path) + ": " + what);
+    throw InputError(source_ + ": " + (path.empty() ? "/" : text::escaped(path)) + ": " + what);
   }
 
   std::uint64_t uint(const json& v, const std::string& path, std::uint64_t lo, std::uint64_t hi,

@@ -72,6 +72,8 @@ PinnedPlan parse_pinned_plan(const std::string& text) {
     j = json::parse(text);
   } catch (const json::parse_error& e) {
     throw InputError("not valid JSON at byte " + std::to_string(e.byte));
+  } catch (const json::exception&) {  // a number out of range (tests/fuzz/failed/config)
+    throw InputError("not valid JSON (a number out of range)");
   }
   PinnedPlan p;
   try {

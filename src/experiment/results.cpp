@@ -15,12 +15,10 @@
 #include "experiment/results.hpp"
 
 #include <fcntl.h>
-#include <sys/wait.h>
 #include <unistd.h>
 
 #include <algorithm>
 #include <cerrno>
-#include <csignal>
 #include <cstring>
 #include <charconv>
 #include <cstddef>
@@ -34,6 +32,7 @@
 
 #include "io/errors.hpp"
 #include "io/hdf5.hpp"
+#include "io/isolated.hpp"
 #include "io/text_input.hpp"
 
 namespace nqc {
@@ -161,9 +160,6 @@ void check_outcomes(const std::vector<CaseRow>& rows, const fs::path& path) {
     }
   }
 }
-
-// A child that reads an old file gives up after this long (a damaged B-tree can loop).
-constexpr unsigned kProbeSeconds = 600;
 
 // 10^9 rows of about 150 bytes: more than any machine of ours holds.
 constexpr std::uint64_t kMaxReadRows = 1'000'000'000;
@@ -373,40 +369,56 @@ ResultFile read_parts(const fs::path& file, unsigned parts) {
   return out;
 }
 
-// A file without checksums (HDF5 superblock 0 or 1: nqc before schema 1.2) is read once in a
-// child process: damage in its metadata (a variable-length string's heap index out of range)
-// crashes HDF5 1.10, and the crash must not be nqc's. Nothing is returned: the caller reads
-// the file again, knowing the library survives it (and reports any error it throws).
-void probe_in_child(const fs::path& file, unsigned parts) {
-  std::fflush(nullptr);
-  const pid_t pid = ::fork();
-  if (pid < 0) return;  // no child: read it as it is
-  if (pid == 0) {
-    // A quiet death: no handler of the parent's (Open MPI prints a backtrace), no output.
-    for (const int sig : {SIGSEGV, SIGBUS, SIGFPE, SIGILL, SIGABRT, SIGALRM}) std::signal(sig, SIG_DFL);
-    if (const int null = ::open("/dev/null", O_WRONLY | O_CLOEXEC); null >= 0) {
-      ::dup2(null, STDOUT_FILENO);
-      ::dup2(null, STDERR_FILENO);
-    }
-    ::alarm(kProbeSeconds);
-    try {
-      (void)read_parts(file, parts);
-    } catch (...) {
-    }
-    ::_exit(0);
+// What read_parts read, as bytes (run_isolated's result) and back.
+std::string to_bytes(const ResultFile& content) {
+  ByteWriter w;
+  w.put_value(static_cast<std::uint64_t>(content.attrs.size()));
+  for (const auto& [key, value] : content.attrs) {
+    w.put_string(key);
+    w.put_string(value);
   }
-  int status = 0;
-  while (::waitpid(pid, &status, 0) < 0) {
-    if (errno != EINTR) return;
+  w.put_value(content.row_count);
+  w.put(content.rows.data(), content.rows.size());
+  w.put_value(static_cast<std::uint64_t>(content.failures.size()));
+  for (const FailureRecord& f : content.failures) {
+    w.put_value(f.case_id);
+    w.put(f.q.data(), f.q.size());
   }
-  if (!WIFSIGNALED(status)) return;
-  const int signal = WTERMSIG(status);
-  if (signal == SIGALRM)
-    throw DamagedFileError(file, "reading it did not end within " + std::to_string(kProbeSeconds) +
-                                     " s; a file of schema 1.0 or 1.1 has no checksums");
-  const char* abbrev = ::sigabbrev_np(signal);  // "SEGV"
-  const std::string name = abbrev != nullptr ? std::string("SIG") + abbrev : "signal " + std::to_string(signal);
-  throw DamagedFileError(file, "reading it crashed the HDF5 library (" + name + "); a file of schema 1.0 or 1.1 has no checksums");
+  return w.take();
+}
+
+ResultFile from_bytes(const std::string& bytes) {
+  ByteReader r(bytes);
+  ResultFile content;
+  for (auto count = r.value<std::uint64_t>(); count > 0; --count) {
+    std::string key = r.string();
+    content.attrs[key] = r.string();
+  }
+  content.row_count = r.value<std::uint64_t>();
+  content.rows = r.vector<CaseRow>();
+  for (auto count = r.value<std::uint64_t>(); count > 0; --count) {
+    FailureRecord f;
+    f.case_id = r.value<std::uint64_t>();
+    f.q = r.vector<std::int32_t>();
+    content.failures.push_back(std::move(f));
+  }
+  return content;
+}
+
+// A file without checksums (HDF5 superblock 0 or 1: nqc before schema 1.2) is read in a child
+// process, and only there: damage in its metadata crashes HDF5 1.10 (a variable-length
+// string's heap index out of range), makes it loop (a global heap read again and again), or
+// makes it copy out of bounds without crashing (tests/fuzz/failed/result_file: ASan's
+// memcpy-param-overlap in H5HG_read), none of which may happen in nqc's process.
+ResultFile read_isolated(const fs::path& file, unsigned parts) {
+  std::error_code ec;
+  const std::uintmax_t bytes = fs::file_size(file, ec);
+  const IsolatedOutcome outcome =
+      run_isolated([&] { return to_bytes(read_parts(file, parts)); }, isolated_seconds(ec ? 0 : bytes));
+  if (outcome.kind == IsolatedOutcome::Kind::died)
+    throw DamagedFileError(file, "reading it " + outcome.bytes + "; a file of schema 1.0 or 1.1 has no checksums");
+  rethrow_error(outcome);
+  return from_bytes(outcome.bytes);
 }
 
 }  // namespace
@@ -439,9 +451,8 @@ ResultFile read_result_file(const std::filesystem::path& file, unsigned parts) {
     if (!damage_advice(file).empty()) throw DamagedFileError(file, "the HDF5 signature at its start is gone");
     throw IoError(file.string() + ": not an HDF5 file");
   }
-  if (version < 2) probe_in_child(file, parts);
   try {
-    return read_parts(file, parts);
+    return version < 2 ? read_isolated(file, parts) : read_parts(file, parts);
   } catch (const h5::Error& e) {
     if (e.system()) throw;  // the file cannot be opened (permissions): not its content
     throw DamagedFileError(file, e.detail());

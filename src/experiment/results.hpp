@@ -94,8 +94,10 @@ struct ResultFile {
 /// schema_version ("FILE: not an nqc result file (no schema_version attribute)"), another
 /// schema major version ("FILE: schema version 2.0, this nqc reads 1.x"), no `cases`
 /// dataset, a missing member, an outcome other than 0, 1, 2. A file in the format of schema
-/// 1.0 or 1.1 (no checksums: HDF5 superblock 0 or 1) is read once in a child process first,
-/// so that damage that would crash the HDF5 library is reported instead.
+/// 1.0 or 1.1 (no checksums: HDF5 superblock 0 or 1) is read in a child process only
+/// (io/isolated.hpp), so that damage that crashes the HDF5 library, makes it loop or
+/// corrupts its memory is reported as damage ("reading it crashed the HDF5 library
+/// (SIGSEGV)") instead.
 ResultFile read_result_file(const std::filesystem::path& file, unsigned parts = kEverything);
 
 /// Reads the `cases` rows of one result file (read_result_file with kRows).

@@ -46,7 +46,7 @@ ParamInstance parse_param(const std::string& text, const std::string& source, st
     } else if (auto l = value_of(line.text, "diags")) {
       try {
         list = nlohmann::json::parse(*l);
-      } catch (const nlohmann::json::parse_error&) {
+      } catch (const nlohmann::json::exception&) {  // a syntax error, or a number out of range (tests/fuzz/failed/param)
         throw InputError(where + ": malformed diags list (expected [[index, 0 or 1], ...])");
       }
       list_line = static_cast<int>(line.number);

@@ -10,6 +10,7 @@
 #include <filesystem>
 #include <map>
 #include <string>
+#include <string_view>
 #include <utility>
 #include <vector>
 
@@ -41,6 +42,8 @@ class Error : public IoError {
 /// ... as the HDF5 signature is; -1 when the file has no HDF5 signature. Throws nqc::IoError
 /// "FILE: cannot read: REASON".
 int superblock_version(const std::filesystem::path& file);
+/// The same for a file's content `bytes` (a file image, a mapped file).
+int superblock_version(std::string_view bytes);
 
 /// Owns one HDF5 identifier and closes it with the matching H5?close. Move-only; the
 /// destructor never throws (a failed close is dropped, its error stack cleared).

@@ -134,6 +134,19 @@ bad_config bad-config-invalid-json.json \
   "invalid JSON (line and column)"
 bad_config bad-config-engine.json '/engine: expected one of the engines auto, bitboard, exact, grigoryan, minconflicts, sat, got "fast"' \
   "unknown engine (lists the valid ones)"
+# Found by tests/fuzz (failed/config, failed/param): a key with a newline or an escape
+# sequence is shown escaped (the message stays one line); a number too large for JSON in a
+# .param file's diags list is a malformed list naming the file, not an uncaught exception.
+printf '{"name": "x", "sizes": [{"n": [8], "solutions": 1, "compositions_per_solution": 1}], "sh\\nard\\u001b[31m": 3}\n' >"$TMP/key-newline.json"
+run "$NQC" run "$TMP/key-newline.json" -o "$TMP/out-key"
+expect_log_error "$TMP/key-newline.json: /sh\x0aard\x1b[31m: unknown key (valid keys: name, description, seed, engine, engine_params, instances, sizes, k, time_limit_s, max_nodes, shard_cases, output)" \
+  "run: a key with a newline and an escape sequence: shown escaped, one line"
+printf 'n = 4\nnumdiags = 1\ndiags = [[1e999, 0]]\n' >"$TMP/overflow.param"
+run "$NQC" count "$TMP/overflow.param"
+expect_exit 1 "count: a .param file with a number out of JSON's range"
+expect_stderr_line "nqc: error: $TMP/overflow.param:3: malformed diags list (expected [[index, 0 or 1], ...])" \
+  "count: the number out of range is a malformed diags list, naming the file and line"
+
 cfg=$TMP/no-such-config.json
 run "$NQC" run "$cfg" -o "$TMP/out-missing"
 expect_exit 1 "run: missing config file"
