@@ -75,6 +75,10 @@ PinnedPlan parse_pinned_plan(const std::string& text) {
   } catch (const json::exception&) {  // a number out of range (tests/fuzz/failed/config)
     throw InputError("not valid JSON (a number out of range)");
   }
+  // Byte for byte as nqc writes it (sorted keys, 2-space indent, a final newline): a flipped
+  // bit in a key or a value the plan_hash does not cover (nqc_version) is damage too, not a
+  // plan that reads the same (bench/damage_campaign.py).
+  if (j.is_object() && j.dump(2) + "\n" != text) throw InputError("not as nqc writes it");
   PinnedPlan p;
   try {
     if (!j.is_object()) throw InputError("not a JSON object");

@@ -44,8 +44,9 @@ struct PinnedPlan {
 PinnedPlan pin_plan(const Plan& plan, const std::string& config_hash);
 
 /// Reads DIR/plan.json's text. Throws nqc::InputError with the reason it cannot be a plan
-/// record nqc wrote ("empty", "not valid JSON: ...", "no 'layout'", "its plan_hash does not
-/// match its content").
+/// record nqc wrote ("empty", "not valid JSON at byte N", "not as nqc writes it" (not byte
+/// for byte what PinnedPlan::to_json and nqc_version dump), "no 'layout'", "its plan_hash does
+/// not match its content").
 PinnedPlan parse_pinned_plan(const std::string& text);
 
 /// The first difference between the plan a run started with and this launch's, as one

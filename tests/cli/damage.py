@@ -9,6 +9,8 @@ usage: damage.py FILE bit BYTE BIT          flip one bit (BYTE may be negative: 
                                             root group's: its attributes), as "OFFSET"
        damage.py FILE where chunk [DATASET] a byte inside the first stored chunk of DATASET
                                             (default cases), as "OFFSET"
+       damage.py FILE where header [DATASET] a byte inside the object header of DATASET
+                                            (default cases), as "OFFSET"
        damage.py FILE where heap-index      schema 1.0/1.1 files: the byte of a string
                                             attribute's heap index whose bit 2 crashes HDF5 1.10
 Prints what it did, one line per change. Used by tests/cli/test_damage.sh and
@@ -61,6 +63,14 @@ def chunk_offset(path: str, dataset: str = "cases") -> int:
         return info.byte_offset + info.size // 2
 
 
+def header_offset(path: str, dataset: str = "cases") -> int:
+    """A byte inside the object header of `dataset` (its address from h5py): damage there
+    leaves the link to it intact and the object unreadable."""
+    import h5py
+    with h5py.File(path, "r") as f:
+        return h5py.h5o.get_info(f[dataset].id).addr + 40
+
+
 def main(argv: list) -> int:
     if len(argv) < 3:
         sys.exit(__doc__)
@@ -73,6 +83,8 @@ def main(argv: list) -> int:
             print(heap_index_offset(open(path, "rb").read()))
         elif what == "chunk":
             print(chunk_offset(path, args[1] if len(args) > 1 else "cases"))
+        elif what == "header":
+            print(header_offset(path, args[1] if len(args) > 1 else "cases"))
         else:
             sys.exit(__doc__)
         return 0

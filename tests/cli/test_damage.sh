@@ -93,6 +93,17 @@ run analysis table "$d"
 expect_stderr_match "^nqc-analysis: error: $(ere "$d/results.h5: damaged (cannot read /cases: data error detected by Fletcher32 checksum)")" \
   "analysis table: the same"
 
+# Found by bench/damage_campaign.py: damage in /cases' object header (the link to it intact)
+# was "no compound dataset 'cases'" for the analysis loader (h5py's get() hid the error).
+d=$(fresh header)
+damage "$d/results.h5" bit "$(where "$d/results.h5" header)" 2
+run "$NQC" aggregate "$d"
+expect_stderr_match "^nqc: error: $(ere "$d/results.h5: damaged (cannot open dataset /cases: incorrect metadata checksum after all read attempts)$(advice_rebuild "$d")")\$" \
+  "one bit flipped in /cases' object header: named as damaged"
+run analysis table "$d"
+expect_stderr_match "^nqc-analysis: error: $(ere "$d/results.h5: damaged (cannot open /cases: incorrect metadata checksum after all read attempts)$(advice_rebuild "$d")")\$" \
+  "analysis table: the same (before: 'no compound dataset')"
+
 d=$(fresh truncated)
 damage "$d/results.h5" truncate 6000
 run "$NQC" aggregate "$d"
