@@ -23,9 +23,10 @@ Each copy gets one verdict, from the judged reader(s):
   crash      a reader died by a signal, ran past its time limit or printed a sanitizer report
   passed     a reader exited 0 with results other than the reference's: damage passed as data
   no effect  a reader exited 0 with the reference's results (the damaged bytes are never read)
-  diagnosed  exit 1 and one line: the damaged file named as damaged (or its rows as not the
-             plan's) with the advice for its kind ("delete it and rebuild it from the shard
-             files", "delete it and run the config again with --resume", "--resume --repair")
+  diagnosed  exit 1 and one line, nothing in the directory changed: the damaged file named
+             as damaged (or its rows as not the plan's) with the advice for its kind ("delete
+             it and rebuild it from the shard files", "delete it and run the config again with
+             --resume", "--resume --repair")
   wrong      anything else (another message, another exit code)
 and, for a diagnosed copy, whether following the advice (delete the file and --resume;
 --resume --repair) gives the reference's rows ("remedy ok").
@@ -76,6 +77,13 @@ def rows_of(path):
         rows = f["cases"][()]
     keep = [n for n in rows.dtype.names if n not in ("wall_s", "cpu_s", "rank")]
     return np.sort(recfunctions.repack_fields(rows[keep]), order="case_id").tobytes()
+
+
+def snapshot(d):
+    """Every file under d with its content's hash: a refusal must change nothing."""
+    import hashlib
+    return {os.path.relpath(os.path.join(r, f), d): hashlib.sha256(open(os.path.join(r, f), "rb").read()).hexdigest()
+            for r, _, files in os.walk(d) for f in files}
 
 
 def damaged_copy(rng, data, kind):
@@ -173,6 +181,7 @@ class Campaign:
             if crashed(rc, err):
                 return "crash", None, f"aggregate: exit {rc}: {err[-300:]}"
         verdicts = []
+        before = snapshot(d)
         for cmd, reference, prefixes in judged:
             rc, out, err = run(cmd)
             if crashed(rc, err):
@@ -181,7 +190,9 @@ class Campaign:
                 same = out == reference if reference is not None else rows_of(os.path.join(d, "results.h5")) == self.ref_rows
                 verdicts.append(("no effect", None, "") if same else ("passed", None, f"{cmd[1]}: exit 0, other results"))
             elif rc == 1 and self.one_line_diagnosis(err, file, advice, prefixes):
-                verdicts.append(("diagnosed", None, err.strip()))
+                changed = snapshot(d) != before
+                verdicts.append(("wrong", None, f"{cmd[1]}: changed the directory: {err.strip()}") if changed
+                                else ("diagnosed", None, err.strip()))
             else:
                 verdicts.append(("wrong", None, f"{cmd[1]}: exit {rc}: {err.strip()[-400:]}"))
         order = ["passed", "wrong", "no effect", "diagnosed"]

@@ -11,6 +11,6 @@ if [[ ! -f $build/CMakeCache.txt ]]; then
     -DNQC_FUZZ=ON -DNQC_BUILD_TESTS=OFF -DNQC_BUILD_BENCH=OFF >/dev/null
 fi
 cmake --build "$build" -j"$(nproc)" --target nqc_fuzzers 2>&1 | grep -E "error|warning|Error" >&2 || true
-for t in composition param config result_file; do
+for t in composition param config result_file result_file_old; do
   test -x "$build/tests/fuzz/fuzz_$t" || { echo "fuzz-build: build failed (run: cmake --build $build --target nqc_fuzzers)" >&2; exit 1; }
 done

@@ -65,6 +65,17 @@ PinnedPlan pin_plan(const Plan& plan, const std::string& config_hash) {
   return p;
 }
 
+namespace {
+// The one form of plan.json's text (nlohmann's objects keep their keys sorted).
+std::string as_written(const json& record) { return record.dump(2) + "\n"; }
+}  // namespace
+
+std::string plan_file_text(const PinnedPlan& pinned, const std::string& nqc_version) {
+  json record = pinned.to_json();
+  record["nqc_version"] = nqc_version;
+  return as_written(record);
+}
+
 PinnedPlan parse_pinned_plan(const std::string& text) {
   if (text.empty()) throw InputError("empty");
   json j;
@@ -78,7 +89,7 @@ PinnedPlan parse_pinned_plan(const std::string& text) {
   // Byte for byte as nqc writes it (sorted keys, 2-space indent, a final newline): a flipped
   // bit in a key or a value the plan_hash does not cover (nqc_version) is damage too, not a
   // plan that reads the same (bench/damage_campaign.py).
-  if (j.is_object() && j.dump(2) + "\n" != text) throw InputError("not as nqc writes it");
+  if (j.is_object() && as_written(j) != text) throw InputError("not as nqc writes it");
   PinnedPlan p;
   try {
     if (!j.is_object()) throw InputError("not a JSON object");

@@ -43,6 +43,11 @@ struct PinnedPlan {
 /// The pinned plan of `plan` under a config of hash `config_hash`.
 PinnedPlan pin_plan(const Plan& plan, const std::string& config_hash);
 
+/// The text of DIR/plan.json for `pinned`, as written by nqc `nqc_version`: to_json() plus
+/// nqc_version, keys sorted, 2-space indent, a final newline (the one form parse_pinned_plan
+/// reads).
+std::string plan_file_text(const PinnedPlan& pinned, const std::string& nqc_version);
+
 /// Reads DIR/plan.json's text. Throws nqc::InputError with the reason it cannot be a plan
 /// record nqc wrote ("empty", "not valid JSON at byte N", "not as nqc writes it" (not byte
 /// for byte what PinnedPlan::to_json and nqc_version dump), "no 'layout'", "its plan_hash does

@@ -408,7 +408,7 @@ ResultFile from_bytes(const std::string& bytes) {
 // A file without checksums (HDF5 superblock 0 or 1: nqc before schema 1.2) is read in a child
 // process, and only there: damage in its metadata crashes HDF5 1.10 (a variable-length
 // string's heap index out of range), makes it loop (a global heap read again and again), or
-// makes it copy out of bounds without crashing (tests/fuzz/failed/result_file: ASan's
+// makes it copy out of bounds without crashing (tests/fuzz/failed/result_file_old/crash-a3e8f81c: ASan's
 // memcpy-param-overlap in H5HG_read), none of which may happen in nqc's process.
 ResultFile read_isolated(const fs::path& file, unsigned parts) {
   std::error_code ec;

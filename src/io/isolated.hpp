@@ -39,7 +39,7 @@ IsolatedOutcome run_isolated(const std::function<std::string()>& work, unsigned 
 
 /// The time limit of run_isolated for reading a file of `file_bytes` bytes: 5 s plus 1 s
 /// per 8 MiB. Damaged metadata can make HDF5 1.10 loop for ever (a global heap read again and
-/// again: tests/fuzz/failed/result_file/timeout-*), and a good file is read at 100 MB/s and
+/// again: tests/fuzz/failed/result_file_old/timeout-*), and a good file is read at 100 MB/s and
 /// more (13 KB in 10 ms: the margin holds on a machine loaded many times over).
 inline unsigned isolated_seconds(std::uintmax_t file_bytes) {
   return static_cast<unsigned>(5 + (file_bytes >> 23 < 86400 ? file_bytes >> 23 : 86400));

@@ -224,11 +224,9 @@ std::string prepare_directory(const fs::path& dir, const std::string& config_tex
   }
   if (dry) return {};
   if (std::string error = write_small_file(dir / "config.json", config_text); !error.empty()) return error;
-  if (write_plan) {
-    nlohmann::json record = pinned.to_json();
-    record["nqc_version"] = NQC_VERSION;
-    if (std::string error = write_small_file(dir / "plan.json", record.dump(2) + "\n"); !error.empty()) return error;
-  }
+  if (write_plan)
+    if (std::string error = write_small_file(dir / "plan.json", plan_file_text(pinned, NQC_VERSION)); !error.empty())
+      return error;
   return {};
 } catch (const std::exception& e) {
   return e.what();

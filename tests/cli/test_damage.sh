@@ -267,7 +267,7 @@ expect_exit 0 "the undamaged schema 1.0 file still reads"
 # Found by tests/fuzz: an old file on which HDF5 1.10 loops for ever (a global heap read again
 # and again): the child that reads it stops at 5 s (plus 1 s per 8 MiB).
 loop=$TMP/old/loop.h5
-cp "$REPO/tests/fuzz/failed/result_file/timeout-0e2ee225fad7a7b558102fc86daa2ff357519992" "$loop"
+cp "$REPO/tests/fuzz/failed/result_file_old/timeout-0e2ee225fad7a7b558102fc86daa2ff357519992" "$loop"
 run timeout 60 "$NQC" aggregate "$loop"
 expect_exit 1 "a schema 1.0 file on which HDF5 loops: aggregate"
 expect_stderr_line "nqc: error: $loop: damaged (reading it did not end within 5 s; a file of schema 1.0 or 1.1 has no checksums)" \
