@@ -43,7 +43,7 @@ Runner add_complete(CLI::App& app) {
              (e.max_free_rows != 0 ? " (at most " + std::to_string(e.max_free_rows) + " free rows)" : "");
   cmd->add_option("-e,--engine", a->engine, "engine, one of:" + names)->capture_default_str();
   cmd->add_option("--seed", a->seed, "seed of the engine's random choices")->capture_default_str()->check(kUnsigned);
-  cmd->add_option("--max-nodes", a->max_nodes, "give up after this many placements (0 = no limit)")->capture_default_str()->check(kUnsigned);
+  cmd->add_option("--max-nodes", a->max_nodes, "give up after this many placements (sat: CaDiCaL's decisions; 0 = no limit)")->capture_default_str()->check(kUnsigned);
   cmd->add_option("--time-limit", a->time_limit_s, "give up after this many seconds (0 = no limit)")->capture_default_str()->check(kNonNegative);
   cmd->footer("Exit codes: 0 solved, 1 bad input, 2 proved infeasible (no completion), 3 gave up, 5 engine bug.");
   return [a] {

@@ -260,6 +260,17 @@ run "$NQC" count "$param" --diags 5
 expect_stdout_line "completions: 7" "count of a .param file with --diags 5"
 run "$NQC" complete "$param" --diags 5 -o "$TMP/param-solution.txt"
 expect_exit 0 "complete a .param file with --diags 5"
+# d = 6 has no solution (the label: "Solutions: 0"): each complete engine proves it (exit 2),
+# each limit stops each of them (exit 3, the limit named).
+for engine in auto bitboard exact sat; do
+  run "$NQC" complete "$param" --diags 6 -e "$engine"
+  expect_exit 2 "complete -e $engine proves d = 6 infeasible"
+  expect_stdout_line "outcome: infeasible" "complete -e $engine: outcome infeasible"
+  expect_stdout_line "engine: $engine" "complete -e $engine: engine named"
+  run "$NQC" complete "$param" --diags 6 -e "$engine" --max-nodes 1
+  expect_exit 3 "complete -e $engine --max-nodes 1 gives up"
+  expect_stdout_line "limit: max_nodes" "complete -e $engine --max-nodes 1: the limit named"
+done
 run "$NQC" complete "$param" --diags 99
 expect_exit 1 "complete --diags above numdiags"
 expect_stderr_line "nqc: error: $param: --diags 99 is above numdiags = 16" "--diags above numdiags: message"
