@@ -6,7 +6,11 @@ figures), ``randset`` (the randSet & randSet histogram data), ``report`` (report
 ``cli`` (``python3 -m analysis``). ``paper`` holds the published values we compare with.
 """
 
+# The project's version (CMakeLists.txt's project(nqc VERSION ...): tests/cli/test_install.sh
+# checks that they are equal).
+__version__ = "0.1.0"
+
 from analysis.errors import AnalysisError
 from analysis.load import load_cases
 
-__all__ = ["AnalysisError", "load_cases"]
+__all__ = ["AnalysisError", "load_cases", "__version__"]

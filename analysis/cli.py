@@ -14,6 +14,7 @@ import sys
 import warnings
 from pathlib import Path
 
+import analysis
 from analysis import fit, output, paper, table
 from analysis.errors import AnalysisError
 
@@ -78,6 +79,7 @@ def _add_range(p: argparse.ArgumentParser) -> None:
 def build_parser() -> argparse.ArgumentParser:
     parser = _Parser(prog=f"{PROG}", description="Table 1, time regression and figures of nqc result files "
                      "(000_*, arXiv:1912.05935). Run as: /usr/bin/python3 -m analysis ...")
+    parser.add_argument("--version", action="version", version=f"%(prog)s {analysis.__version__}")
     sub = parser.add_subparsers(dest="command", required=True, metavar="{table,false-negatives,fit,report}", parser_class=_Parser)
 
     p = sub.add_parser("table", help="print Table 1 (Markdown) per n", description="Table 1 per n, as "
