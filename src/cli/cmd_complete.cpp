@@ -25,6 +25,9 @@ Composition load_instance(const std::string& file, std::optional<int> diags) {
 
 }  // namespace
 
+// Solutions up to this n are printed by `complete` without -o (one line of Q(i), 1-based).
+constexpr Index kPrintedSolutionMaxN = 100;
+
 Runner add_complete(CLI::App& app) {
   auto* cmd = app.add_subcommand("complete", "Complete a composition file, or prove it has no completion");
   struct Args {
@@ -36,7 +39,9 @@ Runner add_complete(CLI::App& app) {
   auto a = std::make_shared<Args>();
   cmd->add_option("FILE", a->file, "composition file (text, binary or HDF5, found by content; - for stdin) or CSPLib prob079 .param file")->required();
   cmd->add_option("--diags", a->diags, "for a .param file: exclude only its first D diagonals (default: all)");
-  cmd->add_option("-o,--output", a->output, "write the completed solution here (.bin: binary, .h5 or .hdf5: HDF5, else text)");
+  cmd->add_option("-o,--output", a->output,
+                  "write the completed solution here (.bin: binary, .h5 or .hdf5: HDF5, else text; - for stdout, the summary then "
+                  "going to stderr); without -o a solution of n <= " + std::to_string(kPrintedSolutionMaxN) + " is printed as a 'solution:' line");
   std::string names;
   for (const auto& e : engine_infos())
     names += "\n  " + e.name + ": " + e.summary +
@@ -65,10 +70,22 @@ Runner add_complete(CLI::App& app) {
       std::fprintf(stderr, "nqc: error: bug: engine '%s' returned a completion that fails verification\n", a->engine.c_str());
       return static_cast<int>(kExitEngineBug);
     }
-    std::printf("outcome: %s\nengine: %s\nn: %d\nk: %d\ntime_s: %.6f\nbacktracks: %llu\nnodes: %llu\n",
-                to_string(r.outcome), engine->name().c_str(), d.n, d.k, seconds,
-                static_cast<unsigned long long>(r.counters.backtracks), static_cast<unsigned long long>(r.counters.nodes));
-    if (r.outcome == Outcome::gave_up) std::printf("limit: %s\n", r.limit.c_str());
+    // The summary goes to stdout, or to stderr when the solution itself does (-o -).
+    FILE* summary = a->output == "-" ? stderr : stdout;
+    std::fprintf(summary, "outcome: %s\nengine: %s\nn: %d\nk: %d\ntime_s: %.6f\nbacktracks: %llu\nnodes: %llu\n",
+                 to_string(r.outcome), engine->name().c_str(), d.n, d.k, seconds,
+                 static_cast<unsigned long long>(r.counters.backtracks), static_cast<unsigned long long>(r.counters.nodes));
+    if (r.outcome == Outcome::gave_up) std::fprintf(summary, "limit: %s\n", r.limit.c_str());
+    if (r.outcome == Outcome::solved && a->output.empty()) {
+      if (d.n <= kPrintedSolutionMaxN) {
+        std::string line = "solution:";
+        for (const Index col : r.solution.q) line += " " + std::to_string(col);
+        std::printf("%s\n", line.c_str());
+      } else {
+        std::printf("solution: not printed (n > %d): -o FILE writes it, -o - to stdout\n", kPrintedSolutionMaxN);
+      }
+    }
+    std::fflush(summary);
     if (r.outcome == Outcome::solved && !a->output.empty()) write_composition(r.solution, a->output);
     switch (r.outcome) {
       case Outcome::solved: return static_cast<int>(kExitOk);

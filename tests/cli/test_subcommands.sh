@@ -149,6 +149,19 @@ done
 run "$NQC" complete - <"$TMP/q2-n4.txt"
 expect_exit 0 "complete - (stdin), n = 4 with Q(1) = 2"
 expect_stdout_line "outcome: solved" "complete - (stdin): 'outcome: solved'"
+expect_stdout_line "solution: 2 4 1 3" "complete without -o prints a small solution (n = 4: the only one with Q(1) = 2)"
+# -o - : the solution alone on stdout (a composition file that verify reads), the summary on stderr.
+run "$NQC" complete "$TMP/q2-n4.txt" -o -
+expect_exit 0 "complete -o -"
+check "complete -o -: no file named '-'" test ! -e ./-
+check "complete -o -: the summary on stderr" grep -qx "outcome: solved" "$ERR_FILE"
+check "complete -o -: stdout is the solution only" test "$(grep -v '^#' "$OUT_FILE" | tr '\n' ' ')" = "2 4 1 3 "
+cp "$OUT_FILE" "$TMP/stdout-solution.txt"
+run "$NQC" verify "$TMP/stdout-solution.txt"
+expect_stdout_line "$TMP/stdout-solution.txt: valid solution, n = 4" "complete -o -: stdout verifies as a full solution"
+"$NQC" construct 101 -o "$TMP/c101.txt"
+run "$NQC" complete "$TMP/c101.txt"
+expect_stdout_line "solution: not printed (n > 100): -o FILE writes it, -o - to stdout" "complete without -o: a solution of n > 100 is not printed"
 
 # --- complete: infeasible ---------------------------------------------------------------
 # n = 4 solutions are 2 4 1 3 and 3 1 4 2: none has a queen in row 1, column 1.
