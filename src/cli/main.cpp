@@ -22,7 +22,7 @@ int main(int argc, char** argv) {
   add(nqc::cli::add_derive(app));
   add(nqc::cli::add_convert(app));
   add(nqc::cli::add_complete(app));
-  add(nqc::cli::add_count(app));
+  add(nqc::cli::add_count(app, argc, argv));
   add(nqc::cli::add_randset(app));
   add(nqc::cli::add_run(app, argc, argv));
   add(nqc::cli::add_aggregate(app));
