@@ -105,4 +105,14 @@ run bash -c "cd / && '$NQC' rerun '$TMP/rel-out' --case 0"
 expect_exit 0 "rerun of an instance case from another working directory"
 got=$("$PYTHON" -c "import h5py; f = h5py.File('$TMP/rel-out/results.h5'); print(f['cases'][0]['instance'].decode())")
 check "relative instance path stored absolute ($got)" test "$got" = "$TMP/corner4.txt"
+
+# README's instance example, run as written from a copy of the repository's layout (tests/
+# and the built nqc at build/src/cli/nqc).
+README=$HERE/../../README.md
+mkdir -p "$TMP/readme/build/src/cli" && ln -s "$HERE/.." "$TMP/readme/tests" && ln -s "$NQC" "$TMP/readme/build/src/cli/nqc"
+sed -n '/^<!-- instance-example -->$/,/^<!-- \/instance-example -->$/p' "$README" | sed '/^```/d; /^<!--/d' >"$TMP/readme/example.sh"
+check "README: the instance example is there" test -s "$TMP/readme/example.sh"
+run bash -c "cd '$TMP/readme' && bash -e example.sh"
+expect_exit 0 "README's instance example runs as written"
+expect_stdout_contains "|         10 |     2000 |" "README's instance example: n = 10, 1000 files x 2 diags = 2000 cases in the table"
 summary
