@@ -233,11 +233,12 @@ def time_histogram(cases: pd.DataFrame, n: int, path, time: str = "wall_s", dpi:
     ax.set_xscale("log")
     lo, hi = table_mod.mean_ci(t)
     if np.isfinite(lo) and np.isfinite(hi):
-        ax.axvspan(max(lo, edges[0] / 10), hi, color="C3", alpha=0.15, lw=0,
+        ax.axvspan(lo if lo > 0 else edges[0], hi, color="C3", alpha=0.15, lw=0,
                    label=f"mean's 95% CI {lo:.3g}..{hi:.3g} s")
     ax.axvline(t.mean(), color="C3", linestyle="-", label=f"mean {t.mean():.3g} s")
     ax.axvline(np.median(t), color="C1", linestyle="--", label=f"median {np.median(t):.3g} s")
-    ax.set_xlim(edges[0], edges[-1])
+    marks = [v for v in (lo, hi, t.mean(), np.median(t)) if np.isfinite(v) and v > 0]
+    ax.set_xlim(min([edges[0], *marks]), max([edges[-1], *marks]))  # the bins, and every mark
     return _finish(fig, ax, path, "completion time per case (s, log scale)", "cases",
                    f"Completion time at n = {n} ({len(t)} cases{note})", dpi=dpi)
 

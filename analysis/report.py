@@ -129,7 +129,7 @@ def paper_comparison(table: pd.DataFrame, fits: list[fit.Fit], runs: list,
         add("fit slope b (mean time)", f"{mean_fit.b:.4f}{ci}", f"{paper.B}",
             f"ours over n = {mean_fit.n_min}..{mean_fit.n_max}, paper over {paper.FIT_N_MIN}..10^8{few}")
         add("fit intercept a (mean time)", f"{mean_fit.a:.4f}", f"{paper.A}", hw)
-        add("fit R", f"{mean_fit.r:.4f}", f"{paper.R}", few.lstrip("; "))
+        add("fit R", f"{mean_fit.r:.4f}", f"{paper.R}", f"only {mean_fit.points} points: R says little" if few else "")
         add("time the fit predicts at n = 1000", f"{mean_fit.predict_s(1000):.4g} s",
             f"{paper.predicted_time_s(1000):.3g} s", hw)
     for n, shares in paper.BACKTRACK_SHARES.items():
@@ -560,9 +560,10 @@ def _report_lines(plan: _Single, table_md, figs: _Figures, inst_lines: list[str]
               "intervals. The intercept a depends on the machine and language, the slope b on the algorithm.", ""]
         if fits:
             L += [_md(fit.fits_table(fits)), ""]
-            for f in fits:
-                if f.warning:
-                    L += [f"**Warning:** {f.warning}.", ""]
+            few = [f for f in fits if f.warning]
+            if few:  # the fits per case share their n, those per queen nearly: one warning
+                L += [f"**Warning:** {few[0].warning}" + (f"; so do the other {len(few) - 1} fits above" if len(few) > 1
+                                                          else "") + ".", ""]
             L += ["Residuals (observed - fitted log10(1000 t)) per n ([residuals.csv](residuals.csv), "
                   "all fits: [fits.csv](fits.csv)):", "",
                   _md(fit.residuals_table(fits).apply(lambda c: c.map(lambda v: f"{v:.5f}" if isinstance(v, float) else str(v)))),
