@@ -28,12 +28,10 @@ import numpy as np
 import pandas as pd
 
 from analysis.errors import AnalysisError
-from analysis.load import CONFIG_HASH, EXPERIMENT, SOURCE, AnalysisWarning
+from analysis.load import CONFIG_HASH, ENGINE, EXPERIMENT, SOURCE, AnalysisWarning
 
 #: The pseudo-column of the default grouping: one group per run (config and engine).
 RUN = "run"
-#: The member that names the engine of a case (a config's engine; analysis.load decodes it).
-ENGINE = "engine"
 #: Columns computed from the cases for --by.
 DERIVED = {"k/n": lambda cases: cases["k"].to_numpy(dtype=float) / cases["n"].to_numpy(dtype=float)}
 #: Columns that are not groups: tables are per n already; times, counts per case are not labels.

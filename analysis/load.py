@@ -52,6 +52,8 @@ OUTCOME_NAMES = {0: "solved", 1: "infeasible", 2: "gave_up"}
 SOURCE, CONFIG_HASH, EXPERIMENT, DIAGS = "source", "config_hash", "experiment", "diags"
 #: The member that names an instance run's file (schema 1.1 on; empty for generated cases).
 INSTANCE = "instance"
+#: The member that names the engine of a case (the config's engine; older files may lack it).
+ENGINE = "engine"
 #: Members that name the composition a case ran on: generated cases draw it from (seed, n,
 #: solution_id, composition_id), instance runs read it from ``instance`` (with the diags in
 #: composition_id). Two runs of one config with different engines have the same values.
