@@ -118,11 +118,34 @@ def _within(lo: float, hi: float, n) -> tuple[float, float] | None:
 
 
 def _errorbar(ax, x, y, lo, hi, **style):
-    """y at x with error bars to [lo, hi] where both are finite (points without an interval plain)."""
+    """y at x with error bars to [lo, hi] (a point without a finite interval plain)."""
     x, y, lo, hi = (np.asarray(v, dtype=float) for v in (x, y, lo, hi))
     has = np.isfinite(lo) & np.isfinite(hi)
     yerr = np.vstack([np.where(has, y - lo, 0.0), np.where(has, hi - y, 0.0)])
     return ax.errorbar(x, y, yerr=np.maximum(yerr, 0.0), capsize=2.5, elinewidth=1, **style)
+
+
+class _LogFloor:
+    """Lower interval ends on a log axis: a mean's interval can reach 0 or below, which a log
+    axis cannot show. Such ends are drawn at a floor below every value shown (half the smallest
+    positive value or interval end), and the axis is cut there (:meth:`apply`), so the bar
+    runs to the bottom of the axis."""
+
+    def __init__(self, values, lows):
+        values = np.concatenate([np.asarray(v, dtype=float).ravel() for v in [*values, *lows]])
+        positive = values[np.isfinite(values) & (values > 0)]
+        self.floor = float(positive.min()) / 2 if positive.size else float("nan")
+        self.used = False
+
+    def __call__(self, lo) -> np.ndarray:
+        lo = np.asarray(lo, dtype=float)
+        cut = np.isfinite(lo) & (lo <= 0)
+        self.used |= bool(cut.any())
+        return np.where(cut, self.floor, lo)
+
+    def apply(self, ax) -> None:
+        if self.used:
+            ax.set_ylim(bottom=self.floor)
 
 
 class NoData(ValueError):
@@ -194,15 +217,16 @@ def time_vs_n(table: pd.DataFrame, mean_fit: Fit | None, path, where: str = "", 
     ax.set_xscale("log")
     ax.set_yscale("log")
 
-    def lower(col, keep):  # a log axis cannot show an interval reaching 0 or below: clip it
-        lo = table[col].to_numpy(dtype=float)[keep]
-        return np.where(lo > 0, lo, np.nan)
-    _errorbar(ax, n[shown_mean], mean[shown_mean], lower("mean_s_lo", shown_mean),
+    mean_lo = table["mean_s_lo"].to_numpy(dtype=float)[shown_mean]
+    t90_lo = table["t90mean_s_lo"].to_numpy(dtype=float)[shown_t90]
+    floor = _LogFloor([mean[shown_mean], t90[shown_t90]], [mean_lo, t90_lo])
+    _errorbar(ax, n[shown_mean], mean[shown_mean], floor(mean_lo),
               table["mean_s_hi"].to_numpy(dtype=float)[shown_mean], fmt="o", color="C0",
               label="mean, 95% CI")
-    _errorbar(ax, n[shown_t90] * 1.04, t90[shown_t90], lower("t90mean_s_lo", shown_t90),
+    _errorbar(ax, n[shown_t90] * 1.04, t90[shown_t90], floor(t90_lo),
               table["t90mean_s_hi"].to_numpy(dtype=float)[shown_t90], fmt="s", color="C2", mfc="none",
               label="t90mean (fastest 90%), 95% CI")
+    floor.apply(ax)
     if left_out:
         ax.plot([], [], " ", label=f"not shown (time 0 or not finite): n = {', '.join(map(str, left_out[:8]))}"
                                    + (", ..." if len(left_out) > 8 else ""))
@@ -435,6 +459,7 @@ def compare_time(comp: pd.DataFrame, path, dpi: float = DPI) -> Path:
     FigureCanvasAgg(fig)
     top, bottom = fig.subplots(2, 1, sharex=True)
     drawn = False
+    floor = _LogFloor([rows["mean_s"] for _, _, rows in groups], [rows["mean_s_lo"] for _, _, rows in groups])
     for i, label, rows in groups:
         n = rows["n"].to_numpy(dtype=float)
         mean = rows["mean_s"].to_numpy(dtype=float)
@@ -444,7 +469,7 @@ def compare_time(comp: pd.DataFrame, path, dpi: float = DPI) -> Path:
         drawn = True
         lo = rows["mean_s_lo"].to_numpy(dtype=float)
         style = {"color": f"C{i % 10}", "marker": MARKERS[i % len(MARKERS)], "linestyle": "-", "markersize": 5}
-        _errorbar(top, _dodge(n[keep], i, len(groups)), mean[keep], np.where(lo > 0, lo, np.nan)[keep],
+        _errorbar(top, _dodge(n[keep], i, len(groups)), mean[keep], floor(lo[keep]),
                   rows["mean_s_hi"].to_numpy(dtype=float)[keep], label=f"{label} ({int(rows['cases'].sum())} cases)",
                   **style)
         if label != base:
@@ -456,6 +481,7 @@ def compare_time(comp: pd.DataFrame, path, dpi: float = DPI) -> Path:
                           label=f"{label} / {base}", **style)
     if not drawn:
         raise NoData("no group has a mean time a log axis can show (all 0, negative or not finite)")
+    floor.apply(top)
     bottom.axhline(1.0, color="0.3", linestyle=":", linewidth=1.2, label=f"{base} (baseline) = 1")
     for ax in (top, bottom):
         ax.set_xscale("log")

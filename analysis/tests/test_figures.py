@@ -166,6 +166,17 @@ def test_every_mean_and_share_has_its_interval(data, tmp_path, drawn):
         assert len(segments) == len(tab), label
     mean_bars = bars["mean, 95% CI"].lines[2][0].get_segments()
     np.testing.assert_allclose([s[1][1] for s in mean_bars], tab["mean_s_hi"], rtol=1e-9)
+    lows = np.array([s[0][1] for s in mean_bars])
+    positive = tab["mean_s_lo"].to_numpy() > 0
+    np.testing.assert_allclose(lows[positive], tab["mean_s_lo"][positive], rtol=1e-9)
+    # an interval reaching 0 or below runs to the bottom of the log axis
+    reaching = tab.assign(mean_s_lo=np.where(tab["n"] == 100, -1e-3, tab["mean_s_lo"]))
+    figures.time_vs_n(reaching, fits[0], tmp_path / "t0.png")
+    ax = drawn["t0.png"].axes[0]
+    bars = {c.get_label(): c for c in ax.containers}["mean, 95% CI"].lines[2][0].get_segments()
+    at_100 = bars[list(tab["n"]).index(100)]
+    assert at_100[0][1] == pytest.approx(ax.get_ylim()[0]) and at_100[1][1] == pytest.approx(
+        reaching.loc[reaching["n"] == 100, "mean_s_hi"].item())
     ax = drawn["s.png"].axes[0]
     (share,) = ax.containers
     np.testing.assert_allclose([s[1][1] for s in share.lines[2][0].get_segments()], 100 * tab["bt0_hi"], rtol=1e-9)
