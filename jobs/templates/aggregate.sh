@@ -4,7 +4,7 @@
 # repository, the report (report/report.md). jobs/submit sets, before this part:
 #   NQC, CONFIG, OUT   the nqc binary, the config and the results directory (absolute paths)
 #   REPO               the repository (analysis/ runs from there)
-#   PYTHON             the python3 for analysis/ (NQC_PYTHON)
+#   PYTHON             the python3 with h5py and pandas for the report (NQC_PYTHON)
 set -euo pipefail
 if [[ ! -f $OUT/results.h5 ]]; then
   say "merging the shards: nqc run --resume (it runs any shard still missing itself)"
@@ -14,6 +14,10 @@ say "table: $OUT/table.txt and table.csv"
 "$NQC" aggregate "$OUT" --csv "$OUT/table.csv" >"$OUT/table.txt"
 cat "$OUT/table.txt"
 if [[ -f $REPO/analysis/__main__.py ]]; then
+  if ! "$PYTHON" -c 'import h5py, pandas' 2>/dev/null; then
+    say "error: $PYTHON cannot import h5py and pandas, which the report needs: set NQC_PYTHON to a python3 that has them (or a --setup line that provides one) and submit again with --aggregate-only"
+    exit 1
+  fi
   say "report: $PYTHON -m analysis report $OUT -o $OUT/report"
   (cd "$REPO" && "$PYTHON" -m analysis report "$OUT" -o "$OUT/report")
 else
