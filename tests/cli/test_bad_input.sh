@@ -182,6 +182,20 @@ expect_log_error "$res: holds results of another config ($res/config.json differ
 run "$NQC" run "$TMP/ci.json" -o "$res" --dry-run
 expect_exit 0 "--dry-run of the same config into its directory"
 expect_stdout_line "$res holds 15 shard files of this config: --resume continues the run" "--dry-run says the run can be resumed"
+# --dry-run --json: the same checks, the plan as one JSON line (paths absolute, keys sorted).
+run "$NQC" run "$DATA/other-config.json" -o "$res" --dry-run --json
+expect_exit 1 "--dry-run --json of another config into the same directory"
+expect_log_error "$res: holds results of another config ($res/config.json differs from this one); choose another output directory" \
+  "--dry-run --json refuses another config's directory as the run would"
+check "--dry-run --json of another config: nothing on stdout" test ! -s "$OUT_FILE"
+phys=$(cd "$TMP" && pwd -P)
+run "$NQC" run "$TMP/ci.json" -o "$res" --dry-run --json
+expect_exit 0 "--dry-run --json of the same config into its directory"
+check "--dry-run --json: one line, the plan's JSON" test "$(cat "$OUT_FILE")" = \
+  "{\"cases\":230,\"config\":\"$phys/ci.json\",\"name\":\"ci\",\"output\":\"$phys/results\",\"shards\":15,\"shards_done\":15}"
+run "$NQC" run "$TMP/ci.json" --json
+expect_exit 1 "--json without --dry-run"
+check "--json without --dry-run: the error names both" grep -qxF -- "nqc: error: --json requires --dry-run" "$ERR_FILE"
 
 # Shard files are checked on --resume: another config's shard, a damaged one, one outside the plan.
 sed 's/"seed": 7/"seed": 8/' "$TMP/ci.json" >"$TMP/ci-seed8.json"
