@@ -8,7 +8,10 @@ dataset ``cases`` (compound rows: case_id, shard_id, n, k, solution_id, composit
 outcome, false_negative, wall_s, cpu_s, backtracks, nodes, placed_random, placed_search,
 restarts, rank, engine, limit, and any later additions), group ``failures``.
 
-Files are checked before they are read (see :func:`read_file`): schema_version a string
+Files are checked before they are read (see :func:`read_file`): damage (nqc writes every
+file since schema 1.2 in HDF5's newest format, whose metadata is checksummed, with Fletcher32 on
+every dataset; a file of 1.0 or 1.1 is read in a child process first, as damage in it can crash
+HDF5 1.10) is named as such; schema_version a string
 "MAJOR.MINOR" of decimal digits as nqc accepts it, with MAJOR 1; the needed members of
 ``cases`` present and of integer / number types; n in 1..2^31-1 and k in 0..n. Paths of
 different configs are not pooled unless asked (:func:`load_cases`).
@@ -31,6 +34,9 @@ from __future__ import annotations
 
 import json
 import re
+import signal
+import subprocess
+import sys
 import warnings
 from dataclasses import dataclass, field
 from pathlib import Path
@@ -145,16 +151,18 @@ def _check_members(cases: h5py.Dataset, path: Path) -> None:
 
 
 def _check_sizes(data: np.ndarray, path: Path) -> None:
+    """Rows as nqc writes them (a file that passes its checksums holds such rows; one of schema
+    1.0 or 1.1 may not: damage read as zeros)."""
     n, k = data["n"], data["k"]
     bad = ~((n >= 1) & (n <= N_MAX))
     if bad.any():
         row = int(np.flatnonzero(bad)[0])
-        raise AnalysisError(f"{path}: /cases row {row} (case_id {data['case_id'][row]}): n = {n[row]} is not a "
+        raise damaged(path, f"/cases row {row} (case_id {data['case_id'][row]}): n = {n[row]} is not a "
                             f"board size, expected 1..{N_MAX}")
     bad = (k < 0) | (k > n.astype(np.int64))
     if bad.any():
         row = int(np.flatnonzero(bad)[0])
-        raise AnalysisError(f"{path}: /cases row {row} (case_id {data['case_id'][row]}): k = {k[row]} queens, "
+        raise damaged(path, f"/cases row {row} (case_id {data['case_id'][row]}): k = {k[row]} queens, "
                             f"expected 0..n = 0..{n[row]}")
 
 
@@ -182,27 +190,115 @@ def _outcomes(codes: np.ndarray, dtype: np.dtype, path: Path) -> pd.Categorical:
     return pd.Categorical([names[c] for c in codes.tolist()], categories=categories)
 
 
+#: The HDF5 signature, at offset 0 or after a user block of 512, 1024, 2048, ... bytes.
+_HDF5_SIGNATURE = b"\x89HDF\r\n\x1a\n"
+_SHARD_OR_PARTIAL = re.compile(r"^(shard|partial)-(\d{6,})\.h5$")
+
+
+def superblock_version(path: Path) -> int:
+    """The HDF5 superblock version of a file (0, 1: no checksums, nqc before schema 1.2; 2, 3:
+    every piece of metadata checksummed), or -1 when it has no HDF5 signature."""
+    with open(path, "rb") as f:
+        at = 0
+        while True:
+            f.seek(at)
+            head = f.read(9)
+            if len(head) < 9:
+                return -1
+            if head[:8] == _HDF5_SIGNATURE:
+                return head[8]
+            at = 512 if at == 0 else 2 * at
+
+
+def damage_advice(path: Path) -> str:
+    """What to do about a damaged file of a results directory, as nqc says it ("" for others)."""
+    if path.parent.name == "shards" and _SHARD_OR_PARTIAL.match(path.name):
+        return ": delete it and run the config again with --resume (its cases run again)"
+    if path.name == "results.h5" and (path.parent / "shards").is_dir():
+        return (f": delete it and rebuild it from the shard files: nqc run {path.parent / 'config.json'} "
+                f"-o {path.parent} --resume")
+    return ""
+
+
+def damaged(path: Path, detail: str) -> AnalysisError:
+    """The error for a damaged result file, worded as nqc words it."""
+    return AnalysisError(f"{path}: damaged ({detail}){damage_advice(path)}")
+
+
+#: Reads what read_file reads, in a child process (for files without checksums).
+_PROBE = """import sys, h5py
+with h5py.File(sys.argv[1], "r") as f:
+    dict(f.attrs.items())
+    cases = f.get("cases")
+    if cases is not None and cases.dtype.names is not None:
+        cases[()]
+"""
+
+
+def _probe_seconds(path: Path) -> int:
+    """The child's time limit, nqc's rule (isolated_seconds in src/io/isolated.hpp): 5 s plus
+    1 s per 8 MiB of the file (damaged metadata can make HDF5 1.10 loop for ever)."""
+    return 5 + min(path.stat().st_size >> 23, 86400)
+
+
+def _probe_in_child(path: Path) -> None:
+    """A file of schema 1.0 or 1.1 (no checksums) is read once in a child process first: damage
+    in its metadata can crash HDF5 1.10 (and Python with it) or make it loop, which must be a
+    message instead."""
+    seconds = _probe_seconds(path)
+    try:
+        done = subprocess.run([sys.executable, "-c", _PROBE, str(path)], capture_output=True, timeout=seconds)
+    except subprocess.TimeoutExpired:
+        raise damaged(path, f"reading it did not end within {seconds} s; a file of schema 1.0 or 1.1 has no "
+                            "checksums") from None
+    if done.returncode < 0:
+        name = signal.Signals(-done.returncode).name
+        raise damaged(path, f"reading it crashed the HDF5 library ({name}); a file of schema 1.0 or 1.1 has "
+                            "no checksums")
+
+
+def _h5_reason(error: Exception) -> str:
+    """h5py's "Unable to open file (truncated file: eof = 1, ...)" -> "truncated file"."""
+    text = str(error)
+    inner = re.search(r"\(([^()]*)", text)
+    reason = inner.group(1) if inner else text
+    return reason.split(":")[0].strip() or type(error).__name__
+
+
 def read_file(path: str | Path) -> tuple[pd.DataFrame, Source]:
     """Reads the ``cases`` of one result file (shard or merged).
 
-    Raises AnalysisError naming the file when it is missing, not HDF5, not an nqc result
-    file, has a schema_version that is not a string ("FILE: schema_version is not a string
-    'MAJOR.MINOR' (got 2.0)") or not MAJOR.MINOR, is of another schema major version ("FILE:
-    schema version 2.0, this analysis reads 1.x"), has a config_hash or config that is not a
-    string, lacks a needed member of ``cases`` or has one of the wrong type, or holds a case
-    with n outside 1..2^31-1 or k outside 0..n (naming the row and case_id)."""
+    Raises AnalysisError naming the file when it is missing, damaged ("FILE: damaged
+    (REASON)", with what to do for a file of a results directory, as nqc says it: a failed
+    checksum, a truncated file, a lost HDF5 signature, or a crash of the HDF5 library on a
+    file of schema 1.0 or 1.1, which is read in a child process first), not HDF5, not an nqc
+    result file, has a schema_version that is not a string ("FILE: schema_version is not a
+    string 'MAJOR.MINOR' (got 2.0)") or not MAJOR.MINOR, is of another schema major version
+    ("FILE: schema version 2.0, this analysis reads 1.x"), has a config_hash or config that is
+    not a string, lacks a needed member of ``cases`` or has one of the wrong type, or holds a
+    case with n outside 1..2^31-1 or k outside 0..n (naming the row and case_id)."""
     path = Path(path)
     if not path.exists():
         raise AnalysisError(f"{path}: no such file or directory")
     try:
+        version = superblock_version(path)
+    except OSError as e:
+        raise AnalysisError(f"{path}: cannot read ({e.strerror or e})") from None
+    if version < 0:
+        if damage_advice(path):
+            raise damaged(path, "the HDF5 signature at its start is gone")
+        raise AnalysisError(f"{path}: not a readable HDF5 file (no HDF5 signature)")
+    if version < 2:
+        _probe_in_child(path)
+    try:
         f = h5py.File(path, "r")
     except OSError as e:
-        raise AnalysisError(f"{path}: not a readable HDF5 file ({e})") from None
+        raise damaged(path, f"cannot open: {_h5_reason(e)}") from None
     with f:
         try:
             raw = dict(f.attrs.items())
-        except (OSError, TypeError, ValueError) as e:
-            raise AnalysisError(f"{path}: cannot read the root attributes ({e})") from None
+        except (OSError, RuntimeError, KeyError, TypeError, ValueError) as e:
+            raise damaged(path, f"cannot read the root attributes: {_h5_reason(e)}") from None
         if "schema_version" not in raw:
             raise AnalysisError(f"{path}: not an nqc result file (no schema_version attribute)")
         for name in STRING_ATTRIBUTES:
@@ -213,7 +309,12 @@ def read_file(path: str | Path) -> tuple[pd.DataFrame, Source]:
         version = attrs["schema_version"]
         if _schema_major(version, path) != SCHEMA_MAJOR:
             raise AnalysisError(f"{path}: schema version {version}, this analysis reads {SCHEMA_MAJOR}.x")
-        cases = f.get("cases")
+        # Not f.get("cases"): it returns None when the link is there but the object cannot be
+        # opened (damage, found by bench/damage_campaign.py), which read as "no dataset".
+        try:
+            cases = f["cases"] if "cases" in f else None
+        except (OSError, RuntimeError, KeyError, TypeError, ValueError) as e:
+            raise damaged(path, f"cannot open /cases: {_h5_reason(e)}") from None
         if not isinstance(cases, h5py.Dataset) or cases.dtype.names is None:
             raise AnalysisError(f"{path}: no compound dataset 'cases'")
         missing = [name for name in REQUIRED_FIELDS if name not in cases.dtype.names]
@@ -223,8 +324,8 @@ def read_file(path: str | Path) -> tuple[pd.DataFrame, Source]:
         _check_members(cases, path)
         try:
             data = cases[()]
-        except (OSError, TypeError, ValueError) as e:
-            raise AnalysisError(f"{path}: cannot read /cases ({e})") from None
+        except (OSError, RuntimeError, KeyError, TypeError, ValueError) as e:
+            raise damaged(path, f"cannot read /cases: {_h5_reason(e)}") from None
     _check_sizes(data, path)
     columns = {}
     for name in data.dtype.names:

@@ -11,6 +11,7 @@ PACKAGES=(
   libspdlog-dev nlohmann-json3-dev libcli11-dev
   libcadical-dev cadical                # engine sat (library); the CaDiCaL binary for bench/csplib.sh
   libgtest-dev                          # unit tests
+  clang libclang-rt-14-dev              # tests/fuzz: libFuzzer, ASan + UBSan (scripts/fuzz-build.sh)
   python3 python3-h5py python3-pandas python3-numpy   # Debian's Python reads result files
   python3-scipy python3-statsmodels python3-matplotlib python3-tabulate python3-pytest   # analysis/
   python3-jsonschema                    # tests: configs/ schema checked by the reference validator

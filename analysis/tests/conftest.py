@@ -125,7 +125,7 @@ def write_result_file(path: Path, rows: np.ndarray, **attrs: str) -> Path:
     attrs.setdefault("schema_version", "1.0")
     attrs.setdefault("config_hash", "0123456789abcdef")
     attrs.setdefault("config", json.dumps({"name": "synthetic"}))
-    with h5py.File(path, "w") as f:
+    with h5py.File(path, "w", libver="latest") as f:  # as nqc writes since schema 1.2
         for key, value in attrs.items():
             f.attrs[key] = value
         f.create_dataset("cases", data=rows)

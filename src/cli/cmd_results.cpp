@@ -5,11 +5,13 @@
 #include "cli/commands.hpp"
 #include "core/engine_options.hpp"
 #include "experiment/config.hpp"
+#include "experiment/pinning.hpp"
 #include "experiment/plan.hpp"
 #include "experiment/results.hpp"
 #include "experiment/worker.hpp"
 #include "io/errors.hpp"
 #include "io/text_format.hpp"
+#include "io/text_input.hpp"
 
 namespace nqc::cli {
 namespace {
@@ -20,7 +22,42 @@ CaseRow find_row(const std::string& results, std::uint64_t case_id) {
   throw InputError(results + ": no case " + std::to_string(case_id));
 }
 
+// The run's config as a result file stores it (its `config` attribute), parsed; a file whose
+// attribute is missing or is not JSON is named.
+nlohmann::json config_attribute(const std::filesystem::path& file) {
+  const Attributes attrs = read_attributes(file);
+  const auto it = attrs.find("config");
+  if (it == attrs.end()) throw InputError(file.string() + ": no config attribute (not a result file of nqc run)");
+  try {
+    return nlohmann::json::parse(it->second);
+  } catch (const nlohmann::json::exception&) {
+    throw InputError(file.string() + ": its config attribute is not valid JSON");
+  }
+}
+
 const char* outcome_name(std::int8_t code) { return to_string(static_cast<Outcome>(code)); }
+
+// The case rerun builds must be the one the run ran: the plan (the instance files, nqc's case
+// making) as pinned in the result file's plan_hash (files of schema 1.2 on).
+void check_plan_unchanged(const std::string& results, const std::filesystem::path& file, const Plan& plan) {
+  const Attributes attrs = read_attributes(file);
+  const auto stored = attrs.find("plan_hash");
+  if (stored == attrs.end()) return;
+  const auto config_hash = attrs.find("config_hash");
+  const PinnedPlan now = pin_plan(plan, config_hash == attrs.end() ? std::string() : config_hash->second);
+  if (now.hash() == stored->second) return;
+  std::string change = "plan_hash " + stored->second + " then, " + now.hash() + " now";
+  const std::filesystem::path record = std::filesystem::path(results) / "plan.json";
+  std::error_code ec;
+  if (std::filesystem::is_directory(results, ec) && std::filesystem::exists(record, ec)) try {
+      if (std::string what = plan_change(parse_pinned_plan(text::read_small_file(record, 256u << 20, "plan.json")), now);
+          !what.empty())
+        change = what;
+    } catch (const InputError&) {
+    }
+  throw InputError(file.string() + ": the plan changed since the run (" + change +
+                   "): rerun would build another case than the one stored");
+}
 
 }  // namespace
 
@@ -41,8 +78,9 @@ Runner add_rerun(CLI::App& app) {
   return [a] {
     const CaseRow stored = find_row(a->results, a->case_id);
     const std::filesystem::path file = representative_file(a->results);
-    ExperimentConfig config = parse_config(nlohmann::json::parse(read_attributes(file)["config"]), file.string() + " (config attribute)");
+    ExperimentConfig config = parse_config(config_attribute(file), file.string() + " (config attribute)");
     const Plan plan = make_plan(config);
+    check_plan_unchanged(a->results, file, plan);
     if (stored.shard_id >= plan.shards.size()) throw InputError(file.string() + ": case " + std::to_string(a->case_id) + " is not in its config's plan");
     const Shard& shard = plan.shards[stored.shard_id];
     const bool same_engine = a->engine.empty() || a->engine == config.engine;

@@ -127,6 +127,9 @@ Runner add_run(CLI::App& app, int& argc, char**& argv) {
   cmd->add_option("CONFIG", opt->config, "experiment config (JSON); see --help-config");
   cmd->add_option("-o,--output", *output, "results directory (overrides the config's \"output\")");
   cmd->add_flag("--resume", opt->resume, "continue an interrupted run in the same results directory");
+  cmd->add_flag("--repair", opt->repair,
+                "rewrite a damaged DIR/config.json or DIR/plan.json from this config, when the result files there carry "
+                "its config_hash and plan_hash (implies --resume)");
   auto* dry_run = cmd->add_flag("--dry-run", opt->dry_run, "print the plan's shard and case counts and exit");
   auto json = std::make_shared<bool>(false);
   cmd->add_flag("--json", *json,

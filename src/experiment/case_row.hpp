@@ -10,7 +10,7 @@ namespace nqc {
 
 /// Layout version of result files. Readers refuse another major version.
 inline constexpr int kSchemaMajor = 1;
-inline constexpr int kSchemaMinor = 1;  ///< 1.1 added `instance`
+inline constexpr int kSchemaMinor = 2;  ///< 1.1 added `instance`; 1.2 checksums (HDF5 newest format, Fletcher32), plan_hash, case_generation
 
 /// One case as stored in the `cases` dataset (an HDF5 compound type with these field
 /// names). Times in seconds; ids 0-based; `outcome` is nqc::Outcome as int8

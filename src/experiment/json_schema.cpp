@@ -6,6 +6,7 @@
 #include <stdexcept>
 
 #include "io/errors.hpp"
+#include "io/text_input.hpp"
 
 namespace nqc {
 namespace {
@@ -210,7 +211,7 @@ std::string describe_json_value(const json& v) {
 
 void validate_json(const json& value, const ordered_json& schema, const std::string& source) {
   if (const Outcome f = Validator(schema).check(value, schema, ""))
-    throw InputError(source + ": " + f->path + ": " + f->message);
+    throw InputError(source + ": " + text::escaped(f->path) + ": " + f->message);  // keys are the config's: one line
 }
 
 const ordered_json& config_schema() {

@@ -3,6 +3,7 @@
 #include "experiment/case_row.hpp"
 #include "io/csplib.hpp"
 #include "io/errors.hpp"
+#include "io/hash.hpp"
 #include "io/text_format.hpp"
 
 #include <algorithm>
@@ -16,26 +17,13 @@ namespace nqc {
 namespace {
 
 void plan_instances(const ExperimentConfig& config, Plan& plan) {
-  namespace fs = std::filesystem;
-  std::vector<std::string> files;
-  for (const std::string& f : config.instances.files) {
-    std::error_code ec;
-    if (fs::is_directory(f, ec)) {
-      std::vector<std::string> found;
-      for (const auto& entry : fs::directory_iterator(f, ec))
-        if (entry.is_regular_file() && (entry.path().extension() == ".param" || entry.path().extension() == ".txt"))
-          found.push_back(entry.path().string());
-      std::sort(found.begin(), found.end());
-      if (found.empty()) throw InputError(f + ": no instance files (*.param, *.txt) in this directory");
-      files.insert(files.end(), found.begin(), found.end());
-    } else {
-      files.push_back(f);
-    }
-  }
+  const std::vector<std::string> files = instance_file_list(config);
   for (std::uint64_t i = 0; i < files.size(); ++i) {
     if (files[i].size() > kMaxInstancePath)
       throw InputError(files[i] + ": the path is " + std::to_string(files[i].size()) + " bytes long, more than the " +
                        std::to_string(kMaxInstancePath) + " a result row holds; use a shorter path");
+    const FileDigest digest = digest_file(files[i]);
+    plan.instance_files.push_back({files[i], digest.bytes, hex64(digest.xxh64)});
     if (is_param_file(files[i])) {
       const ParamInstance all = read_param(files[i], std::nullopt);
       for (const int d : config.instances.diags) {
@@ -69,6 +57,35 @@ void plan_instances(const ExperimentConfig& config, Plan& plan) {
 }
 
 }  // namespace
+
+std::vector<std::string> instance_file_list(const ExperimentConfig& config) {
+  namespace fs = std::filesystem;
+  std::vector<std::string> files;
+  for (const std::string& f : config.instances.files) {
+    std::error_code ec;
+    if (fs::is_directory(f, ec)) {
+      std::vector<std::string> found;
+      for (const auto& entry : fs::directory_iterator(f, ec))
+        if (entry.is_regular_file() && (entry.path().extension() == ".param" || entry.path().extension() == ".txt"))
+          found.push_back(entry.path().string());
+      std::sort(found.begin(), found.end());
+      if (found.empty()) throw InputError(f + ": no instance files (*.param, *.txt) in this directory");
+      files.insert(files.end(), found.begin(), found.end());
+    } else {
+      files.push_back(f);
+    }
+  }
+  return files;
+}
+
+std::vector<InstanceFile> instance_files_now(const ExperimentConfig& config) {
+  std::vector<InstanceFile> out;
+  for (const std::string& f : instance_file_list(config)) {
+    const FileDigest digest = digest_file(f);
+    out.push_back({f, digest.bytes, hex64(digest.xxh64)});
+  }
+  return out;
+}
 
 Plan make_plan(const ExperimentConfig& config) {
   Plan plan;

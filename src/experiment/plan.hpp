@@ -50,19 +50,36 @@ struct InstanceCase {
   bool param = false;
 };
 
+/// One file of an instance config as its plan found it: what the run's cases are made from.
+struct InstanceFile {
+  std::string path;         ///< absolute
+  std::uint64_t bytes = 0;  ///< size
+  std::string xxh64;        ///< XXH64 of the content, 16 hex digits
+};
+
 struct Plan {
   std::vector<Shard> shards;
   std::uint64_t total_cases = 0;
   std::vector<InstanceCase> instance_cases;  ///< the cases of an instance config, in case-id order
+  std::vector<InstanceFile> instance_files;  ///< the files of an instance config, in file-index order
 };
+
+/// The files of an instance config, in file-index order: each entry of instances/files, a
+/// directory expanded to its *.param and *.txt files (sorted by name). Throws
+/// nqc::InputError for a directory without any.
+std::vector<std::string> instance_file_list(const ExperimentConfig& config);
+
+/// instance_file_list with each file's size and content hash, as they are now.
+std::vector<InstanceFile> instance_files_now(const ExperimentConfig& config);
 
 /// Expands a config. Each shard holds up to shard_cases cases and kMaxShardCost cost units
 /// (at least one case): whole solutions when a solution's compositions fit, else runs of the
 /// compositions of one solution. The cost estimate of a shard is cases * (n + 100), linear in
 /// n as the engines.
 /// An instance config expands its directories (their *.param and *.txt files, sorted) and
-/// reads every file once for n and numdiags: one case per (file, diags entry), shards of
-/// shard_cases cases. Throws nqc::InputError for an unreadable or malformed instance file.
+/// reads every file once for n and numdiags (and its size and content hash, for the pinned
+/// plan): one case per (file, diags entry), shards of shard_cases cases. Throws
+/// nqc::InputError for an unreadable or malformed instance file.
 Plan make_plan(const ExperimentConfig& config);
 
 /// Indices into plan.shards, largest expected cost first (ties by id): the order in which

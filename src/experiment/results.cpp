@@ -1,5 +1,7 @@
-// Result files. Layout of every file (shard or merged), schema 1.1:
-//   root attributes  string attributes: the caller's `attrs`, plus schema_version
+// Result files. Layout of every file (shard or merged), schema 1.2, in HDF5's newest format
+// (superblock 3: every piece of metadata checksummed) with Fletcher32 on every dataset:
+//   root attributes  fixed-length string attributes (variable-length ones up to 1.1): the
+//                    caller's `attrs`, plus schema_version
 //                    ("MAJOR.MINOR", always written here, overriding the caller's) and, in
 //                    shard files, shard_id (the id as a decimal string, e.g. "3").
 //   cases            1-D compound dataset, one member per CaseRow field with the same name,
@@ -17,6 +19,7 @@
 
 #include <algorithm>
 #include <cerrno>
+#include <cstring>
 #include <charconv>
 #include <cstddef>
 #include <cstdio>
@@ -29,6 +32,8 @@
 
 #include "io/errors.hpp"
 #include "io/hdf5.hpp"
+#include "io/isolated.hpp"
+#include "io/text_input.hpp"
 
 namespace nqc {
 
@@ -120,8 +125,7 @@ int major_of(const std::string& version) {
   return std::stoi(version.substr(0, dot));
 }
 
-void check_schema(const h5::Handle& file, const fs::path& path) {
-  const Attributes attrs = h5::read_string_attributes(file);
+void check_schema(const Attributes& attrs, const h5::Handle& file, const fs::path& path) {
   const auto it = attrs.find("schema_version");
   if (it == attrs.end()) {
     if (H5Aexists(file.id(), "schema_version") > 0)
@@ -130,11 +134,11 @@ void check_schema(const h5::Handle& file, const fs::path& path) {
     throw IoError(path.string() + ": not an nqc result file (no schema_version attribute)");
   }
   if (major_of(it->second) < 0) {
-    throw IoError(path.string() + ": schema_version '" + it->second + "' is not MAJOR.MINOR (this nqc reads " +
+    throw IoError(path.string() + ": schema_version '" + text::escaped(it->second) + "' is not MAJOR.MINOR (this nqc reads " +
                   std::to_string(kSchemaMajor) + ".x)");
   }
   if (major_of(it->second) != kSchemaMajor) {
-    throw IoError(path.string() + ": schema version " + it->second + ", this nqc reads " +
+    throw IoError(path.string() + ": schema version " + text::escaped(it->second) + ", this nqc reads " +
                   std::to_string(kSchemaMajor) + ".x");
   }
 }
@@ -280,10 +284,27 @@ void write_shard_file(const fs::path& target, const ShardData& shard, const Attr
   });
 }
 
+// Rows as nqc writes them: a board size n in 1..2^31-1, k in 0..n, false_negative 0 or 1. A
+// file of schema 1.2 that passes its checksums holds such rows; one of 1.0 or 1.1 may not
+// (damage read as zeros): it is damaged.
+std::vector<CaseRow> plausible(std::vector<CaseRow> rows, const fs::path& file) {
+  for (std::size_t i = 0; i < rows.size(); ++i) {
+    const CaseRow& r = rows[i];
+    const std::string at = "row " + std::to_string(i) + " (case " + std::to_string(r.case_id) + "): ";
+    if (r.n < 1 || r.n > 2147483647)
+      throw DamagedFileError(file, at + "n = " + std::to_string(r.n) + " is not a board size 1..2147483647");
+    if (r.k < 0 || r.k > r.n)
+      throw DamagedFileError(file, at + "k = " + std::to_string(r.k) + " queens, expected 0..n = 0.." + std::to_string(r.n));
+    if (r.false_negative > 1)
+      throw DamagedFileError(file, at + "false_negative = " + std::to_string(r.false_negative) + ", expected 0 or 1");
+  }
+  return rows;
+}
+
 std::vector<CaseRow> rows_of_shards(const fs::path& dir, const std::vector<std::uint64_t>& ids) {
   std::vector<CaseRow> rows;
   for (const std::uint64_t id : ids) {
-    std::vector<CaseRow> part = read_rows(shard_path(dir, id));
+    std::vector<CaseRow> part = plausible(read_rows(shard_path(dir, id)), shard_path(dir, id));
     rows.insert(rows.end(), part.begin(), part.end());
   }
   sort_rows(rows);
@@ -300,7 +321,143 @@ void check_unique(const std::vector<CaseRow>& sorted_rows, const fs::path& dir) 
   }
 }
 
+std::vector<FailureRecord> read_failure_group(const h5::Handle& h, const fs::path& file) {
+  std::vector<FailureRecord> failures;
+  if (!h5::exists(h, "failures")) return failures;
+  const h5::Handle group = h5::open_group(h, "failures");
+  for (const std::string& name : h5::link_names(group)) {
+    FailureRecord record;
+    const char* end = name.data() + name.size();
+    const auto [ptr, ec] =
+        std::from_chars(name.data() + std::min<std::size_t>(5, name.size()), end, record.case_id);
+    if (ec != std::errc{} || ptr != end || failure_name(record.case_id) != name) {
+      throw IoError(file.string() + ": unexpected object /failures/" + text::escaped(name));
+    }
+    record.q = h5::read_int32s(group, name);
+    failures.push_back(std::move(record));
+  }
+  std::ranges::sort(failures, {}, &FailureRecord::case_id);
+  return failures;
+}
+
+// read_result_file without the checks around HDF5 (signature, child process, damage).
+ResultFile read_parts(const fs::path& file, unsigned parts) {
+  ResultFile out;
+  const h5::Handle h = h5::open_file(file);
+  out.attrs = h5::read_string_attributes(h);
+  check_schema(out.attrs, h, file);
+  if ((parts & kRowCount) != 0) {
+    if (!h5::exists(h, "cases")) throw IoError(file.string() + ": no cases dataset");
+    const h5::Handle cases = h5::open_dataset(h, "cases");
+    check_members(cases, file);
+    out.row_count = h5::length(cases);
+    // A hostile file can declare any length: refuse what cannot be real.
+    if (out.row_count > kMaxReadRows)
+      throw IoError(file.string() + ": /cases declares " + std::to_string(out.row_count) + " rows, more than " +
+                    std::to_string(kMaxReadRows) + " (damaged file?)");
+    if ((parts & kRows) == kRows) {
+      out.rows.resize(out.row_count);
+      const std::vector<std::string> stored = h5::member_names(cases);
+      h5::read_all(cases, row_types(&stored).memory.id(), out.rows.data());
+      for (const CaseRow& row : out.rows)
+        if (row.outcome < 0 || row.outcome > 2)
+          throw IoError(file.string() + ": case " + std::to_string(row.case_id) + " has outcome " +
+                        std::to_string(row.outcome) + " (expected 0 solved, 1 infeasible or 2 gave_up)");
+    }
+  }
+  if ((parts & kFailures) != 0) out.failures = read_failure_group(h, file);
+  return out;
+}
+
+// What read_parts read, as bytes (run_isolated's result) and back.
+std::string to_bytes(const ResultFile& content) {
+  ByteWriter w;
+  w.put_value(static_cast<std::uint64_t>(content.attrs.size()));
+  for (const auto& [key, value] : content.attrs) {
+    w.put_string(key);
+    w.put_string(value);
+  }
+  w.put_value(content.row_count);
+  w.put(content.rows.data(), content.rows.size());
+  w.put_value(static_cast<std::uint64_t>(content.failures.size()));
+  for (const FailureRecord& f : content.failures) {
+    w.put_value(f.case_id);
+    w.put(f.q.data(), f.q.size());
+  }
+  return w.take();
+}
+
+ResultFile from_bytes(const std::string& bytes) {
+  ByteReader r(bytes);
+  ResultFile content;
+  for (auto count = r.value<std::uint64_t>(); count > 0; --count) {
+    std::string key = r.string();
+    content.attrs[key] = r.string();
+  }
+  content.row_count = r.value<std::uint64_t>();
+  content.rows = r.vector<CaseRow>();
+  for (auto count = r.value<std::uint64_t>(); count > 0; --count) {
+    FailureRecord f;
+    f.case_id = r.value<std::uint64_t>();
+    f.q = r.vector<std::int32_t>();
+    content.failures.push_back(std::move(f));
+  }
+  return content;
+}
+
+// A file without checksums (HDF5 superblock 0 or 1: nqc before schema 1.2) is read in a child
+// process, and only there: damage in its metadata crashes HDF5 1.10 (a variable-length
+// string's heap index out of range), makes it loop (a global heap read again and again), or
+// makes it copy out of bounds without crashing (tests/fuzz/failed/result_file_old/crash-a3e8f81c: ASan's
+// memcpy-param-overlap in H5HG_read), none of which may happen in nqc's process.
+ResultFile read_isolated(const fs::path& file, unsigned parts) {
+  std::error_code ec;
+  const std::uintmax_t bytes = fs::file_size(file, ec);
+  const IsolatedOutcome outcome =
+      run_isolated([&] { return to_bytes(read_parts(file, parts)); }, isolated_seconds(ec ? 0 : bytes));
+  if (outcome.kind == IsolatedOutcome::Kind::died)
+    throw DamagedFileError(file, "reading it " + outcome.bytes + "; a file of schema 1.0 or 1.1 has no checksums");
+  rethrow_error(outcome);
+  return from_bytes(outcome.bytes);
+}
+
 }  // namespace
+
+DamagedFileError::DamagedFileError(const std::filesystem::path& file, const std::string& detail)
+    : IoError(file.string() + ": damaged (" + detail + ")" +
+              (damage_advice(file).empty() ? "" : ": " + damage_advice(file))),
+      file_(file),
+      detail_(detail) {}
+
+std::string damage_advice(const std::filesystem::path& file) {
+  const fs::path parent = file.parent_path();
+  if (parent.filename() == "shards" && (parse_shard_name(file, "shard-") || parse_shard_name(file, "partial-")))
+    return "delete it and run the config again with --resume (its cases run again)";
+  std::error_code ec;
+  const fs::path dir = parent.empty() ? fs::path(".") : parent;
+  if (file.filename() == "results.h5" && fs::is_directory(dir / "shards", ec))
+    return "delete it and rebuild it from the shard files: nqc run " + (dir / "config.json").string() + " -o " +
+           dir.string() + " --resume";
+  return "";
+}
+
+ResultFile read_result_file(const std::filesystem::path& file, unsigned parts) {
+  std::error_code ec;
+  const fs::file_status status = fs::status(file, ec);
+  if (status.type() == fs::file_type::not_found) throw IoError(file.string() + ": no such file or directory");
+  if (!fs::is_regular_file(status)) throw IoError(file.string() + ": not a regular file");
+  const int version = h5::superblock_version(file);
+  if (version < 0) {
+    if (!damage_advice(file).empty()) throw DamagedFileError(file, "the HDF5 signature at its start is gone");
+    throw IoError(file.string() + ": not an HDF5 file");
+  }
+  try {
+    return version < 2 ? read_isolated(file, parts) : read_parts(file, parts);
+  } catch (const h5::Error& e) {
+    if (e.system()) throw;  // the file cannot be opened (permissions): not its content
+    throw DamagedFileError(file, e.detail());
+  }
+}
 
 std::filesystem::path shard_path(const std::filesystem::path& dir, std::uint64_t shard_id) {
   return dir / "shards" / shard_file_name("shard-", shard_id);
@@ -320,72 +477,42 @@ void write_partial(const std::filesystem::path& dir, const ShardData& partial, c
 }
 
 ShardData read_partial(const std::filesystem::path& dir, std::uint64_t shard_id) {
-  const fs::path file = partial_path(dir, shard_id);
-  return {shard_id, read_rows(file), read_failures(file)};
+  ResultFile content = read_result_file(partial_path(dir, shard_id), kEverything);
+  return {shard_id, std::move(content.rows), std::move(content.failures)};
 }
 
 std::vector<std::uint64_t> partial_shards(const std::filesystem::path& dir) { return list_shards(dir, "partial-"); }
 
 std::vector<std::uint64_t> done_shards(const std::filesystem::path& dir) { return list_shards(dir, "shard-"); }
 
-std::vector<CaseRow> read_rows(const std::filesystem::path& file) {
-  const h5::Handle h = h5::open_file(file);
-  check_schema(h, file);
-  if (!h5::exists(h, "cases")) throw IoError(file.string() + ": no cases dataset");
-  const h5::Handle cases = h5::open_dataset(h, "cases");
-  check_members(cases, file);
-  const auto length = h5::length(cases);
-  // A damaged or hostile file can declare any length: refuse what cannot be real.
-  if (length > kMaxReadRows)
-    throw IoError(file.string() + ": /cases declares " + std::to_string(length) + " rows, more than " +
-                  std::to_string(kMaxReadRows) + " (damaged file?)");
-  std::vector<CaseRow> rows(length);
-  const std::vector<std::string> stored = h5::member_names(cases);
-  h5::read_all(cases, row_types(&stored).memory.id(), rows.data());
-  for (const CaseRow& row : rows)
-    if (row.outcome < 0 || row.outcome > 2)
-      throw IoError(file.string() + ": case " + std::to_string(row.case_id) + " has outcome " +
-                    std::to_string(row.outcome) + " (expected 0 solved, 1 infeasible or 2 gave_up)");
-  return rows;
-}
+std::vector<CaseRow> read_rows(const std::filesystem::path& file) { return read_result_file(file, kRows).rows; }
 
-Attributes read_attributes(const std::filesystem::path& file) {
-  return h5::read_string_attributes(h5::open_file(file));
-}
+Attributes read_attributes(const std::filesystem::path& file) { return read_result_file(file, kAttributes).attrs; }
 
 std::vector<FailureRecord> read_failures(const std::filesystem::path& file) {
-  const h5::Handle h = h5::open_file(file);
-  std::vector<FailureRecord> failures;
-  if (!h5::exists(h, "failures")) return failures;
-  const h5::Handle group = h5::open_group(h, "failures");
-  for (const std::string& name : h5::link_names(group)) {
-    FailureRecord record;
-    const char* end = name.data() + name.size();
-    const auto [ptr, ec] =
-        std::from_chars(name.data() + std::min<std::size_t>(5, name.size()), end, record.case_id);
-    if (ec != std::errc{} || ptr != end || failure_name(record.case_id) != name) {
-      throw IoError(file.string() + ": unexpected object /failures/" + name);
-    }
-    record.q = h5::read_int32s(group, name);
-    failures.push_back(std::move(record));
-  }
-  std::ranges::sort(failures, {}, &FailureRecord::case_id);
-  return failures;
+  return read_result_file(file, kFailures).failures;
 }
 
-void merge_results(const std::filesystem::path& dir, const Attributes& attrs) {
+void merge_results(const std::filesystem::path& dir, const Attributes& attrs, const ShardCheck& check,
+                   std::uint64_t expected_cases) {
   const std::vector<std::uint64_t> ids = done_shards(dir);
   if (ids.empty()) {
     throw IoError(dir.string() + ": no shard files to merge (expected " +
                   (dir / "shards").string() + "/*.h5)");
   }
-  const std::vector<CaseRow> rows = rows_of_shards(dir, ids);
-  check_unique(rows, dir);
+  std::vector<CaseRow> rows;
   std::vector<FailureRecord> failures;
   for (const std::uint64_t id : ids) {
-    std::vector<FailureRecord> part = read_failures(shard_path(dir, id));
-    std::move(part.begin(), part.end(), std::back_inserter(failures));
+    ResultFile content = read_result_file(shard_path(dir, id), kEverything);
+    if (check) check(shard_path(dir, id), id, content);
+    rows.insert(rows.end(), content.rows.begin(), content.rows.end());
+    std::move(content.failures.begin(), content.failures.end(), std::back_inserter(failures));
   }
+  sort_rows(rows);
+  check_unique(rows, dir);
+  if (expected_cases != 0 && rows.size() != expected_cases)
+    throw IoError(dir.string() + ": the shard files hold " + std::to_string(rows.size()) + " cases, the plan has " +
+                  std::to_string(expected_cases) + "; results.h5 is not written");
   Attributes all = attrs;
   all["schema_version"] = schema_version();
   write_atomically(dir / "results.h5", [&](const h5::Handle& file) {
@@ -426,9 +553,9 @@ std::vector<CaseRow> load_rows(const std::filesystem::path& path) {
   if (ec) throw IoError(path.string() + ": " + ec.message());
   std::vector<CaseRow> rows;
   if (!fs::is_directory(status)) {
-    rows = read_rows(path);
+    rows = plausible(read_rows(path), path);
   } else if (fs::exists(path / "results.h5")) {
-    rows = read_rows(path / "results.h5");
+    rows = plausible(read_rows(path / "results.h5"), path / "results.h5");
   } else if (const auto ids = done_shards(path); !ids.empty()) {
     return rows_of_shards(path, ids);
   } else {

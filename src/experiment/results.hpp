@@ -2,18 +2,21 @@
 #pragma once
 
 #include <filesystem>
+#include <functional>
 #include <map>
 #include <optional>
 #include <string>
 #include <vector>
 
 #include "experiment/case_row.hpp"
+#include "io/errors.hpp"
 
 namespace nqc {
 
 /// String attributes stored on the root group of every result file: schema_version
-/// ("1.0"), nqc_version, git_revision, config (the resolved config JSON), config_hash,
-/// hostname, world_size, start_utc, end_utc (ISO 8601), and any others the caller adds.
+/// ("1.2"), nqc_version, git_revision, config (the resolved config JSON), config_hash,
+/// plan_hash and case_generation (since 1.2), hostname, world_size, start_utc, end_utc (ISO
+/// 8601), and any others the caller adds.
 using Attributes = std::map<std::string, std::string>;
 
 /// Path of the file that holds shard `shard_id`: DIR/shards/shard-<id, 6 digits>.h5.
@@ -46,10 +49,58 @@ std::vector<std::uint64_t> partial_shards(const std::filesystem::path& dir);
 /// leftover "*.tmp" files and partial files are ignored.
 std::vector<std::uint64_t> done_shards(const std::filesystem::path& dir);
 
-/// Reads the `cases` rows of one result file (a shard file or a merged file).
-/// Throws nqc::IoError naming the file when it cannot be read, has no `cases` dataset, or
-/// has another schema major version ("FILE: schema version 2.0, this nqc reads 1.x"), or
-/// holds an outcome other than 0, 1, 2.
+/// A result file that cannot be read as it was written: a checksum fails, it is truncated, a
+/// piece of its metadata is not what HDF5 wrote, or (a file of schema 1.0 or 1.1, which has
+/// no checksums) reading it crashed the HDF5 library. what() is one line naming the file,
+/// "FILE: damaged (DETAIL)", and for a file of a results directory what to do: a shard or
+/// partial file ": delete it and run the config again with --resume (its cases run again)",
+/// DIR/results.h5 ": delete it and rebuild it from the shard files: nqc run DIR/config.json -o
+/// DIR --resume".
+class DamagedFileError : public IoError {
+ public:
+  DamagedFileError(const std::filesystem::path& file, const std::string& detail);
+  [[nodiscard]] const std::filesystem::path& file() const { return file_; }
+  [[nodiscard]] const std::string& detail() const { return detail_; }
+
+ private:
+  std::filesystem::path file_;
+  std::string detail_;
+};
+
+/// What to do about a damaged file of a results directory (see DamagedFileError), or "".
+std::string damage_advice(const std::filesystem::path& file);
+
+/// The parts of a result file that read_result_file reads (bits; the root attributes always).
+enum ResultParts : unsigned {
+  kAttributes = 0,          ///< the root attributes (and the schema version's check)
+  kRowCount = 1,            ///< the length of `cases` (its metadata only)
+  kRows = 2 | kRowCount,    ///< the rows of `cases`
+  kFailures = 4,            ///< the failure compositions
+  kEverything = kRows | kFailures,
+};
+
+/// What read_result_file read.
+struct ResultFile {
+  Attributes attrs;
+  std::uint64_t row_count = 0;          ///< with kRowCount
+  std::vector<CaseRow> rows;            ///< with kRows: in file order
+  std::vector<FailureRecord> failures;  ///< with kFailures: by case_id
+};
+
+/// Reads `parts` of one result file (a shard, partial or merged file). Throws
+/// DamagedFileError for damage (any failure of the HDF5 library on a file that has the HDF5
+/// signature, or no signature at all for a file that a results directory holds), and
+/// nqc::IoError naming the file for a file that is not nqc's: missing, not HDF5, no
+/// schema_version ("FILE: not an nqc result file (no schema_version attribute)"), another
+/// schema major version ("FILE: schema version 2.0, this nqc reads 1.x"), no `cases`
+/// dataset, a missing member, an outcome other than 0, 1, 2. A file in the format of schema
+/// 1.0 or 1.1 (no checksums: HDF5 superblock 0 or 1) is read in a child process only
+/// (io/isolated.hpp), so that damage that crashes the HDF5 library, makes it loop or
+/// corrupts its memory is reported as damage ("reading it crashed the HDF5 library
+/// (SIGSEGV)") instead.
+ResultFile read_result_file(const std::filesystem::path& file, unsigned parts = kEverything);
+
+/// Reads the `cases` rows of one result file (read_result_file with kRows).
 std::vector<CaseRow> read_rows(const std::filesystem::path& file);
 
 /// Reads the root string attributes of a result file.
@@ -58,10 +109,17 @@ Attributes read_attributes(const std::filesystem::path& file);
 /// Reads the stored failure compositions of a result file (empty if none).
 std::vector<FailureRecord> read_failures(const std::filesystem::path& file);
 
+/// Checks one shard file before it is merged (throws to refuse it): called with the file,
+/// its id and everything read from it.
+using ShardCheck = std::function<void(const std::filesystem::path& file, std::uint64_t shard_id, const ResultFile& content)>;
+
 /// Merges every shard file of DIR into DIR/results.h5 (written to a .tmp and renamed):
 /// root attributes `attrs`, `cases` sorted by case_id, `shards` (uint64 ids of the merged
-/// shards) and `failures`. Throws nqc::IoError on failure.
-void merge_results(const std::filesystem::path& dir, const Attributes& attrs);
+/// shards) and `failures`. `check` (when given) sees each shard file first; `expected_cases`
+/// (when not 0) is the number of rows the merged file must hold. Throws nqc::IoError (or what
+/// `check` throws) before anything is written.
+void merge_results(const std::filesystem::path& dir, const Attributes& attrs, const ShardCheck& check = {},
+                   std::uint64_t expected_cases = 0);
 
 /// The result file whose attributes stand for a path: the file itself, DIR/results.h5, or
 /// DIR's first shard file; empty when there is none.

@@ -18,6 +18,7 @@
 #include "io/errors.hpp"
 #include "io/hdf5.hpp"
 #include "io/input_file.hpp"
+#include "io/isolated.hpp"
 #include "io/text_format.hpp"
 
 namespace nqc {
@@ -25,7 +26,6 @@ namespace {
 
 constexpr std::uint64_t kMaxN = std::numeric_limits<Index>::max();
 constexpr std::string_view kBinaryMagic{"\x89NQC\r\n\x1a\n", 8};
-constexpr std::string_view kHdf5Signature{"\x89HDF\r\n\x1a\n", 8};
 constexpr std::size_t kHeaderBytes = 24;
 constexpr std::uint32_t kBinaryVersion = 1;
 constexpr char kDataset[] = "composition";
@@ -192,7 +192,7 @@ void read_values(const h5::Handle& dataset, hid_t mem_type, std::uint64_t n, con
   }
 }
 
-LoadedComposition read_hdf5(const InputFile& in) {
+LoadedComposition read_hdf5_here(const InputFile& in) {
   const std::string& name = in.name();
   LoadedComposition out;
   out.source = name;
@@ -233,18 +233,36 @@ LoadedComposition read_hdf5(const InputFile& in) {
   return out;
 }
 
-void write_hdf5(const Composition& c, const std::filesystem::path& file) {
-  h5::Handle h = h5::create_file(file);
-  const h5::Layout layout{std::min(kHdf5ChunkValues, c.q.size()), -1, true};
-  h5::write_dataset(h, kDataset, H5T_STD_U32LE, H5T_NATIVE_INT32, c.q.data(), c.q.size(), layout);
-  h.close();
+// An HDF5 file without checksums (superblock 0 or 1: h5py's and most programs' default) is
+// read in a child process only (io/isolated.hpp): damaged metadata can crash the HDF5
+// library, make it loop or corrupt its memory. The values come back through a pipe (a
+// moment of twice the composition's memory, in two processes).
+LoadedComposition read_hdf5(const InputFile& in) {
+  if (h5::superblock_version(in.bytes()) >= 2) return read_hdf5_here(in);
+  const IsolatedOutcome outcome = run_isolated(
+      [&] {
+        ByteWriter w;
+        const LoadedComposition loaded = read_hdf5_here(in);
+        w.put(loaded.composition.q.data(), loaded.composition.q.size());
+        return w.take();
+      },
+      isolated_seconds(in.size()));
+  if (outcome.kind == IsolatedOutcome::Kind::died)
+    throw InputError(in.name() + ": unreadable HDF5 composition: damaged (reading it " + outcome.bytes +
+                     "; a file in HDF5's original format has no checksums)");
+  rethrow_error(outcome);
+  LoadedComposition out;
+  out.source = in.name();
+  out.format = CompositionFormat::hdf5;
+  out.composition.q = ByteReader(outcome.bytes).vector<Index>();
+  return out;
 }
 
-bool has_hdf5_signature(std::string_view bytes) {
-  // At offset 0, or after a user block of 512, 1024, 2048, ... bytes (the HDF5 spec).
-  for (std::size_t at = 0; at + kHdf5Signature.size() <= bytes.size(); at = at == 0 ? 512 : 2 * at)
-    if (bytes.substr(at, kHdf5Signature.size()) == kHdf5Signature) return true;
-  return false;
+void write_hdf5(const Composition& c, const std::filesystem::path& file) {
+  h5::Handle h = h5::create_file(file);
+  const h5::Layout layout{std::min(kHdf5ChunkValues, c.q.size()), -1};
+  h5::write_dataset(h, kDataset, H5T_STD_U32LE, H5T_NATIVE_INT32, c.q.data(), c.q.size(), layout);
+  h.close();
 }
 
 }  // namespace
@@ -260,7 +278,7 @@ const char* to_string(CompositionFormat format) {
 
 CompositionFormat detect_format(std::string_view bytes) {
   if (bytes.starts_with(kBinaryMagic.substr(0, 4))) return CompositionFormat::binary;
-  if (has_hdf5_signature(bytes)) return CompositionFormat::hdf5;
+  if (h5::superblock_version(bytes) >= 0) return CompositionFormat::hdf5;
   return CompositionFormat::text;
 }
 

@@ -1,40 +1,30 @@
 #include "io/csplib.hpp"
 
-#include <cerrno>
-#include <cstring>
-#include <fstream>
-#include <sstream>
+#include <charconv>
 
 #include <nlohmann/json.hpp>
 
 #include "io/errors.hpp"
+#include "io/text_input.hpp"
 
 namespace nqc {
 namespace {
 
-// "key = value" on one line; returns the value text, or nullopt when the line is another key.
-std::optional<std::string> value_of(const std::string& line, const std::string& key) {
+constexpr std::uintmax_t kMaxParamBytes = 16u << 20;  // a prob079 file of n = 10^6 lists at most 4n pairs: 40 MB; real ones are < 1 KB
+
+// "key = value" on one line (blanks around both); returns the value, or nullopt when the line
+// is another key.
+std::optional<std::string_view> value_of(std::string_view line, std::string_view key) {
   const auto eq = line.find('=');
-  if (eq == std::string::npos) return std::nullopt;
-  std::string name = line.substr(0, eq);
-  name.erase(0, name.find_first_not_of(" \t"));
-  name.erase(name.find_last_not_of(" \t") + 1);
-  if (name != key) return std::nullopt;
-  std::string value = line.substr(eq + 1);
-  value.erase(0, value.find_first_not_of(" \t"));
-  value.erase(value.find_last_not_of(" \t\r") + 1);
-  return value;
+  if (eq == std::string_view::npos || text::trim(line.substr(0, eq)) != key) return std::nullopt;
+  return text::trim(line.substr(eq + 1));
 }
 
-long long integer(const std::string& text, const std::string& where, const std::string& what) {
-  std::size_t used = 0;
+long long integer(std::string_view text, const std::string& where, const std::string& what) {
   long long v = 0;
-  try {
-    v = std::stoll(text, &used);
-  } catch (const std::exception&) {
-    used = 0;
-  }
-  if (used == 0 || used != text.size()) throw InputError(where + ": expected " + what + ", got '" + text + "'");
+  const auto [ptr, ec] = std::from_chars(text.data(), text.data() + text.size(), v);
+  if (text.empty() || ec != std::errc() || ptr != text.data() + text.size())
+    throw InputError(where + ": expected " + what + ", got " + text::quoted(text));
   return v;
 }
 
@@ -44,26 +34,24 @@ ParamInstance parse_param(const std::string& text, const std::string& source, st
   std::optional<long long> n, numdiags;
   std::optional<nlohmann::json> list;
   int list_line = 0;
-  std::istringstream in(text);
-  std::string line;
-  for (int number = 1; std::getline(in, line); ++number) {
-    const std::string where = source + ":" + std::to_string(number);
-    if (line.find_first_not_of(" \t\r") == std::string::npos) continue;
-    if (auto v = value_of(line, "n")) {
+  for (const text::Line& line : text::lines(text)) {
+    const std::string where = source + ":" + std::to_string(line.number);
+    if (text::trim(line.text).empty()) continue;
+    if (auto v = value_of(line.text, "n")) {
       n = integer(*v, where, "n = a board size >= 1");
-      if (*n < 1 || *n > 2147483647) throw InputError(where + ": expected n = a board size >= 1, got " + *v);
-    } else if (auto d = value_of(line, "numdiags")) {
+      if (*n < 1 || *n > 2147483647) throw InputError(where + ": expected n = a board size >= 1, got " + text::quoted(*v));
+    } else if (auto d = value_of(line.text, "numdiags")) {
       numdiags = integer(*d, where, "numdiags = a count >= 0");
-      if (*numdiags < 0) throw InputError(where + ": expected numdiags = a count >= 0, got " + *d);
-    } else if (auto l = value_of(line, "diags")) {
+      if (*numdiags < 0) throw InputError(where + ": expected numdiags = a count >= 0, got " + text::quoted(*d));
+    } else if (auto l = value_of(line.text, "diags")) {
       try {
         list = nlohmann::json::parse(*l);
-      } catch (const nlohmann::json::parse_error&) {
+      } catch (const nlohmann::json::exception&) {  // a syntax error, or a number out of range (tests/fuzz/failed/param)
         throw InputError(where + ": malformed diags list (expected [[index, 0 or 1], ...])");
       }
-      list_line = number;
+      list_line = static_cast<int>(line.number);
     } else {
-      throw InputError(where + ": expected 'n = ', 'numdiags = ' or 'diags = ', got '" + line.substr(0, 40) + "'");
+      throw InputError(where + ": expected 'n = ', 'numdiags = ' or 'diags = ', got " + text::quoted(line.text));
     }
   }
   for (const auto& [have, key] : {std::pair{n.has_value(), "n"}, {numdiags.has_value(), "numdiags"}, {list.has_value(), "diags"}})
@@ -86,7 +74,7 @@ ParamInstance parse_param(const std::string& text, const std::string& source, st
     const auto& pair = (*list)[i];
     const std::string item = where + ": diags[" + std::to_string(i) + "]";
     if (!pair.is_array() || pair.size() != 2 || !pair[0].is_number_integer() || !pair[1].is_number_integer())
-      throw InputError(item + ": expected a pair [index, 0 or 1], got " + pair.dump());
+      throw InputError(item + ": expected a pair [index, 0 or 1], got " + text::escaped(pair.dump()));
     const long long a = pair[0].get<long long>(), type = pair[1].get<long long>();
     if (type != 0 && type != 1) throw InputError(item + ": expected type 0 (difference) or 1 (sum), got " + std::to_string(type));
     if (a < 0 || a > last)
@@ -98,13 +86,7 @@ ParamInstance parse_param(const std::string& text, const std::string& source, st
 }
 
 ParamInstance read_param(const std::filesystem::path& file, std::optional<int> diags) {
-  std::error_code ec;
-  if (std::filesystem::is_directory(file, ec)) throw InputError(file.string() + ": cannot open: is a directory");
-  std::ifstream in(file);
-  if (!in) throw InputError(file.string() + ": cannot open: " + std::strerror(errno));
-  std::stringstream text;
-  text << in.rdbuf();
-  return parse_param(text.str(), file.string(), diags);
+  return parse_param(text::read_small_file(file, kMaxParamBytes, ".param file"), file.string(), diags);
 }
 
 std::vector<DiagonalPair> random_excluded_diagonals(Index n, int mininfile, Rng& rng) {

@@ -10,10 +10,40 @@
 #include <filesystem>
 #include <map>
 #include <string>
+#include <string_view>
 #include <utility>
 #include <vector>
 
+#include "io/errors.hpp"
+
 namespace nqc::h5 {
+
+/// A failed HDF5 call: what() names the file and object and carries HDF5's cause and where
+/// it arose ("FILE: cannot read /cases: data error detected by Fletcher32 checksum
+/// (H5Z__filter_fletcher32(): ...)"); detail() is the same without the file and the
+/// library's function names ("cannot read /cases: data error detected by Fletcher32
+/// checksum"), for a message that says what it means.
+class Error : public IoError {
+ public:
+  Error(const std::string& what, std::string detail, bool system = false)
+      : IoError(what), detail_(std::move(detail)), system_(system) {}
+  [[nodiscard]] const std::string& detail() const { return detail_; }
+  /// True when the cause is the operating system's (a file that cannot be opened, a full
+  /// disk), not the file's content.
+  [[nodiscard]] bool system() const { return system_; }
+
+ private:
+  std::string detail_;
+  bool system_ = false;
+};
+
+/// The version of the HDF5 superblock of `file` (0 and 1: the original format, without
+/// checksums; 2 and 3: every piece of metadata checksummed), found at offset 0, 512, 1024,
+/// ... as the HDF5 signature is; -1 when the file has no HDF5 signature. Throws nqc::IoError
+/// "FILE: cannot read: REASON".
+int superblock_version(const std::filesystem::path& file);
+/// The same for a file's content `bytes` (a file image, a mapped file).
+int superblock_version(std::string_view bytes);
 
 /// Owns one HDF5 identifier and closes it with the matching H5?close. Move-only; the
 /// destructor never throws (a failed close is dropped, its error stack cleared).
@@ -44,7 +74,8 @@ class Handle {
   Closer closer_ = nullptr;
 };
 
-/// Creates (or truncates) `path` for writing; "cannot create PATH: <stack>" on failure.
+/// Creates (or truncates) `path` for writing, in the newest file format (every piece of
+/// metadata checksummed); "cannot create PATH: <stack>" on failure.
 Handle create_file(const std::filesystem::path& path);
 /// Opens an existing file read-only; "PATH: not an HDF5 file" for a file of another kind.
 Handle open_file(const std::filesystem::path& path);
@@ -63,7 +94,8 @@ bool exists(const Handle& loc, const std::string& name);
 /// Names of the links in the group `loc`, in name order.
 std::vector<std::string> link_names(const Handle& loc);
 
-/// Writes a scalar variable-length UTF-8 string attribute on `loc`.
+/// Writes a scalar fixed-length UTF-8 string attribute on `loc` (NUL-padded; stored in the
+/// object header, under its checksum).
 void write_string_attribute(const Handle& loc, const std::string& name, const std::string& value);
 /// Reads every string attribute of `loc` (variable- or fixed-length; others are skipped).
 std::map<std::string, std::string> read_string_attributes(const Handle& loc);
@@ -93,16 +125,16 @@ class CompoundBuilder {
   std::size_t end_ = 0;  ///< first byte after the members
 };
 
-/// Storage of a new 1-D dataset: contiguous (chunk_rows 0) or chunked, maybe compressed.
+/// Storage of a new 1-D dataset. Every dataset is chunked and carries HDF5's Fletcher32
+/// checksum per chunk (the last filter), so that damage is found on reading.
 struct Layout {
-  std::size_t chunk_rows = 0;  ///< rows per chunk; 0 = contiguous, fixed size
-  int deflate_level = -1;      ///< 0..9 (with chunking; adds the shuffle filter); -1 = none
-  bool checksum = false;       ///< Fletcher32 checksum per chunk (with chunking): damage is found on reading
+  std::size_t chunk_rows = 0;  ///< rows per chunk, the dataset growable; 0 = fixed size, chunks of up to 2^16 rows
+  int deflate_level = -1;      ///< 0..9 (adds the shuffle filter); -1 = none
 };
 
 /// Creates the 1-D dataset `name` of `count` elements of `file_type` in `loc`, writes
-/// `data` (elements of `mem_type`, converted by HDF5) and closes it, checked. Chunked
-/// datasets have an unlimited maximum size.
+/// `data` (elements of `mem_type`, converted by HDF5) and closes it, checked. Datasets with
+/// chunk_rows > 0 have an unlimited maximum size.
 void write_dataset(const Handle& loc, const std::string& name, hid_t file_type, hid_t mem_type,
                    const void* data, std::size_t count, const Layout& layout = {});
 /// Opens the dataset `name` in `loc`.
@@ -122,7 +154,7 @@ void read_all(const Handle& dataset, hid_t mem_type, void* out);
 /// `mem_type`, converted by HDF5).
 void read_range(const Handle& dataset, hid_t mem_type, std::size_t first, std::size_t count, void* out);
 
-/// Writes a contiguous 1-D int32 dataset (little-endian on disk).
+/// Writes a 1-D int32 dataset (little-endian on disk; chunked, checksummed).
 void write_int32s(const Handle& loc, const std::string& name, const std::vector<std::int32_t>& v);
 /// Reads a 1-D integer dataset as int32 (converted by HDF5).
 std::vector<std::int32_t> read_int32s(const Handle& loc, const std::string& name);

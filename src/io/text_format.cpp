@@ -51,26 +51,6 @@ std::int64_t line_at(std::string_view text, std::size_t offset) {
   return 1 + ends;
 }
 
-// The token for a message: at most 40 bytes, and bytes that are not printable ASCII (NUL,
-// escape sequences, the halves of UTF-8 characters) as \xNN, so that a garbage file cannot
-// cut the message short or drive the terminal.
-std::string quoted_token(std::string_view token) {
-  constexpr std::size_t kShown = 40;
-  std::string out = "'";
-  for (const char ch : token.substr(0, kShown)) {
-    const auto byte = static_cast<unsigned char>(ch);
-    if (byte >= 0x20 && byte < 0x7f) {
-      out.push_back(ch);
-    } else {
-      char hex[8];
-      std::snprintf(hex, sizeof hex, "\\x%02x", byte);
-      out += hex;
-    }
-  }
-  return out + (token.size() > kShown ? "...'" : "'");
-}
-
-
 // Where a piece of text read so far may be cut so that its rest is read with what follows:
 // after its last line end; on a single line (not in a comment where the piece begins), at
 // its first '#', else after its last space. 0 when there is no such place yet.
@@ -118,7 +98,7 @@ text::Scan read_part(const InputFile& in, std::size_t from, std::size_t to, std:
   for_each_token(text, [&](const Token& t, std::size_t offset) {
     if (t.kind == Token::bad)
       throw InputError(source + ":" + std::to_string(line_at(text, offset)) + ": row " + std::to_string(rows + 1) +
-                       ": expected an integer 0..n, got " + quoted_token(t.text));
+                       ": expected an integer 0..n, got " + text::quoted(t.text));
     if (rows == kMaxN) throw InputError(source + ": too many values (n must be at most 2147483647)");
     ++rows;
     return true;

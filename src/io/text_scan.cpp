@@ -6,6 +6,7 @@
 #include <limits>
 
 #if defined(__SSE2__)
+#include <cpuid.h>
 #include <emmintrin.h>
 #endif
 
@@ -239,6 +240,13 @@ Scan fast_pass_portable(std::string_view text, std::size_t from, std::size_t to,
 }
 
 #if defined(__x86_64__)
+// LZCNT (CPUID 0x80000001, ECX bit 5): asked of the processor itself, since clang's
+// __builtin_cpu_supports does not know the name "lzcnt" (GCC's does).
+bool has_lzcnt() {
+  unsigned eax = 0, ebx = 0, ecx = 0, edx = 0;
+  return __get_cpuid(0x80000001u, &eax, &ebx, &ecx, &edx) != 0 && (ecx & (1u << 5)) != 0;
+}
+
 [[gnu::target("avx2,bmi,bmi2,popcnt,lzcnt")]] Scan fast_pass_avx2(std::string_view text, std::size_t from, std::size_t to,
                                                                     Output& out) {
   return fast_pass_impl<true>(text, from, to, out);
@@ -250,7 +258,7 @@ Scan fast_pass_portable(std::string_view text, std::size_t from, std::size_t to,
 Scan scan(std::string_view text, std::size_t from, std::size_t to, Output& out) {
 #if defined(__x86_64__)
   static const bool wide = __builtin_cpu_supports("avx2") && __builtin_cpu_supports("bmi") && __builtin_cpu_supports("bmi2") &&
-                           __builtin_cpu_supports("popcnt") && __builtin_cpu_supports("lzcnt");
+                           __builtin_cpu_supports("popcnt") && has_lzcnt();
   if (wide) return fast_pass_avx2(text, from, to, out);
 #endif
   return fast_pass_portable(text, from, to, out);

@@ -11,10 +11,9 @@
 #include <vector>
 
 #include "core/composition.hpp"
+#include "io/text_input.hpp"
 
 namespace nqc::text {
-
-inline constexpr std::string_view kByteOrderMark = "\xEF\xBB\xBF";  // UTF-8, as some editors write
 
 // The text format's whitespace; a token (a value) is a run of other bytes up to whitespace or
 // '#'. Tables, for the parser's inner loop.
@@ -31,9 +30,6 @@ inline constexpr auto kEndsToken = [] {
 
 inline bool is_space(char c) { return kSpace[static_cast<unsigned char>(c)]; }
 inline bool ends_token(char c) { return kEndsToken[static_cast<unsigned char>(c)]; }
-
-// Where the values start: after a byte-order mark.
-inline std::size_t first_byte(std::string_view text) { return text.starts_with(kByteOrderMark) ? kByteOrderMark.size() : 0; }
 
 // Past the comment that starts at `i` (a '#'): its line end (LF or CR), or the end.
 inline std::size_t skip_comment(std::string_view text, std::size_t i) {

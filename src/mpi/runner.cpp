@@ -17,10 +17,13 @@
 #include <spdlog/spdlog.h>
 
 #include "experiment/config.hpp"
+#include "experiment/pinning.hpp"
 #include "experiment/plan.hpp"
 #include "experiment/results.hpp"
 #include "experiment/worker.hpp"
 #include "io/errors.hpp"
+#include "io/hash.hpp"
+#include "io/text_input.hpp"
 #include "io/text_format.hpp"
 
 namespace nqc {
@@ -42,79 +45,206 @@ std::string hostname() {
   return buf;
 }
 
-// FNV-1a 64: a hash that is the same on every platform and release (std::hash is not).
-std::string fnv1a_hex(const std::string& text) {
-  std::uint64_t h = 0xcbf29ce484222325ULL;
-  for (const unsigned char ch : text) h = (h ^ ch) * 0x100000001b3ULL;
-  char buf[17];
-  std::snprintf(buf, sizeof buf, "%016llx", static_cast<unsigned long long>(h));
-  return buf;
-}
-
-std::string read_text(const fs::path& file) {
-  std::ifstream in(file);
-  std::stringstream s;
-  s << in.rdbuf();
-  return s.str();
-}
-
-// Rank 0: makes DIR usable for this config and lists the shards already done there.
-// Returns an error message, empty when fine. Refuses a directory that holds another
-// config, results without --resume, and shard files that are not this config's.
-std::string prepare_directory(const fs::path& dir, const std::string& config_text, const std::string& config_hash,
-                              const Plan& plan, bool resume, std::vector<std::uint64_t>& done) try {
-  std::error_code ec;
-  fs::create_directories(dir, ec);
-  if (ec) return dir.string() + ": cannot create the results directory: " + ec.message();
-  const fs::path stored = dir / "config.json";
-  if (fs::exists(stored) && read_text(stored) != config_text)
-    return dir.string() + ": holds results of another config (" + stored.string() +
-           " differs from this one); choose another output directory";
-  done = done_shards(dir);
-  if (!done.empty() && !resume)
-    return dir.string() + ": already holds results of this config; pass --resume to continue the run";
-  // Shard files and partial files (the finished cases of interrupted shards) must be this
-  // config's and in its plan.
-  const auto foreign = [&](const fs::path& file, std::uint64_t id, const char* kind) -> std::string {
-    std::string hash;
-    try {
-      hash = read_attributes(file)["config_hash"];
-    } catch (const IoError& e) {
-      return std::string(e.what()) + " (a damaged " + kind + " file: delete it and rerun with --resume)";
-    }
-    if (hash != config_hash)
-      return file.string() + ": belongs to another config (config_hash " + hash + ", this config " + config_hash +
-             "); move it out of " + (dir / "shards").string();
-    if (id >= plan.shards.size())
-      return file.string() + ": shard " + std::to_string(id) + " is not in this config's plan of " +
-             std::to_string(plan.shards.size()) + " shards; move it out of " + (dir / "shards").string();
-    return {};
-  };
-  for (const std::uint64_t id : done)
-    if (std::string error = foreign(shard_path(dir, id), id, "shard"); !error.empty()) return error;
-  for (const std::uint64_t id : partial_shards(dir)) {
-    if (std::string error = foreign(partial_path(dir, id), id, "partial"); !error.empty()) return error;
-    // A partial file of a done shard: left by a crash between the two writes; not needed.
-    if (std::binary_search(done.begin(), done.end(), id)) fs::remove(partial_path(dir, id), ec);
-  }
-  // A per-process name: the parts of a job array may prepare the same directory at once.
-  const fs::path tmp = dir / ("config.json.tmp." + std::to_string(::getpid()));
+// A file of the results directory written atomically: a per-process temporary name (the
+// parts of a job array may prepare one directory at once), then a rename. Returns an error
+// message, empty when written.
+std::string write_small_file(const fs::path& target, const std::string& text) {
+  const fs::path tmp = target.string() + ".tmp." + std::to_string(::getpid());
+  errno = 0;
   {
-    errno = 0;
-    std::ofstream out(tmp, std::ios::trunc);
-    out << config_text;
+    std::ofstream out(tmp, std::ios::trunc | std::ios::binary);
+    out << text;
     out.flush();
     if (!out) {
       const int error = errno;
       std::error_code ignored;
       fs::remove(tmp, ignored);
-      return dir.string() + ": cannot write to the results directory: " +
+      return target.parent_path().string() + ": cannot write to the results directory: " +
              (error ? std::strerror(error) : "the directory is not writable");
     }
   }
-  fs::rename(tmp, stored, ec);
-  if (ec) return stored.string() + ": cannot write: " + ec.message();
+  std::error_code ec;
+  fs::rename(tmp, target, ec);
+  if (ec) return target.string() + ": cannot write: " + ec.message();
   return {};
+}
+
+// Why `text` (DIR/config.json) is not a config nqc wrote, or "" when it reads as one.
+std::string config_file_problem(const std::string& text, const fs::path& file) {
+  if (text.empty()) return "empty";
+  nlohmann::json j;
+  try {
+    j = nlohmann::json::parse(text);
+  } catch (const nlohmann::json::parse_error& e) {
+    return "not valid JSON at byte " + std::to_string(e.byte);
+  } catch (const nlohmann::json::exception&) {
+    return "not valid JSON";
+  }
+  if (!j.is_object() || j.dump(2) + "\n" != text) return "not as nqc writes it";
+  try {
+    (void)parse_config(j, file.string());
+  } catch (const InputError& e) {
+    return std::string("not a valid config: ") + e.what();
+  }
+  return "";
+}
+
+std::string attr(const ResultFile& content, const char* key) {
+  const auto it = content.attrs.find(key);
+  return it == content.attrs.end() ? std::string() : it->second;
+}
+
+// The result files of a results directory (shard and partial files), as read at launch:
+// their attributes and row counts (partial files: their rows too).
+using Contents = std::map<fs::path, ResultFile>;
+
+// What DIR/config.json says, against this config and the result files beside it. Returns an
+// error message, empty when the run may go on (config.json is then written from this
+// config). A config.json that cannot be read as this config's, beside result files that
+// carry this config's config_hash, is damaged (or edited): --repair rewrites it.
+std::string check_config_file(const fs::path& dir, const std::string& config_text, const std::string& config_hash,
+                              const Contents& contents, bool repair) {
+  const fs::path stored = dir / "config.json";
+  std::error_code ec;
+  if (!fs::exists(stored, ec)) return {};
+  const std::string text = text::read_small_file(stored, 16u << 20, "config.json");
+  if (text == config_text) return {};
+  std::set<std::string> hashes;
+  for (const auto& [file, content] : contents) hashes.insert(attr(content, "config_hash"));
+  const std::string problem = config_file_problem(text, stored);
+  const std::string count = std::to_string(contents.size()) + " result file" + (contents.size() == 1 ? "" : "s");
+  if (hashes.empty() && !fs::exists(dir / "results.h5", ec)) {
+    // Nothing to lose: --repair makes the directory this config's.
+    if (repair) return {};
+    return stored.string() + ": " + (problem.empty() ? "another config's (it differs from this one)" : "damaged (" + problem + ")") +
+           ", and the directory holds no result files yet: choose another output directory, or run again with --repair "
+           "to rewrite it from this config";
+  }
+  if (hashes.empty() && problem.empty())
+    return dir.string() + ": holds results of another config (" + stored.string() +
+           " differs from this one); choose another output directory";
+  if (hashes == std::set<std::string>{hex64(fnv1a64(text))})
+    return dir.string() + ": holds results of another config (" + stored.string() +
+           " differs from this one); choose another output directory";
+  const std::string why = problem.empty() ? "it is not the config its " + count + " were written with" : problem;
+  if (hashes == std::set<std::string>{config_hash}) {
+    if (!repair)
+      return stored.string() + ": damaged (" + why + "); the " + count + " there carry this config's config_hash " +
+             config_hash + ": run again with --resume --repair to rewrite it from this config";
+    spdlog::warn("{}: damaged ({}); rewritten from this config, whose config_hash the {} there carry", stored.string(), why,
+                 count);
+    return {};
+  }
+  for (const std::string& h : hashes)
+    if (h != config_hash)
+      return stored.string() + ": damaged or another config's (" + why +
+             "), and result files there belong to another config (config_hash " + text::escaped(h) + ", this config " +
+             config_hash + "); choose another output directory";
+  return {};
+}
+
+// What DIR/plan.json says, against this launch's plan and the result files. Returns an error
+// message, empty when the run may go on; sets `rewrite` when plan.json must be (re)written.
+std::string check_plan_file(const fs::path& dir, const PinnedPlan& pinned, const Contents& contents, bool repair,
+                            bool& rewrite) {
+  const fs::path file = dir / "plan.json";
+  const std::string plan_hash = pinned.hash();
+  std::error_code ec;
+  rewrite = true;
+  if (!fs::exists(file, ec)) return {};  // the result files' plan_hash is checked against this plan
+  const std::string count = std::to_string(contents.size()) + " result file" + (contents.size() == 1 ? "" : "s");
+  PinnedPlan then;
+  try {
+    then = parse_pinned_plan(text::read_small_file(file, 256u << 20, "plan.json"));
+  } catch (const InputError& e) {
+    for (const auto& [f, content] : contents)
+      if (content.attrs.contains("plan_hash") && attr(content, "plan_hash") != plan_hash)
+        return file.string() + ": damaged (" + e.what() + "), and " + f.string() +
+               " was written for another plan (plan_hash " + text::escaped(attr(content, "plan_hash")) + ", this launch's " +
+               plan_hash + "): the instance files or nqc changed; choose another output directory";
+    const std::string proof = contents.empty() ? "the directory holds no result files yet"
+                                               : "the " + count + " there agree with this launch's plan";
+    if (!repair)
+      return file.string() + ": damaged (" + e.what() + "); " + proof +
+             ": run again with --resume --repair to rewrite it from this launch's plan";
+    spdlog::warn("{}: damaged ({}); rewritten from this launch's plan ({})", file.string(), e.what(), proof);
+    return {};
+  }
+  rewrite = then.hash() != plan_hash;
+  const std::string change = plan_change(then, pinned);
+  if (change.empty()) return {};
+  if (contents.empty()) {
+    spdlog::info("{}: {} before any case finished: the plan is pinned again", dir.string(), change);
+    return {};
+  }
+  return dir.string() + ": " + change + " since the run started; its " + count +
+         " hold the cases of the plan pinned in " + file.string() +
+         ": restore what changed, or run into another output directory";
+}
+
+// Rank 0: makes DIR usable for this run and lists the shards already done there. Returns an
+// error message, empty when fine. Every shard and partial file is read first (attributes and
+// row count: a damaged one is named, with the remedy); then DIR/config.json (another
+// config's results, or damaged), results without --resume, DIR/plan.json (the pinned plan:
+// a change is refused), and each file against the plan. `dry`: only look (no directory made,
+// nothing written or removed). Writes config.json at every launch (the same text when it
+// was right: the write is also the check that the directory is writable, before any shard
+// runs) and plan.json when it is missing or repaired.
+std::string prepare_directory(const fs::path& dir, const std::string& config_text, const PinnedPlan& pinned,
+                              const Plan& plan, bool resume, bool repair, bool dry, std::vector<std::uint64_t>& done) try {
+  std::error_code ec;
+  if (!dry) {
+    fs::create_directories(dir, ec);
+    if (ec) return dir.string() + ": cannot create the results directory: " + ec.message();
+  }
+  done = done_shards(dir);
+  const std::vector<std::uint64_t> partials = partial_shards(dir);
+  Contents contents;
+  for (const std::uint64_t id : done) contents[shard_path(dir, id)] = read_result_file(shard_path(dir, id), kRowCount);
+  for (const std::uint64_t id : partials) contents[partial_path(dir, id)] = read_result_file(partial_path(dir, id), kRows);
+  bool write_plan = false;
+  if (std::string error = check_config_file(dir, config_text, pinned.config_hash, contents, repair); !error.empty())
+    return error;
+  if (!done.empty() && !resume)
+    return dir.string() + ": already holds results of this config; pass --resume to continue the run";
+  if (std::string error = check_plan_file(dir, pinned, contents, repair, write_plan); !error.empty()) return error;
+  const RunIdentity run{pinned.config_hash, pinned.hash()};
+  for (const std::uint64_t id : done) check_against_plan(shard_path(dir, id), id, contents[shard_path(dir, id)], plan, run, false);
+  for (const std::uint64_t id : partials) {
+    const fs::path file = partial_path(dir, id);
+    if (!std::binary_search(done.begin(), done.end(), id)) {
+      check_against_plan(file, id, contents[file], plan, run, true);
+      continue;
+    }
+    // A partial file of a done shard: left by a crash between the two writes; not needed.
+    if (attr(contents[file], "config_hash") != run.config_hash)
+      return file.string() + ": belongs to another config (config_hash " + text::escaped(attr(contents[file], "config_hash")) +
+             ", this config " + run.config_hash + "); move it out of " + (dir / "shards").string();
+    if (!dry) fs::remove(file, ec);
+  }
+  if (dry) return {};
+  if (std::string error = write_small_file(dir / "config.json", config_text); !error.empty()) return error;
+  if (write_plan)
+    if (std::string error = write_small_file(dir / "plan.json", plan_file_text(pinned, NQC_VERSION)); !error.empty())
+      return error;
+  return {};
+} catch (const std::exception& e) {
+  return e.what();
+}
+
+// At the merge: the instance files and DIR/plan.json still as the launch pinned them.
+std::string check_plan_unchanged(const fs::path& dir, const ExperimentConfig& config, const PinnedPlan& pinned) try {
+  PinnedPlan now = pinned;
+  if (!config.instances.files.empty()) now.instances = instance_files_now(config);
+  if (const std::string change = plan_change(pinned, now); !change.empty())
+    return dir.string() + ": " + change + " during the run; results.h5 is not written: restore it and run again with --resume";
+  const PinnedPlan stored = parse_pinned_plan(text::read_small_file(dir / "plan.json", 256u << 20, "plan.json"));
+  if (stored.hash() != pinned.hash())
+    return (dir / "plan.json").string() + ": changed during the run (plan_hash " + stored.hash() + ", this run's " +
+           pinned.hash() + "); results.h5 is not written";
+  return {};
+} catch (const InputError& e) {
+  return (dir / "plan.json").string() + ": damaged (" + e.what() + "); results.h5 is not written: run again with --resume --repair";
 } catch (const std::exception& e) {
   return e.what();
 }
@@ -242,31 +372,33 @@ int run_experiment(const RunOptions& options, const MpiSession& session, const s
   nlohmann::json stored = config.resolved;
   stored.erase("output");
   const std::string config_text = stored.dump(2) + "\n";
+  const std::string config_hash = hex64(fnv1a64(config_text));
+  const PinnedPlan pinned = pin_plan(plan, config_hash);
   if (options.dry_run) {
     if (!root) return kExitOk;
     // The directory is only read: a dry run refuses what the run would refuse (another
-    // config's results), so that a job script can check before it submits.
-    std::error_code ec;
-    const fs::path stored_file = dir / "config.json";
-    if (fs::exists(stored_file, ec) && read_text(stored_file) != config_text) {
-      spdlog::error("{}: holds results of another config ({} differs from this one); choose another output directory",
-                    dir.string(), stored_file.string());
+    // config's results, damage, a changed plan), so that a job script can check before it
+    // submits.
+    std::vector<std::uint64_t> done;
+    if (const std::string error = prepare_directory(dir, config_text, pinned, plan, true, false, true, done); !error.empty()) {
+      spdlog::error("{}", error);
       return kExitBadInput;
     }
     std::printf("config %s: %zu shards, %llu cases, output %s\n", options.config.c_str(), plan.shards.size(),
                 static_cast<unsigned long long>(plan.total_cases), config.output.c_str());
     print_plan_by_n(plan);
+    std::error_code ec;
     if (fs::is_directory(dir / "shards", ec))
-      std::printf("%s holds %zu shard files of this config: --resume continues the run\n", dir.c_str(),
-                  done_shards(dir).size());
+      std::printf("%s holds %zu shard files of this config: --resume continues the run\n", dir.c_str(), done.size());
     return kExitOk;
   }
 
-  const std::string config_hash = fnv1a_hex(config_text);
   std::string error;
   std::vector<std::uint64_t> done;
   const bool in_parts = options.parts > 1;
-  if (root) error = prepare_directory(dir, config_text, config_hash, plan, options.resume || in_parts, done);
+  if (root)
+    error = prepare_directory(dir, config_text, pinned, plan, options.resume || options.repair || in_parts, options.repair,
+                              false, done);
   session.broadcast(error);
   if (!error.empty()) {
     if (root) spdlog::error("{}", error);
@@ -302,6 +434,8 @@ int run_experiment(const RunOptions& options, const MpiSession& session, const s
                    {"git_revision", NQC_GIT_REVISION},
                    {"config", config.resolved.dump()},
                    {"config_hash", config_hash},
+                   {"plan_hash", pinned.hash()},
+                   {"case_generation", std::to_string(kCaseGeneration)},
                    {"hostname", hostname()},
                    {"world_size", std::to_string(session.size())},
                    {"start_utc", utc_now()}};
@@ -388,8 +522,14 @@ int run_experiment(const RunOptions& options, const MpiSession& session, const s
       status = kExitBadInput;
     } else {
       attrs["end_utc"] = utc_now();
+      // The plan as pinned at launch, and every shard file's rows as the plan gives them.
+      const RunIdentity run{config_hash, pinned.hash()};
+      const auto check = [&](const fs::path& file, std::uint64_t id, const ResultFile& content) {
+        check_against_plan(file, id, content, plan, run, false);
+      };
       try {
-        merge_results(dir, attrs);
+        if (const std::string change = check_plan_unchanged(dir, config, pinned); !change.empty()) throw IoError(change);
+        merge_results(dir, attrs, check, plan.total_cases);
         spdlog::info("done: {} cases in {}", plan.total_cases, (dir / "results.h5").string());
       } catch (const IoError& e) {
         spdlog::error("{}", e.what());

@@ -14,6 +14,7 @@ struct RunOptions {
   std::filesystem::path config;
   std::optional<std::string> output;  ///< overrides the config's "output"
   bool resume = false;                ///< continue a run in the same directory
+  bool repair = false;                ///< rewrite a damaged DIR/config.json or plan.json the result files vouch for (implies resume)
   bool dry_run = false;               ///< print the plan's counts, run nothing
   double progress_interval_s = 5.0;   ///< rank 0 logs progress this often
   std::uint64_t part = 0;             ///< run only part `part` (0-based) ...
@@ -21,10 +22,12 @@ struct RunOptions {
 };
 
 /// Runs an experiment on every rank of `session` (DESIGN.md, "Data flow"): validates the
-/// config, prepares the results directory on rank 0 (DIR/config.json; refuses a directory
-/// that holds another config, or results of this one without --resume), lets ranks take
+/// config, prepares the results directory on rank 0 (DIR/config.json and DIR/plan.json, the
+/// pinned plan; refuses a directory that holds another config, results of this one without
+/// --resume, a damaged shard file, a plan that changed since the first launch), lets ranks take
 /// shards largest cost first through a WorkCounter, writes each finished shard atomically,
-/// and merges all shards into DIR/results.h5 when the plan is done. With parts > 1 (a job
+/// and merges all shards into DIR/results.h5 when the plan is done, after checking each
+/// shard's rows and the total against the plan. With parts > 1 (a job
 /// array) it runs only part_order(plan, part, parts), resumes implicitly (the parts share
 /// DIR) and does not merge: `--resume` without parts merges once every part is done.
 /// Returns the exit code (nqc::ExitCode): 0 done, 1 bad input or I/O error, 4 interrupted

@@ -134,6 +134,19 @@ bad_config bad-config-invalid-json.json \
   "invalid JSON (line and column)"
 bad_config bad-config-engine.json '/engine: expected one of the engines auto, bitboard, exact, grigoryan, minconflicts, sat, got "fast"' \
   "unknown engine (lists the valid ones)"
+# Found by tests/fuzz (failed/config, failed/param): a key with a newline or an escape
+# sequence is shown escaped (the message stays one line); a number too large for JSON in a
+# .param file's diags list is a malformed list naming the file, not an uncaught exception.
+printf '{"name": "x", "sizes": [{"n": [8], "solutions": 1, "compositions_per_solution": 1}], "sh\\nard\\u001b[31m": 3}\n' >"$TMP/key-newline.json"
+run "$NQC" run "$TMP/key-newline.json" -o "$TMP/out-key"
+expect_log_error "$TMP/key-newline.json: /sh\x0aard\x1b[31m: unknown key (valid keys: name, description, seed, engine, engine_params, instances, sizes, k, time_limit_s, max_nodes, shard_cases, output)" \
+  "run: a key with a newline and an escape sequence: shown escaped, one line"
+printf 'n = 4\nnumdiags = 1\ndiags = [[1e999, 0]]\n' >"$TMP/overflow.param"
+run "$NQC" count "$TMP/overflow.param"
+expect_exit 1 "count: a .param file with a number out of JSON's range"
+expect_stderr_line "nqc: error: $TMP/overflow.param:3: malformed diags list (expected [[index, 0 or 1], ...])" \
+  "count: the number out of range is a malformed diags list, naming the file and line"
+
 cfg=$TMP/no-such-config.json
 run "$NQC" run "$cfg" -o "$TMP/out-missing"
 expect_exit 1 "run: missing config file"
@@ -207,7 +220,7 @@ cp -r "$res" "$mixed" && rm "$mixed/results.h5" "$mixed/shards/shard-000003.h5"
 cp "$other/shards/shard-000003.h5" "$mixed/shards/"
 run "$NQC" run "$TMP/ci.json" -o "$mixed" --resume
 expect_exit 1 "--resume with another config's shard file"
-expect_log_error "$mixed/shards/shard-000003.h5: belongs to another config (config_hash $(/usr/bin/python3 -c "import h5py; print(h5py.File('$other/shards/shard-000003.h5').attrs['config_hash'])" 2>/dev/null), this config $(/usr/bin/python3 -c "import h5py; print(h5py.File('$res/results.h5').attrs['config_hash'])" 2>/dev/null)); move it out of $mixed/shards" \
+expect_log_error "$mixed/shards/shard-000003.h5: belongs to another config (config_hash $(/usr/bin/python3 -c "import h5py; print(h5py.File('$other/shards/shard-000003.h5').attrs['config_hash'].decode())" 2>/dev/null), this config $(/usr/bin/python3 -c "import h5py; print(h5py.File('$res/results.h5').attrs['config_hash'].decode())" 2>/dev/null)); move it out of $mixed/shards" \
   "another config's shard: refused, named"
 # A partial file (finished cases of an interrupted shard) of another config: refused too.
 partial_dir=$TMP/results-partial
@@ -232,7 +245,8 @@ cp "$res/shards/shard-000003.h5" "$mixed/shards/"
 printf 'garbage' >"$mixed/shards/shard-000005.h5"
 run "$NQC" run "$TMP/ci.json" -o "$mixed" --resume
 expect_exit 1 "--resume with a damaged shard file"
-check "damaged shard: named, with the remedy" grep -qF "$mixed/shards/shard-000005.h5: not an HDF5 file (a damaged shard file: delete it and rerun with --resume)" "$ERR_FILE"
+expect_log_error "$mixed/shards/shard-000005.h5: damaged (the HDF5 signature at its start is gone): delete it and run the config again with --resume (its cases run again)" \
+  "damaged shard: named, with the remedy"
 cp "$res/shards/shard-000005.h5" "$mixed/shards/" && cp "$res/shards/shard-000005.h5" "$mixed/shards/shard-000099.h5"
 run "$NQC" run "$TMP/ci.json" -o "$mixed" --resume
 expect_exit 1 "--resume with a shard outside the plan"
@@ -253,7 +267,7 @@ expect_stderr_line "nqc: error: $res/: given twice (its cases would count twice)
 
 run "$NQC" aggregate "$res" "$res/results.h5"
 expect_exit 1 "aggregate of a directory and its own results.h5"
-expect_stderr_line "nqc: error: $res/results.h5 and $res hold results of the same config (config_hash $(/usr/bin/python3 -c "import h5py; print(h5py.File('$res/results.h5').attrs['config_hash'])" 2>/dev/null)); aggregate one of them" \
+expect_stderr_line "nqc: error: $res/results.h5 and $res hold results of the same config (config_hash $(/usr/bin/python3 -c "import h5py; print(h5py.File('$res/results.h5').attrs['config_hash'].decode())" 2>/dev/null)); aggregate one of them" \
   "aggregate of one config twice: refused"
 partial=$TMP/results-partial
 cp -r "$res" "$partial" && rm "$partial/results.h5" "$partial/shards/shard-000003.h5"

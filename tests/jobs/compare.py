@@ -1,7 +1,11 @@
 """Checks of result files for the jobs/ tests; prints "ok - ..." / "FAIL - ..." lines.
 
   compare.py rows REF.h5 OTHER.h5     same rows by case_id in every column but wall_s, cpu_s, rank
-  compare.py complete FILE.h5 CASES   CASES rows, case_id 0..CASES-1 once each, shards all listed
+  compare.py complete FILE.h5 CASES   CASES rows, case_id 0..CASES-1 once each, shards all listed,
+                                      every case solved
+  compare.py slow FILE.h5 CASES EASY LIMIT_S   the same rows, of a run of slow cases (test_slurm.sh,
+                                      slow_instances): the first EASY solved, the others stopped at
+                                      their time limit (gave_up, limit time_limit, wall_s >= LIMIT_S)
   compare.py tables REF.csv OTHER.csv same per-n table (`nqc aggregate --csv`) but the times
 
 Run with Debian's /usr/bin/python3 (h5py, pandas).
@@ -43,7 +47,8 @@ def rows(ref_path, other_path):
            f"{', '.join(VOLATILE)}", detail)
 
 
-def complete(path, planned):
+def complete(path, planned, solved=None):
+    """`solved`: the cases that must be solved (all of them by default)."""
     df, shards = cases(path)
     ids = sorted(df["case_id"].tolist())
     report(len(df) == planned, f"{path}: {planned} rows (got {len(df)})")
@@ -53,8 +58,19 @@ def complete(path, planned):
     report(not missing, f"{path}: no case_id of 0..{planned - 1} missing ({len(missing)} missing)", missing[:20])
     plan_shards = sorted(set(df["shard_id"].tolist()))
     report(sorted(shards) == plan_shards, f"{path}: the shards dataset lists the {len(plan_shards)} shards of the rows")
-    bad = df[(df["outcome"] != 0) | (df["false_negative"] != 0)]
-    report(bad.empty, f"{path}: every case solved, no false negative", bad.head().to_string())
+    must = df if solved is None else df[df["case_id"].isin(solved)]
+    bad = must[(must["outcome"] != 0) | (must["false_negative"] != 0)]
+    report(bad.empty, f"{path}: {'every case' if solved is None else f'the {len(must)} easy cases'} solved, "
+           "no false negative", bad.head().to_string())
+    return df
+
+
+def slow(path, planned, easy, limit_s):
+    df = complete(path, planned, solved=range(easy))
+    rest = df[df["case_id"] >= easy]
+    bad = rest[(rest["outcome"] != 2) | (rest["limit"] != b"time_limit") | (rest["wall_s"] < limit_s)]
+    report(bad.empty, f"{path}: the {len(rest)} slow cases stopped at their time limit of {limit_s} s "
+           f"(wall {rest['wall_s'].min():.3f}..{rest['wall_s'].max():.3f} s)", bad.head().to_string())
 
 
 def tables(ref_path, other_path):
@@ -70,6 +86,8 @@ def main(argv):
         rows(argv[2], argv[3])
     elif what == "complete":
         complete(argv[2], int(argv[3]))
+    elif what == "slow":
+        slow(argv[2], int(argv[3]), int(argv[4]), float(argv[5]))
     elif what == "tables":
         tables(argv[2], argv[3])
     else:

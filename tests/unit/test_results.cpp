@@ -181,7 +181,7 @@ TEST_F(ResultsTest, AttributesRoundTripWithSchemaAndShardId) {
   const Attributes expected{{"config", attrs.at("config")},
                             {"empty", ""},
                             {"hostname", attrs.at("hostname")},
-                            {"schema_version", "1.1"},
+                            {"schema_version", "1.2"},
                             {"shard_id", "4"}};
   EXPECT_EQ(back, expected);
 }
@@ -259,7 +259,7 @@ TEST_F(ResultsTest, MergeSortsAllRowsOfThreeShards) {
   EXPECT_EQ(failures[1].case_id, 8U);
   EXPECT_EQ(failures[2].case_id, 9U);
   EXPECT_EQ(read_attributes(merged),
-            (Attributes{{"nqc_version", "0.1.0"}, {"schema_version", "1.1"}}));
+            (Attributes{{"nqc_version", "0.1.0"}, {"schema_version", "1.2"}}));
 
   const h5::Handle file = h5::open_file(merged);
   const h5::Handle shards = h5::open_dataset(file, "shards");
@@ -429,8 +429,7 @@ TEST_F(ResultsTest, MissingPathsAreNamed) {
   const fs::path missing = dir_ / "nope";
   EXPECT_EQ(io_error_of([&] { load_rows(missing); }),
             missing.string() + ": no such file or directory");
-  const std::string message = io_error_of([&] { read_rows(missing / "x.h5"); });
-  EXPECT_EQ(message.rfind("cannot open " + (missing / "x.h5").string() + ": ", 0), 0U) << message;
+  EXPECT_EQ(io_error_of([&] { read_rows(missing / "x.h5"); }), (missing / "x.h5").string() + ": no such file or directory");
   EXPECT_EQ(io_error_of([&] { load_rows(dir_); }), dir_.string() + ": no result files (expected " +
                                                        (dir_ / "shards").string() + "/*.h5 or " +
                                                        (dir_ / "results.h5").string() + ")");

@@ -1,0 +1,16 @@
+#!/usr/bin/env bash
+# Builds the fuzz targets of tests/fuzz (clang's libFuzzer, ASan + UBSan) into a build
+# directory of their own (default build-fuzz), configuring it on first use. Idempotent; needs
+# clang and libclang-rt-14-dev (scripts/setup.sh installs them).
+# Usage: scripts/fuzz-build.sh [BUILD_DIR]
+set -euo pipefail
+cd "$(dirname "${BASH_SOURCE[0]}")/.."
+build=${1:-build-fuzz}
+if [[ ! -f $build/CMakeCache.txt ]]; then
+  cmake -S . -B "$build" -DCMAKE_BUILD_TYPE=RelWithDebInfo -DCMAKE_C_COMPILER=clang -DCMAKE_CXX_COMPILER=clang++ \
+    -DNQC_FUZZ=ON -DNQC_BUILD_TESTS=OFF -DNQC_BUILD_BENCH=OFF >/dev/null
+fi
+cmake --build "$build" -j"$(nproc)" --target nqc_fuzzers 2>&1 | grep -E "error|warning|Error" >&2 || true
+for t in composition param config result_file result_file_old; do
+  test -x "$build/tests/fuzz/fuzz_$t" || { echo "fuzz-build: build failed (run: cmake --build $build --target nqc_fuzzers)" >&2; exit 1; }
+done

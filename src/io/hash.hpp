@@ -1,0 +1,31 @@
+// Hashes that are the same on every platform and release (std::hash is not): FNV-1a 64 for
+// short texts (a config's config_hash), XXH64 for file contents (the pinned plan's instance
+// files). Not cryptographic: they tell a changed file from the same one, not from a forgery.
+#pragma once
+
+#include <cstddef>
+#include <cstdint>
+#include <filesystem>
+#include <string>
+#include <string_view>
+
+namespace nqc {
+
+/// FNV-1a, 64 bits.
+std::uint64_t fnv1a64(std::string_view bytes);
+
+/// XXH64 (Yann Collet's xxHash, 64 bits) of `bytes` with `seed`, as `xxhsum -H1` prints it.
+std::uint64_t xxh64(std::string_view bytes, std::uint64_t seed = 0);
+
+/// `value` as 16 lowercase hexadecimal digits.
+std::string hex64(std::uint64_t value);
+
+/// The size and XXH64 of a file's content, read once in 1 MiB pieces. Throws nqc::InputError
+/// "FILE: cannot read: REASON".
+struct FileDigest {
+  std::uint64_t bytes = 0;
+  std::uint64_t xxh64 = 0;
+};
+FileDigest digest_file(const std::filesystem::path& file);
+
+}  // namespace nqc

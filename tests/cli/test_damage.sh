@@ -1,0 +1,293 @@
+#!/usr/bin/env bash
+# Damaged files never crash nqc and never pass as good data (issue 13; the cases of
+# ../shared/cases/damaged-files/, each made a test of its whole kind): result files, shards,
+# config.json and plan.json damaged by a bit flip, truncation or a zeroed block; a shard whose
+# rows were cut; an instance set changed between launches; an old (schema 1.0) file whose
+# damage crashes HDF5 1.10; .param files with a BOM or CR line ends. Every damage gives one
+# line naming the file as damaged and what to do, exit 1, and nothing else changes; following
+# the advice completes the run with the rows of an undamaged one.
+# Usage: test_damage.sh NQC PYTHON REPO
+set -u
+if [ $# -ne 3 ]; then
+  echo "usage: $0 NQC PYTHON REPO" >&2
+  exit 2
+fi
+NQC=$(readlink -f "$1")
+PYTHON=$2
+REPO=$(cd "$3" && pwd -P)
+HERE=$(cd "$(dirname "${BASH_SOURCE[0]}")" && pwd)
+# shellcheck source=lib.sh
+source "$HERE/lib.sh"
+CONFIG=$REPO/configs/ci.json
+
+damage() { "$PYTHON" "$HERE/damage.py" "$@" >/dev/null; }
+where() { "$PYTHON" "$HERE/damage.py" "$1" where "${@:2}"; }
+analysis() { (cd "$REPO" && PYTHONDONTWRITEBYTECODE=1 "$PYTHON" -m analysis "$@"); }
+# expect_stderr_match ERE DESC: the last run's stderr is one line matching ERE.
+expect_stderr_match() {
+  if [ "$(wc -l <"$ERR_FILE")" -eq 1 ] && grep -qE -- "$1" "$ERR_FILE"; then ok "$2"
+  else fail "$2" "expected stderr (one line) matching: $1
+$(last_run)"
+  fi
+}
+ere() { printf '%s' "$1" | sed 's/[][\.*^$()+?{}|/]/\\&/g'; }  # a fixed string as an ERE
+LOG='^\[[0-9-]+ [0-9:.]+\] \[rank 0\] \[error\] '
+# same_rows A B: the rows of two result files agree but for time and rank.
+same_rows() {
+  "$PYTHON" - "$1" "$2" <<'PY'
+import sys, h5py, pandas as pd
+a, b = (pd.DataFrame(h5py.File(f, "r")["cases"][()]).drop(columns=["wall_s", "cpu_s", "rank"]).sort_values("case_id")
+        .reset_index(drop=True) for f in sys.argv[1:])
+sys.exit(0 if len(a) == 230 and a.equals(b) else 1)
+PY
+}
+snapshot() { (cd "$1" && find . -type f -print0 | sort -z | xargs -0 sha256sum); }
+
+run "$NQC" run "$CONFIG" -o "$TMP/ref" -q
+expect_exit 0 "the reference run of configs/ci.json"
+run "$NQC" aggregate "$TMP/ref"
+cp "$OUT_FILE" "$TMP/ref.table"
+check "schema 1.2 files: superblock 3 (checksummed metadata), Fletcher32 on every dataset, no variable-length strings" \
+  "$PYTHON" -c '
+import sys, h5py
+for name in sys.argv[1:]:
+    with h5py.File(name, "r") as f:
+        assert f.id.get_create_plist().get_version()[0] == 3, name
+        assert f.attrs["schema_version"] == b"1.2", name
+        sets = []
+        f.visititems(lambda k, o: sets.append(o) if isinstance(o, h5py.Dataset) else None)
+        assert sets and all(d.fletcher32 for d in sets), name
+        assert all(h5py.check_string_dtype(f.attrs.get_id(a).dtype).length for a in f.attrs), name
+' "$TMP/ref/results.h5" "$TMP/ref/shards/shard-000003.h5"
+
+# ---- results.h5 -----------------------------------------------------------------------------
+fresh() { rm -rf "$TMP/$1" && cp -r "$TMP/ref" "$TMP/$1" && echo "$TMP/$1"; }
+advice_rebuild() { echo ": delete it and rebuild it from the shard files: nqc run $1/config.json -o $1 --resume"; }
+d=$(fresh meta)
+damage "$d/results.h5" bit "$(where "$d/results.h5" metadata)" 2
+before=$(snapshot "$d")
+for cmd in "aggregate $d" "rerun $d --case 3" "export $d --case 3"; do
+  # shellcheck disable=SC2086
+  run "$NQC" $cmd
+  expect_exit 1 "results.h5, one bit flipped in its root attributes: nqc $cmd"
+  expect_stderr_match "^nqc: error: $(ere "$d/results.h5: damaged (cannot list the attributes of /: incorrect metadata checksum after all read attempts)$(advice_rebuild "$d")")\$" \
+    "nqc ${cmd%% *}: one line naming results.h5 as damaged, with the way to rebuild it"
+done
+run analysis table "$d"
+expect_exit 1 "results.h5, one bit flipped in its root attributes: python3 -m analysis table"
+expect_stderr_match "^nqc-analysis: error: $(ere "$d/results.h5: damaged (cannot read the root attributes: incorrect metadata checksum after all read attempts)$(advice_rebuild "$d")")\$" \
+  "analysis table: one line naming results.h5 as damaged"
+check "nothing changed in the directory" test "$(snapshot "$d")" = "$before"
+rm "$d/results.h5"
+run "$NQC" run "$d/config.json" -o "$d" --resume -q
+expect_exit 0 "the advice: delete results.h5 and rebuild it from the shards"
+check "the rebuilt results.h5 holds the reference rows" same_rows "$TMP/ref/results.h5" "$d/results.h5"
+
+d=$(fresh rows)
+damage "$d/results.h5" bit "$(where "$d/results.h5" chunk)" 2
+run "$NQC" aggregate "$d"
+expect_exit 1 "results.h5, one bit flipped in its rows: aggregate"
+expect_stderr_match "^nqc: error: $(ere "$d/results.h5: damaged (cannot read /cases: data error detected by Fletcher32 checksum)$(advice_rebuild "$d")")\$" \
+  "a flipped bit in the rows is found by the checksum (before: every row read as zeros, exit 0)"
+run analysis table "$d"
+expect_stderr_match "^nqc-analysis: error: $(ere "$d/results.h5: damaged (cannot read /cases: data error detected by Fletcher32 checksum)")" \
+  "analysis table: the same"
+
+# Found by bench/damage_campaign.py: damage in /cases' object header (the link to it intact)
+# was "no compound dataset 'cases'" for the analysis loader (h5py's get() hid the error).
+d=$(fresh header)
+damage "$d/results.h5" bit "$(where "$d/results.h5" header)" 2
+run "$NQC" aggregate "$d"
+expect_stderr_match "^nqc: error: $(ere "$d/results.h5: damaged (cannot open dataset /cases: incorrect metadata checksum after all read attempts)$(advice_rebuild "$d")")\$" \
+  "one bit flipped in /cases' object header: named as damaged"
+run analysis table "$d"
+expect_stderr_match "^nqc-analysis: error: $(ere "$d/results.h5: damaged (cannot open /cases: incorrect metadata checksum after all read attempts)$(advice_rebuild "$d")")\$" \
+  "analysis table: the same (before: 'no compound dataset')"
+
+d=$(fresh truncated)
+damage "$d/results.h5" truncate 6000
+run "$NQC" aggregate "$d"
+expect_exit 1 "results.h5 truncated: aggregate"
+expect_stderr_match "^nqc: error: $(ere "$d/results.h5: damaged (cannot open: truncated file)")" "truncated: named as damaged"
+d=$(fresh zeroed)
+damage "$d/results.h5" zero 0 4096
+run "$NQC" aggregate "$d"
+expect_stderr_match "^nqc: error: $(ere "$d/results.h5: damaged (the HDF5 signature at its start is gone)")" \
+  "its first 4 KiB zeroed: named as damaged"
+d=$(fresh many-bits)
+damage "$d/results.h5" bits 20 --seed 3
+run "$NQC" aggregate "$d"
+expect_exit 1 "results.h5 with 20 random bits flipped: aggregate"
+expect_stderr_match "^nqc: error: $(ere "$d/results.h5: damaged (")" "20 flipped bits: named as damaged"
+
+# ---- shard files: run --resume ------------------------------------------------------------
+shard_advice=": delete it and run the config again with --resume (its cases run again)"
+for kind in metadata chunk; do
+  d=$(fresh "shard-$kind")
+  rm "$d/results.h5"
+  s=$d/shards/shard-000003.h5
+  damage "$s" bit "$(where "$s" "$kind")" 2
+  before=$(snapshot "$d")
+  run "$NQC" run "$CONFIG" -o "$d" --resume -q
+  expect_exit 1 "a shard with one bit flipped in its $kind: run --resume"
+  case $kind in
+    metadata) detail="cannot list the attributes of /: incorrect metadata checksum after all read attempts" ;;
+    chunk) detail="cannot read /cases: data error detected by Fletcher32 checksum" ;;
+  esac
+  expect_stderr_match "${LOG}$(ere "$s: damaged ($detail)$shard_advice")\$" \
+    "$kind damage: one line naming the shard as damaged, and the remedy (before: SIGSEGV, or 8 wrong rows merged)"
+  check "$kind damage: nothing changed, no results.h5 written" test "$(snapshot "$d")" = "$before"
+  rm "$s"
+  run "$NQC" run "$CONFIG" -o "$d" --resume -q
+  expect_exit 0 "$kind damage: the remedy (delete the shard, --resume)"
+  check "$kind damage: the reference rows after the remedy" same_rows "$TMP/ref/results.h5" "$d/results.h5"
+done
+d=$(fresh shard-many)
+rm "$d/results.h5"
+damage "$d/shards/shard-000007.h5" bits 20 --seed 5
+run "$NQC" run "$CONFIG" -o "$d" --resume -q
+expect_exit 1 "a shard with 20 random bits flipped: run --resume"
+expect_stderr_match "${LOG}$(ere "$d/shards/shard-000007.h5: damaged (").*$(ere "$shard_advice")\$" "20 flipped bits in a shard: named, with the remedy"
+
+d=$(fresh short)
+rm "$d/results.h5"
+"$PYTHON" -c 'import sys, h5py; f = h5py.File(sys.argv[1], "a"); f["cases"].resize((5,)); f.close()' "$d/shards/shard-000003.h5"
+run "$NQC" run "$CONFIG" -o "$d" --resume
+expect_exit 1 "a shard whose cases were cut from 10 rows to 5: run --resume"
+expect_stderr_match "${LOG}$(ere "$d/shards/shard-000003.h5: holds 5 rows, shard 3 of the plan has 10 cases$shard_advice")\$" \
+  "its rows are checked against the plan (before: done, 225 rows merged)"
+check "the cut shard: no results.h5 written" test ! -e "$d/results.h5"
+# The merge checks the rows too, not only the launch: a shard cut while the run goes on.
+cp "$TMP/ref/shards/shard-000003.h5" "$d/shards/"
+"$PYTHON" - "$d/shards/shard-000003.h5" <<'PY'
+import sys, h5py
+with h5py.File(sys.argv[1], "a") as f:
+    rows = f["cases"][()]
+    rows["case_id"][4] = 99  # another case's id, the count right
+    f["cases"][...] = rows
+PY
+run "$NQC" run "$CONFIG" -o "$d" --resume -q
+expect_exit 1 "a shard with another case's id in a row: run --resume"
+expect_stderr_match "${LOG}$(ere "$d/shards/shard-000003.h5: row 4 has case_id 99, shard 3 of the plan has 54 there$shard_advice")\$" \
+  "the merge checks each row's case id against the plan"
+
+# ---- config.json and plan.json ----------------------------------------------------------------
+hash=$("$PYTHON" -c 'import sys, h5py; print(h5py.File(sys.argv[1], "r").attrs["config_hash"].decode())' "$TMP/ref/results.h5")
+for how in "truncate 0" "zero 0 64" "bit 100 3"; do
+  d=$(fresh "config-${how%% *}")
+  rm "$d/results.h5"
+  # shellcheck disable=SC2086
+  damage "$d/config.json" $how
+  before=$(snapshot "$d")
+  run "$NQC" run "$CONFIG" -o "$d" --resume
+  expect_exit 1 "config.json damaged ($how): run --resume"
+  expect_stderr_match "${LOG}$(ere "$d/config.json: damaged (").*$(ere "); the 15 result files there carry this config's config_hash $hash: run again with --resume --repair to rewrite it from this config")\$" \
+    "config.json ($how): diagnosed as damaged, with the recovery (before: 'holds results of another config')"
+  check "config.json ($how): nothing changed" test "$(snapshot "$d")" = "$before"
+  run "$NQC" run "$CONFIG" -o "$d" --resume --repair -q
+  expect_exit 0 "config.json ($how): --resume --repair"
+  check "config.json ($how): rewritten as it was" cmp -s "$d/config.json" "$TMP/ref/config.json"
+done
+d=$(fresh config-empty-dir)
+rm -r "$d/shards" "$d/results.h5"
+: >"$d/config.json"
+run "$NQC" run "$CONFIG" -o "$d" -q
+expect_exit 1 "an empty config.json and no results: run"
+expect_stderr_match "${LOG}$(ere "$d/config.json: damaged (empty), and the directory holds no result files yet: choose another output directory, or run again with --repair to rewrite it from this config")\$" \
+  "an empty config.json without results: damaged, not 'another config'"
+d=$(fresh plan)
+rm "$d/results.h5"
+damage "$d/plan.json" bit 30 1
+run "$NQC" run "$CONFIG" -o "$d" --resume
+expect_exit 1 "plan.json with one bit flipped: run --resume"
+expect_stderr_match "${LOG}$(ere "$d/plan.json: damaged (").*$(ere "); the 15 result files there agree with this launch's plan: run again with --resume --repair to rewrite it from this launch's plan")\$" \
+  "plan.json damaged: named, with the recovery"
+run "$NQC" run "$CONFIG" -o "$d" --resume --repair -q
+expect_exit 0 "plan.json damaged: --resume --repair"
+check "plan.json: rewritten as it was" cmp -s "$d/plan.json" "$TMP/ref/plan.json"
+
+# ---- an instance set that changes between launches (../shared/cases/damaged-files/instance-set-changed) ----
+inst=$TMP/inst
+mkdir -p "$inst/set"
+"$NQC" generate 12 --seed 3 -o "$inst/solution.txt"
+for i in 1 2 3 4 5 6; do "$NQC" derive "$inst/solution.txt" -k 4 --seed "$i" -o "$inst/set/c$i.txt"; done
+"$NQC" derive "$inst/solution.txt" -k 5 --seed 9 -o "$inst/a0.txt"
+printf '{"name": "inst", "engine": "auto", "instances": {"files": ["set"]}, "shard_cases": 2}\n' >"$inst/inst.json"
+run "$NQC" run "$inst/inst.json" -o "$inst/out" --part 0/2 -q
+expect_exit 0 "instances: part 0/2 of a directory of 6 files"
+pinned=$inst/out/plan.json
+check "plan.json pins the 6 files with their sizes and hashes" \
+  "$PYTHON" -c 'import sys, json; p = json.load(open(sys.argv[1])); assert len(p["instances"]) == 6 and all(len(f["xxh64"]) == 16 for f in p["instances"])' "$pinned"
+cp "$inst/a0.txt" "$inst/set/"
+before=$(snapshot "$inst/out")
+run "$NQC" run "$inst/inst.json" -o "$inst/out" --resume
+expect_exit 1 "instances: a file added to the directory, then --resume"
+expect_log_error "$inst/out: the instance file $inst/set/a0.txt was added (6 files then, 7 now) since the run started; its 2 result files hold the cases of the plan pinned in $pinned: restore what changed, or run into another output directory" \
+  "the added file is named and the run refused (before: done, two files twice and two not at all)"
+check "a file added: nothing changed" test "$(snapshot "$inst/out")" = "$before"
+rm "$inst/set/a0.txt"
+old=$(stat -c %s "$inst/set/c3.txt")
+echo "# edited" >>"$inst/set/c3.txt"
+run "$NQC" run "$inst/inst.json" -o "$inst/out" --resume
+expect_exit 1 "instances: a file edited, then --resume"
+expect_stderr_match "${LOG}$(ere "$inst/out: the instance file $inst/set/c3.txt changed ($old bytes, xxh64 ")[0-9a-f]{16}$(ere " then; $((old + 9)) bytes, xxh64 ")[0-9a-f]{16}$(ere " now) since the run started")" \
+  "the edited file is named"
+mv "$inst/set/c2.txt" "$inst/c2.txt"
+run "$NQC" run "$inst/inst.json" -o "$inst/out" --resume
+expect_stderr_match "$(ere "the instance file $inst/set/c2.txt was removed (6 files then, 5 now)")" "a removed file is named"
+mv "$inst/c2.txt" "$inst/set/"
+sed -i '$ d' "$inst/set/c3.txt"
+run "$NQC" run "$inst/inst.json" -o "$inst/out" --resume -q
+expect_exit 0 "instances: the set restored, --resume"
+check "each of the 6 files once, in file order" "$PYTHON" -c '
+import sys, h5py
+rows = h5py.File(sys.argv[1], "r")["cases"][()]
+names = [r.decode().rsplit("/", 1)[1] for r in rows["instance"]]
+assert names == [f"c{i}.txt" for i in range(1, 7)], names' "$inst/out/results.h5"
+echo "# edited" >>"$inst/set/c5.txt"
+run "$NQC" rerun "$inst/out" --case 4
+expect_exit 1 "rerun of an instance case whose file was edited since the run"
+expect_stderr_match "^nqc: error: $(ere "$inst/out/results.h5: the plan changed since the run (the instance file $inst/set/c5.txt changed (")" \
+  "rerun refuses: it would build another case"
+
+# ---- a file of schema 1.0 (no checksums) whose damage crashes HDF5 1.10 ------------------------
+old=$TMP/old/shard-000000.h5
+mkdir -p "$TMP/old" && cp "$REPO/tests/data/schema-1.0-shard.h5" "$old"
+damage "$old" bit "$(where "$old" heap-index)" 2
+run "$NQC" aggregate "$old"
+expect_exit 1 "a schema 1.0 file with a damaged string attribute: aggregate"
+expect_stderr_line "nqc: error: $old: damaged (reading it crashed the HDF5 library (SIGSEGV); a file of schema 1.0 or 1.1 has no checksums)" \
+  "the crash happens in a child process and is reported (before: SIGSEGV, no message)"
+run analysis table "$old"
+expect_exit 1 "the same file: analysis table"
+expect_stderr_line "nqc-analysis: error: $old: damaged (reading it crashed the HDF5 library (SIGSEGV); a file of schema 1.0 or 1.1 has no checksums)" \
+  "analysis: the same message"
+run "$NQC" aggregate "$REPO/tests/data/schema-1.0-shard.h5"
+expect_exit 0 "the undamaged schema 1.0 file still reads"
+# Found by tests/fuzz: an old file on which HDF5 1.10 loops for ever (a global heap read again
+# and again): the child that reads it stops at 5 s (plus 1 s per 8 MiB).
+loop=$TMP/old/loop.h5
+cp "$REPO/tests/fuzz/failed/result_file_old/timeout-0e2ee225fad7a7b558102fc86daa2ff357519992" "$loop"
+run timeout 60 "$NQC" aggregate "$loop"
+expect_exit 1 "a schema 1.0 file on which HDF5 loops: aggregate"
+expect_stderr_line "nqc: error: $loop: damaged (reading it did not end within 5 s; a file of schema 1.0 or 1.1 has no checksums)" \
+  "the loop is stopped and reported (before: 600 s, then the same)"
+run analysis table "$loop"
+expect_stderr_line "nqc-analysis: error: $loop: damaged (reading it did not end within 5 s; a file of schema 1.0 or 1.1 has no checksums)" \
+  "analysis: the same message"
+
+# ---- .param files: one text discipline ---------------------------------------------------------
+printf '\xef\xbb\xbfn = 4\nnumdiags = 0\ndiags = []\n' >"$TMP/bom.param"
+printf 'n = 4\rnumdiags = 0\rdiags = []' >"$TMP/cr.param"
+printf 'n\t=\t4\r\nnumdiags = 0\r\ndiags = []\r\n' >"$TMP/crlf.param"
+for f in bom cr crlf; do
+  run "$NQC" count "$TMP/$f.param"
+  expect_exit 0 "count $f.param"
+  expect_stdout_line "completions: 2" "$f.param: completions: 2, as for the plain file"
+done
+printf '\xef\xbb\xbfn = 4\nnumdiags = 0\ndiags = []\n\xef\xbb\xbfx = \x1b[31m\n' >"$TMP/bad.param"
+run "$NQC" count "$TMP/bad.param"
+expect_stderr_line "nqc: error: $TMP/bad.param:4: expected 'n = ', 'numdiags = ' or 'diags = ', got '\\xef\\xbb\\xbfx = \\x1b[31m'" \
+  "bytes that are not printable are shown as escapes"
+
+summary

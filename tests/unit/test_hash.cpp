@@ -1,0 +1,38 @@
+#include <gtest/gtest.h>
+
+#include <unistd.h>
+
+#include <filesystem>
+#include <fstream>
+
+#include "io/errors.hpp"
+#include "io/hash.hpp"
+
+namespace nqc {
+namespace {
+
+TEST(Hash, Xxh64KnownValues) {
+  EXPECT_EQ(hex64(xxh64("")), "ef46db3751d8e999");
+  EXPECT_EQ(hex64(xxh64("abc")), "44bc2cf5ad770999");
+  EXPECT_EQ(hex64(xxh64("Nobody inspects the spammish repetition")), "fbcea83c8a378bf1");
+}
+
+TEST(Hash, Fnv1aKnownValues) {
+  EXPECT_EQ(hex64(fnv1a64("")), "cbf29ce484222325");
+  EXPECT_EQ(hex64(fnv1a64("a")), "af63dc4c8601ec8c");
+}
+
+TEST(Hash, FileDigestEqualsTheDigestOfItsBytesAcrossPieces) {
+  const auto file = std::filesystem::temp_directory_path() / ("nqc-hash-" + std::to_string(::getpid()));
+  std::string bytes;
+  for (std::size_t i = 0; i < (std::size_t{3} << 20) + 77; ++i) bytes.push_back(static_cast<char>((i * 2654435761u) >> 13));
+  std::ofstream(file, std::ios::binary) << bytes;
+  const FileDigest d = digest_file(file);
+  EXPECT_EQ(d.bytes, bytes.size());
+  EXPECT_EQ(d.xxh64, xxh64(bytes));
+  std::filesystem::remove(file);
+  EXPECT_THROW((void)digest_file(file), InputError);
+}
+
+}  // namespace
+}  // namespace nqc

@@ -1,0 +1,90 @@
+// io/isolated: work run in a child process, its result or error brought back, its death
+// reported.
+#include "io/isolated.hpp"
+
+#include <gtest/gtest.h>
+#include <unistd.h>
+
+#include <csignal>
+#include <cstdint>
+#include <stdexcept>
+#include <string>
+#include <vector>
+
+#include "io/errors.hpp"
+#include "io/hdf5.hpp"
+
+namespace nqc {
+namespace {
+
+using Kind = IsolatedOutcome::Kind;
+
+TEST(Isolated, BringsBackWhatTheChildReturned) {
+  const std::vector<std::int32_t> values{3, 1, 4, 1, 5, 9, 2, 6};
+  const IsolatedOutcome outcome = run_isolated(
+      [&] {
+        ByteWriter w;
+        w.put_string("attributes");
+        w.put(values.data(), values.size());
+        w.put_value(std::uint64_t{42});
+        return w.take();
+      },
+      10);
+  ASSERT_EQ(outcome.kind, Kind::returned);
+  ByteReader r(outcome.bytes);
+  EXPECT_EQ(r.string(), "attributes");
+  EXPECT_EQ(r.vector<std::int32_t>(), values);
+  EXPECT_EQ(r.value<std::uint64_t>(), 42u);
+  EXPECT_THROW(r.value<std::uint8_t>(), std::runtime_error);  // nothing left
+}
+
+TEST(Isolated, RethrowsTheChildsErrorAsItsType) {
+  const IsolatedOutcome input = run_isolated([]() -> std::string { throw InputError("f.txt:3: bad"); }, 10);
+  EXPECT_EQ(input.kind, Kind::input_error);
+  EXPECT_THROW(rethrow_error(input), InputError);
+  const IsolatedOutcome io = run_isolated([]() -> std::string { throw IoError("f.h5: not an HDF5 file"); }, 10);
+  EXPECT_THROW(rethrow_error(io), IoError);
+  const IsolatedOutcome h5 =
+      run_isolated([]() -> std::string { throw h5::Error("f.h5: cannot read /cases: truncated file (...)", "cannot read /cases: truncated file"); }, 10);
+  ASSERT_EQ(h5.kind, Kind::hdf5_error);
+  try {
+    rethrow_error(h5);
+    FAIL() << "no exception";
+  } catch (const h5::Error& e) {
+    EXPECT_STREQ(e.what(), "f.h5: cannot read /cases: truncated file (...)");
+    EXPECT_EQ(e.detail(), "cannot read /cases: truncated file");
+    EXPECT_FALSE(e.system());
+  }
+}
+
+TEST(Isolated, ACrashIsAnOutcomeNotOurs) {
+  const IsolatedOutcome outcome = run_isolated([]() -> std::string {
+    std::raise(SIGSEGV);
+    return "unreachable";
+  }, 10);
+  EXPECT_EQ(outcome.kind, Kind::died);
+  EXPECT_EQ(outcome.bytes, "crashed the HDF5 library (SIGSEGV)");
+}
+
+TEST(Isolated, AnExitWithoutAResultIsACrash) {  // a sanitizer's report ends the child so
+  const IsolatedOutcome outcome = run_isolated([]() -> std::string { ::_exit(1); }, 10);
+  EXPECT_EQ(outcome.kind, Kind::died);
+  EXPECT_EQ(outcome.bytes, "crashed the HDF5 library (exit status 1)");
+}
+
+TEST(Isolated, ALoopEndsAtTheTimeLimit) {
+  const IsolatedOutcome outcome = run_isolated([]() -> std::string {
+    for (;;) ::pause();
+  }, 1);
+  EXPECT_EQ(outcome.kind, Kind::died);
+  EXPECT_EQ(outcome.bytes, "did not end within 1 s");
+}
+
+TEST(Isolated, TheTimeLimitGrowsWithTheFile) {
+  EXPECT_EQ(isolated_seconds(0), 5u);
+  EXPECT_EQ(isolated_seconds(13'560), 5u);
+  EXPECT_EQ(isolated_seconds(std::uintmax_t{80} << 20), 15u);  // 80 MiB: 5 s + 10 s
+}
+
+}  // namespace
+}  // namespace nqc
