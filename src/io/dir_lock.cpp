@@ -15,9 +15,7 @@
 namespace nqc {
 namespace fs = std::filesystem;
 
-namespace {
-
-std::string this_host() {
+std::string host_name() {
   char buf[256] = {};
   if (gethostname(buf, sizeof buf - 1) != 0) return "unknown";
   return buf;
@@ -31,6 +29,8 @@ std::string utc_now() {
   std::strftime(buf, sizeof buf, "%Y-%m-%dT%H:%M:%SZ", &tm);
   return buf;
 }
+
+namespace {
 
 // Field 22 of /proc/PID/stat (start time in clock ticks since boot), 0 when unknown.
 long long start_ticks(long long pid) {
@@ -65,6 +65,9 @@ std::string slurm_job() {
   if (restarts != nullptr && *restarts != '\0' && std::string(restarts) != "0") s += " (restart " + std::string(restarts) + ")";
   return s;
 }
+
+// The job of a slurm_job string, without its restart count: "4242_3 (restart 2)" -> "4242_3".
+std::string job_of(const std::string& slurm_job) { return slurm_job.substr(0, slurm_job.find(' ')); }
 
 // "part-I-of-K" -> K, "all" -> 0.
 unsigned long long parts_of(const std::string& scope) {
@@ -115,7 +118,7 @@ DirectoryLock::DirectoryLock(const fs::path& dir, const std::string& scope, std:
   std::error_code ec;
   fs::create_directories(locks, ec);
   if (ec) throw IoError(locks.string() + ": cannot create the lock directory: " + ec.message());
-  LockHolder me{scope, this_host(), static_cast<long long>(::getpid()), 0, slurm_job(), utc_now()};
+  LockHolder me{scope, host_name(), static_cast<long long>(::getpid()), 0, slurm_job(), utc_now()};
   me.start_ticks = start_ticks(me.pid);
   const nlohmann::json j{{"scope", me.scope},         {"host", me.host},           {"pid", me.pid},
                          {"start_ticks", me.start_ticks}, {"slurm_job", me.slurm_job}, {"since_utc", me.since_utc}};
@@ -135,10 +138,14 @@ DirectoryLock::DirectoryLock(const fs::path& dir, const std::string& scope, std:
       // Unreadable: being written this instant (the link makes that impossible) or damaged.
       return LockHolder{file.stem().string(), "", 0, 0, "", ""};
     }
-    if (h->host == me.host && !alive(*h)) {
+    // Slurm runs one attempt of a job at a time: a lock of this job's earlier attempt (killed
+    // at its time limit, then requeued, maybe onto another node) is stale.
+    const bool earlier_attempt = !me.slurm_job.empty() && job_of(h->slurm_job) == job_of(me.slurm_job) && h->pid != me.pid;
+    if ((h->host == me.host && !alive(*h)) || earlier_attempt) {
       fs::remove(file, ec);
       if (stale_removed != nullptr)
-        *stale_removed = file.string() + ": removed a stale lock (pid " + std::to_string(h->pid) + " on " + h->host + " is gone)";
+        *stale_removed = file.string() + ": removed a stale lock (pid " + std::to_string(h->pid) + " on " + h->host +
+                         (earlier_attempt ? ", an earlier attempt of Slurm job " + job_of(me.slurm_job) + ")" : " is gone)");
       return std::nullopt;
     }
     return h;

@@ -11,6 +11,12 @@
 
 namespace nqc {
 
+/// The current UTC time, ISO 8601 ("2026-12-01T04:00:00Z"): lock files and result files.
+std::string utc_now();
+
+/// This machine's host name (gethostname; "unknown" when it fails).
+std::string host_name();
+
 /// The directory is held by another live launch. The message is one line naming the holder
 /// (host, PID, Slurm job, start time, what it holds) and what to do.
 class LockHeldError : public InputError {

@@ -4,6 +4,7 @@
 
 #include <algorithm>
 #include <chrono>
+#include <memory>
 #include <cmath>
 #include <map>
 #include <set>
@@ -21,6 +22,7 @@
 #include "experiment/plan.hpp"
 #include "experiment/results.hpp"
 #include "experiment/worker.hpp"
+#include "io/dir_lock.hpp"
 #include "io/errors.hpp"
 #include "io/hash.hpp"
 #include "io/text_input.hpp"
@@ -29,21 +31,6 @@
 namespace nqc {
 namespace fs = std::filesystem;
 namespace {
-
-std::string utc_now() {
-  const std::time_t t = std::time(nullptr);
-  std::tm tm{};
-  gmtime_r(&t, &tm);
-  char buf[32];
-  std::strftime(buf, sizeof buf, "%Y-%m-%dT%H:%M:%SZ", &tm);
-  return buf;
-}
-
-std::string hostname() {
-  char buf[256] = {0};
-  if (gethostname(buf, sizeof buf - 1) != 0) return "unknown";
-  return buf;
-}
 
 // A file of the results directory written atomically: a per-process temporary name (the
 // parts of a job array may prepare one directory at once), then a rename. Returns an error
@@ -396,9 +383,25 @@ int run_experiment(const RunOptions& options, const MpiSession& session, const s
   std::string error;
   std::vector<std::uint64_t> done;
   const bool in_parts = options.parts > 1;
-  if (root)
-    error = prepare_directory(dir, config_text, pinned, plan, options.resume || options.repair || in_parts, options.repair,
-                              false, done);
+  // One owner per results directory (or per part of it): rank 0 holds the lock until the run
+  // returns; a second launch is refused before it touches anything.
+  std::unique_ptr<DirectoryLock> lock;
+  if (root) {
+    try {
+      std::error_code ec;
+      fs::create_directories(dir, ec);
+      std::string stale;
+      lock = std::make_unique<DirectoryLock>(dir, DirectoryLock::scope_of(options.part, options.parts), &stale);
+      if (!stale.empty()) spdlog::warn("{}", stale);
+    } catch (const InputError& e) {
+      error = e.what();
+    } catch (const IoError& e) {
+      error = e.what();
+    }
+    if (error.empty())
+      error = prepare_directory(dir, config_text, pinned, plan, options.resume || options.repair || in_parts, options.repair,
+                                false, done);
+  }
   session.broadcast(error);
   if (!error.empty()) {
     if (root) spdlog::error("{}", error);
@@ -436,7 +439,7 @@ int run_experiment(const RunOptions& options, const MpiSession& session, const s
                    {"config_hash", config_hash},
                    {"plan_hash", pinned.hash()},
                    {"case_generation", std::to_string(kCaseGeneration)},
-                   {"hostname", hostname()},
+                   {"hostname", host_name()},
                    {"world_size", std::to_string(session.size())},
                    {"start_utc", utc_now()}};
 

@@ -104,6 +104,25 @@ TEST_F(DirLock, LocksOfAnotherHostAreRefused) {
                                         "): wait for it to end (if it is dead, remove " + (dir_ / "locks" / "all.lock").string() + ")");
 }
 
+TEST_F(DirLock, AnEarlierAttemptOfThisSlurmJobIsStale) {
+  // Killed at its time limit on node017, requeued here: the same job id.
+  write_lock("all", "node017", 1234);  // slurm_job "4242_3"
+  ::setenv("SLURM_ARRAY_JOB_ID", "4242", 1);
+  ::setenv("SLURM_ARRAY_TASK_ID", "3", 1);
+  ::setenv("SLURM_JOB_ID", "4245", 1);
+  ::setenv("SLURM_RESTART_COUNT", "1", 1);
+  std::string stale;
+  {
+    DirectoryLock lock(dir_, "all", &stale);
+    EXPECT_EQ(DirectoryLock::read(lock.file())->slurm_job, "4242_3 (restart 1)");
+  }
+  ::unsetenv("SLURM_ARRAY_JOB_ID");
+  ::unsetenv("SLURM_ARRAY_TASK_ID");
+  ::unsetenv("SLURM_JOB_ID");
+  ::unsetenv("SLURM_RESTART_COUNT");
+  EXPECT_EQ(stale, (dir_ / "locks" / "all.lock").string() + ": removed a stale lock (pid 1234 on node017, an earlier attempt of Slurm job 4242_3)");
+}
+
 TEST(DirLockScope, ScopeOfARun) {
   EXPECT_EQ(DirectoryLock::scope_of(0, 1), "all");
   EXPECT_EQ(DirectoryLock::scope_of(3, 8), "part-3-of-8");
