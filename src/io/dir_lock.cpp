@@ -117,17 +117,23 @@ DirectoryLock::DirectoryLock(const fs::path& dir, const std::string& scope, std:
   const fs::path locks = dir / "locks";
   std::error_code ec;
   fs::create_directories(locks, ec);
-  if (ec) throw IoError(locks.string() + ": cannot create the lock directory: " + ec.message());
+  if (ec) throw IoError(dir.string() + ": cannot write to the results directory: " + ec.message());
   LockHolder me{scope, host_name(), static_cast<long long>(::getpid()), 0, slurm_job(), utc_now()};
   me.start_ticks = start_ticks(me.pid);
   const nlohmann::json j{{"scope", me.scope},         {"host", me.host},           {"pid", me.pid},
                          {"start_ticks", me.start_ticks}, {"slurm_job", me.slurm_job}, {"since_utc", me.since_utc}};
   const fs::path tmp = locks / (".tmp-" + me.host + "-" + std::to_string(me.pid));
   {
+    errno = 0;
     std::ofstream out(tmp, std::ios::trunc);
     out << j.dump() << "\n";
     out.flush();
-    if (!out) throw IoError(tmp.string() + ": cannot write: " + std::strerror(errno));
+    if (!out) {
+      const int error = errno;
+      fs::remove(tmp, ec);
+      throw IoError(dir.string() + ": cannot write to the results directory: " +
+                    (error != 0 ? std::strerror(error) : "the directory is not writable"));
+    }
   }
   const fs::path mine = locks / (scope + ".lock");
 

@@ -53,7 +53,8 @@ struct LockHolder {
 class DirectoryLock {
  public:
   /// Claims `scope` ("all" or "part-I-of-K") in `dir` (which must exist). Throws
-  /// LockHeldError naming the holder, or IoError when DIR/locks cannot be written.
+  /// LockHeldError naming the holder, or IoError "DIR: cannot write to the results
+  /// directory: REASON" when DIR/locks cannot be written.
   /// `stale_removed`, when given, receives the message about a stale lock that was removed.
   DirectoryLock(const std::filesystem::path& dir, const std::string& scope, std::string* stale_removed = nullptr);
   ~DirectoryLock();

@@ -390,6 +390,7 @@ int run_experiment(const RunOptions& options, const MpiSession& session, const s
     try {
       std::error_code ec;
       fs::create_directories(dir, ec);
+      if (ec) throw IoError(dir.string() + ": cannot create the results directory: " + ec.message());
       std::string stale;
       lock = std::make_unique<DirectoryLock>(dir, DirectoryLock::scope_of(options.part, options.parts), &stale);
       if (!stale.empty()) spdlog::warn("{}", stale);
