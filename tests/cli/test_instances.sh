@@ -106,6 +106,17 @@ expect_exit 0 "rerun of an instance case from another working directory"
 got=$("$PYTHON" -c "import h5py; f = h5py.File('$TMP/rel-out/results.h5'); print(f['cases'][0]['instance'].decode())")
 check "relative instance path stored absolute ($got)" test "$got" = "$TMP/corner4.txt"
 
+# export of instance cases: a composition file's case is the file; a .param case is refused
+# with the command that runs it (excluded diagonals have no composition file).
+last=$(( $("$PYTHON" -c "import h5py; print(len(h5py.File('$TMP/one/results.h5')['cases']))") - 1 ))
+run "$NQC" export "$TMP/one" --case "$last" -o "$TMP/exported-corner4.txt"
+expect_exit 0 "export of the composition file's case ($last)"
+check "the exported case is corner4.txt's composition" test "$(grep -v '^#' "$TMP/exported-corner4.txt" | tr -s ' \n' ' ')" = "1 0 0 0 "
+run "$NQC" export "$TMP/one" --case 0
+expect_exit 1 "export of a CSPLib case"
+expect_stderr_line "nqc: error: $TMP/one: case 0 is the CSPLib instance $TMP/diag-10/diag-10-4-1.param with --diags 5: excluded diagonals have no composition file (nqc complete $TMP/diag-10/diag-10-4-1.param --diags 5 runs it)" \
+  "export of a CSPLib case: message with the command"
+
 # README's instance example, run as written from a copy of the repository's layout (tests/
 # and the built nqc at build/src/cli/nqc).
 README=$HERE/../../README.md

@@ -322,7 +322,21 @@ expect_exit 0 "rerun of the gave_up case: same outcome and backtracks"
 expect_stdout_contains "rerun:  engine exact, outcome gave_up" "rerun of the gave_up case gives up again"
 run "$NQC" rerun "$limited" --case "$case_id" -e auto
 expect_stdout_contains "rerun:  engine auto, outcome " "rerun with another engine runs that engine (under the run's node limit)"
-run "$NQC" export "$res" --case 0
-expect_exit 1 "export of a case with nothing stored"
+# Any case exports: a solved one is rebuilt from the stored config and seed, the composition
+# that rerun --verbose prints.
+run "$NQC" export "$res" --case 150
+expect_exit 0 "export of a solved case (rebuilt from config and seed)"
+cp "$OUT_FILE" "$TMP/exported-150.txt"
+run "$NQC" verify "$TMP/exported-150.txt"
+expect_stdout_contains "consistent composition, n = 50, k = 37" "the exported solved case verifies with its n and k"
+run "$NQC" rerun "$res" --case 150 --verbose
+check "export equals the composition rerun --verbose runs" \
+  test "$(grep -v '^#' "$TMP/exported-150.txt" | tr -s ' \n' ' ')" = "$(tail -n +4 "$OUT_FILE" | grep -v '^#' | tr -s ' \n' ' ')"
+run "$NQC" export "$res" --case 150 -o -
+expect_exit 0 "export -o - writes to stdout"
+check "export -o -: no file named '-'" test ! -e ./-
+run "$NQC" export "$res" --case 99999
+expect_exit 1 "export of a case the file does not hold"
+expect_stderr_line "nqc: error: $res: no case 99999" "export of a missing case: message"
 
 summary
