@@ -127,6 +127,10 @@ Runner add_run(CLI::App& app, int& argc, char**& argv) {
   cmd->add_option("CONFIG", opt->config, "experiment config (JSON); see --help-config");
   cmd->add_option("-o,--output", *output, "results directory (overrides the config's \"output\")");
   cmd->add_flag("--resume", opt->resume, "continue an interrupted run in the same results directory");
+  cmd->add_flag("--force", opt->force,
+                "start over: remove this config's results.h5, shards and plan in DIR first (a directory of another config is "
+                "still refused)")
+      ->excludes(cmd->get_option("--resume"));
   cmd->add_flag("--repair", opt->repair,
                 "rewrite a damaged DIR/config.json or DIR/plan.json from this config, when the result files there carry "
                 "its config_hash and plan_hash (implies --resume)");
@@ -142,6 +146,7 @@ Runner add_run(CLI::App& app, int& argc, char**& argv) {
                   "implies --resume and does not merge (nqc run CONFIG --resume merges once all parts are done); "
                   "0/1 is the whole plan, a plain run")
       ->type_name("I/K");
+  cmd->get_option("--force")->excludes(part_option);  // a part must not remove the other parts' shards
   cmd->add_option("--log-level", *log_level, "trace, debug, info, warn, error")->capture_default_str()
       ->check(CLI::IsMember({"trace", "debug", "info", "warn", "error", "critical", "off"}));
   cmd->add_flag("-q,--quiet", *quiet, "log warnings and errors only");

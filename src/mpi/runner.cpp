@@ -32,6 +32,9 @@ namespace nqc {
 namespace fs = std::filesystem;
 namespace {
 
+// What prepare_directory returns for a directory whose run of this config is finished.
+const std::string kRunFinished = "finished";
+
 // A file of the results directory written atomically: a per-process temporary name (the
 // parts of a job array may prepare one directory at once), then a rename. Returns an error
 // message, empty when written.
@@ -192,8 +195,10 @@ std::string prepare_directory(const fs::path& dir, const std::string& config_tex
   bool write_plan = false;
   if (std::string error = check_config_file(dir, config_text, pinned.config_hash, contents, repair); !error.empty())
     return error;
-  if (!done.empty() && !resume)
-    return dir.string() + ": already holds results of this config; pass --resume to continue the run";
+  if (!done.empty() && !resume) {
+    if (done.size() == plan.shards.size() && fs::exists(dir / "results.h5", ec)) return kRunFinished;
+    return dir.string() + ": already holds results of this config; pass --resume to continue the run, or --force to start it over";
+  }
   if (std::string error = check_plan_file(dir, pinned, contents, repair, write_plan); !error.empty()) return error;
   const RunIdentity run{pinned.config_hash, pinned.hash()};
   for (const std::uint64_t id : done) check_against_plan(shard_path(dir, id), id, contents[shard_path(dir, id)], plan, run, false);
@@ -399,11 +404,26 @@ int run_experiment(const RunOptions& options, const MpiSession& session, const s
     } catch (const IoError& e) {
       error = e.what();
     }
+    if (error.empty() && options.force) {
+      // Start over, under the lock: this config's results go (never another config's: the
+      // config check below still refuses those, since config.json stays).
+      for (const char* entry : {"results.h5", "shards", "plan.json"}) {
+        std::error_code ec;
+        fs::remove_all(dir / entry, ec);
+        if (ec) error = (dir / entry).string() + ": cannot remove (--force): " + ec.message();
+      }
+    }
     if (error.empty())
       error = prepare_directory(dir, config_text, pinned, plan, options.resume || options.repair || in_parts, options.repair,
                                 false, done);
   }
   session.broadcast(error);
+  if (error == kRunFinished) {
+    if (root)
+      spdlog::info("{}: the run of this config is finished ({}): nothing to do (--force starts it over)", dir.string(),
+                   (dir / "results.h5").string());
+    return kExitOk;
+  }
   if (!error.empty()) {
     if (root) spdlog::error("{}", error);
     return kExitBadInput;
