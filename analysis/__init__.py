@@ -1,12 +1,18 @@
 """nqc's analysis of result files: 000_*'s Table 1, the time regression and the figures.
 
-Modules, one purpose each: ``load`` (result files into one pandas DataFrame), ``table``
-(Table 1 per n), ``fit`` (least squares of log10(1000 t) on log10(n)), ``figures`` (PNG
-figures), ``randset`` (the randSet & randSet histogram data), ``report`` (report.md),
-``cli`` (``python3 -m analysis``). ``paper`` holds the published values we compare with.
+Modules, one purpose each: ``load`` (result files into one pandas DataFrame), ``groups``
+(runs and ``--by`` groups of cases), ``table`` (Table 1 per n), ``compare`` (groups side by
+side, time ratios), ``instances`` (instance runs by file and diags), ``fit`` (least squares of
+log10(1000 t) on log10(n)), ``figures`` (PNG, PDF, SVG figures), ``randset`` (the randSet &
+randSet histogram data), ``report`` (report.md), ``cli`` (``python3 -m analysis``). ``paper``
+holds the published values we compare with.
 """
+
+# The project's version (CMakeLists.txt's project(nqc VERSION ...): tests/cli/test_install.sh
+# checks that they are equal).
+__version__ = "0.1.0"
 
 from analysis.errors import AnalysisError
 from analysis.load import load_cases
 
-__all__ = ["AnalysisError", "load_cases"]
+__all__ = ["AnalysisError", "load_cases", "__version__"]

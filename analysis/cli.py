@@ -1,4 +1,9 @@
-"""``/usr/bin/python3 -m analysis {table,fit,report} PATH...``: the command line of the analysis.
+"""``/usr/bin/python3 -m analysis {table,false-negatives,fit,compare,instances,report} PATH...``:
+the command line of the analysis.
+
+Result files of several runs (engines, configs) are grouped per run, or by ``--by COLUMN``
+(analysis.groups): every table gets one block per group, ``compare`` and ``report`` put the
+groups side by side.
 
 Errors (bad input, refused files, impossible options) print one line
 ``nqc-analysis: error: MESSAGE`` on stderr and exit 1, without a traceback; warnings print
@@ -14,7 +19,8 @@ import sys
 import warnings
 from pathlib import Path
 
-from analysis import fit, output, paper, table
+import analysis
+from analysis import fit, groups, output, paper, table
 from analysis.errors import AnalysisError
 
 PROG = "nqc-analysis"
@@ -60,13 +66,25 @@ def _k_range(text: str) -> tuple[int, int]:
     return lo, hi
 
 
+def _by(text: str) -> groups.By:
+    try:
+        return groups.parse_by(text)
+    except AnalysisError as e:
+        raise argparse.ArgumentTypeError(str(e)) from None
+
+
 def _add_common(p: argparse.ArgumentParser) -> None:
     p.add_argument("paths", nargs="+", metavar="PATH",
-                   help="results directory (its results.h5, else its shards/*.h5) or result file")
+                   help="results directory (its results.h5, else its shards/*.h5) or result file; several "
+                   "runs (other engines or configs) are kept apart, one group per run")
     p.add_argument("--time", choices=["wall_s", "cpu_s"], default="wall_s",
                    help="per-case time column, seconds of the engine call (default: %(default)s)")
+    p.add_argument("--by", type=_by, action="append", metavar="COLUMN[:BINS]",
+                   help="group the cases by COLUMN instead of by run (config and engine): e.g. --by engine; "
+                   "a numeric column in bins: --by k:4 (quartiles) or --by k:1,10,100 (edges), --by k/n:0.5; "
+                   "repeatable (--by run --by k:4)")
     p.add_argument("--allow-mixed", action="store_true",
-                   help="pool result files of different configs (different config_hash); refused without it")
+                   help="pool the cases of every run into one table (the old behaviour; rarely meaningful)")
 
 
 def _add_range(p: argparse.ArgumentParser) -> None:
@@ -75,10 +93,16 @@ def _add_range(p: argparse.ArgumentParser) -> None:
     p.add_argument("--n-max", type=_n_bound, default=None, metavar="N", help="largest n of the fit (default: no bound)")
 
 
+def _dpi(text: str) -> int:
+    return _whole(text, "a resolution in dots per inch", 50, 1200)
+
+
 def build_parser() -> argparse.ArgumentParser:
-    parser = _Parser(prog=f"{PROG}", description="Table 1, time regression and figures of nqc result files "
-                     "(000_*, arXiv:1912.05935). Run as: /usr/bin/python3 -m analysis ...")
-    sub = parser.add_subparsers(dest="command", required=True, metavar="{table,false-negatives,fit,report}", parser_class=_Parser)
+    parser = _Parser(prog=f"{PROG}", description="Table 1, time regression, comparisons of runs and figures of nqc "
+                     f"result files ({paper.REFERENCE}). Run as: /usr/bin/python3 -m analysis ...")
+    parser.add_argument("--version", action="version", version=f"%(prog)s {analysis.__version__}")
+    sub = parser.add_subparsers(dest="command", required=True, metavar="{table,false-negatives,fit,compare,instances,report}",
+                                parser_class=_Parser)
 
     p = sub.add_parser("table", help="print Table 1 (Markdown) per n", description="Table 1 per n, as "
                        "Markdown on stdout; --csv writes every column (shares as fractions, times in seconds).")
@@ -99,10 +123,35 @@ def build_parser() -> argparse.ArgumentParser:
     _add_range(p)
     p.add_argument("--csv", type=Path, help="also write the fits (one row each) as CSV here")
 
+    p = sub.add_parser("compare", help="print the runs side by side per n, with time ratios", description=
+                       "Per n, the groups (runs: configs and engines; or --by) side by side: mean and t90mean "
+                       "times with 95%% confidence intervals, the share without backtracking and the false "
+                       "negatives with exact 95%% intervals, and the mean time as a multiple of the baseline's "
+                       "with its 95%% interval (paired when both ran the same compositions).")
+    _add_common(p)
+    p.add_argument("--baseline", metavar="GROUP", help="the group the others are compared with (default: the first)")
+    p.add_argument("--csv", type=Path, help="also write the comparison (every column) as CSV here")
+
+    p = sub.add_parser("instances", help="print the outcomes of instance runs by diags and by file", description=
+                       "Instance runs (composition and CSPLib .param files): per diags, the cases solved, proved "
+                       "infeasible and given up with the times of each verdict; per file, its outcome and time "
+                       "(one column per group when there are several).")
+    _add_common(p)
+    p.add_argument("--csv", type=Path, help="also write the per-file table (every column) as CSV here")
+
     p = sub.add_parser("report", help="write report.md with tables, fits and figures", description=
                        "Writes OUT_DIR/report.md with Table 1, the fits, the comparison with the paper and "
-                       "the figures (OUT_DIR/figures/*.png), and the tables as CSV.")
+                       "the figures (OUT_DIR/figures/), and the tables as CSV. Several runs (or --by groups) "
+                       "give a comparison report: per n the groups side by side, time ratios and shares with "
+                       "intervals, figures with one line per group. Instance runs get their outcomes by diags "
+                       "and by file.")
     _add_common(p)
+    p.add_argument("--baseline", metavar="GROUP", help="the group the others are compared with (default: the first)")
+    p.add_argument("--format", nargs="+", default=["png"], metavar="FMT", choices=list(output.FIGURE_FORMATS),
+                   help="figure formats, one or more of png, pdf, svg (default: png; the report shows the PNG, "
+                   "else the SVG, and links the others)")
+    p.add_argument("--dpi", type=_dpi, default=100, metavar="DPI",
+                   help="PNG resolution in dots per inch: 100 (default) gives 640 x 480 px, 300 for print")
     p.add_argument("-o", "--out", type=Path, metavar="OUT_DIR", help="output directory (default: RESULTS_DIR/report for one "
                    "directory, FILE's directory/report for one file; required for several paths)")
     _add_range(p)
@@ -121,21 +170,62 @@ def build_parser() -> argparse.ArgumentParser:
     return parser
 
 
-def _table(args) -> int:
+def _load(args):
+    """The cases of args.paths: grouped per run (or pooled with --allow-mixed), and `by`."""
     from analysis.load import load_cases
 
-    t = table.table1(load_cases(args.paths, allow_mixed=args.allow_mixed), args.time)
-    text = table.to_markdown(t)
+    cases = load_cases(args.paths, mixed="pool" if args.allow_mixed else "group")
+    by = () if args.allow_mixed else tuple(args.by or groups.DEFAULT)
+    if args.allow_mixed and args.by:
+        raise AnalysisError("--allow-mixed pools every case into one table: give it without --by")
+    return cases, by
+
+
+def _generated(cases):
+    from analysis.load import instance_cases
+
+    return cases[~instance_cases(cases).to_numpy()]
+
+
+def _instance_tables(cases, by, time: str) -> str:
+    from analysis import instances
+
+    per_diags = instances.by_diags(cases, by, time)
+    return "" if per_diags.empty else ("Instance runs: outcomes by diags (times in seconds; per file: "
+                                       "`python3 -m analysis instances`)\n\n" + instances.by_diags_markdown(per_diags))
+
+
+def _table(args) -> int:
+    cases, by = _load(args)
+    generated = _generated(cases)
+    texts = []
+    t = None
+    if not generated.empty:
+        t = table.table_by(generated, by, args.time)
+        texts.append(table.to_markdown(t))
+    inst = _instance_tables(cases, by, args.time)
+    if inst:
+        texts.append(inst)
     if args.csv:  # written before anything is printed: an error prints one line only
+        if t is None:
+            raise AnalysisError("--csv: these results hold instance runs only, and Table 1 is of generated cases "
+                                "(python3 -m analysis instances --csv FILE writes the instance table)")
         table.to_csv(t, args.csv)
-    print(text)
+    print("\n\n".join(texts))
     return 0
 
 
-def _false_negatives(args) -> int:
-    from analysis.load import load_cases
+def _need_generated(cases, what: str):
+    generated = _generated(cases)
+    if generated.empty:
+        raise AnalysisError(f"{what}: these results hold instance runs only (see python3 -m analysis instances)")
+    return generated
 
-    fn = table.false_negative_table(table.table1(load_cases(args.paths, allow_mixed=args.allow_mixed), args.time))
+
+def _false_negatives(args) -> int:
+    cases, by = _load(args)
+    generated = _need_generated(cases, "false-negatives")
+    fn = table.false_negative_table(table.table_by(generated, by, args.time))
     if args.csv:  # written before anything is printed
         output.write_csv(fn, args.csv, index=False, float_format="%.9g")
     print(table.false_negative_markdown(fn))
@@ -143,16 +233,80 @@ def _false_negatives(args) -> int:
 
 
 def _fit(args) -> int:
-    from analysis.load import load_cases
+    from analysis.load import AnalysisWarning
 
-    cases = load_cases(args.paths, allow_mixed=args.allow_mixed)
-    fits = fit.fits(table.table1(cases, args.time), cases, args.n_min, args.n_max, args.time)
+    cases, by = _load(args)
+    generated = _need_generated(cases, "fit")
+    parts = list(groups.split(generated, by)) if groups.count(generated, by) > 1 else [({}, generated)]
+    results = []
+    for labels, part in parts:
+        where = " / ".join(labels.values())
+        try:
+            fits = fit.fits(table.table1(part, args.time), part, args.n_min, args.n_max, args.time)
+        except AnalysisError as e:
+            raise AnalysisError(f"{where}: {e}" if where else str(e)) from None
+        results.append((labels, where, fits))
+    csv = []
+    for labels, where, fits in results:
+        frame = fit.fits_csv(fits)
+        for i, (k, v) in enumerate(labels.items()):
+            frame.insert(i, k, v)
+        csv.append(frame)
     if args.csv:  # written before anything is printed
-        output.write_csv(fit.fits_csv(fits), args.csv, index=False, float_format="%.9g")
-    print(fit.fits_table(fits).to_markdown(index=False, disable_numparse=True))
+        import pandas as pd
+
+        output.write_csv(pd.concat(csv, ignore_index=True), args.csv, index=False, float_format="%.9g")
+    for i, (labels, where, fits) in enumerate(results):
+        if where:
+            print(("\n" if i else "") + f"## {where}\n")
+        print(fit.fits_table(fits).to_markdown(index=False, disable_numparse=True))
+        few = [f for f in fits if f.warning]
+        if few:  # once per group: the fits per case share their n, those per queen nearly
+            print(f"\nWarning: {few[0].warning}" + (f"; so do {len(few) - 1} more fits above" if len(few) > 1 else "")
+                  + ".")
+            warnings.warn(f"{where + ': ' if where else ''}{few[0].warning}", AnalysisWarning, stacklevel=2)
+        print()
+        print("Residuals (observed - fitted log10(1000 t)):")
+        print(fit.residuals_table(fits).to_markdown(index=False, floatfmt=".5f"))
+    return 0
+
+
+def _compare(args) -> int:
+    from analysis import compare
+
+    cases, by = _load(args)
+    if not by:
+        raise AnalysisError("compare: --allow-mixed pools every case into one group: nothing to compare")
+    comp = compare.comparison(_need_generated(cases, "compare"), by, args.time, args.baseline)
+    if args.csv:  # written before anything is printed
+        output.write_csv(comp, args.csv, index=False, float_format="%.9g")
+    print(compare.to_markdown(comp))
     print()
-    print("Residuals (observed - fitted log10(1000 t)):")
-    print(fit.residuals_table(fits).to_markdown(index=False, floatfmt=".5f"))
+    print("\n".join(compare.summary(comp)))
+    return 0
+
+
+def _instances(args) -> int:
+    from analysis import instances
+
+    cases, by = _load(args)
+    per_file = instances.by_file(cases, by, args.time)
+    if per_file.empty:
+        raise AnalysisError("instances: these results hold no instance runs (a config's \"instances\"); "
+                            "python3 -m analysis table shows generated cases")
+    if args.csv:  # written before anything is printed
+        output.write_csv(per_file, args.csv, index=False, float_format="%.9g")
+    files_md, common = instances.by_file_markdown(per_file, limit=None)
+    print(_instance_tables(cases, by, args.time))
+    print()
+    print(f"Outcomes by file{f' (under {common})' if common else ''}:")
+    print()
+    print(files_md)
+    conflicts = instances.disagreements(cases, by)
+    if not conflicts.empty:
+        print()
+        print(f"Contradictions: {len(conflicts)} instances solved by one group and proved infeasible by another:")
+        print(conflicts.astype(str).to_markdown(index=False, disable_numparse=True))
     return 0
 
 
@@ -168,10 +322,14 @@ def _report(args, argv: list[str]) -> int:
     from analysis.report import ReportOptions, command_line, write_report
 
     out = args.out or _default_out(args.paths)
+    if args.allow_mixed and args.by:
+        raise AnalysisError("--allow-mixed pools every case into one table: give it without --by")
     options = ReportOptions(n_min=args.n_min, n_max=args.n_max, hist_n=args.hist_n, hist_k=args.hist_k,
                             time=args.time, randset_csvs=randset.parse_specs(args.randset),
                             nqc=args.nqc, randset_n=args.randset_n, randset_trials=args.randset_trials,
-                            allow_mixed=args.allow_mixed, command=command_line(argv))
+                            allow_mixed=args.allow_mixed, command=command_line(argv),
+                            by=tuple(args.by or groups.DEFAULT), baseline=args.baseline,
+                            formats=tuple(args.format), dpi=args.dpi)
     path = write_report(args.paths, out, options)
     print(f"report: {path}")
     return 0
@@ -190,10 +348,22 @@ def _show_warning(message, category, filename, lineno, file=None, line=None) -> 
 
 
 def main(argv: list[str] | None = None) -> int:
-    """Runs the command line; returns the exit code (0 success, 1 error)."""
+    """Runs the command line; returns the exit code (0 success, 1 error). Warnings are printed
+    when the command succeeds; a failed command prints its one error line alone."""
+    from analysis.load import AnalysisWarning
+
     argv = list(sys.argv[1:] if argv is None else argv)
     args = build_parser().parse_args(argv)
-    warnings.showwarning = _show_warning
+    with warnings.catch_warnings(record=True) as caught:
+        warnings.simplefilter("always", AnalysisWarning)
+        code = _run(args, argv)
+    if code == 0:
+        for w in caught:
+            _show_warning(w.message, w.category, w.filename, w.lineno)
+    return code
+
+
+def _run(args, argv: list[str]) -> int:
     try:
         if args.command == "table":
             return _table(args)
@@ -201,6 +371,10 @@ def main(argv: list[str] | None = None) -> int:
             return _false_negatives(args)
         if args.command == "fit":
             return _fit(args)
+        if args.command == "compare":
+            return _compare(args)
+        if args.command == "instances":
+            return _instances(args)
         return _report(args, argv)
     except AnalysisError as e:
         print(f"{PROG}: error: {e}", file=sys.stderr)

@@ -11,6 +11,9 @@ by ordinary least squares (statsmodels OLS), with 95% confidence intervals of a 
 correlation of the two logs) and the residuals (observed - fitted, in log10 units).
 The same is fitted for the time per placed queen, t / (n - k) seconds per queen (n - k: the
 free rows the engine filled), averaged per n over cases with n > k.
+
+A fit over fewer than FEW_POINTS board sizes carries a warning (:attr:`Fit.warning`): its slope
+and intervals rest on too few points to say much (two points give no interval at all).
 """
 
 from __future__ import annotations
@@ -25,6 +28,9 @@ import pandas as pd
 from analysis import paper
 from analysis.errors import AnalysisError
 from analysis.table import t90mean
+
+#: Fits over fewer board sizes than this carry a warning.
+FEW_POINTS = 5
 
 #: The quantities :func:`fits` fits, with their labels.
 QUANTITIES = {
@@ -55,6 +61,16 @@ class Fit:
     def predict_s(self, n: float) -> float:
         """The time in seconds this fit predicts at board size n."""
         return paper.predicted_time_s(n, self.a, self.b)
+
+    @property
+    def warning(self) -> str | None:
+        """A warning when the fit rests on fewer than FEW_POINTS board sizes, else None."""
+        if self.points >= FEW_POINTS:
+            return None
+        ns = ", ".join(str(int(v)) for v in self.residuals["n"])
+        return (f"the fit of {self.label} rests on {self.points} points (n = {ns}), fewer than {FEW_POINTS}: "
+                "its a, b and R say little" + (" and it has no interval" if self.points < 3 else
+                                               f" (b's 95% CI {self.b_ci[0]:.3g}..{self.b_ci[1]:.3g})"))
 
     @property
     def paper(self) -> tuple[float, float, float] | None:
@@ -154,7 +170,7 @@ def fits_table(fit_list: list[Fit]) -> pd.DataFrame:
                      "R": _num(f.r), "R^2": _num(f.r2)})
         if f.paper is not None:
             a, b, r = f.paper
-            rows.append({"fit": f"paper (000_*): {f.label}",
+            rows.append({"fit": f"paper ({paper.NAME}): {f.label}",
                          "n range": f"{paper.FIT_N_MIN}..{paper.FIT_N_MAX}", "points": "",
                          "a": _num(a), "a 95% CI": "not published", "b": _num(b),
                          "b 95% CI": "not published", "R": _num(r, 4), "R^2": _num(r * r, 4)})

@@ -19,8 +19,15 @@ different configs are not pooled unless asked (:func:`load_cases`).
 Columns of the DataFrame: every member of ``cases`` under its own name (times in seconds),
 with ``outcome`` as a categorical of "solved" / "infeasible" / "gave_up", ``false_negative``
 as bool and byte strings decoded to str; plus ``source`` (the file a row came from),
-``config_hash`` and ``experiment`` (the config's name). ``df.attrs["sources"]`` lists a
+``config_hash``, ``experiment`` (the config's name) and ``diags`` (instance runs: the
+excluded diagonals a CSPLib .param case used, else missing). ``df.attrs["sources"]`` lists a
 :class:`Source` per file read.
+
+Instance runs (a config's ``instances``): the rows name their file in ``instance`` (empty for
+generated cases, and in 1.0 files, which lack the member), its index in ``solution_id`` and,
+for CSPLib .param files, the diagonals used in ``composition_id`` (0 for composition files);
+:func:`instance_cases` and the ``diags`` column read them, so no other module needs to know
+where they are stored.
 """
 
 from __future__ import annotations
@@ -47,6 +54,21 @@ SCHEMA_MAJOR = 1
 REQUIRED_FIELDS = ("case_id", "n", "k", "outcome", "false_negative", "wall_s", "backtracks")
 #: nqc::Outcome codes (src/core/engine.hpp), used when the file's enum type has no names.
 OUTCOME_NAMES = {0: "solved", 1: "infeasible", 2: "gave_up"}
+#: Columns load_cases adds to the members of ``cases``.
+SOURCE, CONFIG_HASH, EXPERIMENT, DIAGS = "source", "config_hash", "experiment", "diags"
+#: The member that names an instance run's file (schema 1.1 on; empty for generated cases).
+INSTANCE = "instance"
+#: The member that names the engine of a case (the config's engine; older files may lack it).
+ENGINE = "engine"
+#: Members that name the composition a case ran on: generated cases draw it from (seed, n,
+#: solution_id, composition_id), instance runs read it from ``instance`` (with the diags in
+#: composition_id). Two runs of one config with different engines have the same values.
+COMPOSITION_KEYS = ("n", "k", "seed", "solution_id", "composition_id", INSTANCE)
+#: Instance files that nqc reads as CSPLib prob079 (src/io/csplib.cpp, is_param_file): by extension.
+PARAM_SUFFIX = ".param"
+#: What load_cases does with paths of different configs: refuse them, pool them (with a
+#: warning: one table over both), or keep them apart for the caller to group (analysis.groups).
+MIXED_MODES = ("refuse", "pool", "group")
 
 _SHARD_FILE = re.compile(r"^shard-(\d{6,})\.h5$")
 
@@ -315,10 +337,10 @@ def read_file(path: str | Path) -> tuple[pd.DataFrame, Source]:
         else:
             columns[name] = _column(data[name], member.base if member.subdtype else member)
     df = pd.DataFrame(columns, index=pd.RangeIndex(len(data)))
-    df["source"] = str(path)
-    df["config_hash"] = attrs.get("config_hash", "")
+    df[SOURCE] = str(path)
+    df[CONFIG_HASH] = attrs.get("config_hash", "")
     source = Source(path=path, attrs=attrs, rows=len(df))
-    df["experiment"] = source.config.get("name", "")
+    df[EXPERIMENT] = source.config.get("name", "")
     return df, source
 
 
@@ -347,17 +369,22 @@ def result_files(path: str | Path) -> list[Path]:
     return shards
 
 
-def load_cases(*paths: str | Path | Iterable[str | Path], allow_mixed: bool = False) -> pd.DataFrame:
+def load_cases(*paths: str | Path | Iterable[str | Path], allow_mixed: bool = False,
+               mixed: str | None = None) -> pd.DataFrame:
     """All cases under one or more paths (result files or results directories), one row each.
 
     Shard files of one directory must come from one config (same ``config_hash``). Paths of
-    different configs are refused unless `allow_mixed` (``--allow-mixed``): pooled, their cases
-    would mix two experiments in one table; the error names both paths and hashes. Rows of
-    one config that appear twice (the same ``case_id``, e.g. a merged file and one of its
-    shard files both given) are counted once, with a warning. Raises AnalysisError when a
+    different configs: `mixed` "refuse" (the default; the error names both paths and hashes:
+    pooled, their cases would mix two experiments in one table), "pool" (`allow_mixed`: with
+    a warning) or "group" (the caller keeps them apart, see analysis.groups: no warning).
+    Rows of one config that appear twice (the same ``case_id``, e.g. a merged file and one of
+    its shard files both given) are counted once, with a warning. Raises AnalysisError when a
     path is missing, a directory holds no result files, a file is refused (see
     :func:`read_file`) or no case is found.
     """
+    mixed = mixed or ("pool" if allow_mixed else "refuse")
+    if mixed not in MIXED_MODES:
+        raise ValueError(f"mixed={mixed!r}: expected one of {', '.join(MIXED_MODES)}")
     flat: list[Path] = []
     for p in paths:
         if isinstance(p, (str, Path)):
@@ -382,24 +409,47 @@ def load_cases(*paths: str | Path | Iterable[str | Path], allow_mixed: bool = Fa
                 raise AnalysisError(f"{path}: shard files of different configs: {f1} has config_hash "
                                     f"{h1 or '(none)'}, {f2} has {h2 or '(none)'}")
             configs.setdefault(h, path)
-            if len(configs) > 1 and not allow_mixed:
+            if len(configs) > 1 and mixed == "refuse":
                 (h1, p1), (h2, p2) = list(configs.items())[:2]
                 raise AnalysisError(f"{p1} (config_hash {h1 or '(none)'}) and {p2} (config_hash {h2 or '(none)'}) "
                                     "are different configs: their cases would be pooled in one table; give "
                                     "them separately, or --allow-mixed to pool them")
-    if len(configs) > 1:
+    if len(configs) > 1 and mixed == "pool":
         warnings.warn(f"pooling the cases of {len(configs)} different configs (--allow-mixed): "
                       + ", ".join(f"{p} ({h or 'no config_hash'})" for h, p in configs.items()),
                       AnalysisWarning, stacklevel=2)
     cases = pd.concat(frames, ignore_index=True)
     if cases.empty:
         raise AnalysisError(", ".join(str(p) for p in flat) + ": no cases in the result files")
-    duplicated = cases.duplicated(["config_hash", "case_id"], keep="first")
+    duplicated = cases.duplicated([CONFIG_HASH, "case_id"], keep="first")
     if duplicated.any():
         warnings.warn(f"{int(duplicated.sum())} cases appear in more than one file of the same config: "
                       "counted once", AnalysisWarning, stacklevel=2)
         cases = cases[~duplicated].reset_index(drop=True)
-    for name in ("source", "config_hash", "experiment"):
+    cases[DIAGS] = _diags(cases)
+    for name in (SOURCE, CONFIG_HASH, EXPERIMENT):
         cases[name] = cases[name].astype("category")
     cases.attrs["sources"] = sources
     return cases
+
+
+def instance_cases(cases: pd.DataFrame) -> pd.Series:
+    """True for the rows of instance runs (a file named in ``instance``), False for generated cases."""
+    if INSTANCE not in cases.columns:
+        return pd.Series(False, index=cases.index)
+    return cases[INSTANCE].fillna("").astype(str).str.len() > 0
+
+
+def param_cases(cases: pd.DataFrame) -> pd.Series:
+    """True for the rows of CSPLib prob079 .param files (their ``composition_id`` is the diags used)."""
+    if INSTANCE not in cases.columns:
+        return pd.Series(False, index=cases.index)
+    return cases[INSTANCE].fillna("").astype(str).str.endswith(PARAM_SUFFIX)
+
+
+def _diags(cases: pd.DataFrame) -> pd.Series:
+    param = param_cases(cases)
+    diags = pd.Series(pd.NA, index=cases.index, dtype="Int64")
+    if param.any():
+        diags[param] = cases.loc[param, "composition_id"].astype("int64")
+    return diags

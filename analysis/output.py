@@ -17,6 +17,10 @@ from typing import Callable, Iterator
 from analysis.errors import AnalysisError
 
 
+#: The formats a figure can be written in (analysis.figures; the file's suffix names it).
+FIGURE_FORMATS = ("png", "pdf", "svg")
+
+
 def _umask() -> int:
     mask = os.umask(0o022)
     os.umask(mask)

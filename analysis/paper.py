@@ -11,6 +11,11 @@ from __future__ import annotations
 
 import math
 
+#: How outputs name the paper (reports, tables, figure legends): never a file name.
+NAME = "Grigoryan 2019"
+REFERENCE = ("E. Grigoryan, \"Linear algorithm for solution n-Queens Completion problem\", "
+             "arXiv:1912.05935 (2019)")
+
 #: Time regression log10(1000 t) = A + B log10(n), t the mean completion time in seconds.
 A = -0.628927
 B = 0.781568

@@ -1,10 +1,20 @@
-"""One report for a results directory: report.md with Table 1, the fits, the comparison with
-000_*'s published values and the figures, plus the tables as CSV, in one output directory.
+"""One report for one or more results directories: report.md with the tables, the fits, the
+comparison with the paper's published values and the figures, plus the tables as CSV, in one
+output directory.
+
+The cases are grouped (analysis.groups: per run, a config and an engine, by default; ``--by``).
+One group gives the report of one run; several give a comparison report (analysis.compare):
+per n the groups side by side, time ratios and shares with intervals, figures with one line
+per group. Instance runs (composition and CSPLib .param files) get their outcomes by diags and
+by file (analysis.instances) in either.
 
 OUT_DIR/report.md          the report (Markdown; figures linked relatively)
-OUT_DIR/table1.csv, .md    Table 1 (analysis.table)
+OUT_DIR/table1.csv, .md    Table 1 (analysis.table), per group when there are several
 OUT_DIR/fits.csv           the fits (analysis.fit), one row each; residuals.csv per n
-OUT_DIR/figures/*.png      the figures (analysis.figures), 640 x 480 px
+OUT_DIR/compare.csv        several groups: the comparison per n and group
+OUT_DIR/instances.csv      instance runs: per file and diags; instances_by_diags.csv per diags
+OUT_DIR/figures/*.png      the figures (analysis.figures), 640 x 480 px at 100 dpi (--format
+                           pdf / svg as well or instead, --dpi for print)
 OUT_DIR/randset-n*.csv     when the report ran ``nqc randset`` itself: the dead-end histogram,
                            randset-n*-trials.csv the per-trial values, .txt its output
 """
@@ -21,11 +31,11 @@ from pathlib import Path
 
 import pandas as pd
 
-from analysis import figures, fit, output, paper
+from analysis import compare, figures, fit, groups, instances, output, paper
 from analysis import randset as randset_mod
 from analysis import table as table_mod
 from analysis.errors import AnalysisError
-from analysis.load import AnalysisWarning, load_cases
+from analysis.load import CONFIG_HASH, EXPERIMENT, AnalysisWarning, instance_cases, load_cases
 
 #: At most this many false negative / gave_up cases are listed in the report.
 MAX_LISTED_FAILURES = 20
@@ -44,8 +54,12 @@ class ReportOptions:
     nqc: Path | None = None  #: an nqc binary: run ``nqc randset`` when no CSV is given
     randset_n: list[int] = field(default_factory=lambda: [100, 1000])
     randset_trials: int = 20000
-    allow_mixed: bool = False  #: pool result files of different configs (else refused, see analysis.load)
+    allow_mixed: bool = False  #: pool result files of different configs into one group (not recommended)
     command: str | None = None  #: the command line that made the report (printed in it)
+    by: tuple = groups.DEFAULT  #: the groups (analysis.groups): per run by default
+    baseline: str | None = None  #: the group the others are compared with (default: the first)
+    formats: tuple[str, ...] = ("png",)  #: figure formats (analysis.figures.FORMATS)
+    dpi: float = figures.DPI  #: PNG resolution (dots per inch)
 
 
 def _shown(path: Path | str) -> str:
@@ -73,23 +87,37 @@ def _fmt(x, digits: int = 4) -> str:
     return f"{x:.{digits}g}" if isinstance(x, float) else str(x)
 
 
+#: The column of paper_comparison that holds the paper's values.
+PAPER_COLUMN = f"paper ({paper.NAME})"
+
+
+def _share_ci(share: float, lo: float, hi: float) -> str:
+    return f"{100 * share:.2f}% (95% CI {100 * lo:.1f}..{100 * hi:.1f}%)"
+
+
 def paper_comparison(table: pd.DataFrame, fits: list[fit.Fit], runs: list,
                      engines: list[str] | None = None) -> pd.DataFrame:
-    """Our values next to 000_*'s published ones, for those our data covers. `engines` (the
-    engines of the cases) adds a caveat to backtracks and false negatives unless it is the
-    paper's algorithm alone (engine "grigoryan"): other engines count their own backtracks."""
+    """Our values next to the paper's published ones, for those our data covers, with what our
+    sample can say about each: shares with their exact 95% intervals and whether the paper's
+    value lies inside, floors and bounds tested against the intervals ("cannot tell" when the
+    sample is too small, with the cases it would take), fits on fewer than FEW_POINTS points
+    flagged. `engines` (the engines of the cases) adds a caveat to backtracks and false
+    negatives unless it is the paper's algorithm alone (engine "grigoryan"): other engines
+    count their own backtracks."""
     rows: list[dict] = []
     by_n = table.set_index("n")
     other = "" if engines is None or list(engines) == ["grigoryan"] else \
         f"engine {', '.join(engines)}: its own backtracks, not the paper's algorithm"
 
     def add(what: str, ours, theirs, note: str = "") -> None:
-        rows.append({"quantity": what, "ours": ours, "paper (000_*)": theirs, "note": note})
+        rows.append({"quantity": what, "ours": ours, PAPER_COLUMN: theirs, "note": note})
 
     hw = "MATLAB on one desktop vs our engine and machine: compare shapes, not seconds"
     if 1000 in by_n.index:
         r = by_n.loc[1000]
-        add("mean time at n = 1000", f"{r.mean_s:.4g} s", f"{paper.MEAN_S_AT_1000} s", hw)
+        add("mean time at n = 1000", f"{r.mean_s:.4g} s" + (f" (95% CI {r.mean_s_lo:.3g}..{r.mean_s_hi:.3g})"
+                                                           if math.isfinite(r.mean_s_lo) else ""),
+            f"{paper.MEAN_S_AT_1000} s", hw)
         add("t90mean at n = 1000", f"{r.t90mean_s:.4g} s", f"{paper.T90MEAN_S_AT_1000} s", hw)
         ratio = f"{r.mean_s / r.t90mean_s:.3g}" if r.t90mean_s > 0 and math.isfinite(r.mean_s) else "n/a"
         add("mean / t90mean at n = 1000", ratio,
@@ -97,24 +125,40 @@ def paper_comparison(table: pd.DataFrame, fits: list[fit.Fit], runs: list,
     mean_fit = next((f for f in fits if f.quantity == "mean_s"), None)
     if mean_fit is not None:
         ci = f" (95% CI {mean_fit.b_ci[0]:.3f}..{mean_fit.b_ci[1]:.3f})" if math.isfinite(mean_fit.b_ci[0]) else ""
+        few = f"; only {mean_fit.points} points: too few to test the paper's slope" if mean_fit.warning else ""
         add("fit slope b (mean time)", f"{mean_fit.b:.4f}{ci}", f"{paper.B}",
-            f"ours over n = {mean_fit.n_min}..{mean_fit.n_max}, paper over {paper.FIT_N_MIN}..10^8")
+            f"ours over n = {mean_fit.n_min}..{mean_fit.n_max}, paper over {paper.FIT_N_MIN}..10^8{few}")
         add("fit intercept a (mean time)", f"{mean_fit.a:.4f}", f"{paper.A}", hw)
-        add("fit R", f"{mean_fit.r:.4f}", f"{paper.R}", "")
+        add("fit R", f"{mean_fit.r:.4f}", f"{paper.R}", f"only {mean_fit.points} points: R says little" if few else "")
         add("time the fit predicts at n = 1000", f"{mean_fit.predict_s(1000):.4g} s",
             f"{paper.predicted_time_s(1000):.3g} s", hw)
     for n, shares in paper.BACKTRACK_SHARES.items():
         if n in by_n.index:
+            cases = int(by_n.loc[n, "cases"])
             for key, label in [("bt0", "0"), ("bt1", "1"), ("bt2", "2"), ("bt3", "3"), ("bt_more", "> 3")]:
                 if key in shares:
-                    add(f"cases with {label} backtracks at n = {n}", f"{100 * by_n.loc[n, key]:.2f}%",
-                        f"{100 * shares[key]:.2f}%", "; ".join(filter(None, [f"{int(by_n.loc[n, 'cases'])} cases here", other])))
-    for lo, hi, floor in paper.NO_BACKTRACK_FLOORS:
-        part = table[(table["n"] >= lo) & (table["n"] <= hi)]
+                    share = float(by_n.loc[n, key])
+                    lo, hi = (float(v) for v in table_mod.clopper_pearson(round(share * cases), cases))
+                    inside = "the paper's value is inside our interval" if lo <= shares[key] <= hi else \
+                        "the paper's value is outside our interval"
+                    add(f"cases with {label} backtracks at n = {n}", _share_ci(share, lo, hi),
+                        f"{100 * shares[key]:.2f}%", "; ".join(filter(None, [f"{cases} cases here", inside, other])))
+    for lo_n, hi_n, floor in paper.NO_BACKTRACK_FLOORS:
+        part = table[(table["n"] >= lo_n) & (table["n"] <= hi_n)]
         if not part.empty:
             worst = part.loc[part["bt0"].idxmin()]
-            add(f"lowest share without backtracking, n = {lo}..{hi}",
-                f"{100 * worst.bt0:.2f}% (n = {int(worst.n)})", f"> {100 * floor:.0f}%", other)
+            below = part[part["bt0_hi"] < floor]
+            if not below.empty:
+                verdict = f"below the floor at n = {', '.join(str(int(v)) for v in below['n'])} (95% upper bound under it)"
+            elif (part["bt0_lo"] > floor).all():
+                verdict = "above the floor at every n (95% lower bounds over it)"
+            else:
+                unsure = part[part["bt0_lo"] <= floor]
+                verdict = (f"cannot tell at n = {', '.join(str(int(v)) for v in unsure['n'])}: the 95% interval "
+                           "contains the floor (too few cases)")
+            add(f"lowest share without backtracking, n = {lo_n}..{hi_n}",
+                f"{_share_ci(worst.bt0, worst.bt0_lo, worst.bt0_hi)} at n = {int(worst.n)}",
+                f"> {100 * floor:.0f}%", "; ".join(filter(None, [verdict, other])))
     for lo, hi, bound in [*paper.FALSE_NEGATIVE_BOUNDS, (paper.FALSE_NEGATIVE_NONE_FROM, None, None)]:
         part = table[(table["n"] >= lo) & ((table["n"] < hi) if hi is not None else True)]
         if not part.empty:
@@ -123,7 +167,8 @@ def paper_comparison(table: pd.DataFrame, fits: list[fit.Fit], runs: list,
             verdict = table_mod.false_negative_table(part).iloc[-1]["verdict"]
             add(f"false negative share, n = {lo}..{hi - 1}" if hi is not None else f"false negatives, n >= {lo}",
                 f"{fn} of {cases} (95% interval {low:.2g}..{high:.2g}): {verdict}",
-                f"< {bound:g}" if bound is not None else "none seen", other)
+                f"< {bound:g}" if bound is not None else "none seen",
+                "; ".join(filter(None, [table_mod.power_note(cases, fn, low, high, bound), other])))
     for run in runs:
         if run.first_pass_share is not None and run.n in paper.RANDSET_FIRST_PASS:
             theirs = paper.RANDSET_FIRST_PASS[run.n]
@@ -131,7 +176,7 @@ def paper_comparison(table: pd.DataFrame, fits: list[fit.Fit], runs: list,
             ours = f"{run.first_pass_share:.6f}" + (f" \u00b1 {se:.6f} (SE)" if se is not None else "")
             gap = f"; ours - paper = {(run.first_pass_share - theirs) / se:+.1f} SE" if se else ""
             add(f"randSet & randSet first pass share, n = {run.n}", ours, f"{theirs}", f"{run.trials} trials{gap}")
-    return pd.DataFrame(rows, columns=["quantity", "ours", "paper (000_*)", "note"])
+    return pd.DataFrame(rows, columns=["quantity", "ours", PAPER_COLUMN, "note"])
 
 
 def randset_caption(runs: list) -> str:
@@ -145,7 +190,7 @@ def randset_caption(runs: list) -> str:
                  "histogram (`nqc randset --csv`); the per-trial CSV (`--trials-csv`) has it.")
     return ("randSet & randSet on the empty board (`nqc randset`), one trial = one empty board. " + first +
             " Bottom: the dead-end histogram, the share of the trials by the share k / n of the queens standing "
-            "when repeated passes reach a dead end (000_*'s Figure 2, which shows n = 100).")
+            "when repeated passes reach a dead end (the paper's Figure 2, which shows n = 100).")
 
 
 def randset_lines(runs: list, out_dir: Path) -> list[str]:
@@ -168,7 +213,7 @@ def randset_lines(runs: list, out_dir: Path) -> list[str]:
             "first pass: mean share \u00b1 SE": "n/a (no per-trial CSV)" if r.first_pass_share is None else
             f"{r.first_pass_share:.6f}" + (f" \u00b1 {se:.6f}" if se is not None else " (nqc's output; no SE)"),
             "SD over trials": f"{sd:.4f}" if sd is not None else "n/a",
-            "paper (000_*)": "not published" if theirs is None else (
+            PAPER_COLUMN: "not published" if theirs is None else (
                 f"{theirs}" + (f" ({(r.first_pass_share - theirs) / se:+.1f} SE)" if se else "")),
             "dead end: mean k / n": f"{r.mean_dead_end_share:.4f}",
             "data": ", ".join(filter(None, [link(r.trials_csv), link(r.csv)])),
@@ -200,12 +245,16 @@ def _provenance(cases: pd.DataFrame) -> list[str]:
     return lines
 
 
+#: Figures a report may draw (stems; each in every format of --format).
+FIGURE_STEMS = ["time_vs_n", "fig09_no_backtrack_share", "false_negative_share", "randset", "compare_time",
+                "compare_shares"]
 #: Files a previous report in the same directory may have left that this one might not rewrite
 #: (all are removed first, so a report that fails leaves no stale report.md behind), and
 #: temporary files of an interrupted write (analysis.output).
-_OUTPUTS = ["report.md", "table1.csv", "table1.md", "fits.csv", "residuals.csv", "figures/time_vs_n.png",
-            "figures/fig10_time_histogram_n*.png", "figures/fig11_time_by_backtracks_n*.png",
-            "figures/fig09_no_backtrack_share.png", "figures/false_negative_share.png", "figures/randset.png",
+_OUTPUTS = ["report.md", "table1.csv", "table1.md", "fits.csv", "residuals.csv", "compare.csv", "instances.csv",
+            "instances_by_diags.csv", *(f"figures/{stem}.{fmt}" for stem in FIGURE_STEMS for fmt in figures.FORMATS),
+            *(f"figures/{stem}_n*.{fmt}" for stem in ("fig10_time_histogram", "fig11_time_by_backtracks")
+              for fmt in figures.FORMATS),
             ".*.part", "figures/.*.part"]
 
 
@@ -220,12 +269,17 @@ def _remove_previous_outputs(out_dir: Path) -> None:
 
 @dataclass
 class FigureEntry:
-    """One figure of the report: its file (None when it was not drawn, `reason` says why)."""
+    """One figure of the report: its files, one per format (none when it was not drawn,
+    `reason` says why)."""
 
     name: str
     caption: str
-    path: Path | None = None
+    paths: list[Path] = field(default_factory=list)
     reason: str = ""
+
+    @property
+    def path(self) -> Path | None:
+        return self.paths[0] if self.paths else None
 
 
 def _check_randset_options(options: ReportOptions) -> list[tuple[int, Path]]:
@@ -240,11 +294,29 @@ def _check_randset_options(options: ReportOptions) -> list[tuple[int, Path]]:
     return specs
 
 
+def check_figure_options(formats, dpi) -> tuple[tuple[str, ...], float]:
+    """The figure formats (known, each once, at least one) and the PNG resolution, checked."""
+    formats = tuple(formats)
+    if not formats:
+        raise AnalysisError("--format: give at least one of " + ", ".join(figures.FORMATS))
+    for fmt in formats:
+        if fmt not in figures.FORMATS:
+            raise AnalysisError(f"--format {fmt}: expected one of {', '.join(figures.FORMATS)}")
+    if len(set(formats)) != len(formats):
+        raise AnalysisError(f"--format: {formats} names a format twice")
+    lo, hi = figures.DPI_RANGE
+    if not (isinstance(dpi, (int, float)) and math.isfinite(dpi) and lo <= dpi <= hi):
+        raise AnalysisError(f"--dpi {dpi}: expected {lo}..{hi} dots per inch")
+    return formats, float(dpi)
+
+
 def write_report(paths, out_dir, options: ReportOptions | None = None) -> Path:
     """Writes OUT_DIR/report.md (and the files it links) for the results under `paths` (result
-    files or results directories). Returns the path of report.md. Raises AnalysisError on bad
-    input (see analysis.load) or options that select no cases, before anything is written, and
-    when an output cannot be written; then the files this call wrote are removed again.
+    files or results directories). Returns the path of report.md. The cases are grouped by
+    options.by (per run by default): one group gives the report of that run, several a
+    comparison report (analysis.compare). Raises AnalysisError on bad input (see
+    analysis.load) or options that select no cases, before anything is written, and when an
+    output cannot be written; then the files this call wrote are removed again.
 
     A figure with nothing to draw (every time at its n 0 or not finite, say) is left out with a
     warning and a note in the report."""
@@ -252,38 +324,29 @@ def write_report(paths, out_dir, options: ReportOptions | None = None) -> Path:
     out_dir = Path(out_dir)
     if out_dir.exists() and not out_dir.is_dir():
         raise AnalysisError(f"{out_dir}: is not a directory")
+    check_figure_options(options.formats, options.dpi)
     randset_csvs = _check_randset_options(options)
-    cases = load_cases(paths, allow_mixed=options.allow_mixed)
+    cases = load_cases(paths, mixed="pool" if options.allow_mixed else "group")
     if options.time not in cases.columns:
         raise AnalysisError(f"no time column '{options.time}' in the result files (--time {options.time})")
+    by = () if options.allow_mixed else tuple(options.by)
+    if groups.count(cases, by) > 1:
+        plan = _comparison_plan(cases, by, options)
+        return _write_all(out_dir, lambda written: _write_comparison(out_dir, plan, options, written))
+    plan = _single_plan(cases, options, randset_csvs)
+    return _write_all(out_dir, lambda written: _write_outputs(out_dir, plan, options, written))
+
+
+def _write_all(out_dir: Path, writer) -> Path:
+    """Runs ``writer(written)`` in a fresh OUT_DIR (previous outputs removed); on failure the
+    files it wrote are removed again, and OUT_DIR when this call created it."""
     fig_dir = out_dir / "figures"
-
-    table = table_mod.table1(cases, options.time)
-    hist_n = options.hist_n if options.hist_n is not None else default_hist_n(table)
-    if not (table["n"] == hist_n).any():
-        raise AnalysisError(f"--hist-n {hist_n}: no cases at that n (the data has n = "
-                            + ", ".join(str(v) for v in table["n"]) + ")")
-    if options.hist_k is not None:
-        lo, hi = options.hist_k
-        k = cases.loc[cases["n"] == hist_n, "k"]
-        if not ((k >= lo) & (k <= hi)).any():
-            raise AnalysisError(f"--hist-k {lo}:{hi}: no case at n = {hist_n} has k in {lo}..{hi} "
-                                f"(k ranges over {int(k.min())}..{int(k.max())})")
-    runs = [randset_mod.read_csv(p, n) for n, p in randset_csvs]
-
-    fit_error = None
-    try:
-        fits = fit.fits(table, cases, options.n_min, options.n_max, options.time)
-    except AnalysisError as e:
-        fits, fit_error = [], str(e)
-        warnings.warn(f"no fit: {e}", AnalysisWarning, stacklevel=2)
-
     created = not out_dir.exists()
     output.make_dir(out_dir)
     written: list[Path] = []
     try:
         _remove_previous_outputs(out_dir)
-        report = _write_outputs(out_dir, fig_dir, cases, table, hist_n, fits, fit_error, runs, options, written)
+        return writer(written)
     except BaseException:
         output.remove(reversed(written))
         for d in ([fig_dir, out_dir] if created else [fig_dir]):
@@ -292,132 +355,398 @@ def write_report(paths, out_dir, options: ReportOptions | None = None) -> Path:
             except OSError:
                 pass
         raise
-    return report
 
 
-def _write_outputs(out_dir, fig_dir, cases, table, hist_n, fits, fit_error, runs, options, written) -> Path:
+@dataclass
+class _Single:
+    """What the report of one group holds, computed before anything is written."""
+
+    cases: pd.DataFrame
+    generated: pd.DataFrame
+    table: pd.DataFrame | None
+    hist_n: int | None
+    fits: list
+    fit_error: str | None
+    runs: list
+
+
+def _single_plan(cases: pd.DataFrame, options: ReportOptions, randset_csvs) -> _Single:
+    generated = cases[~instance_cases(cases).to_numpy()]
+    table, hist_n, fits, fit_error = None, None, [], None
+    if generated.empty and (options.hist_n is not None or options.hist_k is not None):
+        raise AnalysisError("--hist-n/--hist-k: these results hold instance runs only (no generated cases to draw)")
+    if not generated.empty:
+        table = table_mod.table1(generated, options.time)
+        hist_n = options.hist_n if options.hist_n is not None else default_hist_n(table)
+        if not (table["n"] == hist_n).any():
+            raise AnalysisError(f"--hist-n {hist_n}: no cases at that n (the data has n = "
+                                + ", ".join(str(v) for v in table["n"]) + ")")
+        if options.hist_k is not None:
+            lo, hi = options.hist_k
+            k = generated.loc[generated["n"] == hist_n, "k"]
+            if not ((k >= lo) & (k <= hi)).any():
+                raise AnalysisError(f"--hist-k {lo}:{hi}: no case at n = {hist_n} has k in {lo}..{hi} "
+                                    f"(k ranges over {int(k.min())}..{int(k.max())})")
+    runs = [randset_mod.read_csv(p, n) for n, p in randset_csvs]  # input errors before any warning
+    if table is not None:
+        try:
+            fits = fit.fits(table, generated, options.n_min, options.n_max, options.time)
+        except AnalysisError as e:
+            fits, fit_error = [], str(e)
+            warnings.warn(f"no fit: {e}", AnalysisWarning, stacklevel=3)
+        _warn_few_points(fits)
+    return _Single(cases, generated, table, hist_n, fits, fit_error, runs)
+
+
+def _warn_few_points(fits: list, where: str = "") -> None:
+    for f in fits:
+        if f.quantity == "mean_s" and f.warning:
+            warnings.warn(f"{where}{f.warning}", AnalysisWarning, stacklevel=4)
+
+
+class _Figures:
+    """Draws the report's figures in every format asked for, keeping the paths written."""
+
+    def __init__(self, fig_dir: Path, options: ReportOptions, keep):
+        self.fig_dir, self.options, self.keep, self.entries = fig_dir, options, keep, []
+
+    def draw(self, stem: str, caption: str, make) -> None:
+        """``make(path, dpi)`` once per format; NoData leaves the figure out with a warning."""
+        entry = FigureEntry(f"{stem}.{self.options.formats[0]}", caption)
+        try:
+            for fmt in self.options.formats:
+                entry.paths.append(self.keep(make(self.fig_dir / f"{stem}.{fmt}", self.options.dpi)))
+        except figures.NoData as e:
+            entry.reason = str(e)
+            warnings.warn(f"figure {entry.name} not drawn: {e}", AnalysisWarning, stacklevel=3)
+        self.entries.append(entry)
+
+    def lines(self, out_dir: Path) -> list[str]:
+        """The figures as Markdown: embedded (PNG, else SVG; a PDF is linked), captioned, with
+        links to the other formats."""
+        lines = []
+        for entry in self.entries:
+            if entry.path is None:
+                lines += [f"**Not drawn: `figures/{entry.name}`** ({entry.reason}).", "", entry.caption, ""]
+                continue
+            rels = {p.suffix.lstrip("."): os.path.relpath(p, out_dir) for p in entry.paths}
+            shown = next((rels[f] for f in ("png", "svg") if f in rels), None)
+            others = [f"[{f.upper()}]({rel})" for f, rel in rels.items() if rel != shown]
+            head = f"![{Path(shown).stem}]({shown})" if shown else ""
+            lines += ([head, ""] if head else []) + [entry.caption + (f" ({', '.join(others)})" if others else ""), ""]
+        return lines
+
+
+def _write_outputs(out_dir: Path, plan: _Single, options: ReportOptions, written: list) -> Path:
     def keep(path: Path) -> Path:
         written.append(path)
         return path
 
-    table_mod.to_csv(table, keep(out_dir / "table1.csv"))
-    table_md = table_mod.to_markdown(table)
-    output.write_text(keep(out_dir / "table1.md"), table_md + "\n")
+    cases, table, fits, runs, hist_n = plan.cases, plan.table, plan.fits, plan.runs, plan.hist_n
+    table_md = None
+    if table is not None:
+        table_mod.to_csv(table, keep(out_dir / "table1.csv"))
+        table_md = table_mod.to_markdown(table)
+        output.write_text(keep(out_dir / "table1.md"), table_md + "\n")
     if fits:
         output.write_csv(fit.fits_csv(fits), keep(out_dir / "fits.csv"), index=False, float_format="%.9g")
         output.write_csv(fit.residuals_table(fits), keep(out_dir / "residuals.csv"), index=False, float_format="%.9g")
+    inst_lines = _instance_outputs(out_dir, cases, groups.DEFAULT, options, keep)
 
-    if not runs and options.nqc is not None:
+    if not runs and options.nqc is not None and table is not None:
         for n in options.randset_n:
             runs.append(randset_mod.run(options.nqc, n, options.randset_trials, out_dir))
             for name in (f"randset-n{n}.csv", f"randset-n{n}-trials.csv", f"randset-n{n}.txt"):
                 keep(out_dir / name)
 
-    figs: list[FigureEntry] = []
-
-    def draw(name: str, caption: str, make) -> None:
-        entry = FigureEntry(name, caption)
-        try:
-            entry.path = keep(make(fig_dir / name))
-        except figures.NoData as e:
-            entry.reason = str(e)
-            warnings.warn(f"figure {name} not drawn: {e}", AnalysisWarning, stacklevel=3)
-        figs.append(entry)
-
-    mean_fit = next((f for f in fits if f.quantity == "mean_s"), None)
-    where = figures.files_note(cases)
-    draw("time_vs_n.png", "Mean and t90mean completion time per case vs n (log-log), our least-squares fit of "
-         "log10(1000 t) on log10(n) for the mean, and the paper's line (000_*'s Figure 7).",
-         lambda path: figures.time_vs_n(table, mean_fit, path, where))
-    draw(f"fig10_time_histogram_n{hist_n}.png",
-         f"Completion time histogram at n = {hist_n}, log-spaced bins (000_*'s Figure 10, n = 1000).",
-         lambda path: figures.time_histogram(cases, hist_n, path, options.time))
-    draw(f"fig11_time_by_backtracks_n{hist_n}.png",
-         "The same histogram stacked by backtrack count (000_*'s Figure 11, which took the 998 "
-         "compositions of size k = 800 at n = 1000; --hist-k LO:HI selects a k range).",
-         lambda path: figures.time_histogram_by_backtracks(cases, hist_n, path, options.time, options.hist_k))
-    draw("fig09_no_backtrack_share.png",
-         "Share of cases solved without backtracking vs n, with the paper's statements (000_*'s Figure 9).",
-         lambda path: figures.no_backtrack_share(table, path))
-    draw("false_negative_share.png",
-         "False negative share vs n with exact (Clopper-Pearson) 95% intervals; where none was seen, "
-         "the interval's upper end. Dotted: the paper's bounds.",
-         lambda path: figures.false_negative_share(table, path))
+    figs = _Figures(out_dir / "figures", options, keep)
+    if table is not None:
+        generated = plan.generated
+        mean_fit = next((f for f in fits if f.quantity == "mean_s"), None)
+        where = figures.files_note(generated)
+        figs.draw("time_vs_n", "Mean and t90mean completion time per case vs n (log-log) with their 95% "
+                  "confidence intervals, our least-squares fit of log10(1000 t) on log10(n) for the mean over its "
+                  "n range, and the paper's line over the n range it was fitted on (the paper's Figure 7).",
+                  lambda path, dpi: figures.time_vs_n(table, mean_fit, path, where, dpi=dpi))
+        figs.draw(f"fig10_time_histogram_n{hist_n}",
+                  f"Completion time histogram at n = {hist_n}, log-spaced bins, the mean with its 95% confidence "
+                  "interval (shaded) and the median (the paper's Figure 10, n = 1000).",
+                  lambda path, dpi: figures.time_histogram(generated, hist_n, path, options.time, dpi=dpi))
+        figs.draw(f"fig11_time_by_backtracks_n{hist_n}",
+                  "The same histogram stacked by backtrack count (the paper's Figure 11, which took the 998 "
+                  "compositions of size k = 800 at n = 1000; --hist-k LO:HI selects a k range).",
+                  lambda path, dpi: figures.time_histogram_by_backtracks(generated, hist_n, path, options.time,
+                                                                         options.hist_k, dpi=dpi))
+        figs.draw("fig09_no_backtrack_share",
+                  "Share of cases solved without backtracking vs n with exact (Clopper-Pearson) 95% intervals, and "
+                  "the paper's statements, each in its own style (the paper's Figure 9).",
+                  lambda path, dpi: figures.no_backtrack_share(table, path, dpi=dpi))
+        figs.draw("false_negative_share",
+                  "False negative share vs n with exact (Clopper-Pearson) 95% intervals; where none was seen, "
+                  "the interval's upper end. The paper's bounds as dotted and dashed lines.",
+                  lambda path, dpi: figures.false_negative_share(table, path, dpi=dpi))
     if runs:
-        draw("randset.png", randset_caption(runs), lambda path: figures.randset_histogram(runs, path))
+        figs.draw("randset", randset_caption(runs), lambda path, dpi: figures.randset_histogram(runs, path, dpi=dpi))
 
-    lines = _report_lines(cases, table_md, fits, fit_error, figs, runs, table, options, out_dir)
+    lines = _report_lines(plan, table_md, figs, inst_lines, options, out_dir)
     return output.write_text(keep(out_dir / "report.md"), "\n".join(lines) + "\n")
 
 
-def _report_lines(cases, table_md, fits, fit_error, figs, runs, table, options, out_dir) -> list[str]:
+def _instance_outputs(out_dir: Path, cases: pd.DataFrame, by, options: ReportOptions, keep) -> list[str]:
+    """instances.csv and instances_by_diags.csv, and the report's section on instance runs
+    (no lines when the cases hold none)."""
+    per_diags = instances.by_diags(cases, by, options.time)
+    if per_diags.empty:
+        return []
+    per_file = instances.by_file(cases, by, options.time)
+    output.write_csv(per_diags, keep(out_dir / "instances_by_diags.csv"), index=False, float_format="%.9g")
+    output.write_csv(per_file, keep(out_dir / "instances.csv"), index=False, float_format="%.9g")
+    files_md, common = instances.by_file_markdown(per_file)
+    rows = instances.file_rows(per_file)
+    limit = instances.MAX_LISTED_FILES
+    lines = ["## Instances", "",
+             "Runs of instance files (composition files, CSPLib prob079 `.param` files once per `diags`, the "
+             "number of excluded diagonals used). An outcome is a result here: solved (a completion, checked), "
+             "infeasible (proved to have none) or gave up (stopped by a limit, or an engine that cannot prove "
+             "infeasibility found nothing). Times in seconds, of each verdict.", "",
+             "### Outcomes by diags", "", instances.by_diags_markdown(per_diags), "",
+             "### Outcomes by file", "",
+             (f"Files under `{common}`" if common else "Files") + (f"; the first {limit} of {rows} rows" if rows > limit
+                                                                  else "") +
+             ". Every file: [instances.csv](instances.csv); per diags: [instances_by_diags.csv](instances_by_diags.csv).",
+             "", files_md, ""]
+    conflicts = instances.disagreements(cases, by)
+    if not conflicts.empty:
+        lines += ["### Contradictions", "",
+                  f"**{len(conflicts)} instances were solved by one group and proved infeasible by another**: one "
+                  "engine is wrong (`nqc rerun RESULTS --case ID` runs a case again).", "",
+                  _md(conflicts.astype(str)), ""]
+    return lines
+
+
+def _provenance_header(cases: pd.DataFrame, options: ReportOptions) -> list[str]:
     sources = cases.attrs.get("sources", [])
     config = sources[0].config if sources else {}
-    names = sorted({str(v) for v in cases["experiment"].unique() if str(v)})
-    engines = sorted({str(v) for v in cases["engine"].unique()}) if "engine" in cases else []
+    names = sorted({str(v) for v in cases[EXPERIMENT].unique() if str(v)})
+    engines = sorted(set(groups.engines(cases)))
+    ns = sorted(int(v) for v in cases["n"].unique())
     L = [f"# nqc results: {', '.join(names) or 'unnamed experiment'}", ""]
     if config.get("description"):
         L += [f"> {config['description']}", ""]
-    L += [f"{len(cases)} cases, n = {', '.join(str(v) for v in table['n'])}; engine(s): {', '.join(engines) or '?'}; "
+    L += [f"{len(cases)} cases, n = {', '.join(map(str, ns))}; engine(s): {', '.join(engines) or '?'}; "
           f"time per case: `{options.time}` (seconds of the engine call only).", "", "Result files:", ""]
-    L += _provenance(cases)
-    L += ["", "## Table 1", "",
-          "Per n: mean, median and maximum completion time per case; t90mean, the mean of the fastest 90% "
-          "(000_*); shares of cases with 0, 1, 2, 3 and more than 3 backtracks; false negatives "
-          "(completable compositions not solved: count and share of cases); cases stopped by a limit "
-          "(gave up). Every column, with mean backtracks, infeasible counts and mean k: "
-          "[table1.csv](table1.csv).", "", table_md, ""]
-    L += ["## Time regression", "",
-          "Least squares (statsmodels OLS) of log10(1000 t) = a + b log10(n), t in seconds, over the n "
-          "range shown; 95% confidence intervals from the t distribution with points - 2 degrees of "
-          "freedom; R = sign(b) sqrt(R^2). Per placed queen: t / (n - k) per case, averaged per n. "
-          "The paper's fit (MATLAB, one desktop) is of the mean time per case; it published no "
-          "intervals. The intercept a depends on the machine and language, the slope b on the algorithm.", ""]
-    if fits:
-        L += [_md(fit.fits_table(fits)), ""]
-        L += ["Residuals (observed - fitted log10(1000 t)) per n ([residuals.csv](residuals.csv), "
-              "all fits: [fits.csv](fits.csv)):", "",
-              _md(fit.residuals_table(fits).apply(lambda c: c.map(lambda v: f"{v:.5f}" if isinstance(v, float) else str(v)))),
-              ""]
+    return L + _provenance(cases)
+
+
+def _report_lines(plan: _Single, table_md, figs: _Figures, inst_lines: list[str], options: ReportOptions,
+                  out_dir: Path) -> list[str]:
+    cases, table, fits, fit_error, runs = plan.cases, plan.table, plan.fits, plan.fit_error, plan.runs
+    sources = cases.attrs.get("sources", [])
+    config = sources[0].config if sources else {}
+    engines = sorted(set(groups.engines(plan.generated))) if table is not None else []
+    L = _provenance_header(cases, options)
+    if table is not None:
+        L += ["", "## Table 1", "",
+              "Per n: mean, median and maximum completion time per case; t90mean, the mean of the fastest 90% "
+              "(as the paper); shares of cases with 0, 1, 2, 3 and more than 3 backtracks; false negatives "
+              "(completable compositions not solved: count and share of cases); cases stopped by a limit "
+              "(gave up). Every column, with 95% intervals of the means and shares, mean backtracks, "
+              "infeasible counts and mean k: [table1.csv](table1.csv).", "", table_md, ""]
+        L += ["## Time regression", "",
+              "Least squares (statsmodels OLS) of log10(1000 t) = a + b log10(n), t in seconds, over the n "
+              "range shown; 95% confidence intervals from the t distribution with points - 2 degrees of "
+              "freedom; R = sign(b) sqrt(R^2). Per placed queen: t / (n - k) per case, averaged per n. "
+              "The paper's fit (MATLAB, one desktop) is of the mean time per case; it published no "
+              "intervals. The intercept a depends on the machine and language, the slope b on the algorithm.", ""]
+        if fits:
+            L += [_md(fit.fits_table(fits)), ""]
+            few = [f for f in fits if f.warning]
+            if few:  # the fits per case share their n, those per queen nearly: one warning
+                L += [f"**Warning:** {few[0].warning}" + (f"; so do the other {len(few) - 1} fits above" if len(few) > 1
+                                                          else "") + ".", ""]
+            L += ["Residuals (observed - fitted log10(1000 t)) per n ([residuals.csv](residuals.csv), "
+                  "all fits: [fits.csv](fits.csv)):", "",
+                  _md(fit.residuals_table(fits).apply(lambda c: c.map(lambda v: f"{v:.5f}" if isinstance(v, float) else str(v)))),
+                  ""]
+        else:
+            L += [f"No fit: {fit_error}", ""]
+        L += ["## Compared with the paper", "",
+              f"The published values of {paper.REFERENCE} beside ours, where our data has the n, with what our "
+              "sample can say about each (95% intervals; \"cannot tell\" when it is too small to test a claim).", ""]
+        comparison = paper_comparison(table, fits, runs, engines or None)
+        L += [_md(comparison) if not comparison.empty else "(no n of ours matches a published value)", ""]
+        L += ["## False negatives against the paper's bounds", "",
+              "Per n and pooled per claim: the share with its exact (Clopper-Pearson) 95% interval; \"below\" when the "
+              "interval lies below the paper's bound, \"cannot tell\" when it contains it: the sample is too small "
+              "to test the claim, and with none seen it takes the number of cases shown (the interval's upper end "
+              "is about 3.7 / cases; the one-sided rule of three says 3 / cases).", "",
+              table_mod.false_negative_markdown(table_mod.false_negative_table(table)), ""]
     else:
-        L += [f"No fit: {fit_error}", ""]
-    L += ["## Compared with the paper", "",
-          "000_*'s published values (../shared/paper-facts.md) beside ours, where our data has the n.", ""]
-    comparison = paper_comparison(table, fits, runs, engines or None)
-    L += [_md(comparison) if not comparison.empty else "(no n of ours matches a published value)", ""]
-    L += ["## False negatives against the paper's bounds", "",
-          "Per n and pooled per claim: the share with its exact (Clopper-Pearson) 95% interval; \"below\" when the "
-          "interval lies below the paper's bound, \"cannot tell\" when it contains it (too few cases to test the "
-          "claim: with none seen, the interval's upper end is about 3.7 / cases).", "",
-          table_mod.false_negative_markdown(table_mod.false_negative_table(table)), ""]
-    failed = cases[cases["false_negative"].astype(bool) | (cases["outcome"].astype(str) == "gave_up")]
-    L += ["## False negatives and cases that gave up", ""]
-    if failed.empty:
-        L += ["None.", ""]
-    else:
-        cols = [c for c in ["case_id", "n", "k", "outcome", "false_negative", "backtracks", "nodes", "limit",
-                            options.time] if c in failed.columns]
-        L += [f"{len(failed)} cases" + (f"; the first {MAX_LISTED_FAILURES}" if len(failed) > MAX_LISTED_FAILURES else "")
-              + ". `nqc export RESULTS --case ID` writes a stored composition, `nqc rerun RESULTS --case ID` runs it again.", "",
-              _md(failed[cols].head(MAX_LISTED_FAILURES).astype(str)), ""]
+        L += [""]
+    L += inst_lines
+    L += _failure_lines(cases, options)
     L += ["## Figures", ""]
-    for entry in figs:
-        if entry.path is None:
-            L += [f"**Not drawn: `figures/{entry.name}`** ({entry.reason}).", "", entry.caption, ""]
-            continue
-        rel = os.path.relpath(entry.path, out_dir)
-        L += [f"![{entry.path.stem}]({rel})", "", entry.caption, ""]
-    if not runs:
-        L += ["(No randSet & randSet figure: give `--randset N:CSV` with the per-trial CSV of "
-              "`nqc randset N --trials-csv CSV`, or `--nqc BIN` to run it.)", ""]
-    else:
-        L += randset_lines(runs, out_dir)
+    L += figs.lines(out_dir)
+    if table is not None:
+        if not runs:
+            L += ["(No randSet & randSet figure: give `--randset N:CSV` with the per-trial CSV of "
+                  "`nqc randset N --trials-csv CSV`, or `--nqc BIN` to run it.)", ""]
+        else:
+            L += randset_lines(runs, out_dir)
     if options.command:
         L += ["## Reproduce", "", "```sh", options.command, "```", ""]
     if config:
         L += ["<details><summary>Config (resolved, from the result file)</summary>", "", "```json",
               json.dumps(config, indent=2), "```", "", "</details>"]
     return L
+
+
+def _failure_lines(cases: pd.DataFrame, options: ReportOptions, keys: list[str] | None = None) -> list[str]:
+    failed = cases[cases["false_negative"].astype(bool) | (cases["outcome"].astype(str) == "gave_up")]
+    L = ["## False negatives and cases that gave up", ""]
+    if failed.empty:
+        return L + ["None.", ""]
+    cols = [c for c in [*(keys or []), "case_id", "n", "k", "outcome", "false_negative", "backtracks", "nodes",
+                        "limit", options.time] if c in failed.columns]
+    return L + [f"{len(failed)} cases" + (f"; the first {MAX_LISTED_FAILURES}" if len(failed) > MAX_LISTED_FAILURES else "")
+                + ". `nqc export RESULTS --case ID` writes a stored composition, `nqc rerun RESULTS --case ID` runs it again.", "",
+                _md(failed[cols].head(MAX_LISTED_FAILURES).astype(str)), ""]
+
+
+@dataclass
+class _Comparison:
+    """What a comparison report holds, computed before anything is written."""
+
+    cases: pd.DataFrame
+    by: tuple
+    generated: pd.DataFrame
+    comp: pd.DataFrame | None
+    table: pd.DataFrame | None
+    fits: list  # (labels, fits or error text)
+
+
+def _comparison_plan(cases: pd.DataFrame, by, options: ReportOptions) -> _Comparison:
+    if options.hist_k is not None or options.hist_n is not None:
+        warnings.warn("--hist-n/--hist-k: a comparison report draws no histograms (they are per run: give one "
+                      "run's results)", AnalysisWarning, stacklevel=3)
+    generated = cases[~instance_cases(cases).to_numpy()]
+    comp, table, fit_rows = None, None, []
+    if not generated.empty:
+        if groups.count(generated, by) > 1:
+            comp = compare.comparison(generated, by, options.time, options.baseline)
+        table = table_mod.table_by(generated, by, options.time)
+        for labels, part in groups.split(generated, by, warn=False):
+            label = compare.SEPARATOR.join(labels.values())
+            try:
+                got = fit.fits(table_mod.table1(part, options.time), part, options.n_min, options.n_max, options.time)
+                _warn_few_points(got, f"{label}: ")
+                fit_rows.append((labels, got))
+            except AnalysisError as e:
+                fit_rows.append((labels, str(e)))
+    return _Comparison(cases, by, generated, comp, table, fit_rows)
+
+
+def _groups_table(cases: pd.DataFrame, by) -> pd.DataFrame:
+    """Per group: its cases, engines, experiments, config hashes and result files."""
+    rows = []
+    for labels, part in groups.split(cases, by, warn=False):
+        rows.append({**labels, "cases": str(len(part)), "engine": ", ".join(sorted(set(groups.engines(part)))),
+                     "experiment": ", ".join(sorted({str(v) for v in part[EXPERIMENT].unique()})),
+                     "config hash": ", ".join(sorted({str(v)[:16] for v in part[CONFIG_HASH].unique()})),
+                     "n": ", ".join(str(int(v)) for v in sorted(part["n"].unique()))})
+    return pd.DataFrame(rows)
+
+
+def _write_comparison(out_dir: Path, plan: _Comparison, options: ReportOptions, written: list) -> Path:
+    def keep(path: Path) -> Path:
+        written.append(path)
+        return path
+
+    cases, comp, table = plan.cases, plan.comp, plan.table
+    by_text = " ".join(f"--by {b}" for b in plan.by) if tuple(plan.by) != groups.DEFAULT else "run (config and engine)"
+    names = [str(v) for v in dict.fromkeys(cases[EXPERIMENT].astype(str)) if str(v)]
+    L = [f"# nqc comparison: {', '.join(names) or 'unnamed experiments'}", "",
+         f"{len(cases)} cases in {groups.count(cases, plan.by)} groups by {by_text}; time per case: `{options.time}` "
+         "(seconds of the engine call only). Every interval is a 95% interval.", "", _md(_groups_table(cases, plan.by)),
+         "", "Result files:", ""]
+    L += _provenance(cases)
+    L += [""]
+    figs = _Figures(out_dir / "figures", options, keep)
+    if comp is not None:
+        output.write_csv(comp, keep(out_dir / "compare.csv"), index=False, float_format="%.9g")
+        base = comp.attrs["baseline"]
+        L += ["## Summary", "",
+              f"Mean completion time per case against **{base}** (the baseline), per n: \"faster\" or \"slower\" "
+              "only where the 95% interval of the ratio of mean times excludes 1.", ""]
+        L += compare.summary(comp) + [""]
+        L += ["## Side by side per n", "",
+              "Per n, the groups one under the other: cases; mean and t90mean time per case with their 95% "
+              "confidence intervals (t distribution; the t90mean's from its winsorized variance); the share without "
+              "backtracking (each engine counts its own backtracks) and the false negatives with exact "
+              "(Clopper-Pearson) 95% intervals of their shares; cases that gave up and infeasible ones; the mean "
+              f"time as a multiple of {base}'s with its 95% interval (delta method on the log ratio; *paired* when "
+              "both ran the same compositions, as two engines on one config do). All columns: "
+              "[compare.csv](compare.csv); Table 1 per group: [table1.csv](table1.csv).", "",
+              compare.to_markdown(comp), ""]
+    if table is not None:
+        table_mod.to_csv(table, keep(out_dir / "table1.csv"))
+        table_md = table_mod.to_markdown(table)
+        output.write_text(keep(out_dir / "table1.md"), table_md + "\n")
+        if comp is None:  # one group of generated cases: nothing side by side, its Table 1 instead
+            L += ["## Table 1", "", "Of the generated cases (every column: [table1.csv](table1.csv)).", "", table_md, ""]
+        L += ["## False negatives against the paper's bounds", "",
+              "Per group, per n and pooled per claim of the paper: the share with its exact 95% interval, "
+              "\"cannot tell\" when the interval contains the bound (with the cases it would take, none seen).", "",
+              table_mod.false_negative_markdown(table_mod.false_negative_table(table)), ""]
+        L += ["## Time regression per group", "",
+              "Least squares of log10(1000 t) = a + b log10(n) for the mean time per case, per group, beside the "
+              f"paper's b = {paper.B} (fitted over n = {paper.FIT_N_MIN}..10^8).", ""]
+        fit_rows, csv_rows = [], []
+        for labels, got in plan.fits:
+            label = compare.SEPARATOR.join(labels.values())
+            if isinstance(got, str):
+                fit_rows.append({"group": label, "n range": "", "points": "", "b (95% CI)": f"no fit: {got}", "R": ""})
+                continue
+            f = next(f for f in got if f.quantity == "mean_s")
+            ci = f" ({f.b_ci[0]:.3f}..{f.b_ci[1]:.3f})" if math.isfinite(f.b_ci[0]) else " (no interval)"
+            fit_rows.append({"group": label, "n range": f"{f.n_min}..{f.n_max}", "points": str(f.points),
+                             "b (95% CI)": f"{f.b:.3f}{ci}", "R": f"{f.r:.4f}"})
+            csv = fit.fits_csv(got)
+            for i, (k, v) in enumerate(labels.items()):
+                csv.insert(i, k, v)
+            csv_rows.append(csv)
+        L += [_md(pd.DataFrame(fit_rows)), ""]
+        warned = [f"**Warning** ({compare.SEPARATOR.join(labels.values())}): {f.warning}." for labels, got in plan.fits
+                  if not isinstance(got, str) for f in got if f.quantity == "mean_s" and f.warning]
+        for line in warned:
+            L += [line, ""]
+        if csv_rows:
+            output.write_csv(pd.concat(csv_rows, ignore_index=True), keep(out_dir / "fits.csv"), index=False,
+                             float_format="%.9g")
+            L += ["All fits (per placed queen too): [fits.csv](fits.csv).", ""]
+    L += _instance_outputs(out_dir, cases, plan.by, options, keep)
+    if comp is not None:
+        figs.draw("compare_time", "Mean completion time per case vs n, one line per group, with 95% confidence "
+                  f"intervals (top), and each group's mean time as a multiple of {comp.attrs['baseline']}'s with "
+                  "its 95% interval (bottom; below 1: faster). Points of different groups are shifted a little "
+                  "sideways so that their intervals do not overlap.",
+                  lambda path, dpi: figures.compare_time(comp, path, dpi=dpi))
+        figs.draw("compare_shares", "Share of cases solved without backtracking (top) and false negative share "
+                  "(bottom, log; an open triangle is the 95% upper bound where none was seen) vs n, one line per "
+                  "group, exact 95% intervals, with the paper's false negative bounds.",
+                  lambda path, dpi: figures.compare_shares(comp, path, dpi=dpi))
+    labels = groups.group_frame(cases, plan.by).astype(str).agg(compare.SEPARATOR.join, axis=1)
+    L += _failure_lines(cases.assign(group=labels.to_numpy()), options, ["group"])
+    if figs.entries:
+        L += ["## Figures", ""] + figs.lines(out_dir)
+    if options.command:
+        L += ["## Reproduce", "", "```sh", options.command, "```", ""]
+    for s in {s.attrs.get("config_hash", ""): s for s in cases.attrs.get("sources", [])}.values():
+        if s.config:
+            L += [f"<details><summary>Config {s.config.get('name', '')} ({s.attrs.get('config_hash', '')}, "
+                  "resolved, from the result file)</summary>", "", "```json", json.dumps(s.config, indent=2), "```",
+                  "", "</details>", ""]
+    return output.write_text(keep(out_dir / "report.md"), "\n".join(L).rstrip("\n") + "\n")
 
 
 def command_line(argv: list[str]) -> str:

@@ -11,23 +11,34 @@ engine call only):
 - ``false_negatives``: completable compositions not solved, ``false_negative_share`` (their
   count / cases) and its exact (Clopper-Pearson) 95% interval ``false_negative_share_lo`` ..
   ``false_negative_share_hi``; ``gave_up`` (stopped by a limit) and ``infeasible`` counts;
-- ``mean_backtracks`` and ``mean_k`` (queens in the composition).
+- ``mean_backtracks`` and ``mean_k`` (queens in the composition);
+- 95% intervals: ``mean_s_lo`` .. ``mean_s_hi`` of the mean time (t distribution, m - 1
+  degrees of freedom), ``t90mean_s_lo`` .. ``t90mean_s_hi`` of t90mean (the trimmed mean's
+  winsorized standard error, Tukey & McLaughlin, with the top 10% trimmed), ``bt0_lo`` ..
+  ``bt0_hi`` of the share without backtracking (Clopper-Pearson). NaN with one case.
+
+:func:`table_by` gives one Table 1 per group of cases (analysis.groups: per run by default).
 """
 
 from __future__ import annotations
+
+import math
 
 import numpy as np
 import pandas as pd
 from scipy import stats
 
-from analysis import output, paper
+from analysis import groups, output, paper
 from analysis.errors import AnalysisError
 
 #: Columns of :func:`table1`, in order.
 COLUMNS = ["n", "cases", "mean_s", "median_s", "t90mean_s", "max_s", "bt0", "bt1", "bt2", "bt3",
            "bt_more", "false_negatives", "false_negative_share", "false_negative_share_lo",
            "false_negative_share_hi", "gave_up", "infeasible",
-           "mean_backtracks", "mean_k"]
+           "mean_backtracks", "mean_k", "mean_s_lo", "mean_s_hi", "t90mean_s_lo", "t90mean_s_hi",
+           "bt0_lo", "bt0_hi"]
+#: Confidence level of every interval the analysis gives.
+LEVEL = 0.95
 
 #: Markdown headers of the columns shown in reports (the CSV has all of COLUMNS).
 _MARKDOWN = {"n": "n", "cases": "cases", "mean_s": "mean s", "median_s": "median s",
@@ -47,6 +58,32 @@ def clopper_pearson(count, cases, level: float = 0.95) -> tuple[np.ndarray, np.n
     return lo, hi
 
 
+def mean_ci(times, level: float = LEVEL) -> tuple[float, float]:
+    """`level` confidence interval of the mean of `times`: mean -+ t_(m-1) SD / sqrt(m); NaN
+    for fewer than 2 values."""
+    t = np.asarray(times, dtype=float)
+    if t.size < 2 or not np.all(np.isfinite(t)):
+        return float("nan"), float("nan")
+    half = stats.t.ppf(0.5 + level / 2, t.size - 1) * t.std(ddof=1) / np.sqrt(t.size)
+    return float(t.mean() - half), float(t.mean() + half)
+
+
+def t90mean_ci(times, level: float = LEVEL) -> tuple[float, float]:
+    """`level` confidence interval of :func:`t90mean`, a mean trimmed of its slowest 10%: its
+    standard error is the SD of the values winsorized at the largest one kept, over (h / m)
+    sqrt(m) (h kept of m; Tukey & McLaughlin), with h - 1 degrees of freedom. Approximate (the
+    trimming is one-sided); NaN for fewer than 2 values kept."""
+    t = np.sort(np.asarray(times, dtype=float))
+    fast = max(1, (t.size * 9) // 10)
+    if fast < 2 or not np.all(np.isfinite(t)):
+        return float("nan"), float("nan")
+    winsorized = np.minimum(t, t[fast - 1])
+    se = winsorized.std(ddof=1) / ((fast / t.size) * np.sqrt(t.size))
+    centre = float(t[:fast].mean())
+    half = stats.t.ppf(0.5 + level / 2, fast - 1) * se
+    return centre - half, centre + half
+
+
 def t90mean(times) -> float:
     """Mean of the fastest 90% of `times` (seconds): the floor(0.9 m) smallest, at least one."""
     t = np.sort(np.asarray(times, dtype=float))
@@ -63,6 +100,9 @@ def _row(n: int, group: pd.DataFrame, time: str) -> dict:
     cases = len(group)
     fn = int(group["false_negative"].astype(bool).sum())
     fn_lo, fn_hi = clopper_pearson(fn, cases)
+    bt0_lo, bt0_hi = clopper_pearson(int(np.sum(bt == 0)), cases)
+    mean_lo, mean_hi = mean_ci(t)
+    t90_lo, t90_hi = t90mean_ci(t)
     return {
         "n": int(n), "cases": cases,
         "mean_s": float(t.mean()), "median_s": float(np.median(t)), "t90mean_s": t90mean(t),
@@ -73,6 +113,8 @@ def _row(n: int, group: pd.DataFrame, time: str) -> dict:
         "false_negative_share_lo": float(fn_lo), "false_negative_share_hi": float(fn_hi),
         "gave_up": int(np.sum(outcome == "gave_up")), "infeasible": int(np.sum(outcome == "infeasible")),
         "mean_backtracks": float(bt.mean()), "mean_k": float(group["k"].mean()),
+        "mean_s_lo": mean_lo, "mean_s_hi": mean_hi, "t90mean_s_lo": t90_lo, "t90mean_s_hi": t90_hi,
+        "bt0_lo": float(bt0_lo), "bt0_hi": float(bt0_hi),
     }
 
 
@@ -88,8 +130,44 @@ def table1(cases: pd.DataFrame, time: str = "wall_s") -> pd.DataFrame:
     return pd.DataFrame(rows, columns=COLUMNS)
 
 
+def table_by(cases: pd.DataFrame, by=groups.DEFAULT, time: str = "wall_s") -> pd.DataFrame:
+    """:func:`table1` of each group of `cases` (analysis.groups; per run by default), stacked,
+    with the group columns first; one group (of the default grouping): :func:`table1` alone."""
+    if time not in cases.columns:
+        raise AnalysisError(f"no time column '{time}' in the result files (--time {time})")
+    return groups.per_group(cases, by, lambda part: table1(part, time))
+
+
+def group_columns(table: pd.DataFrame) -> list[str]:
+    """The group columns of a table from :func:`table_by` (those before ``n``)."""
+    return list(table.columns[:list(table.columns).index("n")])
+
+
 #: Columns of :func:`false_negative_table`.
-FN_COLUMNS = ["n", "cases", "false_negatives", "share", "lo", "hi", "paper", "verdict"]
+FN_COLUMNS = ["n", "cases", "false_negatives", "share", "lo", "hi", "paper", "verdict", "cases_needed", "note"]
+
+
+def cases_needed(bound: float, level: float = LEVEL) -> int:
+    """How many cases, none of them a false negative, put the upper end of the exact two-sided
+    `level` interval below `bound`: the least m with 1 - ((1 - level) / 2)^(1/m) < bound (about
+    3.7 / bound at 95%; the one-sided rule of three says 3 / bound)."""
+    return int(math.floor(math.log((1 - level) / 2) / math.log1p(-bound))) + 1
+
+
+def power_note(cases: int, fn: int, lo: float, hi: float, bound: float | None) -> str:
+    """What a sample of `cases` with `fn` false negatives (interval lo..hi) can say about a
+    claimed bound (None: the paper saw none), in words."""
+    if bound is None:
+        return (f"none in {cases:,}: consistent (95% upper bound {hi:.2g})" if fn == 0
+                else f"{fn} seen where the paper saw none")
+    if hi < bound:
+        return f"the 95% upper bound {hi:.2g} is below {bound:g}"
+    if lo >= bound:
+        return f"the 95% lower bound {lo:.2g} is above {bound:g}: more than the paper's bound"
+    if fn == 0:
+        return (f"the sample cannot test the claim: none in {cases:,} cases leaves a 95% upper bound of "
+                f"{hi:.2g}, above {bound:g}; it takes {cases_needed(bound):,} cases with none seen")
+    return f"the sample cannot tell: the 95% interval {lo:.2g}..{hi:.2g} contains {bound:g}"
 
 
 def _fn_row(label, cases: int, fn: int, bound: float | None) -> dict:
@@ -100,17 +178,31 @@ def _fn_row(label, cases: int, fn: int, bound: float | None) -> dict:
         claim = f"< {bound:g}"
         verdict = "below" if hi < bound else "above" if lo >= bound else "cannot tell"
     return {"n": label, "cases": cases, "false_negatives": fn, "share": fn / cases if cases else float("nan"),
-            "lo": lo, "hi": hi, "paper": claim, "verdict": verdict}
+            "lo": lo, "hi": hi, "paper": claim, "verdict": verdict,
+            "cases_needed": cases_needed(bound) if bound is not None else None,
+            "note": power_note(cases, fn, lo, hi, bound)}
 
 
 def false_negative_table(table: pd.DataFrame) -> pd.DataFrame:
-    """The false negative share per n of `table` (from :func:`table1`) with its exact 95%
-    interval [lo, hi] beside the paper's claim for that n (000_*: below 1e-4 for n < 100,
-    below 1e-5 for 100 <= n < 800, none seen for n >= 800), then one pooled row per claim
-    (``n`` is then the range as text). ``verdict``: "below" when the interval lies below the
-    bound, "above" when it does not reach below it, "cannot tell" when it contains it (too few
-    cases to test the claim: with none seen, the upper end is about 3.7 / cases); for n >= 800
-    "none seen" or "some seen"."""
+    """The false negative share per n of `table` (from :func:`table1`, or :func:`table_by`: then
+    per group, the group columns first) with its exact 95% interval [lo, hi] beside the paper's
+    claim for that n (000_*: below 1e-4 for n < 100, below 1e-5 for 100 <= n < 800, none seen
+    for n >= 800), then one pooled row per claim (``n`` is then the range as text).
+    ``verdict``: "below" when the interval lies below the bound, "above" when it does not reach
+    below it, "cannot tell" when it contains it (too few cases to test the claim: with none
+    seen, the upper end is about 3.7 / cases); for n >= 800 "none seen" or "some seen".
+    ``cases_needed``: the cases, none a false negative, that would put the interval below the
+    bound; ``note``: the verdict in words (:func:`power_note`)."""
+    keys = group_columns(table)
+    if keys:
+        frames = []
+        for label, part in table.groupby(keys if len(keys) > 1 else keys[0], sort=False):
+            label = label if len(keys) > 1 else (label,)
+            frame = false_negative_table(part.drop(columns=keys))
+            for i, (name, value) in enumerate(zip(keys, label)):
+                frame.insert(i, name, value)
+            frames.append(frame)
+        return pd.concat(frames, ignore_index=True)
     ranges = [(lo, hi, bound) for lo, hi, bound in paper.FALSE_NEGATIVE_BOUNDS]
     ranges.append((paper.FALSE_NEGATIVE_NONE_FROM, None, None))
     rows, pooled = [], []
@@ -121,18 +213,29 @@ def false_negative_table(table: pd.DataFrame) -> pd.DataFrame:
         if len(part) > 1:
             label = f"{int(part['n'].min())}..{int(part['n'].max())}"
             pooled.append(_fn_row(label, int(part["cases"].sum()), int(part["false_negatives"].sum()), bound))
-    return pd.DataFrame(rows + pooled, columns=FN_COLUMNS)
+    out = pd.DataFrame(rows + pooled, columns=FN_COLUMNS)
+    out["cases_needed"] = out["cases_needed"].astype("Int64")
+    return out
 
 
 def false_negative_markdown(fn: pd.DataFrame) -> str:
-    """:func:`false_negative_table` as Markdown: shares as fractions (3 significant digits)."""
+    """:func:`false_negative_table` as Markdown: shares as fractions (3 significant digits), the
+    verdict with the cases a claim the sample cannot test would need."""
     def frac(x: float) -> str:
         return "0" if x == 0 else f"{x:.3g}"
+    keys = list(fn.columns[:list(fn.columns).index("n")])
+
+    def verdict(r) -> str:
+        if r["verdict"] == "cannot tell" and r["false_negatives"] == 0:
+            return f"cannot tell: needs {r['cases_needed']:,} cases"
+        return r["verdict"]
     shown = pd.DataFrame({
+        **{k: fn[k].map(str) for k in keys},
         "n": fn["n"].map(str), "cases": fn["cases"].map(str), "false neg": fn["false_negatives"].map(str),
         "share": fn["share"].map(frac), "95% interval": [f"{frac(a)} .. {frac(b)}" for a, b in zip(fn["lo"], fn["hi"])],
-        "paper": fn["paper"], "verdict": fn["verdict"]})
-    return shown.to_markdown(index=False, colalign=["right"] * 5 + ["left"] * 2, disable_numparse=True)
+        "paper": fn["paper"], "verdict": [verdict(r) for _, r in fn.iterrows()]})
+    return shown.to_markdown(index=False, colalign=["left"] * len(keys) + ["right"] * 5 + ["left"] * 2,
+                             disable_numparse=True)
 
 
 def _seconds(x: float) -> str:
@@ -148,15 +251,18 @@ def _fraction(x: float) -> str:
 
 
 def to_markdown(table: pd.DataFrame) -> str:
-    """The report's view of `table`: times in seconds (3 significant digits), backtrack
-    shares in %, the false negative share as a fraction (000_* quotes bounds like 1e-4)."""
-    shown = pd.DataFrame({
+    """The report's view of `table` (from :func:`table1` or :func:`table_by`, whose group
+    columns come first): times in seconds (3 significant digits), backtrack shares in %, the
+    false negative share as a fraction (000_* quotes bounds like 1e-4)."""
+    keys = group_columns(table)
+    shown = pd.DataFrame({**{k: table[k].map(str) for k in keys}, **{
         header: (table[col].map(_seconds) if col.endswith("_s")
                  else table[col].map(_percent) if col.startswith("bt")
                  else table[col].map(_fraction) if col.endswith("share")
                  else table[col].map(str))
-        for col, header in _MARKDOWN.items()})
-    return shown.to_markdown(index=False, colalign=["right"] * len(shown.columns), disable_numparse=True)
+        for col, header in _MARKDOWN.items()}})
+    return shown.to_markdown(index=False, colalign=["left"] * len(keys) + ["right"] * (len(shown.columns) - len(keys)),
+                             disable_numparse=True)
 
 
 def to_csv(table: pd.DataFrame, path) -> None:

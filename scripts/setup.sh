@@ -31,6 +31,8 @@ if ((${#missing[@]})); then
   apt-get update -qq >/dev/null
   apt-get install -y -qq --no-install-recommends "${missing[@]}" >/dev/null
 fi
+# NQC_SETUP_PACKAGES_ONLY=1: the packages only (scripts/nqc.def builds and installs itself).
+if [[ ${NQC_SETUP_PACKAGES_ONLY:-0} == 1 ]]; then exit 0; fi
 
 BUILD_DIR=${NQC_BUILD_DIR:-build}
 if [[ ! -f $BUILD_DIR/CMakeCache.txt ]]; then

@@ -66,6 +66,51 @@ def small_run(nqc_bin, tmp_path_factory) -> Path:
     return out
 
 
+def run_config(nqc_bin: Path, base: Path, config: dict) -> Path:
+    """`nqc run` (serial) of `config` in `base`; returns the results directory."""
+    path = base / f"{config['name']}.json"
+    path.write_text(json.dumps(config))
+    out = base / config["name"]
+    done = subprocess.run([str(nqc_bin), "run", str(path), "-o", str(out), "--quiet"],
+                          capture_output=True, text=True, env=run_env(), timeout=120)
+    assert done.returncode == 0, done.stderr
+    return out
+
+
+@pytest.fixture(scope="session")
+def auto_run(nqc_bin, tmp_path_factory) -> Path:
+    """SMALL_CONFIG run with the engine auto instead: the same compositions as small_run (same
+    seed and sizes), another engine and name, so another config_hash."""
+    return run_config(nqc_bin, tmp_path_factory.mktemp("auto-run"),
+                      {**SMALL_CONFIG, "name": "analysis-test-auto", "engine": "auto"})
+
+
+#: CSPLib prob079 instances (n = 10) taken from tests/data for the instance runs.
+PARAM_FILES = ["diag-10-4-1.param", "diag-10-4-10.param", "diag-10-4-100.param", "diag-10-4-1000.param",
+               "diag-10-4-101.param", "diag-10-4-102.param"]
+
+
+@pytest.fixture(scope="session")
+def instance_runs(nqc_bin, tmp_path_factory) -> dict[str, Path]:
+    """Instance runs of the same files with the engines auto and bitboard: six CSPLib .param
+    files (n = 10) with diags 5 and 10, and a composition file without completion (n = 4)."""
+    import tarfile
+
+    base = tmp_path_factory.mktemp("instances")
+    files = base / "files"
+    files.mkdir()
+    with tarfile.open(REPO / "tests/data/csplib-prob079/diag-10.tar.gz") as tar:
+        for member in tar.getmembers():
+            if Path(member.name).name in PARAM_FILES:
+                member.name = Path(member.name).name
+                tar.extract(member, files)
+    assert sorted(p.name for p in files.iterdir()) == sorted(PARAM_FILES)
+    (files / "corner4.txt").write_text("1 0 0 0\n")  # a queen in the corner of 4 x 4: no completion
+    return {engine: run_config(nqc_bin, base, {"name": f"instances-{engine}", "seed": 3, "engine": engine,
+                                               "instances": {"files": [str(files)], "diags": [5, 10]}})
+            for engine in ("auto", "bitboard")}
+
+
 @pytest.fixture()
 def shards_only(small_run, tmp_path) -> Path:
     """A copy of the small run's directory without results.h5, as an unfinished run leaves it."""

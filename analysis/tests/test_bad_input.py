@@ -3,9 +3,11 @@ was expected, exit 1 -- never a traceback, never a wrong number with exit 0."""
 
 from __future__ import annotations
 
+import re
 import resource
 import shutil
 import subprocess
+import warnings
 from pathlib import Path
 
 import h5py
@@ -282,9 +284,11 @@ def test_a_time_column_the_files_lack_is_one_error_line(tmp_path, capsys):
     assert not (tmp_path / "report").exists()
 
 
-# 6. Result files of different configs are not pooled without --allow-mixed.
+# 6. Result files of different configs are never pooled by accident: the library refuses them
+#    unless told how (load_cases(mixed=...)); the command line groups them per run, and pools
+#    them only with --allow-mixed (with a warning).
 
-def test_different_configs_are_not_pooled_without_allow_mixed(small_run, tmp_path, capsys):
+def test_different_configs_are_grouped_not_pooled(small_run, tmp_path, capsys):
     other = write_result_file(tmp_path / "other.h5", synthetic_rows([20, 20], [5, 6], [1e-3, 2e-3]),
                               config_hash="ffffffffffffffff")
     with h5py.File(small_run / "results.h5") as f:
@@ -293,16 +297,24 @@ def test_different_configs_are_not_pooled_without_allow_mixed(small_run, tmp_pat
         load_cases(small_run, other)
     assert str(err.value).startswith(f"{small_run} (config_hash {ours}) and {other} (config_hash ffffffffffffffff) "
                                      "are different configs")
-    one_error(analysis(capsys, "table", small_run, other), str(small_run), str(other), ours, "ffffffffffffffff",
-              "--allow-mixed")
     with pytest.warns(AnalysisWarning, match="pooling the cases of 2 different configs"):
         pooled = load_cases(small_run, other, allow_mixed=True)
     assert len(pooled) == 182
+    with warnings.catch_warnings():
+        warnings.simplefilter("error")
+        grouped = load_cases(small_run, other, mixed="group")
+    assert len(grouped) == 182
+    # the command line: one block per run (labelled by experiment name: both are grigoryan)
+    done = analysis(capsys, "table", small_run, other)
+    assert done.returncode == 0 and done.stderr == "", done.stderr
+    rows = [line.split("|")[1:3] for line in done.stdout.splitlines() if re.match(r"\| (analysis-test|synthetic) ", line)]
+    assert [(a.strip(), int(b)) for a, b in rows] == [("analysis-test", n) for n in (10, 20, 50, 100, 300)] + \
+        [("synthetic", 20)]
     done = analysis(capsys, "table", small_run, other, "--allow-mixed")
     assert done.returncode == 0, done.stderr
     assert done.stderr.startswith("nqc-analysis: warning: pooling the cases of 2 "), done.stderr
-    one_error(analysis(capsys, "report", small_run, other, "-o", tmp_path / "out"), "different configs")
-    assert not (tmp_path / "out").exists()
+    one_error(analysis(capsys, "table", small_run, other, "--allow-mixed", "--by", "engine"),
+              "--allow-mixed pools every case into one table: give it without --by")
 
 
 # 7. schema_version: a string "MAJOR.MINOR" of decimal digits, exactly as nqc accepts it.

@@ -10,6 +10,7 @@ import subprocess
 import h5py
 import pytest
 
+from analysis import figures
 from conftest import PYTHON, REPO, png_size, run_env
 
 
@@ -36,7 +37,8 @@ def test_report_writes_tables_fits_and_every_figure(small_run, nqc_bin, tmp_path
         "figures/fig11_time_by_backtracks_n100.png", "figures/fig09_no_backtrack_share.png",
         "figures/false_negative_share.png", "figures/randset.png"])
     for link in links:
-        assert (out / link).stat().st_size > 0 and png_size(out / link) == (640, 480)
+        expected = figures.TALL_PX if link.endswith("randset.png") else figures.SIZE_PX  # two panels: taller
+        assert (out / link).stat().st_size > 0 and png_size(out / link) == expected
     for name in ("table1.csv", "table1.md", "fits.csv", "residuals.csv", "randset-n100.csv",
                  "randset-n100-trials.csv"):
         assert (out / name).stat().st_size > 0, name
@@ -52,7 +54,7 @@ def test_table_and_fit_print_to_stdout(small_run, tmp_path):
     assert (tmp_path / "t.csv").read_text().startswith("n,cases,mean_s")
     done = analysis("fit", small_run, "--n-min", 20)
     assert done.returncode == 0, done.stderr
-    assert "paper (000_*): mean time per case" in done.stdout and "| 20..300 " in done.stdout
+    assert "paper (Grigoryan 2019): mean time per case" in done.stdout and "| 20..300 " in done.stdout
     assert "-0.628927" in done.stdout and "0.781568" in done.stdout
 
 

@@ -105,7 +105,7 @@ def test_time_that_cannot_be_logged_is_an_error():
 def test_fits_table_puts_the_paper_beside_ours():
     f = fit.fit_loglog(N, times(-0.5, 0.75))
     shown = fit.fits_table([f])
-    assert shown["fit"].tolist() == ["ours: mean time per case", "paper (000_*): mean time per case"]
+    assert shown["fit"].tolist() == ["ours: mean time per case", "paper (Grigoryan 2019): mean time per case"]
     assert shown["a"].tolist() == ["-0.500000", "-0.628927"] and shown["b"].tolist() == ["0.750000", "0.781568"]
     row = fit.fits_csv([f]).iloc[0]
     assert row["paper_a"] == paper.A and row["b"] == pytest.approx(0.75, abs=1e-9)

@@ -10,8 +10,8 @@ import pytest
 from analysis import paper
 from analysis.errors import AnalysisError
 from analysis.load import AnalysisWarning
-from analysis.report import ReportOptions, default_hist_n, paper_comparison, write_report
-from analysis.table import COLUMNS
+from analysis.report import PAPER_COLUMN, ReportOptions, default_hist_n, paper_comparison, write_report
+from analysis.table import COLUMNS, clopper_pearson
 from conftest import png_size
 
 
@@ -33,7 +33,7 @@ def test_report_from_a_randset_csv_with_a_k_range_and_cpu_time(small_run, tmp_pa
     assert "| 4 " in row and "n/a (no per-trial CSV)" in row and "[" not in row  # CSV outside OUT_DIR: no link
     assert "Top: the first-pass histogram is unavailable" in text
     assert png_size(out / "figures" / "fig11_time_by_backtracks_n50.png") == (640, 480)
-    assert png_size(out / "figures" / "randset.png") == (640, 480)
+    assert png_size(out / "figures" / "randset.png") == (640, 800)  # two panels
     assert "## Reproduce" not in text  # no command given
 
 
@@ -51,8 +51,8 @@ def test_report_from_per_trial_csvs_gives_the_first_pass_mean_and_se(small_run, 
         theirs = paper.RANDSET_FIRST_PASS.get(n)
         assert (theirs is not None and f"| {theirs} (" in row) == (n in (10, 100)), row
     got = paper_comparison(pd.DataFrame(columns=COLUMNS), [], list(runs.values())).set_index("quantity")
-    assert got.loc["randSet & randSet first pass share, n = 10", "paper (000_*)"] == "0.605701"
-    assert got.loc["randSet & randSet first pass share, n = 100", "paper (000_*)"] == "0.6005"
+    assert got.loc["randSet & randSet first pass share, n = 10", PAPER_COLUMN] == "0.605701"
+    assert got.loc["randSet & randSet first pass share, n = 100", PAPER_COLUMN] == "0.6005"
     assert got.loc["randSet & randSet first pass share, n = 100", "ours"].endswith(" (SE)")
     assert "1000 trials; ours - paper = " in got.loc["randSet & randSet first pass share, n = 100", "note"]
     assert "randSet & randSet first pass share, n = 200" not in got.index
@@ -78,8 +78,13 @@ def test_bad_hist_options_write_nothing(small_run, tmp_path):
 
 
 def table_of(rows: list[dict]) -> pd.DataFrame:
+    """Table 1 rows with the given values, the rest 0; the no-backtrack share's interval from bt0 and cases."""
     base = {c: 0.0 for c in COLUMNS}
-    return pd.DataFrame([{**base, **r} for r in rows], columns=COLUMNS)
+    table = pd.DataFrame([{**base, **r} for r in rows], columns=COLUMNS)
+    table["bt0_lo"], table["bt0_hi"] = clopper_pearson((table["bt0"] * table["cases"]).round(), table["cases"])
+    for c in ("mean_s_lo", "mean_s_hi", "t90mean_s_lo", "t90mean_s_hi"):
+        table[c] = [r.get(c, float("nan")) for r in rows]
+    return table
 
 
 def test_paper_comparison_uses_the_published_values():
@@ -92,14 +97,25 @@ def test_paper_comparison_uses_the_published_values():
     with warnings.catch_warnings():
         warnings.simplefilter("error")
         got = paper_comparison(tab, [], [], ["grigoryan"]).set_index("quantity")
-    assert got.loc["mean time at n = 1000", "paper (000_*)"] == "0.062 s"
+    assert got.loc["mean time at n = 1000", PAPER_COLUMN] == "0.062 s"
     assert got.loc["mean / t90mean at n = 1000", "ours"] == "2"
-    assert got.loc["cases with 0 backtracks at n = 1000", "ours"] == "55.00%"
-    assert got.loc["cases with 0 backtracks at n = 1000", "paper (000_*)"] == "60.50%"
-    assert got.loc["cases with 0 backtracks at n = 5000", "paper (000_*)"] == "61.92%"
+    assert got.loc["mean time at n = 1000", "ours"] == "0.002 s"  # no interval given
+    # shares with their exact 95% intervals, and whether the paper's value lies inside
+    assert got.loc["cases with 0 backtracks at n = 1000", "ours"] == "55.00% (95% CI 47.8..62.0%)"
+    assert got.loc["cases with 0 backtracks at n = 1000", "note"] == \
+        "200 cases here; the paper's value is inside our interval"
+    assert got.loc["cases with 1 backtracks at n = 5000", "note"] == \
+        "100 cases here; the paper's value is outside our interval"
+    assert got.loc["cases with 0 backtracks at n = 1000", PAPER_COLUMN] == "60.50%"
+    assert got.loc["cases with 0 backtracks at n = 5000", PAPER_COLUMN] == "61.92%"
     assert "cases with > 3 backtracks at n = 5000" not in got.index  # not published
-    assert got.loc["lowest share without backtracking, n = 7..100000", "ours"] == "40.00% (n = 50)"
+    # a floor tested against the interval: 40 of 100 cannot show a share above 35%
+    assert got.loc["lowest share without backtracking, n = 7..100000", "ours"] == "40.00% (95% CI 30.3..50.3%) at n = 50"
+    assert got.loc["lowest share without backtracking, n = 7..100000", "note"].startswith(
+        "cannot tell at n = 50: the 95% interval contains the floor")
     assert got.loc["false negative share, n = 1..99", "ours"] == "1 of 100 (95% interval 0.00025..0.054): above"
+    assert got.loc["false negative share, n = 1..99", "note"] == \
+        "the 95% lower bound 0.00025 is above 0.0001: more than the paper's bound"
     assert got.loc["false negatives, n >= 800", "ours"] == "0 of 300 (95% interval 0..0.012): none seen"
     other = paper_comparison(tab, [], [], ["auto"]).set_index("quantity")
     assert "engine auto" in other.loc["cases with 1 backtracks at n = 1000", "note"]

@@ -1,7 +1,8 @@
-// complete: one composition through one engine.
+// complete: one composition through one engine; count: its completions, or Q(N) on all ranks.
 #include <chrono>
-#include <optional>
 #include <cstdio>
+#include <filesystem>
+#include <optional>
 
 #include "cli/commands.hpp"
 #include "core/counting.hpp"
@@ -10,6 +11,8 @@
 #include "io/csplib.hpp"
 #include "io/composition_file.hpp"
 #include "io/errors.hpp"
+#include "mpi/count.hpp"
+#include "mpi/session.hpp"
 
 namespace nqc::cli {
 namespace {
@@ -25,6 +28,9 @@ Composition load_instance(const std::string& file, std::optional<int> diags) {
 
 }  // namespace
 
+// Solutions up to this n are printed by `complete` without -o (one line of Q(i), 1-based).
+constexpr Index kPrintedSolutionMaxN = 100;
+
 Runner add_complete(CLI::App& app) {
   auto* cmd = app.add_subcommand("complete", "Complete a composition file, or prove it has no completion");
   struct Args {
@@ -36,14 +42,16 @@ Runner add_complete(CLI::App& app) {
   auto a = std::make_shared<Args>();
   cmd->add_option("FILE", a->file, "composition file (text, binary or HDF5, found by content; - for stdin) or CSPLib prob079 .param file")->required();
   cmd->add_option("--diags", a->diags, "for a .param file: exclude only its first D diagonals (default: all)");
-  cmd->add_option("-o,--output", a->output, "write the completed solution here (.bin: binary, .h5 or .hdf5: HDF5, else text)");
+  cmd->add_option("-o,--output", a->output,
+                  "write the completed solution here (.bin: binary, .h5 or .hdf5: HDF5, else text; - for stdout, the summary then "
+                  "going to stderr); without -o a solution of n <= " + std::to_string(kPrintedSolutionMaxN) + " is printed as a 'solution:' line");
   std::string names;
   for (const auto& e : engine_infos())
     names += "\n  " + e.name + ": " + e.summary +
              (e.max_free_rows != 0 ? " (at most " + std::to_string(e.max_free_rows) + " free rows)" : "");
   cmd->add_option("-e,--engine", a->engine, "engine, one of:" + names)->capture_default_str();
   cmd->add_option("--seed", a->seed, "seed of the engine's random choices")->capture_default_str()->check(kUnsigned);
-  cmd->add_option("--max-nodes", a->max_nodes, "give up after this many placements (0 = no limit)")->capture_default_str()->check(kUnsigned);
+  cmd->add_option("--max-nodes", a->max_nodes, "give up after this many placements (sat: CaDiCaL's decisions; 0 = no limit)")->capture_default_str()->check(kUnsigned);
   cmd->add_option("--time-limit", a->time_limit_s, "give up after this many seconds (0 = no limit)")->capture_default_str()->check(kNonNegative);
   cmd->footer("Exit codes: 0 solved, 1 bad input, 2 proved infeasible (no completion), 3 gave up, 5 engine bug.");
   return [a] {
@@ -65,10 +73,22 @@ Runner add_complete(CLI::App& app) {
       std::fprintf(stderr, "nqc: error: bug: engine '%s' returned a completion that fails verification\n", a->engine.c_str());
       return static_cast<int>(kExitEngineBug);
     }
-    std::printf("outcome: %s\nengine: %s\nn: %d\nk: %d\ntime_s: %.6f\nbacktracks: %llu\nnodes: %llu\n",
-                to_string(r.outcome), engine->name().c_str(), d.n, d.k, seconds,
-                static_cast<unsigned long long>(r.counters.backtracks), static_cast<unsigned long long>(r.counters.nodes));
-    if (r.outcome == Outcome::gave_up) std::printf("limit: %s\n", r.limit.c_str());
+    // The summary goes to stdout, or to stderr when the solution itself does (-o -).
+    FILE* summary = a->output == "-" ? stderr : stdout;
+    std::fprintf(summary, "outcome: %s\nengine: %s\nn: %d\nk: %d\ntime_s: %.6f\nbacktracks: %llu\nnodes: %llu\n",
+                 to_string(r.outcome), engine->name().c_str(), d.n, d.k, seconds,
+                 static_cast<unsigned long long>(r.counters.backtracks), static_cast<unsigned long long>(r.counters.nodes));
+    if (r.outcome == Outcome::gave_up) std::fprintf(summary, "limit: %s\n", r.limit.c_str());
+    if (r.outcome == Outcome::solved && a->output.empty()) {
+      if (d.n <= kPrintedSolutionMaxN) {
+        std::string line = "solution:";
+        for (const Index col : r.solution.q) line += " " + std::to_string(col);
+        std::printf("%s\n", line.c_str());
+      } else {
+        std::printf("solution: not printed (n > %d): -o FILE writes it, -o - to stdout\n", kPrintedSolutionMaxN);
+      }
+    }
+    std::fflush(summary);
     if (r.outcome == Outcome::solved && !a->output.empty()) write_composition(r.solution, a->output);
     switch (r.outcome) {
       case Outcome::solved: return static_cast<int>(kExitOk);
@@ -79,18 +99,23 @@ Runner add_complete(CLI::App& app) {
   };
 }
 
-Runner add_count(CLI::App& app) {
-  auto* cmd = app.add_subcommand("count", "Count the completions of a composition file, or Q(N) for the empty N x N board");
+Runner add_count(CLI::App& app, int& argc, char**& argv) {
+  auto* cmd = app.add_subcommand(
+      "count", "Count the completions of a composition file, or Q(N) for the empty N x N board (under mpirun: on all ranks)");
   auto target = std::make_shared<std::string>();
   auto max_nodes = std::make_shared<std::uint64_t>(0);
   auto time_limit = std::make_shared<double>(0);
   auto diags = std::make_shared<std::optional<int>>();
   cmd->add_option("N_OR_FILE", *target, "board size N (empty board), a composition file (any format), or a CSPLib .param file")->required();
   cmd->add_option("--diags", *diags, "for a .param file: exclude only its first D diagonals (default: all)");
-  cmd->add_option("--max-nodes", *max_nodes, "stop after this many placements (0 = no limit)")->check(kUnsigned);
+  cmd->add_option("--max-nodes", *max_nodes, "stop after this many placements (0 = no limit; under mpirun, on each rank)")->check(kUnsigned);
   cmd->add_option("--time-limit", *time_limit, "stop after this many seconds (0 = no limit)")->check(kNonNegative);
-  cmd->footer("Exit codes: 0 counted, 1 bad input, 3 a limit stopped the count (the count printed is a lower bound).");
-  return [target, max_nodes, time_limit, diags] {
+  cmd->footer(
+      "The empty board (N <= 64): bit-parallel search with the board's symmetries; under mpirun the ranks share "
+      "its prefixes (the first 3 rows) dynamically and rank 0 prints the sum, the same as one process. "
+      "A composition: the word search of engine bitboard (at most 128 free rows), on rank 0 only.\n"
+      "Exit codes: 0 counted, 1 bad input, 3 a limit stopped the count (the count printed is a lower bound).");
+  return [target, max_nodes, time_limit, diags, &argc, &argv] {
     Composition c;
     const bool is_number = !target->empty() && target->find_first_not_of("0123456789") == std::string::npos;
     if (is_number && !std::filesystem::exists(*target)) {
@@ -100,17 +125,21 @@ Runner add_count(CLI::App& app) {
     } else {
       c = load_instance(*target, *diags);
     }
+    MpiSession session(argc, argv);
+    const bool empty_board = c.n() <= 64 && c.k() == 0 && !c.has_excluded_diagonals();
+    // A composition is counted by rank 0 alone.
+    if (!empty_board && session.rank() != 0) return static_cast<int>(kExitOk);
+    const Limits limits{*max_nodes, *time_limit, nullptr};
     const auto t0 = std::chrono::steady_clock::now();
-    const CountResult r = count_completions(c, Limits{*max_nodes, *time_limit, nullptr});
+    const CountResult r = empty_board ? count_queens_on_ranks(c.n(), limits, session) : count_completions(c, limits);
     const double seconds = std::chrono::duration<double>(std::chrono::steady_clock::now() - t0).count();
+    const int code = static_cast<int>(r.gave_up ? kExitGaveUp : kExitOk);
+    if (session.rank() != 0) return code;
     std::printf("n: %d\nk: %d\ncompletions: %llu%s\nnodes: %llu\ntime_s: %.6f\n", c.n(), c.k(),
                 static_cast<unsigned long long>(r.completions), r.gave_up ? " (lower bound)" : "",
                 static_cast<unsigned long long>(r.nodes), seconds);
-    if (r.gave_up) {
-      std::printf("limit: %s\n", r.limit.c_str());
-      return static_cast<int>(kExitGaveUp);
-    }
-    return static_cast<int>(kExitOk);
+    if (r.gave_up) std::printf("limit: %s\n", r.limit.c_str());
+    return code;
   };
 }
 

@@ -59,6 +59,26 @@ void check_plan_unchanged(const std::string& results, const std::filesystem::pat
                    "): rerun would build another case than the one stored");
 }
 
+// A case of a result file with what rebuilds it: its stored row, the run's config and plan
+// (checked unchanged since the run).
+struct StoredCase {
+  CaseRow row;
+  ExperimentConfig config;
+  Plan plan;
+};
+
+StoredCase load_case(const std::string& results, std::uint64_t case_id) {
+  StoredCase c;
+  c.row = find_row(results, case_id);
+  const std::filesystem::path file = representative_file(results);
+  c.config = parse_config(config_attribute(file), file.string() + " (config attribute)");
+  c.plan = make_plan(c.config);
+  check_plan_unchanged(results, file, c.plan);
+  if (c.row.shard_id >= c.plan.shards.size())
+    throw InputError(file.string() + ": case " + std::to_string(case_id) + " is not in its config's plan");
+  return c;
+}
+
 }  // namespace
 
 Runner add_rerun(CLI::App& app) {
@@ -76,20 +96,17 @@ Runner add_rerun(CLI::App& app) {
   cmd->footer("Prints the stored row and the new one. Exit codes: 0 same outcome and backtracks (for the same\n"
               "engine), 1 bad input, 6 different outcome or backtracks.");
   return [a] {
-    const CaseRow stored = find_row(a->results, a->case_id);
-    const std::filesystem::path file = representative_file(a->results);
-    ExperimentConfig config = parse_config(config_attribute(file), file.string() + " (config attribute)");
-    const Plan plan = make_plan(config);
-    check_plan_unchanged(a->results, file, plan);
-    if (stored.shard_id >= plan.shards.size()) throw InputError(file.string() + ": case " + std::to_string(a->case_id) + " is not in its config's plan");
-    const Shard& shard = plan.shards[stored.shard_id];
+    const StoredCase c = load_case(a->results, a->case_id);
+    const CaseRow& stored = c.row;
+    const ExperimentConfig& config = c.config;
+    const Shard& shard = c.plan.shards[stored.shard_id];
     const bool same_engine = a->engine.empty() || a->engine == config.engine;
     const auto engine = make_engine(same_engine ? config.engine : a->engine, config.engine_options);
     FailureRecord ignored;
     CaseRow again;
     Composition composition;
     if (shard.instances) {
-      const InstanceCase& instance = plan.instance_cases[a->case_id];
+      const InstanceCase& instance = c.plan.instance_cases[a->case_id];
       again = run_instance_case(config, *engine, shard, a->case_id, instance, 0, nullptr, &ignored);
     } else {
       const Composition solution = sample_solution(config, shard.n, stored.solution_id);
@@ -116,20 +133,36 @@ Runner add_rerun(CLI::App& app) {
 }
 
 Runner add_export(CLI::App& app) {
-  auto* cmd = app.add_subcommand("export", "Write the stored composition of a false-negative or gave_up case to a file");
+  auto* cmd = app.add_subcommand("export", "Write the composition of any case of a result file (its input) to a file");
   auto results = std::make_shared<std::string>();
   auto case_id = std::make_shared<std::uint64_t>(0);
   auto output = std::make_shared<std::string>();
   cmd->add_option("RESULTS", *results, "results directory or HDF5 result file")->required();
   cmd->add_option("--case", *case_id, "case id")->required()->check(kUnsigned);
-  cmd->add_option("-o,--output", *output, "output file (default: stdout); .bin: binary, .h5 or .hdf5: HDF5, else text");
+  cmd->add_option("-o,--output", *output, "output file (default, or -: stdout); .bin: binary, .h5 or .hdf5: HDF5, else text");
+  cmd->footer("False negatives and gave_up cases of n <= 10^6 are stored in the result file; every other case is\n"
+              "rebuilt from the stored config and seed (the plan checked unchanged since the run).");
   return [results, case_id, output] {
-    const auto record = find_failure(*results, *case_id);
-    if (!record)
-      throw InputError(*results + ": no stored composition for case " + std::to_string(*case_id) +
-                       " (only false negatives and gave_up cases with n <= 10^6 are stored; `nqc rerun --verbose` rebuilds any case)");
-    const Composition c(record->q);
-    write_composition(c, output->empty() ? "-" : *output);
+    const std::string to = output->empty() ? "-" : *output;
+    if (const auto record = find_failure(*results, *case_id)) {
+      write_composition(Composition(record->q), to);
+      return 0;
+    }
+    const StoredCase c = load_case(*results, *case_id);
+    const Shard& shard = c.plan.shards[c.row.shard_id];
+    Composition composition;
+    if (shard.instances) {
+      const InstanceCase& instance = c.plan.instance_cases[*case_id];
+      if (instance.param)
+        throw InputError(*results + ": case " + std::to_string(*case_id) + " is the CSPLib instance " + instance.file + " with --diags " +
+                         std::to_string(instance.diags) + ": excluded diagonals have no composition file (nqc complete " +
+                         instance.file + " --diags " + std::to_string(instance.diags) + " runs it)");
+      composition = instance_composition(instance);
+    } else {
+      const Composition solution = sample_solution(c.config, shard.n, c.row.solution_id);
+      composition = derive_case(c.config, solution, c.row.solution_id, c.row.composition_id).composition;
+    }
+    write_composition(composition, to);
     return 0;
   };
 }

@@ -17,9 +17,10 @@ Runner add_construct(CLI::App& app);
 Runner add_generate(CLI::App& app);
 Runner add_derive(CLI::App& app);
 Runner add_convert(CLI::App& app);
-/// complete: one composition through one engine; count: its completions.
+/// complete: one composition through one engine; count: its completions (Q(N) on all MPI
+/// ranks under mpirun). add_count takes argc/argv for MPI_Init.
 Runner add_complete(CLI::App& app);
-Runner add_count(CLI::App& app);
+Runner add_count(CLI::App& app, int& argc, char**& argv);
 /// randset: 000_*'s randSet & randSet experiment.
 Runner add_randset(CLI::App& app);
 /// run: an experiment config on all MPI ranks. Takes argc/argv for MPI_Init.

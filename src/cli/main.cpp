@@ -13,7 +13,7 @@
 int main(int argc, char** argv) {
   CLI::App app{"nqc: n-Queens Completion at cluster scale (complete compositions, run experiments, aggregate results)"};
   app.require_subcommand(1);
-  app.set_version_flag("--version", std::string("nqc ") + NQC_VERSION);
+  app.set_version_flag("-V,--version", std::string("nqc ") + NQC_VERSION);
   std::map<CLI::App*, nqc::cli::Runner> runners;
   const auto add = [&](nqc::cli::Runner runner) { runners[app.get_subcommands({}).back()] = std::move(runner); };
   add(nqc::cli::add_verify(app));
@@ -22,7 +22,7 @@ int main(int argc, char** argv) {
   add(nqc::cli::add_derive(app));
   add(nqc::cli::add_convert(app));
   add(nqc::cli::add_complete(app));
-  add(nqc::cli::add_count(app));
+  add(nqc::cli::add_count(app, argc, argv));
   add(nqc::cli::add_randset(app));
   add(nqc::cli::add_run(app, argc, argv));
   add(nqc::cli::add_aggregate(app));

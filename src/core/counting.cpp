@@ -1,85 +1,324 @@
 #include "core/counting.hpp"
 
-#include <chrono>
+#include <algorithm>
 #include <stdexcept>
+#include <string>
 
+#include "core/engines/bitboard.hpp"
 #include "core/engines/exact.hpp"
 #include "core/verifier.hpp"
 
 namespace nqc {
 namespace {
 
-// Bit c of a mask is board column c (0-based). Diagonal masks are shifted one column per
-// row: `down_right` holds the columns attacked in the next row along r - c = const, and
-// `down_left` along r + c = const.
-class MaskCounter {
- public:
-  MaskCounter(const Composition& c, const Limits& limits) : q_(c.q), limits_(limits), start_(std::chrono::steady_clock::now()) {
-    n_ = c.n();
-    full_ = n_ == 64 ? ~std::uint64_t{0} : (std::uint64_t{1} << n_) - 1;
-    // Cells on excluded diagonals, per row.
-    blocked_.assign(static_cast<std::size_t>(n_), 0);
-    for (const Index a : c.excluded_difference)
-      for (Index r = 0; r < n_; ++r)
-        if (const Index col = r - a + n_ - 1; col >= 0 && col < n_) blocked_[static_cast<std::size_t>(r)] |= std::uint64_t{1} << col;
-    for (const Index a : c.excluded_sum)
-      for (Index r = 0; r < n_; ++r)
-        if (const Index col = a - r; col >= 0 && col < n_) blocked_[static_cast<std::size_t>(r)] |= std::uint64_t{1} << col;
-  }
-
-  CountResult run() {
-    count(0, 0, 0, 0);
-    return out_;
-  }
-
- private:
-  void count(Index row, std::uint64_t cols, std::uint64_t down_right, std::uint64_t down_left) {
-    if (row == n_) {
-      ++out_.completions;
-      return;
-    }
-    std::uint64_t free = ~(cols | down_right | down_left | blocked_[static_cast<std::size_t>(row)]) & full_;
-    const Index given = q_[static_cast<std::size_t>(row)];
-    if (given != 0) free &= std::uint64_t{1} << (given - 1);  // a given queen: its cell or nothing
-    while (free != 0) {
-      const std::uint64_t bit = free & (0 - free);  // lowest set bit
-      free ^= bit;
-      if ((out_.nodes & 0xffff) == 0 || (limits_.max_nodes != 0 && out_.nodes >= limits_.max_nodes)) check_limits();
-      if (stopped_) return;
-      ++out_.nodes;
-      count(row + 1, cols | bit, ((down_right | bit) << 1) & full_, (down_left | bit) >> 1);
-    }
-  }
-
-  void check_limits() {
-    const char* hit = "";
-    if (limits_.max_nodes != 0 && out_.nodes >= limits_.max_nodes) hit = "max_nodes";
-    else if (limits_.stop != nullptr && limits_.stop->load(std::memory_order_relaxed)) hit = "stop";
-    else if (limits_.time_limit_s > 0 &&
-             std::chrono::duration<double>(std::chrono::steady_clock::now() - start_).count() >= limits_.time_limit_s)
-      hit = "time_limit";
-    if (*hit == '\0') return;
-    stopped_ = true;
-    out_.gave_up = true;
-    out_.limit = hit;
-  }
-
-  const std::vector<Index>& q_;
-  const Limits& limits_;
-  std::chrono::steady_clock::time_point start_;
-  Index n_ = 0;
-  std::uint64_t full_ = 0;
-  std::vector<std::uint64_t> blocked_;
-  CountResult out_;
-  bool stopped_ = false;
-};
+// Placements between two polls of the clock and the stop flag: about 6 ms at 6 ns each.
+constexpr std::uint64_t kPollNodes = std::uint64_t{1} << 20;
 
 }  // namespace
+
+int queens_prefix_depth(Index n) { return n >= 22 ? 4 : 3; }
+
+QueensCounter::QueensCounter(Index n, const Limits& limits) : n_(n), last_(n - 1), limits_(limits), watch_(limits_) {
+  if (n < 1 || n > 64) throw std::invalid_argument("QueensCounter: n must be 1..64, got " + std::to_string(n));
+  full_ = n == 64 ? ~u64{0} : (u64{1} << n) - 1;
+  topbit_ = u64{1} << last_;
+  // most_below_[row]: M(n - row), saturated (M(21) > 2^64 / 2).
+  for (int row = last_; row >= 0; --row) {
+    const auto k = static_cast<u64>(n - row);
+    const u64 below = most_below_[static_cast<std::size_t>(row) + 1];
+    most_below_[static_cast<std::size_t>(row)] = below >= (u64{1} << 57) ? below : k * (1 + below);
+  }
+}
+
+bool QueensCounter::fits(u64 need) {
+  if (nodes_ + need <= stop_at_) return true;
+  // A subtree larger than a poll interval is checked placement by placement anyway: no
+  // clock read for it (the top rows would read it at every placement). Near max_nodes the
+  // subtree is checked too, but max_nodes stops only a placement (refill): a subtree that
+  // turns out to need none must not stop the count.
+  if (need > kPollNodes / 2 || !poll()) return false;
+  return nodes_ + need <= stop_at_;
+}
+
+bool QueensCounter::refill() {
+  if (stopped()) return false;
+  if (limits_.max_nodes != 0 && nodes_ >= limits_.max_nodes) {
+    hit_ = "max_nodes";
+    stop_at_ = 0;
+    return false;
+  }
+  return poll();
+}
+
+bool QueensCounter::poll() {
+  if (stopped()) return false;
+  hit_ = watch_.poll();
+  if (stopped()) {
+    stop_at_ = 0;
+    return false;
+  }
+  stop_at_ = nodes_ + kPollNodes;
+  if (limits_.max_nodes != 0) stop_at_ = std::min(stop_at_, limits_.max_nodes);
+  return true;
+}
+
+void QueensCounter::set_subproblem(bool corner, int bound1) {
+  corner_ = corner;
+  bound1_ = bound1;
+  if (corner) {
+    bound2_ = -1;
+    return;
+  }
+  bound2_ = last_ - bound1;
+  sidemask_ = topbit_ | 1;
+  // The bound1 columns nearest each side: the last row's queen, nearer a corner than row
+  // 0's, would make another turn of the board the representative.
+  const u64 low = (u64{1} << bound1) - 1;
+  lastmask_ = low | (low << (n_ - bound1));
+  endbit_ = u64{1} << (last_ - bound1);
+}
+
+void QueensCounter::emit(int row, u64 left, u64 down, u64 right) {
+  QueensPrefix p;
+  p.left = left;
+  p.down = down;
+  p.right = right;
+  p.corner = corner_ ? 1 : 0;
+  p.bound1 = static_cast<std::uint8_t>(bound1_);
+  p.row = static_cast<std::uint8_t>(row);
+  for (int r = 0; r < row; ++r) p.cols[static_cast<std::size_t>(r)] = static_cast<std::uint8_t>(__builtin_ctzll(board_[static_cast<std::size_t>(r)]));
+  out_->prefixes.push_back(p);
+}
+
+// Which of the symmetric solutions the inner subproblem keeps: the board, read as the
+// columns of rows 0..n-1, against each quarter turn that leaves row 0's queen where it is
+// (the reflections are excluded by the bounds already). Returns 0 when a turn is smaller
+// (that turn is counted instead), else the size of the board's orbit: 2 when the quarter
+// turn gives the board itself, 4 when the half turn does, else 8.
+int QueensCounter::orbit_weight() const {
+  // A turn keeps row 0's queen (column bound1) in place only when row bound2's queen is in
+  // column 0 (quarter turn), the last row's in column n-1-bound1 (half turn) or row
+  // bound1's in column n-1 (three-quarter turn): most solutions meet none of these.
+  if (board_[static_cast<std::size_t>(bound2_)] != 1 && board_[static_cast<std::size_t>(last_)] != endbit_ &&
+      board_[static_cast<std::size_t>(bound1_)] != topbit_)
+    return 8;
+  std::array<int, 64> col{}, row_of{};
+  for (int r = 0; r <= last_; ++r) {
+    col[static_cast<std::size_t>(r)] = __builtin_ctzll(board_[static_cast<std::size_t>(r)]);
+    row_of[static_cast<std::size_t>(col[static_cast<std::size_t>(r)])] = r;
+  }
+  const auto at = [](const std::array<int, 64>& a, int i) { return a[static_cast<std::size_t>(i)]; };
+  // -1: the board is smaller than its turn, 0: equal, 1: larger; 2: the turn moves row 0's
+  // queen (not comparable: its own subproblem holds it).
+  const auto compare = [&](auto turned) {
+    if (turned(0) != at(col, 0)) return 2;
+    for (int r = 1; r <= last_; ++r)
+      if (const int c = turned(r); c != at(col, r)) return at(col, r) < c ? -1 : 1;
+    return 0;
+  };
+  // A queen on (r, c) goes to (c, n-1-r) under the quarter turn, (n-1-r, n-1-c) under the
+  // half turn, (n-1-c, r) under the three-quarter turn.
+  const int quarter = compare([&](int r) { return last_ - at(row_of, r); });
+  if (quarter == 1) return 0;
+  if (quarter == 0) return 2;
+  const int half = compare([&](int r) { return last_ - at(col, last_ - r); });
+  if (half == 1) return 0;
+  if (half == 0) return 4;
+  if (compare([&](int r) { return at(row_of, last_ - r); }) == 1) return 0;
+  return 8;
+}
+
+void QueensCounter::solution(u64 last_bit) {
+  board_[static_cast<std::size_t>(last_)] = last_bit;
+  switch (orbit_weight()) {
+    case 2: ++c2_; break;
+    case 4: ++c4_; break;
+    case 8: ++c8_; break;
+    default: break;
+  }
+}
+
+// Rows y = n-2 and n-1: two columns are left, a (the lower) and b, so the two rows take
+// them in one of two orders. Both are decided without a branch (a branch here mispredicts
+// about half the time); the inner subproblem branches only on a solution. Checked: near
+// the node budget, one placement at a time instead, so that max_nodes stays exact.
+template <bool Corner, bool Checked>
+inline void QueensCounter::last_two_rows(int y, u64 left, u64 down, u64 right, u64 free) {
+  const u64 rest = full_ & ~down;
+  const u64 a = rest & (0 - rest), b = rest ^ a;
+  if (!Checked || fits(4)) [[likely]] {
+    const u64 try_a = (free & a) != 0, try_b = (free & b) != 0;
+    const u64 a_then_b = try_a & static_cast<u64>((b & (((left | a) << 1) | ((right | a) >> 1))) == 0);
+    const u64 b_then_a = try_b & static_cast<u64>((a & (((left | b) << 1) | ((right | b) >> 1))) == 0);
+    nodes_ += try_a + try_b + a_then_b + b_then_a;
+    if constexpr (Corner) {
+      c8_ += a_then_b + b_then_a;
+    } else {
+      const u64 keep_ab = a_then_b & static_cast<u64>((b & lastmask_) == 0);
+      const u64 keep_ba = b_then_a & static_cast<u64>((a & lastmask_) == 0);
+      if ((keep_ab | keep_ba) != 0) [[unlikely]] {
+        if (keep_ab != 0) {
+          board_[static_cast<std::size_t>(y)] = a;
+          solution(b);
+        }
+        if (keep_ba != 0) {
+          board_[static_cast<std::size_t>(y)] = b;
+          solution(a);
+        }
+      }
+    }
+    return;
+  }
+  for (u64 f = free; f != 0; f &= f - 1) {
+    const u64 bit = f & (0 - f);
+    if (!may_place()) return;
+    ++nodes_;
+    const u64 last_free = full_ & ~(((left | bit) << 1) | down | bit | ((right | bit) >> 1));
+    if (last_free == 0) continue;
+    if (!may_place()) return;
+    ++nodes_;
+    if constexpr (Corner) {
+      ++c8_;
+    } else if ((last_free & lastmask_) == 0) {
+      board_[static_cast<std::size_t>(y)] = bit;
+      solution(last_free);
+    }
+  }
+}
+
+// Row y of a subproblem, its free cells `free` (before the subproblem's own bounds).
+// The masks are those of row y: `left` moves one column up per row, `right` one down.
+//
+// Recursive, and `inline` so that GCC inlines the recursion into itself a few levels deep:
+// 15% faster than the same function out of line, and 10-15% faster than the search on an
+// explicit stack of per-row arrays (n = 16).
+//
+// Checked: every placement is checked against the node budget (may_place). A subtree of
+// k rows holds at most M(k) = k (1 + M(k-1)) placements (at most k cells in its first row,
+// then k - 1 rows), so once that fits the budget, the subtree runs unchecked: only the top
+// rows (k > 8 at the poll interval of 2^20) pay for the checks, which cost 7% when made at
+// every placement. List: stop at row cutoff_ and emit the state as a prefix instead.
+template <bool Corner, bool List, bool Checked>
+inline void QueensCounter::search(int y, u64 left, u64 down, u64 right, u64 free) {
+  if constexpr (Corner) {
+    if (y < bound1_) free &= ~u64{2};  // column 1 above row bound1: the diagonal reflection
+  } else {
+    if (y < bound1_) {
+      free &= ~sidemask_;  // the side queens no nearer a corner than row 0's
+    } else if (y == bound2_) {
+      // Both side columns are taken by row bound2 (the mirror of the bound above): neither
+      // yet, prune; one, this row takes the other.
+      const u64 sides = down & sidemask_;
+      if (sides == 0) return;
+      if (sides != sidemask_) free &= sidemask_;
+    }
+  }
+  if (y + 1 == last_) {
+    last_two_rows<Corner, Checked>(y, left, down, right, free);
+    return;
+  }
+  while (free != 0) {
+    const u64 bit = free & (0 - free);  // the lowest free column
+    free ^= bit;
+    if constexpr (Checked) {
+      if (!may_place()) return;
+    }
+    ++nodes_;
+    if constexpr (!Corner || List) board_[static_cast<std::size_t>(y)] = bit;
+    const u64 l = (left | bit) << 1, d = down | bit, r = (right | bit) >> 1;
+    const u64 next = full_ & ~(l | d | r);
+    if (next == 0) continue;  // cheaper here than in a call
+    if constexpr (List) {
+      if (y + 1 == cutoff_) {
+        emit(y + 1, l, d, r);
+        continue;
+      }
+    }
+    if constexpr (Checked) {
+      if (fits(most_below_[static_cast<std::size_t>(y + 1)])) {
+        search<Corner, List, false>(y + 1, l, d, r, next);
+      } else {
+        if (stopped()) return;
+        search<Corner, List, true>(y + 1, l, d, r, next);
+      }
+    } else {
+      search<Corner, List, false>(y + 1, l, d, r, next);
+    }
+  }
+}
+
+QueensPrefixes QueensCounter::list(int depth) {
+  QueensPrefixes out;
+  out_ = &out;
+  cutoff_ = std::clamp(depth, 1, kMaxPrefixRows);
+  const u64 nodes0 = nodes_, found0 = completions();
+  const auto start = [&](bool corner, int row, u64 left, u64 down, u64 right) {
+    if (row >= cutoff_) {
+      emit(row, left, down, right);
+    } else if (corner) {
+      search<true, true, true>(row, left, down, right, full_ & ~(left | down | right));
+    } else {
+      search<false, true, true>(row, left, down, right, full_ & ~(left | down | right));
+    }
+  };
+  if (n_ == 1) {
+    if (may_place()) {
+      ++nodes_;
+      ++plain_;
+    }
+  } else {
+    // Corner: row 0's queen in column 0 (one placement), row 1's in column bound1.
+    if (n_ >= 4 && may_place()) {
+      ++nodes_;
+      board_[0] = 1;
+      for (int b = 2; b <= n_ - 2 && may_place(); ++b) {
+        ++nodes_;
+        set_subproblem(true, b);
+        const u64 bit = u64{1} << b;
+        board_[1] = bit;
+        start(true, 2, (2 | bit) << 1, 1 | bit, bit >> 1);
+      }
+    }
+    // Inner: row 0's queen in column bound1, 1 <= bound1 < bound2 = n-1-bound1.
+    for (int b = 1; 2 * b < last_ && may_place(); ++b) {
+      ++nodes_;
+      set_subproblem(false, b);
+      const u64 bit = u64{1} << b;
+      board_[0] = bit;
+      start(false, 1, bit << 1, bit, bit >> 1);
+    }
+  }
+  out.nodes = nodes_ - nodes0;
+  out.completions = completions() - found0;
+  out_ = nullptr;
+  return out;
+}
+
+void QueensCounter::count(const QueensPrefix& p) {
+  if (stopped()) return;
+  set_subproblem(p.corner != 0, p.bound1);
+  for (int r = 0; r < p.row; ++r) board_[static_cast<std::size_t>(r)] = u64{1} << p.cols[static_cast<std::size_t>(r)];
+  const u64 free = full_ & ~(p.left | p.down | p.right);
+  if (p.corner != 0) search<true, false, true>(p.row, p.left, p.down, p.right, free);
+  else search<false, false, true>(p.row, p.left, p.down, p.right, free);
+}
 
 CountResult count_completions(const Composition& composition, const Limits& limits) {
   if (const Verdict v = verify(composition); !v.ok())
     throw std::invalid_argument("inconsistent composition: " + v.describe(composition));
-  if (composition.n() <= 64) return MaskCounter(composition, limits).run();
+  const Index n = composition.n();
+  CountResult out;
+  if (n <= 64 && composition.k() == 0 && !composition.has_excluded_diagonals()) {
+    QueensCounter counter(n, limits);
+    const QueensPrefixes listed = counter.list(queens_prefix_depth(n));
+    for (const QueensPrefix& p : listed.prefixes) counter.count(p);
+    out.completions = counter.completions();
+    out.nodes = counter.nodes();
+    out.gave_up = counter.stopped();
+    out.limit = counter.limit();
+    return out;
+  }
+  if (n - composition.k() <= kBitboardMaxFree) return count_bitboard(composition, limits);
   return count_completions_reduced(composition, limits);
 }
 

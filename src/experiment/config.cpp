@@ -294,6 +294,13 @@ void check_k_against_sizes(const Checker& ck, const ExperimentConfig& cfg) {
       if (cfg.k.max > n - 1)
         ck.fail("/k", "k range " + std::to_string(cfg.k.min) + ".." + std::to_string(cfg.k.max) +
                           " is outside 1..n-1 = 1.." + std::to_string(n - 1) + " for n = " + std::to_string(n) + at);
+      // Engines for small residuals only (bitboard, sat): the smallest k must leave few free rows.
+      const Index max_free = engine_info(cfg.engine).max_free_rows;
+      const std::int64_t free_rows = n - std::min<std::int64_t>(cfg.k.min, n - 1);
+      if (max_free != 0 && free_rows > max_free)
+        ck.fail("/engine", "engine '" + cfg.engine + "' takes at most " + std::to_string(max_free) + " free rows, but n = " +
+                               std::to_string(n) + " with k = " + std::to_string(cfg.k.min) + " leaves " + std::to_string(free_rows) + at +
+                               ": raise /k/min or use auto or exact");
     }
 }
 

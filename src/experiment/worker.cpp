@@ -124,16 +124,16 @@ CaseRow run_case(const ExperimentConfig& config, Engine& engine, const Shard& sh
   return row;
 }
 
+Composition instance_composition(const InstanceCase& instance) {
+  if (instance.param) return read_param(instance.file, instance.diags).board;
+  const LoadedComposition loaded = read_composition(instance.file);
+  require_consistent(loaded);
+  return loaded.composition;
+}
+
 CaseRow run_instance_case(const ExperimentConfig& config, Engine& engine, const Shard& shard, std::uint64_t case_id,
                           const InstanceCase& instance, int rank, const std::atomic<bool>* stop, FailureRecord* failure) {
-  Composition composition;
-  if (instance.param) {
-    composition = read_param(instance.file, instance.diags).board;
-  } else {
-    const LoadedComposition loaded = read_composition(instance.file);
-    require_consistent(loaded);
-    composition = loaded.composition;
-  }
+  Composition composition = instance_composition(instance);
   CaseRow row;
   row.case_id = case_id;
   row.shard_id = shard.id;

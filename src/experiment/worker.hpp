@@ -65,6 +65,10 @@ struct ShardRun {
   bool complete = false;
 };
 
+/// The composition of an instance case: its composition file, or its CSPLib .param file with
+/// the case's diags (excluded diagonals). Throws InputError naming the file.
+Composition instance_composition(const InstanceCase& instance);
+
 /// Runs one case of an instance config: reads its file, runs the engine, verifies a
 /// completion. The completability of an instance is unknown, so `infeasible` is a result
 /// (not a bug) and no case is a false negative. Seed: derive_seed(seed, n, file index, diags).

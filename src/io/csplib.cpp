@@ -89,6 +89,52 @@ ParamInstance read_param(const std::filesystem::path& file, std::optional<int> d
   return parse_param(text::read_small_file(file, kMaxParamBytes, ".param file"), file.string(), diags);
 }
 
+std::vector<DiagonalPair> random_excluded_diagonals(Index n, int mininfile, Rng& rng) {
+  const Index lines = 2 * n - 1;
+  std::vector<Index> sums(static_cast<std::size_t>(lines)), differences(static_cast<std::size_t>(lines));
+  for (Index i = 0; i < lines; ++i) sums[static_cast<std::size_t>(i)] = differences[static_cast<std::size_t>(i)] = i;
+  shuffle(sums.begin(), sums.end(), rng);
+  shuffle(differences.begin(), differences.end(), rng);
+  std::vector<int> in_row(static_cast<std::size_t>(n), n), in_column(static_cast<std::size_t>(n), n);
+  std::vector<DiagonalPair> out;
+  while (!sums.empty() || !differences.empty()) {
+    const bool sum = differences.empty() || (!sums.empty() && rng.below(2) == 1);
+    auto& pool = sum ? sums : differences;
+    const Index d = pool.back();
+    pool.pop_back();
+    // Cells (r, c) of the diagonal; c = d - r (sum) or c = r - d + n - 1 (difference).
+    bool allowed = true;
+    for (Index r = 0; r < n && allowed; ++r) {
+      const Index c = sum ? d - r : r - d + n - 1;
+      if (c >= 0 && c < n && (in_row[static_cast<std::size_t>(r)] <= mininfile || in_column[static_cast<std::size_t>(c)] <= mininfile))
+        allowed = false;
+    }
+    if (!allowed) continue;
+    for (Index r = 0; r < n; ++r) {
+      const Index c = sum ? d - r : r - d + n - 1;
+      if (c < 0 || c >= n) continue;
+      --in_row[static_cast<std::size_t>(r)];
+      --in_column[static_cast<std::size_t>(c)];
+    }
+    out.push_back({d, sum ? 1 : 0});
+  }
+  return out;
+}
+
+Composition excluded_board(Index n, const std::vector<DiagonalPair>& pairs, std::size_t d) {
+  Composition board(n);
+  for (std::size_t i = 0; i < d && i < pairs.size(); ++i)
+    (pairs[i].type == 1 ? board.excluded_sum : board.excluded_difference).push_back(pairs[i].index);
+  return board;
+}
+
+std::string format_param(Index n, const std::vector<DiagonalPair>& pairs) {
+  std::string s = "n =  " + std::to_string(n) + "\nnumdiags =  " + std::to_string(pairs.size()) + "\ndiags =  [";
+  for (std::size_t i = 0; i < pairs.size(); ++i)
+    s += (i == 0 ? "[" : ", [") + std::to_string(pairs[i].index) + ", " + std::to_string(pairs[i].type) + "]";
+  return s + "]\n";
+}
+
 bool is_param_file(const std::filesystem::path& file) { return file.extension() == ".param"; }
 
 }  // namespace nqc

@@ -6,6 +6,7 @@
 #include <string>
 
 #include "core/composition.hpp"
+#include "core/rng.hpp"
 
 namespace nqc {
 
@@ -29,6 +30,30 @@ ParamInstance parse_param(const std::string& text, const std::string& source, st
 
 /// Reads a .param file (see parse_param). Throws nqc::InputError "FILE: cannot open: REASON".
 ParamInstance read_param(const std::filesystem::path& file, std::optional<int> diags);
+
+/// One excluded diagonal of a prob079 instance: `index` 0..2n-2 of type 1 (sum, r + c =
+/// index) or 0 (difference, r - c = index - (n - 1)), 0-based r, c.
+struct DiagonalPair {
+  Index index = 0;
+  int type = 0;
+  bool operator==(const DiagonalPair&) const = default;
+};
+
+/// A random prob079 instance list as CSPLib's generator draws one (queens-diag-gen.py in
+/// csplib/csplib Problems/prob079/data; Gent, Jefferson, Nightingale, JAIR 59, 2017): the sum
+/// and the difference diagonals each in random order; repeatedly a random direction (the
+/// other when one is used up) and its next diagonal, which is excluded unless a row or a column
+/// it crosses would keep `mininfile` or fewer open cells (CSPLib's files: mininfile = 4).
+/// Returns every pair excluded, in order: an instance is its first d pairs (excluded_board).
+/// The same procedure, not the same draws (Python's generator differs from Rng).
+std::vector<DiagonalPair> random_excluded_diagonals(Index n, int mininfile, Rng& rng);
+
+/// The empty n x n board with the first `d` of `pairs` excluded (d <= pairs.size()).
+Composition excluded_board(Index n, const std::vector<DiagonalPair>& pairs, std::size_t d);
+
+/// The .param text of `pairs` ("n = ", "numdiags = ", "diags = [[a, t], ...]"), as
+/// CSPLib's files: parse_param reads it back.
+std::string format_param(Index n, const std::vector<DiagonalPair>& pairs);
 
 /// True when the path names a CSPLib .param file (by its extension).
 bool is_param_file(const std::filesystem::path& file);

@@ -1,5 +1,9 @@
 #include "io/hdf5.hpp"
 
+#include <fcntl.h>
+#include <sys/file.h>
+#include <unistd.h>
+
 #include <algorithm>
 #include <cerrno>
 #include <cstring>
@@ -135,13 +139,31 @@ T check_type(T result, const std::string& action) {
   return result;
 }
 
-// File access: best-effort file locking where the library supports it, so that parallel
-// file systems without flock (some Lustre mounts) still work.
+// Whether flock() works in the directory of `path`. False where the file system refuses it
+// as unsupported: ENOSYS, ENOLCK (NFS without a lock daemon), EOPNOTSUPP / ENOTSUP, and 524
+// (the kernel's ENOTSUPP, from Lustre and Cray DVS); HDF5 itself tolerates ENOSYS only.
+bool flock_works(const std::string& path) {
+  const auto slash = path.rfind('/');
+  const std::string dir = slash == std::string::npos ? "." : (slash == 0 ? "/" : path.substr(0, slash));
+  const int fd = ::open(dir.c_str(), O_RDONLY | O_DIRECTORY | O_CLOEXEC);
+  if (fd < 0) return true;  // let HDF5 report what is wrong with the path
+  const int rc = ::flock(fd, LOCK_SH | LOCK_NB);
+  const int error = errno;
+  if (rc == 0) ::flock(fd, LOCK_UN);
+  ::close(fd);
+  constexpr int kKernelEnotsupp = 524;
+  return rc == 0 || !(error == ENOSYS || error == ENOLCK || error == EOPNOTSUPP || error == ENOTSUP || error == kKernelEnotsupp);
+}
+
+// File access: HDF5's file locking where the file system supports flock, none where it does
+// not (README "Results on network file systems"): nqc never writes a file that another
+// process reads (temporary name, then rename), and launches on one results directory are
+// serialized by its lock files (io/dir_lock.hpp), which need no flock.
 Handle file_access(const std::string& path) {
   Handle fapl(check_type(H5Pcreate(H5P_FILE_ACCESS), "create a property list for " + path),
               H5Pclose);
 #if H5_VERSION_GE(1, 10, 7)
-  check_type(H5Pset_file_locking(fapl.id(), true, true), "set file locking for " + path);
+  check_type(H5Pset_file_locking(fapl.id(), flock_works(path), true), "set file locking for " + path);
 #endif
   return fapl;
 }

@@ -4,6 +4,7 @@
 
 #include <algorithm>
 #include <chrono>
+#include <memory>
 #include <cmath>
 #include <map>
 #include <set>
@@ -21,6 +22,7 @@
 #include "experiment/plan.hpp"
 #include "experiment/results.hpp"
 #include "experiment/worker.hpp"
+#include "io/dir_lock.hpp"
 #include "io/errors.hpp"
 #include "io/hash.hpp"
 #include "io/text_input.hpp"
@@ -30,20 +32,8 @@ namespace nqc {
 namespace fs = std::filesystem;
 namespace {
 
-std::string utc_now() {
-  const std::time_t t = std::time(nullptr);
-  std::tm tm{};
-  gmtime_r(&t, &tm);
-  char buf[32];
-  std::strftime(buf, sizeof buf, "%Y-%m-%dT%H:%M:%SZ", &tm);
-  return buf;
-}
-
-std::string hostname() {
-  char buf[256] = {0};
-  if (gethostname(buf, sizeof buf - 1) != 0) return "unknown";
-  return buf;
-}
+// What prepare_directory returns for a directory whose run of this config is finished.
+const std::string kRunFinished = "finished";
 
 // A file of the results directory written atomically: a per-process temporary name (the
 // parts of a job array may prepare one directory at once), then a rename. Returns an error
@@ -205,8 +195,10 @@ std::string prepare_directory(const fs::path& dir, const std::string& config_tex
   bool write_plan = false;
   if (std::string error = check_config_file(dir, config_text, pinned.config_hash, contents, repair); !error.empty())
     return error;
-  if (!done.empty() && !resume)
-    return dir.string() + ": already holds results of this config; pass --resume to continue the run";
+  if (!done.empty() && !resume) {
+    if (done.size() == plan.shards.size() && fs::exists(dir / "results.h5", ec)) return kRunFinished;
+    return dir.string() + ": already holds results of this config; pass --resume to continue the run, or --force to start it over";
+  }
   if (std::string error = check_plan_file(dir, pinned, contents, repair, write_plan); !error.empty()) return error;
   const RunIdentity run{pinned.config_hash, pinned.hash()};
   for (const std::uint64_t id : done) check_against_plan(shard_path(dir, id), id, contents[shard_path(dir, id)], plan, run, false);
@@ -396,10 +388,42 @@ int run_experiment(const RunOptions& options, const MpiSession& session, const s
   std::string error;
   std::vector<std::uint64_t> done;
   const bool in_parts = options.parts > 1;
-  if (root)
-    error = prepare_directory(dir, config_text, pinned, plan, options.resume || options.repair || in_parts, options.repair,
-                              false, done);
+  // One owner per results directory (or per part of it): rank 0 holds the lock until the run
+  // returns; a second launch is refused before it touches anything.
+  std::unique_ptr<DirectoryLock> lock;
+  if (root) {
+    try {
+      std::error_code ec;
+      fs::create_directories(dir, ec);
+      if (ec) throw IoError(dir.string() + ": cannot create the results directory: " + ec.message());
+      std::string stale;
+      lock = std::make_unique<DirectoryLock>(dir, DirectoryLock::scope_of(options.part, options.parts), &stale);
+      if (!stale.empty()) spdlog::warn("{}", stale);
+    } catch (const InputError& e) {
+      error = e.what();
+    } catch (const IoError& e) {
+      error = e.what();
+    }
+    if (error.empty() && options.force) {
+      // Start over, under the lock: this config's results go (never another config's: the
+      // config check below still refuses those, since config.json stays).
+      for (const char* entry : {"results.h5", "shards", "plan.json"}) {
+        std::error_code ec;
+        fs::remove_all(dir / entry, ec);
+        if (ec) error = (dir / entry).string() + ": cannot remove (--force): " + ec.message();
+      }
+    }
+    if (error.empty())
+      error = prepare_directory(dir, config_text, pinned, plan, options.resume || options.repair || in_parts, options.repair,
+                                false, done);
+  }
   session.broadcast(error);
+  if (error == kRunFinished) {
+    if (root)
+      spdlog::info("{}: the run of this config is finished ({}): nothing to do (--force starts it over)", dir.string(),
+                   (dir / "results.h5").string());
+    return kExitOk;
+  }
   if (!error.empty()) {
     if (root) spdlog::error("{}", error);
     return kExitBadInput;
@@ -436,7 +460,7 @@ int run_experiment(const RunOptions& options, const MpiSession& session, const s
                    {"config_hash", config_hash},
                    {"plan_hash", pinned.hash()},
                    {"case_generation", std::to_string(kCaseGeneration)},
-                   {"hostname", hostname()},
+                   {"hostname", host_name()},
                    {"world_size", std::to_string(session.size())},
                    {"start_utc", utc_now()}};
 

@@ -14,6 +14,7 @@ struct RunOptions {
   std::filesystem::path config;
   std::optional<std::string> output;  ///< overrides the config's "output"
   bool resume = false;                ///< continue a run in the same directory
+  bool force = false;                 ///< start over: remove this config's results, shards and plan in DIR first
   bool repair = false;                ///< rewrite a damaged DIR/config.json or plan.json the result files vouch for (implies resume)
   bool dry_run = false;               ///< print the plan's counts, run nothing
   double progress_interval_s = 5.0;   ///< rank 0 logs progress this often

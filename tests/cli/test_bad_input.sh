@@ -179,10 +179,20 @@ sum_before=$(sha256sum "$res/results.h5" 2>/dev/null)
 # shellcheck disable=SC2317  # called through check
 unchanged() { [ -n "$sum_before" ] && [ "$(sha256sum "$res/results.h5" 2>/dev/null)" = "$sum_before" ]; }
 run "$NQC" run "$TMP/ci.json" -o "$res"
-expect_exit 1 "run ci.json again without --resume"
-expect_log_error "$res: already holds results of this config; pass --resume to continue the run" \
-  "run again: 'already holds results' error line"
+expect_exit 0 "run a finished config again: nothing to do"
+check "run again: it says the run is finished (and how to start over)" \
+  grep -q "\[info\] $res: the run of this config is finished ($res/results.h5): nothing to do (--force starts it over)$" "$ERR_FILE"
 check "run again: results.h5 unchanged (sha256)" unchanged
+run "$NQC" run "$TMP/ci.json" -o "$res" --force --resume
+expect_exit 1 "--force with --resume is refused"
+run "$NQC" run "$TMP/ci.json" -o "$res" --force --part 0/2
+expect_exit 1 "--force with --part is refused (a part must not remove the others' shards)"
+check "refused --force: results.h5 unchanged (sha256)" unchanged
+cp -r "$res" "$TMP/forced"
+run "$NQC" run "$TMP/ci.json" -o "$TMP/forced" --force -q
+expect_exit 0 "--force starts a finished run over"
+check "--force: results.h5 written again" test -s "$TMP/forced/results.h5"
+check "--force: shards written again (as many as before)" test "$(ls "$TMP/forced/shards" | wc -l)" -eq "$(ls "$res/shards" | wc -l)"
 run "$NQC" run "$DATA/other-config.json" -o "$res"
 expect_exit 1 "run another config into the same directory"
 expect_log_error "$res: holds results of another config ($res/config.json differs from this one); choose another output directory" \
@@ -195,6 +205,20 @@ expect_log_error "$res: holds results of another config ($res/config.json differ
 run "$NQC" run "$TMP/ci.json" -o "$res" --dry-run
 expect_exit 0 "--dry-run of the same config into its directory"
 expect_stdout_line "$res holds 15 shard files of this config: --resume continues the run" "--dry-run says the run can be resumed"
+# --dry-run --json: the same checks, the plan as one JSON line (paths absolute, keys sorted).
+run "$NQC" run "$DATA/other-config.json" -o "$res" --dry-run --json
+expect_exit 1 "--dry-run --json of another config into the same directory"
+expect_log_error "$res: holds results of another config ($res/config.json differs from this one); choose another output directory" \
+  "--dry-run --json refuses another config's directory as the run would"
+check "--dry-run --json of another config: nothing on stdout" test ! -s "$OUT_FILE"
+phys=$(cd "$TMP" && pwd -P)
+run "$NQC" run "$TMP/ci.json" -o "$res" --dry-run --json
+expect_exit 0 "--dry-run --json of the same config into its directory"
+check "--dry-run --json: one line, the plan's JSON" test "$(cat "$OUT_FILE")" = \
+  "{\"cases\":230,\"config\":\"$phys/ci.json\",\"name\":\"ci\",\"output\":\"$phys/results\",\"shards\":15,\"shards_done\":15}"
+run "$NQC" run "$TMP/ci.json" --json
+expect_exit 1 "--json without --dry-run"
+check "--json without --dry-run: the error names both" grep -qxF -- "nqc: error: --json requires --dry-run" "$ERR_FILE"
 
 # Shard files are checked on --resume: another config's shard, a damaged one, one outside the plan.
 sed 's/"seed": 7/"seed": 8/' "$TMP/ci.json" >"$TMP/ci-seed8.json"
@@ -225,7 +249,7 @@ check "the stale partial file is removed" test ! -e "$partial_dir/shards/partial
 rm -f "$mixed/config.json"
 run "$NQC" run "$TMP/ci.json" -o "$mixed"
 expect_exit 1 "shards but no config.json, without --resume"
-expect_log_error "$mixed: already holds results of this config; pass --resume to continue the run" \
+expect_log_error "$mixed: already holds results of this config; pass --resume to continue the run, or --force to start it over" \
   "shards without config.json: refused without --resume"
 cp "$res/shards/shard-000003.h5" "$mixed/shards/"
 printf 'garbage' >"$mixed/shards/shard-000005.h5"

@@ -105,4 +105,25 @@ run bash -c "cd / && '$NQC' rerun '$TMP/rel-out' --case 0"
 expect_exit 0 "rerun of an instance case from another working directory"
 got=$("$PYTHON" -c "import h5py; f = h5py.File('$TMP/rel-out/results.h5'); print(f['cases'][0]['instance'].decode())")
 check "relative instance path stored absolute ($got)" test "$got" = "$TMP/corner4.txt"
+
+# export of instance cases: a composition file's case is the file; a .param case is refused
+# with the command that runs it (excluded diagonals have no composition file).
+last=$(( $("$PYTHON" -c "import h5py; print(len(h5py.File('$TMP/one/results.h5')['cases']))") - 1 ))
+run "$NQC" export "$TMP/one" --case "$last" -o "$TMP/exported-corner4.txt"
+expect_exit 0 "export of the composition file's case ($last)"
+check "the exported case is corner4.txt's composition" test "$(grep -v '^#' "$TMP/exported-corner4.txt" | tr -s ' \n' ' ')" = "1 0 0 0 "
+run "$NQC" export "$TMP/one" --case 0
+expect_exit 1 "export of a CSPLib case"
+expect_stderr_line "nqc: error: $TMP/one: case 0 is the CSPLib instance $TMP/diag-10/diag-10-4-1.param with --diags 5: excluded diagonals have no composition file (nqc complete $TMP/diag-10/diag-10-4-1.param --diags 5 runs it)" \
+  "export of a CSPLib case: message with the command"
+
+# README's instance example, run as written from a copy of the repository's layout (tests/
+# and the built nqc at build/src/cli/nqc).
+README=$HERE/../../README.md
+mkdir -p "$TMP/readme/build/src/cli" && ln -s "$HERE/.." "$TMP/readme/tests" && ln -s "$NQC" "$TMP/readme/build/src/cli/nqc"
+sed -n '/^<!-- instance-example -->$/,/^<!-- \/instance-example -->$/p' "$README" | sed '/^```/d; /^<!--/d' >"$TMP/readme/example.sh"
+check "README: the instance example is there" test -s "$TMP/readme/example.sh"
+run bash -c "cd '$TMP/readme' && bash -e example.sh"
+expect_exit 0 "README's instance example runs as written"
+expect_stdout_contains "|         10 |     2000 |" "README's instance example: n = 10, 1000 files x 2 diags = 2000 cases in the table"
 summary

@@ -1,5 +1,5 @@
 #!/usr/bin/env bash
-# `nqc run` gives the same results on 1, 2 and 3 MPI ranks, and in 3 parts (--part) merged by
+# `nqc run` gives the same results on 1, 2, 3, 16 and 64 MPI ranks, and in 3 parts (--part) merged by
 # --resume: the rows of results.h5, sorted by case_id, agree in every column but wall_s, cpu_s
 # and rank.
 # Usage: test_run_ranks.sh NQC PYTHON CONFIG   (PYTHON: a python3 with h5py and pandas)
@@ -19,6 +19,7 @@ LIMIT=120  # seconds per run: a hung mpirun fails the check instead of the whole
 run "$NQC" run --dry-run "$CONFIG" -o "$TMP/A"
 expect_exit 0 "run --dry-run"
 planned=$(sed -n 's/.* shards, \([0-9][0-9]*\) cases, .*/\1/p' "$OUT_FILE")
+cp "$OUT_FILE" "$TMP/dry.out"
 check "run --dry-run prints the case count ($planned)" test -n "$planned"
 
 run timeout "$LIMIT" "$NQC" run "$CONFIG" -o "$TMP/A" -q
@@ -27,7 +28,15 @@ run timeout "$LIMIT" mpirun -np 2 "$NQC" run "$CONFIG" -o "$TMP/B" -q
 expect_exit 0 "run under mpirun -np 2 (dir B)"
 run timeout "$LIMIT" mpirun -np 3 --oversubscribe "$NQC" run "$CONFIG" -o "$TMP/C" -q
 expect_exit 0 "run under mpirun -np 3 --oversubscribe (dir C)"
-for d in A B C; do check "dir $d: results.h5 written" test -s "$TMP/$d/results.h5"; done
+# Many ranks (issue 14 item 5): 16 and 64 ranks, oversubscribed, more ranks than the plan has
+# shards: the idle ranks take no shard and the rows are the same.
+run timeout "$LIMIT" mpirun -np 16 --oversubscribe "$NQC" run "$CONFIG" -o "$TMP/D" -q
+expect_exit 0 "run under mpirun -np 16 --oversubscribe (dir D)"
+run timeout "$LIMIT" mpirun -np 64 --oversubscribe "$NQC" run "$CONFIG" -o "$TMP/E" -q
+expect_exit 0 "run under mpirun -np 64 --oversubscribe (dir E)"
+shards=$(sed -n 's/.* \([0-9][0-9]*\) shards, [0-9][0-9]* cases, .*/\1/p' "$TMP/dry.out")
+check "the plan has fewer shards ($shards) than 16 ranks" test "${shards:-99}" -lt 16
+for d in A B C D E; do check "dir $d: results.h5 written" test -s "$TMP/$d/results.h5"; done
 
 # A job array's way (dir P): the plan in 3 parts, parts 0 and 2 at once, part 1 on 2 ranks;
 # no part merges; then --resume merges (and runs nothing).
@@ -66,7 +75,7 @@ def report(good, what, detail=""):
 
 
 frames, world = {}, {}
-for d in "ABCP":
+for d in "ABCDEP":
     try:
         with h5py.File(f"{tmp}/{d}/results.h5", "r") as f:
             frames[d] = pd.DataFrame(f["cases"][()]).sort_values("case_id").reset_index(drop=True)
@@ -76,7 +85,7 @@ for d in "ABCP":
     except Exception as e:  # noqa: BLE001 - any failure to read is a failed check
         report(False, f"dir {d}: results.h5 readable", repr(e))
 
-for d, want in zip("ABC", ["1", "2", "3"]):
+for d, want in zip("ABCDE", ["1", "2", "3", "16", "64"]):
     report(world.get(d) == want, f"dir {d}: root attribute world_size = {want!r} (got {world.get(d)!r})")
 
 for d, df in frames.items():
@@ -94,7 +103,7 @@ if "B" in frames:
 
 if "A" in frames:
     a = frames["A"].drop(columns=volatile)
-    for d in "BCP":
+    for d in "BCDEP":
         if d not in frames:
             continue
         b = frames[d].drop(columns=volatile)

@@ -149,6 +149,19 @@ done
 run "$NQC" complete - <"$TMP/q2-n4.txt"
 expect_exit 0 "complete - (stdin), n = 4 with Q(1) = 2"
 expect_stdout_line "outcome: solved" "complete - (stdin): 'outcome: solved'"
+expect_stdout_line "solution: 2 4 1 3" "complete without -o prints a small solution (n = 4: the only one with Q(1) = 2)"
+# -o - : the solution alone on stdout (a composition file that verify reads), the summary on stderr.
+run "$NQC" complete "$TMP/q2-n4.txt" -o -
+expect_exit 0 "complete -o -"
+check "complete -o -: no file named '-'" test ! -e ./-
+check "complete -o -: the summary on stderr" grep -qx "outcome: solved" "$ERR_FILE"
+check "complete -o -: stdout is the solution only" test "$(grep -v '^#' "$OUT_FILE" | tr '\n' ' ')" = "2 4 1 3 "
+cp "$OUT_FILE" "$TMP/stdout-solution.txt"
+run "$NQC" verify "$TMP/stdout-solution.txt"
+expect_stdout_line "$TMP/stdout-solution.txt: valid solution, n = 4" "complete -o -: stdout verifies as a full solution"
+"$NQC" construct 101 -o "$TMP/c101.txt"
+run "$NQC" complete "$TMP/c101.txt"
+expect_stdout_line "solution: not printed (n > 100): -o FILE writes it, -o - to stdout" "complete without -o: a solution of n > 100 is not printed"
 
 # --- complete: infeasible ---------------------------------------------------------------
 # n = 4 solutions are 2 4 1 3 and 3 1 4 2: none has a queen in row 1, column 1.
@@ -260,6 +273,17 @@ run "$NQC" count "$param" --diags 5
 expect_stdout_line "completions: 7" "count of a .param file with --diags 5"
 run "$NQC" complete "$param" --diags 5 -o "$TMP/param-solution.txt"
 expect_exit 0 "complete a .param file with --diags 5"
+# d = 6 has no solution (the label: "Solutions: 0"): each complete engine proves it (exit 2),
+# each limit stops each of them (exit 3, the limit named).
+for engine in auto bitboard exact sat; do
+  run "$NQC" complete "$param" --diags 6 -e "$engine"
+  expect_exit 2 "complete -e $engine proves d = 6 infeasible"
+  expect_stdout_line "outcome: infeasible" "complete -e $engine: outcome infeasible"
+  expect_stdout_line "engine: $engine" "complete -e $engine: engine named"
+  run "$NQC" complete "$param" --diags 6 -e "$engine" --max-nodes 1
+  expect_exit 3 "complete -e $engine --max-nodes 1 gives up"
+  expect_stdout_line "limit: max_nodes" "complete -e $engine --max-nodes 1: the limit named"
+done
 run "$NQC" complete "$param" --diags 99
 expect_exit 1 "complete --diags above numdiags"
 expect_stderr_line "nqc: error: $param: --diags 99 is above numdiags = 16" "--diags above numdiags: message"
@@ -298,7 +322,21 @@ expect_exit 0 "rerun of the gave_up case: same outcome and backtracks"
 expect_stdout_contains "rerun:  engine exact, outcome gave_up" "rerun of the gave_up case gives up again"
 run "$NQC" rerun "$limited" --case "$case_id" -e auto
 expect_stdout_contains "rerun:  engine auto, outcome " "rerun with another engine runs that engine (under the run's node limit)"
-run "$NQC" export "$res" --case 0
-expect_exit 1 "export of a case with nothing stored"
+# Any case exports: a solved one is rebuilt from the stored config and seed, the composition
+# that rerun --verbose prints.
+run "$NQC" export "$res" --case 150
+expect_exit 0 "export of a solved case (rebuilt from config and seed)"
+cp "$OUT_FILE" "$TMP/exported-150.txt"
+run "$NQC" verify "$TMP/exported-150.txt"
+expect_stdout_contains "consistent composition, n = 50, k = 37" "the exported solved case verifies with its n and k"
+run "$NQC" rerun "$res" --case 150 --verbose
+check "export equals the composition rerun --verbose runs" \
+  test "$(grep -v '^#' "$TMP/exported-150.txt" | tr -s ' \n' ' ')" = "$(tail -n +4 "$OUT_FILE" | grep -v '^#' | tr -s ' \n' ' ')"
+run "$NQC" export "$res" --case 150 -o -
+expect_exit 0 "export -o - writes to stdout"
+check "export -o -: no file named '-'" test ! -e ./-
+run "$NQC" export "$res" --case 99999
+expect_exit 1 "export of a case the file does not hold"
+expect_stderr_line "nqc: error: $res: no case 99999" "export of a missing case: message"
 
 summary

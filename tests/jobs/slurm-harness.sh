@@ -38,7 +38,7 @@ slurm_up() {
   mkdir -p "$dir" || return 1
   dir=$(cd "$dir" && pwd -P)
   if [[ -n $(ls -A "$dir") ]]; then slurm_fail "$dir is not empty"; return 1; fi
-  mkdir -p "$dir"/{state,spool,log,munge}
+  mkdir -p "$dir"/{state,spool,log,munge,tmp}
   : >"$dir/pids"
 
   # munge: a key and a socket of this cluster only. munged insists on safe permissions.
@@ -91,6 +91,9 @@ MailProg=/bin/true
 ReturnToService=2
 StateSaveLocation=$dir/state
 SlurmdSpoolDir=$dir/spool
+# Where srun --mpi=pmix puts spmix_appdir_UID_JOBID.STEP (default /tmp): two clusters of this
+# harness at once (tests of two worktrees) number their jobs alike and would share it.
+TmpFS=$dir/tmp
 SlurmctldPidFile=$dir/slurmctld.pid
 SlurmdPidFile=$dir/slurmd.pid
 SlurmctldLogFile=$dir/log/slurmctld.log

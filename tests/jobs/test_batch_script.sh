@@ -1,8 +1,10 @@
 #!/usr/bin/env bash
-# jobs/submit without a cluster: the batch scripts it generates, compared line by line with
-# the expected ones in tests/jobs/expected/ (as ReFrame tests its Slurm backend); the
+# jobs/submit without a cluster: the directive lists and parameters of the batch scripts it
+# generates, compared with tests/jobs/expected/ (lists, not whole files: the rest of each
+# script is the static templates of jobs/templates/, checked by shellcheck here); the
 # submission itself against a stand-in sbatch (inherited SBATCH_* variables must not reach
-# it); and bad input: a clear one-line error, exit 1, and nothing submitted or written.
+# it); set-up lines, time forms, --print --write; and bad input: a clear one-line error,
+# exit 1, and nothing submitted or written. (tests/jobs/test_submit.py tests the pieces.)
 # Usage: test_batch_script.sh NQC REPO
 #   UPDATE_EXPECTED=1 test_batch_script.sh NQC REPO   rewrites the expected files instead
 set -u
@@ -19,6 +21,14 @@ SUBMIT=$REPO/jobs/submit
 CONFIG=$HERE/golden.json
 export NQC
 TMP=$(cd "$TMP" && pwd -P)
+SHELLCHECK=$(command -v shellcheck)
+
+# The templates on their own, as they are in the repository.
+if [ -n "$SHELLCHECK" ]; then
+  check "jobs/templates/*.sh pass shellcheck" shellcheck "$REPO"/jobs/templates/*.sh
+else
+  echo "# shellcheck is not installed: the templates and scripts are checked with bash -n only"
+fi
 
 # placeholders: the generated text with this machine's paths replaced, longest first
 placeholders() {
@@ -32,39 +42,41 @@ placeholders() {
   done
 }
 
-# golden NAME ARGS...: `jobs/submit ARGS... --print` (run in $TMP) against expected/NAME.
+# spec: of `jobs/submit --print` output, what the job specifications say: the script headers,
+# the #SBATCH directives and the parameter assignments (NAME=VALUE at the start of a line).
+spec() { grep -E '^(# ==> .* <==|#SBATCH .*|[A-Z_]+=.*)$'; }
+
+# scripts_pass NAME FILE: each script of a --print output FILE passes bash -n and shellcheck.
+scripts_pass() {
+  local name=$1 part
+  rm -f "$TMP/$name".part*
+  awk -v d="$TMP/$name.part" '/^# ==> .* <==$/ { n++; next } { print > (d n) }' "$2"
+  for part in "$TMP/$name".part*; do
+    local job
+    job=$(sed -n 's/^#SBATCH --job-name=//p' "$part")
+    check "$name: $job parses (bash -n)" bash -n "$part"
+    [ -z "$SHELLCHECK" ] || check "$name: $job passes shellcheck" shellcheck "$part"
+  done
+}
+
+# golden NAME ARGS...: the spec of `jobs/submit ARGS... --print` (run in $TMP) against expected/NAME.
 golden() {
   local name=$1 expected=$HERE/expected/$1
   shift
   (cd "$TMP" && "$SUBMIT" "$@" --print) >"$TMP/$name.raw" 2>"$TMP/$name.err"
   local rc=$?
-  placeholders <"$TMP/$name.raw" >"$TMP/$name"
+  placeholders <"$TMP/$name.raw" | spec >"$TMP/$name"
   if [ -n "${UPDATE_EXPECTED:-}" ]; then
     cp "$TMP/$name" "$expected"
     echo "# wrote $expected"
   fi
   check "$name: jobs/submit ${*} --print exits 0 (got $rc)" test "$rc" -eq 0 -a ! -s "$TMP/$name.err"
-  local n_exp n_got i first=""
-  n_exp=$(wc -l <"$expected")
-  n_got=$(wc -l <"$TMP/$name")
-  mapfile -t want <"$expected"
-  mapfile -t got <"$TMP/$name"
-  for ((i = 0; i < n_exp || i < n_got; i++)); do
-    if [ "${want[i]-<none>}" != "${got[i]-<none>}" ]; then
-      first="line $((i + 1)): expected: ${want[i]-<none>}
-line $((i + 1)): got:      ${got[i]-<none>}"
-      break
-    fi
-  done
-  if [ -z "$first" ]; then ok "$name: the $n_got lines equal expected/$name"
-  else fail "$name: the generated scripts differ from expected/$name" "$first"
+  if diff_out=$(diff "$expected" "$TMP/$name"); then
+    ok "$name: the directives and parameters equal expected/$name ($(grep -c '^#SBATCH' "$TMP/$name") directives)"
+  else
+    fail "$name: the directives or parameters differ from expected/$name (< expected, > got)" "$diff_out"
   fi
-  # Each printed script on its own passes bash -n.
-  awk -v d="$TMP/$name.part" '/^# ==> .* <==$/ { n++; next } { print > (d n) }' "$TMP/$name.raw"
-  local part
-  for part in "$TMP/$name".part*; do
-    check "$name: $(head -n 3 "$part" | sed -n 's/^#SBATCH --job-name=//p') parses (bash -n)" bash -n "$part"
-  done
+  scripts_pass "$name" "$TMP/$name.raw"
 }
 
 # 1. Defaults, with the config's own output directory (relative: taken from the current directory).
@@ -72,12 +84,42 @@ golden single.txt "$CONFIG"
 # 2. Every option.
 golden array.txt "$CONFIG" -o out/study --nodes 1 --ntasks 2 --time 1-00:00:00 --partition debug \
   --account proj --array 3 --grace 300 --max-requeues 5 --launcher srun --job-name study \
-  --sbatch=--mem-per-cpu=1G
+  --sbatch=--mem-per-cpu=1G --aggregate-time 45:00 --setup 'module load openmpi'
 # --opt=value is the same as --opt value.
 (cd "$TMP" && "$SUBMIT" "$CONFIG" -o out/study --nodes=1 --ntasks=2 --time=1-00:00:00 --partition=debug \
   --account=proj --array=3 --grace=300 --max-requeues=5 --launcher=srun --job-name=study \
-  --sbatch --mem-per-cpu=1G --print) 2>&1 | placeholders >"$TMP/array-eq.txt"
-check "array.txt: --opt=VALUE gives the same scripts as --opt VALUE" cmp -s "$TMP/array.txt" "$TMP/array-eq.txt"
+  --sbatch --mem-per-cpu=1G --aggregate-time=45:00 --setup='module load openmpi' --print) 2>&1 |
+  placeholders >"$TMP/array-eq.txt"
+check "array.txt: --opt=VALUE gives the same scripts as --opt VALUE" cmp -s <(placeholders <"$TMP/array.txt.raw") "$TMP/array-eq.txt"
+
+# Every time form sbatch takes, as given in the run job; the aggregation job keeps its own
+# 30-minute limit, or --time when that is shorter.
+for t in 120 30:00 1:00:00 1-0 1-12 1-12:30 1-00:00:00 2:3; do
+  run "$SUBMIT" "$CONFIG" -o "$TMP/t" --time "$t" --grace 1 --print
+  expect_exit 0 "--time $t is accepted"
+  expect_stdout_line "#SBATCH --time=$t" "--time $t: #SBATCH --time=$t in the run job"
+done
+check "--time 2:3 (2 min 3 s): the aggregation job keeps --time=2:3, shorter than 30 minutes" \
+  test "$(grep -c '^#SBATCH --time=2:3$' "$OUT_FILE")" -eq 2
+run "$SUBMIT" "$CONFIG" -o "$TMP/t" --time 1-0 --print
+check "--time 1-0: the aggregation job gets --time=00:30:00" grep -qxF "#SBATCH --time=00:30:00" "$OUT_FILE"
+
+# The job name comes from the config's "name", not from its file name.
+cp "$CONFIG" "$TMP/another-file-name.json"
+run "$SUBMIT" "$TMP/another-file-name.json" -o "$TMP/t" --print
+expect_stdout_line "#SBATCH --job-name=nqc-golden" "the job name is nqc- and the config's name"
+expect_stdout_line "#SBATCH --job-name=nqc-golden-aggregate" "the aggregation job's name too"
+
+# Set-up lines, from --setup and --setup-file in order, in both scripts, before the templates.
+printf 'module purge\nexport OMP_NUM_THREADS=1\n' >"$TMP/setup.sh"
+run "$SUBMIT" "$CONFIG" -o "$TMP/t" --setup 'module load gcc' --setup-file "$TMP/setup.sh" --setup 'source /opt/venv/bin/activate' --print
+expect_exit 0 "--setup and --setup-file"
+awk '/^# ---- set-up lines/ { on = 1; next } /^$/ { on = 0 } on' "$OUT_FILE" >"$TMP/setup.got"
+printf '%s\n' "module load gcc" "module purge" "export OMP_NUM_THREADS=1" "source /opt/venv/bin/activate" \
+  "module load gcc" "module purge" "export OMP_NUM_THREADS=1" "source /opt/venv/bin/activate" >"$TMP/setup.want"
+check "the set-up lines, in order, in the run and the aggregation script" cmp -s "$TMP/setup.want" "$TMP/setup.got"
+check "the set-up lines run before the templates' strict mode (set -u)" \
+  bash -c "awk '/^module load gcc\$/ && !s { print NR; s = 1 } /^set -uo pipefail\$/ { print NR; exit }' '$OUT_FILE' | sort -n -c"
 
 # Submission against stand-ins for sbatch and squeue: they record their arguments and the
 # SBATCH_*/SLURM_* variables they see, and sbatch answers with a job id.
@@ -125,6 +167,50 @@ check "--aggregate-only: one sbatch call, afterok:55" \
   bash -c "test \$(grep -c '^sbatch ' '$FAKE_LOG') -eq 1 && grep -qxF 'sbatch --parsable --dependency=afterok:55 --kill-on-invalid-dep=yes $TMP/agg/jobs/aggregate.sbatch' '$FAKE_LOG'"
 check "--aggregate-only: no run.sbatch written" test ! -e "$TMP/agg/jobs/run.sbatch"
 
+# --print --write DIR: the scripts written for editing, OUT/logs created, nothing submitted;
+# the command it prints submits them with the dependency.
+rm -f "$FAKE_LOG" "$FAKE_LOG.count"
+run env PATH="$FAKE_PATH" "$SUBMIT" "$CONFIG" -o "$TMP/w" --ntasks 2 --print --write "$TMP/edit"
+expect_exit 0 "--print --write DIR"
+expect_stdout_line "batch scripts:   $TMP/edit/run.sbatch, $TMP/edit/aggregate.sbatch (nothing submitted)" "--write: names the scripts"
+expect_stdout_line "logs:            $TMP/w/logs/ (created: Slurm does not create it)" "--write: names the log directory"
+command=$(sed -n 's/^submit: *//p' "$OUT_FILE")
+check "--write: prints the sbatch commands" test "$command" = \
+  "run=\$(sbatch --parsable $TMP/edit/run.sbatch) && sbatch --dependency=afterok:\$run --kill-on-invalid-dep=yes $TMP/edit/aggregate.sbatch"
+(cd "$TMP" && "$SUBMIT" "$CONFIG" -o "$TMP/w" --ntasks 2 --print) >"$TMP/w.print"
+awk '/^# ==> .*run.sbatch <==$/ { on = 1; next } /^# ==> / { on = 0 } on' "$TMP/w.print" | sed '$d' >"$TMP/w.run"
+check "--write: DIR/run.sbatch is what --print shows" cmp -s "$TMP/w.run" "$TMP/edit/run.sbatch"
+check "--write: OUT/logs/ exists, nothing else in OUT" test -d "$TMP/w/logs" -a ! -e "$TMP/w/jobs" -a ! -e "$TMP/w/config.json"
+check "--write: sbatch not called" test ! -e "$FAKE_LOG"
+run env PATH="$FAKE_PATH" bash -c "$command"
+check "--write: the printed command submits both, the aggregation afterok on the run job" \
+  grep -qxF "sbatch --dependency=afterok:101 --kill-on-invalid-dep=yes $TMP/edit/aggregate.sbatch" "$FAKE_LOG"
+
+# No cluster reachable: squeue (or sbatch) cannot contact slurmctld, or finds no slurm.conf.
+mkdir -p "$TMP/down" "$TMP/noconf" "$TMP/sbatch-down"
+printf '#!/bin/bash\necho "slurm_load_jobs error: Unable to contact slurm controller (connect failure)" >&2\nexit 1\n' >"$TMP/down/squeue"
+# shellcheck disable=SC2016 # the stand-in expands it
+printf '#!/bin/bash\nfor w in "error: resolve_ctls_from_dns_srv: res_nsearch error: Unknown host" "error: fetch_config: DNS SRV lookup failed" "fatal: Could not establish a configuration source"; do echo "squeue: $w" >&2; done\nexit 1\n' >"$TMP/noconf/squeue"
+# shellcheck disable=SC2016 # the stand-in expands it
+printf '#!/bin/bash\necho "sbatch $*" >>"$FAKE_LOG"\necho "sbatch: error: Batch job submission failed: Unable to contact slurm controller (connect failure)" >&2\nexit 1\n' >"$TMP/sbatch-down/sbatch"
+chmod +x "$TMP/down/squeue" "$TMP/noconf/squeue" "$TMP/sbatch-down/sbatch"
+rm -f "$FAKE_LOG" "$FAKE_LOG.count"
+run env PATH="$TMP/down:$FAKE_PATH" SLURM_CONF=/etc/slurm/test.conf "$SUBMIT" "$CONFIG" -o "$TMP/down-out"
+expect_exit 1 "slurmctld unreachable"
+expect_stderr_line "submit: error: no Slurm cluster reachable: squeue failed: slurm_load_jobs error: Unable to contact slurm controller (connect failure) (is slurmctld up? SLURM_CONF=/etc/slurm/test.conf)" \
+  "slurmctld unreachable: one line says so"
+check "slurmctld unreachable: nothing submitted, nothing written" test ! -e "$FAKE_LOG" -a ! -e "$TMP/down-out"
+run env -u SLURM_CONF PATH="$TMP/noconf:$FAKE_PATH" "$SUBMIT" "$CONFIG" -o "$TMP/down-out"
+expect_exit 1 "no slurm.conf"
+expect_stderr_line "submit: error: no Slurm cluster reachable: squeue failed: squeue: fatal: Could not establish a configuration source (no slurm.conf: set SLURM_CONF, or submit from a login node)" \
+  "no slurm.conf: one line says so"
+run env PATH="$TMP/sbatch-down:$FAKE_PATH" SLURM_CONF=/etc/slurm/test.conf "$SUBMIT" "$CONFIG" -o "$TMP/down-out"
+expect_exit 1 "sbatch cannot contact slurmctld"
+expect_stderr_line "submit: error: no Slurm cluster reachable: sbatch failed: sbatch: error: Batch job submission failed: Unable to contact slurm controller (connect failure) (is slurmctld up? SLURM_CONF=/etc/slurm/test.conf); nothing was submitted" \
+  "sbatch cannot contact slurmctld: one line says so"
+check "sbatch cannot contact slurmctld: one attempt (the run job), no submission recorded" \
+  bash -c "test \$(grep -c '^sbatch ' '$FAKE_LOG') -eq 1 && test ! -e '$TMP/down-out/jobs/submitted.txt'"
+
 # Bad input: one line "submit: error: ...", exit 1, sbatch never called, nothing written.
 # bad DESC EXPECTED_STDERR ARGS...   (BAD_ENV: more NAME=VALUE for env)
 bad() {
@@ -148,8 +234,9 @@ bad "invalid config (a wrong type)" "invalid config: $(nqc_error "$TMP/invalid.j
 check "invalid config: the error names the JSON path" grep -qF "/sizes/0/solutions" "$ERR_FILE"
 bad "invalid config (an unknown key)" "invalid config: $(nqc_error "$TMP/unknown-key.json")" "$TMP/unknown-key.json" -o "$TMP/bad"
 check "unknown key: the error names the JSON path" grep -qF "/bogus" "$ERR_FILE"
-for t in 1:00 90 00:60:00 1:2:3 01:00:00x -1:00:00 1-2-03:00:00 abc; do
-  bad "malformed --time $t" "--time: expected HH:MM:SS or D-HH:MM:SS, got '$t'" "$CONFIG" -o "$TMP/bad" --time "$t"
+for t in 00:60:00 1:60 1-24 01:00:00x -1:00:00 1-2-03:00:00 1h abc; do
+  bad "malformed --time $t" "--time: expected a time limit as sbatch takes it (MM, MM:SS, HH:MM:SS, D-HH, D-HH:MM or D-HH:MM:SS), got '$t'" \
+    "$CONFIG" -o "$TMP/bad" --time "$t"
 done
 bad "--time 00:00:00" "--time: the time limit must be at least 00:00:01, got '00:00:00'" "$CONFIG" -o "$TMP/bad" --time 00:00:00
 bad "empty --time" "option --time needs a value (see jobs/submit --help)" "$CONFIG" -o "$TMP/bad" --time=
@@ -165,6 +252,10 @@ bad "--after without --aggregate-only" "--after goes with --aggregate-only" "$CO
 bad "option without its value" "option --ntasks needs a value (see jobs/submit --help)" "$CONFIG" -o "$TMP/bad" --ntasks
 bad "results directory with a space" "results directory '$TMP/bad dir': spaces, quotes, backslashes and % cannot go into #SBATCH lines; choose another (-o DIR)" \
   "$CONFIG" -o "$TMP/bad dir"
+bad "--setup that is not bash" "--setup, --setup-file: the set-up lines are not valid bash: line 1: unexpected EOF while looking for matching \`''" \
+  "$CONFIG" -o "$TMP/bad" --setup "module load 'openmpi"
+bad "--setup-file missing" "--setup-file $TMP/no-setup.sh: no such file" "$CONFIG" -o "$TMP/bad" --setup-file "$TMP/no-setup.sh"
+bad "--write without --print" "--write goes with --print (or --dry-run)" "$CONFIG" -o "$TMP/bad" --write "$TMP/bad/edit"
 BAD_ENV=(NQC="$TMP/no-nqc")
 bad "no nqc binary" "nqc binary $TMP/no-nqc not found or not executable (build it, or set NQC=/path/to/nqc)" "$CONFIG" -o "$TMP/bad"
 BAD_ENV=()

@@ -1,15 +1,15 @@
 #!/usr/bin/env bash
 # jobs/ against a real single-node Slurm (munged + slurmctld + slurmd from Debian, started here
 # by tests/jobs/slurm-harness.sh and stopped by PID whatever happens):
-#   1. configs/ci.json as a 2-task job: the same rows as a direct `nqc run`; the table
-#   2. a 2-part job array plus the aggregation job (afterok): the merged rows and table
+#   1. configs/ci.json as a 2-task job with a set-up line: the same rows as a direct `nqc run`; the table
+#   2. a 2-part job array (--time 1-0) plus the aggregation job (afterok): the merged rows and table
 #   3. resubmitting a finished config into its directory resumes (merges) instead of starting over
 #   4. a job whose time limit expires mid-run: SIGUSR1, nqc exit 4, requeue, resume, until the
 #      plan is done with no lost or duplicated rows (its work sized in wall-clock seconds by
 #      cases slow on purpose, so it runs the same on an idle and on a loaded machine: 2 attempts)
 #   5. scancel: nqc stops with exit 4, no requeue, the aggregation job is cancelled; a
 #      resubmission resumes from the shards on disk
-#   6. bad input submits nothing
+#   6. bad input submits nothing; a slurmctld that does not answer is named in one line
 # Exit 77 (ctest: skipped) only when Slurm cannot start here, with the reason.
 # Usage: test_slurm.sh NQC PYTHON REPO
 set -u
@@ -93,7 +93,8 @@ run "$NQC" aggregate "$TMP/direct" --csv "$TMP/direct.csv"
 expect_exit 0 "nqc aggregate of the direct run"
 
 step "1. configs/ci.json as a 2-task job"
-run timeout "$LIMIT" "$SUBMIT" "$CONFIG" --ntasks 2 -o "$TMP/job" --wait
+# shellcheck disable=SC2016 # expanded in the job
+run timeout "$LIMIT" "$SUBMIT" "$CONFIG" --ntasks 2 -o "$TMP/job" --wait --setup 'echo "set-up line of job $SLURM_JOB_ID"'
 expect_exit 0 "jobs/submit ci.json --ntasks 2 --wait"
 run_id=$(job_id "run job")
 agg_id=$(job_id "aggregation job")
@@ -101,6 +102,7 @@ check "prints the run and aggregation job ids ($run_id, $agg_id)" test -n "$run_
 expect_stdout_line "results:         $TMP/job/results.h5" "prints where the results are"
 expect_stdout_line "logs:            $TMP/job/logs/nqc-ci-$run_id.out" "prints where the log is"
 log=$TMP/job/logs/nqc-ci-$run_id.out
+check "the set-up line ran in the job" grep -qx "set-up line of job $run_id" "$log"
 check "the job ran nqc with srun --mpi=pmix" grep -q "srun --mpi=pmix $NQC run $CONFIG -o $TMP/job --resume" "$log"
 check "on 2 ranks" grep -q "230 cases on 2 rank(s)" "$log"
 check "results.h5 says world_size 2" test "$(attr "$TMP/job/results.h5" world_size)" = 2
@@ -112,8 +114,8 @@ if [ -f "$REPO/analysis/__main__.py" ]; then
 fi
 
 step "2. a 2-part job array and the aggregation job"
-run timeout "$LIMIT" "$SUBMIT" "$CONFIG" --array 2 -o "$TMP/array" --wait
-expect_exit 0 "jobs/submit ci.json --array 2 --wait"
+run timeout "$LIMIT" "$SUBMIT" "$CONFIG" --array 2 --time 1-0 -o "$TMP/array" --wait
+expect_exit 0 "jobs/submit ci.json --array 2 --time 1-0 --wait"
 array_id=$(job_id "run job")
 agg_id=$(job_id "aggregation job")
 expect_stdout_line "aggregation job: $agg_id (starts when job $array_id has succeeded)" "the aggregation job depends on the array"
@@ -213,12 +215,19 @@ step "6. bad input submits nothing"
 before=$(squeue -h -o %i | wc -l)
 run "$SUBMIT" "$TMP/missing.json" --ntasks 2
 expect_exit 1 "a missing config"
-run "$SUBMIT" "$CONFIG" --time 90 -o "$TMP/bad"
+run "$SUBMIT" "$CONFIG" --time 1h -o "$TMP/bad"
 expect_exit 1 "a malformed --time"
 printf '{"name": "x", "sizes": [{"n": 8}]}\n' >"$TMP/invalid.json"
 run "$SUBMIT" "$TMP/invalid.json" -o "$TMP/bad"
 expect_exit 1 "an invalid config"
 check "nothing was submitted ($before jobs before and after)" test "$(squeue -h -o %i | wc -l)" -eq "$before" -a ! -e "$TMP/bad"
+# This cluster's slurm.conf with a port where no slurmctld listens: the real clients' failure.
+sed "s/^SlurmctldPort=.*/SlurmctldPort=$(slurm_free_port)/" "$SLURM_CONF" >"$SLURM_DIR/unreachable.conf"
+run env SLURM_CONF="$SLURM_DIR/unreachable.conf" "$SUBMIT" "$CONFIG" -o "$TMP/bad"
+expect_exit 1 "no slurmctld at SLURM_CONF's address"
+check "no slurmctld: one line on stderr" test "$(wc -l <"$ERR_FILE")" -eq 1
+check "no slurmctld: the line names the unreachable cluster" grep -qxE "submit: error: no Slurm cluster reachable: squeue failed: .*Unable to contact slurm controller.* \(is slurmctld up\? SLURM_CONF=$SLURM_DIR/unreachable.conf\)" "$ERR_FILE"
+check "no slurmctld: nothing written" test ! -e "$TMP/bad"
 
 step "done"
 echo "# total $((SECONDS - T0)) s"

@@ -76,6 +76,13 @@ TEST(Config, ErrorsNameTheJsonPath) {
   j["engine"] = "nosuch";
   EXPECT_EQ(error_of(j), "c.json: /engine: expected one of the engines auto, bitboard, exact, grigoryan, minconflicts, sat, got \"nosuch\"");
   j = minimal();
+  j["engine"] = "bitboard";
+  j["sizes"][0]["n"] = {100, 200};
+  EXPECT_EQ(error_of(j), "c.json: /engine: engine 'bitboard' takes at most 128 free rows, but n = 200 with k = 1 leaves 199 "
+                         "(at /sizes/0/n/1): raise /k/min or use auto or exact");
+  j["k"] = {{"min", 72}, {"max", -1}};
+  EXPECT_EQ(error_of(j), "");
+  j = minimal();
   j["time_limit_s"] = -1;
   EXPECT_EQ(error_of(j), "c.json: /time_limit_s: expected a number of seconds >= 0, got -1");
   EXPECT_EQ(error_of(json::array()), "c.json: /: expected a JSON object, got []");

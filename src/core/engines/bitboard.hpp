@@ -26,9 +26,10 @@ struct BitboardParams {
 
 /// The residual of composition `c` (its free rows x free columns; the diagonals its queens
 /// close and those it excludes, CSPLib prob079) searched on words: one bit set per free row
-/// (its free cells) in up to 2 64-bit words, the bits board columns when n <= 128 (a queen's
-/// lines in another row are shifts of its bit) and else the free columns in order (the
-/// attacks a table of f^3 sets, f = 128: 33 MB), after an O(n) scan. A node picks the
+/// (its free cells) in W = 1 (f <= 64) or 2 64-bit words, the bits board columns when
+/// n <= 64 W (a queen's lines in another row are shifts of its bit) and else the free columns
+/// in order (a queen's diagonals found through a map of board columns: 4n bytes up to
+/// n = 2^24, a binary search beyond), after an O(n) scan. A node picks the
 /// open row with the fewest free cells (ties at random), tries its cells (least damage first,
 /// ties at random), and a placement clears the queen's column and two diagonals in every open
 /// row (three bits each, from the rows' distances) and fails at once when an open row or a

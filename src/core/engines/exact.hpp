@@ -37,8 +37,9 @@ Outcome search_residual(ResidualBoard& board, Rng& rng, LimitWatch& watch, Count
 /// from 4096 free rows on it polls at every node (a time limit stops within a few nodes).
 constexpr std::uint64_t exact_poll_interval(Index free_rows) { return free_rows >= 4096 ? 1 : free_rows >= 256 ? 16 : 1024; }
 
-/// count_completions (core/counting.hpp) for boards too large for its mask counter: the same
-/// search as complete_exact without stopping at the first solution and without restarts.
+/// count_completions (core/counting.hpp) for residuals of more than kBitboardMaxFree free
+/// rows: the same search as complete_exact without stopping at the first solution and
+/// without restarts.
 /// Requires a consistent composition.
 CountResult count_completions_reduced(const Composition& composition, const Limits& limits);
 

@@ -1,0 +1,97 @@
+#!/bin/bash
+# The run job: nqc run on the job's ranks, stopped cleanly before the time limit and requeued
+# until the plan is done. jobs/submit sets, before this part:
+#   NQC, CONFIG, OUT   the nqc binary, the config and the results directory (absolute paths)
+#   PARTS              1: the whole plan (--resume); K > 1: array task I runs nqc run --part I/K
+#   LAUNCHER           auto (srun --mpi=pmix when Slurm has PMIx, else mpirun), srun or mpirun
+#   GRACE              seconds between Slurm's SIGUSR1 (#SBATCH --signal=B:USR1@GRACE) and the limit
+#   MAX_REQUEUES       requeues of one job before it gives up
+# The time-limit warning (SIGUSR1) stops nqc after its current case (exit 4) and the job
+# requeues itself (scontrol requeue), up to MAX_REQUEUES times; the next attempt resumes from
+# the shards on disk. SIGTERM (scancel, preemption) stops nqc the same way but does not
+# requeue: submit the same command again to resume.
+set -uo pipefail
+restarts=${SLURM_RESTART_COUNT:-0}
+args=(run "$CONFIG" -o "$OUT")
+if ((PARTS > 1)); then args+=(--part "$SLURM_ARRAY_TASK_ID/$PARTS"); else args+=(--resume); fi
+if [[ $LAUNCHER == auto ]]; then
+  if srun --mpi=list 2>&1 | grep -qw pmix; then LAUNCHER=srun; else LAUNCHER=mpirun; fi
+fi
+if [[ $LAUNCHER == srun ]]; then launch=(srun --mpi=pmix); else launch=(mpirun); fi
+
+# SIGTERM to the nqc ranks makes each stop after its current case (exit 4). srun must not be
+# signalled itself (it kills its tasks at once): scancel signals the tasks of this job's steps.
+# mpirun gets SIGUSR1, which it forwards to its ranks (nqc stops on it too; mpirun then exits
+# 4, where SIGTERM would make it exit 1).
+warned=0 stopped=0 requeued=0 step="" signalled_at=0
+stop_step() {
+  [[ -n $step ]] || return 0
+  signalled_at=$SECONDS
+  if [[ $LAUNCHER == srun ]]; then
+    scancel --signal=TERM "$SLURM_JOB_ID" 2>/dev/null || kill -TERM "$step" 2>/dev/null
+  else
+    kill -USR1 "$step" 2>/dev/null
+  fi
+}
+# shellcheck disable=SC2317  # trap handlers: called through trap, not unreachable
+on_usr1() {
+  warned=1
+  say "time limit in $GRACE s or less (SIGUSR1): nqc stops after its current case"
+  stop_step
+}
+# shellcheck disable=SC2317  # as on_usr1
+on_term() {
+  ((requeued)) && return  # Slurm ends this attempt of a requeued job
+  stopped=1
+  say "SIGTERM (scancel, preemption or the time limit): nqc stops after its current case"
+  stop_step
+}
+trap on_usr1 USR1
+trap on_term TERM
+
+rc=4
+if ((warned || stopped)); then
+  say "signalled before nqc started"
+else
+  say "attempt $((restarts + 1)) on $(hostname): ${launch[*]} $NQC ${args[*]} (${SLURM_NTASKS:-1} task(s))"
+  "${launch[@]}" "$NQC" "${args[@]}" &
+  step=$!
+  if ((warned || stopped)); then stop_step; fi  # a signal came before $step was known
+  rc=0
+  wait "$step" || rc=$?
+  if kill -0 "$step" 2>/dev/null || ((rc > 128 && (warned || stopped))); then
+    # A trap interrupted wait: nqc is stopping. Poll (traps run between polls), and signal
+    # again every 10 s in case the first signal came before nqc could catch it.
+    while kill -0 "$step" 2>/dev/null; do
+      sleep 1 &
+      wait $! || true
+      if ((SECONDS - signalled_at >= 10)); then stop_step; fi
+    done
+    last=0
+    wait "$step" 2>/dev/null || last=$?
+    ((last == 127)) || rc=$last  # 127: wait had already collected the step's status
+  fi
+fi
+
+if ((rc == 0)); then
+  say "nqc finished (exit 0)"
+  exit 0
+fi
+if ((warned && !stopped && rc != 5)); then
+  if ((restarts >= MAX_REQUEUES)); then
+    say "error: stopped at the time limit (exit $rc) after $restarts requeues (limit $MAX_REQUEUES): submit the same command again to resume"
+    exit 4
+  fi
+  say "stopped at the time limit (exit $rc): requeueing; attempt $((restarts + 2)) resumes from the shards on disk"
+  requeued=1
+  if scontrol requeue "$SLURM_JOB_ID"; then exit 4; fi
+  requeued=0
+  say "error: scontrol requeue $SLURM_JOB_ID failed: submit the same command again to resume"
+  exit 4
+fi
+if ((rc == 4 || (stopped && rc != 5))); then
+  say "nqc stopped (exit $rc): a job requeued by Slurm (preemption) resumes by itself; else submit the same command again"
+else
+  say "nqc failed (exit $rc)"
+fi
+exit "$rc"

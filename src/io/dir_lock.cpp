@@ -1,0 +1,195 @@
+#include "io/dir_lock.hpp"
+
+#include <unistd.h>
+
+#include <cerrno>
+#include <csignal>
+#include <cstdlib>
+#include <cstring>
+#include <ctime>
+#include <fstream>
+#include <nlohmann/json.hpp>
+#include <sstream>
+#include <vector>
+
+namespace nqc {
+namespace fs = std::filesystem;
+
+std::string host_name() {
+  char buf[256] = {};
+  if (gethostname(buf, sizeof buf - 1) != 0) return "unknown";
+  return buf;
+}
+
+std::string utc_now() {
+  const std::time_t t = std::time(nullptr);
+  std::tm tm{};
+  gmtime_r(&t, &tm);
+  char buf[32];
+  std::strftime(buf, sizeof buf, "%Y-%m-%dT%H:%M:%SZ", &tm);
+  return buf;
+}
+
+namespace {
+
+// Field 22 of /proc/PID/stat (start time in clock ticks since boot), 0 when unknown.
+long long start_ticks(long long pid) {
+  std::ifstream in("/proc/" + std::to_string(pid) + "/stat");
+  std::string text;
+  if (!std::getline(in, text)) return 0;
+  const auto close = text.rfind(')');  // the command name may hold spaces and parentheses
+  if (close == std::string::npos) return 0;
+  std::istringstream rest(text.substr(close + 2));
+  std::string field;
+  for (int i = 3; i <= 22 && rest >> field; ++i)
+    if (i == 22) return std::atoll(field.c_str());
+  return 0;
+}
+
+// Whether the holder of a lock of this host is still running.
+bool alive(const LockHolder& h) {
+  if (h.pid <= 0) return false;
+  if (::kill(static_cast<pid_t>(h.pid), 0) != 0 && errno == ESRCH) return false;
+  const long long now = start_ticks(h.pid);
+  return now == 0 || h.start_ticks == 0 || now == h.start_ticks;
+}
+
+std::string slurm_job() {
+  const char* job = std::getenv("SLURM_JOB_ID");
+  if (job == nullptr || *job == '\0') return "";
+  std::string s = job;
+  const char* array = std::getenv("SLURM_ARRAY_JOB_ID");
+  const char* task = std::getenv("SLURM_ARRAY_TASK_ID");
+  if (array != nullptr && *array != '\0' && task != nullptr && *task != '\0') s = std::string(array) + "_" + task;
+  const char* restarts = std::getenv("SLURM_RESTART_COUNT");
+  if (restarts != nullptr && *restarts != '\0' && std::string(restarts) != "0") s += " (restart " + std::string(restarts) + ")";
+  return s;
+}
+
+// The job of a slurm_job string, without its restart count: "4242_3 (restart 2)" -> "4242_3".
+std::string job_of(const std::string& slurm_job) { return slurm_job.substr(0, slurm_job.find(' ')); }
+
+// "part-I-of-K" -> K, "all" -> 0.
+unsigned long long parts_of(const std::string& scope) {
+  const auto of = scope.rfind("-of-");
+  return scope.rfind("part-", 0) == 0 && of != std::string::npos ? std::strtoull(scope.c_str() + of + 4, nullptr, 10) : 0;
+}
+
+bool conflict(const std::string& a, const std::string& b) {
+  if (a == "all" || b == "all") return true;
+  return a == b || parts_of(a) != parts_of(b);
+}
+
+std::string describe(const LockHolder& h, const fs::path& file) {
+  if (h.pid == 0) return "a lock file that cannot be read (" + file.string() + ")";
+  std::string s = "nqc run on " + h.host + ", pid " + std::to_string(h.pid);
+  if (!h.slurm_job.empty()) s += ", Slurm job " + h.slurm_job;
+  s += ", since " + h.since_utc + " (" + (h.scope == "all" ? std::string("the whole plan") : h.scope) + ", " + file.string() + ")";
+  return s;
+}
+
+}  // namespace
+
+std::string DirectoryLock::scope_of(std::uint64_t part, std::uint64_t parts) {
+  if (parts <= 1) return "all";
+  return "part-" + std::to_string(part) + "-of-" + std::to_string(parts);
+}
+
+std::optional<LockHolder> DirectoryLock::read(const fs::path& file) {
+  std::ifstream in(file);
+  if (!in) return std::nullopt;
+  try {
+    const nlohmann::json j = nlohmann::json::parse(in);
+    LockHolder h;
+    h.scope = j.at("scope").get<std::string>();
+    h.host = j.at("host").get<std::string>();
+    h.pid = j.at("pid").get<long long>();
+    h.start_ticks = j.value("start_ticks", 0LL);
+    h.slurm_job = j.value("slurm_job", std::string());
+    h.since_utc = j.value("since_utc", std::string());
+    return h;
+  } catch (const nlohmann::json::exception&) {
+    return std::nullopt;
+  }
+}
+
+DirectoryLock::DirectoryLock(const fs::path& dir, const std::string& scope, std::string* stale_removed) {
+  const fs::path locks = dir / "locks";
+  std::error_code ec;
+  fs::create_directories(locks, ec);
+  if (ec) throw IoError(dir.string() + ": cannot write to the results directory: " + ec.message());
+  LockHolder me{scope, host_name(), static_cast<long long>(::getpid()), 0, slurm_job(), utc_now()};
+  me.start_ticks = start_ticks(me.pid);
+  const nlohmann::json j{{"scope", me.scope},         {"host", me.host},           {"pid", me.pid},
+                         {"start_ticks", me.start_ticks}, {"slurm_job", me.slurm_job}, {"since_utc", me.since_utc}};
+  const fs::path tmp = locks / (".tmp-" + me.host + "-" + std::to_string(me.pid));
+  {
+    errno = 0;
+    std::ofstream out(tmp, std::ios::trunc);
+    out << j.dump() << "\n";
+    out.flush();
+    if (!out) {
+      const int error = errno;
+      fs::remove(tmp, ec);
+      throw IoError(dir.string() + ": cannot write to the results directory: " +
+                    (error != 0 ? std::strerror(error) : "the directory is not writable"));
+    }
+  }
+  const fs::path mine = locks / (scope + ".lock");
+
+  // The holder of `file` if it is alive (or cannot be checked); else removes the stale file.
+  const auto holder = [&](const fs::path& file) -> std::optional<LockHolder> {
+    const auto h = read(file);
+    if (!h) {
+      // Unreadable: being written this instant (the link makes that impossible) or damaged.
+      return LockHolder{file.stem().string(), "", 0, 0, "", ""};
+    }
+    // Slurm runs one attempt of a job at a time: a lock of this job's earlier attempt (killed
+    // at its time limit, then requeued, maybe onto another node) is stale.
+    const bool earlier_attempt = !me.slurm_job.empty() && job_of(h->slurm_job) == job_of(me.slurm_job) && h->pid != me.pid;
+    if ((h->host == me.host && !alive(*h)) || earlier_attempt) {
+      fs::remove(file, ec);
+      if (stale_removed != nullptr)
+        *stale_removed = file.string() + ": removed a stale lock (pid " + std::to_string(h->pid) + " on " + h->host +
+                         (earlier_attempt ? ", an earlier attempt of Slurm job " + job_of(me.slurm_job) + ")" : " is gone)");
+      return std::nullopt;
+    }
+    return h;
+  };
+
+  for (int attempt = 0;; ++attempt) {
+    if (::link(tmp.c_str(), mine.c_str()) == 0) break;
+    const int error = errno;
+    if (error != EEXIST) {
+      fs::remove(tmp, ec);
+      throw IoError(mine.string() + ": cannot create the lock: " + std::strerror(error));
+    }
+    if (const auto h = holder(mine); h || attempt > 0) {
+      fs::remove(tmp, ec);
+      throw LockHeldError(dir.string() + ": in use by " + (h ? describe(*h, mine) : mine.string()) +
+                          ": wait for it to end (if it is dead, remove " + mine.string() + ")");
+    }
+  }
+  fs::remove(tmp, ec);
+  file_ = mine;
+  // Other scopes that overlap this one.
+  for (const auto& entry : fs::directory_iterator(locks, ec)) {
+    const fs::path other = entry.path();
+    if (other == mine || other.extension() != ".lock") continue;
+    if (!conflict(scope, other.stem().string())) continue;
+    if (const auto h = holder(other)) {
+      fs::remove(mine, ec);
+      file_.clear();
+      throw LockHeldError(dir.string() + ": in use by " + describe(*h, other) + ": wait for it to end (if it is dead, remove " +
+                          other.string() + ")");
+    }
+  }
+}
+
+DirectoryLock::~DirectoryLock() {
+  if (file_.empty()) return;
+  std::error_code ec;
+  fs::remove(file_, ec);
+}
+
+}  // namespace nqc
