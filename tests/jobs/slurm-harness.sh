@@ -13,7 +13,7 @@
 # Sourced (tests): slurm_up DIR, slurm_down DIR, slurm_watchdog DIR PID (stops the cluster
 # when process PID ends, however it ends: a test killed by ctest's timeout included).
 #
-# DIR holds slurm.conf and mpi.conf, its own munge key and socket, PMIx directories, state, spool, logs (DIR/log/) and
+# DIR holds slurm.conf, its own munge key and socket, state, spool, logs (DIR/log/) and
 # DIR/pids ("NAME PID" lines). Ports: two free ones picked at start (not 6817/6818), so the
 # harness neither collides with a site Slurm nor with another harness.
 
@@ -101,12 +101,6 @@ SlurmdLogFile=$dir/log/slurmd.log
 NodeName=localhost NodeAddr=127.0.0.1 CPUs=$(nproc) RealMemory=1000 State=UNKNOWN
 PartitionName=debug Nodes=localhost Default=YES State=UP MaxTime=INFINITE
 EOF
-  # The PMIx plugin's per-step directory is /tmp/spmix_appdir_UID_JOBID.STEPID by default: two
-  # clusters of this harness on one machine (two engineers' tests) both number their jobs from
-  # 1, and the second step 7.0 found the first one's directory and failed to launch ("task 0
-  # launch failed: Unspecified error"). Each cluster keeps them in its own directory.
-  mkdir -p "$dir/pmix"
-  printf 'PMIxCliTmpDirBase=%s\n' "$dir/pmix" >"$dir/mpi.conf"
   export SLURM_CONF=$dir/slurm.conf
   /usr/sbin/slurmctld -D -c -f "$SLURM_CONF" </dev/null >>"$dir/log/slurmctld.out" 2>&1 &
   echo "slurmctld $!" >>"$dir/pids"
