@@ -101,9 +101,11 @@ PinnedPlan parse_pinned_plan(const std::string& text) {
     for (const char* key : kKeys)
       if (!j.contains(key)) throw InputError(std::string("no '") + key + "'");
     if (j.size() != kKeys.size())
-      for (const auto& [key, value] : j.items())
-        if (std::find_if(kKeys.begin(), kKeys.end(), [&](const char* k) { return key == k; }) == kKeys.end())
+      for (auto it = j.begin(); it != j.end(); ++it) {
+        const std::string& key = it.key();
+        if (std::find_if(kKeys.begin(), kKeys.end(), [&key](const char* k) { return key == k; }) == kKeys.end())
           throw InputError("unexpected key '" + text::escaped(key) + "'");
+      }
     const std::string version = j.at("nqc_version").get<std::string>();
     if (version.empty() || version.find_first_not_of("0123456789.") != std::string::npos)
       throw InputError("nqc_version '" + text::escaped(version) + "' is not a version");
