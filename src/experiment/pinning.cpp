@@ -1,5 +1,7 @@
 #include "experiment/pinning.hpp"
 
+#include <algorithm>
+#include <array>
 #include <map>
 
 #include "io/errors.hpp"
@@ -86,15 +88,27 @@ PinnedPlan parse_pinned_plan(const std::string& text) {
   } catch (const json::exception&) {  // a number out of range (tests/fuzz/failed/config)
     throw InputError("not valid JSON (a number out of range)");
   }
-  // Byte for byte as nqc writes it (sorted keys, 2-space indent, a final newline): a flipped
-  // bit in a key or a value the plan_hash does not cover (nqc_version) is damage too, not a
-  // plan that reads the same (bench/damage_campaign.py).
+  // Byte for byte as nqc writes it (sorted keys, 2-space indent, a final newline), with its
+  // keys and no other: a flipped bit in the layout or in a key is damage too, not a plan that
+  // reads the same (bench/damage_campaign.py). Only nqc_version's value is covered by none of
+  // this and by no hash (it is for people: a digit changed into another digit goes unseen).
   if (j.is_object() && as_written(j) != text) throw InputError("not as nqc writes it");
   PinnedPlan p;
   try {
     if (!j.is_object()) throw InputError("not a JSON object");
-    for (const char* key : {"case_generation", "config_hash", "cases", "shards", "layout", "instances", "plan_hash"})
+    constexpr std::array<const char*, 8> kKeys{"case_generation", "cases", "config_hash", "instances",
+                                               "layout", "nqc_version", "plan_hash", "shards"};
+    for (const char* key : kKeys)
       if (!j.contains(key)) throw InputError(std::string("no '") + key + "'");
+    if (j.size() != kKeys.size())
+      for (auto it = j.begin(); it != j.end(); ++it) {
+        const std::string& key = it.key();
+        if (std::find_if(kKeys.begin(), kKeys.end(), [&key](const char* k) { return key == k; }) == kKeys.end())
+          throw InputError("unexpected key '" + text::escaped(key) + "'");
+      }
+    const std::string version = j.at("nqc_version").get<std::string>();
+    if (version.empty() || version.find_first_not_of("0123456789.") != std::string::npos)
+      throw InputError("nqc_version '" + text::escaped(version) + "' is not a version");
     p.case_generation = j.at("case_generation").get<int>();
     p.config_hash = j.at("config_hash").get<std::string>();
     p.cases = j.at("cases").get<std::uint64_t>();

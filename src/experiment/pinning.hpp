@@ -50,7 +50,7 @@ std::string plan_file_text(const PinnedPlan& pinned, const std::string& nqc_vers
 
 /// Reads DIR/plan.json's text. Throws nqc::InputError with the reason it cannot be a plan
 /// record nqc wrote ("empty", "not valid JSON at byte N", "not as nqc writes it" (not byte
-/// for byte what PinnedPlan::to_json and nqc_version dump), "no 'layout'", "its plan_hash does
+/// for byte plan_file_text's form), "no 'layout'", "unexpected key 'X'", "its plan_hash does
 /// not match its content").
 PinnedPlan parse_pinned_plan(const std::string& text);
 
