@@ -17,15 +17,23 @@
 
 namespace nqc::fuzz {
 
-/// A file of this process under $TMPDIR (default /dev/shm, memory) named `name` (the
-/// readers tell formats by content, some kinds by name), holding exactly `size` bytes of `data`.
-inline std::filesystem::path as_file(const std::uint8_t* data, std::size_t size, const std::string& name) {
+/// This process's directory for its inputs: $TMPDIR (default /dev/shm, memory)/nqc-fuzz-PID.
+/// run.sh and replay.sh point TMPDIR at a directory of their own and remove it (libFuzzer
+/// ends the process without running atexit functions).
+inline const std::filesystem::path& work_dir() {
   static const std::filesystem::path dir = [] {
     const char* tmp = std::getenv("TMPDIR");
     std::filesystem::path d = std::filesystem::path(tmp != nullptr ? tmp : "/dev/shm") / ("nqc-fuzz-" + std::to_string(::getpid()));
     std::filesystem::create_directories(d);
     return d;
   }();
+  return dir;
+}
+
+/// A file of this process (work_dir) named `name` (the readers tell formats by content, some
+/// kinds by name), holding exactly `size` bytes of `data`.
+inline std::filesystem::path as_file(const std::uint8_t* data, std::size_t size, const std::string& name) {
+  const std::filesystem::path& dir = work_dir();
   const std::filesystem::path file = dir / name;
   std::ofstream out(file, std::ios::binary | std::ios::trunc);
   out.write(reinterpret_cast<const char*>(data), static_cast<std::streamsize>(size));

@@ -29,8 +29,7 @@ extern "C" int LLVMFuzzerTestOneInput(const std::uint8_t* data, std::size_t size
 #endif
   // DIR/shards/shard-000000.h5: a shard file's name, so messages carry the shard advice.
   static const std::filesystem::path shards = [] {
-    const std::uint8_t none = 0;
-    const std::filesystem::path dir = nqc::fuzz::as_file(&none, 0, "results").parent_path() / "run" / "shards";
+    const std::filesystem::path dir = nqc::fuzz::work_dir() / "run" / "shards";
     std::filesystem::create_directories(dir);
     return dir;
   }();

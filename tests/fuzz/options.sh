@@ -8,3 +8,7 @@ export ASAN_OPTIONS=${ASAN_OPTIONS:-allocator_may_return_null=1:max_allocation_s
 export LSAN_OPTIONS=${LSAN_OPTIONS:-suppressions=$(cd "$(dirname "${BASH_SOURCE[0]}")" && pwd)/lsan.supp}
 export UBSAN_OPTIONS=${UBSAN_OPTIONS:-print_stacktrace=1:halt_on_error=1}
 FUZZ_FLAGS=(-rss_limit_mb=2048 -malloc_limit_mb=2048 -timeout=20)
+# The targets' input files (fuzz_common.hpp) in a directory of this run, removed at its end.
+FUZZ_TMP=$(mktemp -d "${TMPDIR:-/dev/shm}/nqc-fuzz.XXXXXX")
+trap 'rm -rf "$FUZZ_TMP"' EXIT
+export TMPDIR=$FUZZ_TMP
