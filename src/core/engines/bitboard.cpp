@@ -147,16 +147,6 @@ class WordBoard {
   std::vector<int> compact_;
 };
 
-// The Luby sequence, 1-based: 1, 1, 2, 1, 1, 2, 4, 1, 1, 2, 1, 1, 2, 4, 8, ...
-std::uint64_t luby(std::uint64_t i) {
-  for (std::uint64_t k = 1; k < 64; ++k) {
-    const std::uint64_t full = (std::uint64_t{1} << k) - 1;
-    if (i == full) return std::uint64_t{1} << (k - 1);
-    if (i < full) return luby(i - ((std::uint64_t{1} << (k - 1)) - 1));
-  }
-  return std::uint64_t{1} << 62;
-}
-
 // Depth-first search over a WordBoard. Level l holds the free cells of every row after l
 // placements (rows already filled keep stale sets, never read), the open rows and the free
 // columns. `rng` null: counting (every cell in column order, no restarts).

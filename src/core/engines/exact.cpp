@@ -109,16 +109,6 @@ const char* search(ResidualBoard& board, Rng* rng, LimitWatch& watch, Counters& 
   return "";
 }
 
-// The Luby sequence, 1-based: 1, 1, 2, 1, 1, 2, 4, 1, 1, 2, 1, 1, 2, 4, 8, ...
-std::uint64_t luby(std::uint64_t i) {
-  for (std::uint64_t k = 1; k < 64; ++k) {
-    const std::uint64_t full = (std::uint64_t{1} << k) - 1;
-    if (i == full) return std::uint64_t{1} << (k - 1);
-    if (i < full) return luby(i - ((std::uint64_t{1} << (k - 1)) - 1));
-  }
-  return std::uint64_t{1} << 62;
-}
-
 }  // namespace
 
 Outcome search_residual(ResidualBoard& board, Rng& rng, LimitWatch& watch, Counters& counters, Composition& solution,
