@@ -137,7 +137,9 @@ int main(int argc, char** argv) {
     if (n <= 13) {
       if (std::system(("tar xzf " + data + "/diag-" + std::to_string(n) + ".tar.gz -C " + tmp.string()).c_str()) != 0) return 2;
       for (int d = n - 3; d <= n - 1; ++d) {
-        Row row{n, d};
+        Row row;
+        row.n = n;
+        row.d = d;
         const auto it = labels.find({n, d});
         double published = 0;
         for (int seed = 1, seen = 0; seed <= 1000; ++seed) {
@@ -162,7 +164,9 @@ int main(int argc, char** argv) {
       }
     } else {
       const int d = n - 2;
-      Row row{n, d};
+      Row row;
+      row.n = n;
+      row.d = d;
       for (int seed = 1; seed <= instances; ++seed) {
         Rng rng(static_cast<std::uint64_t>(seed), static_cast<std::uint64_t>(n));
         const auto pairs = random_excluded_diagonals(n, 4, rng);
