@@ -7,6 +7,7 @@
 
 #include "core/engine.hpp"
 #include "experiment/json_schema.hpp"
+#include "experiment/plan.hpp"
 #include "io/errors.hpp"
 #include "io/text_input.hpp"
 
@@ -260,7 +261,12 @@ const std::vector<Option>& options() {
        [](const Checker& ck, const json& v, const std::string& p, ExperimentConfig& c) {
          c.max_nodes = ck.uint(v, p, 0, UINT64_MAX, "an integer >= 0");
        }},
-      {"shard_cases", false, 256, "target number of cases per shard (a shard holds whole solutions)",
+      {"shard_seconds", false, 30, "target work per shard in estimated CPU seconds (the unit a rank takes, writes and loses when killed)",
+       [](const Checker& ck, const json& v, const std::string& p, ExperimentConfig& c) {
+         c.shard_seconds = ck.number(v, p, "a number of seconds > 0");
+         if (!(c.shard_seconds > 0)) ck.fail(p, "expected a number of seconds > 0, got " + shown(v));
+       }},
+      {"shard_cases", false, 100000, "at most this many cases per shard (bounds a rank's memory; a shard holds whole solutions when they fit)",
        [](const Checker& ck, const json& v, const std::string& p, ExperimentConfig& c) {
          c.shard_cases = ck.uint(v, p, 1, kMaxU63, "an integer >= 1");
        }},
@@ -312,15 +318,20 @@ constexpr long double kMaxShards = 1e7L;
 void check_plan_size(const Checker& ck, const ExperimentConfig& cfg) {
   long double cases = 0, shards = 0;  // exact far past the bounds, never overflows
   for (const SizeGroup& g : cfg.sizes) {
-    const std::uint64_t per_shard = std::max<std::uint64_t>(1, cfg.shard_cases / g.compositions_per_solution);
     const auto count = static_cast<long double>(g.n.size());
     cases += count * static_cast<long double>(g.solutions) * static_cast<long double>(g.compositions_per_solution);
-    shards += count * static_cast<long double>(g.solutions / per_shard + (g.solutions % per_shard != 0));
+    for (const Index n : g.n) {
+      const ShardSize size = shard_size(cfg, n, g.compositions_per_solution);
+      const auto runs = static_cast<long double>((g.compositions_per_solution + size.compositions - 1) / size.compositions);
+      shards += runs * static_cast<long double>(g.solutions / size.solutions + (g.solutions % size.solutions != 0));
+      if (shards > kMaxShards) break;
+    }
     if (cases > kMaxCases)
       ck.fail("/sizes", "the plan has more than 10^12 cases (n count x solutions x compositions_per_solution); split it into several configs");
   }
   if (shards > kMaxShards)
-    ck.fail("/shard_cases", "the plan would have more than 10^7 shards; raise shard_cases (now " + std::to_string(cfg.shard_cases) + ")");
+    ck.fail("/shard_cases", "the plan would have more than 10^7 shards; raise shard_cases (now " + std::to_string(cfg.shard_cases) +
+                                ") or shard_seconds");
 }
 
 }  // namespace

@@ -43,7 +43,8 @@ struct ExperimentConfig {
   KRange k;                    ///< k uniform on [min, max]; max -1 means n - 1
   double time_limit_s = 0.0;   ///< per case, 0 = none
   std::uint64_t max_nodes = 0; ///< per case, 0 = none
-  std::uint64_t shard_cases = 256;  ///< target cases per shard (whole solutions per shard)
+  double shard_seconds = 30.0;        ///< target estimated CPU seconds per shard (make_plan)
+  std::uint64_t shard_cases = 100000; ///< at most this many cases per shard (whole solutions when they fit)
   std::string output;          ///< results directory
   nlohmann::json resolved;
 };
