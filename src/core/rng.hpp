@@ -1,9 +1,11 @@
 // Counter-based seed derivation and the fast generator used everywhere in nqc.
 #pragma once
 
+#include <cstddef>
 #include <cstdint>
 #include <limits>
 #include <memory>
+#include <utility>
 #include <vector>
 
 namespace nqc {

@@ -14,7 +14,8 @@ run cmake --install "$BUILD" --prefix "$PREFIX"
 expect_exit 0 "cmake --install into a temporary prefix"
 run "$PREFIX/bin/nqc" -V
 expect_exit 0 "installed nqc -V"
-expect_stdout_line "nqc $(sed -n 's/^project(nqc VERSION \([0-9.]*\).*/\1/p' "$SRC/CMakeLists.txt")" "nqc -V prints the project's version"
+check "nqc -V prints the project's version and the git revision: '$(cat "$OUT_FILE")'" \
+  grep -qxE "nqc $(sed -n 's/^project(nqc VERSION \([0-9.]*\).*/\1/p' "$SRC/CMakeLists.txt") \(git [^ ]+\)" "$OUT_FILE"
 site=$(sed -n 's/^NQC_PYTHON_SITE:STRING=//p' "$BUILD/CMakeCache.txt")
 check "the analysis package is installed" test -f "$PREFIX/$site/analysis/__main__.py"
 check "its tests are not" test ! -e "$PREFIX/$site/analysis/tests"
