@@ -13,7 +13,7 @@ cmake --preset fuzz -B "$build" >/dev/null
 # build must not be replayed as if they were this source's). The targets: build preset fuzz's.
 status=0
 cmake --build "$build" -j"$(nproc)" --target nqc_fuzzers nqc_unit_tests >"$build/fuzz-build.log" 2>&1 || status=$?
-grep -E "error|warning|Error" "$build/fuzz-build.log" >&2 || true
+grep -E "(error|warning):|Error" "$build/fuzz-build.log" >&2 || true
 if ((status != 0)); then
   echo "fuzz-build: build failed (log: $build/fuzz-build.log)" >&2
   exit 1

@@ -41,7 +41,7 @@ cmake --preset "${NQC_PRESET:-release}" -B "$BUILD_DIR" >/dev/null
 # Only errors and warnings are shown; a failed build fails here (with -Werror, a warning too).
 status=0
 cmake --build "$BUILD_DIR" -j"$(nproc)" >"$BUILD_DIR/build.log" 2>&1 || status=$?
-grep -E "error|warning|Error" "$BUILD_DIR/build.log" >&2 || true
+grep -E "(error|warning):|Error" "$BUILD_DIR/build.log" >&2 || true
 if ((status != 0)); then
   echo "setup: build failed (log: $BUILD_DIR/build.log)" >&2
   exit 1
