@@ -69,7 +69,7 @@ def _shown(path: Path | str) -> str:
 
 
 def default_hist_n(table: pd.DataFrame) -> int:
-    """The n of the completion-time histograms: 1000 (000_*'s Figure 10) when present, else the
+    """The n of the completion-time histograms: 1000 ([Grigoryan]'s Figure 10) when present, else the
     n with the most cases (the larger n on a tie)."""
     if (table["n"] == 1000).any():
         return 1000

@@ -56,8 +56,8 @@ const std::vector<EngineInfo>& engine_infos() {
       {"auto", true, 0, "random fill, min-conflicts, then a complete search of the residual (words when it fits)"},
       {"bitboard", true, kBitboardMaxFree, "complete search on machine words (MRV, forward checking, restarts)"},
       {"exact", true, 0, "complete search on the residual board (MRV, forward checking, restarts)"},
-      {"grigoryan", false, 0, "the paper's randomized algorithm with bounded backtracking (000_*)"},
-      {"minconflicts", false, 0, "min-conflicts local search with the composition's rows fixed (003_*)"},
+      {"grigoryan", false, 0, "the paper's randomized algorithm with bounded backtracking ([Grigoryan])"},
+      {"minconflicts", false, 0, "min-conflicts local search ([Minton92]) with the composition's rows fixed"},
       {"sat", true, kSatMaxFree, "CaDiCaL on a CNF of the residual board"},
   };
   return infos;

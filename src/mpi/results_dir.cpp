@@ -13,6 +13,7 @@
 #include <spdlog/spdlog.h>
 
 #include "io/errors.hpp"
+#include "nqc/version.hpp"
 #include "io/hash.hpp"
 #include "io/text_format.hpp"
 #include "io/text_input.hpp"

@@ -31,6 +31,7 @@
 #include "io/hash.hpp"
 #include "io/text_input.hpp"
 #include "io/text_format.hpp"
+#include "nqc/version.hpp"
 
 namespace nqc {
 namespace fs = std::filesystem;

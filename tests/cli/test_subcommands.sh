@@ -229,7 +229,7 @@ expect_stderr_line "nqc: error: $TMP/no-such-results: no such file or directory"
 run "$NQC" count 14
 expect_exit 0 "count 14"
 expect_stdout_line "completions: 365596" "count 14 = Q(14) (OEIS A000170)"
-# Q(n) for n = 1..14 against OEIS A000170 (tests/data/oeis-A000170.txt, copied from ../shared/data).
+# Q(n) for n = 1..14 against [OEIS-A000170] (tests/data/oeis-A000170.txt).
 oeis_ok=0
 for n in $(seq 1 14); do
   want=$(awk -v n="$n" '$1 == n { print $2 }' "$HERE/../data/oeis-A000170.txt")

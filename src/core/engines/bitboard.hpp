@@ -17,7 +17,7 @@ inline constexpr Index kBitboardMaxFree = 128;
 /// Parameters of complete_bitboard.
 struct BitboardParams {
   /// Order of a row's candidate cells: true, least damage first (the free cells the queen
-  /// would take from the open rows, 000_*'s minimum-damage rule, O(f) words per candidate);
+  /// would take from the open rows, [Grigoryan]'s minimum-damage rule, O(f) words per candidate);
   /// false, random order (ascending column order in counting). Random order took fewer
   /// nodes and 30-40% less time near CSPLib prob079's phase transition (n = 14..18, d =
   /// n - 2, 20 instances each).
