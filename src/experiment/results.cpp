@@ -129,7 +129,9 @@ RowTypes row_types(const std::vector<std::string>* stored = nullptr, RowLayout l
     if (layout == RowLayout::packed) file.append(f.name, f.file);
     else file.add(f.name, f.offset, f.file);  // little-endian = native here: the same bytes
   }
-  return {memory.build(sizeof(CaseRow)), file.build()};
+  // In place with `instance`: the whole CaseRow, trailing padding included, so that an array
+  // of rows is an array of file elements.
+  return {memory.build(sizeof(CaseRow)), file.build(layout == RowLayout::in_place && instance ? sizeof(CaseRow) : 0)};
 }
 
 // Whether rows need the `instance` member (an instance run's).
@@ -201,12 +203,22 @@ void write_attributes(const h5::Handle& file, const Attributes& attrs) {
   for (const auto& [name, value] : attrs) h5::write_string_attribute(file, name, value);
 }
 
-// The rows of a shard or partial file: in CaseRow's layout, uncompressed (see the top).
+// The rows of a shard or partial file: in CaseRow's layout, uncompressed (see the top). The
+// memory type is the file type, so HDF5 copies the bytes as they are: an instance run's rows
+// straight from `rows`; a generated run's rows as their first offsetof(CaseRow, instance)
+// bytes (the fields before `instance`, without padding), packed here with one memcpy each.
 void write_cases(const h5::Handle& file, const std::vector<CaseRow>& rows) {
-  const RowTypes types = row_types(nullptr, RowLayout::in_place, has_instance(rows));
+  const bool instance = has_instance(rows);
+  const RowTypes types = row_types(nullptr, RowLayout::in_place, instance);
   const h5::Layout layout{std::clamp<std::size_t>(rows.size(), 1, kChunkRows), -1};
-  h5::write_dataset(file, "cases", types.file.id(), types.memory.id(), rows.data(), rows.size(),
-                    layout);
+  if (instance) {
+    h5::write_dataset(file, "cases", types.file.id(), types.file.id(), rows.data(), rows.size(), layout);
+    return;
+  }
+  constexpr std::size_t kPrefix = offsetof(CaseRow, instance);
+  std::vector<char> packed(rows.size() * kPrefix);
+  for (std::size_t i = 0; i < rows.size(); ++i) std::memcpy(packed.data() + i * kPrefix, &rows[i], kPrefix);
+  h5::write_dataset(file, "cases", types.file.id(), types.file.id(), packed.data(), rows.size(), layout);
 }
 
 void write_failures(const h5::Handle& file, const std::vector<FailureRecord>& failures) {
