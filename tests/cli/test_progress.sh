@@ -1,0 +1,61 @@
+#!/usr/bin/env bash
+# Progress that tells the truth (issue 16 item 3): progress lines count finished cases, also
+# inside a shard and while other ranks finish (a run of one shard, held by rank 1, on 2 ranks),
+# at the interval --progress asks for (0: none); every launch ends with one summary line.
+# Not timing-dependent in what it asserts: the slow cases each end at a 0.5 s time limit, and
+# the checks ask only for counts that rise and end at the total.
+# Usage: test_progress.sh NQC CI_CONFIG
+set -u
+NQC=$(realpath "$1")
+CONFIG=$2
+HERE=$(cd "$(dirname "${BASH_SOURCE[0]}")" && pwd)
+# shellcheck source=lib.sh
+source "$HERE/lib.sh"
+LOG='^\[[0-9-]+ [0-9:.]+\] \[rank 0\] \[info\] '
+
+# Six slow cases in one shard (the instance of test_concurrent.sh: 0.5 s each).
+mkdir -p "$TMP/inst"
+diags=$(for ((a = 1; a < 79; a += 2)); do printf '[%d, 0], ' "$a"; done)
+for ((i = 0; i < 6; i++)); do
+  printf 'n = 40\nnumdiags = 40\ndiags = [%s[39, 0]]\n' "$diags" >"$(printf '%s/slow-%d.param' "$TMP/inst" "$i")"
+done
+cat >"$TMP/slow.json" <<'JSON'
+{"name": "slow", "engine": "auto", "time_limit_s": 0.5, "instances": {"files": ["inst"]}}
+JSON
+run "$NQC" run "$TMP/slow.json" --dry-run
+expect_stdout_contains "1 shards, 6 cases" "the slow config is one shard of 6 cases"
+
+run "$NQC" run "$TMP/slow.json" -o "$TMP/one" --progress 0.2
+expect_exit 0 "one shard on one rank, --progress 0.2"
+grep -E "${LOG}progress: " "$ERR_FILE" | sed -E 's/.*progress: ([0-9]+)\/6 cases.*/\1/' >"$TMP/counts"
+check "progress lines inside the one shard ($(tr '\n' ' ' <"$TMP/counts"))" test "$(wc -l <"$TMP/counts")" -ge 2
+check "... counting finished cases, rising ($(sort -n -u "$TMP/counts" | tr '\n' ' '))" \
+  test "$(sort -n -u "$TMP/counts" | wc -l)" -ge 2 -a "$(sort -n "$TMP/counts" | tr '\n' ' ')" = "$(tr '\n' ' ' <"$TMP/counts")"
+check "... each with a rate and an ETA" test "$(grep -cE "${LOG}progress: [0-9]+/6 cases \([0-9.]+%\), [0-9.]+ cases/s, ETA ([0-9]+ s|unknown)$" "$ERR_FILE")" -eq "$(wc -l <"$TMP/counts")"
+check "the summary line: 6 gave up at the time limit (false negatives 0: instances)" grep -qE \
+  "${LOG}summary: 6 cases run by this launch \(0 solved, 0 infeasible, 6 gave up; 0 false negatives\) in [0-9.]+ s on 1 rank\(s\), [0-9.]+ cases/s; 1 of 1 shards on disk; results in $TMP/one/results.h5$" "$ERR_FILE"
+
+# On 2 ranks the one shard goes to one of them; rank 0 reports either way, also while waiting.
+run mpirun -np 2 "$NQC" run "$TMP/slow.json" -o "$TMP/two" --progress 0.2
+expect_exit 0 "one shard on two ranks"
+check "rank 0 reports progress while the shard runs ($(grep -c "progress: " "$ERR_FILE") lines)" \
+  test "$(grep -cE "${LOG}progress: [1-5]/6 cases" "$ERR_FILE")" -ge 1
+check "... and only rank 0" test "$(grep -c "\[rank 1\] \[info\] progress" "$ERR_FILE")" -eq 0
+
+run "$NQC" run "$TMP/slow.json" -o "$TMP/none" --progress 0
+expect_exit 0 "--progress 0"
+check "no progress lines" test "$(grep -c "progress: " "$ERR_FILE")" -eq 0
+check "the summary still ends the run" test "$(grep -c "\] summary: 6 cases run by this launch" "$ERR_FILE")" -eq 1
+check "no write-share line at info level (it is a debug line)" test "$(grep -c "writing shard files" "$ERR_FILE")" -eq 0
+
+run "$NQC" run "$CONFIG" -o "$TMP/ci"
+expect_exit 0 "configs/ci.json, stderr not a terminal: the default interval is 60 s"
+check "no progress line in a run shorter than that" test "$(grep -c "progress: " "$ERR_FILE")" -eq 0
+check "the summary: 230 solved, 15 of 15 shards, results.h5" grep -qE \
+  "${LOG}summary: 230 cases run by this launch \(230 solved, 0 infeasible, 0 gave up; 0 false negatives\) in [0-9.]+ s on 1 rank\(s\), [0-9.]+ cases/s; 15 of 15 shards on disk; results in $TMP/ci/results.h5$" "$ERR_FILE"
+run "$NQC" run "$CONFIG" -o "$TMP/ci-part" --part 0/2
+check "a part's summary points at the shard files" grep -qE \
+  "${LOG}summary: [0-9]+ cases run by this launch .*; [0-9]+ of 15 shards on disk; results in $TMP/ci-part/shards$" "$ERR_FILE"
+run "$NQC" run "$CONFIG" -o "$TMP/ci-part" --part 0/2 --progress -1
+expect_exit 1 "--progress -1 is refused"
+summary
