@@ -155,7 +155,7 @@ Runner add_run(CLI::App& app, int& argc, char**& argv) {
                   "seconds between progress lines (cases done on every rank, rate, ETA from the plan's cost estimate); "
                   "0 = none; default 5 on a terminal, 60 otherwise (a batch job's log)")
       ->type_name("SECONDS")
-      ->check(CLI::NonNegativeNumber);
+      ->check(kNonNegative);
   cmd->add_flag("--help-config", *help_config, "describe the config keys and exit");
   cmd->footer("Exit codes: 0 done, 1 bad input or I/O error, 4 interrupted by SIGTERM, SIGINT or SIGUSR1 (rerun with --resume; under mpirun send SIGUSR1 to mpirun), 5 engine bug.");
   return [opt, log_level, quiet, help_config, output, part, part_option, json, progress, &argc, &argv] {

@@ -37,6 +37,8 @@ extern const CLI::Validator kUnsigned;
 /// rerun, export: one case of a result file.
 Runner add_rerun(CLI::App& app);
 Runner add_export(CLI::App& app);
+/// info: what a result file or results directory holds (config, cases by n and outcome, launches).
+Runner add_info(CLI::App& app);
 
 /// challenge: the paper's pair of compositions at large n, one without completion.
 Runner add_challenge(CLI::App& app);

@@ -29,6 +29,7 @@ int main(int argc, char** argv) {
   add(nqc::cli::add_aggregate(app));
   add(nqc::cli::add_rerun(app));
   add(nqc::cli::add_export(app));
+  add(nqc::cli::add_info(app));
   add(nqc::cli::add_challenge(app));
   // CLI11 reads an unknown first word as a stray argument ("A subcommand is required"):
   // name it instead.

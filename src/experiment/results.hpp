@@ -110,6 +110,12 @@ struct ResultFile {
 /// (SIGSEGV)") instead.
 ResultFile read_result_file(const std::filesystem::path& file, unsigned parts = kEverything);
 
+/// Calls `each` with the rows of one result file, `batch_rows` at a time in file order, so
+/// that a file of any size is read in bounded memory (a file of schema 1.0 or 1.1, read in a
+/// child process, comes in one batch). The same checks and errors as read_result_file.
+void read_rows_in_batches(const std::filesystem::path& file, std::size_t batch_rows,
+                          const std::function<void(const std::vector<CaseRow>&)>& each);
+
 /// Reads the `cases` rows of one result file (read_result_file with kRows).
 std::vector<CaseRow> read_rows(const std::filesystem::path& file);
 

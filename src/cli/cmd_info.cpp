@@ -1,0 +1,117 @@
+// info: what a result file or results directory holds (issue 16 item 4).
+#include <array>
+#include <cstdio>
+#include <filesystem>
+#include <map>
+#include <string>
+
+#include <nlohmann/json.hpp>
+
+#include "cli/commands.hpp"
+#include "experiment/launches.hpp"
+#include "experiment/results.hpp"
+#include "io/errors.hpp"
+
+namespace nqc::cli {
+namespace {
+
+namespace fs = std::filesystem;
+
+struct Counts {
+  std::array<std::uint64_t, 3> outcomes{};  // solved, infeasible, gave_up
+  std::uint64_t false_negatives = 0;
+  [[nodiscard]] std::uint64_t cases() const { return outcomes[0] + outcomes[1] + outcomes[2]; }
+};
+
+std::string shown(const std::string& s) { return s.empty() ? "-" : s; }
+
+// Prints what `path` holds; returns the exit code.
+int info(const fs::path& path) {
+  std::error_code ec;
+  if (!fs::exists(path, ec)) throw InputError(path.string() + ": no such file or directory");
+  const bool dir = fs::is_directory(path, ec);
+  std::vector<fs::path> files;
+  if (!dir) {
+    files.push_back(path);
+  } else if (fs::exists(path / "results.h5", ec)) {
+    files.push_back(path / "results.h5");
+  } else {
+    for (const std::uint64_t id : done_shards(path)) files.push_back(shard_path(path, id));
+    if (files.empty())
+      throw InputError(path.string() + ": no result files (expected " + (path / "shards").string() + "/*.h5 or " +
+                       (path / "results.h5").string() + ")");
+  }
+  const ResultFile head = read_result_file(files.front(), kAttributes | kLaunches);
+  const auto attr = [&](const char* key) {
+    const auto it = head.attrs.find(key);
+    return it == head.attrs.end() ? std::string() : it->second;
+  };
+  std::string name = "?";
+  if (const auto config = attr("config"); !config.empty()) try {
+      name = nlohmann::json::parse(config).value("name", "?");
+    } catch (const nlohmann::json::exception&) {
+    }
+  std::map<std::int64_t, Counts> by_n;
+  for (const fs::path& f : files)
+    read_rows_in_batches(f, 1u << 16, [&](const std::vector<CaseRow>& rows) {
+      for (const CaseRow& r : rows) {
+        Counts& c = by_n[r.n];
+        ++c.outcomes[static_cast<std::size_t>(r.outcome)];
+        c.false_negatives += r.false_negative;
+      }
+    });
+  std::printf("%s: config %s, schema %s, nqc %s (git %s)\n", path.c_str(), name.c_str(), shown(attr("schema_version")).c_str(),
+              shown(attr("nqc_version")).c_str(), shown(attr("git_revision")).c_str());
+  std::printf("config_hash %s, plan_hash %s, %s .. %s\n", shown(attr("config_hash")).c_str(),
+              shown(attr("plan_hash")).c_str(), shown(attr("start_utc")).c_str(), shown(attr("end_utc")).c_str());
+  if (dir && files.front().filename() != "results.h5")
+    std::printf("not merged: %zu shard files read (the run goes on, or waits for --resume)\n", files.size());
+  std::printf("%12s %12s %12s %12s %12s %12s\n", "n", "cases", "solved", "infeasible", "gave_up", "false_neg");
+  Counts total;
+  for (const auto& [n, c] : by_n) {
+    std::printf("%12lld %12llu %12llu %12llu %12llu %12llu\n", static_cast<long long>(n),
+                static_cast<unsigned long long>(c.cases()), static_cast<unsigned long long>(c.outcomes[0]),
+                static_cast<unsigned long long>(c.outcomes[1]), static_cast<unsigned long long>(c.outcomes[2]),
+                static_cast<unsigned long long>(c.false_negatives));
+    for (std::size_t o = 0; o < 3; ++o) total.outcomes[o] += c.outcomes[o];
+    total.false_negatives += c.false_negatives;
+  }
+  std::printf("%12s %12llu %12llu %12llu %12llu %12llu\n", "total", static_cast<unsigned long long>(total.cases()),
+              static_cast<unsigned long long>(total.outcomes[0]), static_cast<unsigned long long>(total.outcomes[1]),
+              static_cast<unsigned long long>(total.outcomes[2]), static_cast<unsigned long long>(total.false_negatives));
+  // The launches: results.h5's table, or (a directory not merged yet) its launch records.
+  const std::vector<Launch> launches =
+      !head.launches.empty() || !dir ? head.launches : read_launches(path);
+  if (launches.empty()) {
+    std::printf("launches: none recorded (files of schema 1.3 on record them)\n");
+    return kExitOk;
+  }
+  std::printf("launches: %zu\n%4s %-20s %-20s %6s %-6s %-20s %-12s %6s %8s %10s %s\n", launches.size(), "id", "start_utc",
+              "end_utc", "ranks", "part", "hosts", "slurm", "exit", "shards", "cases", "merged");
+  for (const Launch& l : launches) {
+    const std::string part = l.parts > 1 ? std::to_string(l.part) + "/" + std::to_string(l.parts) : "-";
+    std::string slurm = l.slurm_array_task.empty() ? l.slurm_job_id : l.slurm_array_task;
+    if (!l.slurm_restart_count.empty() && l.slurm_restart_count != "0") slurm += " r" + l.slurm_restart_count;
+    const std::string exit = l.exit_status < 0 ? "-" : std::to_string(l.exit_status);
+    std::printf("%4u %-20s %-20s %6d %-6s %-20s %-12s %6s %8llu %10llu %s\n", l.id, shown(l.start_utc).c_str(),
+                shown(l.end_utc).c_str(), l.world_size, part.c_str(), shown(l.hosts).c_str(), shown(slurm).c_str(),
+                exit.c_str(), static_cast<unsigned long long>(l.shards_done), static_cast<unsigned long long>(l.cases_done),
+                l.merged ? "yes" : "no");
+  }
+  return kExitOk;
+}
+
+}  // namespace
+
+Runner add_info(CLI::App& app) {
+  auto* cmd = app.add_subcommand(
+      "info", "Show what a result file or results directory holds: config, schema, cases by n and outcome, launches");
+  auto path = std::make_shared<std::string>();
+  cmd->add_option("RESULTS", *path, "a result file (results.h5, a shard file) or a results directory")->required();
+  cmd->footer(
+      "Reads the rows in batches (any size fits in memory). Exit-status '-' in the launches table: the launch never "
+      "recorded its end (it runs, or it was killed).");
+  return [path] { return info(*path); };
+}
+
+}  // namespace nqc::cli
