@@ -46,7 +46,10 @@ bool fits(const json& v, const JsonShape& s) {
   if (!has_type(v, s)) return false;
   switch (s.type) {
     case JsonShape::Type::integer: return integer_fits(v, s);
-    case JsonShape::Type::number: return v.get<double>() >= s.min_number && v.get<double>() <= s.max_number;
+    case JsonShape::Type::number: {
+      const double x = v.get<double>();
+      return (s.above_min ? x > s.min_number : x >= s.min_number) && x <= s.max_number;
+    }
     case JsonShape::Type::string: {
       const auto& text = v.get_ref<const std::string&>();
       return !(s.non_empty && text.empty()) &&
@@ -154,7 +157,7 @@ ordered_json json_schema_of(const JsonShape& s) {
       else if (s.also && s.min - *s.also != 1) throw std::logic_error("json_schema_of: `also` must lie 1 or 2 below the minimum");
       break;
     case JsonShape::Type::number:
-      node["minimum"] = schema_number(s.min_number);
+      node[s.above_min ? "exclusiveMinimum" : "minimum"] = schema_number(s.min_number);
       if (std::isfinite(s.max_number)) node["maximum"] = schema_number(s.max_number);
       break;
     case JsonShape::Type::string:

@@ -26,7 +26,7 @@ struct JsonField;
 struct JsonShape {
   enum class Type : std::int8_t {
     integer,      ///< an integer written as one (8, not 8.0) in min..max, or `also`
-    number,       ///< any number in min_number..max_number
+    number,       ///< any number in min_number..max_number (above min_number when `above_min`)
     string,       ///< a string: non-empty when `non_empty`, matching `pattern`, one of `choices`
     boolean,      ///< true or false
     array,        ///< an array of `items` (non-empty when `non_empty`)
@@ -39,6 +39,7 @@ struct JsonShape {
   std::uint64_t max = std::numeric_limits<std::uint64_t>::max();
   std::optional<std::int64_t> also;  ///< integer: one value below `min` that is allowed too (e.g. -1 for "all")
   double min_number = 0;
+  bool above_min = false;  ///< number: min_number itself excluded
   double max_number = std::numeric_limits<double>::infinity();
   bool non_empty = false;
   std::string pattern;               ///< string: an ECMAScript regular expression, searched (anchor it)

@@ -30,8 +30,9 @@ struct Fixture {
     const auto log = [this](const std::string& key) { return [this, key](const json& v) { stored.push_back(key + "=" + v.dump()); }; };
     JsonShape count = leaf(Type::integer, "a count >= 1", log("count"));
     count.min = 1;
-    JsonShape ratio = leaf(Type::number, "a ratio 0..1", log("ratio"));
+    JsonShape ratio = leaf(Type::number, "a ratio in (0, 1]", log("ratio"));
     ratio.max_number = 1;
+    ratio.above_min = true;
     JsonShape mode = leaf(Type::string, "a or b", log("mode"));
     mode.choices = {"a", "b"};
     JsonShape level = leaf(Type::integer, "a level >= 1, or -1", log("level"));
@@ -94,7 +95,9 @@ TEST(JsonShape, NamesThePathAndWhatWasExpected) {
             "f.json: /count: expected a count >= 1, got 1.8446744073709552e+19");
   EXPECT_EQ(f.error_of(json::parse(R"({"count": {"a": 1}})")), "f.json: /count: expected a count >= 1") << "no 'got an object'";
   EXPECT_EQ(f.error_of(json::parse(R"({"count": {}})")), "f.json: /count: expected a count >= 1, got {}");
-  EXPECT_EQ(f.error_of(json::parse(R"({"count": 1, "ratio": 1.01})")), "f.json: /ratio: expected a ratio 0..1, got 1.01");
+  EXPECT_EQ(f.error_of(json::parse(R"({"count": 1, "ratio": 1.01})")), "f.json: /ratio: expected a ratio in (0, 1], got 1.01");
+  EXPECT_EQ(f.error_of(json::parse(R"({"count": 1, "ratio": 0})")), "f.json: /ratio: expected a ratio in (0, 1], got 0");
+  EXPECT_EQ(f.error_of(json::parse(R"({"count": 1, "ratio": 1e-300})")), "");
   EXPECT_EQ(f.error_of(json::parse(R"({"count": 1, "mode": "c"})")), "f.json: /mode: expected a or b, got \"c\"");
   EXPECT_EQ(f.error_of(json::parse(R"({"count": 1, "level": 0})")), "f.json: /level: expected a level >= 1, or -1, got 0");
   EXPECT_EQ(f.error_of(json::parse(R"({"count": 1, "level": -2})")), "f.json: /level: expected a level >= 1, or -1, got -2");
@@ -124,7 +127,7 @@ TEST(JsonShape, SchemaStatesTheSameChecks) {
   EXPECT_EQ(s["expected"], "an object");
   const auto& p = s["properties"];
   EXPECT_EQ(p["count"].dump(), R"({"type":"integer","minimum":1,"maximum":18446744073709551615,"expected":"a count >= 1","description":"how many"})");
-  EXPECT_EQ(p["ratio"].dump(), R"({"type":"number","minimum":0,"maximum":1,"expected":"a ratio 0..1","default":0.5,"description":"a share"})");
+  EXPECT_EQ(p["ratio"].dump(), R"({"type":"number","exclusiveMinimum":0,"maximum":1,"expected":"a ratio in (0, 1]","default":0.5,"description":"a share"})");
   EXPECT_EQ(p["mode"]["enum"], ordered_json::array({"a", "b"}));
   EXPECT_EQ(p["level"]["minimum"], -1);
   EXPECT_EQ(p["level"]["not"].dump(), R"({"const":0})");
