@@ -1,4 +1,4 @@
-"""nqc's analysis of result files: 000_*'s Table 1, the time regression and the figures.
+"""nqc's analysis of result files: [Grigoryan]'s Table 1, the time regression and the figures.
 
 Modules, one purpose each: ``load`` (result files into one pandas DataFrame), ``groups``
 (runs and ``--by`` groups of cases), ``table`` (Table 1 per n), ``compare`` (groups side by

@@ -200,7 +200,7 @@ def time_vs_n(table: pd.DataFrame, mean_fit: Fit | None, path, where: str = "", 
     """Mean and t90mean completion time per case vs n, log-log, each with its 95% interval
     (table columns ``*_lo``, ``*_hi``), with our fit of the mean (over its n range) and the
     paper's line log10(1000 t) = -0.628927 + 0.781568 log10(n) over the paper's n range
-    (50..10^8) where it meets ours (000_*'s Figure 7). Times that are 0 or not finite are left
+    (50..10^8) where it meets ours ([Grigoryan]'s Figure 7). Times that are 0 or not finite are left
     out (and named in the legend); NoData when none is left (`where`, e.g. " in FILE", is added
     to its message)."""
     n = table["n"].to_numpy(dtype=float)
@@ -248,7 +248,7 @@ def time_vs_n(table: pd.DataFrame, mean_fit: Fit | None, path, where: str = "", 
 
 def time_histogram(cases: pd.DataFrame, n: int, path, time: str = "wall_s", dpi: float = DPI) -> Path:
     """Histogram of the completion times at one n, log-spaced bins over the 0.5th to 99.5th
-    percentile, the mean with its 95% interval (shaded) and the median (000_*'s Figure 10)."""
+    percentile, the mean with its 95% interval (shaded) and the median ([Grigoryan]'s Figure 10)."""
     at_n, t, dropped = _positive_times(cases, n, time)
     fig, ax = _figure(dpi=dpi)
     edges, note = _log_bins(t)
@@ -270,7 +270,7 @@ def time_histogram(cases: pd.DataFrame, n: int, path, time: str = "wall_s", dpi:
 def time_histogram_by_backtracks(cases: pd.DataFrame, n: int, path, time: str = "wall_s",
                                  k_range: tuple[int, int] | None = None, dpi: float = DPI) -> Path:
     """The completion time histogram at one n, stacked by backtrack count 0, 1, 2, 3, > 3
-    (000_*'s Figure 11, which took the compositions of one size k = 800 at n = 1000:
+    ([Grigoryan]'s Figure 11, which took the compositions of one size k = 800 at n = 1000:
     `k_range` (inclusive) restricts the cases the same way)."""
     if k_range is not None:
         cases = cases[(cases["n"] != n) | ((cases["k"] >= k_range[0]) & (cases["k"] <= k_range[1]))]
@@ -294,7 +294,7 @@ def time_histogram_by_backtracks(cases: pd.DataFrame, n: int, path, time: str = 
 def no_backtrack_share(table: pd.DataFrame, path, dpi: float = DPI) -> Path:
     """Share of cases solved without any backtrack vs n with its exact (Clopper-Pearson) 95%
     interval, and the paper's statements, each in its own style: above 35% for n = 7..10^5,
-    above 50% for n = 320..22500, 60.50% at n = 1000 and 61.92% at n = 5000 (000_*'s Figure 9)."""
+    above 50% for n = 320..22500, 60.50% at n = 1000 and 61.92% at n = 5000 ([Grigoryan]'s Figure 9)."""
     fig, ax = _figure(dpi=dpi)
     ax.set_xscale("log")
     _errorbar(ax, table["n"], 100 * table["bt0"], 100 * table["bt0_lo"], 100 * table["bt0_hi"], fmt="o-",
@@ -373,10 +373,10 @@ def randset_histogram(runs: list, path, dpi: float = DPI) -> Path:
     (analysis.randset.RandsetRun):
 
     top: the first-pass histogram, share of the trials vs the share of the n queens that the
-    first pass places (000_*: about 60%; 0.605701 at n = 10, 60.05% at n = 100, marked where
+    first pass places ([Grigoryan]: about 60%; 0.605701 at n = 10, 60.05% at n = 100, marked where
     an n matches), from the per-trial CSV; runs without it are named as unavailable;
     bottom: the dead-end histogram, share of the trials vs the share k / n of the queens
-    standing when repeated passes reach a dead end (000_*'s Figure 2, drawn there for n = 100).
+    standing when repeated passes reach a dead end ([Grigoryan]'s Figure 2, drawn there for n = 100).
     """
     if not runs:
         raise NoData("no randSet & randSet run to draw")

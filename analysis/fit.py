@@ -1,9 +1,9 @@
-"""000_*'s time regression: least squares of log10(1000 t) on log10(n).
+"""[Grigoryan]'s time regression: least squares of log10(1000 t) on log10(n).
 
 For each board size n in the chosen range, t is a per-n summary time in seconds (the mean
 by default, also t90mean), and the fit is
 
-    log10(1000 t) = a + b log10(n)          (000_*: a = -0.628927, b = 0.781568, R = 0.9998,
+    log10(1000 t) = a + b log10(n)          ([Grigoryan]: a = -0.628927, b = 0.781568, R = 0.9998,
                                              n = 50 ... 10^8, MATLAB on one desktop)
 
 by ordinary least squares (statsmodels OLS), with 95% confidence intervals of a and b

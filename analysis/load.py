@@ -3,10 +3,16 @@
 A results directory DIR holds DIR/results.h5 (the merged file, written when the run
 finished) and DIR/shards/shard-NNNNNN.h5 (one per shard; an unfinished run has only these).
 Layout (src/experiment/results.cpp, schema 1.x): root string attributes (schema_version,
-nqc_version, git_revision, config, config_hash, hostname, world_size, start_utc, end_utc),
+nqc_version, git_revision, config, config_hash, start_utc, end_utc; shard files and files
+before 1.3 also hostname and world_size; results.h5 since 1.3 ``launches``, a count),
 dataset ``cases`` (compound rows: case_id, shard_id, n, k, solution_id, composition_id, seed,
 outcome, false_negative, wall_s, cpu_s, backtracks, nodes, placed_random, placed_search,
-restarts, rank, engine, limit, and any later additions), group ``failures``.
+restarts, rank, launch (1.3), engine, limit, instance (1.1; instance runs), and any later
+additions), group ``failures``, and in results.h5 since 1.3 the dataset ``launches``: one row
+per launch of ``nqc run`` on the directory (id, start_utc, end_utc, hosts, world_size,
+nqc_version, git_revision, slurm_job_id, slurm_array_task, slurm_restart_count, part, parts,
+exit_status (-1: still running or killed), shards_done, cases_done, merged), which
+``Source.launches`` holds.
 
 Files are checked before they are read (see :func:`read_file`): damage (nqc writes every
 file since schema 1.2 in HDF5's newest format, whose metadata is checksummed, with Fletcher32 on
@@ -84,6 +90,9 @@ class Source:
     path: Path
     attrs: dict = field(hash=False)
     rows: int
+    #: The file's ``launches`` table (results.h5 of schema 1.3 on: one row per launch of
+    #: ``nqc run`` that worked on the directory, strings decoded), else None.
+    launches: pd.DataFrame | None = field(default=None, hash=False, compare=False)
 
     @property
     def config(self) -> dict:
@@ -326,6 +335,7 @@ def read_file(path: str | Path) -> tuple[pd.DataFrame, Source]:
             data = cases[()]
         except (OSError, RuntimeError, KeyError, TypeError, ValueError) as e:
             raise damaged(path, f"cannot read /cases: {_h5_reason(e)}") from None
+        launches = _launches(f, path)
     _check_sizes(data, path)
     columns = {}
     for name in data.dtype.names:
@@ -339,9 +349,23 @@ def read_file(path: str | Path) -> tuple[pd.DataFrame, Source]:
     df = pd.DataFrame(columns, index=pd.RangeIndex(len(data)))
     df[SOURCE] = str(path)
     df[CONFIG_HASH] = attrs.get("config_hash", "")
-    source = Source(path=path, attrs=attrs, rows=len(df))
+    source = Source(path=path, attrs=attrs, rows=len(df), launches=launches)
     df[EXPERIMENT] = source.config.get("name", "")
     return df, source
+
+
+def _launches(f: h5py.File, path: Path) -> pd.DataFrame | None:
+    """The ``launches`` table of an open result file (strings decoded), or None without one."""
+    if "launches" not in f:
+        return None
+    try:
+        table = f["launches"][()]
+    except (OSError, RuntimeError, KeyError, TypeError, ValueError) as e:
+        raise damaged(path, f"cannot read /launches: {_h5_reason(e)}") from None
+    columns = {name: _column(table[name], table.dtype[name]) for name in table.dtype.names}
+    if "merged" in columns:
+        columns["merged"] = np.asarray(columns["merged"]).astype(bool)
+    return pd.DataFrame(columns)
 
 
 def result_files(path: str | Path) -> list[Path]:

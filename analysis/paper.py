@@ -1,10 +1,10 @@
-"""Published values of 000_* (E. Grigoryan, arXiv:1912.05935) that our results are set against.
+"""Published values of [Grigoryan] (docs/REFERENCES.md) that our results are set against.
 
-Sources: ../shared/seeds/000_*.txt (section "The time complexity of the algorithm", Table 1's
-discussion, "The number of cases when the Back Tracking procedure has never been used",
-"False Negative solutions", "The effectiveness of the randSet & randSet algorithm") and
-../shared/paper-facts.md. Times are seconds of MATLAB on one desktop: compare slopes and
-shapes, not absolute times.
+Sources in the paper: "The time complexity of the algorithm" (Figure 7), Table 1 and its
+discussion, "The number of cases when the Back Tracking procedure has never been used"
+(Figure 9), "False Negative solutions", "The effectiveness of the randSet & randSet algorithm"
+(Figure 2). Times are seconds of MATLAB on one desktop: compare slopes and shapes, not absolute
+times.
 """
 
 from __future__ import annotations
@@ -13,8 +13,8 @@ import math
 
 #: How outputs name the paper (reports, tables, figure legends): never a file name.
 NAME = "Grigoryan 2019"
-REFERENCE = ("E. Grigoryan, \"Linear algorithm for solution n-Queens Completion problem\", "
-             "arXiv:1912.05935 (2019)")
+#: How reports and help texts cite it: the key of docs/REFERENCES.md, where the full citation is.
+REFERENCE = "[Grigoryan] (E. Grigoryan, arXiv:1912.05935; nqc's docs/REFERENCES.md)"
 
 #: Time regression log10(1000 t) = A + B log10(n), t the mean completion time in seconds.
 A = -0.628927

@@ -1,4 +1,4 @@
-"""Data of 000_*'s randSet & randSet experiment, from ``nqc randset`` (src/cli/cmd_randset.cpp).
+"""Data of [Grigoryan]'s randSet & randSet experiment, from ``nqc randset`` (src/cli/cmd_randset.cpp).
 
 ``nqc randset N --trials T --seed S --csv HIST.csv --trials-csv TRIALS.csv`` fills the empty
 N x N board by repeated randSet & randSet passes until a dead end, T times. It writes two CSVs:

@@ -69,7 +69,7 @@ def _shown(path: Path | str) -> str:
 
 
 def default_hist_n(table: pd.DataFrame) -> int:
-    """The n of the completion-time histograms: 1000 (000_*'s Figure 10) when present, else the
+    """The n of the completion-time histograms: 1000 ([Grigoryan]'s Figure 10) when present, else the
     n with the most cases (the larger n on a tie)."""
     if (table["n"] == 1000).any():
         return 1000
@@ -235,9 +235,17 @@ def _provenance(cases: pd.DataFrame) -> list[str]:
     lines = []
     for s in cases.attrs.get("sources", [])[:5]:
         a = s.attrs
+        if s.launches is not None and len(s.launches):
+            where = "; ".join(
+                f"launch {r.id}: {r.world_size} rank(s) on {r.hosts}"
+                + (f", Slurm job {r.slurm_array_task or r.slurm_job_id}" if r.slurm_job_id else "")
+                + (f", part {r.part}/{r.parts}" if r.parts > 1 else "")
+                + f", {r.shards_done} shards" + (", merged" if r.merged else "")
+                for r in s.launches.itertuples())
+        else:
+            where = f"host {a.get('hostname', '?')}, world size {a.get('world_size', '?')}"
         lines.append(f"- `{_shown(s.path)}`: {s.rows} cases, schema {a.get('schema_version', '?')}, "
-                     f"nqc {a.get('nqc_version', '?')} (git {a.get('git_revision', '?')}), "
-                     f"host {a.get('hostname', '?')}, world size {a.get('world_size', '?')}, "
+                     f"nqc {a.get('nqc_version', '?')} (git {a.get('git_revision', '?')}), {where}, "
                      f"{a.get('start_utc', '?')} .. {a.get('end_utc', '?')}, config hash {a.get('config_hash', '?')}")
     more = len(cases.attrs.get("sources", [])) - 5
     if more > 0:

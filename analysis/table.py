@@ -1,10 +1,10 @@
-"""000_*'s Table 1: per board size n, completion times, backtracks and false negatives.
+"""[Grigoryan]'s Table 1: per board size n, completion times, backtracks and false negatives.
 
 Per n, over every case of that n (t = the time column, ``wall_s`` by default: seconds of the
 engine call only):
 
 - ``cases``; ``mean_s``, ``median_s``, ``max_s`` of t;
-- ``t90mean_s``: 000_*'s mean of the fastest 90% -- the mean of the floor(0.9 m) smallest
+- ``t90mean_s``: [Grigoryan]'s mean of the fastest 90% -- the mean of the floor(0.9 m) smallest
   times of the m cases (at least one), as ``nqc aggregate`` computes it;
 - ``bt0``, ``bt1``, ``bt2``, ``bt3``, ``bt_more``: shares (0..1) of cases with 0, 1, 2, 3
   and more than 3 backtracks (returns to a saved base level, as the paper counts them);
@@ -186,7 +186,7 @@ def _fn_row(label, cases: int, fn: int, bound: float | None) -> dict:
 def false_negative_table(table: pd.DataFrame) -> pd.DataFrame:
     """The false negative share per n of `table` (from :func:`table1`, or :func:`table_by`: then
     per group, the group columns first) with its exact 95% interval [lo, hi] beside the paper's
-    claim for that n (000_*: below 1e-4 for n < 100, below 1e-5 for 100 <= n < 800, none seen
+    claim for that n ([Grigoryan]: below 1e-4 for n < 100, below 1e-5 for 100 <= n < 800, none seen
     for n >= 800), then one pooled row per claim (``n`` is then the range as text).
     ``verdict``: "below" when the interval lies below the bound, "above" when it does not reach
     below it, "cannot tell" when it contains it (too few cases to test the claim: with none
@@ -253,7 +253,7 @@ def _fraction(x: float) -> str:
 def to_markdown(table: pd.DataFrame) -> str:
     """The report's view of `table` (from :func:`table1` or :func:`table_by`, whose group
     columns come first): times in seconds (3 significant digits), backtrack shares in %, the
-    false negative share as a fraction (000_* quotes bounds like 1e-4)."""
+    false negative share as a fraction ([Grigoryan] quotes bounds like 1e-4)."""
     keys = group_columns(table)
     shown = pd.DataFrame({**{k: table[k].map(str) for k in keys}, **{
         header: (table[col].map(_seconds) if col.endswith("_s")

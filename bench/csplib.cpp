@@ -1,7 +1,7 @@
 // The complete engines on CSPLib prob079 Excluded Diagonals instances near the phase
 // transition, side by side in one run: `auto`, `bitboard`, `sat` (CaDiCaL, in process) and
-// `exact`, against the published bit-parallel solver's times (Gent, Jefferson, Nightingale,
-// JAIR 59, 2017; labels-shiftqueens-n8-13, their machine).
+// `exact`, against the published bit-parallel solver's times ([Gent17];
+// labels-shiftqueens-n8-13, their machine; docs/REFERENCES.md).
 //
 // Usage: nqc_bench_csplib DATA_DIR [--instances I] [--exact-max N] [--stride S] N ...
 //   N <= 13: the labelled instances of DATA_DIR/diag-N.tar.gz (every S-th of the 1000), at

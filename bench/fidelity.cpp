@@ -1,4 +1,4 @@
-// Fidelity of the `grigoryan` engine to the paper (000_*, ../shared/paper-facts.md): the
+// Fidelity of the `grigoryan` engine to the paper ([Grigoryan], docs/REFERENCES.md): the
 // distribution of backtracks per case on derived compositions, side by side with the paper's
 // Table 1 figures, for the paper's defaults and for variants: the author's later code (block 3
 // stopping at base level 2), depth-first retractions in block 5 (search) and nqc 0.1's reading

@@ -1,6 +1,8 @@
 #!/usr/bin/env bash
 # Installs the Debian 12 packages nqc needs (only those missing; quiet when all are there)
-# and builds nqc (Release, with tests) in build/. Idempotent. Run as root on a fresh machine.
+# and builds nqc with its tests in build/: CMake preset NQC_PRESET (CMakePresets.json; default
+# release; scripts/test.sh uses ci, Release with -Werror), build directory NQC_BUILD_DIR
+# (default build). Idempotent. Run as root on a fresh machine.
 set -euo pipefail
 cd "$(dirname "${BASH_SOURCE[0]}")/.."
 
@@ -35,8 +37,12 @@ fi
 if [[ ${NQC_SETUP_PACKAGES_ONLY:-0} == 1 ]]; then exit 0; fi
 
 BUILD_DIR=${NQC_BUILD_DIR:-build}
-if [[ ! -f $BUILD_DIR/CMakeCache.txt ]]; then
-  cmake -S . -B "$BUILD_DIR" -DCMAKE_BUILD_TYPE=Release -DNQC_BUILD_TESTS=ON >/dev/null
+cmake --preset "${NQC_PRESET:-release}" -B "$BUILD_DIR" >/dev/null
+# Only errors and warnings are shown; a failed build fails here (with -Werror, a warning too).
+status=0
+cmake --build "$BUILD_DIR" -j"$(nproc)" >"$BUILD_DIR/build.log" 2>&1 || status=$?
+grep -E "(error|warning):|Error" "$BUILD_DIR/build.log" >&2 || true
+if ((status != 0)); then
+  echo "setup: build failed (log: $BUILD_DIR/build.log)" >&2
+  exit 1
 fi
-cmake --build "$BUILD_DIR" -j"$(nproc)" 2>&1 | grep -E "error|warning|Error" >&2 || true
-test -x "$BUILD_DIR/src/cli/nqc" || { echo "setup: build failed (run: cmake --build $BUILD_DIR)" >&2; exit 1; }

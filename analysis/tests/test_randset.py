@@ -37,7 +37,7 @@ def test_run_reads_the_per_trial_csv(nqc_bin, tmp_path, n, trials):
     assert run.first_pass_share == pytest.approx(printed(tmp_path, n, "first_pass_share"), abs=1e-6)
     assert run.first_pass_sd == pytest.approx(printed(tmp_path, n, "first_pass_share_sd"), abs=1e-6)
     assert run.first_pass_se == pytest.approx(printed(tmp_path, n, "first_pass_share_se"), abs=1e-6)
-    assert abs(run.first_pass_share - paper.RANDSET_FIRST_PASS[n]) < 5 * run.first_pass_se + 1e-4  # 000_*
+    assert abs(run.first_pass_share - paper.RANDSET_FIRST_PASS[n]) < 5 * run.first_pass_se + 1e-4  # [Grigoryan]
     # the dead ends counted from the per-trial CSV are the histogram CSV, row for row
     hist = randset.read_csv(run.csv, n)
     assert hist.per_trial is None and hist.first_pass_share is None and hist.trials == trials

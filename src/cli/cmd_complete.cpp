@@ -76,7 +76,8 @@ Runner add_complete(CLI::App& app) {
   cmd->add_option("--seed", a->seed, "seed of the engine's random choices")->capture_default_str()->check(kUnsigned);
   cmd->add_option("--max-nodes", a->max_nodes, "give up after this many placements (sat: CaDiCaL's decisions; 0 = no limit)")->capture_default_str()->check(kUnsigned);
   cmd->add_option("--time-limit", a->time_limit_s, "give up after this many seconds (0 = no limit)")->capture_default_str()->check(kNonNegative);
-  cmd->footer("Exit codes: 0 solved, 1 bad input, 2 proved infeasible (no completion), 3 gave up, 5 engine bug.");
+  cmd->footer("Exit codes: 0 solved, 1 bad input, 2 proved infeasible (no completion), 3 gave up, 5 engine bug.\n"
+              "[Grigoryan], [Minton92]: see docs/REFERENCES.md.");
   return [a] {
     std::unique_ptr<Engine> engine;
     try {

@@ -1,4 +1,4 @@
-// randset: 000_*'s randSet & randSet experiment on the empty board.
+// randset: [Grigoryan]'s randSet & randSet experiment on the empty board (docs/REFERENCES.md).
 #include <cerrno>
 #include <cmath>
 #include <cstdio>
@@ -33,8 +33,9 @@ Runner add_randset(CLI::App& app) {
                   "write one row per trial here: trial, first_pass (queens placed by the first pass), dead_end_k "
                   "(queens at the dead end)")
       ->each([a](const std::string&) { a->trials_csv_given = true; });
-  cmd->footer("Prints the mean share of the N queens placed by the first pass (000_*: 0.6057 at N = 10, 0.6005 at\n"
-              "N = 100) and the histogram of the composition lengths k at which repeated passes reach a dead end.");
+  cmd->footer("Prints the mean share of the N queens placed by the first pass ([Grigoryan]: 0.6057 at N = 10, 0.6005\n"
+              "at N = 100) and the histogram of the composition lengths k at which repeated passes reach a dead end.\n"
+              "[Grigoryan]: see docs/REFERENCES.md.");
   return [a] {
     if (a->n < 1) throw InputError("N: expected a board size >= 1, got " + std::to_string(a->n));
     if (a->trials < 1) throw InputError("--trials: expected at least 1, got 0");

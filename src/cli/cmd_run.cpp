@@ -152,18 +152,25 @@ Runner add_run(CLI::App& app, int& argc, char**& argv) {
   cmd->get_option("--force")->excludes(part_option);  // a part must not remove the other parts' shards
   cmd->add_option("--log-level", *log_level, "trace, debug, info, warn, error")->capture_default_str()
       ->check(CLI::IsMember({"trace", "debug", "info", "warn", "error", "critical", "off"}));
-  cmd->add_flag("-q,--quiet", *quiet, "log warnings and errors only");
+  cmd->add_flag("-q,--quiet", *quiet, "log warnings and errors only (no progress lines)");
+  auto progress = std::make_shared<double>(-1.0);
+  cmd->add_option("--progress", *progress,
+                  "seconds between progress lines (cases done on every rank, rate, ETA from the plan's cost estimate); "
+                  "0 = none; default 5 on a terminal, 60 otherwise (a batch job's log)")
+      ->type_name("SECONDS")
+      ->check(CLI::NonNegativeNumber);
   cmd->add_flag("--help-config", *help_config, "describe the config keys, engine parameters and paths, and exit");
   cmd->add_flag("--config-schema", *config_schema,
                 "print the configs' JSON Schema (what configs/nqc-config.schema.json holds, generated from the config table) and exit");
   cmd->footer("Exit codes: 0 done, 1 bad input or I/O error, 4 interrupted by SIGTERM, SIGINT or SIGUSR1 (rerun with --resume; under mpirun send SIGUSR1 to mpirun), 5 engine bug.");
-  return [opt, log_level, quiet, help_config, config_schema, output, part, part_option, json, &argc, &argv] {
+  return [opt, log_level, quiet, help_config, config_schema, output, part, part_option, json, progress, &argc, &argv] {
     if (*help_config || *config_schema) {
       std::fputs((*help_config ? config_help() : config_schema_text()).c_str(), stdout);
       return 0;
     }
     if (opt->config.empty()) throw InputError("run: a CONFIG file is required (see nqc run --help)");
     if (!output->empty()) opt->output = *output;
+    opt->progress_interval_s = *progress >= 0 ? *progress : (::isatty(STDERR_FILENO) ? 5.0 : 60.0);
     if (part_option->count() > 0) std::tie(opt->part, opt->parts) = parse_part(*part);
     // Before MPI_Init too, so that a signal during start-up is not fatal; again after it, in
     // case the MPI library installed handlers of its own.

@@ -21,7 +21,7 @@ Runner add_convert(CLI::App& app);
 /// ranks under mpirun). add_count takes argc/argv for MPI_Init.
 Runner add_complete(CLI::App& app);
 Runner add_count(CLI::App& app, int& argc, char**& argv);
-/// randset: 000_*'s randSet & randSet experiment.
+/// randset: [Grigoryan]'s randSet & randSet experiment.
 Runner add_randset(CLI::App& app);
 /// run: an experiment config on all MPI ranks. Takes argc/argv for MPI_Init.
 Runner add_run(CLI::App& app, int& argc, char**& argv);

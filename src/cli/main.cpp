@@ -2,18 +2,19 @@
 // and errors to stderr; exit codes as nqc::ExitCode.
 #include <cstdio>
 #include <iostream>
-#include <iostream>
 #include <map>
 
 #include <spdlog/spdlog.h>
 
 #include "cli/commands.hpp"
 #include "io/errors.hpp"
+#include "nqc/version.hpp"
 
 int main(int argc, char** argv) {
   CLI::App app{"nqc: n-Queens Completion at cluster scale (complete compositions, run experiments, aggregate results)"};
   app.require_subcommand(1);
-  app.set_version_flag("-V,--version", std::string("nqc ") + NQC_VERSION);
+  // "nqc 0.1.0 (git 0123456789ab)", "-dirty" after the revision when built from edited files.
+  app.set_version_flag("-V,--version", std::string("nqc ") + NQC_VERSION + " (git " + NQC_GIT_REVISION + ")");
   std::map<CLI::App*, nqc::cli::Runner> runners;
   const auto add = [&](nqc::cli::Runner runner) { runners[app.get_subcommands({}).back()] = std::move(runner); };
   add(nqc::cli::add_verify(app));

@@ -1,4 +1,4 @@
-// The paper's billion-queen challenge (000_*, "Conclusion"; paper-facts.md): two compositions
+// The paper's billion-queen challenge ([Grigoryan], "Conclusion"): two compositions
 // of the same n with the same free rows, identical but for a few thousand kept rows, one with
 // a completion and one without.
 #pragma once

@@ -9,13 +9,13 @@ namespace nqc {
 /// Board sizes are 1 <= n <= 2^31 - 1 (DESIGN.md, "Core contracts").
 using Index = std::int32_t;
 
-/// A composition in the format of 000_* ("The algorithm begins by reading a file ..."):
+/// A composition in the format of [Grigoryan] ("The algorithm begins by reading a file ..."):
 /// `q[i]` is the 1-based column of the queen in board row i+1 (rows are 0-based in code,
 /// 1-based in files and messages), and 0 marks an empty (free) row. A solution is a
 /// composition with k == n that the verifier accepts.
 ///
 /// A composition may also exclude diagonals, as in the Excluded Diagonals problem of CSPLib
-/// prob079 (Gent, Jefferson, Nightingale, JAIR 59, 2017): no queen may stand on them.
+/// prob079 ([CSPLib079], [Gent17]): no queen may stand on them.
 /// Indices are 0-based as in CSPLib: difference diagonal a holds the cells with
 /// r - c = a - (n - 1), sum diagonal a those with r + c = a (r, c 0-based), 0 <= a <= 2n - 2.
 struct Composition {

@@ -7,9 +7,9 @@
 
 namespace nqc {
 
-/// An explicit solution for board size n (the classic construction of Hoffman, Loessi and
-/// Moore, 1969, also given by Bernhardsson, SIGART Bull. 2(2), 1991; 001_* gives another
-/// family of explicit O(n) solutions). Columns of the even rows first, then the odd ones,
+/// An explicit solution for board size n (the classic construction of [Hoffman69], as
+/// [Bernhardsson91] gives it; [Mikhailovskii] has another family of explicit O(n) solutions;
+/// docs/REFERENCES.md). Columns of the even rows first, then the odd ones,
 /// with the two repairs for n mod 6 in {2, 3}. O(n) time.
 /// Returns std::nullopt for n = 2 and n = 3, which have no solution; n = 1 gives {1}.
 /// Throws std::invalid_argument for n < 1.

@@ -63,10 +63,8 @@ int queens_prefix_depth(Index n);
 
 /// Q(n) for 1 <= n <= 64 by bit-parallel backtracking (one 64-bit mask each for the columns
 /// and the two diagonal directions, shifted one column per row; the lowest free bit first:
-/// J. Somers, "The N Queens Problem: a study in optimization", 2002,
-/// http://users.rcn.com/liusomers/nqueen_demo/nqueens.html) with the board's eight
-/// symmetries as in K. Takahashi's ("takaken") N-Queens program,
-/// http://www.ic-net.or.jp/home/takaken/e/queen/index.html:
+/// [Somers02]) with the board's eight symmetries as in K. Takahashi's ("takaken") N-Queens
+/// program ([Takahashi]):
 /// - corner: the queen of row 0 in column 0 (no solution has two corner queens, and none
 ///   with a corner queen is symmetric under a rotation); the queen of row 1 in column
 ///   bound1 = 2..n-2 fixes the subproblem, and rows 1..bound1-1 may not use column 1 (that

@@ -95,7 +95,7 @@ const std::vector<EngineInfo>& engine_infos() {
              self, [](const Composition& c, Rng& rng, const Limits& limits) { return complete_exact(c, rng, limits); });
        }},
       // The paper's algorithm knows only queens; CSPLib's excluded diagonals are not part of it.
-      {"grigoryan", false, false, 0, "the paper's randomized algorithm with bounded backtracking (000_*)", kGrigoryanParams,
+      {"grigoryan", false, false, 0, "the paper's randomized algorithm with bounded backtracking ([Grigoryan])", kGrigoryanParams,
        [](const EngineInfo& self, const EngineOptions& o) -> std::unique_ptr<Engine> {
          return std::make_unique<RegisteredEngine>(
              self,
@@ -104,7 +104,7 @@ const std::vector<EngineInfo>& engine_infos() {
                return complete_grigoryan(std::move(c), rng, limits, p);
              });
        }},
-      {"minconflicts", false, true, 0, "min-conflicts local search with the composition's rows fixed (003_*)",
+      {"minconflicts", false, true, 0, "min-conflicts local search ([Minton92]) with the composition's rows fixed",
        kMinConflictsParams,
        [](const EngineInfo& self, const EngineOptions& o) -> std::unique_ptr<Engine> {
          return std::make_unique<RegisteredEngine>(self, [p = o.minconflicts](const Composition& c, Rng& rng, const Limits& limits) {

@@ -48,9 +48,8 @@ class LimitWatch {
   std::uint64_t calls_ = 0;
 };
 
-/// The Luby sequence, 1-based: 1, 1, 2, 1, 1, 2, 4, 1, 1, 2, 1, 1, 2, 4, 8, ... (Luby,
-/// Sinclair, Zuckerman 1993): the restart budgets of the complete searches (exact, bitboard)
-/// are a unit times luby(run).
+/// The Luby sequence, 1-based: 1, 1, 2, 1, 1, 2, 4, 1, 1, 2, 1, 1, 2, 4, 8, ... ([Luby93]):
+/// the restart budgets of the complete searches (exact, bitboard) are a unit times luby(run).
 inline std::uint64_t luby(std::uint64_t i) {
   for (std::uint64_t k = 1; k < 64; ++k) {
     const std::uint64_t full = (std::uint64_t{1} << k) - 1;

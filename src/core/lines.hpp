@@ -1,5 +1,5 @@
 // The lines of the board (columns, both diagonal directions) as array indices, and the bit
-// sets that mark them closed: the control vectors of 000_* (section "The algorithm", D1 and
+// sets that mark them closed: the control vectors of [Grigoryan] (section "The algorithm", D1 and
 // D2), shared by the verifier, the random phases and the engines.
 #pragma once
 

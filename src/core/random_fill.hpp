@@ -1,4 +1,4 @@
-// The random phases of 000_*: randSet & randSet passes, then rand & rand.
+// The random phases of [Grigoryan]: randSet & randSet passes, then rand & rand.
 #pragma once
 
 #include <cstdint>
@@ -30,11 +30,11 @@ class RandomFill {
   explicit RandomFill(Composition& c);
 
   /// Call on a new fill or after reset(). Adds queens at random until at most `target_free`
-  /// free rows remain or the random phases stall. First randSet & randSet passes (000_*: a random matching of the free rows with
+  /// free rows remain or the random phases stall. First randSet & randSet passes ([Grigoryan]: a random matching of the free rows with
   /// the free columns, a queen wherever the pair's cell is free; repeated while a pass places
   /// at least 1/64 of the free rows), then rand & rand (a random free row and a random free
   /// column, placed when free; stops after 16 f consecutive misses, f the free rows left).
-  /// Unlike 000_*'s passes, which also visit the pairs in random order, these visit them in
+  /// Unlike [Grigoryan]'s passes, which also visit the pairs in random order, these visit them in
   /// ascending row order: the matching is as random, no list of rows is needed for the first
   /// pass, and the rows are written in order (the first pass on an empty board places 0.608 n
   /// instead of 0.600 n). The random probes of the line sets are prefetched some pairs
@@ -69,7 +69,7 @@ class RandomFill {
 /// completion.
 FillStats random_fill(Composition& c, Index target_free, Rng& rng);
 
-/// 000_*'s randSet & randSet experiment on `c`, in place: passes (a uniformly random
+/// [Grigoryan]'s randSet & randSet experiment on `c`, in place: passes (a uniformly random
 /// matching of the free rows with the free columns, visited in random order, a queen wherever
 /// the pair's cell is free) until a dead end (no free row has a free cell left) or a full
 /// solution. `placed_pass1` is what the first pass placed, the share the paper reports

@@ -1,5 +1,5 @@
 // The residual board of a composition: its free rows x free columns, kept as the list of the
-// free cells (the reduced matrix L of 000_*'s blocks 2 and 4). Shared by the final stage of
+// free cells (the reduced matrix L of [Grigoryan]'s blocks 2 and 4). Shared by the final stage of
 // `grigoryan` and the complete search of `exact`.
 #pragma once
 
@@ -17,7 +17,7 @@ namespace nqc {
 /// Free rows x free columns of a board, as the list of the cells that no queen attacks
 /// (cells attacked when it is built can never reopen while it lives, so they are left out).
 /// Each cell has its reduced row a (index into rows()), reduced column b (index into cols())
-/// and compact diagonal ids (000_*'s control vectors D1, D2 renumbered over the diagonals that
+/// and compact diagonal ids ([Grigoryan]'s control vectors D1, D2 renumbered over the diagonals that
 /// hold a free cell), so memory is O(free cells + free rows) whatever n: the residual of
 /// n = 10^9 with 518 free rows costs a few MB. Every line (row, column, both diagonals) lists
 /// its cells, so a placement visits only the cells on its four lines, with incremental free
@@ -74,7 +74,7 @@ class ResidualBoard {
     return row_open_[static_cast<std::size_t>(c.a)] && col_open_[static_cast<std::size_t>(c.b)] &&
            d1_open_[static_cast<std::size_t>(c.d1)] && d2_open_[static_cast<std::size_t>(c.d2)];
   }
-  /// Damage of cell e (000_*, "minimum damage rule"): the free cells now on its column and
+  /// Damage of cell e ([Grigoryan], "minimum damage rule"): the free cells now on its column and
   /// its two diagonals (the cell itself counted on each, the same offset for every cell).
   [[nodiscard]] Index damage(Index e) const {
     const Cell& c = cell(e);
@@ -86,7 +86,7 @@ class ResidualBoard {
 
   /// Places a queen on free cell e and closes every cell it attacks. Returns false when this
   /// leaves another open row (or, with check_columns, another open column) without a free
-  /// cell: the look-ahead of 000_*'s block 5, forward checking in `exact`. The placement
+  /// cell: the look-ahead of [Grigoryan]'s block 5, forward checking in `exact`. The placement
   /// stands either way and is taken back by undo(e).
   bool place(Index e);
   /// Exactly reverts place(e) when undone last-placed first: once the four lines are open

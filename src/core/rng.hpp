@@ -1,15 +1,16 @@
 // Counter-based seed derivation and the fast generator used everywhere in nqc.
 #pragma once
 
+#include <cstddef>
 #include <cstdint>
 #include <limits>
 #include <memory>
+#include <utility>
 #include <vector>
 
 namespace nqc {
 
-/// splitmix64 finaliser (Steele, Lea, Flood, "Fast splittable pseudorandom number
-/// generators", OOPSLA 2014): a bijective 64-bit mix.
+/// splitmix64 finaliser ([Steele14]): a bijective 64-bit mix.
 constexpr std::uint64_t splitmix64(std::uint64_t x) {
   x += 0x9e3779b97f4a7c15ULL;
   x = (x ^ (x >> 30)) * 0xbf58476d1ce4e5b9ULL;
@@ -32,7 +33,7 @@ constexpr std::uint64_t derive_seed(std::uint64_t experiment_seed, std::uint64_t
   return splitmix64(h ^ composition_id);
 }
 
-/// xoshiro256** (Blackman and Vigna, 2018), seeded through splitmix64. Satisfies
+/// xoshiro256** ([Blackman18]), seeded through splitmix64. Satisfies
 /// UniformRandomBitGenerator. `stream` separates independent uses of one seed
 /// (e.g. composition derivation and the engine's own choices).
 class Rng {
@@ -59,7 +60,7 @@ class Rng {
     return result;
   }
 
-  /// Uniform integer in [0, bound), bound >= 1 (Lemire's nearly divisionless method).
+  /// Uniform integer in [0, bound), bound >= 1 (nearly divisionless, [Lemire19]).
   std::uint64_t below(std::uint64_t bound) {
     __uint128_t m = static_cast<__uint128_t>((*this)()) * bound;
     auto low = static_cast<std::uint64_t>(m);

@@ -1,4 +1,4 @@
-// Seeded random solutions and the compositions derived from them (000_*'s experiment design).
+// Seeded random solutions and the compositions derived from them ([Grigoryan]'s experiment design).
 #pragma once
 
 #include <cstdint>
@@ -27,7 +27,7 @@ struct KRange {
 Index draw_k(Index n, const KRange& range, Rng& rng);
 
 /// Keeps the queens of `solution` in k rows chosen uniformly at random (all k-subsets
-/// equally likely: selection sampling, Knuth TAOCP 3.4.2 algorithm S) and empties the other
+/// equally likely: selection sampling, [Knuth-TAOCP2] 3.4.2, Algorithm S) and empties the other
 /// rows. The result is consistent and has at least one completion, `solution`.
 /// Requires 0 <= k <= n; throws std::invalid_argument otherwise.
 Composition derive_composition(const Composition& solution, Index k, Rng& rng);

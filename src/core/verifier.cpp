@@ -21,7 +21,7 @@ const char* to_string(Conflict kind) {
 
 namespace {
 
-// Line indices of the queen in 0-based row i, 1-based column j, as in 000_*'s control
+// Line indices of the queen in 0-based row i, 1-based column j, as in [Grigoryan]'s control
 // vectors: D1 holds r = n + j - i (constant on a diagonal), D2 holds t = i + j.
 struct Lines {
   std::size_t column, diagonal, anti_diagonal;

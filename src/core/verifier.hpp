@@ -1,4 +1,4 @@
-// The O(n) verifier of 000_* (control vectors D1 and D2 over the diagonals).
+// The O(n) verifier of [Grigoryan] (control vectors D1 and D2 over the diagonals).
 #pragma once
 
 #include <string>
@@ -31,7 +31,7 @@ struct Verdict {
 /// column, one diagonal (i - Q(i) constant) or one anti-diagonal (i + Q(i) constant).
 /// Returns the conflict whose later row is smallest (the first found scanning rows
 /// top-down), with the earliest partner row. O(n) time, O(n) bits of memory: one pass over
-/// bitmaps of columns and of the 2n-1 diagonals of each direction (000_*, "control
+/// bitmaps of columns and of the 2n-1 diagonals of each direction ([Grigoryan], "control
 /// vectors"), and a second pass only to find the partner row of a conflict. Never throws
 /// except std::bad_alloc.
 Verdict verify(const Composition& c);

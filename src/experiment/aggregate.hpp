@@ -15,7 +15,7 @@ struct SizeSummary {
   std::uint64_t cases = 0;
   double mean_s = 0.0;
   double median_s = 0.0;
-  double t90mean_s = 0.0;       ///< mean of the fastest 90% (floor(0.9 cases), at least 1), 000_*'s t90mean
+  double t90mean_s = 0.0;       ///< mean of the fastest 90% (floor(0.9 cases), at least 1), [Grigoryan]'s t90mean
   double max_s = 0.0;
   double share_no_backtrack = 0.0;  ///< share of cases with 0 backtracks
   double mean_backtracks = 0.0;

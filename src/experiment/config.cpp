@@ -7,6 +7,7 @@
 #include "core/engine.hpp"
 #include "experiment/engine_params.hpp"
 #include "experiment/json_shape.hpp"
+#include "experiment/plan.hpp"
 
 namespace nqc {
 namespace {
@@ -116,6 +117,8 @@ JsonShape config_table(ExperimentConfig& c) {
   JsonShape output = shape(Type::string, "a directory path", into(c.output));
   output.non_empty = true;
   JsonShape time_limit = shape(Type::number, "a number of seconds >= 0", into(c.time_limit_s));
+  JsonShape shard_seconds = shape(Type::number, "a number of seconds > 0", into(c.shard_seconds));
+  shard_seconds.above_min = true;
   JsonShape engine_params = shape(Type::object, "an object of the engine's parameters");
   engine_params.open = true;  // the engine's parameters: read_engine_params
 
@@ -135,7 +138,9 @@ JsonShape config_table(ExperimentConfig& c) {
           {"time_limit_s", false, 0, "per-case wall-clock limit in seconds, 0 = none (a case over it is gave_up)", time_limit},
           {"max_nodes", false, 0, "per-case limit on placements tried, 0 = none (a case over it is gave_up)",
            integer(0, kMaxU64, "an integer >= 0", into(c.max_nodes))},
-          {"shard_cases", false, 256, "target number of cases per shard (a shard holds whole solutions)",
+          {"shard_seconds", false, 30, "target work per shard in estimated CPU seconds (the unit a rank takes, writes and loses when killed)",
+           shard_seconds},
+          {"shard_cases", false, 100000, "at most this many cases per shard (bounds a rank's memory; a shard holds whole solutions when they fit)",
            integer(1, kMaxU63, "an integer >= 1", into(c.shard_cases))},
           {"output", false, {}, "results directory (default results/NAME; nqc run -o overrides it)", output},
       },
@@ -208,15 +213,20 @@ constexpr long double kMaxShards = 1e7L;
 void check_plan_size(const ExperimentConfig& cfg, const std::string& source) {
   long double cases = 0, shards = 0;  // exact far past the bounds, never overflows
   for (const SizeGroup& g : cfg.sizes) {
-    const std::uint64_t per_shard = std::max<std::uint64_t>(1, cfg.shard_cases / g.compositions_per_solution);
     const auto count = static_cast<long double>(g.n.size());
     cases += count * static_cast<long double>(g.solutions) * static_cast<long double>(g.compositions_per_solution);
-    shards += count * static_cast<long double>(g.solutions / per_shard + (g.solutions % per_shard != 0));
+    for (const Index n : g.n) {
+      const ShardSize size = shard_size(cfg, n, g.compositions_per_solution);
+      const auto runs = static_cast<long double>((g.compositions_per_solution + size.compositions - 1) / size.compositions);
+      shards += runs * static_cast<long double>(g.solutions / size.solutions + (g.solutions % size.solutions != 0));
+      if (shards > kMaxShards) break;
+    }
     if (cases > kMaxCases)
       fail_at(source, "/sizes", "the plan has more than 10^12 cases (n count x solutions x compositions_per_solution); split it into several configs");
   }
   if (shards > kMaxShards)
-    fail_at(source, "/shard_cases", "the plan would have more than 10^7 shards; raise shard_cases (now " + std::to_string(cfg.shard_cases) + ")");
+    fail_at(source, "/shard_cases", "the plan would have more than 10^7 shards; raise shard_cases (now " + std::to_string(cfg.shard_cases) +
+                                        ") or shard_seconds");
 }
 
 // Every engine's parameters for config_help, under engine_params.

@@ -15,7 +15,7 @@
 namespace nqc {
 
 /// A group of board sizes sharing sample sizes: for each n, `solutions` random solutions and
-/// `compositions_per_solution` compositions derived from each (000_*'s design).
+/// `compositions_per_solution` compositions derived from each ([Grigoryan]'s design).
 struct SizeGroup {
   std::vector<Index> n;
   std::uint64_t solutions = 0;
@@ -45,7 +45,8 @@ struct ExperimentConfig {
   KRange k;                    ///< k uniform on [min, max]; max -1 means n - 1
   double time_limit_s{};       ///< per case, 0 = none
   std::uint64_t max_nodes{};   ///< per case, 0 = none
-  std::uint64_t shard_cases{}; ///< target cases per shard (whole solutions per shard)
+  double shard_seconds{};      ///< target estimated CPU seconds per shard (make_plan)
+  std::uint64_t shard_cases{}; ///< at most this many cases per shard (whole solutions when they fit)
   std::string output;          ///< results directory (load_config: resolved from the config file's directory)
   nlohmann::json resolved;
 };

@@ -7,12 +7,26 @@
 #include "io/text_format.hpp"
 
 #include <algorithm>
+#include <cmath>
 #include <filesystem>
 #include <optional>
 #include <map>
 #include <numeric>
 
 namespace nqc {
+
+double estimated_case_seconds(Index n) { return 2e-5 + 7e-5 * std::pow(static_cast<double>(n) / 1000.0, 1.15); }
+
+double instance_case_seconds(const ExperimentConfig& config) {
+  return config.time_limit_s > 0 ? config.time_limit_s : 1.0;
+}
+
+ShardSize shard_size(const ExperimentConfig& config, Index n, std::uint64_t compositions_per_solution) {
+  const double fit = std::floor(config.shard_seconds / estimated_case_seconds(n));
+  const auto cases = static_cast<std::uint64_t>(std::clamp(fit, 1.0, static_cast<double>(config.shard_cases)));
+  const std::uint64_t per = std::max<std::uint64_t>(1, compositions_per_solution);
+  return {std::max<std::uint64_t>(1, cases / per), cases >= per ? per : cases};
+}
 
 namespace {
 
@@ -39,17 +53,21 @@ void plan_instances(const ExperimentConfig& config, Plan& plan) {
       plan.instance_cases.push_back({files[i], i, 0, loaded.composition.n(), false});
     }
   }
-  for (std::uint64_t first = 0; first < plan.instance_cases.size(); first += config.shard_cases) {
+  // Consecutive cases up to shard_seconds of estimated work (instance_case_seconds) and at
+  // most shard_cases cases.
+  const double per_case = instance_case_seconds(config);
+  const auto per_shard = static_cast<std::uint64_t>(
+      std::clamp(std::floor(config.shard_seconds / per_case), 1.0, static_cast<double>(config.shard_cases)));
+  for (std::uint64_t first = 0; first < plan.instance_cases.size(); first += per_shard) {
     Shard shard;
     shard.id = plan.shards.size();
     shard.instances = true;
     shard.first_solution = first;
-    shard.solution_count = std::min<std::uint64_t>(config.shard_cases, plan.instance_cases.size() - first);
+    shard.solution_count = std::min<std::uint64_t>(per_shard, plan.instance_cases.size() - first);
     shard.compositions_per_solution = 1;
     shard.composition_count = 1;
     shard.first_case = first;
-    for (std::uint64_t c = first; c < first + shard.solution_count; ++c)
-      shard.cost += static_cast<double>(plan.instance_cases[c].n) + 100.0;
+    shard.cost = static_cast<double>(shard.solution_count) * per_case;
     shard.n = plan.instance_cases[first].n;
     plan.shards.push_back(shard);
   }
@@ -97,13 +115,10 @@ Plan make_plan(const ExperimentConfig& config) {
   for (const SizeGroup& group : config.sizes) {
     const std::uint64_t per = group.compositions_per_solution;
     for (const Index n : group.n) {
-      const double case_cost = static_cast<double>(n) + 100.0;
-      const auto cases_per_shard = std::max<std::uint64_t>(
-          1, std::min<std::uint64_t>(config.shard_cases, static_cast<std::uint64_t>(kMaxShardCost / case_cost)));
-      // Whole solutions per shard, or (when one solution's cases are too many) runs of one
-      // solution's compositions.
-      const std::uint64_t solutions_per_shard = std::max<std::uint64_t>(1, cases_per_shard / per);
-      const std::uint64_t compositions_per_shard = cases_per_shard >= per ? per : cases_per_shard;
+      const double case_seconds = estimated_case_seconds(n);
+      const ShardSize size = shard_size(config, n, per);
+      const std::uint64_t solutions_per_shard = size.solutions;
+      const std::uint64_t compositions_per_shard = size.compositions;
       std::uint64_t& base = solutions_used[n];
       for (std::uint64_t s = 0; s < group.solutions; s += solutions_per_shard) {
         for (std::uint64_t c = 0; c < per; c += compositions_per_shard) {
@@ -116,7 +131,7 @@ Plan make_plan(const ExperimentConfig& config) {
           shard.first_composition = c;
           shard.composition_count = std::min(compositions_per_shard, per - c);
           shard.first_case = plan.total_cases;
-          shard.cost = static_cast<double>(shard.case_count()) * case_cost;
+          shard.cost = static_cast<double>(shard.case_count()) * case_seconds;
           plan.total_cases += shard.case_count();
           plan.shards.push_back(shard);
         }

@@ -23,7 +23,7 @@ struct Shard {
   std::uint64_t first_composition = 0;
   std::uint64_t composition_count = 0;
   std::uint64_t first_case = 0;  ///< case id of (first_solution, first_composition)
-  double cost = 0.0;             ///< expected cost, arbitrary units (for scheduling only)
+  double cost = 0.0;             ///< estimated CPU seconds (estimated_case_seconds per case): scheduling, shard sizes, ETA
   bool instances = false;        ///< a shard of Plan::instance_cases: [first_solution, +solution_count)
 
   [[nodiscard]] std::uint64_t case_count() const { return solution_count * composition_count; }
@@ -33,11 +33,25 @@ struct Shard {
   }
 };
 
-/// Cost units (n + 100 per case, as Shard::cost) above which a shard is split: a shard holds
-/// at most this much work whatever shard_cases says, down to one case, so that a case of
-/// n = 10^8 is a shard of its own (a shard is the unit a killed rank loses and a rank holds in
-/// memory).
-inline constexpr double kMaxShardCost = 134217728.0;  // 2^27
+/// Estimated CPU seconds of one generated case of board size n: `auto`'s measured mean CPU
+/// time per derived case on this project's machine kind (BENCHMARKS.md: 7*10^-5 s at n =
+/// 1000, 0.2 s at 10^6), fitted as 2*10^-5 + 7*10^-5 (n/1000)^1.15 s. A guide for shard
+/// sizes, scheduling, progress and --dry-run, not a promise: other engines differ.
+double estimated_case_seconds(Index n);
+
+/// Estimated seconds of one instance case (a composition or CSPLib file, whose hardness is
+/// unknown): the config's time_limit_s, or 1 s without one.
+double instance_case_seconds(const ExperimentConfig& config);
+
+/// How many cases a shard of board size n holds: the most whose estimated seconds fit in
+/// config.shard_seconds, at least 1 and at most config.shard_cases; as whole solutions
+/// (`solutions` of them, all their compositions) when a solution's compositions fit, else as
+/// runs of `compositions` compositions of one solution (then solutions is 1).
+struct ShardSize {
+  std::uint64_t solutions = 1;
+  std::uint64_t compositions = 1;
+};
+ShardSize shard_size(const ExperimentConfig& config, Index n, std::uint64_t compositions_per_solution);
 
 /// All shards of a config, in plan order (sizes groups in order, n in order, solutions in
 /// order). Ids and case ids are pure functions of the config, so reruns and resumes find the
@@ -72,10 +86,11 @@ std::vector<std::string> instance_file_list(const ExperimentConfig& config);
 /// instance_file_list with each file's size and content hash, as they are now.
 std::vector<InstanceFile> instance_files_now(const ExperimentConfig& config);
 
-/// Expands a config. Each shard holds up to shard_cases cases and kMaxShardCost cost units
-/// (at least one case): whole solutions when a solution's compositions fit, else runs of the
-/// compositions of one solution. The cost estimate of a shard is cases * (n + 100), linear in
-/// n as the engines.
+/// Expands a config. Each generated shard holds the cases shard_size gives (whole solutions
+/// when a solution's compositions fit, else runs of the compositions of one solution), so
+/// that a case of n = 10^8 is a shard of its own (a shard is the unit a killed rank loses and
+/// a rank holds in memory), and its cost is its estimated seconds. Instance shards hold
+/// consecutive instance cases by the same rule (instance_case_seconds each).
 /// An instance config expands its directories (their *.param and *.txt files, sorted) and
 /// reads every file once for n and numdiags (and its size and content hash, for the pinned
 /// plan): one case per (file, diags entry), shards of shard_cases cases. Throws

@@ -1,4 +1,4 @@
-// Result files. Layout of every file (shard or merged), schema 1.2, in HDF5's newest format
+// Result files. Layout of every file (shard or merged), schema 1.3, in HDF5's newest format
 // (superblock 3: every piece of metadata checksummed) with Fletcher32 on every dataset:
 //   root attributes  fixed-length string attributes (variable-length ones up to 1.1): the
 //                    caller's `attrs`, plus schema_version
@@ -7,10 +7,17 @@
 //   cases            1-D compound dataset, one member per CaseRow field with the same name,
 //                    little-endian and packed; outcome is an int8 enum {solved, infeasible,
 //                    gave_up}; engine and limit are 24-byte NUL-padded strings, instance
-//                    (since 1.1; 1.0 files read with it empty) a 256-byte one. Chunked
-//                    (unlimited max size, so an empty shard is valid), shuffle + deflate 4.
+//                    (since 1.1; 1.0 files read with it empty) a 256-byte one, left out of
+//                    the files of generated runs (since 1.3: it reads as empty); launch
+//                    (since 1.3) the id of the launch that ran the case. Chunked (unlimited
+//                    max size, so an empty shard is valid). Merged file: packed, shuffle +
+//                    deflate 4, written shard after shard. Shard and partial files (1.3):
+//                    CaseRow's own layout, uncompressed, so that writing them is a copy
+//                    (they are read once, by the merge).
 //   failures/        one int32 dataset `case-<case_id>` per failure record.
 //   shards           (merged file only) uint64 ids of the merged shards, ascending.
+//   launches         (merged file only, since 1.3) one row per launch of `nqc run` that
+//                    worked on the directory (struct Launch; strings fixed-length).
 // Readers match members by name, so member order and extra members do not matter.
 #include "experiment/results.hpp"
 
@@ -30,10 +37,12 @@
 #include <system_error>
 #include <vector>
 
+#include "io/durable.hpp"
 #include "io/errors.hpp"
 #include "io/hdf5.hpp"
 #include "io/isolated.hpp"
 #include "io/text_input.hpp"
+#include "experiment/launches.hpp"
 
 namespace nqc {
 
@@ -41,12 +50,14 @@ namespace {
 
 namespace fs = std::filesystem;
 
-constexpr std::size_t kChunkRows = 4096;  // ~640 KB of rows: fits HDF5's 1 MB chunk cache
+constexpr std::size_t kChunkRows = 4096;  // ~700 KB of rows (shard files), ~100 KB packed and compressed (merged)
 constexpr int kDeflateLevel = 4;
 constexpr std::size_t kNameBytes = sizeof(CaseRow::engine);  // and CaseRow::limit
 
 // A tripwire: when CaseRow changes, update fields() (and the schema version).
 static_assert(sizeof(CaseRow) == 432, "CaseRow changed: update fields() in results.cpp");
+// Shard files store the rows up to `instance` as they are in memory: no padding may hide there.
+static_assert(offsetof(CaseRow, instance) == 7 * 8 + 2 * 8 + 5 * 8 + 4 + 4 + 1 + 1 + 24 + 24, "CaseRow has padding");
 
 struct Field {
   const char* name;
@@ -67,8 +78,6 @@ std::vector<Field> fields(hid_t outcome_memory, hid_t outcome_file, hid_t name, 
       {"solution_id", offsetof(CaseRow, solution_id), H5T_NATIVE_UINT64, H5T_STD_U64LE},
       {"composition_id", offsetof(CaseRow, composition_id), H5T_NATIVE_UINT64, H5T_STD_U64LE},
       {"seed", offsetof(CaseRow, seed), H5T_NATIVE_UINT64, H5T_STD_U64LE},
-      {"outcome", offsetof(CaseRow, outcome), outcome_memory, outcome_file},
-      {"false_negative", offsetof(CaseRow, false_negative), H5T_NATIVE_UINT8, H5T_STD_U8LE},
       {"wall_s", offsetof(CaseRow, wall_s), H5T_NATIVE_DOUBLE, H5T_IEEE_F64LE},
       {"cpu_s", offsetof(CaseRow, cpu_s), H5T_NATIVE_DOUBLE, H5T_IEEE_F64LE},
       {"backtracks", offsetof(CaseRow, backtracks), H5T_NATIVE_UINT64, H5T_STD_U64LE},
@@ -77,6 +86,9 @@ std::vector<Field> fields(hid_t outcome_memory, hid_t outcome_file, hid_t name, 
       {"placed_search", offsetof(CaseRow, placed_search), H5T_NATIVE_UINT64, H5T_STD_U64LE},
       {"restarts", offsetof(CaseRow, restarts), H5T_NATIVE_UINT64, H5T_STD_U64LE},
       {"rank", offsetof(CaseRow, rank), H5T_NATIVE_INT32, H5T_STD_I32LE},
+      {"launch", offsetof(CaseRow, launch), H5T_NATIVE_UINT32, H5T_STD_U32LE, true},
+      {"outcome", offsetof(CaseRow, outcome), outcome_memory, outcome_file},
+      {"false_negative", offsetof(CaseRow, false_negative), H5T_NATIVE_UINT8, H5T_STD_U8LE},
       {"engine", offsetof(CaseRow, engine), name, name},
       {"limit", offsetof(CaseRow, limit), name, name},
       {"instance", offsetof(CaseRow, instance), path, path, true},
@@ -93,9 +105,17 @@ struct RowTypes {
   h5::Handle file;
 };
 
+// How a file stores its rows (writing).
+enum class RowLayout {
+  packed,    // the merged file: members one after the other, compressed
+  in_place,  // shard and partial files: CaseRow's offsets (a prefix of CaseRow: no conversion)
+};
+
 // `stored`: the member names of the file being read (nullptr when writing): the memory type
-// then leaves out optional members the file lacks, so they read as empty.
-RowTypes row_types(const std::vector<std::string>* stored = nullptr) {
+// then leaves out optional members the file lacks, so they read as empty. `instance`
+// (writing): whether the file has the `instance` member (instance runs only).
+RowTypes row_types(const std::vector<std::string>* stored = nullptr, RowLayout layout = RowLayout::packed,
+                   bool instance = true) {
   const h5::Handle outcome_memory = outcome_type(H5T_NATIVE_INT8);
   const h5::Handle outcome_file = outcome_type(H5T_STD_I8LE);
   const h5::Handle name = h5::fixed_string_type(kNameBytes);
@@ -104,10 +124,17 @@ RowTypes row_types(const std::vector<std::string>* stored = nullptr) {
   h5::CompoundBuilder file;
   for (const Field& f : fields(outcome_memory.id(), outcome_file.id(), name.id(), path.id())) {
     if (stored && std::find(stored->begin(), stored->end(), f.name) == stored->end()) continue;
+    if (!stored && !instance && std::string_view(f.name) == "instance") continue;
     memory.add(f.name, f.offset, f.memory);
-    file.append(f.name, f.file);
+    if (layout == RowLayout::packed) file.append(f.name, f.file);
+    else file.add(f.name, f.offset, f.file);  // little-endian = native here: the same bytes
   }
   return {memory.build(sizeof(CaseRow)), file.build()};
+}
+
+// Whether rows need the `instance` member (an instance run's).
+bool has_instance(const std::vector<CaseRow>& rows) {
+  return std::ranges::any_of(rows, [](const CaseRow& r) { return r.instance[0] != '\0'; });
 }
 
 std::string schema_version() {
@@ -174,9 +201,10 @@ void write_attributes(const h5::Handle& file, const Attributes& attrs) {
   for (const auto& [name, value] : attrs) h5::write_string_attribute(file, name, value);
 }
 
+// The rows of a shard or partial file: in CaseRow's layout, uncompressed (see the top).
 void write_cases(const h5::Handle& file, const std::vector<CaseRow>& rows) {
-  const RowTypes types = row_types();
-  const h5::Layout layout{std::clamp<std::size_t>(rows.size(), 1, kChunkRows), kDeflateLevel};
+  const RowTypes types = row_types(nullptr, RowLayout::in_place, has_instance(rows));
+  const h5::Layout layout{std::clamp<std::size_t>(rows.size(), 1, kChunkRows), -1};
   h5::write_dataset(file, "cases", types.file.id(), types.memory.id(), rows.data(), rows.size(),
                     layout);
 }
@@ -186,55 +214,32 @@ void write_failures(const h5::Handle& file, const std::vector<FailureRecord>& fa
   for (const FailureRecord& f : failures) h5::write_int32s(group, failure_name(f.case_id), f.q);
 }
 
-[[noreturn]] void throw_errno(const std::string& what, int error) {
-  throw IoError(what + ": " + std::system_category().message(error));
-}
-
-// fsync(2) of a file or directory (`flags` O_RDONLY or O_RDONLY | O_DIRECTORY).
-void sync_path(const fs::path& path, int flags) {
-  const int fd = ::open(path.c_str(), flags | O_CLOEXEC);
-  if (fd < 0) {
-    const int error = errno;  // before any allocation below
-    throw_errno("cannot open " + path.string() + " to sync it", error);
-  }
-  const int rc = ::fsync(fd);
-  const int error = errno;
-  ::close(fd);
-  if (rc != 0) throw_errno("cannot fsync " + path.string(), error);
-}
-
 void make_directory(const fs::path& path) {
   std::error_code ec;
   fs::create_directories(path, ec);
   if (ec) throw IoError("cannot create directory " + path.string() + ": " + ec.message());
 }
 
-// Writes `target` via "<target>.tmp": fill, flush, close, fsync, rename, fsync the
-// directory. On failure neither the .tmp nor the target is left behind.
-void write_atomically(const fs::path& target, const std::function<void(const h5::Handle&)>& fill) {
-  const fs::path tmp = target.string() + ".tmp";
-  const fs::path parent = target.has_parent_path() ? target.parent_path() : fs::path(".");
-  std::error_code ignored;
+// Writes `target`'s content under "<target>.tmp": fill, flush, close; commit_file (or a
+// BackgroundWriter) then makes it durable and names it. On failure no .tmp is left.
+PendingFile write_pending(const fs::path& target, const std::function<void(const h5::Handle&)>& fill) {
+  const PendingFile pending{target.string() + ".tmp", target};
   try {
-    h5::Handle file = h5::create_file(tmp);
+    h5::Handle file = h5::create_file(pending.tmp);
     fill(file);
     h5::flush(file);
     file.close();
-    sync_path(tmp, O_RDONLY);
-    if (::rename(tmp.c_str(), target.c_str()) != 0) {
-      const int error = errno;
-      throw_errno("cannot rename " + tmp.string() + " to " + target.string(), error);
-    }
   } catch (...) {
-    fs::remove(tmp, ignored);
+    std::error_code ignored;
+    fs::remove(pending.tmp, ignored);
     throw;
   }
-  try {
-    sync_path(parent, O_RDONLY | O_DIRECTORY);
-  } catch (...) {
-    fs::remove(target, ignored);  // the rename may not be durable: do not claim the file
-    throw;
-  }
+  return pending;
+}
+
+// write_pending, then commit_file: on failure neither the .tmp nor the target is left behind.
+void write_atomically(const fs::path& target, const std::function<void(const h5::Handle&)>& fill) {
+  commit_file(write_pending(target, fill));
 }
 
 std::string shard_file_name(const std::string& prefix, std::uint64_t shard_id) {
@@ -271,13 +276,13 @@ std::vector<std::uint64_t> list_shards(const fs::path& dir, const std::string& p
   return ids;
 }
 
-void write_shard_file(const fs::path& target, const ShardData& shard, const Attributes& attrs) {
+PendingFile write_shard_file(const fs::path& target, const ShardData& shard, const Attributes& attrs) {
   check_outcomes(shard.rows, target);
   make_directory(target.parent_path());
   Attributes all = attrs;
   all["schema_version"] = schema_version();
   all["shard_id"] = std::to_string(shard.shard_id);
-  write_atomically(target, [&](const h5::Handle& file) {
+  return write_pending(target, [&](const h5::Handle& file) {
     write_attributes(file, all);
     write_cases(file, shard.rows);
     write_failures(file, shard.failures);
@@ -311,14 +316,99 @@ std::vector<CaseRow> rows_of_shards(const fs::path& dir, const std::vector<std::
   return rows;
 }
 
-void check_unique(const std::vector<CaseRow>& sorted_rows, const fs::path& dir) {
-  const auto dup =
-      std::adjacent_find(sorted_rows.begin(), sorted_rows.end(),
-                         [](const CaseRow& a, const CaseRow& b) { return a.case_id == b.case_id; });
-  if (dup != sorted_rows.end()) {
-    throw IoError(dir.string() + ": case " + std::to_string(dup->case_id) +
-                  " appears in more than one shard file");
+// A row of the `launches` table (struct Launch with fixed-length strings, NUL-padded and
+// truncated to their field).
+struct LaunchRow {
+  std::uint64_t part, parts, shards_done, cases_done;
+  std::uint32_t id;
+  std::int32_t world_size, exit_status;
+  std::uint8_t merged;
+  std::array<char, 32> start_utc, end_utc, nqc_version, slurm_job_id, slurm_array_task, slurm_restart_count;
+  std::array<char, 64> git_revision;
+  std::array<char, 512> hosts;
+};
+
+// The `launches` table's compound types: (memory, file).
+RowTypes launch_types() {
+  const h5::Handle s32 = h5::fixed_string_type(32), s64 = h5::fixed_string_type(64), s512 = h5::fixed_string_type(512);
+  h5::CompoundBuilder memory, file;
+  const auto add = [&](const char* name, std::size_t offset, hid_t native, hid_t stored) {
+    memory.add(name, offset, native);
+    file.append(name, stored);
+  };
+  add("id", offsetof(LaunchRow, id), H5T_NATIVE_UINT32, H5T_STD_U32LE);
+  add("start_utc", offsetof(LaunchRow, start_utc), s32.id(), s32.id());
+  add("end_utc", offsetof(LaunchRow, end_utc), s32.id(), s32.id());
+  add("hosts", offsetof(LaunchRow, hosts), s512.id(), s512.id());
+  add("world_size", offsetof(LaunchRow, world_size), H5T_NATIVE_INT32, H5T_STD_I32LE);
+  add("nqc_version", offsetof(LaunchRow, nqc_version), s32.id(), s32.id());
+  add("git_revision", offsetof(LaunchRow, git_revision), s64.id(), s64.id());
+  add("slurm_job_id", offsetof(LaunchRow, slurm_job_id), s32.id(), s32.id());
+  add("slurm_array_task", offsetof(LaunchRow, slurm_array_task), s32.id(), s32.id());
+  add("slurm_restart_count", offsetof(LaunchRow, slurm_restart_count), s32.id(), s32.id());
+  add("part", offsetof(LaunchRow, part), H5T_NATIVE_UINT64, H5T_STD_U64LE);
+  add("parts", offsetof(LaunchRow, parts), H5T_NATIVE_UINT64, H5T_STD_U64LE);
+  add("exit_status", offsetof(LaunchRow, exit_status), H5T_NATIVE_INT32, H5T_STD_I32LE);
+  add("shards_done", offsetof(LaunchRow, shards_done), H5T_NATIVE_UINT64, H5T_STD_U64LE);
+  add("cases_done", offsetof(LaunchRow, cases_done), H5T_NATIVE_UINT64, H5T_STD_U64LE);
+  add("merged", offsetof(LaunchRow, merged), H5T_NATIVE_UINT8, H5T_STD_U8LE);
+  return {memory.build(sizeof(LaunchRow)), file.build()};
+}
+
+void write_launches(const h5::Handle& file, const std::vector<Launch>& launches) {
+  std::vector<LaunchRow> rows;
+  for (const Launch& l : launches) {
+    LaunchRow r{};
+    r.id = l.id;
+    r.start_utc = fixed_string<32>(l.start_utc);
+    r.end_utc = fixed_string<32>(l.end_utc);
+    r.hosts = fixed_string<512>(l.hosts);
+    r.world_size = l.world_size;
+    r.nqc_version = fixed_string<32>(l.nqc_version);
+    r.git_revision = fixed_string<64>(l.git_revision);
+    r.slurm_job_id = fixed_string<32>(l.slurm_job_id);
+    r.slurm_array_task = fixed_string<32>(l.slurm_array_task);
+    r.slurm_restart_count = fixed_string<32>(l.slurm_restart_count);
+    r.part = l.part;
+    r.parts = l.parts;
+    r.exit_status = l.exit_status;
+    r.shards_done = l.shards_done;
+    r.cases_done = l.cases_done;
+    r.merged = l.merged ? 1 : 0;
+    rows.push_back(r);
   }
+  const RowTypes types = launch_types();
+  h5::write_dataset(file, "launches", types.file.id(), types.memory.id(), rows.data(), rows.size());
+}
+
+std::vector<Launch> read_launch_rows(const h5::Handle& file) {
+  std::vector<Launch> out;
+  if (!h5::exists(file, "launches")) return out;
+  const h5::Handle dataset = h5::open_dataset(file, "launches");
+  std::vector<LaunchRow> rows(h5::length(dataset));
+  h5::read_all(dataset, launch_types().memory.id(), rows.data());
+  const auto str = [](const auto& field) { return std::string(field.data(), strnlen(field.data(), field.size())); };
+  for (const LaunchRow& r : rows) {
+    Launch l;
+    l.id = r.id;
+    l.start_utc = str(r.start_utc);
+    l.end_utc = str(r.end_utc);
+    l.hosts = str(r.hosts);
+    l.world_size = r.world_size;
+    l.nqc_version = str(r.nqc_version);
+    l.git_revision = str(r.git_revision);
+    l.slurm_job_id = str(r.slurm_job_id);
+    l.slurm_array_task = str(r.slurm_array_task);
+    l.slurm_restart_count = str(r.slurm_restart_count);
+    l.part = r.part;
+    l.parts = r.parts;
+    l.exit_status = r.exit_status;
+    l.shards_done = r.shards_done;
+    l.cases_done = r.cases_done;
+    l.merged = r.merged != 0;
+    out.push_back(std::move(l));
+  }
+  return out;
 }
 
 std::vector<FailureRecord> read_failure_group(const h5::Handle& h, const fs::path& file) {
@@ -366,10 +456,12 @@ ResultFile read_parts(const fs::path& file, unsigned parts) {
     }
   }
   if ((parts & kFailures) != 0) out.failures = read_failure_group(h, file);
+  if ((parts & kLaunches) != 0) out.launches = read_launch_rows(h);
   return out;
 }
 
-// What read_parts read, as bytes (run_isolated's result) and back.
+// What read_parts read, as bytes (run_isolated's result) and back. Launches are left out: the
+// files read in a child process (schema 1.0 and 1.1) have none.
 std::string to_bytes(const ResultFile& content) {
   ByteWriter w;
   w.put_value(static_cast<std::uint64_t>(content.attrs.size()));
@@ -469,11 +561,15 @@ std::filesystem::path partial_path(const std::filesystem::path& dir, std::uint64
 
 void write_shard(const std::filesystem::path& dir, const ShardData& shard,
                  const Attributes& attrs) {
-  write_shard_file(shard_path(dir, shard.shard_id), shard, attrs);
+  commit_file(write_shard_file(shard_path(dir, shard.shard_id), shard, attrs));
+}
+
+PendingFile write_shard_pending(const std::filesystem::path& dir, const ShardData& shard, const Attributes& attrs) {
+  return write_shard_file(shard_path(dir, shard.shard_id), shard, attrs);
 }
 
 void write_partial(const std::filesystem::path& dir, const ShardData& partial, const Attributes& attrs) {
-  write_shard_file(partial_path(dir, partial.shard_id), partial, attrs);
+  commit_file(write_shard_file(partial_path(dir, partial.shard_id), partial, attrs));
 }
 
 ShardData read_partial(const std::filesystem::path& dir, std::uint64_t shard_id) {
@@ -494,32 +590,53 @@ std::vector<FailureRecord> read_failures(const std::filesystem::path& file) {
 }
 
 void merge_results(const std::filesystem::path& dir, const Attributes& attrs, const ShardCheck& check,
-                   std::uint64_t expected_cases) {
+                   std::uint64_t expected_cases, const std::vector<Launch>& launches) {
   const std::vector<std::uint64_t> ids = done_shards(dir);
   if (ids.empty()) {
     throw IoError(dir.string() + ": no shard files to merge (expected " +
                   (dir / "shards").string() + "/*.h5)");
   }
-  std::vector<CaseRow> rows;
-  std::vector<FailureRecord> failures;
-  for (const std::uint64_t id : ids) {
-    ResultFile content = read_result_file(shard_path(dir, id), kEverything);
-    if (check) check(shard_path(dir, id), id, content);
-    rows.insert(rows.end(), content.rows.begin(), content.rows.end());
-    std::move(content.failures.begin(), content.failures.end(), std::back_inserter(failures));
-  }
-  sort_rows(rows);
-  check_unique(rows, dir);
-  if (expected_cases != 0 && rows.size() != expected_cases)
-    throw IoError(dir.string() + ": the shard files hold " + std::to_string(rows.size()) + " cases, the plan has " +
-                  std::to_string(expected_cases) + "; results.h5 is not written");
   Attributes all = attrs;
   all["schema_version"] = schema_version();
   write_atomically(dir / "results.h5", [&](const h5::Handle& file) {
     write_attributes(file, all);
-    write_cases(file, rows);
+    const h5::Handle failures = h5::create_group(file, "failures");
+    // Shard after shard, in id order, which is case order (make_plan): memory holds one shard.
+    std::optional<h5::GrowingDataset> cases;
+    std::optional<RowTypes> types;
+    bool instance = false;
+    std::optional<std::uint64_t> last;  // the last case id written
+    for (const std::uint64_t id : ids) {
+      const fs::path shard = shard_path(dir, id);
+      const ResultFile content = read_result_file(shard, kEverything);
+      if (check) check(shard, id, content);
+      const std::vector<CaseRow> rows = plausible(content.rows, shard);
+      if (!cases) {
+        instance = has_instance(rows);
+        types = row_types(nullptr, RowLayout::packed, instance);
+        cases.emplace(file, "cases", types->file.id(), h5::Layout{kChunkRows, kDeflateLevel});
+      } else if (!instance && has_instance(rows)) {
+        throw IoError(shard.string() + ": holds instance cases, the shard files before it generated ones; results.h5 is "
+                      "not written");
+      }
+      for (const CaseRow& row : rows) {
+        if (last && row.case_id <= *last)
+          throw IoError(row.case_id == *last ? dir.string() + ": case " + std::to_string(row.case_id) +
+                                                   " appears in more than one shard file"
+                                             : shard.string() + ": case " + std::to_string(row.case_id) + " comes after case " +
+                                                   std::to_string(*last) +
+                                                   " (shard files hold ascending case ids); results.h5 is not written");
+        last = row.case_id;
+      }
+      cases->append(types->memory.id(), rows.data(), rows.size());
+      for (const FailureRecord& f : content.failures) h5::write_int32s(failures, failure_name(f.case_id), f.q);
+    }
+    if (expected_cases != 0 && cases->size() != expected_cases)
+      throw IoError(dir.string() + ": the shard files hold " + std::to_string(cases->size()) + " cases, the plan has " +
+                    std::to_string(expected_cases) + "; results.h5 is not written");
+    cases->close();
     h5::write_dataset(file, "shards", H5T_STD_U64LE, H5T_NATIVE_UINT64, ids.data(), ids.size());
-    write_failures(file, failures);
+    write_launches(file, launches);
   });
 }
 

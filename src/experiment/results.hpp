@@ -9,14 +9,17 @@
 #include <vector>
 
 #include "experiment/case_row.hpp"
+#include "experiment/launches.hpp"
+#include "io/durable.hpp"
 #include "io/errors.hpp"
 
 namespace nqc {
 
 /// String attributes stored on the root group of every result file: schema_version
-/// ("1.2"), nqc_version, git_revision, config (the resolved config JSON), config_hash,
-/// plan_hash and case_generation (since 1.2), hostname, world_size, start_utc, end_utc (ISO
-/// 8601), and any others the caller adds.
+/// ("1.3"), nqc_version, git_revision, config (the resolved config JSON), config_hash,
+/// plan_hash and case_generation (since 1.2), start_utc, end_utc (ISO 8601), and any others
+/// the caller adds (shard files: hostname, world_size, rank, launch; results.h5: launches, the
+/// number of rows of its `launches` table, since 1.3; before, hostname and world_size).
 using Attributes = std::map<std::string, std::string>;
 
 /// Path of the file that holds shard `shard_id`: DIR/shards/shard-<id, 6 digits>.h5.
@@ -29,6 +32,11 @@ std::filesystem::path shard_path(const std::filesystem::path& dir, std::uint64_t
 /// Throws nqc::IoError naming the path and the HDF5 error stack on any failure (then no
 /// file is left at the final path).
 void write_shard(const std::filesystem::path& dir, const ShardData& shard, const Attributes& attrs);
+
+/// write_shard without the last step: the file is written and closed under its temporary
+/// name, and commit_file (io/durable.hpp; or a BackgroundWriter) makes it durable and names
+/// it. Throws nqc::IoError (then no temporary file is left).
+PendingFile write_shard_pending(const std::filesystem::path& dir, const ShardData& shard, const Attributes& attrs);
 
 /// Path of the partial file of shard `shard_id`: DIR/shards/partial-<id, 6 digits>.h5, the
 /// finished cases of an interrupted shard (its first cases, in order).
@@ -77,6 +85,7 @@ enum ResultParts : unsigned {
   kRows = 2 | kRowCount,    ///< the rows of `cases`
   kFailures = 4,            ///< the failure compositions
   kEverything = kRows | kFailures,
+  kLaunches = 8,            ///< the `launches` table (results.h5 of schema 1.3 on)
 };
 
 /// What read_result_file read.
@@ -85,6 +94,7 @@ struct ResultFile {
   std::uint64_t row_count = 0;          ///< with kRowCount
   std::vector<CaseRow> rows;            ///< with kRows: in file order
   std::vector<FailureRecord> failures;  ///< with kFailures: by case_id
+  std::vector<Launch> launches;         ///< with kLaunches: by id (none in shard files and before schema 1.3)
 };
 
 /// Reads `parts` of one result file (a shard, partial or merged file). Throws
@@ -114,12 +124,16 @@ std::vector<FailureRecord> read_failures(const std::filesystem::path& file);
 using ShardCheck = std::function<void(const std::filesystem::path& file, std::uint64_t shard_id, const ResultFile& content)>;
 
 /// Merges every shard file of DIR into DIR/results.h5 (written to a .tmp and renamed):
-/// root attributes `attrs`, `cases` sorted by case_id, `shards` (uint64 ids of the merged
-/// shards) and `failures`. `check` (when given) sees each shard file first; `expected_cases`
-/// (when not 0) is the number of rows the merged file must hold. Throws nqc::IoError (or what
-/// `check` throws) before anything is written.
+/// root attributes `attrs`, `cases` in case_id order, `shards` (uint64 ids of the merged
+/// shards), `failures` and `launches`. Streams: the shard files are read one at a time in id
+/// order (which is case order) and appended, so memory holds one shard, whatever the study's
+/// size. `check` (when given) sees each shard file first; `expected_cases` (when not 0) is the
+/// number of rows the merged file must hold. Throws nqc::IoError (or what `check` throws) for a
+/// case id that is not above the one before it (a case in two shard files, or shards out of
+/// order), a wrong total or any read or write failure; then no results.h5 is written (nor a
+/// .tmp left), and the shard files are untouched.
 void merge_results(const std::filesystem::path& dir, const Attributes& attrs, const ShardCheck& check = {},
-                   std::uint64_t expected_cases = 0);
+                   std::uint64_t expected_cases = 0, const std::vector<Launch>& launches = {});
 
 /// The result file whose attributes stand for a path: the file itself, DIR/results.h5, or
 /// DIR's first shard file; empty when there is none.

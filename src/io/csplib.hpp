@@ -18,7 +18,7 @@ struct ParamInstance {
   int used = 0;          ///< pairs applied (the first `used`)
 };
 
-/// Parses a CSPLib prob079 generator output (../shared/data/csplib-prob079/README.md):
+/// Parses a CSPLib prob079 generator output ([CSPLib079]; tests/data/csplib-prob079/README.md):
 /// lines "n = N", "numdiags = D", "diags = [[a, t], ...]" where t = 1 excludes the sum
 /// diagonal r + c = a and t = 0 the difference diagonal r - c = a - (n - 1) (0-based r, c).
 /// An instance is the first `diags` pairs (all when not given), 0 <= diags <= numdiags.
@@ -40,8 +40,7 @@ struct DiagonalPair {
 };
 
 /// A random prob079 instance list as CSPLib's generator draws one (queens-diag-gen.py in
-/// csplib/csplib Problems/prob079/data; Gent, Jefferson, Nightingale, JAIR 59, 2017): the sum
-/// and the difference diagonals each in random order; repeatedly a random direction (the
+/// the data of [CSPLib079]; [Gent17]): the sum and the difference diagonals each in random order; repeatedly a random direction (the
 /// other when one is used up) and its next diagonal, which is excluded unless a row or a column
 /// it crosses would keep `mininfile` or fewer open cells (CSPLib's files: mininfile = 4).
 /// Returns every pair excluded, in order: an instance is its first d pairs (excluded_board).

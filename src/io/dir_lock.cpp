@@ -21,6 +21,27 @@ std::string host_name() {
   return buf;
 }
 
+SlurmJob SlurmJob::here() {
+  const auto env = [](const char* name) {
+    const char* v = std::getenv(name);
+    return v == nullptr ? std::string() : std::string(v);
+  };
+  SlurmJob job;
+  job.job_id = env("SLURM_JOB_ID");
+  if (job.job_id.empty()) return job;
+  if (const std::string array = env("SLURM_ARRAY_JOB_ID"), task = env("SLURM_ARRAY_TASK_ID"); !array.empty() && !task.empty())
+    job.array_task = array + "_" + task;
+  job.restart_count = env("SLURM_RESTART_COUNT");
+  return job;
+}
+
+std::string SlurmJob::describe() const {
+  if (job_id.empty()) return "";
+  std::string s = array_task.empty() ? job_id : array_task;
+  if (!restart_count.empty() && restart_count != "0") s += " (restart " + restart_count + ")";
+  return s;
+}
+
 std::string utc_now() {
   const std::time_t t = std::time(nullptr);
   std::tm tm{};
@@ -54,17 +75,7 @@ bool alive(const LockHolder& h) {
   return now == 0 || h.start_ticks == 0 || now == h.start_ticks;
 }
 
-std::string slurm_job() {
-  const char* job = std::getenv("SLURM_JOB_ID");
-  if (job == nullptr || *job == '\0') return "";
-  std::string s = job;
-  const char* array = std::getenv("SLURM_ARRAY_JOB_ID");
-  const char* task = std::getenv("SLURM_ARRAY_TASK_ID");
-  if (array != nullptr && *array != '\0' && task != nullptr && *task != '\0') s = std::string(array) + "_" + task;
-  const char* restarts = std::getenv("SLURM_RESTART_COUNT");
-  if (restarts != nullptr && *restarts != '\0' && std::string(restarts) != "0") s += " (restart " + std::string(restarts) + ")";
-  return s;
-}
+std::string slurm_job() { return SlurmJob::here().describe(); }
 
 // The job of a slurm_job string, without its restart count: "4242_3 (restart 2)" -> "4242_3".
 std::string job_of(const std::string& slurm_job) { return slurm_job.substr(0, slurm_job.find(' ')); }

@@ -17,6 +17,16 @@ std::string utc_now();
 /// This machine's host name (gethostname; "unknown" when it fails).
 std::string host_name();
 
+/// The Slurm job this process runs in, from its environment (every field empty outside Slurm).
+struct SlurmJob {
+  std::string job_id;         ///< SLURM_JOB_ID
+  std::string array_task;     ///< "SLURM_ARRAY_JOB_ID_SLURM_ARRAY_TASK_ID" for an array task, else ""
+  std::string restart_count;  ///< SLURM_RESTART_COUNT (set in a requeued attempt)
+  static SlurmJob here();
+  /// "4242", "4240_3", "4242 (restart 2)"; "" outside Slurm.
+  [[nodiscard]] std::string describe() const;
+};
+
 /// The directory is held by another live launch. The message is one line naming the holder
 /// (host, PID, Slurm job, start time, what it holds) and what to do.
 class LockHeldError : public InputError {

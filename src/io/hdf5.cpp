@@ -428,8 +428,11 @@ Handle CompoundBuilder::build(std::size_t size) const {
   return type;
 }
 
-void write_dataset(const Handle& loc, const std::string& name, hid_t file_type, hid_t mem_type,
-                   const void* data, std::size_t count, const Layout& layout) {
+namespace {
+
+// Creates the 1-D dataset `name` of `count` elements (see write_dataset).
+Handle create_dataset(const Handle& loc, const std::string& name, hid_t file_type, std::size_t count,
+                      const Layout& layout) {
   const hid_t at = loc.id();
   constexpr std::size_t kDefaultChunk = std::size_t{1} << 16;
   const bool growable = layout.chunk_rows > 0;
@@ -448,16 +451,45 @@ void write_dataset(const Handle& loc, const std::string& name, hid_t file_type, 
   // Last in the pipeline: the checksum covers the bytes as stored, so damage is found before
   // anything is decompressed.
   check(H5Pset_fletcher32(dcpl.id()), at, "set the checksum filter of", name);
-  Handle dataset(check(H5Dcreate2(at, name.c_str(), file_type, space.id(), H5P_DEFAULT, dcpl.id(),
-                                  H5P_DEFAULT),
-                       at, "create dataset", name),
-                 H5Dclose);
+  return {check(H5Dcreate2(at, name.c_str(), file_type, space.id(), H5P_DEFAULT, dcpl.id(), H5P_DEFAULT), at,
+                "create dataset", name),
+          H5Dclose};
+}
+
+}  // namespace
+
+void write_dataset(const Handle& loc, const std::string& name, hid_t file_type, hid_t mem_type,
+                   const void* data, std::size_t count, const Layout& layout) {
+  Handle dataset = create_dataset(loc, name, file_type, count, layout);
   if (count > 0) {
-    check(H5Dwrite(dataset.id(), mem_type, H5S_ALL, H5S_ALL, H5P_DEFAULT, data), at,
+    check(H5Dwrite(dataset.id(), mem_type, H5S_ALL, H5S_ALL, H5P_DEFAULT, data), loc.id(),
           "write dataset", name);
   }
   dataset.close();  // writes the cached chunks: checked, unlike a destructor
 }
+
+GrowingDataset::GrowingDataset(const Handle& loc, const std::string& name, hid_t file_type, Layout layout)
+    : name_(name) {
+  if (layout.chunk_rows == 0) layout.chunk_rows = std::size_t{1} << 12;
+  dataset_ = create_dataset(loc, name, file_type, 0, layout);
+}
+
+void GrowingDataset::append(hid_t mem_type, const void* data, std::size_t count) {
+  if (count == 0) return;
+  const hid_t id = dataset_.id();
+  const hsize_t size[1] = {size_ + count};
+  check(H5Dset_extent(id, size), id, "extend", name_);
+  const Handle file_space(check(H5Dget_space(id), id, "read the shape of", name_), H5Sclose);
+  const hsize_t start[1] = {size_};
+  const hsize_t counts[1] = {count};
+  check(H5Sselect_hyperslab(file_space.id(), H5S_SELECT_SET, start, nullptr, counts, nullptr), id, "select rows of",
+        name_);
+  const Handle memory_space(check(H5Screate_simple(1, counts, nullptr), id, "create the shape of", name_), H5Sclose);
+  check(H5Dwrite(id, mem_type, memory_space.id(), file_space.id(), H5P_DEFAULT, data), id, "write dataset", name_);
+  size_ += count;
+}
+
+void GrowingDataset::close() { dataset_.close(); }
 
 Handle open_dataset(const Handle& loc, const std::string& name) {
   return {check(H5Dopen2(loc.id(), name.c_str(), H5P_DEFAULT), loc.id(), "open dataset", name),

@@ -137,6 +137,25 @@ struct Layout {
 /// chunk_rows > 0 have an unlimited maximum size.
 void write_dataset(const Handle& loc, const std::string& name, hid_t file_type, hid_t mem_type,
                    const void* data, std::size_t count, const Layout& layout = {});
+/// A 1-D dataset written piece by piece (chunked, unlimited maximum size, `layout`'s filters
+/// and Fletcher32), for data larger than memory: the merge of shard files.
+class GrowingDataset {
+ public:
+  /// Creates the empty dataset `name` of `file_type` in `loc` (chunk_rows 0: 4096).
+  GrowingDataset(const Handle& loc, const std::string& name, hid_t file_type, Layout layout);
+  /// Writes `count` elements of `mem_type` at the end (converted by HDF5). Throws h5::Error.
+  void append(hid_t mem_type, const void* data, std::size_t count);
+  /// Elements written so far.
+  [[nodiscard]] std::size_t size() const { return size_; }
+  /// Closes the dataset, checked (its last chunks are written here).
+  void close();
+
+ private:
+  Handle dataset_;
+  std::string name_;
+  std::size_t size_ = 0;
+};
+
 /// Opens the dataset `name` in `loc`.
 Handle open_dataset(const Handle& loc, const std::string& name);
 /// Number of elements of a 1-D dataset (throws for another rank).

@@ -11,7 +11,7 @@
 
 namespace nqc {
 
-/// Parses the text format of 000_*: whitespace-separated integers, Q(i) the 1-based column of
+/// Parses the text format of [Grigoryan]: whitespace-separated integers, Q(i) the 1-based column of
 /// the queen in row i, 0 for an empty row; n is the number of values. `#` starts a comment
 /// that runs to the end of its line; a leading UTF-8 byte-order mark is skipped; LF, CRLF and
 /// CR end lines alike. Checks every value is in 0..n but not consistency. One pass at about

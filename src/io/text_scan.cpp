@@ -16,8 +16,8 @@ namespace {
 constexpr std::uint64_t kMaxN = std::numeric_limits<Index>::max();
 
 // Eight decimal digits (byte values 0..9, the first digit in the lowest byte; leading zero
-// bytes for fewer digits) as a number, in three multiplications (SWAR, as in Lemire's
-// "parse_eight_digits_unrolled").
+// bytes for fewer digits) as a number, in three multiplications (SWAR, as in
+// [Langdale19]'s "parse_eight_digits_unrolled").
 [[gnu::always_inline]] inline std::uint64_t eight_digits(std::uint64_t v) {
   v = v * 10 + (v >> 8);
   return (((v & 0x000000FF000000FFULL) * 0x000F424000000064ULL) +

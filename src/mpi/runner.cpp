@@ -3,6 +3,7 @@
 #include <unistd.h>
 
 #include <algorithm>
+#include <array>
 #include <chrono>
 #include <memory>
 #include <cmath>
@@ -18,256 +19,82 @@
 #include <spdlog/spdlog.h>
 
 #include "experiment/config.hpp"
+#include "experiment/launches.hpp"
+#include "mpi/results_dir.hpp"
 #include "experiment/pinning.hpp"
 #include "experiment/plan.hpp"
 #include "experiment/results.hpp"
 #include "experiment/worker.hpp"
 #include "io/dir_lock.hpp"
+#include "io/durable.hpp"
 #include "io/errors.hpp"
 #include "io/hash.hpp"
 #include "io/text_input.hpp"
 #include "io/text_format.hpp"
+#include "nqc/version.hpp"
 
 namespace nqc {
 namespace fs = std::filesystem;
 namespace {
 
-// What prepare_directory returns for a directory whose run of this config is finished.
-const std::string kRunFinished = "finished";
-
-// A file of the results directory written atomically: a per-process temporary name (the
-// parts of a job array may prepare one directory at once), then a rename. Returns an error
-// message, empty when written.
-std::string write_small_file(const fs::path& target, const std::string& text) {
-  const fs::path tmp = target.string() + ".tmp." + std::to_string(::getpid());
-  errno = 0;
-  {
-    std::ofstream out(tmp, std::ios::trunc | std::ios::binary);
-    out << text;
-    out.flush();
-    if (!out) {
-      const int error = errno;
-      std::error_code ignored;
-      fs::remove(tmp, ignored);
-      return target.parent_path().string() + ": cannot write to the results directory: " +
-             (error ? std::strerror(error) : "the directory is not writable");
-    }
-  }
-  std::error_code ec;
-  fs::rename(tmp, target, ec);
-  if (ec) return target.string() + ": cannot write: " + ec.message();
-  return {};
-}
-
-// Why `text` (DIR/config.json) is not a config nqc wrote, or "" when it reads as one.
-std::string config_file_problem(const std::string& text, const fs::path& file) {
-  if (text.empty()) return "empty";
-  nlohmann::json j;
-  try {
-    j = nlohmann::json::parse(text);
-  } catch (const nlohmann::json::parse_error& e) {
-    return "not valid JSON at byte " + std::to_string(e.byte);
-  } catch (const nlohmann::json::exception&) {
-    return "not valid JSON";
-  }
-  if (!j.is_object() || j.dump(2) + "\n" != text) return "not as nqc writes it";
-  try {
-    (void)parse_config(j, file.string());
-  } catch (const InputError& e) {
-    return std::string("not a valid config: ") + e.what();
-  }
-  return "";
-}
-
-std::string attr(const ResultFile& content, const char* key) {
-  const auto it = content.attrs.find(key);
-  return it == content.attrs.end() ? std::string() : it->second;
-}
-
-// The result files of a results directory (shard and partial files), as read at launch:
-// their attributes and row counts (partial files: their rows too).
-using Contents = std::map<fs::path, ResultFile>;
-
-// What DIR/config.json says, against this config and the result files beside it. Returns an
-// error message, empty when the run may go on (config.json is then written from this
-// config). A config.json that cannot be read as this config's, beside result files that
-// carry this config's config_hash, is damaged (or edited): --repair rewrites it.
-std::string check_config_file(const fs::path& dir, const std::string& config_text, const std::string& config_hash,
-                              const Contents& contents, bool repair) {
-  const fs::path stored = dir / "config.json";
-  std::error_code ec;
-  if (!fs::exists(stored, ec)) return {};
-  const std::string text = text::read_small_file(stored, 16u << 20, "config.json");
-  if (text == config_text) return {};
-  std::set<std::string> hashes;
-  for (const auto& [file, content] : contents) hashes.insert(attr(content, "config_hash"));
-  const std::string problem = config_file_problem(text, stored);
-  const std::string count = std::to_string(contents.size()) + " result file" + (contents.size() == 1 ? "" : "s");
-  if (hashes.empty() && !fs::exists(dir / "results.h5", ec)) {
-    // Nothing to lose: --repair makes the directory this config's.
-    if (repair) return {};
-    return stored.string() + ": " + (problem.empty() ? "another config's (it differs from this one)" : "damaged (" + problem + ")") +
-           ", and the directory holds no result files yet: choose another output directory, or run again with --repair "
-           "to rewrite it from this config";
-  }
-  if (hashes.empty() && problem.empty())
-    return dir.string() + ": holds results of another config (" + stored.string() +
-           " differs from this one); choose another output directory";
-  if (hashes == std::set<std::string>{hex64(fnv1a64(text))})
-    return dir.string() + ": holds results of another config (" + stored.string() +
-           " differs from this one); choose another output directory";
-  const std::string why = problem.empty() ? "it is not the config its " + count + " were written with" : problem;
-  if (hashes == std::set<std::string>{config_hash}) {
-    if (!repair)
-      return stored.string() + ": damaged (" + why + "); the " + count + " there carry this config's config_hash " +
-             config_hash + ": run again with --resume --repair to rewrite it from this config";
-    spdlog::warn("{}: damaged ({}); rewritten from this config, whose config_hash the {} there carry", stored.string(), why,
-                 count);
-    return {};
-  }
-  for (const std::string& h : hashes)
-    if (h != config_hash)
-      return stored.string() + ": damaged or another config's (" + why +
-             "), and result files there belong to another config (config_hash " + text::escaped(h) + ", this config " +
-             config_hash + "); choose another output directory";
-  return {};
-}
-
-// What DIR/plan.json says, against this launch's plan and the result files. Returns an error
-// message, empty when the run may go on; sets `rewrite` when plan.json must be (re)written.
-std::string check_plan_file(const fs::path& dir, const PinnedPlan& pinned, const Contents& contents, bool repair,
-                            bool& rewrite) {
-  const fs::path file = dir / "plan.json";
-  const std::string plan_hash = pinned.hash();
-  std::error_code ec;
-  rewrite = true;
-  if (!fs::exists(file, ec)) return {};  // the result files' plan_hash is checked against this plan
-  const std::string count = std::to_string(contents.size()) + " result file" + (contents.size() == 1 ? "" : "s");
-  PinnedPlan then;
-  try {
-    then = parse_pinned_plan(text::read_small_file(file, 256u << 20, "plan.json"));
-  } catch (const InputError& e) {
-    for (const auto& [f, content] : contents)
-      if (content.attrs.contains("plan_hash") && attr(content, "plan_hash") != plan_hash)
-        return file.string() + ": damaged (" + e.what() + "), and " + f.string() +
-               " was written for another plan (plan_hash " + text::escaped(attr(content, "plan_hash")) + ", this launch's " +
-               plan_hash + "): the instance files or nqc changed; choose another output directory";
-    const std::string proof = contents.empty() ? "the directory holds no result files yet"
-                                               : "the " + count + " there agree with this launch's plan";
-    if (!repair)
-      return file.string() + ": damaged (" + e.what() + "); " + proof +
-             ": run again with --resume --repair to rewrite it from this launch's plan";
-    spdlog::warn("{}: damaged ({}); rewritten from this launch's plan ({})", file.string(), e.what(), proof);
-    return {};
-  }
-  rewrite = then.hash() != plan_hash;
-  const std::string change = plan_change(then, pinned);
-  if (change.empty()) return {};
-  if (contents.empty()) {
-    spdlog::info("{}: {} before any case finished: the plan is pinned again", dir.string(), change);
-    return {};
-  }
-  return dir.string() + ": " + change + " since the run started; its " + count +
-         " hold the cases of the plan pinned in " + file.string() +
-         ": restore what changed, or run into another output directory";
-}
-
-// Rank 0: makes DIR usable for this run and lists the shards already done there. Returns an
-// error message, empty when fine. Every shard and partial file is read first (attributes and
-// row count: a damaged one is named, with the remedy); then DIR/config.json (another
-// config's results, or damaged), results without --resume, DIR/plan.json (the pinned plan:
-// a change is refused), and each file against the plan. `dry`: only look (no directory made,
-// nothing written or removed). Writes config.json at every launch (the same text when it
-// was right: the write is also the check that the directory is writable, before any shard
-// runs) and plan.json when it is missing or repaired.
-std::string prepare_directory(const fs::path& dir, const std::string& config_text, const PinnedPlan& pinned,
-                              const Plan& plan, bool resume, bool repair, bool dry, std::vector<std::uint64_t>& done) try {
-  std::error_code ec;
-  if (!dry) {
-    fs::create_directories(dir, ec);
-    if (ec) return dir.string() + ": cannot create the results directory: " + ec.message();
-  }
-  done = done_shards(dir);
-  const std::vector<std::uint64_t> partials = partial_shards(dir);
-  Contents contents;
-  for (const std::uint64_t id : done) contents[shard_path(dir, id)] = read_result_file(shard_path(dir, id), kRowCount);
-  for (const std::uint64_t id : partials) contents[partial_path(dir, id)] = read_result_file(partial_path(dir, id), kRows);
-  bool write_plan = false;
-  if (std::string error = check_config_file(dir, config_text, pinned.config_hash, contents, repair); !error.empty())
-    return error;
-  if (!done.empty() && !resume) {
-    if (done.size() == plan.shards.size() && fs::exists(dir / "results.h5", ec)) return kRunFinished;
-    return dir.string() + ": already holds results of this config; pass --resume to continue the run, or --force to start it over";
-  }
-  if (std::string error = check_plan_file(dir, pinned, contents, repair, write_plan); !error.empty()) return error;
-  const RunIdentity run{pinned.config_hash, pinned.hash()};
-  for (const std::uint64_t id : done) check_against_plan(shard_path(dir, id), id, contents[shard_path(dir, id)], plan, run, false);
-  for (const std::uint64_t id : partials) {
-    const fs::path file = partial_path(dir, id);
-    if (!std::binary_search(done.begin(), done.end(), id)) {
-      check_against_plan(file, id, contents[file], plan, run, true);
-      continue;
-    }
-    // A partial file of a done shard: left by a crash between the two writes; not needed.
-    if (attr(contents[file], "config_hash") != run.config_hash)
-      return file.string() + ": belongs to another config (config_hash " + text::escaped(attr(contents[file], "config_hash")) +
-             ", this config " + run.config_hash + "); move it out of " + (dir / "shards").string();
-    if (!dry) fs::remove(file, ec);
-  }
-  if (dry) return {};
-  if (std::string error = write_small_file(dir / "config.json", config_text); !error.empty()) return error;
-  if (write_plan)
-    if (std::string error = write_small_file(dir / "plan.json", plan_file_text(pinned, NQC_VERSION)); !error.empty())
-      return error;
-  return {};
-} catch (const std::exception& e) {
-  return e.what();
-}
-
-// At the merge: the instance files and DIR/plan.json still as the launch pinned them.
-std::string check_plan_unchanged(const fs::path& dir, const ExperimentConfig& config, const PinnedPlan& pinned) try {
-  PinnedPlan now = pinned;
-  if (!config.instances.files.empty()) now.instances = instance_files_now(config);
-  if (const std::string change = plan_change(pinned, now); !change.empty())
-    return dir.string() + ": " + change + " during the run; results.h5 is not written: restore it and run again with --resume";
-  const PinnedPlan stored = parse_pinned_plan(text::read_small_file(dir / "plan.json", 256u << 20, "plan.json"));
-  if (stored.hash() != pinned.hash())
-    return (dir / "plan.json").string() + ": changed during the run (plan_hash " + stored.hash() + ", this run's " +
-           pinned.hash() + "); results.h5 is not written";
-  return {};
-} catch (const InputError& e) {
-  return (dir / "plan.json").string() + ": damaged (" + e.what() + "); results.h5 is not written: run again with --resume --repair";
-} catch (const std::exception& e) {
-  return e.what();
-}
-
+// Progress on rank 0 (issue 16): the cases finished on every rank (each rank reports its
+// finished cases and their estimated cost to the shared counter at least once a second), the
+// rate over this launch, and an ETA from the plan's cost estimate (the largest shards go
+// first, so equal cost per case would promise too early an end).
 class Progress {
  public:
-  /// `already`: cases done before this run started (a resume), left out of the rate.
-  Progress(std::uint64_t total, std::uint64_t already, double interval_s)
-      : total_(total), already_(already), interval_s_(interval_s) {}
+  /// `total`/`total_cost_s`: this launch's cases and their estimated seconds, those done
+  /// before it (`already`, `already_cost_s`: a resume) included; `interval_s` 0 = silent.
+  Progress(std::uint64_t total, double total_cost_s, std::uint64_t already, double already_cost_s, double interval_s)
+      : total_(total), already_(already), total_cost_s_(total_cost_s), already_cost_s_(already_cost_s),
+        interval_s_(interval_s) {}
   void maybe_log(WorkCounter& counter) {
     const auto now = std::chrono::steady_clock::now();
-    if (std::chrono::duration<double>(now - last_).count() < interval_s_) return;
+    if (interval_s_ <= 0 || std::chrono::duration<double>(now - last_).count() < interval_s_) return;
     last_ = now;
-    const std::uint64_t done = counter.done();
+    const std::uint64_t done = std::min(counter.done(), total_);
+    const double cost = std::min(1e-6 * static_cast<double>(counter.cost_done()), total_cost_s_);
     const double elapsed = std::chrono::duration<double>(now - start_).count();
     const double rate = elapsed > 0 ? static_cast<double>(done - std::min(done, already_)) / elapsed : 0.0;
-    const double eta = rate > 0 ? static_cast<double>(total_ - std::min(done, total_)) / rate : 0.0;
-    spdlog::info("progress: {}/{} cases ({:.1f}%), {:.1f} cases/s, ETA {:.0f} s", done, total_,
+    const double cost_rate = elapsed > 0 ? (cost - std::min(cost, already_cost_s_)) / elapsed : 0.0;
+    const std::string eta = cost_rate > 0 ? fmt::format("{:.0f} s", (total_cost_s_ - cost) / cost_rate) : "unknown";
+    spdlog::info("progress: {}/{} cases ({:.1f}%), {:.1f} cases/s, ETA {}", done, total_,
                  total_ ? 100.0 * static_cast<double>(done) / static_cast<double>(total_) : 100.0, rate, eta);
   }
 
  private:
   std::uint64_t total_, already_;
-  double interval_s_;
+  double total_cost_s_, already_cost_s_, interval_s_;
   std::chrono::steady_clock::time_point start_ = std::chrono::steady_clock::now(), last_ = start_;
 };
 
-// Per n: shards, cases and an estimate of the CPU time. The estimate is `auto`'s measured
-// mean CPU time per derived case on this project's machine kind (BENCHMARKS.md: 7*10^-5 s at
-// n = 1000, 0.2 s at 10^6, fitted as 2*10^-5 + 7*10^-5 (n/1000)^1.15 s), a guide for sizing
-// jobs, not a promise: other engines and instance sets differ.
+// A rank's finished cases, reported to the shared counter at most every `every_s` seconds
+// (and by flush()), so that progress counts cases, not whole shards.
+class CaseReporter {
+ public:
+  explicit CaseReporter(WorkCounter& counter, double every_s = 1.0) : counter_(counter), every_s_(every_s) {}
+  void add(std::uint64_t cases, double cost_s) {
+    cases_ += cases;
+    cost_s_ += cost_s;
+    if (std::chrono::duration<double>(std::chrono::steady_clock::now() - last_).count() >= every_s_) flush();
+  }
+  void flush() {
+    if (cases_ != 0) counter_.add_done(cases_, static_cast<std::uint64_t>(std::llround(cost_s_ * 1e6)));
+    cases_ = 0;
+    cost_s_ = 0;
+    last_ = std::chrono::steady_clock::now();
+  }
+
+ private:
+  WorkCounter& counter_;
+  double every_s_;
+  std::uint64_t cases_ = 0;
+  double cost_s_ = 0;
+  std::chrono::steady_clock::time_point last_ = std::chrono::steady_clock::now();
+};
+
+// Per n: shards, cases and an estimate of the CPU time (estimated_case_seconds: a guide for
+// sizing jobs, not a promise: other engines and instance sets differ).
 void print_plan_by_n(const Plan& plan) {
   std::map<Index, std::pair<std::uint64_t, std::uint64_t>> by_n;  // n -> (shards, cases)
   if (plan.instance_cases.empty()) {
@@ -288,42 +115,13 @@ void print_plan_by_n(const Plan& plan) {
   std::printf("%12s %10s %14s %16s\n", "n", "shards", "cases", "est. CPU s");
   double total = 0;
   for (const auto& [n, counts] : by_n) {
-    const double per_case = 2e-5 + 7e-5 * std::pow(static_cast<double>(n) / 1000.0, 1.15);
-    const double cpu = per_case * static_cast<double>(counts.second);
+    const double cpu = estimated_case_seconds(n) * static_cast<double>(counts.second);
     total += cpu;
     std::printf("%12d %10llu %14llu %16.1f\n", n, static_cast<unsigned long long>(counts.first),
                 static_cast<unsigned long long>(counts.second), cpu);
   }
   std::printf("%12s %10zu %14llu %16.1f  (%.2f core-hours)\n", "total", plan.shards.size(),
               static_cast<unsigned long long>(plan.total_cases), total, total / 3600.0);
-}
-
-// The finished cases of an interrupted run of `shard` (its partial file), or none. A partial
-// file that cannot be read or is not a prefix of the shard is set aside with a warning: the
-// shard then runs from its start, which gives the same rows.
-ShardData load_partial(const fs::path& dir, const Shard& shard) {
-  const fs::path file = partial_path(dir, shard.id);
-  std::error_code ec;
-  if (!fs::exists(file, ec)) return {};
-  std::string problem;
-  try {
-    ShardData part = read_partial(dir, shard.id);
-    if (part.rows.size() >= shard.case_count()) problem = std::to_string(part.rows.size()) + " rows for a shard of " +
-                                                          std::to_string(shard.case_count()) + " cases";
-    for (std::size_t i = 0; problem.empty() && i < part.rows.size(); ++i)
-      if (part.rows[i].case_id != shard.first_case + i)
-        problem = "row " + std::to_string(i) + " has case id " + std::to_string(part.rows[i].case_id) + ", expected " +
-                  std::to_string(shard.first_case + i);
-    if (problem.empty()) {
-      spdlog::info("shard {}: continuing after the {} cases in {}", shard.id, part.rows.size(), file.string());
-      return part;
-    }
-  } catch (const IoError& e) {
-    problem = e.what();
-  }
-  spdlog::warn("{}: set aside ({}); shard {} runs from its start", file.string(), problem, shard.id);
-  fs::remove(file, ec);
-  return {};
 }
 
 [[noreturn]] void fail_engine_bug(const EngineBugError& e, const fs::path& dir, const MpiSession& session) {
@@ -337,153 +135,163 @@ ShardData load_partial(const fs::path& dir, const Shard& shard) {
   session.abort(kExitEngineBug);
 }
 
-}  // namespace
-
-int run_experiment(const RunOptions& options, const MpiSession& session, const std::atomic<bool>& stop) {
-  const bool root = session.rank() == 0;
+// Stage 1, load: the config (with -o applied), its plan and what pins them. Throws InputError.
+struct Loaded {
   ExperimentConfig config;
-  try {
-    config = load_config(options.config);
-  } catch (const InputError& e) {
-    if (root) spdlog::error("{}", e.what());
-    return kExitBadInput;
-  }
-  if (options.output) {
-    config.output = *options.output;
-    config.resolved["output"] = config.output;
-  }
   Plan plan;
-  try {
-    plan = make_plan(config);
-  } catch (const InputError& e) {
-    if (root) spdlog::error("{}", e.what());
-    return kExitBadInput;
+  fs::path dir;
+  std::string config_text;  ///< DIR/config.json: the resolved config without "output" (a moved directory still resumes)
+  PinnedPlan pinned;
+};
+
+Loaded load(const RunOptions& options) {
+  Loaded l;
+  l.config = load_config(options.config);
+  if (options.output) {
+    l.config.output = *options.output;
+    l.config.resolved["output"] = l.config.output;
   }
-  const fs::path dir = config.output;
-  // The stored config is the resolved one without "output", so a moved directory still resumes.
-  nlohmann::json stored = config.resolved;
+  l.plan = make_plan(l.config);
+  l.dir = l.config.output;
+  nlohmann::json stored = l.config.resolved;
   stored.erase("output");
-  const std::string config_text = stored.dump(2) + "\n";
-  const std::string config_hash = hex64(fnv1a64(config_text));
-  const PinnedPlan pinned = pin_plan(plan, config_hash);
-  if (options.dry_run) {
-    if (!root) return kExitOk;
-    // The directory is only read: a dry run refuses what the run would refuse (another
-    // config's results, damage, a changed plan), so that a job script can check before it
-    // submits.
-    std::vector<std::uint64_t> done;
-    if (const std::string error = prepare_directory(dir, config_text, pinned, plan, true, false, true, done); !error.empty()) {
-      spdlog::error("{}", error);
-      return kExitBadInput;
-    }
-    std::printf("config %s: %zu shards, %llu cases, output %s\n", options.config.c_str(), plan.shards.size(),
-                static_cast<unsigned long long>(plan.total_cases), config.output.c_str());
-    print_plan_by_n(plan);
-    std::error_code ec;
-    if (fs::is_directory(dir / "shards", ec))
-      std::printf("%s holds %zu shard files of this config: --resume continues the run\n", dir.c_str(), done.size());
-    return kExitOk;
-  }
+  l.config_text = stored.dump(2) + "\n";
+  l.pinned = pin_plan(l.plan, hex64(fnv1a64(l.config_text)));
+  return l;
+}
 
-  std::string error;
+// --dry-run (rank 0): the directory is only read: a dry run refuses what the run would refuse
+// (another config's results, damage, a changed plan), so that a job script can check before
+// it submits.
+int dry_run(const RunOptions& options, const Loaded& l) {
   std::vector<std::uint64_t> done;
-  const bool in_parts = options.parts > 1;
-  // One owner per results directory (or per part of it): rank 0 holds the lock until the run
-  // returns; a second launch is refused before it touches anything.
-  std::unique_ptr<DirectoryLock> lock;
-  if (root) {
-    try {
-      std::error_code ec;
-      fs::create_directories(dir, ec);
-      if (ec) throw IoError(dir.string() + ": cannot create the results directory: " + ec.message());
-      std::string stale;
-      lock = std::make_unique<DirectoryLock>(dir, DirectoryLock::scope_of(options.part, options.parts), &stale);
-      if (!stale.empty()) spdlog::warn("{}", stale);
-    } catch (const InputError& e) {
-      error = e.what();
-    } catch (const IoError& e) {
-      error = e.what();
-    }
-    if (error.empty() && options.force) {
-      // Start over, under the lock: this config's results go (never another config's: the
-      // config check below still refuses those, since config.json stays).
-      for (const char* entry : {"results.h5", "shards", "plan.json"}) {
-        std::error_code ec;
-        fs::remove_all(dir / entry, ec);
-        if (ec) error = (dir / entry).string() + ": cannot remove (--force): " + ec.message();
-      }
-    }
-    if (error.empty())
-      error = prepare_directory(dir, config_text, pinned, plan, options.resume || options.repair || in_parts, options.repair,
-                                false, done);
-  }
-  session.broadcast(error);
-  if (error == kRunFinished) {
-    if (root)
-      spdlog::info("{}: the run of this config is finished ({}): nothing to do (--force starts it over)", dir.string(),
-                   (dir / "results.h5").string());
-    return kExitOk;
-  }
-  if (!error.empty()) {
-    if (root) spdlog::error("{}", error);
+  if (const std::string error = prepare_directory(l.dir, l.config_text, l.pinned, l.plan, true, false, true, done);
+      !error.empty() && error != kRunFinished) {
+    spdlog::error("{}", error);
     return kExitBadInput;
   }
-  session.broadcast(done);
+  std::printf("config %s: %zu shards, %llu cases, output %s\n", options.config.c_str(), l.plan.shards.size(),
+              static_cast<unsigned long long>(l.plan.total_cases), l.config.output.c_str());
+  print_plan_by_n(l.plan);
+  std::error_code ec;
+  if (fs::is_directory(l.dir / "shards", ec))
+    std::printf("%s holds %zu shard files of this config: --resume continues the run\n", l.dir.c_str(), done.size());
+  return kExitOk;
+}
 
-  std::vector<char> is_done(plan.shards.size(), 0);
-  for (const std::uint64_t id : done) is_done[id] = 1;  // all < plan.shards.size(): prepare_directory checked
-  const std::vector<std::uint64_t> mine =
-      in_parts ? part_order(plan, options.part, options.parts) : schedule_order(plan);
-  std::vector<std::uint64_t> todo;
-  std::uint64_t cases_mine = 0, cases_already = 0, shards_already = 0;
-  for (const std::uint64_t i : mine) {
-    cases_mine += plan.shards[i].case_count();
-    if (!is_done[i]) {
-      todo.push_back(i);
-    } else {
-      cases_already += plan.shards[i].case_count();
-      ++shards_already;
+// Stage 2, prepare (rank 0): the directory's lock, --force, the directory checks, and this
+// launch's record. Returns an error message (or kRunFinished), empty when the run goes on.
+struct Prepared {
+  std::unique_ptr<DirectoryLock> lock;
+  std::vector<std::uint64_t> done;  ///< shard ids already on disk
+  Launch launch;                    ///< registered (id > 0) when the run goes on
+};
+
+std::string prepare(const RunOptions& options, const Loaded& l, int world_size, Prepared& out) try {
+  std::error_code ec;
+  fs::create_directories(l.dir, ec);
+  if (ec) return l.dir.string() + ": cannot create the results directory: " + ec.message();
+  // One owner per results directory (or per part of it), held until the run returns: a
+  // second launch is refused before it touches anything.
+  std::string stale;
+  out.lock = std::make_unique<DirectoryLock>(l.dir, DirectoryLock::scope_of(options.part, options.parts), &stale);
+  if (!stale.empty()) spdlog::warn("{}", stale);
+  if (options.force) {
+    // Start over, under the lock: this config's results go (never another config's: the
+    // config check below still refuses those, since config.json stays).
+    for (const char* entry : {"results.h5", "shards", "plan.json", "launches"}) {
+      fs::remove_all(l.dir / entry, ec);
+      if (ec) return (l.dir / entry).string() + ": cannot remove (--force): " + ec.message();
     }
   }
-  if (root) {
-    const std::string part =
-        in_parts ? fmt::format(" (part {}/{}: {} shards, {} cases)", options.part, options.parts, mine.size(), cases_mine)
-                 : std::string();
-    spdlog::info("config {}: {} shards, {} cases{} on {} rank(s); {} shards already done; results in {}", config.name,
-                 plan.shards.size(), plan.total_cases, part, session.size(), shards_already, dir.string());
-  }
+  const bool resume = options.resume || options.repair || options.parts > 1;
+  if (std::string error = prepare_directory(l.dir, l.config_text, l.pinned, l.plan, resume, options.repair, false, out.done);
+      !error.empty())
+    return error;
+  out.launch = launch_here(NQC_VERSION, NQC_GIT_REVISION, options.part, options.parts, world_size);
+  register_launch(l.dir, out.launch);
+  return {};
+} catch (const InputError& e) {
+  return e.what();
+} catch (const IoError& e) {
+  return e.what();
+}
 
+// Stage 3, execute: this rank takes shards of `todo` from the shared counter until none is
+// left, runs them and writes each shard file. Returns kExitOk, kExitInterrupted (stop) or
+// kExitBadInput (a write failed); an engine bug or a failure inside a shard aborts every rank.
+struct Executed {
+  int status = kExitOk;
+  std::uint64_t shards = 0, cases = 0;  ///< written by this rank
+  double write_seconds = 0, busy_seconds = 0;
+  double writer_cpu_seconds = 0;  ///< the background writer thread's CPU time
+  std::array<std::uint64_t, 3> outcomes{};  ///< this rank's new cases by outcome (solved, infeasible, gave_up)
+  std::uint64_t false_negatives = 0;
+};
+
+Executed execute(const RunOptions& options, const Loaded& l, const std::vector<std::uint64_t>& todo, const Launch& launch,
+                 const std::vector<std::uint64_t>& mine, const std::vector<char>& is_done, const MpiSession& session,
+                 const std::atomic<bool>& stop) {
+  const bool root = session.rank() == 0;
+  Executed out;
   Attributes attrs{{"schema_version", std::to_string(kSchemaMajor) + "." + std::to_string(kSchemaMinor)},
                    {"nqc_version", NQC_VERSION},
                    {"git_revision", NQC_GIT_REVISION},
-                   {"config", config.resolved.dump()},
-                   {"config_hash", config_hash},
-                   {"plan_hash", pinned.hash()},
+                   {"config", l.config.resolved.dump()},
+                   {"config_hash", l.pinned.config_hash},
+                   {"plan_hash", l.pinned.hash()},
                    {"case_generation", std::to_string(kCaseGeneration)},
                    {"hostname", host_name()},
                    {"world_size", std::to_string(session.size())},
-                   {"start_utc", utc_now()}};
-
-  int status = kExitOk;
+                   {"rank", std::to_string(session.rank())},
+                   {"launch", std::to_string(launch.id)},
+                   {"start_utc", launch.start_utc}};
   const auto run_start = std::chrono::steady_clock::now();
-  double write_seconds = 0.0;  // time in write_shard on this rank
+  // Each finished shard's file is written and committed (fsync, rename) by a background
+  // thread while the next shard runs; this thread waits only when the one before is still
+  // being written. HDF5 is called by one thread at a time: this one calls finish() first.
+  std::atomic<std::uint64_t> shards_written{0}, cases_written{0};  // declared first: the writer's jobs use them
+  BackgroundWriter writer;
+  const auto timed = [&](const auto& write) {
+    const auto w0 = std::chrono::steady_clock::now();
+    write();
+    out.write_seconds += std::chrono::duration<double>(std::chrono::steady_clock::now() - w0).count();
+  };
   {
     WorkCounter counter(session);
-    if (root) counter.add_done(cases_already);
-    Progress progress(cases_mine, cases_already, options.progress_interval_s);
-    while (status == kExitOk) {
+    std::uint64_t cases_total = 0, cases_already = 0;
+    double cost_total = 0, cost_already = 0;
+    for (const std::uint64_t i : mine) {
+      cases_total += l.plan.shards[i].case_count();
+      cost_total += l.plan.shards[i].cost;
+      if (is_done[i]) {
+        cases_already += l.plan.shards[i].case_count();
+        cost_already += l.plan.shards[i].cost;
+      }
+    }
+    if (root) counter.add_done(cases_already, static_cast<std::uint64_t>(std::llround(cost_already * 1e6)));
+    Progress progress(cases_total, cost_total, cases_already, cost_already, options.progress_interval_s);
+    CaseReporter reporter(counter);
+    while (out.status == kExitOk) {
       const std::uint64_t slot = counter.take();
       if (slot >= todo.size()) break;
-      const Shard& shard = plan.shards[todo[slot]];
-      ShardData done_part = load_partial(dir, shard);
-      const bool had_partial = fs::exists(partial_path(dir, shard.id));
+      const Shard& shard = l.plan.shards[todo[slot]];
+      std::error_code ec;
+      // Reading a partial file, and instance cases (whose composition files may be HDF5),
+      // call HDF5 here: not while a shard file is being written.
+      if (shard.instances || fs::exists(partial_path(l.dir, shard.id), ec)) timed([&] { writer.finish(); });
+      ShardData done_part = load_partial(l.dir, shard);
+      const std::size_t continued = done_part.rows.size();  // rows of an earlier launch
+      const double case_cost = shard.cost / static_cast<double>(std::max<std::uint64_t>(1, shard.case_count()));
+      reporter.add(continued, static_cast<double>(continued) * case_cost);
       ShardRun run;
       try {
-        run = run_shard(config, plan, shard, session.rank(), &stop, [&] {
+        run = run_shard(l.config, l.plan, shard, session.rank(), &stop, [&] {
+          reporter.add(1, case_cost);
           if (root) progress.maybe_log(counter);
         }, std::move(done_part));
       } catch (const EngineBugError& e) {
-        fail_engine_bug(e, dir, session);
+        fail_engine_bug(e, l.dir, session);
       } catch (const std::bad_alloc&) {
         spdlog::critical("out of memory in shard {} (n = {}, {} cases)", shard.id, shard.n, shard.case_count());
         session.abort(kExitBadInput);
@@ -491,74 +299,232 @@ int run_experiment(const RunOptions& options, const MpiSession& session, const s
         spdlog::critical("shard {}: {}", shard.id, e.what());
         session.abort(kExitBadInput);
       }
+      for (std::size_t i = continued; i < run.data.rows.size(); ++i) run.data.rows[i].launch = launch.id;
       Attributes shard_attrs = attrs;
-      shard_attrs["rank"] = std::to_string(session.rank());
       shard_attrs["end_utc"] = utc_now();
       if (!run.complete) {
+        for (std::size_t i = continued; i < run.data.rows.size(); ++i) {
+          ++out.outcomes[static_cast<std::size_t>(std::clamp<int>(run.data.rows[i].outcome, 0, 2))];
+          out.false_negatives += run.data.rows[i].false_negative;
+        }
         // Keep the finished cases: a resume continues the shard where it stopped.
         std::string kept = "none kept";
         if (!run.data.rows.empty()) {
           try {
-            write_partial(dir, run.data, shard_attrs);
-            kept = "kept in " + partial_path(dir, shard.id).string();
+            timed([&] { writer.finish(); });
+            write_partial(l.dir, run.data, shard_attrs);
+            kept = "kept in " + partial_path(l.dir, shard.id).string();
           } catch (const IoError& e) {
             kept = std::string("not kept: ") + e.what();
           }
         }
         spdlog::warn("interrupted in shard {} after {} of {} cases ({}); rerun with --resume to continue", shard.id,
                      run.data.rows.size(), shard.case_count(), kept);
-        status = kExitInterrupted;
+        out.cases += run.data.rows.size() - continued;
+        out.status = kExitInterrupted;
         break;
       }
+      auto data = std::make_shared<ShardData>(std::move(run.data));
+      const std::uint64_t new_cases = shard.case_count() - continued;
       try {
-        const auto w0 = std::chrono::steady_clock::now();
-        write_shard(dir, run.data, shard_attrs);
-        write_seconds += std::chrono::duration<double>(std::chrono::steady_clock::now() - w0).count();
+        timed([&] {
+          writer.submit([&, data, shard_attrs, new_cases, continued] {
+            commit_file(write_shard_pending(l.dir, *data, shard_attrs));
+            if (continued > 0) {
+              std::error_code ignored;
+              fs::remove(partial_path(l.dir, data->shard_id), ignored);  // the shard file now holds its rows
+            }
+            ++shards_written;
+            cases_written += new_cases;
+          });
+        });
       } catch (const IoError& e) {
         spdlog::error("{}", e.what());
-        status = kExitBadInput;
+        out.status = kExitBadInput;
         break;
       }
-      if (had_partial) {
-        std::error_code ignored;
-        fs::remove(partial_path(dir, shard.id), ignored);  // the shard file now holds its rows
+      for (std::size_t i = continued; i < data->rows.size(); ++i) {
+        const CaseRow& row = data->rows[i];
+        ++out.outcomes[static_cast<std::size_t>(std::clamp<int>(row.outcome, 0, 2))];
+        out.false_negatives += row.false_negative;
       }
-      counter.add_done(shard.case_count());
       spdlog::debug("shard {} done: n = {}, {} cases", shard.id, shard.n, shard.case_count());
     }
-    const double busy = std::chrono::duration<double>(std::chrono::steady_clock::now() - run_start).count();
-    spdlog::info("writing shard files took {:.3f} s of {:.3f} s ({:.2f}%)", write_seconds, busy,
-                 busy > 0 ? 100.0 * write_seconds / busy : 0.0);
-    session.barrier();
+    try {
+      timed([&] { writer.finish(); });
+    } catch (const IoError& e) {
+      spdlog::error("{}", e.what());
+      out.status = std::max(out.status, static_cast<int>(kExitBadInput));
+    }
+    out.shards = shards_written;
+    out.cases += cases_written;
+    out.writer_cpu_seconds = writer.cpu_seconds();
+    out.busy_seconds = std::chrono::duration<double>(std::chrono::steady_clock::now() - run_start).count();
+    reporter.flush();
+    const auto share = [&](double seconds) { return out.busy_seconds > 0 ? 100.0 * seconds / out.busy_seconds : 0.0; };
+    spdlog::debug("writing shard files: waited {:.3f} s of {:.3f} s ({:.2f}%); the writer thread's CPU {:.3f} s ({:.2f}%)",
+                  out.write_seconds, out.busy_seconds, share(out.write_seconds), out.writer_cpu_seconds,
+                  share(out.writer_cpu_seconds));
+    // Rank 0 keeps reporting while the other ranks finish their last shards.
+    session.barrier([&] {
+      if (root) progress.maybe_log(counter);
+    });
   }
-  status = session.allreduce_max(status);
-  if (status != kExitOk) return status;
-  if (root && in_parts) {
-    const std::uint64_t shards_done = done_shards(dir).size();
-    spdlog::info("part {}/{} done: {} cases; {} of {} shards of the plan are on disk{}", options.part, options.parts,
-                 cases_mine, shards_done, plan.shards.size(),
-                 shards_done == plan.shards.size() ? "; merge them with nqc run CONFIG --resume" : "");
-  } else if (root) {
-    const std::uint64_t shards_done = done_shards(dir).size();
-    if (shards_done != plan.shards.size()) {
-      spdlog::error("{}: only {} of {} shards are on disk; rerun with --resume", dir.string(), shards_done,
-                    plan.shards.size());
+  return out;
+}
+
+// Stage 4, merge (rank 0): every shard file checked against the pinned plan and streamed into
+// DIR/results.h5 with the launches table. `launch` is this launch (it merges). Throws IoError.
+void merge(const Loaded& l, const Launch& launch) {
+  if (const std::string change = check_plan_unchanged(l.dir, l.config, l.pinned); !change.empty()) throw IoError(change);
+  std::vector<Launch> launches = read_launches(l.dir);
+  for (Launch& other : launches)
+    if (other.id == launch.id) {
+      other = launch;
+      other.end_utc = utc_now();
+      other.exit_status = kExitOk;  // the merge is its last step: results.h5 exists only if it succeeded
+      other.merged = true;
+    }
+  std::string start = launch.start_utc;
+  for (const Launch& other : launches)
+    if (!other.start_utc.empty()) start = std::min(start, other.start_utc);
+  const Attributes attrs{{"nqc_version", NQC_VERSION},
+                         {"git_revision", NQC_GIT_REVISION},
+                         {"config", l.config.resolved.dump()},
+                         {"config_hash", l.pinned.config_hash},
+                         {"plan_hash", l.pinned.hash()},
+                         {"case_generation", std::to_string(kCaseGeneration)},
+                         {"start_utc", start},
+                         {"end_utc", utc_now()},
+                         {"launches", std::to_string(launches.size())}};
+  const RunIdentity run{l.pinned.config_hash, l.pinned.hash()};
+  const auto check = [&](const fs::path& file, std::uint64_t id, const ResultFile& content) {
+    check_against_plan(file, id, content, l.plan, run, false);
+  };
+  const auto start_merge = std::chrono::steady_clock::now();
+  merge_results(l.dir, attrs, check, l.plan.total_cases, launches);
+  spdlog::debug("merged {} shard files ({} cases) into {} in {:.1f} s", l.plan.shards.size(), l.plan.total_cases,
+                (l.dir / "results.h5").string(),
+                std::chrono::duration<double>(std::chrono::steady_clock::now() - start_merge).count());
+}
+
+// Shard files on disk now (0 when they cannot be listed: only for the summary).
+std::size_t done_shards_count(const fs::path& dir) {
+  try {
+    return done_shards(dir).size();
+  } catch (const IoError&) {
+    return 0;
+  }
+}
+
+}  // namespace
+
+int run_experiment(const RunOptions& options, const MpiSession& session, const std::atomic<bool>& stop) {
+  const bool root = session.rank() == 0;
+  const auto launch_start = std::chrono::steady_clock::now();
+  Loaded l;
+  try {
+    l = load(options);
+  } catch (const InputError& e) {
+    if (root) spdlog::error("{}", e.what());
+    return kExitBadInput;
+  }
+  if (options.dry_run) return root ? dry_run(options, l) : kExitOk;
+
+  Prepared prepared;
+  std::string error;
+  if (root) error = prepare(options, l, session.size(), prepared);
+  session.broadcast(error);
+  if (error == kRunFinished) {
+    if (root)
+      spdlog::info("{}: the run of this config is finished ({}): nothing to do (--force starts it over)", l.dir.string(),
+                   (l.dir / "results.h5").string());
+    return kExitOk;
+  }
+  if (!error.empty()) {
+    if (root) spdlog::error("{}", error);
+    return kExitBadInput;
+  }
+  std::vector<std::uint64_t> shared{prepared.launch.id};
+  session.broadcast(shared);
+  prepared.launch.id = static_cast<std::uint32_t>(shared.at(0));
+  session.broadcast(prepared.done);
+  // The launch record names every host the ranks run on.
+  const std::vector<std::string> hosts = session.gather(host_name());
+  if (root) {
+    std::vector<std::string> distinct;
+    for (const std::string& h : hosts)
+      if (std::find(distinct.begin(), distinct.end(), h) == distinct.end()) distinct.push_back(h);
+    prepared.launch.hosts.clear();
+    for (const std::string& h : distinct) prepared.launch.hosts += (prepared.launch.hosts.empty() ? "" : ",") + h;
+  }
+
+  // This launch's shards: its part of the plan (or all of it), without those already done.
+  const bool in_parts = options.parts > 1;
+  std::vector<char> is_done(l.plan.shards.size(), 0);
+  for (const std::uint64_t id : prepared.done) is_done[id] = 1;  // all < plan.shards.size(): prepare_directory checked
+  const std::vector<std::uint64_t> mine =
+      in_parts ? part_order(l.plan, options.part, options.parts) : schedule_order(l.plan);
+  std::vector<std::uint64_t> todo;
+  std::uint64_t cases_mine = 0, shards_already = 0;
+  for (const std::uint64_t i : mine) {
+    cases_mine += l.plan.shards[i].case_count();
+    if (!is_done[i]) todo.push_back(i);
+    else ++shards_already;
+  }
+  if (root) {
+    const std::string part =
+        in_parts ? fmt::format(" (part {}/{}: {} shards, {} cases)", options.part, options.parts, mine.size(), cases_mine)
+                 : std::string();
+    spdlog::info("config {}: {} shards, {} cases{} on {} rank(s); {} shards already done; results in {} (launch {})",
+                 l.config.name, l.plan.shards.size(), l.plan.total_cases, part, session.size(), shards_already,
+                 l.dir.string(), prepared.launch.id);
+  }
+
+  const Executed executed = execute(options, l, todo, prepared.launch, mine, is_done, session, stop);
+  int status = session.allreduce_max(executed.status);
+  prepared.launch.shards_done = session.allreduce_sum(executed.shards);
+  prepared.launch.cases_done = session.allreduce_sum(executed.cases);
+  std::array<std::uint64_t, 3> outcomes{};
+  for (std::size_t o = 0; o < outcomes.size(); ++o) outcomes[o] = session.allreduce_sum(executed.outcomes[o]);
+  const std::uint64_t false_negatives = session.allreduce_sum(executed.false_negatives);
+  if (root && status == kExitOk) {
+    const std::uint64_t shards_done = done_shards(l.dir).size();
+    if (in_parts) {
+      spdlog::info("part {}/{} done: {} cases; {} of {} shards of the plan are on disk{}", options.part, options.parts,
+                   cases_mine, shards_done, l.plan.shards.size(),
+                   shards_done == l.plan.shards.size() ? "; merge them with nqc run CONFIG --resume" : "");
+    } else if (shards_done != l.plan.shards.size()) {
+      spdlog::error("{}: only {} of {} shards are on disk; rerun with --resume", l.dir.string(), shards_done,
+                    l.plan.shards.size());
       status = kExitBadInput;
     } else {
-      attrs["end_utc"] = utc_now();
-      // The plan as pinned at launch, and every shard file's rows as the plan gives them.
-      const RunIdentity run{config_hash, pinned.hash()};
-      const auto check = [&](const fs::path& file, std::uint64_t id, const ResultFile& content) {
-        check_against_plan(file, id, content, plan, run, false);
-      };
       try {
-        if (const std::string change = check_plan_unchanged(dir, config, pinned); !change.empty()) throw IoError(change);
-        merge_results(dir, attrs, check, plan.total_cases);
-        spdlog::info("done: {} cases in {}", plan.total_cases, (dir / "results.h5").string());
+        merge(l, prepared.launch);
+        prepared.launch.merged = true;
+        spdlog::info("done: {} cases in {}", l.plan.total_cases, (l.dir / "results.h5").string());
       } catch (const IoError& e) {
         spdlog::error("{}", e.what());
         status = kExitBadInput;
       }
+    }
+  }
+  if (root) {
+    // The end of every launch: what it did, how fast, and where the results are.
+    const double wall = std::chrono::duration<double>(std::chrono::steady_clock::now() - launch_start).count();
+    const std::uint64_t ran = outcomes[0] + outcomes[1] + outcomes[2];
+    const fs::path where = prepared.launch.merged ? l.dir / "results.h5" : l.dir / "shards";
+    spdlog::info("summary: {} cases run by this launch ({} solved, {} infeasible, {} gave up; {} false negatives) in "
+                 "{:.1f} s on {} rank(s), {:.1f} cases/s; {} of {} shards on disk; results in {}{}",
+                 ran, outcomes[0], outcomes[1], outcomes[2], false_negatives, wall, session.size(),
+                 wall > 0 ? static_cast<double>(ran) / wall : 0.0, done_shards_count(l.dir), l.plan.shards.size(),
+                 where.string(), status == kExitInterrupted ? " (interrupted: rerun with --resume to continue)" : "");
+    prepared.launch.end_utc = utc_now();
+    prepared.launch.exit_status = status;
+    try {
+      update_launch(l.dir, prepared.launch);
+    } catch (const IoError& e) {
+      spdlog::warn("{}", e.what());
     }
   }
   return session.allreduce_max(status);

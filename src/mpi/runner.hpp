@@ -17,7 +17,7 @@ struct RunOptions {
   bool force = false;                 ///< start over: remove this config's results, shards and plan in DIR first
   bool repair = false;                ///< rewrite a damaged DIR/config.json or plan.json the result files vouch for (implies resume)
   bool dry_run = false;               ///< print the plan's counts, run nothing
-  double progress_interval_s = 5.0;   ///< rank 0 logs progress this often
+  double progress_interval_s = 5.0;   ///< rank 0 logs progress this often (seconds; 0 = never)
   std::uint64_t part = 0;             ///< run only part `part` (0-based) ...
   std::uint64_t parts = 1;            ///< ... of this many (part_order); >1 implies resume, no merge
 };

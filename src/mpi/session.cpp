@@ -2,7 +2,9 @@
 
 #include <mpi.h>
 
+#include <chrono>
 #include <cstdlib>
+#include <thread>
 
 namespace nqc {
 
@@ -23,6 +25,21 @@ MpiSession::MpiSession(int& argc, char**& argv) {
 
 MpiSession::~MpiSession() {
   if (active_) MPI_Finalize();
+}
+
+void MpiSession::barrier(const std::function<void()>& while_waiting, double poll_s) const {
+  if (!active_) {
+    while_waiting();
+    return;
+  }
+  MPI_Request request = MPI_REQUEST_NULL;
+  MPI_Ibarrier(MPI_COMM_WORLD, &request);
+  for (int done = 0;;) {
+    MPI_Test(&request, &done, MPI_STATUS_IGNORE);
+    if (done) return;
+    while_waiting();
+    std::this_thread::sleep_for(std::chrono::duration<double>(poll_s));
+  }
 }
 
 void MpiSession::barrier() const {
@@ -49,6 +66,24 @@ void MpiSession::broadcast(std::string& value) const {
   MPI_Bcast(value.data(), static_cast<int>(size), MPI_CHAR, 0, MPI_COMM_WORLD);
 }
 
+std::vector<std::string> MpiSession::gather(const std::string& value) const {
+  if (!active_) return {value};
+  const int length = static_cast<int>(value.size());
+  std::vector<int> lengths(rank_ == 0 ? size_ : 0);
+  MPI_Gather(&length, 1, MPI_INT, lengths.data(), 1, MPI_INT, 0, MPI_COMM_WORLD);
+  std::vector<int> offsets(lengths.size());
+  int total = 0;
+  for (std::size_t r = 0; r < lengths.size(); ++r) {
+    offsets[r] = total;
+    total += lengths[r];
+  }
+  std::string all(static_cast<std::size_t>(total), '\0');
+  MPI_Gatherv(value.data(), length, MPI_CHAR, all.data(), lengths.data(), offsets.data(), MPI_CHAR, 0, MPI_COMM_WORLD);
+  std::vector<std::string> out;
+  for (std::size_t r = 0; r < lengths.size(); ++r) out.push_back(all.substr(offsets[r], lengths[r]));
+  return out;
+}
+
 void MpiSession::broadcast(std::vector<std::uint64_t>& values) const {
   if (!active_) return;
   auto size = static_cast<unsigned long long>(values.size());
@@ -64,10 +99,10 @@ void MpiSession::abort(int code) const {
 
 WorkCounter::WorkCounter(const MpiSession& session) : session_(session) {
   if (!session_.active()) return;
-  const MPI_Aint bytes = session_.rank() == 0 ? static_cast<MPI_Aint>(2 * sizeof(std::uint64_t)) : 0;
+  const MPI_Aint bytes = session_.rank() == 0 ? static_cast<MPI_Aint>(3 * sizeof(std::uint64_t)) : 0;
   MPI_Win win = MPI_WIN_NULL;
   MPI_Win_allocate(bytes, sizeof(std::uint64_t), MPI_INFO_NULL, MPI_COMM_WORLD, &base_, &win);
-  if (session_.rank() == 0) base_[0] = base_[1] = 0;
+  if (session_.rank() == 0) base_[0] = base_[1] = base_[2] = 0;
   MPI_Barrier(MPI_COMM_WORLD);
   MPI_Win_lock_all(0, win);
   window_ = new MPI_Win(win);
@@ -95,7 +130,11 @@ std::uint64_t WorkCounter::fetch_and_op(int slot, std::uint64_t operand, bool no
 }
 
 std::uint64_t WorkCounter::take() { return fetch_and_op(0, 1, false); }
-void WorkCounter::add_done(std::uint64_t cases) { (void)fetch_and_op(1, cases, false); }
+void WorkCounter::add_done(std::uint64_t cases, std::uint64_t cost_us) {
+  (void)fetch_and_op(1, cases, false);
+  if (cost_us != 0) (void)fetch_and_op(2, cost_us, false);
+}
 std::uint64_t WorkCounter::done() { return fetch_and_op(1, 0, true); }
+std::uint64_t WorkCounter::cost_done() { return fetch_and_op(2, 0, true); }
 
 }  // namespace nqc

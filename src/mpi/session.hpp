@@ -2,6 +2,7 @@
 #pragma once
 
 #include <cstdint>
+#include <functional>
 #include <string>
 #include <vector>
 
@@ -26,6 +27,9 @@ class MpiSession {
   [[nodiscard]] int size() const { return size_; }
 
   void barrier() const;
+  /// A barrier that calls `while_waiting` about every `poll_s` seconds until every rank has
+  /// reached it (MPI_Ibarrier), so that rank 0 keeps reporting while the others finish.
+  void barrier(const std::function<void()>& while_waiting, double poll_s = 0.1) const;
   /// Maximum of `value` over all ranks.
   [[nodiscard]] int allreduce_max(int value) const;
   /// Sum of `value` over all ranks.
@@ -33,6 +37,8 @@ class MpiSession {
   /// Rank 0's `value` on every rank.
   void broadcast(std::string& value) const;
   void broadcast(std::vector<std::uint64_t>& values) const;
+  /// Every rank's `value`, by rank, on rank 0 (other ranks get an empty vector). Collective.
+  [[nodiscard]] std::vector<std::string> gather(const std::string& value) const;
   /// Ends every rank with `code` (MPI_Abort when active, else std::exit).
   [[noreturn]] void abort(int code) const;
 
@@ -42,7 +48,7 @@ class MpiSession {
   int size_ = 1;
 };
 
-/// A shared counter of shards handed out and cases done, hosted on rank 0 in an MPI-3 RMA
+/// A shared counter of shards handed out, cases done and their estimated cost, hosted on rank 0 in an MPI-3 RMA
 /// window (MPI_Win_allocate + MPI_Fetch_and_op under MPI_Win_lock_all), so ranks take shards
 /// dynamically and no rank idles as a pure coordinator. Serial sessions use a plain counter.
 /// Construction and destruction are collective.
@@ -55,15 +61,18 @@ class WorkCounter {
 
   /// Takes the next index (0, 1, 2, ... across all ranks, each index to exactly one rank).
   std::uint64_t take();
-  /// Adds `cases` to the global count of cases done.
-  void add_done(std::uint64_t cases);
-  /// The global count of cases done (as of the last flush of each rank).
+  /// Adds `cases` to the global count of cases done, and `cost_us` (their estimated cost,
+  /// microseconds) to the global cost done.
+  void add_done(std::uint64_t cases, std::uint64_t cost_us = 0);
+  /// The global count of cases done (as reported by every rank so far).
   std::uint64_t done();
+  /// The global estimated cost done, microseconds.
+  std::uint64_t cost_done();
 
  private:
   std::uint64_t fetch_and_op(int slot, std::uint64_t operand, bool no_op);
   const MpiSession& session_;
-  std::uint64_t local_[2] = {0, 0};
+  std::uint64_t local_[3] = {0, 0, 0};
   void* window_ = nullptr;  // MPI_Win, kept opaque so that this header needs no mpi.h
   std::uint64_t* base_ = nullptr;
 };

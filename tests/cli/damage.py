@@ -14,7 +14,7 @@ usage: damage.py FILE bit BYTE BIT          flip one bit (BYTE may be negative: 
        damage.py FILE where heap-index      schema 1.0/1.1 files: the byte of a string
                                             attribute's heap index whose bit 2 crashes HDF5 1.10
 Prints what it did, one line per change. Used by tests/cli/test_damage.sh and
-bench/damage_campaign.py; the damage kinds are those of ../shared/cases/damaged-files/flip.py.
+bench/damage_campaign.py; the damage kinds are those of issue 13's damaged-files case (its flip.py).
 """
 import random
 import sys

@@ -113,7 +113,7 @@ WRONG = {"string": "x", "empty string": "", "negative": -1, "zero": 0, "fraction
 
 
 def mutations():
-    for key in ["name", "description", "seed", "engine", "engine_params", "k", "time_limit_s", "max_nodes", "shard_cases",
+    for key in ["name", "description", "seed", "engine", "engine_params", "k", "time_limit_s", "max_nodes", "shard_seconds", "shard_cases",
                 "output", "sizes", "instances", "$schema"]:
         for what, value in WRONG.items():
             c = copy.deepcopy(base)

@@ -1,6 +1,6 @@
 #!/usr/bin/env bash
 # Damaged files never crash nqc and never pass as good data (issue 13; the cases of
-# ../shared/cases/damaged-files/, each made a test of its whole kind): result files, shards,
+# its damaged-files set, each made a test of its whole kind): result files, shards,
 # config.json and plan.json damaged by a bit flip, truncation or a zeroed block; a shard whose
 # rows were cut; an instance set changed between launches; an old (schema 1.0) file whose
 # damage crashes HDF5 1.10; .param files with a BOM or CR line ends. Every damage gives one
@@ -36,24 +36,26 @@ LOG='^\[[0-9-]+ [0-9:.]+\] \[rank 0\] \[error\] '
 same_rows() {
   "$PYTHON" - "$1" "$2" <<'PY'
 import sys, h5py, pandas as pd
-a, b = (pd.DataFrame(h5py.File(f, "r")["cases"][()]).drop(columns=["wall_s", "cpu_s", "rank"]).sort_values("case_id")
+a, b = (pd.DataFrame(h5py.File(f, "r")["cases"][()]).drop(columns=["wall_s", "cpu_s", "rank", "launch"]).sort_values("case_id")
         .reset_index(drop=True) for f in sys.argv[1:])
 sys.exit(0 if len(a) == 230 and a.equals(b) else 1)
 PY
 }
-snapshot() { (cd "$1" && find . -type f -print0 | sort -z | xargs -0 sha256sum); }
+# The directory's files but the launch records (DIR/launches: a launch that fails at the merge is
+# recorded, with its exit status, as the provenance of the directory).
+snapshot() { (cd "$1" && find . -type f -not -path './launches/*' -print0 | sort -z | xargs -0 sha256sum); }
 
 run "$NQC" run "$CONFIG" -o "$TMP/ref" -q
 expect_exit 0 "the reference run of configs/ci.json"
 run "$NQC" aggregate "$TMP/ref"
 cp "$OUT_FILE" "$TMP/ref.table"
-check "schema 1.2 files: superblock 3 (checksummed metadata), Fletcher32 on every dataset, no variable-length strings" \
+check "schema 1.3 files: superblock 3 (checksummed metadata), Fletcher32 on every dataset, no variable-length strings" \
   "$PYTHON" -c '
 import sys, h5py
 for name in sys.argv[1:]:
     with h5py.File(name, "r") as f:
         assert f.id.get_create_plist().get_version()[0] == 3, name
-        assert f.attrs["schema_version"] == b"1.2", name
+        assert f.attrs["schema_version"] == b"1.3", name
         sets = []
         f.visititems(lambda k, o: sets.append(o) if isinstance(o, h5py.Dataset) else None)
         assert sets and all(d.fletcher32 for d in sets), name
@@ -137,6 +139,10 @@ for kind in metadata chunk; do
   expect_stderr_match "${LOG}$(ere "$s: damaged ($detail)$shard_advice")\$" \
     "$kind damage: one line naming the shard as damaged, and the remedy (before: SIGSEGV, or 8 wrong rows merged)"
   check "$kind damage: nothing changed, no results.h5 written" test "$(snapshot "$d")" = "$before"
+  if [ "$kind" = chunk ]; then
+    check "$kind damage: the failed merge is recorded as a launch with exit status 1" \
+      grep -q '"exit_status": 1' "$(find "$d/launches" -name 'launch-*.json' | sort | tail -n 1)"
+  fi
   rm "$s"
   run "$NQC" run "$CONFIG" -o "$d" --resume -q
   expect_exit 0 "$kind damage: the remedy (delete the shard, --resume)"
@@ -206,7 +212,7 @@ run "$NQC" run "$CONFIG" -o "$d" --resume --repair -q
 expect_exit 0 "plan.json damaged: --resume --repair"
 check "plan.json: rewritten as it was" cmp -s "$d/plan.json" "$TMP/ref/plan.json"
 
-# ---- an instance set that changes between launches (../shared/cases/damaged-files/instance-set-changed) ----
+# ---- an instance set that changes between launches (issue 13's case instance-set-changed) ----
 inst=$TMP/inst
 mkdir -p "$inst/set"
 "$NQC" generate 12 --seed 3 -o "$inst/solution.txt"

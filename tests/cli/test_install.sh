@@ -14,7 +14,8 @@ run cmake --install "$BUILD" --prefix "$PREFIX"
 expect_exit 0 "cmake --install into a temporary prefix"
 run "$PREFIX/bin/nqc" -V
 expect_exit 0 "installed nqc -V"
-expect_stdout_line "nqc $(sed -n 's/^project(nqc VERSION \([0-9.]*\).*/\1/p' "$SRC/CMakeLists.txt")" "nqc -V prints the project's version"
+check "nqc -V prints the project's version and the git revision: '$(cat "$OUT_FILE")'" \
+  grep -qxE "nqc $(sed -n 's/^project(nqc VERSION \([0-9.]*\).*/\1/p' "$SRC/CMakeLists.txt") \(git [^ ]+\)" "$OUT_FILE"
 site=$(sed -n 's/^NQC_PYTHON_SITE:STRING=//p' "$BUILD/CMakeCache.txt")
 check "the analysis package is installed" test -f "$PREFIX/$site/analysis/__main__.py"
 check "its tests are not" test ! -e "$PREFIX/$site/analysis/tests"
@@ -24,7 +25,7 @@ expect_exit 0 "python3 -m analysis --version from outside the repository"
 expect_stdout_line "nqc-analysis $version" "python3 -m analysis --version: the project's version"
 check "... is the installed package" grep -q "$PREFIX" <<<"$(cd "$TMP" && PYTHONPATH="$PREFIX/$site" "$PY" -c 'import analysis; print(analysis.__file__)')"
 check "configs installed" test -f "$PREFIX/share/nqc/configs/ci.json"
-for f in README.md LICENSE CITATION.cff; do check "$f installed" test -f "$PREFIX/share/doc/nqc/$f"; done
+for f in README.md LICENSE CITATION.cff REFERENCES.md; do check "$f installed" test -f "$PREFIX/share/doc/nqc/$f"; done
 
 # Completion: the subcommands and options come from nqc's --help.
 comp=$PREFIX/share/bash-completion/completions/nqc

@@ -17,7 +17,7 @@ DATA=$HERE/../data/csplib-prob079
 tar xzf "$DATA/diag-10.tar.gz" -C "$TMP"
 printf '1 0 0 0\n' >"$TMP/corner4.txt"   # no completion
 cat >"$TMP/instances.json" <<'JSON'
-{"name": "instances", "seed": 3, "engine": "auto", "shard_cases": 300,
+{"name": "instances", "seed": 3, "engine": "auto", "shard_cases": 300, "shard_seconds": 300,
  "instances": {"files": ["diag-10", "corner4.txt"], "diags": [5, 10]}}
 JSON
 run "$NQC" run "$TMP/instances.json" --dry-run
@@ -39,7 +39,7 @@ got=$("$PYTHON" - "$TMP/one/results.h5" "$TMP/two/results.h5" <<'PY'
 import sys, h5py, pandas as pd
 a = pd.DataFrame(h5py.File(sys.argv[1])['cases'][()]).sort_values('case_id').reset_index(drop=True)
 b = pd.DataFrame(h5py.File(sys.argv[2])['cases'][()]).sort_values('case_id').reset_index(drop=True)
-cols = [c for c in a.columns if c not in ('wall_s', 'cpu_s', 'rank')]
+cols = [c for c in a.columns if c not in ('wall_s', 'cpu_s', 'rank', 'launch')]
 same = a[cols].equals(b[cols])
 p = a[a.n == 10]
 u5 = int(((p.composition_id == 5) & (p.outcome == 1)).sum())

@@ -82,7 +82,7 @@ check "--resume continues the interrupted shard after its kept cases" \
 check "--resume: no partial file left" test -z "$(ls "$TMP/slow/shards" | grep '^partial-')"
 same_slow=$("$PYTHON" - "$TMP/slow-clean/results.h5" "$TMP/slow/results.h5" <<'PY'
 import sys, h5py, pandas as pd
-a, b = (pd.DataFrame(h5py.File(f)['cases'][()]).drop(columns=['wall_s', 'cpu_s', 'rank']) for f in sys.argv[1:])
+a, b = (pd.DataFrame(h5py.File(f)['cases'][()]).drop(columns=['wall_s', 'cpu_s', 'rank', 'launch']) for f in sys.argv[1:])
 print(len(a), len(b), int(a.sort_values('case_id').reset_index(drop=True).equals(b.sort_values('case_id').reset_index(drop=True))))
 PY
 )
@@ -105,7 +105,7 @@ expect_exit 0 "--resume after SIGUSR1 to mpirun"
 same=$("$PYTHON" - "$TMP/clean/results.h5" "$TMP/killed/results.h5" "$TMP/termed/results.h5" "$TMP/usr1/results.h5" <<'PY'
 import sys, h5py, pandas as pd
 frames = [pd.DataFrame(h5py.File(f)['cases'][()]) for f in sys.argv[1:]]
-cols = [c for c in frames[0].columns if c not in ('wall_s', 'cpu_s', 'rank')]
+cols = [c for c in frames[0].columns if c not in ('wall_s', 'cpu_s', 'rank', 'launch')]
 ref = frames[0][cols].sort_values('case_id').reset_index(drop=True)
 out = [len(ref), int(ref.case_id.is_unique)]
 for f in frames[1:]:

@@ -64,7 +64,7 @@ import h5py
 import pandas as pd
 
 tmp, planned = sys.argv[1], int(sys.argv[2])
-volatile = ["wall_s", "cpu_s", "rank"]
+volatile = ["wall_s", "cpu_s", "rank", "launch"]
 
 
 def report(good, what, detail=""):
@@ -79,14 +79,14 @@ for d in "ABCDEP":
     try:
         with h5py.File(f"{tmp}/{d}/results.h5", "r") as f:
             frames[d] = pd.DataFrame(f["cases"][()]).sort_values("case_id").reset_index(drop=True)
-            ws = f.attrs.get("world_size")
-            world[d] = ws.decode() if isinstance(ws, bytes) else (None if ws is None else str(ws))
+            launches = f["launches"][()]
+            world[d] = [str(w) for w in launches["world_size"]]
         report(True, f"dir {d}: results.h5 readable ({len(frames[d])} rows)")
     except Exception as e:  # noqa: BLE001 - any failure to read is a failed check
         report(False, f"dir {d}: results.h5 readable", repr(e))
 
 for d, want in zip("ABCDE", ["1", "2", "3", "16", "64"]):
-    report(world.get(d) == want, f"dir {d}: root attribute world_size = {want!r} (got {world.get(d)!r})")
+    report(world.get(d) == [want], f"dir {d}: one launch, of world size {want} (launches table: {world.get(d)!r})")
 
 for d, df in frames.items():
     report(len(df) == planned, f"dir {d}: {planned} rows, the --dry-run case count (got {len(df)})")

@@ -273,7 +273,7 @@ check "... resumes it (its shard is done)" grep -q "1 shards already done; resul
 run "$NQC" count 14
 expect_exit 0 "count 14"
 expect_stdout_line "completions: 365596" "count 14 = Q(14) (OEIS A000170)"
-# Q(n) for n = 1..14 against OEIS A000170 (tests/data/oeis-A000170.txt, copied from ../shared/data).
+# Q(n) for n = 1..14 against [OEIS-A000170] (tests/data/oeis-A000170.txt).
 oeis_ok=0
 for n in $(seq 1 14); do
   want=$(awk -v n="$n" '$1 == n { print $2 }' "$HERE/../data/oeis-A000170.txt")

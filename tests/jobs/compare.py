@@ -16,7 +16,7 @@ import sys
 import h5py
 import pandas as pd
 
-VOLATILE = ["wall_s", "cpu_s", "rank"]
+VOLATILE = ["wall_s", "cpu_s", "rank", "launch"]
 TIME_COLUMNS = ["mean_s", "median_s", "t90mean_s", "max_s"]
 
 

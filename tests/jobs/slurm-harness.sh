@@ -1,8 +1,8 @@
 #!/usr/bin/env bash
 # A real single-node Slurm (munged + slurmctld + slurmd from Debian) in a directory of its own,
-# for the jobs/ tests and for trying jobs/submit by hand (../../../shared/slurm-local.md has
-# the facts this relies on). Root, no systemd, no cgroups; nothing outside DIR is written or
-# read except the binaries, and every daemon is stopped by the PID this script recorded.
+# for the jobs/ tests and for trying jobs/submit by hand (jobs/README.md, "Try it on a local
+# Slurm"). Root, no systemd, no cgroups; nothing outside DIR is written or read except the
+# binaries, and every daemon is stopped by the PID this script recorded.
 #
 #   tests/jobs/slurm-harness.sh up DIR     start a cluster of one node in DIR (created; absent or
 #                                          empty), wait until the node is idle, print the

@@ -36,7 +36,8 @@ TEST(Config, DefaultsAreFilledIn) {
   EXPECT_EQ(c.engine, "auto");
   EXPECT_EQ(c.k.min, 1);
   EXPECT_EQ(c.k.max, -1);
-  EXPECT_EQ(c.shard_cases, 256u);
+  EXPECT_EQ(c.shard_cases, 100000u);
+  EXPECT_EQ(c.shard_seconds, 30.0);
   EXPECT_EQ(c.output, "results/t");
   ASSERT_EQ(c.sizes.size(), 1u);
   EXPECT_EQ(c.sizes[0].n, (std::vector<Index>{8, 10}));
@@ -50,7 +51,7 @@ TEST(Config, ErrorsNameTheJsonPath) {
   j["shard_case"] = 3;
   EXPECT_EQ(error_of(j),
             "c.json: /shard_case: unknown key (valid keys: name, description, seed, engine, engine_params, instances, sizes, k, time_limit_s, "
-            "max_nodes, shard_cases, output)");
+            "max_nodes, shard_seconds, shard_cases, output)");
   j = minimal();
   j["seed"] = "x";
   EXPECT_EQ(error_of(j), "c.json: /seed: expected an integer seed >= 0, got \"x\"");
@@ -221,7 +222,7 @@ TEST(Config, EveryParameterOfEveryEngineIsSettableAndRangeChecked) {
   j["sizes"][0]["solutions"] = 100000000;
   j["sizes"][0]["compositions_per_solution"] = 1;
   j["shard_cases"] = 1;
-  EXPECT_EQ(error_of(j), "c.json: /shard_cases: the plan would have more than 10^7 shards; raise shard_cases (now 1)");
+  EXPECT_EQ(error_of(j), "c.json: /shard_cases: the plan would have more than 10^7 shards; raise shard_cases (now 1) or shard_seconds");
   j["k"] = json::parse(R"({"min": 8})");
   j["shard_cases"] = 1000;
   EXPECT_EQ(error_of(j), "c.json: /k: k range 8..7 has no k in 1..n-1 = 1..7 for n = 8 (at /sizes/0/n/0)");
@@ -256,9 +257,10 @@ TEST(ConfigTable, SchemaDefaultsAreTheResolvedOnes) {
       ASSERT_TRUE(c.resolved.contains(key)) << key;
       EXPECT_EQ(c.resolved[key].dump(), node["default"].dump()) << key;
     }
-  EXPECT_EQ(defaults, 8u);
+  EXPECT_EQ(defaults, 9u);
   EXPECT_EQ(c.seed, 1u);
-  EXPECT_EQ(c.shard_cases, 256u);
+  EXPECT_EQ(c.shard_cases, 100000u);
+  EXPECT_EQ(c.shard_seconds, 30.0);
   EXPECT_EQ(c.time_limit_s, 0.0);
   EXPECT_EQ(c.max_nodes, 0u);
   EXPECT_EQ(schema["properties"]["engine"]["enum"].dump(), nlohmann::ordered_json(engine_names()).dump());

@@ -22,10 +22,10 @@
 namespace nqc {
 namespace {
 
-// OEIS A000170 (../shared/data/oeis-A000170.txt), n = 1..14.
+// [OEIS-A000170] (tests/data/oeis-A000170.txt), n = 1..14.
 const std::uint64_t kQ[] = {1, 0, 0, 2, 10, 4, 40, 92, 352, 724, 2680, 14200, 73712, 365596};
 
-// Q(n) read from tests/data/oeis-A000170.txt (a copy of ../shared/data's), n = 1..27.
+// Q(n) read from tests/data/oeis-A000170.txt ([OEIS-A000170]), n = 1..27.
 std::map<Index, std::uint64_t> oeis_q() {
   std::ifstream in(NQC_TEST_DATA_DIR "/oeis-A000170.txt");
   std::map<Index, std::uint64_t> q;

@@ -16,7 +16,7 @@
 namespace nqc {
 namespace {
 
-// Worked values of ../shared/paper-facts.md, "Base levels".
+// Worked values of the base levels ([Grigoryan]; [GrigoryanCode]).
 TEST(GrigoryanLevels, WorkedValuesOfThePaper) {
   struct Row {
     Index n, level2, level3;
@@ -26,7 +26,7 @@ TEST(GrigoryanLevels, WorkedValuesOfThePaper) {
     EXPECT_EQ(grigoryan_level2(r.n), r.level2) << "n = " << r.n;
     EXPECT_EQ(grigoryan_level3(r.n), r.level3) << "n = " << r.n;
   }
-  // The n = 10^6 reduced matrix of the final stage is 547 x 547 (paper-facts.md).
+  // The n = 10^6 reduced matrix of the final stage is 547 x 547 ([Grigoryan]).
   EXPECT_EQ(1000000 - grigoryan_level3(1000000), 547);
 }
 
@@ -66,7 +66,7 @@ void expect_solves(const Composition& c, const Result& r) {
   EXPECT_GE(r.counters.nodes, r.counters.placed_random + r.counters.placed_search);
 }
 
-// Compositions derived from seeded random solutions as in the experiments (000_*'s design):
+// Compositions derived from seeded random solutions as in the experiments ([Grigoryan]'s design):
 // each has a completion, so `infeasible` would be a bug and gave_up is a false negative.
 void run_derived(const GrigoryanParams& params, int per_n, int& cases, int& gave_up) {
   const std::uint64_t seed = 1912;

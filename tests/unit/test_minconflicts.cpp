@@ -15,7 +15,7 @@ namespace nqc {
 namespace {
 
 // Every result must be solved with a verified completion, or gave_up with a limit name;
-// never infeasible (a local search proves nothing, 003_*).
+// never infeasible (a local search proves nothing, [Minton92]).
 void expect_sound(const Result& r, const Composition& c, const std::string& what) {
   ASSERT_NE(r.outcome, Outcome::infeasible) << what;
   if (r.outcome == Outcome::solved) {

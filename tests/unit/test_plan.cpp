@@ -37,9 +37,9 @@ TEST(Plan, ShardsCoverEveryCaseOnceWithStableIds) {
   for (std::size_t i = 0; i < p.shards.size(); ++i) EXPECT_EQ(p.shards[i].first_case, q.shards[i].first_case);
 }
 
-// Large cases: a shard holds at most kMaxShardCost = 2^27 cost units (n + 100 per case), so
-// n = 10^8 gives a shard per case and n = 3*10^6 splits each solution's 100 compositions into
-// runs of 44; case ids stay those of plan order.
+// Large cases: a shard holds what fits in shard_seconds (30 s) of estimated work, at least
+// one case: n = 10^8 (39.4 s per case) gives a shard per case, n = 3*10^6 (0.698 s) splits
+// each solution's 100 compositions into runs of 42; case ids stay those of plan order.
 TEST(Plan, LargeCasesSplitSolutionsAcrossShards) {
   const Plan p = make_plan(parse_config(nlohmann::json::parse(R"({"name": "t",
       "sizes": [{"n": 100000000, "solutions": 2, "compositions_per_solution": 3},
@@ -56,17 +56,36 @@ TEST(Plan, LargeCasesSplitSolutionsAcrossShards) {
     EXPECT_EQ(s.case_id(s.first_solution, s.first_composition), i);
   }
   EXPECT_EQ(p.shards[6].first_composition, 0u);
-  EXPECT_EQ(p.shards[6].composition_count, 44u);
-  EXPECT_EQ(p.shards[7].first_composition, 44u);
-  EXPECT_EQ(p.shards[8].first_composition, 88u);
-  EXPECT_EQ(p.shards[8].composition_count, 12u);
+  EXPECT_EQ(p.shards[6].composition_count, 42u);
+  EXPECT_EQ(p.shards[7].first_composition, 42u);
+  EXPECT_EQ(p.shards[8].first_composition, 84u);
+  EXPECT_EQ(p.shards[8].composition_count, 16u);
   EXPECT_EQ(p.shards[8].case_id(0, 99), 6u + 99u);
-  // n = 10^6: 134 cases fit a shard, so whole solutions of 100 compositions, one per shard.
+  // n = 10^6 (0.197 s): 152 cases fit a shard, so whole solutions of 100 compositions, one per shard.
   EXPECT_EQ(p.shards[9].solution_count, 1u);
   EXPECT_EQ(p.shards[9].composition_count, 100u);
   EXPECT_EQ(p.shards[10].first_case, 6u + 100u + 100u);
   EXPECT_EQ(p.total_cases, 6u + 100u + 200u);
-  for (const Shard& s : p.shards) EXPECT_LE(s.cost, kMaxShardCost);
+  // A shard's cost is its estimated seconds: at most shard_seconds, unless it is one case.
+  for (const Shard& s : p.shards)
+    if (s.case_count() > 1) {
+      EXPECT_LE(s.cost, 30.0);
+    }
+  EXPECT_DOUBLE_EQ(p.shards[0].cost, estimated_case_seconds(100000000));
+}
+
+// Fast cases: shard_seconds would take 1.48 million cases of n = 8; shard_cases (100,000 by
+// default) bounds them; a smaller shard_seconds gives smaller shards.
+TEST(Plan, ShardSizeFollowsTheCostEstimate) {
+  const auto plan = [](const std::string& extra) {
+    return make_plan(parse_config(nlohmann::json::parse(R"({"name": "t", )" + extra + R"(
+        "sizes": [{"n": 8, "solutions": 3000, "compositions_per_solution": 100}]})"),
+                                  "t.json"));
+  };
+  EXPECT_EQ(plan("").shards.size(), 3u);                             // 1000 solutions per shard
+  EXPECT_EQ(plan("").shards[0].case_count(), 100000u);
+  EXPECT_EQ(plan(R"("shard_seconds": 1,)").shards[0].case_count(), 49300u);  // floor(1 / 2.027e-5) = 49331 -> 493 solutions
+  EXPECT_EQ(plan(R"("shard_cases": 1000,)").shards.size(), 300u);
 }
 
 TEST(Plan, ScheduleTakesLargestCostFirst) {

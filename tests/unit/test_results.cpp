@@ -181,7 +181,7 @@ TEST_F(ResultsTest, AttributesRoundTripWithSchemaAndShardId) {
   const Attributes expected{{"config", attrs.at("config")},
                             {"empty", ""},
                             {"hostname", attrs.at("hostname")},
-                            {"schema_version", "1.2"},
+                            {"schema_version", "1.3"},
                             {"shard_id", "4"}};
   EXPECT_EQ(back, expected);
 }
@@ -234,16 +234,24 @@ TEST_F(ResultsTest, DoneShardsIgnoresTmpAndOtherFiles) {
   EXPECT_EQ(done_shards(dir_), (std::vector<std::uint64_t>{2, 5}));
 }
 
-TEST_F(ResultsTest, MergeSortsAllRowsOfThreeShards) {
-  // Case ids interleave across shards and each shard's rows are out of order.
-  const std::vector<std::vector<std::uint64_t>> ids{{9, 0, 3}, {4, 1, 7, 10}, {8, 2, 5, 6}};
+TEST_F(ResultsTest, MergeStreamsTheShardsInIdOrder) {
+  // Shards of consecutive case ids (as make_plan gives them), written out of order; the
+  // merge appends them in id order, which is case order.
+  const std::vector<std::vector<std::uint64_t>> ids{{0, 1, 2}, {3, 4, 5, 6}, {7, 8, 9, 10}};
   for (std::uint64_t s : {2, 0, 1}) {
-    ShardData shard{s, {}, {{ids[s][0], {static_cast<std::int32_t>(s) + 1}}}};
+    ShardData shard{s, {}, {{ids[s][1], {static_cast<std::int32_t>(s) + 1}}}};
     for (std::uint64_t id : ids[s])
       shard.rows.push_back(make_row(id, s, 8 + static_cast<std::int64_t>(s)));
     write_shard(dir_, shard, {{"start_utc", "2024-01-01T00:00:00Z"}});
   }
-  merge_results(dir_, {{"nqc_version", "0.1.0"}});
+  Launch launch;
+  launch.id = 3;
+  launch.hosts = "node1,node2";
+  launch.world_size = 64;
+  launch.slurm_array_task = "700_1";
+  launch.exit_status = 0;
+  launch.merged = true;
+  merge_results(dir_, {{"nqc_version", "0.1.0"}}, {}, 11, {launch});
   const fs::path merged = dir_ / "results.h5";
   const std::vector<CaseRow> rows = read_rows(merged);
   ASSERT_EQ(rows.size(), 11U);
@@ -254,12 +262,20 @@ TEST_F(ResultsTest, MergeSortsAllRowsOfThreeShards) {
   }
   const std::vector<FailureRecord> failures = read_failures(merged);
   ASSERT_EQ(failures.size(), 3U);
-  EXPECT_EQ(failures[0].case_id, 4U);
-  EXPECT_EQ(failures[0].q, (std::vector<std::int32_t>{2}));
-  EXPECT_EQ(failures[1].case_id, 8U);
-  EXPECT_EQ(failures[2].case_id, 9U);
+  EXPECT_EQ(failures[0].case_id, 1U);
+  EXPECT_EQ(failures[0].q, (std::vector<std::int32_t>{1}));
+  EXPECT_EQ(failures[1].case_id, 4U);
+  EXPECT_EQ(failures[2].case_id, 8U);
   EXPECT_EQ(read_attributes(merged),
-            (Attributes{{"nqc_version", "0.1.0"}, {"schema_version", "1.2"}}));
+            (Attributes{{"nqc_version", "0.1.0"}, {"schema_version", "1.3"}}));
+  const std::vector<Launch> back = read_result_file(merged, kLaunches).launches;
+  ASSERT_EQ(back.size(), 1U);
+  EXPECT_EQ(back[0].id, 3U);
+  EXPECT_EQ(back[0].hosts, "node1,node2");
+  EXPECT_EQ(back[0].world_size, 64);
+  EXPECT_EQ(back[0].slurm_array_task, "700_1");
+  EXPECT_EQ(back[0].exit_status, 0);
+  EXPECT_TRUE(back[0].merged);
 
   const h5::Handle file = h5::open_file(merged);
   const h5::Handle shards = h5::open_dataset(file, "shards");
@@ -273,6 +289,30 @@ TEST_F(ResultsTest, MergeSortsAllRowsOfThreeShards) {
   const std::vector<CaseRow> from_merged = load_rows(dir_);
   ASSERT_EQ(from_merged.size(), 11U);
   EXPECT_EQ(from_merged.back().case_id, 10U);
+}
+
+// Shard files whose case ids are not ascending in id order (not what make_plan gives) are
+// refused by the streaming merge, naming the case, and nothing is written.
+TEST_F(ResultsTest, MergeRefusesCasesOutOfOrderOrTwice) {
+  write_shard(dir_, {0, {make_row(0, 0, 8), make_row(5, 0, 8)}, {}}, {});
+  write_shard(dir_, {1, {make_row(3, 1, 8)}, {}}, {});
+  try {
+    merge_results(dir_, {});
+    FAIL() << "merged";
+  } catch (const IoError& e) {
+    EXPECT_EQ(std::string(e.what()), shard_path(dir_, 1).string() +
+                                         ": case 3 comes after case 5 (shard files hold ascending case ids); results.h5 "
+                                         "is not written");
+  }
+  write_shard(dir_, {1, {make_row(5, 1, 8)}, {}}, {});
+  try {
+    merge_results(dir_, {});
+    FAIL() << "merged";
+  } catch (const IoError& e) {
+    EXPECT_EQ(std::string(e.what()), dir_.string() + ": case 5 appears in more than one shard file");
+  }
+  EXPECT_FALSE(fs::exists(dir_ / "results.h5"));
+  EXPECT_FALSE(fs::exists(dir_ / "results.h5.tmp"));
 }
 
 TEST_F(ResultsTest, LoadRowsOfShardsIsSorted) {
@@ -507,8 +547,8 @@ TEST_F(ResultsTest, PandasReadsCasesInOneLine) {
   // n = 8 + id % 5 over 5000 rows: 5000 * 8 + 1000 * (0 + 1 + 2 + 3 + 4).
   EXPECT_EQ(output,
             "5000 50000 backtrack max_nodes 2 4999 case_id,shard_id,n,k,solution_id,composition_id,"
-            "seed,outcome,false_negative,wall_s,cpu_s,backtracks,nodes,placed_random,placed_search,"
-            "restarts,rank,engine,limit,instance\n");
+            "seed,wall_s,cpu_s,backtracks,nodes,placed_random,placed_search,restarts,rank,launch,outcome,false_negative,"
+            "engine,limit\n");
 }
 
 }  // namespace

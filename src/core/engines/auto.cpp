@@ -17,7 +17,7 @@ Index auto_residual_rows(Index n) {
   // Measured (50 random fills of the empty board each, then complete_exact): at n = 1000 a
   // residual of 63 free rows had no completion in 34 of 50 fills, 150 in none; 200 at
   // n = 10^4 failed in 4 of 50, 323 in none; 15 n^(1/3) gave 0 failures at n = 10^3..10^6.
-  // 000_*'s third base level leaves 100 free rows at n = 1000 and 547 at 10^6, but its final
+  // [Grigoryan]'s third base level leaves 100 free rows at n = 1000 and 547 at 10^6, but its final
   // stage is not a complete search.
   return std::max<Index>(32, static_cast<Index>(std::lround(15.0 * std::cbrt(static_cast<double>(n)))));
 }

@@ -22,7 +22,7 @@ inline constexpr Index kBitboardMaxFree = 128;
      (n = 14..18, d = n - 2, 20 instances each). */                                                                    \
   X(A, bool, least_damage, false, 0, 1,                                                                                \
     "order of a row's candidate cells: least damage first (the free cells the queen would take from the open "         \
-    "rows, 000_*'s minimum-damage rule, O(f) words per candidate), or random (false; ascending in counting)")
+    "rows, [Grigoryan]'s minimum-damage rule, O(f) words per candidate), or random (false; ascending in counting)")
 
 /// The parameters of complete_bitboard (NQC_BITBOARD_PARAMS).
 struct BitboardParams {

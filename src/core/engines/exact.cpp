@@ -36,7 +36,7 @@ Index choose_row(const ResidualBoard& board, Rng* rng) {
   return best;
 }
 
-// Appends the free cells of open row a to `out`, least damage first (000_*, "minimum damage
+// Appends the free cells of open row a to `out`, least damage first ([Grigoryan], "minimum damage
 // rule": free cells on the cell's column and its two diagonals), ties in random order when rng
 // is given (counting visits every cell: order does not matter).
 void candidates(const ResidualBoard& board, Index a, Rng* rng, std::vector<Index>& out) {
@@ -115,10 +115,8 @@ Outcome search_residual(ResidualBoard& board, Rng& rng, LimitWatch& watch, Count
                         std::string& limit) {
   if (board.free_rows() == 0) return Outcome::solved;
   if (board.has_dead_line()) return Outcome::infeasible;
-  // Randomized restarts (Gomes, Selman, Kautz, "Boosting combinatorial search through
-  // randomization", AAAI 1998) with node budgets in the Luby sequence 1, 1, 2, 1, 1, 2, 4, ...
-  // times 2f + 256 (Luby, Sinclair, Zuckerman 1993: within a log factor of the best fixed
-  // budget): depth-first search on queens has a heavy tail (one MRV run on the empty n = 1000
+  // Randomized restarts ([Gomes98]) with node budgets in the Luby sequence 1, 1, 2, 1, 1, 2,
+  // 4, ... times 2f + 256 ([Luby93]: within a log factor of the best fixed budget): depth-first search on queens has a heavy tail (one MRV run on the empty n = 1000
   // board spent 2*10^7 nodes without a solution, while most random tie-breaks need about n;
   // doubling budgets still took 3 s on some derived n = 1000 cases). Every run is complete
   // within its budget and budgets grow without bound, so exhausting the space in any run

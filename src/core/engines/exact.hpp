@@ -11,8 +11,8 @@
 
 namespace nqc {
 
-/// Depth-first search with the minimum-remaining-values row choice (000_*'s "minimum risk"
-/// rule), least-damage value order (000_*'s "minimum damage": a cell's damage is the number
+/// Depth-first search with the minimum-remaining-values row choice ([Grigoryan]'s "minimum
+/// risk" rule), least-damage value order ("minimum damage": a cell's damage is the number
 /// of free cells on its column and its two diagonals) and forward checking (a free row or a
 /// free column left with no free cell fails the placement at once). Ties are broken with
 /// `rng`. It works on the residual board (core/residual_board.hpp: the free cells of the free

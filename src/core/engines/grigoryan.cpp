@@ -12,16 +12,16 @@
 #include "core/residual_board.hpp"
 #include "core/verifier.hpp"
 
-// Interpretation notes. The extracted text of 000_* lost its figures and Table 1, where the
-// blocks were drawn; the block structure below is that of ../shared/paper-facts.md ("Blocks of
-// the algorithm", "Limits", "Backtracks as the paper counts them"). Where both are silent, the
-// choice is written next to the code as "Choice:" with its reason.
+// Interpretation notes. [Grigoryan] draws its blocks in figures that its text does not
+// repeat; the block structure, the limits and what counts as a backtrack below are the paper's
+// as the author's code [GrigoryanCode] confirms and completes them (docs/REFERENCES.md).
+// Where both are silent, the choice is written next to the code as "Choice:" with its reason.
 
 namespace nqc {
 
 namespace {
 
-// ---- Base levels (paper-facts.md, "Base levels") ----
+// ---- Base levels ([Grigoryan]; [GrigoryanCode]) ----
 
 double cubic(double u, double a3, double a2, double a1, double a0) { return ((a3 * u + a2) * u + a1) * u + a0; }
 
@@ -41,9 +41,9 @@ class FinalStage {
   /// closed diagonals, with block 4's counts and every cell's damage E at z. Returns false
   /// when some row has no free cell (block 4's check).
   /// Choice (GrigoryanParams::damage_at_z): block 5 ranks cells by the E counted here, not
-  /// recounted after each placement. paper-facts.md puts the counting of free cells per
-  /// diagonal and column in block 4, while 000_*'s worked steps 89-91 recount only the rows;
-  /// and only E from z reproduces the paper's backtrack shares (n = 1000, 10^4 cases: 60.9%
+  /// recounted after each placement. The block structure puts the counting of free cells
+  /// per diagonal and column in block 4, while [Grigoryan]'s worked steps 89-91 recount only
+  /// the rows; and only E from z reproduces the paper's backtrack shares (n = 1000, 10^4 cases: 60.9%
   /// without backtrack against the paper's 60.50%; recounted E gives 97.6%).
   bool build(Index n, const std::vector<Index>& rows, const std::vector<Index>& cols, const Bitset& d1_closed,
              const Bitset& d2_closed, bool check_columns) {
@@ -78,8 +78,8 @@ class FinalStage {
   [[nodiscard]] Index board_row(Index e) const { return board_.board_row(board_.cell(e).a); }
   [[nodiscard]] Index board_col(Index e) const { return board_.board_col(board_.cell(e).b); }
 
-  /// Minimum-risk rule (000_*, steps 89-91): the open row with the fewest free cells. Rows are
-  /// ranked by count with ties in ascending row index (the order of the paper's listings:
+  /// Minimum-risk rule ([Grigoryan], steps 89-91): the open row with the fewest free cells.
+  /// Rows are ranked by count with ties in ascending row index (the order of the paper's listings:
   /// "7(2), 12(2), 22(2), 82(2), 88(2)"), and a tie is broken uniformly among the first
   /// min(ties, tied) rows ("one of the first three rows is randomly selected").
   Index choose_row(Rng& rng, std::uint32_t ties) {
@@ -272,10 +272,10 @@ class Grigoryan {
   SweepPosition sweep_;
 };
 
-// Block 1, randSet & randSet (000_*; paper-facts.md): shuffle the free rows and the free
+// Block 1, randSet & randSet ([Grigoryan]): shuffle the free rows and the free
 // columns, pair them in order, place a queen wherever the pair's cell is free, and repeat
 // passes until level2 queens stand; the pass that reaches level2 stops there.
-// Choice: a pass that places no queen is the "dead end" of the randSet experiment in 000_*
+// Choice: a pass that places no queen is the "dead end" of the randSet experiment in [Grigoryan]
 // ("as long as such an opportunity exists"): the block fails and the run returns to x. This is
 // rare: the base levels lie far below where the random phases stall (measured on the empty
 // n = 1000 board: a pass first places nothing at 967 +- 8 queens, a row first loses its last
@@ -317,7 +317,7 @@ Grigoryan::Step Grigoryan::block1() {
 }
 
 // Block 3, rand & rand: a random free row, then a random free cell in it, until the target
-// level. A chosen row without a free cell fails the block (paper-facts.md, block 3).
+// level. A chosen row without a free cell fails the block ([Grigoryan], block 3).
 // Choice: only the chosen row is checked, as the block draws rows blindly; a dead row it does
 // not draw is caught by block 4's count.
 Grigoryan::Step Grigoryan::block3() {
@@ -345,7 +345,7 @@ Grigoryan::Step Grigoryan::block3() {
 // false when the attempt ends. Choice: failures count from the last save of y and reset when
 // a z is saved (the retries bound consecutive failures to reach the final stage); the
 // block3_retries-th failure goes straight back to x (one backtrack, not y then x). For a run
-// that did not start at block 1, "give up" (paper-facts.md) ends the attempt, so the restarts
+// that did not start at block 1, "give up" ([Grigoryan], block 3) ends the attempt, so the restarts
 // still apply: the paper declares "no completion" only when the limits are spent.
 bool Grigoryan::block3_failed(Start start, Block& next) {
   if (++block3_failures_ >= p_.block3_retries) {
@@ -410,7 +410,7 @@ Grigoryan::Descent Grigoryan::descend(Index first, bool search) {
 // Block 5, the final stage from z. Each dead end of a descent returns to z (one backtrack).
 // After block5_backtracks returns to z, a run that started at block 1 or 2 goes back to
 // block 3 (the caller restores y: one backtrack); a run that started at block 4 has no block 3
-// and goes on until the attempt's budget is spent (paper-facts.md restricts the limit of 100
+// and goes on until the attempt's budget is spent ([GrigoryanCode] restricts the limit of 100
 // to runs started at block 1 or 2).
 Grigoryan::Exit Grigoryan::block5(Start start) {
   if (p_.first_move_sweep) return block5_sweep(start);
@@ -431,7 +431,7 @@ Grigoryan::Exit Grigoryan::block5(Start start) {
 }
 
 // Block 5 as the paper's "restore z and retry (up to repeatBound times), then try the row's
-// next cell" (paper-facts.md, block 5), with the loops of the author's code: the first queen
+// next cell" ([Grigoryan], block 5), with the loops of the author's code: the first queen
 // of a descent sweeps the rows in block 4's ranking and, within a row, its free cells at z in
 // ascending column order; from each such first queen, descents follow the minimum-risk and
 // minimum-damage rules, and a dead end returns to z and descends again from the same first
@@ -581,8 +581,8 @@ Result Grigoryan::run() {
   }
   trail_.reserve(rows_.size());
 
-  // Which blocks run (paper-facts.md). Choice for n < 7, where 000_* defines nothing (its
-  // study starts at n = 7): the same final stage as 7 <= n < 50, the only part of the
+  // Which blocks run ([Grigoryan]; [GrigoryanCode]). Choice for n < 7, where the paper
+  // defines nothing (its study starts at n = 7): the same final stage as 7 <= n < 50, the only part of the
   // algorithm that does not need base levels; n = 2, 3 then end at the limits.
   small_ = n_ < p_.small_n;
   level2_ = p_.level2 >= 0 ? static_cast<Index>(std::min<std::int64_t>(p_.level2, n_)) : grigoryan_level2(n_);

@@ -1,5 +1,5 @@
-// The paper's own algorithm: E. Grigoryan, "Linear algorithm for solution n-Queens Completion
-// problem" (000_*), blocks 0-5 as recovered in ../shared/paper-facts.md.
+// The paper's own algorithm, [Grigoryan] (docs/REFERENCES.md): blocks 0-5 as its figures draw
+// them, with the limits its text leaves open taken from the author's code [GrigoryanCode].
 #pragma once
 
 #include <cstdint>
@@ -9,11 +9,11 @@
 
 namespace nqc {
 
-/// Every parameter of the algorithm, with the paper's defaults (paper-facts.md, "Blocks of the
-/// algorithm" and "Limits"), one row each: X(A, TYPE, NAME, DEFAULT, MIN, MAX, HELP)
+/// Every parameter of the algorithm, with the paper's defaults ([Grigoryan]; the limits as in
+/// [GrigoryanCode]), one row each: X(A, TYPE, NAME, DEFAULT, MIN, MAX, HELP)
 /// (core/param_spec.hpp). Counts of backtracks are returns to a saved level (x, y or z).
 #define NQC_GRIGORYAN_PARAMS(X, A)                                                                                     \
-  /* 000_*: "allowing the Back Tracking procedure to be performed up to 1000 times". */                                \
+  /* [Grigoryan]: "allowing the Back Tracking procedure to be performed up to 1000 times". */                                \
   X(A, std::uint32_t, backtracks_per_attempt, 1000, 0, UINT32_MAX,                                                     \
     "returns to a saved level (x, y or z) allowed in one attempt; the next one ends the attempt")                      \
   /* The arXiv text says 3; the author's later code uses 10. */                                                        \
@@ -34,7 +34,7 @@ namespace nqc {
   X(A, Index, small_n, 50, 1, INT32_MAX, "board size below which only the final stage (blocks 4-5) runs")              \
   X(A, Index, medium_n, 100, 1, INT32_MAX,                                                                             \
     "board size from which a run starts at block 1, 2 or 4 by k (small_n <= n < medium_n: blocks 2-5)")                \
-  /* 000_*, step 90: "one of the first three rows is randomly selected". */                                            \
+  /* [Grigoryan], step 90: "one of the first three rows is randomly selected". */                                            \
   X(A, std::uint32_t, risk_ties, 3, 0, UINT32_MAX,                                                                     \
     "minimum-risk rule: a tie for the fewest free cells is broken at random among the first this-many tied rows")      \
   /* The paper: "a tie of the lowest two". */                                                                          \
@@ -92,8 +92,8 @@ struct GrigoryanParams {
 };
 
 // Blocks 4-5: the paper, the author's code and nqc (issue 10). "Paper" is the arXiv text
-// (000_*) with the facts of paper-facts.md; "author" is the author's public MATLAB code (2020,
-// ericgrig/Completion-n-Queens-Problem, read for facts only: its licence is CC BY-NC-SA);
+// [Grigoryan] with its block structure; "author" is the author's public MATLAB code
+// [GrigoryanCode] (2020, read for facts only: its licence is CC BY-NC-SA);
 // "nqc" is this engine with its defaults. Where they differ:
 //  1. First queen of a descent. Paper: "restore z and retry (up to repeatBound times), then
 //     try the row's next cell". Author: three nested loops: every row in block 4's ranking
@@ -134,8 +134,8 @@ struct GrigoryanParams {
 //     every return to x, y or z, plus one per restart.
 
 /// Free rows b2(n), b3(n) left at the second and third base levels: the paper's cubic
-/// regressions in u = log10(n), one pair for n < 30000 and one for n >= 30000 (paper-facts.md,
-/// "Base levels"). Defined for n >= 1; meaningful for n >= 50.
+/// regressions in u = log10(n), one pair for n < 30000 and one for n >= 30000 ([Grigoryan];
+/// [GrigoryanCode]). Defined for n >= 1; meaningful for n >= 50.
 double grigoryan_b2(Index n);
 double grigoryan_b3(Index n);
 

@@ -27,8 +27,8 @@ struct Line {
 };
 
 // The search state. Design: the free rows always hold a permutation of the free columns and
-// a move swaps the columns of two free rows (Sosic and Gu's QS4, 002_*), rather than moving
-// one queen to its min-conflict column (Minton's min-conflicts, 003_*). Reasons:
+// a move swaps the columns of two free rows (QS4 of [SosicGu91]), rather than moving
+// one queen to its min-conflict column (min-conflicts of [Minton92]). Reasons:
 //  - the column constraint then holds by construction, so only the two diagonal directions
 //    carry conflicts, and a move is evaluated in O(1) (four lines off, four lines on) with
 //    no O(f) scan of the domain; a min-conflict value choice costs O(f) per move, which is

@@ -1,5 +1,5 @@
 // Incomplete local search for n-queens completion: min-conflicts repair by column swaps
-// (Minton et al. 1992; Sosic and Gu 1991, 002_*) with the prescribed rows held fixed (003_*).
+// ([Minton92]; [SosicGu91]; docs/REFERENCES.md) with the prescribed rows held fixed.
 #pragma once
 
 #include <cstdint>
@@ -61,7 +61,7 @@ struct MinConflictsParams {
 /// one in a solution.
 ///
 /// Outcome: `solved` (Result::solution extends the composition and passes the verifier) or
-/// `gave_up`, never `infeasible`: a local minimum proves nothing (003_*), so a composition
+/// `gave_up`, never `infeasible`: a local minimum proves nothing, so a composition
 /// without completion exhausts the tries and gives up like a hard one. Limit names:
 /// "minconflicts_limits" (moves and restarts exhausted, or f = 1 with its one cell
 /// attacked), "max_nodes", "time_limit", "stop".

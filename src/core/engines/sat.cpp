@@ -39,8 +39,7 @@ class Encoder {
   }
 
   // At most one true among `cells`: pairwise for small lines, else Sinz's sequential counter
-  // (C. Sinz, "Towards an optimal CNF encoding of Boolean cardinality constraints", CP 2005):
-  // 3m clauses and m - 1 auxiliary variables.
+  // ([Sinz05]): 3m clauses and m - 1 auxiliary variables.
   void at_most_one(std::span<const Index> cells) {
     const std::size_t m = cells.size();
     if (m < 2) return;

@@ -1,4 +1,4 @@
-// Completion by a SAT solver: CaDiCaL (Biere et al.; Debian's libcadical-dev) on a CNF of the
+// Completion by a SAT solver: CaDiCaL ([CaDiCaL]; Debian's libcadical-dev) on a CNF of the
 // residual board.
 #pragma once
 

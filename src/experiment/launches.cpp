@@ -1,0 +1,186 @@
+#include "experiment/launches.hpp"
+
+#include <unistd.h>
+
+#include <algorithm>
+#include <cerrno>
+#include <charconv>
+#include <cstdio>
+#include <cstring>
+#include <fstream>
+#include <sstream>
+#include <system_error>
+#include <thread>
+
+#include <nlohmann/json.hpp>
+
+#include "io/dir_lock.hpp"
+#include "io/errors.hpp"
+#include "io/text_input.hpp"
+
+namespace nqc {
+namespace {
+
+namespace fs = std::filesystem;
+using nlohmann::json;
+
+fs::path launches_dir(const fs::path& dir) { return dir / "launches"; }
+
+fs::path record_path(const fs::path& dir, std::uint32_t id) {
+  char name[32];
+  std::snprintf(name, sizeof name, "launch-%06u.json", id);
+  return launches_dir(dir) / name;
+}
+
+// "launch-000042.json" -> 42, else 0.
+std::uint32_t id_of(const fs::path& file) {
+  const std::string name = file.filename().string();
+  std::uint32_t id = 0;
+  if (name.size() != 18 || name.rfind("launch-", 0) != 0 || name.substr(13) != ".json") return 0;
+  const auto [ptr, ec] = std::from_chars(name.data() + 7, name.data() + 13, id);
+  return ec == std::errc{} && ptr == name.data() + 13 ? id : 0;
+}
+
+json to_json(const Launch& l) {
+  return {{"id", l.id},
+          {"start_utc", l.start_utc},
+          {"end_utc", l.end_utc},
+          {"hosts", l.hosts},
+          {"world_size", l.world_size},
+          {"nqc_version", l.nqc_version},
+          {"git_revision", l.git_revision},
+          {"slurm_job_id", l.slurm_job_id},
+          {"slurm_array_task", l.slurm_array_task},
+          {"slurm_restart_count", l.slurm_restart_count},
+          {"part", l.part},
+          {"parts", l.parts},
+          {"exit_status", l.exit_status},
+          {"shards_done", l.shards_done},
+          {"cases_done", l.cases_done},
+          {"merged", l.merged}};
+}
+
+Launch from_json(const json& j) {
+  Launch l;
+  l.id = j.at("id").get<std::uint32_t>();
+  l.start_utc = j.at("start_utc").get<std::string>();
+  l.end_utc = j.at("end_utc").get<std::string>();
+  l.hosts = j.at("hosts").get<std::string>();
+  l.world_size = j.at("world_size").get<std::int32_t>();
+  l.nqc_version = j.at("nqc_version").get<std::string>();
+  l.git_revision = j.at("git_revision").get<std::string>();
+  l.slurm_job_id = j.at("slurm_job_id").get<std::string>();
+  l.slurm_array_task = j.at("slurm_array_task").get<std::string>();
+  l.slurm_restart_count = j.at("slurm_restart_count").get<std::string>();
+  l.part = j.at("part").get<std::uint64_t>();
+  l.parts = j.at("parts").get<std::uint64_t>();
+  l.exit_status = j.at("exit_status").get<std::int32_t>();
+  l.shards_done = j.at("shards_done").get<std::uint64_t>();
+  l.cases_done = j.at("cases_done").get<std::uint64_t>();
+  l.merged = j.at("merged").get<bool>();
+  return l;
+}
+
+[[noreturn]] void fail(const fs::path& path, const std::string& what, int error) {
+  throw IoError(path.string() + ": cannot write: " + what + (error != 0 ? std::string(": ") + std::strerror(error) : ""));
+}
+
+// Writes `text` to `tmp`, flushed; throws naming `target`.
+void write_text(const fs::path& tmp, const fs::path& target, const std::string& text) {
+  errno = 0;
+  std::ofstream out(tmp, std::ios::trunc | std::ios::binary);
+  out << text;
+  out.flush();
+  if (!out) {
+    const int error = errno;
+    std::error_code ignored;
+    fs::remove(tmp, ignored);
+    fail(target, "the launch record", error);
+  }
+}
+
+// Unique per host, process and thread: concurrent launches never share one.
+fs::path temporary_name(const fs::path& dir) {
+  return launches_dir(dir) / (".tmp-" + host_name() + "-" + std::to_string(::getpid()) + "-" +
+                              std::to_string(std::hash<std::thread::id>{}(std::this_thread::get_id())));
+}
+
+}  // namespace
+
+Launch launch_here(const std::string& nqc_version, const std::string& git_revision, std::uint64_t part,
+                   std::uint64_t parts, int world_size) {
+  Launch l;
+  l.start_utc = utc_now();
+  l.hosts = host_name();
+  l.world_size = world_size;
+  l.nqc_version = nqc_version;
+  l.git_revision = git_revision;
+  const SlurmJob job = SlurmJob::here();
+  l.slurm_job_id = job.job_id;
+  l.slurm_array_task = job.array_task;
+  l.slurm_restart_count = job.restart_count;
+  l.part = part;
+  l.parts = parts;
+  return l;
+}
+
+void register_launch(const std::filesystem::path& dir, Launch& launch) {
+  std::error_code ec;
+  fs::create_directories(launches_dir(dir), ec);
+  if (ec) fail(launches_dir(dir), "cannot create it", ec.value());
+  std::uint32_t next = 1;
+  for (fs::directory_iterator it(launches_dir(dir), ec), end; !ec && it != end; it.increment(ec))
+    next = std::max(next, id_of(it->path()) + 1);
+  if (ec) fail(launches_dir(dir), "cannot list it", ec.value());
+  const fs::path tmp = temporary_name(dir);
+  // link(2) refuses an existing name, atomically, also on NFS: a concurrent part that took
+  // this id makes us take the next one.
+  for (;; ++next) {
+    launch.id = next;
+    write_text(tmp, record_path(dir, next), to_json(launch).dump(2) + "\n");
+    if (::link(tmp.c_str(), record_path(dir, next).c_str()) == 0) break;
+    const int error = errno;
+    fs::remove(tmp, ec);
+    if (error != EEXIST) fail(record_path(dir, next), "cannot create it", error);
+  }
+  fs::remove(tmp, ec);
+}
+
+void update_launch(const std::filesystem::path& dir, const Launch& launch) {
+  const fs::path target = record_path(dir, launch.id);
+  const fs::path tmp = temporary_name(dir);
+  write_text(tmp, target, to_json(launch).dump(2) + "\n");
+  std::error_code ec;
+  fs::rename(tmp, target, ec);
+  if (ec) {
+    fs::remove(tmp, ec);
+    fail(target, "cannot rename " + tmp.string() + " onto it", ec.value());
+  }
+}
+
+std::vector<Launch> read_launches(const std::filesystem::path& dir) {
+  std::vector<Launch> out;
+  std::error_code ec;
+  if (!fs::is_directory(launches_dir(dir), ec)) return out;
+  for (fs::directory_iterator it(launches_dir(dir), ec), end; !ec && it != end; it.increment(ec)) {
+    const std::uint32_t id = id_of(it->path());
+    if (id == 0) continue;
+    try {
+      Launch l = from_json(json::parse(text::read_small_file(it->path(), 1u << 20, "launch record")));
+      if (l.id != id) throw std::runtime_error("it says id " + std::to_string(l.id));
+      out.push_back(std::move(l));
+    } catch (const std::exception& e) {
+      Launch damaged;
+      damaged.id = id;
+      damaged.hosts = std::string("(record damaged: ") + e.what() + ")";
+      out.push_back(std::move(damaged));
+    }
+  }
+  if (ec) throw IoError(launches_dir(dir).string() + ": cannot list: " + ec.message());
+  std::ranges::sort(out, {}, &Launch::id);
+  return out;
+}
+
+std::string launch_json(const Launch& launch) { return to_json(launch).dump(); }
+
+}  // namespace nqc

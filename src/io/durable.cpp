@@ -1,0 +1,116 @@
+#include "io/durable.hpp"
+
+#include <fcntl.h>
+#include <unistd.h>
+
+#include <cerrno>
+#include <cstdio>
+#include <ctime>
+#include <system_error>
+
+#include "io/errors.hpp"
+
+namespace nqc {
+namespace fs = std::filesystem;
+namespace {
+
+[[noreturn]] void throw_errno(const std::string& what, int error) {
+  throw IoError(what + ": " + std::system_category().message(error));
+}
+
+}  // namespace
+
+void sync_path(const std::filesystem::path& path, int flags) {
+  const int fd = ::open(path.c_str(), flags | O_CLOEXEC);
+  if (fd < 0) {
+    const int error = errno;  // before any allocation below
+    throw_errno("cannot open " + path.string() + " to sync it", error);
+  }
+  const int rc = ::fsync(fd);
+  const int error = errno;
+  ::close(fd);
+  if (rc != 0) throw_errno("cannot fsync " + path.string(), error);
+}
+
+void commit_file(const PendingFile& file) {
+  std::error_code ignored;
+  try {
+    sync_path(file.tmp, O_RDONLY);
+    if (::rename(file.tmp.c_str(), file.target.c_str()) != 0) {
+      const int error = errno;
+      throw_errno("cannot rename " + file.tmp.string() + " to " + file.target.string(), error);
+    }
+  } catch (...) {
+    fs::remove(file.tmp, ignored);
+    throw;
+  }
+  try {
+    sync_path(file.target.has_parent_path() ? file.target.parent_path() : fs::path("."), O_RDONLY | O_DIRECTORY);
+  } catch (...) {
+    fs::remove(file.target, ignored);  // the rename may not be durable: do not claim the file
+    throw;
+  }
+}
+
+BackgroundWriter::BackgroundWriter() : thread_([this] { loop(); }) {}
+
+BackgroundWriter::~BackgroundWriter() {
+  {
+    std::unique_lock lock(mutex_);
+    changed_.wait(lock, [&] { return !busy_ && !next_; });
+    closing_ = true;
+  }
+  changed_.notify_all();
+  thread_.join();
+}
+
+void BackgroundWriter::submit(std::function<void()> job) {
+  std::unique_lock lock(mutex_);
+  changed_.wait(lock, [&] { return !busy_ && !next_; });
+  if (error_) std::rethrow_exception(std::exchange(error_, nullptr));
+  next_ = std::move(job);
+  lock.unlock();
+  changed_.notify_all();
+}
+
+void BackgroundWriter::finish() {
+  std::unique_lock lock(mutex_);
+  changed_.wait(lock, [&] { return !busy_ && !next_; });
+  if (error_) std::rethrow_exception(std::exchange(error_, nullptr));
+}
+
+double BackgroundWriter::cpu_seconds() {
+  const std::lock_guard lock(mutex_);
+  return cpu_seconds_;
+}
+
+void BackgroundWriter::loop() {
+  const auto thread_cpu = [] {
+    timespec t{};
+    ::clock_gettime(CLOCK_THREAD_CPUTIME_ID, &t);
+    return static_cast<double>(t.tv_sec) + 1e-9 * static_cast<double>(t.tv_nsec);
+  };
+  std::unique_lock lock(mutex_);
+  for (;;) {
+    changed_.wait(lock, [&] { return closing_ || static_cast<bool>(next_); });
+    if (!next_) return;  // closing, nothing left
+    const std::function<void()> job = std::exchange(next_, nullptr);
+    busy_ = true;
+    lock.unlock();
+    std::exception_ptr error;
+    const double cpu0 = thread_cpu();
+    try {
+      job();
+    } catch (...) {
+      error = std::current_exception();
+    }
+    const double cpu = thread_cpu() - cpu0;
+    lock.lock();
+    busy_ = false;
+    cpu_seconds_ += cpu;
+    if (error) error_ = error;
+    changed_.notify_all();
+  }
+}
+
+}  // namespace nqc

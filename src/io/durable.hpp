@@ -1,0 +1,66 @@
+// Files made durable before they are named (fsync, rename, fsync of the directory), and a
+// background thread to write them in, so that a rank computes while its files are written.
+#pragma once
+
+#include <condition_variable>
+#include <exception>
+#include <filesystem>
+#include <functional>
+#include <mutex>
+#include <thread>
+#include <utility>
+
+namespace nqc {
+
+/// A file written under a temporary name, to be renamed to its final name once durable.
+struct PendingFile {
+  std::filesystem::path tmp;
+  std::filesystem::path target;
+};
+
+/// Makes `file` durable and names it: fsync(tmp), rename(tmp, target), fsync of target's
+/// directory. On failure removes tmp (and target, when the rename may not be durable) and
+/// throws nqc::IoError naming the file and the cause ("cannot fsync PATH: REASON", "cannot
+/// rename TMP to TARGET: REASON"). POSIX calls only: safe from any thread.
+void commit_file(const PendingFile& file);
+
+/// fsync(2) of a file or directory (`flags`: O_RDONLY, or O_RDONLY | O_DIRECTORY). Throws
+/// nqc::IoError "cannot fsync PATH: REASON".
+void sync_path(const std::filesystem::path& path, int flags);
+
+/// Runs jobs one at a time in a background thread (issue 14: a rank's shard writes must not
+/// hold up its cases): the runner hands it each finished shard, whose file the job writes
+/// and commits while the next shard runs. At most one job is in flight: submit() first waits
+/// for the one before, so memory holds at most one shard being written, and a killed rank
+/// loses at most that shard and the one it was running. The error of a job (an
+/// nqc::IoError) is rethrown by the next submit() or by finish().
+///
+/// HDF5 is not thread-safe here: a caller that submits HDF5 work must call finish() before
+/// it calls HDF5 itself.
+class BackgroundWriter {
+ public:
+  BackgroundWriter();
+  /// Waits for the job in flight (its error is dropped: call finish() to see it).
+  ~BackgroundWriter();
+  BackgroundWriter(const BackgroundWriter&) = delete;
+  BackgroundWriter& operator=(const BackgroundWriter&) = delete;
+
+  /// Waits for the previous job (rethrowing its error), then starts `job`.
+  void submit(std::function<void()> job);
+  /// Waits for the job in flight; rethrows its error.
+  void finish();
+  /// CPU seconds the background thread spent in jobs so far (CLOCK_THREAD_CPUTIME_ID).
+  [[nodiscard]] double cpu_seconds();
+
+ private:
+  void loop();
+  std::mutex mutex_;
+  std::condition_variable changed_;
+  std::function<void()> next_;
+  bool busy_ = false, closing_ = false;
+  std::exception_ptr error_;
+  double cpu_seconds_ = 0;
+  std::thread thread_;
+};
+
+}  // namespace nqc

@@ -1,0 +1,105 @@
+#!/usr/bin/env bash
+# Provenance of every launch (issue 14 item 4): two launches stopped by SIGTERM (the first on
+# 2 ranks), then a --part array of two tasks (Slurm variables set as sbatch sets them) and a
+# merge in a requeued job: results.h5's `launches` table lists the five, truthfully (their
+# ids, exit statuses, world sizes, parts, Slurm jobs, shards and cases, which one merged), each
+# case row names the launch that ran it, and the root attributes describe the merged file.
+# Not timing-dependent: the cases each end at a 0.5 s time limit, each SIGTERM is sent once a
+# launch has written a shard file, and every count is checked against the rows themselves.
+# Usage: test_launches.sh NQC PYTHON
+set -u
+NQC=$(realpath "$1")
+PYTHON=$2
+HERE=$(cd "$(dirname "${BASH_SOURCE[0]}")" && pwd)
+# shellcheck source=lib.sh
+source "$HERE/lib.sh"
+
+# 24 slow cases (the instance of test_concurrent.sh: no engine proves it infeasible in 0.5 s),
+# 2 per shard: 12 shards of about 1 s.
+mkdir -p "$TMP/inst"
+diags=$(for ((a = 1; a < 79; a += 2)); do printf '[%d, 0], ' "$a"; done)
+printf 'n = 40\nnumdiags = 40\ndiags = [%s[39, 0]]\n' "$diags" >"$TMP/inst/slow-00.param"
+for ((i = 1; i < 24; i++)); do cp "$TMP/inst/slow-00.param" "$(printf '%s/slow-%02d.param' "$TMP/inst" "$i")"; done
+cat >"$TMP/slow.json" <<'JSON'
+{"name": "slow", "engine": "auto", "time_limit_s": 0.5, "shard_cases": 2, "instances": {"files": ["inst"]}}
+JSON
+D=$TMP/D
+shards() { find "$D/shards" -name 'shard-*.h5' 2>/dev/null | wc -l; }
+
+# stop_after_shard CMD...: runs CMD in the background, sends SIGTERM once one more shard file
+# is on disk than before, and waits for it.
+stop_after_shard() {
+  local before pid
+  before=$(shards)
+  "$@" -q 2>>"$TMP/launches.err" &
+  pid=$!
+  for _ in $(seq 1 300); do
+    [ "$(shards)" -gt "$before" ] && break
+    sleep 0.1
+  done
+  kill -TERM "$pid"
+  wait "$pid"
+}
+
+stop_after_shard mpirun -np 2 "$NQC" run "$TMP/slow.json" -o "$D"
+check "launch 1 (2 ranks) wrote a shard before SIGTERM" test "$(shards)" -ge 1
+stop_after_shard "$NQC" run "$TMP/slow.json" -o "$D" --resume
+check "launch 2 wrote another" test "$(shards)" -ge 2
+check "no launch has merged yet" test ! -e "$D/results.h5"
+
+# The array: two tasks of Slurm job 700 (array job 700, tasks 0 and 1) at once.
+SLURM_JOB_ID=701 SLURM_ARRAY_JOB_ID=700 SLURM_ARRAY_TASK_ID=0 "$NQC" run "$TMP/slow.json" -o "$D" --part 0/2 -q &
+p0=$!
+SLURM_JOB_ID=702 SLURM_ARRAY_JOB_ID=700 SLURM_ARRAY_TASK_ID=1 "$NQC" run "$TMP/slow.json" -o "$D" --part 1/2 -q &
+p1=$!
+wait "$p0"
+rc0=$?
+wait "$p1"
+rc1=$?
+check "the array's tasks end with exit 0 ($rc0, $rc1)" test "$rc0" -eq 0 -a "$rc1" -eq 0
+check "every shard is on disk" test "$(shards)" -eq 12
+run env SLURM_JOB_ID=703 SLURM_RESTART_COUNT=1 "$NQC" run "$TMP/slow.json" -o "$D" --resume -q
+expect_exit 0 "the merge job (requeued once) writes results.h5"
+
+"$PYTHON" - "$D/results.h5" >"$TMP/check.out" 2>&1 <<'PY'
+import sys
+import h5py
+import numpy as np
+
+def check(ok, what):
+    print(("ok - " if ok else "FAIL - ") + what)
+
+with h5py.File(sys.argv[1]) as f:
+    cases = f["cases"][()]
+    t = f["launches"][()]
+    attrs = {k: (v.decode() if isinstance(v, bytes) else str(v)) for k, v in f.attrs.items()}
+s = lambda col: [x.decode() for x in t[col]]
+check(list(t["id"]) == [1, 2, 3, 4, 5], f"the table lists launches 1..5 (ids {list(t['id'])})")
+check(list(t["exit_status"]) == [4, 4, 0, 0, 0], f"exit statuses 4 4 0 0 0 (got {list(t['exit_status'])})")
+check(list(t["world_size"]) == [2, 1, 1, 1, 1], f"world sizes 2 1 1 1 1 (got {list(t['world_size'])})")
+check(list(t["parts"]) == [1, 1, 2, 2, 1] and list(t["part"]) == [0, 0, 0, 1, 0],
+      f"parts 1 1 2 2 1, part 0 0 0 1 0 (got {list(t['parts'])}, {list(t['part'])})")
+check(s("slurm_job_id") == ["", "", "701", "702", "703"], f"Slurm jobs (got {s('slurm_job_id')})")
+check(s("slurm_array_task") == ["", "", "700_0", "700_1", ""], f"array tasks (got {s('slurm_array_task')})")
+check(s("slurm_restart_count") == ["", "", "", "", "1"], f"restart counts (got {s('slurm_restart_count')})")
+check(list(t["merged"]) == [0, 0, 0, 0, 1], f"only launch 5 merged (got {list(t['merged'])})")
+check(all(x for x in s("end_utc")) and all(a <= b for a, b in zip(s("start_utc"), s("end_utc"))),
+      "every launch has a start and a later end")
+check(s("start_utc") == sorted(s("start_utc")), "ids in the order the launches started")
+ids, counts = np.unique(cases["launch"], return_counts=True)
+by_rows = dict(zip(ids.tolist(), counts.tolist()))
+by_table = {int(i): int(c) for i, c in zip(t["id"], t["cases_done"]) if c}
+check(by_rows == by_table, f"each launch's cases_done is the number of rows that name it ({by_table} vs rows {by_rows})")
+check(set(by_rows) <= {1, 2, 3, 4} and 1 in by_rows and 2 in by_rows,
+      f"rows name launches 1-4, including both stopped ones (got {sorted(by_rows)})")
+check(int(t["shards_done"].sum()) == 12 and t["shards_done"][4] == 0,
+      f"the launches wrote the 12 shard files between them, the merge none (got {list(t['shards_done'])})")
+check(len(cases) == 24 and int(t["cases_done"].sum()) == 24, "24 cases, each counted once")
+check(attrs.get("launches") == "5" and "world_size" not in attrs and "hostname" not in attrs,
+      f"root attributes: launches = 5, no world_size or hostname of one launch (got {sorted(attrs)})")
+check(attrs.get("start_utc") == s("start_utc")[0] and attrs.get("end_utc", "") >= s("end_utc")[3],
+      "results.h5 spans the first launch's start to the merge")
+PY
+relay_checks "$TMP/check.out"
+check "nothing logged an error" test "$(grep -c '\[error\]\|\[critical\]' "$TMP/launches.err")" -eq 0
+summary

@@ -1,0 +1,114 @@
+"""The works nqc cites are cited through docs/REFERENCES.md, never through files outside the
+repository.
+
+1. No tracked file outside docs/ and tests/ names a source document by its file name in the
+   project's notes (000_*, 001_*, ... or 000_0123456789abcdef), a path into them (../shared,
+   shared/seeds, shared/data, ...), their seeds/ directory, or paper-facts.md; files of
+   PENDING are skipped (being rewritten elsewhere: remove each entry once clean).
+2. Every citation key in brackets ([Grigoryan], [Minton92], ...) in any tracked file is
+   defined in docs/REFERENCES.md, and every key defined there is cited somewhere.
+
+Files: `git ls-files` of the repository (the tree without build*/ and results/ outside a
+git checkout). Prints one "ok - " or "FAIL - " line per check, then "N passed, M failed".
+
+Usage: /usr/bin/python3 test_references.py REPO_ROOT
+"""
+import os
+import re
+import subprocess
+import sys
+
+ROOT = os.path.abspath(sys.argv[1])
+REFERENCES = "docs/REFERENCES.md"
+
+# Files that still cite outside the repository and are being rewritten in other branches:
+# the lead removes each entry once that file is clean (then this test holds it clean).
+PENDING = {
+    "src/mpi/runner.cpp",
+    "src/experiment/results.hpp", "src/experiment/results.cpp",
+    "src/experiment/plan.hpp", "src/experiment/plan.cpp",
+}
+
+# A reference to a document outside the repository (not a number like 100_000_000, not the
+# fuzz targets' tests/fuzz/seeds/).
+OUTSIDE = re.compile(r"(?<![\w/])\d{3}_(\*|[0-9a-f]{16})"
+                     r"|\.\./shared|\bshared/(seeds|data|cases|paper-facts|DESIGN|STYLE|slurm-local)"
+                     r"|(?<![\w/.-])seeds/|paper-facts")
+# What looks like a citation key: a capital, then letters with at least one lower-case one,
+# then optional digits and -suffix ([Grigoryan], [Minton92], [CSPLib079]); not an index
+# (list[Path]), a link ([text](url)) nor a placeholder in capitals ([DIAGS]). Keys in capitals
+# ([OEIS-A000170]) count as cited where they appear, but a misspelt one goes unnoticed.
+KEY = re.compile(r"(?<![\w.\[\]])\[([A-Z][A-Za-z]*[a-z][A-Za-z]*\d{0,3}(?:-[A-Za-z0-9]+)?)\](?![(:])")
+DEFINED = re.compile(r"^\*\*\[([^\]]+)\]\*\*", re.M)
+SKIP_EXT = (".h5", ".gz", ".png", ".pdf", ".svg", ".bin", ".npy")
+
+passed = failed = 0
+
+
+def check(ok, desc, detail=""):
+    global passed, failed
+    if ok:
+        passed += 1
+        print("ok - " + desc)
+    else:
+        failed += 1
+        print("FAIL - " + desc)
+        for line in detail.splitlines():
+            print("#   " + line)
+
+
+def tracked_files():
+    """Paths relative to ROOT: git's tracked files, or the tree outside a git checkout."""
+    try:
+        out = subprocess.run(["git", "-C", ROOT, "ls-files", "-z"], capture_output=True, check=True).stdout
+        return [p for p in out.decode().split("\0") if p]
+    except (OSError, subprocess.CalledProcessError):
+        files = []
+        for top, dirs, names in os.walk(ROOT):
+            dirs[:] = [d for d in dirs if d != ".git" and not d.startswith("build") and d != "results"]
+            files += [os.path.relpath(os.path.join(top, n), ROOT) for n in names]
+        return files
+
+
+def text_of(path):
+    """The file's text, or None for a binary or unreadable file."""
+    if path.endswith(SKIP_EXT) or "/fuzz/failed/" in path or "/fuzz/seeds/" in path:
+        return None
+    try:
+        data = open(os.path.join(ROOT, path), "rb").read()
+    except OSError:
+        return None
+    return None if b"\0" in data else data.decode("utf-8", errors="replace")
+
+
+texts = {p: t for p in tracked_files() if (t := text_of(p)) is not None}
+check(REFERENCES in texts, f"{REFERENCES} exists")
+
+outside = []
+for path, text in sorted(texts.items()):
+    if path.startswith(("docs/", "tests/")) or path in PENDING:
+        continue
+    for number, line in enumerate(text.splitlines(), 1):
+        if OUTSIDE.search(line):
+            outside.append(f"{path}:{number}: {line.strip()[:160]}")
+check(not outside, f"no file outside docs/ and tests/ cites a document outside the repository "
+      f"({len(outside)} lines; cite a key of {REFERENCES} instead)", "\n".join(outside))
+
+defined = DEFINED.findall(texts.get(REFERENCES, ""))
+check(len(defined) == len(set(defined)), f"each key is defined once in {REFERENCES}")
+cited = {}
+for path, text in texts.items():
+    if path == REFERENCES:
+        continue
+    for number, line in enumerate(text.splitlines(), 1):
+        for key in set(KEY.findall(line)) | {k for k in defined if f"[{k}]" in line}:
+            cited.setdefault(key, []).append(f"{path}:{number}")
+unknown = sorted(k for k in cited if k not in defined)
+check(not unknown, f"every cited key is defined in {REFERENCES} ({len(cited)} keys cited)",
+      "\n".join(f"[{k}]: {', '.join(cited[k][:5])}" for k in unknown))
+uncited = [k for k in defined if k not in cited]
+check(not uncited, f"every key of {REFERENCES} is cited somewhere ({len(defined)} defined)",
+      "uncited: " + ", ".join(uncited))
+
+print(f"{passed} passed, {failed} failed")
+sys.exit(1 if failed else 0)
