@@ -6,8 +6,9 @@
 
 #include "cli/commands.hpp"
 #include "core/counting.hpp"
-#include "core/engine.hpp"
+#include "core/engine_options.hpp"
 #include "core/verifier.hpp"
+#include "experiment/engine_params.hpp"
 #include "io/csplib.hpp"
 #include "io/composition_file.hpp"
 #include "io/errors.hpp"
@@ -26,6 +27,22 @@ Composition load_instance(const std::string& file, std::optional<int> diags) {
   return std::move(loaded.composition);  // no copy of an n-row array
 }
 
+// --param NAME=VALUE, ...: the engine's parameters, checked as a config's engine_params are
+// (VALUE is read as JSON, else as a string: noise=0.1, damage_at_z=false, init=random).
+EngineOptions engine_options(const EngineInfo& engine, const std::vector<std::string>& params) {
+  nlohmann::json given = nlohmann::json::object();
+  for (const std::string& p : params) {
+    const auto eq = p.find('=');
+    if (eq == std::string::npos || eq == 0) throw InputError("--param: expected NAME=VALUE, got '" + p + "'");
+    const std::string name = p.substr(0, eq), text = p.substr(eq + 1);
+    if (given.contains(name)) throw InputError("--param: " + name + " given twice");
+    given[name] = nlohmann::json::accept(text) ? nlohmann::json::parse(text) : nlohmann::json(text);
+  }
+  EngineOptions options;
+  read_engine_params(given, engine, options, "--param", "");
+  return options;
+}
+
 }  // namespace
 
 // Solutions up to this n are printed by `complete` without -o (one line of Q(i), 1-based).
@@ -38,6 +55,7 @@ Runner add_complete(CLI::App& app) {
     std::uint64_t seed = 1, max_nodes = 0;
     double time_limit_s = 0;
     std::optional<int> diags;
+    std::vector<std::string> params;
   };
   auto a = std::make_shared<Args>();
   cmd->add_option("FILE", a->file, "composition file (text, binary or HDF5, found by content; - for stdin) or CSPLib prob079 .param file")->required();
@@ -50,6 +68,11 @@ Runner add_complete(CLI::App& app) {
     names += "\n  " + e.name + ": " + e.summary +
              (e.max_free_rows != 0 ? " (at most " + std::to_string(e.max_free_rows) + " free rows)" : "");
   cmd->add_option("-e,--engine", a->engine, "engine, one of:" + names)->capture_default_str();
+  cmd->add_option("-p,--param", a->params,
+                  "an engine parameter, NAME=VALUE (repeatable; nqc run --help-config lists each engine's, with defaults and "
+                  "ranges), e.g. -e minconflicts -p noise=0.2 -p init=random")
+      ->type_name("NAME=VALUE")
+      ->allow_extra_args(false);
   cmd->add_option("--seed", a->seed, "seed of the engine's random choices")->capture_default_str()->check(kUnsigned);
   cmd->add_option("--max-nodes", a->max_nodes, "give up after this many placements (sat: CaDiCaL's decisions; 0 = no limit)")->capture_default_str()->check(kUnsigned);
   cmd->add_option("--time-limit", a->time_limit_s, "give up after this many seconds (0 = no limit)")->capture_default_str()->check(kNonNegative);
@@ -58,10 +81,11 @@ Runner add_complete(CLI::App& app) {
   return [a] {
     std::unique_ptr<Engine> engine;
     try {
-      engine = make_engine(a->engine);
+      (void)engine_info(a->engine);
     } catch (const std::invalid_argument& e) {
       throw InputError(std::string("--engine: ") + e.what());
     }
+    engine = make_engine(a->engine, engine_options(engine_info(a->engine), a->params));
     Composition c = load_instance(a->file, a->diags);
     // The engine may work in the composition's own memory (no copy at n = 10^9); its digest
     // is what the check of the completion needs.

@@ -123,9 +123,12 @@ Runner add_run(CLI::App& app, int& argc, char**& argv) {
   auto log_level = std::make_shared<std::string>("info");
   auto quiet = std::make_shared<bool>(false);
   auto help_config = std::make_shared<bool>(false);
+  auto config_schema = std::make_shared<bool>(false);
   auto output = std::make_shared<std::string>();
   cmd->add_option("CONFIG", opt->config, "experiment config (JSON); see --help-config");
-  cmd->add_option("-o,--output", *output, "results directory (overrides the config's \"output\")");
+  cmd->add_option("-o,--output", *output,
+                  "results directory, from the current directory (overrides the config's \"output\", which is taken from the "
+                  "config file's directory)");
   cmd->add_flag("--resume", opt->resume, "continue an interrupted run in the same results directory");
   cmd->add_flag("--force", opt->force,
                 "start over: remove this config's results.h5, shards and plan in DIR first (a directory of another config is "
@@ -156,11 +159,13 @@ Runner add_run(CLI::App& app, int& argc, char**& argv) {
                   "0 = none; default 5 on a terminal, 60 otherwise (a batch job's log)")
       ->type_name("SECONDS")
       ->check(kNonNegative);
-  cmd->add_flag("--help-config", *help_config, "describe the config keys and exit");
+  cmd->add_flag("--help-config", *help_config, "describe the config keys, engine parameters and paths, and exit");
+  cmd->add_flag("--config-schema", *config_schema,
+                "print the configs' JSON Schema (what configs/nqc-config.schema.json holds, generated from the config table) and exit");
   cmd->footer("Exit codes: 0 done, 1 bad input or I/O error, 4 interrupted by SIGTERM, SIGINT or SIGUSR1 (rerun with --resume; under mpirun send SIGUSR1 to mpirun), 5 engine bug.");
-  return [opt, log_level, quiet, help_config, output, part, part_option, json, progress, &argc, &argv] {
-    if (*help_config) {
-      std::fputs(config_help().c_str(), stdout);
+  return [opt, log_level, quiet, help_config, config_schema, output, part, part_option, json, progress, &argc, &argv] {
+    if (*help_config || *config_schema) {
+      std::fputs((*help_config ? config_help() : config_schema_text()).c_str(), stdout);
       return 0;
     }
     if (opt->config.empty()) throw InputError("run: a CONFIG file is required (see nqc run --help)");

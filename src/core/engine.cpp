@@ -7,6 +7,8 @@
 #include "core/engines/auto.hpp"
 #include "core/engines/bitboard.hpp"
 #include "core/engines/exact.hpp"
+#include "core/engines/grigoryan.hpp"
+#include "core/engines/minconflicts.hpp"
 #include "core/engines/sat.hpp"
 
 namespace nqc {
@@ -22,43 +24,98 @@ const char* to_string(Outcome outcome) {
 
 namespace {
 
-// An engine that calls a function with the engine signature.
-class NamedEngine final : public Engine {
- public:
-  using Complete = std::function<Result(const Composition&, Rng&, const Limits&)>;
-  using Consume = std::function<Result(Composition&&, Rng&, const Limits&)>;
-  NamedEngine(std::string name, Complete complete, Consume consume = {})
-      : name_(std::move(name)), complete_(std::move(complete)), consume_(std::move(consume)) {}
-  [[nodiscard]] std::string name() const override { return name_; }
-  Result complete(const Composition& c, Rng& rng, const Limits& limits) override { return complete_(c, rng, limits); }
-  Result complete(Composition&& c, Rng& rng, const Limits& limits) override {
-    return consume_ ? consume_(std::move(c), rng, limits) : complete_(c, rng, limits);
-  }
-
- private:
-  std::string name_;
-  Complete complete_;
-  Consume consume_;
-};
-
 // The residual must fit the engine (EngineInfo::max_free_rows).
 void check_free_rows(const EngineInfo& info, const Composition& c) {
   const Index f = c.n() - c.k();
   if (info.max_free_rows != 0 && f > info.max_free_rows)
     throw std::invalid_argument("engine '" + info.name + "' takes at most " + std::to_string(info.max_free_rows) +
-                                " free rows, this composition has " + std::to_string(f) + " (use auto or exact)");
+                                " free rows, this composition has " + std::to_string(f) + " (use " +
+                                engine_list([](const EngineInfo& e) { return e.complete && e.max_free_rows == 0; }, " or ") + ")");
 }
+
+// Engines that know only queens refuse CSPLib's excluded diagonals (EngineInfo::excluded_diagonals).
+void check_excluded_diagonals(const EngineInfo& info, const Composition& c) {
+  if (!info.excluded_diagonals && c.has_excluded_diagonals())
+    throw std::invalid_argument("engine '" + info.name + "' does not support excluded diagonals (use " +
+                                engine_list([](const EngineInfo& e) { return e.excluded_diagonals; }, " or ") + ")");
+}
+
+// An engine of the registry: checks what its row says it takes, then calls its function.
+class RegisteredEngine final : public Engine {
+ public:
+  using Complete = std::function<Result(const Composition&, Rng&, const Limits&)>;
+  using Consume = std::function<Result(Composition&&, Rng&, const Limits&)>;
+  RegisteredEngine(const EngineInfo& info, Complete complete, Consume consume = {})
+      : info_(info), complete_(std::move(complete)), consume_(std::move(consume)) {}
+  [[nodiscard]] std::string name() const override { return info_.name; }
+  Result complete(const Composition& c, Rng& rng, const Limits& limits) override {
+    check(c);
+    return complete_(c, rng, limits);
+  }
+  Result complete(Composition&& c, Rng& rng, const Limits& limits) override {
+    check(c);
+    return consume_ ? consume_(std::move(c), rng, limits) : complete_(c, rng, limits);
+  }
+
+ private:
+  void check(const Composition& c) const {
+    check_excluded_diagonals(info_, c);
+    check_free_rows(info_, c);
+  }
+  const EngineInfo& info_;
+  Complete complete_;
+  Consume consume_;
+};
+
+const ParamSpec kBitboardParams[] = {NQC_BITBOARD_PARAMS(NQC_PARAM_ROW, bitboard)};
+const ParamSpec kGrigoryanParams[] = {NQC_GRIGORYAN_PARAMS(NQC_PARAM_ROW, grigoryan)};
+const ParamSpec kMinConflictsParams[] = {NQC_MINCONFLICTS_PARAMS(NQC_PARAM_ROW, minconflicts)};
 
 }  // namespace
 
 const std::vector<EngineInfo>& engine_infos() {
+  // name, complete, excluded diagonals, max free rows, summary, parameters, factory
   static const std::vector<EngineInfo> infos{
-      {"auto", true, 0, "random fill, min-conflicts, then a complete search of the residual (words when it fits)"},
-      {"bitboard", true, kBitboardMaxFree, "complete search on machine words (MRV, forward checking, restarts)"},
-      {"exact", true, 0, "complete search on the residual board (MRV, forward checking, restarts)"},
-      {"grigoryan", false, 0, "the paper's randomized algorithm with bounded backtracking ([Grigoryan])"},
-      {"minconflicts", false, 0, "min-conflicts local search ([Minton92]) with the composition's rows fixed"},
-      {"sat", true, kSatMaxFree, "CaDiCaL on a CNF of the residual board"},
+      {"auto", true, true, 0, "random fill, min-conflicts, then a complete search of the residual (words when it fits)", {},
+       [](const EngineInfo& self, const EngineOptions&) -> std::unique_ptr<Engine> {
+         return std::make_unique<RegisteredEngine>(
+             self, [](const Composition& c, Rng& rng, const Limits& limits) { return complete_auto(c, rng, limits); },
+             [](Composition&& c, Rng& rng, const Limits& limits) { return complete_auto(std::move(c), rng, limits); });
+       }},
+      {"bitboard", true, true, kBitboardMaxFree, "complete search on machine words (MRV, forward checking, restarts)",
+       kBitboardParams,
+       [](const EngineInfo& self, const EngineOptions& o) -> std::unique_ptr<Engine> {
+         return std::make_unique<RegisteredEngine>(self, [p = o.bitboard](const Composition& c, Rng& rng, const Limits& limits) {
+           return complete_bitboard(c, rng, limits, p);
+         });
+       }},
+      {"exact", true, true, 0, "complete search on the residual board (MRV, forward checking, restarts)", {},
+       [](const EngineInfo& self, const EngineOptions&) -> std::unique_ptr<Engine> {
+         return std::make_unique<RegisteredEngine>(
+             self, [](const Composition& c, Rng& rng, const Limits& limits) { return complete_exact(c, rng, limits); });
+       }},
+      // The paper's algorithm knows only queens; CSPLib's excluded diagonals are not part of it.
+      {"grigoryan", false, false, 0, "the paper's randomized algorithm with bounded backtracking ([Grigoryan])", kGrigoryanParams,
+       [](const EngineInfo& self, const EngineOptions& o) -> std::unique_ptr<Engine> {
+         return std::make_unique<RegisteredEngine>(
+             self,
+             [p = o.grigoryan](const Composition& c, Rng& rng, const Limits& limits) { return complete_grigoryan(c, rng, limits, p); },
+             [p = o.grigoryan](Composition&& c, Rng& rng, const Limits& limits) {
+               return complete_grigoryan(std::move(c), rng, limits, p);
+             });
+       }},
+      {"minconflicts", false, true, 0, "min-conflicts local search ([Minton92]) with the composition's rows fixed",
+       kMinConflictsParams,
+       [](const EngineInfo& self, const EngineOptions& o) -> std::unique_ptr<Engine> {
+         return std::make_unique<RegisteredEngine>(self, [p = o.minconflicts](const Composition& c, Rng& rng, const Limits& limits) {
+           return complete_minconflicts(c, rng, limits, p);
+         });
+       }},
+      {"sat", true, true, kSatMaxFree, "CaDiCaL on a CNF of the residual board", {},
+       [](const EngineInfo& self, const EngineOptions&) -> std::unique_ptr<Engine> {
+         return std::make_unique<RegisteredEngine>(
+             self, [](const Composition& c, Rng& rng, const Limits& limits) { return complete_sat(c, rng, limits); });
+       }},
   };
   return infos;
 }
@@ -66,9 +123,8 @@ const std::vector<EngineInfo>& engine_infos() {
 const EngineInfo& engine_info(std::string_view name) {
   for (const auto& e : engine_infos())
     if (e.name == name) return e;
-  std::string valid;
-  for (const auto& e : engine_infos()) valid += (valid.empty() ? "" : ", ") + e.name;
-  throw std::invalid_argument("unknown engine '" + std::string(name) + "' (valid engines: " + valid + ")");
+  throw std::invalid_argument("unknown engine '" + std::string(name) + "' (valid engines: " +
+                              engine_list([](const EngineInfo&) { return true; }) + ")");
 }
 
 const std::vector<std::string>& engine_names() {
@@ -80,48 +136,19 @@ const std::vector<std::string>& engine_names() {
   return names;
 }
 
+std::string engine_list(bool (*keep)(const EngineInfo&), std::string_view last) {
+  std::vector<std::string_view> kept;
+  for (const auto& e : engine_infos())
+    if (keep(e)) kept.push_back(e.name);
+  std::string list;
+  for (std::size_t i = 0; i < kept.size(); ++i)
+    list.append(i == 0 ? "" : (i + 1 == kept.size() ? last : std::string_view(", "))).append(kept[i]);
+  return list;
+}
+
 std::unique_ptr<Engine> make_engine(std::string_view name, const EngineOptions& options) {
   const EngineInfo& info = engine_info(name);
-  if (name == "auto")
-    return std::make_unique<NamedEngine>(
-        "auto", [](const Composition& c, Rng& rng, const Limits& limits) { return complete_auto(c, rng, limits); },
-        [](Composition&& c, Rng& rng, const Limits& limits) { return complete_auto(std::move(c), rng, limits); });
-  if (name == "bitboard")
-    return std::make_unique<NamedEngine>("bitboard", [info](const Composition& c, Rng& rng, const Limits& limits) {
-      check_free_rows(info, c);
-      return complete_bitboard(c, rng, limits);
-    });
-  if (name == "exact")
-    return std::make_unique<NamedEngine>("exact", [](const Composition& c, Rng& rng, const Limits& limits) {
-      return complete_exact(c, rng, limits);
-    });
-  if (name == "grigoryan") {
-    // The paper's algorithm knows only queens; CSPLib's excluded diagonals are not part of it.
-    const auto check = [](const Composition& c) {
-      if (c.has_excluded_diagonals())
-        throw std::invalid_argument("engine 'grigoryan' does not support excluded diagonals (use auto, bitboard, exact, minconflicts or sat)");
-    };
-    return std::make_unique<NamedEngine>(
-        "grigoryan",
-        [p = options.grigoryan, check](const Composition& c, Rng& rng, const Limits& limits) {
-          check(c);
-          return complete_grigoryan(c, rng, limits, p);
-        },
-        [p = options.grigoryan, check](Composition&& c, Rng& rng, const Limits& limits) {
-          check(c);
-          return complete_grigoryan(std::move(c), rng, limits, p);
-        });
-  }
-  if (name == "minconflicts")
-    return std::make_unique<NamedEngine>("minconflicts", [p = options.minconflicts](const Composition& c, Rng& rng, const Limits& limits) {
-      return complete_minconflicts(c, rng, limits, p);
-    });
-  if (name == "sat")
-    return std::make_unique<NamedEngine>("sat", [info](const Composition& c, Rng& rng, const Limits& limits) {
-      check_free_rows(info, c);
-      return complete_sat(c, rng, limits);
-    });
-  throw std::logic_error("engine '" + info.name + "' is declared but not built");
+  return info.make(info, options);
 }
 
 std::unique_ptr<Engine> make_engine(std::string_view name) { return make_engine(name, EngineOptions{}); }

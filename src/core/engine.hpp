@@ -4,11 +4,13 @@
 #include <atomic>
 #include <cstdint>
 #include <memory>
+#include <span>
 #include <string>
 #include <string_view>
 #include <vector>
 
 #include "core/composition.hpp"
+#include "core/param_spec.hpp"
 #include "core/rng.hpp"
 
 namespace nqc {
@@ -61,13 +63,17 @@ class Engine {
   }
 };
 
-/// An engine as the registry declares it (engine.cpp: the one place; make_engine, the CLI's
-/// help, the config check and the tests read it).
+/// An engine as the registry declares it (engine.cpp: the one place of engine names and facts;
+/// make_engine, the CLI's help, the config's checks, help and JSON Schema and the tests read it).
 struct EngineInfo {
   std::string name;          ///< as used in configs and on the command line
   bool complete = false;     ///< a complete search: may answer `infeasible` (a proof)
+  bool excluded_diagonals = false;  ///< takes compositions with excluded diagonals (CSPLib prob079 instances)
   Index max_free_rows = 0;   ///< largest residual (n - k) it takes; 0 = any. Beyond, complete() throws std::invalid_argument
   std::string summary;       ///< one line for --help
+  std::span<const ParamSpec> params;  ///< its parameters (a config's engine_params), in the order shown; may be empty
+  /// The engine (`self`: this entry) with the parameters of `options` (make_engine calls it).
+  std::unique_ptr<Engine> (*make)(const EngineInfo& self, const EngineOptions& options) = nullptr;
 };
 
 /// Every engine, in the order shown to users.
@@ -79,8 +85,12 @@ const EngineInfo& engine_info(std::string_view name);
 /// Names accepted by make_engine, in the order shown to users.
 const std::vector<std::string>& engine_names();
 
-/// Creates an engine by name. Throws std::invalid_argument naming the valid engines for an
-/// unknown name.
+/// The names of the engines for which `keep` holds, in the registry's order, as "a, b, c" or,
+/// with `last` = " or " or " and ", "a, b or c". Empty when none is kept.
+std::string engine_list(bool (*keep)(const EngineInfo&), std::string_view last = ", ");
+
+/// Creates an engine by name with its default parameters. Throws std::invalid_argument naming
+/// the valid engines for an unknown name.
 std::unique_ptr<Engine> make_engine(std::string_view name);
 
 }  // namespace nqc

@@ -1,18 +1,21 @@
-// Engine parameters, by engine, for make_engine.
+// Engine parameters, by engine, for make_engine (their rows: EngineInfo::params).
 #pragma once
 
 #include <memory>
 #include <string_view>
 
 #include "core/engine.hpp"
+#include "core/engines/bitboard.hpp"
 #include "core/engines/grigoryan.hpp"
 #include "core/engines/minconflicts.hpp"
 
 namespace nqc {
 
 /// The parameters of every engine that has some (the others take none). Defaults are each
-/// engine's own (for grigoryan, the paper's).
+/// engine's own (for grigoryan, the paper's). The registry's rows (EngineInfo::params) read and
+/// write these members by name.
 struct EngineOptions {
+  BitboardParams bitboard;
   GrigoryanParams grigoryan;
   MinConflictsParams minconflicts;
 };

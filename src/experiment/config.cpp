@@ -1,293 +1,188 @@
 #include "experiment/config.hpp"
 
 #include <algorithm>
-#include <functional>
-#include <set>
+#include <cstdint>
 #include <sstream>
 
 #include "core/engine.hpp"
-#include "experiment/json_schema.hpp"
+#include "experiment/engine_params.hpp"
+#include "experiment/json_shape.hpp"
 #include "experiment/plan.hpp"
-#include "io/errors.hpp"
-#include "io/text_input.hpp"
 
 namespace nqc {
 namespace {
 
 using nlohmann::json;
+using nlohmann::ordered_json;
+using Store = std::function<void(const json&)>;
+using Type = JsonShape::Type;
 
-std::string shown(const json& v) { return describe_json_value(v); }
+constexpr std::uint64_t kMaxU64 = UINT64_MAX;
+constexpr std::uint64_t kMaxU63 = INT64_MAX;
+constexpr std::uint64_t kMaxIndex = INT32_MAX;
+constexpr std::uint64_t kMaxK = INT32_MAX - 1;
 
-class Checker {
- public:
-  explicit Checker(std::string source) : source_(std::move(source)) {}
-
-  // The path's keys are the config's own (any text, a newline or an escape sequence too):
-  // shown escaped, so that the message stays one line (tests/fuzz/failed/config).
-  [[noreturn]] void fail(const std::string& path, const std::string& what) const {
-    throw InputError(source_ + ": " + (path.empty() ? "/" : text::escaped(path)) + ": " + what);
-  }
-
-  std::uint64_t uint(const json& v, const std::string& path, std::uint64_t lo, std::uint64_t hi,
-                     const std::string& what) const {
-    const bool negative = v.is_number_integer() && !v.is_number_unsigned() && v.get<std::int64_t>() < 0;
-    if (!v.is_number_integer() || negative || v.get<std::uint64_t>() < lo || v.get<std::uint64_t>() > hi)
-      fail(path, "expected " + what + ", got " + shown(v));
-    return v.get<std::uint64_t>();
-  }
-
-  double number(const json& v, const std::string& path, const std::string& what) const {
-    if (!v.is_number() || v.get<double>() < 0.0) fail(path, "expected " + what + ", got " + shown(v));
-    return v.get<double>();
-  }
-
-  std::string string(const json& v, const std::string& path, const std::string& what) const {
-    if (!v.is_string()) fail(path, "expected " + what + ", got " + shown(v));
-    return v.get<std::string>();
-  }
-
-  const std::string& source() const { return source_; }
-
- private:
-  std::string source_;
-};
-
-// One row of the option table: key, whether required, the default written into the
-// resolved config (null: none), help text, and how to read it (STYLE.md item 5).
-struct Option {
-  const char* key;
-  bool required;
-  json fallback;
-  const char* help;
-  std::function<void(const Checker&, const json&, const std::string&, ExperimentConfig&)> read;
-};
-
-const std::uint64_t kMaxU63 = static_cast<std::uint64_t>(INT64_MAX);
-
-// Reads the fields of one engine's parameter struct from a JSON object, by name, and
-// refuses keys that are not fields.
-template <class P>
-class ParamReader {
- public:
-  ParamReader(const Checker& ck, const json& obj, std::string path, P& p) : ck_(ck), obj_(obj), path_(std::move(path)), p_(p) {}
-
-  ParamReader& count(const char* key, std::uint32_t P::*m) {
-    if (const json* v = take(key)) p_.*m = static_cast<std::uint32_t>(ck_.uint(*v, at(key), 0, UINT32_MAX, "an integer 0..4294967295"));
-    return *this;
-  }
-  ParamReader& count64(const char* key, std::uint64_t P::*m) {
-    if (const json* v = take(key)) p_.*m = ck_.uint(*v, at(key), 0, UINT64_MAX, "an integer >= 0");
-    return *this;
-  }
-  ParamReader& size(const char* key, Index P::*m) {
-    if (const json* v = take(key)) p_.*m = static_cast<Index>(ck_.uint(*v, at(key), 1, 2147483647, "a board size >= 1"));
-    return *this;
-  }
-  ParamReader& level(const char* key, std::int64_t P::*m) {
-    if (const json* v = take(key)) {
-      if (v->is_number_integer() && v->get<std::int64_t>() == -1) p_.*m = -1;
-      else p_.*m = static_cast<std::int64_t>(ck_.uint(*v, at(key), 0, 2147483647, "a number of queens >= 0, or -1 for the paper's regression"));
-    }
-    return *this;
-  }
-  ParamReader& flag(const char* key, bool P::*m) {
-    if (const json* v = take(key)) {
-      if (!v->is_boolean()) ck_.fail(at(key), "expected true or false, got " + shown(*v));
-      p_.*m = v->get<bool>();
-    }
-    return *this;
-  }
-  ParamReader& real(const char* key, double P::*m) {
-    if (const json* v = take(key)) p_.*m = ck_.number(*v, at(key), "a number >= 0");
-    return *this;
-  }
-  /// Fails on a key that no field took.
-  void finish() const {
-    for (const auto& [key, _] : obj_.items())
-      if (std::find(known_.begin(), known_.end(), key) == known_.end()) {
-        std::string valid;
-        for (const auto& k : known_) valid += (valid.empty() ? "" : ", ") + k;
-        ck_.fail(at(key.c_str()), "unknown parameter (valid: " + valid + ")");
-      }
-  }
-
- private:
-  const json* take(const char* key) {
-    known_.emplace_back(key);
-    return obj_.contains(key) ? &obj_[key] : nullptr;
-  }
-  std::string at(const char* key) const { return path_ + "/" + key; }
-
-  const Checker& ck_;
-  const json& obj_;
-  std::string path_;
-  P& p_;
-  std::vector<std::string> known_;
-};
-
-void read_engine_params(const Checker& ck, const json& v, const std::string& path, ExperimentConfig& cfg) {
-  if (!v.is_object()) ck.fail(path, "expected an object of the engine's parameters, got " + shown(v));
-  if (cfg.engine == "grigoryan") {
-    using P = GrigoryanParams;
-    ParamReader<P>(ck, v, path, cfg.engine_options.grigoryan)
-        .count("backtracks_per_attempt", &P::backtracks_per_attempt).count("restarts", &P::restarts)
-        .count("block3_retries", &P::block3_retries).count("block5_backtracks", &P::block5_backtracks)
-        .count("block5_backtracks_small", &P::block5_backtracks_small).count("repeat_bound", &P::repeat_bound)
-        .count("repeat_bound_small", &P::repeat_bound_small).size("small_n", &P::small_n).size("medium_n", &P::medium_n)
-        .count("risk_ties", &P::risk_ties).count("damage_ties", &P::damage_ties).flag("damage_at_z", &P::damage_at_z)
-        .count("search_retractions", &P::search_retractions).flag("lookahead_columns", &P::lookahead_columns)
-        .flag("first_move_sweep", &P::first_move_sweep).flag("sweep_resumes", &P::sweep_resumes)
-        .level("level2", &P::level2).level("level3", &P::level3).flag("block3_stops_at_level2", &P::block3_stops_at_level2)
-        .finish();
-  } else if (cfg.engine == "minconflicts") {
-    using P = MinConflictsParams;
-    ParamReader<P>(ck, v, path, cfg.engine_options.minconflicts)
-        .real("moves_per_free_row", &P::moves_per_free_row).count64("min_moves_per_try", &P::min_moves_per_try)
-        .count("max_restarts", &P::max_restarts).count("partner_samples", &P::partner_samples).real("noise", &P::noise)
-        .count("greedy_probes", &P::greedy_probes).finish();
-  } else if (!v.empty()) {
-    ck.fail(path, "engine '" + cfg.engine + "' takes no parameters (grigoryan and minconflicts do)");
-  }
+// Stores that write the value into `field`, or into `field` of the last element of `list`.
+template <class T>
+Store into(T& field) {
+  return [&field](const json& v) { field = v.get<T>(); };
+}
+template <class T, class M>
+Store into_last(std::vector<T>& list, M T::*field) {
+  return [&list, field](const json& v) { list.back().*field = v.get<M>(); };
 }
 
-void read_sizes(const Checker& ck, const json& v, const std::string& path, ExperimentConfig& cfg) {
-  if (!v.is_array() || v.empty())
-    ck.fail(path, "expected a non-empty array of {\"n\", \"solutions\", \"compositions_per_solution\"}, got " + shown(v));
-  for (std::size_t g = 0; g < v.size(); ++g) {
-    const std::string gp = path + "/" + std::to_string(g);
-    const json& item = v[g];
-    if (!item.is_object()) ck.fail(gp, "expected an object with keys n, solutions, compositions_per_solution, got " + shown(item));
-    for (const auto& [key, _] : item.items())
-      if (key != "n" && key != "solutions" && key != "compositions_per_solution")
-        ck.fail(gp + "/" + key, "unknown key (valid keys: n, solutions, compositions_per_solution)");
-    for (const char* key : {"n", "solutions", "compositions_per_solution"})
-      if (!item.contains(key)) ck.fail(gp, std::string("missing required key \"") + key + "\"");
-    SizeGroup group;
-    const json& ns = item["n"];
-    const auto read_n = [&](const json& x, const std::string& p) {
-      const auto n = static_cast<Index>(ck.uint(x, p, 1, 2147483647, "an integer n >= 1 (at most 2147483647)"));
+JsonShape shape(Type type, std::string expected, Store store = {}) {
+  JsonShape s;
+  s.type = type;
+  s.expected = std::move(expected);
+  s.store = std::move(store);
+  return s;
+}
+
+JsonShape integer(std::int64_t min, std::uint64_t max, std::string expected, Store store) {
+  JsonShape s = shape(Type::integer, std::move(expected), std::move(store));
+  s.min = min;
+  s.max = max;
+  return s;
+}
+
+JsonShape array_of(const JsonShape& items, std::string expected, Store store = {}) {
+  JsonShape s = shape(Type::array, std::move(expected), std::move(store));
+  s.non_empty = true;
+  s.items = std::make_shared<const JsonShape>(items);
+  return s;
+}
+
+JsonShape object_of(std::vector<JsonField> fields, std::string expected, Store store = {}) {
+  JsonShape s = shape(Type::object, std::move(expected), std::move(store));
+  s.fields = std::move(fields);
+  return s;
+}
+
+// The object of the fallbacks of an object shape's fields (the default of the whole object).
+json fallbacks_of(const JsonShape& object) {
+  json j = json::object();
+  for (const JsonField& f : object.fields)
+    if (f.fallback) j[f.key] = *f.fallback;
+  return j;
+}
+
+// The config table: one row per key: key, whether required, default, help, and shape (type,
+// range, the text of its message, where the value goes in `c`). The one place of the keys,
+// their defaults, checks and messages: parse_config checks with it (check_json, json_shape.hpp),
+// config_help() and config_schema() write it out. The engine parameters are the engines' rows
+// (EngineInfo::params), checked after the table (read_engine_params). Keys starting with '$'
+// are for editors, not part of the experiment.
+JsonShape config_table(ExperimentConfig& c) {
+  const JsonShape board_size = integer(1, kMaxIndex, "an integer n >= 1 (at most 2147483647)",
+                                       [&c](const json& v) { c.sizes.back().n.push_back(v.get<Index>()); });
+  JsonShape n = shape(Type::one_or_list, "a board size n or a non-empty list of them");
+  n.items = std::make_shared<const JsonShape>(board_size);
+  n.list = std::make_shared<const JsonShape>(array_of(board_size, "a non-empty list of board sizes"));
+  const JsonShape group = object_of(
+      {{"n", true, {}, "board sizes: N or [N, ...]", n},
+       {"solutions", true, {}, "random solutions per n",
+        integer(1, kMaxU63, "an integer >= 1", into_last(c.sizes, &SizeGroup::solutions))},
+       // A shard holds at least one whole solution, so its rows must fit in memory.
+       {"compositions_per_solution", true, {}, "compositions derived from each solution",
+        integer(1, 100'000'000, "an integer 1..10^8", into_last(c.sizes, &SizeGroup::compositions_per_solution))}},
+      "an object with keys n, solutions, compositions_per_solution", [&c](const json&) { c.sizes.emplace_back(); });
+
+  JsonShape path = shape(Type::string, "a file or directory path", [&c](const json& v) { c.instances.files.push_back(v); });
+  path.non_empty = true;
+  JsonShape diag = integer(0, 100000, "a number of diagonals >= 0, or -1 for all",
+                           [&c](const json& v) { c.instances.diags.push_back(v.get<int>()); });
+  diag.also = -1;
+  const JsonShape instances = object_of(
+      {{"files", true, {}, "composition files or CSPLib prob079 .param files, or directories of them (their *.txt and *.param files)",
+        array_of(path, "a non-empty list of files or directories")},
+       {"diags", false, json::array({-1}), "for .param files: the numbers of excluded diagonals to run each with (-1 = all)",
+        array_of(diag, "a non-empty list of diagonal counts (-1 = all)", [&c](const json&) { c.instances.diags.clear(); })}},
+      "an object {\"files\": [...], \"diags\": [...]}");
+
+  JsonShape k_max = integer(1, kMaxK, "an integer k >= 1, or -1 for n - 1", into(c.k.max));
+  k_max.also = -1;
+  const JsonShape k = object_of(
+      {{"min", false, KRange{}.min, "smallest k", integer(1, kMaxK, "an integer k >= 1", into(c.k.min))},
+       {"max", false, KRange{}.max, "largest k; -1 = n - 1", k_max},
+       {"fixed", false, {}, "k for every composition (instead of min and max)",
+        integer(1, kMaxK, "an integer k >= 1", [&c](const json& v) { c.k.min = c.k.max = v.get<std::int64_t>(); })}},
+      "an object {\"min\": K1, \"max\": K2} or {\"fixed\": K}");
+
+  JsonShape name = shape(Type::string, "a name of letters, digits, '.', '_' and '-' that starts with a letter or digit", into(c.name));
+  name.pattern = "^[A-Za-z0-9][A-Za-z0-9._-]*$";
+  JsonShape engine = shape(Type::string, "one of the engines " + engine_list([](const EngineInfo&) { return true; }), into(c.engine));
+  engine.choices = engine_names();
+  JsonShape output = shape(Type::string, "a directory path", into(c.output));
+  output.non_empty = true;
+  JsonShape time_limit = shape(Type::number, "a number of seconds >= 0", into(c.time_limit_s));
+  JsonShape shard_seconds = shape(Type::number, "a number of seconds > 0", into(c.shard_seconds));
+  shard_seconds.above_min = true;
+  JsonShape engine_params = shape(Type::object, "an object of the engine's parameters");
+  engine_params.open = true;  // the engine's parameters: read_engine_params
+
+  return object_of(
+      {
+          {"$schema", false, {}, "this schema's path or URL, for editors; ignored by nqc", shape(Type::string, "a value of type string")},
+          {"name", true, {}, "experiment name; the default output is results/NAME", name},
+          {"description", false, "", "free text", shape(Type::string, "a string", into(c.description))},
+          {"seed", false, 1, "experiment seed: every random choice derives from (seed, n, solution id, composition id)",
+           integer(0, kMaxU64, "an integer seed >= 0", into(c.seed))},
+          {"engine", false, "auto", "completion engine (nqc complete --help lists them)", engine},
+          {"engine_params", false, json::object(), "parameters of the engine by name; each engine's defaults are its own (grigoryan: the paper's)",
+           engine_params},
+          {"instances", false, {}, "instead of sizes: external instances, each run as given (k does not apply)", instances},
+          {"sizes", false, {}, "generated cases: a list of groups of board sizes with their sample sizes", array_of(group, "a non-empty array of {\"n\", \"solutions\", \"compositions_per_solution\"}")},
+          {"k", false, fallbacks_of(k), "queens in each composition: uniform on min..max (max -1 = n - 1) or fixed; each k must lie in 1..n-1", k},
+          {"time_limit_s", false, 0, "per-case wall-clock limit in seconds, 0 = none (a case over it is gave_up)", time_limit},
+          {"max_nodes", false, 0, "per-case limit on placements tried, 0 = none (a case over it is gave_up)",
+           integer(0, kMaxU64, "an integer >= 0", into(c.max_nodes))},
+          {"shard_seconds", false, 30, "target work per shard in estimated CPU seconds (the unit a rank takes, writes and loses when killed)",
+           shard_seconds},
+          {"shard_cases", false, 100000, "at most this many cases per shard (bounds a rank's memory; a shard holds whole solutions when they fit)",
+           integer(1, kMaxU63, "an integer >= 1", into(c.shard_cases))},
+          {"output", false, {}, "results directory (default results/NAME; nqc run -o overrides it)", output},
+      },
+      "a JSON object");
+}
+
+// Neither or both of sizes and instances: the one rule across keys that JSON Schema states too.
+const char* const kExactlyOne = "exactly one of \"sizes\" (generated cases) and \"instances\" (files)";
+
+// Relative paths in a config: one base, the config file's directory (load_config resolves them).
+const char* const kConfigPathsHelp =
+    "Paths: a relative path in a config (output, its default results/NAME, instances' files) is taken from the directory of\n"
+    "the config file, so that a config names the same files from any working directory (a config and its instances travel\n"
+    "together; a rerun or resume finds them from anywhere, and so does a job whose working directory is the results\n"
+    "directory); nqc run -o DIR, a command-line path, is taken from the current directory.";
+
+// What the table cannot say, in the order the config reads.
+
+// n = 2 and 3 have no solution to derive compositions from.
+void check_sizes_have_solutions(const json& j, const ExperimentConfig& cfg, const std::string& source) {
+  for (std::size_t g = 0; g < cfg.sizes.size(); ++g)
+    for (std::size_t i = 0; i < cfg.sizes[g].n.size(); ++i) {
+      const Index n = cfg.sizes[g].n[i];
       if (n == 2 || n == 3)
-        ck.fail(p, "n = " + std::to_string(n) + " has no solution, so no composition can be derived from one (use n = 1 or n >= 4)");
-      group.n.push_back(n);
-    };
-    if (ns.is_array()) {
-      if (ns.empty()) ck.fail(gp + "/n", "expected a non-empty list of board sizes, got []");
-      for (std::size_t i = 0; i < ns.size(); ++i) read_n(ns[i], gp + "/n/" + std::to_string(i));
-    } else {
-      read_n(ns, gp + "/n");
+        fail_at(source, "/sizes/" + std::to_string(g) + "/n" + (j["sizes"][g]["n"].is_array() ? "/" + std::to_string(i) : ""),
+                "n = " + std::to_string(n) + " has no solution, so no composition can be derived from one (use n = 1 or n >= 4)");
     }
-    group.solutions = ck.uint(item["solutions"], gp + "/solutions", 1, kMaxU63, "an integer >= 1");
-    // A shard holds at least one whole solution, so its rows must fit in memory.
-    group.compositions_per_solution = ck.uint(item["compositions_per_solution"], gp + "/compositions_per_solution", 1,
-                                              100'000'000, "an integer 1..10^8");
-    cfg.sizes.push_back(std::move(group));
-  }
 }
 
-void read_instances(const Checker& ck, const json& v, const std::string& path, ExperimentConfig& cfg) {
-  if (!v.is_object()) ck.fail(path, "expected an object {\"files\": [...], \"diags\": [...]}, got " + shown(v));
-  for (const auto& [key, _] : v.items())
-    if (key != "files" && key != "diags") ck.fail(path + "/" + key, "unknown key (valid keys: files, diags)");
-  if (!v.contains("files")) ck.fail(path, "missing required key \"files\"");
-  const json& files = v["files"];
-  if (!files.is_array() || files.empty()) ck.fail(path + "/files", "expected a non-empty list of files or directories, got " + shown(files));
-  for (std::size_t i = 0; i < files.size(); ++i) cfg.instances.files.push_back(ck.string(files[i], path + "/files/" + std::to_string(i), "a file or directory path"));
-  if (v.contains("diags")) {
-    const json& d = v["diags"];
-    if (!d.is_array() || d.empty()) ck.fail(path + "/diags", "expected a non-empty list of diagonal counts (-1 = all), got " + shown(d));
-    cfg.instances.diags.clear();
-    for (std::size_t i = 0; i < d.size(); ++i) {
-      const std::string p = path + "/diags/" + std::to_string(i);
-      if (d[i].is_number_integer() && d[i].get<std::int64_t>() == -1) cfg.instances.diags.push_back(-1);
-      else cfg.instances.diags.push_back(static_cast<int>(ck.uint(d[i], p, 0, 100000, "a number of diagonals >= 0, or -1 for all")));
-    }
-  }
-}
-
-void read_k(const Checker& ck, const json& v, const std::string& path, ExperimentConfig& cfg) {
-  if (!v.is_object()) ck.fail(path, "expected an object {\"min\": K1, \"max\": K2} or {\"fixed\": K}, got " + shown(v));
-  for (const auto& [key, _] : v.items())
-    if (key != "min" && key != "max" && key != "fixed") ck.fail(path + "/" + key, "unknown key (valid keys: fixed, max, min)");
-  if (v.contains("fixed")) {
-    if (v.contains("min") || v.contains("max")) ck.fail(path, "give either \"fixed\" or \"min\"/\"max\", not both");
-    cfg.k.min = cfg.k.max = static_cast<std::int64_t>(ck.uint(v["fixed"], path + "/fixed", 1, 2147483646, "an integer k >= 1"));
-    return;
-  }
-  if (v.contains("min")) cfg.k.min = static_cast<std::int64_t>(ck.uint(v["min"], path + "/min", 1, 2147483646, "an integer k >= 1"));
-  if (v.contains("max")) {
-    const json& m = v["max"];
-    if (m.is_number_integer() && m.get<std::int64_t>() == -1) cfg.k.max = -1;
-    else cfg.k.max = static_cast<std::int64_t>(ck.uint(m, path + "/max", 1, 2147483646, "an integer k >= 1, or -1 for n - 1"));
-  }
+void check_k(const json& j, const ExperimentConfig& cfg, const std::string& source) {
+  if (!j.contains("k")) return;
+  const json& k = j["k"];
+  if (k.contains("fixed") && (k.contains("min") || k.contains("max")))
+    fail_at(source, "/k", "give either \"fixed\" or \"min\"/\"max\", not both");
   if (cfg.k.max != -1 && cfg.k.max < cfg.k.min)
-    ck.fail(path, "k range " + std::to_string(cfg.k.min) + ".." + std::to_string(cfg.k.max) + " is empty (min > max)");
-}
-
-const std::vector<Option>& options() {
-  static const std::vector<Option> table{
-      {"name", true, nullptr, "experiment name (a string)",
-       [](const Checker& ck, const json& v, const std::string& p, ExperimentConfig& c) {
-         c.name = ck.string(v, p, "a non-empty string");
-         if (c.name.empty()) ck.fail(p, "expected a non-empty string, got \"\"");
-       }},
-      {"description", false, "", "free text",
-       [](const Checker& ck, const json& v, const std::string& p, ExperimentConfig& c) { c.description = ck.string(v, p, "a string"); }},
-      {"seed", false, 1, "experiment seed: every random choice derives from (seed, n, solution id, composition id)",
-       [](const Checker& ck, const json& v, const std::string& p, ExperimentConfig& c) {
-         c.seed = ck.uint(v, p, 0, UINT64_MAX, "an integer seed >= 0");
-       }},
-      {"engine", false, "auto", "completion engine",
-       [](const Checker& ck, const json& v, const std::string& p, ExperimentConfig& c) {
-         c.engine = ck.string(v, p, "an engine name");
-         try {
-           (void)make_engine(c.engine);
-         } catch (const std::invalid_argument& e) {
-           ck.fail(p, e.what());
-         }
-       }},
-      {"engine_params", false, json::object(), "parameters of the engine, by field name (grigoryan: GrigoryanParams, with the paper's defaults; minconflicts: MinConflictsParams)",
-       read_engine_params},
-      {"instances", false, nullptr,
-       "instead of sizes: {\"files\": [composition or CSPLib .param files, or directories of them], \"diags\": [D, ...] (for .param files; -1 = all; default [-1])}",
-       read_instances},
-      {"sizes", false, nullptr, "list of {\"n\": N or [N, ...], \"solutions\": S, \"compositions_per_solution\": C}", read_sizes},
-      {"k", false, json{{"min", 1}, {"max", -1}}, "composition size: {\"min\": K1, \"max\": K2} (max -1 = n - 1) or {\"fixed\": K}; default uniform on 1..n-1",
-       read_k},
-      {"time_limit_s", false, 0, "per-case wall-clock limit in seconds, 0 = none (gives gave_up)",
-       [](const Checker& ck, const json& v, const std::string& p, ExperimentConfig& c) {
-         c.time_limit_s = ck.number(v, p, "a number of seconds >= 0");
-       }},
-      {"max_nodes", false, 0, "per-case limit on placements tried, 0 = none (gives gave_up)",
-       [](const Checker& ck, const json& v, const std::string& p, ExperimentConfig& c) {
-         c.max_nodes = ck.uint(v, p, 0, UINT64_MAX, "an integer >= 0");
-       }},
-      {"shard_seconds", false, 30, "target work per shard in estimated CPU seconds (the unit a rank takes, writes and loses when killed)",
-       [](const Checker& ck, const json& v, const std::string& p, ExperimentConfig& c) {
-         c.shard_seconds = ck.number(v, p, "a number of seconds > 0");
-         if (!(c.shard_seconds > 0)) ck.fail(p, "expected a number of seconds > 0, got " + shown(v));
-       }},
-      {"shard_cases", false, 100000, "at most this many cases per shard (bounds a rank's memory; a shard holds whole solutions when they fit)",
-       [](const Checker& ck, const json& v, const std::string& p, ExperimentConfig& c) {
-         c.shard_cases = ck.uint(v, p, 1, kMaxU63, "an integer >= 1");
-       }},
-      {"output", false, nullptr, "results directory (default results/NAME)",
-       [](const Checker& ck, const json& v, const std::string& p, ExperimentConfig& c) {
-         c.output = ck.string(v, p, "a directory path");
-         if (c.output.empty()) ck.fail(p, "expected a directory path, got \"\"");
-       }},
-  };
-  return table;
-}
-
-std::string valid_keys() {
-  std::string keys;
-  for (const Option& o : options()) keys += (keys.empty() ? "" : ", ") + std::string(o.key);
-  return keys;
+    fail_at(source, "/k", "k range " + std::to_string(cfg.k.min) + ".." + std::to_string(cfg.k.max) + " is empty (min > max)");
 }
 
 // Every k the config can draw must lie in 1..n-1 for every n. n = 1 has no such k: it is
 // allowed with the default range 1..n-1 only, and then draws k = 0 (the empty 1 x 1 board).
-void check_k_against_sizes(const Checker& ck, const ExperimentConfig& cfg) {
+void check_k_against_sizes(const ExperimentConfig& cfg, const std::string& source) {
+  const EngineInfo& engine = engine_info(cfg.engine);
   for (std::size_t g = 0; g < cfg.sizes.size(); ++g)
     for (std::size_t i = 0; i < cfg.sizes[g].n.size(); ++i) {
       const Index n = cfg.sizes[g].n[i];
@@ -295,18 +190,18 @@ void check_k_against_sizes(const Checker& ck, const ExperimentConfig& cfg) {
                              (cfg.sizes[g].n.size() > 1 ? "/" + std::to_string(i) : "") + ")";
       if (n == 1 && cfg.k.min == 1 && cfg.k.max == -1) continue;
       if (cfg.k.min > n - 1)
-        ck.fail("/k", "k range " + std::to_string(cfg.k.min) + ".." + (cfg.k.max < 0 ? std::to_string(n - 1) : std::to_string(cfg.k.max)) +
-                          " has no k in 1..n-1 = 1.." + std::to_string(n - 1) + " for n = " + std::to_string(n) + at);
+        fail_at(source, "/k", "k range " + std::to_string(cfg.k.min) + ".." + (cfg.k.max < 0 ? std::to_string(n - 1) : std::to_string(cfg.k.max)) +
+                                  " has no k in 1..n-1 = 1.." + std::to_string(n - 1) + " for n = " + std::to_string(n) + at);
       if (cfg.k.max > n - 1)
-        ck.fail("/k", "k range " + std::to_string(cfg.k.min) + ".." + std::to_string(cfg.k.max) +
-                          " is outside 1..n-1 = 1.." + std::to_string(n - 1) + " for n = " + std::to_string(n) + at);
+        fail_at(source, "/k", "k range " + std::to_string(cfg.k.min) + ".." + std::to_string(cfg.k.max) +
+                                  " is outside 1..n-1 = 1.." + std::to_string(n - 1) + " for n = " + std::to_string(n) + at);
       // Engines for small residuals only (bitboard, sat): the smallest k must leave few free rows.
-      const Index max_free = engine_info(cfg.engine).max_free_rows;
       const std::int64_t free_rows = n - std::min<std::int64_t>(cfg.k.min, n - 1);
-      if (max_free != 0 && free_rows > max_free)
-        ck.fail("/engine", "engine '" + cfg.engine + "' takes at most " + std::to_string(max_free) + " free rows, but n = " +
-                               std::to_string(n) + " with k = " + std::to_string(cfg.k.min) + " leaves " + std::to_string(free_rows) + at +
-                               ": raise /k/min or use auto or exact");
+      if (engine.max_free_rows != 0 && free_rows > engine.max_free_rows)
+        fail_at(source, "/engine", "engine '" + cfg.engine + "' takes at most " + std::to_string(engine.max_free_rows) + " free rows, but n = " +
+                                       std::to_string(n) + " with k = " + std::to_string(cfg.k.min) + " leaves " + std::to_string(free_rows) + at +
+                                       ": raise /k/min or use " +
+                                       engine_list([](const EngineInfo& e) { return e.complete && e.max_free_rows == 0; }, " or "));
     }
 }
 
@@ -315,7 +210,7 @@ void check_k_against_sizes(const Checker& ck, const ExperimentConfig& cfg) {
 constexpr long double kMaxCases = 1e12L;
 constexpr long double kMaxShards = 1e7L;
 
-void check_plan_size(const Checker& ck, const ExperimentConfig& cfg) {
+void check_plan_size(const ExperimentConfig& cfg, const std::string& source) {
   long double cases = 0, shards = 0;  // exact far past the bounds, never overflows
   for (const SizeGroup& g : cfg.sizes) {
     const auto count = static_cast<long double>(g.n.size());
@@ -327,116 +222,109 @@ void check_plan_size(const Checker& ck, const ExperimentConfig& cfg) {
       if (shards > kMaxShards) break;
     }
     if (cases > kMaxCases)
-      ck.fail("/sizes", "the plan has more than 10^12 cases (n count x solutions x compositions_per_solution); split it into several configs");
+      fail_at(source, "/sizes", "the plan has more than 10^12 cases (n count x solutions x compositions_per_solution); split it into several configs");
   }
   if (shards > kMaxShards)
-    ck.fail("/shard_cases", "the plan would have more than 10^7 shards; raise shard_cases (now " + std::to_string(cfg.shard_cases) +
-                                ") or shard_seconds");
+    fail_at(source, "/shard_cases", "the plan would have more than 10^7 shards; raise shard_cases (now " + std::to_string(cfg.shard_cases) +
+                                        ") or shard_seconds");
+}
+
+// Every engine's parameters for config_help, under engine_params.
+std::string all_engines_help(const std::string& indent) {
+  std::string out;
+  for (const EngineInfo& e : engine_infos())
+    if (!e.params.empty()) out += indent + e.name + ":\n" + engine_params_help(e, indent + "  ");
+  return out + indent + engine_list([](const EngineInfo& e) { return e.params.empty(); }, " and ") + " take none\n";
 }
 
 }  // namespace
 
 ExperimentConfig parse_config(const json& j, const std::string& source) {
-  // The schema first (structure, types, bounds: configs/nqc-config.schema.json), then what a
-  // schema cannot say. The option table re-checks what it reads, for callers of this function.
-  validate_json(j, config_schema(), source);
-  const Checker ck(source);
-  if (!j.is_object()) ck.fail("", "expected a JSON object, got " + shown(j));
-  for (const auto& [key, _] : j.items()) {
-    bool known = key == "$schema";  // for editors; not part of the experiment
-    for (const Option& o : options()) known = known || key == o.key;
-    if (!known) ck.fail("/" + key, "unknown key (valid keys: " + valid_keys() + ")");
-  }
   ExperimentConfig cfg;
-  json resolved = json::object();
-  for (const Option& o : options()) {
-    const std::string path = std::string("/") + o.key;
-    if (j.contains(o.key)) {
-      o.read(ck, j[o.key], path, cfg);
-      resolved[o.key] = j[o.key];
-    } else if (o.required) {
-      ck.fail("", std::string("missing required key \"") + o.key + "\"");
-    } else if (!o.fallback.is_null()) {
-      o.read(ck, o.fallback, path, cfg);
-      resolved[o.key] = o.fallback;
-    }
-  }
-  if (cfg.sizes.empty() == cfg.instances.files.empty())
-    ck.fail("", "expected exactly one of \"sizes\" (generated cases) and \"instances\" (files)");
+  const JsonShape table = config_table(cfg);
+  check_json(j, table, source);
+  if (j.contains("sizes") == j.contains("instances"))
+    fail_at(source, "", std::string("expected ") + kExactlyOne);
+  const EngineInfo& engine = engine_info(cfg.engine);
+  if (j.contains("engine_params")) read_engine_params(j["engine_params"], engine, cfg.engine_options, source, "/engine_params");
+  check_sizes_have_solutions(j, cfg, source);
+  check_k(j, cfg, source);
   // (The resolved config that result files store holds the default k: that one passes.)
-  if (!cfg.instances.files.empty() && j.contains("k") && j["k"] != json{{"min", 1}, {"max", -1}})
-    ck.fail("/k", "instances run as given: k applies to generated cases (sizes) only");
-  if (!cfg.instances.files.empty() && cfg.engine == "grigoryan")
-    ck.fail("/engine", "engine 'grigoryan' runs derived compositions only (instances may exclude diagonals): use auto, bitboard, exact, minconflicts or sat");
+  if (!cfg.instances.files.empty() && j.contains("k") && j["k"] != *field_of(table, "k").fallback)
+    fail_at(source, "/k", "instances run as given: k applies to generated cases (sizes) only");
+  if (!cfg.instances.files.empty() && !engine.excluded_diagonals)
+    fail_at(source, "/engine", "engine '" + cfg.engine + "' runs derived compositions only (instances may exclude diagonals): use " +
+                                   engine_list([](const EngineInfo& e) { return e.excluded_diagonals; }, " or "));
   if (cfg.output.empty()) cfg.output = "results/" + cfg.name;
-  resolved["output"] = cfg.output;
-  check_k_against_sizes(ck, cfg);
-  check_plan_size(ck, cfg);
-  cfg.resolved = std::move(resolved);
+  check_k_against_sizes(cfg, source);
+  check_plan_size(cfg, source);
+  // The resolved config: every key of the table, as written or its default (not the
+  // fallbacks inside a key: a config written without them keeps its config_hash).
+  cfg.resolved = json::object();
+  for (const JsonField& f : table.fields) {
+    if (f.key[0] == '$') continue;
+    if (j.contains(f.key)) cfg.resolved[f.key] = j[f.key];
+    else if (f.fallback) cfg.resolved[f.key] = *f.fallback;
+  }
+  cfg.resolved["output"] = cfg.output;
   return cfg;
 }
 
-ExperimentConfig load_config(const std::filesystem::path& file) {
-  const std::string name = file.string();
-  std::error_code ec;
-  namespace fs = std::filesystem;
-  // A byte-order mark dropped and CR / CRLF made LF (text_input.hpp), so that the parser's line
-  // numbers are an editor's.
-  const std::string text = text::normalized(text::read_small_file(file, 16u << 20, "config"));
-  json j;
-  // Duplicate keys are an error (nlohmann keeps the last one silently): one set of keys per
-  // open object.
-  std::vector<std::set<std::string>> keys;
-  std::string duplicate;
-  const json::parser_callback_t check_keys = [&](int, json::parse_event_t event, json& parsed) {
-    if (event == json::parse_event_t::object_start) keys.emplace_back();
-    else if (event == json::parse_event_t::object_end && !keys.empty()) keys.pop_back();
-    else if (event == json::parse_event_t::key && !keys.empty() && !keys.back().insert(parsed.get<std::string>()).second && duplicate.empty())
-      duplicate = parsed.get<std::string>();
-    return true;
-  };
-  try {
-    j = json::parse(text, check_keys);
-  } catch (const json::exception& e) {
-    // e.what() is "[json.exception.parse_error.101] parse error at line L, column C: ..."
-    std::string what = e.what();
-    const auto cut = what.find("] ");
-    throw InputError(name + ": invalid JSON: " + text::escaped(cut == std::string::npos ? what : what.substr(cut + 2)));
-  }
-  if (!duplicate.empty()) throw InputError(name + ": invalid JSON: duplicate key \"" + text::escaped(duplicate) + "\"");
-  ExperimentConfig config = parse_config(j, name);
-  // Instance paths become absolute (relative ones are taken from the config file's
-  // directory) in the config and in the resolved config that result files store, so that a
-  // rerun or resume works from any working directory.
-  for (std::size_t i = 0; i < config.instances.files.size(); ++i) {
-    std::string& f = config.instances.files[i];
-    const std::string at = name + ": /instances/files/" + std::to_string(i) + ": ";
-    fs::path p(f);
-    if (p.is_relative()) p = fs::absolute(file.parent_path() / p, ec);
-    f = p.lexically_normal().string();
-    if (!fs::exists(f, ec)) throw InputError(at + f + ": no such file or directory");
-    if (fs::is_directory(f, ec)) {
-      bool any = false;
-      for (const auto& entry : fs::directory_iterator(f, ec))
-        any = any || (entry.is_regular_file() && (entry.path().extension() == ".param" || entry.path().extension() == ".txt"));
-      if (!any) throw InputError(at + f + ": no instance files (*.param, *.txt) in this directory (subdirectories are not searched)");
-    } else if (!fs::is_regular_file(f, ec)) {
-      throw InputError(at + f + ": not a regular file or a directory");
-    }
-    config.resolved["instances"]["files"][i] = f;
-  }
-  return config;
-}
-
 std::string config_help() {
+  ExperimentConfig scratch;
+  const JsonShape table = config_table(scratch);
   std::ostringstream out;
-  out << "Experiment config keys (JSON object; JSON Schema: configs/nqc-config.schema.json):\n";
-  for (const Option& o : options()) {
-    out << "  " << o.key << (o.required ? " (required)" : "");
-    if (!o.fallback.is_null()) out << " [default " << o.fallback.dump() << "]";
-    out << "\n      " << o.help << "\n";
-  }
+  out << "Experiment config keys (a JSON object; JSON Schema: configs/nqc-config.schema.json, or nqc run --config-schema):\n";
+  // A key, its sub-keys (an object's, or those of an array's objects), and for engine_params
+  // every engine's parameters.
+  const std::function<void(const JsonShape&, const std::string&)> keys = [&](const JsonShape& object, const std::string& indent) {
+    for (const JsonField& f : object.fields) {
+      if (f.key[0] == '$') continue;
+      out << indent << f.key << (f.required ? " (required)" : "");
+      if (f.fallback) out << " [default " << f.fallback->dump() << "]";
+      out << "\n" << indent << "    " << f.help << "\n";
+      const JsonShape& inner = f.shape.type == JsonShape::Type::array ? *f.shape.items : f.shape;
+      if (inner.type == JsonShape::Type::object) keys(inner, indent + "    ");
+      if (&object == &table && f.key == "engine_params") out << all_engines_help(indent + "    ");
+    }
+  };
+  keys(table, "  ");
+  out << kConfigPathsHelp << "\n";
   return out.str();
 }
+
+nlohmann::ordered_json config_schema() {
+  ExperimentConfig scratch;
+  ordered_json schema = {
+      {"$schema", "http://json-schema.org/draft-07/schema#"},
+      {"$id", "https://nqc.invalid/configs/nqc-config.schema.json"},
+      {"title", "nqc experiment config"},
+      {"description",
+       "An nqc experiment: generated cases (sizes) or instance files (instances), the engine and its parameters, limits and the "
+       "results directory. Generated from nqc's config table (src/experiment/config.cpp, the engines' parameter rows): do not "
+       "edit; `nqc run --config-schema` writes it. nqc checks every config with that table before any shard runs, then what a "
+       "schema cannot say (k against each n, n = 2 and 3, plan size). Each `expected` keyword is the text nqc prints after "
+       "'expected' when a value fails that node."},
+      {"$comment",
+       "nqc is stricter than draft-07 in two ways: an integer must be written as one (8, not 8.0 or 1e3), and a key may not "
+       "appear twice in one object. tests/cli/test_config_schema.py checks that nqc and Debian's python3-jsonschema give every "
+       "config in configs/ and a corpus of bad ones the same verdict."}};
+  schema.update(json_schema_of(config_table(scratch)));
+  ordered_json all_of = ordered_json::array();
+  all_of.push_back({{"oneOf", {{{"required", {"sizes"}}, {"not", {{"required", {"instances"}}}}},
+                               {{"required", {"instances"}}, {"not", {{"required", {"sizes"}}}}}}},
+                    {"expected", kExactlyOne}});
+  // Each engine's parameters, when the engine is chosen (by name, or as the default).
+  const std::string default_engine = field_of(config_table(scratch), "engine").fallback->get<std::string>();
+  for (const EngineInfo& e : engine_infos()) {
+    ordered_json when = {{"properties", {{"engine", {{"const", e.name}}}}}};
+    if (e.name != default_engine) when["required"] = {"engine"};
+    all_of.push_back({{"if", when}, {"then", {{"properties", {{"engine_params", engine_params_schema(e)}}}}}});
+  }
+  schema["allOf"] = std::move(all_of);
+  return schema;
+}
+
+std::string config_schema_text() { return config_schema().dump(2) + "\n"; }
 
 }  // namespace nqc

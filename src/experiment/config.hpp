@@ -15,7 +15,7 @@
 namespace nqc {
 
 /// A group of board sizes sharing sample sizes: for each n, `solutions` random solutions and
-/// `compositions_per_solution` compositions derived from each (000_*'s design).
+/// `compositions_per_solution` compositions derived from each ([Grigoryan]'s design).
 struct SizeGroup {
   std::vector<Index> n;
   std::uint64_t solutions = 0;
@@ -26,40 +26,56 @@ struct SizeGroup {
 /// CSPLib prob079 .param files, each run once per entry of `diags` (.param files: the first
 /// d excluded diagonals; -1 = all of them; composition files ignore it and run once).
 struct InstanceSet {
-  std::vector<std::string> files;  ///< as resolved against the config file's directory
-  std::vector<int> diags{-1};
+  std::vector<std::string> files;  ///< absolute once load_config resolved them (from the config file's directory)
+  std::vector<int> diags;
 };
 
-/// A validated experiment config. `resolved` is the config with every default filled in:
-/// it is what result files store and what reruns and resumes compare.
+/// A validated experiment config: what parse_config reads, every default filled in from the
+/// config table (config.cpp, the one place of the keys, defaults and checks; members left
+/// without one here). `resolved` is the config with every default filled in: it is what
+/// result files store and what reruns and resumes compare.
 struct ExperimentConfig {
   std::string name;
   std::string description;
-  std::uint64_t seed = 1;
-  std::string engine = "auto";
+  std::uint64_t seed{};
+  std::string engine;
   EngineOptions engine_options;  ///< from "engine_params", for engines that take some
   std::vector<SizeGroup> sizes;   ///< generated cases (empty when `instances` is used)
   InstanceSet instances;          ///< external instances (empty when `sizes` is used)
   KRange k;                    ///< k uniform on [min, max]; max -1 means n - 1
-  double time_limit_s = 0.0;   ///< per case, 0 = none
-  std::uint64_t max_nodes = 0; ///< per case, 0 = none
-  double shard_seconds = 30.0;        ///< target estimated CPU seconds per shard (make_plan)
-  std::uint64_t shard_cases = 100000; ///< at most this many cases per shard (whole solutions when they fit)
-  std::string output;          ///< results directory
+  double time_limit_s{};       ///< per case, 0 = none
+  std::uint64_t max_nodes{};   ///< per case, 0 = none
+  double shard_seconds{};      ///< target estimated CPU seconds per shard (make_plan)
+  std::uint64_t shard_cases{}; ///< at most this many cases per shard (whole solutions when they fit)
+  std::string output;          ///< results directory (load_config: resolved from the config file's directory)
   nlohmann::json resolved;
 };
 
-/// Validates a parsed JSON config. Every error is an nqc::InputError
+/// Validates a parsed JSON config against the config table and fills every default in. Paths
+/// stay as written (load_config resolves them). Every error is an nqc::InputError
 /// "SOURCE: JSON_PATH: what was expected", e.g. "demo.json: /sizes/0/n/2: expected an
-/// integer n >= 1, got -5" or "demo.json: /shard_case: unknown key (valid keys: ...)".
+/// integer n >= 1 (at most 2147483647), got -5" or "demo.json: /shard_case: unknown key
+/// (valid keys: ...)".
 ExperimentConfig parse_config(const nlohmann::json& j, const std::string& source);
 
-/// Reads and validates a config file. Relative instance paths are resolved against the
-/// directory of the config file. Throws nqc::InputError naming the file for a missing
-/// file, invalid JSON (with line and column) or any validation error.
+/// Reads and validates a config file (parse_config). Relative paths in it (output and its
+/// default results/NAME, instance files) are taken from the directory of the config file
+/// (the "Paths" paragraph of config_help): instance files become absolute (in `resolved` too, so that a rerun or
+/// resume works from any working directory), output becomes that directory joined with it.
+/// Throws nqc::InputError naming the file for a missing file, invalid JSON (with line and
+/// column), a duplicate key, any validation error, or an instance path that does not exist.
 ExperimentConfig load_config(const std::filesystem::path& file);
 
-/// The keys a config may have, with their defaults and meaning, as shown by `nqc run --help-config`.
+/// The keys a config may have, with their defaults and meaning, every engine's parameters
+/// (name, default, range, help) and the paths rule, as shown by `nqc run --help-config`.
 std::string config_help();
+
+/// The JSON Schema (draft-07) of configs, generated from the config table and the engines'
+/// parameter rows; configs/nqc-config.schema.json holds config_schema_text() (a unit test checks).
+nlohmann::ordered_json config_schema();
+
+/// config_schema() as the text of configs/nqc-config.schema.json (2-space indent, final newline),
+/// as `nqc run --config-schema` prints it.
+std::string config_schema_text();
 
 }  // namespace nqc

@@ -1,12 +1,13 @@
-"""configs/nqc-config.schema.json against two validators: Debian's python3-jsonschema (the
-reference implementation of draft-07) and nqc's compiled-in validator (`nqc run --dry-run`).
+"""configs/nqc-config.schema.json (generated from nqc's config table: a unit test checks it is
+`nqc run --config-schema`) against two checkers: Debian's python3-jsonschema (the reference
+implementation of draft-07) and nqc's own config checks (`nqc run --dry-run`).
 
 For every config in configs/ and bench/configs/, every config in tests/cli/data/, and a
 corpus of mutations of configs/ci.json (each key set to values of every wrong kind, each
 required key dropped, unknown keys at every level): when jsonschema refuses a config, nqc
 must refuse it too (exit 1) with an error whose JSON path lies at or under jsonschema's;
 when jsonschema accepts it, nqc must accept it or refuse it for a reason a schema cannot
-state (k against n, n = 2 or 3, engine parameters, plan size), listed in SEMANTIC.
+state (k against n, n = 2 or 3, plan size, instance files), listed in SEMANTIC.
 
 Usage: /usr/bin/python3 test_config_schema.py NQC REPO_ROOT
 """
@@ -32,9 +33,6 @@ SEMANTIC = [
     r"/k: k range .* is empty \(min > max\)",
     r"/k: give either \"fixed\" or \"min\"/\"max\", not both",
     r"n = [23] has no solution",
-    r"/engine_params/\w+: unknown parameter",
-    r"/engine_params/\w+: expected",
-    r"/engine_params: engine '\w+' takes no parameters",
     r"/engine: engine 'grigoryan' runs derived compositions only",
     r"more than 10\^(7 shards|12 cases)",
     r"/instances/files/\d+: .*(cannot open|No such file|not a composition)",
@@ -115,7 +113,7 @@ WRONG = {"string": "x", "empty string": "", "negative": -1, "zero": 0, "fraction
 
 
 def mutations():
-    for key in ["name", "description", "seed", "engine", "engine_params", "k", "time_limit_s", "max_nodes", "shard_cases",
+    for key in ["name", "description", "seed", "engine", "engine_params", "k", "time_limit_s", "max_nodes", "shard_seconds", "shard_cases",
                 "output", "sizes", "instances", "$schema"]:
         for what, value in WRONG.items():
             c = copy.deepcopy(base)
@@ -171,9 +169,48 @@ def mutations():
     yield "/engine_params for grigoryan", {**copy.deepcopy(base), "engine": "grigoryan", "engine_params": {"restarts": 10}}
     yield "/engine_params unknown for grigoryan", {**copy.deepcopy(base), "engine": "grigoryan", "engine_params": {"x": 1}}
     yield "/engine_params for exact", {**copy.deepcopy(base), "engine": "exact", "engine_params": {"restarts": 1}}
+    yield "/engine_params without engine (auto)", {**copy.deepcopy(base), "engine_params": {"noise": 0.1}}
+    # Every parameter of every engine, from `nqc run --help-config`: its default, values of every
+    # wrong kind, and just outside its range (small boards: bitboard takes at most 128 free rows).
+    small = {**copy.deepcopy(base), "sizes": [{"n": [8, 10], "solutions": 1, "compositions_per_solution": 1}]}
+    for engine, name, default, expected in engine_params():
+        for what, value in [("default", default)] + list(WRONG.items()) + out_of_range(expected):
+            yield f"/engine_params/{name} of {engine} = {what}", {**copy.deepcopy(small), "engine": engine,
+                                                                   "engine_params": {name: value}}
     yield "/k fixed and min", {**copy.deepcopy(base), "k": {"fixed": 1, "min": 1}}
     yield "/k min > max", {**copy.deepcopy(base), "k": {"min": 5, "max": 3}}
     yield "/$schema string", {**copy.deepcopy(base), "$schema": "../configs/nqc-config.schema.json"}
+
+
+def engine_params():
+    """(engine, name, default, expected) of every parameter `nqc run --help-config` lists."""
+    text = subprocess.run([NQC, "run", "--help-config"], capture_output=True, text=True, check=True).stdout
+    engine, rows = None, []
+    for line in text.splitlines():
+        m = re.match(r"^ {6}(\w+):$", line)
+        if m:
+            engine = m.group(1)
+        m = re.match(r"^ {8}(\w+) = (.*) \((.*)\)$", line)
+        if m and engine:
+            rows.append((engine, m.group(1), json.loads(m.group(2)), m.group(3)))
+    assert len(rows) >= 27, f"--help-config lists {len(rows)} engine parameters"
+    return rows
+
+
+def out_of_range(expected):
+    """Values just outside the range an `expected` text states ("an integer 0..9", "a number 0..1")."""
+    m = re.match(r"an integer (-?\d+)\.\.(\d+)$", expected) or re.match(r"a number (-?[\d.]+)\.\.([\d.]+)$", expected)
+    if m:
+        lo, hi = (json.loads(g) for g in m.groups())
+        return [("below the range", lo - 1), ("above the range", hi + 1)] + \
+            ([("inside the range", (lo + hi) / 2)] if "number" in expected else [])
+    m = re.match(r"an integer >= (-?\d+)$", expected) or re.match(r"a number >= (-?[\d.]+)$", expected)
+    if m:
+        return [("below the range", json.loads(m.group(1)) - 1)]
+    m = re.match(r"one of (.*)$", expected)
+    if m:
+        return [(f"choice {c}", c) for c in m.group(1).split(", ")] + [("no choice", "none")]
+    return []
 
 
 for desc, config in mutations():

@@ -191,6 +191,31 @@ expect_stdout_line "outcome: gave_up" "complete --max-nodes 1: 'outcome: gave_up
 expect_stdout_line "limit: max_nodes" "complete --max-nodes 1: 'limit: max_nodes'"
 check "complete --max-nodes 1: no -o file when giving up" test ! -e "$TMP/gave-up-out.txt"
 
+# --- complete --param: an engine's parameters, checked as a config's engine_params ----------
+run "$NQC" complete -e minconflicts -p noise=0.2 -p init=random --param max_restarts=3 "$d40"
+expect_exit 0 "complete -e minconflicts -p noise=0.2 -p init=random --param max_restarts=3"
+expect_stdout_line "outcome: solved" "complete with parameters: 'outcome: solved'"
+run "$NQC" complete -e minconflicts -p noise=5 "$d40"
+expect_exit 1 "complete -p noise=5 (a probability)"
+expect_stderr_line "nqc: error: --param: /noise: expected a number 0..1, got 5" "complete -p noise=5: the range"
+run "$NQC" complete -e minconflicts -p init=fast "$d40"
+expect_stderr_line "nqc: error: --param: /init: expected one of greedy, random, got \"fast\"" "complete -p init=fast: the choices"
+run "$NQC" complete -e grigoryan -p restart=1 "$d40"
+check "complete -p restart=1: an unknown parameter, the valid ones named" \
+  grep -qx "nqc: error: --param: /restart: unknown parameter (valid: backtracks_per_attempt, restarts, .*, block3_stops_at_level2)" "$ERR_FILE"
+run "$NQC" complete -e exact -p noise=0.1 "$d40"
+expect_stderr_line "nqc: error: --param: /: engine 'exact' takes no parameters (bitboard, grigoryan and minconflicts do)" \
+  "complete -e exact -p: exact takes none"
+run "$NQC" complete -e minconflicts -p noise "$d40"
+expect_stderr_line "nqc: error: --param: expected NAME=VALUE, got 'noise'" "complete -p without '='"
+run "$NQC" complete -e minconflicts -p noise=0.1 -p noise=0.2 "$d40"
+expect_stderr_line "nqc: error: --param: noise given twice" "complete -p twice"
+# The same parameter through a config and through --param: the same result.
+run "$NQC" complete -e grigoryan -p restarts=0 -p backtracks_per_attempt=0 --seed 5 "$d40"
+grig_cli=$(grep -E '^(outcome|backtracks|nodes):' "$OUT_FILE" | tr '\n' ' ')
+run "$NQC" complete -e grigoryan --seed 5 "$d40"
+check "complete -p changes what grigoryan does ($grig_cli)" test "$grig_cli" != "$(grep -E '^(outcome|backtracks|nodes):' "$OUT_FILE" | tr '\n' ' ')"
+
 # --- aggregate --------------------------------------------------------------------------
 cp "$CI_CONFIG" "$TMP/ci.json"
 res=$TMP/ci-results
@@ -224,6 +249,25 @@ check "aggregate --csv failure: no table on stdout" test ! -s "$OUT_FILE"
 run "$NQC" aggregate "$TMP/no-such-results"
 expect_exit 1 "aggregate of a missing path"
 expect_stderr_line "nqc: error: $TMP/no-such-results: no such file or directory" "aggregate of a missing path: message"
+
+# --- paths in a config: taken from the config file's directory; -o from the current one -----
+mkdir -p "$TMP/paths/cfg/inst" "$TMP/paths/elsewhere"
+printf '8\n1 3 0 0 0 0 0 0\n' >"$TMP/paths/cfg/inst/a.txt"
+printf '{"name": "p", "engine": "exact", "output": "out/p", "instances": {"files": ["inst/a.txt"]}}\n' >"$TMP/paths/cfg/p.json"
+run bash -c 'cd "$1/elsewhere" && "$2" run ../cfg/p.json -q' _ "$TMP/paths" "$(readlink -f "$NQC")"
+expect_exit 0 "run ../cfg/p.json from another directory"
+check "output and instance files from the config's directory: cfg/out/p/results.h5" test -s "$TMP/paths/cfg/out/p/results.h5"
+check "nothing written in the working directory" test -z "$(ls -A "$TMP/paths/elsewhere")"
+run bash -c 'cd / && "$2" run "$1/cfg/p.json" --resume' _ "$TMP/paths" "$(readlink -f "$NQC")"
+expect_exit 0 "the same config from / with --resume"
+check "... resumes its run (same directory, same resolved config: its shard is done)" \
+  grep -q "1 shards already done; results in $TMP/paths/cfg/out/p (launch 2)$" "$ERR_FILE"
+run bash -c 'cd "$1/elsewhere" && "$2" run ../cfg/p.json -o o2 -q' _ "$TMP/paths" "$(readlink -f "$NQC")"
+expect_exit 0 "run -o o2 from another directory"
+check "-o DIR from the working directory: elsewhere/o2/results.h5" test -s "$TMP/paths/elsewhere/o2/results.h5"
+run bash -c 'cd "$1/cfg" && "$2" run p.json -o ../elsewhere/o2 --resume' _ "$TMP/paths" "$(readlink -f "$NQC")"
+expect_exit 0 "--resume of that directory from the config's directory"
+check "... resumes it (its shard is done)" grep -q "1 shards already done; results in ../elsewhere/o2 (launch 2)$" "$ERR_FILE"
 
 # --- count, randset, CSPLib .param files ---------------------------------------------------
 run "$NQC" count 14

@@ -27,9 +27,6 @@ PENDING = {
     "src/mpi/runner.cpp",
     "src/experiment/results.hpp", "src/experiment/results.cpp",
     "src/experiment/plan.hpp", "src/experiment/plan.cpp",
-    "src/experiment/config.hpp", "src/experiment/config.cpp",
-    "src/experiment/json_schema.hpp", "src/experiment/json_schema.cpp",
-    "configs/nqc-config.schema.json",
 }
 
 # A reference to a document outside the repository (not a number like 100_000_000, not the

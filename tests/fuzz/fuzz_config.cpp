@@ -1,5 +1,5 @@
 // Fuzz target: the experiment config reader (load_config: the text discipline, JSON with
-// duplicate keys refused, the compiled-in JSON Schema, the checks after it) and the reader of
+// duplicate keys refused, the config table's checks and those after it) and the reader of
 // DIR/plan.json (parse_pinned_plan), which meet the same kind of text. Contract: a config, or
 // nqc::InputError, one line naming the file (plan.json's reason is wrapped by the caller:
 // one line, no file).

@@ -18,9 +18,11 @@ HERE=$(cd "$(dirname "${BASH_SOURCE[0]}")" && pwd)
 # shellcheck source=../cli/lib.sh
 source "$REPO/tests/cli/lib.sh"
 SUBMIT=$REPO/jobs/submit
-CONFIG=$HERE/golden.json
 export NQC
 TMP=$(cd "$TMP" && pwd -P)
+# In $TMP: its output "results/golden" is taken from the config's directory ($TMP/results/golden).
+cp "$HERE/golden.json" "$TMP/golden.json"
+CONFIG=$TMP/golden.json
 SHELLCHECK=$(command -v shellcheck)
 
 # The templates on their own, as they are in the repository.

@@ -1,6 +1,14 @@
 #include <gtest/gtest.h>
+#include <unistd.h>
 
+#include <cmath>
+#include <fstream>
+#include <limits>
+#include <sstream>
+
+#include "core/engine_options.hpp"
 #include "experiment/config.hpp"
+#include "experiment/engine_params.hpp"
 #include "io/errors.hpp"
 
 namespace nqc {
@@ -134,14 +142,75 @@ TEST(Config, EngineParamsReachTheEngine) {
   const ExperimentConfig m = parse_config(j, "c.json");
   EXPECT_DOUBLE_EQ(m.engine_options.minconflicts.noise, 0.1);
   EXPECT_EQ(m.engine_options.minconflicts.max_restarts, 7u);
+  // noise is a probability: 0..1 (before the parameter rows it took any number >= 0, 5 too).
   j["engine_params"] = json::parse(R"({"noise": -1})");
-  EXPECT_EQ(error_of(j), "c.json: /engine_params/noise: expected a number >= 0, got -1");
+  EXPECT_EQ(error_of(j), "c.json: /engine_params/noise: expected a number 0..1, got -1");
+  j["engine_params"] = json::parse(R"({"noise": 5})");
+  EXPECT_EQ(error_of(j), "c.json: /engine_params/noise: expected a number 0..1, got 5");
+  // init, a choice, is settable (it was refused as unknown before the parameter rows).
+  j["engine_params"] = json::parse(R"({"init": "random"})");
+  EXPECT_EQ(parse_config(j, "c.json").engine_options.minconflicts.init, MinConflictsInit::random);
+  j["engine_params"] = json::parse(R"({"init": "greedier"})");
+  EXPECT_EQ(error_of(j), "c.json: /engine_params/init: expected one of greedy, random, got \"greedier\"");
+  // The engines with parameters come from the registry (bitboard's least_damage became settable).
   j["engine"] = "auto";
   j["engine_params"] = json::parse(R"({"noise": 0.1})");
-  EXPECT_EQ(error_of(j), "c.json: /engine_params: engine 'auto' takes no parameters (grigoryan and minconflicts do)");
+  EXPECT_EQ(error_of(j), "c.json: /engine_params: engine 'auto' takes no parameters (bitboard, grigoryan and minconflicts do)");
+  j.erase("engine");
+  EXPECT_EQ(error_of(j), "c.json: /engine_params: engine 'auto' takes no parameters (bitboard, grigoryan and minconflicts do)")
+      << "the default engine too";
+  j["engine"] = "bitboard";
+  j["engine_params"] = json::parse(R"({"least_damage": true})");
+  EXPECT_TRUE(parse_config(j, "c.json").engine_options.bitboard.least_damage);
 }
 
-TEST(Config, PlanSizeIsBounded) {
+// A JSON value inside the range of `spec` and different from `current` where the range allows.
+json other_value(const ParamSpec& spec, const json& current) {
+  switch (spec.kind) {
+    case ParamKind::flag: return !current.get<bool>();
+    case ParamKind::choice: return std::string(spec.choices[current == std::string(spec.choices[0]) ? spec.choices.size() - 1 : 0]);
+    case ParamKind::real: return std::isinf(spec.max_real) ? spec.min_real + 3.25 : (spec.min_real + spec.max_real) / 4;
+    case ParamKind::integer: return current == spec.min_integer + 1 ? json(spec.min_integer + 2) : json(spec.min_integer + 1);
+  }
+  return nullptr;
+}
+
+TEST(Config, EveryParameterOfEveryEngineIsSettableAndRangeChecked) {
+  std::size_t rows = 0;
+  const EngineOptions defaults;
+  for (const EngineInfo& e : engine_infos())
+    for (const ParamSpec& spec : e.params) {
+      ++rows;
+      SCOPED_TRACE(e.name + "." + std::string(spec.name));
+      json j = minimal();
+      j["engine"] = e.name;
+      const json def = param_json(spec, spec.get(defaults));
+      const json value = other_value(spec, def);
+      ASSERT_NE(value, def);
+      j["engine_params"] = {{spec.name, value}};
+      const ExperimentConfig c = parse_config(j, "c.json");
+      EXPECT_EQ(param_json(spec, spec.get(c.engine_options)), value) << "the value reaches the engine's parameters";
+      EXPECT_EQ(c.resolved["engine_params"], j["engine_params"]);
+      j["engine_params"] = {{spec.name, def}};
+      EXPECT_EQ(error_of(j), "") << "the default is in range";
+      const std::string refused = "c.json: /engine_params/" + std::string(spec.name) + ": expected " + param_expectation(spec) + ", got ";
+      j["engine_params"] = {{spec.name, "x"}};
+      EXPECT_EQ(error_of(j), refused + "\"x\"");
+      if (spec.kind == ParamKind::integer) {
+        j["engine_params"] = {{spec.name, spec.min_integer - 1}};
+        EXPECT_EQ(error_of(j), refused + std::to_string(spec.min_integer - 1));
+        if (spec.max_integer < std::numeric_limits<std::uint64_t>::max()) {
+          j["engine_params"] = {{spec.name, spec.max_integer + 1}};
+          EXPECT_EQ(error_of(j), refused + std::to_string(spec.max_integer + 1));
+        }
+      }
+      if (spec.kind == ParamKind::real && !std::isinf(spec.max_real)) {
+        j["engine_params"] = {{spec.name, spec.max_real + 0.5}};
+        EXPECT_EQ(error_of(j), refused + json(spec.max_real + 0.5).dump());
+      }
+    }
+  EXPECT_EQ(rows, 27u) << "1 bitboard + 19 grigoryan + 7 minconflicts parameters";
+}TEST(Config, PlanSizeIsBounded) {
   json j = minimal();
   j["sizes"][0]["compositions_per_solution"] = 100000001;
   EXPECT_EQ(error_of(j), "c.json: /sizes/0/compositions_per_solution: expected an integer 1..10^8, got 100000001");
@@ -166,6 +235,85 @@ TEST(Config, LoadFileErrors) {
   } catch (const InputError& e) {
     EXPECT_STREQ(e.what(), "/nonexistent.json: cannot open: No such file or directory");
   }
+}
+
+// configs/nqc-config.schema.json is committed for editors; the config table is its source.
+TEST(ConfigTable, CommittedSchemaIsTheGeneratedOne) {
+  std::ifstream in(NQC_SOURCE_DIR "/configs/nqc-config.schema.json", std::ios::binary);
+  std::ostringstream text;
+  text << in.rdbuf();
+  EXPECT_TRUE(text.str() == config_schema_text())
+      << "configs/nqc-config.schema.json differs from the config table's schema: regenerate it with\n"
+         "  build/src/cli/nqc run --config-schema > configs/nqc-config.schema.json";
+}
+
+TEST(ConfigTable, SchemaDefaultsAreTheResolvedOnes) {
+  const ExperimentConfig c = parse_config(minimal(), "c.json");
+  const auto schema = config_schema();
+  std::size_t defaults = 0;
+  for (const auto& [key, node] : schema["properties"].items())
+    if (node.contains("default")) {
+      ++defaults;
+      ASSERT_TRUE(c.resolved.contains(key)) << key;
+      EXPECT_EQ(c.resolved[key].dump(), node["default"].dump()) << key;
+    }
+  EXPECT_EQ(defaults, 9u);
+  EXPECT_EQ(c.seed, 1u);
+  EXPECT_EQ(c.shard_cases, 100000u);
+  EXPECT_EQ(c.shard_seconds, 30.0);
+  EXPECT_EQ(c.time_limit_s, 0.0);
+  EXPECT_EQ(c.max_nodes, 0u);
+  EXPECT_EQ(schema["properties"]["engine"]["enum"].dump(), nlohmann::ordered_json(engine_names()).dump());
+}
+
+TEST(ConfigTable, HelpShowsEveryKeyAndEveryEngineParameter) {
+  const std::string help = config_help();
+  for (const auto& [key, node] : config_schema()["properties"].items())
+    if (key[0] != '$') {
+      EXPECT_NE(help.find("\n  " + key), std::string::npos) << key;
+    }
+  for (const char* sub : {"files", "diags", "n", "solutions", "compositions_per_solution", "min", "max", "fixed"})
+    EXPECT_NE(help.find("\n      " + std::string(sub)), std::string::npos) << sub;
+  const EngineOptions defaults;
+  for (const EngineInfo& e : engine_infos())
+    for (const ParamSpec& spec : e.params)
+      EXPECT_NE(help.find("\n        " + std::string(spec.name) + " = " + param_json(spec, spec.get(defaults)).dump() + " (" +
+                          param_expectation(spec) + ")\n            " + std::string(spec.help) + "\n"),
+                std::string::npos)
+          << spec.name;
+  EXPECT_NE(help.find("auto, exact and sat take none"), std::string::npos);
+  EXPECT_NE(help.find("\nPaths: a relative path in a config"), std::string::npos);
+}
+
+// One base for a config's relative paths: the config file's directory.
+TEST(ConfigFile, RelativePathsAreTakenFromTheConfigsDirectory) {
+  namespace fs = std::filesystem;
+  const fs::path dir = fs::temp_directory_path() / ("nqc-config-paths-" + std::to_string(::getpid()));
+  fs::create_directories(dir / "sub" / "inst");
+  std::ofstream(dir / "sub" / "inst" / "a.txt") << "8\n1 3 0 0 0 0 0 0\n";
+  const auto write = [&](const std::string& name, const std::string& text) {
+    std::ofstream(dir / "sub" / name) << text;
+    return dir / "sub" / name;
+  };
+  const ExperimentConfig sized = load_config(write("s.json", R"({"name": "s", "sizes": [{"n": 8, "solutions": 1, "compositions_per_solution": 1}]})"));
+  EXPECT_EQ(sized.output, (dir / "sub" / "results" / "s").string()) << "the default output too";
+  EXPECT_EQ(sized.resolved["output"], sized.output);
+  const ExperimentConfig up = load_config(write("u.json", R"({"name": "u", "output": "../out", "instances": {"files": ["inst/a.txt", "inst"]}})"));
+  EXPECT_EQ(up.output, (dir / "out").string());
+  EXPECT_EQ(up.instances.files, (std::vector<std::string>{(dir / "sub" / "inst" / "a.txt").string(), (dir / "sub" / "inst").string()}));
+  EXPECT_EQ(up.resolved["instances"]["files"][0], up.instances.files[0]);
+  EXPECT_EQ(up.instances.diags, (std::vector<int>{-1})) << "the default diags";
+  EXPECT_FALSE(up.resolved["instances"].contains("diags")) << "defaults inside a key stay out of the resolved config (config_hash)";
+  const ExperimentConfig absolute = load_config(write("a.json", R"({"name": "a", "output": "/tmp/x//y", "sizes": [{"n": 8, "solutions": 1, "compositions_per_solution": 1}]})"));
+  EXPECT_EQ(absolute.output, "/tmp/x//y") << "an absolute output as written";
+  // The same config from another working directory: the same paths and resolved config.
+  const fs::path cwd = fs::current_path();
+  fs::current_path(dir / "sub");
+  const ExperimentConfig here = load_config("u.json");
+  fs::current_path(cwd);
+  EXPECT_EQ(here.output, "../out") << "a relative config keeps the output relative to the working directory";
+  EXPECT_EQ(here.instances.files, up.instances.files);
+  fs::remove_all(dir);
 }
 
 }  // namespace

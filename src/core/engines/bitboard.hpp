@@ -8,20 +8,25 @@
 
 #include "core/counting.hpp"
 #include "core/engine.hpp"
+#include "core/param_spec.hpp"
 
 namespace nqc {
 
 /// Free columns (equally, free rows) up to which the word search runs: 2 words of 64.
 inline constexpr Index kBitboardMaxFree = 128;
 
-/// Parameters of complete_bitboard.
+/// Parameters of complete_bitboard, one row each: X(A, TYPE, NAME, DEFAULT, MIN, MAX, HELP)
+/// (core/param_spec.hpp).
+#define NQC_BITBOARD_PARAMS(X, A)                                                                                      \
+  /* Random order took fewer nodes and 30-40% less time near CSPLib prob079's phase transition                         \
+     (n = 14..18, d = n - 2, 20 instances each). */                                                                    \
+  X(A, bool, least_damage, false, 0, 1,                                                                                \
+    "order of a row's candidate cells: least damage first (the free cells the queen would take from the open "         \
+    "rows, [Grigoryan]'s minimum-damage rule, O(f) words per candidate), or random (false; ascending in counting)")
+
+/// The parameters of complete_bitboard (NQC_BITBOARD_PARAMS).
 struct BitboardParams {
-  /// Order of a row's candidate cells: true, least damage first (the free cells the queen
-  /// would take from the open rows, [Grigoryan]'s minimum-damage rule, O(f) words per candidate);
-  /// false, random order (ascending column order in counting). Random order took fewer
-  /// nodes and 30-40% less time near CSPLib prob079's phase transition (n = 14..18, d =
-  /// n - 2, 20 instances each).
-  bool least_damage = false;
+  NQC_BITBOARD_PARAMS(NQC_PARAM_FIELD, _)
 };
 
 /// The residual of composition `c` (its free rows x free columns; the diagonals its queens

@@ -5,84 +5,90 @@
 #include <cstdint>
 
 #include "core/engine.hpp"
+#include "core/param_spec.hpp"
 
 namespace nqc {
 
-/// Every parameter of the algorithm, with the paper's defaults ([Grigoryan]; the limits
-/// as in [GrigoryanCode]). Counts of backtracks are returns to a saved level (x, y or z).
+/// Every parameter of the algorithm, with the paper's defaults ([Grigoryan]; the limits as in
+/// [GrigoryanCode]), one row each: X(A, TYPE, NAME, DEFAULT, MIN, MAX, HELP)
+/// (core/param_spec.hpp). Counts of backtracks are returns to a saved level (x, y or z).
+#define NQC_GRIGORYAN_PARAMS(X, A)                                                                                     \
+  /* [Grigoryan]: "allowing the Back Tracking procedure to be performed up to 1000 times". */                                \
+  X(A, std::uint32_t, backtracks_per_attempt, 1000, 0, UINT32_MAX,                                                     \
+    "returns to a saved level (x, y or z) allowed in one attempt; the next one ends the attempt")                      \
+  /* The arXiv text says 3; the author's later code uses 10. */                                                        \
+  X(A, std::uint32_t, restarts, 3, 0, UINT32_MAX,                                                                      \
+    "attempts after the first before the composition is given up (the paper: 3, the author's code: 10)")               \
+  X(A, std::uint32_t, block3_retries, 5, 0, UINT32_MAX,                                                                \
+    "block 3 (rand & rand) failures from one restore point y before going back to block 1 (or ending the "             \
+    "attempt when the run did not start at block 1)")                                                                  \
+  X(A, std::uint32_t, block5_backtracks, 100, 0, UINT32_MAX,                                                           \
+    "returns to z in one block-5 session before a run that started at block 1 or 2 goes back to block 3 "              \
+    "(n >= small_n)")                                                                                                  \
+  /* Only blocks 4-5 run below small_n, so it equals the attempt budget. */                                            \
+  X(A, std::uint32_t, block5_backtracks_small, 1000, 0, UINT32_MAX, "block5_backtracks for n < small_n")               \
+  X(A, std::uint32_t, repeat_bound, 5, 0, UINT32_MAX,                                                                  \
+    "returns to z in one block-5 session before a dead end first tries the row's next cells (look-ahead), "            \
+    "n >= small_n")                                                                                                    \
+  X(A, std::uint32_t, repeat_bound_small, 25, 0, UINT32_MAX, "repeat_bound for n < small_n")                           \
+  X(A, Index, small_n, 50, 1, INT32_MAX, "board size below which only the final stage (blocks 4-5) runs")              \
+  X(A, Index, medium_n, 100, 1, INT32_MAX,                                                                             \
+    "board size from which a run starts at block 1, 2 or 4 by k (small_n <= n < medium_n: blocks 2-5)")                \
+  /* [Grigoryan], step 90: "one of the first three rows is randomly selected". */                                            \
+  X(A, std::uint32_t, risk_ties, 3, 0, UINT32_MAX,                                                                     \
+    "minimum-risk rule: a tie for the fewest free cells is broken at random among the first this-many tied rows")      \
+  /* The paper: "a tie of the lowest two". */                                                                          \
+  X(A, std::uint32_t, damage_ties, 2, 0, UINT32_MAX,                                                                   \
+    "minimum-damage rule: a tie for the lowest damage among the first this-many cells is broken at random")            \
+  /* Block 4 is where the paper counts the free cells per diagonal and column; with E from z the                       \
+     backtrack distribution at n = 1000 and 5000 is the paper's (about 61% without backtrack), with                    \
+     E recounted it is about 98%. */                                                                                   \
+  X(A, bool, damage_at_z, true, 0, 1,                                                                                  \
+    "minimum-damage rule on the damage E counted at z by block 4 (true) or recounted after every placement "           \
+    "(false)")                                                                                                         \
+  /* Block 5's "restore z and retry (up to repeatBound times), then try the row's next cell" read as                   \
+     the author's code does (see "Blocks 4-5: the paper, the author's code and nqc" below). false:                     \
+     nqc 0.1's reading, where every descent starts with the minimum-risk rule (with                                    \
+     search_retractions = 100 and lookahead_columns it gave 1.4e-4 false negatives at n = 200                          \
+     instead of the paper's < 1e-5; the greedy descents from the minimum-risk start are nearly                         \
+     deterministic). */                                                                                                \
+  X(A, bool, first_move_sweep, true, 0, 1,                                                                             \
+    "the first queen of every descent sweeps block 4's ranking of the rows and each row's free cells, "                \
+    "repeat_bound + 1 descents from each (false: every descent starts with the minimum-risk rule)")                    \
+  /* When blocks 1 and 3 placed no queen, z is the composition itself, ranked as before: then a later                  \
+     block-5 session at it (after a return to block 3, which places nothing when k >= level3 at                        \
+     50 <= n < 100, or after a restart) goes on with the sweep where the last one stopped. false:                      \
+     every session starts over at the first ranked row, as the author's code does, which never gets                    \
+     past the first ~100 / 6 first queens between returns to block 3 (9 of 20000 cases at n = 50 not                   \
+     completed, none with true) nor past the first ~1000 / 26 in an attempt at n < 50. */                              \
+  X(A, bool, sweep_resumes, true, 0, 1,                                                                                \
+    "a later block-5 session at an unchanged z goes on with the sweep where the last one stopped (false: "             \
+    "it starts over at the first ranked row, as the author's code does)")                                              \
+  /* "Try the row's next cell" read as the failing row's, then the previous row's, ...: in the last                    \
+     of the repeat_bound + 1 descents from each first queen (first_move_sweep), or in every descent                    \
+     after repeat_bound returns in a session (without it). Not a backtrack (no saved level is                          \
+     restored). Not in the paper or the author's code: 0 is the paper's algorithm, whose greedy                        \
+     descents cannot complete some small compositions from any first queen (n < 50); 100 completes                     \
+     them. */                                                                                                          \
+  X(A, std::uint32_t, search_retractions, 0, 0, UINT32_MAX,                                                            \
+    "rows that a descent may take back depth-first after a dead end (not in the paper: 0)")                            \
+  /* The paper's text and the author's code check rows only; the reduced matrix is square, so such a                   \
+     column dooms a greedy descent anyway: the check changes no greedy descent's success, only how                     \
+     early it stops (and with search_retractions, where the search resumes). */                                        \
+  X(A, bool, lookahead_columns, false, 0, 1,                                                                           \
+    "the look-ahead also fails a placement that leaves an open column without a free cell")                            \
+  X(A, std::int64_t, level2, -1, -1, INT32_MAX,                                                                        \
+    "second base level as a number of placed queens; -1: the paper's regression grigoryan_level2(n)")                  \
+  X(A, std::int64_t, level3, -1, -1, INT32_MAX,                                                                        \
+    "third base level as a number of placed queens; -1: the paper's regression grigoryan_level3(n)")                   \
+  /* true: block 3 adds no queen after block 1 and the final stage starts with n - level2 free rows. */                \
+  X(A, bool, block3_stops_at_level2, false, 0, 1,                                                                      \
+    "block 3 runs rand & rand up to level2, as the author's MATLAB code does (false: up to level3, the "               \
+    "paper's text)")
+
+/// The parameters of complete_grigoryan (NQC_GRIGORYAN_PARAMS: names, defaults, ranges, help).
 struct GrigoryanParams {
-  /// Returns to a saved level allowed in one attempt; the next one ends the attempt ([Grigoryan]:
-  /// "allowing the Back Tracking procedure to be performed up to 1000 times").
-  std::uint32_t backtracks_per_attempt = 1000;
-  /// Attempts after the first before the composition is declared to have no completion. The
-  /// arXiv text says 3; the author's later code uses 10. Default: the paper's 3.
-  std::uint32_t restarts = 3;
-  /// Block 3 (rand & rand) failures from one restore point y before going back to block 1
-  /// (or ending the attempt when the run did not start at block 1).
-  std::uint32_t block3_retries = 5;
-  /// Returns to z in one block-5 session before a run that started at block 1 or 2 goes back
-  /// to block 3 (n >= small_n).
-  std::uint32_t block5_backtracks = 100;
-  /// The same for n < small_n (only blocks 4-5 run there, so it equals the attempt budget).
-  std::uint32_t block5_backtracks_small = 1000;
-  /// Returns to z in one block-5 session before a dead end first tries the row's next cells
-  /// (look-ahead), n >= small_n.
-  std::uint32_t repeat_bound = 5;
-  /// The same for n < small_n.
-  std::uint32_t repeat_bound_small = 25;
-  /// n < small_n: only the final stage (blocks 4-5) runs.
-  Index small_n = 50;
-  /// small_n <= n < medium_n: blocks 2-5; n >= medium_n: from block 1, 2 or 4 by k.
-  Index medium_n = 100;
-  /// Minimum-risk rule: a tie for the fewest free cells is broken at random among the first
-  /// this-many tied rows ([Grigoryan], step 90: "one of the first three rows is randomly
-  /// selected").
-  std::uint32_t risk_ties = 3;
-  /// Minimum-damage rule: a tie for the lowest damage among the first this-many cells is
-  /// broken at random ("a tie of the lowest two").
-  std::uint32_t damage_ties = 2;
-  /// Minimum-damage rule on the damage E counted at z by block 4 (true) or recounted after
-  /// every placement (false). Block 4 is where the paper counts the free cells per diagonal
-  /// and column; with E from z the backtrack distribution at n = 1000 and 5000 is the
-  /// paper's (about 61% without backtrack), with E recounted it is about 98%.
-  bool damage_at_z = true;
-  /// Block 5's "restore z and retry (up to repeatBound times), then try the row's next cell"
-  /// read as the author's code does (see "Blocks 4-5: the paper, the author's code and nqc"
-  /// below): the first queen of every descent sweeps block 4's ranking of the rows and each
-  /// row's free cells, repeat_bound + 1 descents from each. false: nqc 0.1's reading, where
-  /// every descent starts with the minimum-risk rule (with search_retractions = 100 and
-  /// lookahead_columns it gave 1.4e-4 false negatives at n = 200 instead of the paper's
-  /// < 1e-5; the greedy descents from the minimum-risk start are nearly deterministic).
-  bool first_move_sweep = true;
-  /// When blocks 1 and 3 placed no queen, z is the composition itself, ranked as before:
-  /// then a later block-5 session at it (after a return to block 3, which places nothing when
-  /// k >= level3 at 50 <= n < 100, or after a restart) goes on with the sweep where the last
-  /// one stopped. false: every session starts over at the first ranked row, as the author's
-  /// code does, which never gets past the first ~100 / 6 first queens between returns to
-  /// block 3 (9 of 20000 cases at n = 50 not completed, none with true) nor past the first
-  /// ~1000 / 26 in an attempt at n < 50.
-  bool sweep_resumes = true;
-  /// Rows that a descent may take back depth-first after a dead end ("try the row's next
-  /// cell" read as the failing row's, then the previous row's, ...): in the last of the
-  /// repeat_bound + 1 descents from each first queen (first_move_sweep), or in every descent
-  /// after repeat_bound returns in a session (without it). Not a backtrack (no saved level is
-  /// restored). Not in the paper or the author's code: 0 is the paper's algorithm, whose
-  /// greedy descents cannot complete some small compositions from any first queen (n < 50);
-  /// 100 completes them.
-  std::uint32_t search_retractions = 0;
-  /// The look-ahead also fails a placement that leaves an open column without a free cell.
-  /// The paper's text and the author's code check rows only; the reduced matrix is square, so
-  /// such a column dooms a greedy descent anyway: the check changes no greedy descent's
-  /// success, only how early it stops (and with search_retractions, where the search resumes).
-  bool lookahead_columns = false;
-  /// Base levels as numbers of placed queens; negative: the paper's regressions
-  /// grigoryan_level2(n), grigoryan_level3(n).
-  std::int64_t level2 = -1;
-  std::int64_t level3 = -1;
-  /// false (the paper's text): block 3 runs rand & rand up to level3. true: it stops at level2
-  /// as the author's MATLAB code does, so block 3 adds no queen after block 1 and the final
-  /// stage starts with n - level2 free rows.
-  bool block3_stops_at_level2 = false;
+  NQC_GRIGORYAN_PARAMS(NQC_PARAM_FIELD, _)
 };
 
 // Blocks 4-5: the paper, the author's code and nqc (issue 10). "Paper" is the arXiv text

@@ -1,0 +1,101 @@
+// The shape of a JSON value as a table row declares it: its type and range, the text of its
+// error message, its help, and where a checked value goes. One walk checks a value against a
+// shape and stores it (the config reader, config.cpp); another writes the same shape as JSON
+// Schema draft-07 (configs/nqc-config.schema.json, for editors and for the reference validator
+// of tests/cli/test_config_schema.py). Nothing else checks a config's structure.
+#pragma once
+
+#include <cstdint>
+#include <functional>
+#include <limits>
+#include <memory>
+#include <optional>
+#include <string>
+#include <vector>
+
+#include <nlohmann/json.hpp>
+
+namespace nqc {
+
+struct JsonField;
+
+/// What a JSON value must be. Messages: a value that fails its own shape gives "expected
+/// EXPECTED, got V" (", got V" left out when V is a non-empty object: "got an object" says
+/// nothing); an object's undeclared key "unknown key (valid keys: K, ...)" (`unknown`, the keys,
+/// ")") at the key's path (keys starting with '$' are not listed); a missing required key "missing required key \"K\"".
+struct JsonShape {
+  enum class Type : std::int8_t {
+    integer,      ///< an integer written as one (8, not 8.0) in min..max, or `also`
+    number,       ///< any number in min_number..max_number (above min_number when `above_min`)
+    string,       ///< a string: non-empty when `non_empty`, matching `pattern`, one of `choices`
+    boolean,      ///< true or false
+    array,        ///< an array of `items` (non-empty when `non_empty`)
+    object,       ///< an object of `fields` and no other key
+    one_or_list,  ///< one `items` value, or `list` (an array of them)
+  };
+  Type type = Type::object;
+  std::string expected;  ///< the text after "expected" in this value's error message
+  std::int64_t min = 0;
+  std::uint64_t max = std::numeric_limits<std::uint64_t>::max();
+  std::optional<std::int64_t> also;  ///< integer: one value below `min` that is allowed too (e.g. -1 for "all")
+  double min_number = 0;
+  bool above_min = false;  ///< number: min_number itself excluded
+  double max_number = std::numeric_limits<double>::infinity();
+  bool non_empty = false;
+  std::string pattern;               ///< string: an ECMAScript regular expression, searched (anchor it)
+  std::vector<std::string> choices;  ///< string: the allowed values, when not empty
+  std::shared_ptr<const JsonShape> items;  ///< array, one_or_list: the shape of an element
+  std::shared_ptr<const JsonShape> list;   ///< one_or_list: the array form
+  std::vector<JsonField> fields;           ///< object: its keys, in the order checked and shown
+  bool open = false;                       ///< object: other keys too (checked elsewhere)
+  std::string unknown = "unknown key (valid keys: ";  ///< object: an undeclared key's message, before the keys and ")"
+  /// Called with the value once its own checks pass, before its elements or fields are checked:
+  /// a leaf stores the value, an array or object may start a new element of its target.
+  std::function<void(const nlohmann::json&)> store;
+};
+
+/// One key of an object shape: whether required, its default (applied as if written: checked
+/// and stored), its help, and its shape.
+struct JsonField {
+  std::string key;
+  bool required = false;
+  std::optional<nlohmann::json> fallback;
+  std::string help;
+  JsonShape shape;
+};
+
+/// The field `key` of an object shape. Throws std::logic_error when it has none.
+const JsonField& field_of(const JsonShape& object, const std::string& key);
+
+/// Short description of a JSON value for messages: its text cut at 40 characters; arrays and
+/// objects are described ("an array of 3"), never dumped (a hostile value nests 10^5 deep).
+std::string describe_json_value(const nlohmann::json& v);
+
+/// Checks `value` against `shape` in document order (an object: its undeclared keys in the
+/// value's order, then its required keys, then its fields in declared order, each missing one
+/// with a fallback as if the fallback were written) and stores what passes. Throws
+/// nqc::InputError "SOURCE: PATH: message" at the first failure; PATH is `path` and the JSON
+/// Pointer below it ("/" for the root), escaped to one line.
+void check_json(const nlohmann::json& value, const JsonShape& shape, const std::string& source, const std::string& path = "");
+
+/// Throws nqc::InputError "SOURCE: PATH: expected EXPECTED, got V" for `value` (", got V" left
+/// out for a non-empty object), as check_json does.
+[[noreturn]] void fail_expected(const nlohmann::json& value, const std::string& expected, const std::string& source,
+                                const std::string& path);
+
+/// Throws nqc::InputError "SOURCE: PATH: WHAT" (PATH "/" when empty, escaped to one line).
+[[noreturn]] void fail_at(const std::string& source, const std::string& path, const std::string& what);
+
+/// `shape` as a JSON Schema (draft-07) node, with `expected` as an annotation (the text of
+/// nqc's message). The schema refuses exactly what check_json refuses (tested against Debian's
+/// python3-jsonschema: tests/cli/test_config_schema.py), but for nqc's two extra rules:
+/// integers written as integers, no key twice in one object.
+nlohmann::ordered_json json_schema_of(const JsonShape& shape);
+
+/// `field`'s node of an object schema: its shape's schema with "default" and "description".
+nlohmann::ordered_json json_schema_of(const JsonField& field);
+
+/// A `value` as JSON Schema writes numbers: a double with an integer value as that integer.
+nlohmann::ordered_json schema_number(double value);
+
+}  // namespace nqc
