@@ -67,7 +67,7 @@ expect_stderr_line "nqc: error: --engine: unknown engine 'nosuch' (valid engines
 
 run "$NQC" nosuch
 expect_exit 1 "unknown subcommand"
-expect_stderr_line "nqc: error: unknown subcommand 'nosuch' (valid subcommands: verify, construct, generate, derive, convert, complete, count, randset, run, aggregate, rerun, export, challenge)" \
+expect_stderr_line "nqc: error: unknown subcommand 'nosuch' (valid subcommands: verify, construct, generate, derive, convert, complete, count, randset, run, aggregate, rerun, export, info, challenge)" \
   "unknown subcommand: named, with the valid ones"
 run "$NQC" verify --nosuch "$TMP/empty8.txt"
 expect_exit 1 "unknown option of verify"

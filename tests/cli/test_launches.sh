@@ -124,5 +124,21 @@ print(("ok - " if list(t["id"]) == [1, 2, 3, 4, 5, 6] and list(t["merged"]) == [
        else "FAIL - ") + f"the second merge is launch 6 (ids {list(t['id'])}, merged {list(t['merged'])})")
 PY
 relay_checks "$TMP/again.out"
+
+# nqc info (issue 16 item 4): what the directory holds, with its launches.
+run "$NQC" info "$D"
+expect_exit 0 "nqc info DIR"
+expect_stdout_line "$D: config slow, schema 1.3, nqc $("$NQC" -V | sed -n 's/^nqc \([^ ]*\) (git \(.*\))$/\1 (git \2)/p')" \
+  "the first line names the config, the schema and the nqc that merged"
+expect_stdout_line "$(printf '%12s %12s %12s %12s %12s %12s' 40 24 0 0 24 0)" "24 cases of n = 40, all gave up, no false negatives"
+expect_stdout_line "launches: 6" "six launches listed"
+check "their exit statuses: 4 4 0 0 0 0" test "$(awk '/^launches:/ { on = 1; next } on && $1 ~ /^[0-9]+$/ { print $(NF - 3) }' "$OUT_FILE" | tr '\n' ' ')" = "4 4 0 0 0 0 "
+run "$NQC" info "$D/shards/shard-000000.h5"
+expect_exit 0 "nqc info on one shard file"
+expect_stdout_contains "launches: none recorded" "a shard file has no launches table"
+rm "$D/results.h5"
+run "$NQC" info "$D"
+expect_stdout_contains "not merged: 12 shard files read" "a directory not merged: its shard files, said so"
+expect_stdout_line "launches: 6" "... and its launch records"
 check "nothing logged an error" test "$(grep -c '\[error\]\|\[critical\]' "$TMP/launches.err")" -eq 0
 summary
