@@ -225,6 +225,7 @@ struct Executed {
   std::uint64_t shards = 0, cases = 0;  ///< written by this rank
   double write_seconds = 0, busy_seconds = 0;
   double writer_cpu_seconds = 0;  ///< the background writer thread's CPU time
+  double last_wait_seconds = 0;   ///< of write_seconds: waiting for the last shard file
   std::array<std::uint64_t, 3> outcomes{};  ///< this rank's new cases by outcome (solved, infeasible, gave_up)
   std::uint64_t false_negatives = 0;
 };
@@ -351,7 +352,9 @@ Executed execute(const RunOptions& options, const Loaded& l, const std::vector<s
       spdlog::debug("shard {} done: n = {}, {} cases", shard.id, shard.n, shard.case_count());
     }
     try {
+      const double before = out.write_seconds;
       timed([&] { writer.finish(); });
+      out.last_wait_seconds = out.write_seconds - before;
     } catch (const IoError& e) {
       spdlog::error("{}", e.what());
       out.status = std::max(out.status, static_cast<int>(kExitBadInput));
@@ -362,9 +365,10 @@ Executed execute(const RunOptions& options, const Loaded& l, const std::vector<s
     out.busy_seconds = std::chrono::duration<double>(std::chrono::steady_clock::now() - run_start).count();
     reporter.flush();
     const auto share = [&](double seconds) { return out.busy_seconds > 0 ? 100.0 * seconds / out.busy_seconds : 0.0; };
-    spdlog::debug("writing shard files: waited {:.3f} s of {:.3f} s ({:.2f}%); the writer thread's CPU {:.3f} s ({:.2f}%)",
-                  out.write_seconds, out.busy_seconds, share(out.write_seconds), out.writer_cpu_seconds,
-                  share(out.writer_cpu_seconds));
+    spdlog::debug("writing shard files: waited {:.3f} s of {:.3f} s ({:.2f}%; for the last one {:.3f} s); the writer "
+                  "thread's CPU {:.3f} s ({:.2f}%)",
+                  out.write_seconds, out.busy_seconds, share(out.write_seconds), out.last_wait_seconds,
+                  out.writer_cpu_seconds, share(out.writer_cpu_seconds));
     // Rank 0 keeps reporting while the other ranks finish their last shards.
     session.barrier([&] {
       if (root) progress.maybe_log(counter);
