@@ -15,6 +15,7 @@
 #include <nlohmann/json.hpp>
 
 #include "io/dir_lock.hpp"
+#include "io/durable.hpp"
 #include "io/errors.hpp"
 #include "io/text_input.hpp"
 
@@ -85,18 +86,9 @@ Launch from_json(const json& j) {
   throw IoError(path.string() + ": cannot write: " + what + (error != 0 ? std::string(": ") + std::strerror(error) : ""));
 }
 
-// Writes `text` to `tmp`, flushed; throws naming `target`.
+// Writes `text` to `tmp`; throws naming `target`.
 void write_text(const fs::path& tmp, const fs::path& target, const std::string& text) {
-  errno = 0;
-  std::ofstream out(tmp, std::ios::trunc | std::ios::binary);
-  out << text;
-  out.flush();
-  if (!out) {
-    const int error = errno;
-    std::error_code ignored;
-    fs::remove(tmp, ignored);
-    fail(target, "the launch record", error);
-  }
+  if (const int error = write_whole_file(tmp, text); error != 0) fail(target, "the launch record", error);
 }
 
 // Unique per host, process and thread: concurrent launches never share one.

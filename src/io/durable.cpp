@@ -5,6 +5,7 @@
 
 #include <cerrno>
 #include <cstdio>
+#include <fstream>
 #include <ctime>
 #include <system_error>
 
@@ -19,6 +20,19 @@ namespace {
 }
 
 }  // namespace
+
+int write_whole_file(const std::filesystem::path& file, const std::string& text) {
+  errno = 0;
+  std::ofstream out(file, std::ios::trunc | std::ios::binary);
+  out << text;
+  out.flush();
+  if (out) return 0;
+  const int error = errno != 0 ? errno : EIO;
+  out.close();
+  std::error_code ignored;
+  fs::remove(file, ignored);
+  return error;
+}
 
 void sync_path(const std::filesystem::path& path, int flags) {
   const int fd = ::open(path.c_str(), flags | O_CLOEXEC);

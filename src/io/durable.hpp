@@ -6,6 +6,7 @@
 #include <exception>
 #include <filesystem>
 #include <functional>
+#include <string>
 #include <mutex>
 #include <thread>
 #include <utility>
@@ -23,6 +24,11 @@ struct PendingFile {
 /// throws nqc::IoError naming the file and the cause ("cannot fsync PATH: REASON", "cannot
 /// rename TMP to TARGET: REASON"). POSIX calls only: safe from any thread.
 void commit_file(const PendingFile& file);
+
+/// Writes `text` as the whole content of `file` (created or truncated), flushed to the
+/// operating system (not synced). Returns 0, or the errno of the failure (EIO when the
+/// stream gave none); on failure `file` is removed.
+int write_whole_file(const std::filesystem::path& file, const std::string& text);
 
 /// fsync(2) of a file or directory (`flags`: O_RDONLY, or O_RDONLY | O_DIRECTORY). Throws
 /// nqc::IoError "cannot fsync PATH: REASON".

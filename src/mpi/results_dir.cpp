@@ -12,6 +12,7 @@
 #include <nlohmann/json.hpp>
 #include <spdlog/spdlog.h>
 
+#include "io/durable.hpp"
 #include "io/errors.hpp"
 #include "nqc/version.hpp"
 #include "io/hash.hpp"
@@ -27,19 +28,8 @@ namespace {
 // message, empty when written.
 std::string write_small_file(const fs::path& target, const std::string& text) {
   const fs::path tmp = target.string() + ".tmp." + std::to_string(::getpid());
-  errno = 0;
-  {
-    std::ofstream out(tmp, std::ios::trunc | std::ios::binary);
-    out << text;
-    out.flush();
-    if (!out) {
-      const int error = errno;
-      std::error_code ignored;
-      fs::remove(tmp, ignored);
-      return target.parent_path().string() + ": cannot write to the results directory: " +
-             (error ? std::strerror(error) : "the directory is not writable");
-    }
-  }
+  if (const int error = write_whole_file(tmp, text); error != 0)
+    return target.parent_path().string() + ": cannot write to the results directory: " + std::strerror(error);
   std::error_code ec;
   fs::rename(tmp, target, ec);
   if (ec) return target.string() + ": cannot write: " + ec.message();

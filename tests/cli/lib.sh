@@ -12,6 +12,7 @@
 #   check DESC CMD ARGS...    passes when CMD succeeds
 #   relay_checks FILE         counts the "ok - " / "FAIL - " lines of FILE (a Python check's output)
 #   wait_for_shards DIR N     waits (at most 10 s) until DIR/shards holds N shard files
+#   slow_instances DIR N      writes N copies of a slow CSPLib instance into DIR (see below)
 set -u
 
 # Open MPI refuses to run as root without these (harmless otherwise).
@@ -125,4 +126,17 @@ wait_for_shards() {
     [ "$(ls "$1/shards" 2>/dev/null | grep -c '\.h5$')" -ge "$2" ] && return 0
     sleep 0.05
   done
+}
+
+# slow_instances DIR N: N CSPLib .param files (slow-0000.param ...) of the empty 40 x 40 board
+# with every other difference diagonal and the main one excluded: no completion (40 queens
+# need 40 difference diagonals, 39 are left), which no engine proves in a test's time, so a
+# config with time_limit_s 0.5 spends 0.5 s on each: cases slow on purpose, not by the
+# machine's speed.
+slow_instances() {
+  local diags i
+  mkdir -p "$1"
+  diags=$(for ((a = 1; a < 79; a += 2)); do printf '[%d, 0], ' "$a"; done)
+  printf 'n = 40\nnumdiags = 40\ndiags = [%s[39, 0]]\n' "$diags" >"$1/slow-0000.param"
+  for ((i = 1; i < $2; i++)); do cp "$1/slow-0000.param" "$(printf '%s/slow-%04d.param' "$1" "$i")"; done
 }

@@ -13,12 +13,7 @@ HERE=$(cd "$(dirname "${BASH_SOURCE[0]}")" && pwd)
 # shellcheck source=lib.sh
 source "$HERE/lib.sh"
 
-# The slow instance: the empty 40 x 40 board with every other difference diagonal and the main
-# one excluded (no completion: 40 queens need 40 difference diagonals, 39 are left).
-mkdir -p "$TMP/inst"
-diags=$(for ((a = 1; a < 79; a += 2)); do printf '[%d, 0], ' "$a"; done)
-printf 'n = 40\nnumdiags = 40\ndiags = [%s[39, 0]]\n' "$diags" >"$TMP/inst/slow-0000.param"
-for ((i = 1; i < 400; i++)); do cp "$TMP/inst/slow-0000.param" "$(printf '%s/slow-%04d.param' "$TMP/inst" "$i")"; done
+slow_instances "$TMP/inst" 400
 cat >"$TMP/slow.json" <<'JSON'
 {"name": "slow", "engine": "auto", "time_limit_s": 0.5, "shard_cases": 2,
  "instances": {"files": ["inst"]}}

@@ -14,12 +14,8 @@ HERE=$(cd "$(dirname "${BASH_SOURCE[0]}")" && pwd)
 # shellcheck source=lib.sh
 source "$HERE/lib.sh"
 
-# 24 slow cases (the instance of test_concurrent.sh: no engine proves it infeasible in 0.5 s),
-# 2 per shard: 12 shards of about 1 s.
-mkdir -p "$TMP/inst"
-diags=$(for ((a = 1; a < 79; a += 2)); do printf '[%d, 0], ' "$a"; done)
-printf 'n = 40\nnumdiags = 40\ndiags = [%s[39, 0]]\n' "$diags" >"$TMP/inst/slow-00.param"
-for ((i = 1; i < 24; i++)); do cp "$TMP/inst/slow-00.param" "$(printf '%s/slow-%02d.param' "$TMP/inst" "$i")"; done
+# 24 slow cases (lib.sh's slow_instances: 0.5 s each), 2 per shard: 12 shards of about 1 s.
+slow_instances "$TMP/inst" 24
 cat >"$TMP/slow.json" <<'JSON'
 {"name": "slow", "engine": "auto", "time_limit_s": 0.5, "shard_cases": 2, "instances": {"files": ["inst"]}}
 JSON

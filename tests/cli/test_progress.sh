@@ -13,12 +13,8 @@ HERE=$(cd "$(dirname "${BASH_SOURCE[0]}")" && pwd)
 source "$HERE/lib.sh"
 LOG='^\[[0-9-]+ [0-9:.]+\] \[rank 0\] \[info\] '
 
-# Six slow cases in one shard (the instance of test_concurrent.sh: 0.5 s each).
-mkdir -p "$TMP/inst"
-diags=$(for ((a = 1; a < 79; a += 2)); do printf '[%d, 0], ' "$a"; done)
-for ((i = 0; i < 6; i++)); do
-  printf 'n = 40\nnumdiags = 40\ndiags = [%s[39, 0]]\n' "$diags" >"$(printf '%s/slow-%d.param' "$TMP/inst" "$i")"
-done
+# Six slow cases in one shard (lib.sh's slow_instances: 0.5 s each).
+slow_instances "$TMP/inst" 6
 cat >"$TMP/slow.json" <<'JSON'
 {"name": "slow", "engine": "auto", "time_limit_s": 0.5, "instances": {"files": ["inst"]}}
 JSON
