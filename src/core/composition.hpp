@@ -6,7 +6,7 @@
 
 namespace nqc {
 
-/// Board sizes are 1 <= n <= 2^31 - 1 (DESIGN.md, "Core contracts").
+/// Board sizes are 1 <= n <= 2^31 - 1.
 using Index = std::int32_t;
 
 /// A composition in the format of [Grigoryan] ("The algorithm begins by reading a file ..."):

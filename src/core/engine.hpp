@@ -1,4 +1,4 @@
-// The one interface of all completion engines (DESIGN.md, "Engines").
+// The one interface of all completion engines (README, "Engines").
 #pragma once
 
 #include <atomic>

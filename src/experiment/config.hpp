@@ -1,4 +1,4 @@
-// Experiment configs: JSON in, a validated ExperimentConfig out (DESIGN.md, "Experiment config").
+// Experiment configs: JSON in, a validated ExperimentConfig out (README, "Experiments").
 #pragma once
 
 #include <cstdint>

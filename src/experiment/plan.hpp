@@ -1,4 +1,4 @@
-// The plan: a config expanded into an ordered list of shards of cases (DESIGN.md, "plan").
+// The plan: a config expanded into an ordered list of shards of cases (README, "Experiments").
 #pragma once
 
 #include <cstdint>

@@ -1,4 +1,4 @@
-// The exception hierarchy outside the core, and the process exit codes (DESIGN.md).
+// The exception hierarchy outside the core, and the process exit codes (README, "The nqc executable").
 #pragma once
 
 #include <stdexcept>

@@ -22,18 +22,20 @@ struct RunOptions {
   std::uint64_t parts = 1;            ///< ... of this many (part_order); >1 implies resume, no merge
 };
 
-/// Runs an experiment on every rank of `session` (DESIGN.md, "Data flow"): validates the
-/// config, prepares the results directory on rank 0 (DIR/config.json and DIR/plan.json, the
-/// pinned plan; refuses a directory that holds another config, results of this one without
-/// --resume, a damaged shard file, a plan that changed since the first launch), lets ranks take
-/// shards largest cost first through a WorkCounter, writes each finished shard atomically,
-/// and merges all shards into DIR/results.h5 when the plan is done, after checking each
-/// shard's rows and the total against the plan. With parts > 1 (a job
-/// array) it runs only part_order(plan, part, parts), resumes implicitly (the parts share
-/// DIR) and does not merge: `--resume` without parts merges once every part is done.
-/// Returns the exit code (nqc::ExitCode): 0 done, 1 bad input or I/O error, 4 interrupted
-/// by `stop` (resume to continue). An engine bug aborts every rank with exit code 5 after
-/// writing the composition to DIR/engine-bug-case-ID.txt. Collective: call on all ranks.
+/// Runs an experiment on every rank of `session` (README, "Experiments"), in stages: load (the
+/// config and its plan), prepare (rank 0: the directory's lock, DIR/config.json and
+/// DIR/plan.json, the pinned plan; refuses a directory that holds another config, results of
+/// this one without --resume, a damaged shard file, a plan that changed since the first
+/// launch; registers this launch in DIR/launches), execute (ranks take shards largest cost
+/// first through a WorkCounter; a background thread per rank writes each finished shard
+/// atomically), merge (rank 0 streams the shard files, checked against the plan, into
+/// DIR/results.h5 with the launches table). With parts > 1 (a job array) it runs only
+/// part_order(plan, part, parts), resumes implicitly (the parts share DIR) and does not merge:
+/// `--resume` without parts merges once every part is done. Ends with a summary line on
+/// rank 0 and the launch's record. Returns the exit code (nqc::ExitCode): 0 done, 1 bad input
+/// or I/O error, 4 interrupted by `stop` (resume to continue). An engine bug aborts every rank
+/// with exit code 5 after writing the composition to DIR/engine-bug-case-ID.txt. Collective:
+/// call on all ranks.
 int run_experiment(const RunOptions& options, const MpiSession& session, const std::atomic<bool>& stop);
 
 }  // namespace nqc
