@@ -280,7 +280,15 @@ Executed execute(const RunOptions& options, const Loaded& l, const std::vector<s
       std::error_code ec;
       // Reading a partial file, and instance cases (whose composition files may be HDF5),
       // call HDF5 here: not while a shard file is being written.
-      if (shard.instances || fs::exists(partial_path(l.dir, shard.id), ec)) timed([&] { writer.finish(); });
+      if (shard.instances || fs::exists(partial_path(l.dir, shard.id), ec)) {
+        try {
+          timed([&] { writer.finish(); });
+        } catch (const IoError& e) {  // the shard written before this one
+          spdlog::error("{}", e.what());
+          out.status = kExitBadInput;
+          break;
+        }
+      }
       ShardData done_part = load_partial(l.dir, shard);
       const std::size_t continued = done_part.rows.size();  // rows of an earlier launch
       const double case_cost = shard.cost / static_cast<double>(std::max<std::uint64_t>(1, shard.case_count()));
