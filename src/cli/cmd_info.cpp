@@ -1,4 +1,5 @@
 // info: what a result file or results directory holds (issue 16 item 4).
+#include <algorithm>
 #include <array>
 #include <cstdio>
 #include <filesystem>
@@ -25,6 +26,33 @@ struct Counts {
 
 std::string shown(const std::string& s) { return s.empty() ? "-" : s; }
 
+// Prints the launches table: `stored` (a file's), or with `from_records` DIR/launches' records
+// (a damaged record named on stderr). A launch that never recorded its end shows "-" for its
+// exit status and counts: unknown, not 0.
+int print_launches(const fs::path& path, const std::vector<Launch>& stored, bool from_records) {
+  std::vector<std::string> problems;
+  const std::vector<Launch> launches = from_records ? read_launches(path, &problems) : stored;
+  for (const std::string& p : problems) std::fprintf(stderr, "nqc: warning: %s\n", p.c_str());
+  if (launches.empty()) {
+    std::printf("launches: none recorded (files of schema 1.3 on record them)\n");
+    return kExitOk;
+  }
+  std::printf("launches: %zu\n%4s %-20s %-20s %6s %-6s %-20s %-12s %6s %8s %10s %s\n", launches.size(), "id", "start_utc",
+              "end_utc", "ranks", "part", "hosts", "slurm", "exit", "shards", "cases", "merged");
+  for (const Launch& l : launches) {
+    const std::string part = l.parts > 1 ? std::to_string(l.part) + "/" + std::to_string(l.parts) : "-";
+    std::string slurm = l.slurm_array_task.empty() ? l.slurm_job_id : l.slurm_array_task;
+    if (!l.slurm_restart_count.empty() && l.slurm_restart_count != "0") slurm += " r" + l.slurm_restart_count;
+    const bool ended = l.exit_status >= 0;
+    const auto count = [&](std::uint64_t v) { return ended || v != 0 ? std::to_string(v) : std::string("-"); };
+    std::printf("%4u %-20s %-20s %6d %-6s %-20s %-12s %6s %8s %10s %s\n", l.id, shown(l.start_utc).c_str(),
+                shown(l.end_utc).c_str(), l.world_size, part.c_str(), shown(l.hosts).c_str(), shown(slurm).c_str(),
+                ended ? std::to_string(l.exit_status).c_str() : "-", count(l.shards_done).c_str(),
+                count(l.cases_done).c_str(), l.merged ? "yes" : "no");
+  }
+  return kExitOk;
+}
+
 // Prints what `path` holds; returns the exit code.
 int info(const fs::path& path) {
   std::error_code ec;
@@ -36,10 +64,16 @@ int info(const fs::path& path) {
   } else if (fs::exists(path / "results.h5", ec)) {
     files.push_back(path / "results.h5");
   } else {
+    // A run not merged yet: its shard files, and the partial files of interrupted shards.
     for (const std::uint64_t id : done_shards(path)) files.push_back(shard_path(path, id));
-    if (files.empty())
+    for (const std::uint64_t id : partial_shards(path)) files.push_back(partial_path(path, id));
+    if (files.empty() && read_launches(path).empty())
       throw InputError(path.string() + ": no result files (expected " + (path / "shards").string() + "/*.h5 or " +
                        (path / "results.h5").string() + ")");
+  }
+  if (files.empty()) {
+    std::printf("%s: no result files yet (no shard has finished)\n", path.c_str());
+    return print_launches(path, {}, true);
   }
   const ResultFile head = read_result_file(files.front(), kAttributes | kLaunches);
   const auto attr = [&](const char* key) {
@@ -64,8 +98,13 @@ int info(const fs::path& path) {
               shown(attr("nqc_version")).c_str(), shown(attr("git_revision")).c_str());
   std::printf("config_hash %s, plan_hash %s, %s .. %s\n", shown(attr("config_hash")).c_str(),
               shown(attr("plan_hash")).c_str(), shown(attr("start_utc")).c_str(), shown(attr("end_utc")).c_str());
-  if (dir && files.front().filename() != "results.h5")
-    std::printf("not merged: %zu shard files read (the run goes on, or waits for --resume)\n", files.size());
+  if (dir && files.front().filename() != "results.h5") {
+    const auto partials = static_cast<std::size_t>(std::count_if(files.begin(), files.end(), [](const fs::path& f) {
+      return f.filename().string().rfind("partial-", 0) == 0;
+    }));
+    std::printf("not merged: %zu shard file%s and %zu partial file%s read (the run goes on, or waits for --resume)\n",
+                files.size() - partials, files.size() - partials == 1 ? "" : "s", partials, partials == 1 ? "" : "s");
+  }
   std::printf("%12s %12s %12s %12s %12s %12s\n", "n", "cases", "solved", "infeasible", "gave_up", "false_neg");
   Counts total;
   for (const auto& [n, c] : by_n) {
@@ -80,27 +119,8 @@ int info(const fs::path& path) {
               static_cast<unsigned long long>(total.outcomes[0]), static_cast<unsigned long long>(total.outcomes[1]),
               static_cast<unsigned long long>(total.outcomes[2]), static_cast<unsigned long long>(total.false_negatives));
   // The launches: results.h5's table, or (a directory not merged yet) its launch records.
-  const std::vector<Launch> launches =
-      !head.launches.empty() || !dir ? head.launches : read_launches(path);
-  if (launches.empty()) {
-    std::printf("launches: none recorded (files of schema 1.3 on record them)\n");
-    return kExitOk;
-  }
-  std::printf("launches: %zu\n%4s %-20s %-20s %6s %-6s %-20s %-12s %6s %8s %10s %s\n", launches.size(), "id", "start_utc",
-              "end_utc", "ranks", "part", "hosts", "slurm", "exit", "shards", "cases", "merged");
-  for (const Launch& l : launches) {
-    const std::string part = l.parts > 1 ? std::to_string(l.part) + "/" + std::to_string(l.parts) : "-";
-    std::string slurm = l.slurm_array_task.empty() ? l.slurm_job_id : l.slurm_array_task;
-    if (!l.slurm_restart_count.empty() && l.slurm_restart_count != "0") slurm += " r" + l.slurm_restart_count;
-    const std::string exit = l.exit_status < 0 ? "-" : std::to_string(l.exit_status);
-    std::printf("%4u %-20s %-20s %6d %-6s %-20s %-12s %6s %8llu %10llu %s\n", l.id, shown(l.start_utc).c_str(),
-                shown(l.end_utc).c_str(), l.world_size, part.c_str(), shown(l.hosts).c_str(), shown(slurm).c_str(),
-                exit.c_str(), static_cast<unsigned long long>(l.shards_done), static_cast<unsigned long long>(l.cases_done),
-                l.merged ? "yes" : "no");
-  }
-  return kExitOk;
+  return print_launches(path, head.launches, dir && head.launches.empty());
 }
-
 }  // namespace
 
 Runner add_info(CLI::App& app) {

@@ -14,8 +14,11 @@ const CLI::Validator kNonNegative(
     [](std::string& text) -> std::string {
       double value = 0;
       const bool parsed = CLI::detail::lexical_cast(text, value);
-      if (!parsed || !std::isfinite(value) || value < 0 || text.find('-') != std::string::npos)
-        return "expected a number >= 0, got " + text;
+      // "1e-3" is a number >= 0; "-0" and "-1" are not (the sign, not the value, decides).
+      const std::size_t first = text.find_first_not_of(" \t");
+      const bool negative = first != std::string::npos && text[first] == '-';
+      if (parsed && !negative && std::isinf(value)) return "expected a finite number >= 0, got " + text;
+      if (!parsed || !std::isfinite(value) || value < 0 || negative) return "expected a number >= 0, got " + text;
       return {};
     },
     "NUMBER >= 0");

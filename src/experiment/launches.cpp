@@ -150,7 +150,7 @@ void update_launch(const std::filesystem::path& dir, const Launch& launch) {
   }
 }
 
-std::vector<Launch> read_launches(const std::filesystem::path& dir) {
+std::vector<Launch> read_launches(const std::filesystem::path& dir, std::vector<std::string>* problems) {
   std::vector<Launch> out;
   std::error_code ec;
   if (!fs::is_directory(launches_dir(dir), ec)) return out;
@@ -164,8 +164,14 @@ std::vector<Launch> read_launches(const std::filesystem::path& dir) {
     } catch (const std::exception& e) {
       Launch damaged;
       damaged.id = id;
-      damaged.hosts = std::string("(record damaged: ") + e.what() + ")";
+      damaged.hosts = "(record damaged)";
       out.push_back(std::move(damaged));
+      // nlohmann's messages start "[json.exception.KIND.N] ": the rest says what is wrong.
+      std::string why = e.what();
+      if (why.rfind("[json.exception.", 0) == 0 && why.find("] ") != std::string::npos) why = why.substr(why.find("] ") + 2);
+      if (problems != nullptr)
+        problems->push_back(it->path().string() + ": damaged (" + text::escaped(why) + "); launch " + std::to_string(id) +
+                            " is listed with its id only");
     }
   }
   if (ec) throw IoError(launches_dir(dir).string() + ": cannot list: " + ec.message());

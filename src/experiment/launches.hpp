@@ -46,9 +46,10 @@ void register_launch(const std::filesystem::path& dir, Launch& launch);
 void update_launch(const std::filesystem::path& dir, const Launch& launch);
 
 /// Every launch recorded in DIR/launches/, by id. A record that cannot be read is returned
-/// with its id and `hosts` = "(record damaged: REASON)", so that a table built from it stays
-/// truthful about what is known.
-std::vector<Launch> read_launches(const std::filesystem::path& dir);
+/// with its id and `hosts` = "(record damaged)" (all else unknown: exit_status -1), so that a
+/// table built from it stays truthful about what is known; `problems` (when given) receives
+/// one line per such record, "FILE: damaged (REASON); launch ID is listed with its id only".
+std::vector<Launch> read_launches(const std::filesystem::path& dir, std::vector<std::string>* problems = nullptr);
 
 /// The launch records as JSON text (one object per line), for `nqc info` and tests.
 std::string launch_json(const Launch& launch);

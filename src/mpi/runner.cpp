@@ -147,10 +147,10 @@ struct Loaded {
 Loaded load(const RunOptions& options) {
   Loaded l;
   l.config = load_config(options.config);
-  if (options.output) {
-    l.config.output = *options.output;
-    l.config.resolved["output"] = l.config.output;
-  }
+  if (options.output) l.config.output = *options.output;
+  // Stored absolute: a relative path means nothing once the run's working directory is gone.
+  l.config.output = fs::absolute(l.config.output).lexically_normal().string();
+  l.config.resolved["output"] = l.config.output;
   l.plan = make_plan(l.config);
   l.dir = l.config.output;
   nlohmann::json stored = l.config.resolved;
@@ -389,7 +389,9 @@ Executed execute(const RunOptions& options, const Loaded& l, const std::vector<s
 // DIR/results.h5 with the launches table. `launch` is this launch (it merges). Throws IoError.
 void merge(const Loaded& l, const Launch& launch) {
   if (const std::string change = check_plan_unchanged(l.dir, l.config, l.pinned); !change.empty()) throw IoError(change);
-  std::vector<Launch> launches = read_launches(l.dir);
+  std::vector<std::string> damaged;
+  std::vector<Launch> launches = read_launches(l.dir, &damaged);
+  for (const std::string& problem : damaged) spdlog::warn("{}", problem);
   for (Launch& other : launches)
     if (other.id == launch.id) {
       other = launch;
@@ -505,7 +507,9 @@ int run_experiment(const RunOptions& options, const MpiSession& session, const s
     if (in_parts) {
       spdlog::info("part {}/{} done: {} cases; {} of {} shards of the plan are on disk{}", options.part, options.parts,
                    cases_mine, shards_done, l.plan.shards.size(),
-                   shards_done == l.plan.shards.size() ? "; merge them with nqc run CONFIG --resume" : "");
+                   shards_done == l.plan.shards.size()
+                       ? fmt::format("; merge them with nqc run {} -o {} --resume", options.config.string(), l.dir.string())
+                       : std::string());
     } else if (shards_done != l.plan.shards.size()) {
       spdlog::error("{}: only {} of {} shards are on disk; rerun with --resume", l.dir.string(), shards_done,
                     l.plan.shards.size());

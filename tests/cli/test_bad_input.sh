@@ -83,6 +83,11 @@ for args in "complete --time-limit -1" "complete --time-limit nan"; do
   opt=${args#complete }
   check "$args: error names ${opt% *}" grep -qF -- "nqc: error: ${opt% *}: expected a number >= 0, got ${opt#* }" "$ERR_FILE"
 done
+run "$NQC" complete --time-limit 1e400 "$TMP/empty8.txt"
+expect_exit 1 "complete --time-limit 1e400"
+check "complete --time-limit 1e400: too large, said so" grep -qxF -- "nqc: error: --time-limit: expected a finite number >= 0, got 1e400" "$ERR_FILE"
+run "$NQC" complete --time-limit 1e-3 "$TMP/empty8.txt"
+expect_exit 0 "complete --time-limit 1e-3 (an exponent's minus is not a negative number)"
 for args in "complete --max-nodes -1" "complete --seed -5" "complete --seed 18446744073709551616" "complete --max-nodes 2.5"; do
   # shellcheck disable=SC2086
   run "$NQC" $args "$TMP/empty8.txt"

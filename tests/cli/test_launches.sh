@@ -134,7 +134,17 @@ expect_exit 0 "nqc info on one shard file"
 expect_stdout_contains "launches: none recorded" "a shard file has no launches table"
 rm "$D/results.h5"
 run "$NQC" info "$D"
-expect_stdout_contains "not merged: 12 shard files read" "a directory not merged: its shard files, said so"
+expect_stdout_contains "not merged: 12 shard files and 0 partial files read" "a directory not merged: its shard files, said so"
 expect_stdout_line "launches: 6" "... and its launch records"
+# A damaged launch record: named (file and reason), its launch listed by id; the merge warns too.
+printf '{"id": 2, "start_utc": ' >"$D/launches/launch-000002.json"
+run "$NQC" info "$D"
+expect_exit 0 "nqc info with a damaged launch record"
+check "stderr names the record and why it is damaged" grep -qxF \
+  "nqc: warning: $D/launches/launch-000002.json: damaged (parse error at line 1, column 24: syntax error while parsing value - unexpected end of input; expected '[', '{', or a literal); launch 2 is listed with its id only" "$ERR_FILE"
+check "launch 2 is listed as a damaged record, exit and counts unknown" grep -qE '^ +2 +- +- +0 +- +\(record damaged\) +- +- +- +- +no$' "$OUT_FILE"
+run "$NQC" run "$TMP/slow.json" -o "$D" --resume
+expect_exit 0 "the merge goes on with a damaged launch record"
+check "... and warns naming it" grep -qF "[warning] $D/launches/launch-000002.json: damaged (" "$ERR_FILE"
 check "nothing logged an error" test "$(grep -c '\[error\]\|\[critical\]' "$TMP/launches.err")" -eq 0
 summary

@@ -44,6 +44,20 @@ check "no progress lines" test "$(grep -c "progress: " "$ERR_FILE")" -eq 0
 check "the summary still ends the run" test "$(grep -c "\] summary: 6 cases run by this launch" "$ERR_FILE")" -eq 1
 check "no write-share line at info level (it is a debug line)" test "$(grep -c "writing shard files" "$ERR_FILE")" -eq 0
 
+# Stopped inside its one shard: nqc info shows the partial file's cases and the launch.
+"$NQC" run "$TMP/slow.json" -o "$TMP/stopped" --progress 0.1 2>"$TMP/stopped.err" &
+pid=$!
+for _ in $(seq 1 300); do
+  grep -qE "progress: [1-5]/6 cases" "$TMP/stopped.err" && break
+  sleep 0.1
+done
+kill -TERM "$pid"
+wait "$pid"
+run "$NQC" info "$TMP/stopped"
+expect_exit 0 "nqc info on a run stopped inside its only shard"
+expect_stdout_contains "not merged: 0 shard files and 1 partial file read" "the partial file is read"
+check "the launch is listed with exit status 4" grep -qE '^ +1 .* 4 +0 +[1-5] +no$' "$OUT_FILE"
+
 run "$NQC" run "$CONFIG" -o "$TMP/ci"
 expect_exit 0 "configs/ci.json, stderr not a terminal: the default interval is 60 s"
 check "no progress line in a run shorter than that" test "$(grep -c "progress: " "$ERR_FILE")" -eq 0
