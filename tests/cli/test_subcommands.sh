@@ -267,7 +267,7 @@ expect_exit 0 "run -o o2 from another directory"
 check "-o DIR from the working directory: elsewhere/o2/results.h5" test -s "$TMP/paths/elsewhere/o2/results.h5"
 run bash -c 'cd "$1/cfg" && "$2" run p.json -o ../elsewhere/o2 --resume' _ "$TMP/paths" "$(readlink -f "$NQC")"
 expect_exit 0 "--resume of that directory from the config's directory"
-check "... resumes it (its shard is done)" grep -q "1 shards already done; results in ../elsewhere/o2 (launch 2)$" "$ERR_FILE"
+check "... resumes it (its shard is done)" grep -q "1 shards already done; results in $TMP/paths/elsewhere/o2 (launch 2)$" "$ERR_FILE"
 
 # --- count, randset, CSPLib .param files ---------------------------------------------------
 run "$NQC" count 14
