@@ -268,7 +268,8 @@ TEST(ConfigTable, SchemaDefaultsAreTheResolvedOnes) {
 
 TEST(ConfigTable, HelpShowsEveryKeyAndEveryEngineParameter) {
   const std::string help = config_help();
-  for (const auto& [key, node] : config_schema()["properties"].items())
+  const auto schema = config_schema();  // kept: items() refers into it
+  for (const auto& [key, node] : schema["properties"].items())
     if (key[0] != '$') {
       EXPECT_NE(help.find("\n  " + key), std::string::npos) << key;
     }
