@@ -2,17 +2,17 @@
 
 A results directory DIR holds DIR/results.h5 (the merged file, written when the run
 finished) and DIR/shards/shard-NNNNNN.h5 (one per shard; an unfinished run has only these).
-Layout (src/experiment/results.cpp, schema 1.x): root string attributes (schema_version,
-nqc_version, git_revision, config, config_hash, start_utc, end_utc; shard files and files
-before 1.3 also hostname and world_size; results.h5 since 1.3 ``launches``, a count),
-dataset ``cases`` (compound rows: case_id, shard_id, n, k, solution_id, composition_id, seed,
-outcome, false_negative, wall_s, cpu_s, backtracks, nodes, placed_random, placed_search,
-restarts, rank, launch (1.3), engine, limit, instance (1.1; instance runs), and any later
-additions), group ``failures``, and in results.h5 since 1.3 the dataset ``launches``: one row
-per launch of ``nqc run`` on the directory (id, start_utc, end_utc, hosts, world_size,
-nqc_version, git_revision, slurm_job_id, slurm_array_task, slurm_restart_count, part, parts,
-exit_status (-1: still running or killed), shards_done, cases_done, merged), which
-``Source.launches`` holds.
+Their layout is declared once, in nqc (src/experiment/case_row.hpp, result_schema.cpp), and
+shipped beside this module as ``result_schema.json`` (``nqc info --columns --json``; a test
+keeps them equal), which this module reads: :data:`SCHEMA` holds it, :data:`COLUMNS` maps
+each member of ``cases`` to its type, description and (enums) values. In short: root
+attributes (schema_version, nqc_version, git_revision, config, config_hash, plan_hash, ...;
+integers such as ``launches`` stored as int64 since schema 2.0), dataset ``cases`` (one
+compound row per case), group ``failures``, and in results.h5 since 1.3 the dataset
+``launches``: one row per launch of ``nqc run`` on the directory (id, start_utc, end_utc,
+hosts, world_size, nqc_version, git_revision, slurm_job_id, slurm_array_task,
+slurm_restart_count, part, parts, exit_status (-1: still running or killed), shards_done,
+cases_done, merged), which ``Source.launches`` holds.
 
 Files are checked before they are read (see :func:`read_file`): damage (nqc writes every
 file since schema 1.2 in HDF5's newest format, whose metadata is checksummed, with Fletcher32 on
@@ -24,7 +24,8 @@ different configs are not pooled unless asked (:func:`load_cases`).
 
 Columns of the DataFrame: every member of ``cases`` under its own name (times in seconds),
 with ``outcome`` as a categorical of "solved" / "infeasible" / "gave_up", ``false_negative``
-as bool and byte strings decoded to str; plus ``source`` (the file a row came from),
+as bool, ``engine`` and ``limit`` as str (their enum names; files of schema 1.x stored the
+names, and "" for no limit, read as "none") and byte strings decoded to str; plus ``source`` (the file a row came from),
 ``config_hash``, ``experiment`` (the config's name) and ``diags`` (instance runs: the
 excluded diagonals a CSPLib .param case used, else missing). ``df.attrs["sources"]`` lists a
 :class:`Source` per file read.
@@ -54,12 +55,26 @@ import pandas as pd
 
 from analysis.errors import AnalysisError
 
-#: The schema major version this analysis reads (any minor version of it).
-SCHEMA_MAJOR = 1
+#: The layout of result files as nqc declares it (``nqc info --columns --json``).
+SCHEMA = json.loads((Path(__file__).resolve().parent / "result_schema.json").read_text(encoding="utf-8"))
+#: Each member of ``cases``: {"type", "since", "description", and for enums "values": name -> code}.
+COLUMNS = {c["name"]: c for c in SCHEMA["columns"]}
+#: The schema major versions this analysis reads (any minor version of them).
+SCHEMA_MAJORS = tuple(SCHEMA["readable_majors"])
+#: The root attributes stored as integers (since schema 2.0; decimal strings before): read as int.
+INTEGER_ATTRIBUTES = tuple(a["name"] for a in SCHEMA["attributes"] if a["type"] == "int64")
+#: "1.x and 2.x", as nqc words the majors it reads.
+READABLE = ", ".join(f"{m}.x" for m in SCHEMA_MAJORS[:-1]) + (" and " if len(SCHEMA_MAJORS) > 1 else "") \
+    + f"{SCHEMA_MAJORS[-1]}.x"
 #: Members of ``cases`` the analysis needs; others are optional and extra ones are kept.
 REQUIRED_FIELDS = ("case_id", "n", "k", "outcome", "false_negative", "wall_s", "backtracks")
-#: nqc::Outcome codes (src/core/engine.hpp), used when the file's enum type has no names.
-OUTCOME_NAMES = {0: "solved", 1: "infeasible", 2: "gave_up"}
+assert set(REQUIRED_FIELDS) <= set(COLUMNS), "result_schema.json lacks a column the analysis needs"
+#: nqc::Outcome codes, used when the file's enum type has no names.
+OUTCOME_NAMES = {code: name for name, code in sorted(COLUMNS["outcome"]["values"].items(), key=lambda kv: kv[1])}
+#: Members stored as enums of names since schema 2.0 (24-byte strings before): read as str.
+NAMED_MEMBERS = tuple(name for name, c in COLUMNS.items() if "values" in c and name not in ("outcome", "false_negative"))
+#: The name of "no limit" (schema 1.x stored an empty string).
+NO_LIMIT = next(name for name, code in COLUMNS["limit"]["values"].items() if code == 0)
 #: Columns load_cases adds to the members of ``cases``.
 SOURCE, CONFIG_HASH, EXPERIMENT, DIAGS = "source", "config_hash", "experiment", "diags"
 #: The member that names an instance run's file (schema 1.1 on; empty for generated cases).
@@ -103,6 +118,19 @@ class Source:
             return {}
 
 
+def _attribute(name: str, value):
+    """A root attribute with its type: int for INTEGER_ATTRIBUTES (int64 since schema 2.0, a
+    decimal string before), str otherwise."""
+    if name in INTEGER_ATTRIBUTES:
+        if isinstance(value, (np.integer, int)):
+            return int(value)
+        if isinstance(value, np.ndarray) and value.size == 1 and value.dtype.kind in "iu":
+            return int(value.reshape(-1)[0])
+        text = _text(value)
+        return int(text) if re.fullmatch(r"-?[0-9]{1,18}", text) else text
+    return _text(value)
+
+
 def _text(value) -> str:
     if isinstance(value, bytes):
         return value.decode("utf-8", "replace")
@@ -140,7 +168,7 @@ def _schema_major(version: str, path: Path) -> int:
     match = _SCHEMA_VERSION.fullmatch(version)
     if not match:
         raise AnalysisError(f"{path}: schema_version '{version}' is not MAJOR.MINOR (decimal digits), "
-                            f"this analysis reads {SCHEMA_MAJOR}.x")
+                            f"this analysis reads {READABLE}")
     return int(match.group(1))
 
 
@@ -197,6 +225,24 @@ def _outcomes(codes: np.ndarray, dtype: np.dtype, path: Path) -> pd.Categorical:
                             + ", ".join(f"{c} {n}" for c, n in sorted(names.items())))
     categories = list(OUTCOME_NAMES.values()) + sorted(set(names.values()) - set(OUTCOME_NAMES.values()))
     return pd.Categorical([names[c] for c in codes.tolist()], categories=categories)
+
+
+def _names(values: np.ndarray, dtype: np.dtype, name: str, path: Path) -> np.ndarray:
+    """An enum member (schema 2.0: engine, limit) as its names; a string one (1.x) decoded, an
+    empty limit read as NO_LIMIT."""
+    mapping = h5py.check_enum_dtype(dtype)
+    if mapping is None:
+        text = _column(values, dtype)
+        if name == "limit":
+            text = np.where(text == "", NO_LIMIT, text).astype(object)
+        return text
+    names = {int(v): k for k, v in mapping.items()}
+    codes = np.asarray(values).astype(np.int64)
+    unknown = sorted(set(np.unique(codes).tolist()) - set(names))
+    if unknown:
+        raise AnalysisError(f"{path}: {name} code {unknown[0]} is not one of its enum's values")
+    lookup = np.array([names.get(c, "") for c in range(max(names) + 1)], dtype=object)
+    return lookup[codes]
 
 
 #: The HDF5 signature, at offset 0 or after a user block of 512, 1024, 2048, ... bytes.
@@ -314,10 +360,10 @@ def read_file(path: str | Path) -> tuple[pd.DataFrame, Source]:
             if name in raw and not _is_string(raw[name]):
                 expected = "a string 'MAJOR.MINOR'" if name == "schema_version" else "a string"
                 raise AnalysisError(f"{path}: {name} is not {expected} (got {_shown_value(raw[name])})")
-        attrs = {k: _text(v) for k, v in raw.items()}
+        attrs = {k: _attribute(k, v) for k, v in raw.items()}
         version = attrs["schema_version"]
-        if _schema_major(version, path) != SCHEMA_MAJOR:
-            raise AnalysisError(f"{path}: schema version {version}, this analysis reads {SCHEMA_MAJOR}.x")
+        if _schema_major(version, path) not in SCHEMA_MAJORS:
+            raise AnalysisError(f"{path}: schema version {version}, this analysis reads {READABLE}")
         # Not f.get("cases"): it returns None when the link is there but the object cannot be
         # opened (damage, found by bench/damage_campaign.py), which read as "no dataset".
         try:
@@ -344,6 +390,8 @@ def read_file(path: str | Path) -> tuple[pd.DataFrame, Source]:
             columns[name] = _outcomes(data[name], member, path)
         elif name == "false_negative":
             columns[name] = data[name].astype(bool)
+        elif name in NAMED_MEMBERS:
+            columns[name] = _names(data[name], member, name, path)
         else:
             columns[name] = _column(data[name], member.base if member.subdtype else member)
     df = pd.DataFrame(columns, index=pd.RangeIndex(len(data)))

@@ -323,7 +323,7 @@ def test_different_configs_are_grouped_not_pooled(small_run, tmp_path, capsys):
     (2.0, "schema_version is not a string 'MAJOR.MINOR' (got 2.0)"),
     (np.int32(1), "schema_version is not a string 'MAJOR.MINOR' (got 1)"),
     (np.array([1.0, 0.0]), "schema_version is not a string 'MAJOR.MINOR' (got [1. 0.])"),
-    ("1.x", "schema_version '1.x' is not MAJOR.MINOR (decimal digits), this analysis reads 1.x"),
+    ("1.x", "schema_version '1.x' is not MAJOR.MINOR (decimal digits), this analysis reads 1.x and 2.x"),
     (" 1.0", "schema_version ' 1.0' is not MAJOR.MINOR"),
     ("1.0\n", "is not MAJOR.MINOR"),
     ("1", "schema_version '1' is not MAJOR.MINOR"),
@@ -331,7 +331,7 @@ def test_different_configs_are_grouped_not_pooled(small_run, tmp_path, capsys):
     ("+1.0", "is not MAJOR.MINOR"),
     ("\u0661.\u0660", "is not MAJOR.MINOR"),   # Arabic-Indic digits: not decimal ASCII
     ("1.0000000000", "is not MAJOR.MINOR"),    # more than 9 digits, as nqc
-    ("2.0", "schema version 2.0, this analysis reads 1.x"),
+    ("3.0", "schema version 3.0, this analysis reads 1.x and 2.x"),
 ])
 def test_schema_version_is_a_string_major_minor(tmp_path, value, message):
     path = write_result_file(tmp_path / "v.h5", synthetic_rows([10], [3], [1e-3]))

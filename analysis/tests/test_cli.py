@@ -102,8 +102,8 @@ def test_file_of_another_schema_version(small_run, tmp_path):
     copy = tmp_path / "v2.h5"
     shutil.copy(small_run / "results.h5", copy)
     with h5py.File(copy, "a") as f:
-        f.attrs["schema_version"] = "2.3"
-    expect_error(analysis("fit", copy), f"{copy}: schema version 2.3, this analysis reads 1.x")
+        f.attrs["schema_version"] = "3.1"
+    expect_error(analysis("fit", copy), f"{copy}: schema version 3.1, this analysis reads 1.x and 2.x")
 
 
 @pytest.mark.parametrize("args, fragment", [

@@ -6,10 +6,11 @@ import shutil
 
 import h5py
 import numpy as np
+import pandas as pd
 import pytest
 
 from analysis.errors import AnalysisError
-from analysis.load import AnalysisWarning, load_cases
+from analysis.load import COLUMNS, SCHEMA, AnalysisWarning, load_cases
 from conftest import synthetic_rows, write_result_file
 
 COMPARED = ["case_id", "n", "k", "outcome", "false_negative", "wall_s", "backtracks", "nodes", "engine"]
@@ -33,15 +34,62 @@ def test_columns_are_decoded(small_run):
     assert set(cases["outcome"].astype(str)) <= {"solved", "infeasible", "gave_up"}
     assert cases["false_negative"].dtype == bool
     assert set(cases["engine"]) == {"grigoryan"}
-    assert set(cases["limit"]) <= {"", "max_nodes"}
+    assert set(cases["limit"]) <= {"none", "max_nodes", "grigoryan_limits"}
+    assert (cases["limit"] == "none").sum() == (cases["outcome"] != "gave_up").sum()
     assert set(cases["experiment"]) == {"analysis-test"}
-    assert cases.attrs["sources"][0].attrs["schema_version"].startswith("1.")
+    assert cases.attrs["sources"][0].attrs["schema_version"] == SCHEMA["schema_version"] == "2.0"
+    assert cases.attrs["sources"][0].attrs["launches"] == 1
     # gave_up and false negatives as stored: outcome code 2 <-> "gave_up"
     with h5py.File(small_run / "results.h5") as f:
         stored = f["cases"][()]
     order = np.argsort(stored["case_id"])
     assert np.array_equal(cases["outcome"].astype(str).to_numpy() == "gave_up", stored["outcome"][order] == 2)
-    assert np.array_equal(cases["false_negative"].to_numpy(), stored["false_negative"][order] == 1)
+    assert np.array_equal(cases["false_negative"].to_numpy(), stored["false_negative"][order])
+
+
+def test_plain_h5py_reads_named_values_bools_and_typed_attributes(small_run):
+    """README's reading with h5py and pandas alone: enums named from the file's own types,
+    false_negative a numpy bool, integer attributes integers."""
+    with h5py.File(small_run / "results.h5") as f:
+        cases = f["cases"]
+        df = pd.DataFrame(cases[()])
+        assert df["false_negative"].dtype == bool
+        for column in ("outcome", "engine", "limit"):
+            mapping = h5py.check_enum_dtype(cases.dtype[column])
+            assert mapping == COLUMNS[column]["values"], column
+            df[column] = df[column].map({v: k for k, v in mapping.items()})
+        attrs = dict(f.attrs)
+    assert set(df["engine"]) == {"grigoryan"}
+    assert set(df["outcome"]) <= {"solved", "gave_up"} and "solved" in set(df["outcome"])
+    assert isinstance(attrs["launches"], np.integer) and attrs["launches"] == 1
+    assert isinstance(attrs["case_generation"], np.integer)
+    assert attrs["schema_version"] == b"2.0"  # text attributes: fixed-length (checksummed), bytes in h5py
+    assert list(df.columns) == [c for c in COLUMNS if c != "instance"]  # a generated run has no instance
+    # Every root attribute nqc writes is in the schema, with its type.
+    declared = {a["name"]: a for a in SCHEMA["attributes"]}
+    shard = sorted((small_run / "shards").glob("shard-*.h5"))[0]
+    with h5py.File(shard) as f:
+        shard_attrs = dict(f.attrs)
+    for where, values in (("results.h5", attrs), (shard.name, shard_attrs)):
+        assert set(values) <= set(declared), (where, set(values) - set(declared))
+        for name, value in values.items():
+            kind = "int64" if isinstance(value, np.integer) else "string"
+            assert kind == declared[name]["type"], (where, name, value)
+            assert declared[name]["files"] in ("all", "merged" if where == "results.h5" else "shard"), (where, name)
+
+
+def test_schema_1_files_read_as_schema_2(tmp_path):
+    """engine and limit stored as names (1.x) come out as in 2.0 files: str, an empty limit "none";
+    integer attributes stored as text read as int."""
+    rows = synthetic_rows([10, 10], [3, 4], [1e-3, 2e-3], outcome=[0, 2], false_negative=[0, 1])
+    rows["limit"] = [b"", b"max_nodes"]
+    path = write_result_file(tmp_path / "v13.h5", rows, schema_version="1.3", launches="2", world_size="4")
+    cases = load_cases(path)
+    assert list(cases["limit"]) == ["none", "max_nodes"]
+    assert list(cases["engine"]) == ["grigoryan"] * 2
+    assert cases["false_negative"].tolist() == [False, True]
+    attrs = cases.attrs["sources"][0].attrs
+    assert (attrs["launches"], attrs["world_size"], attrs["schema_version"]) == (2, 4, "1.3")
 
 
 def test_a_case_given_twice_counts_once(small_run):
@@ -66,10 +114,10 @@ def test_other_schema_major_is_refused_naming_file_and_versions(small_run, tmp_p
     copy = tmp_path / "future.h5"
     shutil.copy(small_run / "results.h5", copy)
     with h5py.File(copy, "a") as f:
-        f.attrs["schema_version"] = "2.0"
+        f.attrs["schema_version"] = "3.0"
     with pytest.raises(AnalysisError) as error:
         load_cases(copy)
-    assert str(error.value) == f"{copy}: schema version 2.0, this analysis reads 1.x"
+    assert str(error.value) == f"{copy}: schema version 3.0, this analysis reads 1.x and 2.x"
 
 
 def test_later_minor_version_with_new_members_is_read(tmp_path):

@@ -10,6 +10,7 @@
 
 #include "cli/commands.hpp"
 #include "experiment/launches.hpp"
+#include "experiment/result_schema.hpp"
 #include "experiment/results.hpp"
 #include "io/errors.hpp"
 
@@ -127,11 +128,25 @@ Runner add_info(CLI::App& app) {
   auto* cmd = app.add_subcommand(
       "info", "Show what a result file or results directory holds: config, schema, cases by n and outcome, launches");
   auto path = std::make_shared<std::string>();
-  cmd->add_option("RESULTS", *path, "a result file (results.h5, a shard file) or a results directory")->required();
+  auto columns = std::make_shared<bool>(false);
+  auto json = std::make_shared<bool>(false);
+  cmd->add_option("RESULTS", *path, "a result file (results.h5, a shard file) or a results directory");
+  cmd->add_flag("--columns", *columns,
+                "print the layout of result files instead: the columns of `cases` (type, description, enum values) and "
+                "the root attributes");
+  cmd->add_flag("--json", *json, "with --columns: as JSON (analysis/result_schema.json is this output)")->needs("--columns");
   cmd->footer(
       "Reads the rows in batches (any size fits in memory). Exit-status '-' in the launches table: the launch never "
       "recorded its end (it runs, or it was killed).");
-  return [path] { return info(*path); };
+  return [path, columns, json] {
+    if (*columns) {
+      if (!path->empty()) throw InputError("info: give RESULTS or --columns, not both");
+      std::fputs(*json ? (result_schema_json().dump(2) + "\n").c_str() : result_schema_text().c_str(), stdout);
+      return static_cast<int>(kExitOk);
+    }
+    if (path->empty()) throw InputError("info: RESULTS is required (a result file or a results directory), or --columns");
+    return info(*path);
+  };
 }
 
 }  // namespace nqc::cli

@@ -7,6 +7,7 @@
 #include "experiment/config.hpp"
 #include "experiment/pinning.hpp"
 #include "experiment/plan.hpp"
+#include "experiment/result_schema.hpp"
 #include "experiment/results.hpp"
 #include "experiment/worker.hpp"
 #include "io/errors.hpp"
@@ -118,10 +119,10 @@ Runner add_rerun(CLI::App& app) {
                 static_cast<unsigned long long>(stored.case_id), static_cast<long long>(stored.n), static_cast<long long>(stored.k),
                 static_cast<unsigned long long>(stored.solution_id), static_cast<unsigned long long>(stored.composition_id),
                 static_cast<unsigned long long>(stored.seed));
-    std::printf("stored: engine %s, outcome %s, backtracks %llu, nodes %llu, wall %.6f s\n", stored.engine.data(),
+    std::printf("stored: engine %s, outcome %s, backtracks %llu, nodes %llu, wall %.6f s\n", std::string(engine_name(stored.engine)).c_str(),
                 outcome_name(stored.outcome), static_cast<unsigned long long>(stored.backtracks),
                 static_cast<unsigned long long>(stored.nodes), stored.wall_s);
-    std::printf("rerun:  engine %s, outcome %s, backtracks %llu, nodes %llu, wall %.6f s\n", again.engine.data(),
+    std::printf("rerun:  engine %s, outcome %s, backtracks %llu, nodes %llu, wall %.6f s\n", std::string(engine_name(again.engine)).c_str(),
                 outcome_name(again.outcome), static_cast<unsigned long long>(again.backtracks),
                 static_cast<unsigned long long>(again.nodes), again.wall_s);
     if (a->verbose && !composition.q.empty()) write_composition(composition, std::cout);

@@ -1,48 +1,92 @@
-// One row of a result file: everything recorded about one case.
+// One row of a result file: everything recorded about one case. The columns are declared
+// once, in NQC_CASE_COLUMNS below; CaseRow, the HDF5 types of the writer and the reader
+// (results.cpp), `nqc info --columns` and analysis/result_schema.json (which the Python
+// loader reads) all follow from it (result_schema.hpp).
 #pragma once
 
 #include <array>
+#include <cstddef>
 #include <cstdint>
 #include <string>
 #include <vector>
 
 namespace nqc {
 
-/// Layout version of result files. Readers refuse another major version.
-inline constexpr int kSchemaMajor = 1;
+/// Layout version of result files. This nqc reads majors kSchemaOldestMajor..kSchemaMajor.
+inline constexpr int kSchemaMajor = 2;
 /// 1.1 added `instance`; 1.2 checksums (HDF5 newest format, Fletcher32), plan_hash,
 /// case_generation; 1.3 `launch` and the `launches` table, shard files uncompressed in the
-/// layout of CaseRow, `instance` left out of generated runs' files (it reads as empty).
-inline constexpr int kSchemaMinor = 3;
+/// layout of CaseRow, `instance` left out of generated runs' files (it reads as empty);
+/// 2.0 stores `false_negative` as an HDF5 bool enum (FALSE, TRUE), `engine` and `limit` as
+/// enums of their names instead of strings, and integer root attributes as integers.
+inline constexpr int kSchemaMinor = 0;
+/// The oldest major version this nqc reads (1.x: engine and limit as 24-byte strings).
+inline constexpr int kSchemaOldestMajor = 1;
 
-/// One case as stored in the `cases` dataset (an HDF5 compound type with these field
-/// names). Times in seconds; ids 0-based; `outcome` is nqc::Outcome as int8
-/// (0 solved, 1 infeasible, 2 gave_up), stored as an HDF5 enum. The fields are ordered
-/// widest first, so the struct has no padding before `instance` and a shard file's rows are
-/// a prefix of it (results.cpp writes them without conversion).
-struct CaseRow {
-  std::uint64_t case_id = 0;         ///< position of the case in the plan
-  std::uint64_t shard_id = 0;        ///< shard that holds the case
-  std::int64_t n = 0;                ///< board size
-  std::int64_t k = 0;                ///< queens in the composition
-  std::uint64_t solution_id = 0;     ///< index of the solution in the sample for this n
-  std::uint64_t composition_id = 0;  ///< index of the composition derived from that solution
-  std::uint64_t seed = 0;            ///< derive_seed(experiment seed, n, solution id, composition id)
-  double wall_s = 0.0;               ///< wall-clock seconds of the engine call only
-  double cpu_s = 0.0;                ///< thread CPU seconds of the engine call only
-  std::uint64_t backtracks = 0;
-  std::uint64_t nodes = 0;
-  std::uint64_t placed_random = 0;   ///< queens placed by random phases
-  std::uint64_t placed_search = 0;   ///< queens placed by the search phase
-  std::uint64_t restarts = 0;
-  std::int32_t rank = 0;             ///< MPI rank that ran the case
-  std::uint32_t launch = 0;          ///< the launch that ran the case (its id in the `launches` table; schema 1.3, 0 = unknown)
-  std::int8_t outcome = 0;           ///< nqc::Outcome
-  std::uint8_t false_negative = 0;   ///< 1 when a completable composition was not solved
-  std::array<char, 24> engine{};     ///< engine name, NUL-padded
-  std::array<char, 24> limit{};      ///< for gave_up: the limit that stopped it, NUL-padded
-  std::array<char, 256> instance{};  ///< instance configs: the file's path, NUL-padded; else empty (schema 1.1)
+/// The `instance` column: a path, NUL-padded.
+using InstancePath = std::array<char, 256>;
+
+/// How a column is stored: its HDF5 type in memory and on disk (result_schema.cpp).
+enum class ColumnKind : std::uint8_t {
+  u64,          ///< uint64
+  i64,          ///< int64
+  u32,          ///< uint32
+  i32,          ///< int32
+  f64,          ///< IEEE double
+  outcome,      ///< int8 enum of nqc::Outcome's names
+  flag,         ///< uint8 enum {FALSE 0, TRUE 1}: h5py and numpy read it as bool
+  engine,       ///< uint8 enum of the engine registry's names (code = position in engine_infos())
+  stop_reason,  ///< uint8 enum of nqc::StopReason's names
+  path,         ///< 256-byte NUL-padded string
 };
+
+// The columns of the `cases` dataset, in CaseRow's order (widest first, so the struct has no
+// padding before `instance` and a shard file's rows are a prefix of it):
+//   X(name, C++ type, ColumnKind, schema version that added it, description)
+// Adding a column: one row here (a new minor version, or a major one if readers must change),
+// kSchemaMinor above, the tests, and analysis/result_schema.json regenerated
+// (`nqc info --columns --json`; test `result_schema_json` compares them).
+#define NQC_CASE_COLUMNS(X)                                                                                               \
+  X(case_id, std::uint64_t, u64, "1.0", "position of the case in the plan (0-based)")                                     \
+  X(shard_id, std::uint64_t, u64, "1.0", "the shard that holds the case (0-based)")                                       \
+  X(n, std::int64_t, i64, "1.0", "board size")                                                                            \
+  X(k, std::int64_t, i64, "1.0", "queens in the composition")                                                             \
+  X(solution_id, std::uint64_t, u64, "1.0",                                                                               \
+    "generated runs: index of the solution in the sample for n; instance runs: the file's index (0-based)")               \
+  X(composition_id, std::uint64_t, u64, "1.0",                                                                            \
+    "generated runs: index of the composition derived from that solution; instance runs: the excluded diagonals of a "    \
+    "CSPLib .param case (0 for composition files)")                                                                       \
+  X(seed, std::uint64_t, u64, "1.0", "the case's seed: derive_seed(experiment seed, n, solution_id, composition_id)")     \
+  X(wall_s, double, f64, "1.0", "wall-clock seconds of the engine call only")                                             \
+  X(cpu_s, double, f64, "1.0", "thread CPU seconds of the engine call only")                                              \
+  X(backtracks, std::uint64_t, u64, "1.0", "retracted placements, or returns to a base level (the engine's own count)")   \
+  X(nodes, std::uint64_t, u64, "1.0", "placements tried, all phases")                                                     \
+  X(placed_random, std::uint64_t, u64, "1.0", "queens placed by random phases (kept in the solution)")                    \
+  X(placed_search, std::uint64_t, u64, "1.0", "queens placed by the final (search) phase")                                \
+  X(restarts, std::uint64_t, u64, "1.0", "random fills thrown away and redone")                                           \
+  X(rank, std::int32_t, i32, "1.0", "the MPI rank that ran the case")                                                     \
+  X(launch, std::uint32_t, u32, "1.3", "the launch that ran the case: its id in the launches table (0 = unknown)")        \
+  X(outcome, std::int8_t, outcome, "1.0", "the answer; infeasible: proved to have no completion; gave_up: stopped by a limit")\
+  X(false_negative, std::uint8_t, flag, "1.0", "true when a completable (derived) composition was not solved")            \
+  X(engine, std::uint8_t, engine, "1.0", "the engine that ran the case")                                                  \
+  X(limit, std::uint8_t, stop_reason, "1.0", "for gave_up: the limit that stopped the engine; else none")                 \
+  X(instance, InstancePath, path, "1.1",                                                                         \
+    "instance runs: the composition or CSPLib file's path, NUL-padded (left out of generated runs' files: empty)")
+
+/// One case as stored in the `cases` dataset (an HDF5 compound type with these member names;
+/// see NQC_CASE_COLUMNS for each). Times in seconds; ids 0-based; `outcome` is nqc::Outcome's
+/// value, `engine` a position in engine_infos(), `limit` nqc::StopReason's value.
+struct CaseRow {
+#define NQC_CASE_ROW_MEMBER(name, type, kind, since, doc) type name{};
+  NQC_CASE_COLUMNS(NQC_CASE_ROW_MEMBER)
+#undef NQC_CASE_ROW_MEMBER
+};
+
+// Shard files store the rows up to `instance` as they are in memory: no padding may hide there.
+#define NQC_CASE_ROW_SIZE(name, type, kind, since, doc) +sizeof(type)
+static_assert(offsetof(CaseRow, instance) + sizeof(CaseRow::instance) == 0 NQC_CASE_COLUMNS(NQC_CASE_ROW_SIZE),
+              "CaseRow has padding between columns: order NQC_CASE_COLUMNS widest first");
+#undef NQC_CASE_ROW_SIZE
 
 /// Longest instance path a row can hold (bytes).
 inline constexpr std::size_t kMaxInstancePath = sizeof(CaseRow::instance) - 1;

@@ -1,24 +1,22 @@
-// Result files. Layout of every file (shard or merged), schema 1.3, in HDF5's newest format
-// (superblock 3: every piece of metadata checksummed) with Fletcher32 on every dataset:
-//   root attributes  fixed-length string attributes (variable-length ones up to 1.1): the
-//                    caller's `attrs`, plus schema_version
-//                    ("MAJOR.MINOR", always written here, overriding the caller's) and, in
-//                    shard files, shard_id (the id as a decimal string, e.g. "3").
-//   cases            1-D compound dataset, one member per CaseRow field with the same name,
-//                    little-endian and packed; outcome is an int8 enum {solved, infeasible,
-//                    gave_up}; engine and limit are 24-byte NUL-padded strings, instance
-//                    (since 1.1; 1.0 files read with it empty) a 256-byte one, left out of
-//                    the files of generated runs (since 1.3: it reads as empty); launch
-//                    (since 1.3) the id of the launch that ran the case. Chunked (unlimited
-//                    max size, so an empty shard is valid). Merged file: packed, shuffle +
-//                    deflate 4, written shard after shard. Shard and partial files (1.3):
-//                    CaseRow's own layout, uncompressed, so that writing them is a copy
-//                    (they are read once, by the merge).
+// Result files. Layout of every file (shard or merged), schema 2.0, in HDF5's newest format
+// (superblock 3: every piece of metadata checksummed) with Fletcher32 on every dataset; the
+// columns and root attributes are declared in case_row.hpp and result_schema.cpp:
+//   root attributes  the caller's `attrs` plus schema_version ("MAJOR.MINOR", always written
+//                    here); fixed-length strings (variable-length ones up to 1.1), the integer
+//                    ones of root_attributes() as int64 (since 2.0; decimal strings before).
+//   cases            1-D compound dataset, one member per column (NQC_CASE_COLUMNS), matched
+//                    by name. outcome an int8 enum, false_negative a uint8 enum FALSE/TRUE
+//                    (h5py: bool), engine and limit uint8 enums of their names (since 2.0;
+//                    24-byte NUL-padded strings before, which RowReader converts), instance
+//                    (since 1.1) a 256-byte string left out of generated runs' files (since
+//                    1.3), launch (since 1.3). Chunked (unlimited max size, so an empty shard
+//                    is valid). Merged file: packed, shuffle + deflate 4, written shard after
+//                    shard. Shard and partial files (1.3): CaseRow's own layout, uncompressed,
+//                    so that writing them is a copy (they are read once, by the merge).
 //   failures/        one int32 dataset `case-<case_id>` per failure record.
 //   shards           (merged file only) uint64 ids of the merged shards, ascending.
 //   launches         (merged file only, since 1.3) one row per launch of `nqc run` that
 //                    worked on the directory (struct Launch; strings fixed-length).
-// Readers match members by name, so member order and extra members do not matter.
 #include "experiment/results.hpp"
 
 #include <fcntl.h>
@@ -32,7 +30,9 @@
 #include <cstdio>
 #include <functional>
 #include <iterator>
+#include <map>
 #include <optional>
+#include <stdexcept>
 #include <string>
 #include <system_error>
 #include <vector>
@@ -43,6 +43,7 @@
 #include "io/isolated.hpp"
 #include "io/text_input.hpp"
 #include "experiment/launches.hpp"
+#include "experiment/result_schema.hpp"
 
 namespace nqc {
 
@@ -51,53 +52,30 @@ namespace {
 namespace fs = std::filesystem;
 
 constexpr std::size_t kChunkRows = 4096;  // ~700 KB of rows (shard files), ~100 KB packed and compressed (merged)
+constexpr std::size_t kLegacyNameBytes = 24;  // engine and limit in schema 1.x: NUL-padded strings
 constexpr int kDeflateLevel = 4;
-constexpr std::size_t kNameBytes = sizeof(CaseRow::engine);  // and CaseRow::limit
 
-// A tripwire: when CaseRow changes, update fields() (and the schema version).
-static_assert(sizeof(CaseRow) == 432, "CaseRow changed: update fields() in results.cpp");
-// Shard files store the rows up to `instance` as they are in memory: no padding may hide there.
-static_assert(offsetof(CaseRow, instance) == 7 * 8 + 2 * 8 + 5 * 8 + 4 + 4 + 1 + 1 + 24 + 24, "CaseRow has padding");
-
-struct Field {
-  const char* name;
-  std::size_t offset;     // in CaseRow
-  hid_t memory;           // native type in CaseRow
-  hid_t file;             // portable type on disk
-  bool optional = false;  // added in a minor version: files without it are read with it empty
-};
-
-// The CaseRow fields. `outcome`, `name` and `path` are the enum and string types (kept open
-// by the caller).
-std::vector<Field> fields(hid_t outcome_memory, hid_t outcome_file, hid_t name, hid_t path) {
-  return {
-      {"case_id", offsetof(CaseRow, case_id), H5T_NATIVE_UINT64, H5T_STD_U64LE},
-      {"shard_id", offsetof(CaseRow, shard_id), H5T_NATIVE_UINT64, H5T_STD_U64LE},
-      {"n", offsetof(CaseRow, n), H5T_NATIVE_INT64, H5T_STD_I64LE},
-      {"k", offsetof(CaseRow, k), H5T_NATIVE_INT64, H5T_STD_I64LE},
-      {"solution_id", offsetof(CaseRow, solution_id), H5T_NATIVE_UINT64, H5T_STD_U64LE},
-      {"composition_id", offsetof(CaseRow, composition_id), H5T_NATIVE_UINT64, H5T_STD_U64LE},
-      {"seed", offsetof(CaseRow, seed), H5T_NATIVE_UINT64, H5T_STD_U64LE},
-      {"wall_s", offsetof(CaseRow, wall_s), H5T_NATIVE_DOUBLE, H5T_IEEE_F64LE},
-      {"cpu_s", offsetof(CaseRow, cpu_s), H5T_NATIVE_DOUBLE, H5T_IEEE_F64LE},
-      {"backtracks", offsetof(CaseRow, backtracks), H5T_NATIVE_UINT64, H5T_STD_U64LE},
-      {"nodes", offsetof(CaseRow, nodes), H5T_NATIVE_UINT64, H5T_STD_U64LE},
-      {"placed_random", offsetof(CaseRow, placed_random), H5T_NATIVE_UINT64, H5T_STD_U64LE},
-      {"placed_search", offsetof(CaseRow, placed_search), H5T_NATIVE_UINT64, H5T_STD_U64LE},
-      {"restarts", offsetof(CaseRow, restarts), H5T_NATIVE_UINT64, H5T_STD_U64LE},
-      {"rank", offsetof(CaseRow, rank), H5T_NATIVE_INT32, H5T_STD_I32LE},
-      {"launch", offsetof(CaseRow, launch), H5T_NATIVE_UINT32, H5T_STD_U32LE, true},
-      {"outcome", offsetof(CaseRow, outcome), outcome_memory, outcome_file},
-      {"false_negative", offsetof(CaseRow, false_negative), H5T_NATIVE_UINT8, H5T_STD_U8LE},
-      {"engine", offsetof(CaseRow, engine), name, name},
-      {"limit", offsetof(CaseRow, limit), name, name},
-      {"instance", offsetof(CaseRow, instance), path, path, true},
-  };
+// The HDF5 type of a column kind: in memory (`file` false) or on disk (little-endian; the
+// same bytes here). Enum types carry the names of column_value_names(kind).
+h5::Handle column_type(ColumnKind kind, bool file) {
+  const auto fixed = [](hid_t id) { return h5::Handle(H5Tcopy(id), H5Tclose); };
+  switch (kind) {
+    case ColumnKind::u64: return fixed(file ? H5T_STD_U64LE : H5T_NATIVE_UINT64);
+    case ColumnKind::i64: return fixed(file ? H5T_STD_I64LE : H5T_NATIVE_INT64);
+    case ColumnKind::u32: return fixed(file ? H5T_STD_U32LE : H5T_NATIVE_UINT32);
+    case ColumnKind::i32: return fixed(file ? H5T_STD_I32LE : H5T_NATIVE_INT32);
+    case ColumnKind::f64: return fixed(file ? H5T_IEEE_F64LE : H5T_NATIVE_DOUBLE);
+    case ColumnKind::outcome: return h5::enum_type(file ? H5T_STD_I8LE : H5T_NATIVE_INT8, column_value_names(kind));
+    case ColumnKind::flag:
+    case ColumnKind::engine:
+    case ColumnKind::stop_reason: return h5::enum_type(file ? H5T_STD_U8LE : H5T_NATIVE_UINT8, column_value_names(kind));
+    case ColumnKind::path: return h5::fixed_string_type(sizeof(CaseRow::instance));
+  }
+  throw std::logic_error("column_type: unknown kind");
 }
 
-h5::Handle outcome_type(hid_t base) {
-  return h5::int8_enum_type(base, {{"solved", 0}, {"infeasible", 1}, {"gave_up", 2}});
-}
+// Whether a column may be missing from a file (added after 1.0: it then reads as empty).
+bool optional_column(const ColumnInfo& c) { return c.since != "1.0"; }
 
 // The compound types of a row: in memory (CaseRow) and on disk (packed, little-endian).
 struct RowTypes {
@@ -111,28 +89,182 @@ enum class RowLayout {
   in_place,  // shard and partial files: CaseRow's offsets (a prefix of CaseRow: no conversion)
 };
 
-// `stored`: the member names of the file being read (nullptr when writing): the memory type
-// then leaves out optional members the file lacks, so they read as empty. `instance`
-// (writing): whether the file has the `instance` member (instance runs only).
-RowTypes row_types(const std::vector<std::string>* stored = nullptr, RowLayout layout = RowLayout::packed,
-                   bool instance = true) {
-  const h5::Handle outcome_memory = outcome_type(H5T_NATIVE_INT8);
-  const h5::Handle outcome_file = outcome_type(H5T_STD_I8LE);
-  const h5::Handle name = h5::fixed_string_type(kNameBytes);
-  const h5::Handle path = h5::fixed_string_type(sizeof(CaseRow::instance));
+// The types a file of this schema is written with. `instance`: whether the file has the
+// `instance` member (instance runs only).
+RowTypes row_types(RowLayout layout = RowLayout::packed, bool instance = true) {
+  std::vector<h5::Handle> keep;  // member types stay open until build()
   h5::CompoundBuilder memory;
   h5::CompoundBuilder file;
-  for (const Field& f : fields(outcome_memory.id(), outcome_file.id(), name.id(), path.id())) {
-    if (stored && std::find(stored->begin(), stored->end(), f.name) == stored->end()) continue;
-    if (!stored && !instance && std::string_view(f.name) == "instance") continue;
-    memory.add(f.name, f.offset, f.memory);
-    if (layout == RowLayout::packed) file.append(f.name, f.file);
-    else file.add(f.name, f.offset, f.file);  // little-endian = native here: the same bytes
+  for (const ColumnInfo& c : case_columns()) {
+    if (!instance && c.kind == ColumnKind::path) continue;
+    const hid_t m = keep.emplace_back(column_type(c.kind, false)).id();
+    const hid_t f = keep.emplace_back(column_type(c.kind, true)).id();
+    memory.add(std::string(c.name), c.offset, m);
+    if (layout == RowLayout::packed) file.append(std::string(c.name), f);
+    else file.add(std::string(c.name), c.offset, f);  // little-endian = native here: the same bytes
   }
   // In place with `instance`: the whole CaseRow, trailing padding included, so that an array
   // of rows is an array of file elements.
   return {memory.build(sizeof(CaseRow)), file.build(layout == RowLayout::in_place && instance ? sizeof(CaseRow) : 0)};
 }
+
+// Reads the rows of a `cases` dataset of any schema this nqc reads into CaseRow: members
+// matched by name (order and extra members do not matter), optional members the file lacks
+// read as empty. Enum members are converted by HDF5, by name. Side columns are read apart
+// and turned into this nqc's codes by name: engine and limit of schema 1.x (24-byte names;
+// an empty limit is none), and enum members whose names this nqc does not all know (a newer
+// nqc's engine): a row that uses such a name is refused, naming it. false_negative of 1.x
+// (uint8) is read as it is.
+class RowReader {
+ public:
+  RowReader(const h5::Handle& cases, fs::path file) : cases_(cases), file_(std::move(file)) {
+    std::vector<h5::Handle> keep;
+    h5::CompoundBuilder memory;
+    h5::CompoundBuilder side;
+    for (const ColumnInfo& c : case_columns()) {
+      const std::string name(c.name);
+      const H5T_class_t stored = h5::member_class(cases, name);
+      if (stored == H5T_NO_CLASS) {
+        if (!optional_column(c)) throw IoError(file_.string() + ": /cases has no member '" + name + "'");
+        continue;
+      }
+      check_class(c, stored);
+      const std::vector<std::string> ours = column_value_names(c.kind);
+      const bool named = c.kind == ColumnKind::outcome || c.kind == ColumnKind::engine || c.kind == ColumnKind::stop_reason;
+      if (named && (stored == H5T_STRING || (stored == H5T_ENUM && !known_names(name, ours)))) {
+        Side s{c, side_width_, {}, 0};
+        if (stored == H5T_STRING) {
+          s.bytes = kLegacyNameBytes;
+          side.add(name, s.offset, keep.emplace_back(h5::fixed_string_type(kLegacyNameBytes)).id());
+        } else {
+          // The file's own enum type (native), so that HDF5 copies its codes; mapped below.
+          h5::Handle type(H5Tget_native_type(h5::member_type(cases, name).id(), H5T_DIR_ASCEND), H5Tclose);
+          if (!type) throw IoError(file_.string() + ": cannot read the type of /cases member '" + name + "'");
+          s.bytes = 1;
+          for (const auto& [member, value] : h5::enum_members(type)) s.names[value & 0xff] = member;
+          side.add(name, s.offset, keep.emplace_back(std::move(type)).id());
+        }
+        side_width_ += s.bytes;
+        sides_.push_back(std::move(s));
+        continue;
+      }
+      // outcome and false_negative as plain integers (false_negative up to 1.x): their codes.
+      const bool as_integer = (c.kind == ColumnKind::flag || c.kind == ColumnKind::outcome) && stored == H5T_INTEGER;
+      const hid_t native = c.kind == ColumnKind::flag ? H5T_NATIVE_UINT8 : H5T_NATIVE_INT8;
+      const hid_t type =
+          keep.emplace_back(as_integer ? h5::Handle(H5Tcopy(native), H5Tclose) : column_type(c.kind, false)).id();
+      memory.add(name, c.offset, type);
+    }
+    memory_ = memory.build(sizeof(CaseRow));
+    if (!sides_.empty()) side_ = side.build(side_width_);
+  }
+
+  // Reads rows first .. first + count - 1 into `out` (count rows), checked (check_codes).
+  void read(std::size_t first, std::size_t count, CaseRow* out) const {
+    h5::read_range(cases_, memory_.id(), first, count, out);
+    if (!sides_.empty()) {
+      std::vector<char> bytes(count * side_width_);
+      h5::read_range(cases_, side_.id(), first, count, bytes.data());
+      for (std::size_t i = 0; i < count; ++i)
+        for (const Side& s : sides_) set_code(out[i], s, bytes.data() + i * side_width_ + s.offset);
+    }
+    check_codes(out, count);
+  }
+
+ private:
+  // A column read apart: at `offset` in the side buffer, `bytes` wide: a name (bytes > 1) or
+  // a code of the file's enum, named by `names`.
+  struct Side {
+    ColumnInfo column;
+    std::size_t offset;
+    std::map<int, std::string> names;
+    std::size_t bytes;
+  };
+
+  static std::string class_name(H5T_class_t c) {
+    switch (c) {
+      case H5T_INTEGER: return "an integer";
+      case H5T_FLOAT: return "a float";
+      case H5T_STRING: return "a string";
+      case H5T_ENUM: return "an enum";
+      case H5T_COMPOUND: return "a compound";
+      case H5T_ARRAY: return "an array";
+      default: return "of HDF5 type class " + std::to_string(static_cast<int>(c));
+    }
+  }
+
+  // Refuses a member whose stored type class this nqc cannot read as the column's kind.
+  void check_class(const ColumnInfo& c, H5T_class_t stored) const {
+    const auto is = [stored](std::initializer_list<H5T_class_t> classes) {
+      return std::find(classes.begin(), classes.end(), stored) != classes.end();
+    };
+    const char* expected = nullptr;
+    switch (c.kind) {
+      case ColumnKind::f64: expected = is({H5T_FLOAT, H5T_INTEGER}) ? nullptr : "a number"; break;
+      case ColumnKind::outcome:
+      case ColumnKind::flag: expected = is({H5T_ENUM, H5T_INTEGER}) ? nullptr : "an enum or an integer"; break;
+      case ColumnKind::engine:
+      case ColumnKind::stop_reason: expected = is({H5T_ENUM, H5T_STRING}) ? nullptr : "an enum or (schema 1.x) a string"; break;
+      case ColumnKind::path: expected = is({H5T_STRING}) ? nullptr : "a string"; break;
+      default: expected = is({H5T_INTEGER}) ? nullptr : "an integer"; break;
+    }
+    if (expected != nullptr)
+      throw IoError(file_.string() + ": /cases member '" + std::string(c.name) + "' is " + class_name(stored) +
+                    ", expected " + expected);
+  }
+
+  // Whether every name of the file's enum member `name` is one of `ours`.
+  bool known_names(const std::string& name, const std::vector<std::string>& ours) const {
+    const h5::Handle type = h5::member_type(cases_, name);
+    if (H5Tget_size(type.id()) != 1) throw IoError(file_.string() + ": /cases member '" + name + "' is not a 1-byte enum");
+    for (const auto& [member, value] : h5::enum_members(type))
+      if (std::find(ours.begin(), ours.end(), member) == ours.end()) return false;
+    return true;
+  }
+
+  // The side column's value of `row`, as this nqc's code of its name.
+  void set_code(CaseRow& row, const Side& s, const char* bytes) const {
+    const ColumnInfo& c = s.column;
+    std::string name;
+    if (s.bytes > 1) {
+      name.assign(bytes, strnlen(bytes, s.bytes));
+    } else {
+      const auto it = s.names.find(static_cast<unsigned char>(*bytes));
+      if (it == s.names.end())
+        throw IoError(file_.string() + ": case " + std::to_string(row.case_id) + ": " + std::string(c.name) + " code " +
+                      std::to_string(static_cast<unsigned char>(*bytes)) + " is not a value of its enum");
+      name = it->second;
+    }
+    const std::vector<std::string> names = column_value_names(c.kind);
+    const std::string wanted = name.empty() && c.kind == ColumnKind::stop_reason ? names.front() : name;
+    const auto it = std::find(names.begin(), names.end(), wanted);
+    if (it == names.end())
+      throw IoError(file_.string() + ": case " + std::to_string(row.case_id) + ": " + std::string(c.name) + " '" +
+                    text::escaped(name) + "' is not one this nqc knows" + (s.bytes == 1 ? " (written by a newer nqc?)" : ""));
+    *(reinterpret_cast<unsigned char*>(&row) + c.offset) = static_cast<unsigned char>(it - names.begin());
+  }
+
+  // Codes as this nqc knows them: an outcome 0..2, an engine and a limit of their tables.
+  void check_codes(const CaseRow* rows, std::size_t count) const {
+    const std::size_t engines = column_value_names(ColumnKind::engine).size();
+    const std::size_t reasons = column_value_names(ColumnKind::stop_reason).size();
+    for (std::size_t i = 0; i < count; ++i) {
+      const CaseRow& row = rows[i];
+      const std::string at = file_.string() + ": case " + std::to_string(row.case_id);
+      if (row.outcome < 0 || row.outcome > 2)
+        throw IoError(at + " has outcome " + std::to_string(row.outcome) + " (expected 0 solved, 1 infeasible or 2 gave_up)");
+      if (row.engine >= engines) throw IoError(at + " has engine code " + std::to_string(row.engine) + ", not one of this nqc");
+      if (row.limit >= reasons) throw IoError(at + " has limit code " + std::to_string(row.limit) + ", not one of this nqc");
+    }
+  }
+
+  const h5::Handle& cases_;
+  fs::path file_;
+  h5::Handle memory_;
+  h5::Handle side_;
+  std::vector<Side> sides_;
+  std::size_t side_width_ = 0;
+};
 
 // Whether rows need the `instance` member (an instance run's).
 bool has_instance(const std::vector<CaseRow>& rows) {
@@ -143,7 +275,6 @@ std::string schema_version() {
   return std::to_string(kSchemaMajor) + "." + std::to_string(kSchemaMinor);
 }
 
-// The leading integer of "MAJOR.MINOR", or -1.
 // The MAJOR of "MAJOR.MINOR" (both decimal digits only), or -1 for anything else.
 int major_of(const std::string& version) {
   const auto dot = version.find('.');
@@ -154,30 +285,28 @@ int major_of(const std::string& version) {
   return std::stoi(version.substr(0, dot));
 }
 
+// "1.x and 2.x": the majors this nqc reads.
+std::string readable_majors() {
+  std::string out;
+  for (int major = kSchemaOldestMajor; major <= kSchemaMajor; ++major)
+    out += (out.empty() ? "" : major == kSchemaMajor ? " and " : ", ") + std::to_string(major) + ".x";
+  return out;
+}
+
 void check_schema(const Attributes& attrs, const h5::Handle& file, const fs::path& path) {
   const auto it = attrs.find("schema_version");
   if (it == attrs.end()) {
     if (H5Aexists(file.id(), "schema_version") > 0)
-      throw IoError(path.string() + ": schema_version is not a string 'MAJOR.MINOR' (this nqc reads " +
-                    std::to_string(kSchemaMajor) + ".x)");
+      throw IoError(path.string() + ": schema_version is not a string 'MAJOR.MINOR' (this nqc reads " + readable_majors() + ")");
     throw IoError(path.string() + ": not an nqc result file (no schema_version attribute)");
   }
-  if (major_of(it->second) < 0) {
+  const int major = major_of(it->second);
+  if (major < 0) {
     throw IoError(path.string() + ": schema_version '" + text::escaped(it->second) + "' is not MAJOR.MINOR (this nqc reads " +
-                  std::to_string(kSchemaMajor) + ".x)");
+                  readable_majors() + ")");
   }
-  if (major_of(it->second) != kSchemaMajor) {
-    throw IoError(path.string() + ": schema version " + text::escaped(it->second) + ", this nqc reads " +
-                  std::to_string(kSchemaMajor) + ".x");
-  }
-}
-
-void check_members(const h5::Handle& cases, const fs::path& path) {
-  const std::vector<std::string> stored = h5::member_names(cases);
-  for (const Field& f : fields(H5T_NATIVE_INT8, H5T_NATIVE_INT8, H5T_NATIVE_INT8, H5T_NATIVE_INT8)) {  // names only
-    if (!f.optional && std::find(stored.begin(), stored.end(), f.name) == stored.end()) {
-      throw IoError(path.string() + ": /cases has no member '" + f.name + "'");
-    }
+  if (major < kSchemaOldestMajor || major > kSchemaMajor) {
+    throw IoError(path.string() + ": schema version " + text::escaped(it->second) + ", this nqc reads " + readable_majors());
   }
 }
 
@@ -200,7 +329,17 @@ void sort_rows(std::vector<CaseRow>& rows) {
 }
 
 void write_attributes(const h5::Handle& file, const Attributes& attrs) {
-  for (const auto& [name, value] : attrs) h5::write_string_attribute(file, name, value);
+  for (const auto& [name, value] : attrs) {
+    if (attribute_type(name) == AttributeType::text) {
+      h5::write_string_attribute(file, name, value);
+      continue;
+    }
+    std::int64_t number = 0;
+    const auto [end, ec] = std::from_chars(value.data(), value.data() + value.size(), number);
+    if (ec != std::errc{} || end != value.data() + value.size())
+      throw std::invalid_argument("result file attribute " + name + ": '" + value + "' is not an integer");
+    h5::write_int_attribute(file, name, number);
+  }
 }
 
 // The rows of a shard or partial file: in CaseRow's layout, uncompressed (see the top). The
@@ -209,7 +348,7 @@ void write_attributes(const h5::Handle& file, const Attributes& attrs) {
 // bytes (the fields before `instance`, without padding), packed here with one memcpy each.
 void write_cases(const h5::Handle& file, const std::vector<CaseRow>& rows) {
   const bool instance = has_instance(rows);
-  const RowTypes types = row_types(nullptr, RowLayout::in_place, instance);
+  const RowTypes types = row_types(RowLayout::in_place, instance);
   const h5::Layout layout{std::clamp<std::size_t>(rows.size(), 1, kChunkRows), -1};
   if (instance) {
     h5::write_dataset(file, "cases", types.file.id(), types.file.id(), rows.data(), rows.size(), layout);
@@ -446,12 +585,12 @@ std::vector<FailureRecord> read_failure_group(const h5::Handle& h, const fs::pat
 ResultFile read_parts(const fs::path& file, unsigned parts) {
   ResultFile out;
   const h5::Handle h = h5::open_file(file);
-  out.attrs = h5::read_string_attributes(h);
+  out.attrs = h5::read_attributes_as_text(h);
   check_schema(out.attrs, h, file);
   if ((parts & kRowCount) != 0) {
     if (!h5::exists(h, "cases")) throw IoError(file.string() + ": no cases dataset");
     const h5::Handle cases = h5::open_dataset(h, "cases");
-    check_members(cases, file);
+    const RowReader reader(cases, file);  // checks the members
     out.row_count = h5::length(cases);
     // A hostile file can declare any length: refuse what cannot be real.
     if (out.row_count > kMaxReadRows)
@@ -459,12 +598,7 @@ ResultFile read_parts(const fs::path& file, unsigned parts) {
                     std::to_string(kMaxReadRows) + " (damaged file?)");
     if ((parts & kRows) == kRows) {
       out.rows.resize(out.row_count);
-      const std::vector<std::string> stored = h5::member_names(cases);
-      h5::read_all(cases, row_types(&stored).memory.id(), out.rows.data());
-      for (const CaseRow& row : out.rows)
-        if (row.outcome < 0 || row.outcome > 2)
-          throw IoError(file.string() + ": case " + std::to_string(row.case_id) + " has outcome " +
-                        std::to_string(row.outcome) + " (expected 0 solved, 1 infeasible or 2 gave_up)");
+      reader.read(0, out.row_count, out.rows.data());
     }
   }
   if ((parts & kFailures) != 0) out.failures = read_failure_group(h, file);
@@ -603,16 +737,11 @@ void read_rows_in_batches(const std::filesystem::path& file, std::size_t batch_r
   try {
     const h5::Handle h = h5::open_file(file);
     const h5::Handle cases = h5::open_dataset(h, "cases");
-    const std::vector<std::string> stored = h5::member_names(cases);
-    const RowTypes types = row_types(&stored);
+    const RowReader reader(cases, file);
     std::vector<CaseRow> rows;
     for (std::uint64_t first = 0; first < head.row_count; first += batch_rows) {
       rows.assign(std::min<std::uint64_t>(batch_rows, head.row_count - first), CaseRow{});
-      h5::read_range(cases, types.memory.id(), first, rows.size(), rows.data());
-      for (const CaseRow& row : rows)
-        if (row.outcome < 0 || row.outcome > 2)
-          throw IoError(file.string() + ": case " + std::to_string(row.case_id) + " has outcome " +
-                        std::to_string(row.outcome) + " (expected 0 solved, 1 infeasible or 2 gave_up)");
+      reader.read(first, rows.size(), rows.data());
       each(plausible(std::move(rows), file));
       rows.clear();
     }
@@ -654,7 +783,7 @@ void merge_results(const std::filesystem::path& dir, const Attributes& attrs, co
       const std::vector<CaseRow> rows = plausible(content.rows, shard);
       if (!cases) {
         instance = has_instance(rows);
-        types = row_types(nullptr, RowLayout::packed, instance);
+        types = row_types(RowLayout::packed, instance);
         cases.emplace(file, "cases", types->file.id(), h5::Layout{kChunkRows, kDeflateLevel});
       } else if (!instance && has_instance(rows)) {
         throw IoError(shard.string() + ": holds instance cases, the shard files before it generated ones; results.h5 is "

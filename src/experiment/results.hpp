@@ -15,11 +15,12 @@
 
 namespace nqc {
 
-/// String attributes stored on the root group of every result file: schema_version
-/// ("1.3"), nqc_version, git_revision, config (the resolved config JSON), config_hash,
-/// plan_hash and case_generation (since 1.2), start_utc, end_utc (ISO 8601), and any others
-/// the caller adds (shard files: hostname, world_size, rank, launch; results.h5: launches, the
-/// number of rows of its `launches` table, since 1.3; before, hostname and world_size).
+/// Root attributes of a result file, as text: result_schema.hpp's root_attributes() lists
+/// them (schema_version, nqc_version, git_revision, config, config_hash, plan_hash,
+/// case_generation, start_utc, end_utc; shard files: hostname, world_size, rank, launch,
+/// shard_id; results.h5: launches). The writer stores the integer ones as int64 (values must
+/// then be decimal integers: std::invalid_argument otherwise) and the others as strings; the
+/// reader gives integers back as decimal text. schema_version is always the writer's own.
 using Attributes = std::map<std::string, std::string>;
 
 /// Path of the file that holds shard `shard_id`: DIR/shards/shard-<id, 6 digits>.h5.

@@ -10,6 +10,7 @@
 #include "core/rng.hpp"
 #include "core/sampling.hpp"
 #include "core/verifier.hpp"
+#include "experiment/result_schema.hpp"
 #include "io/csplib.hpp"
 #include "io/text_format.hpp"
 
@@ -65,7 +66,7 @@ void execute(const ExperimentConfig& config, Engine& engine, Composition&& compo
              const std::atomic<bool>* stop, CaseRow& row, FailureRecord* failure) {
   row.n = composition.n();
   row.k = composition.k();
-  row.engine = fixed_string<24>(engine.name());
+  row.engine = engine_code(engine.name());
   // The engine gets the composition itself (no copy at n = 10^8); what the checks need of it
   // is its digest, and a copy only where a failure record or a bug report keeps it.
   const CompositionDigest digest = nqc::digest(composition);
@@ -86,7 +87,12 @@ void execute(const ExperimentConfig& config, Engine& engine, Composition&& compo
   row.placed_random = result.counters.placed_random;
   row.placed_search = result.counters.placed_search;
   row.restarts = result.counters.restarts;
-  row.limit = fixed_string<24>(result.limit);
+  row.limit = 0;  // TODO(merge): static_cast<std::uint8_t>(result.limit)
+  {
+    const auto names = column_value_names(ColumnKind::stop_reason);
+    for (std::size_t i = 1; i < names.size(); ++i)
+      if (names[i] == result.limit) row.limit = static_cast<std::uint8_t>(i);
+  }
 
   if (result.outcome == Outcome::infeasible && derived)
     throw EngineBugError("engine '" + engine.name() + "' declared " + case_name(row) +
@@ -168,7 +174,7 @@ ShardRun run_shard(const ExperimentConfig& config, const Plan& plan, const Shard
       if (stop != nullptr && stop->load()) return run;
       FailureRecord failure;
       const CaseRow row = run_instance_case(config, *engine, shard, c, plan.instance_cases[c], rank, stop, &failure);
-      if (std::string(row.limit.data()) == "stop") return run;
+      if (stop_reason_name(row.limit) == "stop") return run;
       run.data.rows.push_back(row);
       if (!failure.q.empty()) run.data.failures.push_back(std::move(failure));
       if (after_case) after_case();
@@ -187,7 +193,7 @@ ShardRun run_shard(const ExperimentConfig& config, const Plan& plan, const Shard
       CaseInput input = c + 1 == c_end ? derive_case(config, std::move(solution), s, c) : derive_case(config, solution, s, c);
       FailureRecord failure;
       const CaseRow row = run_case(config, *engine, shard, s, c, std::move(input), rank, stop, &failure);
-      if (std::string(row.limit.data()) == "stop") return run;  // interrupted: not a result
+      if (stop_reason_name(row.limit) == "stop") return run;  // interrupted: not a result
       run.data.rows.push_back(row);
       if (!failure.q.empty()) run.data.failures.push_back(std::move(failure));
       if (after_case) after_case();

@@ -9,6 +9,7 @@
 #include <cstring>
 #include <fstream>
 #include <string_view>
+#include <stdexcept>
 #include <utility>
 
 #include "io/errors.hpp"
@@ -210,6 +211,15 @@ bool is_string_attribute(const Handle& attr, hid_t loc, const std::string& name)
          check(H5Sget_simple_extent_npoints(space.id()), loc, "read attribute", name) == 1;
 }
 
+bool is_integer_attribute(const Handle& attr, hid_t loc, const std::string& name) {
+  const Handle type(check(H5Aget_type(attr.id()), loc, "read the type of attribute", name), H5Tclose);
+  const Handle space(check(H5Aget_space(attr.id()), loc, "read the shape of attribute", name), H5Sclose);
+  // Up to 8 bytes: what converts to int64 (a uint64 beyond 2^63 would not, and nqc writes none).
+  return H5Tget_class(type.id()) == H5T_INTEGER && H5Tget_size(type.id()) <= 8 &&
+         !(H5Tget_size(type.id()) == 8 && H5Tget_sign(type.id()) == H5T_SGN_NONE) &&
+         check(H5Sget_simple_extent_npoints(space.id()), loc, "read attribute", name) == 1;
+}
+
 herr_t append_name(hid_t /*loc*/, const char* name, const H5A_info_t* /*info*/, void* names) {
   static_cast<std::vector<std::string>*>(names)->emplace_back(name);
   return 0;
@@ -374,7 +384,16 @@ void write_string_attribute(const Handle& loc, const std::string& name, const st
   attr.close();
 }
 
-std::map<std::string, std::string> read_string_attributes(const Handle& loc) {
+void write_int_attribute(const Handle& loc, const std::string& name, std::int64_t value) {
+  const Handle space(check(H5Screate(H5S_SCALAR), loc.id(), "write attribute", name), H5Sclose);
+  Handle attr(check(H5Acreate2(loc.id(), name.c_str(), H5T_STD_I64LE, space.id(), H5P_DEFAULT, H5P_DEFAULT), loc.id(),
+                    "create attribute", name),
+              H5Aclose);
+  check(H5Awrite(attr.id(), H5T_NATIVE_INT64, &value), loc.id(), "write attribute", name);
+  attr.close();
+}
+
+std::map<std::string, std::string> read_attributes_as_text(const Handle& loc) {
   std::vector<std::string> names;
   check(H5Aiterate2(loc.id(), H5_INDEX_NAME, H5_ITER_INC, nullptr, append_name, &names), loc.id(),
         "list the attributes of");
@@ -383,7 +402,13 @@ std::map<std::string, std::string> read_string_attributes(const Handle& loc) {
     const Handle attr(
         check(H5Aopen(loc.id(), name.c_str(), H5P_DEFAULT), loc.id(), "open attribute", name),
         H5Aclose);
-    if (is_string_attribute(attr, loc.id(), name)) values[name] = read_string(attr, loc.id(), name);
+    if (is_string_attribute(attr, loc.id(), name)) {
+      values[name] = read_string(attr, loc.id(), name);
+    } else if (is_integer_attribute(attr, loc.id(), name)) {
+      std::int64_t value = 0;
+      check(H5Aread(attr.id(), H5T_NATIVE_INT64, &value), loc.id(), "read attribute", name);
+      values[name] = std::to_string(value);
+    }
   }
   return values;
 }
@@ -399,6 +424,18 @@ Handle int8_enum_type(hid_t base, const std::vector<std::pair<std::string, std::
   Handle type(check_type(H5Tenum_create(base), "create an enum type"), H5Tclose);
   for (const auto& [name, value] : members) {
     check_type(H5Tenum_insert(type.id(), name.c_str(), &value), "add enum member '" + name + "'");
+  }
+  return type;
+}
+
+Handle enum_type(hid_t base, const std::vector<std::string>& names) {
+  silence();
+  if (H5Tget_size(base) != 1 || names.size() > 127)
+    throw std::invalid_argument("h5::enum_type: " + std::to_string(names.size()) + " names over a base of " + std::to_string(H5Tget_size(base)) + " bytes");
+  Handle type(check_type(H5Tenum_create(base), "create an enum type"), H5Tclose);
+  for (std::size_t i = 0; i < names.size(); ++i) {
+    const auto value = static_cast<std::uint8_t>(i);  // the same byte for int8 and uint8 below 128
+    check_type(H5Tenum_insert(type.id(), names[i].c_str(), &value), "add enum member '" + names[i] + "'");
   }
   return type;
 }
@@ -535,6 +572,49 @@ std::vector<std::string> member_names(const Handle& dataset) {
     H5free_memory(name);
   }
   return names;
+}
+
+H5T_class_t member_class(const Handle& dataset, const std::string& name) {
+  const hid_t id = dataset.id();
+  const Handle type(check(H5Dget_type(id), id, "read the type of"), H5Tclose);
+  if (H5Tget_class(type.id()) != H5T_COMPOUND) return H5T_NO_CLASS;
+  silence();
+  const int index = H5Tget_member_index(type.id(), name.c_str());
+  if (index < 0) {
+    H5Eclear2(H5E_DEFAULT);
+    return H5T_NO_CLASS;
+  }
+  return H5Tget_member_class(type.id(), static_cast<unsigned>(index));
+}
+
+Handle member_type(const Handle& dataset, const std::string& name) {
+  const hid_t id = dataset.id();
+  const Handle type(check(H5Dget_type(id), id, "read the type of"), H5Tclose);
+  silence();
+  const int index = H5Tget_member_index(type.id(), name.c_str());
+  if (index < 0) fail(id, "find member '" + name + "' of");
+  return Handle(check(H5Tget_member_type(type.id(), static_cast<unsigned>(index)), id, "read the type of member '" + name + "' of"),
+                H5Tclose);
+}
+
+std::vector<std::pair<std::string, int>> enum_members(const Handle& type) {
+  silence();
+  if (H5Tget_class(type.id()) != H5T_ENUM || H5Tget_size(type.id()) != 1)
+    throw Error("not an enum type of 1 byte", "not an enum type of 1 byte");
+  const Handle base(check_type(H5Tget_super(type.id()), "read the base of an enum type"), H5Tclose);
+  const bool is_signed = H5Tget_sign(base.id()) == H5T_SGN_2;
+  const int count = check_type(H5Tget_nmembers(type.id()), "read the members of an enum type");
+  std::vector<std::pair<std::string, int>> members;
+  for (int i = 0; i < count; ++i) {
+    char* name = H5Tget_member_name(type.id(), static_cast<unsigned>(i));
+    if (name == nullptr) fail_type("read the name of an enum member");
+    std::string text(name);
+    H5free_memory(name);
+    unsigned char byte = 0;
+    check_type(H5Tget_member_value(type.id(), static_cast<unsigned>(i), &byte), "read the value of enum member '" + text + "'");
+    members.emplace_back(std::move(text), is_signed ? static_cast<int>(static_cast<signed char>(byte)) : static_cast<int>(byte));
+  }
+  return members;
 }
 
 void read_all(const Handle& dataset, hid_t mem_type, void* out) {

@@ -97,13 +97,19 @@ std::vector<std::string> link_names(const Handle& loc);
 /// Writes a scalar fixed-length UTF-8 string attribute on `loc` (NUL-padded; stored in the
 /// object header, under its checksum).
 void write_string_attribute(const Handle& loc, const std::string& name, const std::string& value);
-/// Reads every string attribute of `loc` (variable- or fixed-length; others are skipped).
-std::map<std::string, std::string> read_string_attributes(const Handle& loc);
+/// Writes a scalar int64 attribute on `loc` (little-endian).
+void write_int_attribute(const Handle& loc, const std::string& name, std::int64_t value);
+/// Reads every scalar string attribute of `loc` (variable- or fixed-length) as it is and every
+/// scalar integer attribute as its decimal text ("42"); others are skipped.
+std::map<std::string, std::string> read_attributes_as_text(const Handle& loc);
 
 /// A fixed-length NUL-padded (H5T_STR_NULLPAD) ASCII string type of `size` bytes.
 Handle fixed_string_type(std::size_t size);
 /// An enum type over the integer type `base` with the given (name, value) members.
 Handle int8_enum_type(hid_t base, const std::vector<std::pair<std::string, std::int8_t>>& members);
+/// An enum type over the 1-byte integer type `base` (int8 or uint8) whose members are
+/// `names`, valued 0, 1, ... in order (at most 127).
+Handle enum_type(hid_t base, const std::vector<std::string>& names);
 
 /// Builds a compound type member by member. The member types must stay open until build().
 class CompoundBuilder {
@@ -167,6 +173,15 @@ Handle element_type(const Handle& dataset);
 /// Member names of a dataset's compound element type, in stored order (throws if the type
 /// is not compound).
 std::vector<std::string> member_names(const Handle& dataset);
+/// The type class (H5T_INTEGER, H5T_ENUM, H5T_STRING, ...) of member `name` of a dataset's
+/// compound element type as stored; H5T_NO_CLASS when it has no such member.
+H5T_class_t member_class(const Handle& dataset, const std::string& name);
+/// The type of member `name` of a dataset's compound element type, as stored (throws h5::Error
+/// when there is no such member).
+Handle member_type(const Handle& dataset, const std::string& name);
+/// The (name, value) members of an enum type whose base is a 1-byte integer, in stored order;
+/// throws h5::Error for another type.
+std::vector<std::pair<std::string, int>> enum_members(const Handle& type);
 /// Reads the whole dataset into `out` (length() elements of `mem_type`).
 void read_all(const Handle& dataset, hid_t mem_type, void* out);
 /// Reads elements first .. first + count - 1 of a 1-D dataset into `out` (elements of

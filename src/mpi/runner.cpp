@@ -235,8 +235,7 @@ Executed execute(const RunOptions& options, const Loaded& l, const std::vector<s
                  const std::atomic<bool>& stop) {
   const bool root = session.rank() == 0;
   Executed out;
-  Attributes attrs{{"schema_version", std::to_string(kSchemaMajor) + "." + std::to_string(kSchemaMinor)},
-                   {"nqc_version", NQC_VERSION},
+  Attributes attrs{{"nqc_version", NQC_VERSION},
                    {"git_revision", NQC_GIT_REVISION},
                    {"config", l.config.resolved.dump()},
                    {"config_hash", l.pinned.config_hash},

@@ -68,7 +68,7 @@ def check(ok, what):
 with h5py.File(sys.argv[1]) as f:
     cases = f["cases"][()]
     t = f["launches"][()]
-    attrs = {k: (v.decode() if isinstance(v, bytes) else str(v)) for k, v in f.attrs.items()}
+    attrs = {k: (v.decode() if isinstance(v, bytes) else v) for k, v in f.attrs.items()}
 s = lambda col: [x.decode() for x in t[col]]
 check(list(t["id"]) == [1, 2, 3, 4, 5], f"the table lists launches 1..5 (ids {list(t['id'])})")
 check(list(t["exit_status"]) == [4, 4, 0, 0, 0], f"exit statuses 4 4 0 0 0 (got {list(t['exit_status'])})")
@@ -93,7 +93,7 @@ check(set(by_rows) <= {1, 2, 3, 4} and 1 in by_rows and 2 in by_rows,
 check(int(t["shards_done"].sum()) == 12 and t["shards_done"][4] == 0,
       f"the launches wrote the 12 shard files between them, the merge none (got {list(t['shards_done'])})")
 check(len(cases) == 24 and int(t["cases_done"].sum()) == 24, "24 cases, each counted once")
-check(attrs.get("launches") == "5" and "world_size" not in attrs and "hostname" not in attrs,
+check(attrs.get("launches") == 5 and "world_size" not in attrs and "hostname" not in attrs,
       f"root attributes: launches = 5, no world_size or hostname of one launch (got {sorted(attrs)})")
 check(attrs.get("start_utc") == s("start_utc")[0] and attrs.get("end_utc", "") >= s("end_utc")[3],
       "results.h5 spans the first launch's start to the merge")
@@ -124,7 +124,7 @@ relay_checks "$TMP/again.out"
 # nqc info (issue 16 item 4): what the directory holds, with its launches.
 run "$NQC" info "$D"
 expect_exit 0 "nqc info DIR"
-expect_stdout_line "$D: config slow, schema 1.3, nqc $("$NQC" -V | sed -n 's/^nqc \([^ ]*\) (git \(.*\))$/\1 (git \2)/p')" \
+expect_stdout_line "$D: config slow, schema 2.0, nqc $("$NQC" -V | sed -n 's/^nqc \([^ ]*\) (git \(.*\))$/\1 (git \2)/p')" \
   "the first line names the config, the schema and the nqc that merged"
 expect_stdout_line "$(printf '%12s %12s %12s %12s %12s %12s' 40 24 0 0 24 0)" "24 cases of n = 40, all gave up, no false negatives"
 expect_stdout_line "launches: 6" "six launches listed"

@@ -29,8 +29,12 @@ def report(good, what, detail=""):
 
 
 def cases(path):
+    """The rows (engine and limit as their enum names) and the merged shard ids of a results.h5."""
     with h5py.File(path, "r") as f:
-        return pd.DataFrame(f["cases"][()]), list(f["shards"][()])
+        df = pd.DataFrame(f["cases"][()])
+        for column in ("engine", "limit"):
+            df[column] = df[column].map({v: k for k, v in h5py.check_enum_dtype(f["cases"].dtype[column]).items()})
+        return df, list(f["shards"][()])
 
 
 def rows(ref_path, other_path):
@@ -68,7 +72,7 @@ def complete(path, planned, solved=None):
 def slow(path, planned, easy, limit_s):
     df = complete(path, planned, solved=range(easy))
     rest = df[df["case_id"] >= easy]
-    bad = rest[(rest["outcome"] != 2) | (rest["limit"] != b"time_limit") | (rest["wall_s"] < limit_s)]
+    bad = rest[(rest["outcome"] != 2) | (rest["limit"] != "time_limit") | (rest["wall_s"] < limit_s)]
     report(bad.empty, f"{path}: the {len(rest)} slow cases stopped at their time limit of {limit_s} s "
            f"(wall {rest['wall_s'].min():.3f}..{rest['wall_s'].max():.3f} s)", bad.head().to_string())
 

@@ -16,6 +16,8 @@
 #include <string>
 #include <vector>
 
+#include "core/engine.hpp"
+#include "experiment/result_schema.hpp"
 #include "experiment/results.hpp"
 #include "io/errors.hpp"
 #include "io/hdf5.hpp"
@@ -61,8 +63,8 @@ CaseRow make_row(std::uint64_t case_id, std::uint64_t shard_id, std::int64_t n) 
   row.placed_search = case_id + 2;
   row.restarts = case_id + 3;
   row.rank = static_cast<std::int32_t>(case_id % 4);
-  row.engine = fixed_string<24>("backtrack");
-  row.limit = fixed_string<24>(row.outcome == 2 ? "max_nodes" : "");
+  row.engine = engine_code("exact");
+  row.limit = row.outcome == 2 ? 1 : 0;  // max_nodes, none
   return row;
 }
 
@@ -81,8 +83,8 @@ std::vector<CaseRow> extreme_rows() {
   big.backtracks = std::numeric_limits<std::uint64_t>::max();
   big.nodes = 123456789012345ULL;
   big.rank = std::numeric_limits<std::int32_t>::min();
-  big.engine = fixed_string<24>("twenty-three-characters");  // the longest that fits with its NUL
-  big.limit = fixed_string<24>("time_limit");
+  big.engine = static_cast<std::uint8_t>(column_value_names(ColumnKind::engine).size() - 1);  // the last engine
+  big.limit = static_cast<std::uint8_t>(column_value_names(ColumnKind::stop_reason).size() - 1);  // the last reason
   big.instance = fixed_string<256>(std::string(255, 'p'));  // the longest path a row holds
   CaseRow neg = make_row(0, 7, -5);
   neg.k = -1;
@@ -90,7 +92,7 @@ std::vector<CaseRow> extreme_rows() {
   neg.wall_s = 1e-300;
   neg.cpu_s = -2.5;
   neg.rank = -1;
-  neg.engine = fixed_string<24>("min-conflicts");
+  neg.engine = engine_code("minconflicts");
   neg.instance = fixed_string<256>("/data/prob079/diag-10/diag-10-4-1.param");
   return {neg, make_row(42, 7, 8), big};
 }
@@ -149,7 +151,8 @@ TEST_F(ResultsTest, RowsRoundTripExactly) {
   const std::vector<CaseRow> back = read_rows(shard_path(dir_, 7));
   ASSERT_EQ(back.size(), 3U);
   for (std::size_t i = 0; i < back.size(); ++i) expect_same(back[i], shard.rows[i]);  // file order
-  EXPECT_EQ(std::string(back[2].engine.data()), "twenty-three-characters");
+  EXPECT_EQ(engine_name(back[2].engine), engine_infos().back().name);
+  EXPECT_EQ(engine_name(back[0].engine), "minconflicts");
   EXPECT_EQ(std::string(back[2].instance.data()), std::string(255, 'p'));
   EXPECT_EQ(std::string(back[0].instance.data()), "/data/prob079/diag-10/diag-10-4-1.param");
   EXPECT_EQ(back[2].outcome, 2);
@@ -181,13 +184,13 @@ TEST_F(ResultsTest, AttributesRoundTripWithSchemaAndShardId) {
   const Attributes expected{{"config", attrs.at("config")},
                             {"empty", ""},
                             {"hostname", attrs.at("hostname")},
-                            {"schema_version", "1.3"},
+                            {"schema_version", "2.0"},
                             {"shard_id", "4"}};
   EXPECT_EQ(back, expected);
 }
 
-// Attributes written by other tools: fixed-length strings with each padding, and a
-// non-string attribute (skipped).
+// Attributes written by other tools: fixed-length strings with each padding, and an integer
+// attribute (read as its decimal text).
 TEST_F(ResultsTest, ReadsFixedLengthStringAttributes) {
   const fs::path path = dir_ / "fixed.h5";
   {
@@ -213,7 +216,7 @@ TEST_F(ResultsTest, ReadsFixedLengthStringAttributes) {
   EXPECT_EQ(
       read_attributes(path),
       (Attributes{
-          {"schema_version", "1.0"}, {"space", "abc"}, {"term", "1234567"}, {"variable", "v"}}));
+          {"number", "5"}, {"schema_version", "1.0"}, {"space", "abc"}, {"term", "1234567"}, {"variable", "v"}}));
 }
 
 TEST_F(ResultsTest, EmptyShardIsWritableAndReadable) {
@@ -267,7 +270,7 @@ TEST_F(ResultsTest, MergeStreamsTheShardsInIdOrder) {
   EXPECT_EQ(failures[1].case_id, 4U);
   EXPECT_EQ(failures[2].case_id, 8U);
   EXPECT_EQ(read_attributes(merged),
-            (Attributes{{"nqc_version", "0.1.0"}, {"schema_version", "1.3"}}));
+            (Attributes{{"nqc_version", "0.1.0"}, {"schema_version", "2.0"}}));
   const std::vector<Launch> back = read_result_file(merged, kLaunches).launches;
   ASSERT_EQ(back.size(), 1U);
   EXPECT_EQ(back[0].id, 3U);
@@ -408,8 +411,8 @@ TEST_F(ResultsTest, ReadsMembersByNameInAnyOrder) {
   expected.placed_search = 5;
   expected.restarts = 4;
   expected.rank = -3;
-  expected.engine = fixed_string<24>("exact");
-  expected.limit = fixed_string<24>("stop");
+  expected.engine = engine_code("exact");
+  expected.limit = 3;  // stop
   expect_same(rows[0], expected);
 }
 
@@ -428,10 +431,10 @@ TEST_F(ResultsTest, MissingMemberIsNamed) {
 }
 
 TEST_F(ResultsTest, SchemaVersionIsChecked) {
-  const fs::path v2 = dir_ / "v2.h5";
-  write_bare_file(v2, {{"schema_version", "2.0"}});
-  EXPECT_EQ(io_error_of([&] { read_rows(v2); }),
-            v2.string() + ": schema version 2.0, this nqc reads 1.x");
+  const fs::path v3 = dir_ / "v3.h5";
+  write_bare_file(v3, {{"schema_version", "3.0"}});
+  EXPECT_EQ(io_error_of([&] { read_rows(v3); }),
+            v3.string() + ": schema version 3.0, this nqc reads 1.x and 2.x");
   const fs::path none = dir_ / "none.h5";
   write_bare_file(none, {{"hostname", "x"}});
   EXPECT_EQ(io_error_of([&] { read_rows(none); }),
@@ -443,7 +446,7 @@ TEST_F(ResultsTest, SchemaVersionIsChecked) {
     const fs::path f = dir_ / "bad-version.h5";
     write_bare_file(f, {{"schema_version", bad}});
     EXPECT_EQ(io_error_of([&] { read_rows(f); }),
-              f.string() + ": schema_version '" + bad + "' is not MAJOR.MINOR (this nqc reads 1.x)") << bad;
+              f.string() + ": schema_version '" + bad + "' is not MAJOR.MINOR (this nqc reads 1.x and 2.x)") << bad;
   }
   const fs::path number = dir_ / "number-version.h5";
   {
@@ -455,7 +458,7 @@ TEST_F(ResultsTest, SchemaVersionIsChecked) {
     ASSERT_GE(H5Awrite(attr.id(), H5T_NATIVE_DOUBLE, &two), 0);
   }
   EXPECT_EQ(io_error_of([&] { read_rows(number); }),
-            number.string() + ": schema_version is not a string 'MAJOR.MINOR' (this nqc reads 1.x)");
+            number.string() + ": schema_version is not a string 'MAJOR.MINOR' (this nqc reads 1.x and 2.x)");
 }
 
 TEST_F(ResultsTest, NonHdf5FileIsNamed) {
@@ -530,13 +533,20 @@ TEST_F(ResultsTest, PandasReadsCasesInOneLine) {
   for (std::uint64_t id = 0; id < 5000; ++id)
     shard.rows.push_back(make_row(id, 0, 8 + static_cast<std::int64_t>(id % 5)));
   write_shard(dir_, shard, {});
-  const std::string command =
-      "/usr/bin/python3 -c \"import h5py, pandas as pd; "
-      "df = pd.DataFrame(h5py.File('" +
-      shard_path(dir_, 0).string() +
-      "')['cases'][()]); "
-      "print(len(df), int(df['n'].sum()), df['engine'][0].decode(), df['limit'][2].decode(), "
-      "int(df['outcome'][2]), int(df['case_id'][4999]), ','.join(df.columns))\"";
+  // README's lines ("Result files"): enums named from the file's own types, false_negative a
+  // bool, integer attributes integers.
+  const std::string script = dir_.string() + "/read.py";
+  std::ofstream(script) << "import h5py, pandas as pd\n"
+                           "with h5py.File('" << shard_path(dir_, 0).string() << "') as f:\n"
+                           "    cases = f['cases']\n"
+                           "    df = pd.DataFrame(cases[()])\n"
+                           "    for c in ('outcome', 'engine', 'limit'):\n"
+                           "        df[c] = df[c].map({v: k for k, v in h5py.check_enum_dtype(cases.dtype[c]).items()})\n"
+                           "    shard = f.attrs['shard_id']\n"
+                           "print(len(df), int(df['n'].sum()), df['engine'][0], df['limit'][2], df['limit'][1], df['outcome'][2],\n"
+                           "      df['false_negative'].dtype, int(df['false_negative'].sum()), type(shard).__name__, shard,\n"
+                           "      int(df['case_id'][4999]), ','.join(df.columns))\n";
+  const std::string command = "/usr/bin/python3 " + script;
   FILE* pipe = popen(command.c_str(), "r");
   ASSERT_NE(pipe, nullptr);
   std::array<char, 1024> buffer{};
@@ -546,7 +556,7 @@ TEST_F(ResultsTest, PandasReadsCasesInOneLine) {
   ASSERT_EQ(pclose(pipe), 0) << output;
   // n = 8 + id % 5 over 5000 rows: 5000 * 8 + 1000 * (0 + 1 + 2 + 3 + 4).
   EXPECT_EQ(output,
-            "5000 50000 backtrack max_nodes 2 4999 case_id,shard_id,n,k,solution_id,composition_id,"
+            "5000 50000 exact max_nodes none gave_up bool 2500 int64 0 4999 case_id,shard_id,n,k,solution_id,composition_id,"
             "seed,wall_s,cpu_s,backtracks,nodes,placed_random,placed_search,restarts,rank,launch,outcome,false_negative,"
             "engine,limit\n");
 }
@@ -563,7 +573,8 @@ TEST(ResultsCompatibility, Schema10FilesReadWithAnEmptyInstance) {
   const std::vector<CaseRow> rows = read_rows(std::string(NQC_TEST_DATA_DIR) + "/schema-1.0-shard.h5");
   ASSERT_EQ(rows.size(), 20u);
   EXPECT_EQ(rows[0].seed, 3642079336031410661ULL);
-  EXPECT_EQ(std::string(rows[0].engine.data()), "auto");
+  EXPECT_EQ(engine_name(rows[0].engine), "auto");
+  EXPECT_EQ(stop_reason_name(rows[0].limit), "none");
   for (std::size_t i = 0; i < rows.size(); ++i) {
     EXPECT_EQ(rows[i].case_id, i);
     EXPECT_EQ(rows[i].n, 1);

@@ -3,6 +3,7 @@
 #include <stdexcept>
 
 #include "core/verifier.hpp"
+#include "experiment/result_schema.hpp"
 #include "experiment/worker.hpp"
 
 namespace nqc {
@@ -18,7 +19,8 @@ ExperimentConfig config() {
 class Scripted final : public Engine {
  public:
   explicit Scripted(Outcome outcome, bool corrupt = false) : outcome_(outcome), corrupt_(corrupt) {}
-  [[nodiscard]] std::string name() const override { return "scripted"; }
+  // A registry name: a result row stores its engine as the registry's code.
+  [[nodiscard]] std::string name() const override { return "exact"; }
   Result complete(const Composition& c, Rng& rng, const Limits&) override {
     Result r;
     r.outcome = outcome_;
@@ -68,7 +70,7 @@ TEST(Worker, GaveUpIsAFalseNegativeAndKeepsTheComposition) {
   EXPECT_EQ(row.case_id, 3u);
   EXPECT_EQ(row.false_negative, 1);
   EXPECT_EQ(row.outcome, static_cast<std::int8_t>(Outcome::gave_up));
-  EXPECT_EQ(std::string(row.limit.data()), "max_nodes");
+  EXPECT_EQ(stop_reason_name(row.limit), "max_nodes");
   EXPECT_EQ(row.rank, 3);
   EXPECT_EQ(failure.case_id, 3u);
   EXPECT_EQ(failure.q, in.composition.q);

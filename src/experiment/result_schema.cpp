@@ -1,0 +1,157 @@
+// The schema of result files as data (see result_schema.hpp).
+#include "experiment/result_schema.hpp"
+
+#include <array>
+#include <stdexcept>
+
+#include "core/engine.hpp"
+
+namespace nqc {
+
+namespace {
+
+constexpr std::array kColumns = {
+#define NQC_COLUMN_INFO(name, type, kind, since, doc) \
+  ColumnInfo{#name, ColumnKind::kind, offsetof(CaseRow, name), sizeof(CaseRow::name), since, doc},
+    NQC_CASE_COLUMNS(NQC_COLUMN_INFO)
+#undef NQC_COLUMN_INFO
+};
+
+// The names of StopReason's values, value 0 first. TODO(merge): core's table.
+constexpr std::array<std::string_view, 6> kStopReasons = {"none",  "max_nodes",        "time_limit",
+                                                           "stop", "grigoryan_limits", "minconflicts_limits"};
+
+constexpr std::array kAttributes = {
+    AttributeInfo{"schema_version", AttributeType::text, "all", "the layout version, \"MAJOR.MINOR\""},
+    AttributeInfo{"nqc_version", AttributeType::text, "all", "the nqc that wrote the file"},
+    AttributeInfo{"git_revision", AttributeType::text, "all", "its git revision (\"-dirty\" when built from edited files)"},
+    AttributeInfo{"config", AttributeType::text, "all", "the resolved experiment config (JSON)"},
+    AttributeInfo{"config_hash", AttributeType::text, "all", "hash of the config's case-defining keys"},
+    AttributeInfo{"plan_hash", AttributeType::text, "all", "hash of the plan (shards and their cases)"},
+    AttributeInfo{"case_generation", AttributeType::integer, "all", "version of the rules that derive cases from seeds"},
+    AttributeInfo{"start_utc", AttributeType::text, "all", "start of the launch (shard files) or of the first launch, ISO 8601"},
+    AttributeInfo{"end_utc", AttributeType::text, "all", "when the file was written, ISO 8601"},
+    AttributeInfo{"hostname", AttributeType::text, "shard", "the host of the rank that wrote the file"},
+    AttributeInfo{"world_size", AttributeType::integer, "shard", "ranks of the launch that wrote the file"},
+    AttributeInfo{"rank", AttributeType::integer, "shard", "the rank that wrote the file"},
+    AttributeInfo{"launch", AttributeType::integer, "shard", "the launch that wrote the file (its id)"},
+    AttributeInfo{"shard_id", AttributeType::integer, "shard", "the shard the file holds"},
+    AttributeInfo{"launches", AttributeType::integer, "merged", "rows of the launches table"},
+};
+
+nlohmann::json values_json(ColumnKind kind) {
+  nlohmann::json values = nlohmann::json::object();
+  const std::vector<std::string> names = column_value_names(kind);
+  for (std::size_t i = 0; i < names.size(); ++i) values[names[i]] = i;
+  return values;
+}
+
+}  // namespace
+
+std::span<const ColumnInfo> case_columns() { return kColumns; }
+
+std::vector<std::string> column_value_names(ColumnKind kind) {
+  std::vector<std::string> names;
+  switch (kind) {
+    case ColumnKind::outcome:
+      for (const Outcome o : {Outcome::solved, Outcome::infeasible, Outcome::gave_up}) names.emplace_back(to_string(o));
+      break;
+    case ColumnKind::flag: names = {"FALSE", "TRUE"}; break;
+    case ColumnKind::engine:
+      for (const EngineInfo& e : engine_infos()) names.push_back(e.name);
+      break;
+    case ColumnKind::stop_reason:
+      for (const std::string_view r : kStopReasons) names.emplace_back(r);
+      break;
+    default: break;
+  }
+  return names;
+}
+
+std::string column_type_name(ColumnKind kind) {
+  switch (kind) {
+    case ColumnKind::u64: return "uint64";
+    case ColumnKind::i64: return "int64";
+    case ColumnKind::u32: return "uint32";
+    case ColumnKind::i32: return "int32";
+    case ColumnKind::f64: return "float64";
+    case ColumnKind::outcome: return "enum int8";
+    case ColumnKind::flag: return "bool";
+    case ColumnKind::engine:
+    case ColumnKind::stop_reason: return "enum uint8";
+    case ColumnKind::path: return "string " + std::to_string(sizeof(CaseRow::instance)) + " bytes";
+  }
+  return "";
+}
+
+std::uint8_t engine_code(std::string_view engine) {
+  const auto& engines = engine_infos();
+  for (std::size_t i = 0; i < engines.size(); ++i)
+    if (engines[i].name == engine) return static_cast<std::uint8_t>(i);
+  throw std::invalid_argument("unknown engine '" + std::string(engine) + "'");
+}
+
+std::string_view engine_name(std::uint8_t code) {
+  const auto& engines = engine_infos();
+  return code < engines.size() ? std::string_view(engines[code].name) : std::string_view();
+}
+
+std::string_view stop_reason_name(std::uint8_t code) { return code < kStopReasons.size() ? kStopReasons[code] : ""; }
+
+std::span<const AttributeInfo> root_attributes() { return kAttributes; }
+
+AttributeType attribute_type(std::string_view name) {
+  for (const AttributeInfo& a : kAttributes)
+    if (a.name == name) return a.type;
+  return AttributeType::text;
+}
+
+nlohmann::json result_schema_json() {
+  nlohmann::json columns = nlohmann::json::array();
+  for (const ColumnInfo& c : kColumns) {
+    nlohmann::json column = {{"name", c.name}, {"type", column_type_name(c.kind)}, {"since", c.since}, {"description", c.description}};
+    if (!column_value_names(c.kind).empty()) column["values"] = values_json(c.kind);
+    columns.push_back(std::move(column));
+  }
+  nlohmann::json attributes = nlohmann::json::array();
+  for (const AttributeInfo& a : kAttributes)
+    attributes.push_back({{"name", a.name},
+                          {"type", a.type == AttributeType::integer ? "int64" : "string"},
+                          {"files", a.files},
+                          {"description", a.description}});
+  nlohmann::json majors = nlohmann::json::array();
+  for (int major = kSchemaOldestMajor; major <= kSchemaMajor; ++major) majors.push_back(major);
+  return {{"schema_version", std::to_string(kSchemaMajor) + "." + std::to_string(kSchemaMinor)},
+          {"readable_majors", std::move(majors)},
+          {"columns", std::move(columns)},
+          {"attributes", std::move(attributes)}};
+}
+
+std::string result_schema_text() {
+  const auto cell = [](std::string_view text, std::size_t width) {
+    std::string out(text);
+    out.resize(std::max(out.size() + 1, width), ' ');
+    return out;
+  };
+  std::string out = "Result files, schema " + std::to_string(kSchemaMajor) + "." + std::to_string(kSchemaMinor) +
+                    ". Dataset `cases`, one row per case:\n" + cell("  column", 19) + cell("type", 19) + "description\n";
+  for (const ColumnInfo& c : kColumns) {
+    std::string text(c.description);
+    const std::vector<std::string> names = column_value_names(c.kind);
+    if (!names.empty() && c.kind != ColumnKind::flag) {
+      text += " (";
+      for (std::size_t i = 0; i < names.size(); ++i) text += (i ? ", " : "") + std::to_string(i) + " " + names[i];
+      text += ")";
+    }
+    if (c.since != "1.0") text += " [since " + std::string(c.since) + "]";
+    out += cell("  " + std::string(c.name), 19) + cell(column_type_name(c.kind), 19) + text + "\n";
+  }
+  out += "Root attributes (files: all; shard = shard and partial files; merged = results.h5):\n" + cell("  attribute", 19) +
+         cell("type", 8) + cell("files", 7) + "description\n";
+  for (const AttributeInfo& a : kAttributes)
+    out += cell("  " + std::string(a.name), 19) + cell(a.type == AttributeType::integer ? "int64" : "string", 8) +
+           cell(a.files, 7) + std::string(a.description) + "\n";
+  return out;
+}
+
+}  // namespace nqc

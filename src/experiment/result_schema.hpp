@@ -1,0 +1,77 @@
+// The schema of result files as data: the columns of `cases` (declared in case_row.hpp,
+// NQC_CASE_COLUMNS) and the root attributes, with their types, the values of enum columns
+// and descriptions. results.cpp builds its HDF5 types from it; `nqc info --columns` prints it;
+// analysis/result_schema.json is its JSON form (tested equal), which the Python loader reads.
+#pragma once
+
+#include <cstddef>
+#include <cstdint>
+#include <span>
+#include <string>
+#include <string_view>
+#include <vector>
+
+#include <nlohmann/json.hpp>
+
+#include "experiment/case_row.hpp"
+
+namespace nqc {
+
+/// One column of the `cases` dataset.
+struct ColumnInfo {
+  std::string_view name;         ///< member name in the file and in CaseRow
+  ColumnKind kind;               ///< how it is stored
+  std::size_t offset;            ///< offsetof(CaseRow, name)
+  std::size_t size;              ///< sizeof the CaseRow member (bytes)
+  std::string_view since;        ///< the schema version that added it ("1.0", ...)
+  std::string_view description;  ///< one line for users
+};
+
+/// Every column, in CaseRow's order (NQC_CASE_COLUMNS).
+std::span<const ColumnInfo> case_columns();
+
+/// The names of the values of an enum column kind, value 0 first (outcome: solved,
+/// infeasible, gave_up; flag: FALSE, TRUE; engine: the registry's names; stop_reason:
+/// StopReason's names); empty for the other kinds.
+std::vector<std::string> column_value_names(ColumnKind kind);
+
+/// The kind's type as users read it: "uint64", "int64", "uint32", "int32", "float64",
+/// "enum int8", "enum uint8", "bool (enum uint8 FALSE/TRUE)", "string 256 bytes".
+std::string column_type_name(ColumnKind kind);
+
+/// The engine code stored in `engine` columns: the engine's position in engine_infos().
+/// Throws std::invalid_argument for a name that is not an engine.
+std::uint8_t engine_code(std::string_view engine);
+/// The name of engine code `code` ("" for a code no engine has).
+std::string_view engine_name(std::uint8_t code);
+/// The name of StopReason code `code` ("" for a code no reason has).
+std::string_view stop_reason_name(std::uint8_t code);
+
+/// How a root attribute is stored.
+enum class AttributeType : std::uint8_t {
+  text,     ///< fixed-length UTF-8 string
+  integer,  ///< int64 (since 2.0; a decimal string before)
+};
+
+/// One root attribute of result files.
+struct AttributeInfo {
+  std::string_view name;
+  AttributeType type;
+  std::string_view files;  ///< "all", "shard" (shard and partial files) or "merged" (results.h5)
+  std::string_view description;
+};
+
+/// Every root attribute nqc writes.
+std::span<const AttributeInfo> root_attributes();
+/// The type of root attribute `name` (text for a name not in root_attributes()).
+AttributeType attribute_type(std::string_view name);
+
+/// The whole schema as JSON: {"schema_version", "readable_majors" (the majors nqc reads),
+/// "columns": [{name, type, since, description, values (enums: name -> code)}],
+/// "attributes": [{name, type, files, description}]}
+/// (analysis/result_schema.json).
+nlohmann::json result_schema_json();
+/// The same as text for `nqc info --columns`: one line per column, then per attribute.
+std::string result_schema_text();
+
+}  // namespace nqc

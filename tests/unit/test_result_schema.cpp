@@ -1,0 +1,290 @@
+// The result files' schema as data (experiment/result_schema.hpp): the committed JSON, the
+// types files are written with, and schema 1.x files read into the same rows.
+#include <gtest/gtest.h>
+
+#include <cstring>
+#include <filesystem>
+#include <fstream>
+#include <set>
+#include <sstream>
+#include <string>
+#include <vector>
+
+#include "core/engine.hpp"
+#include "experiment/result_schema.hpp"
+#include "experiment/results.hpp"
+#include "io/hdf5.hpp"
+
+namespace nqc {
+namespace {
+
+namespace fs = std::filesystem;
+
+class ResultSchemaTest : public ::testing::Test {
+ protected:
+  void SetUp() override {
+    dir_ = fs::temp_directory_path() / ("nqc-schema-" + std::to_string(::getpid()) + "-" +
+                                        ::testing::UnitTest::GetInstance()->current_test_info()->name());
+    fs::remove_all(dir_);
+    fs::create_directories(dir_);
+  }
+  void TearDown() override { fs::remove_all(dir_); }
+  fs::path dir_;
+};
+
+CaseRow row(std::uint64_t id) {
+  CaseRow r;
+  r.case_id = id;
+  r.n = 10;
+  r.k = 3;
+  r.outcome = id % 2 == 0 ? 0 : 2;
+  r.false_negative = id % 2 == 0 ? 0 : 1;
+  r.engine = engine_code("sat");
+  r.limit = id % 2 == 0 ? 0 : 2;  // none, time_limit
+  return r;
+}
+
+// A file as nqc 1.3 wrote it: engine and limit 24-byte names, false_negative uint8, integer
+// attributes as decimal strings; members packed in column order, `instance` left out.
+void write_schema13(const fs::path& path, const std::vector<CaseRow>& rows, const std::vector<std::string>& engines,
+                    const std::vector<std::string>& limits) {
+  std::vector<h5::Handle> keep;
+  h5::CompoundBuilder type;
+  std::vector<std::pair<const ColumnInfo*, std::size_t>> at;  // column, offset in the packed row
+  std::size_t width = 0;
+  for (const ColumnInfo& c : case_columns()) {
+    if (c.kind == ColumnKind::path) continue;
+    hid_t t = 0;
+    switch (c.kind) {
+      case ColumnKind::u64: t = H5T_NATIVE_UINT64; break;
+      case ColumnKind::i64: t = H5T_NATIVE_INT64; break;
+      case ColumnKind::u32: t = H5T_NATIVE_UINT32; break;
+      case ColumnKind::i32: t = H5T_NATIVE_INT32; break;
+      case ColumnKind::f64: t = H5T_NATIVE_DOUBLE; break;
+      case ColumnKind::outcome: t = keep.emplace_back(h5::enum_type(H5T_NATIVE_INT8, column_value_names(c.kind))).id(); break;
+      case ColumnKind::flag: t = H5T_NATIVE_UINT8; break;
+      default: t = keep.emplace_back(h5::fixed_string_type(24)).id(); break;
+    }
+    type.append(std::string(c.name), t);
+    at.emplace_back(&c, width);
+    width += H5Tget_size(t);
+  }
+  std::vector<char> bytes(rows.size() * width);
+  for (std::size_t i = 0; i < rows.size(); ++i)
+    for (const auto& [c, offset] : at) {
+      char* to = bytes.data() + i * width + offset;
+      if (c->kind == ColumnKind::engine || c->kind == ColumnKind::stop_reason) {
+        const std::string& name = c->kind == ColumnKind::engine ? engines[i] : limits[i];
+        std::memcpy(to, name.data(), std::min<std::size_t>(name.size(), 24));
+      } else {
+        std::memcpy(to, reinterpret_cast<const char*>(&rows[i]) + c->offset, c->size);
+      }
+    }
+  h5::Handle file = h5::create_file(path);
+  h5::write_string_attribute(file, "schema_version", "1.3");
+  h5::write_string_attribute(file, "launches", "2");
+  const h5::Handle built = type.build();
+  h5::write_dataset(file, "cases", built.id(), built.id(), bytes.data(), rows.size());
+  file.close();
+}
+
+// analysis/result_schema.json is what the Python loader reads; this table is its source.
+TEST(ResultSchema, CommittedJsonIsTheGeneratedOne) {
+  std::ifstream in(NQC_SOURCE_DIR "/analysis/result_schema.json", std::ios::binary);
+  std::ostringstream text;
+  text << in.rdbuf();
+  EXPECT_TRUE(text.str() == result_schema_json().dump(2) + "\n")
+      << "analysis/result_schema.json differs from the result schema: regenerate it with\n"
+         "  build/src/cli/nqc info --columns --json > analysis/result_schema.json";
+}
+
+TEST(ResultSchema, EnumValuesAreTheirTables) {
+  EXPECT_EQ(column_value_names(ColumnKind::outcome), (std::vector<std::string>{"solved", "infeasible", "gave_up"}));
+  EXPECT_EQ(column_value_names(ColumnKind::flag), (std::vector<std::string>{"FALSE", "TRUE"}));
+  std::vector<std::string> engines;
+  for (const EngineInfo& e : engine_infos()) engines.push_back(e.name);
+  EXPECT_EQ(column_value_names(ColumnKind::engine), engines);
+  for (std::size_t i = 0; i < engines.size(); ++i) EXPECT_EQ(engine_name(engine_code(engines[i])), engines[i]);
+  EXPECT_THROW(engine_code("backtrack"), std::invalid_argument);
+  const auto reasons = column_value_names(ColumnKind::stop_reason);
+  EXPECT_EQ(reasons.front(), "none");
+  EXPECT_EQ(std::set<std::string>(reasons.begin(), reasons.end()).size(), reasons.size());
+  EXPECT_EQ(stop_reason_name(static_cast<std::uint8_t>(reasons.size())), "");
+  for (const ColumnKind k : {ColumnKind::u64, ColumnKind::f64, ColumnKind::path}) EXPECT_TRUE(column_value_names(k).empty());
+}
+
+TEST(ResultSchema, ColumnsAreCaseRowsMembersInOrder) {
+  std::size_t end = 0;
+  std::set<std::string_view> names;
+  for (const ColumnInfo& c : case_columns()) {
+    EXPECT_EQ(c.offset, end) << c.name;  // no padding between columns
+    end = c.offset + c.size;
+    EXPECT_TRUE(names.insert(c.name).second) << c.name;
+    EXPECT_FALSE(c.description.empty()) << c.name;
+  }
+  EXPECT_EQ(end, offsetof(CaseRow, instance) + sizeof(CaseRow::instance));
+  EXPECT_EQ(case_columns().size(), 21u);
+}
+
+// What a file holds: every column under its name and the kind's HDF5 class; integer root
+// attributes as integers.
+TEST_F(ResultSchemaTest, FilesStoreEveryColumnWithItsType) {
+  CaseRow r = row(0);
+  r.instance = fixed_string<256>("a.txt");
+  write_shard(dir_, {0, {r}, {}}, {{"hostname", "h"}, {"world_size", "2"}});
+  const h5::Handle file = h5::open_file(shard_path(dir_, 0));
+  const h5::Handle cases = h5::open_dataset(file, "cases");
+  std::vector<std::string> expected;
+  for (const ColumnInfo& c : case_columns()) {
+    expected.emplace_back(c.name);
+    const H5T_class_t cls = h5::member_class(cases, std::string(c.name));
+    const bool is_enum = !column_value_names(c.kind).empty();
+    EXPECT_EQ(cls, is_enum ? H5T_ENUM : c.kind == ColumnKind::f64 ? H5T_FLOAT : c.kind == ColumnKind::path ? H5T_STRING : H5T_INTEGER)
+        << c.name;
+  }
+  EXPECT_EQ(h5::member_names(cases), expected);
+  EXPECT_EQ(h5::member_class(cases, "nothing"), H5T_NO_CLASS);
+  for (const char* name : {"world_size", "shard_id", "hostname", "schema_version"}) {
+    const h5::Handle attr(H5Aopen(file.id(), name, H5P_DEFAULT), H5Aclose);
+    const h5::Handle type(H5Aget_type(attr.id()), H5Tclose);
+    EXPECT_EQ(H5Tget_class(type.id()), attribute_type(name) == AttributeType::integer ? H5T_INTEGER : H5T_STRING) << name;
+  }
+  EXPECT_EQ(read_attributes(shard_path(dir_, 0)).at("world_size"), "2");
+}
+
+TEST_F(ResultSchemaTest, IntegerAttributeThatIsNotAnIntegerIsRefused) {
+  try {
+    write_shard(dir_, {0, {row(0)}, {}}, {{"world_size", "two"}});
+    FAIL() << "no exception";
+  } catch (const std::invalid_argument& e) {
+    EXPECT_STREQ(e.what(), "result file attribute world_size: 'two' is not an integer");
+  }
+  EXPECT_FALSE(fs::exists(shard_path(dir_, 0)));
+}
+
+TEST_F(ResultSchemaTest, Schema13NamesReadAsCodes) {
+  const std::vector<CaseRow> rows = {row(0), row(1)};
+  const fs::path path = dir_ / "old.h5";
+  write_schema13(path, rows, {"sat", "sat"}, {"", "time_limit"});
+  const std::vector<CaseRow> back = read_rows(path);
+  ASSERT_EQ(back.size(), 2u);
+  for (std::size_t i = 0; i < 2; ++i) {
+    EXPECT_EQ(back[i].engine, rows[i].engine);
+    EXPECT_EQ(back[i].limit, rows[i].limit);
+    EXPECT_EQ(back[i].false_negative, rows[i].false_negative);
+    EXPECT_EQ(back[i].outcome, rows[i].outcome);
+  }
+  EXPECT_EQ(read_attributes(path).at("launches"), "2");
+  // The merge turns them into a 2.0 file.
+  fs::create_directories(dir_ / "run" / "shards");
+  fs::copy_file(path, shard_path(dir_ / "run", 0));
+  merge_results(dir_ / "run", {});
+  const std::vector<CaseRow> merged = read_rows(dir_ / "run" / "results.h5");
+  ASSERT_EQ(merged.size(), 2u);
+  EXPECT_EQ(stop_reason_name(merged[1].limit), "time_limit");
+  EXPECT_EQ(engine_name(merged[1].engine), "sat");
+  EXPECT_EQ(read_attributes(dir_ / "run" / "results.h5").at("schema_version"), "2.0");
+}
+
+TEST_F(ResultSchemaTest, UnknownNamesAreNamed) {
+  const fs::path path = dir_ / "old.h5";
+  write_schema13(path, {row(0), row(1)}, {"sat", "backtrack"}, {"", ""});
+  try {
+    read_rows(path);
+    FAIL() << "no exception";
+  } catch (const IoError& e) {
+    EXPECT_EQ(std::string(e.what()), path.string() + ": case 1: engine 'backtrack' is not one this nqc knows");
+  }
+  write_schema13(path, {row(0)}, {"sat"}, {"out_of_patience"});
+  try {
+    read_rows(path);
+    FAIL() << "no exception";
+  } catch (const IoError& e) {
+    EXPECT_EQ(std::string(e.what()), path.string() + ": case 0: limit 'out_of_patience' is not one this nqc knows");
+  }
+}
+
+// A 2.0 file whose engine enum has a name this nqc lacks (written by a newer nqc).
+TEST_F(ResultSchemaTest, EnumNameOfANewerNqcIsNamed) {
+  std::vector<std::string> engines = column_value_names(ColumnKind::engine);
+  engines.insert(engines.begin(), "quantum");
+  const h5::Handle newer = h5::enum_type(H5T_NATIVE_UINT8, engines);
+  const h5::Handle outcome = h5::enum_type(H5T_NATIVE_INT8, column_value_names(ColumnKind::outcome));
+  h5::CompoundBuilder b;
+  for (const ColumnInfo& c : case_columns()) {
+    if (c.kind == ColumnKind::path || c.kind == ColumnKind::stop_reason || c.kind == ColumnKind::flag) continue;
+    const hid_t t = c.kind == ColumnKind::engine ? newer.id() : c.kind == ColumnKind::outcome ? outcome.id()
+                    : c.kind == ColumnKind::f64 ? H5T_NATIVE_DOUBLE : c.size == 8 ? H5T_NATIVE_UINT64 : H5T_NATIVE_UINT32;
+    b.add(std::string(c.name), c.offset, t);
+  }
+  const h5::Handle flag = h5::enum_type(H5T_NATIVE_UINT8, column_value_names(ColumnKind::flag));
+  const h5::Handle reason = h5::enum_type(H5T_NATIVE_UINT8, column_value_names(ColumnKind::stop_reason));
+  b.add("false_negative", offsetof(CaseRow, false_negative), flag.id());
+  b.add("limit", offsetof(CaseRow, limit), reason.id());
+  const h5::Handle type = b.build(sizeof(CaseRow));
+  CaseRow r = row(5);
+  r.engine = 0;  // "quantum"
+  const fs::path path = dir_ / "newer.h5";
+  {
+    h5::Handle file = h5::create_file(path);
+    h5::write_string_attribute(file, "schema_version", "2.1");
+    h5::write_dataset(file, "cases", type.id(), type.id(), &r, 1);
+    file.close();
+  }
+  try {
+    read_rows(path);
+    FAIL() << "no exception";
+  } catch (const IoError& e) {
+    EXPECT_EQ(std::string(e.what()), path.string() + ": case 5: engine 'quantum' is not one this nqc knows (written by a newer nqc?)");
+  }
+  // Rows that use only names this nqc knows read as usual.
+  r.engine = static_cast<std::uint8_t>(engine_code("sat") + 1);  // "sat" in the newer enum
+  {
+    h5::Handle file = h5::create_file(path);
+    h5::write_string_attribute(file, "schema_version", "2.1");
+    h5::write_dataset(file, "cases", type.id(), type.id(), &r, 1);
+    file.close();
+  }
+  const std::vector<CaseRow> rows = read_rows(path);
+  ASSERT_EQ(rows.size(), 1u);
+  EXPECT_EQ(engine_name(rows[0].engine), "sat");
+  EXPECT_EQ(stop_reason_name(rows[0].limit), "time_limit");
+}
+
+// A member whose type cannot be the column's: named with what was expected, not called damage.
+TEST_F(ResultSchemaTest, MemberOfTheWrongTypeIsNamed) {
+  const fs::path path = dir_ / "wrong.h5";
+  CaseRow r = row(0);
+  std::vector<h5::Handle> keep;
+  h5::CompoundBuilder b;
+  for (const ColumnInfo& c : case_columns()) {
+    if (c.kind == ColumnKind::path) continue;
+    hid_t t = c.kind == ColumnKind::f64 ? H5T_NATIVE_DOUBLE : c.size == 8 ? H5T_NATIVE_UINT64 : c.size == 4 ? H5T_NATIVE_UINT32 : H5T_NATIVE_UINT8;
+    if (c.kind == ColumnKind::outcome || c.kind == ColumnKind::flag) t = keep.emplace_back(h5::enum_type(H5T_NATIVE_UINT8, column_value_names(c.kind))).id();
+    b.add(std::string(c.name), c.offset, t);  // engine and limit: plain uint8 codes
+  }
+  const h5::Handle type = b.build(sizeof(CaseRow));
+  {
+    h5::Handle file = h5::create_file(path);
+    h5::write_string_attribute(file, "schema_version", "2.0");
+    h5::write_dataset(file, "cases", type.id(), type.id(), &r, 1);
+    file.close();
+  }
+  try {
+    read_rows(path);
+    FAIL() << "no exception";
+  } catch (const IoError& e) {
+    EXPECT_EQ(std::string(e.what()), path.string() + ": /cases member 'engine' is an integer, expected an enum or (schema 1.x) a string");
+  }
+}
+
+TEST(ResultSchema, TextListsEveryColumnAndAttribute) {
+  const std::string text = result_schema_text();
+  for (const ColumnInfo& c : case_columns()) EXPECT_NE(text.find("\n  " + std::string(c.name) + " "), std::string::npos) << c.name;
+  for (const AttributeInfo& a : root_attributes()) EXPECT_NE(text.find("\n  " + std::string(a.name) + " "), std::string::npos) << a.name;
+  EXPECT_NE(text.find("  false_negative   bool               true when a completable"), std::string::npos) << text;
+  EXPECT_NE(text.find("(0 solved, 1 infeasible, 2 gave_up)"), std::string::npos);
+}
+
+}  // namespace
+}  // namespace nqc
