@@ -9,16 +9,14 @@ each member of ``cases`` to its type, description and (enums) values. In short: 
 attributes (schema_version, nqc_version, git_revision, config, config_hash, plan_hash, ...;
 integers such as ``launches`` stored as int64 since schema 2.0), dataset ``cases`` (one
 compound row per case), group ``failures``, and in results.h5 since 1.3 the dataset
-``launches``: one row per launch of ``nqc run`` on the directory (id, start_utc, end_utc,
-hosts, world_size, nqc_version, git_revision, slurm_job_id, slurm_array_task,
-slurm_restart_count, part, parts, exit_status (-1: still running or killed), shards_done,
-cases_done, merged), which ``Source.launches`` holds.
+``launches`` (one row per launch of ``nqc run`` on the directory: ``SCHEMA["launch_columns"]``),
+which ``Source.launches`` holds.
 
 Files are checked before they are read (see :func:`read_file`): damage (nqc writes every
 file since schema 1.2 in HDF5's newest format, whose metadata is checksummed, with Fletcher32 on
 every dataset; a file of 1.0 or 1.1 is read in a child process first, as damage in it can crash
 HDF5 1.10) is named as such; schema_version a string
-"MAJOR.MINOR" of decimal digits as nqc accepts it, with MAJOR 1; the needed members of
+"MAJOR.MINOR" of decimal digits as nqc accepts it, with a MAJOR of SCHEMA_MAJORS; the needed members of
 ``cases`` present and of integer / number types; n in 1..2^31-1 and k in 0..n. Paths of
 different configs are not pooled unless asked (:func:`load_cases`).
 

@@ -39,6 +39,10 @@ def test_columns_are_decoded(small_run):
     assert set(cases["experiment"]) == {"analysis-test"}
     assert cases.attrs["sources"][0].attrs["schema_version"] == SCHEMA["schema_version"] == "2.0"
     assert cases.attrs["sources"][0].attrs["launches"] == 1
+    launches = cases.attrs["sources"][0].launches
+    assert list(launches.columns) == [c["name"] for c in SCHEMA["launch_columns"]]
+    assert len(launches) == 1 and launches["merged"].all() and launches["exit_status"].eq(0).all()
+    assert launches["nqc_version"].map(type).tolist() == [str]
     # gave_up and false negatives as stored: outcome code 2 <-> "gave_up"
     with h5py.File(small_run / "results.h5") as f:
         stored = f["cases"][()]
@@ -59,6 +63,7 @@ def test_plain_h5py_reads_named_values_bools_and_typed_attributes(small_run):
             assert mapping == COLUMNS[column]["values"], column
             df[column] = df[column].map({v: k for k, v in mapping.items()})
         attrs = dict(f.attrs)
+        assert f["launches"].dtype["merged"] == bool
     assert set(df["engine"]) == {"grigoryan"}
     assert set(df["outcome"]) <= {"solved", "gave_up"} and "solved" in set(df["outcome"])
     assert isinstance(attrs["launches"], np.integer) and attrs["launches"] == 1

@@ -37,7 +37,7 @@ enum class ColumnKind : std::uint8_t {
   flag,         ///< uint8 enum {FALSE 0, TRUE 1}: h5py and numpy read it as bool
   engine,       ///< uint8 enum of the engine registry's names (code = position in engine_infos())
   stop_reason,  ///< uint8 enum of nqc::StopReason's names
-  path,         ///< 256-byte NUL-padded string
+  text,         ///< fixed-length NUL-padded string (the field's bytes)
 };
 
 // The columns of the `cases` dataset, in CaseRow's order (widest first, so the struct has no
@@ -70,7 +70,7 @@ enum class ColumnKind : std::uint8_t {
   X(false_negative, std::uint8_t, flag, "1.0", "true when a completable (derived) composition was not solved")            \
   X(engine, std::uint8_t, engine, "1.0", "the engine that ran the case")                                                  \
   X(limit, std::uint8_t, stop_reason, "1.0", "for gave_up: the limit that stopped the engine; else none")                 \
-  X(instance, InstancePath, path, "1.1",                                                                         \
+  X(instance, InstancePath, text, "1.1",                                                                         \
     "instance runs: the composition or CSPLib file's path, NUL-padded (left out of generated runs' files: empty)")
 
 /// One case as stored in the `cases` dataset (an HDF5 compound type with these member names;

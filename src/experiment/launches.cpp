@@ -43,42 +43,18 @@ std::uint32_t id_of(const fs::path& file) {
 }
 
 json to_json(const Launch& l) {
-  return {{"id", l.id},
-          {"start_utc", l.start_utc},
-          {"end_utc", l.end_utc},
-          {"hosts", l.hosts},
-          {"world_size", l.world_size},
-          {"nqc_version", l.nqc_version},
-          {"git_revision", l.git_revision},
-          {"slurm_job_id", l.slurm_job_id},
-          {"slurm_array_task", l.slurm_array_task},
-          {"slurm_restart_count", l.slurm_restart_count},
-          {"part", l.part},
-          {"parts", l.parts},
-          {"exit_status", l.exit_status},
-          {"shards_done", l.shards_done},
-          {"cases_done", l.cases_done},
-          {"merged", l.merged}};
+  json j = json::object();
+#define NQC_LAUNCH_TO_JSON(name, type, kind, width, init, doc) j[#name] = l.name;
+  NQC_LAUNCH_COLUMNS(NQC_LAUNCH_TO_JSON)
+#undef NQC_LAUNCH_TO_JSON
+  return j;
 }
 
 Launch from_json(const json& j) {
   Launch l;
-  l.id = j.at("id").get<std::uint32_t>();
-  l.start_utc = j.at("start_utc").get<std::string>();
-  l.end_utc = j.at("end_utc").get<std::string>();
-  l.hosts = j.at("hosts").get<std::string>();
-  l.world_size = j.at("world_size").get<std::int32_t>();
-  l.nqc_version = j.at("nqc_version").get<std::string>();
-  l.git_revision = j.at("git_revision").get<std::string>();
-  l.slurm_job_id = j.at("slurm_job_id").get<std::string>();
-  l.slurm_array_task = j.at("slurm_array_task").get<std::string>();
-  l.slurm_restart_count = j.at("slurm_restart_count").get<std::string>();
-  l.part = j.at("part").get<std::uint64_t>();
-  l.parts = j.at("parts").get<std::uint64_t>();
-  l.exit_status = j.at("exit_status").get<std::int32_t>();
-  l.shards_done = j.at("shards_done").get<std::uint64_t>();
-  l.cases_done = j.at("cases_done").get<std::uint64_t>();
-  l.merged = j.at("merged").get<bool>();
+#define NQC_LAUNCH_FROM_JSON(name, type, kind, width, init, doc) l.name = j.at(#name).get<type>();
+  NQC_LAUNCH_COLUMNS(NQC_LAUNCH_FROM_JSON)
+#undef NQC_LAUNCH_FROM_JSON
   return l;
 }
 

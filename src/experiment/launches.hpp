@@ -10,25 +10,34 @@
 
 namespace nqc {
 
+// The fields of a launch, declared once: Launch, its JSON record, the `launches` table of
+// results.h5 (results.cpp) and `nqc info --columns` (result_schema.cpp) follow from it.
+//   X(name, C++ type, ColumnKind as stored, bytes of a text field (0: not text), default, description)
+#define NQC_LAUNCH_COLUMNS(X)                                                                                          \
+  X(id, std::uint32_t, u32, 0, 0, "1, 2, ...: the order in which launches registered in the directory")               \
+  X(start_utc, std::string, text, 32, {}, "when the launch took the directory (UTC, ISO 8601)")                       \
+  X(end_utc, std::string, text, 32, {}, "when it ended; empty while it runs, or when it was killed")                 \
+  X(hosts, std::string, text, 512, {}, "the distinct host names of its ranks, comma-separated")                      \
+  X(world_size, std::int32_t, i32, 0, 0, "MPI ranks")                                                                \
+  X(nqc_version, std::string, text, 32, {}, "the nqc that ran it")                                                   \
+  X(git_revision, std::string, text, 64, {}, "its git revision")                                                      \
+  X(slurm_job_id, std::string, text, 32, {}, "SLURM_JOB_ID")                                                         \
+  X(slurm_array_task, std::string, text, 32, {}, "ARRAYJOB_TASK for an array task")                                  \
+  X(slurm_restart_count, std::string, text, 32, {}, "SLURM_RESTART_COUNT (a requeued attempt)")                       \
+  X(part, std::uint64_t, u64, 0, 0, "--part I/K: I (0-based)")                                                       \
+  X(parts, std::uint64_t, u64, 0, 1, "--part I/K: K; 1 for a whole run")                                             \
+  X(exit_status, std::int32_t, i32, 0, -1, "nqc's exit code; -1 while it runs, or when it was killed")               \
+  X(shards_done, std::uint64_t, u64, 0, 0, "shard files this launch wrote")                                          \
+  X(cases_done, std::uint64_t, u64, 0, 0, "cases this launch ran (a continued shard's earlier cases not counted)")    \
+  X(merged, bool, flag, 0, false, "this launch wrote results.h5")
+
 /// One launch of `nqc run` on a results directory (a whole run, a `--part`, a `--resume`, a
-/// merge). Times are UTC, ISO 8601. Strings are empty when unknown or not applicable.
+/// merge); fields as NQC_LAUNCH_COLUMNS describes them. Strings are empty when unknown or
+/// not applicable.
 struct Launch {
-  std::uint32_t id = 0;             ///< 1, 2, ...: the order in which launches registered in DIR
-  std::string start_utc;            ///< when the launch took the directory
-  std::string end_utc;              ///< when it ended; empty while it runs, or when it was killed
-  std::string hosts;                ///< the distinct host names of its ranks, comma-separated
-  std::int32_t world_size = 0;      ///< MPI ranks
-  std::string nqc_version;
-  std::string git_revision;
-  std::string slurm_job_id;         ///< SLURM_JOB_ID
-  std::string slurm_array_task;     ///< "ARRAYJOB_TASK" for an array task
-  std::string slurm_restart_count;  ///< SLURM_RESTART_COUNT (a requeued attempt)
-  std::uint64_t part = 0;           ///< --part I/K: I (0-based) ...
-  std::uint64_t parts = 1;          ///< ... and K; 1 for a whole run
-  std::int32_t exit_status = -1;    ///< nqc's exit code; -1 while it runs, or when it was killed
-  std::uint64_t shards_done = 0;    ///< shard files this launch wrote
-  std::uint64_t cases_done = 0;     ///< cases this launch ran (a continued shard's earlier cases not counted)
-  bool merged = false;              ///< this launch wrote results.h5
+#define NQC_LAUNCH_MEMBER(name, type, kind, width, init, doc) type name = init;
+  NQC_LAUNCH_COLUMNS(NQC_LAUNCH_MEMBER)
+#undef NQC_LAUNCH_MEMBER
 };
 
 /// This process's launch: start time now, this host, the Slurm variables of the environment,

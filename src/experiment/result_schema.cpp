@@ -17,6 +17,12 @@ constexpr std::array kColumns = {
 #undef NQC_COLUMN_INFO
 };
 
+constexpr std::array kLaunchColumns = {
+#define NQC_LAUNCH_COLUMN_INFO(name, type, kind, width, init, doc) LaunchColumnInfo{#name, ColumnKind::kind, width, doc},
+    NQC_LAUNCH_COLUMNS(NQC_LAUNCH_COLUMN_INFO)
+#undef NQC_LAUNCH_COLUMN_INFO
+};
+
 // The names of StopReason's values, value 0 first. TODO(merge): core's table.
 constexpr std::array<std::string_view, 6> kStopReasons = {"none",  "max_nodes",        "time_limit",
                                                            "stop", "grigoryan_limits", "minconflicts_limits"};
@@ -68,7 +74,7 @@ std::vector<std::string> column_value_names(ColumnKind kind) {
   return names;
 }
 
-std::string column_type_name(ColumnKind kind) {
+std::string column_type_name(ColumnKind kind, std::size_t bytes) {
   switch (kind) {
     case ColumnKind::u64: return "uint64";
     case ColumnKind::i64: return "int64";
@@ -79,7 +85,7 @@ std::string column_type_name(ColumnKind kind) {
     case ColumnKind::flag: return "bool";
     case ColumnKind::engine:
     case ColumnKind::stop_reason: return "enum uint8";
-    case ColumnKind::path: return "string " + std::to_string(sizeof(CaseRow::instance)) + " bytes";
+    case ColumnKind::text: return "string " + std::to_string(bytes) + " bytes";
   }
   return "";
 }
@@ -100,6 +106,8 @@ std::string_view stop_reason_name(std::uint8_t code) { return code < kStopReason
 
 std::span<const AttributeInfo> root_attributes() { return kAttributes; }
 
+std::span<const LaunchColumnInfo> launch_columns() { return kLaunchColumns; }
+
 AttributeType attribute_type(std::string_view name) {
   for (const AttributeInfo& a : kAttributes)
     if (a.name == name) return a.type;
@@ -109,7 +117,7 @@ AttributeType attribute_type(std::string_view name) {
 nlohmann::json result_schema_json() {
   nlohmann::json columns = nlohmann::json::array();
   for (const ColumnInfo& c : kColumns) {
-    nlohmann::json column = {{"name", c.name}, {"type", column_type_name(c.kind)}, {"since", c.since}, {"description", c.description}};
+    nlohmann::json column = {{"name", c.name}, {"type", column_type_name(c.kind, c.size)}, {"since", c.since}, {"description", c.description}};
     if (!column_value_names(c.kind).empty()) column["values"] = values_json(c.kind);
     columns.push_back(std::move(column));
   }
@@ -119,12 +127,16 @@ nlohmann::json result_schema_json() {
                           {"type", a.type == AttributeType::integer ? "int64" : "string"},
                           {"files", a.files},
                           {"description", a.description}});
+  nlohmann::json launches = nlohmann::json::array();
+  for (const LaunchColumnInfo& c : kLaunchColumns)
+    launches.push_back({{"name", c.name}, {"type", column_type_name(c.kind, c.bytes)}, {"description", c.description}});
   nlohmann::json majors = nlohmann::json::array();
   for (int major = kSchemaOldestMajor; major <= kSchemaMajor; ++major) majors.push_back(major);
   return {{"schema_version", std::to_string(kSchemaMajor) + "." + std::to_string(kSchemaMinor)},
           {"readable_majors", std::move(majors)},
           {"columns", std::move(columns)},
-          {"attributes", std::move(attributes)}};
+          {"attributes", std::move(attributes)},
+          {"launch_columns", std::move(launches)}};
 }
 
 std::string result_schema_text() {
@@ -134,7 +146,7 @@ std::string result_schema_text() {
     return out;
   };
   std::string out = "Result files, schema " + std::to_string(kSchemaMajor) + "." + std::to_string(kSchemaMinor) +
-                    ". Dataset `cases`, one row per case:\n" + cell("  column", 19) + cell("type", 19) + "description\n";
+                    ". Dataset `cases`, one row per case:\n" + cell("  column", 23) + cell("type", 19) + "description\n";
   for (const ColumnInfo& c : kColumns) {
     std::string text(c.description);
     const std::vector<std::string> names = column_value_names(c.kind);
@@ -144,13 +156,17 @@ std::string result_schema_text() {
       text += ")";
     }
     if (c.since != "1.0") text += " [since " + std::string(c.since) + "]";
-    out += cell("  " + std::string(c.name), 19) + cell(column_type_name(c.kind), 19) + text + "\n";
+    out += cell("  " + std::string(c.name), 23) + cell(column_type_name(c.kind, c.size), 19) + text + "\n";
   }
-  out += "Root attributes (files: all; shard = shard and partial files; merged = results.h5):\n" + cell("  attribute", 19) +
+  out += "Root attributes (files: all; shard = shard and partial files; merged = results.h5):\n" + cell("  attribute", 23) +
          cell("type", 8) + cell("files", 7) + "description\n";
   for (const AttributeInfo& a : kAttributes)
-    out += cell("  " + std::string(a.name), 19) + cell(a.type == AttributeType::integer ? "int64" : "string", 8) +
+    out += cell("  " + std::string(a.name), 23) + cell(a.type == AttributeType::integer ? "int64" : "string", 8) +
            cell(a.files, 7) + std::string(a.description) + "\n";
+  out += "Dataset `launches` (results.h5), one row per launch of nqc run on the directory:\n" + cell("  column", 23) +
+         cell("type", 19) + "description\n";
+  for (const LaunchColumnInfo& c : kLaunchColumns)
+    out += cell("  " + std::string(c.name), 23) + cell(column_type_name(c.kind, c.bytes), 19) + std::string(c.description) + "\n";
   return out;
 }
 

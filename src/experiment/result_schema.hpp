@@ -14,6 +14,7 @@
 #include <nlohmann/json.hpp>
 
 #include "experiment/case_row.hpp"
+#include "experiment/launches.hpp"
 
 namespace nqc {
 
@@ -36,8 +37,19 @@ std::span<const ColumnInfo> case_columns();
 std::vector<std::string> column_value_names(ColumnKind kind);
 
 /// The kind's type as users read it: "uint64", "int64", "uint32", "int32", "float64",
-/// "enum int8", "enum uint8", "bool (enum uint8 FALSE/TRUE)", "string 256 bytes".
-std::string column_type_name(ColumnKind kind);
+/// "enum int8", "enum uint8", "bool", "string N bytes" (`bytes`: a text field's width).
+std::string column_type_name(ColumnKind kind, std::size_t bytes = 0);
+
+/// One column of the `launches` table of results.h5 (NQC_LAUNCH_COLUMNS, launches.hpp).
+struct LaunchColumnInfo {
+  std::string_view name;
+  ColumnKind kind;               ///< u32, i32, u64, text or flag
+  std::size_t bytes;             ///< text: the stored width (longer values are truncated); else 0
+  std::string_view description;
+};
+
+/// Every column of the `launches` table, in order.
+std::span<const LaunchColumnInfo> launch_columns();
 
 /// The engine code stored in `engine` columns: the engine's position in engine_infos().
 /// Throws std::invalid_argument for a name that is not an engine.
@@ -68,7 +80,8 @@ AttributeType attribute_type(std::string_view name);
 
 /// The whole schema as JSON: {"schema_version", "readable_majors" (the majors nqc reads),
 /// "columns": [{name, type, since, description, values (enums: name -> code)}],
-/// "attributes": [{name, type, files, description}]}
+/// "attributes": [{name, type, files, description}], "launch_columns": [{name, type,
+/// description}]}
 /// (analysis/result_schema.json).
 nlohmann::json result_schema_json();
 /// The same as text for `nqc info --columns`: one line per column, then per attribute.

@@ -23,6 +23,7 @@
 #include <unistd.h>
 
 #include <algorithm>
+#include <array>
 #include <cerrno>
 #include <cstring>
 #include <charconv>
@@ -35,6 +36,7 @@
 #include <stdexcept>
 #include <string>
 #include <system_error>
+#include <type_traits>
 #include <vector>
 
 #include "io/durable.hpp"
@@ -56,8 +58,9 @@ constexpr std::size_t kLegacyNameBytes = 24;  // engine and limit in schema 1.x:
 constexpr int kDeflateLevel = 4;
 
 // The HDF5 type of a column kind: in memory (`file` false) or on disk (little-endian; the
-// same bytes here). Enum types carry the names of column_value_names(kind).
-h5::Handle column_type(ColumnKind kind, bool file) {
+// same bytes here); `bytes`: a text column's width. Enum types carry the names of
+// column_value_names(kind).
+h5::Handle column_type(ColumnKind kind, bool file, std::size_t bytes) {
   const auto fixed = [](hid_t id) { return h5::Handle(H5Tcopy(id), H5Tclose); };
   switch (kind) {
     case ColumnKind::u64: return fixed(file ? H5T_STD_U64LE : H5T_NATIVE_UINT64);
@@ -69,7 +72,7 @@ h5::Handle column_type(ColumnKind kind, bool file) {
     case ColumnKind::flag:
     case ColumnKind::engine:
     case ColumnKind::stop_reason: return h5::enum_type(file ? H5T_STD_U8LE : H5T_NATIVE_UINT8, column_value_names(kind));
-    case ColumnKind::path: return h5::fixed_string_type(sizeof(CaseRow::instance));
+    case ColumnKind::text: return h5::fixed_string_type(bytes);
   }
   throw std::logic_error("column_type: unknown kind");
 }
@@ -96,9 +99,9 @@ RowTypes row_types(RowLayout layout = RowLayout::packed, bool instance = true) {
   h5::CompoundBuilder memory;
   h5::CompoundBuilder file;
   for (const ColumnInfo& c : case_columns()) {
-    if (!instance && c.kind == ColumnKind::path) continue;
-    const hid_t m = keep.emplace_back(column_type(c.kind, false)).id();
-    const hid_t f = keep.emplace_back(column_type(c.kind, true)).id();
+    if (!instance && c.kind == ColumnKind::text) continue;
+    const hid_t m = keep.emplace_back(column_type(c.kind, false, c.size)).id();
+    const hid_t f = keep.emplace_back(column_type(c.kind, true, c.size)).id();
     memory.add(std::string(c.name), c.offset, m);
     if (layout == RowLayout::packed) file.append(std::string(c.name), f);
     else file.add(std::string(c.name), c.offset, f);  // little-endian = native here: the same bytes
@@ -152,7 +155,7 @@ class RowReader {
       const bool as_integer = (c.kind == ColumnKind::flag || c.kind == ColumnKind::outcome) && stored == H5T_INTEGER;
       const hid_t native = c.kind == ColumnKind::flag ? H5T_NATIVE_UINT8 : H5T_NATIVE_INT8;
       const hid_t type =
-          keep.emplace_back(as_integer ? h5::Handle(H5Tcopy(native), H5Tclose) : column_type(c.kind, false)).id();
+          keep.emplace_back(as_integer ? h5::Handle(H5Tcopy(native), H5Tclose) : column_type(c.kind, false, c.size)).id();
       memory.add(name, c.offset, type);
     }
     memory_ = memory.build(sizeof(CaseRow));
@@ -205,7 +208,7 @@ class RowReader {
       case ColumnKind::flag: expected = is({H5T_ENUM, H5T_INTEGER}) ? nullptr : "an enum or an integer"; break;
       case ColumnKind::engine:
       case ColumnKind::stop_reason: expected = is({H5T_ENUM, H5T_STRING}) ? nullptr : "an enum or (schema 1.x) a string"; break;
-      case ColumnKind::path: expected = is({H5T_STRING}) ? nullptr : "a string"; break;
+      case ColumnKind::text: expected = is({H5T_STRING}) ? nullptr : "a string"; break;
       default: expected = is({H5T_INTEGER}) ? nullptr : "an integer"; break;
     }
     if (expected != nullptr)
@@ -467,66 +470,60 @@ std::vector<CaseRow> rows_of_shards(const fs::path& dir, const std::vector<std::
   return rows;
 }
 
-// A row of the `launches` table (struct Launch with fixed-length strings, NUL-padded and
-// truncated to their field).
+// A field of Launch as the `launches` table holds it in memory: text as `Width` NUL-padded
+// bytes (truncated), a bool as uint8, numbers as they are.
+template <typename T, std::size_t Width>
+using StoredField = std::conditional_t<Width != 0, std::array<char, Width == 0 ? 1 : Width>,
+                                       std::conditional_t<std::is_same_v<T, bool>, std::uint8_t, T>>;
+
 struct LaunchRow {
-  std::uint64_t part, parts, shards_done, cases_done;
-  std::uint32_t id;
-  std::int32_t world_size, exit_status;
-  std::uint8_t merged;
-  std::array<char, 32> start_utc, end_utc, nqc_version, slurm_job_id, slurm_array_task, slurm_restart_count;
-  std::array<char, 64> git_revision;
-  std::array<char, 512> hosts;
+#define NQC_LAUNCH_ROW_MEMBER(name, type, kind, width, init, doc) StoredField<type, width> name{};
+  NQC_LAUNCH_COLUMNS(NQC_LAUNCH_ROW_MEMBER)
+#undef NQC_LAUNCH_ROW_MEMBER
 };
 
-// The `launches` table's compound types: (memory, file).
-RowTypes launch_types() {
-  const h5::Handle s32 = h5::fixed_string_type(32), s64 = h5::fixed_string_type(64), s512 = h5::fixed_string_type(512);
+template <std::size_t N>
+void store(const std::string& from, std::array<char, N>& to) { to = fixed_string<N>(from); }
+void store(bool from, std::uint8_t& to) { to = from ? 1 : 0; }
+template <typename T>
+void store(T from, T& to) { to = from; }
+template <std::size_t N>
+void load(const std::array<char, N>& from, std::string& to) { to.assign(from.data(), strnlen(from.data(), N)); }
+void load(std::uint8_t from, bool& to) { to = from != 0; }
+template <typename T>
+void load(T from, T& to) { to = from; }
+
+// The offset of each field in LaunchRow, in launch_columns() order.
+constexpr std::array kLaunchOffsets = {
+#define NQC_LAUNCH_OFFSET(name, type, kind, width, init, doc) offsetof(LaunchRow, name),
+    NQC_LAUNCH_COLUMNS(NQC_LAUNCH_OFFSET)
+#undef NQC_LAUNCH_OFFSET
+};
+
+// The `launches` table's compound types: (memory, file). `cases`: an open table being read,
+// whose `merged` may be a uint8 (schema 1.3; a bool enum since 2.0).
+RowTypes launch_types(const h5::Handle* table = nullptr) {
+  std::vector<h5::Handle> keep;
   h5::CompoundBuilder memory, file;
-  const auto add = [&](const char* name, std::size_t offset, hid_t native, hid_t stored) {
-    memory.add(name, offset, native);
-    file.append(name, stored);
-  };
-  add("id", offsetof(LaunchRow, id), H5T_NATIVE_UINT32, H5T_STD_U32LE);
-  add("start_utc", offsetof(LaunchRow, start_utc), s32.id(), s32.id());
-  add("end_utc", offsetof(LaunchRow, end_utc), s32.id(), s32.id());
-  add("hosts", offsetof(LaunchRow, hosts), s512.id(), s512.id());
-  add("world_size", offsetof(LaunchRow, world_size), H5T_NATIVE_INT32, H5T_STD_I32LE);
-  add("nqc_version", offsetof(LaunchRow, nqc_version), s32.id(), s32.id());
-  add("git_revision", offsetof(LaunchRow, git_revision), s64.id(), s64.id());
-  add("slurm_job_id", offsetof(LaunchRow, slurm_job_id), s32.id(), s32.id());
-  add("slurm_array_task", offsetof(LaunchRow, slurm_array_task), s32.id(), s32.id());
-  add("slurm_restart_count", offsetof(LaunchRow, slurm_restart_count), s32.id(), s32.id());
-  add("part", offsetof(LaunchRow, part), H5T_NATIVE_UINT64, H5T_STD_U64LE);
-  add("parts", offsetof(LaunchRow, parts), H5T_NATIVE_UINT64, H5T_STD_U64LE);
-  add("exit_status", offsetof(LaunchRow, exit_status), H5T_NATIVE_INT32, H5T_STD_I32LE);
-  add("shards_done", offsetof(LaunchRow, shards_done), H5T_NATIVE_UINT64, H5T_STD_U64LE);
-  add("cases_done", offsetof(LaunchRow, cases_done), H5T_NATIVE_UINT64, H5T_STD_U64LE);
-  add("merged", offsetof(LaunchRow, merged), H5T_NATIVE_UINT8, H5T_STD_U8LE);
+  const auto columns = launch_columns();
+  for (std::size_t i = 0; i < columns.size(); ++i) {
+    const LaunchColumnInfo& c = columns[i];
+    const std::string name(c.name);
+    const bool as_integer = table != nullptr && c.kind == ColumnKind::flag && h5::member_class(*table, name) == H5T_INTEGER;
+    memory.add(name, kLaunchOffsets[i],
+               keep.emplace_back(as_integer ? h5::Handle(H5Tcopy(H5T_NATIVE_UINT8), H5Tclose) : column_type(c.kind, false, c.bytes)).id());
+    file.append(name, keep.emplace_back(column_type(c.kind, true, c.bytes)).id());
+  }
   return {memory.build(sizeof(LaunchRow)), file.build()};
 }
 
 void write_launches(const h5::Handle& file, const std::vector<Launch>& launches) {
   std::vector<LaunchRow> rows;
   for (const Launch& l : launches) {
-    LaunchRow r{};
-    r.id = l.id;
-    r.start_utc = fixed_string<32>(l.start_utc);
-    r.end_utc = fixed_string<32>(l.end_utc);
-    r.hosts = fixed_string<512>(l.hosts);
-    r.world_size = l.world_size;
-    r.nqc_version = fixed_string<32>(l.nqc_version);
-    r.git_revision = fixed_string<64>(l.git_revision);
-    r.slurm_job_id = fixed_string<32>(l.slurm_job_id);
-    r.slurm_array_task = fixed_string<32>(l.slurm_array_task);
-    r.slurm_restart_count = fixed_string<32>(l.slurm_restart_count);
-    r.part = l.part;
-    r.parts = l.parts;
-    r.exit_status = l.exit_status;
-    r.shards_done = l.shards_done;
-    r.cases_done = l.cases_done;
-    r.merged = l.merged ? 1 : 0;
-    rows.push_back(r);
+    LaunchRow& r = rows.emplace_back();
+#define NQC_LAUNCH_STORE(name, type, kind, width, init, doc) store(l.name, r.name);
+    NQC_LAUNCH_COLUMNS(NQC_LAUNCH_STORE)
+#undef NQC_LAUNCH_STORE
   }
   const RowTypes types = launch_types();
   h5::write_dataset(file, "launches", types.file.id(), types.memory.id(), rows.data(), rows.size());
@@ -537,27 +534,12 @@ std::vector<Launch> read_launch_rows(const h5::Handle& file) {
   if (!h5::exists(file, "launches")) return out;
   const h5::Handle dataset = h5::open_dataset(file, "launches");
   std::vector<LaunchRow> rows(h5::length(dataset));
-  h5::read_all(dataset, launch_types().memory.id(), rows.data());
-  const auto str = [](const auto& field) { return std::string(field.data(), strnlen(field.data(), field.size())); };
+  h5::read_all(dataset, launch_types(&dataset).memory.id(), rows.data());
   for (const LaunchRow& r : rows) {
-    Launch l;
-    l.id = r.id;
-    l.start_utc = str(r.start_utc);
-    l.end_utc = str(r.end_utc);
-    l.hosts = str(r.hosts);
-    l.world_size = r.world_size;
-    l.nqc_version = str(r.nqc_version);
-    l.git_revision = str(r.git_revision);
-    l.slurm_job_id = str(r.slurm_job_id);
-    l.slurm_array_task = str(r.slurm_array_task);
-    l.slurm_restart_count = str(r.slurm_restart_count);
-    l.part = r.part;
-    l.parts = r.parts;
-    l.exit_status = r.exit_status;
-    l.shards_done = r.shards_done;
-    l.cases_done = r.cases_done;
-    l.merged = r.merged != 0;
-    out.push_back(std::move(l));
+    Launch& l = out.emplace_back();
+#define NQC_LAUNCH_LOAD(name, type, kind, width, init, doc) load(r.name, l.name);
+    NQC_LAUNCH_COLUMNS(NQC_LAUNCH_LOAD)
+#undef NQC_LAUNCH_LOAD
   }
   return out;
 }

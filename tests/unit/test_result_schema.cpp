@@ -53,7 +53,7 @@ void write_schema13(const fs::path& path, const std::vector<CaseRow>& rows, cons
   std::vector<std::pair<const ColumnInfo*, std::size_t>> at;  // column, offset in the packed row
   std::size_t width = 0;
   for (const ColumnInfo& c : case_columns()) {
-    if (c.kind == ColumnKind::path) continue;
+    if (c.kind == ColumnKind::text) continue;
     hid_t t = 0;
     switch (c.kind) {
       case ColumnKind::u64: t = H5T_NATIVE_UINT64; break;
@@ -110,7 +110,7 @@ TEST(ResultSchema, EnumValuesAreTheirTables) {
   EXPECT_EQ(reasons.front(), "none");
   EXPECT_EQ(std::set<std::string>(reasons.begin(), reasons.end()).size(), reasons.size());
   EXPECT_EQ(stop_reason_name(static_cast<std::uint8_t>(reasons.size())), "");
-  for (const ColumnKind k : {ColumnKind::u64, ColumnKind::f64, ColumnKind::path}) EXPECT_TRUE(column_value_names(k).empty());
+  for (const ColumnKind k : {ColumnKind::u64, ColumnKind::f64, ColumnKind::text}) EXPECT_TRUE(column_value_names(k).empty());
 }
 
 TEST(ResultSchema, ColumnsAreCaseRowsMembersInOrder) {
@@ -139,7 +139,7 @@ TEST_F(ResultSchemaTest, FilesStoreEveryColumnWithItsType) {
     expected.emplace_back(c.name);
     const H5T_class_t cls = h5::member_class(cases, std::string(c.name));
     const bool is_enum = !column_value_names(c.kind).empty();
-    EXPECT_EQ(cls, is_enum ? H5T_ENUM : c.kind == ColumnKind::f64 ? H5T_FLOAT : c.kind == ColumnKind::path ? H5T_STRING : H5T_INTEGER)
+    EXPECT_EQ(cls, is_enum ? H5T_ENUM : c.kind == ColumnKind::f64 ? H5T_FLOAT : c.kind == ColumnKind::text ? H5T_STRING : H5T_INTEGER)
         << c.name;
   }
   EXPECT_EQ(h5::member_names(cases), expected);
@@ -212,7 +212,7 @@ TEST_F(ResultSchemaTest, EnumNameOfANewerNqcIsNamed) {
   const h5::Handle outcome = h5::enum_type(H5T_NATIVE_INT8, column_value_names(ColumnKind::outcome));
   h5::CompoundBuilder b;
   for (const ColumnInfo& c : case_columns()) {
-    if (c.kind == ColumnKind::path || c.kind == ColumnKind::stop_reason || c.kind == ColumnKind::flag) continue;
+    if (c.kind == ColumnKind::text || c.kind == ColumnKind::stop_reason || c.kind == ColumnKind::flag) continue;
     const hid_t t = c.kind == ColumnKind::engine ? newer.id() : c.kind == ColumnKind::outcome ? outcome.id()
                     : c.kind == ColumnKind::f64 ? H5T_NATIVE_DOUBLE : c.size == 8 ? H5T_NATIVE_UINT64 : H5T_NATIVE_UINT32;
     b.add(std::string(c.name), c.offset, t);
@@ -258,7 +258,7 @@ TEST_F(ResultSchemaTest, MemberOfTheWrongTypeIsNamed) {
   std::vector<h5::Handle> keep;
   h5::CompoundBuilder b;
   for (const ColumnInfo& c : case_columns()) {
-    if (c.kind == ColumnKind::path) continue;
+    if (c.kind == ColumnKind::text) continue;
     hid_t t = c.kind == ColumnKind::f64 ? H5T_NATIVE_DOUBLE : c.size == 8 ? H5T_NATIVE_UINT64 : c.size == 4 ? H5T_NATIVE_UINT32 : H5T_NATIVE_UINT8;
     if (c.kind == ColumnKind::outcome || c.kind == ColumnKind::flag) t = keep.emplace_back(h5::enum_type(H5T_NATIVE_UINT8, column_value_names(c.kind))).id();
     b.add(std::string(c.name), c.offset, t);  // engine and limit: plain uint8 codes
@@ -278,11 +278,51 @@ TEST_F(ResultSchemaTest, MemberOfTheWrongTypeIsNamed) {
   }
 }
 
+// The launches table: every field round trips (texts truncated to their width), merged a
+// bool enum; a table of schema 1.3 (merged uint8) reads the same.
+TEST_F(ResultSchemaTest, LaunchesTableRoundTripsEveryField) {
+  Launch a;
+  a.id = 3;
+  a.start_utc = "2026-12-01T10:00:00Z";
+  a.end_utc = "2026-12-01T10:05:00Z";
+  a.hosts = std::string(600, 'h');  // longer than its 512 bytes
+  a.world_size = 64;
+  a.nqc_version = "0.1.0";
+  a.git_revision = "0123456789ab-dirty";
+  a.slurm_job_id = "991";
+  a.slurm_array_task = "990_1";
+  a.slurm_restart_count = "2";
+  a.part = 1;
+  a.parts = 4;
+  a.exit_status = 4;
+  a.shards_done = 17;
+  a.cases_done = 12345;
+  a.merged = true;
+  Launch b;
+  b.id = 4;
+  write_shard(dir_, {0, {row(0)}, {}}, {});
+  merge_results(dir_, {}, {}, 0, {a, b});
+  const std::vector<Launch> back = read_result_file(dir_ / "results.h5", kLaunches).launches;
+  ASSERT_EQ(back.size(), 2u);
+  a.hosts.resize(511);
+  EXPECT_EQ(launch_json(back[0]), launch_json(a));
+  EXPECT_EQ(launch_json(back[1]), launch_json(b));
+  const h5::Handle file = h5::open_file(dir_ / "results.h5");
+  const h5::Handle table = h5::open_dataset(file, "launches");
+  std::vector<std::string> names;
+  for (const LaunchColumnInfo& c : launch_columns()) names.emplace_back(c.name);
+  EXPECT_EQ(h5::member_names(table), names);
+  EXPECT_EQ(h5::member_class(table, "merged"), H5T_ENUM);
+  EXPECT_EQ(nlohmann::json::parse(launch_json(a)).size(), launch_columns().size());
+}
+
 TEST(ResultSchema, TextListsEveryColumnAndAttribute) {
   const std::string text = result_schema_text();
   for (const ColumnInfo& c : case_columns()) EXPECT_NE(text.find("\n  " + std::string(c.name) + " "), std::string::npos) << c.name;
   for (const AttributeInfo& a : root_attributes()) EXPECT_NE(text.find("\n  " + std::string(a.name) + " "), std::string::npos) << a.name;
-  EXPECT_NE(text.find("  false_negative   bool               true when a completable"), std::string::npos) << text;
+  for (const LaunchColumnInfo& c : launch_columns()) EXPECT_NE(text.find("\n  " + std::string(c.name) + " "), std::string::npos) << c.name;
+  EXPECT_NE(text.find("  hosts                string 512 bytes   the distinct host names"), std::string::npos) << text;
+  EXPECT_NE(text.find("  false_negative       bool               true when a completable"), std::string::npos) << text;
   EXPECT_NE(text.find("(0 solved, 1 infeasible, 2 gave_up)"), std::string::npos);
 }
 
