@@ -82,7 +82,7 @@ slow_instances() {
 }
 
 job_id() { sed -n "s/^$1: *\([0-9][0-9]*\).*/\1/p" "$OUT_FILE"; }
-# launches FILE: "world_size slurm_job_id merged" of each row of FILE's launches table
+# launches FILE: "world_size slurm_job_id merged" of each row of FILE's launches table (merged a bool: True)
 launches() { "$PYTHON" -c 'import sys, h5py; [print(r["world_size"], r["slurm_job_id"].decode(), r["merged"]) for r in h5py.File(sys.argv[1], "r")["launches"][()]]' "$1" 2>&1; }
 # gone IDS: none of the jobs IDS (comma-separated) is queued or running any more
 gone() { [ -z "$(squeue -h -j "$1" -o %i 2>/dev/null)" ]; }
@@ -107,7 +107,7 @@ check "the set-up line ran in the job" grep -qx "set-up line of job $run_id" "$l
 check "the job ran nqc with srun --mpi=pmix" grep -q "srun --mpi=pmix $NQC run $CONFIG -o $TMP/job --resume" "$log"
 check "on 2 ranks" grep -q "230 cases on 2 rank(s)" "$log"
 check "results.h5's launches table: one launch, 2 ranks, in the run job, merged" \
-  test "$(launches "$TMP/job/results.h5")" = "2 $run_id 1"
+  test "$(launches "$TMP/job/results.h5")" = "2 $run_id True"
 py rows "$TMP/direct/results.h5" "$TMP/job/results.h5"
 check "the aggregation job wrote table.txt and table.csv" test -s "$TMP/job/table.txt" -a -s "$TMP/job/table.csv"
 py tables "$TMP/direct.csv" "$TMP/job/table.csv"
