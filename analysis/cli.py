@@ -150,8 +150,9 @@ def build_parser() -> argparse.ArgumentParser:
     p.add_argument("--format", nargs="+", default=["png"], metavar="FMT", choices=list(output.FIGURE_FORMATS),
                    help="figure formats, one or more of png, pdf, svg (default: png; the report shows the PNG, "
                    "else the SVG, and links the others)")
-    p.add_argument("--dpi", type=_dpi, default=100, metavar="DPI",
-                   help="PNG resolution in dots per inch: 100 (default) gives 640 x 480 px, 300 for print")
+    p.add_argument("--dpi", type=_dpi, default=output.DPI, metavar="DPI",
+                   help=f"PNG resolution in dots per inch: {output.DPI} (default, print resolution), 100 for the "
+                        "screen")
     p.add_argument("-o", "--out", type=Path, metavar="OUT_DIR", help="output directory (default: RESULTS_DIR/report for one "
                    "directory, FILE's directory/report for one file; required for several paths)")
     _add_range(p)

@@ -2,8 +2,8 @@
 
 Each function draws one figure from the cases (analysis.load), Table 1 (analysis.table), the
 fits (analysis.fit) or a comparison (analysis.compare), writes it to `path` in the format its
-suffix names (.png, .pdf, .svg) and returns the path. PNGs are FIGSIZE_IN at `dpi` (DPI = 100:
-640 x 480 px; 300 for print: 1920 x 1440 px); PDF and SVG are vector files with their text
+suffix names (.png, .pdf, .svg) and returns the path. PNGs are FIGSIZE_IN at `dpi` (DPI = 300,
+print resolution: 1920 x 1440 px; 100 for the screen: 640 x 480 px); PDF and SVG are vector files with their text
 kept as text (TrueType fonts in PDF) and no creation date, so a figure redrawn from the same
 data is the same file. Times are in seconds. Every mean and share is drawn with its 95%
 interval; reference lines from the paper each have their own colour and style, named in the
@@ -29,11 +29,11 @@ from analysis import table as table_mod  # noqa: E402
 from analysis.errors import AnalysisError  # noqa: E402
 from analysis.fit import FEW_POINTS, Fit  # noqa: E402
 
-#: Figure size in inches and the default resolution: every PNG is 640 x 480 pixels at DPI.
+#: Figure size in inches and the default resolution (print: 300 dpi): every PNG is 1920 x 1440 pixels at DPI.
 FIGSIZE_IN = (6.4, 4.8)
 #: Figures of two panels (randSet & randSet, the comparisons).
 TALL_IN = (6.4, 8.0)
-DPI = 100
+DPI = output.DPI
 SIZE_PX = (round(FIGSIZE_IN[0] * DPI), round(FIGSIZE_IN[1] * DPI))
 TALL_PX = (round(TALL_IN[0] * DPI), round(TALL_IN[1] * DPI))
 #: The formats a figure can be written in (its path's suffix).

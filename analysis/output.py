@@ -19,6 +19,8 @@ from analysis.errors import AnalysisError
 
 #: The formats a figure can be written in (analysis.figures; the file's suffix names it).
 FIGURE_FORMATS = ("png", "pdf", "svg")
+#: The default resolution of PNG figures, in dots per inch: print resolution (issue 16 item 6).
+DPI = 300
 
 
 def _umask() -> int:

@@ -13,8 +13,8 @@ OUT_DIR/table1.csv, .md    Table 1 (analysis.table), per group when there are se
 OUT_DIR/fits.csv           the fits (analysis.fit), one row each; residuals.csv per n
 OUT_DIR/compare.csv        several groups: the comparison per n and group
 OUT_DIR/instances.csv      instance runs: per file and diags; instances_by_diags.csv per diags
-OUT_DIR/figures/*.png      the figures (analysis.figures), 640 x 480 px at 100 dpi (--format
-                           pdf / svg as well or instead, --dpi for print)
+OUT_DIR/figures/*.png      the figures (analysis.figures), 1920 x 1440 px at 300 dpi (--format
+                           pdf / svg as well or instead, --dpi 100 for the screen)
 OUT_DIR/randset-n*.csv     when the report ran ``nqc randset`` itself: the dead-end histogram,
                            randset-n*-trials.csv the per-trial values, .txt its output
 """

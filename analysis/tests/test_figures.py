@@ -43,7 +43,7 @@ def test_every_figure_is_a_png_of_the_stated_size(data, nqc_bin, tmp_path):
         figures.false_negative_share(tab, tmp_path / "fn.png"),
         figures.randset_histogram([run], tmp_path / "randset.png"),
     ]
-    assert figures.SIZE_PX == (640, 480) and figures.TALL_PX == (640, 800)
+    assert figures.SIZE_PX == (1920, 1440) and figures.TALL_PX == (1920, 2400)  # 300 dpi: print
     for path in paths:
         check_png(path, figures.TALL_PX if path.name == "randset.png" else figures.SIZE_PX)
     assert paths[0].parent.name == "a"  # made the missing directory
@@ -232,10 +232,10 @@ def test_report_formats_and_resolution_on_the_command_line(small_run, tmp_path):
     assert made and all(p.endswith((".pdf", ".svg")) for p in made) and len(made) == 10, made
     text = (out / "report.md").read_text()
     assert "![time_vs_n](figures/time_vs_n.svg)" in text and "[PDF](figures/time_vs_n.pdf)" in text
-    out = tmp_path / "print"
-    done = analysis("report", small_run, "-o", out, "--dpi", 300)
+    out = tmp_path / "screen"
+    done = analysis("report", small_run, "-o", out, "--dpi", 100)
     assert done.returncode == 0, done.stderr
-    assert png_size(out / "figures" / "time_vs_n.png") == (1920, 1440)
+    assert png_size(out / "figures" / "time_vs_n.png") == (640, 480)
     for args, message in [(["--dpi", "10"], "expected a resolution in dots per inch in 50..1200, got 10"),
                           (["--format", "gif"], "invalid choice: 'gif'")]:
         done = analysis("report", small_run, "-o", tmp_path / "bad", *args)

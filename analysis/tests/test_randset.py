@@ -148,4 +148,4 @@ def test_the_figure_with_per_trial_data_histogram_only_or_both(nqc_bin, tmp_path
     for name, chosen in [("trials", runs), ("hist", [only_hist]), ("mixed", [runs[0], only_hist]),
                          ("one", [one_trial])]:
         path = figures.randset_histogram(chosen, tmp_path / name / "randset.png")
-        assert path.stat().st_size > 1000 and png_size(path) == (640, 800) == figures.TALL_PX, name
+        assert path.stat().st_size > 1000 and png_size(path) == (1920, 2400) == figures.TALL_PX, name

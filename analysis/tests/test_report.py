@@ -32,8 +32,8 @@ def test_report_from_a_randset_csv_with_a_k_range_and_cpu_time(small_run, tmp_pa
     row = randset_row(text, 100)
     assert "| 4 " in row and "n/a (no per-trial CSV)" in row and "[" not in row  # CSV outside OUT_DIR: no link
     assert "Top: the first-pass histogram is unavailable" in text
-    assert png_size(out / "figures" / "fig11_time_by_backtracks_n50.png") == (640, 480)
-    assert png_size(out / "figures" / "randset.png") == (640, 800)  # two panels
+    assert png_size(out / "figures" / "fig11_time_by_backtracks_n50.png") == (1920, 1440)  # 300 dpi
+    assert png_size(out / "figures" / "randset.png") == (1920, 2400)  # two panels
     assert "## Reproduce" not in text  # no command given
 
 
