@@ -1,0 +1,80 @@
+"""README's config example and the defaults it names follow the config table.
+
+The config table in nqc (src/experiment/config.cpp) declares every key's default; the committed
+JSON Schema (configs/nqc-config.schema.json, generated from the table and tested equal to it)
+carries them as "default". README shows configs/demo.json "with its defaults written out" and
+names defaults in its prose; this test holds both to the schema, so that a default changed in
+the table fails here until README follows:
+
+1. README's first ```json block after "defaults written out" has every key of
+   configs/demo.json (but "description") with demo.json's value, and every other key with the
+   schema's default.
+2. Each "`KEY` (VALUE" in README's prose, for a top-level key with a default, names that
+   default (100,000 read as 100000).
+
+Prints one "ok - " or "FAIL - " line per check, then "N passed, M failed".
+
+Usage: /usr/bin/python3 test_readme_config.py REPO_ROOT
+"""
+import json
+import os
+import re
+import sys
+
+ROOT = os.path.abspath(sys.argv[1])
+passed = failed = 0
+
+
+def check(ok, desc, detail=""):
+    global passed, failed
+    if ok:
+        passed += 1
+        print("ok - " + desc)
+    else:
+        failed += 1
+        print("FAIL - " + desc)
+        for line in detail.splitlines():
+            print("#   " + line)
+
+
+with open(os.path.join(ROOT, "README.md"), encoding="utf-8") as f:
+    readme = f.read()
+with open(os.path.join(ROOT, "configs/nqc-config.schema.json"), encoding="utf-8") as f:
+    schema = json.load(f)
+with open(os.path.join(ROOT, "configs/demo.json"), encoding="utf-8") as f:
+    demo = json.load(f)
+defaults = {key: spec["default"] for key, spec in schema["properties"].items() if "default" in spec}
+check({"seed", "engine", "k", "time_limit_s", "max_nodes", "shard_seconds", "shard_cases"} <= defaults.keys(),
+      f"the schema declares the defaults of the top-level keys ({', '.join(sorted(defaults))})")
+
+# 1. The example block.
+at = re.search(r"defaults\s+written out", readme)
+block = re.search(r"```json\n(.*?)\n```", readme[at.end():], re.S) if at else None
+check(block is not None, "README: the config example with its defaults written out is there")
+if block:
+    try:
+        example = json.loads(block.group(1))
+    except json.JSONDecodeError as e:
+        example = None
+        check(False, "README's config example is valid JSON", str(e))
+    if example is not None:
+        expected = {k: v for k, v in demo.items() if k != "description"}
+        for key in example:
+            if key not in expected and key in defaults:
+                expected[key] = defaults[key]
+        check(example == expected, "README's config example is configs/demo.json with the table's defaults",
+              f"README: {json.dumps(example, sort_keys=True)}\nexpected: {json.dumps(expected, sort_keys=True)}")
+        missing = sorted(k for k in demo if k != "description" and k not in example)
+        check(not missing, "README's config example has every key of configs/demo.json", f"missing: {missing}")
+
+# 2. Defaults named in the prose: "`shard_seconds` (30)", "`shard_cases` (100,000, ...".
+named = 0
+for key, value in defaults.items():
+    for m in re.finditer(r"`" + re.escape(key) + r"` \(([0-9][0-9,.]*)", readme):
+        named += 1
+        got = m.group(1).replace(",", "")
+        check(float(got) == float(value), f"README names {key}'s default as {m.group(1)} (the table: {value})")
+check(named >= 2, f"README's prose names defaults of the table ({named} found)")
+
+print(f"{passed} passed, {failed} failed")
+sys.exit(1 if failed else 0)
