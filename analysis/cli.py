@@ -87,6 +87,11 @@ def _add_common(p: argparse.ArgumentParser) -> None:
                    help="pool the cases of every run into one table (the old behaviour; rarely meaningful)")
 
 
+def _add_csv(p: argparse.ArgumentParser, what: str) -> None:
+    p.add_argument("--csv", metavar="FILE", help=f"also write {what} as CSV here; - for standard output (the "
+                   "tables then go to standard error)")
+
+
 def _add_range(p: argparse.ArgumentParser) -> None:
     p.add_argument("--n-min", type=_n_bound, default=paper.FIT_N_MIN, metavar="N",
                    help="smallest n of the fit (default: %(default)s, as the paper)")
@@ -107,21 +112,21 @@ def build_parser() -> argparse.ArgumentParser:
     p = sub.add_parser("table", help="print Table 1 (Markdown) per n", description="Table 1 per n, as "
                        "Markdown on stdout; --csv writes every column (shares as fractions, times in seconds).")
     _add_common(p)
-    p.add_argument("--csv", type=Path, help="also write the table as CSV here")
+    _add_csv(p, "the table")
 
     p = sub.add_parser("false-negatives", help="print the false negative shares beside the paper's bounds",
                        description="Per n and pooled per claim of the paper: false negatives, their share with "
                        "its exact (Clopper-Pearson) 95%% interval, the paper's claim (< 1e-4 for n < 100, < 1e-5 "
                        "for 100 <= n < 800, none seen for n >= 800) and whether the interval lies below it.")
     _add_common(p)
-    p.add_argument("--csv", type=Path, help="also write the table as CSV here")
+    _add_csv(p, "the table")
 
     p = sub.add_parser("fit", help="print the regression fits beside the paper's", description=
                        "Least squares of log10(1000 t) on log10(n) (mean and t90mean per case, and per placed "
                        "queen), with 95%% confidence intervals and residuals, beside the paper's a, b, R.")
     _add_common(p)
     _add_range(p)
-    p.add_argument("--csv", type=Path, help="also write the fits (one row each) as CSV here")
+    _add_csv(p, "the fits (one row each)")
 
     p = sub.add_parser("compare", help="print the runs side by side per n, with time ratios", description=
                        "Per n, the groups (runs: configs and engines; or --by) side by side: mean and t90mean "
@@ -130,14 +135,14 @@ def build_parser() -> argparse.ArgumentParser:
                        "with its 95%% interval (paired when both ran the same compositions).")
     _add_common(p)
     p.add_argument("--baseline", metavar="GROUP", help="the group the others are compared with (default: the first)")
-    p.add_argument("--csv", type=Path, help="also write the comparison (every column) as CSV here")
+    _add_csv(p, "the comparison (every column)")
 
     p = sub.add_parser("instances", help="print the outcomes of instance runs by diags and by file", description=
                        "Instance runs (composition and CSPLib .param files): per diags, the cases solved, proved "
                        "infeasible and given up with the times of each verdict; per file, its outcome and time "
                        "(one column per group when there are several).")
     _add_common(p)
-    p.add_argument("--csv", type=Path, help="also write the per-file table (every column) as CSV here")
+    _add_csv(p, "the per-file table (every column)")
 
     p = sub.add_parser("report", help="write report.md with tables, fits and figures", description=
                        "Writes OUT_DIR/report.md with Table 1, the fits, the comparison with the paper and "
@@ -153,7 +158,7 @@ def build_parser() -> argparse.ArgumentParser:
     p.add_argument("--dpi", type=_dpi, default=output.DPI, metavar="DPI",
                    help=f"PNG resolution in dots per inch: {output.DPI} (default, print resolution), 100 for the "
                         "screen")
-    p.add_argument("-o", "--out", type=Path, metavar="OUT_DIR", help="output directory (default: RESULTS_DIR/report for one "
+    p.add_argument("-o", "--out", metavar="OUT_DIR", help="output directory (default: RESULTS_DIR/report for one "
                    "directory, FILE's directory/report for one file; required for several paths)")
     _add_range(p)
     p.add_argument("--hist-n", type=_n_bound, metavar="N", help="n of the time histograms (default: 1000 if present, "
@@ -163,7 +168,7 @@ def build_parser() -> argparse.ArgumentParser:
     p.add_argument("--randset", action="append", default=[], metavar="N:CSV",
                    help="a CSV of `nqc randset N` for the randSet & randSet figure: the per-trial CSV of "
                    "--trials-csv (first-pass and dead-end histograms) or the histogram of --csv (dead end "
-                   "only); repeatable")
+                   "only); N:- reads standard input; repeatable")
     p.add_argument("--nqc", type=Path, metavar="BIN", help="an nqc binary: run `nqc randset` for the figure when no --randset is given")
     p.add_argument("--randset-n", type=_n_bound, nargs="+", default=[100, 1000], metavar="N",
                    help="board sizes for --nqc (default: 100 1000)")
@@ -212,7 +217,7 @@ def _table(args) -> int:
             raise AnalysisError("--csv: these results hold instance runs only, and Table 1 is of generated cases "
                                 "(python3 -m analysis instances --csv FILE writes the instance table)")
         table.to_csv(t, args.csv)
-    print("\n\n".join(texts))
+    print("\n\n".join(texts), file=output.text_stream(args.csv))
     return 0
 
 
@@ -229,7 +234,7 @@ def _false_negatives(args) -> int:
     fn = table.false_negative_table(table.table_by(generated, by, args.time))
     if args.csv:  # written before anything is printed
         output.write_csv(fn, args.csv, index=False, float_format="%.9g")
-    print(table.false_negative_markdown(fn))
+    print(table.false_negative_markdown(fn), file=output.text_stream(args.csv))
     return 0
 
 
@@ -257,18 +262,19 @@ def _fit(args) -> int:
         import pandas as pd
 
         output.write_csv(pd.concat(csv, ignore_index=True), args.csv, index=False, float_format="%.9g")
+    out = output.text_stream(args.csv)
     for i, (labels, where, fits) in enumerate(results):
         if where:
-            print(("\n" if i else "") + f"## {where}\n")
-        print(fit.fits_table(fits).to_markdown(index=False, disable_numparse=True))
+            print(("\n" if i else "") + f"## {where}\n", file=out)
+        print(fit.fits_table(fits).to_markdown(index=False, disable_numparse=True), file=out)
         few = [f for f in fits if f.warning]
         if few:  # once per group: the fits per case share their n, those per queen nearly
             print(f"\nWarning: {few[0].warning}" + (f"; so do {len(few) - 1} more fits above" if len(few) > 1 else "")
-                  + ".")
+                  + ".", file=out)
             warnings.warn(f"{where + ': ' if where else ''}{few[0].warning}", AnalysisWarning, stacklevel=2)
-        print()
-        print("Residuals (observed - fitted log10(1000 t)):")
-        print(fit.residuals_table(fits).to_markdown(index=False, floatfmt=".5f"))
+        print(file=out)
+        print("Residuals (observed - fitted log10(1000 t)):", file=out)
+        print(fit.residuals_table(fits).to_markdown(index=False, floatfmt=".5f"), file=out)
     return 0
 
 
@@ -281,9 +287,10 @@ def _compare(args) -> int:
     comp = compare.comparison(_need_generated(cases, "compare"), by, args.time, args.baseline)
     if args.csv:  # written before anything is printed
         output.write_csv(comp, args.csv, index=False, float_format="%.9g")
-    print(compare.to_markdown(comp))
-    print()
-    print("\n".join(compare.summary(comp)))
+    out = output.text_stream(args.csv)
+    print(compare.to_markdown(comp), file=out)
+    print(file=out)
+    print("\n".join(compare.summary(comp)), file=out)
     return 0
 
 
@@ -298,16 +305,17 @@ def _instances(args) -> int:
     if args.csv:  # written before anything is printed
         output.write_csv(per_file, args.csv, index=False, float_format="%.9g")
     files_md, common = instances.by_file_markdown(per_file, limit=None)
-    print(_instance_tables(cases, by, args.time))
-    print()
-    print(f"Outcomes by file{f' (under {common})' if common else ''}:")
-    print()
-    print(files_md)
+    out = output.text_stream(args.csv)
+    print(_instance_tables(cases, by, args.time), file=out)
+    print(file=out)
+    print(f"Outcomes by file{f' (under {common})' if common else ''}:", file=out)
+    print(file=out)
+    print(files_md, file=out)
     conflicts = instances.disagreements(cases, by)
     if not conflicts.empty:
-        print()
-        print(f"Contradictions: {len(conflicts)} instances solved by one group and proved infeasible by another:")
-        print(conflicts.astype(str).to_markdown(index=False, disable_numparse=True))
+        print(file=out)
+        print(f"Contradictions: {len(conflicts)} instances solved by one group and proved infeasible by another:", file=out)
+        print(conflicts.astype(str).to_markdown(index=False, disable_numparse=True), file=out)
     return 0
 
 
@@ -322,6 +330,7 @@ def _report(args, argv: list[str]) -> int:
     from analysis import randset
     from analysis.report import ReportOptions, command_line, write_report
 
+    output.refuse_std_stream("-o", args.out, "the report's directory (report.md, figures/ and the CSVs); give a directory")
     out = args.out or _default_out(args.paths)
     if args.allow_mixed and args.by:
         raise AnalysisError("--allow-mixed pools every case into one table: give it without --by")
@@ -366,6 +375,9 @@ def main(argv: list[str] | None = None) -> int:
 
 def _run(args, argv: list[str]) -> int:
     try:
+        for path in args.paths:  # HDF5 files and results directories are read by name
+            output.refuse_std_stream("PATH", path, "a result file or results directory (they are read by name); "
+                                     "give a path", reading=True)
         if args.command == "table":
             return _table(args)
         if args.command == "false-negatives":

@@ -1,14 +1,22 @@
-"""Writing output files whole or not at all.
+"""Writing output files whole or not at all, and ``-`` as standard output.
 
 Every file the analysis writes (PNG, CSV, Markdown, nqc randset's CSVs) is first written to a
 hidden temporary name in its own directory and renamed over the target only when complete, so
 a full disk or a lost permission never leaves a truncated file under the target's name. A
 failure is an AnalysisError naming the target: "PATH: cannot write (No space left on device)".
+
+The target ``"-"`` is standard output, as for every option of nqc: the same bytes as the file
+would hold (written to a temporary file first, then copied). The text a command prints beside
+such an output goes to standard error (:func:`text_stream`). A directory cannot be ``-``
+(:func:`make_dir` refuses it). Only the string ``"-"`` is a stream: ``"./-"`` and a Path name a
+file (pathlib makes ``Path("./-")`` ``Path("-")``, so the command line keeps its strings).
 """
 
 from __future__ import annotations
 
 import os
+import shutil
+import sys
 import tempfile
 from contextlib import contextmanager
 from pathlib import Path
@@ -33,6 +41,29 @@ def _umask() -> int:
 _MODE = 0o666 & ~_umask()
 
 
+#: The file name that means standard output (an output) or standard input (an input).
+STD_STREAM = "-"
+
+
+def is_std_stream(path) -> bool:
+    """True when `path` is the string ``"-"`` (standard output or input); ``"./-"`` and any Path
+    name a file."""
+    return isinstance(path, str) and path == STD_STREAM
+
+
+def text_stream(*outputs):
+    """Where the text that accompanies `outputs` goes (a table, a summary): sys.stdout, or
+    sys.stderr when one of them is ``"-"``."""
+    return sys.stderr if any(is_std_stream(o) for o in outputs) else sys.stdout
+
+
+def refuse_std_stream(option: str, path, what: str, reading: bool = False) -> None:
+    """An AnalysisError "OPTION: '-' (standard output) cannot be WHAT" (standard input when
+    `reading`) when `path` is ``"-"``; nothing otherwise."""
+    if is_std_stream(path):
+        raise AnalysisError(f"{option}: '-' (standard {'input' if reading else 'output'}) cannot be {what}")
+
+
 def check_target(path: str | Path) -> Path:
     """`path` as a Path, or an AnalysisError when it cannot be a file we write: it is a
     directory, or its directory does not exist or is not a directory."""
@@ -49,7 +80,9 @@ def check_target(path: str | Path) -> Path:
 
 def make_dir(path: str | Path) -> Path:
     """Creates directory `path` (and its parents); an AnalysisError naming it when it is a file
-    or cannot be created."""
+    or cannot be created, or is ``"-"``."""
+    if is_std_stream(path):
+        raise AnalysisError("'-' (standard output) cannot be a directory; give a directory")
     path = Path(path)
     if path.exists() and not path.is_dir():
         raise AnalysisError(f"{path}: is not a directory")
@@ -85,7 +118,17 @@ def replacing(path: str | Path) -> Iterator[Path]:
 
 
 def write_with(path: str | Path, writer: Callable[[Path], object]) -> Path:
-    """Calls ``writer(tmp)`` under :func:`replacing`; returns `path`."""
+    """Calls ``writer(tmp)`` under :func:`replacing`; returns `path`. For ``"-"``, writer's
+    file is copied to standard output (byte for byte what a file would hold)."""
+    if is_std_stream(path):
+        with tempfile.TemporaryDirectory(prefix="nqc-analysis-") as directory:
+            tmp = Path(directory) / "stdout"
+            writer(tmp)
+            sys.stdout.flush()
+            with open(tmp, "rb") as f:
+                shutil.copyfileobj(f, sys.stdout.buffer)
+            sys.stdout.buffer.flush()
+        return Path(path)
     with replacing(path) as tmp:
         writer(tmp)
     return Path(path)

@@ -17,10 +17,12 @@ is given as ``N:FILE``, and :func:`read_csv` tells the two kinds apart by their 
 from __future__ import annotations
 
 import csv
+import io
 import math
 import os
 import re
 import subprocess
+import sys
 from dataclasses import dataclass
 from pathlib import Path
 
@@ -86,13 +88,19 @@ SHARE_TOLERANCE = 1e-6
 WRONG_N = "wrong N in N:FILE?"
 
 
-def _read_rows(path: Path) -> tuple[list[str], list[tuple[int, list[str]]]]:
-    """The header and the rows (line number, fields) of a CSV; blank lines at the end are
-    dropped, a blank line elsewhere is an error."""
-    if not path.is_file():
+#: The name of standard input in messages (a CSV given as ``N:-``).
+STDIN = Path("<stdin>")
+
+
+def _read_rows(path: Path, stdin: bool = False) -> tuple[list[str], list[tuple[int, list[str]]]]:
+    """The header and the rows (line number, fields) of a CSV (`stdin`: of standard input,
+    `path` then its name in messages); blank lines at the end are dropped, a blank line
+    elsewhere is an error."""
+    if not stdin and not path.is_file():
         raise AnalysisError(f"{path}: no such file")
     try:
-        with open(path, newline="", encoding="utf-8-sig") as f:
+        with (io.StringIO(sys.stdin.buffer.read().decode("utf-8-sig"), newline="") if stdin
+              else open(path, newline="", encoding="utf-8-sig")) as f:
             reader = csv.reader(f, strict=True)
             records = [(reader.line_num, row) for row in reader]
     except UnicodeDecodeError as e:
@@ -216,15 +224,16 @@ def _histogram_from_trials(dead_end_k: pd.Series) -> pd.DataFrame:
 def read_csv(path: str | Path, n: int, first_pass_share: float | None = None) -> RandsetRun:
     """Reads a CSV of ``nqc randset`` for board size n: the histogram (``--csv``, header
     k,count,share) or the per-trial CSV (``--trials-csv``, header trial,first_pass,dead_end_k),
-    told apart by the header. `first_pass_share` (nqc's printed mean) is kept when the CSV
-    has no per-trial values.
+    told apart by the header; ``"-"`` reads standard input (named ``<stdin>`` in messages).
+    `first_pass_share` (nqc's printed mean) is kept when the CSV has no per-trial values.
 
     Every row must have exactly three fields and every field is checked (see _read_histogram,
     _read_trials); the first fault is an AnalysisError naming the file, row (line number,
     the header being row 1) and column, and what was expected."""
-    path = Path(path)
+    stdin = output.is_std_stream(path)
+    path = STDIN if stdin else Path(path)
     check_n(n, f"{path}: n")
-    header, rows = _read_rows(path)
+    header, rows = _read_rows(path, stdin)
     if header == HIST_COLUMNS and rows:
         hist = _read_histogram(path, rows, n)
         return RandsetRun(n=n, trials=int(hist["count"].sum()), histogram=hist,
@@ -248,7 +257,8 @@ def check_n(n, what: str) -> int:
 
 
 def parse_spec(spec: str) -> tuple[int, Path]:
-    """``"100:runs/randset-100.csv"`` -> (100, Path("runs/randset-100.csv")); N in 1..N_MAX."""
+    """``"100:runs/randset-100.csv"`` -> (100, Path("runs/randset-100.csv")); N in 1..N_MAX;
+    ``"100:-"`` -> (100, "-"), standard input."""
     match = re.fullmatch(r"([0-9]+):(.+)", spec)
     if not match:
         raise AnalysisError(f"--randset {spec}: expected N:FILE (the board size, a colon and a CSV "
@@ -257,7 +267,12 @@ def parse_spec(spec: str) -> tuple[int, Path]:
     if not 1 <= n <= N_MAX:
         raise AnalysisError(f"--randset {spec}: N = {match.group(1)} is not a board size, expected N:FILE "
                             f"with N in 1..{N_MAX}")
-    return n, Path(match.group(2))
+    return n, _file(match.group(2))
+
+
+def _file(text):
+    """A CSV's name: the string "-" (standard input) kept, else a Path."""
+    return text if output.is_std_stream(text) else Path(text)
 
 
 def check_specs(specs: list[tuple[int, Path]]) -> list[tuple[int, Path]]:
@@ -268,12 +283,12 @@ def check_specs(specs: list[tuple[int, Path]]) -> list[tuple[int, Path]]:
         n = check_n(n, "--randset N")
         if n in by_n:
             raise AnalysisError(f"n = {n} given twice in --randset ({by_n[n]} and {path}): give one CSV per n")
-        key = os.path.realpath(path)
+        key = str(STDIN) if output.is_std_stream(path) else os.path.realpath(path)
         if key in by_file:
             raise AnalysisError(f"{path} given twice in --randset (for n = {by_file[key]} and n = {n}): "
                                 "a CSV of nqc randset holds one n")
-        by_n[n], by_file[key] = Path(path), n
-    return [(n, Path(p)) for n, p in specs]
+        by_n[n], by_file[key] = _file(path), n
+    return [(n, _file(p)) for n, p in specs]
 
 
 def parse_specs(specs: list[str]) -> list[tuple[int, Path]]:

@@ -19,6 +19,9 @@ PACKAGES=(
   python3-jsonschema                    # tests: configs/ schema checked by the reference validator
   slurmctld slurmd slurm-client munge   # jobs/ and its test against a real single-node Slurm
   procps gzip tar                       # pgrep, zcat, tar in the command-line tests
+  help2man                              # the man page nqc.1, from nqc --help (src/cli/CMakeLists.txt)
+  man-db groff-base                     # tests/cli/test_install.sh renders the installed man page
+  shellcheck                            # tests/jobs/test_batch_script.sh checks the batch-script templates
 )
 
 missing=()

@@ -137,3 +137,20 @@ def test_instance_report(instance_runs, tmp_path):
     assert text.startswith("# nqc comparison: instances-auto, instances-bitboard")
     assert "## Instances" in text and "| auto " in text and "| bitboard " in text
     assert "Contradictions" not in text
+
+
+def test_nqc_aggregate_gives_the_by_diags_table(instance_runs, nqc_bin, tmp_path):
+    """`nqc aggregate --csv` on an instance run: the columns and values of by_diags (one fact,
+    two programs: counts exact, times to 9 significant digits as nqc writes them)."""
+    csv = tmp_path / "aggregate.csv"
+    done = subprocess.run([str(nqc_bin), "aggregate", str(instance_runs["auto"]), "--csv", str(csv)],
+                          capture_output=True, text=True, env=run_env(), timeout=60)
+    assert done.returncode == 0, done.stderr
+    theirs = pd.read_csv(csv)
+    ours = instances.by_diags(load_cases(instance_runs["auto"]))
+    assert list(theirs.columns) == instances.BY_DIAGS_COLUMNS
+    assert len(theirs) == len(ours) == 3
+    ours = ours.sort_values(["n", DIAGS], na_position="first").reset_index(drop=True)
+    for column in instances.BY_DIAGS_COLUMNS:
+        a, b = theirs[column].to_numpy(dtype=float), ours[column].to_numpy(dtype=float, na_value=np.nan)
+        np.testing.assert_allclose(a, b, rtol=1e-8, equal_nan=True, err_msg=column)

@@ -10,6 +10,7 @@
 #include "core/sampling.hpp"
 #include "io/errors.hpp"
 #include "io/composition_file.hpp"
+#include "io/std_stream.hpp"
 
 namespace nqc::cli {
 
@@ -36,6 +37,7 @@ Runner add_challenge(CLI::App& app) {
     if (a->n < 8) throw InputError("N: expected a board size 8..2147483647, got " + std::to_string(a->n));
     if (a->free_rows < 1 || a->free_rows > a->n / 2)
       throw InputError("--free-rows: expected 1.." + std::to_string(a->n / 2) + " (at most N/2), got " + std::to_string(a->free_rows));
+    refuse_std_stream("-o", a->dir, "the challenge's directory (it holds two compositions and answer.json); give a directory");
     const std::filesystem::path dir(a->dir);
     const std::filesystem::path file_a = dir / ("a." + a->format), file_b = dir / ("b." + a->format);
     std::error_code ec;

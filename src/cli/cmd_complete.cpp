@@ -12,17 +12,22 @@
 #include "io/csplib.hpp"
 #include "io/composition_file.hpp"
 #include "io/errors.hpp"
+#include "io/input_file.hpp"
+#include "io/std_stream.hpp"
 #include "mpi/count.hpp"
 #include "mpi/session.hpp"
 
 namespace nqc::cli {
 namespace {
 
-// A composition file, or a CSPLib .param file (the first `diags` excluded diagonals).
+// A composition file, or a CSPLib .param file (the first `diags` excluded diagonals); "-" is
+// standard input, either of the two (told apart by content: it has no extension).
 Composition load_instance(const std::string& file, std::optional<int> diags) {
   if (is_param_file(file)) return read_param(file, diags).board;
+  std::shared_ptr<const InputFile> in = InputFile::open(file);
+  if (is_std_stream(file) && looks_like_param(in->bytes())) return parse_param(std::string(in->bytes()), in->name(), diags).board;
   if (diags) throw InputError("--diags: applies to CSPLib .param files only, not to " + file);
-  LoadedComposition loaded = read_composition(file);
+  LoadedComposition loaded = read_composition(std::move(in));
   require_consistent(loaded);  // before any search
   return std::move(loaded.composition);  // no copy of an n-row array
 }
@@ -58,7 +63,7 @@ Runner add_complete(CLI::App& app) {
     std::vector<std::string> params;
   };
   auto a = std::make_shared<Args>();
-  cmd->add_option("FILE", a->file, "composition file (text, binary or HDF5, found by content; - for stdin) or CSPLib prob079 .param file")->required();
+  cmd->add_option("FILE", a->file, "composition file (text, binary or HDF5, found by content) or CSPLib prob079 .param file; - for stdin (either)")->required();
   cmd->add_option("--diags", a->diags, "for a .param file: exclude only its first D diagonals (default: all)");
   cmd->add_option("-o,--output", a->output,
                   "write the completed solution here (.bin: binary, .h5 or .hdf5: HDF5, else text; - for stdout, the summary then "
@@ -99,7 +104,7 @@ Runner add_complete(CLI::App& app) {
       return static_cast<int>(kExitEngineBug);
     }
     // The summary goes to stdout, or to stderr when the solution itself does (-o -).
-    FILE* summary = a->output == "-" ? stderr : stdout;
+    FILE* summary = text_stream({{"-o", a->output}});
     std::fprintf(summary, "outcome: %s\nengine: %s\nn: %d\nk: %d\ntime_s: %.6f\nbacktracks: %llu\nnodes: %llu\n",
                  to_string(r.outcome), engine->name().c_str(), d.n, d.k, seconds,
                  static_cast<unsigned long long>(r.counters.backtracks), static_cast<unsigned long long>(r.counters.nodes));
@@ -131,7 +136,7 @@ Runner add_count(CLI::App& app, int& argc, char**& argv) {
   auto max_nodes = std::make_shared<std::uint64_t>(0);
   auto time_limit = std::make_shared<double>(0);
   auto diags = std::make_shared<std::optional<int>>();
-  cmd->add_option("N_OR_FILE", *target, "board size N (empty board), a composition file (any format), or a CSPLib .param file")->required();
+  cmd->add_option("N_OR_FILE", *target, "board size N (empty board), a composition file (any format), or a CSPLib .param file; - for stdin (either)")->required();
   cmd->add_option("--diags", *diags, "for a .param file: exclude only its first D diagonals (default: all)");
   cmd->add_option("--max-nodes", *max_nodes, "stop after this many placements (0 = no limit; under mpirun, on each rank)")->check(kUnsigned);
   cmd->add_option("--time-limit", *time_limit, "stop after this many seconds (0 = no limit)")->check(kNonNegative);

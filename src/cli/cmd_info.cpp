@@ -13,6 +13,7 @@
 #include "experiment/result_schema.hpp"
 #include "experiment/results.hpp"
 #include "io/errors.hpp"
+#include "io/std_stream.hpp"
 
 namespace nqc::cli {
 namespace {
@@ -145,6 +146,7 @@ Runner add_info(CLI::App& app) {
       return static_cast<int>(kExitOk);
     }
     if (path->empty()) throw InputError("info: RESULTS is required (a result file or a results directory), or --columns");
+    refuse_std_stream_results("RESULTS", *path);
     return info(*path);
   };
 }

@@ -1,16 +1,15 @@
 // randset: [Grigoryan]'s randSet & randSet experiment on the empty board (docs/REFERENCES.md).
-#include <cerrno>
 #include <cmath>
 #include <cstdio>
-#include <cstring>
 #include <filesystem>
-#include <fstream>
 #include <map>
+#include <optional>
 
 #include "cli/commands.hpp"
 #include "core/random_fill.hpp"
 #include "core/rng.hpp"
 #include "io/errors.hpp"
+#include "io/std_stream.hpp"
 
 namespace nqc::cli {
 
@@ -27,11 +26,11 @@ Runner add_randset(CLI::App& app) {
   cmd->add_option("N", a->n, "board size, N >= 1")->required();
   cmd->add_option("--trials", a->trials, "independent trials")->capture_default_str()->check(kUnsigned);
   cmd->add_option("--seed", a->seed, "seed; trial t draws from derive_seed(seed, N, t, 0)")->capture_default_str()->check(kUnsigned);
-  cmd->add_option("--csv", a->csv, "write the dead-end length histogram (k,count,share) here")
+  cmd->add_option("--csv", a->csv, "write the dead-end length histogram (k,count,share) here; - for stdout (the summary then going to stderr)")
       ->each([a](const std::string&) { a->csv_given = true; });
   cmd->add_option("--trials-csv", a->trials_csv,
                   "write one row per trial here: trial, first_pass (queens placed by the first pass), dead_end_k "
-                  "(queens at the dead end)")
+                  "(queens at the dead end); - for stdout (the summary then going to stderr)")
       ->each([a](const std::string&) { a->trials_csv_given = true; });
   cmd->footer("Prints the mean share of the N queens placed by the first pass ([Grigoryan]: 0.6057 at N = 10, 0.6005\n"
               "at N = 100) and the histogram of the composition lengths k at which repeated passes reach a dead end.\n"
@@ -41,20 +40,20 @@ Runner add_randset(CLI::App& app) {
     if (a->trials < 1) throw InputError("--trials: expected at least 1, got 0");
     if (a->csv_given && a->csv.empty()) throw InputError("--csv: expected a file path, got ''");
     if (a->trials_csv_given && a->trials_csv.empty()) throw InputError("--trials-csv: expected a file path, got ''");
-    std::ofstream csv;
-    if (!a->csv.empty()) {
-      csv.open(a->csv);
-      if (!csv) throw IoError(a->csv + ": cannot write: " + std::strerror(errno));
-    }
-    std::ofstream per_trial;
+    // "-" is standard output (one of the two at most); the summary then goes to stderr.
+    const NamedOutputs outputs{{"--csv", a->csv}, {"--trials-csv", a->trials_csv}};
+    require_one_stdout(outputs);
+    FILE* text = text_stream(outputs);
+    std::optional<TextOutput> csv, per_trial;
+    if (!a->csv.empty()) csv.emplace(a->csv);
     if (!a->trials_csv.empty()) {
-      per_trial.open(a->trials_csv);
-      if (!per_trial) throw IoError(a->trials_csv + ": cannot write: " + std::strerror(errno));
+      per_trial.emplace(a->trials_csv);
       // Both open now: the same file twice (a link, ./x and x) would write one over the other.
       std::error_code ec;
-      if (csv.is_open() && std::filesystem::equivalent(a->csv, a->trials_csv, ec))
+      if (csv && !is_std_stream(a->csv) && !is_std_stream(a->trials_csv) &&
+          std::filesystem::equivalent(a->csv, a->trials_csv, ec))
         throw InputError("--csv and --trials-csv: " + a->csv + " and " + a->trials_csv + " are one file; give two files");
-      per_trial << "trial,first_pass,dead_end_k\n";
+      per_trial->stream() << "trial,first_pass,dead_end_k\n";
     }
     std::map<Index, std::uint64_t> lengths;
     double sum = 0, sum2 = 0;
@@ -66,30 +65,24 @@ Runner add_randset(CLI::App& app) {
       sum += share;
       sum2 += share * share;
       ++lengths[c.k()];
-      if (per_trial) per_trial << t << ',' << stats.placed_pass1 << ',' << c.k() << '\n';
+      if (per_trial) per_trial->stream() << t << ',' << stats.placed_pass1 << ',' << c.k() << '\n';
     }
-    if (per_trial) {
-      per_trial.flush();
-      if (!per_trial) throw IoError(a->trials_csv + ": cannot write: " + std::strerror(errno));
-    }
+    if (per_trial) per_trial->close();
     const auto trials = static_cast<double>(a->trials);
     const double mean = sum / trials;
     const double sd = a->trials > 1 ? std::sqrt(std::max(0.0, (sum2 - trials * mean * mean) / (trials - 1))) : 0.0;
     double mean_k = 0;
     for (const auto& [k, count] : lengths) mean_k += static_cast<double>(k) * static_cast<double>(count) / trials;
-    std::printf("n: %d\ntrials: %llu\nfirst_pass_share: %.6f\nfirst_pass_share_sd: %.6f\nfirst_pass_share_se: %.6f\n"
+    std::fprintf(text, "n: %d\ntrials: %llu\nfirst_pass_share: %.6f\nfirst_pass_share_sd: %.6f\nfirst_pass_share_se: %.6f\n"
                 "mean_dead_end_k: %.3f\nsolutions: %llu\nhistogram (k: trials):\n",
                 a->n, static_cast<unsigned long long>(a->trials), mean, sd, sd / std::sqrt(trials), mean_k,
                 static_cast<unsigned long long>(lengths.count(a->n) ? lengths[a->n] : 0));
-    if (csv) csv << "k,count,share\n";
+    if (csv) csv->stream() << "k,count,share\n";
     for (const auto& [k, count] : lengths) {
-      std::printf("  %d: %llu\n", k, static_cast<unsigned long long>(count));
-      if (csv) csv << k << ',' << count << ',' << static_cast<double>(count) / trials << '\n';
+      std::fprintf(text, "  %d: %llu\n", k, static_cast<unsigned long long>(count));
+      if (csv) csv->stream() << k << ',' << count << ',' << static_cast<double>(count) / trials << '\n';
     }
-    if (csv) {
-      csv.flush();
-      if (!csv) throw IoError(a->csv + ": cannot write: " + std::strerror(errno));
-    }
+    if (csv) csv->close();
     return 0;
   };
 }

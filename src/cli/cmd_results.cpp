@@ -1,5 +1,6 @@
 // rerun and export: one case of a result file, again.
 #include <cstdio>
+#include <cstring>
 #include <optional>
 
 #include "cli/commands.hpp"
@@ -10,7 +11,9 @@
 #include "experiment/result_schema.hpp"
 #include "experiment/results.hpp"
 #include "experiment/worker.hpp"
+#include "io/csplib.hpp"
 #include "io/errors.hpp"
+#include "io/std_stream.hpp"
 #include "io/text_format.hpp"
 #include "io/text_input.hpp"
 
@@ -68,9 +71,10 @@ struct StoredCase {
   Plan plan;
 };
 
-StoredCase load_case(const std::string& results, std::uint64_t case_id) {
+StoredCase load_case(const std::string& results, const CaseRow& row) {
+  const std::uint64_t case_id = row.case_id;
   StoredCase c;
-  c.row = find_row(results, case_id);
+  c.row = row;
   const std::filesystem::path file = representative_file(results);
   c.config = parse_config(config_attribute(file), file.string() + " (config attribute)");
   c.plan = make_plan(c.config);
@@ -97,7 +101,8 @@ Runner add_rerun(CLI::App& app) {
   cmd->footer("Prints the stored row and the new one. Exit codes: 0 same outcome and backtracks (for the same\n"
               "engine), 1 bad input, 6 different outcome or backtracks.");
   return [a] {
-    const StoredCase c = load_case(a->results, a->case_id);
+    refuse_std_stream_results("RESULTS", a->results);
+    const StoredCase c = load_case(a->results, find_row(a->results, a->case_id));
     const CaseRow& stored = c.row;
     const ExperimentConfig& config = c.config;
     const Shard& shard = c.plan.shards[stored.shard_id];
@@ -134,31 +139,49 @@ Runner add_rerun(CLI::App& app) {
 }
 
 Runner add_export(CLI::App& app) {
-  auto* cmd = app.add_subcommand("export", "Write the composition of any case of a result file (its input) to a file");
+  auto* cmd = app.add_subcommand("export", "Write the input of any case of a result file (a composition, or a CSPLib .param instance) to a file");
   auto results = std::make_shared<std::string>();
   auto case_id = std::make_shared<std::uint64_t>(0);
   auto output = std::make_shared<std::string>();
   cmd->add_option("RESULTS", *results, "results directory or HDF5 result file")->required();
   cmd->add_option("--case", *case_id, "case id")->required()->check(kUnsigned);
-  cmd->add_option("-o,--output", *output, "output file (default, or -: stdout); .bin: binary, .h5 or .hdf5: HDF5, else text");
+  cmd->add_option("-o,--output", *output,
+                  "output file (default, or -: stdout); .bin: binary, .h5 or .hdf5: HDF5, else text; a CSPLib case: a .param file");
   cmd->footer("False negatives and gave_up cases of n <= 10^6 are stored in the result file; every other case is\n"
-              "rebuilt from the stored config and seed (the plan checked unchanged since the run).");
+              "rebuilt from the stored config and seed (the plan checked unchanged since the run). A case of a CSPLib\n"
+              "prob079 .param file is written as a .param file of the diagonals it excluded (the first D of its file's\n"
+              "list, D its diags): nqc complete FILE.param --seed SEED runs the same case again.");
   return [results, case_id, output] {
+    refuse_std_stream_results("RESULTS", *results);
     const std::string to = output->empty() ? "-" : *output;
-    if (const auto record = find_failure(*results, *case_id)) {
-      write_composition(Composition(record->q), to);
-      return 0;
-    }
-    const StoredCase c = load_case(*results, *case_id);
+    const CaseRow row = find_row(*results, *case_id);
+    const std::string instance(row.instance.data(), strnlen(row.instance.data(), row.instance.size()));
+    // A .param case's failure record holds its empty board only (no diagonals): it is rebuilt.
+    if (!is_param_file(instance))
+      if (const auto record = find_failure(*results, *case_id)) {
+        write_composition(Composition(record->q), to);
+        return 0;
+      }
+    const StoredCase c = load_case(*results, row);
     const Shard& shard = c.plan.shards[c.row.shard_id];
     Composition composition;
     if (shard.instances) {
-      const InstanceCase& instance = c.plan.instance_cases[*case_id];
-      if (instance.param)
-        throw InputError(*results + ": case " + std::to_string(*case_id) + " is the CSPLib instance " + instance.file + " with --diags " +
-                         std::to_string(instance.diags) + ": excluded diagonals have no composition file (nqc complete " +
-                         instance.file + " --diags " + std::to_string(instance.diags) + " runs it)");
-      composition = instance_composition(instance);
+      const InstanceCase& instance_case = c.plan.instance_cases[*case_id];
+      if (instance_case.param) {
+        if (!is_std_stream(to) && !is_param_file(to))
+          throw InputError("-o: case " + std::to_string(*case_id) + " is the CSPLib instance " + instance_case.file + " with " +
+                           std::to_string(instance_case.diags) +
+                           " excluded diagonals, which a composition file cannot hold; name a .param file (or - for stdout)");
+        // The diagonals the case excluded, as the whole list of a file of its own: the default
+        // (all of them) is the case.
+        const ParamInstance param = read_param(instance_case.file, instance_case.diags);
+        const std::vector<DiagonalPair> used(param.pairs.begin(), param.pairs.begin() + param.used);
+        TextOutput out(to);
+        out.stream() << format_param(param.board.n(), used);
+        out.close();
+        return 0;
+      }
+      composition = instance_composition(instance_case);
     } else {
       const Composition solution = sample_solution(c.config, shard.n, c.row.solution_id);
       composition = derive_case(c.config, solution, c.row.solution_id, c.row.composition_id).composition;

@@ -2,12 +2,13 @@
 #include <fcntl.h>
 #include <unistd.h>
 
+#include <algorithm>
 #include <cerrno>
 #include <csignal>
 #include <cstring>
 #include <cstdio>
 #include <filesystem>
-#include <fstream>
+#include <iterator>
 #include <map>
 #include <set>
 #include <tuple>
@@ -20,6 +21,7 @@
 #include "experiment/plan.hpp"
 #include "experiment/results.hpp"
 #include "io/errors.hpp"
+#include "io/std_stream.hpp"
 #include "mpi/runner.hpp"
 #include "mpi/session.hpp"
 
@@ -169,6 +171,9 @@ Runner add_run(CLI::App& app, int& argc, char**& argv) {
       return 0;
     }
     if (opt->config.empty()) throw InputError("run: a CONFIG file is required (see nqc run --help)");
+    refuse_std_stream("CONFIG", opt->config,
+                      "a config: every rank reads it by name, and its directory anchors its relative paths; give a file", true);
+    refuse_std_stream("-o", *output, "a results directory; give a directory");
     if (!output->empty()) opt->output = *output;
     opt->progress_interval_s = *progress >= 0 ? *progress : (::isatty(STDERR_FILENO) ? 5.0 : 60.0);
     if (part_option->count() > 0) std::tie(opt->part, opt->parts) = parse_part(*part);
@@ -195,20 +200,24 @@ Runner add_run(CLI::App& app, int& argc, char**& argv) {
 }
 
 Runner add_aggregate(CLI::App& app) {
-  auto* cmd = app.add_subcommand("aggregate", "Print the per-n table of result files or directories");
+  auto* cmd = app.add_subcommand("aggregate", "Print the table of result files or directories: per n, and per n and diags for instance runs");
   auto paths = std::make_shared<std::vector<std::string>>();
   auto csv = std::make_shared<std::string>();
   cmd->add_option("PATH", *paths, "results directories or HDF5 result files")->required();
-  cmd->add_option("--csv", *csv, "also write the table as CSV to this file");
+  cmd->add_option("--csv", *csv, "also write the table as CSV to this file; - for stdout (the table then going to stderr)");
+  cmd->footer("Generated cases: one row per n. Instance runs (a config's \"instances\"): one row per n and diags (the excluded\n"
+              "diagonals of a CSPLib .param case, - for composition files) with the cases solved, proved infeasible and\n"
+              "given up, and the times of each verdict.");
   return [paths, csv] {
     std::set<std::filesystem::path> seen;
     for (const auto& p : *paths) {
+      refuse_std_stream_results("PATH", p);
       std::error_code ec;
       const auto canonical = std::filesystem::weakly_canonical(p, ec);
       if (!seen.insert(ec ? std::filesystem::path(p) : canonical).second)
         throw InputError(p + ": given twice (its cases would count twice)");
     }
-    if (!csv->empty()) {
+    if (!csv->empty() && !is_std_stream(*csv)) {
       std::error_code ec;
       const auto target = std::filesystem::weakly_canonical(*csv, ec);
       for (const auto& p : seen)
@@ -231,15 +240,24 @@ Runner add_aggregate(CLI::App& app) {
       warn_if_unfinished(p, more.size());
       rows.insert(rows.end(), more.begin(), more.end());
     }
-    const auto table = summarize(rows);
+    // Generated cases and instance runs have tables of their own.
+    std::vector<CaseRow> generated;
+    std::copy_if(rows.begin(), rows.end(), std::back_inserter(generated), [](const CaseRow& r) { return !is_instance_row(r); });
+    const bool any_instances = generated.size() < rows.size();
+    const auto table = summarize(generated);
+    const auto instance_table = summarize_instances(rows);
     if (!csv->empty()) {
-      std::ofstream out(*csv);
-      if (!out) throw IoError(*csv + ": cannot write: " + std::strerror(errno));
-      out << format_csv(table);
-      out.flush();
-      if (!out) throw IoError(*csv + ": cannot write: " + std::strerror(errno));
+      if (!generated.empty() && any_instances)
+        throw InputError("--csv: these results hold generated cases and instance runs, whose tables have other columns; "
+                         "aggregate them apart");
+      TextOutput out(*csv);
+      out.stream() << (any_instances ? format_instance_csv(instance_table) : format_csv(table));
+      out.close();
     }
-    std::fputs(format_table(table).c_str(), stdout);
+    FILE* text = text_stream({{"--csv", *csv}});
+    std::string shown = generated.empty() && any_instances ? "" : format_table(table);
+    if (any_instances) shown += (shown.empty() ? "" : "\n") + format_instance_table(instance_table);
+    std::fputs(shown.c_str(), text);
     return 0;
   };
 }

@@ -6,6 +6,8 @@
 
 #include <CLI/CLI.hpp>
 
+#include "io/std_stream.hpp"
+
 namespace nqc::cli {
 
 using Runner = std::function<int()>;
@@ -33,6 +35,12 @@ Runner add_aggregate(CLI::App& app);
 extern const CLI::Validator kNonNegative;
 /// Accepts a decimal integer 0..2^64-1 (CLI11 clamps larger values to the maximum).
 extern const CLI::Validator kUnsigned;
+
+/// Refuses "-" (standard input) for an option naming results: a result file or a results
+/// directory is read by name (HDF5, a directory). Throws nqc::InputError.
+inline void refuse_std_stream_results(const std::string& option, const std::string& value) {
+  refuse_std_stream(option, value, "a result file or results directory (they are read by name); give a path", true);
+}
 
 /// rerun, export: one case of a result file.
 Runner add_rerun(CLI::App& app);

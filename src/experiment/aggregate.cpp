@@ -1,11 +1,17 @@
 #include "experiment/aggregate.hpp"
 
 #include <algorithm>
+#include <cmath>
 #include <cstdio>
+#include <cstring>
+#include <limits>
 #include <map>
 #include <numeric>
+#include <set>
+#include <string_view>
 
 #include "core/engine.hpp"
+#include "io/csplib.hpp"
 
 namespace nqc {
 
@@ -67,6 +73,119 @@ std::string format_csv(const std::vector<SizeSummary>& table) {
                   static_cast<unsigned long long>(s.false_negatives), static_cast<unsigned long long>(s.gave_up),
                   static_cast<unsigned long long>(s.infeasible));
     out += line;
+  }
+  return out;
+}
+
+bool is_instance_row(const CaseRow& row) { return row.instance[0] != '\0'; }
+
+namespace {
+
+constexpr double kNone = std::numeric_limits<double>::quiet_NaN();
+
+double median_of_sorted(const std::vector<double>& t) {
+  return t.size() % 2 == 1 ? t[t.size() / 2] : 0.5 * (t[t.size() / 2 - 1] + t[t.size() / 2]);
+}
+
+VerdictTimes verdict_times(std::vector<double> t) {
+  if (t.empty()) return {kNone, kNone, kNone};
+  std::sort(t.begin(), t.end());
+  return {std::accumulate(t.begin(), t.end(), 0.0) / static_cast<double>(t.size()), median_of_sorted(t), t.back()};
+}
+
+std::string_view instance_of(const CaseRow& row) {
+  return {row.instance.data(), strnlen(row.instance.data(), row.instance.size())};
+}
+
+// A time in the Markdown table, "-" for none.
+std::string seconds_cell(double s) {
+  if (std::isnan(s)) return "-";
+  char cell[32];
+  std::snprintf(cell, sizeof cell, "%.3e", s);
+  return cell;
+}
+
+// A time in the CSV, empty for none.
+std::string seconds_field(double s) {
+  if (std::isnan(s)) return "";
+  char field[32];
+  std::snprintf(field, sizeof field, "%.9g", s);
+  return field;
+}
+
+}  // namespace
+
+std::vector<InstanceSummary> summarize_instances(const std::vector<CaseRow>& rows) {
+  // Key: n, then diags (composition files, no diags, first: -1).
+  std::map<std::pair<std::int64_t, std::int64_t>, std::vector<const CaseRow*>> groups;
+  for (const CaseRow& r : rows) {
+    if (!is_instance_row(r)) continue;
+    const bool param = is_param_file(std::string(instance_of(r)));
+    groups[{r.n, param ? static_cast<std::int64_t>(r.composition_id) : -1}].push_back(&r);
+  }
+  std::vector<InstanceSummary> table;
+  for (const auto& [key, group] : groups) {
+    InstanceSummary s;
+    s.n = key.first;
+    if (key.second >= 0) s.diags = static_cast<std::uint64_t>(key.second);
+    s.cases = group.size();
+    std::set<std::string_view> files;
+    std::vector<double> solved, infeasible, gave_up;
+    for (const CaseRow* r : group) {
+      files.insert(instance_of(*r));
+      switch (static_cast<Outcome>(r->outcome)) {
+        case Outcome::solved: solved.push_back(r->wall_s); break;
+        case Outcome::infeasible: infeasible.push_back(r->wall_s); break;
+        case Outcome::gave_up: gave_up.push_back(r->wall_s); break;
+      }
+    }
+    s.files = files.size();
+    s.solved = solved.size();
+    s.infeasible = infeasible.size();
+    s.gave_up = gave_up.size();
+    s.solved_s = verdict_times(std::move(solved));
+    s.infeasible_s = verdict_times(std::move(infeasible));
+    s.gave_up_mean_s = gave_up.empty() ? kNone
+                                       : std::accumulate(gave_up.begin(), gave_up.end(), 0.0) / static_cast<double>(gave_up.size());
+    table.push_back(s);
+  }
+  return table;
+}
+
+std::string format_instance_table(const std::vector<InstanceSummary>& table) {
+  std::string out =
+      "|          n |  diags |    files |    cases |   solved | infeasible |  gave up | solved mean s | solved median s | "
+      "solved max s | infeasible mean s | infeasible median s | infeasible max s | gave up mean s |\n"
+      "|-----------:|-------:|---------:|---------:|---------:|-----------:|---------:|--------------:|----------------:|"
+      "-------------:|------------------:|--------------------:|-----------------:|---------------:|\n";
+  char line[512];
+  for (const InstanceSummary& s : table) {
+    const std::string diags = s.diags ? std::to_string(*s.diags) : "-";
+    std::snprintf(line, sizeof line, "| %10lld | %6s | %8llu | %8llu | %8llu | %10llu | %8llu | %13s | %15s | %12s | %17s | %19s | %16s | %14s |\n",
+                  static_cast<long long>(s.n), diags.c_str(), static_cast<unsigned long long>(s.files),
+                  static_cast<unsigned long long>(s.cases), static_cast<unsigned long long>(s.solved),
+                  static_cast<unsigned long long>(s.infeasible), static_cast<unsigned long long>(s.gave_up),
+                  seconds_cell(s.solved_s.mean_s).c_str(), seconds_cell(s.solved_s.median_s).c_str(),
+                  seconds_cell(s.solved_s.max_s).c_str(), seconds_cell(s.infeasible_s.mean_s).c_str(),
+                  seconds_cell(s.infeasible_s.median_s).c_str(), seconds_cell(s.infeasible_s.max_s).c_str(),
+                  seconds_cell(s.gave_up_mean_s).c_str());
+    out += line;
+  }
+  return out;
+}
+
+std::string format_instance_csv(const std::vector<InstanceSummary>& table) {
+  std::string out =
+      "n,diags,files,cases,solved,infeasible,gave_up,solved_mean_s,solved_median_s,solved_max_s,infeasible_mean_s,"
+      "infeasible_median_s,infeasible_max_s,gave_up_mean_s\n";
+  for (const InstanceSummary& s : table) {
+    out += std::to_string(s.n) + ',' + (s.diags ? std::to_string(*s.diags) : std::string()) + ',' + std::to_string(s.files) +
+           ',' + std::to_string(s.cases) + ',' + std::to_string(s.solved) + ',' + std::to_string(s.infeasible) + ',' +
+           std::to_string(s.gave_up);
+    for (const double t : {s.solved_s.mean_s, s.solved_s.median_s, s.solved_s.max_s, s.infeasible_s.mean_s,
+                           s.infeasible_s.median_s, s.infeasible_s.max_s, s.gave_up_mean_s})
+      out += ',' + seconds_field(t);
+    out += '\n';
   }
   return out;
 }

@@ -1,7 +1,9 @@
-// Per-n summaries of result rows: the columns of the paper's Table 1 that nqc can compute.
+// Summaries of result rows: per n for generated cases (the columns of the paper's Table 1 that
+// nqc can compute), per n and diags for instance runs (their outcomes are results).
 #pragma once
 
 #include <cstdint>
+#include <optional>
 #include <string>
 #include <vector>
 
@@ -32,5 +34,37 @@ std::string format_table(const std::vector<SizeSummary>& table);
 
 /// The summaries as CSV with a header line.
 std::string format_csv(const std::vector<SizeSummary>& table);
+
+/// True for a row of an instance run (its `instance` names a file), false for a generated case.
+bool is_instance_row(const CaseRow& row);
+
+/// Times in seconds (engine wall time) of the cases of one outcome; NaN when there are none.
+struct VerdictTimes {
+  double mean_s = 0.0, median_s = 0.0, max_s = 0.0;
+};
+
+/// Summary of the instance cases of one n and one diags: the cases of CSPLib .param files
+/// run with `diags` excluded diagonals, or (diags empty) of composition files.
+struct InstanceSummary {
+  std::int64_t n = 0;
+  std::optional<std::uint64_t> diags;  ///< a .param case's excluded diagonals (its composition_id); none for composition files
+  std::uint64_t files = 0;             ///< distinct instance files
+  std::uint64_t cases = 0, solved = 0, infeasible = 0, gave_up = 0;
+  VerdictTimes solved_s, infeasible_s;  ///< of the solved cases, of the infeasibility proofs
+  double gave_up_mean_s = 0.0;          ///< NaN when none gave up
+};
+
+/// One summary per (n, diags) of the instance rows among `rows` (others are skipped), in
+/// increasing n, composition files before the diags of .param files in increasing order.
+std::vector<InstanceSummary> summarize_instances(const std::vector<CaseRow>& rows);
+
+/// The instance summaries as a Markdown table; diags "-" for composition files, times "-"
+/// where no case had that outcome.
+std::string format_instance_table(const std::vector<InstanceSummary>& table);
+
+/// The instance summaries as CSV with a header line (the columns of python3 -m analysis's
+/// instances_by_diags.csv: n,diags,files,cases,solved,infeasible,gave_up,solved_mean_s, ...);
+/// empty fields where there is no value.
+std::string format_instance_csv(const std::vector<InstanceSummary>& table);
 
 }  // namespace nqc

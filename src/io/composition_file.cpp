@@ -19,6 +19,7 @@
 #include "io/hdf5.hpp"
 #include "io/input_file.hpp"
 #include "io/isolated.hpp"
+#include "io/std_stream.hpp"
 #include "io/text_format.hpp"
 
 namespace nqc {
@@ -290,8 +291,9 @@ CompositionFormat format_for_output(const std::filesystem::path& file) {
   return CompositionFormat::text;
 }
 
-LoadedComposition read_composition(const std::filesystem::path& file) {
-  std::shared_ptr<const InputFile> in = InputFile::open(file);
+LoadedComposition read_composition(const std::filesystem::path& file) { return read_composition(InputFile::open(file)); }
+
+LoadedComposition read_composition(std::shared_ptr<const InputFile> in) {
   switch (detect_format(in->bytes())) {
     case CompositionFormat::binary: return read_binary(*in);
     case CompositionFormat::hdf5: return read_hdf5(*in);
@@ -308,7 +310,7 @@ void require_consistent(const LoadedComposition& loaded) {
 }
 
 void write_composition(const Composition& c, const std::filesystem::path& file, CompositionFormat format) {
-  const bool to_stdout = file == "-";
+  const bool to_stdout = is_std_stream(file);
   if (format != CompositionFormat::text && c.q.empty()) throw std::invalid_argument("write_composition: n = 0");
   switch (format) {
     case CompositionFormat::binary:
@@ -320,16 +322,9 @@ void write_composition(const Composition& c, const std::filesystem::path& file, 
       return write_hdf5(c, file);
     case CompositionFormat::text: break;
   }
-  if (to_stdout) {
-    write_composition(c, std::cout);
-    std::cout.flush();
-    return;
-  }
-  std::ofstream out(file, std::ios::binary | std::ios::trunc);
-  if (!out) throw IoError(file.string() + ": cannot write: " + std::strerror(errno));
-  write_composition(c, out);
-  out.flush();
-  if (!out) throw IoError(file.string() + ": cannot write: " + std::strerror(errno));
+  TextOutput out(file);
+  write_composition(c, out.stream());
+  out.close();
 }
 
 void write_composition(const Composition& c, const std::filesystem::path& file) {

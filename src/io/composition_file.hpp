@@ -57,6 +57,9 @@ CompositionFormat format_for_output(const std::filesystem::path& file);
 /// "FILE: truncated: header says n = 10 (24 + 4n = 64 bytes), the file has 60 bytes",
 /// "FILE: row 3: value 11 is out of range 0..10", "FILE: no dataset /composition ...".
 LoadedComposition read_composition(const std::filesystem::path& file);
+/// The same for a file already open (InputFile::open), e.g. standard input whose first bytes
+/// were looked at.
+LoadedComposition read_composition(std::shared_ptr<const InputFile> in);
 
 /// Throws nqc::InputError "SOURCE:LINE: rows A and B: two queens on one column (column C)"
 /// (or the diagonal / anti-diagonal / out-of-range variants, see nqc::Verdict::describe)

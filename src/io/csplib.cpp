@@ -1,5 +1,6 @@
 #include "io/csplib.hpp"
 
+#include <cctype>
 #include <charconv>
 
 #include <nlohmann/json.hpp>
@@ -79,6 +80,7 @@ ParamInstance parse_param(const std::string& text, const std::string& source, st
     if (type != 0 && type != 1) throw InputError(item + ": expected type 0 (difference) or 1 (sum), got " + std::to_string(type));
     if (a < 0 || a > last)
       throw InputError(item + ": diagonal index " + std::to_string(a) + " is out of range 0.." + std::to_string(last));
+    out.pairs.push_back({static_cast<Index>(a), static_cast<int>(type)});
     if (static_cast<int>(i) >= use) continue;  // validated, not applied
     (type == 1 ? out.board.excluded_sum : out.board.excluded_difference).push_back(static_cast<Index>(a));
   }
@@ -136,5 +138,13 @@ std::string format_param(Index n, const std::vector<DiagonalPair>& pairs) {
 }
 
 bool is_param_file(const std::filesystem::path& file) { return file.extension() == ".param"; }
+
+bool looks_like_param(std::string_view text) {
+  // The first byte that is not blank or a line end (a huge composition is not split into lines).
+  for (std::size_t i = text::first_byte(text); i < text.size(); ++i)
+    if (!text::is_blank(text[i]) && text[i] != '\n' && text[i] != '\r')
+      return std::isalpha(static_cast<unsigned char>(text[i])) != 0;
+  return false;
+}
 
 }  // namespace nqc

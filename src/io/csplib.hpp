@@ -4,11 +4,21 @@
 #include <filesystem>
 #include <optional>
 #include <string>
+#include <string_view>
+#include <vector>
 
 #include "core/composition.hpp"
 #include "core/rng.hpp"
 
 namespace nqc {
+
+/// One excluded diagonal of a prob079 instance: `index` 0..2n-2 of type 1 (sum, r + c =
+/// index) or 0 (difference, r - c = index - (n - 1)), 0-based r, c.
+struct DiagonalPair {
+  Index index = 0;
+  int type = 0;
+  bool operator==(const DiagonalPair&) const = default;
+};
 
 /// An instance read from a .param file: the empty n x n board with the first `used`
 /// of its `numdiags` diagonal pairs excluded.
@@ -16,6 +26,7 @@ struct ParamInstance {
   Composition board;     ///< k = 0, excluded_difference / excluded_sum set
   int numdiags = 0;      ///< pairs in the file
   int used = 0;          ///< pairs applied (the first `used`)
+  std::vector<DiagonalPair> pairs;  ///< every pair of the file, in its order (the first `used` applied)
 };
 
 /// Parses a CSPLib prob079 generator output ([CSPLib079]; tests/data/csplib-prob079/README.md):
@@ -31,13 +42,11 @@ ParamInstance parse_param(const std::string& text, const std::string& source, st
 /// Reads a .param file (see parse_param). Throws nqc::InputError "FILE: cannot open: REASON".
 ParamInstance read_param(const std::filesystem::path& file, std::optional<int> diags);
 
-/// One excluded diagonal of a prob079 instance: `index` 0..2n-2 of type 1 (sum, r + c =
-/// index) or 0 (difference, r - c = index - (n - 1)), 0-based r, c.
-struct DiagonalPair {
-  Index index = 0;
-  int type = 0;
-  bool operator==(const DiagonalPair&) const = default;
-};
+/// True when `text` reads as a .param file rather than a composition: its first line that is
+/// not blank starts with a letter (a composition's text holds integers and `#` comments only).
+/// For standard input, which has no extension.
+bool looks_like_param(std::string_view text);
+
 
 /// A random prob079 instance list as CSPLib's generator draws one (queens-diag-gen.py in
 /// the data of [CSPLib079]; [Gent17]): the sum and the difference diagonals each in random order; repeatedly a random direction (the

@@ -12,6 +12,7 @@
 #include <utility>
 
 #include "io/errors.hpp"
+#include "io/std_stream.hpp"
 
 namespace nqc {
 namespace {
@@ -43,7 +44,7 @@ std::size_t page_size() {
 
 std::shared_ptr<const InputFile> InputFile::open(const std::filesystem::path& file) {
   std::shared_ptr<InputFile> in(new InputFile());
-  const bool is_stdin = file == "-";
+  const bool is_stdin = is_std_stream(file);
   in->name_ = is_stdin ? "<stdin>" : file.string();
   if (!is_stdin) in->path_ = file;
   int fd = 0;

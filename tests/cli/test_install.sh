@@ -1,8 +1,10 @@
 #!/usr/bin/env bash
 # Installation and citation (issue 16 item 9): `cmake --install` into a temporary prefix gives
 # a working nqc (-V), the analysis package importable from outside the repository, bash
-# completion that offers nqc's own subcommands and options, configs and documents; the
-# Apptainer definition is checked for syntax (Apptainer is not packaged in Debian 12).
+# completion that offers nqc's own subcommands and options, the man page (rendered, naming
+# every subcommand), configs and documents; the Apptainer definition is checked for syntax
+# (Apptainer is not packaged in Debian 12) and for its version label. The version is the
+# project's (CMakeLists.txt) everywhere it appears.
 # Usage: test_install.sh BUILD_DIR SOURCE_DIR PYTHON
 set -uo pipefail
 BUILD=$1 SRC=$2 PY=$3
@@ -35,6 +37,24 @@ check "completion of 'nqc co': construct convert complete count (got '$words')" 
 words=$(bash -c 'source "$1"; COMP_WORDS=("$2" complete --max); COMP_CWORD=2; _nqc; echo "${COMPREPLY[*]}"' _ "$comp" "$PREFIX/bin/nqc")
 check "completion of 'nqc complete --max': --max-nodes (got '$words')" test "$words" = "--max-nodes"
 
+# The man page (cmake/man_page.sh, help2man): installed, rendered by man and groff without a
+# warning, with the project's version, and a section for every subcommand `nqc --help` lists.
+page=$PREFIX/share/man/man1/nqc.1
+check "man page installed (share/man/man1/nqc.1)" test -f "$page"
+run groff -man -Tutf8 -ww -z "$page"
+check "groff renders the man page without warnings ($(head -c 300 "$ERR_FILE"))" test "$RC" -eq 0 -a ! -s "$ERR_FILE"
+run env MANWIDTH=100 man -l "$page"
+expect_exit 0 "man -l renders the installed page"
+expect_stdout_line "       nqc - n-Queens Completion at cluster scale" "man page: NAME"
+check "man page: the footer names version $version" grep -qE "^nqc $version +[A-Z][a-z]+ [0-9]{4} +NQC\(1\)$" "$OUT_FILE"
+subcommands=$("$PREFIX/bin/nqc" --help | awk '/^Subcommands:/ { on = 1; next } /^[A-Za-z]/ { on = 0 } on && /^  [a-z]/ { print $1 }')
+check "nqc --help lists subcommands ($(echo $subcommands))" test "$(wc -w <<<"$subcommands")" -ge 14
+for sub in $subcommands; do
+  expect_stdout_line "   nqc $sub" "man page: a section for subcommand $sub"
+  usage=$("$PREFIX/bin/nqc" "$sub" --help | grep -m1 '^Usage: ' | sed "s|^Usage: [^ ]*nqc |Usage: nqc |")
+  expect_stdout_line "       $usage" "man page: $sub's usage line ($usage)"
+done
+
 # CITATION.cff: the fields GitHub and Zenodo read.
 for key in cff-version message title version authors license; do
   check "CITATION.cff has $key" grep -q "^$key:" "$SRC/CITATION.cff"
@@ -51,6 +71,12 @@ for section in post environment runscript test; do
   awk -v s="%$section" '$0 == s { on = 1; next } /^%/ { on = 0 } on' "$def" >"$TMP/$section.sh"
   check "nqc.def: %$section is valid shell" bash -n "$TMP/$section.sh"
 done
+# The image's version label comes from the nqc it built (no version typed into nqc.def).
+check "nqc.def: no Version written in %labels" bash -c "! awk '/^%labels/ { on = 1; next } /^%/ { on = 0 } on' '$def' | grep -qi version"
+label=$(grep -F 'APPTAINER_LABELS' "$def" | sed "s|/usr/local/bin/nqc|$PREFIX/bin/nqc|")
+APPTAINER_LABELS=$TMP/labels sh -c "$label"
+check "nqc.def: %post labels the image 'Version $version' (got '$(cat "$TMP/labels" 2>/dev/null)')" \
+  test "$(cat "$TMP/labels" 2>/dev/null)" = "Version $version"
 check "nqc.def: the setup it calls exists" test -f "$SRC/scripts/setup.sh"
 check "nqc.def: setup.sh has the packages-only switch" grep -q 'NQC_SETUP_PACKAGES_ONLY' "$SRC/scripts/setup.sh"
 summary

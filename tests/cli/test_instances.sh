@@ -106,16 +106,78 @@ expect_exit 0 "rerun of an instance case from another working directory"
 got=$("$PYTHON" -c "import h5py; f = h5py.File('$TMP/rel-out/results.h5'); print(f['cases'][0]['instance'].decode())")
 check "relative instance path stored absolute ($got)" test "$got" = "$TMP/corner4.txt"
 
-# export of instance cases: a composition file's case is the file; a .param case is refused
-# with the command that runs it (excluded diagonals have no composition file).
+# export of instance cases: a composition file's case is the file; a .param case is a .param
+# file of the diagonals it excluded (the first D of its file's list): complete runs it again,
+# with the stored outcome, backtracks and nodes.
 last=$(( $("$PYTHON" -c "import h5py; print(len(h5py.File('$TMP/one/results.h5')['cases']))") - 1 ))
 run "$NQC" export "$TMP/one" --case "$last" -o "$TMP/exported-corner4.txt"
 expect_exit 0 "export of the composition file's case ($last)"
 check "the exported case is corner4.txt's composition" test "$(grep -v '^#' "$TMP/exported-corner4.txt" | tr -s ' \n' ' ')" = "1 0 0 0 "
-run "$NQC" export "$TMP/one" --case 0
-expect_exit 1 "export of a CSPLib case"
-expect_stderr_line "nqc: error: $TMP/one: case 0 is the CSPLib instance $TMP/diag-10/diag-10-4-1.param with --diags 5: excluded diagonals have no composition file (nqc complete $TMP/diag-10/diag-10-4-1.param --diags 5 runs it)" \
-  "export of a CSPLib case: message with the command"
+run "$NQC" export "$TMP/one" --case 0 -o "$TMP/case0.txt"
+expect_exit 1 "export of a CSPLib case to a composition file name"
+expect_stderr_line "nqc: error: -o: case 0 is the CSPLib instance $TMP/diag-10/diag-10-4-1.param with 5 excluded diagonals, which a composition file cannot hold; name a .param file (or - for stdout)" \
+  "export of a CSPLib case to .txt: refused, naming the instance"
+check "... and nothing written" test ! -e "$TMP/case0.txt"
+# A solved and an infeasible case of each diags, by the stored rows (case, file, diags, seed, outcome, backtracks, nodes).
+"$PYTHON" - "$TMP/one/results.h5" >"$TMP/picked.txt" <<'PY'
+import sys, h5py, pandas as pd
+a = pd.DataFrame(h5py.File(sys.argv[1])['cases'][()])
+a = a[a.n == 10].sort_values('case_id')
+for d in (5, 10):
+    for o in (0, 1):
+        r = a[(a.composition_id == d) & (a.outcome == o)].iloc[0]
+        print(r.case_id, r.instance.decode(), d, r.seed, o, r.backtracks, r.nodes)
+PY
+check "a solved and an infeasible case for diags 5 and 10 picked" test "$(wc -l <"$TMP/picked.txt")" -eq 4
+while read -r id file d seed outcome backtracks nodes; do
+  run "$NQC" export "$TMP/one" --case "$id" -o "$TMP/case$id.param"
+  expect_exit 0 "export of CSPLib case $id (diags $d, stored outcome $outcome) to a .param file"
+  # "n = N; diags = [...]" of a .param file, its diags list cut to the first D entries.
+  param_of() {
+    "$PYTHON" -c '
+import json, re, sys
+text = open(sys.argv[1]).read()
+value = lambda key: re.search(r"^" + key + r"\s*=\s*(.*)$", text, re.M).group(1).strip()
+n, diags = value("n"), json.loads(value("diags"))[: int(sys.argv[2])]
+print(f"n = {n}; diags = {diags}")' "$1" "$2"
+  }
+  want=$(param_of "$file" "$d")
+  got=$(param_of "$TMP/case$id.param" 1000)
+  check "case $id: the .param says numdiags = $d" grep -qx "numdiags =  $d" "$TMP/case$id.param"
+  check "case $id: the .param holds n and the first $d diagonals of $(basename "$file") ($got)" test "$got" = "$want"
+  run "$NQC" complete "$TMP/case$id.param" --seed "$seed"
+  expect_exit $((outcome == 0 ? 0 : 2)) "case $id: nqc complete on the exported .param: the stored outcome ($outcome)"
+  check "case $id: the same backtracks ($backtracks) and nodes ($nodes) as the stored row" \
+    test "$(grep -E '^(backtracks|nodes):' "$OUT_FILE" | tr '\n' ' ')" = "backtracks: $backtracks nodes: $nodes "
+  run "$NQC" export "$TMP/one" --case "$id" -o -
+  check "case $id: export -o - writes the .param file's bytes" cmp -s "$OUT_FILE" "$TMP/case$id.param"
+done <"$TMP/picked.txt"
+# A .param case that gave up: its failure record holds the empty board only, so the case is
+# rebuilt from the plan (the 40 diagonals of slow-0000.param: no completion), not written as
+# the empty 40 x 40 board (which has one).
+slow_instances "$TMP/slow" 1
+printf '{"name": "slow", "engine": "auto", "max_nodes": 2000, "instances": {"files": ["slow"]}}\n' >"$TMP/slow.json"
+"$NQC" run "$TMP/slow.json" -o "$TMP/slow-out" -q
+check "the slow case gave up, and its failure record is stored" test "$("$PYTHON" -c "
+import h5py; f = h5py.File('$TMP/slow-out/results.h5'); print(int(f['cases'][0]['outcome']), 'failures' in f)")" = "2 True"
+run "$NQC" export "$TMP/slow-out" --case 0 -o "$TMP/slow-case.param"
+expect_exit 0 "export of a gave_up CSPLib case"
+check "the gave_up case's .param lists its 40 diagonals" grep -qx "numdiags =  40" "$TMP/slow-case.param"
+run "$NQC" complete "$TMP/slow-case.param" --max-nodes 2000
+expect_exit 3 "the exported gave_up case gives up again at the same node limit"
+
+# aggregate of an instance run: per n and diags (- for composition files) the cases solved,
+# proved infeasible and given up, as the labels say; --csv the same columns.
+run "$NQC" aggregate "$TMP/one" --csv "$TMP/one.csv"
+expect_exit 0 "aggregate of the instance run"
+u5=${expected% *} u10=${expected#* }
+rows=$(awk -F'|' 'NR > 2 { gsub(/ /, ""); print $2, $3, $4, $5, $6, $7, $8 }' "$OUT_FILE" | tr '\n' ';')
+check "aggregate: rows n diags files cases solved infeasible gave_up (got: $rows)" \
+  test "$rows" = "4 - 1 1 0 1 0;10 5 1000 1000 $((1000 - u5)) $u5 0;10 10 1000 1000 $((1000 - u10)) $u10 0;"
+check "aggregate --csv: the same rows" test "$(cut -d, -f1-7 "$TMP/one.csv" | tr '\n' ';')" = \
+  "n,diags,files,cases,solved,infeasible,gave_up;4,,1,1,0,1,0;10,5,1000,1000,$((1000 - u5)),$u5,0;10,10,1000,1000,$((1000 - u10)),$u10,0;"
+check "aggregate: no solved time for corner4 (-), an infeasible time for it" \
+  bash -c "awk -F'|' 'NR == 3 { exit !(\$9 ~ /^ +- *\$/ && \$12 ~ /e[-+]/) }' '$OUT_FILE'"
 
 # README's instance example, run as written from a copy of the repository's layout (tests/
 # and the built nqc at build/src/cli/nqc).
@@ -125,5 +187,7 @@ sed -n '/^<!-- instance-example -->$/,/^<!-- \/instance-example -->$/p' "$README
 check "README: the instance example is there" test -s "$TMP/readme/example.sh"
 run bash -c "cd '$TMP/readme' && bash -e example.sh"
 expect_exit 0 "README's instance example runs as written"
-expect_stdout_contains "|         10 |     2000 |" "README's instance example: n = 10, 1000 files x 2 diags = 2000 cases in the table"
+rows=$(awk -F'|' 'NR > 2 { gsub(/ /, ""); print $2, $3, $4, $5, $6, $7, $8 }' "$OUT_FILE" | tr '\n' ';')
+check "README's instance example: its table by n and diags, $u5 + $u10 = 1240 of 2000 cases infeasible as the labels say (got: $rows)" \
+  test "$rows;$((u5 + u10))" = "10 5 1000 1000 $((1000 - u5)) $u5 0;10 10 1000 1000 $((1000 - u10)) $u10 0;;1240"
 summary

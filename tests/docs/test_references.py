@@ -3,8 +3,8 @@ repository.
 
 1. No tracked file outside docs/ and tests/ names a source document by its file name in the
    project's notes (000_*, 001_*, ... or 000_0123456789abcdef), a path into them (../shared,
-   shared/seeds, shared/data, ...), their seeds/ directory, or paper-facts.md; files of
-   PENDING are skipped (being rewritten elsewhere: remove each entry once clean).
+   shared/seeds, shared/data, ...), their seeds/ directory, or paper-facts.md. No file is
+   exempt.
 2. Every citation key in brackets ([Grigoryan], [Minton92], ...) in any tracked file is
    defined in docs/REFERENCES.md, and every key defined there is cited somewhere.
 
@@ -20,14 +20,6 @@ import sys
 
 ROOT = os.path.abspath(sys.argv[1])
 REFERENCES = "docs/REFERENCES.md"
-
-# Files that still cite outside the repository and are being rewritten in other branches:
-# the lead removes each entry once that file is clean (then this test holds it clean).
-PENDING = {
-    "src/mpi/runner.cpp",
-    "src/experiment/results.hpp", "src/experiment/results.cpp",
-    "src/experiment/plan.hpp", "src/experiment/plan.cpp",
-}
 
 # A reference to a document outside the repository (not a number like 100_000_000, not the
 # fuzz targets' tests/fuzz/seeds/).
@@ -86,7 +78,7 @@ check(REFERENCES in texts, f"{REFERENCES} exists")
 
 outside = []
 for path, text in sorted(texts.items()):
-    if path.startswith(("docs/", "tests/")) or path in PENDING:
+    if path.startswith(("docs/", "tests/")):
         continue
     for number, line in enumerate(text.splitlines(), 1):
         if OUTSIDE.search(line):

@@ -25,11 +25,14 @@ cp "$HERE/golden.json" "$TMP/golden.json"
 CONFIG=$TMP/golden.json
 SHELLCHECK=$(command -v shellcheck)
 
-# The templates on their own, as they are in the repository.
+# The templates on their own, as they are in the repository. Without shellcheck (scripts/setup.sh
+# installs it) this test fails, unless NQC_ALLOW_NO_SHELLCHECK=1 lets bash -n alone check them.
 if [ -n "$SHELLCHECK" ]; then
   check "jobs/templates/*.sh pass shellcheck" shellcheck "$REPO"/jobs/templates/*.sh
+elif [ "${NQC_ALLOW_NO_SHELLCHECK:-0}" = 1 ]; then
+  echo "# shellcheck is not installed (NQC_ALLOW_NO_SHELLCHECK=1): the templates and scripts are checked with bash -n only"
 else
-  echo "# shellcheck is not installed: the templates and scripts are checked with bash -n only"
+  fail "shellcheck is installed (scripts/setup.sh installs it; NQC_ALLOW_NO_SHELLCHECK=1 checks with bash -n only)"
 fi
 
 # placeholders: the generated text with this machine's paths replaced, longest first
@@ -105,6 +108,15 @@ check "--time 2:3 (2 min 3 s): the aggregation job keeps --time=2:3, shorter tha
   test "$(grep -c '^#SBATCH --time=2:3$' "$OUT_FILE")" -eq 2
 run "$SUBMIT" "$CONFIG" -o "$TMP/t" --time 1-0 --print
 check "--time 1-0: the aggregation job gets --time=00:30:00" grep -qxF "#SBATCH --time=00:30:00" "$OUT_FILE"
+# No limit (man sbatch: a limit of zero; Slurm also takes UNLIMITED and INFINITE): written as
+# given, with the default --grace (its signal is sent only if the job gets a limit later); the
+# aggregation job keeps its 30 minutes.
+for t in 0 00:00:00 UNLIMITED infinite; do
+  run "$SUBMIT" "$CONFIG" -o "$TMP/t" --time "$t" --print
+  expect_exit 0 "--time $t (no limit) is accepted with the default --grace"
+  check "--time $t: the run job has --time=$t and --signal=B:USR1@120, the aggregation job --time=00:30:00" \
+    test "$(grep -cxE "#SBATCH --time=$t|#SBATCH --signal=B:USR1@120|#SBATCH --time=00:30:00" "$OUT_FILE")" -eq 3
+done
 
 # The job name comes from the config's "name", not from its file name.
 cp "$CONFIG" "$TMP/another-file-name.json"
@@ -122,6 +134,11 @@ printf '%s\n' "module load gcc" "module purge" "export OMP_NUM_THREADS=1" "sourc
 check "the set-up lines, in order, in the run and the aggregation script" cmp -s "$TMP/setup.want" "$TMP/setup.got"
 check "the set-up lines run before the templates' strict mode (set -u)" \
   bash -c "awk '/^module load gcc\$/ && !s { print NR; s = 1 } /^set -uo pipefail\$/ { print NR; exit }' '$OUT_FILE' | sort -n -c"
+# --setup-file - reads them from standard input: the same scripts.
+cp "$OUT_FILE" "$TMP/setup-from-file.txt"
+"$SUBMIT" "$CONFIG" -o "$TMP/t" --setup 'module load gcc' --setup-file - --setup 'source /opt/venv/bin/activate' --print \
+  <"$TMP/setup.sh" >"$TMP/setup-from-stdin.txt" 2>&1
+check "--setup-file - (standard input) gives the scripts of --setup-file FILE" cmp -s "$TMP/setup-from-file.txt" "$TMP/setup-from-stdin.txt"
 
 # Submission against stand-ins for sbatch and squeue: they record their arguments and the
 # SBATCH_*/SLURM_* variables they see, and sbatch answers with a job id.
@@ -237,10 +254,15 @@ check "invalid config: the error names the JSON path" grep -qF "/sizes/0/solutio
 bad "invalid config (an unknown key)" "invalid config: $(nqc_error "$TMP/unknown-key.json")" "$TMP/unknown-key.json" -o "$TMP/bad"
 check "unknown key: the error names the JSON path" grep -qF "/bogus" "$ERR_FILE"
 for t in 00:60:00 1:60 1-24 01:00:00x -1:00:00 1-2-03:00:00 1h abc; do
-  bad "malformed --time $t" "--time: expected a time limit as sbatch takes it (MM, MM:SS, HH:MM:SS, D-HH, D-HH:MM or D-HH:MM:SS), got '$t'" \
+  bad "malformed --time $t" "--time: expected a time limit as sbatch takes it (MM, MM:SS, HH:MM:SS, D-HH, D-HH:MM, D-HH:MM:SS, or 0, UNLIMITED or INFINITE for no limit), got '$t'" \
     "$CONFIG" -o "$TMP/bad" --time "$t"
 done
-bad "--time 00:00:00" "--time: the time limit must be at least 00:00:01, got '00:00:00'" "$CONFIG" -o "$TMP/bad" --time 00:00:00
+# "-" is standard output or input, as for nqc: a results directory, a directory of scripts or a
+# config cannot be one.
+bad "-o -" "-o: '-' (standard output) cannot be a results directory; give a directory" "$CONFIG" -o -
+bad "--print --write -" "--write: '-' (standard output) cannot be a directory (--print without --write prints the scripts); give a directory" \
+  "$CONFIG" -o "$TMP/bad" --print --write -
+bad "CONFIG -" "CONFIG: '-' (standard input) cannot be a config: nqc and the jobs read it by name; give a file" - -o "$TMP/bad"
 bad "empty --time" "option --time needs a value (see jobs/submit --help)" "$CONFIG" -o "$TMP/bad" --time=
 bad "--ntasks 0" "--ntasks: expected a positive integer, got '0'" "$CONFIG" -o "$TMP/bad" --ntasks 0
 bad "--nodes x" "--nodes: expected a positive integer, got 'x'" "$CONFIG" -o "$TMP/bad" --nodes x

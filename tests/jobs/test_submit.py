@@ -44,26 +44,48 @@ class Times(unittest.TestCase):
             "1-12:30": 86400 + 12 * 3600 + 30 * 60,  # days-hours:minutes
             "1-00:00:00": 86400,  # days-hours:minutes:seconds
             "7-23:59:59": 7 * 86400 + 86399,
-            "0": 0,
+            "0:01": 1,
         }
         for text, seconds in forms.items():
             with self.subTest(text=text):
                 self.assertEqual(submit.time_seconds(text), seconds)
 
+    def test_no_limit(self):
+        """man sbatch: "A time limit of zero requests that no time limit be imposed", in any form;
+        Slurm's parser also takes UNLIMITED and INFINITE, in any letter case."""
+        for text in ["0", "00", "0:00", "00:00:00", "0-0", "0-00:00", "0-00:00:00", "UNLIMITED", "unlimited",
+                     "INFINITE", "Infinite"]:
+            with self.subTest(text=text):
+                self.assertEqual(submit.time_seconds(text), submit.NO_LIMIT)
+        self.assertEqual(submit.NO_LIMIT, float("inf"))
+
     def test_malformed(self):
         for text in ["", "abc", "1h", "01:00:00x", "-1:00:00", "1-2-03:00:00", "00:60:00", "1:60", "1-24",
-                     "1-123:00", "1-00:60", "1:00:00:00", ":30", "1-", " 10", "UNLIMITED", "1.5"]:
+                     "1-123:00", "1-00:60", "1:00:00:00", ":30", "1-", " 10", "UNLIMITEDX", "INFINITY", "NONE",
+                     "-1", "1.5"]:
             with self.subTest(text=text):
                 self.assertIsNone(submit.time_seconds(text))
 
     def test_messages(self):
         with self.assertRaisesRegex(submit.Usage, r"^--time: expected a time limit as sbatch takes it \(MM, MM:SS, "
-                                    r"HH:MM:SS, D-HH, D-HH:MM or D-HH:MM:SS\), got '1h'$"):
+                                    r"HH:MM:SS, D-HH, D-HH:MM, D-HH:MM:SS, or 0, UNLIMITED or INFINITE for no "
+                                    r"limit\), got '1h'$"):
             options("--time", "1h")
-        with self.assertRaisesRegex(submit.Usage, r"^--time: the time limit must be at least 00:00:01, got '0:00'$"):
-            options("--time", "0:00")
         with self.assertRaisesRegex(submit.Usage, r"^--grace 120 must be shorter than the --time limit 2 \(120 s\)$"):
             options("--time", "2")
+
+    def test_no_limit_and_the_grace(self):
+        """With no limit any --grace is accepted: the signal directive stays (Slurm sends it only
+        if the job gets a limit later, e.g. scontrol update TimeLimit), the limit is written as
+        given, and the aggregation job keeps its own default (no limit is not shorter)."""
+        for text in ["0", "0:00", "UNLIMITED", "infinite"]:
+            with self.subTest(text=text):
+                opts = options("--time", text, "--grace", "65535")
+                run = submit.directives(submit.run_job(opts, PLAN))
+                self.assertIn(f"#SBATCH --time={text}", run)
+                self.assertIn("#SBATCH --signal=B:USR1@65535", run)
+                self.assertEqual(submit.aggregate_job(opts, PLAN).time, "00:30:00")
+        self.assertEqual(submit.aggregate_job(options("--aggregate-time", "UNLIMITED"), PLAN).time, "UNLIMITED")
 
 
 class Options(unittest.TestCase):
@@ -103,7 +125,15 @@ class Options(unittest.TestCase):
             (["--aggregate-only", "--array", "2"], "--array goes with a run job, not with --aggregate-only"),
             (["--write", "d"], "--write goes with --print (or --dry-run)"),
             (["--aggregate-time", "1x"], "--aggregate-time: expected a time limit as sbatch takes it (MM, MM:SS, "
-                                         "HH:MM:SS, D-HH, D-HH:MM or D-HH:MM:SS), got '1x'"),
+                                         "HH:MM:SS, D-HH, D-HH:MM, D-HH:MM:SS, or 0, UNLIMITED or INFINITE for "
+                                         "no limit), got '1x'"),
+            # "-" is standard output or input, as for nqc; a directory or a config cannot be one.
+            (["-o", "-"], "-o: '-' (standard output) cannot be a results directory; give a directory"),
+            (["--output=-"], "--output: '-' (standard output) cannot be a results directory; give a directory"),
+            (["--print", "--write", "-"], "--write: '-' (standard output) cannot be a directory (--print without "
+                                          "--write prints the scripts); give a directory"),
+            (["--setup-file", "-", "--setup-file", "-"],
+             "--setup-file: '-' (standard input) given twice; standard input holds one file"),
         ]
         for argv, message in cases:
             with self.subTest(argv=argv):
@@ -114,6 +144,10 @@ class Options(unittest.TestCase):
             submit.check_combinations(submit.parse_args([]))
         self.assertEqual(str(raised.exception),
                          "a CONFIG file is required (usage: jobs/submit CONFIG [options]; see --help)")
+        with self.assertRaises(submit.Usage) as raised:
+            submit.check_combinations(submit.parse_args(["-"]))
+        self.assertEqual(str(raised.exception),
+                         "CONFIG: '-' (standard input) cannot be a config: nqc and the jobs read it by name; give a file")
 
     def test_help_lists_every_option_and_default(self):
         text = submit.help_text()
@@ -248,6 +282,17 @@ class Scripts(unittest.TestCase):
         with self.assertRaisesRegex(submit.Usage, r"^--setup-file /no/such/file: no such file$"):
             submit.setup_lines([("file", "/no/such/file")])
         self.assertEqual(submit.setup_lines([("line", "a\nb"), ("line", "c")]), ["a", "b", "c"])
+
+    def test_setup_file_from_standard_input(self):
+        """--setup-file - reads the set-up lines from standard input, in order with the others."""
+        import io
+        saved = sys.stdin
+        try:
+            sys.stdin = io.TextIOWrapper(io.BytesIO(b"module load a\nexport X=1\n"))
+            self.assertEqual(submit.setup_lines([("line", "first"), ("file", "-"), ("line", "last")]),
+                             ["first", "module load a", "export X=1", "last"])
+        finally:
+            sys.stdin = saved
 
 
 if __name__ == "__main__":

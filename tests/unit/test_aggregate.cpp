@@ -1,5 +1,7 @@
 #include <gtest/gtest.h>
 
+#include <cmath>
+
 #include "experiment/aggregate.hpp"
 
 namespace nqc {
@@ -43,6 +45,65 @@ TEST(Aggregate, PerNStatistics) {
   EXPECT_NE(csv.find("\n100,10,5.5,5.5,5,10,0.400000,0.600000,0,0,0\n"), std::string::npos);
   const std::string md = format_table(t);
   EXPECT_NE(md.find("|        100 |       10 |  5.500e+00 |"), std::string::npos);
+}
+
+// A row of an instance run: `file`, diags in composition_id (as run_instance_case stores it).
+CaseRow instance_row(const std::string& file, std::int64_t n, std::uint64_t diags, double wall, std::int8_t outcome) {
+  CaseRow r = row(n, wall, 0, outcome);
+  r.false_negative = 0;  // an instance's outcome is a result
+  r.composition_id = diags;
+  r.instance = fixed_string<sizeof(CaseRow::instance)>(file);
+  return r;
+}
+
+TEST(Aggregate, InstanceRunsPerNAndDiags) {
+  std::vector<CaseRow> rows{
+      instance_row("/d/a.param", 10, 5, 1.0, 0), instance_row("/d/b.param", 10, 5, 3.0, 0),
+      instance_row("/d/c.param", 10, 5, 8.0, 1),  instance_row("/d/a.param", 10, 10, 2.0, 1),
+      instance_row("/d/b.param", 10, 10, 4.0, 1), instance_row("/d/c.param", 10, 10, 9.0, 2),
+      instance_row("/d/corner.txt", 4, 0, 0.5, 1), row(8, 1.0, 0)};  // the last: a generated case, skipped
+  EXPECT_TRUE(is_instance_row(rows[0]));
+  EXPECT_FALSE(is_instance_row(rows.back()));
+  const auto t = summarize_instances(rows);
+  ASSERT_EQ(t.size(), 3u);
+  EXPECT_EQ(t[0].n, 4);
+  EXPECT_FALSE(t[0].diags.has_value());  // a composition file
+  EXPECT_EQ(t[0].files, 1u);
+  EXPECT_EQ(t[0].infeasible, 1u);
+  EXPECT_TRUE(std::isnan(t[0].solved_s.mean_s));
+  EXPECT_DOUBLE_EQ(t[0].infeasible_s.max_s, 0.5);
+  EXPECT_EQ(t[1].n, 10);
+  EXPECT_EQ(t[1].diags, 5u);
+  EXPECT_EQ(t[1].files, 3u);
+  EXPECT_EQ(t[1].cases, 3u);
+  EXPECT_EQ(t[1].solved, 2u);
+  EXPECT_EQ(t[1].infeasible, 1u);
+  EXPECT_EQ(t[1].gave_up, 0u);
+  EXPECT_DOUBLE_EQ(t[1].solved_s.mean_s, 2.0);
+  EXPECT_DOUBLE_EQ(t[1].solved_s.median_s, 2.0);
+  EXPECT_DOUBLE_EQ(t[1].solved_s.max_s, 3.0);
+  EXPECT_DOUBLE_EQ(t[1].infeasible_s.median_s, 8.0);
+  EXPECT_TRUE(std::isnan(t[1].gave_up_mean_s));
+  EXPECT_EQ(t[2].diags, 10u);
+  EXPECT_EQ(t[2].solved, 0u);
+  EXPECT_EQ(t[2].infeasible, 2u);
+  EXPECT_EQ(t[2].gave_up, 1u);
+  EXPECT_DOUBLE_EQ(t[2].infeasible_s.mean_s, 3.0);
+  EXPECT_DOUBLE_EQ(t[2].gave_up_mean_s, 9.0);
+  EXPECT_EQ(format_instance_csv(t),
+            "n,diags,files,cases,solved,infeasible,gave_up,solved_mean_s,solved_median_s,solved_max_s,infeasible_mean_s,"
+            "infeasible_median_s,infeasible_max_s,gave_up_mean_s\n"
+            "4,,1,1,0,1,0,,,,0.5,0.5,0.5,\n"
+            "10,5,3,3,2,1,0,2,2,3,8,8,8,\n"
+            "10,10,3,3,0,2,1,,,,3,3,4,9\n");
+  const std::string md = format_instance_table(t);
+  EXPECT_NE(md.find("|          4 |      - |        1 |        1 |        0 |          1 |        0 |             - |"),
+            std::string::npos)
+      << md;
+  EXPECT_NE(md.find("|         10 |     10 |        3 |        3 |        0 |          2 |        1 |             - |"),
+            std::string::npos)
+      << md;
+  EXPECT_NE(md.find(" 9.000e+00 |\n"), std::string::npos) << md;
 }
 
 }  // namespace

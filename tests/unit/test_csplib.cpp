@@ -142,6 +142,31 @@ TEST(CsplibParse, ReadsPairsAndAppliesTheFirstD) {
   EXPECT_EQ(p.board.excluded_sum, std::vector<Index>{1});
 }
 
+TEST(CsplibParse, KeepsEveryPairInOrderAndFormatsTheUsedOnesBack) {
+  const ParamInstance p = parse_param("n =  10\nnumdiags =  3\ndiags =  [[18, 0], [1, 1], [4, 0]]\n", "x.param", 2);
+  EXPECT_EQ(p.pairs, (std::vector<DiagonalPair>{{18, 0}, {1, 1}, {4, 0}}));
+  // What nqc export writes for the case: the used pairs as a file of their own, whose default
+  // (all of them) is the same board.
+  const std::vector<DiagonalPair> used(p.pairs.begin(), p.pairs.begin() + p.used);
+  const std::string text = format_param(10, used);
+  EXPECT_EQ(text, "n =  10\nnumdiags =  2\ndiags =  [[18, 0], [1, 1]]\n");
+  const ParamInstance again = parse_param(text, "exported.param", std::nullopt);
+  EXPECT_EQ(again.board.n(), 10);
+  EXPECT_EQ(again.board.excluded_difference, p.board.excluded_difference);
+  EXPECT_EQ(again.board.excluded_sum, p.board.excluded_sum);
+  EXPECT_EQ(again.used, 2);
+}
+
+TEST(CsplibParse, LooksLikeParamByContent) {
+  EXPECT_TRUE(looks_like_param("n = 10\nnumdiags = 0\ndiags = []\n"));
+  EXPECT_TRUE(looks_like_param("\xEF\xBB\xBF\r\n  \tn = 4\n"));  // BOM, blank line, blanks
+  EXPECT_FALSE(looks_like_param("# comment\n1 3 0 2\n"));
+  EXPECT_FALSE(looks_like_param("  4\n2\n"));
+  EXPECT_FALSE(looks_like_param("\x89NQC\r\n\x1a\n"));  // the binary magic
+  EXPECT_FALSE(looks_like_param(""));
+  EXPECT_FALSE(looks_like_param(" \n\r\n"));
+}
+
 TEST(CsplibParse, BadInputMessages) {
   const std::string head = "n = 10\nnumdiags = 2\n";
   EXPECT_EQ(param_error(head + "diags = [[1, 0], [2, 1]\n"), "x.param:3: malformed diags list (expected [[index, 0 or 1], ...])");

@@ -1,0 +1,55 @@
+#include "io/std_stream.hpp"
+
+#include <cerrno>
+#include <cstring>
+#include <iostream>
+
+#include "io/errors.hpp"
+
+namespace nqc {
+
+bool is_std_stream(const std::filesystem::path& path) { return path.native() == "-"; }
+
+void refuse_std_stream(const std::string& option, const std::filesystem::path& value, const std::string& what, bool input) {
+  if (is_std_stream(value))
+    throw InputError(option + ": '-' (standard " + (input ? "input" : "output") + ") cannot be " + what);
+}
+
+void require_one_stdout(const NamedOutputs& outputs) {
+  std::vector<std::string> dashes;
+  for (const auto& [option, value] : outputs)
+    if (is_std_stream(value)) dashes.push_back(option);
+  if (dashes.size() < 2) return;
+  std::string names;
+  for (std::size_t i = 0; i < dashes.size(); ++i)
+    names += (i == 0 ? "" : i + 1 == dashes.size() ? " and " : ", ") + dashes[i];
+  throw InputError(names + ": " + (dashes.size() == 2 ? "both" : "all") +
+                   " are '-' (standard output); give a file to all but one");
+}
+
+FILE* text_stream(const NamedOutputs& outputs) {
+  for (const auto& output : outputs)
+    if (is_std_stream(output.second)) return stderr;
+  return stdout;
+}
+
+TextOutput::TextOutput(const std::filesystem::path& path)
+    : name_(is_std_stream(path) ? "<stdout>" : path.string()), stdout_(is_std_stream(path)) {
+  if (stdout_) {
+    std::fflush(stdout);  // what printf wrote before comes first
+    return;
+  }
+  file_.open(path, std::ios::binary | std::ios::trunc);
+  if (!file_) throw IoError(name_ + ": cannot write: " + std::strerror(errno));
+}
+
+std::ostream& TextOutput::stream() { return stdout_ ? std::cout : file_; }
+
+void TextOutput::close() {
+  std::ostream& out = stream();
+  out.flush();
+  if (out && !stdout_) file_.close();
+  if (!out) throw IoError(name_ + ": cannot write: " + std::strerror(errno != 0 ? errno : EIO));
+}
+
+}  // namespace nqc

@@ -1,0 +1,60 @@
+// "-" as a file name, the same for every option of nqc that names a file: standard output for
+// an output, standard input for an input (README, "The nqc executable"). An option that
+// cannot be a stream (a directory, a file read by name) refuses "-" with one line; the text
+// that usually goes to standard output beside a data output (a summary, a table) goes to
+// standard error while that output is "-", so that standard output holds the data alone.
+#pragma once
+
+#include <cstdio>
+#include <filesystem>
+#include <fstream>
+#include <string>
+#include <utility>
+#include <vector>
+
+namespace nqc {
+
+/// True when `path` is exactly "-" (standard output or input); "./-" names a file called "-".
+bool is_std_stream(const std::filesystem::path& path);
+
+/// Throws nqc::InputError "OPTION: '-' (standard output) cannot be WHAT" (standard input when
+/// `input`) when `value` is "-"; e.g. refuse_std_stream("-o", dir, "a results directory;
+/// give a directory"). A no-op for any other value.
+void refuse_std_stream(const std::string& option, const std::filesystem::path& value, const std::string& what,
+                       bool input = false);
+
+/// Options and their values: {"--csv", "-"}, {"--trials-csv", "out.csv"}.
+using NamedOutputs = std::vector<std::pair<std::string, std::string>>;
+
+/// Throws nqc::InputError "A and B: both are '-' (standard output); give a file to all but
+/// one" when two or more of `outputs` are "-" (one stream cannot hold two files).
+void require_one_stdout(const NamedOutputs& outputs);
+
+/// Where text that accompanies `outputs` goes (a summary, a table): stdout, or stderr when one
+/// of them is "-".
+FILE* text_stream(const NamedOutputs& outputs);
+
+/// A text output: the file `path` (created or truncated), or standard output for "-".
+/// Not copyable.
+class TextOutput {
+ public:
+  /// Opens `path`. Throws nqc::IoError "PATH: cannot write: REASON".
+  explicit TextOutput(const std::filesystem::path& path);
+  TextOutput(const TextOutput&) = delete;
+  TextOutput& operator=(const TextOutput&) = delete;
+
+  /// The stream to write to (std::cout for "-").
+  std::ostream& stream();
+  /// Flushes; throws nqc::IoError "PATH: cannot write: REASON" ("<stdout>: ..." for "-") when
+  /// any write failed.
+  void close();
+  /// The name for messages: the path, or "<stdout>".
+  [[nodiscard]] const std::string& name() const { return name_; }
+
+ private:
+  std::string name_;
+  bool stdout_ = false;
+  std::ofstream file_;
+};
+
+}  // namespace nqc
