@@ -3,12 +3,16 @@
 #include <array>
 #include <cstdio>
 #include <filesystem>
+#include <functional>
 #include <map>
+#include <set>
 #include <string>
+#include <string_view>
 
 #include <nlohmann/json.hpp>
 
 #include "cli/commands.hpp"
+#include "experiment/aggregate.hpp"
 #include "experiment/launches.hpp"
 #include "experiment/result_schema.hpp"
 #include "experiment/results.hpp"
@@ -26,7 +30,46 @@ struct Counts {
   [[nodiscard]] std::uint64_t cases() const { return outcomes[0] + outcomes[1] + outcomes[2]; }
 };
 
+// The outcome counts of instance rows in one group (n, diags), and the files they came from.
+struct InstanceCounts {
+  std::array<std::uint64_t, 3> outcomes{};  // solved, infeasible, gave_up
+  std::set<std::string, std::less<>> files;
+  [[nodiscard]] std::uint64_t cases() const { return outcomes[0] + outcomes[1] + outcomes[2]; }
+};
+
 std::string shown(const std::string& s) { return s.empty() ? "-" : s; }
+
+unsigned long long ull(std::uint64_t v) { return static_cast<unsigned long long>(v); }
+
+// Generated cases per n: their outcomes and false negatives (a derived composition has a completion).
+void print_generated(const std::map<std::int64_t, Counts>& by_n) {
+  std::printf("%12s %12s %12s %12s %12s %12s\n", "n", "cases", "solved", "infeasible", "gave_up", "false_neg");
+  Counts total;
+  for (const auto& [n, c] : by_n) {
+    std::printf("%12lld %12llu %12llu %12llu %12llu %12llu\n", static_cast<long long>(n), ull(c.cases()),
+                ull(c.outcomes[0]), ull(c.outcomes[1]), ull(c.outcomes[2]), ull(c.false_negatives));
+    for (std::size_t o = 0; o < 3; ++o) total.outcomes[o] += c.outcomes[o];
+    total.false_negatives += c.false_negatives;
+  }
+  std::printf("%12s %12llu %12llu %12llu %12llu %12llu\n", "total", ull(total.cases()), ull(total.outcomes[0]),
+              ull(total.outcomes[1]), ull(total.outcomes[2]), ull(total.false_negatives));
+}
+
+// Instance cases per n and diags (aggregate's groups; diags "-" for composition files): the
+// files and the outcomes, each a result (an instance need not have a completion).
+void print_instances(const std::map<InstanceGroup, InstanceCounts>& groups) {
+  std::printf("%12s %12s %12s %12s %12s %12s %12s\n", "n", "diags", "files", "cases", "solved", "infeasible", "gave_up");
+  InstanceCounts total;
+  for (const auto& [g, c] : groups) {
+    const std::string diags = g.diags ? std::to_string(*g.diags) : "-";
+    std::printf("%12lld %12s %12zu %12llu %12llu %12llu %12llu\n", static_cast<long long>(g.n), diags.c_str(), c.files.size(),
+                ull(c.cases()), ull(c.outcomes[0]), ull(c.outcomes[1]), ull(c.outcomes[2]));
+    for (std::size_t o = 0; o < 3; ++o) total.outcomes[o] += c.outcomes[o];
+    total.files.insert(c.files.begin(), c.files.end());
+  }
+  std::printf("%12s %12s %12zu %12llu %12llu %12llu %12llu\n", "total", "", total.files.size(), ull(total.cases()),
+              ull(total.outcomes[0]), ull(total.outcomes[1]), ull(total.outcomes[2]));
+}
 
 // Prints the launches table: `stored` (a file's), or with `from_records` DIR/launches' records
 // (a damaged record named on stderr). A launch that never recorded its end shows "-" for its
@@ -87,12 +130,20 @@ int info(const fs::path& path) {
       name = nlohmann::json::parse(config).value("name", "?");
     } catch (const nlohmann::json::exception&) {
     }
-  std::map<std::int64_t, Counts> by_n;
+  std::map<std::int64_t, Counts> by_n;             // generated cases
+  std::map<InstanceGroup, InstanceCounts> by_group;  // instance cases
   for (const fs::path& f : files)
     read_rows_in_batches(f, 1u << 16, [&](const std::vector<CaseRow>& rows) {
       for (const CaseRow& r : rows) {
+        const auto outcome = static_cast<std::size_t>(r.outcome);
+        if (is_instance_row(r)) {
+          InstanceCounts& c = by_group[instance_group(r)];
+          ++c.outcomes[outcome];
+          if (const std::string_view file = instance_file(r); !c.files.contains(file)) c.files.emplace(file);
+          continue;
+        }
         Counts& c = by_n[r.n];
-        ++c.outcomes[static_cast<std::size_t>(r.outcome)];
+        ++c.outcomes[outcome];
         c.false_negatives += r.false_negative;
       }
     });
@@ -107,19 +158,9 @@ int info(const fs::path& path) {
     std::printf("not merged: %zu shard file%s and %zu partial file%s read (the run goes on, or waits for --resume)\n",
                 files.size() - partials, files.size() - partials == 1 ? "" : "s", partials, partials == 1 ? "" : "s");
   }
-  std::printf("%12s %12s %12s %12s %12s %12s\n", "n", "cases", "solved", "infeasible", "gave_up", "false_neg");
-  Counts total;
-  for (const auto& [n, c] : by_n) {
-    std::printf("%12lld %12llu %12llu %12llu %12llu %12llu\n", static_cast<long long>(n),
-                static_cast<unsigned long long>(c.cases()), static_cast<unsigned long long>(c.outcomes[0]),
-                static_cast<unsigned long long>(c.outcomes[1]), static_cast<unsigned long long>(c.outcomes[2]),
-                static_cast<unsigned long long>(c.false_negatives));
-    for (std::size_t o = 0; o < 3; ++o) total.outcomes[o] += c.outcomes[o];
-    total.false_negatives += c.false_negatives;
-  }
-  std::printf("%12s %12llu %12llu %12llu %12llu %12llu\n", "total", static_cast<unsigned long long>(total.cases()),
-              static_cast<unsigned long long>(total.outcomes[0]), static_cast<unsigned long long>(total.outcomes[1]),
-              static_cast<unsigned long long>(total.outcomes[2]), static_cast<unsigned long long>(total.false_negatives));
+  // A run is generated or of instances; a file holding both kinds would show both tables.
+  if (!by_n.empty() || by_group.empty()) print_generated(by_n);
+  if (!by_group.empty()) print_instances(by_group);
   // The launches: results.h5's table, or (a directory not merged yet) its launch records.
   return print_launches(path, head.launches, dir && head.launches.empty());
 }
@@ -127,7 +168,8 @@ int info(const fs::path& path) {
 
 Runner add_info(CLI::App& app) {
   auto* cmd = app.add_subcommand(
-      "info", "Show what a result file or results directory holds: config, schema, cases by n and outcome, launches");
+      "info", "Show what a result file or results directory holds: config, schema, cases by n (instance runs: by n and "
+      "diags) and outcome, launches");
   auto path = std::make_shared<std::string>();
   auto columns = std::make_shared<bool>(false);
   auto json = std::make_shared<bool>(false);

@@ -79,6 +79,16 @@ std::string format_csv(const std::vector<SizeSummary>& table) {
 
 bool is_instance_row(const CaseRow& row) { return row.instance[0] != '\0'; }
 
+std::string_view instance_file(const CaseRow& row) {
+  return {row.instance.data(), strnlen(row.instance.data(), row.instance.size())};
+}
+
+InstanceGroup instance_group(const CaseRow& row) {
+  InstanceGroup g{row.n, std::nullopt};
+  if (is_param_file(std::string(instance_file(row)))) g.diags = row.composition_id;
+  return g;
+}
+
 namespace {
 
 constexpr double kNone = std::numeric_limits<double>::quiet_NaN();
@@ -91,10 +101,6 @@ VerdictTimes verdict_times(std::vector<double> t) {
   if (t.empty()) return {kNone, kNone, kNone};
   std::sort(t.begin(), t.end());
   return {std::accumulate(t.begin(), t.end(), 0.0) / static_cast<double>(t.size()), median_of_sorted(t), t.back()};
-}
-
-std::string_view instance_of(const CaseRow& row) {
-  return {row.instance.data(), strnlen(row.instance.data(), row.instance.size())};
 }
 
 // A time in the Markdown table, "-" for none.
@@ -116,23 +122,19 @@ std::string seconds_field(double s) {
 }  // namespace
 
 std::vector<InstanceSummary> summarize_instances(const std::vector<CaseRow>& rows) {
-  // Key: n, then diags (composition files, no diags, first: -1).
-  std::map<std::pair<std::int64_t, std::int64_t>, std::vector<const CaseRow*>> groups;
-  for (const CaseRow& r : rows) {
-    if (!is_instance_row(r)) continue;
-    const bool param = is_param_file(std::string(instance_of(r)));
-    groups[{r.n, param ? static_cast<std::int64_t>(r.composition_id) : -1}].push_back(&r);
-  }
+  std::map<InstanceGroup, std::vector<const CaseRow*>> groups;
+  for (const CaseRow& r : rows)
+    if (is_instance_row(r)) groups[instance_group(r)].push_back(&r);
   std::vector<InstanceSummary> table;
   for (const auto& [key, group] : groups) {
     InstanceSummary s;
-    s.n = key.first;
-    if (key.second >= 0) s.diags = static_cast<std::uint64_t>(key.second);
+    s.n = key.n;
+    s.diags = key.diags;
     s.cases = group.size();
     std::set<std::string_view> files;
     std::vector<double> solved, infeasible, gave_up;
     for (const CaseRow* r : group) {
-      files.insert(instance_of(*r));
+      files.insert(instance_file(*r));
       switch (static_cast<Outcome>(r->outcome)) {
         case Outcome::solved: solved.push_back(r->wall_s); break;
         case Outcome::infeasible: infeasible.push_back(r->wall_s); break;

@@ -2,9 +2,11 @@
 // nqc can compute), per n and diags for instance runs (their outcomes are results).
 #pragma once
 
+#include <compare>
 #include <cstdint>
 #include <optional>
 #include <string>
+#include <string_view>
 #include <vector>
 
 #include "experiment/case_row.hpp"
@@ -37,6 +39,21 @@ std::string format_csv(const std::vector<SizeSummary>& table);
 
 /// True for a row of an instance run (its `instance` names a file), false for a generated case.
 bool is_instance_row(const CaseRow& row);
+
+/// The group of an instance row in the tables by n and diags (aggregate's, info's): its n, and
+/// the excluded diagonals of a CSPLib .param case (its composition_id); no diags for a
+/// composition file's case. Ordered by n, then composition files first, then diags.
+struct InstanceGroup {
+  std::int64_t n = 0;
+  std::optional<std::uint64_t> diags;
+  auto operator<=>(const InstanceGroup&) const = default;
+};
+
+/// The group of an instance row (is_instance_row).
+InstanceGroup instance_group(const CaseRow& row);
+
+/// The instance file of an instance row: its `instance` column up to the padding.
+std::string_view instance_file(const CaseRow& row);
 
 /// Times in seconds (engine wall time) of the cases of one outcome; NaN when there are none.
 struct VerdictTimes {

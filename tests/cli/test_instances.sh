@@ -179,6 +179,25 @@ check "aggregate --csv: the same rows" test "$(cut -d, -f1-7 "$TMP/one.csv" | tr
 check "aggregate: no solved time for corner4 (-), an infeasible time for it" \
   bash -c "awk -F'|' 'NR == 3 { exit !(\$9 ~ /^ +- *\$/ && \$12 ~ /e[-+]/) }' '$OUT_FILE'"
 
+# info of an instance run: its cases by n and diags (aggregate's groups, - for composition
+# files): files, cases and outcomes, no false-negative column (an instance need not have a
+# completion); the same for the directory before its merge (shard files).
+info_table() {  # the table of `nqc info`'s stdout: its header line to its total line
+  awk '$1 == "n" { on = 1 } on { print } on && $1 == "total" { exit }' "$OUT_FILE"
+}
+want=$(printf '%12s %12s %12s %12s %12s %12s %12s\n' n diags files cases solved infeasible gave_up \
+  4 - 1 1 0 1 0 10 5 1000 1000 $((1000 - u5)) "$u5" 0 10 10 1000 1000 $((1000 - u10)) "$u10" 0 \
+  total '' 1001 2001 $((2000 - u5 - u10)) $((1 + u5 + u10)) 0)
+run "$NQC" info "$TMP/one"
+expect_exit 0 "info of the instance run"
+check "info: the counts by n and diags ($u5 and $u10 infeasible as the labels say, corner4.txt infeasible; got: $(info_table | tr -s ' \n' ' ;'))" \
+  test "$(info_table)" = "$want"
+cp -r "$TMP/two" "$TMP/two-shards" && rm "$TMP/two-shards/results.h5"
+run "$NQC" info "$TMP/two-shards"
+expect_exit 0 "info of the instance run before its merge (2 ranks)"
+expect_stdout_contains "not merged: 7 shard files and 0 partial files read" "... its 7 shard files are read"
+check "... the same counts (got: $(info_table | tr -s ' \n' ' ;'))" test "$(info_table)" = "$want"
+
 # README's instance example, run as written from a copy of the repository's layout (tests/
 # and the built nqc at build/src/cli/nqc).
 README=$HERE/../../README.md

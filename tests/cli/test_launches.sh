@@ -126,7 +126,9 @@ run "$NQC" info "$D"
 expect_exit 0 "nqc info DIR"
 expect_stdout_line "$D: config slow, schema 2.0, nqc $("$NQC" -V | sed -n 's/^nqc \([^ ]*\) (git \(.*\))$/\1 (git \2)/p')" \
   "the first line names the config, the schema and the nqc that merged"
-expect_stdout_line "$(printf '%12s %12s %12s %12s %12s %12s' 40 24 0 0 24 0)" "24 cases of n = 40, all gave up, no false negatives"
+expect_stdout_line "$(printf '%12s %12s %12s %12s %12s %12s %12s' n diags files cases solved infeasible gave_up)" \
+  "an instance run: its cases by n and diags, no false-negative column"
+expect_stdout_line "$(printf '%12s %12s %12s %12s %12s %12s %12s' 40 40 24 24 0 0 24)" "24 cases of n = 40 with all 40 diagonals excluded, 24 files, all gave up"
 expect_stdout_line "launches: 6" "six launches listed"
 check "their exit statuses: 4 4 0 0 0 0" test "$(awk '/^launches:/ { on = 1; next } on && $1 ~ /^[0-9]+$/ { print $(NF - 3) }' "$OUT_FILE" | tr '\n' ' ')" = "4 4 0 0 0 0 "
 run "$NQC" info "$D/shards/shard-000000.h5"

@@ -241,6 +241,12 @@ csv_sum=$(awk -F, 'NR > 1 { s += $2; rows++ } END { print s + 0 "/" rows + 0 }' 
 check "aggregate --csv: cases sum to $planned over 8 rows (got $csv_sum)" test "$csv_sum" = "${planned:-x}/8"
 run "$NQC" aggregate "$res/results.h5"
 check "aggregate of results.h5 alone prints the same table" cmp -s "$OUT_FILE" "$TMP/table.txt"
+# info of a generated run: cases per n with false negatives (a derived composition has a completion).
+run "$NQC" info "$res"
+expect_exit 0 "info of the ci results"
+expect_stdout_line "$(printf '%12s %12s %12s %12s %12s %12s' n cases solved infeasible gave_up false_neg)" "info: the generated cases' header"
+expect_stdout_line "$(printf '%12s %12s %12s %12s %12s %12s' total "$planned" "$planned" 0 0 0)" "info: all $planned cases solved, no false negatives"
+check "info: one row per n of ci.json (8)" test "$(awk '$1 == "n" { on = 1; next } $1 == "total" { on = 0 } on' "$OUT_FILE" | wc -l)" -eq 8
 run "$NQC" aggregate "$res" --csv /nonexistent-dir/table.csv
 expect_exit 1 "aggregate --csv into a missing directory"
 expect_stderr_line "nqc: error: /nonexistent-dir/table.csv: cannot write: No such file or directory" \

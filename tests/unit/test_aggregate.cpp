@@ -106,5 +106,17 @@ TEST(Aggregate, InstanceRunsPerNAndDiags) {
   EXPECT_NE(md.find(" 9.000e+00 |\n"), std::string::npos) << md;
 }
 
+// One grouping for aggregate's and info's tables: n, then composition files (no diags) first,
+// then a .param case's diags (its composition_id); a composition file's composition_id is not diags.
+TEST(Aggregate, InstanceGroupsByNThenDiags) {
+  const CaseRow param = instance_row("/d/a.param", 10, 5, 1.0, 0), text = instance_row("/d/c.txt", 10, 7, 1.0, 1);
+  EXPECT_EQ(instance_file(param), "/d/a.param");
+  EXPECT_EQ(instance_group(param), (InstanceGroup{10, 5}));
+  EXPECT_EQ(instance_group(text), (InstanceGroup{10, std::nullopt}));
+  EXPECT_LT(instance_group(text), instance_group(param));
+  EXPECT_LT(instance_group(param), instance_group(instance_row("/d/a.param", 10, 10, 1.0, 0)));
+  EXPECT_LT(instance_group(instance_row("/d/a.param", 8, 10, 1.0, 0)), instance_group(text));
+}
+
 }  // namespace
 }  // namespace nqc
