@@ -21,11 +21,13 @@ namespace nqc::cli {
 namespace {
 
 // A composition file, or a CSPLib .param file (the first `diags` excluded diagonals); "-" is
-// standard input, either of the two (told apart by content: it has no extension).
+// standard input, either of the two (told apart by content: it has no extension; a .param
+// text there is held to a named .param file's size limit).
 Composition load_instance(const std::string& file, std::optional<int> diags) {
   if (is_param_file(file)) return read_param(file, diags).board;
-  std::shared_ptr<const InputFile> in = InputFile::open(file);
-  if (is_std_stream(file) && looks_like_param(in->bytes())) return parse_param(std::string(in->bytes()), in->name(), diags).board;
+  const bool from_stdin = is_std_stream(file);
+  std::shared_ptr<const InputFile> in = InputFile::open(file, from_stdin ? param_stream_check() : nullptr);
+  if (from_stdin && looks_like_param(in->bytes())) return read_param(*in, diags).board;
   if (diags) throw InputError("--diags: applies to CSPLib .param files only, not to " + file);
   LoadedComposition loaded = read_composition(std::move(in));
   require_consistent(loaded);  // before any search

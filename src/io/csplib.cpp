@@ -11,7 +11,7 @@
 namespace nqc {
 namespace {
 
-constexpr std::uintmax_t kMaxParamBytes = 16u << 20;  // a prob079 file of n = 10^6 lists at most 4n pairs: 40 MB; real ones are < 1 KB
+constexpr const char* kParamWhat = ".param file";
 
 // "key = value" on one line (blanks around both); returns the value, or nullopt when the line
 // is another key.
@@ -88,7 +88,19 @@ ParamInstance parse_param(const std::string& text, const std::string& source, st
 }
 
 ParamInstance read_param(const std::filesystem::path& file, std::optional<int> diags) {
-  return parse_param(text::read_small_file(file, kMaxParamBytes, ".param file"), file.string(), diags);
+  return parse_param(text::read_small_file(file, kMaxParamBytes, kParamWhat), file.string(), diags);
+}
+
+ParamInstance read_param(const InputFile& in, std::optional<int> diags) {
+  text::require_at_most(in.name(), in.size(), kMaxParamBytes, kParamWhat);
+  return parse_param(std::string(in.bytes()), in.name(), diags);
+}
+
+InputFile::StreamCheck param_stream_check() {
+  return [](const std::string& name, std::string_view so_far) {
+    if (so_far.size() > kMaxParamBytes && looks_like_param(so_far))
+      text::require_at_most(name, kMaxParamBytes + 1, kMaxParamBytes, kParamWhat, true);
+  };
 }
 
 std::vector<DiagonalPair> random_excluded_diagonals(Index n, int mininfile, Rng& rng) {

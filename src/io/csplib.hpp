@@ -9,6 +9,7 @@
 
 #include "core/composition.hpp"
 #include "core/rng.hpp"
+#include "io/input_file.hpp"
 
 namespace nqc {
 
@@ -39,8 +40,23 @@ struct ParamInstance {
 /// from numdiags, or `diags` above numdiags ("--diags 20 is above numdiags = 14").
 ParamInstance parse_param(const std::string& text, const std::string& source, std::optional<int> diags);
 
-/// Reads a .param file (see parse_param). Throws nqc::InputError "FILE: cannot open: REASON".
+/// The most bytes a .param text may have, in a file or on standard input (CSPLib's are < 1 KB).
+inline constexpr std::uintmax_t kMaxParamBytes = 16u << 20;
+
+/// Reads a .param file (see parse_param). Throws nqc::InputError "FILE: cannot open: REASON",
+/// "FILE: N bytes, more than a .param file may have (16 MiB)" (kMaxParamBytes).
 ParamInstance read_param(const std::filesystem::path& file, std::optional<int> diags);
+
+/// Parses the .param text of `in` (standard input, which has no extension), held to the
+/// limit of a named file: throws "NAME: N bytes, more than a .param file may have (16 MiB)"
+/// above kMaxParamBytes, then as parse_param.
+ParamInstance read_param(const InputFile& in, std::optional<int> diags);
+
+/// For InputFile::open of standard input, which holds a .param text or a composition: stops
+/// reading a stream that looks like a .param text (looks_like_param) once it has more than
+/// kMaxParamBytes, with nqc::InputError "<stdin>: at least 16777217 bytes, more than a
+/// .param file may have (16 MiB)" (rather than reading it all into memory first).
+InputFile::StreamCheck param_stream_check();
 
 /// True when `text` reads as a .param file rather than a composition: its first line that is
 /// not blank starts with a letter (a composition's text holds integers and `#` comments only).

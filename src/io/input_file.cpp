@@ -17,8 +17,8 @@
 namespace nqc {
 namespace {
 
-// Reads `fd` from its current offset to its end.
-std::string read_to_end(int fd, const std::string& name) {
+// Reads `fd` from its current offset to its end, `check` (if any) after each read.
+std::string read_to_end(int fd, const std::string& name, const InputFile::StreamCheck& check) {
   std::string out;
   std::size_t used = 0;
   for (;;) {
@@ -30,6 +30,7 @@ std::string read_to_end(int fd, const std::string& name) {
       throw InputError(name + ": cannot read: " + std::strerror(errno));
     }
     used += static_cast<std::size_t>(got);
+    if (check) check(name, std::string_view(out.data(), used));
   }
   out.resize(used);
   return out;
@@ -42,7 +43,7 @@ std::size_t page_size() {
 
 }  // namespace
 
-std::shared_ptr<const InputFile> InputFile::open(const std::filesystem::path& file) {
+std::shared_ptr<const InputFile> InputFile::open(const std::filesystem::path& file, const StreamCheck& check) {
   std::shared_ptr<InputFile> in(new InputFile());
   const bool is_stdin = is_std_stream(file);
   in->name_ = is_stdin ? "<stdin>" : file.string();
@@ -64,7 +65,7 @@ std::shared_ptr<const InputFile> InputFile::open(const std::filesystem::path& fi
     in->size_ = static_cast<std::size_t>(st.st_size);
     return in;
   }
-  in->owned_ = read_to_end(fd, in->name_);
+  in->owned_ = read_to_end(fd, in->name_, check);
   in->size_ = in->owned_.size();
   if (in->close_fd_) ::close(std::exchange(in->fd_, -1));
   in->fd_ = -1;

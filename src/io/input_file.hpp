@@ -6,6 +6,7 @@
 
 #include <cstddef>
 #include <filesystem>
+#include <functional>
 #include <memory>
 #include <mutex>
 #include <string>
@@ -19,9 +20,16 @@ namespace nqc {
 /// closes and unmaps on destruction.
 class InputFile {
  public:
+  /// Looks at a stream's bytes as they arrive (a pipe or a device is read into memory to its
+  /// end): called with the name for messages (name()) and all the bytes read so far after
+  /// each read(2); throws to stop reading, e.g. at a size limit (param_stream_check in
+  /// csplib.hpp). Not called for a regular file.
+  using StreamCheck = std::function<void(const std::string& name, std::string_view so_far)>;
+
   /// Opens `file`; "-" is standard input. Throws nqc::InputError "FILE: cannot open:
-  /// REASON" (REASON "is a directory" for a directory, else the system's error text).
-  static std::shared_ptr<const InputFile> open(const std::filesystem::path& file);
+  /// REASON" (REASON "is a directory" for a directory, else the system's error text), and
+  /// what `check` throws.
+  static std::shared_ptr<const InputFile> open(const std::filesystem::path& file, const StreamCheck& check = {});
   /// Wraps bytes already in memory (`name` is used in messages).
   static std::shared_ptr<const InputFile> from_memory(std::string bytes, std::string name);
 

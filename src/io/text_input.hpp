@@ -46,6 +46,12 @@ std::string escaped(std::string_view bytes);
 /// `bytes` for a message: in single quotes, at most `max` bytes (then "..."), escaped.
 std::string quoted(std::string_view bytes, std::size_t max = 40);
 
+/// Throws nqc::InputError "NAME: SIZE bytes, more than a WHAT may have (LIMIT)" when `size` is
+/// above `max_bytes` (LIMIT in MiB); "NAME: at least SIZE bytes, ..." when `at_least` (a
+/// stream, read no further).
+void require_at_most(const std::string& name, std::uintmax_t size, std::uintmax_t max_bytes, const std::string& what,
+                     bool at_least = false);
+
 /// The whole of a small text file (a config, a .param file). Throws nqc::InputError naming
 /// the file: "FILE: cannot open: is a directory", "FILE: cannot open: not a regular file" (a
 /// FIFO or a device would block or never end), "FILE: N bytes, more than a WHAT may have

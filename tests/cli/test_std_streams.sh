@@ -91,6 +91,34 @@ check "complete - --diags 2 (.param on stdin): the outcome and counts of complet
 run bash -c "'$NQC' complete - --diags 2 <d20.txt"
 expect_exit 1 "complete - --diags with a composition on stdin"
 expect_stderr_line "nqc: error: --diags: applies to CSPLib .param files only, not to -" "... refused: --diags is for .param files"
+# A .param text on stdin is held to a named .param file's limit (16 MiB): one byte over it is
+# refused, named, exit 1, whether stdin is the file itself or a pipe; a pipe is read no further
+# than the limit (its writer then dies of SIGPIPE: exit 141).
+cap=$((16 << 20))
+yes | head -c $((cap + 1)) >over.param   # "y" lines: a .param text by its content
+run "$NQC" count over.param
+expect_exit 1 "count FILE.param one byte over the limit"
+expect_stderr_line "nqc: error: over.param: $((cap + 1)) bytes, more than a .param file may have (16 MiB)" "... refused, naming the file"
+for cmd in count complete; do
+  run bash -c "'$NQC' $cmd - <over.param"
+  expect_exit 1 "$cmd - <FILE (.param one byte over the limit)"
+  expect_stderr_line "nqc: error: <stdin>: $((cap + 1)) bytes, more than a .param file may have (16 MiB)" "... refused as by name"
+  run bash -c "'$NQC' $cmd - --diags 1 <over.param"
+  expect_stderr_line "nqc: error: <stdin>: $((cap + 1)) bytes, more than a .param file may have (16 MiB)" "$cmd - --diags 1 <FILE: the same"
+  run bash -c "cat over.param | '$NQC' $cmd -"
+  expect_exit 1 "$cmd - from a pipe (.param one byte over the limit)"
+  expect_stderr_line "nqc: error: <stdin>: at least $((cap + 1)) bytes, more than a .param file may have (16 MiB)" "... refused, naming stdin"
+  run bash -c "yes | head -c $((4 * cap)) | '$NQC' $cmd -; echo \"writer \${PIPESTATUS[1]} nqc \${PIPESTATUS[2]}\" >&2"
+  check "$cmd - from a pipe 4 times the limit: stops reading at the limit (got: $(tail -n 1 "$ERR_FILE"))" \
+    test "$(cat "$ERR_FILE")" = "nqc: error: <stdin>: at least $((cap + 1)) bytes, more than a .param file may have (16 MiB)
+writer 141 nqc 1"
+done
+# A composition on stdin has no such limit (nor by name): 3 * 10^6 rows, 23 MB, through a pipe.
+"$NQC" construct 3000000 -o c3m.txt
+run bash -c "cat c3m.txt | '$NQC' complete - -o /dev/null"
+expect_exit 0 "complete - (a 23 MB composition through a pipe)"
+check "... solved, n = 3000000" grep -qx "n: 3000000" "$OUT_FILE"
+rm -f over.param c3m.txt
 
 # --- refused: a directory, a result file or a config cannot be a stream ----------------------
 refused() {  # DESC LINE CMD...

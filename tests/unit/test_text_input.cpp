@@ -12,6 +12,7 @@
 #include "io/composition_file.hpp"
 #include "io/csplib.hpp"
 #include "io/errors.hpp"
+#include "io/input_file.hpp"
 #include "io/text_format.hpp"
 #include "io/text_input.hpp"
 
@@ -135,6 +136,30 @@ TEST_F(TextFiles, ParamFilesWithABomOrCrLineEndsRead) {
     FAIL();
   } catch (const InputError& e) {
     EXPECT_EQ(std::string(e.what()), dir_.string() + ": cannot open: is a directory");
+  }
+}
+
+// A .param text on standard input is held to a named file's limit: read whole, or (a pipe)
+// stopped as soon as it has more bytes than that, if it looks like a .param text.
+TEST(ParamOnStdin, HeldToTheLimitOfANamedFile) {
+  const std::string param = "n = 4\nnumdiags = 0\ndiags = []";  // then blanks up to the limit
+  std::string at_limit = param + std::string(kMaxParamBytes - param.size(), ' ');
+  EXPECT_EQ(read_param(*InputFile::from_memory(at_limit, "<stdin>"), std::nullopt).board.n(), 4);
+  at_limit += ' ';
+  try {
+    (void)read_param(*InputFile::from_memory(at_limit, "<stdin>"), std::nullopt);
+    FAIL();
+  } catch (const InputError& e) {
+    EXPECT_EQ(std::string(e.what()), "<stdin>: 16777217 bytes, more than a .param file may have (16 MiB)");
+  }
+  const InputFile::StreamCheck check = param_stream_check();
+  EXPECT_NO_THROW(check("<stdin>", std::string_view(at_limit).substr(0, kMaxParamBytes)));
+  EXPECT_NO_THROW(check("<stdin>", std::string(kMaxParamBytes + 1, '1')));  // a composition: no such limit
+  try {
+    check("<stdin>", at_limit + "more");
+    FAIL();
+  } catch (const InputError& e) {
+    EXPECT_EQ(std::string(e.what()), "<stdin>: at least 16777217 bytes, more than a .param file may have (16 MiB)");
   }
 }
 
