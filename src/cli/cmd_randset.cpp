@@ -43,13 +43,15 @@ Runner add_randset(CLI::App& app) {
     if (a->trials_csv_given && a->trials_csv.empty()) throw InputError("--trials-csv: expected a file path, got ''");
     std::ofstream csv;
     if (!a->csv.empty()) {
+      errno = 0;
       csv.open(a->csv);
-      if (!csv) throw IoError(a->csv + ": cannot write: " + std::strerror(errno));
+      if (!csv) throw_errno(a->csv + ": cannot write", errno != 0 ? errno : EIO);
     }
     std::ofstream per_trial;
     if (!a->trials_csv.empty()) {
+      errno = 0;
       per_trial.open(a->trials_csv);
-      if (!per_trial) throw IoError(a->trials_csv + ": cannot write: " + std::strerror(errno));
+      if (!per_trial) throw_errno(a->trials_csv + ": cannot write", errno != 0 ? errno : EIO);
       // Both open now: the same file twice (a link, ./x and x) would write one over the other.
       std::error_code ec;
       if (csv.is_open() && std::filesystem::equivalent(a->csv, a->trials_csv, ec))

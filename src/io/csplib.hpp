@@ -28,7 +28,8 @@ struct ParamInstance {
 /// from numdiags, or `diags` above numdiags ("--diags 20 is above numdiags = 14").
 ParamInstance parse_param(const std::string& text, const std::string& source, std::optional<int> diags);
 
-/// Reads a .param file (see parse_param). Throws nqc::InputError "FILE: cannot open: REASON".
+/// Reads a .param file (see parse_param). Throws "FILE: cannot open: REASON" as
+/// text::read_small_file does (a missing file: nqc::InputError; EACCES, EIO: nqc::IoError).
 ParamInstance read_param(const std::filesystem::path& file, std::optional<int> diags);
 
 /// One excluded diagonal of a prob079 instance: `index` 0..2n-2 of type 1 (sum, r + c =

@@ -73,11 +73,12 @@ std::string read_small_file(const std::filesystem::path& file, std::uintmax_t ma
   if (const auto size = fs::file_size(file, ec); !ec && size > max_bytes)
     throw InputError(name + ": " + std::to_string(size) + " bytes, more than a " + what + " may have (" +
                      std::to_string(max_bytes >> 20) + " MiB)");
+  errno = 0;
   std::ifstream in(file, std::ios::binary);
-  if (!in) throw InputError(name + ": cannot open: " + std::strerror(errno));
+  if (!in) throw_errno(name + ": cannot open", errno != 0 ? errno : EIO);
   std::stringstream text;
   text << in.rdbuf();
-  if (in.bad()) throw InputError(name + ": cannot read: " + std::strerror(errno));
+  if (in.bad()) throw_errno(name + ": cannot read", errno != 0 ? errno : EIO);
   return text.str();
 }
 
