@@ -33,7 +33,12 @@ void Progress::maybe_log(WorkCounter& counter) {
 
 ProgressLog::ProgressLog(Progress& progress, WorkCounter& counter, bool root)
     : progress_(progress), counter_(counter), root_(root) {
-  if (!root_ || progress_.interval_s() <= 0 || !counter_.can_peek()) return;
+  if (!root_ || progress_.interval_s() <= 0) return;
+  if (!counter_.can_peek()) {
+    spdlog::debug("progress lines between cases (the counter's window is not MPI_WIN_UNIFIED)");
+    return;
+  }
+  spdlog::debug("progress lines from a thread (the counter read in local memory)");
   thread_ = std::thread([this] {
     const auto interval = std::chrono::duration<double>(progress_.interval_s());
     std::unique_lock lock(mutex_);
