@@ -132,7 +132,8 @@ class Campaign:
         return d
 
     def one_line_diagnosis(self, err, file, advice, prefixes):
-        lines = [line for line in err.splitlines() if line.strip()]
+        # nqc run -q keeps the end-of-launch summary of a launch that got as far as its merge.
+        lines = [line for line in err.splitlines() if line.strip() and "] [info] summary: " not in line]
         if len(lines) != 1:
             return False
         line = lines[0]

@@ -9,7 +9,9 @@
 # The time-limit warning (SIGUSR1) stops nqc after its current case (exit 4) and the job
 # requeues itself (scontrol requeue), up to MAX_REQUEUES times; the next attempt resumes from
 # the shards on disk. SIGTERM (scancel, preemption) stops nqc the same way but does not
-# requeue: submit the same command again to resume.
+# requeue: submit the same command again to resume. A failure that a requeue would only repeat
+# (nqc's exit codes, `nqc --help`: 5 engine_bug, 7 io_error, 8 out_of_memory) is not requeued
+# and is logged with what to do.
 set -uo pipefail
 restarts=${SLURM_RESTART_COUNT:-0}
 args=(run "$CONFIG" -o "$OUT")
@@ -77,7 +79,21 @@ if ((rc == 0)); then
   say "nqc finished (exit 0)"
   exit 0
 fi
-if ((warned && !stopped && rc != 5)); then
+
+# What nqc's exit code `$1` means for this job (the names are nqc's: nqc --help).
+meaning() {
+  case $1 in
+    1) echo "bad_input: a config, file or results directory nqc refuses: see its error above" ;;
+    5) echo "engine_bug: the composition is in $OUT/engine-bug-case-ID.txt" ;;
+    7) echo "io_error: the system refused a read or write (a full disk, a quota, a read-only or unwritable directory): see its error above; make room, then submit the same command again to resume" ;;
+    8) echo "out_of_memory: ask for more memory per task (e.g. --sbatch=--mem-per-cpu=4G) or fewer tasks per node, then submit the same command again to resume" ;;
+    *) echo "see the log above" ;;
+  esac
+}
+# A failure that another attempt would only repeat: not requeued, not "stopped".
+repeats() { (($1 == 5 || $1 == 7 || $1 == 8)); }
+
+if ((warned && !stopped)) && ! repeats "$rc"; then
   if ((restarts >= MAX_REQUEUES)); then
     say "error: stopped at the time limit (exit $rc) after $restarts requeues (limit $MAX_REQUEUES): submit the same command again to resume"
     exit 4
@@ -89,9 +105,9 @@ if ((warned && !stopped && rc != 5)); then
   say "error: scontrol requeue $SLURM_JOB_ID failed: submit the same command again to resume"
   exit 4
 fi
-if ((rc == 4 || (stopped && rc != 5))); then
+if ((rc == 4)) || { ((stopped)) && ! repeats "$rc"; }; then
   say "nqc stopped (exit $rc): a job requeued by Slurm (preemption) resumes by itself; else submit the same command again"
 else
-  say "nqc failed (exit $rc)"
+  say "nqc failed (exit $rc: $(meaning "$rc"))"
 fi
 exit "$rc"

@@ -31,7 +31,7 @@ Runner add_verify(CLI::App& app) {
   auto timing = std::make_shared<bool>(false);
   cmd->add_option("FILE", *file, kInputHelp)->required();
   cmd->add_flag("--timing", *timing, "print the seconds spent reading and checking to stderr (read_s: ..., check_s: ...)");
-  cmd->footer("Exit codes: 0 consistent, 1 bad input (the message names the file, line and rows).");
+  cmd->footer(exit_codes_footer({{kExitOk, "consistent"}}) + " A bad file's message names the file, line and rows.");
   return [file, timing] {
     const auto t0 = std::chrono::steady_clock::now();
     const LoadedComposition loaded = read_composition(*file);
@@ -52,7 +52,7 @@ Runner add_construct(CLI::App& app) {
   auto output = std::make_shared<std::string>();
   cmd->add_option("N", *n, "board size, 1 <= N <= 2147483647")->required();
   cmd->add_option("-o,--output", *output, kOutputHelp);
-  cmd->footer("Exit codes: 0 written, 1 bad input, 2 no solution exists (N = 2, 3).");
+  cmd->footer(exit_codes_footer({{kExitOk, "written"}, {kExitInfeasible, "no solution exists (N = 2, 3)"}}));
   return [n, output] {
     if (*n < 1) throw InputError("N: expected a board size >= 1, got " + std::to_string(*n));
     const auto s = construct_solution(*n);
@@ -125,8 +125,8 @@ Runner add_convert(CLI::App& app) {
       ->check(CLI::IsMember({"text", "binary", "hdf5"}));
   cmd->footer("The composition must be consistent, as verify checks (a converter does not pass bad data on).\n"
               "Binary: 24-byte header (magic \\x89NQC\\r\\n\\x1a\\n, uint32 version 1, uint32 flags 0, uint64 n), then n uint32\n"
-              "values Q(1..n), all little-endian. HDF5: the 1-D dataset /composition (uint32, chunked, Fletcher32).\n"
-              "Exit codes: 0 written, 1 bad input or I/O error.");
+              "values Q(1..n), all little-endian. HDF5: the 1-D dataset /composition (uint32, chunked, Fletcher32).\n" +
+              exit_codes_footer({{kExitOk, "written"}}));
   return [input, output, to] {
     LoadedComposition loaded = read_composition(*input);
     require_consistent(loaded);

@@ -1,5 +1,7 @@
 // challenge: the paper's pair of compositions, one with a completion and one without.
+#include <cerrno>
 #include <cstdio>
+#include <cstring>
 #include <filesystem>
 #include <fstream>
 
@@ -31,8 +33,8 @@ Runner add_challenge(CLI::App& app) {
   cmd->footer(
       "Writes DIR/a.FORMAT and DIR/b.FORMAT, made from a random solution: the same N and free rows,\n"
       "identical but for a few thousand kept rows; one has a completion, the other none (a free row\n"
-      "whose free cells are all attacked). DIR/answer.json says which.\n"
-      "Exit codes: 0 written, 1 bad input.");
+      "whose free cells are all attacked). DIR/answer.json says which.\n" +
+      exit_codes_footer({{kExitOk, "written"}}));
   return [a] {
     if (a->n < 8) throw InputError("N: expected a board size 8..2147483647, got " + std::to_string(a->n));
     if (a->free_rows < 1 || a->free_rows > a->n / 2)
@@ -42,7 +44,7 @@ Runner add_challenge(CLI::App& app) {
     const std::filesystem::path file_a = dir / ("a." + a->format), file_b = dir / ("b." + a->format);
     std::error_code ec;
     std::filesystem::create_directories(dir, ec);
-    if (ec) throw IoError(a->dir + ": cannot create the directory: " + ec.message());
+    if (ec) throw_error(errno_exit_code(ec.value()), a->dir + ": cannot create the directory: " + ec.message());
     if (std::filesystem::exists(dir / "answer.json"))
       throw InputError(a->dir + ": holds a challenge already (answer.json): choose another directory");
     Rng rng(a->seed, 7);
@@ -62,9 +64,11 @@ Runner add_challenge(CLI::App& app) {
         {"dead_row", challenge.dead_row + 1},
         {"changed_rows", challenge.changes.size()},
         {"why", "row " + std::to_string(challenge.dead_row + 1) + " is free in both; in the infeasible one every free column is attacked there"}};
+    errno = 0;
     std::ofstream out(dir / "answer.json");
     out << answer.dump(2) << "\n";
-    if (!out) throw IoError((dir / "answer.json").string() + ": cannot write");
+    out.flush();
+    if (!out) throw IoError((dir / "answer.json").string() + ": cannot write: " + std::strerror(errno != 0 ? errno : EIO));
     std::printf("%s, %s: n = %d, %d free rows, %zu rows differ; which one has a completion: %s\n", file_a.string().c_str(),
                 file_b.string().c_str(), a->n, a->free_rows, challenge.changes.size(), (dir / "answer.json").string().c_str());
     return 0;

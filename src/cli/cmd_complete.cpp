@@ -83,8 +83,11 @@ Runner add_complete(CLI::App& app) {
   cmd->add_option("--seed", a->seed, "seed of the engine's random choices")->capture_default_str()->check(kUnsigned);
   cmd->add_option("--max-nodes", a->max_nodes, "give up after this many placements (sat: CaDiCaL's decisions; 0 = no limit)")->capture_default_str()->check(kUnsigned);
   cmd->add_option("--time-limit", a->time_limit_s, "give up after this many seconds (0 = no limit)")->capture_default_str()->check(kNonNegative);
-  cmd->footer("Exit codes: 0 solved, 1 bad input, 2 proved infeasible (no completion), 3 gave up, 5 engine bug.\n"
-              "[Grigoryan], [Minton92]: see docs/REFERENCES.md.");
+  cmd->footer(exit_codes_footer({{kExitOk, "solved"},
+                                 {kExitInfeasible, "proved infeasible (no completion)"},
+                                 {kExitGaveUp, "gave up"},
+                                 {kExitEngineBug, "engine bug"}}) +
+              "\n[Grigoryan], [Minton92]: see docs/REFERENCES.md.");
   return [a] {
     std::unique_ptr<Engine> engine;
     try {
@@ -145,8 +148,8 @@ Runner add_count(CLI::App& app, int& argc, char**& argv) {
   cmd->footer(
       "The empty board (N <= 64): bit-parallel search with the board's symmetries; under mpirun the ranks share "
       "its prefixes (the first 3 rows) dynamically and rank 0 prints the sum, the same as one process. "
-      "A composition: the word search of engine bitboard (at most 128 free rows), on rank 0 only.\n"
-      "Exit codes: 0 counted, 1 bad input, 3 a limit stopped the count (the count printed is a lower bound).");
+      "A composition: the word search of engine bitboard (at most 128 free rows), on rank 0 only.\n" +
+      exit_codes_footer({{kExitOk, "counted"}, {kExitGaveUp, "a limit stopped the count (the count printed is a lower bound)"}}));
   return [target, max_nodes, time_limit, diags, &argc, &argv] {
     Composition c;
     const bool is_number = !target->empty() && target->find_first_not_of("0123456789") == std::string::npos;

@@ -98,8 +98,9 @@ Runner add_rerun(CLI::App& app) {
   cmd->add_option("--case", a->case_id, "case id (the case_id column)")->required()->check(kUnsigned);
   cmd->add_option("-e,--engine", a->engine, "another engine (default: the run's, with its engine_params)");
   cmd->add_flag("--verbose", a->verbose, "also print the composition");
-  cmd->footer("Prints the stored row and the new one. Exit codes: 0 same outcome and backtracks (for the same\n"
-              "engine), 1 bad input, 6 different outcome or backtracks.");
+  cmd->footer("Prints the stored row and the new one.\n" +
+              exit_codes_footer({{kExitOk, "same outcome and backtracks (for the same engine)"},
+                                 {kExitRerunDiffers, "different outcome or backtracks"}}));
   return [a] {
     refuse_std_stream_results("RESULTS", a->results);
     const StoredCase c = load_case(a->results, find_row(a->results, a->case_id));
@@ -134,7 +135,7 @@ Runner add_rerun(CLI::App& app) {
     if (!same_engine) return 0;
     const bool same = again.k == stored.k && again.outcome == stored.outcome && again.backtracks == stored.backtracks;
     if (!same) std::fprintf(stderr, "nqc: rerun differs from the stored row\n");
-    return same ? 0 : 6;
+    return static_cast<int>(same ? kExitOk : kExitRerunDiffers);
   };
 }
 

@@ -1,5 +1,4 @@
 // run and aggregate.
-#include <fcntl.h>
 #include <unistd.h>
 
 #include <algorithm>
@@ -62,61 +61,6 @@ std::pair<std::uint64_t, std::uint64_t> parse_part(const std::string& text) {
   return {i, k};
 }
 
-// Standard output sent to /dev/null while this lives.
-class SilencedStdout {
- public:
-  SilencedStdout() {
-    std::fflush(stdout);
-    saved_ = ::dup(STDOUT_FILENO);
-    const int null = ::open("/dev/null", O_WRONLY | O_CLOEXEC);
-    const bool ok = saved_ >= 0 && null >= 0 && ::dup2(null, STDOUT_FILENO) >= 0;
-    const int error = errno;
-    if (null >= 0) ::close(null);
-    if (!ok) {
-      if (saved_ >= 0) ::close(saved_);
-      throw IoError(std::string("--json: cannot redirect the standard output: ") + std::strerror(error));
-    }
-  }
-  ~SilencedStdout() {
-    std::fflush(stdout);
-    ::dup2(saved_, STDOUT_FILENO);
-    ::close(saved_);
-  }
-  SilencedStdout(const SilencedStdout&) = delete;
-  SilencedStdout& operator=(const SilencedStdout&) = delete;
-
- private:
-  int saved_ = -1;
-};
-
-// `run --dry-run --json`: the plan summary as one JSON line, for scripts (jobs/submit). The
-// checks are the dry run's own (config, plan, a results directory of another config), its
-// text silenced; the config is then loaded and planned again for the numbers.
-int dry_run_json(const RunOptions& options, const MpiSession& session, const std::atomic<bool>& stop) {
-  int code = 0;
-  {
-    const SilencedStdout silenced;
-    code = run_experiment(options, session, stop);
-  }
-  if (code != kExitOk || session.rank() != 0) return code;
-  ExperimentConfig config = load_config(options.config);
-  if (options.output) config.output = *options.output;
-  const Plan plan = make_plan(config);
-  const std::filesystem::path dir = std::filesystem::weakly_canonical(std::filesystem::absolute(config.output));
-  std::error_code ec;
-  const std::size_t done = std::filesystem::is_directory(dir / "shards", ec) ? done_shards(dir).size() : 0;
-  const nlohmann::json summary = {
-      {"config", std::filesystem::weakly_canonical(std::filesystem::absolute(options.config)).string()},
-      {"name", config.name},
-      {"output", dir.string()},
-      {"shards", plan.shards.size()},
-      {"cases", plan.total_cases},
-      {"shards_done", done},
-  };
-  std::printf("%s\n", summary.dump().c_str());
-  return kExitOk;
-}
-
 }  // namespace
 
 Runner add_run(CLI::App& app, int& argc, char**& argv) {
@@ -140,10 +84,9 @@ Runner add_run(CLI::App& app, int& argc, char**& argv) {
                 "rewrite a damaged DIR/config.json or DIR/plan.json from this config, when the result files there carry "
                 "its config_hash and plan_hash (implies --resume)");
   auto* dry_run = cmd->add_flag("--dry-run", opt->dry_run, "print the plan's shard and case counts and exit");
-  auto json = std::make_shared<bool>(false);
-  cmd->add_flag("--json", *json,
+  cmd->add_flag("--json", opt->json,
                 "with --dry-run: print the plan as one JSON object instead (config, name, output, shards, cases, "
-                "shards_done; paths absolute), for scripts")
+                "shards_done, by_n: [{n, shards, cases, cpu_seconds}], cpu_seconds, core_hours; paths absolute), for scripts")
       ->needs(dry_run);
   auto part = std::make_shared<std::string>();
   auto* part_option = cmd->add_option("--part", *part,
@@ -154,7 +97,7 @@ Runner add_run(CLI::App& app, int& argc, char**& argv) {
   cmd->get_option("--force")->excludes(part_option);  // a part must not remove the other parts' shards
   cmd->add_option("--log-level", *log_level, "trace, debug, info, warn, error")->capture_default_str()
       ->check(CLI::IsMember({"trace", "debug", "info", "warn", "error", "critical", "off"}));
-  cmd->add_flag("-q,--quiet", *quiet, "log warnings and errors only (no progress lines)");
+  cmd->add_flag("-q,--quiet", *quiet, "log warnings, errors and the end-of-launch summary only (no progress lines)");
   auto progress = std::make_shared<double>(-1.0);
   cmd->add_option("--progress", *progress,
                   "seconds between progress lines (cases done on every rank, rate, ETA from the plan's cost estimate); "
@@ -164,8 +107,13 @@ Runner add_run(CLI::App& app, int& argc, char**& argv) {
   cmd->add_flag("--help-config", *help_config, "describe the config keys, engine parameters and paths, and exit");
   cmd->add_flag("--config-schema", *config_schema,
                 "print the configs' JSON Schema (what configs/nqc-config.schema.json holds, generated from the config table) and exit");
-  cmd->footer("Exit codes: 0 done, 1 bad input or I/O error, 4 interrupted by SIGTERM, SIGINT or SIGUSR1 (rerun with --resume; under mpirun send SIGUSR1 to mpirun), 5 engine bug.");
-  return [opt, log_level, quiet, help_config, config_schema, output, part, part_option, json, progress, &argc, &argv] {
+  cmd->footer(exit_codes_footer({{kExitOk, "done"},
+                                 {kExitInterrupted,
+                                  "interrupted by SIGTERM, SIGINT or SIGUSR1 (rerun with --resume; under mpirun send SIGUSR1 to "
+                                  "mpirun)"},
+                                 {kExitEngineBug, "engine bug"}}) +
+              " Under mpirun every rank ends with the same code.");
+  return [opt, log_level, quiet, help_config, config_schema, output, part, part_option, progress, &argc, &argv] {
     if (*help_config || *config_schema) {
       std::fputs((*help_config ? config_help() : config_schema_text()).c_str(), stdout);
       return 0;
@@ -189,12 +137,14 @@ Runner add_run(CLI::App& app, int& argc, char**& argv) {
     catch_stop_signals();
     setup_logging(session.rank(), *log_level, *quiet);
     try {
-      return *json ? dry_run_json(*opt, session, g_stop) : run_experiment(*opt, session, g_stop);
-    } catch (const std::exception& e) {
-      // Anything not handled inside (out of memory, a file system error): one message, and
-      // every rank ends, so that no rank waits forever in a collective.
-      spdlog::critical("{}", e.what());
-      session.abort(kExitBadInput);
+      return run_experiment(*opt, session, g_stop);
+    } catch (...) {
+      // Anything not handled inside: one message, and every rank ends with its exit code
+      // (out of memory 8, a file system error 7), so that no rank waits forever in a
+      // collective.
+      const ErrorReport error = current_error();
+      spdlog::critical("{}", error.message);
+      session.abort(error.code);
     }
   };
 }

@@ -51,7 +51,9 @@ Runner add_info(CLI::App& app);
 /// challenge: the paper's pair of compositions at large n, one without completion.
 Runner add_challenge(CLI::App& app);
 
-/// Sets the spdlog default logger: stderr, "[time] [rank R] [level] message".
+/// Sets the spdlog default logger: stderr, "[time] [rank R] [level] message", at `level`
+/// (warn when `quiet`); and kSummaryLogger (mpi/runner.hpp) on the same sink, at info when
+/// `quiet`, so that -q keeps the end-of-launch summary.
 void setup_logging(int rank, const std::string& level, bool quiet);
 
 }  // namespace nqc::cli

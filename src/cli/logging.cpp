@@ -7,6 +7,7 @@
 
 #include "cli/commands.hpp"
 #include "io/errors.hpp"
+#include "mpi/runner.hpp"
 
 namespace nqc::cli {
 
@@ -38,6 +39,12 @@ void setup_logging(int rank, const std::string& level, bool quiet) {
   logger->set_pattern("[%Y-%m-%d %H:%M:%S.%e] [rank " + std::to_string(rank) + "] [%l] %v");
   spdlog::set_default_logger(logger);
   spdlog::set_level(quiet ? spdlog::level::warn : spdlog::level::from_str(level));
+  // The end-of-launch lines: on the same sink (one stream, lines never interleaved), at the
+  // chosen level, but info under -q (warnings, errors and the summary).
+  auto summary = std::make_shared<spdlog::logger>(kSummaryLogger, logger->sinks().begin(), logger->sinks().end());
+  summary->set_pattern("[%Y-%m-%d %H:%M:%S.%e] [rank " + std::to_string(rank) + "] [%l] %v");
+  summary->set_level(quiet ? spdlog::level::info : spdlog::level::from_str(level));
+  spdlog::register_logger(summary);
 }
 
 }  // namespace nqc::cli

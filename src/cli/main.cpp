@@ -13,6 +13,7 @@
 int main(int argc, char** argv) {
   CLI::App app{"nqc: n-Queens Completion at cluster scale (complete compositions, run experiments, aggregate results)"};
   app.require_subcommand(1);
+  app.footer(nqc::exit_codes_text());
   // "nqc 0.1.0 (git 0123456789ab)", "-dirty" after the revision when built from edited files.
   app.set_version_flag("-V,--version", std::string("nqc ") + NQC_VERSION + " (git " + NQC_GIT_REVISION + ")");
   std::map<CLI::App*, nqc::cli::Runner> runners;
@@ -60,18 +61,12 @@ int main(int argc, char** argv) {
   try {
     for (auto& [sub, run] : runners)
       if (sub->parsed()) return run();
-  } catch (const nqc::InputError& e) {
-    std::fprintf(stderr, "nqc: error: %s\n", e.what());
-    return nqc::kExitBadInput;
-  } catch (const nqc::IoError& e) {
-    std::fprintf(stderr, "nqc: error: %s\n", e.what());
-    return nqc::kExitBadInput;
-  } catch (const std::bad_alloc&) {
-    std::fprintf(stderr, "nqc: error: out of memory (the board or the file is too large for this machine)\n");
-    return nqc::kExitBadInput;
-  } catch (const std::exception& e) {
-    std::fprintf(stderr, "nqc: error: %s\n", e.what());
-    return nqc::kExitBadInput;
+  } catch (...) {
+    // Every error ends here with its own exit code (nqc::current_error): bad input 1, the
+    // system refusing a read or write 7, out of memory 8.
+    const nqc::ErrorReport error = nqc::current_error();
+    std::fprintf(stderr, "nqc: error: %s\n", error.message.c_str());
+    return error.code;
   }
   return nqc::kExitBadInput;
 }

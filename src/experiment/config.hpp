@@ -63,7 +63,8 @@ ExperimentConfig parse_config(const nlohmann::json& j, const std::string& source
 /// (the "Paths" paragraph of config_help): instance files become absolute (in `resolved` too, so that a rerun or
 /// resume works from any working directory), output becomes that directory joined with it.
 /// Throws nqc::InputError naming the file for a missing file, invalid JSON (with line and
-/// column), a duplicate key, any validation error, or an instance path that does not exist.
+/// column), a duplicate key, any validation error, or an instance path that does not exist;
+/// nqc::IoError when the system refuses the read (EACCES, EIO).
 ExperimentConfig load_config(const std::filesystem::path& file);
 
 /// The keys a config may have, with their defaults and meaning, every engine's parameters

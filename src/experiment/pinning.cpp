@@ -160,29 +160,29 @@ void check_against_plan(const std::filesystem::path& file, std::uint64_t shard_i
     return it == content.attrs.end() ? std::string() : it->second;
   };
   if (attr("config_hash") != run.config_hash)
-    throw IoError(name + ": belongs to another config (config_hash " + text::escaped(attr("config_hash")) + ", this config " +
-                  run.config_hash + "); move it out of " + shards_dir);
+    throw InputError(name + ": belongs to another config (config_hash " + text::escaped(attr("config_hash")) + ", this config " +
+                     run.config_hash + "); move it out of " + shards_dir);
   if (shard_id >= plan.shards.size())
-    throw IoError(name + ": shard " + shown(shard_id) + " is not in this config's plan of " + shown(plan.shards.size()) +
-                  " shards; move it out of " + shards_dir);
+    throw InputError(name + ": shard " + shown(shard_id) + " is not in this config's plan of " + shown(plan.shards.size()) +
+                     " shards; move it out of " + shards_dir);
   if (content.attrs.contains("plan_hash") && attr("plan_hash") != run.plan_hash)
-    throw IoError(name + ": was written for another plan of this config (plan_hash " + text::escaped(attr("plan_hash")) +
-                  ", this run's " + run.plan_hash + "): its instance files or nqc's case making differed; move it out of " +
-                  shards_dir);
+    throw InputError(name + ": was written for another plan of this config (plan_hash " + text::escaped(attr("plan_hash")) +
+                     ", this run's " + run.plan_hash + "): its instance files or nqc's case making differed; move it out of " +
+                     shards_dir);
   if (content.attrs.contains("shard_id") && attr("shard_id") != shown(shard_id))
-    throw IoError(name + ": its shard_id attribute says " + text::quoted(attr("shard_id")) + ", its name shard " +
-                  shown(shard_id) + rewrite_advice(file));
+    throw InputError(name + ": its shard_id attribute says " + text::quoted(attr("shard_id")) + ", its name shard " +
+                     shown(shard_id) + rewrite_advice(file));
   const Shard& shard = plan.shards[shard_id];
   const std::string which = "shard " + shown(shard_id) + " of the plan";
   if (partial ? content.row_count >= shard.case_count() : content.row_count != shard.case_count())
-    throw IoError(name + ": holds " + shown(content.row_count) + " rows, " + which + " has " + shown(shard.case_count()) +
-                  " cases" + rewrite_advice(file));
+    throw InputError(name + ": holds " + shown(content.row_count) + " rows, " + which + " has " + shown(shard.case_count()) +
+                     " cases" + rewrite_advice(file));
   if (content.rows.size() != content.row_count) return;  // the rows were not read: metadata only
   std::uint64_t i = 0;
   const auto expect = [&](const char* field, std::uint64_t got, std::uint64_t want) {
     if (got != want)
-      throw IoError(name + ": row " + shown(i) + " has " + field + " " + shown(got) + ", " + which + " has " + shown(want) +
-                    " there" + rewrite_advice(file));
+      throw InputError(name + ": row " + shown(i) + " has " + field + " " + shown(got) + ", " + which + " has " + shown(want) +
+                       " there" + rewrite_advice(file));
   };
   for (const CaseRow& row : content.rows) {
     const std::uint64_t id = shard.first_case + i;
@@ -206,8 +206,8 @@ void check_against_plan(const std::filesystem::path& file, std::uint64_t shard_i
   }
   for (const FailureRecord& f : content.failures)
     if (f.case_id < shard.first_case || f.case_id >= shard.first_case + content.row_count)
-      throw IoError(name + ": holds the composition of case " + shown(f.case_id) + ", which is not among its rows" +
-                    rewrite_advice(file));
+      throw InputError(name + ": holds the composition of case " + shown(f.case_id) + ", which is not among its rows" +
+                       rewrite_advice(file));
 }
 
 }  // namespace nqc

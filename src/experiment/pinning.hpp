@@ -68,7 +68,7 @@ struct RunIdentity {
 
 /// Checks a shard or partial file of a run against its plan, from what read_result_file read
 /// (its attributes always; with the rows when `content.rows` were read, else its row count).
-/// Throws nqc::IoError naming the file and the first disagreement, with what to do:
+/// Throws nqc::InputError naming the file and the first disagreement, with what to do:
 /// another config's or plan's file ("FILE: belongs to another config (config_hash X, this
 /// config Y); move it out of DIR/shards"), a shard outside the plan, a shard_id attribute that
 /// is not its name's, rows that are not the plan's ("FILE: holds 5 rows, shard 3 of the plan

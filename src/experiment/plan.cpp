@@ -11,6 +11,7 @@
 #include <filesystem>
 #include <optional>
 #include <map>
+#include <set>
 #include <numeric>
 
 namespace nqc {
@@ -149,6 +150,33 @@ std::vector<std::uint64_t> schedule_order(const Plan& plan) {
     return plan.shards[a].cost > plan.shards[b].cost;
   });
   return order;
+}
+
+PlanEstimate estimate_plan(const Plan& plan) {
+  std::map<Index, PlanSize> by_n;
+  if (plan.instance_cases.empty()) {
+    for (const Shard& s : plan.shards) {
+      ++by_n[s.n].shards;
+      by_n[s.n].cases += s.case_count();
+    }
+  } else {
+    // Instance shards may mix sizes: a shard counts for every n it holds a case of.
+    for (const Shard& s : plan.shards) {
+      std::set<Index> sizes;
+      for (std::uint64_t c = s.first_solution; c < s.first_solution + s.solution_count; ++c)
+        sizes.insert(plan.instance_cases[c].n);
+      for (const Index n : sizes) ++by_n[n].shards;
+    }
+    for (const InstanceCase& c : plan.instance_cases) ++by_n[c.n].cases;
+  }
+  PlanEstimate out;
+  for (auto& [n, size] : by_n) {
+    size.n = n;
+    size.cpu_seconds = estimated_case_seconds(n) * static_cast<double>(size.cases);
+    out.cpu_seconds += size.cpu_seconds;
+    out.by_n.push_back(size);
+  }
+  return out;
 }
 
 std::vector<std::uint64_t> part_order(const Plan& plan, std::uint64_t part, std::uint64_t parts) {

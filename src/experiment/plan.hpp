@@ -94,12 +94,33 @@ std::vector<InstanceFile> instance_files_now(const ExperimentConfig& config);
 /// An instance config expands its directories (their *.param and *.txt files, sorted) and
 /// reads every file once for n and numdiags (and its size and content hash, for the pinned
 /// plan): one case per (file, diags entry), shards of shard_cases cases. Throws
-/// nqc::InputError for an unreadable or malformed instance file.
+/// nqc::InputError for a missing or malformed instance file, nqc::IoError when the system
+/// refuses its read (EACCES, EIO).
 Plan make_plan(const ExperimentConfig& config);
 
 /// Indices into plan.shards, largest expected cost first (ties by id): the order in which
 /// ranks take shards.
 std::vector<std::uint64_t> schedule_order(const Plan& plan);
+
+/// One board size of a plan: its shards (an instance shard counts for every n it holds a case
+/// of), cases, and their estimated CPU seconds (estimated_case_seconds(n) per case: a guide
+/// for sizing jobs, not a promise; other engines and instance sets differ).
+struct PlanSize {
+  Index n = 0;
+  std::uint64_t shards = 0;
+  std::uint64_t cases = 0;
+  double cpu_seconds = 0;
+};
+
+/// A plan's sizes and estimate, what `nqc run --dry-run` prints (as text and as JSON).
+struct PlanEstimate {
+  std::vector<PlanSize> by_n;  ///< ascending n
+  double cpu_seconds = 0;      ///< the sum over by_n
+  [[nodiscard]] double core_hours() const { return cpu_seconds / 3600.0; }
+};
+
+/// The per-n breakdown of `plan`.
+PlanEstimate estimate_plan(const Plan& plan);
 
 /// The shards of part `part` (0-based) of `parts` independent parts (a Slurm job array),
 /// in schedule order: the shard at position p of schedule_order() belongs to part p mod

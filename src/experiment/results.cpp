@@ -128,7 +128,7 @@ class RowReader {
       const std::string name(c.name);
       const H5T_class_t stored = h5::member_class(cases, name);
       if (stored == H5T_NO_CLASS) {
-        if (!optional_column(c)) throw IoError(file_.string() + ": /cases has no member '" + name + "'");
+        if (!optional_column(c)) throw InputError(file_.string() + ": /cases has no member '" + name + "'");
         continue;
       }
       check_class(c, stored);
@@ -142,7 +142,7 @@ class RowReader {
         } else {
           // The file's own enum type (native), so that HDF5 copies its codes; mapped below.
           h5::Handle type(H5Tget_native_type(h5::member_type(cases, name).id(), H5T_DIR_ASCEND), H5Tclose);
-          if (!type) throw IoError(file_.string() + ": cannot read the type of /cases member '" + name + "'");
+          if (!type) throw InputError(file_.string() + ": cannot read the type of /cases member '" + name + "'");
           s.bytes = 1;
           for (const auto& [member, value] : h5::enum_members(type)) s.names[value & 0xff] = member;
           side.add(name, s.offset, keep.emplace_back(std::move(type)).id());
@@ -212,14 +212,14 @@ class RowReader {
       default: expected = is({H5T_INTEGER}) ? nullptr : "an integer"; break;
     }
     if (expected != nullptr)
-      throw IoError(file_.string() + ": /cases member '" + std::string(c.name) + "' is " + class_name(stored) +
-                    ", expected " + expected);
+      throw InputError(file_.string() + ": /cases member '" + std::string(c.name) + "' is " + class_name(stored) +
+                       ", expected " + expected);
   }
 
   // Whether every name of the file's enum member `name` is one of `ours`.
   bool known_names(const std::string& name, const std::vector<std::string>& ours) const {
     const h5::Handle type = h5::member_type(cases_, name);
-    if (H5Tget_size(type.id()) != 1) throw IoError(file_.string() + ": /cases member '" + name + "' is not a 1-byte enum");
+    if (H5Tget_size(type.id()) != 1) throw InputError(file_.string() + ": /cases member '" + name + "' is not a 1-byte enum");
     for (const auto& [member, value] : h5::enum_members(type))
       if (std::find(ours.begin(), ours.end(), member) == ours.end()) return false;
     return true;
@@ -234,16 +234,16 @@ class RowReader {
     } else {
       const auto it = s.names.find(static_cast<unsigned char>(*bytes));
       if (it == s.names.end())
-        throw IoError(file_.string() + ": case " + std::to_string(row.case_id) + ": " + std::string(c.name) + " code " +
-                      std::to_string(static_cast<unsigned char>(*bytes)) + " is not a value of its enum");
+        throw InputError(file_.string() + ": case " + std::to_string(row.case_id) + ": " + std::string(c.name) + " code " +
+                         std::to_string(static_cast<unsigned char>(*bytes)) + " is not a value of its enum");
       name = it->second;
     }
     const std::vector<std::string> names = column_value_names(c.kind);
     const std::string wanted = name.empty() && c.kind == ColumnKind::stop_reason ? names.front() : name;
     const auto it = std::find(names.begin(), names.end(), wanted);
     if (it == names.end())
-      throw IoError(file_.string() + ": case " + std::to_string(row.case_id) + ": " + std::string(c.name) + " '" +
-                    text::escaped(name) + "' is not one this nqc knows" + (s.bytes == 1 ? " (written by a newer nqc?)" : ""));
+      throw InputError(file_.string() + ": case " + std::to_string(row.case_id) + ": " + std::string(c.name) + " '" +
+                       text::escaped(name) + "' is not one this nqc knows" + (s.bytes == 1 ? " (written by a newer nqc?)" : ""));
     *(reinterpret_cast<unsigned char*>(&row) + c.offset) = static_cast<unsigned char>(it - names.begin());
   }
 
@@ -255,9 +255,9 @@ class RowReader {
       const CaseRow& row = rows[i];
       const std::string at = file_.string() + ": case " + std::to_string(row.case_id);
       if (row.outcome < 0 || row.outcome > 2)
-        throw IoError(at + " has outcome " + std::to_string(row.outcome) + " (expected 0 solved, 1 infeasible or 2 gave_up)");
-      if (row.engine >= engines) throw IoError(at + " has engine code " + std::to_string(row.engine) + ", not one of this nqc");
-      if (row.limit >= reasons) throw IoError(at + " has limit code " + std::to_string(row.limit) + ", not one of this nqc");
+        throw InputError(at + " has outcome " + std::to_string(row.outcome) + " (expected 0 solved, 1 infeasible or 2 gave_up)");
+      if (row.engine >= engines) throw InputError(at + " has engine code " + std::to_string(row.engine) + ", not one of this nqc");
+      if (row.limit >= reasons) throw InputError(at + " has limit code " + std::to_string(row.limit) + ", not one of this nqc");
     }
   }
 
@@ -300,24 +300,24 @@ void check_schema(const Attributes& attrs, const h5::Handle& file, const fs::pat
   const auto it = attrs.find("schema_version");
   if (it == attrs.end()) {
     if (H5Aexists(file.id(), "schema_version") > 0)
-      throw IoError(path.string() + ": schema_version is not a string 'MAJOR.MINOR' (this nqc reads " + readable_majors() + ")");
-    throw IoError(path.string() + ": not an nqc result file (no schema_version attribute)");
+      throw InputError(path.string() + ": schema_version is not a string 'MAJOR.MINOR' (this nqc reads " + readable_majors() + ")");
+    throw InputError(path.string() + ": not an nqc result file (no schema_version attribute)");
   }
   const int major = major_of(it->second);
   if (major < 0) {
-    throw IoError(path.string() + ": schema_version '" + text::escaped(it->second) + "' is not MAJOR.MINOR (this nqc reads " +
-                  readable_majors() + ")");
+    throw InputError(path.string() + ": schema_version '" + text::escaped(it->second) + "' is not MAJOR.MINOR (this nqc reads " +
+                     readable_majors() + ")");
   }
   if (major < kSchemaOldestMajor || major > kSchemaMajor) {
-    throw IoError(path.string() + ": schema version " + text::escaped(it->second) + ", this nqc reads " + readable_majors());
+    throw InputError(path.string() + ": schema version " + text::escaped(it->second) + ", this nqc reads " + readable_majors());
   }
 }
 
 void check_outcomes(const std::vector<CaseRow>& rows, const fs::path& path) {
   for (const CaseRow& row : rows) {
     if (row.outcome < 0 || row.outcome > 2) {
-      throw IoError("cannot write " + path.string() + ": case " + std::to_string(row.case_id) +
-                    " has outcome " + std::to_string(row.outcome) + " (expected 0, 1 or 2)");
+      throw std::invalid_argument("cannot write " + path.string() + ": case " + std::to_string(row.case_id) +
+                                  " has outcome " + std::to_string(row.outcome) + " (expected 0, 1 or 2)");
     }
   }
 }
@@ -375,17 +375,25 @@ void make_directory(const fs::path& path) {
 }
 
 // Writes `target`'s content under "<target>.tmp": fill, flush, close; commit_file (or a
-// BackgroundWriter) then makes it durable and names it. On failure no .tmp is left.
+// BackgroundWriter) then makes it durable and names it. On failure no .tmp is left. A failed
+// HDF5 call is an nqc::IoError here, whatever its cause: nqc writes this file, the user's
+// input has no part in it.
 PendingFile write_pending(const fs::path& target, const std::function<void(const h5::Handle&)>& fill) {
   const PendingFile pending{target.string() + ".tmp", target};
+  const auto remove_tmp = [&] {
+    std::error_code ignored;
+    fs::remove(pending.tmp, ignored);
+  };
   try {
     h5::Handle file = h5::create_file(pending.tmp);
     fill(file);
     h5::flush(file);
     file.close();
+  } catch (const h5::Error& e) {
+    remove_tmp();
+    throw IoError(e.what());
   } catch (...) {
-    std::error_code ignored;
-    fs::remove(pending.tmp, ignored);
+    remove_tmp();
     throw;
   }
   return pending;
@@ -554,7 +562,7 @@ std::vector<FailureRecord> read_failure_group(const h5::Handle& h, const fs::pat
     const auto [ptr, ec] =
         std::from_chars(name.data() + std::min<std::size_t>(5, name.size()), end, record.case_id);
     if (ec != std::errc{} || ptr != end || failure_name(record.case_id) != name) {
-      throw IoError(file.string() + ": unexpected object /failures/" + text::escaped(name));
+      throw InputError(file.string() + ": unexpected object /failures/" + text::escaped(name));
     }
     record.q = h5::read_int32s(group, name);
     failures.push_back(std::move(record));
@@ -570,14 +578,14 @@ ResultFile read_parts(const fs::path& file, unsigned parts) {
   out.attrs = h5::read_attributes_as_text(h);
   check_schema(out.attrs, h, file);
   if ((parts & kRowCount) != 0) {
-    if (!h5::exists(h, "cases")) throw IoError(file.string() + ": no cases dataset");
+    if (!h5::exists(h, "cases")) throw InputError(file.string() + ": no cases dataset");
     const h5::Handle cases = h5::open_dataset(h, "cases");
     const RowReader reader(cases, file);  // checks the members
     out.row_count = h5::length(cases);
     // A hostile file can declare any length: refuse what cannot be real.
     if (out.row_count > kMaxReadRows)
-      throw IoError(file.string() + ": /cases declares " + std::to_string(out.row_count) + " rows, more than " +
-                    std::to_string(kMaxReadRows) + " (damaged file?)");
+      throw InputError(file.string() + ": /cases declares " + std::to_string(out.row_count) + " rows, more than " +
+                       std::to_string(kMaxReadRows) + " (damaged file?)");
     if ((parts & kRows) == kRows) {
       out.rows.resize(out.row_count);
       reader.read(0, out.row_count, out.rows.data());
@@ -644,8 +652,8 @@ ResultFile read_isolated(const fs::path& file, unsigned parts) {
 }  // namespace
 
 DamagedFileError::DamagedFileError(const std::filesystem::path& file, const std::string& detail)
-    : IoError(file.string() + ": damaged (" + detail + ")" +
-              (damage_advice(file).empty() ? "" : ": " + damage_advice(file))),
+    : InputError(file.string() + ": damaged (" + detail + ")" +
+                 (damage_advice(file).empty() ? "" : ": " + damage_advice(file))),
       file_(file),
       detail_(detail) {}
 
@@ -664,17 +672,17 @@ std::string damage_advice(const std::filesystem::path& file) {
 ResultFile read_result_file(const std::filesystem::path& file, unsigned parts) {
   std::error_code ec;
   const fs::file_status status = fs::status(file, ec);
-  if (status.type() == fs::file_type::not_found) throw IoError(file.string() + ": no such file or directory");
-  if (!fs::is_regular_file(status)) throw IoError(file.string() + ": not a regular file");
+  if (status.type() == fs::file_type::not_found) throw InputError(file.string() + ": no such file or directory");
+  if (!fs::is_regular_file(status)) throw InputError(file.string() + ": not a regular file");
   const int version = h5::superblock_version(file);
   if (version < 0) {
     if (!damage_advice(file).empty()) throw DamagedFileError(file, "the HDF5 signature at its start is gone");
-    throw IoError(file.string() + ": not an HDF5 file");
+    throw InputError(file.string() + ": not an HDF5 file");
   }
   try {
     return version < 2 ? read_isolated(file, parts) : read_parts(file, parts);
   } catch (const h5::Error& e) {
-    if (e.system()) throw;  // the file cannot be opened (permissions): not its content
+    if (e.system()) throw_error(e.code(), e.what());  // the file cannot be opened (permissions): not its content
     throw DamagedFileError(file, e.detail());
   }
 }
@@ -728,7 +736,7 @@ void read_rows_in_batches(const std::filesystem::path& file, std::size_t batch_r
       rows.clear();
     }
   } catch (const h5::Error& e) {
-    if (e.system()) throw;
+    if (e.system()) throw_error(e.code(), e.what());
     throw DamagedFileError(file, e.detail());
   }
 }
@@ -745,8 +753,8 @@ void merge_results(const std::filesystem::path& dir, const Attributes& attrs, co
                    std::uint64_t expected_cases, const std::vector<Launch>& launches) {
   const std::vector<std::uint64_t> ids = done_shards(dir);
   if (ids.empty()) {
-    throw IoError(dir.string() + ": no shard files to merge (expected " +
-                  (dir / "shards").string() + "/*.h5)");
+    throw InputError(dir.string() + ": no shard files to merge (expected " +
+                     (dir / "shards").string() + "/*.h5)");
   }
   Attributes all = attrs;
   all["schema_version"] = schema_version();
@@ -768,24 +776,24 @@ void merge_results(const std::filesystem::path& dir, const Attributes& attrs, co
         types = row_types(RowLayout::packed, instance);
         cases.emplace(file, "cases", types->file.id(), h5::Layout{kChunkRows, kDeflateLevel});
       } else if (!instance && has_instance(rows)) {
-        throw IoError(shard.string() + ": holds instance cases, the shard files before it generated ones; results.h5 is "
-                      "not written");
+        throw InputError(shard.string() + ": holds instance cases, the shard files before it generated ones; results.h5 is "
+                         "not written");
       }
       for (const CaseRow& row : rows) {
         if (last && row.case_id <= *last)
-          throw IoError(row.case_id == *last ? dir.string() + ": case " + std::to_string(row.case_id) +
-                                                   " appears in more than one shard file"
-                                             : shard.string() + ": case " + std::to_string(row.case_id) + " comes after case " +
-                                                   std::to_string(*last) +
-                                                   " (shard files hold ascending case ids); results.h5 is not written");
+          throw InputError(row.case_id == *last ? dir.string() + ": case " + std::to_string(row.case_id) +
+                                                      " appears in more than one shard file"
+                                                : shard.string() + ": case " + std::to_string(row.case_id) + " comes after case " +
+                                                      std::to_string(*last) +
+                                                      " (shard files hold ascending case ids); results.h5 is not written");
         last = row.case_id;
       }
       cases->append(types->memory.id(), rows.data(), rows.size());
       for (const FailureRecord& f : content.failures) h5::write_int32s(failures, failure_name(f.case_id), f.q);
     }
     if (expected_cases != 0 && cases->size() != expected_cases)
-      throw IoError(dir.string() + ": the shard files hold " + std::to_string(cases->size()) + " cases, the plan has " +
-                    std::to_string(expected_cases) + "; results.h5 is not written");
+      throw InputError(dir.string() + ": the shard files hold " + std::to_string(cases->size()) + " cases, the plan has " +
+                       std::to_string(expected_cases) + "; results.h5 is not written");
     cases->close();
     h5::write_dataset(file, "shards", H5T_STD_U64LE, H5T_NATIVE_UINT64, ids.data(), ids.size());
     write_launches(file, launches);
@@ -817,9 +825,9 @@ std::vector<CaseRow> load_rows(const std::filesystem::path& path) {
   std::error_code ec;
   const fs::file_status status = fs::status(path, ec);
   if (status.type() == fs::file_type::not_found) {
-    throw IoError(path.string() + ": no such file or directory");
+    throw InputError(path.string() + ": no such file or directory");
   }
-  if (ec) throw IoError(path.string() + ": " + ec.message());
+  if (ec) throw_error(errno_exit_code(ec.value()), path.string() + ": " + ec.message());
   std::vector<CaseRow> rows;
   if (!fs::is_directory(status)) {
     rows = plausible(read_rows(path), path);
@@ -828,8 +836,8 @@ std::vector<CaseRow> load_rows(const std::filesystem::path& path) {
   } else if (const auto ids = done_shards(path); !ids.empty()) {
     return rows_of_shards(path, ids);
   } else {
-    throw IoError(path.string() + ": no result files (expected " + (path / "shards").string() +
-                  "/*.h5 or " + (path / "results.h5").string() + ")");
+    throw InputError(path.string() + ": no result files (expected " + (path / "shards").string() +
+                     "/*.h5 or " + (path / "results.h5").string() + ")");
   }
   sort_rows(rows);
   return rows;

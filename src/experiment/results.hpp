@@ -30,8 +30,8 @@ std::filesystem::path shard_path(const std::filesystem::path& dir, std::uint64_t
 /// place, so that a file at shard_path() is always complete. Layout: root attributes
 /// `attrs` plus shard_id; dataset `cases` (compound of CaseRow, chunked, deflate);
 /// group `failures` with one int32 dataset `case-<case_id>` per failure.
-/// Throws nqc::IoError naming the path and the HDF5 error stack on any failure (then no
-/// file is left at the final path).
+/// Throws nqc::IoError naming the path and the HDF5 error stack (or the system's reason) on
+/// any failure (then no file is left at the final path).
 void write_shard(const std::filesystem::path& dir, const ShardData& shard, const Attributes& attrs);
 
 /// write_shard without the last step: the file is written and closed under its temporary
@@ -47,8 +47,8 @@ std::filesystem::path partial_path(const std::filesystem::path& dir, std::uint64
 /// layout of write_shard (root attributes `attrs` plus shard_id). Throws nqc::IoError.
 void write_partial(const std::filesystem::path& dir, const ShardData& partial, const Attributes& attrs);
 
-/// Reads partial_path(dir, shard_id): rows (file order) and failures. Throws nqc::IoError
-/// for a file that cannot be read.
+/// Reads partial_path(dir, shard_id): rows (file order) and failures. Throws as
+/// read_result_file does.
 ShardData read_partial(const std::filesystem::path& dir, std::uint64_t shard_id);
 
 /// Ids of the shards that have a partial file in DIR/shards.
@@ -65,7 +65,7 @@ std::vector<std::uint64_t> done_shards(const std::filesystem::path& dir);
 /// partial file ": delete it and run the config again with --resume (its cases run again)",
 /// DIR/results.h5 ": delete it and rebuild it from the shard files: nqc run DIR/config.json -o
 /// DIR --resume".
-class DamagedFileError : public IoError {
+class DamagedFileError : public InputError {
  public:
   DamagedFileError(const std::filesystem::path& file, const std::string& detail);
   [[nodiscard]] const std::filesystem::path& file() const { return file_; }
@@ -101,10 +101,11 @@ struct ResultFile {
 /// Reads `parts` of one result file (a shard, partial or merged file). Throws
 /// DamagedFileError for damage (any failure of the HDF5 library on a file that has the HDF5
 /// signature, or no signature at all for a file that a results directory holds), and
-/// nqc::IoError naming the file for a file that is not nqc's: missing, not HDF5, no
+/// nqc::InputError naming the file for a file that is not nqc's: missing, not HDF5, no
 /// schema_version ("FILE: not an nqc result file (no schema_version attribute)"), another
 /// schema major version ("FILE: schema version 2.0, this nqc reads 1.x"), no `cases`
-/// dataset, a missing member, an outcome other than 0, 1, 2. A file in the format of schema
+/// dataset, a missing member, an outcome other than 0, 1, 2; the system refusing the read
+/// (EACCES, EIO): h5::Error or nqc::IoError (exit code 7). A file in the format of schema
 /// 1.0 or 1.1 (no checksums: HDF5 superblock 0 or 1) is read in a child process only
 /// (io/isolated.hpp), so that damage that crashes the HDF5 library, makes it loop or
 /// corrupts its memory is reported as damage ("reading it crashed the HDF5 library
@@ -135,10 +136,10 @@ using ShardCheck = std::function<void(const std::filesystem::path& file, std::ui
 /// shards), `failures` and `launches`. Streams: the shard files are read one at a time in id
 /// order (which is case order) and appended, so memory holds one shard, whatever the study's
 /// size. `check` (when given) sees each shard file first; `expected_cases` (when not 0) is the
-/// number of rows the merged file must hold. Throws nqc::IoError (or what `check` throws) for a
+/// number of rows the merged file must hold. Throws nqc::InputError (or what `check` throws) for a
 /// case id that is not above the one before it (a case in two shard files, or shards out of
-/// order), a wrong total or any read or write failure; then no results.h5 is written (nor a
-/// .tmp left), and the shard files are untouched.
+/// order), a wrong total or a damaged shard file, nqc::IoError for a failed read or write;
+/// then no results.h5 is written (nor a .tmp left), and the shard files are untouched.
 void merge_results(const std::filesystem::path& dir, const Attributes& attrs, const ShardCheck& check = {},
                    std::uint64_t expected_cases = 0, const std::vector<Launch>& launches = {});
 
@@ -151,7 +152,7 @@ std::filesystem::path representative_file(const std::filesystem::path& path);
 std::optional<FailureRecord> find_failure(const std::filesystem::path& path, std::uint64_t case_id);
 
 /// All rows under a path: a result file, or a results directory (its results.h5 when the
-/// run finished, else the shard files done so far). Sorted by case_id. Throws nqc::IoError when the path does
+/// run finished, else the shard files done so far). Sorted by case_id. Throws nqc::InputError when the path does
 /// not exist or holds no result file.
 std::vector<CaseRow> load_rows(const std::filesystem::path& path);
 

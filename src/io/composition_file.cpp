@@ -144,7 +144,7 @@ void write_binary(const Composition& c, int fd, const std::string& name) {
 void write_binary(const Composition& c, const std::filesystem::path& file) {
   const std::string name = file.string();
   const int fd = ::open(file.c_str(), O_WRONLY | O_CREAT | O_TRUNC | O_CLOEXEC, 0666);
-  if (fd < 0) throw IoError(name + ": cannot write: " + std::strerror(errno));
+  if (fd < 0) throw_errno(name + ": cannot write", errno);
   try {
     write_binary(c, fd, name);
   } catch (...) {
@@ -223,13 +223,14 @@ LoadedComposition read_hdf5_here(const InputFile& in) {
       if (is_signed) read_values<std::int64_t>(dataset, H5T_NATIVE_INT64, n, name, q);
       else read_values<std::uint64_t>(dataset, H5T_NATIVE_UINT64, n, name, q);
     }
-  } catch (const IoError& e) {
+  } catch (const h5::Error& e) {
     // The HDF5 layer's message names the file too: "NAME: cannot read /composition: ..." or
-    // "cannot open NAME: ..."; named once here.
+    // "cannot open NAME: ..."; named once here. The class stays the cause's: the content
+    // (InputError), or the system refusing the read (EIO, EACCES: IoError).
     std::string_view what = e.what();
     for (const std::string& prefix : {name + ": ", "cannot open " + name + ": "})
       if (what.starts_with(prefix)) what.remove_prefix(prefix.size());
-    throw InputError(name + ": unreadable HDF5 composition: " + std::string(what));
+    throw_error(e.code(), name + ": unreadable HDF5 composition: " + std::string(what));
   }
   return out;
 }
@@ -259,11 +260,15 @@ LoadedComposition read_hdf5(const InputFile& in) {
   return out;
 }
 
-void write_hdf5(const Composition& c, const std::filesystem::path& file) {
+// A failed write is the system's (its errno classes it: a missing directory is the user's
+// path, a full disk an IoError) or, without an errno, an IoError: never the content's.
+void write_hdf5(const Composition& c, const std::filesystem::path& file) try {
   h5::Handle h = h5::create_file(file);
   const h5::Layout layout{std::min(kHdf5ChunkValues, c.q.size()), -1};
   h5::write_dataset(h, kDataset, H5T_STD_U32LE, H5T_NATIVE_INT32, c.q.data(), c.q.size(), layout);
   h.close();
+} catch (const h5::Error& e) {
+  throw_error(e.system() ? e.code() : kExitIoError, e.what());
 }
 
 }  // namespace

@@ -52,7 +52,8 @@ CompositionFormat format_for_output(const std::filesystem::path& file);
 /// (require_consistent). A binary file is memory-mapped and copied in cache-sized steps,
 /// its pages given back as it goes (peak memory about the 4n-byte composition); a text file
 /// is read in 256 KiB pieces by parallel threads (text_format.hpp). Throws nqc::InputError (one line, naming the file) for a file that
-/// cannot be opened ("FILE: cannot open: REASON"), the text errors of parse_composition,
+/// does not exist ("FILE: cannot open: REASON"; the system refusing a read: nqc::IoError), the
+/// text errors of parse_composition,
 /// and the binary and HDF5 errors listed in README.md ("Composition formats"), e.g.
 /// "FILE: truncated: header says n = 10 (24 + 4n = 64 bytes), the file has 60 bytes",
 /// "FILE: row 3: value 11 is out of range 0..10", "FILE: no dataset /composition ...".
@@ -70,8 +71,9 @@ void require_consistent(const LoadedComposition& loaded);
 /// Writes `c` (n >= 1) to `file` in `format`; "-" is standard output (text or binary; HDF5
 /// needs a file: nqc::InputError). Text as write_composition(c, std::ostream&); binary and
 /// HDF5 as described at CompositionFormat (HDF5: /composition as H5T_STD_U32LE, chunks of
-/// 2^20 values, Fletcher32 checksums). Throws nqc::IoError "FILE: cannot write: REASON"
-/// (or the HDF5 error) when the file cannot be written.
+/// 2^20 values, Fletcher32 checksums). Throws "FILE: cannot write: REASON" when the
+/// file cannot be written: nqc::IoError (the HDF5 layer's errors too), or nqc::InputError for
+/// a path that cannot name a file (a missing directory, a directory: nqc::throw_errno).
 void write_composition(const Composition& c, const std::filesystem::path& file, CompositionFormat format);
 /// Writes `c` in the format its name asks for (format_for_output).
 void write_composition(const Composition& c, const std::filesystem::path& file);

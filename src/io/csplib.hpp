@@ -43,8 +43,9 @@ ParamInstance parse_param(const std::string& text, const std::string& source, st
 /// The most bytes a .param text may have, in a file or on standard input (CSPLib's are < 1 KB).
 inline constexpr std::uintmax_t kMaxParamBytes = 16u << 20;
 
-/// Reads a .param file (see parse_param). Throws nqc::InputError "FILE: cannot open: REASON",
-/// "FILE: N bytes, more than a .param file may have (16 MiB)" (kMaxParamBytes).
+/// Reads a .param file (see parse_param). Throws "FILE: cannot open: REASON" as
+/// text::read_small_file does (a missing file: nqc::InputError; EACCES, EIO: nqc::IoError),
+/// nqc::InputError "FILE: N bytes, more than a .param file may have (16 MiB)" (kMaxParamBytes).
 ParamInstance read_param(const std::filesystem::path& file, std::optional<int> diags);
 
 /// Parses the .param text of `in` (standard input, which has no extension), held to the

@@ -15,7 +15,8 @@ namespace nqc {
 namespace fs = std::filesystem;
 namespace {
 
-[[noreturn]] void throw_errno(const std::string& what, int error) {
+// Always an nqc::IoError (7), whatever the errno: the files made durable here are nqc's own.
+[[noreturn]] void throw_io_error(const std::string& what, int error) {
   throw IoError(what + ": " + std::system_category().message(error));
 }
 
@@ -38,12 +39,12 @@ void sync_path(const std::filesystem::path& path, int flags) {
   const int fd = ::open(path.c_str(), flags | O_CLOEXEC);
   if (fd < 0) {
     const int error = errno;  // before any allocation below
-    throw_errno("cannot open " + path.string() + " to sync it", error);
+    throw_io_error("cannot open " + path.string() + " to sync it", error);
   }
   const int rc = ::fsync(fd);
   const int error = errno;
   ::close(fd);
-  if (rc != 0) throw_errno("cannot fsync " + path.string(), error);
+  if (rc != 0) throw_io_error("cannot fsync " + path.string(), error);
 }
 
 void commit_file(const PendingFile& file) {
@@ -52,7 +53,7 @@ void commit_file(const PendingFile& file) {
     sync_path(file.tmp, O_RDONLY);
     if (::rename(file.tmp.c_str(), file.target.c_str()) != 0) {
       const int error = errno;
-      throw_errno("cannot rename " + file.tmp.string() + " to " + file.target.string(), error);
+      throw_io_error("cannot rename " + file.tmp.string() + " to " + file.target.string(), error);
     }
   } catch (...) {
     fs::remove(file.tmp, ignored);

@@ -1,32 +1,127 @@
-// The exception hierarchy outside the core, and the process exit codes (README, "The nqc executable").
+// The process exit codes (declared once, in NQC_EXIT_CODES: the enum, `nqc --help`'s list and
+// README's table, which test cli_exit_codes compares, follow from it) and the exception
+// hierarchy outside the core: every nqc::Error carries the exit code it ends the process with.
 #pragma once
 
+#include <array>
+#include <initializer_list>
 #include <stdexcept>
 #include <string>
+#include <string_view>
+#include <utility>
 
 namespace nqc {
 
-/// Exit codes of the nqc executable.
+// The exit codes: X(enumerator, value, name, meaning). Adding one: a row here, README's table
+// ("The nqc executable") and, for a code a batch job must act on, jobs/templates/run.sh.
+#define NQC_EXIT_CODES(X)                                                                                                \
+  X(kExitOk, 0, "ok", "success: solved, written, counted, consistent, the run done (or finished before)")               \
+  X(kExitBadInput, 1, "bad_input",                                                                                       \
+    "bad input or usage: a config, an argument or a file whose content is wrong or damaged, a path that does not "      \
+    "exist, a results directory that holds another config or is in use; also an error nqc does not classify")          \
+  X(kExitInfeasible, 2, "infeasible", "the composition has no completion (proved); construct, generate: no solution exists (N = 2, 3)") \
+  X(kExitGaveUp, 3, "gave_up", "an engine gave up at a limit; count: a limit stopped the count (a lower bound)")        \
+  X(kExitInterrupted, 4, "interrupted",                                                                                  \
+    "run stopped by SIGTERM, SIGINT or SIGUSR1 after the current case of each rank: rerun with --resume to continue")   \
+  X(kExitEngineBug, 5, "engine_bug",                                                                                     \
+    "an engine declared a derived (completable) composition infeasible, or returned a completion the verifier "         \
+    "rejects (run: every rank stops, the composition is in DIR/engine-bug-case-ID.txt)")                                \
+  X(kExitRerunDiffers, 6, "rerun_differs", "rerun: the outcome or the backtracks differ from the stored row")           \
+  X(kExitIoError, 7, "io_error",                                                                                         \
+    "the system refused a read or write: a full disk, a read-only file system, no permission, a quota, a failed "       \
+    "fsync or rename, an I/O error (the message names the file and the system's reason)")                               \
+  X(kExitOutOfMemory, 8, "out_of_memory",                                                                                \
+    "out of memory: an allocation failed (run: every rank stops; the log names the shard, its n and cases)")
+
+/// Exit codes of the nqc executable (NQC_EXIT_CODES).
 enum ExitCode : int {
-  kExitOk = 0,
-  kExitBadInput = 1,     ///< bad input or usage, I/O failure
-  kExitInfeasible = 2,   ///< the composition has no completion (proved)
-  kExitGaveUp = 3,       ///< an engine gave up
-  kExitInterrupted = 4,  ///< stopped by a signal; resume to continue
-  kExitEngineBug = 5,    ///< an engine declared a derived (completable) composition infeasible
+#define NQC_EXIT_ENUM(id, value, name, meaning) id = (value),
+  NQC_EXIT_CODES(NQC_EXIT_ENUM)
+#undef NQC_EXIT_ENUM
 };
 
-/// Bad input from a user: a file, a config, an argument. The message names the source
-/// (file and row, or JSON path) and what was expected.
-class InputError : public std::runtime_error {
- public:
-  using std::runtime_error::runtime_error;
+/// One row of the exit-code table.
+struct ExitCodeInfo {
+  ExitCode code;
+  std::string_view name;     ///< e.g. "io_error"
+  std::string_view meaning;  ///< one sentence
 };
 
-/// Reading or writing a file failed (the message names the file and the cause).
-class IoError : public std::runtime_error {
- public:
-  using std::runtime_error::runtime_error;
+/// Every exit code, by value (NQC_EXIT_CODES).
+inline constexpr std::array kExitCodes = {
+#define NQC_EXIT_INFO(id, value, name, meaning) ExitCodeInfo{id, name, meaning},
+    NQC_EXIT_CODES(NQC_EXIT_INFO)
+#undef NQC_EXIT_INFO
 };
+
+/// The name of `code` ("io_error"), or "unknown" for a value not in the table.
+std::string_view exit_code_name(int code);
+
+/// The exit-code table as `nqc --help` prints it: "Exit codes:", then one line per code,
+/// "  VALUE NAME  MEANING" (names padded to one column).
+std::string exit_codes_text();
+
+/// A subcommand's footer line: "Exit codes: 0 WHAT, ...; every subcommand: 1 bad_input, 7
+/// io_error, 8 out_of_memory (nqc --help)." `own` are the codes particular to the subcommand,
+/// each with what it means there.
+std::string exit_codes_footer(std::initializer_list<std::pair<ExitCode, std::string_view>> own);
+
+/// An error that ends the process with code() (main prints "nqc: error: what()"; `run` logs
+/// it). Throw a subclass: InputError, IoError, OutOfMemoryError (or h5::Error, whose code
+/// follows its cause); catch nqc::Error for "any failure", a subclass for one kind.
+class Error : public std::runtime_error {
+ public:
+  Error(ExitCode code, const std::string& what) : std::runtime_error(what), code_(code) {}
+  [[nodiscard]] ExitCode code() const noexcept { return code_; }
+
+ private:
+  ExitCode code_;
+};
+
+/// Bad input from a user (exit 1): a config, an argument, a file whose content is wrong or
+/// damaged, a path that does not exist. The message names the source (file and row, or JSON
+/// path) and what was expected.
+class InputError : public Error {
+ public:
+  explicit InputError(const std::string& what) : Error(kExitBadInput, what) {}
+};
+
+/// The system refused a read or write (exit 7): ENOSPC, EIO, EACCES, EROFS, EDQUOT, a failed
+/// fsync, rename or HDF5 write. The message names the file and the system's reason.
+class IoError : public Error {
+ public:
+  explicit IoError(const std::string& what) : Error(kExitIoError, what) {}
+};
+
+/// Out of memory where nqc can say more than std::bad_alloc does (exit 8): what() names
+/// what did not fit.
+class OutOfMemoryError : public Error {
+ public:
+  explicit OutOfMemoryError(const std::string& what) : Error(kExitOutOfMemory, what) {}
+};
+
+/// The exit code of a failed system call on a file the user named (errno `error`):
+/// kExitBadInput for a path that names no usable file (ENOENT, ENOTDIR, EISDIR, ENAMETOOLONG,
+/// ELOOP, EEXIST: a file where a directory must go), kExitOutOfMemory for ENOMEM, else
+/// kExitIoError (EACCES, EPERM, EROFS, ENOSPC, EDQUOT, EIO, ...).
+ExitCode errno_exit_code(int error);
+
+/// Throws `what + ": " + strerror(error)` as the error of errno_exit_code(error): InputError,
+/// OutOfMemoryError or IoError.
+[[noreturn]] void throw_errno(const std::string& what, int error);
+
+/// Throws `what` as the class of `code`: InputError (1), IoError (7), OutOfMemoryError (8),
+/// else nqc::Error with that code.
+[[noreturn]] void throw_error(ExitCode code, const std::string& what);
+
+/// The exception being handled, as an exit code and a message: call inside a catch block.
+/// nqc::Error: its code and what(); std::bad_alloc: kExitOutOfMemory, "out of memory (the
+/// board or the file is too large for this machine)"; std::system_error (std::filesystem's
+/// errors): errno_exit_code of its code; any other std::exception: kExitBadInput.
+struct ErrorReport {
+  ExitCode code = kExitBadInput;
+  std::string message;
+};
+ErrorReport current_error();
 
 }  // namespace nqc

@@ -121,7 +121,7 @@ std::string hex64(std::uint64_t value) {
 
 FileDigest digest_file(const std::filesystem::path& file) {
   const int fd = ::open(file.c_str(), O_RDONLY | O_CLOEXEC);
-  if (fd < 0) throw InputError(file.string() + ": cannot read: " + std::strerror(errno));
+  if (fd < 0) throw_errno(file.string() + ": cannot read", errno);
   std::vector<char> buffer(std::size_t{1} << 20);
   Xxh64 h(0);
   FileDigest out;
@@ -132,7 +132,7 @@ FileDigest digest_file(const std::filesystem::path& file) {
       if (errno == EINTR) continue;
       const int error = errno;
       ::close(fd);
-      throw InputError(file.string() + ": cannot read: " + std::strerror(error));
+      throw_errno(file.string() + ": cannot read", error);
     }
     h.update(std::string_view(buffer.data(), static_cast<std::size_t>(got)));
     out.bytes += static_cast<std::uint64_t>(got);

@@ -6,6 +6,7 @@
 
 #include <algorithm>
 #include <cerrno>
+#include <cstdlib>
 #include <cstring>
 #include <fstream>
 #include <string_view>
@@ -58,7 +59,7 @@ std::string headline(const std::string& desc) { return desc.substr(0, desc.find(
 struct Stack {
   std::string cause;  ///< e.g. "incorrect metadata checksum after all read attempts"
   std::string where;  ///< e.g. "H5C_load_entry(): ...; called from H5Aiterate2()"
-  bool system = false;  ///< the cause is the system's error text (errno)
+  int error = 0;  ///< the system's errno when the cause is the system's error text, else 0
   [[nodiscard]] std::string text() const { return cause + " (" + where + ")"; }
 };
 
@@ -68,11 +69,17 @@ Stack take_stack() {
   H5Eclear2(H5E_DEFAULT);
   if (entries.empty()) return {"no HDF5 error details", "unknown"};
   std::string cause;
+  int error = 0;
   for (const StackEntry& e : entries) {
     const std::string key = "error message = '";
     if (const auto at = e.desc.find(key); at != std::string::npos && cause.empty()) {
       const auto from = at + key.size();
       cause = e.desc.substr(from, e.desc.find('\'', from) - from);
+      // "..., errno = 28, error message = 'No space left on device'": the errno before it.
+      const std::string errno_key = "errno = ";
+      if (const auto e_at = e.desc.rfind(errno_key, at); e_at != std::string::npos)
+        error = std::atoi(e.desc.c_str() + e_at + errno_key.size());
+      if (error <= 0) error = EIO;
     }
   }
   // Downward walk: the API function first; the innermost is the last entry that has a
@@ -81,7 +88,7 @@ Stack take_stack() {
   std::size_t inner = 0;
   while (inner + 1 < entries.size() && entries[inner + 1].func != api.func) ++inner;
   const StackEntry& innermost = entries[inner];
-  Stack stack{cause.empty() ? headline(innermost.desc) : cause, innermost.func + "(): " + headline(innermost.desc), !cause.empty()};
+  Stack stack{cause.empty() ? headline(innermost.desc) : cause, innermost.func + "(): " + headline(innermost.desc), error};
   if (inner > 0) stack.where += "; called from " + api.func + "()";
   return stack;
 }
@@ -119,7 +126,7 @@ std::string object_path(hid_t loc, const std::string& name) {
 [[noreturn]] void fail(hid_t loc, const std::string& action, const std::string& name = "") {
   const Stack stack = take_stack();  // before any other HDF5 call
   const std::string detail = "cannot " + action + " " + object_path(loc, name) + ": " + stack.cause;
-  throw Error(file_name(loc) + ": cannot " + action + " " + object_path(loc, name) + ": " + stack.text(), detail, stack.system);
+  throw Error(file_name(loc) + ": cannot " + action + " " + object_path(loc, name) + ": " + stack.text(), detail, stack.error);
 }
 
 // Throws "HDF5: cannot ACTION: STACK" for a failed call that has no file (types).
@@ -246,7 +253,7 @@ void Handle::close() {
   const hid_t id = std::exchange(id_, H5I_INVALID_HID);
   if (std::exchange(closer_, nullptr)(id) < 0) {
     const Stack stack = take_stack();
-    throw Error("cannot close " + what + ": " + stack.text(), "cannot close: " + stack.cause);
+    throw Error("cannot close " + what + ": " + stack.text(), "cannot close: " + stack.cause, stack.error);
   }
 }
 
@@ -271,7 +278,7 @@ Handle create_file(const std::filesystem::path& path) {
   const hid_t id = H5Fcreate(name.c_str(), H5F_ACC_TRUNC, H5P_DEFAULT, fapl.id());
   if (id < 0) {
     const Stack stack = take_stack();
-    throw Error("cannot create " + name + ": " + stack.text(), "cannot create: " + stack.cause);
+    throw Error("cannot create " + name + ": " + stack.text(), "cannot create: " + stack.cause, stack.error);
   }
   return {id, H5Fclose};
 }
@@ -289,7 +296,7 @@ Handle open_file(const std::filesystem::path& path) {
   const hid_t id = is_hdf5 < 0 ? is_hdf5 : H5Fopen(name.c_str(), H5F_ACC_RDONLY, fapl.id());
   if (id < 0) {
     const Stack stack = take_stack();
-    throw Error("cannot open " + name + ": " + stack.text(), "cannot open: " + stack.cause, stack.system);
+    throw Error("cannot open " + name + ": " + stack.text(), "cannot open: " + stack.cause, stack.error);
   }
   return {id, H5Fclose};
 }
@@ -297,7 +304,7 @@ Handle open_file(const std::filesystem::path& path) {
 int superblock_version(const std::filesystem::path& file) {
   const std::string name = file.string();
   std::ifstream in(file, std::ios::binary);
-  if (!in) throw IoError(name + ": cannot read: " + std::strerror(errno));
+  if (!in) throw_errno(name + ": cannot read", errno);
   constexpr std::string_view kSignature = "\x89HDF\r\n\x1a\n";
   char head[9];
   // At offset 0, or after a user block of 512, 1024, 2048, ... bytes (the HDF5 spec).
@@ -328,7 +335,7 @@ Handle open_file_image(const void* data, std::size_t size, const std::string& na
   const hid_t id = H5Fopen(name.c_str(), H5F_ACC_RDONLY, fapl.id());
   if (id < 0) {
     const Stack stack = take_stack();
-    throw Error("cannot open " + name + ": " + stack.text(), "cannot open: " + stack.cause, stack.system);
+    throw Error("cannot open " + name + ": " + stack.text(), "cannot open: " + stack.cause, stack.error);
   }
   return {id, H5Fclose};
 }
@@ -336,7 +343,7 @@ Handle open_file_image(const void* data, std::size_t size, const std::string& na
 void flush(const Handle& file) {
   if (H5Fflush(file.id(), H5F_SCOPE_GLOBAL) < 0) {
     const Stack stack = take_stack();
-    throw Error("cannot flush " + file_name(file.id()) + ": " + stack.text(), "cannot flush: " + stack.cause);
+    throw Error("cannot flush " + file_name(file.id()) + ": " + stack.text(), "cannot flush: " + stack.cause, stack.error);
   }
 }
 

@@ -1,5 +1,5 @@
 // A small RAII layer over the HDF5 C API: move-only handles, checked calls, and only the
-// operations the result files need. Every failure throws nqc::IoError whose message names
+// operations the result files need. Every failure throws nqc::h5::Error whose message names
 // the file and object and carries the HDF5 error stack; HDF5 never prints to stderr.
 #pragma once
 
@@ -22,25 +22,31 @@ namespace nqc::h5 {
 /// it arose ("FILE: cannot read /cases: data error detected by Fletcher32 checksum
 /// (H5Z__filter_fletcher32(): ...)"); detail() is the same without the file and the
 /// library's function names ("cannot read /cases: data error detected by Fletcher32
-/// checksum"), for a message that says what it means.
-class Error : public IoError {
+/// checksum"), for a message that says what it means. Its exit code follows its cause:
+/// kExitIoError when the system refused (system()), else kExitBadInput (the file's content);
+/// writers turn every failure into nqc::IoError (a file nqc writes is not the user's input).
+class Error : public nqc::Error {
  public:
-  Error(const std::string& what, std::string detail, bool system = false)
-      : IoError(what), detail_(std::move(detail)), system_(system) {}
+  /// `error`: the errno HDF5 reported (0: the cause is the file's content); the exit code is
+  /// errno_exit_code(error) for a system cause, else kExitBadInput.
+  Error(const std::string& what, std::string detail, int error = 0)
+      : nqc::Error(error != 0 ? errno_exit_code(error) : kExitBadInput, what), detail_(std::move(detail)), error_(error) {}
   [[nodiscard]] const std::string& detail() const { return detail_; }
   /// True when the cause is the operating system's (a file that cannot be opened, a full
   /// disk), not the file's content.
-  [[nodiscard]] bool system() const { return system_; }
+  [[nodiscard]] bool system() const { return error_ != 0; }
+  /// The system's errno (0 when the cause is the file's content).
+  [[nodiscard]] int error() const { return error_; }
 
  private:
   std::string detail_;
-  bool system_ = false;
+  int error_ = 0;
 };
 
 /// The version of the HDF5 superblock of `file` (0 and 1: the original format, without
 /// checksums; 2 and 3: every piece of metadata checksummed), found at offset 0, 512, 1024,
-/// ... as the HDF5 signature is; -1 when the file has no HDF5 signature. Throws nqc::IoError
-/// "FILE: cannot read: REASON".
+/// ... as the HDF5 signature is; -1 when the file has no HDF5 signature. Throws "FILE: cannot read: REASON"
+/// (nqc::throw_errno).
 int superblock_version(const std::filesystem::path& file);
 /// The same for a file's content `bytes` (a file image, a mapped file).
 int superblock_version(std::string_view bytes);

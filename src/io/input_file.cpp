@@ -27,7 +27,7 @@ std::string read_to_end(int fd, const std::string& name, const InputFile::Stream
     if (got == 0) break;
     if (got < 0) {
       if (errno == EINTR) continue;
-      throw InputError(name + ": cannot read: " + std::strerror(errno));
+      throw_errno(name + ": cannot read", errno);
     }
     used += static_cast<std::size_t>(got);
     if (check) check(name, std::string_view(out.data(), used));
@@ -51,12 +51,12 @@ std::shared_ptr<const InputFile> InputFile::open(const std::filesystem::path& fi
   int fd = 0;
   if (!is_stdin) {
     fd = ::open(file.c_str(), O_RDONLY | O_CLOEXEC);
-    if (fd < 0) throw InputError(in->name_ + ": cannot open: " + std::strerror(errno));
+    if (fd < 0) throw_errno(in->name_ + ": cannot open", errno);
     in->fd_ = fd;  // closed by the destructor from here on
     in->close_fd_ = true;
   }
   struct stat st {};
-  if (::fstat(fd, &st) != 0) throw InputError(in->name_ + ": cannot open: " + std::strerror(errno));
+  if (::fstat(fd, &st) != 0) throw_errno(in->name_ + ": cannot open", errno);
   if (S_ISDIR(st.st_mode)) throw InputError(in->name_ + ": cannot open: is a directory");
   // A regular file read from its start is read in place (standard input redirected from a
   // file may have been read partly: it is read from where it stands, like a pipe).
@@ -113,7 +113,7 @@ std::size_t InputFile::read_at(std::size_t offset, char* out, std::size_t count)
     if (got == 0) break;
     if (got < 0) {
       if (errno == EINTR) continue;
-      throw InputError(name_ + ": cannot read: " + std::strerror(errno));
+      throw_errno(name_ + ": cannot read", errno);
     }
     done += static_cast<std::size_t>(got);
   }

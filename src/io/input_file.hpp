@@ -26,9 +26,9 @@ class InputFile {
   /// csplib.hpp). Not called for a regular file.
   using StreamCheck = std::function<void(const std::string& name, std::string_view so_far)>;
 
-  /// Opens `file`; "-" is standard input. Throws nqc::InputError "FILE: cannot open:
-  /// REASON" (REASON "is a directory" for a directory, else the system's error text), and
-  /// what `check` throws.
+  /// Opens `file`; "-" is standard input. Throws "FILE: cannot open: REASON": nqc::InputError
+  /// for a directory (REASON "is a directory") or a missing file, else as nqc::throw_errno
+  /// classes the system's error (EACCES: IoError); and what `check` throws.
   static std::shared_ptr<const InputFile> open(const std::filesystem::path& file, const StreamCheck& check = {});
   /// Wraps bytes already in memory (`name` is used in messages).
   static std::shared_ptr<const InputFile> from_memory(std::string bytes, std::string name);
@@ -44,7 +44,7 @@ class InputFile {
   [[nodiscard]] std::string_view bytes() const;
   /// Copies bytes offset .. offset + count - 1 (fewer at the end) to `out` and returns how
   /// many: pread(2) for a file, so the bytes pass through the processor's cache once and
-  /// nothing is mapped. Throws nqc::InputError "NAME: cannot read: REASON". Thread-safe.
+  /// nothing is mapped. Throws "NAME: cannot read: REASON" (nqc::throw_errno: EIO is an IoError). Thread-safe.
   std::size_t read_at(std::size_t offset, char* out, std::size_t count) const;
   /// The name for messages: the path as given, "<stdin>" for "-".
   [[nodiscard]] const std::string& name() const { return name_; }

@@ -33,13 +33,13 @@ bool write_all(int fd, const std::string& bytes) {
   return true;
 }
 
-// The child's message: kind, then bytes, detail, system.
-std::string message(IsolatedOutcome::Kind kind, const std::string& bytes, const std::string& detail = "", bool system = false) {
+// The child's message: kind, then bytes, detail, error.
+std::string message(IsolatedOutcome::Kind kind, const std::string& bytes, const std::string& detail = "", int error = 0) {
   ByteWriter w;
   w.put_value(kind);
   w.put_string(bytes);
   w.put_string(detail);
-  w.put_value(system);
+  w.put_value(error);
   return w.take();
 }
 
@@ -64,12 +64,10 @@ std::string message(IsolatedOutcome::Kind kind, const std::string& bytes, const 
   try {
     sent = message(Kind::returned, work());
   } catch (const h5::Error& e) {
-    sent = message(Kind::hdf5_error, e.what(), e.detail(), e.system());
-  } catch (const InputError& e) {
-    sent = message(Kind::input_error, e.what());
-  } catch (const IoError& e) {
-    sent = message(Kind::io_error, e.what());
-  } catch (const std::bad_alloc&) {
+    sent = message(Kind::hdf5_error, e.what(), e.detail(), e.error());
+  } catch (const Error& e) {
+    sent = message(Kind::error, e.what(), "", e.code());
+  } catch (const std::bad_alloc&) {  // a damaged file's sizes, most likely: reading it failed
     sent = message(Kind::died, "ran out of memory");
   } catch (const std::exception& e) {
     sent = message(Kind::died, std::string("failed: ") + e.what());
@@ -138,7 +136,7 @@ IsolatedOutcome run_isolated(const std::function<std::string()>& work, unsigned 
     outcome.kind = r.value<Kind>();
     outcome.bytes = r.string();
     outcome.detail = r.string();
-    outcome.system = r.value<bool>();
+    outcome.error = r.value<int>();
     return outcome;
   } catch (const std::runtime_error&) {
     return outcome_of(Kind::died, "crashed the HDF5 library (its result ends early)");
@@ -148,9 +146,8 @@ IsolatedOutcome run_isolated(const std::function<std::string()>& work, unsigned 
 void rethrow_error(const IsolatedOutcome& outcome) {
   using Kind = IsolatedOutcome::Kind;
   switch (outcome.kind) {
-    case Kind::input_error: throw InputError(outcome.bytes);
-    case Kind::io_error: throw IoError(outcome.bytes);
-    case Kind::hdf5_error: throw h5::Error(outcome.bytes, outcome.detail, outcome.system);
+    case Kind::error: throw_error(static_cast<ExitCode>(outcome.error), outcome.bytes);
+    case Kind::hdf5_error: throw h5::Error(outcome.bytes, outcome.detail, outcome.error);
     case Kind::returned:
     case Kind::died: return;
   }

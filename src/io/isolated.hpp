@@ -19,15 +19,14 @@ namespace nqc {
 struct IsolatedOutcome {
   enum class Kind {
     returned,     ///< it returned: `bytes` is its result
-    input_error,  ///< it threw nqc::InputError: `bytes` is what()
-    io_error,     ///< it threw nqc::IoError: `bytes` is what()
-    hdf5_error,   ///< it threw nqc::h5::Error: `bytes` is what(), `detail` and `system` its own
+    error,        ///< it threw an nqc::Error (InputError, IoError, ...): `bytes` is what(), `error` its code
+    hdf5_error,   ///< it threw nqc::h5::Error: `bytes` is what(), `detail` and `error` (errno) its own
     died,         ///< the child died: `bytes` says how ("crashed the HDF5 library (SIGSEGV)", ...)
   };
   Kind kind = Kind::returned;
   std::string bytes;
   std::string detail;
-  bool system = false;
+  int error = 0;  ///< Kind::error: the exit code; Kind::hdf5_error: the errno of a system cause (h5::Error::error())
 };
 
 /// Runs `work` in a child process (fork; its stdout and stderr go to /dev/null) and returns
@@ -46,7 +45,7 @@ inline unsigned isolated_seconds(std::uintmax_t file_bytes) {
 }
 
 /// Throws the exception an isolated function threw, as its type (InputError, IoError,
-/// h5::Error); returns for Kind::returned and Kind::died.
+/// OutOfMemoryError, h5::Error); returns for Kind::returned and Kind::died.
 void rethrow_error(const IsolatedOutcome& outcome);
 
 /// Builds the bytes an isolated function returns: values of trivially copyable types and

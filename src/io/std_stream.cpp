@@ -39,8 +39,9 @@ TextOutput::TextOutput(const std::filesystem::path& path)
     std::fflush(stdout);  // what printf wrote before comes first
     return;
   }
+  errno = 0;
   file_.open(path, std::ios::binary | std::ios::trunc);
-  if (!file_) throw IoError(name_ + ": cannot write: " + std::strerror(errno));
+  if (!file_) throw_errno(name_ + ": cannot write", errno != 0 ? errno : EIO);  // a missing directory: bad input
 }
 
 std::ostream& TextOutput::stream() { return stdout_ ? std::cout : file_; }
@@ -49,7 +50,7 @@ void TextOutput::close() {
   std::ostream& out = stream();
   out.flush();
   if (out && !stdout_) file_.close();
-  if (!out) throw IoError(name_ + ": cannot write: " + std::strerror(errno != 0 ? errno : EIO));
+  if (!out) throw_errno(name_ + ": cannot write", errno != 0 ? errno : EIO);
 }
 
 }  // namespace nqc

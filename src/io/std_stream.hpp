@@ -38,15 +38,16 @@ FILE* text_stream(const NamedOutputs& outputs);
 /// Not copyable.
 class TextOutput {
  public:
-  /// Opens `path`. Throws nqc::IoError "PATH: cannot write: REASON".
+  /// Opens `path`. Throws "PATH: cannot write: REASON" as nqc::throw_errno classes the
+  /// system's error (a missing directory: nqc::InputError; ENOSPC, EACCES, EROFS: nqc::IoError).
   explicit TextOutput(const std::filesystem::path& path);
   TextOutput(const TextOutput&) = delete;
   TextOutput& operator=(const TextOutput&) = delete;
 
   /// The stream to write to (std::cout for "-").
   std::ostream& stream();
-  /// Flushes; throws nqc::IoError "PATH: cannot write: REASON" ("<stdout>: ..." for "-") when
-  /// any write failed.
+  /// Flushes; throws "PATH: cannot write: REASON" ("<stdout>: ..." for "-"), classed as by the
+  /// constructor, when any write failed.
   void close();
   /// The name for messages: the path, or "<stdout>".
   [[nodiscard]] const std::string& name() const { return name_; }

@@ -78,11 +78,12 @@ std::string read_small_file(const std::filesystem::path& file, std::uintmax_t ma
   if (fs::is_directory(file, ec)) throw InputError(name + ": cannot open: is a directory");
   if (fs::exists(file, ec) && !fs::is_regular_file(file, ec)) throw InputError(name + ": cannot open: not a regular file");
   if (const auto size = fs::file_size(file, ec); !ec) require_at_most(name, size, max_bytes, what);
+  errno = 0;
   std::ifstream in(file, std::ios::binary);
-  if (!in) throw InputError(name + ": cannot open: " + std::strerror(errno));
+  if (!in) throw_errno(name + ": cannot open", errno != 0 ? errno : EIO);
   std::stringstream text;
   text << in.rdbuf();
-  if (in.bad()) throw InputError(name + ": cannot read: " + std::strerror(errno));
+  if (in.bad()) throw_errno(name + ": cannot read", errno != 0 ? errno : EIO);
   return text.str();
 }
 

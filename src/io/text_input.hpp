@@ -55,7 +55,8 @@ void require_at_most(const std::string& name, std::uintmax_t size, std::uintmax_
 /// The whole of a small text file (a config, a .param file). Throws nqc::InputError naming
 /// the file: "FILE: cannot open: is a directory", "FILE: cannot open: not a regular file" (a
 /// FIFO or a device would block or never end), "FILE: N bytes, more than a WHAT may have
-/// (LIMIT)", "FILE: cannot open: REASON".
+/// (LIMIT)"; "FILE: cannot open: REASON" and "FILE: cannot read: REASON" as nqc::throw_errno
+/// classes the system's error (a missing file: InputError; EACCES, EIO: IoError).
 std::string read_small_file(const std::filesystem::path& file, std::uintmax_t max_bytes, const std::string& what);
 
 }  // namespace nqc::text

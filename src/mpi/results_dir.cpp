@@ -24,16 +24,15 @@ namespace fs = std::filesystem;
 namespace {
 
 // A file of the results directory written atomically: a per-process temporary name (the
-// parts of a job array may prepare one directory at once), then a rename. Returns an error
-// message, empty when written.
-std::string write_small_file(const fs::path& target, const std::string& text) {
+// parts of a job array may prepare one directory at once), then a rename. Throws
+// nqc::IoError.
+void write_small_file(const fs::path& target, const std::string& text) {
   const fs::path tmp = target.string() + ".tmp." + std::to_string(::getpid());
   if (const int error = write_whole_file(tmp, text); error != 0)
-    return target.parent_path().string() + ": cannot write to the results directory: " + std::strerror(error);
+    throw IoError(target.parent_path().string() + ": cannot write to the results directory: " + std::strerror(error));
   std::error_code ec;
   fs::rename(tmp, target, ec);
-  if (ec) return target.string() + ": cannot write: " + ec.message();
-  return {};
+  if (ec) throw IoError(target.string() + ": cannot write: " + ec.message());
 }
 
 // Why `text` (DIR/config.json) is not a config nqc wrote, or "" when it reads as one.
@@ -65,60 +64,59 @@ std::string attr(const ResultFile& content, const char* key) {
 // their attributes and row counts (partial files: their rows too).
 using Contents = std::map<fs::path, ResultFile>;
 
-// What DIR/config.json says, against this config and the result files beside it. Returns an
-// error message, empty when the run may go on (config.json is then written from this
-// config). A config.json that cannot be read as this config's, beside result files that
+// What DIR/config.json says, against this config and the result files beside it. Throws
+// nqc::InputError when the run may not go on; else returns (config.json is then written from
+// this config). A config.json that cannot be read as this config's, beside result files that
 // carry this config's config_hash, is damaged (or edited): --repair rewrites it.
-std::string check_config_file(const fs::path& dir, const std::string& config_text, const std::string& config_hash,
-                              const Contents& contents, bool repair) {
+void check_config_file(const fs::path& dir, const std::string& config_text, const std::string& config_hash,
+                       const Contents& contents, bool repair) {
   const fs::path stored = dir / "config.json";
   std::error_code ec;
-  if (!fs::exists(stored, ec)) return {};
+  if (!fs::exists(stored, ec)) return;
   const std::string text = text::read_small_file(stored, 16u << 20, "config.json");
-  if (text == config_text) return {};
+  if (text == config_text) return;
   std::set<std::string> hashes;
   for (const auto& [file, content] : contents) hashes.insert(attr(content, "config_hash"));
   const std::string problem = config_file_problem(text, stored);
   const std::string count = std::to_string(contents.size()) + " result file" + (contents.size() == 1 ? "" : "s");
   if (hashes.empty() && !fs::exists(dir / "results.h5", ec)) {
     // Nothing to lose: --repair makes the directory this config's.
-    if (repair) return {};
-    return stored.string() + ": " + (problem.empty() ? "another config's (it differs from this one)" : "damaged (" + problem + ")") +
-           ", and the directory holds no result files yet: choose another output directory, or run again with --repair "
-           "to rewrite it from this config";
+    if (repair) return;
+    throw InputError(stored.string() + ": " + (problem.empty() ? "another config's (it differs from this one)" : "damaged (" + problem + ")") +
+                     ", and the directory holds no result files yet: choose another output directory, or run again with --repair "
+                     "to rewrite it from this config");
   }
   if (hashes.empty() && problem.empty())
-    return dir.string() + ": holds results of another config (" + stored.string() +
-           " differs from this one); choose another output directory";
+    throw InputError(dir.string() + ": holds results of another config (" + stored.string() +
+                     " differs from this one); choose another output directory");
   if (hashes == std::set<std::string>{hex64(fnv1a64(text))})
-    return dir.string() + ": holds results of another config (" + stored.string() +
-           " differs from this one); choose another output directory";
+    throw InputError(dir.string() + ": holds results of another config (" + stored.string() +
+                     " differs from this one); choose another output directory");
   const std::string why = problem.empty() ? "it is not the config its " + count + " were written with" : problem;
   if (hashes == std::set<std::string>{config_hash}) {
     if (!repair)
-      return stored.string() + ": damaged (" + why + "); the " + count + " there carry this config's config_hash " +
-             config_hash + ": run again with --resume --repair to rewrite it from this config";
+      throw InputError(stored.string() + ": damaged (" + why + "); the " + count + " there carry this config's config_hash " +
+                       config_hash + ": run again with --resume --repair to rewrite it from this config");
     spdlog::warn("{}: damaged ({}); rewritten from this config, whose config_hash the {} there carry", stored.string(), why,
                  count);
-    return {};
+    return;
   }
   for (const std::string& h : hashes)
     if (h != config_hash)
-      return stored.string() + ": damaged or another config's (" + why +
-             "), and result files there belong to another config (config_hash " + text::escaped(h) + ", this config " +
-             config_hash + "); choose another output directory";
-  return {};
+      throw InputError(stored.string() + ": damaged or another config's (" + why +
+                       "), and result files there belong to another config (config_hash " + text::escaped(h) + ", this config " +
+                       config_hash + "); choose another output directory");
 }
 
-// What DIR/plan.json says, against this launch's plan and the result files. Returns an error
-// message, empty when the run may go on; sets `rewrite` when plan.json must be (re)written.
-std::string check_plan_file(const fs::path& dir, const PinnedPlan& pinned, const Contents& contents, bool repair,
-                            bool& rewrite) {
+// What DIR/plan.json says, against this launch's plan and the result files. Throws
+// nqc::InputError when the run may not go on; sets `rewrite` when plan.json must be
+// (re)written.
+void check_plan_file(const fs::path& dir, const PinnedPlan& pinned, const Contents& contents, bool repair, bool& rewrite) {
   const fs::path file = dir / "plan.json";
   const std::string plan_hash = pinned.hash();
   std::error_code ec;
   rewrite = true;
-  if (!fs::exists(file, ec)) return {};  // the result files' plan_hash is checked against this plan
+  if (!fs::exists(file, ec)) return;  // the result files' plan_hash is checked against this plan
   const std::string count = std::to_string(contents.size()) + " result file" + (contents.size() == 1 ? "" : "s");
   PinnedPlan then;
   try {
@@ -126,37 +124,37 @@ std::string check_plan_file(const fs::path& dir, const PinnedPlan& pinned, const
   } catch (const InputError& e) {
     for (const auto& [f, content] : contents)
       if (content.attrs.contains("plan_hash") && attr(content, "plan_hash") != plan_hash)
-        return file.string() + ": damaged (" + e.what() + "), and " + f.string() +
-               " was written for another plan (plan_hash " + text::escaped(attr(content, "plan_hash")) + ", this launch's " +
-               plan_hash + "): the instance files or nqc changed; choose another output directory";
+        throw InputError(file.string() + ": damaged (" + e.what() + "), and " + f.string() +
+                         " was written for another plan (plan_hash " + text::escaped(attr(content, "plan_hash")) + ", this launch's " +
+                         plan_hash + "): the instance files or nqc changed; choose another output directory");
     const std::string proof = contents.empty() ? "the directory holds no result files yet"
                                                : "the " + count + " there agree with this launch's plan";
     if (!repair)
-      return file.string() + ": damaged (" + e.what() + "); " + proof +
-             ": run again with --resume --repair to rewrite it from this launch's plan";
+      throw InputError(file.string() + ": damaged (" + e.what() + "); " + proof +
+                       ": run again with --resume --repair to rewrite it from this launch's plan");
     spdlog::warn("{}: damaged ({}); rewritten from this launch's plan ({})", file.string(), e.what(), proof);
-    return {};
+    return;
   }
   rewrite = then.hash() != plan_hash;
   const std::string change = plan_change(then, pinned);
-  if (change.empty()) return {};
+  if (change.empty()) return;
   if (contents.empty()) {
     spdlog::info("{}: {} before any case finished: the plan is pinned again", dir.string(), change);
-    return {};
+    return;
   }
-  return dir.string() + ": " + change + " since the run started; its " + count +
-         " hold the cases of the plan pinned in " + file.string() +
-         ": restore what changed, or run into another output directory";
+  throw InputError(dir.string() + ": " + change + " since the run started; its " + count +
+                   " hold the cases of the plan pinned in " + file.string() +
+                   ": restore what changed, or run into another output directory");
 }
 
 }  // namespace
 
-std::string prepare_directory(const fs::path& dir, const std::string& config_text, const PinnedPlan& pinned,
-                              const Plan& plan, bool resume, bool repair, bool dry, std::vector<std::uint64_t>& done) try {
+DirectoryState prepare_directory(const fs::path& dir, const std::string& config_text, const PinnedPlan& pinned,
+                                 const Plan& plan, bool resume, bool repair, bool dry, std::vector<std::uint64_t>& done) {
   std::error_code ec;
   if (!dry) {
     fs::create_directories(dir, ec);
-    if (ec) return dir.string() + ": cannot create the results directory: " + ec.message();
+    if (ec) throw_error(errno_exit_code(ec.value()), dir.string() + ": cannot create the results directory: " + ec.message());
   }
   done = done_shards(dir);
   const std::vector<std::uint64_t> partials = partial_shards(dir);
@@ -164,13 +162,13 @@ std::string prepare_directory(const fs::path& dir, const std::string& config_tex
   for (const std::uint64_t id : done) contents[shard_path(dir, id)] = read_result_file(shard_path(dir, id), kRowCount);
   for (const std::uint64_t id : partials) contents[partial_path(dir, id)] = read_result_file(partial_path(dir, id), kRows);
   bool write_plan = false;
-  if (std::string error = check_config_file(dir, config_text, pinned.config_hash, contents, repair); !error.empty())
-    return error;
+  check_config_file(dir, config_text, pinned.config_hash, contents, repair);
   if (!done.empty() && !resume) {
-    if (done.size() == plan.shards.size() && fs::exists(dir / "results.h5", ec)) return kRunFinished;
-    return dir.string() + ": already holds results of this config; pass --resume to continue the run, or --force to start it over";
+    if (done.size() == plan.shards.size() && fs::exists(dir / "results.h5", ec)) return DirectoryState::finished;
+    throw InputError(dir.string() +
+                     ": already holds results of this config; pass --resume to continue the run, or --force to start it over");
   }
-  if (std::string error = check_plan_file(dir, pinned, contents, repair, write_plan); !error.empty()) return error;
+  check_plan_file(dir, pinned, contents, repair, write_plan);
   const RunIdentity run{pinned.config_hash, pinned.hash()};
   for (const std::uint64_t id : done) check_against_plan(shard_path(dir, id), id, contents[shard_path(dir, id)], plan, run, false);
   for (const std::uint64_t id : partials) {
@@ -181,35 +179,33 @@ std::string prepare_directory(const fs::path& dir, const std::string& config_tex
     }
     // A partial file of a done shard: left by a crash between the two writes; not needed.
     if (attr(contents[file], "config_hash") != run.config_hash)
-      return file.string() + ": belongs to another config (config_hash " + text::escaped(attr(contents[file], "config_hash")) +
-             ", this config " + run.config_hash + "); move it out of " + (dir / "shards").string();
+      throw InputError(file.string() + ": belongs to another config (config_hash " +
+                       text::escaped(attr(contents[file], "config_hash")) + ", this config " + run.config_hash +
+                       "); move it out of " + (dir / "shards").string());
     if (!dry) fs::remove(file, ec);
   }
-  if (dry) return {};
-  if (std::string error = write_small_file(dir / "config.json", config_text); !error.empty()) return error;
-  if (write_plan)
-    if (std::string error = write_small_file(dir / "plan.json", plan_file_text(pinned, NQC_VERSION)); !error.empty())
-      return error;
-  return {};
-} catch (const std::exception& e) {
-  return e.what();
+  if (dry) return DirectoryState::ready;
+  write_small_file(dir / "config.json", config_text);
+  if (write_plan) write_small_file(dir / "plan.json", plan_file_text(pinned, NQC_VERSION));
+  return DirectoryState::ready;
 }
 
 // At the merge: the instance files and DIR/plan.json still as the launch pinned them.
-std::string check_plan_unchanged(const fs::path& dir, const ExperimentConfig& config, const PinnedPlan& pinned) try {
+void check_plan_unchanged(const fs::path& dir, const ExperimentConfig& config, const PinnedPlan& pinned) {
   PinnedPlan now = pinned;
   if (!config.instances.files.empty()) now.instances = instance_files_now(config);
   if (const std::string change = plan_change(pinned, now); !change.empty())
-    return dir.string() + ": " + change + " during the run; results.h5 is not written: restore it and run again with --resume";
-  const PinnedPlan stored = parse_pinned_plan(text::read_small_file(dir / "plan.json", 256u << 20, "plan.json"));
+    throw InputError(dir.string() + ": " + change + " during the run; results.h5 is not written: restore it and run again with --resume");
+  PinnedPlan stored;
+  try {
+    stored = parse_pinned_plan(text::read_small_file(dir / "plan.json", 256u << 20, "plan.json"));
+  } catch (const InputError& e) {
+    throw InputError((dir / "plan.json").string() + ": damaged (" + e.what() +
+                     "); results.h5 is not written: run again with --resume --repair");
+  }
   if (stored.hash() != pinned.hash())
-    return (dir / "plan.json").string() + ": changed during the run (plan_hash " + stored.hash() + ", this run's " +
-           pinned.hash() + "); results.h5 is not written";
-  return {};
-} catch (const InputError& e) {
-  return (dir / "plan.json").string() + ": damaged (" + e.what() + "); results.h5 is not written: run again with --resume --repair";
-} catch (const std::exception& e) {
-  return e.what();
+    throw InputError((dir / "plan.json").string() + ": changed during the run (plan_hash " + stored.hash() + ", this run's " +
+                     pinned.hash() + "); results.h5 is not written");
 }
 
 ShardData load_partial(const fs::path& dir, const Shard& shard) {
@@ -229,7 +225,7 @@ ShardData load_partial(const fs::path& dir, const Shard& shard) {
       spdlog::info("shard {}: continuing after the {} cases in {}", shard.id, part.rows.size(), file.string());
       return part;
     }
-  } catch (const IoError& e) {
+  } catch (const Error& e) {  // damaged (InputError) or unreadable (IoError): the same rows come again
     problem = e.what();
   }
   spdlog::warn("{}: set aside ({}); shard {} runs from its start", file.string(), problem, shard.id);

@@ -14,24 +14,31 @@
 
 namespace nqc {
 
-/// What prepare_directory returns for a directory whose run of this config is finished.
-inline const std::string kRunFinished = "finished";
+/// What prepare_directory found.
+enum class DirectoryState {
+  ready,     ///< the run goes on (`done` lists the shards already there)
+  finished,  ///< this config's run is finished there (every shard and results.h5; no --resume): nothing to do
+};
 
-/// Makes DIR usable for this run and lists the shards already done there. Returns an error
-/// message, empty when fine, or kRunFinished. Every shard and partial file is read first
-/// (attributes and row count: a damaged one is named, with the remedy); then DIR/config.json
-/// (another config's results, or damaged: --repair rewrites what the result files vouch
-/// for), results without `resume`, DIR/plan.json (the pinned plan: a change is refused), and
-/// each file against the plan. `dry`: only look (no directory made, nothing written or
-/// removed). Writes config.json at every launch (the same text when it was right: the write
-/// is also the check that the directory is writable, before any shard runs) and plan.json
-/// when it is missing or repaired.
-std::string prepare_directory(const std::filesystem::path& dir, const std::string& config_text, const PinnedPlan& pinned,
-                              const Plan& plan, bool resume, bool repair, bool dry, std::vector<std::uint64_t>& done);
+/// Makes DIR usable for this run and lists the shards already done there. Every shard and
+/// partial file is read first (attributes and row count: a damaged one is named, with the
+/// remedy); then DIR/config.json (another config's results, or damaged: --repair rewrites
+/// what the result files vouch for), results without `resume`, DIR/plan.json (the pinned
+/// plan: a change is refused), and each file against the plan. `dry`: only look (no
+/// directory made, nothing written or removed). Writes config.json at every launch (the same
+/// text when it was right: the write is also the check that the directory is writable,
+/// before any shard runs) and plan.json when it is missing or repaired. Throws
+/// nqc::InputError for what the directory holds (another config's results, damage, a
+/// changed plan, results without --resume; DIR a path through a file), nqc::IoError (or
+/// h5::Error) when the system refuses a read or write ("DIR: cannot write to the results
+/// directory: Read-only file system").
+DirectoryState prepare_directory(const std::filesystem::path& dir, const std::string& config_text, const PinnedPlan& pinned,
+                                 const Plan& plan, bool resume, bool repair, bool dry, std::vector<std::uint64_t>& done);
 
 /// At the merge: the instance files and DIR/plan.json still as the launch pinned them.
-/// Returns an error message, empty when unchanged.
-std::string check_plan_unchanged(const std::filesystem::path& dir, const ExperimentConfig& config, const PinnedPlan& pinned);
+/// Throws nqc::InputError naming what changed (or DIR/plan.json damaged), with what to do;
+/// nqc::IoError when a file cannot be read.
+void check_plan_unchanged(const std::filesystem::path& dir, const ExperimentConfig& config, const PinnedPlan& pinned);
 
 /// The finished cases of an interrupted run of `shard` (its partial file), or none. A partial
 /// file that cannot be read or is not a prefix of the shard is set aside with a warning: the

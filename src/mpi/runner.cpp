@@ -1,26 +1,17 @@
 #include "mpi/runner.hpp"
 
-#include <unistd.h>
-
 #include <algorithm>
 #include <array>
 #include <chrono>
-#include <memory>
 #include <cmath>
-#include <map>
-#include <set>
-#include <cerrno>
 #include <cstdio>
-#include <cstring>
-#include <ctime>
-#include <fstream>
-#include <sstream>
+#include <memory>
+#include <new>
 
 #include <spdlog/spdlog.h>
 
 #include "experiment/config.hpp"
 #include "experiment/launches.hpp"
-#include "mpi/results_dir.hpp"
 #include "experiment/pinning.hpp"
 #include "experiment/plan.hpp"
 #include "experiment/results.hpp"
@@ -29,99 +20,52 @@
 #include "io/durable.hpp"
 #include "io/errors.hpp"
 #include "io/hash.hpp"
-#include "io/text_input.hpp"
 #include "io/text_format.hpp"
+#include "mpi/dry_run.hpp"
+#include "mpi/progress.hpp"
+#include "mpi/results_dir.hpp"
 #include "nqc/version.hpp"
 
 namespace nqc {
 namespace fs = std::filesystem;
 namespace {
 
-// Progress on rank 0 (issue 16): the cases finished on every rank (each rank reports its
-// finished cases and their estimated cost to the shared counter at least once a second), the
-// rate over this launch, and an ETA from the plan's cost estimate (the largest shards go
-// first, so equal cost per case would promise too early an end).
-class Progress {
- public:
-  /// `total`/`total_cost_s`: this launch's cases and their estimated seconds, those done
-  /// before it (`already`, `already_cost_s`: a resume) included; `interval_s` 0 = silent.
-  Progress(std::uint64_t total, double total_cost_s, std::uint64_t already, double already_cost_s, double interval_s)
-      : total_(total), already_(already), total_cost_s_(total_cost_s), already_cost_s_(already_cost_s),
-        interval_s_(interval_s) {}
-  void maybe_log(WorkCounter& counter) {
-    const auto now = std::chrono::steady_clock::now();
-    if (interval_s_ <= 0 || std::chrono::duration<double>(now - last_).count() < interval_s_) return;
-    last_ = now;
-    const std::uint64_t done = std::min(counter.done(), total_);
-    const double cost = std::min(1e-6 * static_cast<double>(counter.cost_done()), total_cost_s_);
-    const double elapsed = std::chrono::duration<double>(now - start_).count();
-    const double rate = elapsed > 0 ? static_cast<double>(done - std::min(done, already_)) / elapsed : 0.0;
-    const double cost_rate = elapsed > 0 ? (cost - std::min(cost, already_cost_s_)) / elapsed : 0.0;
-    const std::string eta = cost_rate > 0 ? fmt::format("{:.0f} s", (total_cost_s_ - cost) / cost_rate) : "unknown";
-    spdlog::info("progress: {}/{} cases ({:.1f}%), {:.1f} cases/s, ETA {}", done, total_,
-                 total_ ? 100.0 * static_cast<double>(done) / static_cast<double>(total_) : 100.0, rate, eta);
+// ---- errors across ranks --------------------------------------------------------------------
+
+// Runs `stage` on every rank (each does the same work). Returns kExitOk on every rank when it
+// succeeded everywhere, else the largest exit code among the ranks' errors. Rank 0 logs its
+// error; another rank logs its own only when rank 0's stage succeeded (a failure of that
+// rank alone: its file system, its memory).
+template <typename Stage>
+int on_every_rank(const MpiSession& session, Stage&& stage) {
+  ErrorReport error{kExitOk, {}};
+  try {
+    stage();
+  } catch (...) {
+    error = current_error();
   }
+  int root_code = error.code;
+  session.broadcast(root_code);
+  if (error.code != kExitOk && (session.rank() == 0 || root_code == kExitOk)) spdlog::error("{}", error.message);
+  return session.allreduce_max(error.code);
+}
 
- private:
-  std::uint64_t total_, already_;
-  double total_cost_s_, already_cost_s_, interval_s_;
-  std::chrono::steady_clock::time_point start_ = std::chrono::steady_clock::now(), last_ = start_;
-};
-
-// A rank's finished cases, reported to the shared counter at most every `every_s` seconds
-// (and by flush()), so that progress counts cases, not whole shards.
-class CaseReporter {
- public:
-  explicit CaseReporter(WorkCounter& counter, double every_s = 1.0) : counter_(counter), every_s_(every_s) {}
-  void add(std::uint64_t cases, double cost_s) {
-    cases_ += cases;
-    cost_s_ += cost_s;
-    if (std::chrono::duration<double>(std::chrono::steady_clock::now() - last_).count() >= every_s_) flush();
-  }
-  void flush() {
-    if (cases_ != 0) counter_.add_done(cases_, static_cast<std::uint64_t>(std::llround(cost_s_ * 1e6)));
-    cases_ = 0;
-    cost_s_ = 0;
-    last_ = std::chrono::steady_clock::now();
-  }
-
- private:
-  WorkCounter& counter_;
-  double every_s_;
-  std::uint64_t cases_ = 0;
-  double cost_s_ = 0;
-  std::chrono::steady_clock::time_point last_ = std::chrono::steady_clock::now();
-};
-
-// Per n: shards, cases and an estimate of the CPU time (estimated_case_seconds: a guide for
-// sizing jobs, not a promise: other engines and instance sets differ).
-void print_plan_by_n(const Plan& plan) {
-  std::map<Index, std::pair<std::uint64_t, std::uint64_t>> by_n;  // n -> (shards, cases)
-  if (plan.instance_cases.empty()) {
-    for (const Shard& s : plan.shards) {
-      ++by_n[s.n].first;
-      by_n[s.n].second += s.case_count();
+// Runs `stage` on rank 0 only. Returns, on every rank, kExitOk or the exit code of the error
+// it threw (logged on rank 0).
+template <typename Stage>
+int on_rank_zero(const MpiSession& session, Stage&& stage) {
+  int code = kExitOk;
+  if (session.rank() == 0) {
+    try {
+      stage();
+    } catch (...) {
+      const ErrorReport error = current_error();
+      spdlog::error("{}", error.message);
+      code = error.code;
     }
-  } else {
-    // Instance shards may mix sizes: a shard counts for every n it holds a case of.
-    for (const Shard& s : plan.shards) {
-      std::set<Index> sizes;
-      for (std::uint64_t c = s.first_solution; c < s.first_solution + s.solution_count; ++c)
-        sizes.insert(plan.instance_cases[c].n);
-      for (const Index n : sizes) ++by_n[n].first;
-    }
-    for (const InstanceCase& c : plan.instance_cases) ++by_n[c.n].second;
   }
-  std::printf("%12s %10s %14s %16s\n", "n", "shards", "cases", "est. CPU s");
-  double total = 0;
-  for (const auto& [n, counts] : by_n) {
-    const double cpu = estimated_case_seconds(n) * static_cast<double>(counts.second);
-    total += cpu;
-    std::printf("%12d %10llu %14llu %16.1f\n", n, static_cast<unsigned long long>(counts.first),
-                static_cast<unsigned long long>(counts.second), cpu);
-  }
-  std::printf("%12s %10zu %14llu %16.1f  (%.2f core-hours)\n", "total", plan.shards.size(),
-              static_cast<unsigned long long>(plan.total_cases), total, total / 3600.0);
+  session.broadcast(code);
+  return code;
 }
 
 [[noreturn]] void fail_engine_bug(const EngineBugError& e, const fs::path& dir, const MpiSession& session) {
@@ -135,64 +79,88 @@ void print_plan_by_n(const Plan& plan) {
   session.abort(kExitEngineBug);
 }
 
-// Stage 1, load: the config (with -o applied), its plan and what pins them. Throws InputError.
+// The logger of the end-of-launch lines (kSummaryLogger: kept at info by -q), else the default.
+std::shared_ptr<spdlog::logger> summary_log() {
+  const auto logger = spdlog::get(kSummaryLogger);
+  return logger ? logger : spdlog::default_logger();
+}
+
+// ---- stage 1, load ---------------------------------------------------------------------------
+
 struct Loaded {
   ExperimentConfig config;
-  Plan plan;
-  fs::path dir;
+  fs::path dir;             ///< the results directory (absolute)
   std::string config_text;  ///< DIR/config.json: the resolved config without "output" (a moved directory still resumes)
-  PinnedPlan pinned;
 };
 
-Loaded load(const RunOptions& options) {
+// Stage 1, load (every rank): the config, with -o applied and "output" made absolute, and the
+// text of DIR/config.json. Throws nqc::InputError (a missing or invalid config), nqc::IoError
+// (the system refused its read).
+Loaded stage_load(const RunOptions& options) {
   Loaded l;
   l.config = load_config(options.config);
   if (options.output) l.config.output = *options.output;
   // Stored absolute: a relative path means nothing once the run's working directory is gone.
   l.config.output = fs::absolute(l.config.output).lexically_normal().string();
   l.config.resolved["output"] = l.config.output;
-  l.plan = make_plan(l.config);
   l.dir = l.config.output;
   nlohmann::json stored = l.config.resolved;
   stored.erase("output");
   l.config_text = stored.dump(2) + "\n";
-  l.pinned = pin_plan(l.plan, hex64(fnv1a64(l.config_text)));
   return l;
 }
 
-// --dry-run (rank 0): the directory is only read: a dry run refuses what the run would refuse
-// (another config's results, damage, a changed plan), so that a job script can check before
-// it submits.
-int dry_run(const RunOptions& options, const Loaded& l) {
-  std::vector<std::uint64_t> done;
-  if (const std::string error = prepare_directory(l.dir, l.config_text, l.pinned, l.plan, true, false, true, done);
-      !error.empty() && error != kRunFinished) {
-    spdlog::error("{}", error);
-    return kExitBadInput;
-  }
-  std::printf("config %s: %zu shards, %llu cases, output %s\n", options.config.c_str(), l.plan.shards.size(),
-              static_cast<unsigned long long>(l.plan.total_cases), l.config.output.c_str());
-  print_plan_by_n(l.plan);
-  std::error_code ec;
-  if (fs::is_directory(l.dir / "shards", ec))
-    std::printf("%s holds %zu shard files of this config: --resume continues the run\n", l.dir.c_str(), done.size());
-  return kExitOk;
+// ---- stage 2, plan ---------------------------------------------------------------------------
+
+struct Planned {
+  Plan plan;
+  PinnedPlan pinned;
+};
+
+// Stage 2, plan (every rank): the shards of the config and what pins them (config_hash, the
+// instance files' sizes and hashes, nqc's case generation). Throws nqc::InputError (a
+// missing or malformed instance file), nqc::IoError, std::bad_alloc (a plan too large).
+Planned stage_plan(const Loaded& l) {
+  Planned p;
+  p.plan = make_plan(l.config);
+  p.pinned = pin_plan(p.plan, hex64(fnv1a64(l.config_text)));
+  return p;
 }
 
-// Stage 2, prepare (rank 0): the directory's lock, --force, the directory checks, and this
-// launch's record. Returns an error message (or kRunFinished), empty when the run goes on.
+// --dry-run (rank 0), after stage 2: the directory is only read: a dry run refuses what the
+// run would refuse (another config's results, damage, a changed plan), so that a job script
+// can check before it submits; then the plan, as text or (--json) one JSON line. Throws what
+// prepare_directory throws.
+void dry_run(const RunOptions& options, const Loaded& l, const Planned& p) {
+  DryRun d{options.config, l.config, p.plan};
+  std::vector<std::uint64_t> done;
+  (void)prepare_directory(l.dir, l.config_text, p.pinned, p.plan, true, false, true, done);
+  std::error_code ec;
+  d.has_shards = fs::is_directory(l.dir / "shards", ec);
+  d.shards_done = done.size();
+  const std::string out = options.json ? dry_run_json(d).dump() + "\n" : dry_run_text(d);
+  std::fputs(out.c_str(), stdout);
+}
+
+// ---- stage 3, prepare ------------------------------------------------------------------------
+
 struct Prepared {
   std::unique_ptr<DirectoryLock> lock;
+  DirectoryState state = DirectoryState::ready;
   std::vector<std::uint64_t> done;  ///< shard ids already on disk
   Launch launch;                    ///< registered (id > 0) when the run goes on
 };
 
-std::string prepare(const RunOptions& options, const Loaded& l, int world_size, Prepared& out) try {
+// Stage 3, prepare (rank 0): the directory's lock (held until the run returns: a second
+// launch is refused before it touches anything), --force, the directory's checks
+// (prepare_directory), and this launch's record in DIR/launches. Throws LockHeldError,
+// nqc::InputError (what the directory holds, or DIR a path through a file), nqc::IoError (the
+// system refused a write: a read-only or full file system).
+Prepared stage_prepare(const RunOptions& options, const Loaded& l, const Planned& p, int world_size) {
+  Prepared out;
   std::error_code ec;
   fs::create_directories(l.dir, ec);
-  if (ec) return l.dir.string() + ": cannot create the results directory: " + ec.message();
-  // One owner per results directory (or per part of it), held until the run returns: a
-  // second launch is refused before it touches anything.
+  if (ec) throw_error(errno_exit_code(ec.value()), l.dir.string() + ": cannot create the results directory: " + ec.message());
   std::string stale;
   out.lock = std::make_unique<DirectoryLock>(l.dir, DirectoryLock::scope_of(options.part, options.parts), &stale);
   if (!stale.empty()) spdlog::warn("{}", stale);
@@ -201,25 +169,88 @@ std::string prepare(const RunOptions& options, const Loaded& l, int world_size, 
     // config check below still refuses those, since config.json stays).
     for (const char* entry : {"results.h5", "shards", "plan.json", "launches"}) {
       fs::remove_all(l.dir / entry, ec);
-      if (ec) return (l.dir / entry).string() + ": cannot remove (--force): " + ec.message();
+      if (ec) throw IoError((l.dir / entry).string() + ": cannot remove (--force): " + ec.message());
     }
   }
   const bool resume = options.resume || options.repair || options.parts > 1;
-  if (std::string error = prepare_directory(l.dir, l.config_text, l.pinned, l.plan, resume, options.repair, false, out.done);
-      !error.empty())
-    return error;
+  out.state = prepare_directory(l.dir, l.config_text, p.pinned, p.plan, resume, options.repair, false, out.done);
+  if (out.state == DirectoryState::finished) return out;
   out.launch = launch_here(NQC_VERSION, NQC_GIT_REVISION, options.part, options.parts, world_size);
   register_launch(l.dir, out.launch);
-  return {};
-} catch (const InputError& e) {
-  return e.what();
-} catch (const IoError& e) {
-  return e.what();
+  return out;
 }
 
-// Stage 3, execute: this rank takes shards of `todo` from the shared counter until none is
-// left, runs them and writes each shard file. Returns kExitOk, kExitInterrupted (stop) or
-// kExitBadInput (a write failed); an engine bug or a failure inside a shard aborts every rank.
+// Rank 0's prepared directory on every rank: whether the run is finished, the launch id and
+// the shards already done. Collective.
+void share_prepared(Prepared& prepared, const MpiSession& session) {
+  int finished = prepared.state == DirectoryState::finished ? 1 : 0;
+  session.broadcast(finished);
+  prepared.state = finished != 0 ? DirectoryState::finished : DirectoryState::ready;
+  if (finished != 0) return;
+  std::vector<std::uint64_t> id{prepared.launch.id};
+  session.broadcast(id);
+  prepared.launch.id = static_cast<std::uint32_t>(id.at(0));
+  session.broadcast(prepared.done);
+}
+
+// Every host the ranks run on, in rank order, each once ("node1,node2"), on rank 0 (the
+// launch record names them); "" on the other ranks. Collective.
+std::string launch_hosts(const MpiSession& session) {
+  std::vector<std::string> distinct;
+  for (const std::string& h : session.gather(host_name()))
+    if (std::find(distinct.begin(), distinct.end(), h) == distinct.end()) distinct.push_back(h);
+  std::string hosts;
+  for (const std::string& h : distinct) hosts += (hosts.empty() ? "" : ",") + h;
+  return hosts;
+}
+
+// ---- the shards of this launch ---------------------------------------------------------------
+
+// This launch's part of the plan (or all of it), what is left of it, and its counts.
+struct LaunchShards {
+  std::vector<std::uint64_t> mine;  ///< shard ids of this launch, in schedule order
+  std::vector<std::uint64_t> todo;  ///< of mine, those not on disk yet: the shared counter's slots
+  std::vector<char> is_done;        ///< by shard id: on disk before this launch
+  std::uint64_t cases_mine = 0, shards_already = 0;
+  std::uint64_t cases_already = 0;  ///< of cases_mine, in shards already on disk
+  double cost_mine = 0, cost_already = 0;  ///< estimated seconds, the same way
+};
+
+LaunchShards launch_shards(const RunOptions& options, const Plan& plan, const std::vector<std::uint64_t>& done) {
+  LaunchShards s;
+  s.is_done.assign(plan.shards.size(), 0);
+  for (const std::uint64_t id : done) s.is_done[id] = 1;  // all < plan.shards.size(): prepare_directory checked
+  s.mine = options.parts > 1 ? part_order(plan, options.part, options.parts) : schedule_order(plan);
+  for (const std::uint64_t i : s.mine) {
+    const Shard& shard = plan.shards[i];
+    s.cases_mine += shard.case_count();
+    s.cost_mine += shard.cost;
+    if (!s.is_done[i]) {
+      s.todo.push_back(i);
+      continue;
+    }
+    ++s.shards_already;
+    s.cases_already += shard.case_count();
+    s.cost_already += shard.cost;
+  }
+  return s;
+}
+
+// The launch's first line (rank 0): the config, its plan, this part, the ranks, what is done.
+void log_start(const RunOptions& options, const Loaded& l, const Planned& p, const LaunchShards& s, const Launch& launch,
+               int world_size) {
+  const std::string part =
+      options.parts > 1
+          ? fmt::format(" (part {}/{}: {} shards, {} cases)", options.part, options.parts, s.mine.size(), s.cases_mine)
+          : std::string();
+  spdlog::info("config {}: {} shards, {} cases{} on {} rank(s); {} shards already done; results in {} (launch {})",
+               l.config.name, p.plan.shards.size(), p.plan.total_cases, part, world_size, s.shards_already, l.dir.string(),
+               launch.id);
+}
+
+// ---- stage 4, execute ------------------------------------------------------------------------
+
+// What one rank did in stage 4.
 struct Executed {
   int status = kExitOk;
   std::uint64_t shards = 0, cases = 0;  ///< written by this rank
@@ -230,164 +261,247 @@ struct Executed {
   std::uint64_t false_negatives = 0;
 };
 
-Executed execute(const RunOptions& options, const Loaded& l, const std::vector<std::uint64_t>& todo, const Launch& launch,
-                 const std::vector<std::uint64_t>& mine, const std::vector<char>& is_done, const MpiSession& session,
-                 const std::atomic<bool>& stop) {
-  const bool root = session.rank() == 0;
-  Executed out;
-  Attributes attrs{{"nqc_version", NQC_VERSION},
-                   {"git_revision", NQC_GIT_REVISION},
-                   {"config", l.config.resolved.dump()},
-                   {"config_hash", l.pinned.config_hash},
-                   {"plan_hash", l.pinned.hash()},
-                   {"case_generation", std::to_string(kCaseGeneration)},
-                   {"hostname", host_name()},
-                   {"world_size", std::to_string(session.size())},
-                   {"rank", std::to_string(session.rank())},
-                   {"launch", std::to_string(launch.id)},
-                   {"start_utc", launch.start_utc}};
-  const auto run_start = std::chrono::steady_clock::now();
-  // Each finished shard's file is written and committed (fsync, rename) by a background
-  // thread while the next shard runs; this thread waits only when the one before is still
-  // being written. HDF5 is called by one thread at a time: this one calls finish() first.
-  std::atomic<std::uint64_t> shards_written{0}, cases_written{0};  // declared first: the writer's jobs use them
-  BackgroundWriter writer;
-  const auto timed = [&](const auto& write) {
+// Counts rows [from, end) by outcome and false negative.
+void count_outcomes(const std::vector<CaseRow>& rows, std::size_t from, Executed& out) {
+  for (std::size_t i = from; i < rows.size(); ++i) {
+    ++out.outcomes[static_cast<std::size_t>(std::clamp<int>(rows[i].outcome, 0, 2))];
+    out.false_negatives += rows[i].false_negative;
+  }
+}
+
+// The root attributes of this rank's shard files (each adds end_utc).
+Attributes shard_attributes(const Loaded& l, const Planned& p, const Launch& launch, const MpiSession& session) {
+  return {{"nqc_version", NQC_VERSION},
+          {"git_revision", NQC_GIT_REVISION},
+          {"config", l.config.resolved.dump()},
+          {"config_hash", p.pinned.config_hash},
+          {"plan_hash", p.pinned.hash()},
+          {"case_generation", std::to_string(kCaseGeneration)},
+          {"hostname", host_name()},
+          {"world_size", std::to_string(session.size())},
+          {"rank", std::to_string(session.rank())},
+          {"launch", std::to_string(launch.id)},
+          {"start_utc", launch.start_utc}};
+}
+
+// Everything a rank's shards share in stage 4.
+struct ShardContext {
+  const Loaded& l;
+  const Planned& p;
+  const Launch& launch;
+  const MpiSession& session;
+  const std::atomic<bool>& stop;
+  CaseReporter& reporter;
+  ProgressLog& progress;
+};
+
+// Runs one shard on this rank, after the cases of its partial file (`done_part`), reporting
+// each finished case. A failure inside the shard ends every rank: an engine bug with exit
+// code 5 (the composition written to DIR), anything else with its own exit code (out of
+// memory 8, an instance file that became unreadable 1 or 7), after naming the shard.
+ShardRun run_one_shard(const ShardContext& c, const Shard& shard, ShardData done_part) {
+  const std::size_t continued = done_part.rows.size();  // rows of an earlier launch
+  const double case_cost = shard.cost / static_cast<double>(std::max<std::uint64_t>(1, shard.case_count()));
+  c.reporter.add(continued, static_cast<double>(continued) * case_cost);
+  try {
+    return run_shard(c.l.config, c.p.plan, shard, c.session.rank(), &c.stop, [&] {
+      c.reporter.add(1, case_cost);
+      c.progress.poll();
+    }, std::move(done_part));
+  } catch (const EngineBugError& e) {
+    fail_engine_bug(e, c.l.dir, c.session);
+  } catch (const std::bad_alloc&) {
+    spdlog::critical("out of memory in shard {} (n = {}, {} cases)", shard.id, shard.n, shard.case_count());
+    c.session.abort(kExitOutOfMemory);
+  } catch (...) {
+    const ErrorReport error = current_error();
+    if (error.code == kExitOutOfMemory)
+      spdlog::critical("out of memory in shard {} (n = {}, {} cases): {}", shard.id, shard.n, shard.case_count(), error.message);
+    else
+      spdlog::critical("shard {}: {}", shard.id, error.message);
+    c.session.abort(error.code);
+  }
+}
+
+// This rank's shard files, each written and committed (fsync, rename) by a background thread
+// while the next shard runs (io/durable.hpp); this thread waits only when the one before is
+// still being written. HDF5 is called by one thread at a time: wait() before any HDF5 call
+// here. A failed write is logged once and sets status() to its exit code (7: IoError).
+class ShardFiles {
+ public:
+  explicit ShardFiles(const fs::path& dir) : dir_(dir) {}
+  /// Waits for the file being written. False (status() set) when it failed.
+  bool wait() {
+    return timed([&] { writer_.finish(); });
+  }
+  /// wait(), but a failure is thrown (nqc::IoError ...), not logged.
+  void wait_or_throw() {
     const auto w0 = std::chrono::steady_clock::now();
-    write();
-    out.write_seconds += std::chrono::duration<double>(std::chrono::steady_clock::now() - w0).count();
-  };
-  {
-    WorkCounter counter(session);
-    std::uint64_t cases_total = 0, cases_already = 0;
-    double cost_total = 0, cost_already = 0;
-    for (const std::uint64_t i : mine) {
-      cases_total += l.plan.shards[i].case_count();
-      cost_total += l.plan.shards[i].cost;
-      if (is_done[i]) {
-        cases_already += l.plan.shards[i].case_count();
-        cost_already += l.plan.shards[i].cost;
-      }
-    }
-    if (root) counter.add_done(cases_already, static_cast<std::uint64_t>(std::llround(cost_already * 1e6)));
-    Progress progress(cases_total, cost_total, cases_already, cost_already, options.progress_interval_s);
-    CaseReporter reporter(counter);
-    while (out.status == kExitOk) {
-      const std::uint64_t slot = counter.take();
-      if (slot >= todo.size()) break;
-      const Shard& shard = l.plan.shards[todo[slot]];
-      std::error_code ec;
-      // Reading a partial file, and instance cases (whose composition files may be HDF5),
-      // call HDF5 here: not while a shard file is being written.
-      if (shard.instances || fs::exists(partial_path(l.dir, shard.id), ec)) {
-        try {
-          timed([&] { writer.finish(); });
-        } catch (const IoError& e) {  // the shard written before this one
-          spdlog::error("{}", e.what());
-          out.status = kExitBadInput;
-          break;
-        }
-      }
-      ShardData done_part = load_partial(l.dir, shard);
-      const std::size_t continued = done_part.rows.size();  // rows of an earlier launch
-      const double case_cost = shard.cost / static_cast<double>(std::max<std::uint64_t>(1, shard.case_count()));
-      reporter.add(continued, static_cast<double>(continued) * case_cost);
-      ShardRun run;
-      try {
-        run = run_shard(l.config, l.plan, shard, session.rank(), &stop, [&] {
-          reporter.add(1, case_cost);
-          if (root) progress.maybe_log(counter);
-        }, std::move(done_part));
-      } catch (const EngineBugError& e) {
-        fail_engine_bug(e, l.dir, session);
-      } catch (const std::bad_alloc&) {
-        spdlog::critical("out of memory in shard {} (n = {}, {} cases)", shard.id, shard.n, shard.case_count());
-        session.abort(kExitBadInput);
-      } catch (const std::exception& e) {
-        spdlog::critical("shard {}: {}", shard.id, e.what());
-        session.abort(kExitBadInput);
-      }
-      for (std::size_t i = continued; i < run.data.rows.size(); ++i) run.data.rows[i].launch = launch.id;
-      Attributes shard_attrs = attrs;
-      shard_attrs["end_utc"] = utc_now();
-      if (!run.complete) {
-        for (std::size_t i = continued; i < run.data.rows.size(); ++i) {
-          ++out.outcomes[static_cast<std::size_t>(std::clamp<int>(run.data.rows[i].outcome, 0, 2))];
-          out.false_negatives += run.data.rows[i].false_negative;
-        }
-        // Keep the finished cases: a resume continues the shard where it stopped.
-        std::string kept = "none kept";
-        if (!run.data.rows.empty()) {
-          try {
-            timed([&] { writer.finish(); });
-            write_partial(l.dir, run.data, shard_attrs);
-            kept = "kept in " + partial_path(l.dir, shard.id).string();
-          } catch (const IoError& e) {
-            kept = std::string("not kept: ") + e.what();
-          }
-        }
-        spdlog::warn("interrupted in shard {} after {} of {} cases ({}); rerun with --resume to continue", shard.id,
-                     run.data.rows.size(), shard.case_count(), kept);
-        out.cases += run.data.rows.size() - continued;
-        out.status = kExitInterrupted;
-        break;
-      }
-      auto data = std::make_shared<ShardData>(std::move(run.data));
-      const std::uint64_t new_cases = shard.case_count() - continued;
-      try {
-        timed([&] {
-          writer.submit([&, data, shard_attrs, new_cases, continued] {
-            commit_file(write_shard_pending(l.dir, *data, shard_attrs));
-            if (continued > 0) {
-              std::error_code ignored;
-              fs::remove(partial_path(l.dir, data->shard_id), ignored);  // the shard file now holds its rows
-            }
-            ++shards_written;
-            cases_written += new_cases;
-          });
-        });
-      } catch (const IoError& e) {
-        spdlog::error("{}", e.what());
-        out.status = kExitBadInput;
-        break;
-      }
-      for (std::size_t i = continued; i < data->rows.size(); ++i) {
-        const CaseRow& row = data->rows[i];
-        ++out.outcomes[static_cast<std::size_t>(std::clamp<int>(row.outcome, 0, 2))];
-        out.false_negatives += row.false_negative;
-      }
-      spdlog::debug("shard {} done: n = {}, {} cases", shard.id, shard.n, shard.case_count());
-    }
     try {
-      const double before = out.write_seconds;
-      timed([&] { writer.finish(); });
-      out.last_wait_seconds = out.write_seconds - before;
-    } catch (const IoError& e) {
-      spdlog::error("{}", e.what());
-      out.status = std::max(out.status, static_cast<int>(kExitBadInput));
+      writer_.finish();
+    } catch (...) {
+      write_seconds_ += std::chrono::duration<double>(std::chrono::steady_clock::now() - w0).count();
+      throw;
     }
-    out.shards = shards_written;
-    out.cases += cases_written;
-    out.writer_cpu_seconds = writer.cpu_seconds();
-    out.busy_seconds = std::chrono::duration<double>(std::chrono::steady_clock::now() - run_start).count();
-    reporter.flush();
-    const auto share = [&](double seconds) { return out.busy_seconds > 0 ? 100.0 * seconds / out.busy_seconds : 0.0; };
-    spdlog::debug("writing shard files: waited {:.3f} s of {:.3f} s ({:.2f}%; for the last one {:.3f} s); the writer "
-                  "thread's CPU {:.3f} s ({:.2f}%)",
-                  out.write_seconds, out.busy_seconds, share(out.write_seconds), out.last_wait_seconds,
-                  out.writer_cpu_seconds, share(out.writer_cpu_seconds));
-    // Rank 0 keeps reporting while the other ranks finish their last shards.
-    session.barrier([&] {
-      if (root) progress.maybe_log(counter);
+    write_seconds_ += std::chrono::duration<double>(std::chrono::steady_clock::now() - w0).count();
+  }
+  /// Hands a finished shard to the writer: its file, then its partial file removed when it
+  /// continued one (`continued` rows of an earlier launch). False (status() set) when the
+  /// file before it failed.
+  bool submit(std::shared_ptr<const ShardData> data, Attributes attrs, std::size_t continued, std::uint64_t new_cases) {
+    return timed([&] {
+      writer_.submit([this, data, attrs = std::move(attrs), continued, new_cases] {
+        commit_file(write_shard_pending(dir_, *data, attrs));
+        if (continued > 0) {
+          std::error_code ignored;
+          fs::remove(partial_path(dir_, data->shard_id), ignored);  // the shard file now holds its rows
+        }
+        ++shards_written_;
+        cases_written_ += new_cases;
+      });
     });
   }
+  /// Waits for the last file and fills `out`'s shards, cases and write times.
+  void finish(Executed& out) {
+    const double before = write_seconds_;
+    (void)wait();
+    out.last_wait_seconds = write_seconds_ - before;
+    out.write_seconds = write_seconds_;
+    out.shards = shards_written_;
+    out.cases += cases_written_;
+    out.writer_cpu_seconds = writer_.cpu_seconds();
+    out.status = std::max(out.status, status_);
+  }
+  [[nodiscard]] int status() const { return status_; }
+
+ private:
+  template <typename Write>
+  bool timed(const Write& write) {
+    const auto w0 = std::chrono::steady_clock::now();
+    try {
+      write();
+    } catch (...) {
+      const ErrorReport error = current_error();
+      spdlog::error("{}", error.message);
+      status_ = std::max(status_, static_cast<int>(error.code));
+    }
+    write_seconds_ += std::chrono::duration<double>(std::chrono::steady_clock::now() - w0).count();
+    return status_ == kExitOk;
+  }
+  fs::path dir_;
+  int status_ = kExitOk;
+  double write_seconds_ = 0;
+  std::atomic<std::uint64_t> shards_written_{0}, cases_written_{0};  // before writer_: its jobs use them
+  BackgroundWriter writer_;
+};
+
+// An interrupted shard: its finished cases kept in its partial file (a resume continues after
+// them), and a warning saying so. Returns kExitInterrupted, or the exit code of a failed write
+// (the shard file before it, or the partial file: named in the warning).
+int keep_interrupted(const ShardContext& c, const Shard& shard, const ShardRun& run, const Attributes& attrs,
+                     ShardFiles& files) {
+  int status = kExitInterrupted;
+  std::string kept = "none kept";
+  if (!run.data.rows.empty()) {
+    try {
+      files.wait_or_throw();
+      write_partial(c.l.dir, run.data, attrs);
+      kept = "kept in " + partial_path(c.l.dir, shard.id).string();
+    } catch (const Error& e) {
+      kept = std::string("not kept: ") + e.what();
+      status = std::max(status, static_cast<int>(e.code()));
+    }
+  }
+  spdlog::warn("interrupted in shard {} after {} of {} cases ({}); rerun with --resume to continue", shard.id,
+               run.data.rows.size(), shard.case_count(), kept);
+  return status;
+}
+
+// Stage 4, execute (every rank): this rank takes slots of `shards.todo` from the shared
+// counter until none is left, runs each shard and hands its file to the background writer
+// (ShardFiles). Returns the rank's status: kExitOk, kExitInterrupted (stop), or the exit code
+// of a failed write (nqc::IoError: 7); a failure inside a shard ends every rank
+// (run_one_shard). Rank 0 logs progress. Collective (the counter, the last barrier).
+Executed stage_execute(const RunOptions& options, const Loaded& l, const Planned& p, const LaunchShards& shards,
+                       const Launch& launch, const MpiSession& session, const std::atomic<bool>& stop) {
+  const bool root = session.rank() == 0;
+  Executed out;
+  const Attributes attrs = shard_attributes(l, p, launch, session);
+  const auto run_start = std::chrono::steady_clock::now();
+  ShardFiles files(l.dir);
+  WorkCounter counter(session);
+  if (root)
+    counter.add_done(shards.cases_already, static_cast<std::uint64_t>(std::llround(shards.cost_already * 1e6)));
+  Progress progress(shards.cases_mine, shards.cost_mine, shards.cases_already, shards.cost_already,
+                    options.progress_interval_s);
+  ProgressLog progress_log(progress, counter, root);
+  CaseReporter reporter(counter, options.progress_interval_s);
+  const ShardContext context{l, p, launch, session, stop, reporter, progress_log};
+  while (out.status == kExitOk) {
+    const std::uint64_t slot = counter.take();
+    if (slot >= shards.todo.size()) break;
+    const Shard& shard = p.plan.shards[shards.todo[slot]];
+    std::error_code ec;
+    // Reading a partial file, and instance cases (whose composition files may be HDF5),
+    // call HDF5 here: not while a shard file is being written.
+    if ((shard.instances || fs::exists(partial_path(l.dir, shard.id), ec)) && !files.wait()) break;
+    ShardData done_part = load_partial(l.dir, shard);
+    const std::size_t continued = done_part.rows.size();
+    ShardRun run = run_one_shard(context, shard, std::move(done_part));
+    for (std::size_t i = continued; i < run.data.rows.size(); ++i) run.data.rows[i].launch = launch.id;
+    Attributes shard_attrs = attrs;
+    shard_attrs["end_utc"] = utc_now();
+    if (!run.complete) {
+      count_outcomes(run.data.rows, continued, out);
+      out.status = keep_interrupted(context, shard, run, shard_attrs, files);
+      out.cases += run.data.rows.size() - continued;
+      break;
+    }
+    auto data = std::make_shared<const ShardData>(std::move(run.data));
+    if (!files.submit(data, std::move(shard_attrs), continued, shard.case_count() - continued)) break;
+    count_outcomes(data->rows, continued, out);
+    spdlog::debug("shard {} done: n = {}, {} cases", shard.id, shard.n, shard.case_count());
+  }
+  files.finish(out);
+  out.busy_seconds = std::chrono::duration<double>(std::chrono::steady_clock::now() - run_start).count();
+  reporter.flush();
+  const auto share = [&](double seconds) { return out.busy_seconds > 0 ? 100.0 * seconds / out.busy_seconds : 0.0; };
+  spdlog::debug("writing shard files: waited {:.3f} s of {:.3f} s ({:.2f}%; for the last one {:.3f} s); the writer "
+                "thread's CPU {:.3f} s ({:.2f}%)",
+                out.write_seconds, out.busy_seconds, share(out.write_seconds), out.last_wait_seconds,
+                out.writer_cpu_seconds, share(out.writer_cpu_seconds));
+  // Rank 0 keeps reporting while the other ranks finish their last shards.
+  session.barrier([&] { progress_log.poll(); });
+  progress_log.finish();
   return out;
 }
 
-// Stage 4, merge (rank 0): every shard file checked against the pinned plan and streamed into
-// DIR/results.h5 with the launches table. `launch` is this launch (it merges). Throws IoError.
-void merge(const Loaded& l, const Launch& launch) {
-  if (const std::string change = check_plan_unchanged(l.dir, l.config, l.pinned); !change.empty()) throw IoError(change);
+// Stage 4's results summed over the ranks (on every rank). Collective.
+struct Totals {
+  int status = kExitOk;  ///< the largest rank status
+  std::uint64_t shards = 0, cases = 0;
+  std::array<std::uint64_t, 3> outcomes{};
+  std::uint64_t false_negatives = 0;
+};
+
+Totals reduce(const Executed& executed, const MpiSession& session) {
+  Totals t;
+  t.status = session.allreduce_max(executed.status);
+  t.shards = session.allreduce_sum(executed.shards);
+  t.cases = session.allreduce_sum(executed.cases);
+  for (std::size_t o = 0; o < t.outcomes.size(); ++o) t.outcomes[o] = session.allreduce_sum(executed.outcomes[o]);
+  t.false_negatives = session.allreduce_sum(executed.false_negatives);
+  return t;
+}
+
+// ---- stage 5, merge --------------------------------------------------------------------------
+
+// Stage 5, merge (rank 0): every shard file checked against the pinned plan and streamed into
+// DIR/results.h5 with the launches table; `launch` is this launch (it merges). Throws
+// nqc::InputError (a changed plan or instance file, a shard file that is not the plan's,
+// damage), nqc::IoError (a failed read or write).
+void stage_merge(const Loaded& l, const Planned& p, const Launch& launch) {
+  check_plan_unchanged(l.dir, l.config, p.pinned);
   std::vector<std::string> damaged;
   std::vector<Launch> launches = read_launches(l.dir, &damaged);
   for (const std::string& problem : damaged) spdlog::warn("{}", problem);
@@ -404,29 +518,77 @@ void merge(const Loaded& l, const Launch& launch) {
   const Attributes attrs{{"nqc_version", NQC_VERSION},
                          {"git_revision", NQC_GIT_REVISION},
                          {"config", l.config.resolved.dump()},
-                         {"config_hash", l.pinned.config_hash},
-                         {"plan_hash", l.pinned.hash()},
+                         {"config_hash", p.pinned.config_hash},
+                         {"plan_hash", p.pinned.hash()},
                          {"case_generation", std::to_string(kCaseGeneration)},
                          {"start_utc", start},
                          {"end_utc", utc_now()},
                          {"launches", std::to_string(launches.size())}};
-  const RunIdentity run{l.pinned.config_hash, l.pinned.hash()};
+  const RunIdentity run{p.pinned.config_hash, p.pinned.hash()};
   const auto check = [&](const fs::path& file, std::uint64_t id, const ResultFile& content) {
-    check_against_plan(file, id, content, l.plan, run, false);
+    check_against_plan(file, id, content, p.plan, run, false);
   };
   const auto start_merge = std::chrono::steady_clock::now();
-  merge_results(l.dir, attrs, check, l.plan.total_cases, launches);
-  spdlog::debug("merged {} shard files ({} cases) into {} in {:.1f} s", l.plan.shards.size(), l.plan.total_cases,
+  merge_results(l.dir, attrs, check, p.plan.total_cases, launches);
+  spdlog::debug("merged {} shard files ({} cases) into {} in {:.1f} s", p.plan.shards.size(), p.plan.total_cases,
                 (l.dir / "results.h5").string(),
                 std::chrono::duration<double>(std::chrono::steady_clock::now() - start_merge).count());
 }
+
+// After stage 4 succeeded on every rank (rank 0): a part says what is on disk; the whole plan
+// is merged (stage 5) once every shard file is there, and the launch marked merged. Throws
+// nqc::InputError (shards missing), or what stage_merge throws.
+void finish_plan(const RunOptions& options, const Loaded& l, const Planned& p, const LaunchShards& s, Launch& launch) {
+  const std::uint64_t shards_done = done_shards(l.dir).size();
+  if (options.parts > 1) {
+    spdlog::info("part {}/{} done: {} cases; {} of {} shards of the plan are on disk{}", options.part, options.parts,
+                 s.cases_mine, shards_done, p.plan.shards.size(),
+                 shards_done == p.plan.shards.size()
+                     ? fmt::format("; merge them with nqc run {} -o {} --resume", options.config.string(), l.dir.string())
+                     : std::string());
+    return;
+  }
+  if (shards_done != p.plan.shards.size())
+    throw InputError(l.dir.string() + ": only " + std::to_string(shards_done) + " of " + std::to_string(p.plan.shards.size()) +
+                     " shards are on disk; rerun with --resume");
+  stage_merge(l, p, launch);
+  launch.merged = true;
+  spdlog::info("done: {} cases in {}", p.plan.total_cases, (l.dir / "results.h5").string());
+}
+
+// ---- the end of a launch ---------------------------------------------------------------------
 
 // Shard files on disk now (0 when they cannot be listed: only for the summary).
 std::size_t done_shards_count(const fs::path& dir) {
   try {
     return done_shards(dir).size();
-  } catch (const IoError&) {
+  } catch (const Error&) {
     return 0;
+  }
+}
+
+// The end of every launch that ran (rank 0; kSummaryLogger, so -q keeps it): what it did, how
+// fast, and where the results are.
+void log_summary(const Loaded& l, const Planned& p, const Totals& t, const Launch& launch, int status, double wall,
+                 int world_size) {
+  const std::uint64_t ran = t.outcomes[0] + t.outcomes[1] + t.outcomes[2];
+  const fs::path where = launch.merged ? l.dir / "results.h5" : l.dir / "shards";
+  summary_log()->info("summary: {} cases run by this launch ({} solved, {} infeasible, {} gave up; {} false negatives) in "
+                      "{:.1f} s on {} rank(s), {:.1f} cases/s; {} of {} shards on disk; results in {}{}",
+                      ran, t.outcomes[0], t.outcomes[1], t.outcomes[2], t.false_negatives, wall, world_size,
+                      wall > 0 ? static_cast<double>(ran) / wall : 0.0, done_shards_count(l.dir), p.plan.shards.size(),
+                      where.string(), status == kExitInterrupted ? " (interrupted: rerun with --resume to continue)" : "");
+}
+
+// This launch's record updated with its end (rank 0): end time and exit status. A failure is
+// a warning: the results are written either way.
+void record_end(const fs::path& dir, Launch& launch, int status) {
+  launch.end_utc = utc_now();
+  launch.exit_status = status;
+  try {
+    update_launch(dir, launch);
+  } catch (const Error& e) {
+    spdlog::warn("{}", e.what());
   }
 }
 
@@ -436,111 +598,44 @@ int run_experiment(const RunOptions& options, const MpiSession& session, const s
   const bool root = session.rank() == 0;
   const auto launch_start = std::chrono::steady_clock::now();
   Loaded l;
-  try {
-    l = load(options);
-  } catch (const InputError& e) {
-    if (root) spdlog::error("{}", e.what());
-    return kExitBadInput;
-  }
-  if (options.dry_run) return root ? dry_run(options, l) : kExitOk;
+  Planned p;
+  if (const int code = on_every_rank(session, [&] { l = stage_load(options); }); code != kExitOk) return code;
+  if (const int code = on_every_rank(session, [&] { p = stage_plan(l); }); code != kExitOk) return code;
+  if (options.dry_run) return on_rank_zero(session, [&] { dry_run(options, l, p); });
 
   Prepared prepared;
-  std::string error;
-  if (root) error = prepare(options, l, session.size(), prepared);
-  session.broadcast(error);
-  if (error == kRunFinished) {
+  if (const int code = on_rank_zero(session, [&] { prepared = stage_prepare(options, l, p, session.size()); }); code != kExitOk)
+    return code;
+  share_prepared(prepared, session);
+  if (prepared.state == DirectoryState::finished) {
     if (root)
-      spdlog::info("{}: the run of this config is finished ({}): nothing to do (--force starts it over)", l.dir.string(),
-                   (l.dir / "results.h5").string());
+      summary_log()->info("{}: the run of this config is finished ({}): nothing to do (--force starts it over)",
+                          l.dir.string(), (l.dir / "results.h5").string());
     return kExitOk;
   }
-  if (!error.empty()) {
-    if (root) spdlog::error("{}", error);
-    return kExitBadInput;
-  }
-  std::vector<std::uint64_t> shared{prepared.launch.id};
-  session.broadcast(shared);
-  prepared.launch.id = static_cast<std::uint32_t>(shared.at(0));
-  session.broadcast(prepared.done);
-  // The launch record names every host the ranks run on.
-  const std::vector<std::string> hosts = session.gather(host_name());
-  if (root) {
-    std::vector<std::string> distinct;
-    for (const std::string& h : hosts)
-      if (std::find(distinct.begin(), distinct.end(), h) == distinct.end()) distinct.push_back(h);
-    prepared.launch.hosts.clear();
-    for (const std::string& h : distinct) prepared.launch.hosts += (prepared.launch.hosts.empty() ? "" : ",") + h;
-  }
+  const std::string hosts = launch_hosts(session);
+  if (root) prepared.launch.hosts = hosts;
+  const LaunchShards shards = launch_shards(options, p.plan, prepared.done);
+  if (root) log_start(options, l, p, shards, prepared.launch, session.size());
 
-  // This launch's shards: its part of the plan (or all of it), without those already done.
-  const bool in_parts = options.parts > 1;
-  std::vector<char> is_done(l.plan.shards.size(), 0);
-  for (const std::uint64_t id : prepared.done) is_done[id] = 1;  // all < plan.shards.size(): prepare_directory checked
-  const std::vector<std::uint64_t> mine =
-      in_parts ? part_order(l.plan, options.part, options.parts) : schedule_order(l.plan);
-  std::vector<std::uint64_t> todo;
-  std::uint64_t cases_mine = 0, shards_already = 0;
-  for (const std::uint64_t i : mine) {
-    cases_mine += l.plan.shards[i].case_count();
-    if (!is_done[i]) todo.push_back(i);
-    else ++shards_already;
-  }
-  if (root) {
-    const std::string part =
-        in_parts ? fmt::format(" (part {}/{}: {} shards, {} cases)", options.part, options.parts, mine.size(), cases_mine)
-                 : std::string();
-    spdlog::info("config {}: {} shards, {} cases{} on {} rank(s); {} shards already done; results in {} (launch {})",
-                 l.config.name, l.plan.shards.size(), l.plan.total_cases, part, session.size(), shards_already,
-                 l.dir.string(), prepared.launch.id);
-  }
-
-  const Executed executed = execute(options, l, todo, prepared.launch, mine, is_done, session, stop);
-  int status = session.allreduce_max(executed.status);
-  prepared.launch.shards_done = session.allreduce_sum(executed.shards);
-  prepared.launch.cases_done = session.allreduce_sum(executed.cases);
-  std::array<std::uint64_t, 3> outcomes{};
-  for (std::size_t o = 0; o < outcomes.size(); ++o) outcomes[o] = session.allreduce_sum(executed.outcomes[o]);
-  const std::uint64_t false_negatives = session.allreduce_sum(executed.false_negatives);
+  const Executed executed = stage_execute(options, l, p, shards, prepared.launch, session, stop);
+  const Totals totals = reduce(executed, session);
+  int status = totals.status;
+  prepared.launch.shards_done = totals.shards;  // before the merge: its launches table holds them
+  prepared.launch.cases_done = totals.cases;
   if (root && status == kExitOk) {
-    const std::uint64_t shards_done = done_shards(l.dir).size();
-    if (in_parts) {
-      spdlog::info("part {}/{} done: {} cases; {} of {} shards of the plan are on disk{}", options.part, options.parts,
-                   cases_mine, shards_done, l.plan.shards.size(),
-                   shards_done == l.plan.shards.size()
-                       ? fmt::format("; merge them with nqc run {} -o {} --resume", options.config.string(), l.dir.string())
-                       : std::string());
-    } else if (shards_done != l.plan.shards.size()) {
-      spdlog::error("{}: only {} of {} shards are on disk; rerun with --resume", l.dir.string(), shards_done,
-                    l.plan.shards.size());
-      status = kExitBadInput;
-    } else {
-      try {
-        merge(l, prepared.launch);
-        prepared.launch.merged = true;
-        spdlog::info("done: {} cases in {}", l.plan.total_cases, (l.dir / "results.h5").string());
-      } catch (const IoError& e) {
-        spdlog::error("{}", e.what());
-        status = kExitBadInput;
-      }
+    try {
+      finish_plan(options, l, p, shards, prepared.launch);
+    } catch (...) {
+      const ErrorReport error = current_error();
+      spdlog::error("{}", error.message);
+      status = error.code;
     }
   }
   if (root) {
-    // The end of every launch: what it did, how fast, and where the results are.
     const double wall = std::chrono::duration<double>(std::chrono::steady_clock::now() - launch_start).count();
-    const std::uint64_t ran = outcomes[0] + outcomes[1] + outcomes[2];
-    const fs::path where = prepared.launch.merged ? l.dir / "results.h5" : l.dir / "shards";
-    spdlog::info("summary: {} cases run by this launch ({} solved, {} infeasible, {} gave up; {} false negatives) in "
-                 "{:.1f} s on {} rank(s), {:.1f} cases/s; {} of {} shards on disk; results in {}{}",
-                 ran, outcomes[0], outcomes[1], outcomes[2], false_negatives, wall, session.size(),
-                 wall > 0 ? static_cast<double>(ran) / wall : 0.0, done_shards_count(l.dir), l.plan.shards.size(),
-                 where.string(), status == kExitInterrupted ? " (interrupted: rerun with --resume to continue)" : "");
-    prepared.launch.end_utc = utc_now();
-    prepared.launch.exit_status = status;
-    try {
-      update_launch(l.dir, prepared.launch);
-    } catch (const IoError& e) {
-      spdlog::warn("{}", e.what());
-    }
+    log_summary(l, p, totals, prepared.launch, status, wall, session.size());
+    record_end(l.dir, prepared.launch, status);
   }
   return session.allreduce_max(status);
 }

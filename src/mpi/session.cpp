@@ -2,6 +2,7 @@
 
 #include <mpi.h>
 
+#include <atomic>
 #include <chrono>
 #include <cstdlib>
 #include <thread>
@@ -58,6 +59,10 @@ std::uint64_t MpiSession::allreduce_sum(std::uint64_t value) const {
   return out;
 }
 
+void MpiSession::broadcast(int& value) const {
+  if (active_) MPI_Bcast(&value, 1, MPI_INT, 0, MPI_COMM_WORLD);
+}
+
 void MpiSession::broadcast(std::string& value) const {
   if (!active_) return;
   auto size = static_cast<unsigned long long>(value.size());
@@ -103,6 +108,13 @@ WorkCounter::WorkCounter(const MpiSession& session) : session_(session) {
   MPI_Win win = MPI_WIN_NULL;
   MPI_Win_allocate(bytes, sizeof(std::uint64_t), MPI_INFO_NULL, MPI_COMM_WORLD, &base_, &win);
   if (session_.rank() == 0) base_[0] = base_[1] = base_[2] = 0;
+  peek_ = nullptr;
+  if (session_.rank() == 0) {
+    int* model = nullptr;
+    int flag = 0;
+    MPI_Win_get_attr(win, MPI_WIN_MODEL, &model, &flag);
+    if (flag != 0 && model != nullptr && *model == MPI_WIN_UNIFIED) peek_ = base_;
+  }
   MPI_Barrier(MPI_COMM_WORLD);
   MPI_Win_lock_all(0, win);
   window_ = new MPI_Win(win);
@@ -117,10 +129,9 @@ WorkCounter::~WorkCounter() {
 }
 
 std::uint64_t WorkCounter::fetch_and_op(int slot, std::uint64_t operand, bool no_op) {
-  if (window_ == nullptr) {
-    const std::uint64_t before = local_[slot];
-    if (!no_op) local_[slot] += operand;
-    return before;
+  if (window_ == nullptr) {  // atomic: peek_done() may read it from another thread
+    std::atomic_ref<std::uint64_t> value(local_[slot]);
+    return no_op ? value.load() : value.fetch_add(operand);
   }
   auto* win = static_cast<MPI_Win*>(window_);
   std::uint64_t result = 0;
@@ -136,5 +147,11 @@ void WorkCounter::add_done(std::uint64_t cases, std::uint64_t cost_us) {
 }
 std::uint64_t WorkCounter::done() { return fetch_and_op(1, 0, true); }
 std::uint64_t WorkCounter::cost_done() { return fetch_and_op(2, 0, true); }
+// The window's memory is written by MPI (another rank's MPI_Fetch_and_op, through shared
+// memory or the network); an aligned 64-bit atomic load reads it whole.
+std::uint64_t WorkCounter::peek_done() const { return std::atomic_ref<std::uint64_t>(peek_[1]).load(std::memory_order_relaxed); }
+std::uint64_t WorkCounter::peek_cost_done() const {
+  return std::atomic_ref<std::uint64_t>(peek_[2]).load(std::memory_order_relaxed);
+}
 
 }  // namespace nqc

@@ -35,6 +35,7 @@ class MpiSession {
   /// Sum of `value` over all ranks.
   [[nodiscard]] std::uint64_t allreduce_sum(std::uint64_t value) const;
   /// Rank 0's `value` on every rank.
+  void broadcast(int& value) const;
   void broadcast(std::string& value) const;
   void broadcast(std::vector<std::uint64_t>& values) const;
   /// Every rank's `value`, by rank, on rank 0 (other ranks get an empty vector). Collective.
@@ -69,12 +70,23 @@ class WorkCounter {
   /// The global estimated cost done, microseconds.
   std::uint64_t cost_done();
 
+  /// True where done() and cost_done() can also be read from local memory, without an MPI
+  /// call, so from another thread (MPI runs without thread support): on rank 0, which hosts
+  /// the window, when its memory model is MPI_WIN_UNIFIED (the other ranks' updates land in
+  /// that memory: a load sees them), and in a serial session.
+  [[nodiscard]] bool can_peek() const { return peek_ != nullptr; }
+  /// done() and cost_done() read from local memory (atomic loads; only when can_peek()).
+  /// Safe from any thread; may lag an update in flight.
+  [[nodiscard]] std::uint64_t peek_done() const;
+  [[nodiscard]] std::uint64_t peek_cost_done() const;
+
  private:
   std::uint64_t fetch_and_op(int slot, std::uint64_t operand, bool no_op);
   const MpiSession& session_;
-  std::uint64_t local_[3] = {0, 0, 0};
+  alignas(8) std::uint64_t local_[3] = {0, 0, 0};
   void* window_ = nullptr;  // MPI_Win, kept opaque so that this header needs no mpi.h
   std::uint64_t* base_ = nullptr;
+  std::uint64_t* peek_ = local_;  // the counters in local memory, or nullptr (can_peek)
 };
 
 }  // namespace nqc

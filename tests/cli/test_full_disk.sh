@@ -1,9 +1,12 @@
 #!/usr/bin/env bash
-# A full disk during a run, and an unwritable results directory (read-only file system, a
-# path through a file): a clear error naming the file and the system's reason (e.g. "No space left on device"),
-# exit 1, every shard written before it intact, no temporary file left, and --resume
-# completes the run once there is space. Needs root to mount a small tmpfs (exit 77 =
-# skipped, for ctest, where that is not allowed).
+# A full disk during a run (one rank and two), and an unwritable results directory (read-only
+# file system): a clear error naming the file and the system's reason (e.g. "No space left on
+# device"), exit 7 (io_error), every shard written before it intact, no temporary file left,
+# and --resume completes the run once there is space; a results directory through a regular
+# file is the user's path: exit 1. Writing subcommands into the full (construct -o) or
+# read-only (construct -o, export -o) file system: 7; export -o onto a full device:
+# test_exit_codes.sh. Needs root to mount a small tmpfs (exit 77 = skipped, for
+# ctest, where that is not allowed).
 # Usage: test_full_disk.sh NQC
 set -u
 if [ $# -ne 1 ]; then
@@ -26,7 +29,7 @@ cat >"$TMP/full.json" <<'JSON'
 {"name": "full", "seed": 1, "shard_cases": 100, "sizes": [{"n": [1000], "solutions": 200, "compositions_per_solution": 100}]}
 JSON
 run "$NQC" run "$TMP/full.json" -o "$mnt/out"
-expect_exit 1 "a run that fills the disk"
+expect_exit 7 "a run that fills the disk"
 check "full disk: the error names the shard file" grep -qF "$mnt/out/shards/shard-" "$ERR_FILE"
 check "full disk: the error says No space left on device" grep -qF ": No space left on device (" "$ERR_FILE"
 check "full disk: the error is one short line, not HDF5's whole stack" test "$(grep -c '\[error\]' "$ERR_FILE")" -eq 1 -a "$(grep '\[error\]' "$ERR_FILE" | wc -c)" -lt 300
@@ -35,6 +38,19 @@ check "full disk: earlier shards kept ($written)" test "$written" -gt 0
 check "full disk: no temporary file left" test -z "$(ls "$mnt/out/shards" | grep '\.tmp$')"
 run "$NQC" aggregate "$mnt/out"
 expect_exit 0 "the shards written before the disk filled are readable"
+# A writing subcommand into the full file system: 7, its file not left half written.
+run "$NQC" construct 200000 -o "$mnt/big.txt"
+expect_exit 7 "construct -o into the full file system"
+check "... the error names the file and says No space left on device" \
+  grep -qxF "nqc: error: $mnt/big.txt: cannot write: No space left on device" "$ERR_FILE"
+rm -f "$mnt/big.txt"
+# Two ranks: the rank whose write fails stops; every rank, and mpirun, exit 7.
+if command -v mpirun >/dev/null; then
+  run mpirun -np 2 "$NQC" run "$TMP/full.json" -o "$mnt/out2"
+  expect_exit 7 "mpirun -np 2: a run that fills the disk"
+  check "mpirun: the error says No space left on device" grep -qF ": No space left on device (" "$ERR_FILE"
+  rm -rf "$mnt/out2"
+fi
 # Make room: move the results to a larger place, then resume there.
 cp -r "$mnt/out" "$TMP/out"
 run "$NQC" run "$TMP/full.json" -o "$TMP/out" --resume -q
@@ -47,12 +63,17 @@ sums() { (cd "$mnt/out/shards" && sha256sum -- *.h5); }
 before=$(sums)
 mount -o remount,ro "$mnt"
 run "$NQC" run "$TMP/full.json" -o "$mnt/fresh"
-expect_exit 1 "a results directory on a read-only file system"
+expect_exit 7 "a results directory on a read-only file system"
 expect_log_error "$mnt/fresh: cannot create the results directory: Read-only file system" "read-only: the error names the directory"
 run "$NQC" run "$TMP/full.json" -o "$mnt/out" --resume
-expect_exit 1 "--resume on a read-only file system"
+expect_exit 7 "--resume on a read-only file system"
 expect_log_error "$mnt/out: cannot write to the results directory: Read-only file system" "read-only --resume: the error names the directory and says why"
 check "read-only --resume: the shards are unchanged" test "$(sums)" = "$before"
+run "$NQC" construct 10 -o "$mnt/s.txt"
+expect_exit 7 "construct -o onto a read-only file system"
+expect_stderr_line "nqc: error: $mnt/s.txt: cannot write: Read-only file system" "... the one-line error"
+run "$NQC" export "$TMP/out" --case 0 -o "$mnt/case.bin"
+expect_exit 7 "export -o onto a read-only file system"
 mount -o remount,rw "$mnt"
 : >"$TMP/a-file"
 run "$NQC" run "$TMP/full.json" -o "$TMP/a-file/out"

@@ -97,7 +97,9 @@ kill -USR1 "$launcher"
 wait "$launcher"
 usr1_rc=$?
 check "SIGUSR1 to mpirun: exit 4 (got $usr1_rc)" test "$usr1_rc" -eq 4
-check "SIGUSR1 to mpirun: both ranks say to resume" test "$(grep -c "rerun with --resume" "$TMP/usr1.log")" -eq 2
+check "SIGUSR1 to mpirun: both ranks say to resume" test "$(grep -c "interrupted in shard .*; rerun with --resume to continue" "$TMP/usr1.log")" -eq 2
+check "SIGUSR1 to mpirun: -q keeps the summary, which says so too" \
+  test "$(grep -c "\] summary: .*(interrupted: rerun with --resume to continue)$" "$TMP/usr1.log")" -eq 1
 check "SIGUSR1 to mpirun: no results.h5 yet" test ! -e "$TMP/usr1/results.h5"
 run mpirun -np 2 --oversubscribe "$NQC" run "$TMP/work.json" -o "$TMP/usr1" --resume -q
 expect_exit 0 "--resume after SIGUSR1 to mpirun"

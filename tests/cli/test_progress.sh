@@ -1,9 +1,10 @@
 #!/usr/bin/env bash
-# Progress that tells the truth (issue 16 item 3): progress lines count finished cases, also
-# inside a shard and while other ranks finish (a run of one shard, held by rank 1, on 2 ranks),
-# at the interval --progress asks for (0: none); every launch ends with one summary line.
-# Not timing-dependent in what it asserts: the slow cases each end at a 0.5 s time limit, and
-# the checks ask only for counts that rise and end at the total.
+# Progress that tells the truth (issue 16 item 3): progress lines count finished cases of every
+# rank, also inside a shard, during one long case and while other ranks finish (a run of one
+# shard, held by rank 1, on 2 ranks), at the interval --progress asks for (0: none), the last
+# one at the final count; every launch ends with one summary line, which -q keeps.
+# Not timing-dependent in what it asserts: the slow cases each end at a time limit (0.5 s,
+# or 2 s for the long one), and the checks ask only for counts that rise and end at the total.
 # Usage: test_progress.sh NQC CI_CONFIG
 set -u
 NQC=$(realpath "$1")
@@ -37,6 +38,43 @@ expect_exit 0 "one shard on two ranks"
 check "rank 0 reports progress while the shard runs ($(grep -c "progress: " "$ERR_FILE") lines)" \
   test "$(grep -cE "${LOG}progress: [1-5]/6 cases" "$ERR_FILE")" -ge 1
 check "... and only rank 0" test "$(grep -c "\[rank 1\] \[info\] progress" "$ERR_FILE")" -eq 0
+
+# Counts of finished cases from every rank: three shards of two slow cases on 2 ranks; the
+# counts never fall, and the last progress line (logged once every rank has reported its
+# last case) reaches the total.
+cat >"$TMP/slow3.json" <<'JSON'
+{"name": "slow3", "engine": "auto", "time_limit_s": 0.5, "shard_cases": 2, "instances": {"files": ["inst"]}}
+JSON
+run mpirun -np 2 "$NQC" run "$TMP/slow3.json" -o "$TMP/three" --progress 0.2
+expect_exit 0 "three shards on two ranks, --progress 0.2"
+grep -E "${LOG}progress: " "$ERR_FILE" | sed -E 's/.*progress: ([0-9]+)\/6 cases.*/\1/' >"$TMP/counts3"
+check "progress lines on 2 ranks ($(tr '\n' ' ' <"$TMP/counts3"))" test "$(wc -l <"$TMP/counts3")" -ge 2
+check "... never falling" test "$(sort -n "$TMP/counts3" | tr '\n' ' ')" = "$(tr '\n' ' ' <"$TMP/counts3")"
+check "... the last one at the total, 6/6 (both ranks' cases)" test "$(tail -n 1 "$TMP/counts3")" = 6
+check "... then the summary of the 6 cases" grep -qE "${LOG}summary: 6 cases run by this launch" "$ERR_FILE"
+check "... which is the last line" bash -c "tail -n 1 '$ERR_FILE' | grep -q '\] summary: '"
+
+# One long case: lines come while it runs (rank 0's progress thread reads the counter without
+# waiting for the case), 0 of 1 done, then the last line 1/1.
+mkdir -p "$TMP/one-file"
+cp "$TMP/inst/slow-0000.param" "$TMP/one-file/"
+cat >"$TMP/long.json" <<'JSON'
+{"name": "long", "engine": "auto", "time_limit_s": 2, "instances": {"files": ["one-file"]}}
+JSON
+run "$NQC" run "$TMP/long.json" -o "$TMP/long" --progress 0.2
+expect_exit 0 "one case of 2 s, --progress 0.2"
+check "progress lines during the one case: 0/1 cases ($(grep -c "progress: 0/1 cases" "$ERR_FILE") lines)" \
+  test "$(grep -cE "${LOG}progress: 0/1 cases \(0\.0%\), 0\.0 cases/s, ETA unknown$" "$ERR_FILE")" -ge 1
+check "... and the last one 1/1" bash -c "grep -E 'progress: ' '$ERR_FILE' | tail -n 1 | grep -qE 'progress: 1/1 cases \(100\.0%\)'"
+
+# -q: warnings, errors and the summary.
+run "$NQC" run "$TMP/slow.json" -o "$TMP/quiet" --progress 0.2 -q
+expect_exit 0 "-q"
+check "-q: the summary is the one line" test "$(wc -l <"$ERR_FILE")" -eq 1 -a "$(grep -c "\] summary: 6 cases run by this launch" "$ERR_FILE")" -eq 1
+run "$NQC" run "$TMP/slow.json" -o "$TMP/quiet" -q
+expect_exit 0 "-q, the run finished before"
+check "-q: says the run is finished (one line)" \
+  test "$(wc -l <"$ERR_FILE")" -eq 1 -a "$(grep -c "the run of this config is finished" "$ERR_FILE")" -eq 1
 
 run "$NQC" run "$TMP/slow.json" -o "$TMP/none" --progress 0
 expect_exit 0 "--progress 0"

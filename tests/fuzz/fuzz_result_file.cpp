@@ -1,7 +1,8 @@
 // Fuzz target: the result-file reader (read_result_file, every part; load_rows, which also
 // refuses rows nqc never writes) on a shard file of a results directory, as `nqc run
-// --resume` and `nqc aggregate` read it. Contract: the content, or nqc::IoError (its
-// DamagedFileError for damage), one line naming the file.
+// --resume` and `nqc aggregate` read it. Contract: the content, or an nqc::Error (InputError,
+// its DamagedFileError for damage: exit code 1; IoError if the system refuses a read), one
+// line naming the file.
 //
 // Two targets from this file. fuzz_result_file: inputs in HDF5's newest format (superblock
 // 2 or 3, schema 1.2: read in this process) and inputs without the HDF5 signature.
@@ -41,8 +42,8 @@ extern "C" int LLVMFuzzerTestOneInput(const std::uint8_t* data, std::size_t size
   try {
     (void)nqc::read_result_file(file, nqc::kEverything);
     (void)nqc::load_rows(file);
-  } catch (const nqc::IoError& e) {
-    nqc::fuzz::require_one_line(e.what(), file.string() + ":", "IoError");
+  } catch (const nqc::Error& e) {
+    nqc::fuzz::require_one_line(e.what(), file.string() + ":", "nqc::Error");
   } catch (const std::bad_alloc&) {
     // Rows up to the reader's bound (10^9) are valid: more than this process may allocate.
   }

@@ -3,8 +3,9 @@
 # generates, compared with tests/jobs/expected/ (lists, not whole files: the rest of each
 # script is the static templates of jobs/templates/, checked by shellcheck here); the
 # submission itself against a stand-in sbatch (inherited SBATCH_* variables must not reach
-# it); set-up lines, time forms, --print --write; and bad input: a clear one-line error,
-# exit 1, and nothing submitted or written. (tests/jobs/test_submit.py tests the pieces.)
+# it); set-up lines, time forms, --print --write; the run job's end against stand-ins for nqc
+# (requeue on exit 4, exit codes 7 and 8 named, not requeued); and bad input: a clear one-line
+# error, exit 1, and nothing submitted or written. (tests/jobs/test_submit.py tests the pieces.)
 # Usage: test_batch_script.sh NQC REPO
 #   UPDATE_EXPECTED=1 test_batch_script.sh NQC REPO   rewrites the expected files instead
 set -u
@@ -204,6 +205,54 @@ check "--write: sbatch not called" test ! -e "$FAKE_LOG"
 run env PATH="$FAKE_PATH" bash -c "$command"
 check "--write: the printed command submits both, the aggregation afterok on the run job" \
   grep -qxF "sbatch --dependency=afterok:101 --kill-on-invalid-dep=yes $TMP/edit/aggregate.sbatch" "$FAKE_LOG"
+
+# The run job's end, against stand-ins for nqc, mpirun and scontrol (jobs/templates/run.sh):
+# the time-limit warning (SIGUSR1) stops nqc (exit 4) and the job requeues itself; nqc's
+# failures that another attempt would repeat (7 io_error, 8 out_of_memory) are not requeued
+# and are logged with their meaning; the job exits with nqc's code.
+mkdir -p "$TMP/job/bin"
+printf '#!/bin/bash\nexec "$@"\n' >"$TMP/job/bin/mpirun"
+# shellcheck disable=SC2016 # the stand-in expands it
+printf '#!/bin/bash\necho "scontrol $*" >>"$JOB_DIR/scontrol.log"\n' >"$TMP/job/bin/scontrol"
+cat >"$TMP/job/nqc" <<'SH'
+#!/bin/bash
+# nqc's stand-in: exits STUB_RC at once, or (STUB_RC unset) runs until SIGUSR1, then exits STUB_ON_USR1.
+trap 'exit "${STUB_ON_USR1:-4}"' USR1
+: >"$JOB_DIR/started"
+if [[ -n ${STUB_RC:-} ]]; then exit "$STUB_RC"; fi
+while :; do sleep 0.1; done
+SH
+chmod +x "$TMP/job/bin/mpirun" "$TMP/job/bin/scontrol" "$TMP/job/nqc"
+(cd "$TMP" && "$SUBMIT" "$CONFIG" -o "$TMP/job/out" --launcher mpirun --print --write "$TMP/job/scripts") >/dev/null
+sed -i "s|^NQC=.*|NQC=$TMP/job/nqc|" "$TMP/job/scripts/run.sbatch"
+# run_job NAME [VAR=VALUE...]: runs the run job in the background; $job is its pid.
+run_job() {
+  local name=$1
+  shift
+  rm -f "$TMP/job/started" "$TMP/job/scontrol.log"
+  env PATH="$TMP/job/bin:$PATH" SLURM_JOB_ID=77 SLURM_RESTART_COUNT=0 JOB_DIR="$TMP/job" "$@" \
+    bash "$TMP/job/scripts/run.sbatch" >"$TMP/job/$name.log" 2>&1 &
+  job=$!
+  for _ in $(seq 1 200); do [ -e "$TMP/job/started" ] && break; sleep 0.05; done
+}
+run_job io STUB_RC=7
+wait "$job"
+check "run job, nqc exits 7: the job exits 7" test $? -eq 7
+check "... its log names io_error and what to do" \
+  grep -qE "nqc job 77: nqc failed \(exit 7: io_error: the system refused a read or write .*make room, then submit" "$TMP/job/io.log"
+run_job usr1
+kill -USR1 "$job"
+wait "$job"
+check "run job, SIGUSR1 (the time limit near): nqc exits 4, the job requeues itself and exits 4" test $? -eq 4
+check "... the log says so" grep -qF "nqc job 77: stopped at the time limit (exit 4): requeueing; attempt 2 resumes" "$TMP/job/usr1.log"
+check "... scontrol requeue 77" grep -qxF "scontrol requeue 77" "$TMP/job/scontrol.log"
+run_job memory STUB_ON_USR1=8
+kill -USR1 "$job"
+wait "$job"
+check "run job, SIGUSR1 and nqc out of memory (exit 8): the job exits 8" test $? -eq 8
+check "... not requeued" test ! -e "$TMP/job/scontrol.log"
+check "... its log says out_of_memory: ask for more memory per task" \
+  grep -qF "nqc job 77: nqc failed (exit 8: out_of_memory: ask for more memory per task" "$TMP/job/memory.log"
 
 # No cluster reachable: squeue (or sbatch) cannot contact slurmctld, or finds no slurm.conf.
 mkdir -p "$TMP/down" "$TMP/noconf" "$TMP/sbatch-down"

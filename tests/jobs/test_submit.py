@@ -1,6 +1,7 @@
 """jobs/submit's pieces without a cluster or nqc: Slurm times, options, the job specifications
 and their #SBATCH directive lists (as ReFrame tests its Slurm backend: lists, not files), the
-aggregation job's time limit, and the option table against jobs/README.md.
+aggregation job's time limit, the option table against jobs/README.md, and the plan read from
+stand-ins for `nqc run --dry-run --json` (its JSON, old and new; its failures by exit code).
 
   /usr/bin/python3 tests/jobs/test_submit.py [-v]
 """
@@ -9,7 +10,10 @@ import importlib.machinery
 import importlib.util
 import os
 import re
+import shlex
+import shutil
 import sys
+import tempfile
 import unittest
 
 sys.dont_write_bytecode = True
@@ -293,6 +297,42 @@ class Scripts(unittest.TestCase):
                              ["first", "module load a", "export X=1", "last"])
         finally:
             sys.stdin = saved
+
+
+class Plans(unittest.TestCase):
+    """read_plan against stand-ins for nqc: its JSON (the keys nqc has always printed, and the
+    estimate it added), and its failures, named by nqc's exit code."""
+
+    def stand_in(self, stdout, stderr="", code=0):
+        directory = tempfile.mkdtemp(prefix="nqc-submit-test-")
+        self.addCleanup(shutil.rmtree, directory)
+        path = os.path.join(directory, "nqc")
+        with open(path, "w", encoding="utf-8") as f:
+            f.write("#!/bin/sh\n" + f"printf '%s' {shlex.quote(stdout)}\n" + f"printf '%s\\n' {shlex.quote(stderr)} >&2\n" +
+                    f"exit {code}\n")
+        os.chmod(path, 0o755)
+        return path
+
+    def test_the_json_of_nqc_old_and_new(self):
+        old = '{"cases":230,"config":"/c/golden.json","name":"golden","output":"/r/golden","shards":15,"shards_done":0}\n'
+        self.assertEqual(submit.read_plan(self.stand_in(old), "/c/golden.json", None), PLAN)
+        new = ('{"by_n":[{"cases":230,"cpu_seconds":0.5,"n":8,"shards":15}],"cases":230,"config":"/c/golden.json",'
+               '"core_hours":0.0001,"cpu_seconds":0.5,"name":"golden","output":"/r/golden","shards":15,"shards_done":0}\n')
+        self.assertEqual(submit.read_plan(self.stand_in(new), "/c/golden.json", None), PLAN)
+
+    def test_failures_say_what_failed(self):
+        line = "[2026-01-01 00:00:00.000] [rank 0] [error] "
+        cases = [(1, "c.json: /seeed: unknown key", "invalid config: c.json: /seeed: unknown key"),
+                 (7, "/r/golden: cannot write to the results directory: Read-only file system",
+                  "nqc run --dry-run failed (exit 7, io_error): /r/golden: cannot write to the results directory: "
+                  "Read-only file system"),
+                 (8, "out of memory (the board or the file is too large for this machine)",
+                  "nqc run --dry-run failed (exit 8, out_of_memory): out of memory (the board or the file is too large "
+                  "for this machine)")]
+        for code, message, expected in cases:
+            with self.assertRaises(submit.Usage) as raised:
+                submit.read_plan(self.stand_in("", line + message, code), "/c/golden.json", None)
+            self.assertEqual(str(raised.exception), expected)
 
 
 if __name__ == "__main__":

@@ -321,12 +321,32 @@ TEST_F(CompositionFileTest, StandardInputInEveryFormat) {
   }
 }
 
+// A path that names no file (a missing directory) is the user's input (exit 1); the system
+// refusing the write (a full disk: /dev/full) is an I/O error (exit 7), in every format.
 TEST_F(CompositionFileTest, WritersRefuseWhatTheyCannotWrite) {
   const Composition c(std::vector<Index>{1});
   EXPECT_THROW(write_composition(c, "-", CompositionFormat::hdf5), InputError);
-  EXPECT_THROW(write_composition(c, path("no/such/dir/c.bin")), IoError);
-  EXPECT_THROW(write_composition(c, path("no/such/dir/c.h5")), IoError);
-  EXPECT_THROW(write_composition(c, path("no/such/dir/c.txt")), IoError);
+  for (const char* name : {"c.bin", "c.h5", "c.txt"}) {
+    try {
+      write_composition(c, path(std::string("no/such/dir/") + name));
+      ADD_FAILURE() << name << ": written";
+    } catch (const InputError& e) {
+      EXPECT_EQ(std::string(e.what()).find(": No such file or directory") != std::string::npos, true) << e.what();
+    }
+  }
+  if (!std::filesystem::exists("/dev/full")) GTEST_SKIP() << "no /dev/full";
+  const Composition big(std::vector<Index>(1 << 16, 0));  // more than any buffer before the write
+  for (const char* name : {"full.bin", "full.h5", "full.txt"}) {
+    const auto link = path(name);
+    std::filesystem::create_symlink("/dev/full", link);
+    try {
+      write_composition(big, link);
+      ADD_FAILURE() << name << ": written";
+    } catch (const IoError& e) {
+      EXPECT_NE(std::string(e.what()).find("No space left on device"), std::string::npos) << name << ": " << e.what();
+      EXPECT_EQ(e.code(), kExitIoError);
+    }
+  }
 }
 
 }  // namespace

@@ -5,6 +5,7 @@
 #include <gtest/gtest.h>
 #include <unistd.h>
 
+#include <cerrno>
 #include <csignal>
 #include <cstdint>
 #include <stdexcept>
@@ -40,10 +41,21 @@ TEST(Isolated, BringsBackWhatTheChildReturned) {
 
 TEST(Isolated, RethrowsTheChildsErrorAsItsType) {
   const IsolatedOutcome input = run_isolated([]() -> std::string { throw InputError("f.txt:3: bad"); }, 10);
-  EXPECT_EQ(input.kind, Kind::input_error);
+  EXPECT_EQ(input.kind, Kind::error);
   EXPECT_THROW(rethrow_error(input), InputError);
-  const IsolatedOutcome io = run_isolated([]() -> std::string { throw IoError("f.h5: not an HDF5 file"); }, 10);
+  const IsolatedOutcome io = run_isolated([]() -> std::string { throw IoError("f.h5: cannot read: Input/output error"); }, 10);
   EXPECT_THROW(rethrow_error(io), IoError);
+  const IsolatedOutcome memory = run_isolated([]() -> std::string { throw OutOfMemoryError("f.h5: too large"); }, 10);
+  EXPECT_THROW(rethrow_error(memory), OutOfMemoryError);
+  const IsolatedOutcome full =
+      run_isolated([]() -> std::string { throw h5::Error("f.h5: cannot write: No space left on device (...)", "cannot write", ENOSPC); }, 10);
+  try {
+    rethrow_error(full);
+    FAIL() << "no exception";
+  } catch (const h5::Error& e) {
+    EXPECT_EQ(e.error(), ENOSPC);
+    EXPECT_EQ(e.code(), kExitIoError);
+  }
   const IsolatedOutcome h5 =
       run_isolated([]() -> std::string { throw h5::Error("f.h5: cannot read /cases: truncated file (...)", "cannot read /cases: truncated file"); }, 10);
   ASSERT_EQ(h5.kind, Kind::hdf5_error);
@@ -54,6 +66,7 @@ TEST(Isolated, RethrowsTheChildsErrorAsItsType) {
     EXPECT_STREQ(e.what(), "f.h5: cannot read /cases: truncated file (...)");
     EXPECT_EQ(e.detail(), "cannot read /cases: truncated file");
     EXPECT_FALSE(e.system());
+    EXPECT_EQ(e.code(), kExitBadInput);  // the file's content
   }
 }
 

@@ -3,6 +3,8 @@
 #include <algorithm>
 #include <numeric>
 #include <set>
+#include <utility>
+#include <vector>
 
 #include "experiment/plan.hpp"
 
@@ -116,6 +118,47 @@ TEST(Plan, PartsAreDisjointCoverThePlanAndShareTheLargeShards) {
   // The two largest shards go to different parts.
   EXPECT_EQ(part_order(p, 0, 2).front(), order[0]);
   EXPECT_EQ(part_order(p, 1, 2).front(), order[1]);
+}
+
+// --dry-run's numbers: per n its shards, cases and estimated CPU seconds, and their sum.
+TEST(Plan, EstimateCountsShardsAndCasesPerSize) {
+  const Plan p = make_plan(config());
+  const PlanEstimate e = estimate_plan(p);
+  ASSERT_EQ(e.by_n.size(), 2u);
+  EXPECT_EQ(e.by_n[0].n, 8);
+  EXPECT_EQ(e.by_n[0].shards, 4u);  // 3 of group 0, 1 of group 1
+  EXPECT_EQ(e.by_n[0].cases, 5u * 4 + 2 * 3);
+  EXPECT_EQ(e.by_n[1].n, 1000);
+  EXPECT_EQ(e.by_n[1].shards, 3u);
+  EXPECT_EQ(e.by_n[1].cases, 5u * 4);
+  EXPECT_DOUBLE_EQ(e.by_n[0].cpu_seconds, 26 * estimated_case_seconds(8));
+  EXPECT_DOUBLE_EQ(e.by_n[1].cpu_seconds, 20 * estimated_case_seconds(1000));
+  EXPECT_DOUBLE_EQ(e.cpu_seconds, e.by_n[0].cpu_seconds + e.by_n[1].cpu_seconds);
+  EXPECT_DOUBLE_EQ(e.core_hours(), e.cpu_seconds / 3600);
+}
+
+// Instance shards may mix sizes: a shard counts for every n it holds a case of, each case once.
+TEST(Plan, EstimateCountsAMixedInstanceShardForEachOfItsSizes) {
+  Plan p;
+  for (const Index n : {10, 40, 10, 40, 40}) p.instance_cases.push_back({"f", 0, 0, n, false});
+  p.total_cases = 5;
+  for (const auto& [first, count] : std::vector<std::pair<std::uint64_t, std::uint64_t>>{{0, 3}, {3, 2}}) {
+    Shard s;
+    s.id = p.shards.size();
+    s.instances = true;
+    s.first_solution = s.first_case = first;
+    s.solution_count = count;
+    s.composition_count = 1;
+    p.shards.push_back(s);
+  }
+  const PlanEstimate e = estimate_plan(p);
+  ASSERT_EQ(e.by_n.size(), 2u);
+  EXPECT_EQ(e.by_n[0].n, 10);
+  EXPECT_EQ(e.by_n[0].shards, 1u);
+  EXPECT_EQ(e.by_n[0].cases, 2u);
+  EXPECT_EQ(e.by_n[1].n, 40);
+  EXPECT_EQ(e.by_n[1].shards, 2u);
+  EXPECT_EQ(e.by_n[1].cases, 3u);
 }
 
 }  // namespace

@@ -192,14 +192,14 @@ TEST_F(ResultSchemaTest, UnknownNamesAreNamed) {
   try {
     read_rows(path);
     FAIL() << "no exception";
-  } catch (const IoError& e) {
+  } catch (const InputError& e) {
     EXPECT_EQ(std::string(e.what()), path.string() + ": case 1: engine 'backtrack' is not one this nqc knows");
   }
   write_schema13(path, {row(0)}, {"sat"}, {"out_of_patience"});
   try {
     read_rows(path);
     FAIL() << "no exception";
-  } catch (const IoError& e) {
+  } catch (const InputError& e) {
     EXPECT_EQ(std::string(e.what()), path.string() + ": case 0: limit 'out_of_patience' is not one this nqc knows");
   }
 }
@@ -234,7 +234,7 @@ TEST_F(ResultSchemaTest, EnumNameOfANewerNqcIsNamed) {
   try {
     read_rows(path);
     FAIL() << "no exception";
-  } catch (const IoError& e) {
+  } catch (const InputError& e) {
     EXPECT_EQ(std::string(e.what()), path.string() + ": case 5: engine 'quantum' is not one this nqc knows (written by a newer nqc?)");
   }
   // Rows that use only names this nqc knows read as usual.
@@ -273,7 +273,7 @@ TEST_F(ResultSchemaTest, MemberOfTheWrongTypeIsNamed) {
   try {
     read_rows(path);
     FAIL() << "no exception";
-  } catch (const IoError& e) {
+  } catch (const InputError& e) {
     EXPECT_EQ(std::string(e.what()), path.string() + ": /cases member 'engine' is an integer, expected an enum or (schema 1.x) a string");
   }
 }

@@ -13,6 +13,7 @@
 #include <fstream>
 #include <limits>
 #include <random>
+#include <stdexcept>
 #include <string>
 #include <vector>
 
@@ -121,15 +122,19 @@ void expect_same(const CaseRow& a, const CaseRow& b) {
   EXPECT_EQ(a.instance, b.instance);
 }
 
-// Runs the IoError-throwing `f` and returns the message ("" and a failure if it does not throw).
-template <typename F>
-std::string io_error_of(F f) {
+// Runs `f`, which must throw an E, and returns the message ("" and a failure if it throws
+// nothing or another kind: InputError (exit 1) for a file's content, IoError (7) for a write).
+template <typename E, typename F>
+std::string message_of(F f) {
   try {
     f();
-  } catch (const IoError& e) {
+  } catch (const E& e) {
     return e.what();
+  } catch (const std::exception& e) {
+    ADD_FAILURE() << "another exception than expected: " << e.what();
+    return "";
   }
-  ADD_FAILURE() << "no IoError thrown";
+  ADD_FAILURE() << "no exception thrown";
   return "";
 }
 
@@ -302,7 +307,7 @@ TEST_F(ResultsTest, MergeRefusesCasesOutOfOrderOrTwice) {
   try {
     merge_results(dir_, {});
     FAIL() << "merged";
-  } catch (const IoError& e) {
+  } catch (const InputError& e) {
     EXPECT_EQ(std::string(e.what()), shard_path(dir_, 1).string() +
                                          ": case 3 comes after case 5 (shard files hold ascending case ids); results.h5 "
                                          "is not written");
@@ -311,7 +316,7 @@ TEST_F(ResultsTest, MergeRefusesCasesOutOfOrderOrTwice) {
   try {
     merge_results(dir_, {});
     FAIL() << "merged";
-  } catch (const IoError& e) {
+  } catch (const InputError& e) {
     EXPECT_EQ(std::string(e.what()), dir_.string() + ": case 5 appears in more than one shard file");
   }
   EXPECT_FALSE(fs::exists(dir_ / "results.h5"));
@@ -330,12 +335,12 @@ TEST_F(ResultsTest, LoadRowsOfShardsIsSorted) {
 }
 
 TEST_F(ResultsTest, MergeRejectsDuplicateCasesAndNoShards) {
-  EXPECT_EQ(io_error_of([&] { merge_results(dir_, {}); }),
+  EXPECT_EQ(message_of<InputError>([&] { merge_results(dir_, {}); }),
             dir_.string() + ": no shard files to merge (expected " + (dir_ / "shards").string() +
                 "/*.h5)");
   write_shard(dir_, {0, {make_row(3, 0, 8)}, {}}, {});
   write_shard(dir_, {1, {make_row(3, 1, 8)}, {}}, {});
-  EXPECT_EQ(io_error_of([&] { merge_results(dir_, {}); }),
+  EXPECT_EQ(message_of<InputError>([&] { merge_results(dir_, {}); }),
             dir_.string() + ": case 3 appears in more than one shard file");
   EXPECT_FALSE(fs::exists(dir_ / "results.h5"));
 }
@@ -426,26 +431,26 @@ TEST_F(ResultsTest, MissingMemberIsNamed) {
     h5::write_dataset(file, "cases", type.id(), type.id(), &id, 1);
     file.close();
   }
-  EXPECT_EQ(io_error_of([&] { read_rows(path); }),
+  EXPECT_EQ(message_of<InputError>([&] { read_rows(path); }),
             path.string() + ": /cases has no member 'shard_id'");
 }
 
 TEST_F(ResultsTest, SchemaVersionIsChecked) {
   const fs::path v3 = dir_ / "v3.h5";
   write_bare_file(v3, {{"schema_version", "3.0"}});
-  EXPECT_EQ(io_error_of([&] { read_rows(v3); }),
+  EXPECT_EQ(message_of<InputError>([&] { read_rows(v3); }),
             v3.string() + ": schema version 3.0, this nqc reads 1.x and 2.x");
   const fs::path none = dir_ / "none.h5";
   write_bare_file(none, {{"hostname", "x"}});
-  EXPECT_EQ(io_error_of([&] { read_rows(none); }),
+  EXPECT_EQ(message_of<InputError>([&] { read_rows(none); }),
             none.string() + ": not an nqc result file (no schema_version attribute)");
   const fs::path no_cases = dir_ / "no-cases.h5";
   write_bare_file(no_cases, {{"schema_version", "1.0"}});
-  EXPECT_EQ(io_error_of([&] { read_rows(no_cases); }), no_cases.string() + ": no cases dataset");
+  EXPECT_EQ(message_of<InputError>([&] { read_rows(no_cases); }), no_cases.string() + ": no cases dataset");
   for (const char* bad : {"1.x", "1", "1.", ".0", "+1.0", "1.0.0", "01.0 ", ""}) {
     const fs::path f = dir_ / "bad-version.h5";
     write_bare_file(f, {{"schema_version", bad}});
-    EXPECT_EQ(io_error_of([&] { read_rows(f); }),
+    EXPECT_EQ(message_of<InputError>([&] { read_rows(f); }),
               f.string() + ": schema_version '" + bad + "' is not MAJOR.MINOR (this nqc reads 1.x and 2.x)") << bad;
   }
   const fs::path number = dir_ / "number-version.h5";
@@ -457,23 +462,23 @@ TEST_F(ResultsTest, SchemaVersionIsChecked) {
     const double two = 2.0;
     ASSERT_GE(H5Awrite(attr.id(), H5T_NATIVE_DOUBLE, &two), 0);
   }
-  EXPECT_EQ(io_error_of([&] { read_rows(number); }),
+  EXPECT_EQ(message_of<InputError>([&] { read_rows(number); }),
             number.string() + ": schema_version is not a string 'MAJOR.MINOR' (this nqc reads 1.x and 2.x)");
 }
 
 TEST_F(ResultsTest, NonHdf5FileIsNamed) {
   const fs::path text = dir_ / "rows.csv";
   std::ofstream(text) << "case_id,n\n0,8\n";
-  EXPECT_EQ(io_error_of([&] { read_rows(text); }), text.string() + ": not an HDF5 file");
-  EXPECT_EQ(io_error_of([&] { load_rows(text); }), text.string() + ": not an HDF5 file");
+  EXPECT_EQ(message_of<InputError>([&] { read_rows(text); }), text.string() + ": not an HDF5 file");
+  EXPECT_EQ(message_of<InputError>([&] { load_rows(text); }), text.string() + ": not an HDF5 file");
 }
 
 TEST_F(ResultsTest, MissingPathsAreNamed) {
   const fs::path missing = dir_ / "nope";
-  EXPECT_EQ(io_error_of([&] { load_rows(missing); }),
+  EXPECT_EQ(message_of<InputError>([&] { load_rows(missing); }),
             missing.string() + ": no such file or directory");
-  EXPECT_EQ(io_error_of([&] { read_rows(missing / "x.h5"); }), (missing / "x.h5").string() + ": no such file or directory");
-  EXPECT_EQ(io_error_of([&] { load_rows(dir_); }), dir_.string() + ": no result files (expected " +
+  EXPECT_EQ(message_of<InputError>([&] { read_rows(missing / "x.h5"); }), (missing / "x.h5").string() + ": no such file or directory");
+  EXPECT_EQ(message_of<InputError>([&] { load_rows(dir_); }), dir_.string() + ": no result files (expected " +
                                                        (dir_ / "shards").string() + "/*.h5 or " +
                                                        (dir_ / "results.h5").string() + ")");
 }
@@ -482,7 +487,7 @@ TEST_F(ResultsTest, UnwritableDirectoryThrowsAndLeavesNoFile) {
   const fs::path file = dir_ / "plain-file";
   std::ofstream(file) << "x";
   const fs::path run = file / "run";  // a directory below a regular file cannot exist
-  const std::string message = io_error_of([&] {
+  const std::string message = message_of<IoError>([&] {
     write_shard(run, {3, {make_row(1, 3, 8)}, {}}, {});
   });
   EXPECT_NE(message.find((run / "shards").string()), std::string::npos) << message;
@@ -493,7 +498,7 @@ TEST_F(ResultsTest, Hdf5CreateFailureCarriesTheErrorStack) {
   // The .tmp path is taken by a directory: H5Fcreate fails.
   const fs::path tmp = shard_path(dir_, 3).string() + ".tmp";
   fs::create_directories(tmp / "keep");
-  const std::string message = io_error_of([&] {
+  const std::string message = message_of<IoError>([&] {
     write_shard(dir_, {3, {make_row(1, 3, 8)}, {}}, {});
   });
   // One short line: the system's error text, the innermost function, the API call.
@@ -507,7 +512,7 @@ TEST_F(ResultsTest, Hdf5CreateFailureCarriesTheErrorStack) {
 TEST_F(ResultsTest, FailedWriteRemovesTheTmpFile) {
   // Two failure records for one case: the second dataset cannot be created mid-write.
   const ShardData shard{6, {make_row(1, 6, 8)}, {{1, {1}}, {1, {2}}}};
-  const std::string message = io_error_of([&] { write_shard(dir_, shard, {}); });
+  const std::string message = message_of<IoError>([&] { write_shard(dir_, shard, {}); });
   const std::string tmp = shard_path(dir_, 6).string() + ".tmp";
   EXPECT_EQ(message, tmp + ": cannot create dataset /failures/case-1: name already exists (H5L__link_cb(): name "
                            "already exists; called from H5Dcreate2())");
@@ -519,7 +524,7 @@ TEST_F(ResultsTest, FailedWriteRemovesTheTmpFile) {
 TEST_F(ResultsTest, InvalidOutcomeIsRejected) {
   CaseRow row = make_row(6, 0, 8);
   row.outcome = 7;
-  const std::string message = io_error_of([&] { write_shard(dir_, {0, {row}, {}}, {}); });
+  const std::string message = message_of<std::invalid_argument>([&] { write_shard(dir_, {0, {row}, {}}, {}); });  // a bug, not input
   EXPECT_EQ(message, "cannot write " + shard_path(dir_, 0).string() +
                          ": case 6 has outcome 7 (expected 0, 1 or 2)");
   EXPECT_FALSE(fs::exists(shard_path(dir_, 0)));

@@ -115,7 +115,7 @@ TEST(TextFormat, WriteThenReadIsExact) {
   write_composition(c, file);
   EXPECT_EQ(read_composition(file).composition, c);
   std::filesystem::remove(file);
-  EXPECT_THROW(write_composition(c, std::filesystem::path("/nonexistent/dir/x.txt")), IoError);
+  EXPECT_THROW(write_composition(c, std::filesystem::path("/nonexistent/dir/x.txt")), InputError);  // no such directory
 }
 
 // --- the fast parser against a plain reading of the format ---------------------------------

@@ -1,0 +1,90 @@
+#include "mpi/progress.hpp"
+
+#include <algorithm>
+#include <cmath>
+#include <string>
+
+#include <spdlog/spdlog.h>
+
+namespace nqc {
+
+Progress::Progress(std::uint64_t total, double total_cost_s, std::uint64_t already, double already_cost_s, double interval_s)
+    : total_(total), already_(already), total_cost_s_(total_cost_s), already_cost_s_(already_cost_s), interval_s_(interval_s) {}
+
+void Progress::log(std::uint64_t done_cases, std::uint64_t cost_us) {
+  if (interval_s_ <= 0) return;
+  const auto now = std::chrono::steady_clock::now();
+  last_ = now;
+  logged_ = true;
+  const std::uint64_t done = std::min(done_cases, total_);
+  const double cost = std::min(1e-6 * static_cast<double>(cost_us), total_cost_s_);
+  const double elapsed = std::chrono::duration<double>(now - start_).count();
+  const double rate = elapsed > 0 ? static_cast<double>(done - std::min(done, already_)) / elapsed : 0.0;
+  const double cost_rate = elapsed > 0 ? (cost - std::min(cost, already_cost_s_)) / elapsed : 0.0;
+  const std::string eta = cost_rate > 0 ? fmt::format("{:.0f} s", (total_cost_s_ - cost) / cost_rate) : "unknown";
+  spdlog::info("progress: {}/{} cases ({:.1f}%), {:.1f} cases/s, ETA {}", done, total_,
+               total_ ? 100.0 * static_cast<double>(done) / static_cast<double>(total_) : 100.0, rate, eta);
+}
+
+void Progress::maybe_log(WorkCounter& counter) {
+  if (interval_s_ <= 0 || std::chrono::duration<double>(std::chrono::steady_clock::now() - last_).count() < interval_s_) return;
+  log(counter.done(), counter.cost_done());
+}
+
+ProgressLog::ProgressLog(Progress& progress, WorkCounter& counter, bool root)
+    : progress_(progress), counter_(counter), root_(root) {
+  if (!root_ || progress_.interval_s() <= 0) return;
+  if (!counter_.can_peek()) {
+    spdlog::debug("progress lines between cases (the counter's window is not MPI_WIN_UNIFIED)");
+    return;
+  }
+  spdlog::debug("progress lines from a thread (the counter read in local memory)");
+  thread_ = std::thread([this] {
+    const auto interval = std::chrono::duration<double>(progress_.interval_s());
+    std::unique_lock lock(mutex_);
+    while (!wake_.wait_for(lock, interval, [this] { return stopping_; })) {
+      lock.unlock();
+      progress_.log(counter_.peek_done(), counter_.peek_cost_done());
+      lock.lock();
+    }
+  });
+}
+
+ProgressLog::~ProgressLog() { stop(); }
+
+void ProgressLog::stop() {
+  if (!thread_.joinable()) return;
+  {
+    const std::lock_guard lock(mutex_);
+    stopping_ = true;
+  }
+  wake_.notify_all();
+  thread_.join();
+}
+
+void ProgressLog::poll() {
+  if (root_ && !threaded()) progress_.maybe_log(counter_);
+}
+
+void ProgressLog::finish() {
+  stop();
+  if (root_ && progress_.logged()) progress_.log(counter_.done(), counter_.cost_done());
+}
+
+CaseReporter::CaseReporter(WorkCounter& counter, double progress_interval_s)
+    : counter_(counter), every_s_(progress_interval_s > 0 ? std::min(1.0, progress_interval_s) : 1.0) {}
+
+void CaseReporter::add(std::uint64_t cases, double cost_s) {
+  cases_ += cases;
+  cost_s_ += cost_s;
+  if (std::chrono::duration<double>(std::chrono::steady_clock::now() - last_).count() >= every_s_) flush();
+}
+
+void CaseReporter::flush() {
+  if (cases_ != 0) counter_.add_done(cases_, static_cast<std::uint64_t>(std::llround(cost_s_ * 1e6)));
+  cases_ = 0;
+  cost_s_ = 0;
+  last_ = std::chrono::steady_clock::now();
+}
+
+}  // namespace nqc

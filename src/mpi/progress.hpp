@@ -1,0 +1,95 @@
+// Progress of `nqc run` (issue 16 item 3): each rank reports its finished cases to the shared
+// counter (CaseReporter); rank 0 logs the cases finished on every rank, the rate over this
+// launch and an ETA from the plan's cost estimate (Progress), from a thread of its own where
+// it can read the counter without MPI (ProgressLog), so that lines come also while rank 0
+// runs one long case.
+#pragma once
+
+#include <chrono>
+#include <condition_variable>
+#include <cstdint>
+#include <mutex>
+#include <thread>
+
+#include "mpi/session.hpp"
+
+namespace nqc {
+
+/// The progress line: "progress: DONE/TOTAL cases (P%), R cases/s, ETA S s" (or "ETA
+/// unknown"). The rate counts this launch's cases only; the ETA is weighted by the plan's
+/// cost estimate (the largest shards go first, so equal cost per case would promise too early
+/// an end). Not thread-safe: one thread logs at a time.
+class Progress {
+ public:
+  /// `total`/`total_cost_s`: this launch's cases and their estimated seconds, those done
+  /// before it (`already`, `already_cost_s`: a resume) included; `interval_s` between lines
+  /// (0 = silent).
+  Progress(std::uint64_t total, double total_cost_s, std::uint64_t already, double already_cost_s, double interval_s);
+  /// Logs one line (info) for `done` cases of estimated cost `cost_us` (microseconds), unless
+  /// silent.
+  void log(std::uint64_t done, std::uint64_t cost_us);
+  /// Logs a line from `counter` (MPI calls: the main thread only) when `interval_s` has passed
+  /// since the last one.
+  void maybe_log(WorkCounter& counter);
+  [[nodiscard]] double interval_s() const { return interval_s_; }
+  /// True once a line was logged.
+  [[nodiscard]] bool logged() const { return logged_; }
+
+ private:
+  std::uint64_t total_, already_;
+  double total_cost_s_, already_cost_s_, interval_s_;
+  bool logged_ = false;
+  std::chrono::steady_clock::time_point start_ = std::chrono::steady_clock::now(), last_ = start_;
+};
+
+/// Rank 0's progress lines while the ranks run their shards: from a thread of their own that
+/// reads the counter from local memory (WorkCounter::can_peek: rank 0 of an MPI_WIN_UNIFIED
+/// window, or a serial run; the thread makes no MPI call), every interval, also during one
+/// long case; where the counter cannot be read so, from poll() between cases. Other ranks
+/// log nothing. Construct after the counter, destroy before it.
+class ProgressLog {
+ public:
+  ProgressLog(Progress& progress, WorkCounter& counter, bool root);
+  ~ProgressLog();
+  ProgressLog(const ProgressLog&) = delete;
+  ProgressLog& operator=(const ProgressLog&) = delete;
+  /// True when the lines come from the thread.
+  [[nodiscard]] bool threaded() const { return thread_.joinable(); }
+  /// Between cases and while waiting for the other ranks (the main thread): a line when one is
+  /// due, unless the thread logs them.
+  void poll();
+  /// Once every rank has reported all its cases (after the last barrier): stops the thread
+  /// and, when any line was logged, logs the last one, whose count is then exact.
+  void finish();
+
+ private:
+  void stop();
+  Progress& progress_;
+  WorkCounter& counter_;
+  bool root_;
+  std::mutex mutex_;
+  std::condition_variable wake_;
+  bool stopping_ = false;
+  std::thread thread_;
+};
+
+/// A rank's finished cases, reported to the shared counter at most every `every_s` seconds
+/// (and by flush()), so that progress counts cases, not whole shards.
+class CaseReporter {
+ public:
+  /// `progress_interval_s`: the progress lines' interval; cases are reported every
+  /// min(1 s, that interval) (1 s when there are no lines), so that no two lines show the
+  /// same count for want of a report.
+  CaseReporter(WorkCounter& counter, double progress_interval_s);
+  void add(std::uint64_t cases, double cost_s);
+  void flush();
+
+ private:
+  WorkCounter& counter_;
+  double every_s_;
+  std::uint64_t cases_ = 0;
+  double cost_s_ = 0;
+  std::chrono::steady_clock::time_point last_ = std::chrono::steady_clock::now();
+};
+
+}  // namespace nqc

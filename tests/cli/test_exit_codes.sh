@@ -1,0 +1,98 @@
+#!/usr/bin/env bash
+# Exit codes (issue 15 item 2): one table (src/io/errors.hpp, NQC_EXIT_CODES) that `nqc --help`
+# prints and README's table repeats word for word; jobs/templates/run.sh names them as nqc
+# does; and the codes themselves: bad input 1, the system refusing a write 7 (a full device:
+# /dev/full, no root needed; the full and read-only file systems: test_full_disk.sh), out of
+# memory 8 (an address space too small for the board: ulimit -v), also inside a shard and under
+# mpirun, where every rank ends with the code.
+# Usage: test_exit_codes.sh NQC REPO
+set -u
+if [ $# -ne 2 ]; then
+  echo "usage: $0 NQC REPO" >&2
+  exit 2
+fi
+NQC=$(realpath "$1")
+REPO=$2
+HERE=$(cd "$(dirname "${BASH_SOURCE[0]}")" && pwd)
+# shellcheck source=lib.sh
+source "$HERE/lib.sh"
+
+# The table: `nqc --help`'s lines "  CODE NAME  MEANING", README's rows "| CODE | `NAME` | MEANING |".
+run "$NQC" --help
+expect_exit 0 "nqc --help"
+sed -n '/^Exit codes:$/,$p' "$OUT_FILE" | sed -nE 's/^  ([0-9]+) ([a-z_]+) +(.*)$/\1|\2|\3/p' >"$TMP/help.table"
+awk '/^Exit codes, the same for every subcommand/ { on = 1 } on && /^\| [0-9]+ \|/ { print } on && /^$/ && seen { exit } on && /^\|/ { seen = 1 }' \
+  "$REPO/README.md" | sed -E 's/^\| ([0-9]+) \| `([a-z_]+)` \| (.*) \|$/\1|\2|\3/' >"$TMP/readme.table"
+check "nqc --help lists 9 exit codes, 0..8 ($(cut -d'|' -f1 "$TMP/help.table" | tr '\n' ' '))" \
+  test "$(cut -d'|' -f1 "$TMP/help.table" | tr '\n' ' ')" = "0 1 2 3 4 5 6 7 8 "
+if diff_out=$(diff "$TMP/help.table" "$TMP/readme.table"); then
+  ok "README's exit-code table is nqc --help's, word for word"
+else
+  fail "README's exit-code table differs from nqc --help's (< help, > README)" "$diff_out"
+fi
+check "7 is io_error, 8 out_of_memory" grep -qxE '7\|io_error\|.*' "$TMP/help.table"
+check "8 is out_of_memory" grep -qxE '8\|out_of_memory\|.*' "$TMP/help.table"
+# The batch script's meanings start with nqc's names.
+for code in 1 5 7 8; do
+  name=$(grep -E "^$code\|" "$TMP/help.table" | cut -d'|' -f2)
+  check "jobs/templates/run.sh names exit $code $name" grep -qE "^ +$code\) echo \"$name: " "$REPO/jobs/templates/run.sh"
+done
+check "jobs/submit names exit 7 and 8 as nqc does" \
+  grep -qF "NQC_NOT_THE_CONFIG = {7: \"$(grep -E '^7\|' "$TMP/help.table" | cut -d'|' -f2)\", 8: \"$(grep -E '^8\|' "$TMP/help.table" | cut -d'|' -f2)\"}" "$REPO/jobs/submit"
+run "$NQC" construct --help
+expect_stdout_contains "Exit codes: 0 written, 2 no solution exists (N = 2, 3); every subcommand: 1 bad_input, 7 io_error, 8 out_of_memory (nqc --help)." \
+  "a subcommand's help names its own codes and the common ones"
+
+# Bad input: 1.
+printf '{"name": "typo", "seeed": 1, "sizes": [{"n": 8, "solutions": 1, "compositions_per_solution": 1}]}\n' >"$TMP/typo.json"
+run "$NQC" run "$TMP/typo.json" -o "$TMP/typo"
+expect_exit 1 "a typo in a config"
+run "$NQC" verify "$TMP/missing.txt"
+expect_exit 1 "a file that does not exist"
+expect_stderr_line "nqc: error: $TMP/missing.txt: cannot open: No such file or directory" "... named, with the system's reason"
+run "$NQC" construct 10 -o "$TMP/no/such/dir/s.txt"
+expect_exit 1 "construct -o into a directory that does not exist (the user's path)"
+expect_stderr_line "nqc: error: $TMP/no/such/dir/s.txt: cannot write: No such file or directory" "... named"
+
+# The system refusing a write: 7, in each format (/dev/full: every write fails with ENOSPC).
+if [ -w /dev/full ]; then
+  for ext in txt bin h5; do
+    ln -s /dev/full "$TMP/full.$ext"
+    run "$NQC" construct 100000 -o "$TMP/full.$ext"
+    expect_exit 7 "construct -o a full device (.$ext)"
+    check "... the error names the file and says No space left on device" \
+      grep -qE "^nqc: error: .*$TMP/full\.$ext.*No space left on device" "$ERR_FILE"
+  done
+  run "$NQC" generate 1000 -o "$TMP/full.txt"
+  expect_exit 7 "generate -o a full device"
+  run "$NQC" run "$REPO/configs/ci.json" -o "$TMP/ci" -q
+  expect_exit 0 "a small run to export from"
+  run "$NQC" export "$TMP/ci" --case 3 -o "$TMP/full.bin"
+  expect_exit 7 "export -o a full device"
+  expect_stderr_line "nqc: error: $TMP/full.bin: cannot write: No space left on device" "... the one-line error"
+  run "$NQC" aggregate "$TMP/ci" --csv "$TMP/full.txt"
+  expect_exit 7 "aggregate --csv onto a full device"
+else
+  echo "# /dev/full is not writable here: the full-device checks are skipped"
+fi
+
+# Out of memory: 8. A board of 10^9 rows needs 4 GB for its columns alone; an address space
+# of 400 MB cannot hold it, whatever the machine's memory (nqc itself starts in less).
+run bash -c "ulimit -v 400000 && exec '$NQC' generate 1000000000 -o '$TMP/big.bin'"
+expect_exit 8 "generate N = 10^9 in 400 MB of address space"
+expect_stderr_line "nqc: error: out of memory (the board or the file is too large for this machine)" "... says out of memory"
+check "... and writes nothing" test ! -e "$TMP/big.bin"
+run bash -c "ulimit -v 400000 && exec '$NQC' construct 1000000000 -o '$TMP/big.txt'"
+expect_exit 8 "construct N = 10^9 in 400 MB"
+# Inside a shard: the rank names the shard and every rank ends with 8.
+printf '{"name": "huge", "seed": 1, "sizes": [{"n": 1000000000, "solutions": 1, "compositions_per_solution": 1}, {"n": 8, "solutions": 4, "compositions_per_solution": 1}]}\n' >"$TMP/huge.json"
+run bash -c "ulimit -v 400000 && exec '$NQC' run '$TMP/huge.json' -o '$TMP/huge' -q"
+expect_exit 8 "run: a shard of n = 10^9 in 400 MB"
+check "... the critical line names the shard, its n and cases" \
+  grep -qE "\[rank 0\] \[critical\] out of memory in shard 0 \(n = 1000000000, 1 cases\)$" "$ERR_FILE"
+if command -v mpirun >/dev/null; then
+  run mpirun -np 2 bash -c "ulimit -v 1500000 && exec '$NQC' run '$TMP/huge.json' -o '$TMP/huge-2' -q"
+  expect_exit 8 "under mpirun -np 2: the rank that runs shard 0 aborts every rank with 8"
+  check "... naming the shard" grep -qE "\[critical\] out of memory in shard 0 \(n = 1000000000, 1 cases\)" "$ERR_FILE"
+fi
+summary
