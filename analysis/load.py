@@ -170,10 +170,24 @@ def _schema_major(version: str, path: Path) -> int:
     return int(match.group(1))
 
 
-#: Members of ``cases`` whose HDF5 type must be an integer ("iu") or a number ("iuf"), and the
-#: board sizes: n in 1..N_MAX and k (queens of the composition) in 0..n.
-_MEMBER_KINDS = {"case_id": "iu", "n": "iu", "k": "iu", "backtracks": "iu", "outcome": "iu",
-                 "false_negative": "iub", "wall_s": "iuf", "cpu_s": "iuf"}
+def _member_kinds(column: dict) -> str:
+    """The numpy kinds a member of ``cases`` may be read as, from its type in result_schema.json:
+    integers "iu"; float64 "iuf"; bool "iub" (schema 1.x: uint8); enums "iu", the named ones
+    (engine, limit) also "S" (schema 1.x stored their names); strings "SO"."""
+    kind = column["type"]
+    if kind.startswith("string"):
+        return "SO"
+    if kind.startswith("enum"):
+        return "iuS" if column["name"] in NAMED_MEMBERS else "iu"
+    return {"float64": "iuf", "bool": "iub"}.get(kind, "iu")
+
+
+#: Each member of ``cases`` and the numpy kinds its HDF5 type may have (_member_kinds); the
+#: board sizes are checked too: n in 1..N_MAX and k (queens of the composition) in 0..n.
+_MEMBER_KINDS = {name: _member_kinds(column) for name, column in COLUMNS.items()}
+#: What a set of kinds is called in the error.
+_KIND_NAMES = {"iu": "an integer type", "iuf": "a number type", "iub": "an integer or bool type",
+               "iuS": "an enum or (schema 1.x) a string type", "SO": "a string type"}
 
 
 def _check_members(cases: h5py.Dataset, path: Path) -> None:
@@ -181,8 +195,7 @@ def _check_members(cases: h5py.Dataset, path: Path) -> None:
         if name in cases.dtype.names:
             dtype = cases.dtype[name]
             if dtype.subdtype is not None or dtype.kind not in kinds:
-                what = {"iu": "an integer type", "iuf": "a number type"}.get(kinds, "an integer or bool type")
-                raise AnalysisError(f"{path}: /cases member '{name}' has type {dtype}, expected {what}")
+                raise AnalysisError(f"{path}: /cases member '{name}' has type {dtype}, expected {_KIND_NAMES[kinds]}")
 
 
 def _check_sizes(data: np.ndarray, path: Path) -> None:

@@ -371,3 +371,24 @@ def test_board_sizes_of_the_cases_are_checked(tmp_path, n, k, message):
     floats = rows.astype([(name, "<f8" if name == "n" else rows.dtype[name]) for name in rows.dtype.names])
     with pytest.raises(AnalysisError, match="/cases member 'n' has type float64, expected an integer type"):
         load_cases(write_result_file(tmp_path / "float-n.h5", floats))
+
+
+# The kinds a member may have come from result_schema.json's types: every member is checked.
+@pytest.mark.parametrize("name, dtype, expected", [
+    ("nodes", "<f8", "an integer type"),
+    ("rank", "S4", "an integer type"),
+    ("wall_s", "S8", "a number type"),
+    ("false_negative", "<f8", "an integer or bool type"),
+    ("engine", "<f8", "an enum or (schema 1.x) a string type"),
+    ("limit", "<f4", "an enum or (schema 1.x) a string type"),
+])
+def test_every_member_type_is_checked_from_the_schema(tmp_path, name, dtype, expected):
+    rows = synthetic_rows([10], [3], [1e-3])
+    changed = np.zeros(len(rows), dtype=[(f, dtype if f == name else rows.dtype[f]) for f in rows.dtype.names])
+    for f in rows.dtype.names:
+        if f != name:
+            changed[f] = rows[f]
+    path = write_result_file(tmp_path / f"{name}.h5", changed)
+    with pytest.raises(AnalysisError) as err:
+        load_cases(path)
+    assert str(err.value) == f"{path}: /cases member '{name}' has type {np.dtype(dtype)}, expected {expected}"

@@ -58,7 +58,7 @@ constexpr Index kPrintedSolutionMaxN = 100;
 Runner add_complete(CLI::App& app) {
   auto* cmd = app.add_subcommand("complete", "Complete a composition file, or prove it has no completion");
   struct Args {
-    std::string file, output, engine = "auto";
+    std::string file, output, engine = kDefaultEngine;
     std::uint64_t seed = 1, max_nodes = 0;
     double time_limit_s = 0;
     std::optional<int> diags;
@@ -113,7 +113,7 @@ Runner add_complete(CLI::App& app) {
     std::fprintf(summary, "outcome: %s\nengine: %s\nn: %d\nk: %d\ntime_s: %.6f\nbacktracks: %llu\nnodes: %llu\n",
                  to_string(r.outcome), engine->name().c_str(), d.n, d.k, seconds,
                  static_cast<unsigned long long>(r.counters.backtracks), static_cast<unsigned long long>(r.counters.nodes));
-    if (r.outcome == Outcome::gave_up) std::fprintf(summary, "limit: %s\n", r.limit.c_str());
+    if (r.outcome == Outcome::gave_up) std::fprintf(summary, "limit: %s\n", std::string(to_string(r.limit)).c_str());
     if (r.outcome == Outcome::solved && a->output.empty()) {
       if (d.n <= kPrintedSolutionMaxN) {
         std::string line = "solution:";
@@ -173,7 +173,7 @@ Runner add_count(CLI::App& app, int& argc, char**& argv) {
     std::printf("n: %d\nk: %d\ncompletions: %llu%s\nnodes: %llu\ntime_s: %.6f\n", c.n(), c.k(),
                 static_cast<unsigned long long>(r.completions), r.gave_up ? " (lower bound)" : "",
                 static_cast<unsigned long long>(r.nodes), seconds);
-    if (r.gave_up) std::printf("limit: %s\n", r.limit.c_str());
+    if (r.gave_up) std::printf("limit: %s\n", std::string(to_string(r.limit)).c_str());
     return code;
   };
 }

@@ -43,7 +43,7 @@ bool QueensCounter::fits(u64 need) {
 bool QueensCounter::refill() {
   if (stopped()) return false;
   if (limits_.max_nodes != 0 && nodes_ >= limits_.max_nodes) {
-    hit_ = "max_nodes";
+    hit_ = StopReason::max_nodes;
     stop_at_ = 0;
     return false;
   }

@@ -17,7 +17,7 @@ struct CountResult {
   std::uint64_t completions = 0;
   std::uint64_t nodes = 0;   ///< placements tried
   bool gave_up = false;      ///< a limit stopped the count: `completions` is a lower bound
-  std::string limit;         ///< which limit, when gave_up
+  StopReason limit = StopReason::none;  ///< which limit, when gave_up
 };
 
 /// Counts the completions of a consistent composition; the empty board gives Q(n)
@@ -106,9 +106,9 @@ class QueensCounter {
   [[nodiscard]] std::uint64_t completions() const { return 8 * c8_ + 4 * c4_ + 2 * c2_ + plain_; }
   [[nodiscard]] std::uint64_t nodes() const { return nodes_; }
   /// True once a limit stopped the counter (it then counts nothing more).
-  [[nodiscard]] bool stopped() const { return *hit_ != '\0'; }
-  /// "max_nodes", "time_limit" or "stop" when stopped, else "".
-  [[nodiscard]] const char* limit() const { return hit_; }
+  [[nodiscard]] bool stopped() const { return hit_ != StopReason::none; }
+  /// max_nodes, time_limit or stop when stopped, else none.
+  [[nodiscard]] StopReason limit() const { return hit_; }
 
  private:
   using u64 = std::uint64_t;
@@ -141,7 +141,7 @@ class QueensCounter {
   u64 nodes_ = 0, stop_at_ = 0;
   Limits limits_;
   LimitWatch watch_;  // on limits_
-  const char* hit_ = "";
+  StopReason hit_ = StopReason::none;
   // list(): the depth and the output.
   int cutoff_ = 64;
   QueensPrefixes* out_ = nullptr;

@@ -2,6 +2,7 @@
 
 #include <functional>
 #include <stdexcept>
+#include <string>
 
 #include "core/engine_options.hpp"
 #include "core/engines/auto.hpp"
@@ -67,35 +68,54 @@ class RegisteredEngine final : public Engine {
   Consume consume_;
 };
 
+const ParamSpec kAutoParams[] = {NQC_AUTO_PARAMS(NQC_PARAM_ROW, automatic)};
 const ParamSpec kBitboardParams[] = {NQC_BITBOARD_PARAMS(NQC_PARAM_ROW, bitboard)};
+const ParamSpec kExactParams[] = {NQC_EXACT_PARAMS(NQC_PARAM_ROW, exact)};
 const ParamSpec kGrigoryanParams[] = {NQC_GRIGORYAN_PARAMS(NQC_PARAM_ROW, grigoryan)};
 const ParamSpec kMinConflictsParams[] = {NQC_MINCONFLICTS_PARAMS(NQC_PARAM_ROW, minconflicts)};
 
 }  // namespace
 
+void check_engine_codes(std::span<const EngineInfo> infos) {
+  std::vector<const EngineInfo*> by_code(infos.size(), nullptr);
+  for (const EngineInfo& e : infos) {
+    if (e.code >= infos.size() || by_code[e.code] != nullptr)
+      throw std::logic_error("engine registry: engine '" + e.name + "' has code " + std::to_string(e.code) +
+                             (e.code >= infos.size() ? ", expected 0.." + std::to_string(infos.size() - 1)
+                                                     : ", the code of '" + by_code[e.code]->name + "' too"));
+    by_code[e.code] = &e;
+  }
+}
+
 const std::vector<EngineInfo>& engine_infos() {
-  // name, complete, excluded diagonals, max free rows, summary, parameters, factory
+  // name, code (result files store it: never renumber or reuse one; a new engine takes the next
+  // free code), complete, excluded diagonals, max free rows, summary, parameters, factory
   static const std::vector<EngineInfo> infos{
-      {"auto", true, true, 0, "random fill, min-conflicts, then a complete search of the residual (words when it fits)", {},
-       [](const EngineInfo& self, const EngineOptions&) -> std::unique_ptr<Engine> {
+      {"auto", 0, true, true, 0, "random fill, min-conflicts, then a complete search of the residual (words when it fits)",
+       kAutoParams,
+       [](const EngineInfo& self, const EngineOptions& o) -> std::unique_ptr<Engine> {
          return std::make_unique<RegisteredEngine>(
-             self, [](const Composition& c, Rng& rng, const Limits& limits) { return complete_auto(c, rng, limits); },
-             [](Composition&& c, Rng& rng, const Limits& limits) { return complete_auto(std::move(c), rng, limits); });
+             self,
+             [p = o.automatic](const Composition& c, Rng& rng, const Limits& limits) { return complete_auto(c, rng, limits, p); },
+             [p = o.automatic](Composition&& c, Rng& rng, const Limits& limits) {
+               return complete_auto(std::move(c), rng, limits, p);
+             });
        }},
-      {"bitboard", true, true, kBitboardMaxFree, "complete search on machine words (MRV, forward checking, restarts)",
+      {"bitboard", 1, true, true, kBitboardMaxFree, "complete search on machine words (MRV, forward checking, restarts)",
        kBitboardParams,
        [](const EngineInfo& self, const EngineOptions& o) -> std::unique_ptr<Engine> {
          return std::make_unique<RegisteredEngine>(self, [p = o.bitboard](const Composition& c, Rng& rng, const Limits& limits) {
            return complete_bitboard(c, rng, limits, p);
          });
        }},
-      {"exact", true, true, 0, "complete search on the residual board (MRV, forward checking, restarts)", {},
-       [](const EngineInfo& self, const EngineOptions&) -> std::unique_ptr<Engine> {
-         return std::make_unique<RegisteredEngine>(
-             self, [](const Composition& c, Rng& rng, const Limits& limits) { return complete_exact(c, rng, limits); });
+      {"exact", 2, true, true, 0, "complete search on the residual board (MRV, forward checking, restarts)", kExactParams,
+       [](const EngineInfo& self, const EngineOptions& o) -> std::unique_ptr<Engine> {
+         return std::make_unique<RegisteredEngine>(self, [p = o.exact](const Composition& c, Rng& rng, const Limits& limits) {
+           return complete_exact(c, rng, limits, {}, p);
+         });
        }},
       // The paper's algorithm knows only queens; CSPLib's excluded diagonals are not part of it.
-      {"grigoryan", false, false, 0, "the paper's randomized algorithm with bounded backtracking ([Grigoryan])", kGrigoryanParams,
+      {"grigoryan", 3, false, false, 0, "the paper's randomized algorithm with bounded backtracking ([Grigoryan])", kGrigoryanParams,
        [](const EngineInfo& self, const EngineOptions& o) -> std::unique_ptr<Engine> {
          return std::make_unique<RegisteredEngine>(
              self,
@@ -104,19 +124,20 @@ const std::vector<EngineInfo>& engine_infos() {
                return complete_grigoryan(std::move(c), rng, limits, p);
              });
        }},
-      {"minconflicts", false, true, 0, "min-conflicts local search ([Minton92]) with the composition's rows fixed",
+      {"minconflicts", 4, false, true, 0, "min-conflicts local search ([Minton92]) with the composition's rows fixed",
        kMinConflictsParams,
        [](const EngineInfo& self, const EngineOptions& o) -> std::unique_ptr<Engine> {
          return std::make_unique<RegisteredEngine>(self, [p = o.minconflicts](const Composition& c, Rng& rng, const Limits& limits) {
            return complete_minconflicts(c, rng, limits, p);
          });
        }},
-      {"sat", true, true, kSatMaxFree, "CaDiCaL on a CNF of the residual board", {},
+      {"sat", 5, true, true, kSatMaxFree, "CaDiCaL on a CNF of the residual board", {},
        [](const EngineInfo& self, const EngineOptions&) -> std::unique_ptr<Engine> {
          return std::make_unique<RegisteredEngine>(
              self, [](const Composition& c, Rng& rng, const Limits& limits) { return complete_sat(c, rng, limits); });
        }},
   };
+  [[maybe_unused]] static const bool checked = (check_engine_codes(infos), true);
   return infos;
 }
 
@@ -125,6 +146,12 @@ const EngineInfo& engine_info(std::string_view name) {
     if (e.name == name) return e;
   throw std::invalid_argument("unknown engine '" + std::string(name) + "' (valid engines: " +
                               engine_list([](const EngineInfo&) { return true; }) + ")");
+}
+
+const EngineInfo* engine_of_code(std::uint8_t code) {
+  for (const auto& e : engine_infos())
+    if (e.code == code) return &e;
+  return nullptr;
 }
 
 const std::vector<std::string>& engine_names() {

@@ -2,7 +2,9 @@
 #pragma once
 
 #include <atomic>
+#include <cstddef>
 #include <cstdint>
+#include <iterator>
 #include <memory>
 #include <span>
 #include <string>
@@ -21,6 +23,42 @@ enum class Outcome : std::int8_t { solved = 0, infeasible = 1, gave_up = 2 };
 
 /// "solved", "infeasible", "gave_up".
 const char* to_string(Outcome outcome);
+
+/// Why an engine call (or a count) stopped, one row each: X(NAME, CODE). The one table of limit
+/// names: StopReason, its names (to_string), the `limit` column's HDF5 enum and the CLI's
+/// "limit: NAME" follow from it. CODE is what result files store: never renumber or reuse one
+/// (codes are 0, 1, 2, ... in this order, static_assert below).
+#define NQC_STOP_REASONS(X)                                                                         \
+  X(none, 0)                /* not stopped by a limit: solved, infeasible, or within its limits */ \
+  X(max_nodes, 1)           /* Limits::max_nodes placements were tried */                          \
+  X(time_limit, 2)          /* Limits::time_limit_s wall-clock seconds passed */                   \
+  X(stop, 3)                /* the stop flag (SIGTERM) was set */                                  \
+  X(grigoryan_limits, 4)    /* grigoryan's own budgets spent: the paper's "no completion" */       \
+  X(minconflicts_limits, 5) /* minconflicts' moves and restarts spent */
+
+enum class StopReason : std::uint8_t {
+#define NQC_STOP_REASON_VALUE(name, code) name = code,
+  NQC_STOP_REASONS(NQC_STOP_REASON_VALUE)
+#undef NQC_STOP_REASON_VALUE
+};
+
+/// The names of StopReason's values, by code.
+inline constexpr std::string_view kStopReasonNames[] = {
+#define NQC_STOP_REASON_NAME(name, code) #name,
+    NQC_STOP_REASONS(NQC_STOP_REASON_NAME)
+#undef NQC_STOP_REASON_NAME
+};
+
+#define NQC_STOP_REASON_CODE_CHECK(name, code) \
+  static_assert(kStopReasonNames[code] == #name, "NQC_STOP_REASONS: codes must be 0, 1, 2, ... in order");
+NQC_STOP_REASONS(NQC_STOP_REASON_CODE_CHECK)
+#undef NQC_STOP_REASON_CODE_CHECK
+
+/// The name of `reason` ("none", "max_nodes", ...): what result files and the CLI show.
+constexpr std::string_view to_string(StopReason reason) {
+  const auto code = static_cast<std::size_t>(reason);
+  return code < std::size(kStopReasonNames) ? kStopReasonNames[code] : std::string_view("?");
+}
 
 /// Bounds on one engine call. Zero means "no bound".
 struct Limits {
@@ -43,7 +81,7 @@ struct Result {
   Outcome outcome = Outcome::gave_up;
   Composition solution;
   Counters counters;
-  std::string limit;  ///< for gave_up: which limit stopped it ("max_nodes", "time_limit", "stop")
+  StopReason limit = StopReason::none;  ///< for gave_up: which limit stopped it; else none
 };
 
 /// A completion engine: completes a consistent composition or decides it has none.
@@ -67,6 +105,7 @@ class Engine {
 /// make_engine, the CLI's help, the config's checks, help and JSON Schema and the tests read it).
 struct EngineInfo {
   std::string name;          ///< as used in configs and on the command line
+  std::uint8_t code = 0;     ///< stored in result files (the `engine` column's enum): never renumber or reuse one
   bool complete = false;     ///< a complete search: may answer `infeasible` (a proof)
   bool excluded_diagonals = false;  ///< takes compositions with excluded diagonals (CSPLib prob079 instances)
   Index max_free_rows = 0;   ///< largest residual (n - k) it takes; 0 = any. Beyond, complete() throws std::invalid_argument
@@ -76,11 +115,22 @@ struct EngineInfo {
   std::unique_ptr<Engine> (*make)(const EngineInfo& self, const EngineOptions& options) = nullptr;
 };
 
-/// Every engine, in the order shown to users.
+/// Every engine, in the order shown to users (not the order of their codes). Its codes are
+/// checked on first use: unique and 0..N-1 (std::logic_error otherwise).
 const std::vector<EngineInfo>& engine_infos();
+
+/// Checks the codes of a registry: unique and 0..N-1 for N engines (the `engine` column's enum
+/// is their names by code). Throws std::logic_error naming the engine otherwise.
+void check_engine_codes(std::span<const EngineInfo> infos);
+
+/// The engine of a config without "engine" and of `nqc complete` without --engine.
+inline constexpr const char* kDefaultEngine = "auto";
 
 /// The registry's entry of `name`. Throws std::invalid_argument naming the valid engines.
 const EngineInfo& engine_info(std::string_view name);
+
+/// The registry's entry whose EngineInfo::code is `code`, or nullptr when none is.
+const EngineInfo* engine_of_code(std::uint8_t code);
 
 /// Names accepted by make_engine, in the order shown to users.
 const std::vector<std::string>& engine_names();

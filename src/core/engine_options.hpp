@@ -5,7 +5,9 @@
 #include <string_view>
 
 #include "core/engine.hpp"
+#include "core/engines/auto.hpp"
 #include "core/engines/bitboard.hpp"
+#include "core/engines/exact.hpp"
 #include "core/engines/grigoryan.hpp"
 #include "core/engines/minconflicts.hpp"
 
@@ -15,7 +17,9 @@ namespace nqc {
 /// engine's own (for grigoryan, the paper's). The registry's rows (EngineInfo::params) read and
 /// write these members by name.
 struct EngineOptions {
+  AutoParams automatic;  // `auto` is a keyword
   BitboardParams bitboard;
+  ExactParams exact;
   GrigoryanParams grigoryan;
   MinConflictsParams minconflicts;
 };

@@ -76,14 +76,14 @@ void RandomFill::collect_free_lines() {
   cols_ = free_columns_of(used_, n_);
 }
 
-const char* RandomFill::run(Index target_free, Rng& rng, FillStats& stats, const LimitWatch* watch) {
-  const auto polled = [&]() -> const char* { return watch != nullptr ? watch->poll() : ""; };
+StopReason RandomFill::run(Index target_free, Rng& rng, FillStats& stats, const LimitWatch* watch) {
+  const auto polled = [&] { return watch != nullptr ? watch->poll() : StopReason::none; };
   cols_ = free_columns_of(used_, n_);
   const std::size_t f = cols_.size();
   rows_.clear();
   if (f <= static_cast<std::size_t>(std::max<Index>(target_free, 0))) {
     collect_free_lines();
-    return "";
+    return StopReason::none;
   }
   // First pass without a row list: the i-th free row (ascending) meets cols_[i]; a cursor
   // runs kAhead free rows ahead to prefetch their lines.
@@ -112,7 +112,7 @@ const char* RandomFill::run(Index target_free, Rng& rng, FillStats& stats, const
       if (try_place(c_, d1_, d2_, r, col)) ++placed;
       else cols_[kept++] = col;
       if ((i & 0xFFFF) == 0xFFFF)
-        if (const char* hit = polled(); *hit != '\0') {
+        if (const StopReason hit = polled(); hit != StopReason::none) {
           stats.probes += i + 1;
           stats.placed += placed;
           return hit;
@@ -130,7 +130,7 @@ const char* RandomFill::run(Index target_free, Rng& rng, FillStats& stats, const
   // random matching every pass for the price of a sequential rotation (a fresh shuffle per
   // pass was a third of the time at n = 10^8, where each swap is a cache miss).
   while (rows_.size() > static_cast<std::size_t>(target_free)) {
-    if (const char* hit = polled(); *hit != '\0') return hit;
+    if (const StopReason hit = polled(); hit != StopReason::none) return hit;
     const std::size_t before = rows_.size();
     std::rotate(cols_.begin(), cols_.begin() + static_cast<std::ptrdiff_t>(rng.below(cols_.size())), cols_.end());
     const std::uint64_t placed = pass(c_, d1_, d2_, rows_, cols_);
@@ -142,7 +142,7 @@ const char* RandomFill::run(Index target_free, Rng& rng, FillStats& stats, const
   std::uint64_t misses = 0;
   while (rows_.size() > static_cast<std::size_t>(target_free) && misses < 16 * rows_.size()) {
     if ((stats.probes & 0xFFFF) == 0)
-      if (const char* hit = polled(); *hit != '\0') return hit;
+      if (const StopReason hit = polled(); hit != StopReason::none) return hit;
     const std::size_t i = rng.below(rows_.size());
     const std::size_t j = rng.below(cols_.size());
     ++stats.probes;
@@ -159,7 +159,7 @@ const char* RandomFill::run(Index target_free, Rng& rng, FillStats& stats, const
   }
   std::sort(rows_.begin(), rows_.end());
   std::sort(cols_.begin(), cols_.end());
-  return "";
+  return StopReason::none;
 }
 
 void RandomFill::reset() {

@@ -39,8 +39,8 @@ class RandomFill {
   /// pass, and the rows are written in order (the first pass on an empty board places 0.608 n
   /// instead of 0.600 n). The random probes of the line sets are prefetched some pairs
   /// ahead. With `watch`, polls the stop flag and time limit about every 2^16 probes and
-  /// returns the limit hit (the queens placed so far stay), else "".
-  const char* run(Index target_free, Rng& rng, FillStats& stats, const LimitWatch* watch = nullptr);
+  /// returns the limit hit (the queens placed so far stay), else StopReason::none.
+  StopReason run(Index target_free, Rng& rng, FillStats& stats, const LimitWatch* watch = nullptr);
 
   /// Free rows and free columns now, ascending board indices (after run()).
   [[nodiscard]] const std::vector<Index>& free_rows() const { return rows_; }

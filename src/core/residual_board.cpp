@@ -7,7 +7,7 @@
 
 namespace nqc {
 
-const char* ResidualBoard::build(const Composition& c, bool check_columns, const LimitWatch* watch) {
+StopReason ResidualBoard::build(const Composition& c, bool check_columns, const LimitWatch* watch) {
   const Index n = c.n();
   Bitset used, diff, sum;
   if (!close_lines(c, used, diff, sum))
@@ -15,7 +15,7 @@ const char* ResidualBoard::build(const Composition& c, bool check_columns, const
   return build(n, free_rows_of(c), free_columns_of(used, n), diff, sum, check_columns, watch);
 }
 
-const char* ResidualBoard::build(Index n, std::vector<Index> rows, std::vector<Index> cols, const Bitset& diff_closed,
+StopReason ResidualBoard::build(Index n, std::vector<Index> rows, std::vector<Index> cols, const Bitset& diff_closed,
                                  const Bitset& sum_closed, bool check_columns, const LimitWatch* watch) {
   check_columns_ = check_columns;
   rows_ = std::move(rows);
@@ -27,7 +27,7 @@ const char* ResidualBoard::build(Index n, std::vector<Index> rows, std::vector<I
   row_begin_.assign(static_cast<std::size_t>(f) + 1, 0);
   for (Index a = 0; a < f; ++a) {
     if (watch != nullptr && (a & 63) == 63)
-      if (const char* hit = watch->poll(); *hit != '\0') return hit;
+      if (const StopReason hit = watch->poll(); hit != StopReason::none) return hit;
     row_begin_[static_cast<std::size_t>(a)] = static_cast<Index>(cells_.size());
     const Index r = rows_[static_cast<std::size_t>(a)];
     for (Index b = 0; b < static_cast<Index>(cols_.size()); ++b) {
@@ -60,7 +60,7 @@ const char* ResidualBoard::build(Index n, std::vector<Index> rows, std::vector<I
   sizes(d1_begin_, d1_free_);
   sizes(d2_begin_, d2_free_);
   open_count_ = f;
-  return "";
+  return StopReason::none;
 }
 
 bool ResidualBoard::has_dead_line() const {

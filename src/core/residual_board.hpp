@@ -35,15 +35,15 @@ class ResidualBoard {
   /// bit tests on f free rows. With `check_columns`, place() also reports an open column
   /// left without a free cell.
   /// With `watch`, the O(f^2) scan polls the stop flag and the time limit every 64 rows and
-  /// returns the name of the limit hit (the board is then unusable), else "".
-  const char* build(Index n, std::vector<Index> rows, std::vector<Index> cols, const Bitset& diff_closed,
+  /// returns the limit hit (the board is then unusable), else StopReason::none.
+  StopReason build(Index n, std::vector<Index> rows, std::vector<Index> cols, const Bitset& diff_closed,
                     const Bitset& sum_closed, bool check_columns, const LimitWatch* watch = nullptr);
 
   /// build() for the residual of consistent composition `c`: its free rows x free columns,
   /// with the diagonals closed by its queens and those it excludes (CSPLib prob079). O(n)
   /// time and 5n bits on top of the board. Throws std::invalid_argument for an inconsistent
   /// composition.
-  const char* build(const Composition& c, bool check_columns, const LimitWatch* watch = nullptr);
+  StopReason build(const Composition& c, bool check_columns, const LimitWatch* watch = nullptr);
 
   [[nodiscard]] Index free_rows() const { return static_cast<Index>(rows_.size()); }
   [[nodiscard]] Index cell_count() const { return static_cast<Index>(cells_.size()); }

@@ -15,11 +15,11 @@ Composition random_solution(Index n, Rng& rng) {
   if (n == 2 || n == 3)
     throw std::invalid_argument("no solution exists for n = " + std::to_string(n));
   // The generator is fixed, whatever `auto` becomes (every case of every experiment is derived
-  // from these solutions): from n = kFillFirstN on, auto's fill in place and the search on its
+  // from these solutions): from n = fill_first_n on, auto's fill in place and the search on its
   // residual; below, min-conflicts with 3 tries (the first round of auto until issue 12),
-  // then auto should it fail.
+  // then auto should it fail. Both with AutoParams' defaults: changing one changes the cases.
   Result r;
-  if (n < kFillFirstN) {
+  if (n < AutoParams{}.fill_first_n) {
     MinConflictsParams mc;
     mc.max_restarts = 2;
     r = complete_minconflicts(Composition(n), rng, Limits{}, mc);

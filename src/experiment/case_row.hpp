@@ -35,7 +35,7 @@ enum class ColumnKind : std::uint8_t {
   f64,          ///< IEEE double
   outcome,      ///< int8 enum of nqc::Outcome's names
   flag,         ///< uint8 enum {FALSE 0, TRUE 1}: h5py and numpy read it as bool
-  engine,       ///< uint8 enum of the engine registry's names (code = position in engine_infos())
+  engine,       ///< uint8 enum of the engine registry's names (code = EngineInfo::code, stable)
   stop_reason,  ///< uint8 enum of nqc::StopReason's names
   text,         ///< fixed-length NUL-padded string (the field's bytes)
 };
@@ -75,7 +75,7 @@ enum class ColumnKind : std::uint8_t {
 
 /// One case as stored in the `cases` dataset (an HDF5 compound type with these member names;
 /// see NQC_CASE_COLUMNS for each). Times in seconds; ids 0-based; `outcome` is nqc::Outcome's
-/// value, `engine` a position in engine_infos(), `limit` nqc::StopReason's value.
+/// value, `engine` the engine's EngineInfo::code, `limit` nqc::StopReason's value.
 struct CaseRow {
 #define NQC_CASE_ROW_MEMBER(name, type, kind, since, doc) type name{};
   NQC_CASE_COLUMNS(NQC_CASE_ROW_MEMBER)

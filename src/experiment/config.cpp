@@ -129,7 +129,7 @@ JsonShape config_table(ExperimentConfig& c) {
           {"description", false, "", "free text", shape(Type::string, "a string", into(c.description))},
           {"seed", false, 1, "experiment seed: every random choice derives from (seed, n, solution id, composition id)",
            integer(0, kMaxU64, "an integer seed >= 0", into(c.seed))},
-          {"engine", false, "auto", "completion engine (nqc complete --help lists them)", engine},
+          {"engine", false, kDefaultEngine, "completion engine (nqc complete --help lists them)", engine},
           {"engine_params", false, json::object(), "parameters of the engine by name; each engine's defaults are its own (grigoryan: the paper's)",
            engine_params},
           {"instances", false, {}, "instead of sizes: external instances, each run as given (k does not apply)", instances},
@@ -234,7 +234,9 @@ std::string all_engines_help(const std::string& indent) {
   std::string out;
   for (const EngineInfo& e : engine_infos())
     if (!e.params.empty()) out += indent + e.name + ":\n" + engine_params_help(e, indent + "  ");
-  return out + indent + engine_list([](const EngineInfo& e) { return e.params.empty(); }, " and ") + " take none\n";
+  const std::string none = engine_list([](const EngineInfo& e) { return e.params.empty(); }, " and ");
+  if (none.empty()) return out;
+  return out + indent + none + (none.find(' ') == std::string::npos ? " takes none\n" : " take none\n");
 }
 
 }  // namespace

@@ -23,10 +23,6 @@ constexpr std::array kLaunchColumns = {
 #undef NQC_LAUNCH_COLUMN_INFO
 };
 
-// The names of StopReason's values, value 0 first. TODO(merge): core's table.
-constexpr std::array<std::string_view, 6> kStopReasons = {"none",  "max_nodes",        "time_limit",
-                                                           "stop", "grigoryan_limits", "minconflicts_limits"};
-
 constexpr std::array kAttributes = {
     AttributeInfo{"schema_version", AttributeType::text, "all", "the layout version, \"MAJOR.MINOR\""},
     AttributeInfo{"nqc_version", AttributeType::text, "all", "the nqc that wrote the file"},
@@ -63,11 +59,12 @@ std::vector<std::string> column_value_names(ColumnKind kind) {
       for (const Outcome o : {Outcome::solved, Outcome::infeasible, Outcome::gave_up}) names.emplace_back(to_string(o));
       break;
     case ColumnKind::flag: names = {"FALSE", "TRUE"}; break;
-    case ColumnKind::engine:
-      for (const EngineInfo& e : engine_infos()) names.push_back(e.name);
+    case ColumnKind::engine:  // by code: engine_infos() checks that they are 0..N-1
+      names.resize(engine_infos().size());
+      for (const EngineInfo& e : engine_infos()) names[e.code] = e.name;
       break;
     case ColumnKind::stop_reason:
-      for (const std::string_view r : kStopReasons) names.emplace_back(r);
+      for (const std::string_view r : kStopReasonNames) names.emplace_back(r);
       break;
     default: break;
   }
@@ -90,19 +87,16 @@ std::string column_type_name(ColumnKind kind, std::size_t bytes) {
   return "";
 }
 
-std::uint8_t engine_code(std::string_view engine) {
-  const auto& engines = engine_infos();
-  for (std::size_t i = 0; i < engines.size(); ++i)
-    if (engines[i].name == engine) return static_cast<std::uint8_t>(i);
-  throw std::invalid_argument("unknown engine '" + std::string(engine) + "'");
-}
+std::uint8_t engine_code(std::string_view engine) { return engine_info(engine).code; }
 
 std::string_view engine_name(std::uint8_t code) {
-  const auto& engines = engine_infos();
-  return code < engines.size() ? std::string_view(engines[code].name) : std::string_view();
+  const EngineInfo* e = engine_of_code(code);
+  return e != nullptr ? std::string_view(e->name) : std::string_view();
 }
 
-std::string_view stop_reason_name(std::uint8_t code) { return code < kStopReasons.size() ? kStopReasons[code] : ""; }
+std::string_view stop_reason_name(std::uint8_t code) {
+  return code < std::size(kStopReasonNames) ? kStopReasonNames[code] : std::string_view();
+}
 
 std::span<const AttributeInfo> root_attributes() { return kAttributes; }
 

@@ -32,8 +32,8 @@ struct ColumnInfo {
 std::span<const ColumnInfo> case_columns();
 
 /// The names of the values of an enum column kind, value 0 first (outcome: solved,
-/// infeasible, gave_up; flag: FALSE, TRUE; engine: the registry's names; stop_reason:
-/// StopReason's names); empty for the other kinds.
+/// infeasible, gave_up; flag: FALSE, TRUE; engine: the registry's names by EngineInfo::code;
+/// stop_reason: StopReason's names); empty for the other kinds.
 std::vector<std::string> column_value_names(ColumnKind kind);
 
 /// The kind's type as users read it: "uint64", "int64", "uint32", "int32", "float64",
@@ -51,7 +51,7 @@ struct LaunchColumnInfo {
 /// Every column of the `launches` table, in order.
 std::span<const LaunchColumnInfo> launch_columns();
 
-/// The engine code stored in `engine` columns: the engine's position in engine_infos().
+/// The engine code stored in `engine` columns: the registry's EngineInfo::code.
 /// Throws std::invalid_argument for a name that is not an engine.
 std::uint8_t engine_code(std::string_view engine);
 /// The name of engine code `code` ("" for a code no engine has).

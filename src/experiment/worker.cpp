@@ -87,12 +87,7 @@ void execute(const ExperimentConfig& config, Engine& engine, Composition&& compo
   row.placed_random = result.counters.placed_random;
   row.placed_search = result.counters.placed_search;
   row.restarts = result.counters.restarts;
-  row.limit = 0;  // TODO(merge): static_cast<std::uint8_t>(result.limit)
-  {
-    const auto names = column_value_names(ColumnKind::stop_reason);
-    for (std::size_t i = 1; i < names.size(); ++i)
-      if (names[i] == result.limit) row.limit = static_cast<std::uint8_t>(i);
-  }
+  row.limit = static_cast<std::uint8_t>(result.limit);  // the `limit` enum's codes are StopReason's
 
   if (result.outcome == Outcome::infeasible && derived)
     throw EngineBugError("engine '" + engine.name() + "' declared " + case_name(row) +
@@ -174,7 +169,7 @@ ShardRun run_shard(const ExperimentConfig& config, const Plan& plan, const Shard
       if (stop != nullptr && stop->load()) return run;
       FailureRecord failure;
       const CaseRow row = run_instance_case(config, *engine, shard, c, plan.instance_cases[c], rank, stop, &failure);
-      if (stop_reason_name(row.limit) == "stop") return run;
+      if (row.limit == static_cast<std::uint8_t>(StopReason::stop)) return run;
       run.data.rows.push_back(row);
       if (!failure.q.empty()) run.data.failures.push_back(std::move(failure));
       if (after_case) after_case();
@@ -193,7 +188,7 @@ ShardRun run_shard(const ExperimentConfig& config, const Plan& plan, const Shard
       CaseInput input = c + 1 == c_end ? derive_case(config, std::move(solution), s, c) : derive_case(config, solution, s, c);
       FailureRecord failure;
       const CaseRow row = run_case(config, *engine, shard, s, c, std::move(input), rank, stop, &failure);
-      if (stop_reason_name(row.limit) == "stop") return run;  // interrupted: not a result
+      if (row.limit == static_cast<std::uint8_t>(StopReason::stop)) return run;  // interrupted: not a result
       run.data.rows.push_back(row);
       if (!failure.q.empty()) run.data.failures.push_back(std::move(failure));
       if (after_case) after_case();

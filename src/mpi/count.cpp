@@ -1,20 +1,6 @@
 #include "mpi/count.hpp"
 
-#include <cstring>
-
 namespace nqc {
-namespace {
-
-// Limits by name, for a maximum over ranks (0: none).
-constexpr const char* kLimitNames[] = {"", "max_nodes", "time_limit", "stop"};
-
-int limit_code(const char* name) {
-  for (int i = 1; i < 4; ++i)
-    if (std::strcmp(name, kLimitNames[i]) == 0) return i;
-  return 0;
-}
-
-}  // namespace
 
 CountResult count_queens_on_ranks(Index n, const Limits& limits, const MpiSession& session) {
   QueensCounter counter(n, limits);
@@ -35,9 +21,10 @@ CountResult count_queens_on_ranks(Index n, const Limits& limits, const MpiSessio
   CountResult out;
   out.completions = session.allreduce_sum(counter.completions() - (lister ? 0 : listed.completions));
   out.nodes = session.allreduce_sum(counter.nodes() - (lister ? 0 : listed.nodes));
-  const int code = session.allreduce_max(limit_code(counter.limit()));
+  // The highest StopReason code over ranks (stop over time_limit over max_nodes over none).
+  const int code = session.allreduce_max(static_cast<int>(counter.limit()));
   out.gave_up = code != 0;
-  out.limit = kLimitNames[code];
+  out.limit = static_cast<StopReason>(code);
   return out;
 }
 

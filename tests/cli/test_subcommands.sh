@@ -203,9 +203,18 @@ expect_stderr_line "nqc: error: --param: /init: expected one of greedy, random, 
 run "$NQC" complete -e grigoryan -p restart=1 "$d40"
 check "complete -p restart=1: an unknown parameter, the valid ones named" \
   grep -qx "nqc: error: --param: /restart: unknown parameter (valid: backtracks_per_attempt, restarts, .*, block3_stops_at_level2)" "$ERR_FILE"
-run "$NQC" complete -e exact -p noise=0.1 "$d40"
-expect_stderr_line "nqc: error: --param: /: engine 'exact' takes no parameters (bitboard, grigoryan and minconflicts do)" \
-  "complete -e exact -p: exact takes none"
+run "$NQC" complete -e sat -p noise=0.1 "$d40"
+expect_stderr_line "nqc: error: --param: /: engine 'sat' takes no parameters (auto, bitboard, exact, grigoryan and minconflicts do)" \
+  "complete -e sat -p: sat takes none"
+# partner_samples = 0 made a repair step move nothing and count nothing: a try never ended.
+run "$NQC" complete -e minconflicts -p partner_samples=0 --time-limit 2 "$d40"
+expect_exit 1 "complete -p partner_samples=0: refused"
+expect_stderr_line "nqc: error: --param: /partner_samples: expected an integer 1..4294967295, got 0" "complete -p partner_samples=0: the range"
+# auto's and exact's tuning constants are parameters too (the default engine without -e).
+run "$NQC" complete -p refills=2 -p minconflicts_tries=1 "$d40"
+expect_exit 0 "complete -p refills=2 -p minconflicts_tries=1 (auto)"
+run "$NQC" complete -e exact -p luby_nodes_base=1 -p luby_nodes_per_free_row=0 "$d40"
+expect_exit 0 "complete -e exact -p luby_nodes_base=1"
 run "$NQC" complete -e minconflicts -p noise "$d40"
 expect_stderr_line "nqc: error: --param: expected NAME=VALUE, got 'noise'" "complete -p without '='"
 run "$NQC" complete -e minconflicts -p noise=0.1 -p noise=0.2 "$d40"

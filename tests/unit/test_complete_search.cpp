@@ -2,6 +2,8 @@
 // each other, counts, the word layouts (1 and 2 words, board- and compact-indexed), limits.
 #include <gtest/gtest.h>
 
+#include "printers.hpp"
+
 #include "brute_force.hpp"
 
 #include <atomic>
@@ -174,16 +176,16 @@ TEST(CompleteSearch, LimitsStopEveryCompleteEngine) {
     Rng rng(1, 1);
     const Result nodes = make_engine(engine)->complete(board, rng, Limits{5000, 0, nullptr});
     ASSERT_EQ(nodes.outcome, Outcome::gave_up) << engine;
-    EXPECT_EQ(nodes.limit, "max_nodes") << engine;
+    EXPECT_EQ(nodes.limit, StopReason::max_nodes) << engine;
     if (std::string(engine) != "sat") {
       EXPECT_EQ(nodes.counters.nodes, 5000u) << engine;
     }
     const Result time = make_engine(engine)->complete(board, rng, Limits{0, 1e-9, nullptr});
     EXPECT_EQ(time.outcome, Outcome::gave_up) << engine;
-    EXPECT_EQ(time.limit, "time_limit") << engine;
+    EXPECT_EQ(time.limit, StopReason::time_limit) << engine;
     const Result stopped = make_engine(engine)->complete(board, rng, Limits{0, 0, &stop});
     EXPECT_EQ(stopped.outcome, Outcome::gave_up) << engine;
-    EXPECT_EQ(stopped.limit, "stop") << engine;
+    EXPECT_EQ(stopped.limit, StopReason::stop) << engine;
   }
 }
 

@@ -153,12 +153,25 @@ TEST(Config, EngineParamsReachTheEngine) {
   j["engine_params"] = json::parse(R"({"init": "greedier"})");
   EXPECT_EQ(error_of(j), "c.json: /engine_params/init: expected one of greedy, random, got \"greedier\"");
   // The engines with parameters come from the registry (bitboard's least_damage became settable).
-  j["engine"] = "auto";
+  j["engine"] = "sat";
   j["engine_params"] = json::parse(R"({"noise": 0.1})");
-  EXPECT_EQ(error_of(j), "c.json: /engine_params: engine 'auto' takes no parameters (bitboard, grigoryan and minconflicts do)");
+  EXPECT_EQ(error_of(j),
+            "c.json: /engine_params: engine 'sat' takes no parameters (auto, bitboard, exact, grigoryan and minconflicts do)");
+  // The default engine's (auto's tuning constants became parameters).
   j.erase("engine");
-  EXPECT_EQ(error_of(j), "c.json: /engine_params: engine 'auto' takes no parameters (bitboard, grigoryan and minconflicts do)")
-      << "the default engine too";
+  EXPECT_EQ(error_of(j),
+            "c.json: /engine_params/noise: unknown parameter (valid: fill_first_n, residual_min, residual_cbrt, refills, "
+            "fill_nodes_per_free_row, fill_nodes_base, minconflicts_tries, search_nodes_per_free_row, search_nodes_base, "
+            "budget_growth)");
+  j["engine_params"] = json::parse(R"({"refills": 4, "residual_cbrt": 20})");
+  const ExperimentConfig a = parse_config(j, "c.json");
+  EXPECT_EQ(a.engine_options.automatic.refills, 4u);
+  EXPECT_EQ(a.engine_options.automatic.residual_cbrt, 20.0);
+  j["engine_params"] = json::parse(R"({"refills": 0})");
+  EXPECT_EQ(error_of(j), "c.json: /engine_params/refills: expected an integer 1..4294967295, got 0");
+  j["engine"] = "exact";
+  j["engine_params"] = json::parse(R"({"luby_nodes_base": 0})");
+  EXPECT_EQ(error_of(j), "c.json: /engine_params/luby_nodes_base: expected an integer >= 1, got 0");
   j["engine"] = "bitboard";
   j["engine_params"] = json::parse(R"({"least_damage": true})");
   EXPECT_TRUE(parse_config(j, "c.json").engine_options.bitboard.least_damage);
@@ -209,7 +222,7 @@ TEST(Config, EveryParameterOfEveryEngineIsSettableAndRangeChecked) {
         EXPECT_EQ(error_of(j), refused + json(spec.max_real + 0.5).dump());
       }
     }
-  EXPECT_EQ(rows, 27u) << "1 bitboard + 19 grigoryan + 7 minconflicts parameters";
+  EXPECT_EQ(rows, 41u) << "10 auto + 3 bitboard + 2 exact + 19 grigoryan + 7 minconflicts parameters";
 }TEST(Config, PlanSizeIsBounded) {
   json j = minimal();
   j["sizes"][0]["compositions_per_solution"] = 100000001;
@@ -282,7 +295,7 @@ TEST(ConfigTable, HelpShowsEveryKeyAndEveryEngineParameter) {
                           param_expectation(spec) + ")\n            " + std::string(spec.help) + "\n"),
                 std::string::npos)
           << spec.name;
-  EXPECT_NE(help.find("auto, exact and sat take none"), std::string::npos);
+  EXPECT_NE(help.find("\n      sat takes none\n"), std::string::npos);
   EXPECT_NE(help.find("\nPaths: a relative path in a config"), std::string::npos);
 }
 

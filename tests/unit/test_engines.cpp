@@ -1,5 +1,7 @@
 #include <gtest/gtest.h>
 
+#include "printers.hpp"
+
 #include "brute_force.hpp"
 
 #include <algorithm>
@@ -210,7 +212,7 @@ TEST(Count, BoardsBeyond64CountOnWords) {
 TEST(Count, NodeLimitGivesLowerBound) {
   const CountResult r = count_completions(Composition(10), Limits{100, 0, nullptr});
   EXPECT_TRUE(r.gave_up);
-  EXPECT_EQ(r.limit, "max_nodes");
+  EXPECT_EQ(r.limit, StopReason::max_nodes);
   EXPECT_EQ(r.nodes, 100u);
   EXPECT_LT(r.completions, 724u);
 }
@@ -224,7 +226,7 @@ TEST(Count, NodeLimitIsExactAndTheCountGrowsWithIt) {
                                   whole.nodes / 2, whole.nodes / 2 + 1, whole.nodes - 1}) {
     const CountResult r = count_completions(Composition(12), Limits{max, 0, nullptr});
     EXPECT_TRUE(r.gave_up) << max;
-    EXPECT_EQ(r.limit, "max_nodes");
+    EXPECT_EQ(r.limit, StopReason::max_nodes);
     EXPECT_EQ(r.nodes, max);
     EXPECT_GE(r.completions, before) << max;
     EXPECT_LE(r.completions, 14200u) << max;
@@ -245,12 +247,12 @@ TEST(Count, TimeLimitAndStopFlagEndALongCount) {
   const CountResult r = count_completions(Composition(20), Limits{0, 0.05, nullptr});
   EXPECT_LT(std::chrono::duration<double>(std::chrono::steady_clock::now() - t0).count(), 2.0);
   EXPECT_TRUE(r.gave_up);
-  EXPECT_EQ(r.limit, "time_limit");
+  EXPECT_EQ(r.limit, StopReason::time_limit);
   EXPECT_GT(r.nodes, 0u);
   const std::atomic<bool> stop{true};
   const CountResult s = count_completions(Composition(20), Limits{0, 0, &stop});
   EXPECT_TRUE(s.gave_up);
-  EXPECT_EQ(s.limit, "stop");
+  EXPECT_EQ(s.limit, StopReason::stop);
   EXPECT_EQ(s.completions, 0u);
 }
 
@@ -323,12 +325,12 @@ TEST(Engines, LimitsGiveGaveUpWithTheLimitNamed) {
   c.q[2] = 5;
   const Result r = complete_exact(c, rng, Limits{2, 0, nullptr});
   EXPECT_EQ(r.outcome, Outcome::gave_up);
-  EXPECT_EQ(r.limit, "max_nodes");
+  EXPECT_EQ(r.limit, StopReason::max_nodes);
   EXPECT_EQ(r.counters.nodes, 2u);
   const std::atomic<bool> stop{true};
   const Result s = complete_exact(Composition(2000), rng, Limits{0, 0, &stop});
   EXPECT_EQ(s.outcome, Outcome::gave_up);
-  EXPECT_EQ(s.limit, "stop");
+  EXPECT_EQ(s.limit, StopReason::stop);
 }
 
 TEST(Engines, SameSeedSameResult) {

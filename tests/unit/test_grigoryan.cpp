@@ -1,5 +1,7 @@
 #include <gtest/gtest.h>
 
+#include "printers.hpp"
+
 #include <algorithm>
 #include <atomic>
 #include <filesystem>
@@ -83,7 +85,7 @@ void run_derived(const GrigoryanParams& params, int per_n, int& cases, int& gave
       ++cases;
       ASSERT_NE(r.outcome, Outcome::infeasible) << "n = " << n << " i = " << i;
       if (r.outcome == Outcome::gave_up) {
-        EXPECT_EQ(r.limit, "grigoryan_limits");
+        EXPECT_EQ(r.limit, StopReason::grigoryan_limits);
         ++gave_up;
         continue;
       }
@@ -155,7 +157,7 @@ TEST(Grigoryan, SmallBoards) {
     Rng rng(3);
     const Result r = complete_grigoryan(Composition(n), rng, Limits{});
     EXPECT_EQ(r.outcome, Outcome::gave_up) << "n = " << n;
-    EXPECT_EQ(r.limit, "grigoryan_limits");
+    EXPECT_EQ(r.limit, StopReason::grigoryan_limits);
     EXPECT_EQ(r.counters.restarts, 3u);
   }
 }
@@ -167,7 +169,7 @@ TEST(Grigoryan, NoCompletionGivesUpNeverInfeasible) {
   Rng rng(5);
   const Result r = complete_grigoryan(c, rng, Limits{});
   EXPECT_EQ(r.outcome, Outcome::gave_up);
-  EXPECT_EQ(r.limit, "grigoryan_limits");
+  EXPECT_EQ(r.limit, StopReason::grigoryan_limits);
 }
 
 TEST(Grigoryan, FullCompositionIsReturned) {
@@ -190,7 +192,7 @@ TEST(Grigoryan, MaxNodesGivesUp) {
     Rng rng(2);
     const Result r = complete_grigoryan(Composition(n), rng, Limits{10, 0.0, nullptr});
     EXPECT_EQ(r.outcome, Outcome::gave_up);
-    EXPECT_EQ(r.limit, "max_nodes");
+    EXPECT_EQ(r.limit, StopReason::max_nodes);
     EXPECT_EQ(r.counters.nodes, 10u);
   }
 }
@@ -200,7 +202,7 @@ TEST(Grigoryan, StopFlagGivesUp) {
   Rng rng(2);
   const Result r = complete_grigoryan(Composition(100000), rng, Limits{0, 0.0, &stop});
   EXPECT_EQ(r.outcome, Outcome::gave_up);
-  EXPECT_EQ(r.limit, "stop");
+  EXPECT_EQ(r.limit, StopReason::stop);
 }
 
 // ---- Issue 10: false negatives (tests/data/grigoryan-false-negatives/README.md) ----
@@ -261,7 +263,7 @@ TEST(GrigoryanFalseNegatives, Nqc01ReadingGivesUp) {
     Rng rng(1, 1);
     const Result r = complete_grigoryan(c, rng, Limits{}, nqc01_reading());
     EXPECT_EQ(r.outcome, Outcome::gave_up) << file.filename();
-    EXPECT_EQ(r.limit, "grigoryan_limits");
+    EXPECT_EQ(r.limit, StopReason::grigoryan_limits);
     EXPECT_EQ(r.counters.backtracks, 4007u);
   }
 }
@@ -296,7 +298,7 @@ TEST(GrigoryanSweep, ResumesAtTheSameZ) {
   Rng rng2(b.engine_seed, 1);
   const Result r2 = complete_grigoryan(b.composition, rng2, Limits{}, reset);
   EXPECT_EQ(r2.outcome, Outcome::gave_up);
-  EXPECT_EQ(r2.limit, "grigoryan_limits");
+  EXPECT_EQ(r2.limit, StopReason::grigoryan_limits);
 }
 
 // n = 20, k = 10: no greedy descent of the paper's algorithm completes it, from any first
@@ -324,7 +326,7 @@ TEST(GrigoryanSweep, NodeLimitIsExactAcrossCountedRepeats) {
     Rng rng(b.engine_seed, 1);
     const Result r = complete_grigoryan(b.composition, rng, Limits{max, 0.0, nullptr});
     EXPECT_EQ(r.outcome, Outcome::gave_up) << max;
-    EXPECT_EQ(r.limit, "max_nodes") << max;
+    EXPECT_EQ(r.limit, StopReason::max_nodes) << max;
     EXPECT_EQ(r.counters.nodes, max);
   }
 }

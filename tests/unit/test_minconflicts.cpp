@@ -1,5 +1,7 @@
 #include <gtest/gtest.h>
 
+#include "printers.hpp"
+
 #include "brute_force.hpp"
 
 #include <algorithm>
@@ -22,9 +24,9 @@ void expect_sound(const Result& r, const Composition& c, const std::string& what
     ASSERT_TRUE(is_solution(r.solution)) << what;
     ASSERT_TRUE(extends(r.solution, c)) << what;
     EXPECT_EQ(r.counters.placed_search, static_cast<std::uint64_t>(c.n() - c.k())) << what;
-    EXPECT_TRUE(r.limit.empty()) << what;
+    EXPECT_EQ(r.limit, StopReason::none) << what;
   } else {
-    EXPECT_FALSE(r.limit.empty()) << what;
+    EXPECT_NE(r.limit, StopReason::none) << what;
     EXPECT_TRUE(r.solution.q.empty()) << what;
   }
   EXPECT_EQ(r.counters.backtracks, 0u) << what;
@@ -87,7 +89,7 @@ TEST(MinConflicts, NoCompletionGivesUpNeverInfeasible) {
     Rng rng(5);
     const Result r = complete_minconflicts(c, rng, Limits{});
     EXPECT_EQ(r.outcome, Outcome::gave_up) << "n = " << c.n();
-    EXPECT_EQ(r.limit, "minconflicts_limits");
+    EXPECT_EQ(r.limit, StopReason::minconflicts_limits);
     EXPECT_EQ(r.counters.restarts, MinConflictsParams{}.max_restarts);
     EXPECT_TRUE(r.solution.q.empty());
   }
@@ -99,7 +101,7 @@ TEST(MinConflicts, SingleAttackedFreeRowGivesUpAtOnce) {
   Rng rng(1);
   const Result r = complete_minconflicts(c, rng, Limits{});
   EXPECT_EQ(r.outcome, Outcome::gave_up);
-  EXPECT_EQ(r.limit, "minconflicts_limits");
+  EXPECT_EQ(r.limit, StopReason::minconflicts_limits);
   EXPECT_EQ(r.counters.restarts, 0u);
   EXPECT_EQ(r.counters.nodes, 1u);
 }
@@ -117,7 +119,7 @@ TEST(MinConflicts, AgreesWithBruteForceWhereItAnswers) {
       if (!completable) {
         ++without;
         EXPECT_EQ(r.outcome, Outcome::gave_up);
-        EXPECT_EQ(r.limit, "minconflicts_limits");
+        EXPECT_EQ(r.limit, StopReason::minconflicts_limits);
       } else {
         ++with;
         if (r.outcome == Outcome::solved) ++solved_with;
@@ -165,7 +167,7 @@ TEST(MinConflicts, RespectsExcludedDiagonals) {
   c.excluded_sum = {5};
   const Result r = complete_minconflicts(c, rng, Limits{});
   EXPECT_EQ(r.outcome, Outcome::gave_up);
-  EXPECT_EQ(r.limit, "minconflicts_limits");
+  EXPECT_EQ(r.limit, StopReason::minconflicts_limits);
 }
 
 TEST(MinConflicts, TrivialBoards) {
@@ -212,13 +214,13 @@ TEST(MinConflicts, NodeLimitGivesUp) {
   Rng rng(8);
   const Result r = complete_minconflicts(Composition(10000), rng, Limits{100, 0.0, nullptr});
   EXPECT_EQ(r.outcome, Outcome::gave_up);
-  EXPECT_EQ(r.limit, "max_nodes");
+  EXPECT_EQ(r.limit, StopReason::max_nodes);
   EXPECT_EQ(r.counters.nodes, 100u);
   // In the repair phase too: n = 3 places 3 queens per try, then repairs.
   Rng rng3(8);
   const Result r3 = complete_minconflicts(Composition(3), rng3, Limits{500, 0.0, nullptr});
   EXPECT_EQ(r3.outcome, Outcome::gave_up);
-  EXPECT_EQ(r3.limit, "max_nodes");
+  EXPECT_EQ(r3.limit, StopReason::max_nodes);
   EXPECT_EQ(r3.counters.nodes, 500u);
 }
 
@@ -228,11 +230,11 @@ TEST(MinConflicts, TimeLimitAndStopGiveUp) {
   Rng rng(9);
   const Result t = complete_minconflicts(Composition(3), rng, Limits{0, 0.02, nullptr}, endless);
   EXPECT_EQ(t.outcome, Outcome::gave_up);
-  EXPECT_EQ(t.limit, "time_limit");
+  EXPECT_EQ(t.limit, StopReason::time_limit);
   const std::atomic<bool> stop{true};
   const Result s = complete_minconflicts(Composition(3), rng, Limits{0, 0.0, &stop}, endless);
   EXPECT_EQ(s.outcome, Outcome::gave_up);
-  EXPECT_EQ(s.limit, "stop");
+  EXPECT_EQ(s.limit, StopReason::stop);
 }
 
 }  // namespace

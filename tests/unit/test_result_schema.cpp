@@ -101,14 +101,22 @@ TEST(ResultSchema, CommittedJsonIsTheGeneratedOne) {
 TEST(ResultSchema, EnumValuesAreTheirTables) {
   EXPECT_EQ(column_value_names(ColumnKind::outcome), (std::vector<std::string>{"solved", "infeasible", "gave_up"}));
   EXPECT_EQ(column_value_names(ColumnKind::flag), (std::vector<std::string>{"FALSE", "TRUE"}));
-  std::vector<std::string> engines;
-  for (const EngineInfo& e : engine_infos()) engines.push_back(e.name);
-  EXPECT_EQ(column_value_names(ColumnKind::engine), engines);
-  for (std::size_t i = 0; i < engines.size(); ++i) EXPECT_EQ(engine_name(engine_code(engines[i])), engines[i]);
+  // The engines by their codes (EngineInfo::code), which result files store.
+  const std::vector<std::string> engines = column_value_names(ColumnKind::engine);
+  EXPECT_EQ(engines, (std::vector<std::string>{"auto", "bitboard", "exact", "grigoryan", "minconflicts", "sat"}));
+  for (const EngineInfo& e : engine_infos()) {
+    EXPECT_EQ(engines[e.code], e.name);
+    EXPECT_EQ(engine_code(e.name), e.code);
+    EXPECT_EQ(engine_name(e.code), e.name);
+  }
+  EXPECT_EQ(engine_name(static_cast<std::uint8_t>(engines.size())), "");
   EXPECT_THROW(engine_code("backtrack"), std::invalid_argument);
+  // The stop reasons: core's StopReason, by code.
   const auto reasons = column_value_names(ColumnKind::stop_reason);
-  EXPECT_EQ(reasons.front(), "none");
-  EXPECT_EQ(std::set<std::string>(reasons.begin(), reasons.end()).size(), reasons.size());
+  EXPECT_EQ(reasons, (std::vector<std::string>{"none", "max_nodes", "time_limit", "stop", "grigoryan_limits", "minconflicts_limits"}));
+  for (std::size_t code = 0; code < reasons.size(); ++code)
+    EXPECT_EQ(to_string(static_cast<StopReason>(code)), reasons[code]);
+  EXPECT_EQ(stop_reason_name(static_cast<std::uint8_t>(StopReason::minconflicts_limits)), "minconflicts_limits");
   EXPECT_EQ(stop_reason_name(static_cast<std::uint8_t>(reasons.size())), "");
   for (const ColumnKind k : {ColumnKind::u64, ColumnKind::f64, ColumnKind::text}) EXPECT_TRUE(column_value_names(k).empty());
 }

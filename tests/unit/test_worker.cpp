@@ -1,5 +1,7 @@
 #include <gtest/gtest.h>
 
+#include "printers.hpp"
+
 #include <stdexcept>
 
 #include "core/verifier.hpp"
@@ -26,7 +28,7 @@ class Scripted final : public Engine {
     r.outcome = outcome_;
     if (outcome_ == Outcome::solved) r = make_engine("exact")->complete(c, rng, {});
     if (corrupt_) std::swap(r.solution.q[0], r.solution.q[1]);  // still a permutation, now wrong
-    if (outcome_ == Outcome::gave_up) r.limit = "max_nodes";
+    if (outcome_ == Outcome::gave_up) r.limit = StopReason::max_nodes;
     return r;
   }
 

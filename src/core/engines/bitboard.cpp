@@ -4,7 +4,6 @@
 #include <array>
 #include <stdexcept>
 #include <string>
-#include <string_view>
 #include <vector>
 
 #include "core/limit_watch.hpp"
@@ -176,10 +175,10 @@ class WordSearch {
     return !cols_[0].minus(covered).empty();
   }
 
-  // Runs until a solution (on_solution returns true to stop), the space is exhausted (""),
-  // a limit, or `restart_at` nodes ("restart").
+  // Runs until a solution (on_solution returns true to stop), the space is exhausted (none),
+  // a limit (returned), or `restart_at` nodes (none, with `restarted` set; 0: never).
   template <class OnSolution>
-  const char* run(std::uint64_t restart_at, OnSolution&& on_solution) {
+  StopReason run(std::uint64_t restart_at, OnSolution&& on_solution, bool* restarted = nullptr) {
     stack_.clear();
     pool_.clear();
     push(0);
@@ -194,21 +193,24 @@ class WordSearch {
         stack_.pop_back();
         continue;
       }
-      const char* hit = watch_.check(counters_.nodes);
-      if (*hit == '\0' && restart_at != 0 && counters_.nodes >= restart_at) hit = "restart";
-      if (*hit != '\0') return hit;
+      const StopReason hit = watch_.check(counters_.nodes);
+      if (hit != StopReason::none) return hit;
+      if (restart_at != 0 && counters_.nodes >= restart_at) {
+        *restarted = true;
+        return StopReason::none;
+      }
       const int b = pool_[top.next++];
       ++counters_.nodes;
       top.placed = b;
       const int level = static_cast<int>(stack_.size()) - 1;
       if (!place(level, top.row, b)) continue;
       if (open_[static_cast<std::size_t>(level) + 1].empty()) {
-        if (on_solution(stack_)) return "";
+        if (on_solution(stack_)) return StopReason::none;
         continue;
       }
       push(level + 1);
     }
-    return "";
+    return StopReason::none;
   }
 
   // A row being tried: its candidates are pool_[begin, end), `next` the first untried.
@@ -313,26 +315,27 @@ Result solve(const Composition& c, Rng& rng, const Limits& limits, const Bitboar
     return result;
   }
   // Randomized restarts with Luby budgets, as complete_exact (engines/exact.cpp): complete.
-  const std::uint64_t unit = 2 * static_cast<std::uint64_t>(board.free_rows()) + 256;
+  const auto f = static_cast<std::uint64_t>(board.free_rows());
   for (std::uint64_t run = 1;; ++run) {
-    bool solved = false;
-    const char* hit = search.run(counters.nodes + unit * luby(run), [&](const auto& stack) {
+    bool solved = false, restarted = false;
+    const std::uint64_t budget = luby_budget(params.luby_nodes_per_free_row, params.luby_nodes_base, f, run);
+    const StopReason hit = search.run(saturating_add(counters.nodes, budget), [&](const auto& stack) {
       result.solution = c;
       for (const auto& frame : stack)
         result.solution.q[static_cast<std::size_t>(board.board_row(frame.row))] = board.board_col(frame.placed) + 1;
       counters.placed_search += stack.size();
       solved = true;
       return true;
-    });
+    }, &restarted);
     if (solved) {
       result.outcome = Outcome::solved;
       break;
     }
-    if (std::string_view(hit) == "restart") {
+    if (restarted) {
       ++counters.restarts;
       continue;
     }
-    result.outcome = *hit != '\0' ? Outcome::gave_up : Outcome::infeasible;
+    result.outcome = hit != StopReason::none ? Outcome::gave_up : Outcome::infeasible;
     result.limit = hit;
     break;
   }
@@ -352,12 +355,12 @@ CountResult count(const Composition& c, const Limits& limits) {
     return out;
   }
   if (search.dead_at_root()) return out;
-  const char* hit = search.run(0, [&](const auto&) {
+  const StopReason hit = search.run(0, [&](const auto&) {
     ++out.completions;
     return false;
   });
   out.nodes = counters.nodes;
-  out.gave_up = *hit != '\0';
+  out.gave_up = hit != StopReason::none;
   out.limit = hit;
   return out;
 }

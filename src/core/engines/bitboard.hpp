@@ -8,6 +8,7 @@
 
 #include "core/counting.hpp"
 #include "core/engine.hpp"
+#include "core/limit_watch.hpp"
 #include "core/param_spec.hpp"
 
 namespace nqc {
@@ -22,7 +23,8 @@ inline constexpr Index kBitboardMaxFree = 128;
      (n = 14..18, d = n - 2, 20 instances each). */                                                                    \
   X(A, bool, least_damage, false, 0, 1,                                                                                \
     "order of a row's candidate cells: least damage first (the free cells the queen would take from the open "         \
-    "rows, [Grigoryan]'s minimum-damage rule, O(f) words per candidate), or random (false; ascending in counting)")
+    "rows, [Grigoryan]'s minimum-damage rule, O(f) words per candidate), or random (false; ascending in counting)")       \
+  NQC_LUBY_PARAMS(X, A)
 
 /// The parameters of complete_bitboard (NQC_BITBOARD_PARAMS).
 struct BitboardParams {
@@ -39,7 +41,8 @@ struct BitboardParams {
 /// ties at random), and a placement clears the queen's column and two diagonals in every open
 /// row (three bits each, from the rows' distances) and fails at once when an open row or a
 /// free column is left without a free cell (forward checking). Randomized restarts with node
-/// budgets (2f + 256) * Luby(i), as complete_exact: complete, so `infeasible` is a proof.
+/// budgets luby_budget (default (2f + 256) * Luby(i)), as complete_exact: complete, so
+/// `infeasible` is a proof.
 /// Requires f <= kBitboardMaxFree (throws std::invalid_argument otherwise, and for an
 /// inconsistent composition). Counters: nodes = placements tried, backtracks = placements
 /// taken back, restarts, placed_search.

@@ -61,12 +61,12 @@ struct Frame {
 };
 
 // The search loop shared by completion (stop at the first solution) and counting.
-// Returns the limit name when stopped by a limit, else "".
-// `restart_at`: a node count at which to stop with "restart" (0: never), below the limits.
+// Returns the limit when stopped by one, else StopReason::none.
+// `restart_at`: a node count at which to stop and set `restarted` (0: never), below the limits.
 // A search stopped by a limit or a restart takes its queens back off the board first.
 template <class OnSolution>
-const char* search(ResidualBoard& board, Rng* rng, LimitWatch& watch, Counters& counters,
-                   std::uint64_t restart_at, OnSolution&& on_solution) {
+StopReason search(ResidualBoard& board, Rng* rng, LimitWatch& watch, Counters& counters,
+                  std::uint64_t restart_at, OnSolution&& on_solution, bool* restarted = nullptr) {
   std::vector<Frame> stack;
   std::vector<Index> pool;
   stack.reserve(static_cast<std::size_t>(board.free_rows()) + 1);
@@ -89,11 +89,12 @@ const char* search(ResidualBoard& board, Rng* rng, LimitWatch& watch, Counters& 
       stack.pop_back();
       continue;
     }
-    const char* hit = watch.check(counters.nodes);
-    if (*hit == '\0' && restart_at != 0 && counters.nodes >= restart_at) hit = "restart";
-    if (*hit != '\0') {
+    const StopReason hit = watch.check(counters.nodes);
+    const bool restart = hit == StopReason::none && restart_at != 0 && counters.nodes >= restart_at;
+    if (hit != StopReason::none || restart) {
       for (auto f = stack.rbegin(); f != stack.rend(); ++f)
         if (f->placed >= 0) board.undo(f->placed);
+      if (restart) *restarted = true;
       return hit;
     }
     const Index e = pool[top.next++];
@@ -101,59 +102,61 @@ const char* search(ResidualBoard& board, Rng* rng, LimitWatch& watch, Counters& 
     top.placed = e;
     if (!board.place(e)) continue;
     if (board.open_rows() == 0) {
-      if (on_solution(stack)) return "";
+      if (on_solution(stack)) return StopReason::none;
       continue;
     }
     push_row();
   }
-  return "";
+  return StopReason::none;
 }
 
 }  // namespace
 
 Outcome search_residual(ResidualBoard& board, Rng& rng, LimitWatch& watch, Counters& counters, Composition& solution,
-                        std::string& limit) {
+                        StopReason& limit, const ExactParams& params) {
   if (board.free_rows() == 0) return Outcome::solved;
   if (board.has_dead_line()) return Outcome::infeasible;
   // Randomized restarts ([Gomes98]) with node budgets in the Luby sequence 1, 1, 2, 1, 1, 2,
-  // 4, ... times 2f + 256 ([Luby93]: within a log factor of the best fixed budget): depth-first search on queens has a heavy tail (one MRV run on the empty n = 1000
+  // 4, ... times 2f + 256 (ExactParams' defaults; [Luby93]: within a log factor of the best
+  // fixed budget): depth-first search on queens has a heavy tail (one MRV run on the empty n = 1000
   // board spent 2*10^7 nodes without a solution, while most random tie-breaks need about n;
   // doubling budgets still took 3 s on some derived n = 1000 cases). Every run is complete
   // within its budget and budgets grow without bound, so exhausting the space in any run
   // proves infeasibility: the search as a whole stays complete.
-  const std::uint64_t unit = 2 * static_cast<std::uint64_t>(board.free_rows()) + 256;
+  const auto free_rows = static_cast<std::uint64_t>(board.free_rows());
   for (std::uint64_t run = 1;; ++run) {
-    const std::uint64_t budget = unit * luby(run);
-    bool solved = false;
-    const char* hit = search(board, &rng, watch, counters, counters.nodes + budget, [&](const std::vector<Frame>& stack) {
+    const std::uint64_t budget = luby_budget(params.luby_nodes_per_free_row, params.luby_nodes_base, free_rows, run);
+    bool solved = false, restarted = false;
+    const StopReason hit = search(board, &rng, watch, counters, saturating_add(counters.nodes, budget), [&](const std::vector<Frame>& stack) {
       for (const Frame& f : stack)
         solution.q[static_cast<std::size_t>(board.board_row(f.row))] = board.board_col(board.cell(f.placed).b) + 1;
       counters.placed_search += stack.size();
       solved = true;
       return true;  // the frames still hold their queens: the last placement is no backtrack
-    });
+    }, &restarted);
     if (solved) return Outcome::solved;
-    if (std::string_view(hit) == "restart") {
+    if (restarted) {
       ++counters.restarts;
       continue;
     }
     limit = hit;
-    return *hit != '\0' ? Outcome::gave_up : Outcome::infeasible;
+    return hit != StopReason::none ? Outcome::gave_up : Outcome::infeasible;
   }
 }
 
-Result complete_exact(const Composition& composition, Rng& rng, const Limits& limits, Counters counters) {
+Result complete_exact(const Composition& composition, Rng& rng, const Limits& limits, Counters counters,
+                      const ExactParams& params) {
   Result result;  // the board's build checks the composition and throws std::invalid_argument
   LimitWatch watch(limits, exact_poll_interval(composition.n() - composition.k()));
   ResidualBoard board;
-  if (const char* hit = board.build(composition, true, &watch); *hit != '\0') {
+  if (const StopReason hit = board.build(composition, true, &watch); hit != StopReason::none) {
     result.outcome = Outcome::gave_up;
     result.limit = hit;
     result.counters = counters;
     return result;
   }
   result.solution = composition;
-  result.outcome = search_residual(board, rng, watch, counters, result.solution, result.limit);
+  result.outcome = search_residual(board, rng, watch, counters, result.solution, result.limit, params);
   if (result.outcome != Outcome::solved) result.solution = Composition();
   result.counters = counters;
   return result;
@@ -163,7 +166,7 @@ CountResult count_completions_reduced(const Composition& composition, const Limi
   CountResult out;
   LimitWatch watch(limits, exact_poll_interval(composition.n() - composition.k()));
   ResidualBoard board;
-  if (const char* hit = board.build(composition, true, &watch); *hit != '\0') {
+  if (const StopReason hit = board.build(composition, true, &watch); hit != StopReason::none) {
     out.gave_up = true;
     out.limit = hit;
     return out;
@@ -174,12 +177,12 @@ CountResult count_completions_reduced(const Composition& composition, const Limi
   }
   if (board.has_dead_line()) return out;
   Counters counters;
-  const char* hit = search(board, nullptr, watch, counters, 0, [&](const std::vector<Frame>&) {
+  const StopReason hit = search(board, nullptr, watch, counters, 0, [&](const std::vector<Frame>&) {
     ++out.completions;
     return false;
   });
   out.nodes = counters.nodes;
-  out.gave_up = *hit != '\0';
+  out.gave_up = hit != StopReason::none;
   out.limit = hit;
   return out;
 }

@@ -7,9 +7,19 @@
 #include "core/counting.hpp"
 #include "core/engine.hpp"
 #include "core/limit_watch.hpp"
+#include "core/param_spec.hpp"
 #include "core/residual_board.hpp"
 
 namespace nqc {
+
+/// Parameters of complete_exact, one row each: X(A, TYPE, NAME, DEFAULT, MIN, MAX, HELP)
+/// (core/param_spec.hpp): the unit of its Luby restarts (NQC_LUBY_PARAMS, shared with bitboard).
+#define NQC_EXACT_PARAMS(X, A) NQC_LUBY_PARAMS(X, A)
+
+/// The parameters of complete_exact (NQC_EXACT_PARAMS).
+struct ExactParams {
+  NQC_EXACT_PARAMS(NQC_PARAM_FIELD, _)
+};
 
 /// Depth-first search with the minimum-remaining-values row choice ([Grigoryan]'s "minimum
 /// risk" rule), least-damage value order ("minimum damage": a cell's damage is the number
@@ -21,8 +31,9 @@ namespace nqc {
 /// placement a visit of the free cells on the queen's four lines; free-cell counts per row,
 /// column and diagonal are restored on backtrack by recounting, with no trail.
 /// Outcome: solved, infeasible (only after exhausting the space), or gave_up at a limit.
+/// Restarts: run i of the search may try luby_budget(params' unit, f, i) nodes.
 Result complete_exact(const Composition& composition, Rng& rng, const Limits& limits,
-                      Counters counters = {});
+                      Counters counters = {}, const ExactParams& params = {});
 
 /// complete_exact's search on a residual board already built with check_columns
 /// (ResidualBoard::build), e.g. the residual of a random fill. Restarts with Luby budgets
@@ -31,7 +42,7 @@ Result complete_exact(const Composition& composition, Rng& rng, const Limits& li
 /// or gave_up with `limit` set to the limit `watch` reported. Counters accumulate: nodes,
 /// backtracks, restarts, placed_search.
 Outcome search_residual(ResidualBoard& board, Rng& rng, LimitWatch& watch, Counters& counters, Composition& solution,
-                        std::string& limit);
+                        StopReason& limit, const ExactParams& params = {});
 
 /// How often exact's LimitWatch polls the clock: a node costs more on larger residuals, so
 /// from 4096 free rows on it polls at every node (a time limit stops within a few nodes).

@@ -202,6 +202,19 @@ class Grigoryan {
       if (const Index j = board_.q[static_cast<std::size_t>(r)]; j != 0) used.set(static_cast<std::size_t>(j - 1));
     collect_free_lines(used);
   }
+  // Whether some free row (rows_) has no free cell on the free columns (cols_): O(f^2) at worst.
+  [[nodiscard]] bool has_dead_row() const {
+    for (const Index r : rows_) {
+      bool free = false;
+      for (const Index c : cols_)
+        if (!d1_closed_.test(d1(r, c)) && !d2_closed_.test(d2(r, c))) {
+          free = true;
+          break;
+        }
+      if (!free) return true;
+    }
+    return false;
+  }
   void save_y() {
     y_rows_ = rows_;
     y_cols_ = cols_;
@@ -217,7 +230,7 @@ class Grigoryan {
   // the budget is spent (the attempt ends).
   bool backtrack() {
     ++counters_.backtracks;
-    return ++attempt_backtracks_ <= p_.backtracks_per_attempt;
+    return ++attempt_backtracks_ <= p_.backtracks_per_attempt;  // 64 bits: never wraps at UINT32_MAX
   }
 
   Step block1();
@@ -236,7 +249,7 @@ class Grigoryan {
   LimitWatch watch_;
   const GrigoryanParams& p_;
   Counters counters_;
-  const char* hit_ = "";  // the limit that stopped the run
+  StopReason hit_ = StopReason::none;  // the limit that stopped the run
 
   Index k_ = 0;                 // queens on the board (blocks 0-3)
   Index k_input_ = 0;
@@ -247,7 +260,7 @@ class Grigoryan {
   std::vector<Index> y_rows_, y_cols_;
   std::vector<Index> rows_, cols_;  // free rows and columns now (blocks 1 and 3)
   std::size_t y_mark_ = 0;
-  std::uint32_t attempt_backtracks_ = 0;
+  std::uint64_t attempt_backtracks_ = 0;
   std::uint32_t block3_failures_ = 0;
   std::vector<Index> buffer_;   // block 3: positions in cols_ of the chosen row's free cells
   std::vector<Index> shuffled_;  // block 1: shuffle_bucketed's buffer
@@ -299,7 +312,7 @@ Grigoryan::Step Grigoryan::block1() {
         __builtin_prefetch(&board_.q[static_cast<std::size_t>(r)], 1);
       }
       if (k_ < level2_) {
-        if (*(hit_ = watch_.check(counters_.nodes)) != '\0') return Step::limit;
+        if ((hit_ = watch_.check(counters_.nodes)) != StopReason::none) return Step::limit;
         if (try_place(rows_[i], cols_[i])) {
           placed = true;
           continue;
@@ -322,7 +335,7 @@ Grigoryan::Step Grigoryan::block1() {
 // not draw is caught by block 4's count.
 Grigoryan::Step Grigoryan::block3() {
   while (k_ < block3_target_) {
-    if (*(hit_ = watch_.check(counters_.nodes)) != '\0') return Step::limit;
+    if ((hit_ = watch_.check(counters_.nodes)) != StopReason::none) return Step::limit;
     const std::size_t i = rng_.below(rows_.size());
     const Index r = rows_[i];
     buffer_.clear();
@@ -393,7 +406,7 @@ Grigoryan::Descent Grigoryan::descend(Index first, bool search) {
       ++retractions;
       continue;
     }
-    if (*(hit_ = watch_.check(counters_.nodes)) != '\0') return Descent::limit;
+    if ((hit_ = watch_.check(counters_.nodes)) != StopReason::none) return Descent::limit;
     const Index e = pool_[top.next++].second;
     ++counters_.nodes;
     if (final_.place(e)) {
@@ -460,9 +473,11 @@ Grigoryan::Exit Grigoryan::block5_sweep(Start start) {
         for (; sweep_.repeat <= repeat_bound; ++sweep_.repeat) {
           const bool search = p_.search_retractions > 0 && sweep_.repeat == repeat_bound;
           if (repeats_identical && !search) {
+            // Not run, but polled as a descent is (the clock and the stop flag too).
+            if ((hit_ = watch_.check(counters_.nodes)) != StopReason::none) return Exit::limit;
             if (const std::uint64_t max = watch_.max_nodes(); max != 0 && counters_.nodes + per_descent > max) {
               counters_.nodes = std::max(counters_.nodes, max);
-              hit_ = "max_nodes";
+              hit_ = StopReason::max_nodes;
               return Exit::limit;
             }
             counters_.nodes += per_descent;
@@ -506,6 +521,9 @@ Grigoryan::Exit Grigoryan::attempt(Start start) {
         const Step s = block1();
         if (s == Step::limit) return Exit::limit;
         if (s == Step::failed) {
+          // A pass from x itself that placed nothing: when x has a row without a free cell,
+          // no pass ever will (and no queen would count towards max_nodes): no completion.
+          if (k_ == k_input_ && has_dead_row()) return Exit::hopeless;
           restore_x();
           if (!backtrack()) return Exit::attempt_failed;
           continue;
@@ -535,10 +553,21 @@ Grigoryan::Exit Grigoryan::attempt(Start start) {
         sorted_cols_ = cols_;
         std::sort(sorted_rows_.begin(), sorted_rows_.end());
         std::sort(sorted_cols_.begin(), sorted_cols_.end());
+        // Blocks 1 and 3 filled the board (a base level of n, e.g. level3 = n: the regression
+        // gives that below n = 7 when small_n is lowered): solved, nothing left for block 5.
+        if (sorted_rows_.empty()) {
+          frames_.clear();  // a block-5 session's queens, if any, are not on the board
+          pool_.clear();
+          return Exit::solved;
+        }
         if (!final_.build(n_, sorted_rows_, sorted_cols_, d1_closed_, d2_closed_, p_.lookahead_columns)) {
           // Started at block 4: the composition itself has a row without a free cell, and no
           // retry can change that.
-          if (start == Start::z) return Exit::hopeless;
+          // Likewise from y when block 3 has nothing to place (y is x, block 4 sees x again).
+          if (start == Start::z || (start == Start::y && k_input_ >= block3_target_)) return Exit::hopeless;
+          // Block 3 with nothing to place (k >= its target) and block 4 failing again places
+          // no queen: only the clock and the stop flag bound that loop (besides the budgets).
+          if ((hit_ = watch_.poll()) != StopReason::none) return Exit::limit;
           if (!block3_failed(start, block)) return Exit::attempt_failed;
           continue;
         }
@@ -622,7 +651,7 @@ Result Grigoryan::run() {
     }
     if (e == Exit::hopeless || a >= p_.restarts) {
       result.outcome = Outcome::gave_up;
-      result.limit = "grigoryan_limits";
+      result.limit = StopReason::grigoryan_limits;
       break;
     }
   }

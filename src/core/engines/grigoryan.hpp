@@ -33,7 +33,8 @@ namespace nqc {
   X(A, std::uint32_t, repeat_bound_small, 25, 0, UINT32_MAX, "repeat_bound for n < small_n")                           \
   X(A, Index, small_n, 50, 1, INT32_MAX, "board size below which only the final stage (blocks 4-5) runs")              \
   X(A, Index, medium_n, 100, 1, INT32_MAX,                                                                             \
-    "board size from which a run starts at block 1, 2 or 4 by k (small_n <= n < medium_n: blocks 2-5)")                \
+    "board size from which a run starts at block 1, 2 or 4 by k (small_n <= n < medium_n: blocks 2-5; any order: a "   \
+    "medium_n below small_n acts as small_n)")                                                                         \
   /* [Grigoryan], step 90: "one of the first three rows is randomly selected". */                                            \
   X(A, std::uint32_t, risk_ties, 3, 0, UINT32_MAX,                                                                     \
     "minimum-risk rule: a tie for the fewest free cells is broken at random among the first this-many tied rows")      \
@@ -80,7 +81,8 @@ namespace nqc {
   X(A, std::int64_t, level2, -1, -1, INT32_MAX,                                                                        \
     "second base level as a number of placed queens; -1: the paper's regression grigoryan_level2(n)")                  \
   X(A, std::int64_t, level3, -1, -1, INT32_MAX,                                                                        \
-    "third base level as a number of placed queens; -1: the paper's regression grigoryan_level3(n)")                   \
+    "third base level as a number of placed queens; -1: the paper's regression grigoryan_level3(n) (any order: below "  \
+    "level2, block 3 adds no queen)")                                                                                  \
   /* true: block 3 adds no queen after block 1 and the final stage starts with n - level2 free rows. */                \
   X(A, bool, block3_stops_at_level2, false, 0, 1,                                                                      \
     "block 3 runs rand & rand up to level2, as the author's MATLAB code does (false: up to level3, the "               \

@@ -89,12 +89,12 @@ class SwapSearch {
   /// Starts a try: places every free row (cols_ is a permutation of the free columns
   /// throughout) and fills the conflict list. Counts one node per placement; returns the
   /// limit hit, with the board left half-built (the search must end there).
-  const char* initialize(MinConflictsInit init, std::uint32_t probes, Rng& rng, LimitWatch& watch,
-                         std::uint64_t& nodes) {
+  StopReason initialize(MinConflictsInit init, std::uint32_t probes, Rng& rng, LimitWatch& watch,
+                        std::uint64_t& nodes) {
     const Index f = free_count();
     if (init == MinConflictsInit::random) shuffle(cols_.begin(), cols_.end(), rng);
     for (Index a = 0; a < f; ++a) {
-      if (const char* hit = watch.check(nodes); *hit != '\0') return hit;
+      if (const StopReason hit = watch.check(nodes); hit != StopReason::none) return hit;
       ++nodes;
       if (init == MinConflictsInit::greedy) {
         const Index j = greedy_pick(a, probes, rng);
@@ -104,7 +104,7 @@ class SwapSearch {
     }
     for (Index a = 0; a < f; ++a)
       if (conflicted(a)) push(a);
-    return "";
+    return StopReason::none;
   }
 
   /// Takes the free queens off the board (the fixed ones stay) and empties the list.
@@ -116,9 +116,9 @@ class SwapSearch {
 
   /// One repair step: draws a row from the conflict list; if it is conflicted, samples swap
   /// partners (one node each) and makes the first improving swap, else with probability
-  /// `noise` the least bad one. Returns the limit hit, else "". Requires energy() > 0 and
-  /// free_count() >= 2.
-  const char* repair_step(const MinConflictsParams& p, Rng& rng, LimitWatch& watch, std::uint64_t& nodes,
+  /// `noise` the least bad one. Returns the limit hit, else none. Requires energy() > 0,
+  /// free_count() >= 2 and partner_samples >= 1.
+  StopReason repair_step(const MinConflictsParams& p, Rng& rng, LimitWatch& watch, std::uint64_t& nodes,
                           std::uint64_t& moves) {
     assert(!list_.empty());  // energy() > 0: some free row is conflicted, hence listed
     const std::size_t at = static_cast<std::size_t>(rng.below(list_.size()));
@@ -127,7 +127,7 @@ class SwapSearch {
       list_[at] = list_.back();
       list_.pop_back();
       in_list_[static_cast<std::size_t>(a)] = 0;
-      return "";
+      return StopReason::none;
     }
     const Index f = free_count();
     const bool scan_all = static_cast<std::uint64_t>(f - 1) <= p.partner_samples;
@@ -137,7 +137,7 @@ class SwapSearch {
     std::int64_t best_delta = std::numeric_limits<std::int64_t>::max();
     std::uint64_t ties = 0;
     for (Index t = 0; t < tries; ++t) {
-      if (const char* hit = watch.check(nodes); *hit != '\0') return hit;
+      if (const StopReason hit = watch.check(nodes); hit != StopReason::none) return hit;
       ++nodes;
       ++moves;
       // Partner b != a: uniform on the other f - 1 rows, or the t-th after a random offset.
@@ -149,7 +149,7 @@ class SwapSearch {
       const std::int64_t delta = energy_ - before;
       if (delta < 0) {
         after_swap(a, b);
-        return "";
+        return StopReason::none;
       }
       swap(a, b);  // undo: a swap is its own inverse
       if (delta < best_delta) {
@@ -164,7 +164,7 @@ class SwapSearch {
       swap(a, best);
       after_swap(a, best);
     }
-    return "";
+    return StopReason::none;
   }
 
  private:
@@ -294,15 +294,17 @@ Result complete_minconflicts(const Composition& composition, Rng& rng, const Lim
   SwapSearch search(composition);
   const Index f = search.free_count();
   LimitWatch watch(limits);
-  const auto budget = static_cast<std::uint64_t>(params.moves_per_free_row * static_cast<double>(f)) +
-                      params.min_moves_per_try;
+  // Saturated: moves_per_free_row may be +infinity (times f = 0: NaN) and min_moves_per_try UINT64_MAX.
+  const double per_try = params.moves_per_free_row * static_cast<double>(f);
+  const std::uint64_t scaled = !(per_try < 0x1p64) ? UINT64_MAX : static_cast<std::uint64_t>(per_try);
+  const std::uint64_t budget = saturating_add(scaled, params.min_moves_per_try);
   for (std::uint64_t attempt = 0;; ++attempt) {
-    const char* hit = search.initialize(params.init, params.greedy_probes, rng, watch, counters.nodes);
+    StopReason hit = search.initialize(params.init, params.greedy_probes, rng, watch, counters.nodes);
     std::uint64_t moves = 0;
     // With one free row there is no swap: its one cell is the only assignment.
-    while (*hit == '\0' && search.energy() > 0 && f >= 2 && moves < budget)
+    while (hit == StopReason::none && search.energy() > 0 && f >= 2 && moves < budget)
       hit = search.repair_step(params, rng, watch, counters.nodes, moves);
-    if (*hit != '\0') {
+    if (hit != StopReason::none) {
       result.outcome = Outcome::gave_up;
       result.limit = hit;
       return result;
@@ -310,7 +312,7 @@ Result complete_minconflicts(const Composition& composition, Rng& rng, const Lim
     if (search.energy() == 0) break;
     if (f < 2 || attempt >= params.max_restarts) {
       result.outcome = Outcome::gave_up;
-      result.limit = "minconflicts_limits";
+      result.limit = StopReason::minconflicts_limits;
       return result;
     }
     search.unplace_all(f);

@@ -34,8 +34,9 @@ constexpr std::span<const std::string_view> param_choices(MinConflictsInit) { re
     "the floor of a try's swap evaluations (see moves_per_free_row), so that small residuals wander long enough")      \
   X(A, std::uint32_t, max_restarts, 100, 0, UINT32_MAX,                                                                \
     "tries thrown away and redone from a new initial assignment before giving up (at most 1 + max_restarts tries)")    \
-  /* When f - 1 <= partner_samples every other free row is tried (in random cyclic order). */                          \
-  X(A, std::uint32_t, partner_samples, 64, 0, UINT32_MAX,                                                              \
+  /* When f - 1 <= partner_samples every other free row is tried (in random cyclic order). At least 1: with              \
+     none, a repair step would make no move and count no node, and a try would never end. */                           \
+  X(A, std::uint32_t, partner_samples, 64, 1, UINT32_MAX,                                                              \
     "swap partners sampled for a conflicted row per repair step; the first that lowers the conflict count is taken")   \
   /* Measured at n = 100 (1000 derived compositions): noise 0 solved 96% within the default budgets,                   \
      0.05 needed 5000 nodes per case, 0.2 1650, 0.5 890, 1.0 670 (but 1.0 with 16 partners tripled                     \

@@ -19,13 +19,13 @@ class Watch final : public CaDiCaL::Terminator {
   explicit Watch(const LimitWatch& watch) : watch_(watch) {}
   bool terminate() override {
     hit_ = watch_.poll();
-    return *hit_ != '\0';
+    return hit_ != StopReason::none;
   }
-  [[nodiscard]] const char* hit() const { return hit_; }
+  [[nodiscard]] StopReason hit() const { return hit_; }
 
  private:
   const LimitWatch& watch_;
-  const char* hit_ = "";
+  StopReason hit_ = StopReason::none;
 };
 
 // Clauses for the cells `cells` (cell ids; variable = id + 1).
@@ -79,7 +79,7 @@ Result complete_sat(const Composition& c, Rng& rng, const Limits& limits) {
   Result result;
   LimitWatch watch(limits, 1);
   ResidualBoard board;
-  if (const char* hit = board.build(c, true, &watch); *hit != '\0') {
+  if (const StopReason hit = board.build(c, true, &watch); hit != StopReason::none) {
     result.limit = hit;
     return result;
   }
@@ -126,7 +126,7 @@ Result complete_sat(const Composition& c, Rng& rng, const Limits& limits) {
     result.outcome = Outcome::infeasible;
   } else {
     result.outcome = Outcome::gave_up;
-    result.limit = *terminator.hit() != '\0' ? terminator.hit() : "max_nodes";
+    result.limit = terminator.hit() != StopReason::none ? terminator.hit() : StopReason::max_nodes;
   }
   return result;
 }
