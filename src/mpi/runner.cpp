@@ -235,17 +235,7 @@ Executed execute(const RunOptions& options, const Loaded& l, const std::vector<s
                  const std::atomic<bool>& stop) {
   const bool root = session.rank() == 0;
   Executed out;
-  Attributes attrs{{"nqc_version", NQC_VERSION},
-                   {"git_revision", NQC_GIT_REVISION},
-                   {"config", l.config.resolved.dump()},
-                   {"config_hash", l.pinned.config_hash},
-                   {"plan_hash", l.pinned.hash()},
-                   {"case_generation", std::to_string(kCaseGeneration)},
-                   {"hostname", host_name()},
-                   {"world_size", std::to_string(session.size())},
-                   {"rank", std::to_string(session.rank())},
-                   {"launch", std::to_string(launch.id)},
-                   {"start_utc", launch.start_utc}};
+  const RootAttributes attrs = shard_attributes(l.config, l.pinned, launch, session.size(), session.rank());
   const auto run_start = std::chrono::steady_clock::now();
   // Each finished shard's file is written and committed (fsync, rename) by a background
   // thread while the next shard runs; this thread waits only when the one before is still
@@ -308,8 +298,8 @@ Executed execute(const RunOptions& options, const Loaded& l, const std::vector<s
         session.abort(kExitBadInput);
       }
       for (std::size_t i = continued; i < run.data.rows.size(); ++i) run.data.rows[i].launch = launch.id;
-      Attributes shard_attrs = attrs;
-      shard_attrs["end_utc"] = utc_now();
+      RootAttributes shard_attrs = attrs;
+      shard_attrs.end_utc = utc_now();
       if (!run.complete) {
         for (std::size_t i = continued; i < run.data.rows.size(); ++i) {
           ++out.outcomes[static_cast<std::size_t>(std::clamp<int>(run.data.rows[i].outcome, 0, 2))];
@@ -401,15 +391,7 @@ void merge(const Loaded& l, const Launch& launch) {
   std::string start = launch.start_utc;
   for (const Launch& other : launches)
     if (!other.start_utc.empty()) start = std::min(start, other.start_utc);
-  const Attributes attrs{{"nqc_version", NQC_VERSION},
-                         {"git_revision", NQC_GIT_REVISION},
-                         {"config", l.config.resolved.dump()},
-                         {"config_hash", l.pinned.config_hash},
-                         {"plan_hash", l.pinned.hash()},
-                         {"case_generation", std::to_string(kCaseGeneration)},
-                         {"start_utc", start},
-                         {"end_utc", utc_now()},
-                         {"launches", std::to_string(launches.size())}};
+  const RootAttributes attrs = merged_attributes(l.config, l.pinned, launch, start, launches.size());
   const RunIdentity run{l.pinned.config_hash, l.pinned.hash()};
   const auto check = [&](const fs::path& file, std::uint64_t id, const ResultFile& content) {
     check_against_plan(file, id, content, l.plan, run, false);
