@@ -53,7 +53,11 @@ from typing import Iterable
 import h5py
 import numpy as np
 import pandas as pd
-import xxhash
+
+try:
+    import xxhash  # Debian's python3-xxhash: text_checksum (schema 2.1)
+except ImportError:  # files without text_checksum still read; check_text_attributes says what is missing
+    xxhash = None
 
 from analysis.errors import AnalysisError
 
@@ -337,7 +341,8 @@ def check_text_attributes(f: h5py.File, path: Path) -> str:
 
     Returns "none" (no such attribute), "passed", or "unchecked" (no ``text_checksum``: not a
     file nqc wrote so). Raises AnalysisError "FILE: damaged (the text attributes do not match
-    text_checksum)..." when they differ, and for a ``text_checksum`` of another shape."""
+    text_checksum)..." when they differ, for a ``text_checksum`` of another shape, and when this
+    Python lacks the package xxhash (Debian's python3-xxhash) to check it."""
     names = sorted((name for name in f.attrs if _is_variable_string(f, name)), key=lambda n: n.encode())
     if not names:
         return "none"
@@ -349,6 +354,9 @@ def check_text_attributes(f: h5py.File, path: Path) -> str:
             or not 1 <= count <= 1 + 2 * MAX_TEXT_HEAPS:
         raise AnalysisError(f"{path}: attribute {TEXT_CHECKSUM} is not a 1-D array of at most "
                             f"{1 + 2 * MAX_TEXT_HEAPS} uint64")
+    if xxhash is None:
+        raise AnalysisError(f"{path}: cannot check {TEXT_CHECKSUM}: this Python lacks the package xxhash "
+                            "(Debian: python3-xxhash)")
     stored = np.atleast_1d(f.attrs[TEXT_CHECKSUM]).astype(np.uint64).tolist()
     if len(stored) % 2 == 0:
         raise AnalysisError(f"{path}: attribute {TEXT_CHECKSUM} holds {len(stored)} values, expected 1 + 2 per "
@@ -357,11 +365,15 @@ def check_text_attributes(f: h5py.File, path: Path) -> str:
     for name in names:
         digest.update(name.encode() + b"\0")
     end = path.stat().st_size
+    named = 0  # collections do not overlap: all of them fit in the file
     with open(path, "rb") as raw:
         for offset, size in zip(stored[1::2], stored[2::2]):
             if offset > end or size > end - offset:
                 raise damaged(path, f"{TEXT_CHECKSUM} names bytes {offset}..{offset + size}, beyond the file's end "
                                     f"at {end}")
+            named += size
+            if named > end:
+                raise damaged(path, f"{TEXT_CHECKSUM} names {named} bytes or more, the file has {end}")
             raw.seek(offset)
             digest.update(raw.read(size))
     if digest.intdigest() != stored[0]:

@@ -144,6 +144,34 @@ def test_text_attributes_without_checksum_are_read_in_a_child(tmp_path):
     with pytest.raises(AnalysisError) as error:
         load_cases(path)
     assert str(error.value) == f"{path}: damaged (the text attributes do not match text_checksum)"
+    with h5py.File(path, "a") as f:
+        f.attrs["text_checksum"] = np.array([1, 10**9, 5], dtype=np.uint64)
+    with pytest.raises(AnalysisError) as error:
+        load_cases(path)
+    size = path.stat().st_size
+    assert str(error.value) == (f"{path}: damaged (text_checksum names bytes 1000000000..1000000005, beyond the "
+                                f"file's end at {size})")
+    with h5py.File(path, "a") as f:
+        f.attrs["text_checksum"] = np.array([1, 0, 1, 0, 1], dtype=np.uint64)
+    size = path.stat().st_size
+    with h5py.File(path, "a") as f:
+        f.attrs.modify("text_checksum", np.array([1, 0, size, 0, size], dtype=np.uint64))  # in place
+    assert path.stat().st_size == size
+    with pytest.raises(AnalysisError) as error:
+        load_cases(path)
+    assert str(error.value) == f"{path}: damaged (text_checksum names {2 * size} bytes or more, the file has {size})"
+
+
+def test_without_xxhash_text_checksum_is_named(small_run, monkeypatch):
+    """A Python without python3-xxhash cannot check text_checksum: one line says so (files without
+    it still read)."""
+    import analysis.load
+    monkeypatch.setattr(analysis.load, "xxhash", None)
+    with pytest.raises(AnalysisError) as error:
+        load_cases(small_run)
+    assert str(error.value) == (f"{small_run / 'results.h5'}: cannot check text_checksum: this Python lacks the "
+                                "package xxhash (Debian: python3-xxhash)")
+    assert len(load_cases(REPO / "tests/data/schema-2.0-results.h5")) == 4
 
 
 @pytest.mark.parametrize("name, rows", [("schema-2.0-results.h5", 4), ("schema-2.0-shard.h5", 2)])

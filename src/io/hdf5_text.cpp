@@ -118,14 +118,17 @@ TextCheck check_text_attributes(const Handle& file, const std::string& checksum)
                   " values, expected 1 + 2 per heap collection");
   const std::uint64_t end = raw_size(file);
   std::vector<std::string> heaps;
+  std::uint64_t named = 0;  // collections do not overlap: all of them fit in the file
   for (std::size_t i = 1; i < stored->size(); i += 2) {
     const std::uint64_t offset = (*stored)[i];
     const std::uint64_t size = (*stored)[i + 1];
-    if (offset > end || size > end - offset) {
-      const std::string detail = checksum + " names bytes " + std::to_string(offset) + ".." +
-                                 std::to_string(offset + size) + ", beyond the file's end at " + std::to_string(end);
-      throw Error(file_name_of(file) + ": " + detail, detail);
-    }
+    std::string detail;
+    if (offset > end || size > end - offset)
+      detail = checksum + " names bytes " + std::to_string(offset) + ".." + std::to_string(offset + size) +
+               ", beyond the file's end at " + std::to_string(end);
+    else if ((named += size) > end)
+      detail = checksum + " names " + std::to_string(named) + " bytes or more, the file has " + std::to_string(end);
+    if (!detail.empty()) throw Error(file_name_of(file) + ": " + detail, detail);
     heaps.push_back(read_raw(file, offset, size));
   }
   if (xxh64(covered(names, heaps)) != (*stored)[0]) {

@@ -329,6 +329,13 @@ TEST_F(ResultsTest, TextAttributesNotUnderTheChecksum) {
   EXPECT_EQ(io_error_of([&] { read_attributes(other); }),
             other.string() + ": damaged (text_checksum names bytes 1000000000..1000000005, beyond the file's end at " +
                 std::to_string(fs::file_size(other)) + ")");
+  with_checksum({1, 0, 1, 0, 1});
+  const std::uint64_t size = fs::file_size(other);
+  with_checksum({1, 0, size, 0, size});  // each within the file, both not
+  ASSERT_EQ(fs::file_size(other), size);
+  EXPECT_EQ(io_error_of([&] { read_attributes(other); }),
+            other.string() + ": damaged (text_checksum names " + std::to_string(2 * size) + " bytes or more, the file has " +
+                std::to_string(size) + ")");
   with_checksum({1});  // no heap named: the value's heap is not checked
   EXPECT_EQ(io_error_of([&] { read_attributes(other); }),
             other.string() + ": damaged (the text attributes do not match text_checksum)");
