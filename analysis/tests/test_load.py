@@ -140,6 +140,11 @@ def test_text_attributes_without_checksum_are_read_in_a_child(tmp_path):
         load_cases(path)
     assert str(error.value) == f"{path}: attribute text_checksum holds 2 values, expected 1 + 2 per heap collection"
     with h5py.File(path, "a") as f:
+        f.attrs["text_checksum"] = np.int64(5)
+    with pytest.raises(AnalysisError) as error:
+        load_cases(path)
+    assert str(error.value) == f"{path}: attribute text_checksum is not a 1-D array of at most 2049 uint64"
+    with h5py.File(path, "a") as f:
         f.attrs["text_checksum"] = np.array([1], dtype=np.uint64)
     with pytest.raises(AnalysisError) as error:
         load_cases(path)

@@ -325,6 +325,14 @@ TEST_F(ResultsTest, TextAttributesNotUnderTheChecksum) {
   with_checksum({1, 2});
   EXPECT_EQ(io_error_of([&] { read_attributes(other); }),
             other.string() + ": attribute text_checksum holds 2 values, expected 1 + 2 per heap collection");
+  {
+    h5::Handle file = h5::create_file(other);
+    h5::write_variable_string_attribute(file, "schema_version", "2.1");
+    h5::write_int_attribute(file, "text_checksum", 5);
+    file.close();
+  }
+  EXPECT_EQ(io_error_of([&] { read_attributes(other); }),
+            other.string() + ": attribute text_checksum is not a 1-D array of at most 2049 uint64");
   with_checksum({1, 1000000000, 5});
   EXPECT_EQ(io_error_of([&] { read_attributes(other); }),
             other.string() + ": damaged (text_checksum names bytes 1000000000..1000000005, beyond the file's end at " +
