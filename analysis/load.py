@@ -7,15 +7,18 @@ shipped beside this module as ``result_schema.json`` (``nqc info --columns --jso
 keeps them equal), which this module reads: :data:`SCHEMA` holds it, :data:`COLUMNS` maps
 each member of ``cases`` to its type, description and (enums) values. In short: root
 attributes (schema_version, nqc_version, git_revision, config, config_hash, plan_hash, ...;
-integers such as ``launches`` stored as int64 since schema 2.0), dataset ``cases`` (one
+integers such as ``launches`` stored as int64 since schema 2.0, text as variable-length strings
+under ``text_checksum`` since 2.1), dataset ``cases`` (one
 compound row per case), group ``failures``, and in results.h5 since 1.3 the dataset
 ``launches`` (one row per launch of ``nqc run`` on the directory: ``SCHEMA["launch_columns"]``),
 which ``Source.launches`` holds.
 
-Files are checked before they are read (see :func:`read_file`): damage (nqc writes every
-file since schema 1.2 in HDF5's newest format, whose metadata is checksummed, with Fletcher32 on
-every dataset; a file of 1.0 or 1.1 is read in a child process first, as damage in it can crash
-HDF5 1.10) is named as such; schema_version a string
+This module reads every schema nqc wrote: 1.x and 2.x (:data:`SCHEMA_MAJORS`). Files are
+checked before they are read (see :func:`read_file`): damage (nqc writes every file since
+schema 1.2 in HDF5's newest format, whose metadata is checksummed, with Fletcher32 on every
+dataset, and since 2.1 ``text_checksum`` over the text attributes, checked before they are read:
+:func:`check_text_attributes`; a file of 1.0 or 1.1 is read in a child process first, as damage
+in it can crash HDF5 1.10) is named as such; schema_version a string
 "MAJOR.MINOR" of decimal digits as nqc accepts it, with a MAJOR of SCHEMA_MAJORS; the needed members of
 ``cases`` present and of integer / number types; n in 1..2^31-1 and k in 0..n. Paths of
 different configs are not pooled unless asked (:func:`load_cases`).
@@ -51,6 +54,11 @@ import h5py
 import numpy as np
 import pandas as pd
 
+try:
+    import xxhash  # Debian's python3-xxhash: text_checksum (schema 2.1)
+except ImportError:  # files without text_checksum still read; check_text_attributes says what is missing
+    xxhash = None
+
 from analysis.errors import AnalysisError
 
 #: The layout of result files as nqc declares it (``nqc info --columns --json``).
@@ -61,6 +69,13 @@ COLUMNS = {c["name"]: c for c in SCHEMA["columns"]}
 SCHEMA_MAJORS = tuple(SCHEMA["readable_majors"])
 #: The root attributes stored as integers (since schema 2.0; decimal strings before): read as int.
 INTEGER_ATTRIBUTES = tuple(a["name"] for a in SCHEMA["attributes"] if a["type"] == "int64")
+#: The root attributes stored as text (variable-length strings since 2.1, fixed-length in 1.2 to
+#: 2.0): read as str, refused when present as another type.
+STRING_ATTRIBUTES = tuple(a["name"] for a in SCHEMA["attributes"] if a["type"] == "string")
+#: The attribute that checks the text attributes (since 2.1; see :func:`check_text_attributes`).
+TEXT_CHECKSUM = next(a["name"] for a in SCHEMA["attributes"] if a["type"] == "checksum")
+#: The most heap collections a text checksum may name (nqc's kMaxTextHeaps).
+MAX_TEXT_HEAPS = 1024
 #: "1.x and 2.x", as nqc words the majors it reads.
 READABLE = ", ".join(f"{m}.x" for m in SCHEMA_MAJORS[:-1]) + (" and " if len(SCHEMA_MAJORS) > 1 else "") \
     + f"{SCHEMA_MAJORS[-1]}.x"
@@ -98,7 +113,8 @@ class AnalysisWarning(UserWarning):
 
 @dataclass(frozen=True)
 class Source:
-    """One result file that was read: its path, root attributes and number of case rows."""
+    """One result file that was read: its path, root attributes (integers as int, text as str;
+    ``text_checksum`` left out) and number of case rows."""
 
     path: Path
     attrs: dict = field(hash=False)
@@ -139,8 +155,6 @@ def _text(value) -> str:
 
 #: "MAJOR.MINOR" as nqc writes and accepts it: ASCII decimal digits, at most 9 each, nothing else.
 _SCHEMA_VERSION = re.compile(r"([0-9]{1,9})\.([0-9]{1,9})")
-#: Root attributes that must be strings when present (nqc writes every root attribute as one).
-STRING_ATTRIBUTES = ("schema_version", "config_hash", "config")
 #: Largest board size (nqc's Index is a 32-bit int).
 N_MAX = 2**31 - 1
 
@@ -299,6 +313,9 @@ with h5py.File(sys.argv[1], "r") as f:
     if cases is not None and cases.dtype.names is not None:
         cases[()]
 """
+#: Why a file is read in a child process first (the end of the message when that child dies).
+NO_CHECKSUMS = "a file of schema 1.0 or 1.1 has no checksums"
+UNCHECKED_TEXT = f"its variable-length text attributes have no {TEXT_CHECKSUM}"
 
 
 def _probe_seconds(path: Path) -> int:
@@ -307,20 +324,74 @@ def _probe_seconds(path: Path) -> int:
     return 5 + min(path.stat().st_size >> 23, 86400)
 
 
-def _probe_in_child(path: Path) -> None:
-    """A file of schema 1.0 or 1.1 (no checksums) is read once in a child process first: damage
-    in its metadata can crash HDF5 1.10 (and Python with it) or make it loop, which must be a
-    message instead."""
+def _probe_in_child(path: Path, why: str = NO_CHECKSUMS) -> None:
+    """A file of schema 1.0 or 1.1 (no checksums), or one whose text attributes cannot be
+    checked (`why`), is read once in a child process first: damage in its metadata can crash
+    HDF5 1.10 (and Python with it) or make it loop, which must be a message instead."""
     seconds = _probe_seconds(path)
     try:
         done = subprocess.run([sys.executable, "-c", _PROBE, str(path)], capture_output=True, timeout=seconds)
     except subprocess.TimeoutExpired:
-        raise damaged(path, f"reading it did not end within {seconds} s; a file of schema 1.0 or 1.1 has no "
-                            "checksums") from None
+        raise damaged(path, f"reading it did not end within {seconds} s; {why}") from None
     if done.returncode < 0:
         name = signal.Signals(-done.returncode).name
-        raise damaged(path, f"reading it crashed the HDF5 library ({name}); a file of schema 1.0 or 1.1 has "
-                            "no checksums")
+        raise damaged(path, f"reading it crashed the HDF5 library ({name}); {why}")
+
+
+def _is_variable_string(f: h5py.File, name: str) -> bool:
+    """Whether root attribute `name` is a variable-length string, from its type alone."""
+    kind = f.attrs.get_id(name).get_type()
+    return isinstance(kind, h5py.h5t.TypeStringID) and kind.is_variable_str()
+
+
+def check_text_attributes(f: h5py.File, path: Path) -> str:
+    """Checks the variable-length string root attributes of the open file `f` against
+    ``text_checksum`` before any of their values is read (nqc's check, src/io/hdf5_text.hpp):
+    their values live in global heap collections, which HDF5 does not checksum and whose damage
+    can crash HDF5 1.10. ``text_checksum`` holds 1 + 2N uint64: the XXH64 (seed 0) of the names
+    of those attributes in byte order, each followed by a NUL byte, then of the bytes of each
+    heap collection that holds their values; then each collection's offset in the file and size.
+
+    Returns "none" (no such attribute), "passed", or "unchecked" (no ``text_checksum``: not a
+    file nqc wrote so). Raises AnalysisError "FILE: damaged (the text attributes do not match
+    text_checksum)..." when they differ, for a ``text_checksum`` of another shape, and when this
+    Python lacks the package xxhash (Debian's python3-xxhash) to check it."""
+    names = sorted((name for name in f.attrs if _is_variable_string(f, name)), key=lambda n: n.encode())
+    if not names:
+        return "none"
+    if TEXT_CHECKSUM not in f.attrs:
+        return "unchecked"
+    kind = f.attrs.get_id(TEXT_CHECKSUM)
+    count = int(np.prod(kind.shape)) if kind.shape else 1
+    if kind.dtype.kind != "u" or kind.dtype.itemsize != 8 or len(kind.shape) > 1 \
+            or not 1 <= count <= 1 + 2 * MAX_TEXT_HEAPS:
+        raise AnalysisError(f"{path}: attribute {TEXT_CHECKSUM} is not a 1-D array of at most "
+                            f"{1 + 2 * MAX_TEXT_HEAPS} uint64")
+    if xxhash is None:
+        raise AnalysisError(f"{path}: cannot check {TEXT_CHECKSUM}: this Python lacks the package xxhash "
+                            "(Debian: python3-xxhash)")
+    stored = np.atleast_1d(f.attrs[TEXT_CHECKSUM]).astype(np.uint64).tolist()
+    if len(stored) % 2 == 0:
+        raise AnalysisError(f"{path}: attribute {TEXT_CHECKSUM} holds {len(stored)} values, expected 1 + 2 per "
+                            "heap collection")
+    digest = xxhash.xxh64(seed=0)
+    for name in names:
+        digest.update(name.encode() + b"\0")
+    end = path.stat().st_size
+    named = 0  # collections do not overlap: all of them fit in the file
+    with open(path, "rb") as raw:
+        for offset, size in zip(stored[1::2], stored[2::2]):
+            if offset > end or size > end - offset:
+                raise damaged(path, f"{TEXT_CHECKSUM} names bytes {offset}..{offset + size}, beyond the file's end "
+                                    f"at {end}")
+            named += size
+            if named > end:
+                raise damaged(path, f"{TEXT_CHECKSUM} names {named} bytes or more, the file has {end}")
+            raw.seek(offset)
+            digest.update(raw.read(size))
+    if digest.intdigest() != stored[0]:
+        raise damaged(path, f"the text attributes do not match {TEXT_CHECKSUM}")
+    return "passed"
 
 
 def _h5_reason(error: Exception) -> str:
@@ -336,12 +407,14 @@ def read_file(path: str | Path) -> tuple[pd.DataFrame, Source]:
 
     Raises AnalysisError naming the file when it is missing, damaged ("FILE: damaged
     (REASON)", with what to do for a file of a results directory, as nqc says it: a failed
-    checksum, a truncated file, a lost HDF5 signature, or a crash of the HDF5 library on a
-    file of schema 1.0 or 1.1, which is read in a child process first), not HDF5, not an nqc
+    checksum, text attributes that do not match ``text_checksum``, a truncated file, a lost
+    HDF5 signature, or a crash of the HDF5 library on a file of schema 1.0 or 1.1, or on one
+    whose variable-length text attributes have no ``text_checksum``, which are read in a
+    child process first), not HDF5, not an nqc
     result file, has a schema_version that is not a string ("FILE: schema_version is not a
     string 'MAJOR.MINOR' (got 2.0)") or not MAJOR.MINOR, is of another schema major version
-    ("FILE: schema version 2.0, this analysis reads 1.x"), has a config_hash or config that is
-    not a string, lacks a needed member of ``cases`` or has one of the wrong type, or holds a
+    ("FILE: schema version 3.0, this analysis reads 1.x and 2.x"), has a text attribute
+    (STRING_ATTRIBUTES) that is not a string, lacks a needed member of ``cases`` or has one of the wrong type, or holds a
     case with n outside 1..2^31-1 or k outside 0..n (naming the row and case_id)."""
     path = Path(path)
     if not path.exists():
@@ -362,7 +435,9 @@ def read_file(path: str | Path) -> tuple[pd.DataFrame, Source]:
         raise damaged(path, f"cannot open: {_h5_reason(e)}") from None
     with f:
         try:
-            raw = dict(f.attrs.items())
+            if version >= 2 and check_text_attributes(f, path) == "unchecked":
+                _probe_in_child(path, UNCHECKED_TEXT)
+            raw = {name: value for name, value in f.attrs.items() if name != TEXT_CHECKSUM}
         except (OSError, RuntimeError, KeyError, TypeError, ValueError) as e:
             raise damaged(path, f"cannot read the root attributes: {_h5_reason(e)}") from None
         if "schema_version" not in raw:

@@ -23,7 +23,8 @@ Each copy gets one verdict, from the judged reader(s):
   crash      a reader died by a signal, ran past its time limit or printed a sanitizer report
   passed     a reader exited 0 with results other than the reference's: damage passed as data
   no effect  a reader exited 0 with the reference's results (the damaged bytes are never read)
-  diagnosed  exit 1 and one line, nothing in the directory changed: the damaged file named
+  diagnosed  exit 1 and one line, nothing in the directory changed (but DIR/launches, which
+             records every launch): the damaged file named
              as damaged (or its rows as not the plan's) with the advice for its kind ("delete
              it and rebuild it from the shard files", "delete it and run the config again with
              --resume", "--resume --repair")
@@ -69,21 +70,24 @@ def crashed(rc, err):
 
 
 def rows_of(path):
-    """The rows of a result file without what differs between two runs (time, rank)."""
+    """The rows of a result file without what differs between two runs (time, rank, and the
+    launch that ran a case: a shard run again by the remedy is another launch's)."""
     import h5py
     import numpy as np
     from numpy.lib import recfunctions
     with h5py.File(path, "r") as f:
         rows = f["cases"][()]
-    keep = [n for n in rows.dtype.names if n not in ("wall_s", "cpu_s", "rank")]
+    keep = [n for n in rows.dtype.names if n not in ("wall_s", "cpu_s", "rank", "launch")]
     return np.sort(recfunctions.repack_fields(rows[keep]), order="case_id").tobytes()
 
 
 def snapshot(d):
-    """Every file under d with its content's hash: a refusal must change nothing."""
+    """Every file under d but the launch records with its content's hash: a refusal must change
+    nothing (DIR/launches records every launch, a refused one too, as the directory's provenance)."""
     import hashlib
     return {os.path.relpath(os.path.join(r, f), d): hashlib.sha256(open(os.path.join(r, f), "rb").read()).hexdigest()
-            for r, _, files in os.walk(d) for f in files}
+            for r, _, files in os.walk(d) for f in files
+            if os.path.relpath(r, d).split(os.sep)[0] != "launches"}
 
 
 def damaged_copy(rng, data, kind):

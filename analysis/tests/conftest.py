@@ -120,14 +120,15 @@ def shards_only(small_run, tmp_path) -> Path:
 
 
 def write_result_file(path: Path, rows: np.ndarray, **attrs: str) -> Path:
-    """A result file with `rows` as /cases and string root attributes (schema_version "1.0"
-    unless given)."""
+    """A result file with `rows` as /cases and fixed-length string root attributes, as nqc
+    wrote them in schema 1.2 to 2.0 (schema_version "1.0" unless given)."""
     attrs.setdefault("schema_version", "1.0")
     attrs.setdefault("config_hash", "0123456789abcdef")
     attrs.setdefault("config", json.dumps({"name": "synthetic"}))
-    with h5py.File(path, "w", libver="latest") as f:  # as nqc writes since schema 1.2
+    with h5py.File(path, "w", libver="latest") as f:  # HDF5's newest format, as nqc writes since schema 1.2
         for key, value in attrs.items():
-            f.attrs[key] = value
+            text = value.encode()
+            f.attrs.create(key, np.array(text, dtype=f"S{max(len(text), 1)}"))
         f.create_dataset("cases", data=rows)
         f.create_group("failures")
     return path

@@ -292,7 +292,7 @@ def test_different_configs_are_grouped_not_pooled(small_run, tmp_path, capsys):
     other = write_result_file(tmp_path / "other.h5", synthetic_rows([20, 20], [5, 6], [1e-3, 2e-3]),
                               config_hash="ffffffffffffffff")
     with h5py.File(small_run / "results.h5") as f:
-        ours = f.attrs["config_hash"].decode()  # nqc writes fixed-length strings: bytes in h5py
+        ours = f.attrs["config_hash"]  # a variable-length string since schema 2.1: str in h5py
     with pytest.raises(AnalysisError) as err:
         load_cases(small_run, other)
     assert str(err.value).startswith(f"{small_run} (config_hash {ours}) and {other} (config_hash ffffffffffffffff) "

@@ -2,7 +2,11 @@
 
 from __future__ import annotations
 
+import json
+import re
 import shutil
+import socket
+import subprocess
 
 import h5py
 import numpy as np
@@ -11,7 +15,7 @@ import pytest
 
 from analysis.errors import AnalysisError
 from analysis.load import COLUMNS, SCHEMA, AnalysisWarning, load_cases
-from conftest import synthetic_rows, write_result_file
+from conftest import REPO, run_env, synthetic_rows, write_result_file
 
 COMPARED = ["case_id", "n", "k", "outcome", "false_negative", "wall_s", "backtracks", "nodes", "engine"]
 
@@ -37,7 +41,7 @@ def test_columns_are_decoded(small_run):
     assert set(cases["limit"]) <= {"none", "max_nodes", "grigoryan_limits"}
     assert (cases["limit"] == "none").sum() == (cases["outcome"] != "gave_up").sum()
     assert set(cases["experiment"]) == {"analysis-test"}
-    assert cases.attrs["sources"][0].attrs["schema_version"] == SCHEMA["schema_version"] == "2.0"
+    assert cases.attrs["sources"][0].attrs["schema_version"] == SCHEMA["schema_version"] == "2.1"
     assert cases.attrs["sources"][0].attrs["launches"] == 1
     launches = cases.attrs["sources"][0].launches
     assert list(launches.columns) == [c["name"] for c in SCHEMA["launch_columns"]]
@@ -53,7 +57,7 @@ def test_columns_are_decoded(small_run):
 
 def test_plain_h5py_reads_named_values_bools_and_typed_attributes(small_run):
     """README's reading with h5py and pandas alone: enums named from the file's own types,
-    false_negative a numpy bool, integer attributes integers."""
+    false_negative a numpy bool."""
     with h5py.File(small_run / "results.h5") as f:
         cases = f["cases"]
         df = pd.DataFrame(cases[()])
@@ -62,25 +66,128 @@ def test_plain_h5py_reads_named_values_bools_and_typed_attributes(small_run):
             mapping = h5py.check_enum_dtype(cases.dtype[column])
             assert mapping == COLUMNS[column]["values"], column
             df[column] = df[column].map({v: k for k, v in mapping.items()})
-        attrs = dict(f.attrs)
         assert f["launches"].dtype["merged"] == bool
     assert set(df["engine"]) == {"grigoryan"}
     assert set(df["outcome"]) <= {"solved", "gave_up"} and "solved" in set(df["outcome"])
-    assert isinstance(attrs["launches"], np.integer) and attrs["launches"] == 1
-    assert isinstance(attrs["case_generation"], np.integer)
-    assert attrs["schema_version"] == b"2.0"  # text attributes: fixed-length (checksummed), bytes in h5py
     assert list(df.columns) == [c for c in COLUMNS if c != "instance"]  # a generated run has no instance
-    # Every root attribute nqc writes is in the schema, with its type.
+
+
+#: What plain h5py 3.7 gives for each type of root attribute in result_schema.json.
+H5PY_TYPES = {"string": str, "int64": np.int64, "checksum": np.ndarray}
+
+
+def test_plain_h5py_gives_every_root_attribute_its_type(small_run):
+    """Every root attribute of results.h5 and of a shard file, exactly as plain h5py reads it:
+    text str (variable-length strings since 2.1), integers numpy.int64, text_checksum a uint64
+    array; exactly the attributes result_schema.json declares for the file's kind. Strings inside
+    datasets (the launches table, `instance`) stay bytes in h5py, variable-length or not."""
     declared = {a["name"]: a for a in SCHEMA["attributes"]}
     shard = sorted((small_run / "shards").glob("shard-*.h5"))[0]
-    with h5py.File(shard) as f:
-        shard_attrs = dict(f.attrs)
-    for where, values in (("results.h5", attrs), (shard.name, shard_attrs)):
-        assert set(values) <= set(declared), (where, set(values) - set(declared))
-        for name, value in values.items():
-            kind = "int64" if isinstance(value, np.integer) else "string"
-            assert kind == declared[name]["type"], (where, name, value)
-            assert declared[name]["files"] in ("all", "merged" if where == "results.h5" else "shard"), (where, name)
+    for path, kind in ((small_run / "results.h5", "merged"), (shard, "shard")):
+        with h5py.File(path) as f:
+            attrs = dict(f.attrs)
+            launches = f["launches"][()] if kind == "merged" else None
+        assert sorted(attrs) == sorted(n for n, a in declared.items() if a["files"] in ("all", kind)), path
+        for name, value in attrs.items():
+            assert type(value) is H5PY_TYPES[declared[name]["type"]], (path, name, type(value))
+        assert attrs["schema_version"] == "2.1"
+        assert json.loads(attrs["config"])["name"] == "analysis-test"
+        assert re.fullmatch(r"[0-9a-f]{16}", attrs["config_hash"]) and re.fullmatch(r"[0-9a-f]{16}", attrs["plan_hash"])
+        assert re.fullmatch(r"\d{4}-\d\d-\d\dT\d\d:\d\d:\d\dZ", attrs["end_utc"])
+        assert attrs["case_generation"] == 1
+        checksum = attrs["text_checksum"]
+        assert checksum.dtype == np.uint64 and checksum.shape == (3,), checksum  # one heap collection
+        if kind == "merged":
+            assert attrs["launches"] == 1
+            assert type(launches["nqc_version"][0]) is np.bytes_  # a string in a dataset: bytes
+        else:
+            assert (attrs["world_size"], attrs["rank"], attrs["launch"], attrs["shard_id"]) == (1, 0, 1, 0)
+            assert attrs["hostname"] == socket.gethostname()
+
+
+def test_flipped_byte_of_a_text_attribute_is_damage(small_run, nqc_bin, tmp_path):
+    """A text attribute's bytes lie in a global heap collection, outside HDF5's checksums: one byte
+    flipped there is found by text_checksum, in the loader and in nqc, with the same message."""
+    copy = tmp_path / "run"
+    shutil.copytree(small_run, copy)
+    path = copy / "results.h5"
+    data = bytearray(path.read_bytes())
+    at = data.find(b'"name":"analysis-test"')
+    assert at > 0 and data.find(b'"name":"analysis-test"', at + 1) < 0
+    data[at + 10] ^= 0x01
+    path.write_bytes(bytes(data))
+    message = (f"{path}: damaged (the text attributes do not match text_checksum): delete it and rebuild it "
+               f"from the shard files: nqc run {copy / 'config.json'} -o {copy} --resume")
+    with pytest.raises(AnalysisError) as error:
+        load_cases(copy)
+    assert str(error.value) == message
+    done = subprocess.run([str(nqc_bin), "aggregate", str(copy)], capture_output=True, text=True, env=run_env(),
+                          timeout=60)
+    assert (done.returncode, done.stdout, done.stderr) == (1, "", f"nqc: error: {message}\n")
+
+
+def test_text_attributes_without_checksum_are_read_in_a_child(tmp_path):
+    """Variable-length text attributes without text_checksum (a file nqc did not write so) are read
+    after a child process has read them, as a file without checksums is."""
+    path = write_result_file(tmp_path / "vlen.h5", synthetic_rows([10], [3], [1e-3]), schema_version="2.0")
+    with h5py.File(path, "a") as f:
+        f.attrs["note"] = "written by h5py"  # a str: variable-length
+    cases = load_cases(path)
+    assert cases.attrs["sources"][0].attrs["note"] == "written by h5py"
+    with h5py.File(path, "a") as f:
+        f.attrs["text_checksum"] = np.array([1, 2], dtype=np.uint64)
+    with pytest.raises(AnalysisError) as error:
+        load_cases(path)
+    assert str(error.value) == f"{path}: attribute text_checksum holds 2 values, expected 1 + 2 per heap collection"
+    with h5py.File(path, "a") as f:
+        f.attrs["text_checksum"] = np.int64(5)
+    with pytest.raises(AnalysisError) as error:
+        load_cases(path)
+    assert str(error.value) == f"{path}: attribute text_checksum is not a 1-D array of at most 2049 uint64"
+    with h5py.File(path, "a") as f:
+        f.attrs["text_checksum"] = np.array([1], dtype=np.uint64)
+    with pytest.raises(AnalysisError) as error:
+        load_cases(path)
+    assert str(error.value) == f"{path}: damaged (the text attributes do not match text_checksum)"
+    with h5py.File(path, "a") as f:
+        f.attrs["text_checksum"] = np.array([1, 10**9, 5], dtype=np.uint64)
+    with pytest.raises(AnalysisError) as error:
+        load_cases(path)
+    size = path.stat().st_size
+    assert str(error.value) == (f"{path}: damaged (text_checksum names bytes 1000000000..1000000005, beyond the "
+                                f"file's end at {size})")
+    with h5py.File(path, "a") as f:
+        f.attrs["text_checksum"] = np.array([1, 0, 1, 0, 1], dtype=np.uint64)
+    size = path.stat().st_size
+    with h5py.File(path, "a") as f:
+        f.attrs.modify("text_checksum", np.array([1, 0, size, 0, size], dtype=np.uint64))  # in place
+    assert path.stat().st_size == size
+    with pytest.raises(AnalysisError) as error:
+        load_cases(path)
+    assert str(error.value) == f"{path}: damaged (text_checksum names {2 * size} bytes or more, the file has {size})"
+
+
+def test_without_xxhash_text_checksum_is_named(small_run, monkeypatch):
+    """A Python without python3-xxhash cannot check text_checksum: one line says so (files without
+    it still read)."""
+    import analysis.load
+    monkeypatch.setattr(analysis.load, "xxhash", None)
+    with pytest.raises(AnalysisError) as error:
+        load_cases(small_run)
+    assert str(error.value) == (f"{small_run / 'results.h5'}: cannot check text_checksum: this Python lacks the "
+                                "package xxhash (Debian: python3-xxhash)")
+    assert len(load_cases(REPO / "tests/data/schema-2.0-results.h5")) == 4
+
+
+@pytest.mark.parametrize("name, rows", [("schema-2.0-results.h5", 4), ("schema-2.0-shard.h5", 2)])
+def test_schema_2_0_files_read(name, rows):
+    """Files of schema 2.0 (text attributes fixed-length strings, no text_checksum; tests/data)."""
+    cases = load_cases(REPO / "tests/data" / name)
+    attrs = cases.attrs["sources"][0].attrs
+    assert len(cases) == rows and attrs["schema_version"] == "2.0" and attrs["config_hash"] == "edbe19a21ebe088d"
+    assert list(cases["n"]) == [8, 8, 10, 10][-rows:] and list(cases["k"]) == [4, 5, 1, 4][-rows:]
+    assert set(cases["engine"]) == {"auto"} and set(cases["limit"]) == {"none"}
+    assert attrs.get("launches", attrs.get("world_size")) == 1
 
 
 def test_schema_1_files_read_as_schema_2(tmp_path):
@@ -118,8 +225,9 @@ def test_empty_directory_is_refused(tmp_path):
 def test_other_schema_major_is_refused_naming_file_and_versions(small_run, tmp_path):
     copy = tmp_path / "future.h5"
     shutil.copy(small_run / "results.h5", copy)
-    with h5py.File(copy, "a") as f:
+    with h5py.File(copy, "a") as f:  # a file of another version: without this nqc's text_checksum
         f.attrs["schema_version"] = "3.0"
+        del f.attrs["text_checksum"]
     with pytest.raises(AnalysisError) as error:
         load_cases(copy)
     assert str(error.value) == f"{copy}: schema version 3.0, this analysis reads 1.x and 2.x"

@@ -18,8 +18,10 @@ inline constexpr int kSchemaMajor = 2;
 /// case_generation; 1.3 `launch` and the `launches` table, shard files uncompressed in the
 /// layout of CaseRow, `instance` left out of generated runs' files (it reads as empty);
 /// 2.0 stores `false_negative` as an HDF5 bool enum (FALSE, TRUE), `engine` and `limit` as
-/// enums of their names instead of strings, and integer root attributes as integers.
-inline constexpr int kSchemaMinor = 0;
+/// enums of their names instead of strings, and integer root attributes as integers; 2.1 text
+/// root attributes as variable-length strings (h5py: str) under the checksum attribute
+/// text_checksum (io/hdf5_text.hpp; fixed-length strings before).
+inline constexpr int kSchemaMinor = 1;
 /// The oldest major version this nqc reads (1.x: engine and limit as 24-byte strings).
 inline constexpr int kSchemaOldestMajor = 1;
 

@@ -23,22 +23,22 @@ constexpr std::array kLaunchColumns = {
 #undef NQC_LAUNCH_COLUMN_INFO
 };
 
+constexpr AttributeInfo attribute(std::string_view name, std::string RootAttributes::*member, AttributeFiles files,
+                                  std::string_view doc) {
+  return {name, AttributeType::text, files, doc, member, nullptr};
+}
+constexpr AttributeInfo attribute(std::string_view name, std::int64_t RootAttributes::*member, AttributeFiles files,
+                                  std::string_view doc) {
+  return {name, AttributeType::integer, files, doc, nullptr, member};
+}
+
 constexpr std::array kAttributes = {
-    AttributeInfo{"schema_version", AttributeType::text, "all", "the layout version, \"MAJOR.MINOR\""},
-    AttributeInfo{"nqc_version", AttributeType::text, "all", "the nqc that wrote the file"},
-    AttributeInfo{"git_revision", AttributeType::text, "all", "its git revision (\"-dirty\" when built from edited files)"},
-    AttributeInfo{"config", AttributeType::text, "all", "the resolved experiment config (JSON)"},
-    AttributeInfo{"config_hash", AttributeType::text, "all", "hash of the config's case-defining keys"},
-    AttributeInfo{"plan_hash", AttributeType::text, "all", "hash of the plan (shards and their cases)"},
-    AttributeInfo{"case_generation", AttributeType::integer, "all", "version of the rules that derive cases from seeds"},
-    AttributeInfo{"start_utc", AttributeType::text, "all", "start of the launch (shard files) or of the first launch, ISO 8601"},
-    AttributeInfo{"end_utc", AttributeType::text, "all", "when the file was written, ISO 8601"},
-    AttributeInfo{"hostname", AttributeType::text, "shard", "the host of the rank that wrote the file"},
-    AttributeInfo{"world_size", AttributeType::integer, "shard", "ranks of the launch that wrote the file"},
-    AttributeInfo{"rank", AttributeType::integer, "shard", "the rank that wrote the file"},
-    AttributeInfo{"launch", AttributeType::integer, "shard", "the launch that wrote the file (its id)"},
-    AttributeInfo{"shard_id", AttributeType::integer, "shard", "the shard the file holds"},
-    AttributeInfo{"launches", AttributeType::integer, "merged", "rows of the launches table"},
+#define NQC_ROOT_ATTRIBUTE_INFO(name, type, files, doc) attribute(#name, &RootAttributes::name, AttributeFiles::files, doc),
+    NQC_ROOT_ATTRIBUTES(NQC_ROOT_ATTRIBUTE_INFO)
+#undef NQC_ROOT_ATTRIBUTE_INFO
+    AttributeInfo{kTextChecksum, AttributeType::checksum, AttributeFiles::all,
+                  "XXH64 of the text attributes' names and heap bytes, then each heap collection's offset and bytes: "
+                  "checked before they are read [since 2.1]"},
 };
 
 nlohmann::json values_json(ColumnKind kind) {
@@ -108,6 +108,24 @@ AttributeType attribute_type(std::string_view name) {
   return AttributeType::text;
 }
 
+std::string_view files_name(AttributeFiles files) {
+  switch (files) {
+    case AttributeFiles::all: return "all";
+    case AttributeFiles::shard: return "shard";
+    case AttributeFiles::merged: return "merged";
+  }
+  return "";
+}
+
+std::string_view attribute_type_name(AttributeType type) {
+  switch (type) {
+    case AttributeType::text: return "string";
+    case AttributeType::integer: return "int64";
+    case AttributeType::checksum: return "checksum";
+  }
+  return "";
+}
+
 nlohmann::json result_schema_json() {
   nlohmann::json columns = nlohmann::json::array();
   for (const ColumnInfo& c : kColumns) {
@@ -118,8 +136,8 @@ nlohmann::json result_schema_json() {
   nlohmann::json attributes = nlohmann::json::array();
   for (const AttributeInfo& a : kAttributes)
     attributes.push_back({{"name", a.name},
-                          {"type", a.type == AttributeType::integer ? "int64" : "string"},
-                          {"files", a.files},
+                          {"type", attribute_type_name(a.type)},
+                          {"files", files_name(a.files)},
                           {"description", a.description}});
   nlohmann::json launches = nlohmann::json::array();
   for (const LaunchColumnInfo& c : kLaunchColumns)
@@ -153,10 +171,10 @@ std::string result_schema_text() {
     out += cell("  " + std::string(c.name), 23) + cell(column_type_name(c.kind, c.size), 19) + text + "\n";
   }
   out += "Root attributes (files: all; shard = shard and partial files; merged = results.h5):\n" + cell("  attribute", 23) +
-         cell("type", 8) + cell("files", 7) + "description\n";
+         cell("type", 9) + cell("files", 7) + "description\n";
   for (const AttributeInfo& a : kAttributes)
-    out += cell("  " + std::string(a.name), 23) + cell(a.type == AttributeType::integer ? "int64" : "string", 8) +
-           cell(a.files, 7) + std::string(a.description) + "\n";
+    out += cell("  " + std::string(a.name), 23) + cell(attribute_type_name(a.type), 9) + cell(files_name(a.files), 7) +
+           std::string(a.description) + "\n";
   out += "Dataset `launches` (results.h5), one row per launch of nqc run on the directory:\n" + cell("  column", 23) +
          cell("type", 19) + "description\n";
   for (const LaunchColumnInfo& c : kLaunchColumns)

@@ -15,6 +15,7 @@
 
 #include "experiment/case_row.hpp"
 #include "experiment/launches.hpp"
+#include "experiment/root_attributes.hpp"
 
 namespace nqc {
 
@@ -61,22 +62,36 @@ std::string_view stop_reason_name(std::uint8_t code);
 
 /// How a root attribute is stored.
 enum class AttributeType : std::uint8_t {
-  text,     ///< fixed-length UTF-8 string
-  integer,  ///< int64 (since 2.0; a decimal string before)
+  text,      ///< UTF-8 string: variable-length since 2.1 (h5py: str), fixed-length in 1.2 to 2.0
+  integer,   ///< int64 (since 2.0; a decimal string before)
+  checksum,  ///< text_checksum: 1 + 2N uint64 (io/hdf5_text.hpp; since 2.1)
 };
 
-/// One root attribute of result files.
+/// The attribute that checks the text attributes before they are read (io/hdf5_text.hpp).
+inline constexpr std::string_view kTextChecksum = "text_checksum";
+
+/// One root attribute of result files (NQC_ROOT_ATTRIBUTES, and kTextChecksum).
 struct AttributeInfo {
   std::string_view name;
   AttributeType type;
-  std::string_view files;  ///< "all", "shard" (shard and partial files) or "merged" (results.h5)
+  AttributeFiles files;
   std::string_view description;
+  std::string RootAttributes::*text = nullptr;      ///< its member, for type text
+  std::int64_t RootAttributes::*integer = nullptr;  ///< its member, for type integer
 };
 
-/// Every root attribute nqc writes.
+/// Every root attribute nqc writes, in NQC_ROOT_ATTRIBUTES's order, text_checksum last.
 std::span<const AttributeInfo> root_attributes();
 /// The type of root attribute `name` (text for a name not in root_attributes()).
 AttributeType attribute_type(std::string_view name);
+/// Whether a file of kind `kind` (shard or merged) carries attributes of `files`.
+constexpr bool carries(AttributeFiles kind, AttributeFiles files) {
+  return files == AttributeFiles::all || files == kind;
+}
+/// "all", "shard" or "merged".
+std::string_view files_name(AttributeFiles files);
+/// "string", "int64" or "checksum".
+std::string_view attribute_type_name(AttributeType type);
 
 /// The whole schema as JSON: {"schema_version", "readable_majors" (the majors nqc reads),
 /// "columns": [{name, type, since, description, values (enums: name -> code)}],

@@ -1,9 +1,13 @@
-// Result files. Layout of every file (shard or merged), schema 2.0, in HDF5's newest format
+// Result files. Layout of every file (shard or merged), schema 2.1, in HDF5's newest format
 // (superblock 3: every piece of metadata checksummed) with Fletcher32 on every dataset; the
-// columns and root attributes are declared in case_row.hpp and result_schema.cpp:
-//   root attributes  the caller's `attrs` plus schema_version ("MAJOR.MINOR", always written
-//                    here); fixed-length strings (variable-length ones up to 1.1), the integer
-//                    ones of root_attributes() as int64 (since 2.0; decimal strings before).
+// columns and root attributes are declared in case_row.hpp and root_attributes.hpp:
+//   root attributes  those of the file's kind (root_attributes()), from the caller's
+//                    RootAttributes, schema_version ("MAJOR.MINOR") and shard_id set here;
+//                    text as variable-length UTF-8 strings (since 2.1: h5py gives str) written
+//                    first, then text_checksum (io/hdf5_text.hpp: their global heap, which
+//                    HDF5 does not checksum, checked before any is read); fixed-length strings
+//                    in 1.2 to 2.0, variable-length ones without a checksum up to 1.1 (read in
+//                    a child process); integers as int64 (since 2.0; decimal strings before).
 //   cases            1-D compound dataset, one member per column (NQC_CASE_COLUMNS), matched
 //                    by name. outcome an int8 enum, false_negative a uint8 enum FALSE/TRUE
 //                    (h5py: bool), engine and limit uint8 enums of their names (since 2.0;
@@ -42,6 +46,7 @@
 #include "io/durable.hpp"
 #include "io/errors.hpp"
 #include "io/hdf5.hpp"
+#include "io/hdf5_text.hpp"
 #include "io/isolated.hpp"
 #include "io/text_input.hpp"
 #include "experiment/launches.hpp"
@@ -331,18 +336,15 @@ void sort_rows(std::vector<CaseRow>& rows) {
   std::ranges::stable_sort(rows, {}, &CaseRow::case_id);
 }
 
-void write_attributes(const h5::Handle& file, const Attributes& attrs) {
-  for (const auto& [name, value] : attrs) {
-    if (attribute_type(name) == AttributeType::text) {
-      h5::write_string_attribute(file, name, value);
-      continue;
-    }
-    std::int64_t number = 0;
-    const auto [end, ec] = std::from_chars(value.data(), value.data() + value.size(), number);
-    if (ec != std::errc{} || end != value.data() + value.size())
-      throw std::invalid_argument("result file attribute " + name + ": '" + value + "' is not an integer");
-    h5::write_int_attribute(file, name, number);
-  }
+// The root attributes of a file of kind `kind` (shard or merged), as root_attributes() types
+// them: the text ones first (write_text_attributes flushes and reads back the file's start).
+void write_attributes(const h5::Handle& file, const RootAttributes& attrs, AttributeFiles kind) {
+  std::map<std::string, std::string> texts;
+  for (const AttributeInfo& a : root_attributes())
+    if (carries(kind, a.files) && a.type == AttributeType::text) texts[std::string(a.name)] = attrs.*a.text;
+  h5::write_text_attributes(file, texts, std::string(kTextChecksum));
+  for (const AttributeInfo& a : root_attributes())
+    if (carries(kind, a.files) && a.type == AttributeType::integer) h5::write_int_attribute(file, std::string(a.name), attrs.*a.integer);
 }
 
 // The rows of a shard or partial file: in CaseRow's layout, uncompressed (see the top). The
@@ -371,7 +373,7 @@ void write_failures(const h5::Handle& file, const std::vector<FailureRecord>& fa
 void make_directory(const fs::path& path) {
   std::error_code ec;
   fs::create_directories(path, ec);
-  if (ec) throw IoError("cannot create directory " + path.string() + ": " + ec.message());
+  if (ec) throw_errno("cannot create directory " + path.string(), ec.value());
 }
 
 // Writes `target`'s content under "<target>.tmp": fill, flush, close; commit_file (or a
@@ -433,19 +435,19 @@ std::vector<std::uint64_t> list_shards(const fs::path& dir, const std::string& p
     const auto id = parse_shard_name(it->path(), prefix);
     if (id && it->is_regular_file(ec)) ids.push_back(*id);
   }
-  if (ec) throw IoError("cannot list " + shards.string() + ": " + ec.message());
+  if (ec) throw_errno("cannot list " + shards.string(), ec.value());
   std::sort(ids.begin(), ids.end());
   return ids;
 }
 
-PendingFile write_shard_file(const fs::path& target, const ShardData& shard, const Attributes& attrs) {
+PendingFile write_shard_file(const fs::path& target, const ShardData& shard, const RootAttributes& attrs) {
   check_outcomes(shard.rows, target);
   make_directory(target.parent_path());
-  Attributes all = attrs;
-  all["schema_version"] = schema_version();
-  all["shard_id"] = std::to_string(shard.shard_id);
+  RootAttributes all = attrs;
+  all.schema_version = schema_version();
+  all.shard_id = static_cast<std::int64_t>(shard.shard_id);
   return write_pending(target, [&](const h5::Handle& file) {
-    write_attributes(file, all);
+    write_attributes(file, all, AttributeFiles::shard);
     write_cases(file, shard.rows);
     write_failures(file, shard.failures);
   });
@@ -571,10 +573,16 @@ std::vector<FailureRecord> read_failure_group(const h5::Handle& h, const fs::pat
   return failures;
 }
 
+// A file whose variable-length text attributes have no text_checksum: read in a child process.
+struct UncheckedText {};
+
 // read_result_file without the checks around HDF5 (signature, child process, damage).
-ResultFile read_parts(const fs::path& file, unsigned parts) {
+// `isolated`: in the child process, where HDF5 may read text attributes unchecked.
+ResultFile read_parts(const fs::path& file, unsigned parts, bool isolated = false) {
   ResultFile out;
   const h5::Handle h = h5::open_file(file);
+  if (!isolated && h5::check_text_attributes(h, std::string(kTextChecksum)) == h5::TextCheck::unchecked)
+    throw UncheckedText{};
   out.attrs = h5::read_attributes_as_text(h);
   check_schema(out.attrs, h, file);
   if ((parts & kRowCount) != 0) {
@@ -633,18 +641,23 @@ ResultFile from_bytes(const std::string& bytes) {
   return content;
 }
 
-// A file without checksums (HDF5 superblock 0 or 1: nqc before schema 1.2) is read in a child
-// process, and only there: damage in its metadata crashes HDF5 1.10 (a variable-length
-// string's heap index out of range), makes it loop (a global heap read again and again), or
-// makes it copy out of bounds without crashing (tests/fuzz/failed/result_file_old/crash-a3e8f81c: ASan's
-// memcpy-param-overlap in H5HG_read), none of which may happen in nqc's process.
-ResultFile read_isolated(const fs::path& file, unsigned parts) {
+// Why a file is read in a child process (the end of the message when that child dies).
+constexpr const char* kNoChecksums = "a file of schema 1.0 or 1.1 has no checksums";
+constexpr const char* kUncheckedText = "its variable-length text attributes have no text_checksum";
+
+// A file without checksums (HDF5 superblock 0 or 1: nqc before schema 1.2), or whose text
+// attributes cannot be checked (UncheckedText), is read in a child process, and only there:
+// damage in its metadata crashes HDF5 1.10 (a variable-length string's heap index out of
+// range), makes it loop (a global heap read again and again), or makes it copy out of bounds
+// without crashing (tests/fuzz/failed/result_file_old/crash-a3e8f81c: ASan's
+// memcpy-param-overlap in H5HG_read), none of which may happen in nqc's process. `why`:
+// kNoChecksums or kUncheckedText.
+ResultFile read_isolated(const fs::path& file, unsigned parts, const char* why) {
   std::error_code ec;
   const std::uintmax_t bytes = fs::file_size(file, ec);
   const IsolatedOutcome outcome =
-      run_isolated([&] { return to_bytes(read_parts(file, parts)); }, isolated_seconds(ec ? 0 : bytes));
-  if (outcome.kind == IsolatedOutcome::Kind::died)
-    throw DamagedFileError(file, "reading it " + outcome.bytes + "; a file of schema 1.0 or 1.1 has no checksums");
+      run_isolated([&] { return to_bytes(read_parts(file, parts, true)); }, isolated_seconds(ec ? 0 : bytes));
+  if (outcome.kind == IsolatedOutcome::Kind::died) throw DamagedFileError(file, "reading it " + outcome.bytes + "; " + why);
   rethrow_error(outcome);
   return from_bytes(outcome.bytes);
 }
@@ -680,7 +693,12 @@ ResultFile read_result_file(const std::filesystem::path& file, unsigned parts) {
     throw InputError(file.string() + ": not an HDF5 file");
   }
   try {
-    return version < 2 ? read_isolated(file, parts) : read_parts(file, parts);
+    if (version < 2) return read_isolated(file, parts, kNoChecksums);
+    try {
+      return read_parts(file, parts);
+    } catch (const UncheckedText&) {
+      return read_isolated(file, parts, kUncheckedText);
+    }
   } catch (const h5::Error& e) {
     if (e.system()) throw_error(e.code(), e.what());  // the file cannot be opened (permissions): not its content
     throw DamagedFileError(file, e.detail());
@@ -695,16 +713,15 @@ std::filesystem::path partial_path(const std::filesystem::path& dir, std::uint64
   return dir / "shards" / shard_file_name("partial-", shard_id);
 }
 
-void write_shard(const std::filesystem::path& dir, const ShardData& shard,
-                 const Attributes& attrs) {
+void write_shard(const std::filesystem::path& dir, const ShardData& shard, const RootAttributes& attrs) {
   commit_file(write_shard_file(shard_path(dir, shard.shard_id), shard, attrs));
 }
 
-PendingFile write_shard_pending(const std::filesystem::path& dir, const ShardData& shard, const Attributes& attrs) {
+PendingFile write_shard_pending(const std::filesystem::path& dir, const ShardData& shard, const RootAttributes& attrs) {
   return write_shard_file(shard_path(dir, shard.shard_id), shard, attrs);
 }
 
-void write_partial(const std::filesystem::path& dir, const ShardData& partial, const Attributes& attrs) {
+void write_partial(const std::filesystem::path& dir, const ShardData& partial, const RootAttributes& attrs) {
   commit_file(write_shard_file(partial_path(dir, partial.shard_id), partial, attrs));
 }
 
@@ -749,17 +766,17 @@ std::vector<FailureRecord> read_failures(const std::filesystem::path& file) {
   return read_result_file(file, kFailures).failures;
 }
 
-void merge_results(const std::filesystem::path& dir, const Attributes& attrs, const ShardCheck& check,
+void merge_results(const std::filesystem::path& dir, const RootAttributes& attrs, const ShardCheck& check,
                    std::uint64_t expected_cases, const std::vector<Launch>& launches) {
   const std::vector<std::uint64_t> ids = done_shards(dir);
   if (ids.empty()) {
     throw InputError(dir.string() + ": no shard files to merge (expected " +
                      (dir / "shards").string() + "/*.h5)");
   }
-  Attributes all = attrs;
-  all["schema_version"] = schema_version();
+  RootAttributes all = attrs;
+  all.schema_version = schema_version();
   write_atomically(dir / "results.h5", [&](const h5::Handle& file) {
-    write_attributes(file, all);
+    write_attributes(file, all, AttributeFiles::merged);
     const h5::Handle failures = h5::create_group(file, "failures");
     // Shard after shard, in id order, which is case order (make_plan): memory holds one shard.
     std::optional<h5::GrowingDataset> cases;

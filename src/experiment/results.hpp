@@ -10,42 +10,43 @@
 
 #include "experiment/case_row.hpp"
 #include "experiment/launches.hpp"
+#include "experiment/root_attributes.hpp"
 #include "io/durable.hpp"
 #include "io/errors.hpp"
 
 namespace nqc {
 
-/// Root attributes of a result file, as text: result_schema.hpp's root_attributes() lists
-/// them (schema_version, nqc_version, git_revision, config, config_hash, plan_hash,
-/// case_generation, start_utc, end_utc; shard files: hostname, world_size, rank, launch,
-/// shard_id; results.h5: launches). The writer stores the integer ones as int64 (values must
-/// then be decimal integers: std::invalid_argument otherwise) and the others as strings; the
-/// reader gives integers back as decimal text. schema_version is always the writer's own.
+/// Root attributes of a result file as read, as text: root_attributes() (result_schema.hpp)
+/// lists those nqc writes (schema_version, nqc_version, git_revision, config, config_hash,
+/// plan_hash, case_generation, start_utc, end_utc; shard files: hostname, world_size, rank,
+/// launch, shard_id; results.h5: launches). Integers (int64 since 2.0) come as decimal text;
+/// text_checksum, which checks the text ones before they are read, is left out. Writers take
+/// a RootAttributes (root_attributes.hpp).
 using Attributes = std::map<std::string, std::string>;
 
 /// Path of the file that holds shard `shard_id`: DIR/shards/shard-<id, 6 digits>.h5.
 std::filesystem::path shard_path(const std::filesystem::path& dir, std::uint64_t shard_id);
 
 /// Writes one shard durably: to "<path>.tmp", flushed and fsync'ed, then renamed into
-/// place, so that a file at shard_path() is always complete. Layout: root attributes
-/// `attrs` plus shard_id; dataset `cases` (compound of CaseRow, chunked, deflate);
+/// place, so that a file at shard_path() is always complete. Layout: the root attributes of
+/// shard files (root_attributes()) from `attrs`, schema_version and shard_id set here; dataset `cases` (compound of CaseRow, chunked, deflate);
 /// group `failures` with one int32 dataset `case-<case_id>` per failure.
 /// Throws nqc::IoError naming the path and the HDF5 error stack (or the system's reason) on
 /// any failure (then no file is left at the final path).
-void write_shard(const std::filesystem::path& dir, const ShardData& shard, const Attributes& attrs);
+void write_shard(const std::filesystem::path& dir, const ShardData& shard, const RootAttributes& attrs);
 
 /// write_shard without the last step: the file is written and closed under its temporary
 /// name, and commit_file (io/durable.hpp; or a BackgroundWriter) makes it durable and names
 /// it. Throws nqc::IoError (then no temporary file is left).
-PendingFile write_shard_pending(const std::filesystem::path& dir, const ShardData& shard, const Attributes& attrs);
+PendingFile write_shard_pending(const std::filesystem::path& dir, const ShardData& shard, const RootAttributes& attrs);
 
 /// Path of the partial file of shard `shard_id`: DIR/shards/partial-<id, 6 digits>.h5, the
 /// finished cases of an interrupted shard (its first cases, in order).
 std::filesystem::path partial_path(const std::filesystem::path& dir, std::uint64_t shard_id);
 
 /// Writes the finished cases of an interrupted shard to partial_path(), atomically, in the
-/// layout of write_shard (root attributes `attrs` plus shard_id). Throws nqc::IoError.
-void write_partial(const std::filesystem::path& dir, const ShardData& partial, const Attributes& attrs);
+/// layout of write_shard (root attributes from `attrs`). Throws nqc::IoError.
+void write_partial(const std::filesystem::path& dir, const ShardData& partial, const RootAttributes& attrs);
 
 /// Reads partial_path(dir, shard_id): rows (file order) and failures. Throws as
 /// read_result_file does.
@@ -58,7 +59,8 @@ std::vector<std::uint64_t> partial_shards(const std::filesystem::path& dir);
 /// leftover "*.tmp" files and partial files are ignored.
 std::vector<std::uint64_t> done_shards(const std::filesystem::path& dir);
 
-/// A result file that cannot be read as it was written: a checksum fails, it is truncated, a
+/// A result file that cannot be read as it was written: a checksum fails (HDF5's, or
+/// text_checksum: "the text attributes do not match text_checksum"), it is truncated, a
 /// piece of its metadata is not what HDF5 wrote, or (a file of schema 1.0 or 1.1, which has
 /// no checksums) reading it crashed the HDF5 library. what() is one line naming the file,
 /// "FILE: damaged (DETAIL)", and for a file of a results directory what to do: a shard or
@@ -105,23 +107,25 @@ struct ResultFile {
 /// schema_version ("FILE: not an nqc result file (no schema_version attribute)"), another
 /// schema major version ("FILE: schema version 2.0, this nqc reads 1.x"), no `cases`
 /// dataset, a missing member, an outcome other than 0, 1, 2; the system refusing the read
-/// (EACCES, EIO): h5::Error or nqc::IoError (exit code 7). A file in the format of schema
-/// 1.0 or 1.1 (no checksums: HDF5 superblock 0 or 1) is read in a child process only
+/// (EACCES, EIO): h5::Error or nqc::IoError (exit code 7). Variable-length text attributes
+/// (schema 2.1) are read only after text_checksum matches. A file in the format of schema 1.0
+/// or 1.1 (no checksums: HDF5 superblock 0 or 1), or one with variable-length text attributes
+/// but no text_checksum (not written so by nqc), is read in a child process only
 /// (io/isolated.hpp), so that damage that crashes the HDF5 library, makes it loop or
 /// corrupts its memory is reported as damage ("reading it crashed the HDF5 library
 /// (SIGSEGV)") instead.
 ResultFile read_result_file(const std::filesystem::path& file, unsigned parts = kEverything);
 
 /// Calls `each` with the rows of one result file, `batch_rows` at a time in file order, so
-/// that a file of any size is read in bounded memory (a file of schema 1.0 or 1.1, read in a
-/// child process, comes in one batch). The same checks and errors as read_result_file.
+/// that a file of any size is read in bounded memory (a file read in a child process comes in
+/// one batch). The same checks and errors as read_result_file.
 void read_rows_in_batches(const std::filesystem::path& file, std::size_t batch_rows,
                           const std::function<void(const std::vector<CaseRow>&)>& each);
 
 /// Reads the `cases` rows of one result file (read_result_file with kRows).
 std::vector<CaseRow> read_rows(const std::filesystem::path& file);
 
-/// Reads the root string attributes of a result file.
+/// Reads the root attributes of a result file, as text (read_result_file with kAttributes).
 Attributes read_attributes(const std::filesystem::path& file);
 
 /// Reads the stored failure compositions of a result file (empty if none).
@@ -132,7 +136,7 @@ std::vector<FailureRecord> read_failures(const std::filesystem::path& file);
 using ShardCheck = std::function<void(const std::filesystem::path& file, std::uint64_t shard_id, const ResultFile& content)>;
 
 /// Merges every shard file of DIR into DIR/results.h5 (written to a .tmp and renamed):
-/// root attributes `attrs`, `cases` in case_id order, `shards` (uint64 ids of the merged
+/// the root attributes of results.h5 from `attrs` (schema_version set here), `cases` in case_id order, `shards` (uint64 ids of the merged
 /// shards), `failures` and `launches`. Streams: the shard files are read one at a time in id
 /// order (which is case order) and appended, so memory holds one shard, whatever the study's
 /// size. `check` (when given) sees each shard file first; `expected_cases` (when not 0) is the
@@ -140,7 +144,7 @@ using ShardCheck = std::function<void(const std::filesystem::path& file, std::ui
 /// case id that is not above the one before it (a case in two shard files, or shards out of
 /// order), a wrong total or a damaged shard file, nqc::IoError for a failed read or write;
 /// then no results.h5 is written (nor a .tmp left), and the shard files are untouched.
-void merge_results(const std::filesystem::path& dir, const Attributes& attrs, const ShardCheck& check = {},
+void merge_results(const std::filesystem::path& dir, const RootAttributes& attrs, const ShardCheck& check = {},
                    std::uint64_t expected_cases = 0, const std::vector<Launch>& launches = {});
 
 /// The result file whose attributes stand for a path: the file itself, DIR/results.h5, or

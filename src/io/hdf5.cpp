@@ -2,6 +2,7 @@
 
 #include <fcntl.h>
 #include <sys/file.h>
+#include <sys/stat.h>
 #include <unistd.h>
 
 #include <algorithm>
@@ -347,6 +348,8 @@ void flush(const Handle& file) {
   }
 }
 
+std::string file_name_of(const Handle& object) { return file_name(object.id()); }
+
 Handle create_group(const Handle& loc, const std::string& name) {
   return {check(H5Gcreate2(loc.id(), name.c_str(), H5P_DEFAULT, H5P_DEFAULT, H5P_DEFAULT), loc.id(),
                 "create group", name),
@@ -391,6 +394,30 @@ void write_string_attribute(const Handle& loc, const std::string& name, const st
   attr.close();
 }
 
+void write_variable_string_attribute(const Handle& loc, const std::string& name, const std::string& value) {
+  if (value.find('\0') != std::string::npos)
+    throw std::invalid_argument("attribute " + name + ": a variable-length string cannot hold a NUL byte");
+  const Handle type = string_type(H5T_VARIABLE);
+  check(H5Tset_cset(type.id(), H5T_CSET_UTF8), loc.id(), "write attribute", name);
+  const Handle space(check(H5Screate(H5S_SCALAR), loc.id(), "write attribute", name), H5Sclose);
+  Handle attr(check(H5Acreate2(loc.id(), name.c_str(), type.id(), space.id(), H5P_DEFAULT, H5P_DEFAULT), loc.id(),
+                    "create attribute", name),
+              H5Aclose);
+  const char* text = value.c_str();
+  check(H5Awrite(attr.id(), type.id(), &text), loc.id(), "write attribute", name);
+  attr.close();
+}
+
+void write_uint64s_attribute(const Handle& loc, const std::string& name, const std::vector<std::uint64_t>& values) {
+  const hsize_t dims[1] = {values.size()};
+  const Handle space(check(H5Screate_simple(1, dims, nullptr), loc.id(), "write attribute", name), H5Sclose);
+  Handle attr(check(H5Acreate2(loc.id(), name.c_str(), H5T_STD_U64LE, space.id(), H5P_DEFAULT, H5P_DEFAULT), loc.id(),
+                    "create attribute", name),
+              H5Aclose);
+  check(H5Awrite(attr.id(), H5T_NATIVE_UINT64, values.data()), loc.id(), "write attribute", name);
+  attr.close();
+}
+
 void write_int_attribute(const Handle& loc, const std::string& name, std::int64_t value) {
   const Handle space(check(H5Screate(H5S_SCALAR), loc.id(), "write attribute", name), H5Sclose);
   Handle attr(check(H5Acreate2(loc.id(), name.c_str(), H5T_STD_I64LE, space.id(), H5P_DEFAULT, H5P_DEFAULT), loc.id(),
@@ -418,6 +445,79 @@ std::map<std::string, std::string> read_attributes_as_text(const Handle& loc) {
     }
   }
   return values;
+}
+
+std::vector<std::string> variable_string_attributes(const Handle& loc) {
+  std::vector<std::string> names;
+  check(H5Aiterate2(loc.id(), H5_INDEX_NAME, H5_ITER_INC, nullptr, append_name, &names), loc.id(),
+        "list the attributes of");
+  std::vector<std::string> variable;
+  for (const std::string& name : names) {
+    const Handle attr(check(H5Aopen(loc.id(), name.c_str(), H5P_DEFAULT), loc.id(), "open attribute", name), H5Aclose);
+    const Handle type(check(H5Aget_type(attr.id()), loc.id(), "read the type of attribute", name), H5Tclose);
+    if (H5Tget_class(type.id()) == H5T_STRING &&
+        check(H5Tis_variable_str(type.id()), loc.id(), "read the type of attribute", name) > 0)
+      variable.push_back(name);
+  }
+  std::sort(variable.begin(), variable.end());
+  return variable;
+}
+
+std::optional<std::vector<std::uint64_t>> read_uint64s_attribute(const Handle& loc, const std::string& name,
+                                                                 std::size_t max_values) {
+  if (check(H5Aexists(loc.id(), name.c_str()), loc.id(), "look up attribute", name) <= 0) return std::nullopt;
+  const Handle attr(check(H5Aopen(loc.id(), name.c_str(), H5P_DEFAULT), loc.id(), "open attribute", name), H5Aclose);
+  const Handle type(check(H5Aget_type(attr.id()), loc.id(), "read the type of attribute", name), H5Tclose);
+  const Handle space(check(H5Aget_space(attr.id()), loc.id(), "read the shape of attribute", name), H5Sclose);
+  const int rank = check(H5Sget_simple_extent_ndims(space.id()), loc.id(), "read the shape of attribute", name);
+  const hssize_t count = check(H5Sget_simple_extent_npoints(space.id()), loc.id(), "read the shape of attribute", name);
+  if (H5Tget_class(type.id()) != H5T_INTEGER || H5Tget_size(type.id()) != 8 || H5Tget_sign(type.id()) != H5T_SGN_NONE ||
+      rank > 1 || count < 1 || static_cast<std::uint64_t>(count) > max_values)
+    throw InputError(file_name(loc.id()) + ": attribute " + name + " is not a 1-D array of at most " +
+                  std::to_string(max_values) + " uint64");
+  std::vector<std::uint64_t> values(static_cast<std::size_t>(count));
+  check(H5Aread(attr.id(), H5T_NATIVE_UINT64, values.data()), loc.id(), "read attribute", name);
+  return values;
+}
+
+namespace {
+
+// The descriptor of an open file of the sec2 driver.
+int descriptor(const Handle& file) {
+  const hid_t id = file.id();
+  const Handle fapl(check(H5Fget_access_plist(id), id, "read the file access of"), H5Pclose);
+  if (H5Pget_driver(fapl.id()) != H5FD_SEC2)
+    throw Error(file_name(id) + ": cannot read raw bytes: not a file of the sec2 driver", "cannot read raw bytes: not a file of the sec2 driver");
+  void* handle = nullptr;
+  check(H5Fget_vfd_handle(id, H5P_DEFAULT, &handle), id, "read the file descriptor of");
+  return *static_cast<int*>(handle);
+}
+
+}  // namespace
+
+std::string read_raw(const Handle& file, std::uint64_t offset, std::uint64_t size) {
+  const int fd = descriptor(file);
+  std::string bytes;
+  constexpr std::uint64_t kPiece = std::uint64_t{1} << 20;
+  while (size > 0) {
+    std::string piece(static_cast<std::size_t>(std::min(size, kPiece)), '\0');
+    const ssize_t got = ::pread(fd, piece.data(), piece.size(), static_cast<off_t>(offset));
+    if (got < 0) {
+      if (errno == EINTR) continue;
+      throw_errno(file_name(file.id()) + ": cannot read", errno);
+    }
+    if (got == 0) break;
+    bytes.append(piece.data(), static_cast<std::size_t>(got));
+    offset += static_cast<std::uint64_t>(got);
+    size -= static_cast<std::uint64_t>(got);
+  }
+  return bytes;
+}
+
+std::uint64_t raw_size(const Handle& file) {
+  struct stat st {};
+  if (::fstat(descriptor(file), &st) != 0) throw_errno(file_name(file.id()) + ": cannot read", errno);
+  return static_cast<std::uint64_t>(st.st_size);
 }
 
 Handle fixed_string_type(std::size_t size) {

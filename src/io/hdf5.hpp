@@ -9,6 +9,7 @@
 #include <cstdint>
 #include <filesystem>
 #include <map>
+#include <optional>
 #include <string>
 #include <string_view>
 #include <utility>
@@ -90,6 +91,9 @@ Handle open_file(const std::filesystem::path& path);
 Handle open_file_image(const void* data, std::size_t size, const std::string& name);
 /// Flushes the whole file (H5Fflush, global scope) down to the operating system.
 void flush(const Handle& file);
+/// The path the file of `object` (a file, group, dataset, ...) was opened or created with
+/// ("HDF5" when HDF5 cannot say).
+std::string file_name_of(const Handle& object);
 
 /// Creates the group `name` in `loc` (a file or group).
 Handle create_group(const Handle& loc, const std::string& name);
@@ -101,13 +105,39 @@ bool exists(const Handle& loc, const std::string& name);
 std::vector<std::string> link_names(const Handle& loc);
 
 /// Writes a scalar fixed-length UTF-8 string attribute on `loc` (NUL-padded; stored in the
-/// object header, under its checksum).
+/// object header, under its checksum; h5py reads it as bytes). Result files of schema 1.2 to
+/// 2.0 stored their text so.
 void write_string_attribute(const Handle& loc, const std::string& name, const std::string& value);
+/// Writes a scalar variable-length UTF-8 string attribute on `loc` (h5py reads it as str). Its
+/// value lives in a global heap collection of the file, which HDF5 does not checksum (and whose
+/// damage can crash HDF5 1.10 on reading): write_text_attributes (io/hdf5_text.hpp) adds a
+/// checksum. Throws std::invalid_argument for a value holding a NUL byte (the string would end
+/// there).
+void write_variable_string_attribute(const Handle& loc, const std::string& name, const std::string& value);
 /// Writes a scalar int64 attribute on `loc` (little-endian).
 void write_int_attribute(const Handle& loc, const std::string& name, std::int64_t value);
+/// Writes a 1-D uint64 attribute on `loc` (little-endian; in the object header).
+void write_uint64s_attribute(const Handle& loc, const std::string& name, const std::vector<std::uint64_t>& values);
 /// Reads every scalar string attribute of `loc` (variable- or fixed-length) as it is and every
-/// scalar integer attribute as its decimal text ("42"); others are skipped.
+/// scalar integer attribute as its decimal text ("42"); others are skipped. Reading a
+/// variable-length string reads its global heap: check it first (io/hdf5_text.hpp).
 std::map<std::string, std::string> read_attributes_as_text(const Handle& loc);
+/// The names of the attributes of `loc` whose type is a variable-length string, in byte order,
+/// from their types alone (no value is read, so no global heap).
+std::vector<std::string> variable_string_attributes(const Handle& loc);
+/// Reads the attribute `name` of `loc` if it is an unsigned 64-bit integer (scalar or 1-D) of
+/// at most `max_values` values; nullopt when `loc` has no attribute `name`. Throws nqc::IoError
+/// "FILE: attribute NAME is not a 1-D array of at most N uint64" for one of another type.
+std::optional<std::vector<std::uint64_t>> read_uint64s_attribute(const Handle& loc, const std::string& name,
+                                                                 std::size_t max_values);
+
+/// Bytes offset .. offset + size - 1 of the open file `file` as they are on disk (fewer at its
+/// end), read through the file descriptor HDF5 opened (sec2 driver: files opened by
+/// create_file and open_file). Throws h5::Error for a file of another driver, nqc::IoError
+/// "FILE: cannot read: REASON" when the system fails.
+std::string read_raw(const Handle& file, std::uint64_t offset, std::uint64_t size);
+/// The size of the open file `file` on disk, in bytes (the same descriptor).
+std::uint64_t raw_size(const Handle& file);
 
 /// A fixed-length NUL-padded (H5T_STR_NULLPAD) ASCII string type of `size` bytes.
 Handle fixed_string_type(std::size_t size);

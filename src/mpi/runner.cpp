@@ -269,21 +269,6 @@ void count_outcomes(const std::vector<CaseRow>& rows, std::size_t from, Executed
   }
 }
 
-// The root attributes of this rank's shard files (each adds end_utc).
-Attributes shard_attributes(const Loaded& l, const Planned& p, const Launch& launch, const MpiSession& session) {
-  return {{"nqc_version", NQC_VERSION},
-          {"git_revision", NQC_GIT_REVISION},
-          {"config", l.config.resolved.dump()},
-          {"config_hash", p.pinned.config_hash},
-          {"plan_hash", p.pinned.hash()},
-          {"case_generation", std::to_string(kCaseGeneration)},
-          {"hostname", host_name()},
-          {"world_size", std::to_string(session.size())},
-          {"rank", std::to_string(session.rank())},
-          {"launch", std::to_string(launch.id)},
-          {"start_utc", launch.start_utc}};
-}
-
 // Everything a rank's shards share in stage 4.
 struct ShardContext {
   const Loaded& l;
@@ -348,7 +333,7 @@ class ShardFiles {
   /// Hands a finished shard to the writer: its file, then its partial file removed when it
   /// continued one (`continued` rows of an earlier launch). False (status() set) when the
   /// file before it failed.
-  bool submit(std::shared_ptr<const ShardData> data, Attributes attrs, std::size_t continued, std::uint64_t new_cases) {
+  bool submit(std::shared_ptr<const ShardData> data, RootAttributes attrs, std::size_t continued, std::uint64_t new_cases) {
     return timed([&] {
       writer_.submit([this, data, attrs = std::move(attrs), continued, new_cases] {
         commit_file(write_shard_pending(dir_, *data, attrs));
@@ -398,7 +383,7 @@ class ShardFiles {
 // An interrupted shard: its finished cases kept in its partial file (a resume continues after
 // them), and a warning saying so. Returns kExitInterrupted, or the exit code of a failed write
 // (the shard file before it, or the partial file: named in the warning).
-int keep_interrupted(const ShardContext& c, const Shard& shard, const ShardRun& run, const Attributes& attrs,
+int keep_interrupted(const ShardContext& c, const Shard& shard, const ShardRun& run, const RootAttributes& attrs,
                      ShardFiles& files) {
   int status = kExitInterrupted;
   std::string kept = "none kept";
@@ -426,7 +411,7 @@ Executed stage_execute(const RunOptions& options, const Loaded& l, const Planned
                        const Launch& launch, const MpiSession& session, const std::atomic<bool>& stop) {
   const bool root = session.rank() == 0;
   Executed out;
-  const Attributes attrs = shard_attributes(l, p, launch, session);
+  const RootAttributes attrs = shard_attributes(l.config, p.pinned, launch, session.size(), session.rank());
   const auto run_start = std::chrono::steady_clock::now();
   ShardFiles files(l.dir);
   WorkCounter counter(session);
@@ -449,8 +434,8 @@ Executed stage_execute(const RunOptions& options, const Loaded& l, const Planned
     const std::size_t continued = done_part.rows.size();
     ShardRun run = run_one_shard(context, shard, std::move(done_part));
     for (std::size_t i = continued; i < run.data.rows.size(); ++i) run.data.rows[i].launch = launch.id;
-    Attributes shard_attrs = attrs;
-    shard_attrs["end_utc"] = utc_now();
+    RootAttributes shard_attrs = attrs;
+    shard_attrs.end_utc = utc_now();
     if (!run.complete) {
       count_outcomes(run.data.rows, continued, out);
       out.status = keep_interrupted(context, shard, run, shard_attrs, files);
@@ -515,15 +500,7 @@ void stage_merge(const Loaded& l, const Planned& p, const Launch& launch) {
   std::string start = launch.start_utc;
   for (const Launch& other : launches)
     if (!other.start_utc.empty()) start = std::min(start, other.start_utc);
-  const Attributes attrs{{"nqc_version", NQC_VERSION},
-                         {"git_revision", NQC_GIT_REVISION},
-                         {"config", l.config.resolved.dump()},
-                         {"config_hash", p.pinned.config_hash},
-                         {"plan_hash", p.pinned.hash()},
-                         {"case_generation", std::to_string(kCaseGeneration)},
-                         {"start_utc", start},
-                         {"end_utc", utc_now()},
-                         {"launches", std::to_string(launches.size())}};
+  const RootAttributes attrs = merged_attributes(l.config, p.pinned, launch, start, launches.size());
   const RunIdentity run{p.pinned.config_hash, p.pinned.hash()};
   const auto check = [&](const fs::path& file, std::uint64_t id, const ResultFile& content) {
     check_against_plan(file, id, content, p.plan, run, false);

@@ -13,6 +13,9 @@ usage: damage.py FILE bit BYTE BIT          flip one bit (BYTE may be negative: 
                                             (default cases), as "OFFSET"
        damage.py FILE where heap-index      schema 1.0/1.1 files: the byte of a string
                                             attribute's heap index whose bit 2 crashes HDF5 1.10
+       damage.py FILE where text TEXT       the middle byte of TEXT, which the file holds once
+                                            (schema 2.1: a text attribute's value in its global
+                                            heap), as "OFFSET"
 Prints what it did, one line per change. Used by tests/cli/test_damage.sh and
 bench/damage_campaign.py; the damage kinds are those of issue 13's damaged-files case (its flip.py).
 """
@@ -55,6 +58,15 @@ def heap_index_offset(data: bytes) -> int:
     return data.find(key) + 11
 
 
+def text_offset(data: bytes, text: str) -> int:
+    """The middle byte of `text`'s bytes, which must occur exactly once in the file."""
+    key = text.encode()
+    at = data.find(key)
+    if at < 0 or data.find(key, at + 1) >= 0:
+        sys.exit(f"damage.py: {text!r} occurs {data.count(key)} times in the file, expected once")
+    return at + len(key) // 2
+
+
 def chunk_offset(path: str, dataset: str = "cases") -> int:
     """A byte in the middle of the first stored chunk of `dataset` (h5py's chunk index)."""
     import h5py
@@ -81,6 +93,8 @@ def main(argv: list) -> int:
             print(metadata_offset(open(path, "rb").read()))
         elif what == "heap-index":
             print(heap_index_offset(open(path, "rb").read()))
+        elif what == "text":
+            print(text_offset(open(path, "rb").read(), args[1]))
         elif what == "chunk":
             print(chunk_offset(path, args[1] if len(args) > 1 else "cases"))
         elif what == "header":

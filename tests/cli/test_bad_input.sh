@@ -239,7 +239,7 @@ cp -r "$res" "$mixed" && rm "$mixed/results.h5" "$mixed/shards/shard-000003.h5"
 cp "$other/shards/shard-000003.h5" "$mixed/shards/"
 run "$NQC" run "$TMP/ci.json" -o "$mixed" --resume
 expect_exit 1 "--resume with another config's shard file"
-expect_log_error "$mixed/shards/shard-000003.h5: belongs to another config (config_hash $(/usr/bin/python3 -c "import h5py; print(h5py.File('$other/shards/shard-000003.h5').attrs['config_hash'].decode())" 2>/dev/null), this config $(/usr/bin/python3 -c "import h5py; print(h5py.File('$res/results.h5').attrs['config_hash'].decode())" 2>/dev/null)); move it out of $mixed/shards" \
+expect_log_error "$mixed/shards/shard-000003.h5: belongs to another config (config_hash $(/usr/bin/python3 -c "import h5py; print(h5py.File('$other/shards/shard-000003.h5').attrs['config_hash'])" 2>/dev/null), this config $(/usr/bin/python3 -c "import h5py; print(h5py.File('$res/results.h5').attrs['config_hash'])" 2>/dev/null)); move it out of $mixed/shards" \
   "another config's shard: refused, named"
 # A partial file (finished cases of an interrupted shard) of another config: refused too.
 partial_dir=$TMP/results-partial
@@ -286,7 +286,7 @@ expect_stderr_line "nqc: error: $res/: given twice (its cases would count twice)
 
 run "$NQC" aggregate "$res" "$res/results.h5"
 expect_exit 1 "aggregate of a directory and its own results.h5"
-expect_stderr_line "nqc: error: $res/results.h5 and $res hold results of the same config (config_hash $(/usr/bin/python3 -c "import h5py; print(h5py.File('$res/results.h5').attrs['config_hash'].decode())" 2>/dev/null)); aggregate one of them" \
+expect_stderr_line "nqc: error: $res/results.h5 and $res hold results of the same config (config_hash $(/usr/bin/python3 -c "import h5py; print(h5py.File('$res/results.h5').attrs['config_hash'])" 2>/dev/null)); aggregate one of them" \
   "aggregate of one config twice: refused"
 partial=$TMP/results-partial
 cp -r "$res" "$partial" && rm "$partial/results.h5" "$partial/shards/shard-000003.h5"

@@ -52,18 +52,19 @@ run "$NQC" run "$CONFIG" -o "$TMP/ref" -q
 expect_exit 0 "the reference run of configs/ci.json"
 run "$NQC" aggregate "$TMP/ref"
 cp "$OUT_FILE" "$TMP/ref.table"
-check "schema 2.0 files: superblock 3 (checksummed metadata), Fletcher32 on every dataset, no variable-length strings" \
+check "schema 2.1 files: superblock 3 (checksummed metadata), Fletcher32 on every dataset, text attributes variable-length under text_checksum" \
   "$PYTHON" -c '
 import sys, h5py
 for name in sys.argv[1:]:
     with h5py.File(name, "r") as f:
         assert f.id.get_create_plist().get_version()[0] == 3, name
-        assert f.attrs["schema_version"] == b"2.0", name
+        assert f.attrs["schema_version"] == "2.1", name
         sets = []
         f.visititems(lambda k, o: sets.append(o) if isinstance(o, h5py.Dataset) else None)
         assert sets and all(d.fletcher32 for d in sets), name
         kinds = {a: f.attrs.get_id(a).dtype for a in f.attrs}
-        assert all(d.kind == "i" or h5py.check_string_dtype(d).length for d in kinds.values()), (name, kinds)
+        assert kinds.pop("text_checksum").kind == "u", (name, kinds)
+        assert all(d.kind == "i" or h5py.check_string_dtype(d).length is None for d in kinds.values()), (name, kinds)
 ' "$TMP/ref/results.h5" "$TMP/ref/shards/shard-000003.h5"
 
 # ---- results.h5 -----------------------------------------------------------------------------
@@ -99,6 +100,24 @@ run analysis table "$d"
 expect_stderr_match "^nqc-analysis: error: $(ere "$d/results.h5: damaged (cannot read /cases: data error detected by Fletcher32 checksum)")" \
   "analysis table: the same"
 
+# Text attributes (schema 2.1) keep their values in a global heap collection, which HDF5 does not
+# checksum (and whose damage can crash HDF5 1.10): text_checksum finds a flipped byte there
+# before HDF5 reads it.
+d=$(fresh text)
+damage "$d/results.h5" bit "$(where "$d/results.h5" text '"name":"ci"')" 0
+before=$(snapshot "$d")
+for cmd in "aggregate $d" "rerun $d --case 3" "export $d --case 3" "info $d"; do
+  # shellcheck disable=SC2086
+  run "$NQC" $cmd
+  expect_exit 1 "results.h5, one bit flipped in the config attribute's value: nqc ${cmd%% *}"
+  expect_stderr_match "^nqc: error: $(ere "$d/results.h5: damaged (the text attributes do not match text_checksum)$(advice_rebuild "$d")")\$" \
+    "nqc ${cmd%% *}: the damaged text attribute named as damage, with the way to rebuild results.h5"
+done
+run analysis table "$d"
+expect_stderr_match "^nqc-analysis: error: $(ere "$d/results.h5: damaged (the text attributes do not match text_checksum)$(advice_rebuild "$d")")\$" \
+  "analysis table: the same line"
+check "a damaged text attribute: nothing changed in the directory" test "$(snapshot "$d")" = "$before"
+
 # Found by bench/damage_campaign.py: damage in /cases' object header (the link to it intact)
 # was "no compound dataset 'cases'" for the analysis loader (h5py's get() hid the error).
 d=$(fresh header)
@@ -128,17 +147,19 @@ expect_stderr_match "^nqc: error: $(ere "$d/results.h5: damaged (")" "20 flipped
 
 # ---- shard files: run --resume ------------------------------------------------------------
 shard_advice=": delete it and run the config again with --resume (its cases run again)"
-for kind in metadata chunk; do
+for kind in metadata chunk text; do
   d=$(fresh "shard-$kind")
   rm "$d/results.h5"
   s=$d/shards/shard-000003.h5
-  damage "$s" bit "$(where "$s" "$kind")" 2
+  if [ "$kind" = text ]; then damage "$s" bit "$(where "$s" text '"name":"ci"')" 0
+  else damage "$s" bit "$(where "$s" "$kind")" 2; fi
   before=$(snapshot "$d")
   run "$NQC" run "$CONFIG" -o "$d" --resume -q
   expect_exit 1 "a shard with one bit flipped in its $kind: run --resume"
   case $kind in
     metadata) detail="cannot list the attributes of /: incorrect metadata checksum after all read attempts" ;;
     chunk) detail="cannot read /cases: data error detected by Fletcher32 checksum" ;;
+    text) detail="the text attributes do not match text_checksum" ;;
   esac
   expect_stderr_match "${LOG}$(ere "$s: damaged ($detail)$shard_advice")\$" \
     "$kind damage: one line naming the shard as damaged, and the remedy (before: SIGSEGV, or 8 wrong rows merged)"
@@ -182,7 +203,7 @@ expect_stderr_match "${LOG}$(ere "$d/shards/shard-000003.h5: row 4 has case_id 9
   "the merge checks each row's case id against the plan"
 
 # ---- config.json and plan.json ----------------------------------------------------------------
-hash=$("$PYTHON" -c 'import sys, h5py; print(h5py.File(sys.argv[1], "r").attrs["config_hash"].decode())' "$TMP/ref/results.h5")
+hash=$("$PYTHON" -c 'import sys, h5py; print(h5py.File(sys.argv[1], "r").attrs["config_hash"])' "$TMP/ref/results.h5")
 for how in "truncate 0" "zero 0 64" "bit 100 3"; do
   d=$(fresh "config-${how%% *}")
   rm "$d/results.h5"

@@ -124,7 +124,8 @@ relay_checks "$TMP/again.out"
 # nqc info (issue 16 item 4): what the directory holds, with its launches.
 run "$NQC" info "$D"
 expect_exit 0 "nqc info DIR"
-expect_stdout_line "$D: config slow, schema 2.0, nqc $("$NQC" -V | sed -n 's/^nqc \([^ ]*\) (git \(.*\))$/\1 (git \2)/p')" \
+schema=$("$NQC" info --columns --json | "$PYTHON" -c 'import json, sys; print(json.load(sys.stdin)["schema_version"])')
+expect_stdout_line "$D: config slow, schema $schema, nqc $("$NQC" -V | sed -n 's/^nqc \([^ ]*\) (git \(.*\))$/\1 (git \2)/p')" \
   "the first line names the config, the schema and the nqc that merged"
 expect_stdout_line "$(printf '%12s %12s %12s %12s %12s %12s %12s' n diags files cases solved infeasible gave_up)" \
   "an instance run: its cases by n and diags, no false-negative column"

@@ -60,6 +60,6 @@ fi
 revision=$(sed -n 's/^nqc .* (git \(.*\))$/\1/p' "$OUT_FILE")
 run "$NQC" run "$CONFIG" -o "$TMP/results" -q
 expect_exit 0 "nqc run $(basename "$CONFIG")"
-stored=$("$PY" -c 'import h5py, sys; print(h5py.File(sys.argv[1]).attrs["git_revision"].decode())' "$TMP/results/results.h5")
+stored=$("$PY" -c 'import h5py, sys; print(h5py.File(sys.argv[1]).attrs["git_revision"])' "$TMP/results/results.h5")
 check "the result file's git_revision is nqc -V's ($stored)" test "$stored" = "$revision"
 summary

@@ -5,7 +5,8 @@
 // line naming the file.
 //
 // Two targets from this file. fuzz_result_file: inputs in HDF5's newest format (superblock
-// 2 or 3, schema 1.2: read in this process) and inputs without the HDF5 signature.
+// 2 or 3, schema 1.2 on: read in this process, text attributes of 2.1 once text_checksum
+// matches) and inputs without the HDF5 signature.
 // fuzz_result_file_old (NQC_FUZZ_OLD_FORMAT): inputs in the original format (superblock 0
 // or 1, schema 1.0 and 1.1), which nqc reads in a child process (io/isolated.hpp): a fork
 // per input, and up to 5 s for an input on which HDF5 loops, so it runs about 100x fewer

@@ -11,6 +11,7 @@
 #include <cstdlib>
 #include <filesystem>
 #include <fstream>
+#include <iterator>
 #include <limits>
 #include <random>
 #include <stdexcept>
@@ -22,6 +23,7 @@
 #include "experiment/results.hpp"
 #include "io/errors.hpp"
 #include "io/hdf5.hpp"
+#include "io/hdf5_text.hpp"
 
 namespace nqc {
 namespace {
@@ -152,7 +154,7 @@ TEST(ShardPath, SixDigitsAtLeast) {
 
 TEST_F(ResultsTest, RowsRoundTripExactly) {
   const ShardData shard{7, extreme_rows(), {}};
-  write_shard(dir_, shard, {{"hostname", "node01"}});
+  write_shard(dir_, shard, {.hostname = "node01"});
   const std::vector<CaseRow> back = read_rows(shard_path(dir_, 7));
   ASSERT_EQ(back.size(), 3U);
   for (std::size_t i = 0; i < back.size(); ++i) expect_same(back[i], shard.rows[i]);  // file order
@@ -179,19 +181,177 @@ TEST_F(ResultsTest, FailuresRoundTripSortedByCaseId) {
   EXPECT_EQ(back[2].q, (std::vector<std::int32_t>{1, 3, 0, 0}));
 }
 
-TEST_F(ResultsTest, AttributesRoundTripWithSchemaAndShardId) {
-  const Attributes attrs{{"config", "{\n  \"name\": \"x\",\n  \"n\": [8, 9]\n}"},
-                         {"empty", ""},
-                         {"hostname", "n\303\266de-7"},  // UTF-8 "nöde-7"
-                         {"schema_version", "9.9"}};     // overridden by the writer
-  write_shard(dir_, {4, {}, {}}, attrs);
-  const Attributes back = read_attributes(shard_path(dir_, 4));
-  const Attributes expected{{"config", attrs.at("config")},
-                            {"empty", ""},
-                            {"hostname", attrs.at("hostname")},
-                            {"schema_version", "2.0"},
-                            {"shard_id", "4"}};
-  EXPECT_EQ(back, expected);
+// Every root attribute of both kinds of file comes back with its value and the type of
+// root_attributes(): text a scalar variable-length UTF-8 string (h5py: str), integers a scalar
+// int64; schema_version and shard_id the writer's; text_checksum 1 + 2 uint64 (one heap).
+TEST_F(ResultsTest, EveryRootAttributeRoundTripsWithItsType) {
+  RootAttributes attrs;
+  attrs.schema_version = "9.9";  // the writer's own instead
+  attrs.nqc_version = "0.1.0";
+  attrs.git_revision = "";
+  attrs.config = "{\n  \"name\": \"x\",\n  \"n\": [8, 9]\n}" + std::string(9000, ' ');  // longer than a 4 KiB heap
+  attrs.config_hash = "0123456789abcdef";
+  attrs.plan_hash = "fedcba9876543210";
+  attrs.case_generation = 1;
+  attrs.start_utc = "2026-12-01T10:00:00Z";
+  attrs.end_utc = "2026-12-01T10:00:00Z";  // the same value twice
+  attrs.hostname = "n\303\266de-7";            // UTF-8 "nöde-7"
+  attrs.world_size = std::numeric_limits<std::int64_t>::max();
+  attrs.rank = std::numeric_limits<std::int64_t>::min();
+  attrs.launch = 4294967295;
+  attrs.shard_id = 77;  // the shard's own instead
+  attrs.launches = 12;
+  write_shard(dir_, {4, {make_row(1, 4, 8)}, {}}, attrs);
+  merge_results(dir_, attrs);
+  const Attributes shard{{"case_generation", "1"},
+                         {"config", attrs.config},
+                         {"config_hash", "0123456789abcdef"},
+                         {"end_utc", "2026-12-01T10:00:00Z"},
+                         {"git_revision", ""},
+                         {"hostname", "n\303\266de-7"},
+                         {"launch", "4294967295"},
+                         {"nqc_version", "0.1.0"},
+                         {"plan_hash", "fedcba9876543210"},
+                         {"rank", "-9223372036854775808"},
+                         {"schema_version", "2.1"},
+                         {"shard_id", "4"},
+                         {"start_utc", "2026-12-01T10:00:00Z"},
+                         {"world_size", "9223372036854775807"}};
+  EXPECT_EQ(read_attributes(shard_path(dir_, 4)), shard);
+  Attributes merged = shard;
+  for (const char* only_shards : {"hostname", "launch", "rank", "shard_id", "world_size"}) merged.erase(only_shards);
+  merged["launches"] = "12";
+  EXPECT_EQ(read_attributes(dir_ / "results.h5"), merged);
+  for (const fs::path& path : {shard_path(dir_, 4), dir_ / "results.h5"}) {
+    const AttributeFiles kind = path.filename() == "results.h5" ? AttributeFiles::merged : AttributeFiles::shard;
+    const h5::Handle file = h5::open_file(path);
+    std::vector<std::string> expected;
+    for (const AttributeInfo& a : root_attributes()) {
+      if (!carries(kind, a.files)) continue;
+      const std::string name(a.name);
+      expected.push_back(name);
+      const h5::Handle attr(H5Aopen(file.id(), name.c_str(), H5P_DEFAULT), H5Aclose);
+      ASSERT_TRUE(attr) << path << " " << name;
+      const h5::Handle type(H5Aget_type(attr.id()), H5Tclose);
+      const h5::Handle space(H5Aget_space(attr.id()), H5Sclose);
+      switch (a.type) {
+        case AttributeType::text:
+          EXPECT_EQ(H5Tget_class(type.id()), H5T_STRING) << name;
+          EXPECT_GT(H5Tis_variable_str(type.id()), 0) << name;
+          EXPECT_EQ(H5Tget_cset(type.id()), H5T_CSET_UTF8) << name;
+          EXPECT_EQ(H5Sget_simple_extent_type(space.id()), H5S_SCALAR) << name;
+          break;
+        case AttributeType::integer:
+          EXPECT_GT(H5Tequal(type.id(), H5T_STD_I64LE), 0) << name;
+          EXPECT_EQ(H5Sget_simple_extent_type(space.id()), H5S_SCALAR) << name;
+          break;
+        case AttributeType::checksum: {
+          EXPECT_GT(H5Tequal(type.id(), H5T_STD_U64LE), 0) << name;
+          const auto values = h5::read_uint64s_attribute(file, name, 100);
+          ASSERT_TRUE(values) << name;
+          EXPECT_EQ(values->size() % 2, 1u) << name;
+          EXPECT_GE(values->size(), 3u) << name;
+          break;
+        }
+      }
+    }
+    std::vector<std::string> stored;
+    H5Aiterate2(file.id(), H5_INDEX_NAME, H5_ITER_INC, nullptr,
+                [](hid_t, const char* name, const H5A_info_t*, void* out) {
+                  static_cast<std::vector<std::string>*>(out)->emplace_back(name);
+                  return herr_t{0};
+                },
+                &stored);
+    std::sort(expected.begin(), expected.end());
+    EXPECT_EQ(stored, expected) << path;  // exactly the attributes of its kind
+  }
+}
+
+// The bytes of a text attribute's value lie in a global heap collection, outside HDF5's
+// checksums: one flipped byte there is damage, found by text_checksum before HDF5 reads it.
+TEST_F(ResultsTest, FlippedByteOfATextAttributeIsDamage) {
+  RootAttributes attrs;
+  attrs.config = "{\"name\": \"flip-me\"}";
+  attrs.hostname = "node-17";
+  write_shard(dir_, {2, {make_row(1, 2, 8)}, {}}, attrs);
+  merge_results(dir_, attrs);
+  const auto flip = [](const fs::path& path, const std::string& text) {
+    std::string bytes;
+    {
+      std::ifstream in(path, std::ios::binary);
+      bytes.assign(std::istreambuf_iterator<char>(in), {});
+    }
+    const std::size_t at = bytes.find(text);
+    ASSERT_NE(at, std::string::npos) << text;
+    ASSERT_EQ(bytes.find(text, at + 1), std::string::npos) << text;  // stored once
+    bytes[at + text.size() / 2] ^= 0x20;
+    std::ofstream(path, std::ios::binary | std::ios::trunc) << bytes;
+  };
+  flip(shard_path(dir_, 2), "node-17");
+  EXPECT_EQ(message_of<InputError>([&] { read_attributes(shard_path(dir_, 2)); }),
+            shard_path(dir_, 2).string() +
+                ": damaged (the text attributes do not match text_checksum): delete it and run the config again with "
+                "--resume (its cases run again)");
+  flip(dir_ / "results.h5", "flip-me");
+  EXPECT_EQ(message_of<InputError>([&] { load_rows(dir_ / "results.h5"); }),
+            (dir_ / "results.h5").string() +
+                ": damaged (the text attributes do not match text_checksum): delete it and rebuild it from the shard "
+                "files: nqc run " + (dir_ / "config.json").string() + " -o " + dir_.string() + " --resume");
+}
+
+// A text attribute added after nqc wrote the file is not under text_checksum: the file is not
+// as nqc wrote it. One without any text_checksum (written by other tools) is read in a child
+// process, as a file without checksums.
+TEST_F(ResultsTest, TextAttributesNotUnderTheChecksum) {
+  write_shard(dir_, {0, {make_row(1, 0, 8)}, {}}, {.nqc_version = "0.1.0"});
+  {
+    const h5::Handle file(H5Fopen(shard_path(dir_, 0).c_str(), H5F_ACC_RDWR, H5P_DEFAULT), H5Fclose);
+    h5::write_variable_string_attribute(file, "note", "added later");
+  }
+  EXPECT_EQ(message_of<InputError>([&] { read_rows(shard_path(dir_, 0)); }),
+            shard_path(dir_, 0).string() +
+                ": damaged (the text attributes do not match text_checksum): delete it and run the config again with "
+                "--resume (its cases run again)");
+  const fs::path other = dir_ / "other.h5";
+  {
+    h5::Handle file = h5::create_file(other);
+    h5::write_variable_string_attribute(file, "schema_version", "2.1");
+    h5::write_variable_string_attribute(file, "config", "{}");
+    file.close();
+  }
+  EXPECT_EQ(read_attributes(other), (Attributes{{"config", "{}"}, {"schema_version", "2.1"}}));
+  // text_checksum of another shape, or naming bytes the file does not have.
+  const auto with_checksum = [&](const std::vector<std::uint64_t>& values) {
+    h5::Handle file = h5::create_file(other);
+    h5::write_variable_string_attribute(file, "schema_version", "2.1");
+    h5::write_uint64s_attribute(file, "text_checksum", values);
+    file.close();
+  };
+  with_checksum({1, 2});
+  EXPECT_EQ(message_of<InputError>([&] { read_attributes(other); }),
+            other.string() + ": attribute text_checksum holds 2 values, expected 1 + 2 per heap collection");
+  {
+    h5::Handle file = h5::create_file(other);
+    h5::write_variable_string_attribute(file, "schema_version", "2.1");
+    h5::write_int_attribute(file, "text_checksum", 5);
+    file.close();
+  }
+  EXPECT_EQ(message_of<InputError>([&] { read_attributes(other); }),
+            other.string() + ": attribute text_checksum is not a 1-D array of at most 2049 uint64");
+  with_checksum({1, 1000000000, 5});
+  EXPECT_EQ(message_of<InputError>([&] { read_attributes(other); }),
+            other.string() + ": damaged (text_checksum names bytes 1000000000..1000000005, beyond the file's end at " +
+                std::to_string(fs::file_size(other)) + ")");
+  with_checksum({1, 0, 1, 0, 1});
+  const std::uint64_t size = fs::file_size(other);
+  with_checksum({1, 0, size, 0, size});  // each within the file, both not
+  ASSERT_EQ(fs::file_size(other), size);
+  EXPECT_EQ(message_of<InputError>([&] { read_attributes(other); }),
+            other.string() + ": damaged (text_checksum names " + std::to_string(2 * size) + " bytes or more, the file has " +
+                std::to_string(size) + ")");
+  with_checksum({1});  // no heap named: the value's heap is not checked
+  EXPECT_EQ(message_of<InputError>([&] { read_attributes(other); }),
+            other.string() + ": damaged (the text attributes do not match text_checksum)");
 }
 
 // Attributes written by other tools: fixed-length strings with each padding, and an integer
@@ -250,7 +410,7 @@ TEST_F(ResultsTest, MergeStreamsTheShardsInIdOrder) {
     ShardData shard{s, {}, {{ids[s][1], {static_cast<std::int32_t>(s) + 1}}}};
     for (std::uint64_t id : ids[s])
       shard.rows.push_back(make_row(id, s, 8 + static_cast<std::int64_t>(s)));
-    write_shard(dir_, shard, {{"start_utc", "2024-01-01T00:00:00Z"}});
+    write_shard(dir_, shard, {.start_utc = "2024-01-01T00:00:00Z"});
   }
   Launch launch;
   launch.id = 3;
@@ -259,7 +419,7 @@ TEST_F(ResultsTest, MergeStreamsTheShardsInIdOrder) {
   launch.slurm_array_task = "700_1";
   launch.exit_status = 0;
   launch.merged = true;
-  merge_results(dir_, {{"nqc_version", "0.1.0"}}, {}, 11, {launch});
+  merge_results(dir_, {.nqc_version = "0.1.0"}, {}, 11, {launch});
   const fs::path merged = dir_ / "results.h5";
   const std::vector<CaseRow> rows = read_rows(merged);
   ASSERT_EQ(rows.size(), 11U);
@@ -274,8 +434,16 @@ TEST_F(ResultsTest, MergeStreamsTheShardsInIdOrder) {
   EXPECT_EQ(failures[0].q, (std::vector<std::int32_t>{1}));
   EXPECT_EQ(failures[1].case_id, 4U);
   EXPECT_EQ(failures[2].case_id, 8U);
-  EXPECT_EQ(read_attributes(merged),
-            (Attributes{{"nqc_version", "0.1.0"}, {"schema_version", "2.0"}}));
+  EXPECT_EQ(read_attributes(merged), (Attributes{{"case_generation", "0"},
+                                                 {"config", ""},
+                                                 {"config_hash", ""},
+                                                 {"end_utc", ""},
+                                                 {"git_revision", ""},
+                                                 {"launches", "0"},
+                                                 {"nqc_version", "0.1.0"},
+                                                 {"plan_hash", ""},
+                                                 {"schema_version", "2.1"},
+                                                 {"start_utc", ""}}));
   const std::vector<Launch> back = read_result_file(merged, kLaunches).launches;
   ASSERT_EQ(back.size(), 1U);
   EXPECT_EQ(back[0].id, 3U);
@@ -486,8 +654,8 @@ TEST_F(ResultsTest, MissingPathsAreNamed) {
 TEST_F(ResultsTest, UnwritableDirectoryThrowsAndLeavesNoFile) {
   const fs::path file = dir_ / "plain-file";
   std::ofstream(file) << "x";
-  const fs::path run = file / "run";  // a directory below a regular file cannot exist
-  const std::string message = message_of<IoError>([&] {
+  const fs::path run = file / "run";  // a directory below a regular file cannot exist: a bad path (exit 1)
+  const std::string message = message_of<InputError>([&] {
     write_shard(run, {3, {make_row(1, 3, 8)}, {}}, {});
   });
   EXPECT_NE(message.find((run / "shards").string()), std::string::npos) << message;
@@ -586,6 +754,42 @@ TEST(ResultsCompatibility, Schema10FilesReadWithAnEmptyInstance) {
     EXPECT_EQ(rows[i].outcome, 0);
     EXPECT_EQ(rows[i].instance[0], '\0');
   }
+}
+
+// Files of schema 2.0 (text attributes fixed-length strings, no text_checksum;
+// tests/data/schema-2.0-*.h5, written by nqc 0.1.0 at 853591bb45e4: a run of n = 8 and 10, 4
+// cases in 2 shards): read with every value, integers and text alike.
+TEST(ResultsCompatibility, Schema20FilesRead) {
+  const std::string data = NQC_TEST_DATA_DIR;
+  const Attributes shard = read_attributes(data + "/schema-2.0-shard.h5");
+  EXPECT_EQ(shard.at("schema_version"), "2.0");
+  EXPECT_EQ(shard.at("config_hash"), "edbe19a21ebe088d");
+  EXPECT_EQ(shard.at("plan_hash"), "7f13b787f400e477");
+  EXPECT_EQ(shard.at("hostname"), "vm");
+  EXPECT_EQ(shard.at("shard_id"), "1");
+  EXPECT_EQ(shard.at("world_size"), "1");
+  EXPECT_EQ(shard.at("launch"), "1");
+  EXPECT_EQ(shard.size(), 14u);
+  EXPECT_EQ(shard.at("config").rfind("{\"description\":\"\",\"engine\":\"auto\"", 0), 0u);
+  const ResultFile merged = read_result_file(data + "/schema-2.0-results.h5", kEverything | kLaunches);
+  EXPECT_EQ(merged.attrs.at("launches"), "1");
+  EXPECT_EQ(merged.attrs.at("end_utc"), "2026-12-01T20:48:43Z");
+  EXPECT_EQ(merged.attrs.size(), 10u);
+  ASSERT_EQ(merged.rows.size(), 4u);
+  const std::array<std::int64_t, 4> n{8, 8, 10, 10}, k{4, 5, 1, 4};
+  const std::array<std::uint64_t, 4> seeds{2029485380485348667ULL, 15148407315622999875ULL, 11370762889600555379ULL,
+                                           15546534738231027657ULL};
+  for (std::size_t i = 0; i < 4; ++i) {
+    EXPECT_EQ(merged.rows[i].case_id, i);
+    EXPECT_EQ(merged.rows[i].n, n[i]);
+    EXPECT_EQ(merged.rows[i].k, k[i]);
+    EXPECT_EQ(merged.rows[i].seed, seeds[i]);
+    EXPECT_EQ(merged.rows[i].outcome, 0);
+    EXPECT_EQ(stop_reason_name(merged.rows[i].limit), "none");
+  }
+  EXPECT_EQ(merged.rows[2].backtracks, 10u);
+  ASSERT_EQ(merged.launches.size(), 1u);
+  EXPECT_TRUE(merged.launches[0].merged);
 }
 
 }  // namespace

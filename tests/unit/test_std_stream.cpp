@@ -58,7 +58,7 @@ TEST(StdStream, TextOutputToAFile) {
   try {
     TextOutput bad(dir / "no-such-dir" / "a.csv");
     FAIL() << "no error";
-  } catch (const IoError& e) {
+  } catch (const InputError& e) {  // a missing directory: bad input (exit 1), not an I/O failure
     EXPECT_EQ(std::string(e.what()), (dir / "no-such-dir" / "a.csv").string() + ": cannot write: No such file or directory");
   }
   std::filesystem::remove_all(dir);

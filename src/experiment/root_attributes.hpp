@@ -1,0 +1,68 @@
+// The root attributes of result files, declared once, in NQC_ROOT_ATTRIBUTES below:
+// RootAttributes (what a writer is given), the writer (results.cpp, which writes those of
+// the file's kind with their types), `nqc info --columns` and analysis/result_schema.json
+// (result_schema.cpp) follow from it.
+#pragma once
+
+#include <cstddef>
+#include <cstdint>
+#include <string>
+
+namespace nqc {
+
+struct ExperimentConfig;
+struct PinnedPlan;
+struct Launch;
+
+/// Which result files carry a root attribute.
+enum class AttributeFiles : std::uint8_t {
+  all,     ///< shard, partial and merged files
+  shard,   ///< shard and partial files
+  merged,  ///< results.h5
+};
+
+// The root attributes, in the order `nqc info --columns` lists them:
+//   X(name, C++ type, files, description)
+// std::string: UTF-8 text, stored as a variable-length string (since 2.1; fixed-length in 1.2
+// to 2.0, variable-length before) under the checksum text_checksum (result_schema.hpp);
+// std::int64_t: an int64 (since 2.0; a decimal string before). Adding one: a row here (a new
+// minor version), kSchemaMinor, the tests, and analysis/result_schema.json regenerated.
+#define NQC_ROOT_ATTRIBUTES(X)                                                                                        \
+  X(schema_version, std::string, all, "the layout version, \"MAJOR.MINOR\" (set by the writer)")                     \
+  X(nqc_version, std::string, all, "the nqc that wrote the file")                                                   \
+  X(git_revision, std::string, all, "its git revision (\"-dirty\" when built from edited files)")                   \
+  X(config, std::string, all, "the resolved experiment config (JSON)")                                              \
+  X(config_hash, std::string, all, "hash of the config's case-defining keys")                                       \
+  X(plan_hash, std::string, all, "hash of the plan (shards and their cases)")                                       \
+  X(case_generation, std::int64_t, all, "version of the rules that derive cases from seeds")                        \
+  X(start_utc, std::string, all, "start of the launch (shard files) or of the first launch, ISO 8601")              \
+  X(end_utc, std::string, all, "when the file was written, ISO 8601")                                               \
+  X(hostname, std::string, shard, "the host of the rank that wrote the file")                                       \
+  X(world_size, std::int64_t, shard, "ranks of the launch that wrote the file")                                     \
+  X(rank, std::int64_t, shard, "the rank that wrote the file")                                                      \
+  X(launch, std::int64_t, shard, "the launch that wrote the file (its id)")                                         \
+  X(shard_id, std::int64_t, shard, "the shard the file holds (set by the writer)")                                  \
+  X(launches, std::int64_t, merged, "rows of the launches table")
+
+/// The root attributes a result file is written with (NQC_ROOT_ATTRIBUTES; the writer takes
+/// those of the file's kind). schema_version and shard_id are set by the writer.
+struct RootAttributes {
+#define NQC_ROOT_ATTRIBUTE_MEMBER(name, type, files, doc) type name{};
+  NQC_ROOT_ATTRIBUTES(NQC_ROOT_ATTRIBUTE_MEMBER)
+#undef NQC_ROOT_ATTRIBUTE_MEMBER
+};
+
+/// The attributes of a shard or partial file that rank `rank` of `world_size` on this host
+/// writes in `launch` (nqc_version, git_revision, start_utc, launch: the launch's) for the
+/// run of `config` pinned as `pinned` (config: its resolved JSON; config_hash, plan_hash),
+/// case_generation this nqc's. end_utc is left for the writer of each file to set.
+RootAttributes shard_attributes(const ExperimentConfig& config, const PinnedPlan& pinned, const Launch& launch,
+                                int world_size, int rank);
+
+/// The attributes of results.h5 merged by `launch` (nqc_version, git_revision) for the run of
+/// `config` pinned as `pinned`: start_utc `start_utc` (the first launch's start), end_utc now,
+/// launches `launches` (rows of its launches table).
+RootAttributes merged_attributes(const ExperimentConfig& config, const PinnedPlan& pinned, const Launch& launch,
+                                 const std::string& start_utc, std::size_t launches);
+
+}  // namespace nqc
