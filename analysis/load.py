@@ -56,9 +56,10 @@ import pandas as pd
 
 try:
     import xxhash  # Debian's python3-xxhash: text_checksum (schema 2.1)
-except ImportError:  # files without text_checksum still read; check_text_attributes says what is missing
+except ImportError:  # a cluster's own Python: the same digests in pure Python (analysis.xxh64)
     xxhash = None
 
+from analysis import xxh64
 from analysis.errors import AnalysisError
 
 #: The layout of result files as nqc declares it (``nqc info --columns --json``).
@@ -354,8 +355,8 @@ def check_text_attributes(f: h5py.File, path: Path) -> str:
 
     Returns "none" (no such attribute), "passed", or "unchecked" (no ``text_checksum``: not a
     file nqc wrote so). Raises AnalysisError "FILE: damaged (the text attributes do not match
-    text_checksum)..." when they differ, for a ``text_checksum`` of another shape, and when this
-    Python lacks the package xxhash (Debian's python3-xxhash) to check it."""
+    text_checksum)..." when they differ, and for a ``text_checksum`` of another shape. XXH64 comes
+    from the package xxhash (Debian's python3-xxhash), else from analysis.xxh64 (pure Python)."""
     names = sorted((name for name in f.attrs if _is_variable_string(f, name)), key=lambda n: n.encode())
     if not names:
         return "none"
@@ -367,14 +368,11 @@ def check_text_attributes(f: h5py.File, path: Path) -> str:
             or not 1 <= count <= 1 + 2 * MAX_TEXT_HEAPS:
         raise AnalysisError(f"{path}: attribute {TEXT_CHECKSUM} is not a 1-D array of at most "
                             f"{1 + 2 * MAX_TEXT_HEAPS} uint64")
-    if xxhash is None:
-        raise AnalysisError(f"{path}: cannot check {TEXT_CHECKSUM}: this Python lacks the package xxhash "
-                            "(Debian: python3-xxhash)")
     stored = np.atleast_1d(f.attrs[TEXT_CHECKSUM]).astype(np.uint64).tolist()
     if len(stored) % 2 == 0:
         raise AnalysisError(f"{path}: attribute {TEXT_CHECKSUM} holds {len(stored)} values, expected 1 + 2 per "
                             "heap collection")
-    digest = xxhash.xxh64(seed=0)
+    digest = xxhash.xxh64(seed=0) if xxhash is not None else xxh64.XXH64(seed=0)
     for name in names:
         digest.update(name.encode() + b"\0")
     end = path.stat().st_size
