@@ -24,7 +24,7 @@ if ! mount -t tmpfs -o size=300k tmpfs "$mnt" 2>/dev/null; then
   echo "skipped: cannot mount a tmpfs here (needs root)"
   exit 77
 fi
-trap 'umount "$mnt" 2>/dev/null; rm -rf "$TMP"' EXIT
+trap 'umount "$mnt" "$TMP/small2" 2>/dev/null; rm -rf "$TMP"' EXIT
 cat >"$TMP/full.json" <<'JSON'
 {"name": "full", "seed": 1, "shard_cases": 100, "sizes": [{"n": [1000], "solutions": 200, "compositions_per_solution": 100}]}
 JSON
@@ -44,12 +44,15 @@ expect_exit 7 "construct -o into the full file system"
 check "... the error names the file and says No space left on device" \
   grep -qxF "nqc: error: $mnt/big.txt: cannot write: No space left on device" "$ERR_FILE"
 rm -f "$mnt/big.txt"
-# Two ranks: the rank whose write fails stops; every rank, and mpirun, exit 7.
+# Two ranks, on a file system of their own (the one above is full): the rank whose write fails
+# stops; every rank, and mpirun, exit 7.
 if command -v mpirun >/dev/null; then
-  run mpirun -np 2 "$NQC" run "$TMP/full.json" -o "$mnt/out2"
+  mnt2=$TMP/small2
+  mkdir -p "$mnt2" && mount -t tmpfs -o size=300k tmpfs "$mnt2"
+  run mpirun -np 2 "$NQC" run "$TMP/full.json" -o "$mnt2/out"
   expect_exit 7 "mpirun -np 2: a run that fills the disk"
   check "mpirun: the error says No space left on device" grep -qF ": No space left on device (" "$ERR_FILE"
-  rm -rf "$mnt/out2"
+  umount "$mnt2"
 fi
 # Make room: move the results to a larger place, then resume there.
 cp -r "$mnt/out" "$TMP/out"
