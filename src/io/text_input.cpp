@@ -4,7 +4,6 @@
 #include <cstdio>
 #include <cstring>
 #include <fstream>
-#include <sstream>
 
 #include "io/errors.hpp"
 
@@ -80,10 +79,16 @@ std::string read_small_file(const std::filesystem::path& file, std::uintmax_t ma
   if (const auto size = fs::file_size(file, ec); !ec) require_at_most(name, size, max_bytes, what);
   std::ifstream in(file, std::ios::binary);
   if (!in) throw InputError(name + ": cannot open: " + std::strerror(errno));
-  std::stringstream text;
-  text << in.rdbuf();
+  // No further than one byte above the limit: a file may grow meanwhile, or say 0 bytes and
+  // read on (/proc/self/pagemap).
+  std::string text;
+  char piece[1 << 16];
+  while (in.read(piece, sizeof piece) || in.gcount() > 0) {
+    text.append(piece, static_cast<std::size_t>(in.gcount()));
+    if (text.size() > max_bytes) require_at_most(name, max_bytes + 1, max_bytes, what, true);
+  }
   if (in.bad()) throw InputError(name + ": cannot read: " + std::strerror(errno));
-  return text.str();
+  return text;
 }
 
 }  // namespace nqc::text
