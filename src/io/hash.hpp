@@ -20,8 +20,8 @@ std::uint64_t xxh64(std::string_view bytes, std::uint64_t seed = 0);
 /// `value` as 16 lowercase hexadecimal digits.
 std::string hex64(std::uint64_t value);
 
-/// The size and XXH64 of a file's content, read once in 1 MiB pieces. Throws nqc::InputError
-/// "FILE: cannot read: REASON".
+/// The size and XXH64 of a file's content, read once in 1 MiB pieces, up to its size when
+/// opened (fstat). Throws nqc::InputError "FILE: cannot read: REASON".
 struct FileDigest {
   std::uint64_t bytes = 0;
   std::uint64_t xxh64 = 0;
