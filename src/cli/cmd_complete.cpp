@@ -26,7 +26,7 @@ namespace {
 Composition load_instance(const std::string& file, std::optional<int> diags) {
   if (is_param_file(file)) return read_param(file, diags).board;
   const bool from_stdin = is_std_stream(file);
-  std::shared_ptr<const InputFile> in = InputFile::open(file, from_stdin ? param_stream_check() : nullptr);
+  std::shared_ptr<const InputFile> in = InputFile::open(file);
   if (from_stdin && looks_like_param(in->bytes())) return read_param(*in, diags).board;
   if (diags) throw InputError("--diags: applies to CSPLib .param files only, not to " + file);
   LoadedComposition loaded = read_composition(std::move(in));

@@ -12,6 +12,7 @@
 #include <fstream>
 #include <iostream>
 #include <limits>
+#include <optional>
 #include <stdexcept>
 
 #include "core/verifier.hpp"
@@ -20,6 +21,7 @@
 #include "io/input_file.hpp"
 #include "io/isolated.hpp"
 #include "io/std_stream.hpp"
+#include "io/stream_values.hpp"
 #include "io/text_format.hpp"
 
 namespace nqc {
@@ -58,9 +60,9 @@ void put_little_endian(char* p, T v) {
   std::memcpy(p, &v, sizeof v);
 }
 
-LoadedComposition read_binary(const InputFile& in) {
-  const std::string_view b = in.bytes();
-  const std::string& name = in.name();
+// The n of a binary header, its magic, version, flags and n checked: `b` is the file's first
+// bytes (all of them when it has fewer than 24).
+std::uint64_t binary_n(std::string_view b, const std::string& name) {
   const std::size_t head = std::min(b.size(), kBinaryMagic.size());
   if (b.substr(0, head) != kBinaryMagic.substr(0, head)) throw InputError(name + ": not an nqc binary composition: bad magic");
   if (b.size() < kHeaderBytes)
@@ -74,10 +76,23 @@ LoadedComposition read_binary(const InputFile& in) {
   }
   const auto n = little_endian<std::uint64_t>(b.data() + 16);
   if (n == 0 || n > kMaxN) throw InputError(name + ": header n = " + std::to_string(n) + " is out of range 1..2147483647");
+  return n;
+}
+
+// "NAME: truncated: ..." or "NAME: trailing data: ..." for a file of `size` bytes ("at least"
+// for a stream read no further) whose header says n.
+std::string wrong_size(const std::string& name, std::uint64_t n, std::uint64_t size, bool at_least = false) {
   const std::uint64_t expected = kHeaderBytes + 4 * n;
-  if (b.size() != expected)
-    throw InputError(name + (b.size() < expected ? ": truncated" : ": trailing data") + ": header says n = " + std::to_string(n) +
-                     " (24 + 4n = " + std::to_string(expected) + " bytes), the file has " + std::to_string(b.size()) + " bytes");
+  return name + (size < expected ? ": truncated" : ": trailing data") + ": header says n = " + std::to_string(n) +
+         " (24 + 4n = " + std::to_string(expected) + " bytes), the file has " + (at_least ? "at least " : "") +
+         std::to_string(size) + " bytes";
+}
+
+LoadedComposition read_binary(const InputFile& in) {
+  const std::string_view b = in.bytes();
+  const std::string& name = in.name();
+  const std::uint64_t n = binary_n(b, name);
+  if (b.size() != kHeaderBytes + 4 * n) throw InputError(wrong_size(name, n, b.size()));
   LoadedComposition out;
   out.source = name;
   out.format = CompositionFormat::binary;
@@ -110,6 +125,55 @@ LoadedComposition read_binary(const InputFile& in) {
     }
   }
   in.release(released, b.size());
+  return out;
+}
+
+// A binary composition from a stream (InputFile::is_stream): the values as they arrive, into
+// chunks (memory: the values read); then one byte more, to find trailing data. The messages
+// are a file's, in its order (the size before a value out of range), but that of trailing
+// data, which says "at least 24 + 4n + 1 bytes".
+LoadedComposition read_binary_stream(const InputFile& in) {
+  const std::string_view head = in.bytes();
+  const std::string& name = in.name();
+  const std::uint64_t n = binary_n(head, name);
+  const std::uint64_t expected = kHeaderBytes + 4 * n;
+  std::size_t head_at = kHeaderBytes;
+  // Up to `count` bytes of values, fewer only at the end.
+  const auto fill = [&](char* out, std::size_t count) {
+    std::size_t got = std::min<std::size_t>(count, head.size() - std::min(head_at, head.size()));
+    std::memcpy(out, head.data() + head_at, got);
+    head_at += got;
+    for (std::size_t more = 1; got < count && more > 0; got += more) more = in.read_stream(out + got, count - got);
+    return got;
+  };
+  constexpr std::size_t kStep = std::size_t{1} << 16;
+  StreamValues values;
+  std::uint64_t size = kHeaderBytes;
+  std::optional<std::uint64_t> first_above;  // the first row with a value above n
+  for (std::uint64_t row = 0; row < n;) {
+    const auto count = static_cast<std::size_t>(std::min<std::uint64_t>(kStep, n - row));
+    Index* const at = values.room(count).data() + values.used();
+    const std::size_t got = fill(reinterpret_cast<char*>(at), 4 * count);
+    size += got;
+    for (std::size_t i = 0; i < got / 4; ++i) {
+      if constexpr (std::endian::native == std::endian::big) at[i] = static_cast<Index>(byteswap(static_cast<std::uint32_t>(at[i])));
+      if (static_cast<std::uint32_t>(at[i]) > n && !first_above) first_above = row + i;
+    }
+    values.used() += got / 4;
+    row += got / 4;
+    if (got < 4 * count) break;  // the end
+  }
+  if (size < expected) throw InputError(wrong_size(name, n, size));
+  char more = 0;
+  if (head.size() > expected || in.read_stream(&more, 1) > 0) throw InputError(wrong_size(name, n, expected + 1, true));
+  LoadedComposition out;
+  out.source = name;
+  out.format = CompositionFormat::binary;
+  out.composition.q = values.take();
+  if (first_above) {
+    const auto row = static_cast<std::size_t>(*first_above);
+    throw InputError(out_of_range(name, row, std::to_string(static_cast<std::uint32_t>(out.composition.q[row])), n));
+  }
   return out;
 }
 
@@ -198,8 +262,12 @@ LoadedComposition read_hdf5_here(const InputFile& in) {
   LoadedComposition out;
   out.source = name;
   out.format = CompositionFormat::hdf5;
+  // HDF5's in-memory driver opens a file image's name to make sure no such file exists (1.10):
+  // the image is named below /dev/null, which no file can be, so that nothing is opened by
+  // name (a FIFO that would block, a device, a file called "<stdin>").
+  const std::string image = "/dev/null/" + name;
   try {
-    const h5::Handle file = in.path().empty() ? h5::open_file_image(in.bytes().data(), in.bytes().size(), name)
+    const h5::Handle file = in.path().empty() ? h5::open_file_image(in.bytes().data(), in.bytes().size(), image)
                                               : h5::open_file(in.path());
     if (!h5::exists(file, kDataset))
       throw InputError(name + ": no dataset /composition (an nqc HDF5 composition holds Q(1..n) in the 1-D integer dataset /composition)");
@@ -228,8 +296,9 @@ LoadedComposition read_hdf5_here(const InputFile& in) {
     // "cannot open NAME: ..."; named once here. The class stays the cause's: the content
     // (InputError), or the system refusing the read (EIO, EACCES: IoError).
     std::string_view what = e.what();
-    for (const std::string& prefix : {name + ": ", "cannot open " + name + ": "})
-      if (what.starts_with(prefix)) what.remove_prefix(prefix.size());
+    for (const std::string& file : {name, image})
+      for (const std::string& prefix : {file + ": ", "cannot open " + file + ": "})
+        if (what.starts_with(prefix)) what.remove_prefix(prefix.size());
     throw_error(e.code(), name + ": unreadable HDF5 composition: " + std::string(what));
   }
   return out;
@@ -258,6 +327,24 @@ LoadedComposition read_hdf5(const InputFile& in) {
   out.format = CompositionFormat::hdf5;
   out.composition.q = ByteReader(outcome.bytes).vector<Index>();
   return out;
+}
+
+// The most an HDF5 composition read from a stream may have: /composition at the largest n
+// in 8-byte integers, and 1 GiB of metadata (17407 MiB).
+constexpr std::uint64_t kMaxStreamHdf5Bytes = 8 * kMaxN + (std::uint64_t{1} << 30);
+
+// An HDF5 composition from a stream (InputFile::is_stream): HDF5 reads a file in any order,
+// so the stream is read into memory, as far as its superblock's end-of-file address (what
+// follows is not read, as the HDF5 library ignores what follows a file's end).
+LoadedComposition read_hdf5_stream(const InputFile& in) {
+  const std::optional<std::uint64_t> end = h5::file_end(in.bytes());
+  if (!end) throw InputError(in.name() + ": unreadable HDF5 composition: no superblock that gives the file's end");
+  if (*end > kMaxStreamHdf5Bytes)
+    throw InputError(in.name() + ": the HDF5 superblock gives the file " + std::to_string(*end) +
+                     " bytes, more than an HDF5 composition on a stream may have (" + std::to_string(kMaxStreamHdf5Bytes >> 20) +
+                     " MiB)");
+  in.spool(*end);
+  return read_hdf5(in);
 }
 
 // A failed write is the system's (its errno classes it: a missing directory is the user's
@@ -299,9 +386,9 @@ CompositionFormat format_for_output(const std::filesystem::path& file) {
 LoadedComposition read_composition(const std::filesystem::path& file) { return read_composition(InputFile::open(file)); }
 
 LoadedComposition read_composition(std::shared_ptr<const InputFile> in) {
-  switch (detect_format(in->bytes())) {
-    case CompositionFormat::binary: return read_binary(*in);
-    case CompositionFormat::hdf5: return read_hdf5(*in);
+  switch (detect_format(in->bytes())) {  // a stream's: by its first bytes
+    case CompositionFormat::binary: return in->is_stream() ? read_binary_stream(*in) : read_binary(*in);
+    case CompositionFormat::hdf5: return in->is_stream() ? read_hdf5_stream(*in) : read_hdf5(*in);
     case CompositionFormat::text: break;
   }
   return parse_composition(std::move(in));

@@ -47,16 +47,23 @@ CompositionFormat detect_format(std::string_view bytes);
 CompositionFormat format_for_output(const std::filesystem::path& file);
 
 /// Reads a composition file in any format, found by content (detect_format); "-" reads
-/// standard input (any format; a pipe is read into memory first, HDF5 through an in-memory
-/// file image). Checks that n >= 1 and every value is in 0..n, not consistency
+/// standard input (any format). Checks that n >= 1 and every value is in 0..n, not consistency
 /// (require_consistent). A binary file is memory-mapped and copied in cache-sized steps,
 /// its pages given back as it goes (peak memory about the 4n-byte composition); a text file
-/// is read in 256 KiB pieces by parallel threads (text_format.hpp). Throws nqc::InputError (one line, naming the file) for a file that
-/// does not exist ("FILE: cannot open: REASON"; the system refusing a read: nqc::IoError), the
-/// text errors of parse_composition,
-/// and the binary and HDF5 errors listed in README.md ("Composition formats"), e.g.
-/// "FILE: truncated: header says n = 10 (24 + 4n = 64 bytes), the file has 60 bytes",
-/// "FILE: row 3: value 11 is out of range 0..10", "FILE: no dataset /composition ...".
+/// is read in 256 KiB pieces by parallel threads (text_format.hpp). A stream (a pipe, a FIFO,
+/// a device: InputFile::is_stream) is read no further than it must be, its format told by its
+/// first 64 KiB: text as it arrives (parse_composition: StreamLimits); binary up to its 24 +
+/// 4n bytes and one more (trailing data: "FILE: trailing data: header says n = 10 (24 + 4n =
+/// 64 bytes), the file has at least 65 bytes"); HDF5 into memory up to the end its
+/// superblock gives, at most 17407 MiB ("FILE: the HDF5 superblock gives the file N bytes,
+/// more than an HDF5 composition on a stream may have (17407 MiB)", "FILE: unreadable HDF5
+/// composition: no superblock that gives the file's end"). Throws nqc::InputError (one
+/// line, naming the file) for a file that does not exist ("FILE: cannot open: REASON"; the
+/// system refusing a read: nqc::IoError), the
+/// text errors of parse_composition, and the binary and HDF5 errors listed in README.md
+/// ("Composition formats"), e.g. "FILE: truncated: header says n = 10 (24 + 4n = 64 bytes),
+/// the file has 60 bytes", "FILE: row 3: value 11 is out of range 0..10", "FILE: no dataset
+/// /composition ...".
 LoadedComposition read_composition(const std::filesystem::path& file);
 /// The same for a file already open (InputFile::open), e.g. standard input whose first bytes
 /// were looked at.

@@ -92,15 +92,10 @@ ParamInstance read_param(const std::filesystem::path& file, std::optional<int> d
 }
 
 ParamInstance read_param(const InputFile& in, std::optional<int> diags) {
-  text::require_at_most(in.name(), in.size(), kMaxParamBytes, kParamWhat);
+  const bool stream = in.is_stream();
+  in.spool(kMaxParamBytes + 1);
+  text::require_at_most(in.name(), in.size(), kMaxParamBytes, kParamWhat, stream && in.size() > kMaxParamBytes);
   return parse_param(std::string(in.bytes()), in.name(), diags);
-}
-
-InputFile::StreamCheck param_stream_check() {
-  return [](const std::string& name, std::string_view so_far) {
-    if (so_far.size() > kMaxParamBytes && looks_like_param(so_far))
-      text::require_at_most(name, kMaxParamBytes + 1, kMaxParamBytes, kParamWhat, true);
-  };
 }
 
 std::vector<DiagonalPair> random_excluded_diagonals(Index n, int mininfile, Rng& rng) {

@@ -50,14 +50,9 @@ ParamInstance read_param(const std::filesystem::path& file, std::optional<int> d
 
 /// Parses the .param text of `in` (standard input, which has no extension), held to the
 /// limit of a named file: throws "NAME: N bytes, more than a .param file may have (16 MiB)"
-/// above kMaxParamBytes, then as parse_param.
+/// above kMaxParamBytes ("NAME: at least 16777217 bytes, ..." for a stream, read no further
+/// than that), then as parse_param.
 ParamInstance read_param(const InputFile& in, std::optional<int> diags);
-
-/// For InputFile::open of standard input, which holds a .param text or a composition: stops
-/// reading a stream that looks like a .param text (looks_like_param) once it has more than
-/// kMaxParamBytes, with nqc::InputError "<stdin>: at least 16777217 bytes, more than a
-/// .param file may have (16 MiB)" (rather than reading it all into memory first).
-InputFile::StreamCheck param_stream_check();
 
 /// True when `text` reads as a .param file rather than a composition: its first line that is
 /// not blank starts with a letter (a composition's text holds integers and `#` comments only).

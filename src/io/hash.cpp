@@ -1,6 +1,7 @@
 #include "io/hash.hpp"
 
 #include <fcntl.h>
+#include <sys/stat.h>
 #include <unistd.h>
 
 #include <algorithm>
@@ -122,11 +123,16 @@ std::string hex64(std::uint64_t value) {
 FileDigest digest_file(const std::filesystem::path& file) {
   const int fd = ::open(file.c_str(), O_RDONLY | O_CLOEXEC);
   if (fd < 0) throw_errno(file.string() + ": cannot read", errno);
+  // No further than its size when opened, as read_composition reads a file: not on through a
+  // file that grows meanwhile, nor one of /proc that says 0 bytes and reads on
+  // (/proc/self/pagemap: 512 GiB).
+  struct stat st {};
+  const std::uint64_t size = ::fstat(fd, &st) == 0 ? static_cast<std::uint64_t>(st.st_size) : 0;
   std::vector<char> buffer(std::size_t{1} << 20);
   Xxh64 h(0);
   FileDigest out;
-  for (;;) {
-    const ssize_t got = ::read(fd, buffer.data(), buffer.size());
+  while (out.bytes < size) {
+    const ssize_t got = ::read(fd, buffer.data(), static_cast<std::size_t>(std::min<std::uint64_t>(buffer.size(), size - out.bytes)));
     if (got == 0) break;
     if (got < 0) {
       if (errno == EINTR) continue;

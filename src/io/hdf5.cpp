@@ -328,6 +328,26 @@ int superblock_version(std::string_view bytes) {
   return -1;
 }
 
+std::optional<std::uint64_t> file_end(std::string_view bytes) {
+  constexpr std::string_view kSignature = "\x89HDF\r\n\x1a\n";
+  for (std::size_t at = 0; at + kSignature.size() <= bytes.size(); at = at == 0 ? 512 : 2 * at) {
+    if (bytes.substr(at, kSignature.size()) != kSignature) continue;
+    // The superblock (HDF5 File Format Specification, "Superblock"): versions 0 and 1 give the
+    // size of offsets at byte 13 and the base address at 24 (1: 28), 2 and 3 at 9 and 12; the
+    // end-of-file address is the third address from the base address on.
+    const auto byte = [&](std::size_t i) { return i < bytes.size() ? static_cast<unsigned char>(bytes[i]) : 0U; };
+    const unsigned version = byte(at + 8);
+    if (version > 3) return std::nullopt;
+    const unsigned size = byte(at + (version < 2 ? 13 : 9));
+    const std::size_t base = at + (version == 0 ? 24 : version == 1 ? 28 : 12);
+    if ((size != 2 && size != 4 && size != 8) || base + 3 * size > bytes.size()) return std::nullopt;
+    std::uint64_t end = 0;
+    for (std::size_t k = size; k-- > 0;) end = end << 8 | byte(base + 2 * size + k);  // little-endian
+    return end;
+  }
+  return std::nullopt;
+}
+
 Handle open_file_image(const void* data, std::size_t size, const std::string& name) {
   silence();
   const Handle fapl = file_access(name);

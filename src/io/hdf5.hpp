@@ -51,6 +51,12 @@ class Error : public nqc::Error {
 int superblock_version(const std::filesystem::path& file);
 /// The same for a file's content `bytes` (a file image, a mapped file).
 int superblock_version(std::string_view bytes);
+/// The size of an HDF5 file as its superblock gives it (the end-of-file address, counted from
+/// the file's start as the HDF5 library checks it), from its first bytes `bytes`, which hold
+/// the signature (as superblock_version finds it) and the superblock's first 52 bytes; none
+/// when they do not, or the superblock's version (above 3) or size of offsets (not 2, 4 or 8)
+/// is not one the format has. For a stream, which is read no further than its file.
+std::optional<std::uint64_t> file_end(std::string_view bytes);
 
 /// Owns one HDF5 identifier and closes it with the matching H5?close. Move-only; the
 /// destructor never throws (a failed close is dropped, its error stack cleared).

@@ -17,25 +17,6 @@
 namespace nqc {
 namespace {
 
-// Reads `fd` from its current offset to its end, `check` (if any) after each read.
-std::string read_to_end(int fd, const std::string& name, const InputFile::StreamCheck& check) {
-  std::string out;
-  std::size_t used = 0;
-  for (;;) {
-    if (out.size() - used < (1U << 20)) out.resize(out.size() < (1U << 20) ? (2U << 20) : 2 * out.size());
-    const ssize_t got = ::read(fd, out.data() + used, out.size() - used);
-    if (got == 0) break;
-    if (got < 0) {
-      if (errno == EINTR) continue;
-      throw_errno(name + ": cannot read", errno);
-    }
-    used += static_cast<std::size_t>(got);
-    if (check) check(name, std::string_view(out.data(), used));
-  }
-  out.resize(used);
-  return out;
-}
-
 std::size_t page_size() {
   static const auto size = static_cast<std::size_t>(::sysconf(_SC_PAGESIZE));
   return size;
@@ -43,11 +24,10 @@ std::size_t page_size() {
 
 }  // namespace
 
-std::shared_ptr<const InputFile> InputFile::open(const std::filesystem::path& file, const StreamCheck& check) {
+std::shared_ptr<const InputFile> InputFile::open(const std::filesystem::path& file) {
   std::shared_ptr<InputFile> in(new InputFile());
   const bool is_stdin = is_std_stream(file);
   in->name_ = is_stdin ? "<stdin>" : file.string();
-  if (!is_stdin) in->path_ = file;
   int fd = 0;
   if (!is_stdin) {
     fd = ::open(file.c_str(), O_RDONLY | O_CLOEXEC);
@@ -63,13 +43,49 @@ std::shared_ptr<const InputFile> InputFile::open(const std::filesystem::path& fi
   if (S_ISREG(st.st_mode) && ::lseek(fd, 0, SEEK_CUR) == 0) {
     in->fd_ = fd;
     in->size_ = static_cast<std::size_t>(st.st_size);
+    if (!is_stdin) in->path_ = file;
     return in;
   }
-  in->owned_ = read_to_end(fd, in->name_, check);
-  in->size_ = in->owned_.size();
-  if (in->close_fd_) ::close(std::exchange(in->fd_, -1));
+  // A stream: its first bytes, and the rest as read_stream asks.
   in->fd_ = -1;
+  in->stream_fd_ = fd;
+  in->fill(kStreamHead);
+  in->stream_ = in->stream_fd_ >= 0;  // else it ended there: bytes in memory
   return in;
+}
+
+std::size_t InputFile::read_stream(char* out, std::size_t count) const {
+  while (stream_fd_ >= 0 && count > 0) {
+    const ssize_t got = ::read(stream_fd_, out, count);
+    if (got > 0) return static_cast<std::size_t>(got);
+    if (got == 0) {  // the end: nothing more to read
+      if (close_fd_) ::close(stream_fd_);
+      stream_fd_ = -1;
+      break;
+    }
+    if (errno != EINTR) throw_errno(name_ + ": cannot read", errno);
+  }
+  return 0;
+}
+
+void InputFile::fill(std::uintmax_t max_bytes) const {
+  if (stream_fd_ < 0) return;
+  std::size_t used = owned_.size();
+  while (stream_fd_ >= 0 && used < max_bytes) {
+    if (used == owned_.size())
+      owned_.resize(static_cast<std::size_t>(std::min<std::uintmax_t>(max_bytes, std::max(2 * used, kStreamHead))));
+    used += read_stream(owned_.data() + used, owned_.size() - used);
+  }
+  owned_.resize(used);
+  size_ = used;
+}
+
+void InputFile::spool(std::uintmax_t max_bytes) const {
+  if (!stream_) return;
+  fill(max_bytes);
+  if (stream_fd_ >= 0 && close_fd_) ::close(stream_fd_);
+  stream_fd_ = -1;
+  stream_ = false;
 }
 
 std::shared_ptr<const InputFile> InputFile::from_memory(std::string bytes, std::string name) {
@@ -83,6 +99,7 @@ std::shared_ptr<const InputFile> InputFile::from_memory(std::string bytes, std::
 InputFile::~InputFile() {
   if (map_ != nullptr) ::munmap(const_cast<char*>(map_), size_);
   if (close_fd_ && fd_ >= 0) ::close(fd_);
+  if (close_fd_ && stream_fd_ >= 0) ::close(stream_fd_);
 }
 
 std::string_view InputFile::bytes() const {

@@ -2,7 +2,10 @@
 // read_composition, require_consistent and the writers by file name: composition_file.hpp.
 #pragma once
 
+#include <cstddef>
+#include <cstdint>
 #include <iosfwd>
+#include <limits>
 #include <memory>
 #include <string>
 
@@ -22,9 +25,32 @@ namespace nqc {
 /// V is out of range 0..N", "SOURCE: no values (expected whitespace-separated integers
 /// Q(1..n), 0 for an empty row)", "SOURCE: too many values (n must be at most 2147483647)".
 LoadedComposition parse_composition(std::string text, const std::string& source);
+
+/// What a text read from a stream (InputFile::is_stream) may have, read no further (README,
+/// "Composition formats"). The defaults are nqc's; smaller ones serve tests.
+struct StreamLimits {
+  /// Values: the largest n, 2^31 - 1 (one more: "SOURCE: too many values (n must be at most
+  /// 2147483647)").
+  std::uint64_t max_rows = static_cast<std::uint64_t>(std::numeric_limits<Index>::max());
+  /// Bytes in all, 16 a row at the largest n, 32 GiB: a stream without values (blanks,
+  /// comments) or with long gaps between them ends too ("SOURCE: at least 34359738369 bytes,
+  /// more than a text composition on a stream may have (32768 MiB)").
+  std::uint64_t max_bytes = 16 * (max_rows + 1);
+  /// A text of at most this many bytes (16 MiB) is kept for messages after it is read (the
+  /// line of a value above n, of a conflict: line_of_row); of a longer one they name rows only.
+  std::size_t keep_bytes = std::size_t{16} << 20;
+};
+
 /// The same for an input file, read in 256 KiB pieces (pread: the file is memory-mapped only
-/// when a message needs its lines); kept in the result for line_of_row.
-LoadedComposition parse_composition(std::shared_ptr<const InputFile> in);
+/// when a message needs its lines); kept in the result for line_of_row. A token or comment
+/// longer than a piece is read on without being kept, a bad one only as far as its first bad
+/// byte and the bytes a message quotes. A stream is parsed as it arrives, in one pass (memory:
+/// the composition, a 256 KiB piece and the text kept up to limits.keep_bytes), with the
+/// messages of a file of the same bytes, but that a problem found after reading a stream
+/// longer than limits.keep_bytes names the row, not the line: "SOURCE: row I: value V is out
+/// of range 0..N" (a value above n; a negative value or one above 2^31 - 1 keeps its line),
+/// "SOURCE: rows A and B: ..." (require_consistent).
+LoadedComposition parse_composition(std::shared_ptr<const InputFile> in, const StreamLimits& limits = {});
 
 /// The 1-based file line of board row `row` (0-based) of a composition parsed from text,
 /// found by reading the text again up to that row (O(file size): for messages). 0 when

@@ -4,7 +4,6 @@
 #include <cstdio>
 #include <cstring>
 #include <fstream>
-#include <sstream>
 
 #include "io/errors.hpp"
 
@@ -81,10 +80,16 @@ std::string read_small_file(const std::filesystem::path& file, std::uintmax_t ma
   errno = 0;
   std::ifstream in(file, std::ios::binary);
   if (!in) throw_errno(name + ": cannot open", errno != 0 ? errno : EIO);
-  std::stringstream text;
-  text << in.rdbuf();
+  // No further than one byte above the limit: a file may grow meanwhile, or say 0 bytes and
+  // read on (/proc/self/pagemap).
+  std::string text;
+  char piece[1 << 16];
+  while (in.read(piece, sizeof piece) || in.gcount() > 0) {
+    text.append(piece, static_cast<std::size_t>(in.gcount()));
+    if (text.size() > max_bytes) require_at_most(name, max_bytes + 1, max_bytes, what, true);
+  }
   if (in.bad()) throw_errno(name + ": cannot read", errno != 0 ? errno : EIO);
-  return text.str();
+  return text;
 }
 
 }  // namespace nqc::text

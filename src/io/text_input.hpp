@@ -43,8 +43,11 @@ std::string normalized(std::string_view text);
 /// `bytes` with those that are not printable ASCII (0x20..0x7e) as \xNN.
 std::string escaped(std::string_view bytes);
 
+/// The most bytes of a text that a message quotes (quoted).
+inline constexpr std::size_t kQuotedBytes = 40;
+
 /// `bytes` for a message: in single quotes, at most `max` bytes (then "..."), escaped.
-std::string quoted(std::string_view bytes, std::size_t max = 40);
+std::string quoted(std::string_view bytes, std::size_t max = kQuotedBytes);
 
 /// Throws nqc::InputError "NAME: SIZE bytes, more than a WHAT may have (LIMIT)" when `size` is
 /// above `max_bytes` (LIMIT in MiB); "NAME: at least SIZE bytes, ..." when `at_least` (a
@@ -55,8 +58,10 @@ void require_at_most(const std::string& name, std::uintmax_t size, std::uintmax_
 /// The whole of a small text file (a config, a .param file). Throws nqc::InputError naming
 /// the file: "FILE: cannot open: is a directory", "FILE: cannot open: not a regular file" (a
 /// FIFO or a device would block or never end), "FILE: N bytes, more than a WHAT may have
-/// (LIMIT)"; "FILE: cannot open: REASON" and "FILE: cannot read: REASON" as nqc::throw_errno
-/// classes the system's error (a missing file: InputError; EACCES, EIO: IoError).
+/// (LIMIT)" (one that reads on beyond its size, growing or a file of /proc: "FILE: at least
+/// N bytes, ...", read no further); "FILE: cannot open: REASON" and "FILE: cannot read:
+/// REASON" as nqc::throw_errno classes the system's error (a missing file: InputError;
+/// EACCES, EIO: IoError).
 std::string read_small_file(const std::filesystem::path& file, std::uintmax_t max_bytes, const std::string& what);
 
 }  // namespace nqc::text

@@ -3,10 +3,12 @@
 // words the messages).
 #pragma once
 
+#include <algorithm>
 #include <array>
 #include <charconv>
 #include <cstddef>
 #include <cstdint>
+#include <string>
 #include <string_view>
 #include <vector>
 
@@ -38,23 +40,46 @@ inline std::size_t skip_comment(std::string_view text, std::size_t i) {
 }
 
 // A token as the format reads it: an integer (optional '-', then decimal digits) that fits
-// 64 bits, digits beyond 64 bits (certainly out of range), or anything else (an error).
+// 64 bits, digits beyond 64 bits (certainly out of range), or anything else (an error). The
+// text of a bad token longer than a message quotes (kQuotedBytes) is cut after kQuotedBytes +
+// 1 bytes when its first bad byte is among them: it is bad whatever follows, and a run of
+// bytes without whitespace (a file of NUL bytes) is not read to its end.
 struct Token {
   enum Kind { integer, overflow, bad } kind = bad;
   std::int64_t value = 0;
   std::string_view text;
 };
 
+inline bool is_digit(char c) { return c >= '0' && c <= '9'; }
+
 inline Token read_token(std::string_view text, std::size_t i) {
+  constexpr std::size_t kShown = kQuotedBytes + 1;
   std::size_t end = i;
-  while (end < text.size() && !ends_token(text[end])) ++end;
+  const std::size_t probe = std::min(text.size(), i + kShown);
+  while (end < probe && !ends_token(text[end])) ++end;
   Token t;
+  if (end == probe && end < text.size() && !ends_token(text[end])) {  // longer than a message shows
+    const std::string_view shown = text.substr(i, kShown);
+    if (std::any_of(shown.begin() + (shown[0] == '-' ? 1 : 0), shown.end(), [](char c) { return !is_digit(c); })) {
+      t.text = shown;
+      return t;
+    }
+    while (end < text.size() && !ends_token(text[end])) ++end;
+  }
   t.text = text.substr(i, end - i);
   const char* last = t.text.data() + t.text.size();
   const auto [ptr, ec] = std::from_chars(t.text.data(), last, t.value);
   if (ptr == last && ec == std::errc()) t.kind = Token::integer;
   else if (ptr == last && ec == std::errc::result_out_of_range) t.kind = Token::overflow;
   return t;
+}
+
+/// How a message shows a value out of range: an integer in decimal, digits beyond 64 bits as
+/// written (cut to kQuotedBytes - 3 and "..." when longer than kQuotedBytes).
+inline std::string shown_value(const Token& t) {
+  if (t.kind == Token::integer) return std::to_string(t.value);
+  if (t.text.size() > kQuotedBytes) return std::string(t.text.substr(0, kQuotedBytes - 3)) + "...";
+  return std::string(t.text);
 }
 
 /// Where scan writes: out[0, used) holds the values so far (the vector grows a chunk at a

@@ -3,14 +3,17 @@
 # every argument that reads a composition or a .param file (issue 16 item 5): for each output
 # option, the bytes on stdout equal the file written under a real name, the text that goes with
 # it moves to stderr unchanged, and no file named "-" appears; options that name a directory or
-# a result file, and two outputs both "-", are refused with one line.
-# Usage: test_std_streams.sh NQC
+# a result file, and two outputs both "-", are refused with one line. A stream (a pipe, a
+# device, a FIFO) is read no further than needed: an endless or huge bad one ends with one line
+# and exit 1, its writer killed by SIGPIPE; a valid one needs about the composition's memory.
+# Usage: test_std_streams.sh NQC PYTHON (PYTHON: for the peak memory of a child)
 set -u
-if [ $# -ne 1 ]; then
-  echo "usage: $0 NQC" >&2
+if [ $# -ne 2 ]; then
+  echo "usage: $0 NQC PYTHON" >&2
   exit 2
 fi
 NQC=$(realpath "$1")
+PY=$2
 HERE=$(cd "$(dirname "${BASH_SOURCE[0]}")" && pwd)
 # shellcheck source=lib.sh
 source "$HERE/lib.sh"
@@ -113,12 +116,105 @@ for cmd in count complete; do
     test "$(cat "$ERR_FILE")" = "nqc: error: <stdin>: at least $((cap + 1)) bytes, more than a .param file may have (16 MiB)
 writer 141 nqc 1"
 done
-# A composition on stdin has no such limit (nor by name): 3 * 10^6 rows, 23 MB, through a pipe.
+# A composition on stdin has no such limit (but a stream's, 32 GiB of text; by name none): 3 *
+# 10^6 rows, 23 MB, through a pipe.
 "$NQC" construct 3000000 -o c3m.txt
 run bash -c "cat c3m.txt | '$NQC' complete - -o /dev/null"
 expect_exit 0 "complete - (a 23 MB composition through a pipe)"
 check "... solved, n = 3000000" grep -qx "n: 3000000" "$OUT_FILE"
 rm -f over.param c3m.txt
+
+# --- endless and huge streams: read no further than needed -----------------------------------
+# stream_stops DESC LINE WRITER CMD...: `WRITER | CMD...` (under `set -o pipefail`) ends with
+# the one error line LINE and exit 1, and WRITER, which writes far more than nqc may read, dies
+# of SIGPIPE (exit 141): nqc stopped reading. (`timeout` only keeps a hang from stalling CI.)
+stream_stops() {
+  local desc=$1 line=$2 writer=$3
+  shift 3
+  run timeout 120 bash -c "set -o pipefail; $writer | $*; echo \"writer \${PIPESTATUS[0]} nqc \${PIPESTATUS[1]}\" >&2"
+  check "$desc (got: $(tr '\n' '|' <"$ERR_FILE"))" test "$(cat "$ERR_FILE")" = "nqc: error: $line
+writer 141 nqc 1"
+}
+zeros=$(printf '\\x00%.0s' {1..40})  # how a message quotes 40 NUL bytes
+nul_line="1: row 1: expected an integer 0..n, got '$zeros...'"
+y_line="<stdin>:1: row 1: expected an integer 0..n, got 'y'"
+y_param="<stdin>: at least 16777217 bytes, more than a .param file may have (16 MiB)"  # "y": a .param text's first letter
+for cmd in "verify -" "derive -" "convert - out.txt" "complete -" "count -"; do
+  stream_stops "${cmd%% *} from a pipe of NUL bytes (head -c 1G /dev/zero)" "<stdin>:$nul_line" \
+    "head -c 1G /dev/zero" "'$NQC' $cmd"
+  case $cmd in complete* | count*) line=$y_param ;; *) line=$y_line ;; esac
+  stream_stops "${cmd%% *} from a pipe of 'y' lines (yes)" "$line" "yes" "'$NQC' $cmd"
+done
+check "convert from a bad stream: nothing written" test ! -e out.txt
+for cmd in verify complete count; do
+  run timeout 120 "$NQC" $cmd /dev/zero
+  expect_exit 1 "$cmd /dev/zero (a device by name)"
+  expect_stderr_line "nqc: error: /dev/zero:$nul_line" "$cmd /dev/zero: the first bad byte, named, with its line"
+done
+run timeout 120 bash -c "'$NQC' verify - </dev/zero"
+expect_stderr_line "nqc: error: <stdin>:$nul_line" "verify - </dev/zero: the same, named <stdin>"
+run timeout 120 bash -c "set -o pipefail; head -c 1G /dev/urandom | '$NQC' verify -; echo \"writer \${PIPESTATUS[0]} nqc \${PIPESTATUS[1]}\" >&2"
+check "verify - from a pipe of random bytes: one line for its first bad token, exit 1, the writer stopped (got: $(head -c 300 "$ERR_FILE" | tr '\n' '|'))" \
+  bash -c "[ \$(wc -l <'$ERR_FILE') -eq 2 ] && head -n 1 '$ERR_FILE' | grep -qE '^nqc: error: <stdin>:[0-9]+: row [0-9]+: expected an integer 0\.\.n, got .+' && tail -n 1 '$ERR_FILE' | grep -qx 'writer 141 nqc 1'"
+# Binary: read up to 24 + 4n bytes and one more.
+header() {  # N: a binary header for n = N (magic, version 1, flags 0, n; little-endian)
+  printf '\211NQC\r\n\032\n\001\000\000\000\000\000\000\000'
+  "$PY" -c "import struct, sys; sys.stdout.buffer.write(struct.pack('<Q', $1))"
+}
+header 10 >h10.bin
+header 100000 >h100k.bin
+stream_stops "a binary header for n = 10, then NUL bytes" \
+  "<stdin>: trailing data: header says n = 10 (24 + 4n = 64 bytes), the file has at least 65 bytes" \
+  "cat h10.bin /dev/zero" "'$NQC' verify -"
+stream_stops "a binary header for n = 100000, then NUL bytes" \
+  "<stdin>: trailing data: header says n = 100000 (24 + 4n = 400024 bytes), the file has at least 400025 bytes" \
+  "cat h100k.bin /dev/zero" "'$NQC' verify -"
+run bash -c "(cat h100k.bin; head -c 200000 /dev/zero) | '$NQC' verify -"
+expect_stderr_line "nqc: error: <stdin>: truncated: header says n = 100000 (24 + 4n = 400024 bytes), the file has 200024 bytes" \
+  "a binary stream that ends early: truncated, its size exact"
+# HDF5: into memory up to the end its superblock gives, no further.
+"$NQC" construct 300000 -o c300k.h5
+"$NQC" construct 300000 -o c300k.bin
+for f in c300k.h5 c300k.bin; do
+  run bash -c "cat $f | '$NQC' verify -"
+  expect_stdout_line "<stdin>: valid solution, n = 300000" "cat $f (1.2 MB, beyond a stream's first 64 KiB) | verify -"
+done
+run timeout 120 bash -c "set -o pipefail; cat c300k.h5 /dev/zero | '$NQC' verify -; echo \"writer \${PIPESTATUS[0]} nqc \${PIPESTATUS[1]}\" >&2"
+expect_stdout_line "<stdin>: valid solution, n = 300000" "an HDF5 file on a pipe, then NUL bytes: read"
+check "... and not read beyond the file's end: the writer stopped" test "$(cat "$ERR_FILE")" = "writer 141 nqc 0"
+stream_stops "an HDF5 signature, then NUL bytes" "<stdin>: unreadable HDF5 composition: no superblock that gives the file's end" \
+  "(printf '\211HDF\r\n\032\n'; cat /dev/zero)" "'$NQC' verify -"
+# A superblock (version 0, 8-byte offsets) whose end-of-file address is 2^40.
+printf '\211HDF\r\n\032\n\000\000\000\000\000\010\010\000\004\000\020\000\000\000\000\000' >huge.h5
+printf '\000\000\000\000\000\000\000\000\377\377\377\377\377\377\377\377\000\000\000\000\000\001\000\000' >>huge.h5
+stream_stops "an HDF5 superblock that gives 2^40 bytes" \
+  "<stdin>: the HDF5 superblock gives the file 1099511627776 bytes, more than an HDF5 composition on a stream may have (17407 MiB)" \
+  "cat huge.h5 /dev/zero" "'$NQC' verify -"
+# Memory: a text through a pipe needs about its composition's 4n bytes (parsed as it arrives,
+# not copied first: the text is 8.4 bytes a row), here with the verifier's own arrays.
+n=20000000
+run "$PY" -c "import resource, subprocess, sys
+r = subprocess.run(['bash', '-c', sys.argv[1]])
+print(resource.getrusage(resource.RUSAGE_CHILDREN).ru_maxrss * 1024, r.returncode)" \
+  "'$NQC' construct $n -o - | '$NQC' verify - >/dev/null"
+read -r peak code <"$OUT_FILE"
+check "construct $n -o - | verify -: exit 0, peak memory $peak bytes < 4n + 64 MiB ($((4 * n + (64 << 20))))" \
+  test "$code" = 0 -a "$peak" -lt $((4 * n + (64 << 20)))
+# run reads its config and instance files by name (every rank does): a device or a FIFO is
+# refused without being opened.
+mkfifo fifo.json fifo.txt
+for f in /dev/zero fifo.json; do
+  run timeout 120 "$NQC" run "$f" -q
+  expect_exit 1 "run $f (a device or a FIFO as the config)"
+  expect_log_error "$f: cannot open: not a regular file" "run $f: refused, naming it"
+done
+for f in /dev/zero "$W/fifo.txt"; do
+  printf '{"name": "inst", "engine": "auto", "instances": {"files": ["%s"]}}\n' "$f" >inst.json
+  run timeout 120 "$NQC" run inst.json -o inst -q
+  expect_exit 1 "run with instance file $f (a device or a FIFO)"
+  expect_log_error "inst.json: /instances/files/0: $f: not a regular file or a directory" "... refused, naming it"
+done
+rm -f fifo.json fifo.txt h10.bin h100k.bin huge.h5 c300k.h5 c300k.bin
 
 # --- refused: a directory, a result file or a config cannot be a stream ----------------------
 refused() {  # DESC LINE CMD...

@@ -11,9 +11,11 @@
 #include <thread>
 
 #include "core/construction.hpp"
+#include "fifo_writer.hpp"
 #include "io/composition_file.hpp"
 #include "io/errors.hpp"
 #include "io/hdf5.hpp"
+#include "io/input_file.hpp"
 #include "io/text_format.hpp"
 
 namespace nqc {
@@ -319,6 +321,97 @@ TEST_F(CompositionFileTest, StandardInputInEveryFormat) {
   } catch (const InputError& e) {
     EXPECT_STREQ(e.what(), "<stdin>: truncated: header says n = 10 (24 + 4n = 64 bytes), the file has 28 bytes");
   }
+}
+
+// --- binary and HDF5 from a stream (a FIFO) ----------------------------------------------------
+
+// What read_composition of a stream of `start`, then `pattern` repeated up to `total` bytes,
+// gave: the message ("" when it was read) with the FIFO named "P", the composition, the bytes
+// its writer got rid of and the pipe's capacity.
+struct StreamRead {
+  std::string error;
+  Composition composition;
+  std::uint64_t written = 0;
+  std::uint64_t slack = 0;
+};
+
+StreamRead read_stream(const std::string& fifo, const std::string& start, const std::string& pattern = "",
+                       std::uint64_t total = 0) {
+  testing::FifoWriter writer(fifo, start, pattern, total);
+  StreamRead r;
+  try {
+    r.composition = read_composition(fifo).composition;
+  } catch (const InputError& e) {
+    r.error = e.what();
+    if (r.error.starts_with(fifo)) r.error = "P" + r.error.substr(fifo.size());
+  }
+  r.written = writer.finish();
+  r.slack = writer.pipe_bytes();
+  return r;
+}
+
+constexpr std::uint64_t kEndless = std::uint64_t{64} << 20;  // far above what a reader may take
+
+// A binary stream is read up to its 24 + 4n bytes and one more: trailing data is found without
+// reading on ("at least 24 + 4n + 1 bytes"); the other messages are a file's, in its order.
+TEST_F(CompositionFileTest, BinaryFromAStream) {
+  const std::string fifo = path("fifo");
+  std::vector<std::uint32_t> values(100000);
+  for (std::size_t i = 0; i < values.size(); i += 7) values[i] = static_cast<std::uint32_t>(i % 100000 + 1);
+  const std::string valid = binary(1, 0, values.size(), values);
+  StreamRead r = read_stream(fifo, valid);
+  EXPECT_EQ(r.error, "");
+  EXPECT_EQ(r.composition.q, std::vector<Index>(values.begin(), values.end()));
+  r = read_stream(fifo, binary(1, 0, 10, {}), std::string(1, '\0'), kEndless);
+  EXPECT_EQ(r.error, "P: trailing data: header says n = 10 (24 + 4n = 64 bytes), the file has at least 65 bytes");
+  EXPECT_LE(r.written, InputFile::kStreamHead + r.slack);
+  r = read_stream(fifo, valid, std::string(1, '\0'), kEndless);
+  EXPECT_EQ(r.error, "P: trailing data: header says n = 100000 (24 + 4n = 400024 bytes), the file has at least 400025 bytes");
+  EXPECT_LE(r.written, 400025 + r.slack);
+  r = read_stream(fifo, valid.substr(0, 200000));
+  EXPECT_EQ(r.error, "P: truncated: header says n = 100000 (24 + 4n = 400024 bytes), the file has 200000 bytes");
+  r = read_stream(fifo, binary(1, 0, 2147483647, {}), std::string(1, '\0'), 200000);  // no 8 GiB for a header
+  EXPECT_EQ(r.error, "P: truncated: header says n = 2147483647 (24 + 4n = 8589934612 bytes), the file has 200000 bytes");
+  values[70000] = 100001;
+  r = read_stream(fifo, binary(1, 0, values.size(), values));
+  EXPECT_EQ(r.error, "P: row 70001: value 100001 is out of range 0..100000");
+  r = read_stream(fifo, binary(1, 0, values.size(), values) + "x");  // the size first, as for a file
+  EXPECT_EQ(r.error, "P: trailing data: header says n = 100000 (24 + 4n = 400024 bytes), the file has at least 400025 bytes");
+  r = read_stream(fifo, binary(2, 0, 10, {}), std::string(1, '\0'), kEndless);
+  EXPECT_EQ(r.error, "P: unsupported nqc binary version 2 (this nqc reads version 1)");
+  EXPECT_LE(r.written, InputFile::kStreamHead + r.slack);
+}
+
+// An HDF5 stream is read into memory up to the end its superblock gives, and no further.
+TEST_F(CompositionFileTest, Hdf5FromAStream) {
+  const std::string fifo = path("fifo");
+  const Composition c = *construct_solution(100000);
+  write_composition(c, path("c.h5"));
+  const std::string file = slurp(path("c.h5"));
+  ASSERT_GT(file.size(), InputFile::kStreamHead);
+  ASSERT_EQ(h5::file_end(file), file.size());
+  StreamRead r = read_stream(fifo, file);
+  EXPECT_EQ(r.error, "");
+  EXPECT_EQ(r.composition, c);
+  r = read_stream(fifo, file, std::string(1, '\0'), kEndless);  // what follows the file is not read
+  EXPECT_EQ(r.error, "");
+  EXPECT_EQ(r.composition, c);
+  EXPECT_LE(r.written, file.size() + r.slack);
+  r = read_stream(fifo, file.substr(0, file.size() - 1000));
+  EXPECT_EQ(r.error.rfind("P: unreadable HDF5 composition: truncated file", 0), 0U) << r.error;
+  const std::string signature("\x89HDF\r\n\x1a\n", 8);
+  r = read_stream(fifo, signature, std::string(1, '\0'), kEndless);
+  EXPECT_EQ(r.error, "P: unreadable HDF5 composition: no superblock that gives the file's end");
+  EXPECT_LE(r.written, InputFile::kStreamHead + r.slack);
+  // A superblock (version 0, 8-byte offsets) whose end-of-file address is 2^40.
+  std::string huge = signature + std::string("\0\0\0\0\0\x08\x08\0\x04\0\x10\0\0\0\0\0", 16) + std::string(8, '\0') +
+                     std::string(8, '\xff') + std::string("\0\0\0\0\0\x01\0\0", 8);
+  r = read_stream(fifo, huge, std::string(1, '\0'), kEndless);
+  EXPECT_EQ(r.error, "P: the HDF5 superblock gives the file 1099511627776 bytes, more than an HDF5 composition on a stream may have (17407 MiB)");
+  EXPECT_LE(r.written, InputFile::kStreamHead + r.slack);
+  EXPECT_EQ(h5::file_end(huge), std::uint64_t{1} << 40);
+  EXPECT_EQ(h5::file_end(huge.substr(0, 40)), std::nullopt);  // the address cut off
+  EXPECT_EQ(h5::file_end(std::string(512, ' ') + file), file.size());  // after a user block, as the library reads it
 }
 
 // A path that names no file (a missing directory) is the user's input (exit 1); the system

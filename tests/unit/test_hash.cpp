@@ -34,5 +34,15 @@ TEST(Hash, FileDigestEqualsTheDigestOfItsBytesAcrossPieces) {
   EXPECT_THROW((void)digest_file(file), InputError);
 }
 
+// A file is digested up to its size when opened, as it is read: not on through one of /proc
+// that says 0 bytes and reads on (/proc/self/pagemap: 8 bytes for every page of the address
+// space, 512 GiB).
+TEST(Hash, FileDigestStopsAtTheSizeWhenOpened) {
+  if (!std::filesystem::exists("/proc/self/pagemap")) GTEST_SKIP() << "no /proc/self/pagemap";
+  const FileDigest d = digest_file("/proc/self/pagemap");
+  EXPECT_EQ(d.bytes, 0U);
+  EXPECT_EQ(d.xxh64, xxh64(""));
+}
+
 }  // namespace
 }  // namespace nqc

@@ -1,5 +1,7 @@
 #include <gtest/gtest.h>
 
+#include <unistd.h>
+
 #include <charconv>
 #include <cstdio>
 #include <filesystem>
@@ -8,8 +10,11 @@
 #include <random>
 #include <sstream>
 
+#include "fifo_writer.hpp"
 #include "io/errors.hpp"
+#include "io/input_file.hpp"
 #include "io/text_format.hpp"
+#include "io/text_input.hpp"
 
 namespace nqc {
 namespace {
@@ -278,6 +283,148 @@ TEST(TextFormat, PiecesCutOnlyBetweenTokens) {
       EXPECT_EQ(expected_error, "");
     } catch (const InputError& e) {
       EXPECT_EQ(std::string(e.what()), expected_error);
+    }
+  }
+}
+
+// --- a text from a stream (a FIFO here), parsed as it arrives ----------------------------------
+
+// What parse_composition of a stream gave: the message ("" when it parsed, with the source
+// named "f.txt" as in reference_parse), the values, the bytes its writer got rid of and the
+// pipe's capacity.
+struct StreamRead {
+  std::string error;
+  std::vector<Index> values;
+  std::uint64_t written = 0;
+  std::uint64_t slack = 0;
+};
+
+// Parses a stream of `start`, then `pattern` repeated up to `total` bytes, under `limits`;
+// with require_consistent when `consistent`.
+StreamRead read_stream(const std::string& start, const std::string& pattern = "", std::uint64_t total = 0,
+                       const StreamLimits& limits = {}, bool consistent = false) {
+  static int made = 0;
+  const auto fifo = std::filesystem::temp_directory_path() /
+                    ("nqc-text-stream-" + std::to_string(::getpid()) + "-" + std::to_string(++made));
+  testing::FifoWriter writer(fifo, start, pattern, total);
+  StreamRead r;
+  try {
+    std::shared_ptr<const InputFile> in = InputFile::open(fifo);
+    EXPECT_EQ(in->is_stream(), std::max<std::uint64_t>(start.size(), total) > InputFile::kStreamHead);
+    const LoadedComposition l = parse_composition(std::move(in), limits);
+    if (consistent) require_consistent(l);
+    r.values = l.composition.q;
+  } catch (const InputError& e) {
+    r.error = e.what();
+    if (r.error.starts_with(fifo.string())) r.error = "f.txt" + r.error.substr(fifo.string().size());
+  }
+  r.written = writer.finish();
+  r.slack = writer.pipe_bytes();
+  return r;
+}
+
+// A comment line that makes a text longer than a stream's first bytes (InputFile::kStreamHead).
+const std::string kLongFirstLine = "# " + std::string(70000, 'c') + "\n";
+
+// A stream is parsed as the file of its bytes: the same values, the same first error with its
+// line (line ends split across pieces, CRLF among them, counted as it goes).
+TEST(TextStream, ParsedAsItArrivesAsAFileIs) {
+  std::mt19937_64 rng(16);
+  for (int trial = 0; trial < 12; ++trial) {
+    std::string text = kLongFirstLine + random_text(rng, 40000 + rng() % 200000, 0.0);
+    if (trial % 3 == 1) {  // a bad token somewhere after the first piece
+      auto pos = text.size() / 3 + rng() % (2 * text.size() / 3);
+      while (text[pos] < '0' || text[pos] > '9') ++pos;
+      text[pos] = trial % 2 ? 'z' : '\x01';
+    } else if (trial % 3 == 2) {  // a value above n, or a negative one, near the end
+      text += trial % 2 ? " 999999999\n5" : "\r\n-7 1\n";
+    }
+    std::vector<Index> expected;
+    const std::string expected_error = reference_parse(text, expected);
+    const StreamRead r = read_stream(text);
+    EXPECT_EQ(r.error, expected_error) << "trial " << trial;
+    if (expected_error.empty()) {
+      EXPECT_EQ(r.values, expected) << "trial " << trial;
+    }
+  }
+}
+
+// A stream longer than the text kept for messages (StreamLimits::keep_bytes; 0 here): what is
+// found while reading names the line still, what is found after (a value above n, a conflict)
+// the rows only; a value no n admits keeps its line.
+TEST(TextStream, LongerThanTheTextKeptNamesRowsOnly) {
+  StreamLimits kept_none;
+  kept_none.keep_bytes = 0;
+  const auto error = [&](const std::string& text, bool consistent = false) {
+    return read_stream(kLongFirstLine + text, "", 0, kept_none, consistent).error;
+  };
+  EXPECT_EQ(error("0\n1\nx\n"), "f.txt:4: row 3: expected an integer 0..n, got 'x'");
+  EXPECT_EQ(error("0\n0\n9\n0\n"), "f.txt: row 3: value 9 is out of range 0..4");
+  EXPECT_EQ(error("0\n-1\n9\n0\n"), "f.txt:3: row 2: value -1 is out of range 0..4");
+  EXPECT_EQ(error("0\n9\n-1\n0\n"), "f.txt: row 2: value 9 is out of range 0..4");
+  EXPECT_EQ(error("0 " + std::string(60, '9') + " 0"), "f.txt:2: row 2: value " + std::string(37, '9') + "... is out of range 0..3");
+  EXPECT_EQ(error("0 3000000000 0"), "f.txt:2: row 2: value 3000000000 is out of range 0..3");
+  EXPECT_EQ(error("2\n0\n0\n2\n", true), "f.txt: rows 1 and 4: two queens on one column (column 2)");
+  EXPECT_EQ(error("# only a comment\n"), "f.txt: no values (expected whitespace-separated integers Q(1..n), 0 for an empty row)");
+  // Kept (the default, 16 MiB): the lines of a file.
+  EXPECT_EQ(read_stream(kLongFirstLine + "0\n0\n9\n0\n").error, "f.txt:4: row 3: value 9 is out of range 0..4");
+  EXPECT_EQ(read_stream(kLongFirstLine + "2\n0\n0\n2\n", "", 0, {}, true).error,
+            "f.txt:5: rows 1 and 4: two queens on one column (column 2)");
+}
+
+// Endless bad streams end with their first problem, read no further than the piece that holds
+// it (/dev/zero, `yes`), the row after the largest n (`yes 1`), or the byte after the most a
+// stream may have (blanks, a comment or a token that never ends).
+TEST(TextStream, EndlessStreamsStopAtTheirFirstProblem) {
+  constexpr std::uint64_t kEndless = std::uint64_t{64} << 20;  // far above any limit below
+  constexpr std::uint64_t kPieces = std::uint64_t{1} << 20;    // a stream's first bytes and a piece, at most
+  StreamRead r = read_stream("", std::string(1, '\0'), kEndless);
+  EXPECT_EQ(r.error, "f.txt:1: row 1: expected an integer 0..n, got '" + text::escaped(std::string(40, '\0')) + "...'");
+  EXPECT_LE(r.written, kPieces + r.slack);
+  r = read_stream("", "y\n", kEndless);
+  EXPECT_EQ(r.error, "f.txt:1: row 1: expected an integer 0..n, got 'y'");
+  EXPECT_LE(r.written, kPieces + r.slack);
+  r = read_stream("0\n0\n0\n", "y\n", kEndless);
+  EXPECT_EQ(r.error, "f.txt:4: row 4: expected an integer 0..n, got 'y'");
+  StreamLimits few_rows;
+  few_rows.max_rows = 1000;
+  r = read_stream("", "1\n", kEndless, few_rows);
+  EXPECT_EQ(r.error, "f.txt: too many values (n must be at most 1000)");
+  EXPECT_LE(r.written, kPieces + r.slack);
+  StreamLimits few_bytes;
+  few_bytes.max_bytes = std::uint64_t{1} << 20;
+  const std::string at_least = "f.txt: at least 1048577 bytes, more than a text composition on a stream may have (1 MiB)";
+  for (const auto& [start, pattern] : std::vector<std::pair<std::string, std::string>>{
+           {"", " \n"}, {"1 2 #", "c"}, {"1 2 ", "0"}, {"1 2 -", "1"}, {"", "1 "}}) {
+    r = read_stream(start, pattern, kEndless, few_bytes);
+    EXPECT_EQ(r.error, at_least) << "'" << start << "' then '" << pattern << "'";
+    EXPECT_LE(r.written, few_bytes.max_bytes + 1 + r.slack) << "'" << start << "' then '" << pattern << "'";
+  }
+  // Within the limit, the same texts end as files do.
+  r = read_stream("1 2 #", "c", few_bytes.max_bytes);
+  EXPECT_EQ(r.values, (std::vector<Index>{1, 2}));
+}
+
+// A token or a comment longer than a piece (256 KiB) is read on without being kept, as the
+// token it is: a valid value with leading zeros, digits beyond 64 bits, a bad token.
+TEST(TextStream, LongTokensAndCommentsReadOn) {
+  const std::string pad = "\n" + std::string(70000, ' ') + "0\n";
+  for (const std::string& text : {"1 2 " + std::string(700000, '1') + " 3\n" + pad,
+                                  std::string(300000, '0') + "1 0" + pad,
+                                  "-" + std::string(300000, '0') + "1 0" + pad,
+                                  "-" + std::string(300000, '0') + " 0" + pad,
+                                  "0 " + std::string(300000, '0') + "92233720368547758070 0" + pad,
+                                  "0 " + std::string(300000, '7') + "x 0" + pad,
+                                  "0 1\n2 " + std::string(300000, '\x01') + pad,
+                                  "0 # " + std::string(700000, 'c') + "\r1 0\r\n" + pad}) {
+    std::vector<Index> expected;
+    const std::string expected_error = reference_parse(text, expected);
+    StreamLimits kept_none;
+    kept_none.keep_bytes = 0;
+    for (const StreamLimits& limits : {StreamLimits{}, kept_none}) {
+      const StreamRead r = read_stream(text, "", 0, limits);
+      EXPECT_EQ(r.error, expected_error) << text.substr(0, 20);
+      EXPECT_EQ(r.values, expected_error.empty() ? expected : std::vector<Index>{}) << text.substr(0, 20);
     }
   }
 }

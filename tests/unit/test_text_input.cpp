@@ -9,6 +9,7 @@
 #include <fstream>
 
 #include "experiment/config.hpp"
+#include "fifo_writer.hpp"
 #include "io/composition_file.hpp"
 #include "io/csplib.hpp"
 #include "io/errors.hpp"
@@ -139,27 +140,82 @@ TEST_F(TextFiles, ParamFilesWithABomOrCrLineEndsRead) {
   }
 }
 
-// A .param text on standard input is held to a named file's limit: read whole, or (a pipe)
-// stopped as soon as it has more bytes than that, if it looks like a .param text.
-TEST(ParamOnStdin, HeldToTheLimitOfANamedFile) {
+// A .param text on standard input is held to a named file's limit: read whole, or (a stream)
+// stopped as soon as it has more bytes than that.
+TEST_F(TextFiles, ParamOnStdinHeldToTheLimitOfANamedFile) {
   const std::string param = "n = 4\nnumdiags = 0\ndiags = []";  // then blanks up to the limit
   std::string at_limit = param + std::string(kMaxParamBytes - param.size(), ' ');
   EXPECT_EQ(read_param(*InputFile::from_memory(at_limit, "<stdin>"), std::nullopt).board.n(), 4);
-  at_limit += ' ';
   try {
-    (void)read_param(*InputFile::from_memory(at_limit, "<stdin>"), std::nullopt);
+    (void)read_param(*InputFile::from_memory(at_limit + ' ', "<stdin>"), std::nullopt);
     FAIL();
   } catch (const InputError& e) {
     EXPECT_EQ(std::string(e.what()), "<stdin>: 16777217 bytes, more than a .param file may have (16 MiB)");
   }
-  const InputFile::StreamCheck check = param_stream_check();
-  EXPECT_NO_THROW(check("<stdin>", std::string_view(at_limit).substr(0, kMaxParamBytes)));
-  EXPECT_NO_THROW(check("<stdin>", std::string(kMaxParamBytes + 1, '1')));  // a composition: no such limit
+  const fs::path fifo = dir_ / "param.fifo";
+  {
+    testing::FifoWriter writer(fifo, at_limit);
+    EXPECT_EQ(read_param(*InputFile::open(fifo), std::nullopt).board.n(), 4);
+  }
+  testing::FifoWriter writer(fifo, param, " ", 4 * kMaxParamBytes);
   try {
-    check("<stdin>", at_limit + "more");
+    (void)read_param(*InputFile::open(fifo), std::nullopt);
     FAIL();
   } catch (const InputError& e) {
-    EXPECT_EQ(std::string(e.what()), "<stdin>: at least 16777217 bytes, more than a .param file may have (16 MiB)");
+    EXPECT_EQ(std::string(e.what()), fifo.string() + ": at least 16777217 bytes, more than a .param file may have (16 MiB)");
+  }
+  EXPECT_LE(writer.finish(), kMaxParamBytes + 1 + writer.pipe_bytes());
+}
+
+// A stream's first bytes are read at open (all of a short one: then it is bytes in memory),
+// the rest by read_stream, or into memory up to a limit by spool.
+TEST_F(TextFiles, StreamsAreReadInOrderNoFurtherThanAsked) {
+  const fs::path fifo = dir_ / "in.fifo";
+  std::string bytes(3 * InputFile::kStreamHead + 5, 'a');
+  for (std::size_t i = 0; i < bytes.size(); ++i) bytes[i] = static_cast<char>('a' + i % 26);
+  {
+    testing::FifoWriter writer(fifo, bytes.substr(0, 100));
+    const auto in = InputFile::open(fifo);
+    EXPECT_FALSE(in->is_stream());
+    EXPECT_EQ(in->bytes(), bytes.substr(0, 100));
+    EXPECT_TRUE(in->path().empty());
+  }
+  {
+    testing::FifoWriter writer(fifo, bytes);
+    const auto in = InputFile::open(fifo);
+    EXPECT_TRUE(in->is_stream());
+    EXPECT_EQ(in->bytes(), bytes.substr(0, InputFile::kStreamHead));
+    std::string rest(bytes.size(), '\0');
+    std::size_t got = 0;
+    for (std::size_t more = 1; more > 0; got += more) more = in->read_stream(rest.data() + got, rest.size() - got);
+    EXPECT_EQ(rest.substr(0, got), bytes.substr(InputFile::kStreamHead));
+    EXPECT_EQ(in->read_stream(rest.data(), 1), 0U);
+  }
+  {
+    testing::FifoWriter writer(fifo, bytes);
+    const auto in = InputFile::open(fifo);
+    in->spool(2 * InputFile::kStreamHead + 1);
+    EXPECT_FALSE(in->is_stream());
+    EXPECT_EQ(in->bytes(), bytes.substr(0, 2 * InputFile::kStreamHead + 1));
+  }
+  {
+    testing::FifoWriter writer(fifo, bytes);
+    const auto in = InputFile::open(fifo);
+    in->spool(10 * bytes.size());
+    EXPECT_EQ(in->bytes(), bytes);
+    EXPECT_EQ(in->size(), bytes.size());
+  }
+}
+
+// A small text file is read no further than one byte above its limit, even one that says it
+// has 0 bytes and reads on (/proc/self/pagemap: 8 bytes for every page of the address space).
+TEST(SmallTextFiles, ReadNoFurtherThanTheirLimit) {
+  if (!fs::exists("/proc/self/pagemap")) GTEST_SKIP() << "no /proc/self/pagemap";
+  try {
+    (void)text::read_small_file("/proc/self/pagemap", 1u << 20, "config");
+    FAIL();
+  } catch (const InputError& e) {
+    EXPECT_EQ(std::string(e.what()), "/proc/self/pagemap: at least 1048577 bytes, more than a config may have (1 MiB)");
   }
 }
 
