@@ -21,20 +21,10 @@ import os
 import re
 import sys
 
+sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
+from checks import check, finish  # noqa: E402
+
 ROOT = os.path.abspath(sys.argv[1])
-passed = failed = 0
-
-
-def check(ok, desc, detail=""):
-    global passed, failed
-    if ok:
-        passed += 1
-        print("ok - " + desc)
-    else:
-        failed += 1
-        print("FAIL - " + desc)
-        for line in detail.splitlines():
-            print("#   " + line)
 
 
 with open(os.path.join(ROOT, "README.md"), encoding="utf-8") as f:
@@ -76,5 +66,4 @@ for key, value in defaults.items():
         check(float(got) == float(value), f"README names {key}'s default as {m.group(1)} (the table: {value})")
 check(named >= 2, f"README's prose names defaults of the table ({named} found)")
 
-print(f"{passed} passed, {failed} failed")
-sys.exit(1 if failed else 0)
+finish()

@@ -18,6 +18,9 @@ import re
 import subprocess
 import sys
 
+sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
+from checks import check, finish  # noqa: E402
+
 ROOT = os.path.abspath(sys.argv[1])
 REFERENCES = "docs/REFERENCES.md"
 
@@ -34,19 +37,6 @@ KEY = re.compile(r"(?<![\w.\[\]])\[([A-Z][A-Za-z]*[a-z][A-Za-z]*\d{0,3}(?:-[A-Za
 DEFINED = re.compile(r"^\*\*\[([^\]]+)\]\*\*", re.M)
 SKIP_EXT = (".h5", ".gz", ".png", ".pdf", ".svg", ".bin", ".npy")
 
-passed = failed = 0
-
-
-def check(ok, desc, detail=""):
-    global passed, failed
-    if ok:
-        passed += 1
-        print("ok - " + desc)
-    else:
-        failed += 1
-        print("FAIL - " + desc)
-        for line in detail.splitlines():
-            print("#   " + line)
 
 
 def tracked_files():
@@ -102,5 +92,4 @@ uncited = [k for k in defined if k not in cited]
 check(not uncited, f"every key of {REFERENCES} is cited somewhere ({len(defined)} defined)",
       "uncited: " + ", ".join(uncited))
 
-print(f"{passed} passed, {failed} failed")
-sys.exit(1 if failed else 0)
+finish()
