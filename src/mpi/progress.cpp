@@ -11,19 +11,25 @@ namespace nqc {
 Progress::Progress(std::uint64_t total, double total_cost_s, std::uint64_t already, double already_cost_s, double interval_s)
     : total_(total), already_(already), total_cost_s_(total_cost_s), already_cost_s_(already_cost_s), interval_s_(interval_s) {}
 
+std::string progress_line(std::uint64_t total, double total_cost_s, std::uint64_t already, double already_cost_s,
+                          std::uint64_t done_cases, double cost_s, double elapsed_s) {
+  const std::uint64_t done = std::min(done_cases, total);
+  const double cost = std::min(cost_s, total_cost_s);
+  const double rate = elapsed_s > 0 ? static_cast<double>(done - std::min(done, already)) / elapsed_s : 0.0;
+  const double cost_rate = elapsed_s > 0 ? (cost - std::min(cost, already_cost_s)) / elapsed_s : 0.0;
+  const std::string eta = cost_rate > 0 ? fmt::format("{:.0f} s", (total_cost_s - cost) / cost_rate) : "unknown";
+  return fmt::format("progress: {}/{} cases ({:.1f}%), {:.1f} cases/s, ETA {}", done, total,
+                     total ? 100.0 * static_cast<double>(done) / static_cast<double>(total) : 100.0, rate, eta);
+}
+
 void Progress::log(std::uint64_t done_cases, std::uint64_t cost_us) {
   if (interval_s_ <= 0) return;
   const auto now = std::chrono::steady_clock::now();
   last_ = now;
   logged_ = true;
-  const std::uint64_t done = std::min(done_cases, total_);
-  const double cost = std::min(1e-6 * static_cast<double>(cost_us), total_cost_s_);
-  const double elapsed = std::chrono::duration<double>(now - start_).count();
-  const double rate = elapsed > 0 ? static_cast<double>(done - std::min(done, already_)) / elapsed : 0.0;
-  const double cost_rate = elapsed > 0 ? (cost - std::min(cost, already_cost_s_)) / elapsed : 0.0;
-  const std::string eta = cost_rate > 0 ? fmt::format("{:.0f} s", (total_cost_s_ - cost) / cost_rate) : "unknown";
-  spdlog::info("progress: {}/{} cases ({:.1f}%), {:.1f} cases/s, ETA {}", done, total_,
-               total_ ? 100.0 * static_cast<double>(done) / static_cast<double>(total_) : 100.0, rate, eta);
+  spdlog::info("{}", progress_line(total_, total_cost_s_, already_, already_cost_s_, done_cases,
+                                   1e-6 * static_cast<double>(cost_us),
+                                   std::chrono::duration<double>(now - start_).count()));
 }
 
 void Progress::maybe_log(WorkCounter& counter) {

@@ -9,11 +9,21 @@
 #include <condition_variable>
 #include <cstdint>
 #include <mutex>
+#include <string>
 #include <thread>
 
 #include "mpi/session.hpp"
 
 namespace nqc {
+
+/// The progress line for `done_cases` of `total` cases finished, of estimated cost `cost_s` of
+/// `total_cost_s` seconds, `elapsed_s` seconds into this launch; `already`/`already_cost_s`
+/// were done before it (a resume) and count in DONE but not in the rate. The ETA is the
+/// estimated cost left over the estimated cost done per second of this launch ("unknown" until
+/// some is done); counts beyond the totals are taken as the totals.
+[[nodiscard]] std::string progress_line(std::uint64_t total, double total_cost_s, std::uint64_t already,
+                                        double already_cost_s, std::uint64_t done_cases, double cost_s,
+                                        double elapsed_s);
 
 /// The progress line: "progress: DONE/TOTAL cases (P%), R cases/s, ETA S s" (or "ETA
 /// unknown"). The rate counts this launch's cases only; the ETA is weighted by the plan's
