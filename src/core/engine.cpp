@@ -1,5 +1,6 @@
 #include "core/engine.hpp"
 
+#include <cmath>
 #include <functional>
 #include <stdexcept>
 #include <string>
@@ -76,6 +77,10 @@ const ParamSpec kMinConflictsParams[] = {NQC_MINCONFLICTS_PARAMS(NQC_PARAM_ROW, 
 
 }  // namespace
 
+double CaseCost::seconds(Index n) const {
+  return base_s + at_1000_s * std::pow(static_cast<double>(n) / 1000.0, exponent);
+}
+
 void check_engine_codes(std::span<const EngineInfo> infos) {
   std::vector<const EngineInfo*> by_code(infos.size(), nullptr);
   for (const EngineInfo& e : infos) {
@@ -89,7 +94,8 @@ void check_engine_codes(std::span<const EngineInfo> infos) {
 
 const std::vector<EngineInfo>& engine_infos() {
   // name, code (result files store it: never renumber or reuse one; a new engine takes the next
-  // free code), complete, excluded diagonals, max free rows, summary, parameters, factory
+  // free code), complete, excluded diagonals, max free rows, summary, parameters, factory,
+  // cost per case (default: auto's)
   static const std::vector<EngineInfo> infos{
       {"auto", 0, true, true, 0, "random fill, min-conflicts, then a complete search of the residual (words when it fits)",
        kAutoParams,
@@ -123,7 +129,10 @@ const std::vector<EngineInfo>& engine_infos() {
              [p = o.grigoryan](Composition&& c, Rng& rng, const Limits& limits) {
                return complete_grigoryan(std::move(c), rng, limits, p);
              });
-       }},
+       },
+       // Flat near 250 us up to n = 300 (its backtracking), then about n^0.88: 5x auto at
+       // n = 1000, 1.2x at 10^5 (BENCHMARKS.md, "Cost estimates").
+       {2.5e-4, 2.7e-4, 0.88}},
       {"minconflicts", 4, false, true, 0, "min-conflicts local search ([Minton92]) with the composition's rows fixed",
        kMinConflictsParams,
        [](const EngineInfo& self, const EngineOptions& o) -> std::unique_ptr<Engine> {

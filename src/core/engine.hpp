@@ -101,6 +101,17 @@ class Engine {
   }
 };
 
+/// An engine's estimated CPU seconds per derived case of board size n (composition derivation
+/// and verification included): base_s + at_1000_s * (n / 1000)^exponent, fitted to measured
+/// means on this project's machine kind (BENCHMARKS.md, "Cost estimates"). A guide for shard
+/// sizes, scheduling, the progress ETA and --dry-run, not a promise.
+struct CaseCost {
+  double base_s = 2e-5;     ///< per case whatever n (the default: `auto`'s fit)
+  double at_1000_s = 7e-5;  ///< the n-dependent part at n = 1000
+  double exponent = 1.15;   ///< its growth in n
+  [[nodiscard]] double seconds(Index n) const;
+};
+
 /// An engine as the registry declares it (engine.cpp: the one place of engine names and facts;
 /// make_engine, the CLI's help, the config's checks, help and JSON Schema and the tests read it).
 struct EngineInfo {
@@ -113,6 +124,7 @@ struct EngineInfo {
   std::span<const ParamSpec> params;  ///< its parameters (a config's engine_params), in the order shown; may be empty
   /// The engine (`self`: this entry) with the parameters of `options` (make_engine calls it).
   std::unique_ptr<Engine> (*make)(const EngineInfo& self, const EngineOptions& options) = nullptr;
+  CaseCost cost{};           ///< estimated seconds per case (the default where not measured)
 };
 
 /// Every engine, in the order shown to users (not the order of their codes). Its codes are

@@ -1,5 +1,6 @@
 #include "experiment/plan.hpp"
 
+#include "core/engine.hpp"
 #include "experiment/case_row.hpp"
 #include "io/csplib.hpp"
 #include "io/errors.hpp"
@@ -16,14 +17,14 @@
 
 namespace nqc {
 
-double estimated_case_seconds(Index n) { return 2e-5 + 7e-5 * std::pow(static_cast<double>(n) / 1000.0, 1.15); }
+double estimated_case_seconds(std::string_view engine, Index n) { return engine_info(engine).cost.seconds(n); }
 
 double instance_case_seconds(const ExperimentConfig& config) {
   return config.time_limit_s > 0 ? config.time_limit_s : 1.0;
 }
 
 ShardSize shard_size(const ExperimentConfig& config, Index n, std::uint64_t compositions_per_solution) {
-  const double fit = std::floor(config.shard_seconds / estimated_case_seconds(n));
+  const double fit = std::floor(config.shard_seconds / estimated_case_seconds(config.engine, n));
   const auto cases = static_cast<std::uint64_t>(std::clamp(fit, 1.0, static_cast<double>(config.shard_cases)));
   const std::uint64_t per = std::max<std::uint64_t>(1, compositions_per_solution);
   return {std::max<std::uint64_t>(1, cases / per), cases >= per ? per : cases};
@@ -116,7 +117,7 @@ Plan make_plan(const ExperimentConfig& config) {
   for (const SizeGroup& group : config.sizes) {
     const std::uint64_t per = group.compositions_per_solution;
     for (const Index n : group.n) {
-      const double case_seconds = estimated_case_seconds(n);
+      const double case_seconds = estimated_case_seconds(config.engine, n);
       const ShardSize size = shard_size(config, n, per);
       const std::uint64_t solutions_per_shard = size.solutions;
       const std::uint64_t compositions_per_shard = size.compositions;
@@ -158,21 +159,26 @@ PlanEstimate estimate_plan(const Plan& plan) {
     for (const Shard& s : plan.shards) {
       ++by_n[s.n].shards;
       by_n[s.n].cases += s.case_count();
+      by_n[s.n].cpu_seconds += s.cost;
     }
   } else {
-    // Instance shards may mix sizes: a shard counts for every n it holds a case of.
+    // Instance shards may mix sizes: a shard counts for every n it holds a case of, and each
+    // case for its n with its shard's cost per case.
     for (const Shard& s : plan.shards) {
       std::set<Index> sizes;
-      for (std::uint64_t c = s.first_solution; c < s.first_solution + s.solution_count; ++c)
+      const double per_case = s.case_count() ? s.cost / static_cast<double>(s.case_count()) : 0.0;
+      for (std::uint64_t c = s.first_solution; c < s.first_solution + s.solution_count; ++c) {
+        PlanSize& size = by_n[plan.instance_cases[c].n];
+        ++size.cases;
+        size.cpu_seconds += per_case;
         sizes.insert(plan.instance_cases[c].n);
+      }
       for (const Index n : sizes) ++by_n[n].shards;
     }
-    for (const InstanceCase& c : plan.instance_cases) ++by_n[c.n].cases;
   }
   PlanEstimate out;
   for (auto& [n, size] : by_n) {
     size.n = n;
-    size.cpu_seconds = estimated_case_seconds(n) * static_cast<double>(size.cases);
     out.cpu_seconds += size.cpu_seconds;
     out.by_n.push_back(size);
   }

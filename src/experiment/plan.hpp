@@ -3,6 +3,7 @@
 
 #include <cstdint>
 #include <string>
+#include <string_view>
 #include <vector>
 
 #include "experiment/config.hpp"
@@ -23,7 +24,7 @@ struct Shard {
   std::uint64_t first_composition = 0;
   std::uint64_t composition_count = 0;
   std::uint64_t first_case = 0;  ///< case id of (first_solution, first_composition)
-  double cost = 0.0;             ///< estimated CPU seconds (estimated_case_seconds per case): scheduling, shard sizes, ETA
+  double cost = 0.0;  ///< estimated CPU seconds (estimated_case_seconds or instance_case_seconds per case): scheduling, shard sizes, ETA
   bool instances = false;        ///< a shard of Plan::instance_cases: [first_solution, +solution_count)
 
   [[nodiscard]] std::uint64_t case_count() const { return solution_count * composition_count; }
@@ -33,11 +34,11 @@ struct Shard {
   }
 };
 
-/// Estimated CPU seconds of one generated case of board size n: `auto`'s measured mean CPU
-/// time per derived case on this project's machine kind (BENCHMARKS.md: 7*10^-5 s at n =
-/// 1000, 0.2 s at 10^6), fitted as 2*10^-5 + 7*10^-5 (n/1000)^1.15 s. A guide for shard
-/// sizes, scheduling, progress and --dry-run, not a promise: other engines differ.
-double estimated_case_seconds(Index n);
+/// Estimated CPU seconds of one generated case of board size n for `engine` (a registry name):
+/// its registry row's CaseCost (core/engine.hpp; `auto`: 2*10^-5 + 7*10^-5 (n/1000)^1.15 s).
+/// A guide for shard sizes, scheduling, progress and --dry-run, not a promise. Throws
+/// std::invalid_argument for an unknown engine.
+double estimated_case_seconds(std::string_view engine, Index n);
 
 /// Estimated seconds of one instance case (a composition or CSPLib file, whose hardness is
 /// unknown): the config's time_limit_s, or 1 s without one.
@@ -103,8 +104,8 @@ Plan make_plan(const ExperimentConfig& config);
 std::vector<std::uint64_t> schedule_order(const Plan& plan);
 
 /// One board size of a plan: its shards (an instance shard counts for every n it holds a case
-/// of), cases, and their estimated CPU seconds (estimated_case_seconds(n) per case: a guide
-/// for sizing jobs, not a promise; other engines and instance sets differ).
+/// of), cases, and their estimated CPU seconds (the sum of their shards' Shard::cost, per case:
+/// a guide for sizing jobs, not a promise).
 struct PlanSize {
   Index n = 0;
   std::uint64_t shards = 0;

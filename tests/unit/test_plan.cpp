@@ -3,6 +3,7 @@
 #include <algorithm>
 #include <numeric>
 #include <set>
+#include <stdexcept>
 #include <utility>
 #include <vector>
 
@@ -73,7 +74,7 @@ TEST(Plan, LargeCasesSplitSolutionsAcrossShards) {
     if (s.case_count() > 1) {
       EXPECT_LE(s.cost, 30.0);
     }
-  EXPECT_DOUBLE_EQ(p.shards[0].cost, estimated_case_seconds(100000000));
+  EXPECT_DOUBLE_EQ(p.shards[0].cost, estimated_case_seconds("auto", 100000000));
 }
 
 // Fast cases: shard_seconds would take 1.48 million cases of n = 8; shard_cases (100,000 by
@@ -88,6 +89,27 @@ TEST(Plan, ShardSizeFollowsTheCostEstimate) {
   EXPECT_EQ(plan("").shards[0].case_count(), 100000u);
   EXPECT_EQ(plan(R"("shard_seconds": 1,)").shards[0].case_count(), 49300u);  // floor(1 / 2.027e-5) = 49331 -> 493 solutions
   EXPECT_EQ(plan(R"("shard_cases": 1000,)").shards.size(), 300u);
+}
+
+// Each engine's registry row carries its cost per case: grigoryan's backtracking makes it
+// 5.8x auto's at n = 1000 (5.2e-4 s against 9e-5 s), so its shards hold fewer cases and its
+// shards' costs (what the schedule, the ETA and --dry-run use) are its own.
+TEST(Plan, ShardSizeAndCostFollowTheEngine) {
+  const auto plan = [](const std::string& engine) {
+    return make_plan(parse_config(nlohmann::json::parse(R"({"name": "t", "engine": ")" + engine + R"(",
+        "sizes": [{"n": 1000, "solutions": 1000, "compositions_per_solution": 100}]})"),
+                                  "t.json"));
+  };
+  EXPECT_DOUBLE_EQ(estimated_case_seconds("auto", 1000), 9e-5);
+  EXPECT_DOUBLE_EQ(estimated_case_seconds("grigoryan", 1000), 5.2e-4);
+  const Plan a = plan("auto"), g = plan("grigoryan");
+  EXPECT_EQ(a.shards[0].case_count(), 100000u);  // floor(30 / 9e-5) = 333,333: shard_cases bounds it
+  EXPECT_EQ(g.shards[0].case_count(), 57600u);   // floor(30 / 5.2e-4) = 57,692 -> 576 solutions
+  EXPECT_EQ(g.shards.size(), 2u);
+  EXPECT_DOUBLE_EQ(g.shards[0].cost, 57600 * 5.2e-4);
+  EXPECT_NEAR(estimate_plan(g).cpu_seconds, 100000 * 5.2e-4, 1e-9);
+  EXPECT_NEAR(estimate_plan(a).cpu_seconds, 100000 * 9e-5, 1e-9);
+  EXPECT_THROW((void)estimated_case_seconds("nope", 1000), std::invalid_argument);
 }
 
 TEST(Plan, ScheduleTakesLargestCostFirst) {
@@ -131,8 +153,8 @@ TEST(Plan, EstimateCountsShardsAndCasesPerSize) {
   EXPECT_EQ(e.by_n[1].n, 1000);
   EXPECT_EQ(e.by_n[1].shards, 3u);
   EXPECT_EQ(e.by_n[1].cases, 5u * 4);
-  EXPECT_DOUBLE_EQ(e.by_n[0].cpu_seconds, 26 * estimated_case_seconds(8));
-  EXPECT_DOUBLE_EQ(e.by_n[1].cpu_seconds, 20 * estimated_case_seconds(1000));
+  EXPECT_DOUBLE_EQ(e.by_n[0].cpu_seconds, 26 * estimated_case_seconds("auto", 8));
+  EXPECT_DOUBLE_EQ(e.by_n[1].cpu_seconds, 20 * estimated_case_seconds("auto", 1000));
   EXPECT_DOUBLE_EQ(e.cpu_seconds, e.by_n[0].cpu_seconds + e.by_n[1].cpu_seconds);
   EXPECT_DOUBLE_EQ(e.core_hours(), e.cpu_seconds / 3600);
 }
@@ -149,6 +171,7 @@ TEST(Plan, EstimateCountsAMixedInstanceShardForEachOfItsSizes) {
     s.first_solution = s.first_case = first;
     s.solution_count = count;
     s.composition_count = 1;
+    s.cost = 2.0 * static_cast<double>(count);  // 2 s per case (instance_case_seconds: time_limit_s 2)
     p.shards.push_back(s);
   }
   const PlanEstimate e = estimate_plan(p);
@@ -159,6 +182,10 @@ TEST(Plan, EstimateCountsAMixedInstanceShardForEachOfItsSizes) {
   EXPECT_EQ(e.by_n[1].n, 40);
   EXPECT_EQ(e.by_n[1].shards, 2u);
   EXPECT_EQ(e.by_n[1].cases, 3u);
+  // Each case at its shard's cost per case, whichever its size.
+  EXPECT_DOUBLE_EQ(e.by_n[0].cpu_seconds, 4.0);
+  EXPECT_DOUBLE_EQ(e.by_n[1].cpu_seconds, 6.0);
+  EXPECT_DOUBLE_EQ(e.cpu_seconds, 10.0);
 }
 
 }  // namespace
