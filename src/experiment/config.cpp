@@ -40,10 +40,39 @@ JsonShape shape(Type type, std::string expected, Store store = {}) {
   return s;
 }
 
-JsonShape integer(std::int64_t min, std::uint64_t max, std::string expected, Store store) {
-  JsonShape s = shape(Type::integer, std::move(expected), std::move(store));
+// The range of an integer shape as its message states it: ">= MIN" up to the 64-bit limits,
+// "MIN..10^E" for a power of ten, else ">= MIN (at most MAX)".
+std::string range_text(std::int64_t min, std::uint64_t max) {
+  if (max >= kMaxU63) return ">= " + std::to_string(min);
+  int e = 0;
+  std::uint64_t p = 1;
+  while (p < max && p <= kMaxU64 / 10) p *= 10, ++e;
+  if (p == max && e >= 4) return std::to_string(min) + "..10^" + std::to_string(e);
+  return ">= " + std::to_string(min) + " (at most " + std::to_string(max) + ")";
+}
+
+// An integer in min..max; its message "NOUN RANGE" (range_text), so that the text cannot
+// drift from the range.
+JsonShape integer(std::int64_t min, std::uint64_t max, const std::string& noun, Store store) {
+  JsonShape s = shape(Type::integer, noun + " " + range_text(min, max), std::move(store));
   s.min = min;
   s.max = max;
+  return s;
+}
+
+// A number >= min (> min when `above_min`), with no upper bound; its message "NOUN >= MIN" or
+// "NOUN > MIN".
+JsonShape number(double min, bool above_min, const std::string& noun, Store store) {
+  JsonShape s = shape(Type::number, noun + (above_min ? " > " : " >= ") + schema_number(min).dump(), std::move(store));
+  s.min_number = min;
+  s.above_min = above_min;
+  return s;
+}
+
+// `s` that also takes `value` (below its range), which means `meaning`: ", or VALUE for MEANING".
+JsonShape also(JsonShape s, std::int64_t value, const std::string& meaning) {
+  s.also = value;
+  s.expected += ", or " + std::to_string(value) + " for " + meaning;
   return s;
 }
 
@@ -75,7 +104,7 @@ json fallbacks_of(const JsonShape& object) {
 // (EngineInfo::params), checked after the table (read_engine_params). Keys starting with '$'
 // are for editors, not part of the experiment.
 JsonShape config_table(ExperimentConfig& c) {
-  const JsonShape board_size = integer(1, kMaxIndex, "an integer n >= 1 (at most 2147483647)",
+  const JsonShape board_size = integer(1, kMaxIndex, "an integer n",
                                        [&c](const json& v) { c.sizes.back().n.push_back(v.get<Index>()); });
   JsonShape n = shape(Type::one_or_list, "a board size n or a non-empty list of them");
   n.items = std::make_shared<const JsonShape>(board_size);
@@ -83,17 +112,17 @@ JsonShape config_table(ExperimentConfig& c) {
   const JsonShape group = object_of(
       {{"n", true, {}, "board sizes: N or [N, ...]", n},
        {"solutions", true, {}, "random solutions per n",
-        integer(1, kMaxU63, "an integer >= 1", into_last(c.sizes, &SizeGroup::solutions))},
+        integer(1, kMaxU63, "an integer", into_last(c.sizes, &SizeGroup::solutions))},
        // A shard holds at least one whole solution, so its rows must fit in memory.
        {"compositions_per_solution", true, {}, "compositions derived from each solution",
-        integer(1, 100'000'000, "an integer 1..10^8", into_last(c.sizes, &SizeGroup::compositions_per_solution))}},
+        integer(1, 100'000'000, "an integer", into_last(c.sizes, &SizeGroup::compositions_per_solution))}},
       "an object with keys n, solutions, compositions_per_solution", [&c](const json&) { c.sizes.emplace_back(); });
 
   JsonShape path = shape(Type::string, "a file or directory path", [&c](const json& v) { c.instances.files.push_back(v); });
   path.non_empty = true;
-  JsonShape diag = integer(0, 100000, "a number of diagonals >= 0, or -1 for all",
-                           [&c](const json& v) { c.instances.diags.push_back(v.get<int>()); });
-  diag.also = -1;
+  const JsonShape diag = also(integer(0, 100000, "a number of diagonals",
+                                      [&c](const json& v) { c.instances.diags.push_back(v.get<int>()); }),
+                              -1, "all");
   const JsonShape instances = object_of(
       {{"files", true, {}, "composition files or CSPLib prob079 .param files, or directories of them (their *.txt and *.param files)",
         array_of(path, "a non-empty list of files or directories")},
@@ -101,13 +130,12 @@ JsonShape config_table(ExperimentConfig& c) {
         array_of(diag, "a non-empty list of diagonal counts (-1 = all)", [&c](const json&) { c.instances.diags.clear(); })}},
       "an object {\"files\": [...], \"diags\": [...]}");
 
-  JsonShape k_max = integer(1, kMaxK, "an integer k >= 1, or -1 for n - 1", into(c.k.max));
-  k_max.also = -1;
+  const JsonShape k_max = also(integer(1, kMaxK, "an integer k", into(c.k.max)), -1, "n - 1");
   const JsonShape k = object_of(
-      {{"min", false, KRange{}.min, "smallest k", integer(1, kMaxK, "an integer k >= 1", into(c.k.min))},
+      {{"min", false, KRange{}.min, "smallest k", integer(1, kMaxK, "an integer k", into(c.k.min))},
        {"max", false, KRange{}.max, "largest k; -1 = n - 1", k_max},
        {"fixed", false, {}, "k for every composition (instead of min and max)",
-        integer(1, kMaxK, "an integer k >= 1", [&c](const json& v) { c.k.min = c.k.max = v.get<std::int64_t>(); })}},
+        integer(1, kMaxK, "an integer k", [&c](const json& v) { c.k.min = c.k.max = v.get<std::int64_t>(); })}},
       "an object {\"min\": K1, \"max\": K2} or {\"fixed\": K}");
 
   JsonShape name = shape(Type::string, "a name of letters, digits, '.', '_' and '-' that starts with a letter or digit", into(c.name));
@@ -116,9 +144,8 @@ JsonShape config_table(ExperimentConfig& c) {
   engine.choices = engine_names();
   JsonShape output = shape(Type::string, "a directory path", into(c.output));
   output.non_empty = true;
-  JsonShape time_limit = shape(Type::number, "a number of seconds >= 0", into(c.time_limit_s));
-  JsonShape shard_seconds = shape(Type::number, "a number of seconds > 0", into(c.shard_seconds));
-  shard_seconds.above_min = true;
+  const JsonShape time_limit = number(0, false, "a number of seconds", into(c.time_limit_s));
+  const JsonShape shard_seconds = number(0, true, "a number of seconds", into(c.shard_seconds));
   JsonShape engine_params = shape(Type::object, "an object of the engine's parameters");
   engine_params.open = true;  // the engine's parameters: read_engine_params
 
@@ -128,7 +155,7 @@ JsonShape config_table(ExperimentConfig& c) {
           {"name", true, {}, "experiment name; the default output is results/NAME", name},
           {"description", false, "", "free text", shape(Type::string, "a string", into(c.description))},
           {"seed", false, 1, "experiment seed: every random choice derives from (seed, n, solution id, composition id)",
-           integer(0, kMaxU64, "an integer seed >= 0", into(c.seed))},
+           integer(0, kMaxU64, "an integer seed", into(c.seed))},
           {"engine", false, kDefaultEngine, "completion engine (nqc complete --help lists them)", engine},
           {"engine_params", false, json::object(), "parameters of the engine by name; each engine's defaults are its own (grigoryan: the paper's)",
            engine_params},
@@ -137,11 +164,11 @@ JsonShape config_table(ExperimentConfig& c) {
           {"k", false, fallbacks_of(k), "queens in each composition: uniform on min..max (max -1 = n - 1) or fixed; each k must lie in 1..n-1", k},
           {"time_limit_s", false, 0, "per-case wall-clock limit in seconds, 0 = none (a case over it is gave_up)", time_limit},
           {"max_nodes", false, 0, "per-case limit on placements tried, 0 = none (a case over it is gave_up)",
-           integer(0, kMaxU64, "an integer >= 0", into(c.max_nodes))},
+           integer(0, kMaxU64, "an integer", into(c.max_nodes))},
           {"shard_seconds", false, 30, "target work per shard in estimated CPU seconds (the unit a rank takes, writes and loses when killed)",
            shard_seconds},
           {"shard_cases", false, 100000, "at most this many cases per shard (bounds a rank's memory; a shard holds whole solutions when they fit)",
-           integer(1, kMaxU63, "an integer >= 1", into(c.shard_cases))},
+           integer(1, kMaxU63, "an integer", into(c.shard_cases))},
           {"output", false, {}, "results directory (default results/NAME; nqc run -o overrides it)", output},
       },
       "a JSON object");

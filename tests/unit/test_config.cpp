@@ -1,9 +1,11 @@
 #include <gtest/gtest.h>
 #include <unistd.h>
 
+#include <algorithm>
 #include <cmath>
 #include <fstream>
 #include <limits>
+#include <regex>
 #include <sstream>
 
 #include "core/engine_options.hpp"
@@ -97,6 +99,57 @@ TEST(Config, ErrorsNameTheJsonPath) {
   EXPECT_EQ(error_of(json::array()), "c.json: /: expected a JSON object, got []");
 }
 
+// The numbers in a text, "10^5" read as 100000.
+std::vector<double> numbers_in(const std::string& text) {
+  std::vector<double> out;
+  static const std::regex number(R"((-?\d+(?:\.\d+)?(?:e-?\d+)?)(?:\^(\d+))?)");
+  for (auto it = std::sregex_iterator(text.begin(), text.end(), number); it != std::sregex_iterator(); ++it) {
+    const double base = std::stod((*it)[1].str());
+    out.push_back((*it)[2].matched ? std::pow(base, std::stod((*it)[2].str())) : base);
+  }
+  return out;
+}
+
+// Every node of the config's JSON Schema (the config table and the engines' parameter rows)
+// with a range states that range in its message: each bound below the 64-bit limits appears
+// in its `expected` text, so that a range and its text cannot drift apart (as the diags list's
+// did: 0..100000 under "a number of diagonals >= 0").
+void check_ranges_are_stated(const nlohmann::ordered_json& node, const std::string& at, int& checked) {
+  if (node.is_object()) {
+    if (node.contains("expected") && node.contains("type") && (node["type"] == "integer" || node["type"] == "number")) {
+      const std::string text = node["expected"].get<std::string>();
+      const std::vector<double> found = numbers_in(text);
+      for (const char* bound : {"minimum", "maximum", "exclusiveMinimum", "exclusiveMaximum"}) {
+        if (!node.contains(bound)) continue;
+        const double value = node[bound].get<double>();
+        if (std::fabs(value) >= 9.2e18) continue;  // the 64-bit limits: ">= 0" says it
+        EXPECT_NE(std::find(found.begin(), found.end(), value), found.end())
+            << at << ": " << bound << " " << node[bound].dump() << " is not in \"" << text << "\"";
+        ++checked;
+      }
+    }
+    for (const auto& [key, child] : node.items()) check_ranges_are_stated(child, at + "/" + key, checked);
+  } else if (node.is_array()) {
+    for (std::size_t i = 0; i < node.size(); ++i) check_ranges_are_stated(node[i], at + "/" + std::to_string(i), checked);
+  }
+}
+
+TEST(ConfigTable, EveryRangeIsStatedInItsMessage) {
+  int checked = 0;
+  check_ranges_are_stated(config_schema(), "", checked);
+  EXPECT_GE(checked, 20) << "bounds checked";
+  json j = minimal();
+  j.erase("sizes");
+  j["instances"] = json::parse(R"({"files": ["x.param"], "diags": [100001]})");
+  EXPECT_EQ(error_of(j), "c.json: /instances/diags/0: expected a number of diagonals 0..10^5, or -1 for all, got 100001");
+  j = minimal();
+  j["k"] = json::parse(R"({"max": 2147483647})");
+  EXPECT_EQ(error_of(j), "c.json: /k/max: expected an integer k >= 1 (at most 2147483646), or -1 for n - 1, got 2147483647");
+  j = minimal();
+  j["shard_seconds"] = 0;
+  EXPECT_EQ(error_of(j), "c.json: /shard_seconds: expected a number of seconds > 0, got 0");
+}
+
 TEST(Config, KRangeMustFitEveryN) {
   json j = minimal();
   j["k"] = json::parse(R"({"fixed": 9})");
@@ -106,7 +159,7 @@ TEST(Config, KRangeMustFitEveryN) {
   j["k"] = json::parse(R"({"min": 5, "max": 3})");
   EXPECT_EQ(error_of(j), "c.json: /k: k range 5..3 is empty (min > max)");
   j["k"] = json::parse(R"({"min": 0})");
-  EXPECT_EQ(error_of(j), "c.json: /k/min: expected an integer k >= 1, got 0");
+  EXPECT_EQ(error_of(j), "c.json: /k/min: expected an integer k >= 1 (at most 2147483646), got 0");
   j["k"] = json::parse(R"({"fixed": 7})");
   EXPECT_EQ(parse_config(j, "c.json").k.max, 7);
   j["k"] = json::parse(R"({"min": 2, "max": -1})");
