@@ -49,7 +49,13 @@ Runner add_challenge(CLI::App& app) {
       throw InputError(a->dir + ": holds a challenge already (answer.json): choose another directory");
     Rng rng(a->seed, 7);
     Composition c = random_solution(a->n, rng);
-    const Challenge challenge = make_challenge(c, a->free_rows, rng, a->changed_rows);
+    Challenge challenge;
+    try {
+      challenge = make_challenge(c, a->free_rows, rng, a->changed_rows);
+    } catch (const std::runtime_error& e) {
+      // No swap fits (small n with many free rows): nqc gave up on this seed; another may do.
+      throw Error(kExitGaveUp, std::string(e.what()) + "; another --seed or fewer --free-rows may do");
+    }
     // Which file is which is drawn at random: the pair does not give it away.
     const bool first_is_a = rng.below(2) == 0;
     write_composition(c, first_is_a ? file_a : file_b);
@@ -64,11 +70,9 @@ Runner add_challenge(CLI::App& app) {
         {"dead_row", challenge.dead_row + 1},
         {"changed_rows", challenge.changes.size()},
         {"why", "row " + std::to_string(challenge.dead_row + 1) + " is free in both; in the infeasible one every free column is attacked there"}};
-    errno = 0;
-    std::ofstream out(dir / "answer.json");
-    out << answer.dump(2) << "\n";
-    out.flush();
-    if (!out) throw IoError((dir / "answer.json").string() + ": cannot write: " + std::strerror(errno != 0 ? errno : EIO));
+    TextOutput out(dir / "answer.json");
+    out.stream() << answer.dump(2) << "\n";
+    out.close();
     std::printf("%s, %s: n = %d, %d free rows, %zu rows differ; which one has a completion: %s\n", file_a.string().c_str(),
                 file_b.string().c_str(), a->n, a->free_rows, challenge.changes.size(), (dir / "answer.json").string().c_str());
     return 0;

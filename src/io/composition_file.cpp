@@ -16,6 +16,7 @@
 #include <stdexcept>
 
 #include "core/verifier.hpp"
+#include "io/durable.hpp"
 #include "io/errors.hpp"
 #include "io/hdf5.hpp"
 #include "io/input_file.hpp"
@@ -207,7 +208,8 @@ void write_binary(const Composition& c, int fd, const std::string& name) {
 
 void write_binary(const Composition& c, const std::filesystem::path& file) {
   const std::string name = file.string();
-  const int fd = ::open(file.c_str(), O_WRONLY | O_CREAT | O_TRUNC | O_CLOEXEC, 0666);
+  ReplacingOutput output(file);
+  const int fd = ::open(output.path().c_str(), O_WRONLY | O_CREAT | O_TRUNC | O_CLOEXEC, 0666);
   if (fd < 0) throw_errno(name + ": cannot write", errno);
   try {
     write_binary(c, fd, name);
@@ -216,6 +218,7 @@ void write_binary(const Composition& c, const std::filesystem::path& file) {
     throw;
   }
   if (::close(fd) != 0) throw IoError(name + ": cannot write: " + std::strerror(errno));
+  output.commit();
 }
 
 // --- HDF5 ------------------------------------------------------------------------------------
@@ -349,13 +352,22 @@ LoadedComposition read_hdf5_stream(const InputFile& in) {
 
 // A failed write is the system's (its errno classes it: a missing directory is the user's
 // path, a full disk an IoError) or, without an errno, an IoError: never the content's.
-void write_hdf5(const Composition& c, const std::filesystem::path& file) try {
-  h5::Handle h = h5::create_file(file);
-  const h5::Layout layout{std::min(kHdf5ChunkValues, c.q.size()), -1};
-  h5::write_dataset(h, kDataset, H5T_STD_U32LE, H5T_NATIVE_INT32, c.q.data(), c.q.size(), layout);
-  h.close();
-} catch (const h5::Error& e) {
-  throw_error(e.system() ? e.code() : kExitIoError, e.what());
+void write_hdf5(const Composition& c, const std::filesystem::path& file) {
+  ReplacingOutput output(file);
+  try {
+    h5::Handle h = h5::create_file(output.path());
+    const h5::Layout layout{std::min(kHdf5ChunkValues, c.q.size()), -1};
+    h5::write_dataset(h, kDataset, H5T_STD_U32LE, H5T_NATIVE_INT32, c.q.data(), c.q.size(), layout);
+    h.close();
+  } catch (const h5::Error& e) {
+    // HDF5 names the file it opened: the temporary one; the message names the output.
+    std::string message = e.what();
+    const std::string tmp = output.path().string();
+    for (std::size_t at = message.find(tmp); at != std::string::npos; at = message.find(tmp, at + file.string().size()))
+      message.replace(at, tmp.size(), file.string());
+    throw_error(e.system() ? e.code() : kExitIoError, message);
+  }
+  output.commit();
 }
 
 }  // namespace

@@ -1,6 +1,7 @@
 #include "io/durable.hpp"
 
 #include <fcntl.h>
+#include <sys/stat.h>
 #include <unistd.h>
 
 #include <cerrno>
@@ -33,6 +34,48 @@ int write_whole_file(const std::filesystem::path& file, const std::string& text)
   std::error_code ignored;
   fs::remove(file, ignored);
   return error;
+}
+
+ReplacingOutput::ReplacingOutput(const std::filesystem::path& target)
+    : name_(target.string()), target_(target), path_(target) {
+  struct stat st {};
+  fs::path file = target;
+  if (::lstat(target.c_str(), &st) == 0 && S_ISLNK(st.st_mode)) {
+    std::error_code ec;
+    const fs::path resolved = fs::weakly_canonical(target, ec);  // a loop: written as named, fails there
+    if (!ec) file = resolved;
+  }
+  if (::stat(file.c_str(), &st) == 0 && !S_ISREG(st.st_mode)) return;  // a device, a FIFO: in place
+  target_ = file;
+  static unsigned counter = 0;
+  const fs::path dir = file.has_parent_path() ? file.parent_path() : fs::path(".");
+  for (int attempt = 0;; ++attempt) {
+    const fs::path tmp = dir / ("." + file.filename().string() + "." + std::to_string(::getpid()) + "." +
+                                std::to_string(counter++) + ".part");
+    const int fd = ::open(tmp.c_str(), O_WRONLY | O_CREAT | O_EXCL | O_CLOEXEC, 0666);
+    if (fd >= 0) {
+      ::close(fd);
+      path_ = tmp;
+      temporary_ = true;
+      return;
+    }
+    const int error = errno;
+    if (error == EEXIST && attempt < 100) continue;
+    throw_errno(name_ + ": cannot write", error);
+  }
+}
+
+ReplacingOutput::~ReplacingOutput() {
+  if (temporary_) ::unlink(path_.c_str());
+}
+
+void ReplacingOutput::commit() {
+  if (!temporary_) return;
+  if (::rename(path_.c_str(), target_.c_str()) != 0) {
+    const int error = errno;
+    throw IoError(name_ + ": cannot write: " + std::system_category().message(error));
+  }
+  temporary_ = false;
 }
 
 void sync_path(const std::filesystem::path& path, int flags) {

@@ -34,6 +34,33 @@ int write_whole_file(const std::filesystem::path& file, const std::string& text)
 /// nqc::IoError "cannot fsync PATH: REASON".
 void sync_path(const std::filesystem::path& path, int flags);
 
+/// Where a command's output file is written so that a failure leaves what the path held
+/// (construct, generate, derive, convert, export, complete -o, randset and aggregate --csv,
+/// challenge): for a path that names a regular file or nothing, a new file beside it (under a
+/// name of its own, mode 0666 less the umask) that commit() renames onto it; through a
+/// symbolic link, onto the link's target (the link stays). Anything else that exists (a
+/// device such as /dev/full, a FIFO) is written in place: path() is then the path itself. The
+/// destructor removes an uncommitted temporary file. Not copyable.
+class ReplacingOutput {
+ public:
+  /// Throws "TARGET: cannot write: REASON" (nqc::throw_errno's classes: a missing directory is
+  /// bad input, ENOSPC or EACCES an IoError) when the temporary file cannot be made.
+  explicit ReplacingOutput(const std::filesystem::path& target);
+  ~ReplacingOutput();
+  ReplacingOutput(const ReplacingOutput&) = delete;
+  ReplacingOutput& operator=(const ReplacingOutput&) = delete;
+  /// The file to open for writing.
+  [[nodiscard]] const std::filesystem::path& path() const { return path_; }
+  /// Names the written file: renames the temporary file onto the target (no fsync: a command's
+  /// output, not a result). Throws nqc::IoError "TARGET: cannot write: REASON".
+  void commit();
+
+ private:
+  std::string name_;  // the target as given, for messages
+  std::filesystem::path target_, path_;
+  bool temporary_ = false;
+};
+
 /// Runs jobs one at a time in a background thread (issue 14: a rank's shard writes must not
 /// hold up its cases): the runner hands it each finished shard, whose file the job writes
 /// and commits while the next shard runs. At most one job is in flight: submit() first waits

@@ -39,8 +39,9 @@ TextOutput::TextOutput(const std::filesystem::path& path)
     std::fflush(stdout);  // what printf wrote before comes first
     return;
   }
+  replacing_.emplace(path);
   errno = 0;
-  file_.open(path, std::ios::binary | std::ios::trunc);
+  file_.open(replacing_->path(), std::ios::binary | std::ios::trunc);
   if (!file_) throw_errno(name_ + ": cannot write", errno != 0 ? errno : EIO);  // a missing directory: bad input
 }
 
@@ -51,6 +52,7 @@ void TextOutput::close() {
   out.flush();
   if (out && !stdout_) file_.close();
   if (!out) throw_errno(name_ + ": cannot write", errno != 0 ? errno : EIO);
+  if (replacing_) replacing_->commit();
 }
 
 }  // namespace nqc

@@ -8,9 +8,12 @@
 #include <cstdio>
 #include <filesystem>
 #include <fstream>
+#include <optional>
 #include <string>
 #include <utility>
 #include <vector>
+
+#include "io/durable.hpp"
 
 namespace nqc {
 
@@ -34,8 +37,9 @@ void require_one_stdout(const NamedOutputs& outputs);
 /// of them is "-".
 FILE* text_stream(const NamedOutputs& outputs);
 
-/// A text output: the file `path` (created or truncated), or standard output for "-".
-/// Not copyable.
+/// A text output: the file `path`, or standard output for "-". A file is written under a
+/// temporary name and named by close() (ReplacingOutput, io/durable.hpp: a failure leaves what
+/// `path` held; a device or FIFO is written in place). Not copyable.
 class TextOutput {
  public:
   /// Opens `path`. Throws "PATH: cannot write: REASON" as nqc::throw_errno classes the
@@ -55,6 +59,7 @@ class TextOutput {
  private:
   std::string name_;
   bool stdout_ = false;
+  std::optional<ReplacingOutput> replacing_;
   std::ofstream file_;
 };
 

@@ -3,7 +3,8 @@
 # file system): a clear error naming the file and the system's reason (e.g. "No space left on
 # device"), exit 7 (io_error), every shard written before it intact, no temporary file left,
 # and --resume completes the run once there is space; a results directory through a regular
-# file is the user's path: exit 1. Writing subcommands into the full (construct -o) or
+# file is the user's path: exit 1. Writing subcommands into a full file system keep the file
+# their path held (temporary name, rename). Writing subcommands into the full (construct -o) or
 # read-only (construct -o, export -o) file system: 7; export -o onto a full device:
 # test_exit_codes.sh. Needs root to mount a small tmpfs (exit 77 = skipped, for
 # ctest, where that is not allowed).
@@ -24,7 +25,7 @@ if ! mount -t tmpfs -o size=300k tmpfs "$mnt" 2>/dev/null; then
   echo "skipped: cannot mount a tmpfs here (needs root)"
   exit 77
 fi
-trap 'umount "$mnt" "$TMP/small2" 2>/dev/null; rm -rf "$TMP"' EXIT
+trap 'umount "$mnt" "$TMP/small2" "$TMP/small3" 2>/dev/null; rm -rf "$TMP"' EXIT
 cat >"$TMP/full.json" <<'JSON'
 {"name": "full", "seed": 1, "shard_cases": 100, "sizes": [{"n": [1000], "solutions": 200, "compositions_per_solution": 100}]}
 JSON
@@ -44,6 +45,27 @@ expect_exit 7 "construct -o into the full file system"
 check "... the error names the file and says No space left on device" \
   grep -qxF "nqc: error: $mnt/big.txt: cannot write: No space left on device" "$ERR_FILE"
 rm -f "$mnt/big.txt"
+# Every writing subcommand writes under a temporary name and renames: on a full disk the file
+# the path held before is kept whole (text, binary, HDF5; construct, generate, randset
+# --trials-csv), and no temporary file is left.
+mnt3=$TMP/small3
+mkdir -p "$mnt3" && mount -t tmpfs -o size=64k tmpfs "$mnt3"
+for ext in txt bin h5; do "$NQC" construct 1000 -o "$mnt3/keep.$ext" 2>/dev/null; done
+"$NQC" randset 100 --trials 10 --trials-csv "$mnt3/keep.csv" >/dev/null 2>&1
+keep_sums=$(cd "$mnt3" && sha256sum -- keep.*)
+head -c 45000 /dev/zero >"$mnt3/fill" 2>/dev/null
+for ext in txt bin h5; do
+  run "$NQC" construct 10000 -o "$mnt3/keep.$ext"
+  expect_exit 7 "construct 10000 -o keep.$ext onto a full disk"
+  run "$NQC" generate 10000 -o "$mnt3/keep.$ext"
+  expect_exit 7 "generate 10000 -o keep.$ext onto a full disk"
+done
+check "... the error names the output, not a temporary file" grep -qF "$mnt3/keep.h5" "$ERR_FILE"
+run "$NQC" randset 100 --trials 20000 --trials-csv "$mnt3/keep.csv"
+expect_exit 7 "randset --trials-csv onto a full disk"
+check "full disk: each file the paths held before is unchanged" test "$(cd "$mnt3" && sha256sum -- keep.*)" = "$keep_sums"
+check "full disk: no temporary file left" test -z "$(ls -A "$mnt3" | grep '\.part$')"
+umount "$mnt3"
 # Two ranks, on a file system of their own (the one above is full): the rank whose write fails
 # stops; every rank, and mpirun, exit 7.
 if command -v mpirun >/dev/null; then

@@ -236,6 +236,31 @@ refused "info -" "RESULTS: $results_msg" "$NQC" info -
 refused "rerun -" "RESULTS: $results_msg" "$NQC" rerun - --case 0
 refused "export -" "RESULTS: $results_msg" "$NQC" export - --case 0
 
+# Outputs that are not regular files: a symbolic link is followed (its target gets the file,
+# the link stays), a FIFO and a device are written in place (never replaced by a regular file);
+# a device that refuses the write (one like /dev/full: c 1 7) is exit 7, the node kept.
+cd "$TMP" || exit 1
+echo keep >target.txt && ln -sf target.txt link.txt
+run "$NQC" construct 8 -o link.txt
+expect_exit 0 "construct -o a symbolic link"
+check "... the link is still a link to target.txt" test "$(readlink link.txt)" = target.txt
+check "... its target holds the composition" grep -qF "# nqc composition: n = 8, k = 8" target.txt
+rm -f fifo && mkfifo fifo
+(cat fifo >fifo.out) &
+run "$NQC" construct 8 -o fifo
+wait
+expect_exit 0 "construct -o a FIFO"
+check "... the FIFO is still a FIFO" test -p fifo
+check "... its reader got the composition" grep -qF "# nqc composition: n = 8, k = 8" fifo.out
+if mknod -m 666 full-device c 1 7 2>/dev/null; then
+  run "$NQC" construct 8 -o full-device
+  expect_exit 7 "construct -o a full device"
+  expect_stderr_line "nqc: error: full-device: cannot write: No space left on device" "... one line naming it"
+  check "... the device node is still a character device" test -c full-device
+  rm -f full-device
+fi
+cd - >/dev/null || exit 1
+
 # No command above left a file named "-" (nor "./-" anywhere below the test's directory).
 check "no file named '-' was written ($(find "$TMP" -name - | head -3))" test -z "$(find "$TMP" -name -)"
 summary
