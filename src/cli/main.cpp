@@ -1,6 +1,8 @@
 // nqc: the command-line front end (CLI11 subcommands). Data goes to files or stdout, logs
 // and errors to stderr; exit codes as nqc::ExitCode.
+#include <cerrno>
 #include <cstdio>
+#include <cstring>
 #include <iostream>
 #include <map>
 
@@ -10,7 +12,26 @@
 #include "io/errors.hpp"
 #include "nqc/version.hpp"
 
-int main(int argc, char** argv) {
+namespace {
+
+// The exit code once standard output is flushed: a write to it that failed (a full device, a
+// closed pipe that does not end the process) turns success and the verdicts (0, 2, 3) into
+// io_error (7), with one line; a command that failed keeps its code and its one line.
+int finish(int code) {
+  errno = 0;
+  std::cout.flush();
+  const bool failed = std::fflush(stdout) != 0 || std::ferror(stdout) || std::cout.fail();
+  // A command that failed has said why (its own write to stdout included): one line only.
+  if (!failed || (code != nqc::kExitOk && code != nqc::kExitInfeasible && code != nqc::kExitGaveUp)) return code;
+  // The reason when the last flush failed; an earlier failed write's errno is gone by now.
+  const int error = errno;
+  std::fprintf(stderr, "nqc: error: <stdout>: cannot write%s%s\n", error != 0 ? ": " : " (a write failed)",
+               error != 0 ? std::strerror(error) : "");
+  std::clearerr(stdout);
+  return nqc::kExitIoError;
+}
+
+int run_main(int argc, char** argv) {
   CLI::App app{"nqc: n-Queens Completion at cluster scale (complete compositions, run experiments, aggregate results)"};
   app.require_subcommand(1);
   app.footer(nqc::exit_codes_text());
@@ -55,7 +76,7 @@ int main(int argc, char** argv) {
   } catch (const CLI::CallForVersion& e) {
     return app.exit(e);
   } catch (const CLI::ParseError& e) {
-    std::fprintf(stderr, "nqc: error: %s\nRun with --help for more information.\n", e.what());
+    std::fprintf(stderr, "nqc: error: %s (nqc --help for more information)\n", e.what());
     return nqc::kExitBadInput;
   }
   try {
@@ -70,3 +91,7 @@ int main(int argc, char** argv) {
   }
   return nqc::kExitBadInput;
 }
+
+}  // namespace
+
+int main(int argc, char** argv) { return finish(run_main(argc, argv)); }

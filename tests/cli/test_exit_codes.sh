@@ -72,6 +72,30 @@ if [ -w /dev/full ]; then
   expect_stderr_line "nqc: error: $TMP/full.bin: cannot write: No space left on device" "... the one-line error"
   run "$NQC" aggregate "$TMP/ci" --csv "$TMP/full.txt"
   expect_exit 7 "aggregate --csv onto a full device"
+  # Standard output onto a full device: every command that prints its result there, 7 and one
+  # line (they exited 0 before: what they printed was lost unsaid).
+  "$NQC" construct 12 -o "$TMP/q12.txt"
+  while IFS= read -r args; do
+    # shellcheck disable=SC2086 # the arguments are words
+    "$NQC" $args >/dev/full 2>"$ERR_FILE"
+    rc=$?
+    check "$args >/dev/full: exit 7 (got $rc)" test "$rc" -eq 7
+    # The reason when the last write failed; an earlier one's errno is gone by the end.
+    check "$args >/dev/full: one line, <stdout>: cannot write" \
+      grep -qxE "nqc: error: <stdout>: cannot write(: No space left on device| \(a write failed\))" "$ERR_FILE"
+    check "$args >/dev/full: ... and nothing else" test "$(wc -l <"$ERR_FILE")" -eq 1
+  done <<EOF
+aggregate $TMP/ci
+info $TMP/ci
+info --columns
+verify $TMP/q12.txt
+count 8
+complete $TMP/q12.txt
+rerun $TMP/ci --case 3
+run $REPO/configs/ci.json --dry-run --json -o $TMP/ci
+run --config-schema
+randset 100 --trials 10
+EOF
 else
   echo "# /dev/full is not writable here: the full-device checks are skipped"
 fi
