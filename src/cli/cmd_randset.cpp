@@ -44,15 +44,13 @@ Runner add_randset(CLI::App& app) {
     const NamedOutputs outputs{{"--csv", a->csv}, {"--trials-csv", a->trials_csv}};
     require_one_stdout(outputs);
     FILE* text = text_stream(outputs);
+    // The same file twice (a link, ./x and x) would write one over the other.
+    if (!a->csv.empty() && !a->trials_csv.empty() && same_output_file(a->csv, a->trials_csv))
+      throw InputError("--csv and --trials-csv: " + a->csv + " and " + a->trials_csv + " are one file; give two files");
     std::optional<TextOutput> csv, per_trial;
     if (!a->csv.empty()) csv.emplace(a->csv);
     if (!a->trials_csv.empty()) {
       per_trial.emplace(a->trials_csv);
-      // Both open now: the same file twice (a link, ./x and x) would write one over the other.
-      std::error_code ec;
-      if (csv && !is_std_stream(a->csv) && !is_std_stream(a->trials_csv) &&
-          std::filesystem::equivalent(a->csv, a->trials_csv, ec))
-        throw InputError("--csv and --trials-csv: " + a->csv + " and " + a->trials_csv + " are one file; give two files");
       per_trial->stream() << "trial,first_pass,dead_end_k\n";
     }
     std::map<Index, std::uint64_t> lengths;

@@ -76,7 +76,7 @@ int run_main(int argc, char** argv) {
   } catch (const CLI::CallForVersion& e) {
     return app.exit(e);
   } catch (const CLI::ParseError& e) {
-    std::fprintf(stderr, "nqc: error: %s (nqc --help for more information)\n", e.what());
+    std::fprintf(stderr, "nqc: error: %s\n", e.what());
     return nqc::kExitBadInput;
   }
   try {

@@ -36,15 +36,24 @@ int write_whole_file(const std::filesystem::path& file, const std::string& text)
   return error;
 }
 
+fs::path resolved_output_path(const fs::path& path) {
+  fs::path file = path;
+  std::error_code ec;
+  for (int links = 0; fs::is_symlink(fs::symlink_status(file, ec)); ++links) {
+    if (links == 40) return path;
+    const fs::path to = fs::read_symlink(file, ec);
+    if (ec) return path;
+    file = to.is_absolute() ? to : file.parent_path() / to;
+  }
+  const fs::path resolved = fs::weakly_canonical(file, ec);
+  return ec ? file : resolved;
+}
+
 ReplacingOutput::ReplacingOutput(const std::filesystem::path& target)
     : name_(target.string()), target_(target), path_(target) {
   struct stat st {};
   fs::path file = target;
-  if (::lstat(target.c_str(), &st) == 0 && S_ISLNK(st.st_mode)) {
-    std::error_code ec;
-    const fs::path resolved = fs::weakly_canonical(target, ec);  // a loop: written as named, fails there
-    if (!ec) file = resolved;
-  }
+  if (::lstat(target.c_str(), &st) == 0 && S_ISLNK(st.st_mode)) file = resolved_output_path(target);
   if (::stat(file.c_str(), &st) == 0 && !S_ISREG(st.st_mode)) return;  // a device, a FIFO: in place
   target_ = file;
   static unsigned counter = 0;

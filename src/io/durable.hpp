@@ -34,6 +34,11 @@ int write_whole_file(const std::filesystem::path& file, const std::string& text)
 /// nqc::IoError "cannot fsync PATH: REASON".
 void sync_path(const std::filesystem::path& path, int flags);
 
+/// The file an output path names: symbolic links followed (dangling ones too: the file they
+/// would create), "." and ".." resolved. A loop, or more than 40 links, gives the path as is
+/// (opening it then fails with the system's reason).
+std::filesystem::path resolved_output_path(const std::filesystem::path& path);
+
 /// Where a command's output file is written so that a failure leaves what the path held
 /// (construct, generate, derive, convert, export, complete -o, randset and aggregate --csv,
 /// challenge): for a path that names a regular file or nothing, a new file beside it (under a

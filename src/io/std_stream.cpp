@@ -27,6 +27,13 @@ void require_one_stdout(const NamedOutputs& outputs) {
                    " are '-' (standard output); give a file to all but one");
 }
 
+bool same_output_file(const std::filesystem::path& a, const std::filesystem::path& b) {
+  if (is_std_stream(a) || is_std_stream(b)) return false;
+  std::error_code ec;
+  if (std::filesystem::equivalent(a, b, ec)) return true;
+  return resolved_output_path(a) == resolved_output_path(b);
+}
+
 FILE* text_stream(const NamedOutputs& outputs) {
   for (const auto& output : outputs)
     if (is_std_stream(output.second)) return stderr;

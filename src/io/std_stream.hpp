@@ -33,6 +33,11 @@ using NamedOutputs = std::vector<std::pair<std::string, std::string>>;
 /// one" when two or more of `outputs` are "-" (one stream cannot hold two files).
 void require_one_stdout(const NamedOutputs& outputs);
 
+/// True when the outputs `a` and `b` (neither "-") are one file: the same existing file
+/// (std::filesystem::equivalent: hard links too) or the same path once "." and ".." and
+/// symbolic links are resolved (files yet to be written).
+bool same_output_file(const std::filesystem::path& a, const std::filesystem::path& b);
+
 /// Where text that accompanies `outputs` goes (a summary, a table): stdout, or stderr when one
 /// of them is "-".
 FILE* text_stream(const NamedOutputs& outputs);

@@ -245,6 +245,10 @@ run "$NQC" construct 8 -o link.txt
 expect_exit 0 "construct -o a symbolic link"
 check "... the link is still a link to target.txt" test "$(readlink link.txt)" = target.txt
 check "... its target holds the composition" grep -qF "# nqc composition: n = 8, k = 8" target.txt
+ln -sf not-yet.txt dangling.txt
+run "$NQC" construct 8 -o dangling.txt
+expect_exit 0 "construct -o a dangling symbolic link"
+check "... the link stays, and the file it names is made" test -L dangling.txt -a -f not-yet.txt
 rm -f fifo && mkfifo fifo
 (cat fifo >fifo.out) &
 run "$NQC" construct 8 -o fifo
