@@ -14,7 +14,10 @@ std::string dry_run_text(const DryRun& d) {
     out += fmt::format("{:>12} {:>10} {:>14} {:>16.1f}\n", size.n, size.shards, size.cases, size.cpu_seconds);
   out += fmt::format("{:>12} {:>10} {:>14} {:>16.1f}  ({:.2f} core-hours)\n", "total", d.plan.shards.size(),
                      d.plan.total_cases, estimate.cpu_seconds, estimate.core_hours());
-  if (d.has_shards)
+  if (d.finished)
+    out += fmt::format("{}: the run of this config is finished ({}): nothing to do (--force starts it over)\n", d.config.output,
+                       (fs::path(d.config.output) / "results.h5").string());
+  else if (d.has_shards)
     out += fmt::format("{} holds {} shard files of this config: --resume continues the run\n", d.config.output, d.shards_done);
   return out;
 }
@@ -31,6 +34,7 @@ nlohmann::json dry_run_json(const DryRun& d) {
       {"shards", d.plan.shards.size()},
       {"cases", d.plan.total_cases},
       {"shards_done", d.shards_done},
+      {"finished", d.finished},
       {"by_n", by_n},
       {"cpu_seconds", estimate.cpu_seconds},
       {"core_hours", estimate.core_hours()},

@@ -20,15 +20,18 @@ struct DryRun {
   const Plan& plan;
   bool has_shards = false;        ///< DIR/shards exists
   std::uint64_t shards_done = 0;  ///< shard files there
+  bool finished = false;          ///< every shard there and DIR/results.h5 merged: a run has nothing to do
 };
 
 /// The text: "config FILE: S shards, C cases, output DIR", the table of estimate_plan (n,
 /// shards, cases, est. CPU s; a total row with core-hours), and, when DIR/shards exists,
-/// "DIR holds N shard files of this config: --resume continues the run".
+/// "DIR holds N shard files of this config: --resume continues the run", or for a finished
+/// run "DIR: the run of this config is finished (DIR/results.h5): nothing to do (--force
+/// starts it over)", as the run says.
 std::string dry_run_text(const DryRun& d);
 
 /// The JSON object (one line on stdout): config and output (absolute, symbolic links
-/// resolved), name, shards, cases, shards_done, and the estimate: by_n (a list of {n, shards,
+/// resolved), name, shards, cases, shards_done, finished, and the estimate: by_n (a list of {n, shards,
 /// cases, cpu_seconds}), cpu_seconds, core_hours. Keys are only ever added (jobs/submit reads
 /// config, name, output, shards, cases).
 nlohmann::json dry_run_json(const DryRun& d);

@@ -7,6 +7,7 @@
 #include <cstring>
 #include <fstream>
 #include <map>
+#include <regex>
 #include <set>
 
 #include <nlohmann/json.hpp>
@@ -148,6 +149,46 @@ void check_plan_file(const fs::path& dir, const PinnedPlan& pinned, const Conten
 }
 
 }  // namespace
+
+void remove_run_for_force(const fs::path& dir, const std::string& config_text, const std::string& config_hash) {
+  std::error_code ec;
+  const fs::path stored = dir / "config.json";
+  if (fs::exists(stored, ec)) {
+    const std::string text = text::read_small_file(stored, 16u << 20, "config.json");
+    if (text != config_text && config_file_problem(text, stored).empty())
+      throw InputError(dir.string() + ": holds the run of another config (" + stored.string() +
+                       " differs from this one); --force starts over this config's run only: choose another output directory");
+  }
+  // nqc's files of the run, checked first, removed after: a refusal removes nothing.
+  std::vector<fs::path> files;
+  if (fs::exists(dir / "results.h5", ec)) files.push_back(dir / "results.h5");
+  static const std::regex own(R"((shard|partial)-[0-9]{6,}\.h5(\.tmp(\.[0-9]+)?)?)");
+  if (fs::is_directory(dir / "shards", ec))
+    for (const auto& entry : fs::directory_iterator(dir / "shards", ec))
+      if (std::regex_match(entry.path().filename().string(), own)) files.push_back(entry.path());
+  std::sort(files.begin(), files.end());
+  for (const fs::path& file : files) {
+    if (file.extension() != ".h5") continue;  // a .tmp: never a whole file
+    std::string hash;
+    try {
+      hash = attr(read_result_file(file, kAttributes), "config_hash");
+    } catch (const Error&) {  // h5::Error too
+      continue;               // damaged: nqc's file, removed below
+    }
+    if (!hash.empty() && hash != config_hash)
+      throw InputError(file.string() + ": belongs to another config (config_hash " + text::escaped(hash) + ", this config " +
+                       config_hash + "); --force removes this config's results only: move it out, or choose another output directory");
+  }
+  for (const fs::path& file : files) {
+    fs::remove(file, ec);
+    if (ec) throw IoError(file.string() + ": cannot remove (--force): " + ec.message());
+  }
+  for (const char* entry : {"plan.json", "launches"}) {
+    fs::remove_all(dir / entry, ec);
+    if (ec) throw IoError((dir / entry).string() + ": cannot remove (--force): " + ec.message());
+  }
+  fs::remove(dir / "shards", ec);  // only when empty: a user's files stay
+}
 
 DirectoryState prepare_directory(const fs::path& dir, const std::string& config_text, const PinnedPlan& pinned,
                                  const Plan& plan, bool resume, bool repair, bool dry, std::vector<std::uint64_t>& done) {

@@ -35,6 +35,14 @@ enum class DirectoryState {
 DirectoryState prepare_directory(const std::filesystem::path& dir, const std::string& config_text, const PinnedPlan& pinned,
                                  const Plan& plan, bool resume, bool repair, bool dry, std::vector<std::uint64_t>& done);
 
+/// --force: removes this config's run from DIR, under the lock, before prepare_directory:
+/// results.h5, plan.json, launches/ and the files nqc writes in shards/ (shard-N.h5,
+/// partial-N.h5, their *.tmp files); nothing else (a user's files stay). Refuses (nqc::InputError,
+/// nothing removed) when DIR holds another config's run: DIR/config.json a valid config that
+/// is not this one, or a result file there whose config_hash is another's; a damaged result
+/// file of nqc's name is removed. nqc::IoError when a removal fails.
+void remove_run_for_force(const std::filesystem::path& dir, const std::string& config_text, const std::string& config_hash);
+
 /// At the merge: the instance files and DIR/plan.json still as the launch pinned them.
 /// Throws nqc::InputError naming what changed (or DIR/plan.json damaged), with what to do;
 /// nqc::IoError when a file cannot be read.

@@ -138,6 +138,7 @@ void dry_run(const RunOptions& options, const Loaded& l, const Planned& p) {
   std::error_code ec;
   d.has_shards = fs::is_directory(l.dir / "shards", ec);
   d.shards_done = done.size();
+  d.finished = done.size() == p.plan.shards.size() && fs::exists(l.dir / "results.h5", ec);
   const std::string out = options.json ? dry_run_json(d).dump() + "\n" : dry_run_text(d);
   std::fputs(out.c_str(), stdout);
 }
@@ -164,14 +165,8 @@ Prepared stage_prepare(const RunOptions& options, const Loaded& l, const Planned
   std::string stale;
   out.lock = std::make_unique<DirectoryLock>(l.dir, DirectoryLock::scope_of(options.part, options.parts), &stale);
   if (!stale.empty()) spdlog::warn("{}", stale);
-  if (options.force) {
-    // Start over, under the lock: this config's results go (never another config's: the
-    // config check below still refuses those, since config.json stays).
-    for (const char* entry : {"results.h5", "shards", "plan.json", "launches"}) {
-      fs::remove_all(l.dir / entry, ec);
-      if (ec) throw IoError((l.dir / entry).string() + ": cannot remove (--force): " + ec.message());
-    }
-  }
+  // Start over, under the lock: this config's run goes, never another config's nor a user's files.
+  if (options.force) remove_run_for_force(l.dir, l.config_text, p.pinned.config_hash);
   const bool resume = options.resume || options.repair || options.parts > 1;
   out.state = prepare_directory(l.dir, l.config_text, p.pinned, p.plan, resume, options.repair, false, out.done);
   if (out.state == DirectoryState::finished) return out;

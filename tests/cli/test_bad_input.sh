@@ -203,13 +203,41 @@ expect_exit 1 "run another config into the same directory"
 expect_log_error "$res: holds results of another config ($res/config.json differs from this one); choose another output directory" \
   "another config: 'holds results of another config' error line"
 check "another config: results.h5 unchanged (sha256)" unchanged
+# --force removes this config's run only: never another config's run, nor a user's files.
+run "$NQC" run "$DATA/other-config.json" -o "$res" --force
+expect_exit 1 "--force of another config into the directory"
+expect_log_error "$res: holds the run of another config ($res/config.json differs from this one); --force starts over this config's run only: choose another output directory" \
+  "--force of another config: refused, named"
+check "--force of another config: results.h5 unchanged (sha256)" unchanged
+check "--force of another config: its shards and plan are still there" test -s "$res/plan.json" -a "$(ls "$res/shards" | wc -l)" -eq 15
+mkdir -p "$TMP/forced/shards/sub" && echo notes >"$TMP/forced/shards/notes.txt" && echo keep >"$TMP/forced/mine.txt"
+"$NQC" run "$DATA/other-config.json" -o "$TMP/other" -q 2>/dev/null
+cp "$TMP/other/shards/shard-000000.h5" "$TMP/forced/shards/shard-000099.h5"
+config_hash_of() { /usr/bin/python3 -c 'import h5py, sys; print(h5py.File(sys.argv[1], "r").attrs["config_hash"])' "$1"; }
+other_hash=$(config_hash_of "$TMP/other/shards/shard-000000.h5")
+this_hash=$(config_hash_of "$TMP/forced/results.h5")
+run "$NQC" run "$TMP/ci.json" -o "$TMP/forced" --force
+expect_exit 1 "--force with another config's shard file among this config's"
+expect_log_error "$TMP/forced/shards/shard-000099.h5: belongs to another config (config_hash $other_hash, this config $this_hash); --force removes this config's results only: move it out, or choose another output directory" \
+  "... refused, the foreign file named"
+check "... nothing removed (results.h5 still there)" test -s "$TMP/forced/results.h5"
+rm "$TMP/forced/shards/shard-000099.h5"
+run "$NQC" run "$TMP/ci.json" -o "$TMP/forced" --force -q
+expect_exit 0 "--force beside a user's files"
+check "--force: the user's files stay (shards/notes.txt, shards/sub, mine.txt)" \
+  test -s "$TMP/forced/shards/notes.txt" -a -d "$TMP/forced/shards/sub" -a -s "$TMP/forced/mine.txt"
 run "$NQC" run "$DATA/other-config.json" -o "$res" --dry-run
 expect_exit 1 "--dry-run of another config into the same directory"
 expect_log_error "$res: holds results of another config ($res/config.json differs from this one); choose another output directory" \
   "--dry-run refuses another config's directory as the run would"
 run "$NQC" run "$TMP/ci.json" -o "$res" --dry-run
 expect_exit 0 "--dry-run of the same config into its directory"
-expect_stdout_line "$res holds 15 shard files of this config: --resume continues the run" "--dry-run says the run can be resumed"
+expect_stdout_line "$res: the run of this config is finished ($res/results.h5): nothing to do (--force starts it over)" \
+  "--dry-run of a finished run says it is finished, as the run does"
+cp -r "$res" "$TMP/unmerged" && rm "$TMP/unmerged/results.h5"
+run "$NQC" run "$TMP/ci.json" -o "$TMP/unmerged" --dry-run
+expect_exit 0 "--dry-run of a run whose shards are there, not merged"
+expect_stdout_line "$TMP/unmerged holds 15 shard files of this config: --resume continues the run" "--dry-run says the run can be resumed"
 # --dry-run --json: the same checks, the plan as one JSON line (paths absolute, keys sorted).
 run "$NQC" run "$DATA/other-config.json" -o "$res" --dry-run --json
 expect_exit 1 "--dry-run --json of another config into the same directory"
@@ -223,7 +251,7 @@ by_n='{"cases":30,"n":1,"shards":2},{"cases":30,"n":4,"shards":2},{"cases":30,"n
 by_n+='{"cases":30,"n":20,"shards":2},{"cases":30,"n":50,"shards":2},{"cases":30,"n":100,"shards":2},{"cases":20,"n":1000,"shards":1}'
 check "--dry-run --json: one line, the plan's JSON (the estimates' numbers aside)" test \
   "$(sed -E 's/"(cpu_seconds|core_hours)":[0-9.e+-]+,?//g; s/,}/}/g' "$OUT_FILE")" = \
-  "{\"by_n\":[$by_n],\"cases\":230,\"config\":\"$phys/ci.json\",\"name\":\"ci\",\"output\":\"$phys/results\",\"shards\":15,\"shards_done\":15}"
+  "{\"by_n\":[$by_n],\"cases\":230,\"config\":\"$phys/ci.json\",\"finished\":true,\"name\":\"ci\",\"output\":\"$phys/results\",\"shards\":15,\"shards_done\":15}"
 check "--dry-run --json: a cpu_seconds per n, and the totals" test "$(grep -oE '"(cpu_seconds|core_hours)":[0-9.e+-]+' "$OUT_FILE" | wc -l)" -eq 10
 run "$NQC" run "$TMP/ci.json" --json
 expect_exit 1 "--json without --dry-run"
