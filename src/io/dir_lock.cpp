@@ -12,6 +12,8 @@
 #include <sstream>
 #include <vector>
 
+#include "io/errors.hpp"
+
 namespace nqc {
 namespace fs = std::filesystem;
 
@@ -107,6 +109,9 @@ std::string DirectoryLock::scope_of(std::uint64_t part, std::uint64_t parts) {
 }
 
 std::optional<LockHolder> DirectoryLock::read(const fs::path& file) {
+  std::error_code ec;
+  if (fs::is_directory(file, ec))  // not nqc's: an ifstream would throw from deep in its reads
+    throw InputError(file.string() + ": a directory where nqc keeps its lock file: remove it");
   std::ifstream in(file);
   if (!in) return std::nullopt;
   try {

@@ -3,6 +3,8 @@
 #include <algorithm>
 #include <cerrno>
 #include <cstring>
+#include <filesystem>
+#include <ios>
 #include <new>
 #include <system_error>
 
@@ -74,6 +76,13 @@ ErrorReport current_error() {
     return {e.code(), e.what()};
   } catch (const std::bad_alloc&) {
     return {kExitOutOfMemory, "out of memory (the board or the file is too large for this machine)"};
+  } catch (const std::filesystem::filesystem_error& e) {
+    // "PATH: REASON" as every other message, not libstdc++'s "filesystem error: status: ...".
+    const std::string path = e.path1().empty() ? std::string() : e.path1().string() + ": ";
+    return {errno_exit_code(e.code().value()), path + e.code().message()};
+  } catch (const std::ios_base::failure& e) {
+    // A stream's exception names no file: a read or write the system refused.
+    return {kExitIoError, std::string("a read or write failed (") + e.what() + ")"};
   } catch (const std::system_error& e) {
     const bool system = e.code().category() == std::system_category() || e.code().category() == std::generic_category();
     return {system ? errno_exit_code(e.code().value()) : kExitBadInput, e.what()};

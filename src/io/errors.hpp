@@ -116,8 +116,10 @@ ExitCode errno_exit_code(int error);
 
 /// The exception being handled, as an exit code and a message: call inside a catch block.
 /// nqc::Error: its code and what(); std::bad_alloc: kExitOutOfMemory, "out of memory (the
-/// board or the file is too large for this machine)"; std::system_error (std::filesystem's
-/// errors): errno_exit_code of its code; any other std::exception: kExitBadInput.
+/// board or the file is too large for this machine)"; std::filesystem::filesystem_error:
+/// "PATH: REASON" with errno_exit_code of its code; std::ios_base::failure: kExitIoError;
+/// another std::system_error: errno_exit_code of its code; any other std::exception:
+/// kExitBadInput.
 struct ErrorReport {
   ExitCode code = kExitBadInput;
   std::string message;

@@ -323,4 +323,27 @@ expect_exit 0 "aggregate of an unfinished run"
 expect_stderr_line "nqc: warning: $partial: the run is not finished (no results.h5): the table covers 220 of 230 cases" \
   "aggregate of an unfinished run: says how much it covers"
 
+# The system's errors about paths as one line "PATH: REASON", never libstdc++'s own text
+# ("filesystem error: status: ...", "basic_filebuf::underflow ..."): symbolic-link loops as
+# an instance directory's entry, a result file, an output directory; a directory where nqc
+# keeps its lock file.
+mkdir -p "$TMP/loops/set"
+"$NQC" construct 8 -o "$TMP/loops/set/a.txt"
+ln -s loop.txt "$TMP/loops/set/loop" && ln -s loop "$TMP/loops/set/loop.txt"
+echo '{"name": "loops", "engine": "exact", "instances": {"files": ["set"]}}' >"$TMP/loops/i.json"
+run "$NQC" run "$TMP/loops/i.json" --dry-run
+expect_exit 1 "an instance directory with a symbolic-link loop"
+expect_log_error "$TMP/loops/set/loop.txt: Too many levels of symbolic links" "... one line naming the entry"
+mkdir -p "$TMP/loops/o" && ln -s results.h5 "$TMP/loops/o/results.h5"
+run "$NQC" aggregate "$TMP/loops/o"
+expect_exit 1 "aggregate: results.h5 a symbolic-link loop"
+expect_stderr_line "nqc: error: $TMP/loops/o/results.h5: Too many levels of symbolic links" "... one line naming it"
+ln -s l2 "$TMP/loops/l1" && ln -s l1 "$TMP/loops/l2"
+run "$NQC" run "$TMP/ci.json" --dry-run --json -o "$TMP/loops/l1/x"
+expect_exit 1 "--dry-run --json into a symbolic-link loop"
+expect_log_error "$TMP/loops/l1/x: Too many levels of symbolic links" "... one line naming it"
+cp -r "$res" "$TMP/lockdir" && rm -rf "$TMP/lockdir/locks" && mkdir -p "$TMP/lockdir/locks/all.lock"
+run "$NQC" run "$TMP/ci.json" -o "$TMP/lockdir" --resume
+expect_exit 1 "a directory where the lock file goes"
+expect_log_error "$TMP/lockdir/locks/all.lock: a directory where nqc keeps its lock file: remove it" "... one line naming it"
 summary
