@@ -2,6 +2,8 @@
 
 #include <cctype>
 #include <charconv>
+#include <map>
+#include <string>
 
 #include <nlohmann/json.hpp>
 
@@ -35,9 +37,17 @@ ParamInstance parse_param(const std::string& text, const std::string& source, st
   std::optional<long long> n, numdiags;
   std::optional<nlohmann::json> list;
   int list_line = 0;
+  std::map<std::string, std::int64_t> first_line;  // key -> the line that gave it
   for (const text::Line& line : text::lines(text)) {
     const std::string where = source + ":" + std::to_string(line.number);
     if (text::trim(line.text).empty()) continue;
+    for (const char* key : {"n", "numdiags", "diags"})
+      if (value_of(line.text, key)) {
+        const auto [at, fresh] = first_line.emplace(key, line.number);
+        if (!fresh)
+          throw InputError(where + ": '" + key + " = ' given twice (first on line " + std::to_string(at->second) +
+                           "); give each key once");
+      }
     if (auto v = value_of(line.text, "n")) {
       n = integer(*v, where, "n = a board size >= 1");
       if (*n < 1 || *n > 2147483647) throw InputError(where + ": expected n = a board size >= 1, got " + text::quoted(*v));

@@ -179,6 +179,10 @@ TEST(CsplibParse, BadInputMessages) {
   EXPECT_EQ(param_error("n = ten\n"), "x.param:1: expected n = a board size >= 1, got 'ten'");
   EXPECT_EQ(param_error("numdiags = 0\ndiags = []\n"), "x.param: missing line 'n = ...'");
   EXPECT_EQ(param_error("n = 4\nnumdiags = 0\ndiags = []\nfoo\n"), "x.param:4: expected 'n = ', 'numdiags = ' or 'diags = ', got 'foo'");
+  // Each key once (the last one silently won: n = 10 read as 11).
+  EXPECT_EQ(param_error("n = 10\nn = 11\nnumdiags = 0\ndiags = []\n"), "x.param:2: 'n = ' given twice (first on line 1); give each key once");
+  EXPECT_EQ(param_error(head + "diags = []\nnumdiags = 0\n"), "x.param:4: 'numdiags = ' given twice (first on line 2); give each key once");
+  EXPECT_EQ(param_error(head + "diags = [[1, 0], [2, 1]]\n\ndiags = []\n"), "x.param:5: 'diags = ' given twice (first on line 3); give each key once");
 }
 
 TEST(CsplibParse, VerifierRejectsQueensOnExcludedDiagonals) {
