@@ -95,6 +95,18 @@ std::vector<std::string> instance_file_list(const ExperimentConfig& config) {
       files.push_back(f);
     }
   }
+  // Each file once: one file twice (a directory and a file in it, ./a and a) would be run,
+  // and counted, twice.
+  std::map<fs::path, std::string> seen;
+  for (const std::string& f : files) {
+    std::error_code ec;
+    fs::path key = fs::weakly_canonical(f, ec);
+    if (ec) key = fs::absolute(f, ec).lexically_normal();
+    const auto [at, fresh] = seen.emplace(key, f);
+    if (!fresh && at->second == f)
+      throw InputError(f + ": listed twice in instances/files (directly or by its directory); give each file once");
+    if (!fresh) throw InputError(f + ": the same file as " + at->second + " in instances/files; give each file once");
+  }
   return files;
 }
 

@@ -95,6 +95,18 @@ printf '{"name": "bad", "instances": {"files": ["diag-10", "empty-dir"]}}\n' >"$
 run "$NQC" run "$TMP/bad-empty.json" --dry-run
 expect_log_error "$TMP/bad-empty.json: /instances/files/1: $TMP/empty-dir: no instance files (*.param, *.txt) in this directory (subdirectories are not searched)" \
   "instances: a directory without instance files, named with its JSON path"
+# Each file once: listed twice, by its directory and by name, or by two spellings of one path.
+printf '{"name": "bad", "engine": "exact", "instances": {"files": ["diag-10", "diag-10"]}}\n' >"$TMP/bad-twice.json"
+run "$NQC" run "$TMP/bad-twice.json" --dry-run
+expect_exit 1 "instances: a directory listed twice"
+first=$(ls "$TMP/diag-10" | grep -E '\.(param|txt)$' | sort | head -1)
+expect_log_error "$TMP/diag-10/$first: listed twice in instances/files (directly or by its directory); give each file once" \
+  "instances: a directory listed twice, its first file named"
+printf '{"name": "bad", "engine": "exact", "instances": {"files": ["corner4.txt", "./corner4.txt"]}}\n' >"$TMP/bad-twice2.json"
+run "$NQC" run "$TMP/bad-twice2.json" --dry-run
+expect_exit 1 "instances: one file by two spellings"
+expect_log_error "$TMP/corner4.txt: listed twice in instances/files (directly or by its directory); give each file once" \
+  "instances: ./corner4.txt and corner4.txt are one file"
 printf '{"name": "bad", "instances": {"files": ["corner4.txt"]}, "k": {"fixed": 1}}\n' >"$TMP/bad-k.json"
 run "$NQC" run "$TMP/bad-k.json" --dry-run
 expect_log_error "$TMP/bad-k.json: /k: instances run as given: k applies to generated cases (sizes) only" "instances with k: refused"
