@@ -9,9 +9,11 @@
 #include <filesystem>
 #include <iterator>
 #include <map>
+#include <optional>
 #include <set>
 #include <tuple>
 
+#include <nlohmann/json.hpp>
 #include <spdlog/spdlog.h>
 
 #include "cli/commands.hpp"
@@ -174,15 +176,33 @@ Runner add_aggregate(CLI::App& app) {
         if (!ec && (target == p || target == p / "results.h5" || target.parent_path() == p / "shards"))
           throw InputError("--csv: " + *csv + " is an input of this aggregate; choose another file");
     }
-    // Two inputs of one config hold the same cases: pooling them would count each twice.
+    // Two inputs of one config hold the same cases: pooling them would count each twice. Runs
+    // of different engines, parameters or limits are not one sample: one row per n would mix
+    // them (a study split over configs of one engine pools; a comparison is the analysis').
     std::map<std::string, std::string> config_of;
+    std::optional<std::pair<std::string, nlohmann::json>> how_first;
     for (const auto& p : *paths) {
       const std::filesystem::path file = representative_file(p);
       if (file.empty()) continue;  // load_rows below reports it
-      const std::string hash = read_attributes(file)["config_hash"];
+      auto attributes = read_attributes(file);
+      const std::string hash = attributes["config_hash"];
       if (const auto [it, fresh] = config_of.emplace(hash, p); !fresh)
         throw InputError(p + " and " + it->second + " hold results of the same config (config_hash " + hash +
                          "); aggregate one of them");
+      const nlohmann::json config = nlohmann::json::parse(attributes["config"], nullptr, false);
+      if (!config.is_object()) continue;  // load_rows below reports a damaged file
+      nlohmann::json how;
+      for (const char* key : {"engine", "engine_params", "time_limit_s", "max_nodes"})
+        how[key] = config.contains(key) ? config[key] : nlohmann::json();
+      if (!how_first) {
+        how_first.emplace(p, how);
+      } else if (how != how_first->second) {
+        std::string what;
+        for (const auto& [key, value] : how.items())
+          if (value != how_first->second[key]) what += (what.empty() ? "" : ", ") + key + " " + how_first->second[key].dump() + " and " + value.dump();
+        throw InputError(how_first->first + " and " + p + " are runs of other engines or settings (" + what +
+                         "): one table would mix them; aggregate each alone, or compare them with python3 -m analysis compare");
+      }
     }
     std::vector<CaseRow> rows;
     for (const auto& p : *paths) {

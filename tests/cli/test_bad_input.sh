@@ -316,6 +316,16 @@ run "$NQC" aggregate "$res" "$res/results.h5"
 expect_exit 1 "aggregate of a directory and its own results.h5"
 expect_stderr_line "nqc: error: $res/results.h5 and $res hold results of the same config (config_hash $(/usr/bin/python3 -c "import h5py; print(h5py.File('$res/results.h5').attrs['config_hash'])" 2>/dev/null)); aggregate one of them" \
   "aggregate of one config twice: refused"
+# Runs of one engine with the same settings pool (a study split over configs); other engines or
+# settings do not: one row per n would mix two samples.
+run "$NQC" aggregate "$res" "$TMP/other"
+expect_exit 0 "aggregate of two configs of one engine and its settings"
+sed 's/"name": "other"/"name": "other-mc", "engine": "minconflicts", "time_limit_s": 5/' "$DATA/other-config.json" >"$TMP/other-mc.json"
+"$NQC" run "$TMP/other-mc.json" -o "$TMP/other-mc" -q 2>/dev/null
+run "$NQC" aggregate "$res" "$TMP/other-mc"
+expect_exit 1 "aggregate of runs of two engines"
+expect_stderr_line "nqc: error: $res and $TMP/other-mc are runs of other engines or settings (engine \"auto\" and \"minconflicts\", time_limit_s 0 and 5): one table would mix them; aggregate each alone, or compare them with python3 -m analysis compare" \
+  "... refused, the differences named"
 partial=$TMP/results-partial
 cp -r "$res" "$partial" && rm "$partial/results.h5" "$partial/shards/shard-000003.h5"
 run "$NQC" aggregate "$partial"
