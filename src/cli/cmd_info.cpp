@@ -110,8 +110,7 @@ int info(const fs::path& path) {
     files.push_back(path / "results.h5");
   } else {
     // A run not merged yet: its shard files, and the partial files of interrupted shards.
-    for (const std::uint64_t id : done_shards(path)) files.push_back(shard_path(path, id));
-    for (const std::uint64_t id : partial_shards(path)) files.push_back(partial_path(path, id));
+    files = unmerged_run_files(path, true);
     if (files.empty() && read_launches(path).empty())
       throw InputError(path.string() + ": no result files (expected " + (path / "shards").string() + "/*.h5 or " +
                        (path / "results.h5").string() + ")");
@@ -132,9 +131,13 @@ int info(const fs::path& path) {
     }
   std::map<std::int64_t, Counts> by_n;             // generated cases
   std::map<InstanceGroup, InstanceCounts> by_group;  // instance cases
-  for (const fs::path& f : files)
+  std::vector<std::pair<std::uint64_t, std::uint64_t>> ranges;  // each file's case ids
+  for (const fs::path& f : files) {
+    ranges.emplace_back(UINT64_MAX, 0);
     read_rows_in_batches(f, 1u << 16, [&](const std::vector<CaseRow>& rows) {
       for (const CaseRow& r : rows) {
+        ranges.back().first = std::min(ranges.back().first, r.case_id);
+        ranges.back().second = std::max(ranges.back().second, r.case_id);
         const auto outcome = static_cast<std::size_t>(r.outcome);
         if (is_instance_row(r)) {
           InstanceCounts& c = by_group[instance_group(r)];
@@ -147,6 +150,8 @@ int info(const fs::path& path) {
         c.false_negatives += r.false_negative;
       }
     });
+  }
+  if (dir && files.size() > 1) check_disjoint_cases(path, files, ranges);
   std::printf("%s: config %s, schema %s, nqc %s (git %s)\n", path.c_str(), name.c_str(), shown(attr("schema_version")).c_str(),
               shown(attr("nqc_version")).c_str(), shown(attr("git_revision")).c_str());
   std::printf("config_hash %s, plan_hash %s, %s .. %s\n", shown(attr("config_hash")).c_str(),

@@ -46,6 +46,7 @@
 #include "io/durable.hpp"
 #include "io/errors.hpp"
 #include "io/hdf5.hpp"
+#include "io/hash.hpp"
 #include "io/hdf5_text.hpp"
 #include "io/isolated.hpp"
 #include "io/text_input.hpp"
@@ -470,12 +471,18 @@ std::vector<CaseRow> plausible(std::vector<CaseRow> rows, const fs::path& file) 
   return rows;
 }
 
-std::vector<CaseRow> rows_of_shards(const fs::path& dir, const std::vector<std::uint64_t>& ids) {
+std::vector<CaseRow> rows_of_shards(const fs::path& dir) {
+  const std::vector<fs::path> files = unmerged_run_files(dir, false);
+  std::vector<std::pair<std::uint64_t, std::uint64_t>> ranges;
   std::vector<CaseRow> rows;
-  for (const std::uint64_t id : ids) {
-    std::vector<CaseRow> part = plausible(read_rows(shard_path(dir, id)), shard_path(dir, id));
+  for (const fs::path& file : files) {
+    std::vector<CaseRow> part = plausible(read_rows(file), file);
+    std::uint64_t lo = UINT64_MAX, hi = 0;
+    for (const CaseRow& r : part) lo = std::min(lo, r.case_id), hi = std::max(hi, r.case_id);
+    ranges.emplace_back(lo, hi);
     rows.insert(rows.end(), part.begin(), part.end());
   }
+  check_disjoint_cases(dir, files, ranges);
   sort_rows(rows);
   return rows;
 }
@@ -762,6 +769,41 @@ std::vector<CaseRow> read_rows(const std::filesystem::path& file) { return read_
 
 Attributes read_attributes(const std::filesystem::path& file) { return read_result_file(file, kAttributes).attrs; }
 
+std::vector<std::filesystem::path> unmerged_run_files(const std::filesystem::path& dir, bool partials) {
+  std::vector<fs::path> files;
+  const std::vector<std::uint64_t> done = done_shards(dir);
+  for (const std::uint64_t id : done) files.push_back(shard_path(dir, id));
+  if (partials)
+    for (const std::uint64_t id : partial_shards(dir))
+      if (!std::binary_search(done.begin(), done.end(), id)) files.push_back(partial_path(dir, id));  // done: superseded
+  std::string run_hash;
+  std::error_code ec;
+  if (fs::exists(dir / "config.json", ec)) run_hash = hex64(fnv1a64(text::read_small_file(dir / "config.json", 16u << 20, "config.json")));
+  for (const fs::path& f : files) {
+    const std::string hash = read_attributes(f)["config_hash"];
+    if (run_hash.empty()) run_hash = hash;
+    if (hash != run_hash)
+      throw InputError(f.string() + ": belongs to another config (config_hash " + text::escaped(hash) + ", the run's " + run_hash +
+                       "): move it out of " + (dir / "shards").string());
+  }
+  return files;
+}
+
+void check_disjoint_cases(const std::filesystem::path& dir, const std::vector<std::filesystem::path>& files,
+                          const std::vector<std::pair<std::uint64_t, std::uint64_t>>& ranges) {
+  std::vector<std::size_t> order;  // files with rows (an empty one has first > second)
+  for (std::size_t i = 0; i < files.size(); ++i)
+    if (ranges[i].first <= ranges[i].second) order.push_back(i);
+  std::sort(order.begin(), order.end(), [&](std::size_t a, std::size_t b) { return ranges[a] < ranges[b]; });
+  for (std::size_t i = 1; i < order.size(); ++i) {
+    const auto& [lo, hi] = ranges[order[i - 1]];
+    if (ranges[order[i]].first <= hi)
+      throw InputError(dir.string() + ": case " + std::to_string(std::max(lo, ranges[order[i]].first)) + " is in " +
+                       files[order[i - 1]].string() + " and in " + files[order[i]].string() +
+                       " (a copy?): each case belongs to one shard file; move the extra one out");
+  }
+}
+
 std::vector<FailureRecord> read_failures(const std::filesystem::path& file) {
   return read_result_file(file, kFailures).failures;
 }
@@ -850,8 +892,8 @@ std::vector<CaseRow> load_rows(const std::filesystem::path& path) {
     rows = plausible(read_rows(path), path);
   } else if (fs::exists(path / "results.h5")) {
     rows = plausible(read_rows(path / "results.h5"), path / "results.h5");
-  } else if (const auto ids = done_shards(path); !ids.empty()) {
-    return rows_of_shards(path, ids);
+  } else if (!done_shards(path).empty()) {
+    return rows_of_shards(path);
   } else {
     throw InputError(path.string() + ": no result files (expected " + (path / "shards").string() +
                      "/*.h5 or " + (path / "results.h5").string() + ")");

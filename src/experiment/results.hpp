@@ -128,6 +128,20 @@ std::vector<CaseRow> read_rows(const std::filesystem::path& file);
 /// Reads the root attributes of a result file, as text (read_result_file with kAttributes).
 Attributes read_attributes(const std::filesystem::path& file);
 
+/// The result files of a run not merged yet, as `nqc info` and `aggregate` read them: DIR's
+/// shard files and (with `partials`) the partial files of shards not done, in id order. Each
+/// must be the run's: its config_hash that of DIR/config.json (or, without one, of the first
+/// file). Throws nqc::InputError "FILE: belongs to another config (config_hash X, the run's
+/// Y): move it out of DIR/shards" otherwise (a resume refuses it too).
+std::vector<std::filesystem::path> unmerged_run_files(const std::filesystem::path& dir, bool partials);
+
+/// Throws nqc::InputError "DIR: case C is in FILE and in FILE2 (a copy?): ..." when two of
+/// `files` hold one case id: `ranges` are each file's smallest and largest case id (shard
+/// files hold ascending, disjoint runs of ids), in the order of `files`; a file without rows
+/// has first > second.
+void check_disjoint_cases(const std::filesystem::path& dir, const std::vector<std::filesystem::path>& files,
+                          const std::vector<std::pair<std::uint64_t, std::uint64_t>>& ranges);
+
 /// Reads the stored failure compositions of a result file (empty if none).
 std::vector<FailureRecord> read_failures(const std::filesystem::path& file);
 

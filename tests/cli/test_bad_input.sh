@@ -332,6 +332,23 @@ run "$NQC" aggregate "$partial"
 expect_exit 0 "aggregate of an unfinished run"
 expect_stderr_line "nqc: warning: $partial: the run is not finished (no results.h5): the table covers 220 of 230 cases" \
   "aggregate of an unfinished run: says how much it covers"
+# An unfinished run's files are the run's: another config's shard file, or a copy of one of
+# its own, is named (not pooled, not counted twice) by info and aggregate.
+cp -r "$partial" "$TMP/foreign" && cp "$TMP/other/shards/shard-000000.h5" "$TMP/foreign/shards/shard-000003.h5"
+for sub in info aggregate; do
+  run "$NQC" "$sub" "$TMP/foreign"
+  expect_exit 1 "$sub of an unfinished run with another config's shard file"
+  expect_stderr_line "nqc: error: $TMP/foreign/shards/shard-000003.h5: belongs to another config (config_hash $other_hash, the run's $this_hash): move it out of $TMP/foreign/shards" \
+    "$sub: the foreign file named"
+done
+cp -r "$partial" "$TMP/copied" && cp "$TMP/copied/shards/shard-000004.h5" "$TMP/copied/shards/shard-000099.h5"
+first_case=$(/usr/bin/python3 -c 'import h5py, sys; print(h5py.File(sys.argv[1], "r")["cases"]["case_id"].min())' "$TMP/copied/shards/shard-000004.h5")
+for sub in info aggregate; do
+  run "$NQC" "$sub" "$TMP/copied"
+  expect_exit 1 "$sub of an unfinished run with a copy of one of its shard files"
+  expect_stderr_line "nqc: error: $TMP/copied: case $first_case is in $TMP/copied/shards/shard-000004.h5 and in $TMP/copied/shards/shard-000099.h5 (a copy?): each case belongs to one shard file; move the extra one out" \
+    "$sub: the copy named"
+done
 
 # The system's errors about paths as one line "PATH: REASON", never libstdc++'s own text
 # ("filesystem error: status: ...", "basic_filebuf::underflow ..."): symbolic-link loops as
