@@ -5,15 +5,15 @@ Result files of several runs (engines, configs) are grouped per run, or by ``--b
 (analysis.groups): every table gets one block per group, ``compare`` and ``report`` put the
 groups side by side.
 
-Errors (bad input, refused files, impossible options) print one line
-``nqc-analysis: error: MESSAGE`` on stderr and exit 1, without a traceback; warnings print
-``nqc-analysis: warning: MESSAGE`` and the command goes on.
+Errors (bad input, refused files, impossible options, outputs and standard output that cannot
+be written: "<stdout>: cannot write (REASON)") print one line ``nqc-analysis: error: MESSAGE``
+on stderr and exit 1, without a traceback; a broken pipe on standard output exits 1 quietly;
+warnings print ``nqc-analysis: warning: MESSAGE`` and the command goes on.
 """
 
 from __future__ import annotations
 
 import argparse
-import os
 import re
 import sys
 import warnings
@@ -352,25 +352,59 @@ def _show_warning(message, category, filename, lineno, file=None, line=None) -> 
     from analysis.load import AnalysisWarning
 
     if issubclass(category, AnalysisWarning):
-        print(f"{PROG}: warning: {message}", file=sys.stderr)
+        _say(f"{PROG}: warning: {message}")
     else:
         _default_show_warning(message, category, filename, lineno, file, line)
 
 
 def main(argv: list[str] | None = None) -> int:
     """Runs the command line; returns the exit code (0 success, 1 error). Warnings are printed
-    when the command succeeds; a failed command prints its one error line alone."""
+    when the command succeeds; a failed command prints its one error line alone.
+
+    Every write to standard output is checked (output.CheckedStdout, for the command's text,
+    ``-`` outputs and argparse's --help and --version alike) and flushed before the exit code
+    is settled: a full disk or a closed standard output is the error "<stdout>: cannot write
+    (REASON)", exit 1; a reader that went away (``... | head``, a broken pipe) ends the command
+    quietly, exit 1."""
+    stdout = sys.stdout
+    sys.stdout = output.CheckedStdout(stdout)
+    try:
+        return _checked_main(argv)
+    finally:
+        sys.stdout = stdout
+
+
+def _checked_main(argv: list[str] | None) -> int:
     from analysis.load import AnalysisWarning
 
     argv = list(sys.argv[1:] if argv is None else argv)
-    args = build_parser().parse_args(argv)
-    with warnings.catch_warnings(record=True) as caught:
-        warnings.simplefilter("always", AnalysisWarning)
-        code = _run(args, argv)
+    try:
+        try:
+            args = build_parser().parse_args(argv)
+        except SystemExit as e:  # --help, --version (0) and usage errors (1, on stderr)
+            sys.stdout.flush()
+            return e.code if isinstance(e.code, int) else int(e.code is not None)
+        with warnings.catch_warnings(record=True) as caught:
+            warnings.simplefilter("always", AnalysisWarning)
+            code = _run(args, argv)
+        sys.stdout.flush()
+    except AnalysisError as e:  # standard output failed outside a command (--help, the last flush)
+        _say(f"{PROG}: error: {e}")
+        return 1
+    except output.StdoutClosed:  # its reader went away: stop quietly
+        return 1
     if code == 0:
         for w in caught:
             _show_warning(w.message, w.category, w.filename, w.lineno)
     return code
+
+
+def _say(line: str) -> None:
+    """Prints `line` on stderr; a standard error that cannot be written is left at that."""
+    try:
+        print(line, file=sys.stderr, flush=True)
+    except (OSError, ValueError):
+        pass
 
 
 def _run(args, argv: list[str]) -> int:
@@ -390,12 +424,9 @@ def _run(args, argv: list[str]) -> int:
             return _instances(args)
         return _report(args, argv)
     except AnalysisError as e:
-        print(f"{PROG}: error: {e}", file=sys.stderr)
+        _say(f"{PROG}: error: {e}")
         return 1
-    except BrokenPipeError:  # stdout closed early (| head): stop quietly
-        os.dup2(os.open(os.devnull, os.O_WRONLY), sys.stdout.fileno())
-        return 1
-    except OSError as e:  # writing outputs: full disk, permissions
+    except OSError as e:  # writing outputs: full disk, permissions (analysis.output names the file)
         where = f"{e.filename}: " if e.filename else ""
-        print(f"{PROG}: error: {where}{e.strerror or e}", file=sys.stderr)
+        _say(f"{PROG}: error: {where}{e.strerror or e}")
         return 1

@@ -19,7 +19,6 @@ apart.
 from __future__ import annotations
 
 import math
-import re
 import warnings
 from dataclasses import dataclass
 from typing import Iterator
@@ -29,6 +28,7 @@ import pandas as pd
 
 from analysis.errors import AnalysisError
 from analysis.load import CONFIG_HASH, ENGINE, EXPERIMENT, SOURCE, AnalysisWarning
+from analysis.randset import INTEGER, NUMBER
 
 #: The pseudo-column of the default grouping: one group per run (config and engine).
 RUN = "run"
@@ -61,9 +61,16 @@ def _number(x: float) -> str:
     return str(int(x)) if float(x).is_integer() else f"{x:g}"
 
 
+#: The number of quantile bins of ``COLUMN:B``.
+BINS_MIN, BINS_MAX = 2, 100
+
+
 def parse_by(text: str) -> By:
-    """``COLUMN``, ``COLUMN:B`` (B quantile bins, 2..100) or ``COLUMN:E1,E2,...`` (bin edges,
-    ascending); the column is checked against the data later (:func:`group_frame`)."""
+    """``COLUMN``, ``COLUMN:B`` (B quantile bins, BINS_MIN..BINS_MAX: a single integer, signed
+    or not, is always B) or ``COLUMN:E1,E2,...`` (bin edges, decimal numbers as nqc writes
+    them, finite and strictly ascending; a single edge has a decimal point or exponent:
+    ``k/n:0.5``, ``k:10.0``); the column is checked against the data later
+    (:func:`group_frame`). Raises AnalysisError "--by TEXT: ..." naming what was expected."""
     column, sep, spec = text.partition(":")
     column = column.strip()
     if not column:
@@ -73,16 +80,16 @@ def parse_by(text: str) -> By:
     if not sep:
         return By(column)
     parts = spec.split(",")
-    if len(parts) == 1 and re.fullmatch(r"[0-9]+", parts[0]):
+    if len(parts) == 1 and INTEGER.fullmatch(parts[0]):
         bins = int(parts[0])
-        if not 2 <= bins <= 100:
-            raise AnalysisError(f"--by {text}: expected 2..100 bins, got {bins}")
+        if not BINS_MIN <= bins <= BINS_MAX:
+            raise AnalysisError(f"--by {text}: expected {BINS_MIN}..{BINS_MAX} quantile bins, got {bins} "
+                                f"(one bin edge is written with a decimal point: {column}:{bins}.0)")
         return By(column, bins=bins)
-    try:
-        edges = tuple(float(p) for p in parts)
-    except ValueError:
-        raise AnalysisError(f"--by {text}: expected a number of bins or comma-separated bin edges, "
-                            f"e.g. {column}:4 or {column}:1,10,100") from None
+    if not all(NUMBER.fullmatch(p) for p in parts):
+        raise AnalysisError(f"--by {text}: expected a number of bins or comma-separated bin edges (decimal "
+                            f"numbers), e.g. {column}:4 or {column}:1,10,100")
+    edges = tuple(float(p) for p in parts)
     if not all(math.isfinite(e) for e in edges) or any(b <= a for a, b in zip(edges, edges[1:])):
         raise AnalysisError(f"--by {text}: the bin edges must be finite numbers in ascending order")
     return By(column, edges=edges)

@@ -19,7 +19,8 @@ schema 1.2 in HDF5's newest format, whose metadata is checksummed, with Fletcher
 dataset, and since 2.1 ``text_checksum`` over the text attributes, checked before they are read:
 :func:`check_text_attributes`; a file of 1.0 or 1.1 is read in a child process first, as damage
 in it can crash HDF5 1.10) is named as such; schema_version a string
-"MAJOR.MINOR" of decimal digits as nqc accepts it, with a MAJOR of SCHEMA_MAJORS; the needed members of
+"MAJOR.MINOR" of decimal digits as nqc accepts it, with a MAJOR of SCHEMA_MAJORS; text and
+integer attributes of their types, ``config`` a JSON object (:func:`parse_config`); the needed members of
 ``cases`` present and of integer / number types; n in 1..2^31-1 and k in 0..n. Paths of
 different configs are not pooled unless asked (:func:`load_cases`).
 
@@ -43,6 +44,7 @@ from __future__ import annotations
 import json
 import re
 import signal
+import stat
 import subprocess
 import sys
 import warnings
@@ -123,26 +125,67 @@ class Source:
     #: The file's ``launches`` table (results.h5 of schema 1.3 on: one row per launch of
     #: ``nqc run`` that worked on the directory, strings decoded), else None.
     launches: pd.DataFrame | None = field(default=None, hash=False, compare=False)
-
-    @property
-    def config(self) -> dict:
-        """The resolved config JSON stored in the file (empty dict when absent)."""
-        try:
-            return json.loads(self.attrs.get("config", "") or "{}")
-        except json.JSONDecodeError:
-            return {}
+    #: The resolved config stored in the file's ``config`` attribute, parsed (checked by
+    #: :func:`parse_config`); an empty dict when the file has none.
+    config: dict = field(default_factory=dict, hash=False, compare=False)
 
 
-def _attribute(name: str, value):
+#: The root attribute that holds the run's resolved config, as JSON text.
+CONFIG = "config"
+#: The keys of the config that the analysis reads (experiment name, engine of files without an
+#: ``engine`` member, the report's description): each a string when present, as nqc writes them.
+CONFIG_TEXT_KEYS = ("name", "engine", "description")
+
+
+def describe_json(value) -> str:
+    """A JSON value as nqc's messages show it (describe_json_value, src/experiment/json_shape.cpp):
+    ``[]``, ``an array of 3``, ``{}``, ``an object``, else its JSON text, cut to 40 characters."""
+    if isinstance(value, list):
+        return "[]" if not value else f"an array of {len(value)}"
+    if isinstance(value, dict):
+        return "{}" if not value else "an object"
+    text = json.dumps(value, ensure_ascii=False)
+    return text[:37] + "..." if len(text) > 40 else text
+
+
+def _no_constant(name: str):
+    raise ValueError(f"{name} is not JSON")
+
+
+def parse_config(text: str, path: Path) -> dict:
+    """The ``config`` attribute `text` of result file `path` as a dict. Raises AnalysisError
+    "FILE (config attribute): ..." as nqc words a bad config: "not valid JSON (REASON)" (NaN and
+    Infinity included), "/: expected a JSON object, got []", or "/name: expected a string, got
+    42" for a key of CONFIG_TEXT_KEYS that is not a string."""
+    where = f"{path} ({CONFIG} attribute)"
+    try:
+        config = json.loads(text, parse_constant=_no_constant)
+    except json.JSONDecodeError as e:
+        raise AnalysisError(f"{where}: not valid JSON ({e.msg} at line {e.lineno} column {e.colno})") from None
+    except ValueError as e:
+        raise AnalysisError(f"{where}: not valid JSON ({e})") from None
+    except RecursionError:
+        raise AnalysisError(f"{where}: not valid JSON (nested too deeply)") from None
+    if not isinstance(config, dict):
+        raise AnalysisError(f"{where}: /: expected a JSON object, got {describe_json(config)}")
+    for key in CONFIG_TEXT_KEYS:
+        if key in config and not isinstance(config[key], str):
+            raise AnalysisError(f"{where}: /{key}: expected a string, got {describe_json(config[key])}")
+    return config
+
+
+def _attribute(name: str, value, path: Path):
     """A root attribute with its type: int for INTEGER_ATTRIBUTES (int64 since schema 2.0, a
-    decimal string before), str otherwise."""
+    decimal string before; an AnalysisError "FILE: NAME is not an integer (got ...)" for
+    anything else), str otherwise."""
     if name in INTEGER_ATTRIBUTES:
-        if isinstance(value, (np.integer, int)):
+        if isinstance(value, (np.integer, int)) and not isinstance(value, (bool, np.bool_)):
             return int(value)
         if isinstance(value, np.ndarray) and value.size == 1 and value.dtype.kind in "iu":
             return int(value.reshape(-1)[0])
-        text = _text(value)
-        return int(text) if re.fullmatch(r"-?[0-9]{1,18}", text) else text
+        if _is_string(value) and re.fullmatch(r"-?[0-9]{1,18}", _text(value)):
+            return int(_text(value))
+        raise AnalysisError(f"{path}: {name} is not an integer (got {_shown_value(value)})")
     return _text(value)
 
 
@@ -169,11 +212,16 @@ def _is_string(value) -> bool:
 
 
 def _shown_value(value) -> str:
+    """An attribute's value for a message: one line, at most 40 characters (as nqc cuts them)."""
     if isinstance(value, np.ndarray) and value.size == 1:
         value = value.reshape(-1)[0]
     if isinstance(value, np.generic):
         value = value.item()
-    return repr(value) if isinstance(value, (str, bytes)) else str(value)
+    if isinstance(value, np.ndarray):
+        text = " ".join(np.array2string(value, threshold=6, edgeitems=2, max_line_width=10**6).split())
+    else:
+        text = repr(value) if isinstance(value, (str, bytes)) else " ".join(str(value).split())
+    return text[:37] + "..." if len(text) > 40 else text
 
 
 def _schema_major(version: str, path: Path) -> int:
@@ -392,6 +440,16 @@ def check_text_attributes(f: h5py.File, path: Path) -> str:
     return "passed"
 
 
+def _file_kind(path: Path) -> str:
+    """What a path that exists and is not a regular file is: "directory", "FIFO", ..."""
+    mode = path.stat().st_mode
+    for test, name in ((stat.S_ISDIR, "directory"), (stat.S_ISFIFO, "FIFO"), (stat.S_ISCHR, "character device"),
+                       (stat.S_ISBLK, "block device"), (stat.S_ISSOCK, "socket")):
+        if test(mode):
+            return name
+    return "special file"
+
+
 def _h5_reason(error: Exception) -> str:
     """h5py's "Unable to open file (truncated file: eof = 1, ...)" -> "truncated file"."""
     text = str(error)
@@ -412,11 +470,16 @@ def read_file(path: str | Path) -> tuple[pd.DataFrame, Source]:
     result file, has a schema_version that is not a string ("FILE: schema_version is not a
     string 'MAJOR.MINOR' (got 2.0)") or not MAJOR.MINOR, is of another schema major version
     ("FILE: schema version 3.0, this analysis reads 1.x and 2.x"), has a text attribute
-    (STRING_ATTRIBUTES) that is not a string, lacks a needed member of ``cases`` or has one of the wrong type, or holds a
-    case with n outside 1..2^31-1 or k outside 0..n (naming the row and case_id)."""
+    (STRING_ATTRIBUTES) that is not a string or an integer one (INTEGER_ATTRIBUTES) that is not
+    an integer, a ``config`` that is not a JSON object (:func:`parse_config`), a ``launches``
+    table without its members, lacks a needed member of ``cases`` or has one of the wrong type, or holds a
+    case with n outside 1..2^31-1 or k outside 0..n (naming the row and case_id); a path that is
+    not a regular file (a FIFO, a device) is refused before it is opened."""
     path = Path(path)
     if not path.exists():
         raise AnalysisError(f"{path}: no such file or directory")
+    if not path.is_file():  # a FIFO would block the read, a device never end: HDF5 reads files
+        raise AnalysisError(f"{path}: not a regular file (a {_file_kind(path)}), expected an HDF5 result file")
     try:
         version = superblock_version(path)
     except OSError as e:
@@ -444,10 +507,11 @@ def read_file(path: str | Path) -> tuple[pd.DataFrame, Source]:
             if name in raw and not _is_string(raw[name]):
                 expected = "a string 'MAJOR.MINOR'" if name == "schema_version" else "a string"
                 raise AnalysisError(f"{path}: {name} is not {expected} (got {_shown_value(raw[name])})")
-        attrs = {k: _attribute(k, v) for k, v in raw.items()}
+        attrs = {k: _attribute(k, v, path) for k, v in raw.items()}
         version = attrs["schema_version"]
         if _schema_major(version, path) not in SCHEMA_MAJORS:
             raise AnalysisError(f"{path}: schema version {version}, this analysis reads {READABLE}")
+        config = parse_config(attrs[CONFIG], path) if CONFIG in attrs else {}
         # Not f.get("cases"): it returns None when the link is there but the object cannot be
         # opened (damage, found by bench/damage_campaign.py), which read as "no dataset".
         try:
@@ -456,6 +520,8 @@ def read_file(path: str | Path) -> tuple[pd.DataFrame, Source]:
             raise damaged(path, f"cannot open /cases: {_h5_reason(e)}") from None
         if not isinstance(cases, h5py.Dataset) or cases.dtype.names is None:
             raise AnalysisError(f"{path}: no compound dataset 'cases'")
+        if cases.ndim != 1:
+            raise AnalysisError(f"{path}: /cases has shape {cases.shape}, expected one row per case (1-D)")
         missing = [name for name in REQUIRED_FIELDS if name not in cases.dtype.names]
         if missing:
             raise AnalysisError(f"{path}: /cases has no member '{missing[0]}' "
@@ -481,17 +547,35 @@ def read_file(path: str | Path) -> tuple[pd.DataFrame, Source]:
     df = pd.DataFrame(columns, index=pd.RangeIndex(len(data)))
     df[SOURCE] = str(path)
     df[CONFIG_HASH] = attrs.get("config_hash", "")
-    source = Source(path=path, attrs=attrs, rows=len(df), launches=launches)
-    df[EXPERIMENT] = source.config.get("name", "")
+    source = Source(path=path, attrs=attrs, rows=len(df), launches=launches, config=config)
+    df[EXPERIMENT] = config.get("name", "")
     return df, source
 
 
+#: Each member of ``launches`` and the numpy kinds its HDF5 type may have (as for ``cases``).
+_LAUNCH_KINDS = {c["name"]: _member_kinds(c) for c in SCHEMA["launch_columns"]}
+
+
 def _launches(f: h5py.File, path: Path) -> pd.DataFrame | None:
-    """The ``launches`` table of an open result file (strings decoded), or None without one."""
+    """The ``launches`` table of an open result file (strings decoded), or None without one.
+    Every member of ``SCHEMA["launch_columns"]`` must be there with a type of its kind (the
+    report reads them): else an AnalysisError naming the file and the member."""
     if "launches" not in f:
         return None
     try:
-        table = f["launches"][()]
+        dataset = f["launches"]
+    except (OSError, RuntimeError, KeyError, TypeError, ValueError) as e:
+        raise damaged(path, f"cannot open /launches: {_h5_reason(e)}") from None
+    if not isinstance(dataset, h5py.Dataset) or dataset.dtype.names is None or dataset.ndim != 1:
+        raise AnalysisError(f"{path}: /launches is not a 1-D compound dataset (one row per launch)")
+    for name, kinds in _LAUNCH_KINDS.items():
+        if name not in dataset.dtype.names:
+            raise AnalysisError(f"{path}: /launches has no member '{name}'")
+        dtype = dataset.dtype[name]
+        if dtype.subdtype is not None or dtype.kind not in kinds:
+            raise AnalysisError(f"{path}: /launches member '{name}' has type {dtype}, expected {_KIND_NAMES[kinds]}")
+    try:
+        table = dataset[()]
     except (OSError, RuntimeError, KeyError, TypeError, ValueError) as e:
         raise damaged(path, f"cannot read /launches: {_h5_reason(e)}") from None
     columns = {name: _column(table[name], table.dtype[name]) for name in table.dtype.names}

@@ -4,6 +4,11 @@ Every file the analysis writes (PNG, CSV, Markdown, nqc randset's CSVs) is first
 hidden temporary name in its own directory and renamed over the target only when complete, so
 a full disk or a lost permission never leaves a truncated file under the target's name. A
 failure is an AnalysisError naming the target: "PATH: cannot write (No space left on device)".
+A symbolic link is followed: the temporary file goes next to the file it names, which is
+replaced (the link stays). A target that exists and is not a regular file (a character or
+block device, a FIFO, a socket) or that is reached through /proc (``/dev/stdout``,
+``/dev/fd/N``: a process's open file) is written in place, as a shell's ``>`` would; a failed
+write there is the same AnalysisError. A directory is refused.
 
 The target ``"-"`` is standard output, as for every option of nqc: the same bytes as the file
 would hold (written to a temporary file first, then copied). The text a command prints beside
@@ -14,8 +19,10 @@ file (pathlib makes ``Path("./-")`` ``Path("-")``, so the command line keeps its
 
 from __future__ import annotations
 
+import errno
 import os
 import shutil
+import stat
 import sys
 import tempfile
 from contextlib import contextmanager
@@ -64,18 +71,67 @@ def refuse_std_stream(option: str, path, what: str, reading: bool = False) -> No
         raise AnalysisError(f"{option}: '-' (standard {'input' if reading else 'output'}) cannot be {what}")
 
 
-def check_target(path: str | Path) -> Path:
-    """`path` as a Path, or an AnalysisError when it cannot be a file we write: it is a
-    directory, or its directory does not exist or is not a directory."""
+def check_target(path: str | Path, name: str | Path | None = None) -> Path:
+    """`path` as a Path, or an AnalysisError (naming `name`, default `path`) when it cannot be a
+    file we write: it is a directory, or its directory does not exist or is not a directory."""
     path = Path(path)
+    name = path if name is None else name
     if path.is_dir():
-        raise AnalysisError(f"{path}: cannot write: is a directory")
+        raise AnalysisError(f"{name}: cannot write: is a directory")
     parent = path.parent
     if not parent.exists():
-        raise AnalysisError(f"{path}: cannot write: directory {parent} does not exist")
+        raise AnalysisError(f"{name}: cannot write: directory {parent} does not exist")
     if not parent.is_dir():
-        raise AnalysisError(f"{path}: cannot write: {parent} is not a directory")
+        raise AnalysisError(f"{name}: cannot write: {parent} is not a directory")
     return path
+
+
+#: Most symbolic links followed to find where a write lands (Linux's limit, ELOOP).
+_MAX_LINKS = 40
+
+
+def _through_proc(path: Path) -> bool:
+    """Whether `path`, its directories' and its own symbolic links followed, passes through
+    /proc: ``/dev/stdout`` (-> /proc/self/fd/1), ``/dev/fd/N``: an open file of a process,
+    which is written where it points, in place."""
+    p = os.path.abspath(path)
+    for _ in range(_MAX_LINKS):
+        parent = os.path.realpath(os.path.dirname(p))
+        if parent == "/proc" or parent.startswith("/proc/"):
+            return True
+        p = os.path.join(parent, os.path.basename(p))
+        if not os.path.islink(p):
+            return False
+        try:
+            p = os.path.join(parent, os.readlink(p))
+        except OSError:
+            return False
+    return False
+
+
+def writes_in_place(path: str | Path) -> bool:
+    """Whether :func:`replacing` writes `path` in place (no temporary file, no rename): it
+    exists and, its links followed, is not a regular file or directory (a device, a FIFO, a
+    socket), or it is reached through /proc (``/dev/stdout``). An AnalysisError naming it when
+    its links cannot be followed (a loop)."""
+    if _through_proc(Path(path)):
+        return True
+    try:
+        mode = os.stat(path).st_mode
+    except (FileNotFoundError, NotADirectoryError):
+        return False  # a new file, or a link to one (check_target names a missing directory)
+    except OSError as e:
+        raise AnalysisError(f"{path}: cannot write ({e.strerror or e})") from None
+    return not stat.S_ISREG(mode) and not stat.S_ISDIR(mode)
+
+
+@contextmanager
+def _errors_name(path: Path) -> Iterator[None]:
+    """An OSError in the block becomes the AnalysisError "PATH: cannot write (REASON)"."""
+    try:
+        yield
+    except OSError as e:
+        raise AnalysisError(f"{path}: cannot write ({e.strerror or e})") from None
 
 
 def make_dir(path: str | Path) -> Path:
@@ -95,26 +151,108 @@ def make_dir(path: str | Path) -> Path:
 
 @contextmanager
 def replacing(path: str | Path) -> Iterator[Path]:
-    """``with replacing(path) as tmp: write tmp`` -- tmp is a temporary file next to `path`,
-    renamed to `path` when the block ends normally and removed otherwise. An OSError while
-    writing becomes an AnalysisError naming `path`."""
-    path = check_target(path)
-    try:
-        fd, name = tempfile.mkstemp(prefix=f".{path.name}.", suffix=".part", dir=path.parent)
-    except OSError as e:
-        raise AnalysisError(f"{path}: cannot write ({e.strerror or e})") from None
+    """``with replacing(path) as tmp: write tmp`` -- tmp is a temporary file next to the file
+    `path` names (its symbolic links followed), renamed onto that file when the block ends
+    normally and removed otherwise. A target that exists and is not a regular file (a device,
+    a FIFO: :func:`writes_in_place`) is yielded itself, written in place. An OSError while
+    writing becomes an AnalysisError naming `path`; a directory, or a missing one, is refused
+    (:func:`check_target`)."""
+    path = Path(path)
+    if writes_in_place(path):
+        with _errors_name(path):
+            yield path
+        return
+    target = check_target(os.path.realpath(path) if path.is_symlink() else path, path)
+    with _errors_name(path):
+        fd, name = tempfile.mkstemp(prefix=f".{target.name}.", suffix=".part", dir=target.parent)
     os.close(fd)
     tmp = Path(name)
     try:
-        try:
+        with _errors_name(path):
             yield tmp
             os.chmod(tmp, _MODE)
-            os.replace(tmp, path)
-        except OSError as e:
-            raise AnalysisError(f"{path}: cannot write ({e.strerror or e})") from None
+            os.replace(tmp, target)
     finally:
         if tmp.exists():
             tmp.unlink()
+
+
+#: Standard output in messages, as nqc names it.
+STDOUT = "<stdout>"
+
+
+class StdoutClosed(Exception):
+    """Standard output's reader went away (a broken pipe: ``... | head``); the command line
+    stops quietly (analysis.cli)."""
+
+
+def stdout_error(error: OSError) -> Exception:
+    """What a failed write to standard output raises: StdoutClosed for a broken pipe, else the
+    AnalysisError "<stdout>: cannot write (REASON)"."""
+    if isinstance(error, BrokenPipeError):
+        return StdoutClosed()
+    return AnalysisError(f"{STDOUT}: cannot write ({error.strerror or error})")
+
+
+class CheckedStdout:
+    """sys.stdout (or its ``buffer``) whose failed writes and flushes raise :func:`stdout_error`
+    instead of an OSError; `stream` None is a standard output closed at start (Python then sets
+    sys.stdout to None, and print() would drop its text without a word). After a failure, file
+    descriptor 1 is pointed at /dev/null, so that Python's own flush at exit finds nothing to
+    fail on ("Exception ignored ... BrokenPipeError"), and later writes are dropped: the
+    failure is reported once."""
+
+    def __init__(self, stream, fd: int | None = None, failed: list | None = None):
+        self._stream = stream
+        self._fd = fd if fd is not None else _fileno(stream)
+        self._failed = failed if failed is not None else []  # shared with .buffer
+
+    def _call(self, method: str, *args):
+        if self._failed:
+            return None
+        try:
+            if self._stream is None:
+                raise OSError(errno.EBADF, os.strerror(errno.EBADF))
+            return getattr(self._stream, method)(*args)
+        except OSError as e:
+            self._failed.append(e)
+            self._silence()
+            raise stdout_error(e) from None
+
+    def _silence(self) -> None:
+        if self._fd is None:
+            return
+        try:
+            null = os.open(os.devnull, os.O_WRONLY)
+            os.dup2(null, self._fd)
+            os.close(null)
+        except OSError:
+            pass
+
+    def write(self, data):
+        return self._call("write", data)
+
+    def writelines(self, lines):
+        return self._call("writelines", lines)
+
+    def flush(self):
+        return self._call("flush")
+
+    @property
+    def buffer(self):
+        return CheckedStdout(None if self._stream is None else self._stream.buffer, self._fd, self._failed)
+
+    def __getattr__(self, name):
+        if self._stream is None:
+            raise AttributeError(name)
+        return getattr(self._stream, name)
+
+
+def _fileno(stream) -> int | None:
+    try:
+        return stream.fileno() if stream is not None else None
+    except (OSError, ValueError, AttributeError):  # pytest's capture has none
+        return None
 
 
 def write_with(path: str | Path, writer: Callable[[Path], object]) -> Path:
@@ -124,10 +262,13 @@ def write_with(path: str | Path, writer: Callable[[Path], object]) -> Path:
         with tempfile.TemporaryDirectory(prefix="nqc-analysis-") as directory:
             tmp = Path(directory) / "stdout"
             writer(tmp)
-            sys.stdout.flush()
-            with open(tmp, "rb") as f:
-                shutil.copyfileobj(f, sys.stdout.buffer)
-            sys.stdout.buffer.flush()
+            try:
+                sys.stdout.flush()
+                with open(tmp, "rb") as f:
+                    shutil.copyfileobj(f, sys.stdout.buffer)
+                sys.stdout.buffer.flush()
+            except OSError as e:  # outside the command line (which checks sys.stdout itself)
+                raise stdout_error(e) from None
         return Path(path)
     with replacing(path) as tmp:
         writer(tmp)
@@ -145,11 +286,11 @@ def write_csv(frame, path: str | Path, **to_csv) -> Path:
 
 
 def remove(paths) -> None:
-    """Removes the files among `paths` that exist (outputs of a run that failed)."""
+    """Removes the regular files among `paths` (outputs of a run that failed); a symbolic link,
+    a device or a FIFO (written through or in place, see :func:`replacing`) is left alone."""
     for p in paths:
         try:
-            Path(p).unlink()
-        except FileNotFoundError:
-            pass
+            if not Path(p).is_symlink() and stat.S_ISREG(os.stat(p).st_mode):
+                Path(p).unlink()
         except OSError:
-            pass  # already failing: the first error is the one to report
+            pass  # gone already, or already failing: the first error is the one to report

@@ -79,9 +79,10 @@ class RandsetRun:
 #: Largest board size (nqc's Index is a 32-bit int) and largest 64-bit integer.
 N_MAX = 2**31 - 1
 INT64_MAX = 2**63 - 1
-#: A whole number as nqc writes it (ASCII digits, optional sign) and a decimal number.
-_INTEGER = re.compile(r"[+-]?[0-9]+")
-_NUMBER = re.compile(r"[+-]?(?:[0-9]+(?:\.[0-9]*)?|\.[0-9]+)(?:[eE][+-]?[0-9]+)?")
+#: A whole number as nqc writes it (ASCII digits, optional sign) and a decimal number (also the
+#: bins and edges of --by, analysis.groups).
+INTEGER = re.compile(r"[+-]?[0-9]+")
+NUMBER = re.compile(r"[+-]?(?:[0-9]+(?:\.[0-9]*)?|\.[0-9]+)(?:[eE][+-]?[0-9]+)?")
 #: |share - count / total| allowed in the histogram CSV (nqc writes 6 significant digits).
 SHARE_TOLERANCE = 1e-6
 #: The hint for a number of queens above n.
@@ -96,8 +97,10 @@ def _read_rows(path: Path, stdin: bool = False) -> tuple[list[str], list[tuple[i
     """The header and the rows (line number, fields) of a CSV (`stdin`: of standard input,
     `path` then its name in messages); blank lines at the end are dropped, a blank line
     elsewhere is an error."""
-    if not stdin and not path.is_file():
+    if not stdin and not path.exists():
         raise AnalysisError(f"{path}: no such file")
+    if not stdin and path.is_dir():  # a FIFO (a shell's <(nqc randset ...)) is read as a file
+        raise AnalysisError(f"{path}: is a directory, expected a CSV of nqc randset (--trials-csv FILE or --csv FILE)")
     try:
         with (io.StringIO(sys.stdin.buffer.read().decode("utf-8-sig"), newline="") if stdin
               else open(path, newline="", encoding="utf-8-sig")) as f:
@@ -135,7 +138,7 @@ def _integer(path: Path, line: int, column: str, text: str, lo: int, hi: int, ex
     where = f"{path}: row {line}, column {column}"
     if not text:
         raise AnalysisError(f"{where}: empty, expected {expected}")
-    if not _INTEGER.fullmatch(text):
+    if not INTEGER.fullmatch(text):
         raise AnalysisError(f"{where}: '{text}' is not a whole number, expected {expected}")
     value = int(text)
     if not -INT64_MAX - 1 <= value <= INT64_MAX:
@@ -151,7 +154,7 @@ def _share(path: Path, line: int, column: str, text: str, expected: str) -> floa
     where = f"{path}: row {line}, column {column}"
     if not text:
         raise AnalysisError(f"{where}: empty, expected {expected}")
-    if not _NUMBER.fullmatch(text):
+    if not NUMBER.fullmatch(text):
         raise AnalysisError(f"{where}: '{text}' is not a number, expected {expected}")
     value = float(text)
     if not math.isfinite(value):
@@ -304,6 +307,8 @@ def run(nqc: str | Path, n: int, trials: int, out_dir: str | Path, seed: int = 1
     nqc writes to temporary names that are renamed when it succeeds; when it fails or its CSVs
     are refused, none of the three files is left."""
     n = check_n(n, "randset n")
+    if Path(nqc).is_dir():  # the system would say "Permission denied"
+        raise AnalysisError(f"{nqc}: is a directory, expected the nqc executable")
     out_dir = output.make_dir(out_dir)
     hist_csv = out_dir / f"randset-n{n}.csv"
     trials_csv = out_dir / f"randset-n{n}-trials.csv"

@@ -173,6 +173,40 @@ def test_randset_n_is_a_bounded_board_size_given_once(small_run, nqc_bin, tmp_pa
     assert randset.parse_spec("2147483647:x.csv") == (2147483647, Path("x.csv"))
 
 
+def test_randset_csv_and_nqc_that_are_directories_say_so(small_run, tmp_path, capsys):
+    """--randset 100:DIR said "DIR: no such file"; --nqc DIR "cannot run (Permission denied)"."""
+    for args, message in [
+        (["--randset", f"100:{tmp_path}"],
+         f"{tmp_path}: is a directory, expected a CSV of nqc randset (--trials-csv FILE or --csv FILE)"),
+        (["--randset", f"100:{tmp_path / 'none.csv'}"], f"{tmp_path / 'none.csv'}: no such file"),
+        (["--nqc", str(tmp_path), "--randset-n", "10"], f"{tmp_path}: is a directory, expected the nqc executable"),
+    ]:
+        line = one_error(analysis(capsys, "report", small_run, "-o", tmp_path / "out", *args))
+        assert line == f"nqc-analysis: error: {message}"
+        assert not (tmp_path / "out").exists()
+
+
+def test_randset_csv_from_a_fifo_is_read(nqc_bin, tmp_path):
+    """A CSV that is not a regular file (a shell's <(nqc randset ...), a FIFO) is read as one."""
+    import os
+    import threading
+
+    trials = tmp_path / "trials.csv"
+    subprocess.run([str(nqc_bin), "randset", "50", "--trials", "200", "--trials-csv", str(trials)], check=True,
+                   capture_output=True, env=run_env(), timeout=60)
+    fifo = tmp_path / "fifo.csv"
+    os.mkfifo(fifo)
+    writer = threading.Thread(target=lambda: fifo.write_bytes(trials.read_bytes()), daemon=True)
+    writer.start()
+    try:
+        from_fifo = randset.read_csv(fifo, 50)
+    finally:
+        writer.join(timeout=30)
+        if writer.is_alive():  # unblock it: a reader that opens and closes
+            os.close(os.open(fifo, os.O_RDONLY | os.O_NONBLOCK))
+    assert from_fifo.per_trial.equals(randset.read_csv(trials, 50).per_trial) and from_fifo.trials == 200
+
+
 # 4. Times a log axis cannot show: the figure is left out with a warning and a note.
 
 def with_times(small_run, tmp_path, name, change) -> Path:
@@ -392,3 +426,152 @@ def test_every_member_type_is_checked_from_the_schema(tmp_path, name, dtype, exp
     with pytest.raises(AnalysisError) as err:
         load_cases(path)
     assert str(err.value) == f"{path}: /cases member '{name}' has type {np.dtype(dtype)}, expected {expected}"
+
+
+# 8. What the root attributes hold: the config is a JSON object whose names are strings, the
+#    integer attributes are integers, the launches table has its members. Never a crash.
+
+BAD_CONFIGS = [
+    ("null", "/: expected a JSON object, got null"),
+    ("[]", "/: expected a JSON object, got []"),
+    ('"hello"', '/: expected a JSON object, got "hello"'),
+    ("42", "/: expected a JSON object, got 42"),
+    ("[1, 2, 3]", "/: expected a JSON object, got an array of 3"),
+    ('{"name": 42}', "/name: expected a string, got 42"),
+    ('{"name": "x", "engine": null}', "/engine: expected a string, got null"),
+    ('{"description": {"a": 1}}', "/description: expected a string, got an object"),
+    ('{"name": "' + "x" * 50 + '", "engine": ["' + "y" * 50 + '"]}', "/engine: expected a string, got an array of 1"),
+    ("{", "not valid JSON (Expecting property name enclosed in double quotes at line 1 column 2)"),
+    ("", "not valid JSON (Expecting value at line 1 column 1)"),
+    ('{"name": "x"} {}', "not valid JSON (Extra data at line 1 column 15)"),
+    ('{"name": NaN}', "not valid JSON (NaN is not JSON)"),
+    ('{"seed": -Infinity}', "not valid JSON (-Infinity is not JSON)"),
+    ("[" * 100000 + "]" * 100000, "not valid JSON (nested too deeply)"),
+]
+
+
+@pytest.mark.parametrize("text, message", BAD_CONFIGS, ids=[m for _, m in BAD_CONFIGS])
+def test_config_attribute_is_a_json_object(tmp_path, text, message):
+    """The config attribute (valid JSON but no object made `table` crash with AttributeError)."""
+    path = write_result_file(tmp_path / "c.h5", synthetic_rows([10], [3], [1e-3]), config=text)
+    with pytest.raises(AnalysisError) as err:
+        load_cases(path)
+    assert str(err.value) == f"{path} (config attribute): {message}"
+
+
+@pytest.mark.parametrize("command", ["table", "fit", "report"])
+def test_config_that_is_no_object_on_the_command_line(tmp_path, capsys, command):
+    path = write_result_file(tmp_path / "c.h5", synthetic_rows([10, 20], [3, 4], [1e-3, 2e-3]), config="[]")
+    line = one_error(analysis(capsys, command, path))
+    assert line == f"nqc-analysis: error: {path} (config attribute): /: expected a JSON object, got []"
+    assert not (tmp_path / "report").exists()
+
+
+def test_config_of_a_schema_2_0_file(tmp_path):
+    """tests/data's 2.0 file: fixed-length text attributes, no text_checksum."""
+    path = tmp_path / "results.h5"
+    shutil.copy(REPO / "tests/data/schema-2.0-results.h5", path)
+    with h5py.File(path, "a") as f:
+        f.attrs.create("config", np.array(b'"hello"', dtype="S7"))
+    with pytest.raises(AnalysisError) as err:
+        load_cases(path)
+    assert str(err.value) == f'{path} (config attribute): /: expected a JSON object, got "hello"'
+
+
+def rewrite_config_in_place(path: Path, text: str) -> None:
+    """Overwrites the config attribute of a schema 2.1 file (a variable-length string in a global
+    heap collection) with `text`, padded with spaces to its length, and recomputes text_checksum
+    the way the loader checks it (load.check_text_attributes): the file is then a good one."""
+    import xxhash
+    from analysis import load
+
+    with h5py.File(path) as f:
+        old = f.attrs["config"].encode()
+        names = sorted((n for n in f.attrs if load._is_variable_string(f, n)), key=str.encode)
+        stored = f.attrs["text_checksum"].tolist()
+    assert len(text.encode()) <= len(old)
+    data = bytearray(path.read_bytes())
+    at = data.find(old)
+    assert at > 0 and data.find(old, at + 1) < 0
+    data[at:at + len(old)] = text.encode().ljust(len(old))
+    path.write_bytes(bytes(data))
+    digest = xxhash.xxh64(seed=0)
+    for name in names:
+        digest.update(name.encode() + b"\0")
+    for offset, size in zip(stored[1::2], stored[2::2]):
+        digest.update(bytes(data[offset:offset + size]))
+    with h5py.File(path, "a") as f:  # in place: the heap collections stay where they are
+        f.attrs.modify("text_checksum", np.array([digest.intdigest(), *stored[1:]], dtype=np.uint64))
+    with h5py.File(path) as f:
+        assert load.check_text_attributes(f, path) == "passed"
+
+
+@pytest.mark.parametrize("text, got", [("[]", "[]"), ("null", "null"), ('"hello"', '"hello"'), ("42", "42")])
+def test_config_of_a_schema_2_1_file_as_nqc_words_it(small_run, nqc_bin, tmp_path, text, got):
+    """A file nqc wrote, its config replaced and text_checksum recomputed: the loader and nqc
+    (rerun reads the config) refuse it with the same line."""
+    copy = tmp_path / "run"
+    shutil.copytree(small_run, copy)
+    path = copy / "results.h5"
+    rewrite_config_in_place(path, text)
+    message = f"{path} (config attribute): /: expected a JSON object, got {got}"
+    with pytest.raises(AnalysisError) as err:
+        load_cases(copy)
+    assert str(err.value) == message
+    done = subprocess.run([str(nqc_bin), "rerun", str(copy), "--case", "0"], capture_output=True, text=True,
+                          env=run_env(), timeout=60)
+    assert (done.returncode, done.stderr) == (1, f"nqc: error: {message}\n")
+
+
+@pytest.mark.parametrize("value, got", [
+    (np.float64(3.5), "3.5"),
+    ("four", "'four'"),
+    ("", "''"),
+    (np.bool_(True), "True"),
+    (np.arange(100), "[ 0 1 ... 98 99]"),
+    ("9" * 60, "'" + "9" * 36 + "..."),
+])
+def test_integer_attributes_are_integers(tmp_path, value, got):
+    """world_size (int64 since schema 2.0, a decimal string before) holding anything else."""
+    path = write_result_file(tmp_path / "i.h5", synthetic_rows([10], [3], [1e-3]), world_size="4")
+    assert load_cases(path).attrs["sources"][0].attrs["world_size"] == 4
+    with h5py.File(path, "a") as f:
+        f.attrs["world_size"] = value
+    with pytest.raises(AnalysisError) as err:
+        load_cases(path)
+    assert str(err.value) == f"{path}: world_size is not an integer (got {got})"
+
+
+def test_launches_table_has_its_members(small_run, tmp_path, capsys):
+    """The report reads every member of results.h5's launches table."""
+    copy = tmp_path / "run"
+    shutil.copytree(small_run, copy)
+    path = copy / "results.h5"
+    with h5py.File(path, "a") as f:
+        table = f["launches"][()]
+    from numpy.lib import recfunctions
+
+    for change, message in [
+        (lambda f: f.create_dataset("launches", data=np.arange(3)),
+         "/launches is not a 1-D compound dataset (one row per launch)"),
+        (lambda f: f.create_dataset("launches", data=recfunctions.drop_fields(table, "parts", usemask=False)),
+         "/launches has no member 'parts'"),
+        (lambda f: f.create_dataset("launches", data=table.astype(
+            [(n, "S8" if n == "world_size" else table.dtype[n]) for n in table.dtype.names])),
+         "/launches member 'world_size' has type |S8, expected an integer type"),
+    ]:
+        with h5py.File(path, "a") as f:
+            del f["launches"]
+            change(f)
+        line = one_error(analysis(capsys, "report", copy, "-o", tmp_path / "out"))
+        assert line == f"nqc-analysis: error: {path}: {message}"
+
+
+@pytest.mark.parametrize("shape", [(2, 2), ()])
+def test_cases_is_one_row_per_case(tmp_path, shape):
+    """A /cases of another shape was a TypeError ("unhashable type: 'list'")."""
+    rows = synthetic_rows([10, 20, 30, 40], [3, 4, 5, 6], [1e-3] * 4)
+    path = write_result_file(tmp_path / "shape.h5", rows.reshape(shape) if shape else rows[0].reshape(()))
+    with pytest.raises(AnalysisError) as err:
+        load_cases(path)
+    assert str(err.value) == f"{path}: /cases has shape {shape}, expected one row per case (1-D)"

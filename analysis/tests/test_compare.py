@@ -92,15 +92,46 @@ def test_quantile_bins_cover_every_case_in_ranges_of_about_equal_counts(both):
     assert counts.min() > 0.1 * len(both) and counts.max() < 0.5 * len(both)
 
 
+NOT_A_BY_NUMBER = "expected a number of bins or comma-separated bin edges (decimal numbers), e.g. k:4 or k:1,10,100"
+NOT_ASCENDING = "the bin edges must be finite numbers in ascending order"
+
+
 @pytest.mark.parametrize("spec, message", [
     ("n", "--by n: the tables are per n already"),
-    ("k:1", "expected 2..100 bins"),
-    ("k:5,3", "ascending order"),
-    ("k:a,b", "expected a number of bins or comma-separated bin edges"),
+    (":4", "--by ':4': expected COLUMN, COLUMN:BINS or COLUMN:EDGE,EDGE,..."),
+    *((f"k:{b}", f"--by k:{b}: expected 2..100 quantile bins, got {int(b)} (one bin edge is written with a decimal "
+                 f"point: k:{int(b)}.0)") for b in ("-1", "+1", "1", "0", "-0", "101", "99999999999999999999")),
+    *((f"k:{e}", f"--by k:{e}: {NOT_A_BY_NUMBER}") for e in ("", " 3", "3 ", "1_0", "0x10", "1,", ",1", "1,,2", "a,b",
+                                                              "1,inf", "nan", "1e", "--1")),
+    *((f"k:{e}", f"--by k:{e}: {NOT_ASCENDING}") for e in ("5,3", "1,1", "1e999", "-1e999,0", "0,1,1")),
 ])
 def test_bad_by_specs(spec, message):
-    with pytest.raises(AnalysisError, match=re.escape(message)):
+    """Every form of --by: a number of quantile bins (an integer: 2..100), or bin edges (decimal
+    numbers, finite, strictly ascending); k:-1 made one bin '>= -1'."""
+    with pytest.raises(AnalysisError) as err:
         groups.parse_by(spec)
+    assert str(err.value) == message
+
+
+@pytest.mark.parametrize("spec, by", [
+    ("k:2", groups.By("k", bins=2)), ("k:100", groups.By("k", bins=100)), ("k:+4", groups.By("k", bins=4)),
+    ("k/n:0.5", groups.By("k/n", edges=(0.5,))), ("k:-1.0", groups.By("k", edges=(-1.0,))),
+    ("k:1e3", groups.By("k", edges=(1000.0,))), ("k:-1,2,.5e1", groups.By("k", edges=(-1.0, 2.0, 5.0))),
+    ("k:1,10,100", groups.By("k", edges=(1.0, 10.0, 100.0))), ("engine", groups.By("engine")),
+])
+def test_good_by_specs(spec, by):
+    assert groups.parse_by(spec) == by
+
+
+def test_bad_by_on_the_command_line(small_run, capsys):
+    from analysis.cli import main
+
+    for command in ("table", "compare", "report"):
+        capsys.readouterr()
+        assert main([command, str(small_run), "--by", "k:-1"]) == 1
+        assert capsys.readouterr().err == (
+            "nqc-analysis: error: argument --by: --by k:-1: expected 2..100 quantile bins, got -1 (one bin edge is "
+            f"written with a decimal point: k:-1.0) (see nqc-analysis {command} --help)\n")
 
 
 def test_by_an_unknown_or_many_valued_column(both):
