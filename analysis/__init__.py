@@ -13,6 +13,15 @@ holds the published values we compare with.
 __version__ = "0.1.0"
 
 from analysis.errors import AnalysisError
-from analysis.load import load_cases
 
 __all__ = ["AnalysisError", "load_cases", "__version__"]
+
+
+def __getattr__(name):
+    """``analysis.load_cases``, imported when first asked for: ``python3 -m analysis`` under a
+    Python without h5py then says so in one line (``__main__``) instead of a traceback."""
+    if name == "load_cases":
+        from analysis.load import load_cases  # pylint: disable=import-outside-toplevel
+
+        return load_cases
+    raise AttributeError(f"module 'analysis' has no attribute {name!r}")

@@ -575,3 +575,13 @@ def test_cases_is_one_row_per_case(tmp_path, shape):
     with pytest.raises(AnalysisError) as err:
         load_cases(path)
     assert str(err.value) == f"{path}: /cases has shape {shape}, expected one row per case (1-D)"
+
+
+def test_a_python_without_the_stack_says_so_in_one_line():
+    """``python3 -m analysis`` under a Python without numpy/h5py (a pyenv one on PATH; here
+    Debian's with -S, no site packages): one line naming the interpreter, exit 1."""
+    r = subprocess.run([PYTHON, "-S", "-m", "analysis", "--version"], cwd=REPO, capture_output=True, text=True)
+    assert r.returncode == 1
+    assert r.stdout == ""
+    assert r.stderr == (f"nqc-analysis: error: {PYTHON} has no module numpy: use Debian's /usr/bin/python3 "
+                        "(apt install python3-h5py python3-pandas python3-statsmodels python3-matplotlib)\n")

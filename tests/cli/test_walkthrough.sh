@@ -1,9 +1,10 @@
 #!/usr/bin/env bash
 # The walkthrough of analysis/README.md ("Walkthrough: two engines on one config"), run as
 # written from a copy of the repository's layout (analysis/ and the built nqc at
-# build/src/cli/nqc), then analysis/examples/make-compare.sh on its runs; the counts of the
-# fresh comparison (cases, backtrack shares, false negatives: they do not depend on the
-# machine) equal those of the committed example in analysis/examples/compare/.
+# build/src/cli/nqc), its report into results/compare (the committed example untouched), then
+# analysis/examples/make-compare.sh on its runs; the counts of the fresh comparison (cases,
+# backtrack shares, false negatives: they do not depend on the machine) equal those of the
+# committed example in analysis/examples/compare/.
 # Usage: test_walkthrough.sh NQC PYTHON REPO
 set -u
 if [ $# -ne 3 ]; then
@@ -30,12 +31,14 @@ expect_stdout_contains "auto** against **grigoryan**" "compare prints the verdic
 check "the runs went where the walkthrough reads them (results/compare-ENGINE, beside analysis/)" \
   test -s "$W/results/compare-grigoryan/results.h5" -a -s "$W/results/compare-auto/results.h5"
 for f in report.md compare.csv table1.csv figures/compare_time.png figures/compare_shares.png; do
-  check "the report wrote analysis/examples/compare/$f" test -s "$W/analysis/examples/compare/$f"
+  check "the report wrote results/compare/$f" test -s "$W/results/compare/$f"
 done
+check "the walkthrough leaves the committed example alone (analysis/examples/compare/ as copied)" \
+  test -z "$(ls "$W/analysis/examples/compare" | grep -vx 'auto.json\|grigoryan.json')"
 
 # The counts of the fresh comparison equal the committed example's: 1700 compositions per run,
 # n = 10 .. 10^4, the same backtracks and no false negatives (times differ by machine).
-"$PYTHON" - "$W/analysis/examples/compare" "$REPO/analysis/examples/compare" >"$TMP/counts.txt" 2>&1 <<'PY'
+"$PYTHON" - "$W/results/compare" "$REPO/analysis/examples/compare" >"$TMP/counts.txt" 2>&1 <<'PY'
 import sys
 import pandas as pd
 fresh, committed = sys.argv[1], sys.argv[2]
@@ -59,8 +62,8 @@ check(img.ndim == 3 and img.shape[0] > 100 and img.shape[1] > 100, f"compare_tim
 PY
 relay_checks "$TMP/counts.txt"
 
-# make-compare.sh on the runs that are there: it reuses them and writes the same report.
-rm -rf "$W/analysis/examples/compare/figures" "$W/analysis/examples/compare/compare.csv"
+# make-compare.sh on the runs that are there: it reuses them and writes the same report into
+# analysis/examples/compare/ (the committed example's place).
 run bash -c "cd '$W' && PYTHONDONTWRITEBYTECODE=1 MPLBACKEND=Agg bash analysis/examples/make-compare.sh"
 expect_exit 0 "analysis/examples/make-compare.sh"
 expect_stdout_contains "make-compare: using results/compare-auto/results.h5" "make-compare.sh reuses the runs"
