@@ -22,6 +22,7 @@ PACKAGES=(
   help2man                              # the man page nqc.1, from nqc --help (src/cli/CMakeLists.txt)
   man-db groff-base                     # tests/cli/test_install.sh renders the installed man page
   shellcheck                            # tests/jobs/test_batch_script.sh checks the batch-script templates
+  bash-completion                       # loads the installed completion of nqc in new shells
 )
 
 missing=()
@@ -42,6 +43,7 @@ if [[ ${NQC_SETUP_PACKAGES_ONLY:-0} == 1 ]]; then exit 0; fi
 BUILD_DIR=${NQC_BUILD_DIR:-build}
 cmake --preset "${NQC_PRESET:-release}" -B "$BUILD_DIR" >/dev/null
 # Only errors and warnings are shown; a failed build fails here (with -Werror, a warning too).
+echo "setup: building into $BUILD_DIR/ (log: $BUILD_DIR/build.log; 5 to 15 minutes the first time on 2 cores)" >&2
 status=0
 cmake --build "$BUILD_DIR" -j"$(nproc)" >"$BUILD_DIR/build.log" 2>&1 || status=$?
 grep -E "(error|warning):|Error" "$BUILD_DIR/build.log" >&2 || true
