@@ -275,6 +275,34 @@ def _check_sizes(data: np.ndarray, path: Path) -> None:
         row = int(np.flatnonzero(bad)[0])
         raise damaged(path, f"/cases row {row} (case_id {data['case_id'][row]}): k = {k[row]} queens, "
                             f"expected 0..n = 0..{n[row]}")
+    # The same checks as nqc's (src/experiment/results.cpp, plausible()).
+    def first(bad: np.ndarray, what: str) -> None:
+        if bad.any():
+            row = int(np.flatnonzero(bad)[0])
+            raise damaged(path, f"/cases row {row} (case_id {data['case_id'][row]}): {what(row)}")
+    outcome = data["outcome"].astype(np.int64)
+    first((outcome < 0) | (outcome > 2), lambda r: f"outcome = {outcome[r]}, expected 0 (solved), 1 (infeasible) or 2 (gave_up)")
+    for name in ("wall_s", "cpu_s"):
+        if name in data.dtype.names:
+            t = data[name].astype(np.float64)
+            first(~np.isfinite(t) | (t < 0), lambda r, t=t, name=name: f"{name} = {t[r]}, expected seconds >= 0")
+    if "instance" not in data.dtype.names:
+        instance = np.zeros(len(data), dtype=bool)
+    elif data.dtype["instance"].kind == "S":
+        instance = np.char.str_len(data["instance"]) > 0
+    else:
+        instance = np.array([len(v) > 0 for v in data["instance"]], dtype=bool)
+    first(~instance & (outcome == 1), lambda r: "a generated case (derived from a solution) recorded infeasible")
+    expected_fn = ~instance & (outcome == 2)
+    fn = data["false_negative"].astype(np.int64)
+    first(fn != expected_fn, lambda r: f"false_negative = {fn[r]} for a{'n instance' if instance[r] else ' generated'} "
+                                       f"case that {('solved', 'infeasible', 'gave_up')[outcome[r]]}, expected {int(expected_fn[r])}")
+    ids = data["case_id"]
+    if len(ids) > 1:
+        out_of_order = np.zeros(len(ids), dtype=bool)
+        out_of_order[1:] = ids[1:] <= ids[:-1]
+        first(out_of_order,
+              lambda r: f"case ids are not ascending (case {ids[r - 1]} before it): a result file holds each case once, in order")
 
 
 def _column(values: np.ndarray, dtype: np.dtype):

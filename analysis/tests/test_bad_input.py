@@ -219,7 +219,23 @@ def with_times(small_run, tmp_path, name, change) -> Path:
     return copy
 
 
-@pytest.mark.parametrize("value", [0.0, np.nan, -1.0, np.inf])
+@pytest.mark.parametrize("value", [np.nan, -1.0, np.inf, -np.inf])
+def test_times_no_run_can_record_are_damage(small_run, tmp_path, value, nqc_bin):
+    """NaN, negative or infinite seconds: no engine call takes them, so the file is damaged
+    (the loader and nqc say the same); 0 s is a time (below the clock's resolution)."""
+    def change(rows):
+        rows["wall_s"][3] = value
+
+    path = with_times(small_run, tmp_path, "times.h5", change)
+    case = int(h5py.File(path, "r")["cases"]["case_id"][3])
+    with pytest.raises(AnalysisError, match=re.escape(f"{path}: damaged (/cases row 3 (case_id {case}): wall_s = {value}, "
+                                                      "expected seconds >= 0)")):
+        load_cases(path)
+    done = subprocess.run([nqc_bin, "aggregate", path], capture_output=True, text=True, env=run_env())
+    assert done.returncode == 1 and done.stderr.startswith(f"nqc: error: {path}: damaged (row 3 (case {case}): wall_s = "), done.stderr
+
+
+@pytest.mark.parametrize("value", [0.0])
 def test_times_a_log_axis_cannot_show_skip_the_figure_with_a_note(small_run, tmp_path, value):
     def change(rows):
         rows["wall_s"][:] = value
@@ -243,7 +259,7 @@ def test_times_a_log_axis_cannot_show_skip_the_figure_with_a_note(small_run, tmp
 def test_report_with_zero_times_on_the_command_line_warns_and_exits_0(small_run, tmp_path, capsys):
     def change(rows):
         rows["wall_s"][rows["n"] == 100] = 0.0
-        rows["wall_s"][rows["n"] == 300] = np.nan
+        rows["wall_s"][rows["n"] == 300] = 0.0
 
     path = with_times(small_run, tmp_path, "zero.h5", change)
     done = analysis(capsys, "report", path, "-o", tmp_path / "out", "--hist-n", 100)
@@ -252,7 +268,7 @@ def test_report_with_zero_times_on_the_command_line_warns_and_exits_0(small_run,
     assert lines and all(line.startswith("nqc-analysis: warning: ") for line in lines), done.stderr
     assert any("figure fig10_time_histogram_n100.png not drawn: all 40 times wall_s at n = 100" in line
                for line in lines)
-    # time_vs_n is still drawn, without the n whose mean is 0 or NaN; a partly bad n keeps its good times
+    # time_vs_n is still drawn, without the n whose mean is 0; a partly bad n keeps its good times
     assert (tmp_path / "out" / "figures" / "time_vs_n.png").is_file()
 
     def some(rows):

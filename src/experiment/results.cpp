@@ -31,6 +31,7 @@
 #include <cerrno>
 #include <cstring>
 #include <charconv>
+#include <cmath>
 #include <cstddef>
 #include <cstdio>
 #include <functional>
@@ -50,6 +51,8 @@
 #include "io/hdf5_text.hpp"
 #include "io/isolated.hpp"
 #include "io/text_input.hpp"
+#include "core/engine.hpp"
+#include "experiment/aggregate.hpp"
 #include "experiment/launches.hpp"
 #include "experiment/result_schema.hpp"
 
@@ -467,6 +470,24 @@ std::vector<CaseRow> plausible(std::vector<CaseRow> rows, const fs::path& file) 
       throw DamagedFileError(file, at + "k = " + std::to_string(r.k) + " queens, expected 0..n = 0.." + std::to_string(r.n));
     if (r.false_negative > 1)
       throw DamagedFileError(file, at + "false_negative = " + std::to_string(r.false_negative) + ", expected 0 or 1");
+    if (r.outcome < 0 || r.outcome > 2)
+      throw DamagedFileError(file, at + "outcome = " + std::to_string(r.outcome) + ", expected 0 (solved), 1 (infeasible) or 2 (gave_up)");
+    if (!std::isfinite(r.wall_s) || r.wall_s < 0 || !std::isfinite(r.cpu_s) || r.cpu_s < 0)
+      throw DamagedFileError(file, at + "wall_s = " + std::to_string(r.wall_s) + ", cpu_s = " + std::to_string(r.cpu_s) +
+                                       ", expected seconds >= 0");
+    // A generated case is derived from a solution: never infeasible, a false negative exactly
+    // when not solved; an instance case is never one.
+    const bool instance = is_instance_row(r);
+    if (!instance && r.outcome == static_cast<std::int8_t>(Outcome::infeasible))
+      throw DamagedFileError(file, at + "a generated case (derived from a solution) recorded infeasible");
+    if (r.false_negative != (!instance && r.outcome == static_cast<std::int8_t>(Outcome::gave_up) ? 1 : 0))
+      throw DamagedFileError(file, at + "false_negative = " + std::to_string(r.false_negative) + " for a" +
+                                       (instance ? "n instance case" : " generated case") + " that " +
+                                       to_string(static_cast<Outcome>(r.outcome)) + ", expected " +
+                                       (!instance && r.outcome == static_cast<std::int8_t>(Outcome::gave_up) ? "1" : "0"));
+    if (i > 0 && r.case_id <= rows[i - 1].case_id)
+      throw DamagedFileError(file, at + "case ids are not ascending (case " + std::to_string(rows[i - 1].case_id) +
+                                       " before it): a result file holds each case once, in order");
   }
   return rows;
 }
