@@ -281,7 +281,7 @@ def _check_sizes(data: np.ndarray, path: Path) -> None:
             row = int(np.flatnonzero(bad)[0])
             raise damaged(path, f"/cases row {row} (case_id {data['case_id'][row]}): {what(row)}")
     outcome = data["outcome"].astype(np.int64)
-    first((outcome < 0) | (outcome > 2), lambda r: f"outcome = {outcome[r]}, expected 0 (solved), 1 (infeasible) or 2 (gave_up)")
+    known = (outcome >= 0) & (outcome <= 2)  # another code: named when the outcomes are decoded
     for name in ("wall_s", "cpu_s"):
         if name in data.dtype.names:
             t = data[name].astype(np.float64)
@@ -295,7 +295,7 @@ def _check_sizes(data: np.ndarray, path: Path) -> None:
     first(~instance & (outcome == 1), lambda r: "a generated case (derived from a solution) recorded infeasible")
     expected_fn = ~instance & (outcome == 2)
     fn = data["false_negative"].astype(np.int64)
-    first(fn != expected_fn, lambda r: f"false_negative = {fn[r]} for a{'n instance' if instance[r] else ' generated'} "
+    first(known & (fn != expected_fn), lambda r: f"false_negative = {fn[r]} for a{'n instance' if instance[r] else ' generated'} "
                                        f"case that {('solved', 'infeasible', 'gave_up')[outcome[r]]}, expected {int(expected_fn[r])}")
     ids = data["case_id"]
     if len(ids) > 1:

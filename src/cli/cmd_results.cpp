@@ -45,6 +45,13 @@ const char* outcome_name(std::int8_t code) { return to_string(static_cast<Outcom
 // making) as pinned in the result file's plan_hash (files of schema 1.2 on).
 void check_plan_unchanged(const std::string& results, const std::filesystem::path& file, const Plan& plan) {
   const Attributes attrs = read_attributes(file);
+  // nqc's case making as the file says it was (schema 1.2 on): another generation's cases
+  // cannot be rebuilt by this nqc.
+  if (const auto generation = attrs.find("case_generation");
+      generation != attrs.end() && generation->second != std::to_string(kCaseGeneration))
+    throw InputError(file.string() + ": its cases are of generation " + text::escaped(generation->second) +
+                     " (case_generation), this nqc makes generation " + std::to_string(kCaseGeneration) +
+                     ": a rebuilt case would not be the one stored");
   const auto stored = attrs.find("plan_hash");
   if (stored == attrs.end()) return;
   const auto config_hash = attrs.find("config_hash");
@@ -60,7 +67,7 @@ void check_plan_unchanged(const std::string& results, const std::filesystem::pat
     } catch (const InputError&) {
     }
   throw InputError(file.string() + ": the plan changed since the run (" + change +
-                   "): rerun would build another case than the one stored");
+                   "): a rebuilt case would not be the one stored");
 }
 
 // A case of a result file with what rebuilds it: its stored row, the run's config and plan

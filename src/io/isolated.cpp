@@ -1,6 +1,7 @@
 #include "io/isolated.hpp"
 
 #include <fcntl.h>
+#include <sys/mman.h>
 #include <sys/wait.h>
 #include <unistd.h>
 
@@ -42,6 +43,10 @@ std::string message(IsolatedOutcome::Kind kind, const std::string& bytes, const 
   w.put_value(error);
   return w.take();
 }
+
+// The child's time limit in seconds, in memory the parent shares (run_isolated reports it);
+// null outside a child.
+unsigned* child_limit = nullptr;
 
 // In the child: runs `work`, sends its result or its error, and exits (no handler, no
 // destructor, no atexit function of the parent's runs).
@@ -93,7 +98,24 @@ const char* ByteReader::take(std::size_t n) {
   return p;
 }
 
+void isolated_allow_more(unsigned seconds) {
+  if (child_limit == nullptr || seconds == 0) return;
+  const unsigned left = ::alarm(0);
+  ::alarm(left + seconds);
+  *child_limit += seconds;
+}
+
 IsolatedOutcome run_isolated(const std::function<std::string()>& work, unsigned seconds) {
+  // The limit, shared with the child (isolated_allow_more raises it there).
+  void* shared = ::mmap(nullptr, sizeof(unsigned), PROT_READ | PROT_WRITE, MAP_SHARED | MAP_ANONYMOUS, -1, 0);
+  unsigned* limit = shared == MAP_FAILED ? nullptr : static_cast<unsigned*>(shared);
+  if (limit != nullptr) *limit = seconds;
+  struct Unmap {
+    unsigned* p;
+    ~Unmap() {
+      if (p != nullptr) ::munmap(p, sizeof(unsigned));
+    }
+  } unmap{limit};
   int pipe_fds[2];
   if (::pipe2(pipe_fds, O_CLOEXEC) != 0) return outcome_of(IsolatedOutcome::Kind::returned, work());
   std::fflush(nullptr);
@@ -105,6 +127,7 @@ IsolatedOutcome run_isolated(const std::function<std::string()>& work, unsigned 
   }
   if (pid == 0) {
     ::close(pipe_fds[0]);
+    child_limit = limit;
     child(work, pipe_fds[1], seconds);
   }
   ::close(pipe_fds[1]);
@@ -123,7 +146,8 @@ IsolatedOutcome run_isolated(const std::function<std::string()>& work, unsigned 
   using Kind = IsolatedOutcome::Kind;
   if (WIFSIGNALED(status)) {
     const int signal = WTERMSIG(status);
-    if (signal == SIGALRM) return outcome_of(Kind::died, "did not end within " + std::to_string(seconds) + " s");
+    if (signal == SIGALRM)
+      return outcome_of(Kind::died, "did not end within " + std::to_string(limit != nullptr ? *limit : seconds) + " s");
     const char* abbrev = ::sigabbrev_np(signal);  // "SEGV"
     return outcome_of(Kind::died, std::string("crashed the HDF5 library (") +
                                       (abbrev != nullptr ? std::string("SIG") + abbrev : "signal " + std::to_string(signal)) + ")");

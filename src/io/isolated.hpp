@@ -36,6 +36,11 @@ struct IsolatedOutcome {
 /// can be made (fork fails), `work` runs in this process.
 IsolatedOutcome run_isolated(const std::function<std::string()>& work, unsigned seconds);
 
+/// In the child of run_isolated: `seconds` more for the work, from now on (for work whose size
+/// is known once it has begun: the values of an HDF5 dataset, once its metadata is read; the
+/// limit the parent reports grows with it). A no-op outside such a child.
+void isolated_allow_more(unsigned seconds);
+
 /// The time limit of run_isolated for reading a file of `file_bytes` bytes: 5 s plus 1 s
 /// per 8 MiB. Damaged metadata can make HDF5 1.10 loop for ever (a global heap read again and
 /// again: tests/fuzz/failed/result_file_old/timeout-*), and a good file is read at 100 MB/s and

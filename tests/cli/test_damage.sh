@@ -280,6 +280,17 @@ run "$NQC" rerun "$inst/out" --case 4
 expect_exit 1 "rerun of an instance case whose file was edited since the run"
 expect_stderr_match "^nqc: error: $(ere "$inst/out/results.h5: the plan changed since the run (the instance file $inst/set/c5.txt changed (")" \
   "rerun refuses: it would build another case"
+# A result file whose cases are of another case generation (its case_generation attribute):
+# neither rerun nor export rebuilds a case of it (this nqc would build another one).
+gen=$TMP/generation.h5
+cp "$inst/out/results.h5" "$gen"
+"$PYTHON" -c 'import sys, h5py, numpy; h5py.File(sys.argv[1], "a").attrs["case_generation"] = numpy.int64(2)' "$gen"
+for sub in rerun export; do
+  run "$NQC" "$sub" "$gen" --case 0
+  expect_exit 1 "$sub of a file of case generation 2"
+  expect_stderr_line "nqc: error: $gen: its cases are of generation 2 (case_generation), this nqc makes generation 1: a rebuilt case would not be the one stored" \
+    "$sub: refused, the generation named"
+done
 
 # ---- a file of schema 1.0 (no checksums) whose damage crashes HDF5 1.10 ------------------------
 old=$TMP/old/shard-000000.h5

@@ -93,6 +93,27 @@ TEST(Isolated, ALoopEndsAtTheTimeLimit) {
   EXPECT_EQ(outcome.bytes, "did not end within 1 s");
 }
 
+// Work that learns its size once begun asks for more time: the child runs past its first
+// limit (1 s, then 60 s more: it sleeps at least 1.5 s), and a loop that asked for more still ends, at
+// the limit it reached, which the parent reports. Outside a child, asking is a no-op.
+TEST(Isolated, TheChildMayAskForMoreTime) {
+  const IsolatedOutcome more = run_isolated([]() -> std::string {
+    isolated_allow_more(60);
+    ::usleep(1'500'000);
+    return "done";
+  }, 1);
+  EXPECT_EQ(more.kind, Kind::returned);
+  EXPECT_EQ(more.bytes, "done");
+  const IsolatedOutcome loop = run_isolated([]() -> std::string {
+    isolated_allow_more(1);
+    for (;;) ::pause();
+  }, 1);
+  EXPECT_EQ(loop.kind, Kind::died);
+  EXPECT_EQ(loop.bytes, "did not end within 2 s");
+  isolated_allow_more(1);  // here: no alarm is set
+  EXPECT_EQ(::alarm(0), 0u);
+}
+
 TEST(Isolated, TheTimeLimitGrowsWithTheFile) {
   EXPECT_EQ(isolated_seconds(0), 5u);
   EXPECT_EQ(isolated_seconds(13'560), 5u);

@@ -56,8 +56,11 @@ CaseRow make_row(std::uint64_t case_id, std::uint64_t shard_id, std::int64_t n) 
   row.solution_id = case_id / 3;
   row.composition_id = case_id % 3;
   row.seed = 0x9e3779b97f4a7c15ULL ^ case_id;
+  // Rows as a run writes them (plausible: the readers check): every outcome, an infeasible one
+  // of an instance file; a generated case that gave up is a false negative.
   row.outcome = static_cast<std::int8_t>(case_id % 3);
-  row.false_negative = static_cast<std::uint8_t>(case_id % 2);
+  if (row.outcome == 1) row.instance = fixed_string<256>("/data/instance-" + std::to_string(case_id) + ".txt");
+  row.false_negative = row.outcome == 2 ? 1 : 0;
   row.wall_s = 0.25 * static_cast<double>(case_id);
   row.cpu_s = 0.125 * static_cast<double>(case_id);
   row.backtracks = case_id * 7;
@@ -492,11 +495,17 @@ TEST_F(ResultsTest, MergeRefusesCasesOutOfOrderOrTwice) {
 }
 
 TEST_F(ResultsTest, LoadRowsOfShardsIsSorted) {
-  write_shard(dir_, {1, {make_row(5, 1, 8), make_row(3, 1, 8)}, {}}, {});
-  write_shard(dir_, {0, {make_row(4, 0, 8), make_row(0, 0, 8)}, {}}, {});
+  write_shard(dir_, {1, {make_row(3, 1, 8), make_row(5, 1, 8)}, {}}, {});
+  write_shard(dir_, {0, {make_row(0, 0, 8), make_row(1, 0, 8)}, {}}, {});
   std::vector<std::uint64_t> ids;
   for (const CaseRow& row : load_rows(dir_)) ids.push_back(row.case_id);
-  EXPECT_EQ(ids, (std::vector<std::uint64_t>{0, 3, 4, 5}));
+  EXPECT_EQ(ids, (std::vector<std::uint64_t>{0, 1, 3, 5}));
+  // Rows out of order in a file are damage (nqc writes each file's cases ascending).
+  write_shard(dir_, {2, {make_row(9, 2, 8), make_row(7, 2, 8)}, {}}, {});
+  EXPECT_EQ(message_of<DamagedFileError>([&] { (void)load_rows(dir_); }),
+            shard_path(dir_, 2).string() + ": damaged (row 1 (case 7): case ids are not ascending (case 9 before it): a result "
+            "file holds each case once, in order): delete it and run the config again with --resume (its cases run again)");
+  fs::remove(shard_path(dir_, 2));
   ids.clear();
   for (const CaseRow& row : load_rows(shard_path(dir_, 1))) ids.push_back(row.case_id);
   EXPECT_EQ(ids, (std::vector<std::uint64_t>{3, 5}));
@@ -729,9 +738,9 @@ TEST_F(ResultsTest, PandasReadsCasesInOneLine) {
   ASSERT_EQ(pclose(pipe), 0) << output;
   // n = 8 + id % 5 over 5000 rows: 5000 * 8 + 1000 * (0 + 1 + 2 + 3 + 4).
   EXPECT_EQ(output,
-            "5000 50000 exact max_nodes none gave_up bool 2500 int64 0 4999 case_id,shard_id,n,k,solution_id,composition_id,"
+            "5000 50000 exact max_nodes none gave_up bool 1666 int64 0 4999 case_id,shard_id,n,k,solution_id,composition_id,"
             "seed,wall_s,cpu_s,backtracks,nodes,placed_random,placed_search,restarts,rank,launch,outcome,false_negative,"
-            "engine,limit\n");
+            "engine,limit,instance\n");
 }
 
 }  // namespace
