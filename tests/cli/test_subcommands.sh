@@ -299,6 +299,12 @@ check "count n = 1..14 matches OEIS A000170 ($oeis_ok of 14)" test "$oeis_ok" = 
 run "$NQC" count 12 --max-nodes 1000
 expect_exit 3 "count with --max-nodes: exit 3"
 expect_stdout_line "limit: max_nodes" "count with --max-nodes names the limit"
+# A board too large to count stops at its time limit while its residual is still being set up
+# (10^7 rows of 10^7 cells: the limits are polled per cells, not per rows; it ran on for
+# minutes and 7 GB before).
+run "$NQC" count 10000000 --time-limit 0.5
+expect_exit 3 "count 10^7 --time-limit 0.5: stops at the limit (exit 3)"
+expect_stdout_line "limit: time_limit" "... names the limit"
 printf '1 0 0 0\n' >"$TMP/q4-corner.txt"
 run "$NQC" count "$TMP/q4-corner.txt"
 expect_stdout_line "completions: 0" "count: n = 4 with a corner queen has no completion"
