@@ -36,6 +36,11 @@ words=$(bash -c 'source "$1"; COMP_WORDS=("$2" co); COMP_CWORD=1; _nqc; echo "${
 check "completion of 'nqc co': construct convert complete count (got '$words')" test "$words" = "construct convert complete count"
 words=$(bash -c 'source "$1"; COMP_WORDS=("$2" complete --max); COMP_CWORD=2; _nqc; echo "${COMPREPLY[*]}"' _ "$comp" "$PREFIX/bin/nqc")
 check "completion of 'nqc complete --max': --max-nodes (got '$words')" test "$words" = "--max-nodes"
+# Option values from the same help: the engines listed under -e, a {set} (--log-level).
+words=$(bash -c 'source "$1"; COMP_WORDS=("$2" complete -e ""); COMP_CWORD=3; _nqc; echo "${COMPREPLY[*]}"' _ "$comp" "$PREFIX/bin/nqc")
+check "completion of 'nqc complete -e ': the engines (got '$words')" test "$words" = "auto bitboard exact grigoryan minconflicts sat"
+words=$(bash -c 'source "$1"; COMP_WORDS=("$2" run --log-level w); COMP_CWORD=3; _nqc; echo "${COMPREPLY[*]}"' _ "$comp" "$PREFIX/bin/nqc")
+check "completion of 'nqc run --log-level w': warn (got '$words')" test "$words" = "warn"
 
 # The man page (cmake/man_page.sh, help2man): installed, rendered by man and groff without a
 # warning, with the project's version, and a section for every subcommand `nqc --help` lists.
