@@ -41,6 +41,18 @@ nlohmann::json config_attribute(const std::filesystem::path& file) {
 
 const char* outcome_name(std::int8_t code) { return to_string(static_cast<Outcome>(code)); }
 
+// An exported case: as a text file (or "-"), with a first comment line that says how to run
+// it again as the run did (`complete` draws from the row's seed as the run's engine call did);
+// binary and HDF5 files hold the composition alone.
+void write_exported(const Composition& composition, const std::string& to, const std::string& results, const CaseRow& row) {
+  if (format_for_output(to) != CompositionFormat::text) return write_composition(composition, to);
+  TextOutput out(to);
+  out.stream() << "# case " << row.case_id << " of " << results << " (" << outcome_name(row.outcome) << " in the run): nqc complete FILE -e "
+               << engine_name(row.engine) << " --seed " << row.seed << " runs it again (with the run's engine_params: nqc rerun)\n";
+  write_composition(composition, out.stream());
+  out.close();
+}
+
 // The case rerun builds must be the one the run ran: the plan (the instance files, nqc's case
 // making) as pinned in the result file's plan_hash (files of schema 1.2 on).
 void check_plan_unchanged(const std::string& results, const std::filesystem::path& file, const Plan& plan) {
@@ -167,7 +179,7 @@ Runner add_export(CLI::App& app) {
     // A .param case's failure record holds its empty board only (no diagonals): it is rebuilt.
     if (!is_param_file(instance))
       if (const auto record = find_failure(*results, *case_id)) {
-        write_composition(Composition(record->q), to);
+        write_exported(Composition(record->q), to, *results, row);
         return 0;
       }
     const StoredCase c = load_case(*results, row);
@@ -194,7 +206,7 @@ Runner add_export(CLI::App& app) {
       const Composition solution = sample_solution(c.config, shard.n, c.row.solution_id);
       composition = derive_case(c.config, solution, c.row.solution_id, c.row.composition_id).composition;
     }
-    write_composition(composition, to);
+    write_exported(composition, to, *results, row);
     return 0;
   };
 }

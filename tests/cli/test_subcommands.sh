@@ -397,6 +397,14 @@ expect_stdout_contains "consistent composition, n = 50, k = 37" "the exported so
 run "$NQC" rerun "$res" --case 150 --verbose
 check "export equals the composition rerun --verbose runs" \
   test "$(grep -v '^#' "$TMP/exported-150.txt" | tr -s ' \n' ' ')" = "$(tail -n +4 "$OUT_FILE" | grep -v '^#' | tr -s ' \n' ' ')"
+# Its first line says how to run it again: complete with the run's engine and the row's seed
+# gives the stored nodes.
+again=$(sed -n 's/^# case 150 of .* (solved in the run): nqc complete FILE \(-e [a-z]* --seed [0-9]*\) runs it again.*/\1/p' "$TMP/exported-150.txt")
+check "export's first line names the engine and seed ($again)" test -n "$again"
+stored_nodes=$(grep -oE '^stored: .* nodes [0-9]+' "$OUT_FILE" | grep -oE '[0-9]+$')
+# shellcheck disable=SC2086 # -e ENGINE --seed SEED: words
+run "$NQC" complete "$TMP/exported-150.txt" $again
+expect_stdout_line "nodes: $stored_nodes" "... and complete with them gives the stored nodes ($stored_nodes)"
 run "$NQC" export "$res" --case 150 -o -
 expect_exit 0 "export -o - writes to stdout"
 check "export -o -: no file named '-'" test ! -e ./-
