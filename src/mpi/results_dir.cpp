@@ -148,36 +148,68 @@ void check_plan_file(const fs::path& dir, const PinnedPlan& pinned, const Conten
                    ": restore what changed, or run into another output directory");
 }
 
+// DIR/results.h5, when there: this config's merged run of this plan, whole (read: damage is
+// named with its remedy). Throws nqc::InputError otherwise: another config's results are never
+// overwritten, nor a file nqc did not write.
+void check_results_file(const fs::path& dir, const PinnedPlan& pinned, const Plan& plan) {
+  const fs::path file = dir / "results.h5";
+  std::error_code ec;
+  if (!fs::exists(fs::symlink_status(file, ec))) return;
+  if (!fs::is_regular_file(fs::symlink_status(file, ec)))
+    throw InputError(file.string() + ": not a file nqc wrote (a directory, link or device): choose another output directory");
+  const ResultFile merged = read_result_file(file, kRowCount);
+  const std::string hash = attr(merged, "config_hash");
+  if (hash != pinned.config_hash)
+    throw InputError(dir.string() + ": holds results of another config (" + file.string() + ", config_hash " + text::escaped(hash) +
+                     ", this config " + pinned.config_hash + "); choose another output directory");
+  if (const std::string plan_hash = attr(merged, "plan_hash"); !plan_hash.empty() && plan_hash != pinned.hash())
+    throw InputError(file.string() + ": written for another plan (plan_hash " + text::escaped(plan_hash) + ", this launch's " +
+                     pinned.hash() + "): the instance files or nqc changed; choose another output directory");
+  if (merged.row_count != plan.total_cases)
+    throw InputError(file.string() + ": holds " + std::to_string(merged.row_count) + " cases, the plan has " +
+                     std::to_string(plan.total_cases) + ": delete it and rebuild it from the shard files: nqc run " +
+                     (dir / "config.json").string() + " -o " + dir.string() + " --resume");
+}
+
 }  // namespace
 
 void remove_run_for_force(const fs::path& dir, const std::string& config_text, const std::string& config_hash) {
   std::error_code ec;
+  const auto refuse = [&](const std::string& what) {
+    throw InputError(what + "; --force starts over this config's run only: choose another output directory");
+  };
+  // Every check first, every removal after: a refusal removes nothing.
   const fs::path stored = dir / "config.json";
-  if (fs::exists(stored, ec)) {
+  if (fs::exists(fs::symlink_status(stored, ec))) {
     const std::string text = text::read_small_file(stored, 16u << 20, "config.json");
-    if (text != config_text && config_file_problem(text, stored).empty())
-      throw InputError(dir.string() + ": holds the run of another config (" + stored.string() +
-                       " differs from this one); --force starts over this config's run only: choose another output directory");
+    if (text != config_text) {
+      const std::string problem = config_file_problem(text, stored);
+      refuse(problem.empty() ? dir.string() + ": holds the run of another config (" + stored.string() + " differs from this one)"
+                             : stored.string() + ": damaged (" + problem + "): whose run the directory holds cannot be told");
+    }
   }
-  // nqc's files of the run, checked first, removed after: a refusal removes nothing.
+  const fs::path shards = dir / "shards";
+  if (fs::is_symlink(fs::symlink_status(shards, ec)))
+    refuse(shards.string() + ": a symbolic link (nqc writes a directory there): its files are not this run's to remove");
   std::vector<fs::path> files;
-  if (fs::exists(dir / "results.h5", ec)) files.push_back(dir / "results.h5");
+  if (fs::exists(fs::symlink_status(dir / "results.h5", ec))) files.push_back(dir / "results.h5");
   static const std::regex own(R"((shard|partial)-[0-9]{6,}\.h5(\.tmp(\.[0-9]+)?)?)");
-  if (fs::is_directory(dir / "shards", ec))
-    for (const auto& entry : fs::directory_iterator(dir / "shards", ec))
+  if (fs::is_directory(fs::symlink_status(shards, ec)))
+    for (const auto& entry : fs::directory_iterator(shards, ec))
       if (std::regex_match(entry.path().filename().string(), own)) files.push_back(entry.path());
   std::sort(files.begin(), files.end());
   for (const fs::path& file : files) {
-    if (file.extension() != ".h5") continue;  // a .tmp: never a whole file
+    if (!fs::is_regular_file(fs::symlink_status(file, ec)))
+      refuse(file.string() + ": not a file nqc wrote (a directory, link or device)");
+    if (file.extension() != ".h5") continue;  // a .tmp of nqc's: never a whole file
     std::string hash;
     try {
       hash = attr(read_result_file(file, kAttributes), "config_hash");
-    } catch (const Error&) {  // h5::Error too
-      continue;               // damaged: nqc's file, removed below
+    } catch (const Error& e) {  // h5::Error too: not a result file, or a damaged one
+      refuse(file.string() + ": cannot be read as this config's result file (" + e.what() + "); remove it yourself if it is");
     }
-    if (!hash.empty() && hash != config_hash)
-      throw InputError(file.string() + ": belongs to another config (config_hash " + text::escaped(hash) + ", this config " +
-                       config_hash + "); --force removes this config's results only: move it out, or choose another output directory");
+    if (hash != config_hash)
+      refuse(file.string() + ": belongs to another config (config_hash " + text::escaped(hash) + ", this config " + config_hash + ")");
   }
   for (const fs::path& file : files) {
     fs::remove(file, ec);
@@ -187,7 +219,8 @@ void remove_run_for_force(const fs::path& dir, const std::string& config_text, c
     fs::remove_all(dir / entry, ec);
     if (ec) throw IoError((dir / entry).string() + ": cannot remove (--force): " + ec.message());
   }
-  fs::remove(dir / "shards", ec);  // only when empty: a user's files stay
+  fs::remove(shards, ec);  // only when empty: a user's files stay
+  if (!files.empty()) spdlog::info("{}: --force removed this config's run ({} result files)", dir.string(), files.size());
 }
 
 DirectoryState prepare_directory(const fs::path& dir, const std::string& config_text, const PinnedPlan& pinned,
@@ -204,6 +237,7 @@ DirectoryState prepare_directory(const fs::path& dir, const std::string& config_
   for (const std::uint64_t id : partials) contents[partial_path(dir, id)] = read_result_file(partial_path(dir, id), kRows);
   bool write_plan = false;
   check_config_file(dir, config_text, pinned.config_hash, contents, repair);
+  check_results_file(dir, pinned, plan);
   if (!done.empty() && !resume) {
     if (done.size() == plan.shards.size() && fs::exists(dir / "results.h5", ec)) return DirectoryState::finished;
     throw InputError(dir.string() +

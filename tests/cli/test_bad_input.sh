@@ -218,7 +218,7 @@ other_hash=$(config_hash_of "$TMP/other/shards/shard-000000.h5")
 this_hash=$(config_hash_of "$TMP/forced/results.h5")
 run "$NQC" run "$TMP/ci.json" -o "$TMP/forced" --force
 expect_exit 1 "--force with another config's shard file among this config's"
-expect_log_error "$TMP/forced/shards/shard-000099.h5: belongs to another config (config_hash $other_hash, this config $this_hash); --force removes this config's results only: move it out, or choose another output directory" \
+expect_log_error "$TMP/forced/shards/shard-000099.h5: belongs to another config (config_hash $other_hash, this config $this_hash); --force starts over this config's run only: choose another output directory" \
   "... refused, the foreign file named"
 check "... nothing removed (results.h5 still there)" test -s "$TMP/forced/results.h5"
 rm "$TMP/forced/shards/shard-000099.h5"
@@ -226,6 +226,39 @@ run "$NQC" run "$TMP/ci.json" -o "$TMP/forced" --force -q
 expect_exit 0 "--force beside a user's files"
 check "--force: the user's files stay (shards/notes.txt, shards/sub, mine.txt)" \
   test -s "$TMP/forced/shards/notes.txt" -a -d "$TMP/forced/shards/sub" -a -s "$TMP/forced/mine.txt"
+# What --force cannot tell is this config's it does not remove (and then removes nothing): a
+# file named like a shard that is not a result file, a symbolic link as shards/, a damaged
+# config.json; nor does a plain run overwrite a results.h5 that is not this config's.
+echo "my notes" >"$TMP/forced/shards/shard-000077.h5"
+run "$NQC" run "$TMP/ci.json" -o "$TMP/forced" --force
+expect_exit 1 "--force with a file named like a shard that is not one"
+check "... refused, naming it" grep -qF "$TMP/forced/shards/shard-000077.h5: cannot be read as this config's result file (" "$ERR_FILE"
+check "... nothing removed (results.h5, the notes)" test -s "$TMP/forced/results.h5" -a -s "$TMP/forced/shards/shard-000077.h5"
+rm "$TMP/forced/shards/shard-000077.h5"
+mkdir -p "$TMP/linked" && ln -s "$TMP/forced/shards" "$TMP/linked/shards"
+run "$NQC" run "$TMP/ci.json" -o "$TMP/linked" --force
+expect_exit 1 "--force with shards/ a symbolic link"
+expect_log_error "$TMP/linked/shards: a symbolic link (nqc writes a directory there): its files are not this run's to remove; --force starts over this config's run only: choose another output directory" \
+  "... refused, naming it"
+check "... the linked directory's shards are all there" test "$(ls "$TMP/forced/shards" | grep -c '^shard-')" -eq 15
+cp -r "$TMP/forced" "$TMP/damaged-config" && head -c 50 "$TMP/forced/config.json" >"$TMP/damaged-config/config.json"
+run "$NQC" run "$TMP/ci.json" -o "$TMP/damaged-config" --force
+expect_exit 1 "--force with a damaged config.json"
+check "... nothing removed" test -s "$TMP/damaged-config/results.h5" -a -s "$TMP/damaged-config/plan.json"
+mkdir -p "$TMP/foreign-merged" && cp "$TMP/other/results.h5" "$TMP/foreign-merged/"
+run "$NQC" run "$TMP/ci.json" -o "$TMP/foreign-merged"
+expect_exit 1 "a plain run into a directory that holds another config's results.h5 alone"
+expect_log_error "$TMP/foreign-merged: holds results of another config ($TMP/foreign-merged/results.h5, config_hash $other_hash, this config $this_hash); choose another output directory" \
+  "... refused, named"
+check "... that results.h5 unchanged" cmp -s "$TMP/other/results.h5" "$TMP/foreign-merged/results.h5"
+echo "thesis" >"$TMP/foreign-merged/results.h5"
+run "$NQC" run "$TMP/ci.json" -o "$TMP/foreign-merged"
+expect_exit 1 "a plain run into a directory whose results.h5 is not a result file"
+check "... the file unchanged" test "$(cat "$TMP/foreign-merged/results.h5")" = thesis
+cp -r "$res" "$TMP/truncated" && head -c 3000 "$res/results.h5" >"$TMP/truncated/results.h5"
+run "$NQC" run "$TMP/ci.json" -o "$TMP/truncated"
+expect_exit 1 "a finished run whose results.h5 is damaged: not 'finished'"
+check "... the damage named with its remedy" grep -qF "$TMP/truncated/results.h5: damaged (" "$ERR_FILE"
 run "$NQC" run "$DATA/other-config.json" -o "$res" --dry-run
 expect_exit 1 "--dry-run of another config into the same directory"
 expect_log_error "$res: holds results of another config ($res/config.json differs from this one); choose another output directory" \
