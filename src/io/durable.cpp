@@ -5,7 +5,9 @@
 #include <unistd.h>
 
 #include <cerrno>
+#include <csignal>
 #include <cstdio>
+#include <cstring>
 #include <fstream>
 #include <ctime>
 #include <system_error>
@@ -49,23 +51,69 @@ fs::path resolved_output_path(const fs::path& path) {
   return ec ? file : resolved;
 }
 
+namespace {
+
+// The temporary file being written (one at a time: commands write their outputs in turn), for
+// the signal handler below; "" when none.
+char pending_part[4096] = "";
+volatile std::sig_atomic_t pending_set = 0;
+
+// SIGINT, SIGTERM, SIGHUP while an output is written: its temporary file goes, then the
+// signal's default action ends the process as it would have (exit 130 for ^C).
+extern "C" void remove_pending_part(int sig) {
+  if (pending_set != 0) ::unlink(pending_part);
+  std::signal(sig, SIG_DFL);
+  std::raise(sig);
+}
+
+void set_pending(const fs::path& tmp) {
+  static const bool installed = [] {
+    for (const int sig : {SIGINT, SIGTERM, SIGHUP}) {
+      struct sigaction old {};
+      // Only where nothing else handles the signal (`nqc run` has its own: it stops and keeps).
+      if (::sigaction(sig, nullptr, &old) == 0 && old.sa_handler == SIG_DFL) std::signal(sig, remove_pending_part);
+    }
+    return true;
+  }();
+  (void)installed;
+  pending_set = 0;
+  const std::string& text = tmp.native();
+  if (text.size() >= sizeof pending_part) return;
+  std::memcpy(pending_part, text.c_str(), text.size() + 1);
+  pending_set = 1;
+}
+
+}  // namespace
+
 ReplacingOutput::ReplacingOutput(const std::filesystem::path& target)
     : name_(target.string()), target_(target), path_(target) {
+  if (target.empty()) throw InputError("an output path is empty: give a file name, or - for standard output");
   struct stat st {};
   fs::path file = target;
-  if (::lstat(target.c_str(), &st) == 0 && S_ISLNK(st.st_mode)) file = resolved_output_path(target);
-  if (::stat(file.c_str(), &st) == 0 && !S_ISREG(st.st_mode)) return;  // a device, a FIFO: in place
+  if (::lstat(target.c_str(), &st) == 0 && S_ISLNK(st.st_mode)) {
+    file = resolved_output_path(target);
+    if (file == target) throw_errno(name_ + ": cannot write", ELOOP);  // a loop: the link is not replaced
+  }
+  const bool exists = ::stat(file.c_str(), &st) == 0;
+  if (exists && !S_ISREG(st.st_mode)) return;  // a device, a FIFO: in place
   target_ = file;
   static unsigned counter = 0;
   const fs::path dir = file.has_parent_path() ? file.parent_path() : fs::path(".");
+  // ".NAME.PID.N.part" beside it; a name near NAME_MAX (255 bytes) gets a short one.
+  const std::string base = file.filename().string().size() <= 200 ? file.filename().string() : "nqc-output";
   for (int attempt = 0;; ++attempt) {
-    const fs::path tmp = dir / ("." + file.filename().string() + "." + std::to_string(::getpid()) + "." +
-                                std::to_string(counter++) + ".part");
+    const fs::path tmp = dir / ("." + base + "." + std::to_string(::getpid()) + "." + std::to_string(counter++) + ".part");
     const int fd = ::open(tmp.c_str(), O_WRONLY | O_CREAT | O_EXCL | O_CLOEXEC, 0666);
     if (fd >= 0) {
+      // The file it replaces keeps its mode (a private file stays private) and, for root, owner.
+      if (exists) {
+        (void)::fchmod(fd, st.st_mode & 07777);
+        if (::geteuid() == 0) (void)::fchown(fd, st.st_uid, st.st_gid);
+      }
       ::close(fd);
       path_ = tmp;
       temporary_ = true;
+      set_pending(tmp);
       return;
     }
     const int error = errno;
@@ -75,11 +123,15 @@ ReplacingOutput::ReplacingOutput(const std::filesystem::path& target)
 }
 
 ReplacingOutput::~ReplacingOutput() {
-  if (temporary_) ::unlink(path_.c_str());
+  if (temporary_) {
+    pending_set = 0;
+    ::unlink(path_.c_str());
+  }
 }
 
 void ReplacingOutput::commit() {
   if (!temporary_) return;
+  pending_set = 0;
   if (::rename(path_.c_str(), target_.c_str()) != 0) {
     const int error = errno;
     throw IoError(name_ + ": cannot write: " + std::system_category().message(error));

@@ -43,9 +43,13 @@ std::filesystem::path resolved_output_path(const std::filesystem::path& path);
 /// (construct, generate, derive, convert, export, complete -o, randset and aggregate --csv,
 /// challenge): for a path that names a regular file or nothing, a new file beside it (under a
 /// name of its own, mode 0666 less the umask) that commit() renames onto it; through a
-/// symbolic link, onto the link's target (the link stays). Anything else that exists (a
-/// device such as /dev/full, a FIFO) is written in place: path() is then the path itself. The
-/// destructor removes an uncommitted temporary file. Not copyable.
+/// symbolic link, onto the link's target (the link stays; a loop is ELOOP, the link kept). The
+/// new file takes the mode (and, for root, the owner) of the one it replaces; a hard link to
+/// the old file keeps the old content, as with any rename. Anything else that exists (a device
+/// such as /dev/full, a FIFO) is written in place: path() is then the path itself. The
+/// destructor removes an uncommitted temporary file, and so does SIGINT, SIGTERM or SIGHUP
+/// while it is written (where no other handler is set), before the signal ends the process.
+/// Not copyable.
 class ReplacingOutput {
  public:
   /// Throws "TARGET: cannot write: REASON" (nqc::throw_errno's classes: a missing directory is

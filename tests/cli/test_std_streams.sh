@@ -249,6 +249,18 @@ ln -sf not-yet.txt dangling.txt
 run "$NQC" construct 8 -o dangling.txt
 expect_exit 0 "construct -o a dangling symbolic link"
 check "... the link stays, and the file it names is made" test -L dangling.txt -a -f not-yet.txt
+ln -sf loop-b loop-a && ln -sf loop-a loop-b
+run "$NQC" construct 8 -o loop-a
+expect_exit 1 "construct -o a symbolic-link loop"
+expect_stderr_line "nqc: error: loop-a: cannot write: Too many levels of symbolic links" "... one line; the link is kept"
+check "... loop-a is still a link" test -L loop-a
+echo private >private.txt && chmod 600 private.txt
+run "$NQC" construct 8 -o private.txt
+check "a replaced file keeps its mode (600: got $(stat -c %a private.txt))" test "$(stat -c %a private.txt)" = 600
+long=$(printf 'a%.0s' $(seq 1 250)).txt
+echo old >"$long"
+run "$NQC" construct 8 -o "$long"
+expect_exit 0 "construct -o a 254-byte file name (its temporary name stays below NAME_MAX)"
 rm -f fifo && mkfifo fifo
 (cat fifo >fifo.out) &
 run "$NQC" construct 8 -o fifo

@@ -1,10 +1,15 @@
 #include <gtest/gtest.h>
+#include <sys/wait.h>
+#include <unistd.h>
 
 #include <filesystem>
 #include <fstream>
+#include <csignal>
 #include <functional>
+#include <iterator>
 #include <sstream>
 
+#include "io/durable.hpp"
 #include "io/errors.hpp"
 #include "io/std_stream.hpp"
 
@@ -62,6 +67,64 @@ TEST(StdStream, TextOutputToAFile) {
     EXPECT_EQ(std::string(e.what()), (dir / "no-such-dir" / "a.csv").string() + ": cannot write: No such file or directory");
   }
   std::filesystem::remove_all(dir);
+}
+
+}  // namespace
+}  // namespace nqc
+
+namespace nqc {
+namespace {
+
+namespace fs = std::filesystem;
+
+// The files of `dir` whose names end in ".part" (ReplacingOutput's temporary files).
+int part_files(const fs::path& dir) {
+  int count = 0;
+  for (const auto& entry : fs::directory_iterator(dir))
+    count += entry.path().filename().string().ends_with(".part") ? 1 : 0;
+  return count;
+}
+
+// A replaced file keeps what it held until the new one is committed, and its mode; a signal
+// while the new one is written removes the temporary file (the child dies of the signal).
+TEST(ReplacingOutput, KeepsTheOldFileItsModeAndLeavesNoTemporaryFile) {
+  const fs::path dir = fs::temp_directory_path() / ("nqc-replacing-" + std::to_string(::getpid()));
+  fs::remove_all(dir);
+  fs::create_directories(dir);
+  const fs::path target = dir / "out.txt";
+  std::ofstream(target) << "old\n";
+  fs::permissions(target, fs::perms::owner_read | fs::perms::owner_write);
+  {
+    ReplacingOutput output(target);
+    EXPECT_NE(output.path(), target);
+    std::ofstream(output.path()) << "new\n";
+    EXPECT_EQ(part_files(dir), 1);
+    std::ifstream in(target);
+    EXPECT_EQ(std::string(std::istreambuf_iterator<char>(in), {}), "old\n") << "not replaced before commit";
+  }
+  EXPECT_EQ(part_files(dir), 0) << "uncommitted: removed";
+  {
+    ReplacingOutput output(target);
+    std::ofstream(output.path()) << "new\n";
+    output.commit();
+  }
+  std::ifstream in(target);
+  EXPECT_EQ(std::string(std::istreambuf_iterator<char>(in), {}), "new\n");
+  EXPECT_EQ(fs::status(target).permissions() & fs::perms::all, fs::perms::owner_read | fs::perms::owner_write);
+  for (const int sig : {SIGINT, SIGTERM}) {
+    const pid_t child = ::fork();
+    ASSERT_GE(child, 0);
+    if (child == 0) {
+      ReplacingOutput output(target);
+      std::raise(sig);
+      ::_exit(0);  // not reached
+    }
+    int status = 0;
+    ASSERT_EQ(::waitpid(child, &status, 0), child);
+    EXPECT_TRUE(WIFSIGNALED(status) && WTERMSIG(status) == sig) << "signal " << sig;
+    EXPECT_EQ(part_files(dir), 0) << "signal " << sig << ": the temporary file is removed";
+  }
+  fs::remove_all(dir);
 }
 
 }  // namespace
