@@ -61,7 +61,7 @@ try:
 except ImportError:  # a cluster's own Python: the same digests in pure Python (analysis.xxh64)
     xxhash = None
 
-from analysis import xxh64
+from analysis import output, xxh64
 from analysis.errors import AnalysisError
 
 #: The layout of result files as nqc declares it (``nqc info --columns --json``).
@@ -518,6 +518,7 @@ def read_file(path: str | Path) -> tuple[pd.DataFrame, Source]:
         raise AnalysisError(f"{path}: not a readable HDF5 file (no HDF5 signature)")
     if version < 2:
         _probe_in_child(path)
+    output.note_input(path)
     try:
         f = h5py.File(path, "r")
     except OSError as e:

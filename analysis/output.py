@@ -86,6 +86,29 @@ def check_target(path: str | Path, name: str | Path | None = None) -> Path:
     return path
 
 
+#: The files this process has read as inputs ((st_dev, st_ino): links and spellings alike),
+#: which no output may replace (``table RUN --csv RUN/results.h5`` destroyed its input).
+_INPUTS: set[tuple[int, int]] = set()
+
+
+def note_input(path: str | Path) -> None:
+    """Records `path` (a file read as an input) so that :func:`replacing` refuses to write it."""
+    try:
+        st = os.stat(path)
+    except OSError:
+        return
+    _INPUTS.add((st.st_dev, st.st_ino))
+
+
+def _refuse_input(path: Path, name: str | Path) -> None:
+    try:
+        st = os.stat(path)
+    except OSError:
+        return
+    if (st.st_dev, st.st_ino) in _INPUTS:
+        raise AnalysisError(f"{name}: is an input of this command (a result file it reads); choose another file")
+
+
 #: Most symbolic links followed to find where a write lands (Linux's limit, ELOOP).
 _MAX_LINKS = 40
 
@@ -163,6 +186,7 @@ def replacing(path: str | Path) -> Iterator[Path]:
             yield path
         return
     target = check_target(os.path.realpath(path) if path.is_symlink() else path, path)
+    _refuse_input(target, path)
     with _errors_name(path):
         fd, name = tempfile.mkstemp(prefix=f".{target.name}.", suffix=".part", dir=target.parent)
     os.close(fd)

@@ -7,6 +7,7 @@ line naming <stdout> (a broken pipe: a quiet exit 1), never a traceback."""
 from __future__ import annotations
 
 import os
+import shutil
 import stat
 import subprocess
 import threading
@@ -287,3 +288,23 @@ def test_reader_that_leaves_early_ends_the_command_quietly(big_file, csv):
         child.kill()
     assert first == (b"n" if csv else b"|")
     assert (code, err) == (1, b"")
+
+
+@pytest.mark.parametrize("command, inputs", CSV_COMMANDS)
+def test_an_output_that_is_an_input_is_refused_and_the_input_kept(capsys, paths, tmp_path, command, inputs):
+    """``table RUN --csv RUN/results.h5`` replaced the result file it read: every command
+    refuses an output that is one of its inputs (by any spelling or link), writing nothing."""
+    copies = []
+    for name in inputs:
+        copy = tmp_path / name
+        shutil.copytree(paths[name], copy)
+        copies.append(copy)
+    victim = copies[0] / "results.h5"
+    before = victim.read_bytes()
+    link = tmp_path / "link.csv"
+    link.symlink_to(victim)
+    for target in (victim, link):
+        code, out, err = run(capsys, command, *copies, "--csv", target)
+        assert one_error(code, err) == (f"nqc-analysis: error: {target}: is an input of this command (a result file it "
+                                        "reads); choose another file")
+        assert victim.read_bytes() == before
