@@ -18,7 +18,9 @@
 
 #include "cli/commands.hpp"
 #include "experiment/aggregate.hpp"
+#include "core/engine.hpp"
 #include "experiment/config.hpp"
+#include "experiment/engine_params.hpp"
 #include "experiment/plan.hpp"
 #include "experiment/results.hpp"
 #include "io/errors.hpp"
@@ -194,12 +196,32 @@ Runner add_aggregate(CLI::App& app) {
       nlohmann::json how;
       for (const char* key : {"engine", "engine_params", "time_limit_s", "max_nodes"})
         how[key] = config.contains(key) ? config[key] : nlohmann::json();
+      // The engine's parameters with its defaults filled in: {"restarts": 3} is grigoryan's {}.
+      try {
+        const ExperimentConfig parsed = parse_config(config, file.string() + " (config attribute)");
+        nlohmann::json params = nlohmann::json::object();
+        for (const ParamSpec& spec : engine_info(parsed.engine).params)
+          params[std::string(spec.name)] = param_json(spec, spec.get(parsed.engine_options));
+        how["engine_params"] = params;
+      } catch (const std::exception&) {
+        // a config this nqc does not read: compared as written
+      }
       if (!how_first) {
         how_first.emplace(p, how);
       } else if (how != how_first->second) {
         std::string what;
-        for (const auto& [key, value] : how.items())
-          if (value != how_first->second[key]) what += (what.empty() ? "" : ", ") + key + " " + how_first->second[key].dump() + " and " + value.dump();
+        const auto differ = [&what](const std::string& key, const nlohmann::json& a, const nlohmann::json& b) {
+          if (a != b) what += (what.empty() ? "" : ", ") + key + " " + a.dump() + " and " + b.dump();
+        };
+        for (const auto& [key, value] : how.items()) {
+          const nlohmann::json& before = how_first->second[key];
+          if (key == "engine_params" && how["engine"] == how_first->second["engine"] && value.is_object() && before.is_object()) {
+            for (const auto& [param, v] : value.items())  // one engine: the parameters that differ
+              differ("engine_params/" + param, before.contains(param) ? before[param] : nlohmann::json(), v);
+          } else if (key != "engine_params" || how["engine"] == how_first->second["engine"]) {
+            differ(key, before, value);
+          }
+        }
         throw InputError(how_first->first + " and " + p + " are runs of other engines or settings (" + what +
                          "): one table would mix them; aggregate each alone, or compare them with python3 -m analysis compare");
       }

@@ -353,6 +353,17 @@ expect_stderr_line "nqc: error: $res/results.h5 and $res hold results of the sam
 # settings do not: one row per n would mix two samples.
 run "$NQC" aggregate "$res" "$TMP/other"
 expect_exit 0 "aggregate of two configs of one engine and its settings"
+# A parameter written at its default is the default; another value is another setting.
+sed 's/"name": "other"/"name": "other-refills", "engine_params": {"refills": 8}/' "$DATA/other-config.json" >"$TMP/other-refills.json"
+"$NQC" run "$TMP/other-refills.json" -o "$TMP/other-refills" -q 2>/dev/null
+run "$NQC" aggregate "$res" "$TMP/other-refills"
+expect_exit 0 "aggregate: auto with refills 8 written out (its default) pools with auto's defaults"
+sed 's/"name": "other"/"name": "other-refills9", "engine_params": {"refills": 9}/' "$DATA/other-config.json" >"$TMP/other-refills9.json"
+"$NQC" run "$TMP/other-refills9.json" -o "$TMP/other-refills9" -q 2>/dev/null
+run "$NQC" aggregate "$res" "$TMP/other-refills9"
+expect_exit 1 "aggregate: auto with refills 9 does not"
+expect_stderr_line "nqc: error: $res and $TMP/other-refills9 are runs of other engines or settings (engine_params/refills 8 and 9): one table would mix them; aggregate each alone, or compare them with python3 -m analysis compare" \
+  "... the parameter named"
 sed 's/"name": "other"/"name": "other-mc", "engine": "minconflicts", "time_limit_s": 5/' "$DATA/other-config.json" >"$TMP/other-mc.json"
 "$NQC" run "$TMP/other-mc.json" -o "$TMP/other-mc" -q 2>/dev/null
 run "$NQC" aggregate "$res" "$TMP/other-mc"
