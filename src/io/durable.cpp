@@ -131,11 +131,17 @@ ReplacingOutput::~ReplacingOutput() {
 
 void ReplacingOutput::commit() {
   if (!temporary_) return;
-  pending_set = 0;
   if (::rename(path_.c_str(), target_.c_str()) != 0) {
     const int error = errno;
-    throw IoError(name_ + ": cannot write: " + std::system_category().message(error));
+    // A file the rename cannot replace (a bind mount of one file: EBUSY) is written in place,
+    // from the complete temporary file.
+    std::error_code ec;
+    if ((error != EBUSY && error != EXDEV) ||
+        !fs::copy_file(path_, target_, fs::copy_options::overwrite_existing, ec) || ec)
+      throw IoError(name_ + ": cannot write: " + std::system_category().message(ec ? ec.value() : error));
+    ::unlink(path_.c_str());
   }
+  pending_set = 0;
   temporary_ = false;
 }
 

@@ -66,6 +66,14 @@ expect_exit 7 "randset --trials-csv onto a full disk"
 check "full disk: each file the paths held before is unchanged" test "$(cd "$mnt3" && sha256sum -- keep.*)" = "$keep_sums"
 check "full disk: no temporary file left" test -z "$(ls -A "$mnt3" | grep '\.part$')"
 umount "$mnt3"
+# A file bind-mounted over another cannot be renamed onto: it is written in place, whole.
+echo old >"$TMP/bind-source" && echo old >"$TMP/bind-target"
+if mount --bind "$TMP/bind-source" "$TMP/bind-target" 2>/dev/null; then
+  run "$NQC" construct 8 -o "$TMP/bind-target"
+  expect_exit 0 "construct -o a bind-mounted file"
+  check "... the mounted file holds the composition" grep -qF "# nqc composition: n = 8, k = 8" "$TMP/bind-source"
+  umount "$TMP/bind-target"
+fi
 # Two ranks, on a file system of their own (the one above is full): the rank whose write fails
 # stops; every rank, and mpirun, exit 7.
 if command -v mpirun >/dev/null; then
