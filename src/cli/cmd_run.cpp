@@ -24,6 +24,7 @@
 #include "experiment/plan.hpp"
 #include "experiment/results.hpp"
 #include "io/errors.hpp"
+#include "io/durable.hpp"
 #include "io/std_stream.hpp"
 #include "mpi/runner.hpp"
 #include "mpi/session.hpp"
@@ -172,10 +173,10 @@ Runner add_aggregate(CLI::App& app) {
         throw InputError(p + ": given twice (its cases would count twice)");
     }
     if (!csv->empty() && !is_std_stream(*csv)) {
-      std::error_code ec;
-      const auto target = std::filesystem::weakly_canonical(*csv, ec);
+      // Where the CSV lands, its links followed as the write follows them (io/durable.hpp).
+      const auto target = resolved_output_path(*csv);
       for (const auto& p : seen)
-        if (!ec && (target == p || target == p / "results.h5" || target.parent_path() == p / "shards"))
+        if (target == p || target == p / "results.h5" || target.parent_path() == p / "shards")
           throw InputError("--csv: " + *csv + " is an input of this aggregate; choose another file");
     }
     // Two inputs of one config hold the same cases: pooling them would count each twice. Runs
