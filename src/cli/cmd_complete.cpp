@@ -161,6 +161,10 @@ Runner add_count(CLI::App& app, int& argc, char**& argv) {
       c = load_instance(*target, *diags);
     }
     MpiSession session(argc, argv);
+    if (const std::string why = session.world_mismatch(); !why.empty()) {
+      if (session.speaks()) throw InputError(why);
+      return static_cast<int>(kExitBadInput);
+    }
     const bool empty_board = c.n() <= 64 && c.k() == 0 && !c.has_excluded_diagonals();
     // A composition is counted by rank 0 alone.
     if (!empty_board && session.rank() != 0) return static_cast<int>(kExitOk);

@@ -141,6 +141,11 @@ Runner add_run(CLI::App& app, int& argc, char**& argv) {
     MpiSession session(argc, argv);
     catch_stop_signals();
     setup_logging(session.rank(), *log_level, *quiet);
+    // Before anything is written: every task of a wrong world would run the whole plan alone.
+    if (const std::string why = session.world_mismatch(); !why.empty()) {
+      if (session.speaks()) throw InputError(why);
+      return static_cast<int>(kExitBadInput);
+    }
     try {
       return run_experiment(*opt, session, g_stop);
     } catch (...) {

@@ -8,6 +8,7 @@
 #include <cstddef>
 #include <cstdint>
 #include <string>
+#include <string_view>
 #include <vector>
 
 namespace nqc {
@@ -20,8 +21,8 @@ inline constexpr int kSchemaMajor = 2;
 /// 2.0 stores `false_negative` as an HDF5 bool enum (FALSE, TRUE), `engine` and `limit` as
 /// enums of their names instead of strings, and integer root attributes as integers; 2.1 text
 /// root attributes as variable-length strings (h5py: str) under the checksum attribute
-/// text_checksum (io/hdf5_text.hpp; fixed-length strings before).
-inline constexpr int kSchemaMinor = 1;
+/// text_checksum (io/hdf5_text.hpp; fixed-length strings before); 2.2 `start_s`.
+inline constexpr int kSchemaMinor = 2;
 /// The oldest major version this nqc reads (1.x: engine and limit as 24-byte strings).
 inline constexpr int kSchemaOldestMajor = 1;
 
@@ -61,6 +62,9 @@ enum class ColumnKind : std::uint8_t {
   X(seed, std::uint64_t, u64, "1.0", "the case's seed: derive_seed(experiment seed, n, solution_id, composition_id)")     \
   X(wall_s, double, f64, "1.0", "wall-clock seconds of the engine call only")                                             \
   X(cpu_s, double, f64, "1.0", "thread CPU seconds of the engine call only")                                              \
+  X(start_s, double, f64, "2.2",                                                                                          \
+    "seconds from the start of the launch's shards (a barrier of its ranks) to the engine call: with rank and wall_s, "    \
+    "the run's timeline")                                                                                                 \
   X(backtracks, std::uint64_t, u64, "1.0", "retracted placements, or returns to a base level (the engine's own count)")   \
   X(nodes, std::uint64_t, u64, "1.0", "placements tried, all phases")                                                     \
   X(placed_random, std::uint64_t, u64, "1.0", "queens placed by random phases (kept in the solution)")                    \
@@ -74,6 +78,11 @@ enum class ColumnKind : std::uint8_t {
   X(limit, std::uint8_t, stop_reason, "1.0", "for gave_up: the limit that stopped the engine; else none")                 \
   X(instance, InstancePath, text, "1.1",                                                                         \
     "instance runs: the composition or CSPLib file's path, NUL-padded (left out of generated runs' files: empty)")
+
+/// The columns that say when and where a case ran, not what it is: two runs of one config
+/// agree in every other column, on any number of ranks and hosts (the determinism tests
+/// compare those; result_schema.json marks these "run_dependent").
+inline constexpr std::array<std::string_view, 5> kRunDependentColumns = {"wall_s", "cpu_s", "start_s", "rank", "launch"};
 
 /// One case as stored in the `cases` dataset (an HDF5 compound type with these member names;
 /// see NQC_CASE_COLUMNS for each). Times in seconds; ids 0-based; `outcome` is nqc::Outcome's

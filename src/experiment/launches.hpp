@@ -17,7 +17,8 @@ namespace nqc {
   X(id, std::uint32_t, u32, 0, 0, "1, 2, ...: the order in which launches registered in the directory")               \
   X(start_utc, std::string, text, 32, {}, "when the launch took the directory (UTC, ISO 8601)")                       \
   X(end_utc, std::string, text, 32, {}, "when it ended; empty while it runs, or when it was killed")                 \
-  X(hosts, std::string, text, 512, {}, "the distinct host names of its ranks, comma-separated")                      \
+  X(hosts, std::string, text, 4096, {},                                                                                \
+    "every host with its ranks, in rank order: HOST:RANKS,... (RANKS as ranges joined by +: h0:0-1,h1:2-3)")          \
   X(world_size, std::int32_t, i32, 0, 0, "MPI ranks")                                                                \
   X(nqc_version, std::string, text, 32, {}, "the nqc that ran it")                                                   \
   X(git_revision, std::string, text, 64, {}, "its git revision")                                                      \

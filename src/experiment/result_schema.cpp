@@ -1,6 +1,7 @@
 // The schema of result files as data (see result_schema.hpp).
 #include "experiment/result_schema.hpp"
 
+#include <algorithm>
 #include <array>
 #include <stdexcept>
 
@@ -130,6 +131,7 @@ nlohmann::json result_schema_json() {
   nlohmann::json columns = nlohmann::json::array();
   for (const ColumnInfo& c : kColumns) {
     nlohmann::json column = {{"name", c.name}, {"type", column_type_name(c.kind, c.size)}, {"since", c.since}, {"description", c.description}};
+    column["run_dependent"] = std::ranges::find(kRunDependentColumns, c.name) != kRunDependentColumns.end();
     if (!column_value_names(c.kind).empty()) column["values"] = values_json(c.kind);
     columns.push_back(std::move(column));
   }

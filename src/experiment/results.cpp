@@ -44,6 +44,7 @@
 #include <type_traits>
 #include <vector>
 
+#include "io/dir_lock.hpp"
 #include "io/durable.hpp"
 #include "io/errors.hpp"
 #include "io/hdf5.hpp"
@@ -380,12 +381,14 @@ void make_directory(const fs::path& path) {
   if (ec) throw_errno("cannot create directory " + path.string(), ec.value());
 }
 
-// Writes `target`'s content under "<target>.tmp": fill, flush, close; commit_file (or a
-// BackgroundWriter) then makes it durable and names it. On failure no .tmp is left. A failed
-// HDF5 call is an nqc::IoError here, whatever its cause: nqc writes this file, the user's
-// input has no part in it.
+// Writes `target`'s content under "<target>.<host>-<pid>.tmp": fill, flush, close;
+// commit_file (or a BackgroundWriter) then makes it durable and names it. The temporary name
+// is the writer's own, so that two writers of one file (which the directory lock should
+// prevent) can never rename each other's half-written file into place. On failure no .tmp is
+// left. A failed HDF5 call is an nqc::IoError here, whatever its cause: nqc writes this file,
+// the user's input has no part in it.
 PendingFile write_pending(const fs::path& target, const std::function<void(const h5::Handle&)>& fill) {
-  const PendingFile pending{target.string() + ".tmp", target};
+  const PendingFile pending{target.string() + "." + host_name() + "-" + std::to_string(::getpid()) + ".tmp", target};
   const auto remove_tmp = [&] {
     std::error_code ignored;
     fs::remove(pending.tmp, ignored);

@@ -80,6 +80,7 @@ void execute(const ExperimentConfig& config, Engine& engine, Composition&& compo
   const auto t1 = std::chrono::steady_clock::now();
   row.cpu_s = thread_cpu_seconds() - cpu0;
   row.wall_s = std::chrono::duration<double>(t1 - t0).count();
+  row.start_s = std::chrono::duration<double>(t0.time_since_epoch()).count();  // the runner makes it relative
 
   row.outcome = static_cast<std::int8_t>(result.outcome);
   row.backtracks = result.counters.backtracks;

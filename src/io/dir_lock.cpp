@@ -55,24 +55,33 @@ std::string utc_now() {
 
 namespace {
 
-// Field 22 of /proc/PID/stat (start time in clock ticks since boot), 0 when unknown.
-long long start_ticks(long long pid) {
+// Fields 3.. of /proc/PID/stat (after the command name, which may hold spaces and
+// parentheses), or "" when the process is gone.
+std::string stat_fields(long long pid) {
   std::ifstream in("/proc/" + std::to_string(pid) + "/stat");
   std::string text;
-  if (!std::getline(in, text)) return 0;
-  const auto close = text.rfind(')');  // the command name may hold spaces and parentheses
-  if (close == std::string::npos) return 0;
-  std::istringstream rest(text.substr(close + 2));
+  if (!std::getline(in, text)) return "";
+  const auto close = text.rfind(')');
+  return close == std::string::npos || close + 2 > text.size() ? std::string() : text.substr(close + 2);
+}
+
+// Field 22 of /proc/PID/stat (start time in clock ticks since boot), 0 when unknown.
+long long start_ticks(long long pid) {
+  std::istringstream rest(stat_fields(pid));
   std::string field;
   for (int i = 3; i <= 22 && rest >> field; ++i)
     if (i == 22) return std::atoll(field.c_str());
   return 0;
 }
 
-// Whether the holder of a lock of this host is still running.
+// Whether the holder of a lock of this host is still running: not gone, not a zombie (a
+// killed process its parent has not reaped yet: mpirun's ranks for a moment after it exits),
+// not another process that got its pid since.
 bool alive(const LockHolder& h) {
   if (h.pid <= 0) return false;
   if (::kill(static_cast<pid_t>(h.pid), 0) != 0 && errno == ESRCH) return false;
+  const std::string fields = stat_fields(h.pid);
+  if (!fields.empty() && (fields[0] == 'Z' || fields[0] == 'X')) return false;
   const long long now = start_ticks(h.pid);
   return now == 0 || h.start_ticks == 0 || now == h.start_ticks;
 }
@@ -81,6 +90,12 @@ std::string slurm_job() { return SlurmJob::here().describe(); }
 
 // The job of a slurm_job string, without its restart count: "4242_3 (restart 2)" -> "4242_3".
 std::string job_of(const std::string& slurm_job) { return slurm_job.substr(0, slurm_job.find(' ')); }
+
+// The restart count of a slurm_job string: "4242_3 (restart 2)" -> 2, "4242" -> 0.
+long long restart_of(const std::string& slurm_job) {
+  const auto at = slurm_job.find("(restart ");
+  return at == std::string::npos ? 0 : std::atoll(slurm_job.c_str() + at + 9);
+}
 
 // "part-I-of-K" -> K, "all" -> 0.
 unsigned long long parts_of(const std::string& scope) {
@@ -161,8 +176,11 @@ DirectoryLock::DirectoryLock(const fs::path& dir, const std::string& scope, std:
       return LockHolder{file.stem().string(), "", 0, 0, "", ""};
     }
     // Slurm runs one attempt of a job at a time: a lock of this job's earlier attempt (killed
-    // at its time limit, then requeued, maybe onto another node) is stale.
-    const bool earlier_attempt = !me.slurm_job.empty() && job_of(h->slurm_job) == job_of(me.slurm_job) && h->pid != me.pid;
+    // at its time limit or with its node, then requeued, maybe onto other nodes) is stale. The
+    // restart count proves it earlier: two tasks of one attempt (srun without an MPI launch)
+    // have the same count, and neither may take the other's lock.
+    const bool earlier_attempt = !me.slurm_job.empty() && job_of(h->slurm_job) == job_of(me.slurm_job) &&
+                                 restart_of(h->slurm_job) < restart_of(me.slurm_job);
     if ((h->host == me.host && !alive(*h)) || earlier_attempt) {
       fs::remove(file, ec);
       if (stale_removed != nullptr)

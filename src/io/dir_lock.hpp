@@ -56,8 +56,10 @@ struct LockHolder {
 /// conflicting launches start in the same instant each may see the other and both refuse:
 /// nothing is touched, and relaunching one of them works.
 ///
-/// A lock whose holder ran on this host and is gone (no such PID, or a PID with another start
-/// time) is stale: it is removed, with a warning left to the caller, and the claim retried.
+/// A lock whose holder ran on this host and is gone (no such PID, a zombie, or a PID with
+/// another start time) is stale, and so is one of an earlier attempt of this Slurm job (the
+/// same job id, a lower SLURM_RESTART_COUNT: requeued, maybe onto other nodes): it is
+/// removed, with a warning left to the caller, and the claim retried.
 /// A lock of another host cannot be checked from here: it is refused, and the message says to
 /// remove the file if that launch is known to be dead (a kill -9 on another node).
 class DirectoryLock {

@@ -32,25 +32,15 @@ void Progress::log(std::uint64_t done_cases, std::uint64_t cost_us) {
                                    std::chrono::duration<double>(now - start_).count()));
 }
 
-void Progress::maybe_log(WorkCounter& counter) {
-  if (interval_s_ <= 0 || std::chrono::duration<double>(std::chrono::steady_clock::now() - last_).count() < interval_s_) return;
-  log(counter.done(), counter.cost_done());
-}
-
 ProgressLog::ProgressLog(Progress& progress, WorkCounter& counter, bool root)
     : progress_(progress), counter_(counter), root_(root) {
   if (!root_ || progress_.interval_s() <= 0) return;
-  if (!counter_.can_peek()) {
-    spdlog::debug("progress lines between cases (the counter's window is not MPI_WIN_UNIFIED)");
-    return;
-  }
-  spdlog::debug("progress lines from a thread (the counter read in local memory)");
   thread_ = std::thread([this] {
     const auto interval = std::chrono::duration<double>(progress_.interval_s());
     std::unique_lock lock(mutex_);
     while (!wake_.wait_for(lock, interval, [this] { return stopping_; })) {
       lock.unlock();
-      progress_.log(counter_.peek_done(), counter_.peek_cost_done());
+      progress_.log(counter_.done(), counter_.cost_done());
       lock.lock();
     }
   });
@@ -66,10 +56,6 @@ void ProgressLog::stop() {
   }
   wake_.notify_all();
   thread_.join();
-}
-
-void ProgressLog::poll() {
-  if (root_ && !threaded()) progress_.maybe_log(counter_);
 }
 
 void ProgressLog::finish() {

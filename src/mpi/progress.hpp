@@ -1,7 +1,7 @@
-// Progress of `nqc run` (issue 16 item 3): each rank reports its finished cases to the shared
+// Progress of `nqc run`: each rank reports its finished cases to the shared
 // counter (CaseReporter); rank 0 logs the cases finished on every rank, the rate over this
-// launch and an ETA from the plan's cost estimate (Progress), from a thread of its own where
-// it can read the counter without MPI (ProgressLog), so that lines come also while rank 0
+// launch and an ETA from the plan's cost estimate (Progress), from a thread of its own that
+// reads the counter without MPI (ProgressLog), so that lines come also while rank 0
 // runs one long case.
 #pragma once
 
@@ -38,9 +38,6 @@ class Progress {
   /// Logs one line (info) for `done` cases of estimated cost `cost_us` (microseconds), unless
   /// silent.
   void log(std::uint64_t done, std::uint64_t cost_us);
-  /// Logs a line from `counter` (MPI calls: the main thread only) when `interval_s` has passed
-  /// since the last one.
-  void maybe_log(WorkCounter& counter);
   [[nodiscard]] double interval_s() const { return interval_s_; }
   /// True once a line was logged.
   [[nodiscard]] bool logged() const { return logged_; }
@@ -53,21 +50,14 @@ class Progress {
 };
 
 /// Rank 0's progress lines while the ranks run their shards: from a thread of their own that
-/// reads the counter from local memory (WorkCounter::can_peek: rank 0 of an MPI_WIN_UNIFIED
-/// window, or a serial run; the thread makes no MPI call), every interval, also during one
-/// long case; where the counter cannot be read so, from poll() between cases. Other ranks
-/// log nothing. Construct after the counter, destroy before it.
+/// reads rank 0's counter (WorkCounter::done, without MPI) every interval, also during one
+/// long case. Other ranks log nothing. Construct after the counter, destroy before it.
 class ProgressLog {
  public:
   ProgressLog(Progress& progress, WorkCounter& counter, bool root);
   ~ProgressLog();
   ProgressLog(const ProgressLog&) = delete;
   ProgressLog& operator=(const ProgressLog&) = delete;
-  /// True when the lines come from the thread.
-  [[nodiscard]] bool threaded() const { return thread_.joinable(); }
-  /// Between cases and while waiting for the other ranks (the main thread): a line when one is
-  /// due, unless the thread logs them.
-  void poll();
   /// Once every rank has reported all its cases (after the last barrier): stops the thread
   /// and, when any line was logged, logs the last one, whose count is then exact.
   void finish();

@@ -173,6 +173,18 @@ void check_results_file(const fs::path& dir, const PinnedPlan& pinned, const Pla
 
 }  // namespace
 
+void remove_temporaries(const fs::path& dir) {
+  static const std::regex shard_tmp(R"((shard|partial)-[0-9]{6,}\.h5\.(.*\.)?tmp)");
+  static const std::regex merged_tmp(R"(results\.h5\.(.*\.)?tmp)");
+  std::error_code ec;
+  for (const auto& [folder, pattern] : {std::pair{dir / "shards", &shard_tmp}, std::pair{dir, &merged_tmp}})
+    for (const auto& entry : fs::directory_iterator(folder, ec))
+      if (entry.is_regular_file(ec) && std::regex_match(entry.path().filename().string(), *pattern)) {
+        std::error_code ignored;
+        fs::remove(entry.path(), ignored);
+      }
+}
+
 void remove_run_for_force(const fs::path& dir, const std::string& config_text, const std::string& config_hash) {
   std::error_code ec;
   const auto refuse = [&](const std::string& what) {
@@ -193,7 +205,7 @@ void remove_run_for_force(const fs::path& dir, const std::string& config_text, c
     refuse(shards.string() + ": a symbolic link (nqc writes a directory there): its files are not this run's to remove");
   std::vector<fs::path> files;
   if (fs::exists(fs::symlink_status(dir / "results.h5", ec))) files.push_back(dir / "results.h5");
-  static const std::regex own(R"((shard|partial)-[0-9]{6,}\.h5(\.tmp(\.[0-9]+)?)?)");
+  static const std::regex own(R"((shard|partial)-[0-9]{6,}\.h5(\..*\.tmp|\.tmp(\.[0-9]+)?)?)");
   if (fs::is_directory(fs::symlink_status(shards, ec)))
     for (const auto& entry : fs::directory_iterator(shards, ec))
       if (std::regex_match(entry.path().filename().string(), own)) files.push_back(entry.path());

@@ -35,6 +35,12 @@ enum class DirectoryState {
 DirectoryState prepare_directory(const std::filesystem::path& dir, const std::string& config_text, const PinnedPlan& pinned,
                                  const Plan& plan, bool resume, bool repair, bool dry, std::vector<std::uint64_t>& done);
 
+/// Removes the temporary files that writers killed part-way left in DIR (results.h5.*.tmp)
+/// and DIR/shards ({shard,partial}-N.h5.*.tmp; each writer names its own). Only under the
+/// whole run's lock: no other launch may be writing. Errors are ignored (a file that stays
+/// is only clutter: readers skip it).
+void remove_temporaries(const std::filesystem::path& dir);
+
 /// --force: removes this config's run from DIR, under the lock, before prepare_directory:
 /// results.h5, plan.json, launches/ and the files nqc writes in shards/ (shard-N.h5,
 /// partial-N.h5, their *.tmp files); nothing else (a user's files stay). Refuses (nqc::InputError,

@@ -1,12 +1,17 @@
 #include "mpi/runner.hpp"
 
+#include <unistd.h>
+
 #include <algorithm>
 #include <array>
 #include <chrono>
 #include <cmath>
 #include <cstdio>
+#include <cstring>
+#include <fstream>
 #include <memory>
 #include <new>
+#include <thread>
 
 #include <spdlog/spdlog.h>
 
@@ -143,6 +148,67 @@ void dry_run(const RunOptions& options, const Loaded& l, const Planned& p) {
   std::fputs(out.c_str(), stdout);
 }
 
+// ---- before stage 3: the directory seen from every host ----------------------------------------
+
+// Every rank, before anything is written: every rank sees DIR as rank 0 does, or the
+// launch is refused: a directory under a node-local file system (/tmp, /scratch on a node)
+// would give each host shard files of its own and a merge that finds them missing. Rank 0
+// writes a probe file of a token only this launch knows; each rank reads it (a network file
+// system may show a new file a moment late: up to 20 tries, 0.1 s apart, before a rank says it
+// cannot see it); rank 0 removes the probe, and DIR if it made it. Throws nqc::InputError
+// naming DIR and the hosts that cannot see it, nqc::IoError when rank 0 cannot write there.
+void stage_check_shared(const Loaded& l, const MpiSession& session) {
+  if (session.size() == 1) return;
+  std::string probe, token, message;
+  bool made = false;
+  int status = kExitOk;
+  if (session.rank() == 0) {
+    try {
+      std::error_code ec;
+      made = !fs::exists(l.dir, ec);
+      fs::create_directories(l.dir, ec);
+      if (ec) throw_error(errno_exit_code(ec.value()), l.dir.string() + ": cannot create the results directory: " + ec.message());
+      token = hex64(fnv1a64(host_name() + std::to_string(::getpid()) + utc_now() +
+                            std::to_string(std::chrono::steady_clock::now().time_since_epoch().count())));
+      probe = (l.dir / (".nqc-probe-" + token)).string();
+      if (const int error = write_whole_file(probe, token); error != 0)
+        throw_error(errno_exit_code(error), l.dir.string() + ": cannot write to the results directory: " + std::strerror(error));
+    } catch (...) {
+      const ErrorReport error = current_error();
+      status = error.code;
+      message = error.message;
+    }
+  }
+  session.broadcast(status);
+  if (status != kExitOk) throw_error(static_cast<ExitCode>(status), message);  // logged by rank 0 only
+  session.broadcast(probe);
+  session.broadcast(token);
+  bool seen = false;
+  for (int attempt = 0; attempt < 20 && !seen; ++attempt) {
+    if (attempt > 0) std::this_thread::sleep_for(std::chrono::milliseconds(100));
+    std::ifstream in(probe);
+    std::string text;
+    seen = static_cast<bool>(std::getline(in, text)) && text == token;
+  }
+  const std::vector<std::string> blind = session.gather(seen ? std::string() : host_name());
+  if (session.rank() != 0) {
+    if (session.allreduce_max(0) != 0) throw InputError("");
+    return;
+  }
+  std::error_code ignored;
+  fs::remove(probe, ignored);
+  std::vector<std::string> hosts;
+  for (const std::string& h : blind)
+    if (!h.empty() && std::find(hosts.begin(), hosts.end(), h) == hosts.end()) hosts.push_back(h);
+  const int refused = hosts.empty() ? 0 : 1;
+  if (session.allreduce_max(refused) == 0) return;
+  if (made) fs::remove(l.dir, ignored);  // only when empty
+  std::string names;
+  for (const std::string& h : hosts) names += (names.empty() ? "" : ", ") + h;
+  throw InputError(l.dir.string() + ": not shared by every host of this launch: " + names + " cannot see what rank 0 (" +
+                   host_name() + ") writes there; put the results directory on a file system every host mounts");
+}
+
 // ---- stage 3, prepare ------------------------------------------------------------------------
 
 struct Prepared {
@@ -167,6 +233,7 @@ Prepared stage_prepare(const RunOptions& options, const Loaded& l, const Planned
   if (!stale.empty()) spdlog::warn("{}", stale);
   // Start over, under the lock: this config's run goes, never another config's nor a user's files.
   if (options.force) remove_run_for_force(l.dir, l.config_text, p.pinned.config_hash);
+  if (options.parts <= 1) remove_temporaries(l.dir);
   const bool resume = options.resume || options.repair || options.parts > 1;
   out.state = prepare_directory(l.dir, l.config_text, p.pinned, p.plan, resume, options.repair, false, out.done);
   if (out.state == DirectoryState::finished) return out;
@@ -188,15 +255,28 @@ void share_prepared(Prepared& prepared, const MpiSession& session) {
   session.broadcast(prepared.done);
 }
 
-// Every host the ranks run on, in rank order, each once ("node1,node2"), on rank 0 (the
+// Every host the ranks run on with its ranks, hosts in the order of their first rank
+// ("h0:0-1,h1:2-3"; a host's ranks as ranges joined by "+": "h0:0+2,h1:1+3"), on rank 0 (the
 // launch record names them); "" on the other ranks. Collective.
 std::string launch_hosts(const MpiSession& session) {
-  std::vector<std::string> distinct;
-  for (const std::string& h : session.gather(host_name()))
-    if (std::find(distinct.begin(), distinct.end(), h) == distinct.end()) distinct.push_back(h);
-  std::string hosts;
-  for (const std::string& h : distinct) hosts += (hosts.empty() ? "" : ",") + h;
-  return hosts;
+  std::vector<std::pair<std::string, std::vector<int>>> hosts;
+  int rank = 0;
+  for (const std::string& h : session.gather(host_name())) {
+    auto it = std::find_if(hosts.begin(), hosts.end(), [&](const auto& e) { return e.first == h; });
+    if (it == hosts.end()) it = hosts.insert(hosts.end(), {h, {}});
+    it->second.push_back(rank++);
+  }
+  std::string out;
+  for (const auto& [host, ranks] : hosts) {
+    out += (out.empty() ? "" : ",") + host + ":";
+    for (std::size_t i = 0; i < ranks.size();) {
+      std::size_t j = i;
+      while (j + 1 < ranks.size() && ranks[j + 1] == ranks[j] + 1) ++j;
+      out += (i == 0 ? "" : "+") + std::to_string(ranks[i]) + (j > i ? "-" + std::to_string(ranks[j]) : "");
+      i = j + 1;
+    }
+  }
+  return out;
 }
 
 // ---- the shards of this launch ---------------------------------------------------------------
@@ -272,7 +352,6 @@ struct ShardContext {
   const MpiSession& session;
   const std::atomic<bool>& stop;
   CaseReporter& reporter;
-  ProgressLog& progress;
 };
 
 // Runs one shard on this rank, after the cases of its partial file (`done_part`), reporting
@@ -286,7 +365,6 @@ ShardRun run_one_shard(const ShardContext& c, const Shard& shard, ShardData done
   try {
     return run_shard(c.l.config, c.p.plan, shard, c.session.rank(), &c.stop, [&] {
       c.reporter.add(1, case_cost);
-      c.progress.poll();
     }, std::move(done_part));
   } catch (const EngineBugError& e) {
     fail_engine_bug(e, c.l.dir, c.session);
@@ -407,16 +485,19 @@ Executed stage_execute(const RunOptions& options, const Loaded& l, const Planned
   const bool root = session.rank() == 0;
   Executed out;
   const RootAttributes attrs = shard_attributes(l.config, p.pinned, launch, session.size(), session.rank());
-  const auto run_start = std::chrono::steady_clock::now();
   ShardFiles files(l.dir);
   WorkCounter counter(session);
+  // The timeline's zero (start_s): the same instant on every rank, whatever its host's clock.
+  session.barrier();
+  const auto run_start = std::chrono::steady_clock::now();
+  const double epoch_s = std::chrono::duration<double>(run_start.time_since_epoch()).count();
   if (root)
     counter.add_done(shards.cases_already, static_cast<std::uint64_t>(std::llround(shards.cost_already * 1e6)));
   Progress progress(shards.cases_mine, shards.cost_mine, shards.cases_already, shards.cost_already,
                     options.progress_interval_s);
   ProgressLog progress_log(progress, counter, root);
   CaseReporter reporter(counter, options.progress_interval_s);
-  const ShardContext context{l, p, launch, session, stop, reporter, progress_log};
+  const ShardContext context{l, p, launch, session, stop, reporter};
   while (out.status == kExitOk) {
     const std::uint64_t slot = counter.take();
     if (slot >= shards.todo.size()) break;
@@ -428,7 +509,10 @@ Executed stage_execute(const RunOptions& options, const Loaded& l, const Planned
     ShardData done_part = load_partial(l.dir, shard);
     const std::size_t continued = done_part.rows.size();
     ShardRun run = run_one_shard(context, shard, std::move(done_part));
-    for (std::size_t i = continued; i < run.data.rows.size(); ++i) run.data.rows[i].launch = launch.id;
+    for (std::size_t i = continued; i < run.data.rows.size(); ++i) {
+      run.data.rows[i].launch = launch.id;
+      run.data.rows[i].start_s -= epoch_s;
+    }
     RootAttributes shard_attrs = attrs;
     shard_attrs.end_utc = utc_now();
     if (!run.complete) {
@@ -450,8 +534,11 @@ Executed stage_execute(const RunOptions& options, const Loaded& l, const Planned
                 "thread's CPU {:.3f} s ({:.2f}%)",
                 out.write_seconds, out.busy_seconds, share(out.write_seconds), out.last_wait_seconds,
                 out.writer_cpu_seconds, share(out.writer_cpu_seconds));
-  // Rank 0 keeps reporting while the other ranks finish their last shards.
-  session.barrier([&] { progress_log.poll(); });
+  const WorkCounter::Waits& waits = counter.waits();
+  spdlog::debug("shard requests: {}, waited {:.3f} ms in all, the longest {:.3f} ms", waits.count, 1e3 * waits.total_s,
+                1e3 * waits.max_s);
+  // Rank 0 keeps reporting (its thread) while the other ranks finish their last shards.
+  session.idle_barrier();
   progress_log.finish();
   return out;
 }
@@ -575,6 +662,7 @@ int run_experiment(const RunOptions& options, const MpiSession& session, const s
   if (const int code = on_every_rank(session, [&] { p = stage_plan(l); }); code != kExitOk) return code;
   if (options.dry_run) return on_rank_zero(session, [&] { dry_run(options, l, p); });
 
+  if (const int code = on_every_rank(session, [&] { stage_check_shared(l, session); }); code != kExitOk) return code;
   Prepared prepared;
   if (const int code = on_rank_zero(session, [&] { prepared = stage_prepare(options, l, p, session.size()); }); code != kExitOk)
     return code;

@@ -1,9 +1,10 @@
 // MPI RAII helpers: the world as seen by the runner, with a serial fallback.
 #pragma once
 
+#include <atomic>
 #include <cstdint>
-#include <functional>
 #include <string>
+#include <thread>
 #include <vector>
 
 namespace nqc {
@@ -11,7 +12,10 @@ namespace nqc {
 /// Owns MPI_Init / MPI_Finalize. MPI is initialised only when the process was started by an
 /// MPI launcher (mpirun/mpiexec or srun --mpi=pmix: OMPI_COMM_WORLD_SIZE, PMIX_RANK or
 /// PMI_RANK is set); otherwise the session is a world of one rank and every collective is a
-/// no-op, so one process without mpirun runs the same code serially. Not copyable.
+/// no-op, so one process without mpirun runs the same code serially. MPI is initialised with
+/// MPI_THREAD_MULTIPLE (WorkCounter's service thread); a library that cannot give it is
+/// refused with nqc::InputError, as is a world that is not the one the scheduler gave
+/// (world_mismatch). Not copyable.
 class MpiSession {
  public:
   MpiSession(int& argc, char**& argv);
@@ -21,15 +25,23 @@ class MpiSession {
 
   /// True when started by an MPI launcher (see class doc).
   static bool launched_by_mpi();
+  /// Why this world is not the one Slurm gave, or "" when it is (or no Slurm step is known):
+  /// srun started SLURM_STEP_NUM_TASKS tasks but the world has another size (srun --mpi=none
+  /// makes each task a world of its own), or a batch script of SLURM_NTASKS > 1 tasks started
+  /// nqc without a launcher. A world made by mpirun is what its -np asked for: not checked.
+  [[nodiscard]] std::string world_mismatch() const;
+  /// Whether this process speaks for the launch (logs its refusals): rank 0 of an MPI world,
+  /// or the first task of a Slurm step (SLURM_PROCID 0, or none).
+  [[nodiscard]] bool speaks() const;
 
   [[nodiscard]] bool active() const { return active_; }
   [[nodiscard]] int rank() const { return rank_; }
   [[nodiscard]] int size() const { return size_; }
 
   void barrier() const;
-  /// A barrier that calls `while_waiting` about every `poll_s` seconds until every rank has
-  /// reached it (MPI_Ibarrier), so that rank 0 keeps reporting while the others finish.
-  void barrier(const std::function<void()>& while_waiting, double poll_s = 0.1) const;
+  /// A barrier that sleeps `poll_s` seconds between tests (MPI_Ibarrier), so that a rank that
+  /// waits leaves its core to the ranks still working and to rank 0's threads.
+  void idle_barrier(double poll_s = 0.01) const;
   /// Maximum of `value` over all ranks.
   [[nodiscard]] int allreduce_max(int value) const;
   /// Sum of `value` over all ranks.
@@ -49,9 +61,14 @@ class MpiSession {
   int size_ = 1;
 };
 
-/// A shared counter of shards handed out, cases done and their estimated cost, hosted on rank 0 in an MPI-3 RMA
-/// window (MPI_Win_allocate + MPI_Fetch_and_op under MPI_Win_lock_all), so ranks take shards
-/// dynamically and no rank idles as a pure coordinator. Serial sessions use a plain counter.
+/// A shared counter of shards handed out, cases done and their estimated cost, served by a
+/// thread of rank 0 over point-to-point messages on a communicator of its own, so that ranks
+/// take shards dynamically on any transport (shared memory, TCP, UCX) and rank 0 runs cases
+/// like every other rank: its service thread answers while its main thread is busy in a case.
+/// Rank 0 takes and adds with atomics, without MPI. (MPI-3 RMA atomics were the first design:
+/// Open MPI 4.1's osc/rdma has none over TCP, and osc/pt2pt needs the target rank to enter MPI,
+/// so a rank busy in a long case held up every other rank: README "Work distribution".)
+/// Needs MPI_THREAD_MULTIPLE (MpiSession asks for it). Serial sessions use plain counters.
 /// Construction and destruction are collective.
 class WorkCounter {
  public:
@@ -63,30 +80,29 @@ class WorkCounter {
   /// Takes the next index (0, 1, 2, ... across all ranks, each index to exactly one rank).
   std::uint64_t take();
   /// Adds `cases` to the global count of cases done, and `cost_us` (their estimated cost,
-  /// microseconds) to the global cost done.
+  /// microseconds) to the global cost done. Does not wait for rank 0.
   void add_done(std::uint64_t cases, std::uint64_t cost_us = 0);
-  /// The global count of cases done (as reported by every rank so far).
-  std::uint64_t done();
-  /// The global estimated cost done, microseconds.
-  std::uint64_t cost_done();
+  /// The global count of cases done as reported so far: on rank 0 (0 elsewhere); safe from any
+  /// thread, may lag a report in flight.
+  [[nodiscard]] std::uint64_t done() const;
+  /// The global estimated cost done, microseconds: as done().
+  [[nodiscard]] std::uint64_t cost_done() const;
 
-  /// True where done() and cost_done() can also be read from local memory, without an MPI
-  /// call, so from another thread (MPI runs without thread support): on rank 0, which hosts
-  /// the window, when its memory model is MPI_WIN_UNIFIED (the other ranks' updates land in
-  /// that memory: a load sees them), and in a serial session.
-  [[nodiscard]] bool can_peek() const { return peek_ != nullptr; }
-  /// done() and cost_done() read from local memory (atomic loads; only when can_peek()).
-  /// Safe from any thread; may lag an update in flight.
-  [[nodiscard]] std::uint64_t peek_done() const;
-  [[nodiscard]] std::uint64_t peek_cost_done() const;
+  /// This rank's waits in take(): how many, their sum and their maximum (seconds).
+  struct Waits {
+    std::uint64_t count = 0;
+    double total_s = 0, max_s = 0;
+  };
+  [[nodiscard]] const Waits& waits() const { return waits_; }
 
  private:
-  std::uint64_t fetch_and_op(int slot, std::uint64_t operand, bool no_op);
+  struct Service;
+  void serve();
   const MpiSession& session_;
-  alignas(8) std::uint64_t local_[3] = {0, 0, 0};
-  void* window_ = nullptr;  // MPI_Win, kept opaque so that this header needs no mpi.h
-  std::uint64_t* base_ = nullptr;
-  std::uint64_t* peek_ = local_;  // the counters in local memory, or nullptr (can_peek)
+  std::atomic<std::uint64_t> counters_[3] = {0, 0, 0};  // taken, cases done, cost done (us): rank 0's
+  void* comm_ = nullptr;  // MPI_Comm of the requests, kept opaque so that this header needs no mpi.h
+  std::thread service_;   // rank 0 of a world of several ranks: serve()
+  Waits waits_;
 };
 
 }  // namespace nqc

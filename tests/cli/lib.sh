@@ -15,6 +15,12 @@
 #   slow_instances DIR N      writes N copies of a slow CSPLib instance into DIR (see below)
 set -u
 
+# The columns that say when and where a case ran (result_schema.json's "run_dependent"): rows
+# of two runs of one config agree in every other column. Python checks read NQC_RUN_DEPENDENT.
+NQC_RUN_DEPENDENT=$(sed -n '/"name"/h; /"run_dependent": true/{x; s/.*"name": "\([a-z_0-9]*\)".*/\1/p}' \
+  "$(dirname "${BASH_SOURCE[0]}")/../../analysis/result_schema.json" | paste -sd,)
+export NQC_RUN_DEPENDENT
+
 # Open MPI refuses to run as root without these (harmless otherwise).
 export OMPI_ALLOW_RUN_AS_ROOT=1 OMPI_ALLOW_RUN_AS_ROOT_CONFIRM=1 OMPI_MCA_btl_vader_single_copy_mechanism=none
 

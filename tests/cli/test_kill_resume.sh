@@ -81,8 +81,8 @@ check "--resume continues the interrupted shard after its kept cases" \
   grep -q "continuing after the [0-9]* cases in $TMP/slow/shards/$partial" "$ERR_FILE"
 check "--resume: no partial file left" test -z "$(ls "$TMP/slow/shards" | grep '^partial-')"
 same_slow=$("$PYTHON" - "$TMP/slow-clean/results.h5" "$TMP/slow/results.h5" <<'PY'
-import sys, h5py, pandas as pd
-a, b = (pd.DataFrame(h5py.File(f)['cases'][()]).drop(columns=['wall_s', 'cpu_s', 'rank', 'launch']) for f in sys.argv[1:])
+import os, sys, h5py, pandas as pd
+a, b = (pd.DataFrame(h5py.File(f)['cases'][()]).drop(columns=os.environ['NQC_RUN_DEPENDENT'].split(',')) for f in sys.argv[1:])
 print(len(a), len(b), int(a.sort_values('case_id').reset_index(drop=True).equals(b.sort_values('case_id').reset_index(drop=True))))
 PY
 )
@@ -105,9 +105,9 @@ run mpirun -np 2 --oversubscribe "$NQC" run "$TMP/work.json" -o "$TMP/usr1" --re
 expect_exit 0 "--resume after SIGUSR1 to mpirun"
 
 same=$("$PYTHON" - "$TMP/clean/results.h5" "$TMP/killed/results.h5" "$TMP/termed/results.h5" "$TMP/usr1/results.h5" <<'PY'
-import sys, h5py, pandas as pd
+import os, sys, h5py, pandas as pd
 frames = [pd.DataFrame(h5py.File(f)['cases'][()]) for f in sys.argv[1:]]
-cols = [c for c in frames[0].columns if c not in ('wall_s', 'cpu_s', 'rank', 'launch')]
+cols = [c for c in frames[0].columns if c not in os.environ['NQC_RUN_DEPENDENT'].split(',')]
 ref = frames[0][cols].sort_values('case_id').reset_index(drop=True)
 out = [len(ref), int(ref.case_id.is_unique)]
 for f in frames[1:]:

@@ -1,6 +1,6 @@
 """Checks of result files for the jobs/ tests; prints "ok - ..." / "FAIL - ..." lines.
 
-  compare.py rows REF.h5 OTHER.h5     same rows by case_id in every column but wall_s, cpu_s, rank
+  compare.py rows REF.h5 OTHER.h5     same rows by case_id in every column but the run-dependent ones
   compare.py complete FILE.h5 CASES   CASES rows, case_id 0..CASES-1 once each, shards all listed,
                                       every case solved
   compare.py slow FILE.h5 CASES EASY LIMIT_S   the same rows, of a run of slow cases (test_slurm.sh,
@@ -11,12 +11,16 @@
 Run with Debian's /usr/bin/python3 (h5py, pandas).
 """
 
+import json
 import sys
+from pathlib import Path
 
 import h5py
 import pandas as pd
 
-VOLATILE = ["wall_s", "cpu_s", "rank", "launch"]
+# The columns that say when and where a case ran (result_schema.json, "run_dependent").
+VOLATILE = [c["name"] for c in json.loads((Path(__file__).resolve().parents[2] / "analysis" / "result_schema.json")
+                                          .read_text(encoding="utf-8"))["columns"] if c["run_dependent"]]
 TIME_COLUMNS = ["mean_s", "median_s", "t90mean_s", "max_s"]
 
 

@@ -1,5 +1,6 @@
-// One owner per results directory (issue 14 item 1): lock files, scopes, stale locks.
+// One owner per results directory: lock files, scopes, stale locks.
 #include <gtest/gtest.h>
+#include <sys/wait.h>
 #include <unistd.h>
 
 #include <filesystem>
@@ -32,12 +33,25 @@ class DirLock : public ::testing::Test {
     return "";
   }
 
-  void write_lock(const std::string& scope, const std::string& host, long long pid, long long start_ticks = 0) {
+  void write_lock(const std::string& scope, const std::string& host, long long pid, long long start_ticks = 0,
+                  const std::string& slurm_job = "4242_3") {
     fs::create_directories(dir_ / "locks");
     std::ofstream(dir_ / "locks" / (scope + ".lock"))
         << R"({"scope": ")" << scope << R"(", "host": ")" << host << R"(", "pid": )" << pid << R"(, "start_ticks": )" << start_ticks
-        << R"(, "slurm_job": "4242_3", "since_utc": "2026-12-01T04:00:00Z"})" << "\n";
+        << R"(, "slurm_job": ")" << slurm_job << R"(", "since_utc": "2026-12-01T04:00:00Z"})" << "\n";
   }
+
+  // This process as a task of Slurm job 4242 (restart `restart`), until the destructor.
+  struct InSlurmJob {
+    explicit InSlurmJob(const char* restart) {
+      ::setenv("SLURM_JOB_ID", "4242", 1);
+      ::setenv("SLURM_RESTART_COUNT", restart, 1);
+    }
+    ~InSlurmJob() {
+      ::unsetenv("SLURM_JOB_ID");
+      ::unsetenv("SLURM_RESTART_COUNT");
+    }
+  };
 
   static std::string host() {
     char buf[256] = {};
@@ -121,6 +135,43 @@ TEST_F(DirLock, AnEarlierAttemptOfThisSlurmJobIsStale) {
   ::unsetenv("SLURM_JOB_ID");
   ::unsetenv("SLURM_RESTART_COUNT");
   EXPECT_EQ(stale, (dir_ / "locks" / "all.lock").string() + ": removed a stale lock (pid 1234 on node017, an earlier attempt of Slurm job 4242_3)");
+}
+
+TEST_F(DirLock, AnotherTaskOfTheSameAttemptIsNotStale) {
+  // srun without an MPI launch: two tasks of one attempt, on two hosts; neither is earlier.
+  write_lock("all", "node017", 1234, 0, "4242 (restart 1)");
+  const InSlurmJob job("1");
+  EXPECT_NE(refusal("all"), "");
+  EXPECT_TRUE(fs::exists(dir_ / "locks" / "all.lock"));
+}
+
+TEST_F(DirLock, ALaterAttemptIsNotStale) {
+  // The lock of restart 2 seen by a task that still believes it is restart 1.
+  write_lock("all", "node017", 1234, 0, "4242 (restart 2)");
+  const InSlurmJob job("1");
+  EXPECT_NE(refusal("all"), "");
+}
+
+TEST_F(DirLock, AZombieHolderIsStale) {
+  // A killed rank that its launcher has not reaped yet holds no lock.
+  const pid_t child = ::fork();
+  ASSERT_GE(child, 0);
+  if (child == 0) ::_exit(0);
+  for (int i = 0; i < 1000; ++i) {  // until the child has exited (a zombie: not reaped below)
+    std::ifstream stat("/proc/" + std::to_string(child) + "/stat");
+    std::string text;
+    std::getline(stat, text);
+    if (text.find(") Z ") != std::string::npos) break;
+    ::usleep(1000);
+  }
+  write_lock("all", host(), child);
+  std::string stale;
+  {
+    DirectoryLock lock(dir_, "all", &stale);
+    EXPECT_EQ(stale, (dir_ / "locks" / "all.lock").string() + ": removed a stale lock (pid " + std::to_string(child) + " on " +
+                         host() + " is gone)");
+  }
+  ::waitpid(child, nullptr, 0);
 }
 
 TEST(DirLockScope, ScopeOfARun) {

@@ -131,7 +131,7 @@ TEST(ResultSchema, ColumnsAreCaseRowsMembersInOrder) {
     EXPECT_FALSE(c.description.empty()) << c.name;
   }
   EXPECT_EQ(end, offsetof(CaseRow, instance) + sizeof(CaseRow::instance));
-  EXPECT_EQ(case_columns().size(), 21u);
+  EXPECT_EQ(case_columns().size(), 22u);
 }
 
 // What a file holds: every column under its name and the kind's HDF5 class; integer root
@@ -182,7 +182,7 @@ TEST_F(ResultSchemaTest, Schema13NamesReadAsCodes) {
   ASSERT_EQ(merged.size(), 2u);
   EXPECT_EQ(stop_reason_name(merged[1].limit), "time_limit");
   EXPECT_EQ(engine_name(merged[1].engine), "sat");
-  EXPECT_EQ(read_attributes(dir_ / "run" / "results.h5").at("schema_version"), "2.1");
+  EXPECT_EQ(read_attributes(dir_ / "run" / "results.h5").at("schema_version"), "2.2");
 }
 
 TEST_F(ResultSchemaTest, UnknownNamesAreNamed) {
@@ -284,7 +284,7 @@ TEST_F(ResultSchemaTest, LaunchesTableRoundTripsEveryField) {
   a.id = 3;
   a.start_utc = "2026-12-01T10:00:00Z";
   a.end_utc = "2026-12-01T10:05:00Z";
-  a.hosts = std::string(600, 'h');  // longer than its 512 bytes
+  a.hosts = std::string(5000, 'h');  // longer than its 4096 bytes
   a.world_size = 64;
   a.nqc_version = "0.1.0";
   a.git_revision = "0123456789ab-dirty";
@@ -303,7 +303,7 @@ TEST_F(ResultSchemaTest, LaunchesTableRoundTripsEveryField) {
   merge_results(dir_, {}, {}, 0, {a, b});
   const std::vector<Launch> back = read_result_file(dir_ / "results.h5", kLaunches).launches;
   ASSERT_EQ(back.size(), 2u);
-  a.hosts.resize(511);
+  a.hosts.resize(4095);
   EXPECT_EQ(launch_json(back[0]), launch_json(a));
   EXPECT_EQ(launch_json(back[1]), launch_json(b));
   const h5::Handle file = h5::open_file(dir_ / "results.h5");
@@ -320,7 +320,7 @@ TEST(ResultSchema, TextListsEveryColumnAndAttribute) {
   for (const ColumnInfo& c : case_columns()) EXPECT_NE(text.find("\n  " + std::string(c.name) + " "), std::string::npos) << c.name;
   for (const AttributeInfo& a : root_attributes()) EXPECT_NE(text.find("\n  " + std::string(a.name) + " "), std::string::npos) << a.name;
   for (const LaunchColumnInfo& c : launch_columns()) EXPECT_NE(text.find("\n  " + std::string(c.name) + " "), std::string::npos) << c.name;
-  EXPECT_NE(text.find("  hosts                string 512 bytes   the distinct host names"), std::string::npos) << text;
+  EXPECT_NE(text.find("  hosts                string 4096 bytes  every host with its ranks"), std::string::npos) << text;
   EXPECT_NE(text.find("  false_negative       bool               true when a completable"), std::string::npos) << text;
   EXPECT_NE(text.find("(0 solved, 1 infeasible, 2 gave_up)"), std::string::npos);
 }

@@ -1,6 +1,7 @@
 // Result files: exact round trips, atomic writes, merging, error messages, and the
 // one-line h5py/pandas read (with Debian's /usr/bin/python3).
 #include <gtest/gtest.h>
+#include <unistd.h>
 
 #include <algorithm>
 #include <array>
@@ -21,6 +22,7 @@
 #include "core/engine.hpp"
 #include "experiment/result_schema.hpp"
 #include "experiment/results.hpp"
+#include "io/dir_lock.hpp"
 #include "io/errors.hpp"
 #include "io/hdf5.hpp"
 #include "io/hdf5_text.hpp"
@@ -216,7 +218,7 @@ TEST_F(ResultsTest, EveryRootAttributeRoundTripsWithItsType) {
                          {"nqc_version", "0.1.0"},
                          {"plan_hash", "fedcba9876543210"},
                          {"rank", "-9223372036854775808"},
-                         {"schema_version", "2.1"},
+                         {"schema_version", "2.2"},
                          {"shard_id", "4"},
                          {"start_utc", "2026-12-01T10:00:00Z"},
                          {"world_size", "9223372036854775807"}};
@@ -445,7 +447,7 @@ TEST_F(ResultsTest, MergeStreamsTheShardsInIdOrder) {
                                                  {"launches", "0"},
                                                  {"nqc_version", "0.1.0"},
                                                  {"plan_hash", ""},
-                                                 {"schema_version", "2.1"},
+                                                 {"schema_version", "2.2"},
                                                  {"start_utc", ""}}));
   const std::vector<Launch> back = read_result_file(merged, kLaunches).launches;
   ASSERT_EQ(back.size(), 1U);
@@ -673,7 +675,7 @@ TEST_F(ResultsTest, UnwritableDirectoryThrowsAndLeavesNoFile) {
 
 TEST_F(ResultsTest, Hdf5CreateFailureCarriesTheErrorStack) {
   // The .tmp path is taken by a directory: H5Fcreate fails.
-  const fs::path tmp = shard_path(dir_, 3).string() + ".tmp";
+  const fs::path tmp = shard_path(dir_, 3).string() + "." + host_name() + "-" + std::to_string(::getpid()) + ".tmp";
   fs::create_directories(tmp / "keep");
   const std::string message = message_of<IoError>([&] {
     write_shard(dir_, {3, {make_row(1, 3, 8)}, {}}, {});
@@ -690,7 +692,7 @@ TEST_F(ResultsTest, FailedWriteRemovesTheTmpFile) {
   // Two failure records for one case: the second dataset cannot be created mid-write.
   const ShardData shard{6, {make_row(1, 6, 8)}, {{1, {1}}, {1, {2}}}};
   const std::string message = message_of<IoError>([&] { write_shard(dir_, shard, {}); });
-  const std::string tmp = shard_path(dir_, 6).string() + ".tmp";
+  const std::string tmp = shard_path(dir_, 6).string() + "." + host_name() + "-" + std::to_string(::getpid()) + ".tmp";
   EXPECT_EQ(message, tmp + ": cannot create dataset /failures/case-1: name already exists (H5L__link_cb(): name "
                            "already exists; called from H5Dcreate2())");
   EXPECT_EQ(message.find('\n'), std::string::npos) << message;
@@ -739,7 +741,7 @@ TEST_F(ResultsTest, PandasReadsCasesInOneLine) {
   // n = 8 + id % 5 over 5000 rows: 5000 * 8 + 1000 * (0 + 1 + 2 + 3 + 4).
   EXPECT_EQ(output,
             "5000 50000 exact max_nodes none gave_up bool 1666 int64 0 4999 case_id,shard_id,n,k,solution_id,composition_id,"
-            "seed,wall_s,cpu_s,backtracks,nodes,placed_random,placed_search,restarts,rank,launch,outcome,false_negative,"
+            "seed,wall_s,cpu_s,start_s,backtracks,nodes,placed_random,placed_search,restarts,rank,launch,outcome,false_negative,"
             "engine,limit,instance\n");
 }
 
