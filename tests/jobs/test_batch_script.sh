@@ -3,9 +3,11 @@
 # generates, compared with tests/jobs/expected/ (lists, not whole files: the rest of each
 # script is the static templates of jobs/templates/, checked by shellcheck here); the
 # submission itself against a stand-in sbatch (inherited SBATCH_* variables must not reach
-# it); set-up lines, time forms, --print --write; the run job's end against stand-ins for nqc
-# (requeue on exit 4, exit codes 7 and 8 named, not requeued); and bad input: a clear one-line
-# error, exit 1, and nothing submitted or written. (tests/jobs/test_submit.py tests the pieces.)
+# it) and --wait against a stand-in scontrol (each job that did not complete named; exit 0 only
+# when nqc finds results.h5 complete); set-up lines, time forms, --print --write; the run job's
+# end against stand-ins for nqc (requeue on exit 4, exit codes 7 and 8 named, not requeued);
+# and bad input: a clear one-line error, exit 1, and nothing submitted or written.
+# (tests/jobs/test_submit.py tests the pieces.)
 # Usage: test_batch_script.sh NQC REPO
 #   UPDATE_EXPECTED=1 test_batch_script.sh NQC REPO   rewrites the expected files instead
 set -u
@@ -177,6 +179,46 @@ awk '/^# ==> .*run.sbatch <==$/ { on = 1; next } /^# ==> / { on = 0 } on' "$TMP/
 check "DIR/jobs/run.sbatch is what --print shows" cmp -s "$TMP/sub.run" "$TMP/sub/jobs/run.sbatch"
 check "DIR/logs/ exists before the job starts (Slurm does not create it)" test -d "$TMP/sub/logs"
 check "DIR/jobs/submitted.txt records the submission" grep -q "submitted run 101 aggregate 102: " "$TMP/sub/jobs/submitted.txt"
+
+# --wait against the stand-ins and a stand-in scontrol that shows each job as $FAKE_JOBS/ID says
+# (no such file: scontrol no longer knows it), with this nqc's exit codes and dry run.
+mkdir -p "$TMP/jobs-state"
+cat >"$TMP/fake/scontrol" <<'SH'
+#!/bin/bash
+case "$1 $2 $3" in
+  "show config ") printf 'MinJobAge               = 5 sec\nAccountingStorageType   = accounting_storage/none\n' ;;
+  "show job -o") cat "$FAKE_JOBS/$4" 2>/dev/null || { echo "slurm_load_jobs error: Invalid job id specified"; exit 1; } ;;
+  *) exit 2 ;;
+esac
+SH
+chmod +x "$TMP/fake/scontrol"
+export FAKE_JOBS=$TMP/jobs-state
+# fake_job FILE LINE...: what scontrol show job -o shows for a job (one record a line)
+fake_job() { local f=$1; shift; printf '%s\n' "$@" >"$FAKE_JOBS/$f"; }
+rm -f "$FAKE_LOG" "$FAKE_LOG.count"
+fake_job 101 "JobId=103 ArrayJobId=101 ArrayTaskId=0 JobState=COMPLETED Reason=None Restarts=0 ExitCode=0:0" \
+  "JobId=101 ArrayJobId=101 ArrayTaskId=1 JobState=FAILED Reason=NonZeroExitCode Restarts=0 ExitCode=7:0"
+fake_job 102 "JobId=102 JobState=CANCELLED Reason=DependencyNeverSatisfied Restarts=0 ExitCode=0:0"
+run env PATH="$FAKE_PATH" "$SUBMIT" "$CONFIG" -o "$TMP/wait" --array 2 --wait
+expect_exit 7 "--wait, array task 1 failed with 7: submit exits 7 (nqc's io_error, from this nqc's --help)"
+printf '%s\n' "submit: job 101_1 (run): FAILED, exit code 7 (io_error), reason NonZeroExitCode; log $TMP/wait/logs/nqc-golden-101_1.out" \
+  "submit: job 102 (aggregation): CANCELLED, reason DependencyNeverSatisfied; log $TMP/wait/logs/nqc-golden-aggregate-102.out" >"$TMP/wait.want"
+check "--wait names the failed task and the cancelled aggregation job with their logs, one line each" cmp -s "$TMP/wait.want" "$ERR_FILE"
+check "--wait: submitted without sbatch --wait" bash -c "! grep -q -- '--wait' '$FAKE_LOG'"
+# Both jobs completed: nqc decides. A directory without results.h5: exit 1; after a finished run: 0.
+rm -f "$FAKE_LOG" "$FAKE_LOG.count"
+fake_job 101 "JobId=101 JobState=COMPLETED Reason=None Restarts=1 ExitCode=0:0"
+fake_job 102 "JobId=102 JobState=COMPLETED Reason=None Restarts=0 ExitCode=0:0"
+run env PATH="$FAKE_PATH" "$SUBMIT" "$CONFIG" -o "$TMP/wait-done" --wait
+expect_exit 1 "--wait, both jobs completed but no results: exit 1"
+expect_stderr_line "submit: the jobs completed, but $TMP/wait-done/results.h5 is not complete: nqc run --dry-run: 0 of 15 shards done, no results.h5" \
+  "--wait: says that results.h5 is not complete, as nqc finds it"
+"$NQC" run "$CONFIG" -o "$TMP/wait-done" -q >/dev/null 2>&1
+rm -f "$FAKE_LOG" "$FAKE_LOG.count"
+run env PATH="$FAKE_PATH" "$SUBMIT" "$CONFIG" -o "$TMP/wait-done" --wait
+expect_exit 0 "--wait, both jobs completed and nqc finds results.h5 complete: exit 0"
+expect_stdout_line "done: every job completed; $TMP/wait-done/results.h5 is complete" "--wait: says so"
+rm -rf "$FAKE_JOBS"
 
 # --aggregate-only --after JOBID: one sbatch call, the aggregation job only.
 rm -f "$FAKE_LOG" "$FAKE_LOG.count"

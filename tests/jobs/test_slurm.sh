@@ -10,6 +10,9 @@
 #   5. scancel: nqc stops with exit 4, no requeue, the aggregation job is cancelled; a
 #      resubmission resumes from the shards on disk
 #   6. bad input submits nothing; a slurmctld that does not answer is named in one line
+#   7. --wait tells a failed study: a run job that fails (exit 53) and its aggregation job that
+#      Slurm cancels (DependencyNeverSatisfied) are each named, exit 1; a failed array task
+#      (nqc's io_error, 7) is named as JOB_TASK and its code is submit's
 # Exit 77 (ctest: skipped) only when Slurm cannot start here, with the reason.
 # Usage: test_slurm.sh NQC PYTHON REPO
 set -u
@@ -102,6 +105,7 @@ agg_id=$(job_id "aggregation job")
 check "prints the run and aggregation job ids ($run_id, $agg_id)" test -n "$run_id" -a -n "$agg_id"
 expect_stdout_line "results:         $TMP/job/results.h5" "prints where the results are"
 expect_stdout_line "logs:            $TMP/job/logs/nqc-ci-$run_id.out" "prints where the log is"
+expect_stdout_line "done: every job completed; $TMP/job/results.h5 is complete" "--wait: both jobs completed, nqc finds results.h5 complete"
 log=$TMP/job/logs/nqc-ci-$run_id.out
 check "the set-up line ran in the job" grep -qx "set-up line of job $run_id" "$log"
 check "the job ran nqc with srun --mpi=pmix" grep -q "srun --mpi=pmix $NQC run $CONFIG -o $TMP/job --resume" "$log"
@@ -168,6 +172,8 @@ check "the ranks stopped after their current case ($interrupted 'interrupted in 
 check "the requeued job resumed: attempts 1..$attempts (2 by design, 3 at most), the last one finished" \
   bash -c "test $attempts -eq $((requeues + 1)) -a $attempts -le 3 && grep -q 'attempt $attempts on' '$log' && tail -n 1 '$log' | grep -q 'nqc finished (exit 0)'"
 check "the job never reached its hard time limit" bash -c "! grep -q 'DUE TO TIME LIMIT' '$log'"
+check "--wait followed the job through its $requeues requeue(s)" \
+  test "$(grep -c "^job $tl_id requeued (restart [0-9]*): following it\$" "$OUT_FILE")" -eq "$requeues"
 # The time line of the attempts: when each started and when SIGUSR1 came (the whole log when a check failed).
 if [ "$FAILED" -gt 0 ]; then sed 's/^/#   /' "$log" | cut -c1-200; else
   grep -E "attempt [0-9]+ on|\(SIGUSR1\)|already done|requeueing|nqc finished" "$log" | sed -E 's/^/#   /; s/ on [^:]*: srun .*$//' | cut -c1-150
@@ -230,6 +236,29 @@ expect_exit 1 "no slurmctld at SLURM_CONF's address"
 check "no slurmctld: one line on stderr" test "$(wc -l <"$ERR_FILE")" -eq 1
 check "no slurmctld: the line names the unreachable cluster" grep -qxE "submit: error: no Slurm cluster reachable: squeue failed: .*Unable to contact slurm controller.* \(is slurmctld up\? SLURM_CONF=$SLURM_DIR/unreachable.conf\)" "$ERR_FILE"
 check "no slurmctld: nothing written" test ! -e "$TMP/bad"
+
+step "7. --wait when the run job fails"
+# A set-up line that fails: the run job ends FAILED with its code before nqc starts, and Slurm
+# cancels the aggregation job without running it (afterok can never be satisfied).
+run timeout "$LIMIT" "$SUBMIT" "$CONFIG" -o "$TMP/fail" --setup 'exit 53' --wait
+expect_exit 1 "--wait: the run job failed with 53 (not one of nqc's codes)"
+run_id=$(job_id "run job")
+agg_id=$(job_id "aggregation job")
+printf '%s\n' "submit: job $run_id (run): FAILED, exit code 53, reason NonZeroExitCode; log $TMP/fail/logs/nqc-ci-$run_id.out" \
+  "submit: job $agg_id (aggregation): CANCELLED, reason DependencyNeverSatisfied; log $TMP/fail/logs/nqc-ci-aggregate-$agg_id.out" >"$TMP/fail.want"
+check "--wait names the failed run job and the cancelled aggregation job, one line each" cmp -s "$TMP/fail.want" "$ERR_FILE"
+check "--wait: no 'done' line" bash -c "! grep -q '^done' '$OUT_FILE'"
+# shellcheck disable=SC2016 # expanded in the job
+run timeout "$LIMIT" "$SUBMIT" "$CONFIG" --array 2 --time 1-0 -o "$TMP/fail-array" --wait \
+  --setup '[[ ${SLURM_ARRAY_TASK_ID:-} != 1 ]] || exit 7'
+expect_exit 7 "--wait: array task 1 failed with nqc's io_error (7): submit exits 7"
+array_id=$(job_id "run job")
+agg_id=$(job_id "aggregation job")
+printf '%s\n' "submit: job ${array_id}_1 (run): FAILED, exit code 7 (io_error), reason NonZeroExitCode; log $TMP/fail-array/logs/nqc-ci-${array_id}_1.out" \
+  "submit: job $agg_id (aggregation): CANCELLED, reason DependencyNeverSatisfied; log $TMP/fail-array/logs/nqc-ci-aggregate-$agg_id.out" >"$TMP/fail.want"
+check "--wait names the failed array task (JOB_TASK) and the cancelled aggregation job; task 0 completed" \
+  cmp -s "$TMP/fail.want" "$ERR_FILE"
+if [ "$FAILED" -gt 0 ]; then sed 's/^/#   stderr: /' "$ERR_FILE"; fi
 
 step "done"
 echo "# total $((SECONDS - T0)) s"

@@ -1,13 +1,18 @@
 """jobs/submit's pieces without a cluster or nqc: Slurm times, options, the job specifications
 and their #SBATCH directive lists (as ReFrame tests its Slurm backend: lists, not files), the
-aggregation job's time limit, the option table against jobs/README.md, and the plan read from
-stand-ins for `nqc run --dry-run --json` (its JSON, old and new; its failures by exit code).
+aggregation job's time limit, the option table against jobs/README.md, the plan read from
+stand-ins for `nqc run --dry-run --json` (its JSON, old and new; its failures by exit code), and
+--wait against stand-ins for scontrol (the jobs' states, poll by poll) and nqc (--help's exit
+codes, whether results.h5 is complete).
 
   /usr/bin/python3 tests/jobs/test_submit.py [-v]
 """
 
+import contextlib
 import importlib.machinery
 import importlib.util
+import io
+import json
 import os
 import re
 import shlex
@@ -333,6 +338,239 @@ class Plans(unittest.TestCase):
             with self.assertRaises(submit.Usage) as raised:
                 submit.read_plan(self.stand_in("", line + message, code), "/c/golden.json", None)
             self.assertEqual(str(raised.exception), expected)
+
+
+def record(job_id, state, reason="None", exit_code="0:0", restarts=0, task=None, log=None):
+    """One line of `scontrol show job -o` (Slurm 22.05), the fields --wait reads among the others."""
+    array = f" ArrayJobId={job_id.split('_')[0]} ArrayTaskId={task}" if task is not None else ""
+    own = str(500 + task) if isinstance(task, int) else job_id.split("_")[0]  # a task split off has a JobId of its own
+    log = log or f"/r/golden/logs/nqc-golden-{job_id}.out"
+    return (f"JobId={own} JobName=nqc-golden{array} UserId=root(0) GroupId=root(0) MCS_label=N/A Priority=1 Nice=0 "
+            f"Account=(null) QOS=(null) JobState={state} Reason={reason} Dependency=(null) Requeue=1 "
+            f"Restarts={restarts} BatchFlag=1 Reboot=0 ExitCode={exit_code} RunTime=00:00:01 TimeLimit=UNLIMITED "
+            f"NodeList=localhost BatchHost=localhost NumNodes=1 NumCPUs=2 NumTasks=2 Command=/r/golden/jobs/run.sbatch "
+            f"WorkDir=/r/golden StdErr={log} StdIn=/dev/null StdOut={log} Power=")
+
+
+GONE = None  # a poll at which scontrol no longer knows the job ("Invalid job id specified")
+#: nqc --help's exit-code table as nqc prints it (its tail): the stand-in's, read by submit.
+NQC_HELP = """Exit codes:
+  0 ok             success
+  1 bad_input      bad input or usage
+  2 infeasible     the composition has no completion (proved)
+  3 gave_up        an engine gave up at a limit
+  4 interrupted    run stopped by SIGTERM, SIGINT or SIGUSR1: rerun with --resume to continue
+  5 engine_bug     an engine bug
+  6 rerun_differs  rerun: the outcome or the backtracks differ from the stored row
+  7 io_error       the system refused a read or write
+  8 out_of_memory  out of memory
+"""
+
+
+class Waits(unittest.TestCase):
+    """--wait (wait_for) against stand-ins: scontrol answers each job's polls in turn from a list
+    (the last answer repeats; GONE: it no longer knows the job), and records its calls; nqc
+    prints its --help and the JSON of run --dry-run --json."""
+
+    def stand_ins(self, polls, finished=True, shards_done=15, accounting=None):
+        directory = tempfile.mkdtemp(prefix="nqc-submit-wait-")
+        self.addCleanup(shutil.rmtree, directory)
+        with open(os.path.join(directory, "polls.json"), "w", encoding="utf-8") as f:
+            json.dump(polls, f)
+        config = "MinJobAge               = 5 sec\nAccountingStorageType   = " + \
+                 ("accounting_storage/slurmdbd" if accounting else "accounting_storage/none") + "\n"
+        scontrol = f"""#!{sys.executable}
+import json, os, sys
+here = os.path.dirname(os.path.abspath(__file__))
+with open(os.path.join(here, "calls"), "a") as f:
+    f.write(" ".join(sys.argv[1:]) + "\\n")
+if sys.argv[1:3] == ["show", "config"]:
+    sys.stdout.write({config!r})
+    sys.exit(0)
+assert sys.argv[1:4] == ["show", "job", "-o"], sys.argv
+job = sys.argv[4]
+polls = json.load(open(os.path.join(here, "polls.json")))[job]
+counts = os.path.join(here, "count-" + job)
+n = int(open(counts).read()) if os.path.exists(counts) else 0
+open(counts, "w").write(str(n + 1))
+answer = polls[min(n, len(polls) - 1)]
+if answer is None:
+    print("slurm_load_jobs error: Invalid job id specified")
+    sys.exit(1)
+print(answer)
+"""
+        nqc = f"""#!{sys.executable}
+import json, sys
+if sys.argv[1:] == ["--help"]:
+    sys.stdout.write("nqc: n-Queens Completion\\n\\n" + {NQC_HELP!r})
+    sys.exit(0)
+assert sys.argv[1:] == ["run", "/c/golden.json", "--dry-run", "--json", "-o", "/r/golden"], sys.argv
+print(json.dumps({{"config": "/c/golden.json", "name": "golden", "output": "/r/golden", "shards": 15, "cases": 230,
+                  "shards_done": {shards_done}, "finished": {finished!r}}}))
+"""
+        for name, text in (("scontrol", scontrol), ("nqc", nqc)) + ((("sacct", accounting),) if accounting else ()):
+            with open(os.path.join(directory, name), "w", encoding="utf-8") as f:
+                f.write(text)
+            os.chmod(os.path.join(directory, name), 0o755)
+        saved = os.environ["PATH"]
+        os.environ["PATH"] = directory + os.pathsep + saved
+        self.addCleanup(os.environ.__setitem__, "PATH", saved)
+        self.directory = directory
+        return os.path.join(directory, "nqc")
+
+    def calls(self, job):
+        with open(os.path.join(self.directory, "calls"), encoding="utf-8") as f:
+            return sum(1 for line in f if line.split() == ["show", "job", "-o", job])
+
+    def wait(self, nqc, jobs, merged=True):
+        """wait_for's exit code, stdout and stderr (its polls not slept)."""
+        out, err = io.StringIO(), io.StringIO()
+        with contextlib.redirect_stdout(out), contextlib.redirect_stderr(err):
+            code = submit.wait_for(jobs, nqc, PLAN, merged, sleep=lambda seconds: None)
+        return code, out.getvalue(), err.getvalue()
+
+    @staticmethod
+    def jobs(*ids):
+        return [submit.Watched(i, "aggregation" if i == "102" else "run",
+                               f"/r/golden/logs/nqc-golden-{'aggregate-' if i == '102' else ''}{i}.out") for i in ids]
+
+    def test_completed_and_finished_is_0(self):
+        nqc = self.stand_ins({
+            "101": [record("101", "PENDING"), record("101", "RUNNING"), record("101", "COMPLETED"), GONE],
+            "102": [record("102", "PENDING", "Dependency"), record("102", "PENDING", "Dependency"),
+                    record("102", "RUNNING"), record("102", "COMPLETED")]})
+        code, out, err = self.wait(nqc, self.jobs("101", "102"))
+        self.assertEqual((code, err), (0, ""))
+        self.assertEqual(out.splitlines(), ["waiting for jobs 101, 102 to end (scontrol show job every 1 s)...",
+                                            "done: every job completed; /r/golden/results.h5 is complete"])
+        self.assertEqual(self.calls("102"), 5, "polled until both ended, then once more")
+
+    def test_failed_run_and_cancelled_aggregation_are_named(self):
+        """The user's report: the run job FAILED (exit 53), the aggregation job CANCELLED by Slurm
+        without running (DependencyNeverSatisfied); the run job is gone before the end."""
+        nqc = self.stand_ins({
+            "101": [record("101", "RUNNING"), record("101", "FAILED", "NonZeroExitCode", "53:0"), GONE],
+            "102": [record("102", "PENDING", "Dependency"), record("102", "PENDING", "Dependency"),
+                    record("102", "PENDING", "Dependency"), record("102", "CANCELLED", "DependencyNeverSatisfied",
+                                                                   log="/r/golden/logs/nqc-golden-aggregate-102.out")]})
+        code, out, err = self.wait(nqc, self.jobs("101", "102"))
+        self.assertEqual(code, 1, "exit 53 is not one of nqc's codes: 1")
+        self.assertEqual(err.splitlines(), [
+            "submit: job 101 (run): FAILED, exit code 53, reason NonZeroExitCode; log /r/golden/logs/nqc-golden-101.out",
+            "submit: job 102 (aggregation): CANCELLED, reason DependencyNeverSatisfied; "
+            "log /r/golden/logs/nqc-golden-aggregate-102.out"])
+        self.assertNotIn("done", out)
+
+    def test_a_failed_array_task_is_named(self):
+        """Array 101 of 3 parts: task 1 fails with nqc's io_error (7), the others complete; the
+        pending tasks first show as one record (0-2), then one record each."""
+        log = "/r/golden/logs/nqc-golden-101_{}.out"
+        pending = record("101", "PENDING", task="0-2", log="/r/golden/logs/nqc-golden-101_4294967294.out")
+        running = "\n".join(record(f"101_{t}", "RUNNING", task=t, log=log.format(t)) for t in range(3))
+        ended = "\n".join(record(f"101_{t}", *(("FAILED", "NonZeroExitCode", "7:0") if t == 1 else ("COMPLETED",)),
+                                 task=t, log=log.format(t)) for t in range(3))
+        nqc = self.stand_ins({"101": [pending, running, ended],
+                              "102": [record("102", "PENDING", "Dependency"), record("102", "PENDING", "Dependency"),
+                                      record("102", "CANCELLED", "DependencyNeverSatisfied",
+                                             log="/r/golden/logs/nqc-golden-aggregate-102.out")]})
+        jobs = [submit.Watched(f"101_{t}", "run", log.format(t)) for t in range(3)] + self.jobs("102")
+        code, out, err = self.wait(nqc, jobs)
+        self.assertEqual(code, 7, "the failed task's code, nqc's io_error")
+        self.assertEqual(err.splitlines(), [
+            "submit: job 101_1 (run): FAILED, exit code 7 (io_error), reason NonZeroExitCode; "
+            "log /r/golden/logs/nqc-golden-101_1.out",
+            "submit: job 102 (aggregation): CANCELLED, reason DependencyNeverSatisfied; "
+            "log /r/golden/logs/nqc-golden-aggregate-102.out"])
+
+    def test_an_array_cancelled_before_it_ran(self):
+        """scancel of an array whose tasks were all pending: one record for the three tasks (its
+        StdOut is no task's log); each task named with its own log."""
+        nqc = self.stand_ins({"101": [record("101", "PENDING", task="0-2"),
+                                      record("101", "CANCELLED", task="0-2", exit_code="0:15",
+                                             log="/r/golden/logs/nqc-golden-101_4294967294.out")]})
+        jobs = [submit.Watched(f"101_{t}", "run", f"/r/golden/logs/nqc-golden-101_{t}.out") for t in range(3)]
+        code, out, err = self.wait(nqc, jobs)
+        self.assertEqual(code, 4)
+        self.assertEqual(err.splitlines(), [f"submit: job 101_{t} (run): CANCELLED, signal 15; "
+                                            f"log /r/golden/logs/nqc-golden-101_{t}.out" for t in range(3)])
+
+    def test_completed_but_results_not_finished(self):
+        nqc = self.stand_ins({"101": [record("101", "COMPLETED")], "102": [record("102", "COMPLETED")]},
+                             finished=False, shards_done=14)
+        code, out, err = self.wait(nqc, self.jobs("101", "102"))
+        self.assertEqual(code, 1)
+        self.assertEqual(err.splitlines(), ["submit: the jobs completed, but /r/golden/results.h5 is not complete: "
+                                            "nqc run --dry-run: 14 of 15 shards done, no results.h5"])
+        nqc = self.stand_ins({"101": [record("101", "COMPLETED")]}, finished=False)
+        code, out, err = self.wait(nqc, self.jobs("101"), merged=False)
+        self.assertEqual(code, 1)
+        self.assertEqual(err.splitlines(), ["submit: the jobs completed, but /r/golden/results.h5 is not complete: "
+                                            "nqc run --dry-run: 15 of 15 shards done, no results.h5 (array parts do "
+                                            "not merge: jobs/submit /c/golden.json -o /r/golden --aggregate-only)"])
+
+    def test_a_requeued_job_is_followed_to_its_end(self):
+        """The run job requeues itself at its time limit (PENDING again, Restarts=1), and Slurm
+        requeues it once more after a node failure, which it shows ended (NODE_FAIL) for one
+        poll: followed through both to its end, where it meets its time limit."""
+        polls = [record("101", "RUNNING"), record("101", "REQUEUED", restarts=1),
+                 record("101", "PENDING", "BeginTime", restarts=1), record("101", "RUNNING", restarts=1),
+                 record("101", "NODE_FAIL", "NodeDown", "0:0", restarts=1),
+                 record("101", "PENDING", "BeginTime", restarts=2), record("101", "RUNNING", restarts=2),
+                 record("101", "TIMEOUT", "TimeLimit", "0:15", restarts=2), GONE]
+        nqc = self.stand_ins({"101": polls})  # --no-aggregate: the run job alone
+        code, out, err = self.wait(nqc, self.jobs("101"))
+        self.assertEqual(code, 4, "a time limit: nqc's interrupted, a resubmission resumes")
+        self.assertEqual(self.calls("101"), 9, "polled through both requeues until it was gone")
+        self.assertEqual([line for line in out.splitlines() if "requeued" in line],
+                         ["job 101 requeued (restart 1): following it", "job 101 requeued (restart 2): following it"])
+        self.assertEqual(err.splitlines()[0], "submit: job 101 (run): TIMEOUT, signal 15, reason TimeLimit, "
+                                              "after 2 requeue(s); log /r/golden/logs/nqc-golden-101.out")
+        # The same job completing after its requeue (the aggregation job then runs): exit 0.
+        polls[-2:] = [record("101", "COMPLETED", restarts=2)]
+        nqc = self.stand_ins({"101": polls, "102": [record("102", "PENDING", "Dependency")] * 8 +
+                              [record("102", "COMPLETED")]})
+        code, out, err = self.wait(nqc, self.jobs("101", "102"))
+        self.assertEqual((code, err), (0, ""))
+
+    def test_a_job_gone_before_its_end_was_seen(self):
+        """scontrol forgot the job while it was running (no accounting): its end is unknown, 1;
+        with accounting, sacct says how it ended."""
+        nqc = self.stand_ins({"101": [record("101", "RUNNING"), GONE]})
+        code, out, err = self.wait(nqc, self.jobs("101"))
+        self.assertEqual((code, err), (1, "submit: job 101 (run): end unknown: last seen RUNNING, then gone from "
+                                          "scontrol; log /r/golden/logs/nqc-golden-101.out\n"))
+        sacct = f"#!{sys.executable}\nimport sys\nassert '101' in sys.argv\nprint('OUT_OF_MEMORY|0:125|None')\n"
+        nqc = self.stand_ins({"101": [record("101", "RUNNING"), GONE]}, accounting=sacct)
+        code, out, err = self.wait(nqc, self.jobs("101"))
+        self.assertEqual((code, err), (8, "submit: job 101 (run): OUT_OF_MEMORY, signal 125; "
+                                          "log /r/golden/logs/nqc-golden-101.out\n"))
+
+    def test_judge(self):
+        """Each end as submit's exit code: 0 completed; a run job's nqc code; Slurm's ends as
+        nqc's interrupted (4, resubmit to resume) or out_of_memory (8); 1 for the rest."""
+        codes = {"bad_input": 1, "interrupted": 4, "engine_bug": 5, "io_error": 7, "out_of_memory": 8}
+        cases = [("COMPLETED", "0:0", 0), ("FAILED", "5:0", 5), ("FAILED", "8:0", 8), ("FAILED", "4:0", 4),
+                 ("FAILED", "53:0", 1), ("FAILED", "0:9", 1), ("CANCELLED", "0:15", 4), ("TIMEOUT", "0:0", 4),
+                 ("NODE_FAIL", "0:0", 4), ("PREEMPTED", "0:0", 4), ("BOOT_FAIL", "0:0", 4), ("DEADLINE", "0:0", 4),
+                 ("OUT_OF_MEMORY", "0:125", 8), ("RUNNING", "0:0", 1), ("", "", 1)]
+        for state, exit_code, expected in cases:
+            with self.subTest(state=state, exit_code=exit_code):
+                job = submit.Watched("9", "run", "/l", state=state, exit_code=exit_code)
+                self.assertEqual(submit.judge(job, codes)[0], expected)
+        self.assertEqual(submit.judge(submit.Watched("9", "run", "/l", "FAILED", exit_code="7:0"), {})[0], 1,
+                         "without nqc's table, a failure is 1")
+
+    def test_records_and_task_ids(self):
+        self.assertEqual(submit.task_ids("2"), ["2"])
+        self.assertEqual(submit.task_ids("0-3"), ["0", "1", "2", "3"])
+        self.assertEqual(submit.task_ids("1,3-7:2"), ["1", "3", "5", "7"])
+        self.assertEqual(submit.task_ids("0-2%1"), ["0", "1", "2"])
+        records = submit.job_records(record("101", "PENDING", task="1-2") + "\n" + record("101_0", "FAILED", task=0))
+        self.assertEqual(sorted(records), ["101_0", "101_1", "101_2"])
+        self.assertEqual((records["101_0"]["JobState"], records["101_2"]["JobState"]), ("FAILED", "PENDING"))
+        self.assertEqual(submit.nqc_exit_codes(self.stand_ins({})),
+                         {"ok": 0, "bad_input": 1, "infeasible": 2, "gave_up": 3, "interrupted": 4, "engine_bug": 5,
+                          "rerun_differs": 6, "io_error": 7, "out_of_memory": 8})
 
 
 if __name__ == "__main__":
