@@ -63,8 +63,9 @@ void ProgressLog::finish() {
   if (root_ && progress_.logged()) progress_.log(counter_.done(), counter_.cost_done());
 }
 
-CaseReporter::CaseReporter(WorkCounter& counter, double progress_interval_s)
-    : counter_(counter), every_s_(progress_interval_s > 0 ? std::min(1.0, progress_interval_s) : 1.0) {}
+CaseReporter::CaseReporter(WorkCounter& counter, double progress_interval_s, int world_size)
+    : counter_(counter),
+      every_s_(std::max(progress_interval_s > 0 ? std::min(1.0, progress_interval_s) : 1.0, world_size / 1000.0)) {}
 
 void CaseReporter::add(std::uint64_t cases, double cost_s) {
   cases_ += cases;

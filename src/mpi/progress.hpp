@@ -73,14 +73,16 @@ class ProgressLog {
   std::thread thread_;
 };
 
-/// A rank's finished cases, reported to the shared counter at most every `every_s` seconds
-/// (and by flush()), so that progress counts cases, not whole shards.
+/// A rank's finished cases, reported to the shared counter at most every few seconds (and by
+/// flush()), so that progress counts cases, not whole shards.
 class CaseReporter {
  public:
   /// `progress_interval_s`: the progress lines' interval; cases are reported every
   /// min(1 s, that interval) (1 s when there are no lines), so that no two lines show the
-  /// same count for want of a report.
-  CaseReporter(WorkCounter& counter, double progress_interval_s);
+  /// same count for want of a report; in a world of more than 1,000 ranks every
+  /// `world_size` / 1,000 seconds, so that rank 0's service answers about 1,000 reports a
+  /// second at any size (README, "Work distribution").
+  CaseReporter(WorkCounter& counter, double progress_interval_s, int world_size);
   void add(std::uint64_t cases, double cost_s);
   void flush();
 

@@ -496,7 +496,7 @@ Executed stage_execute(const RunOptions& options, const Loaded& l, const Planned
   Progress progress(shards.cases_mine, shards.cost_mine, shards.cases_already, shards.cost_already,
                     options.progress_interval_s);
   ProgressLog progress_log(progress, counter, root);
-  CaseReporter reporter(counter, options.progress_interval_s);
+  CaseReporter reporter(counter, options.progress_interval_s, session.size());
   const ShardContext context{l, p, launch, session, stop, reporter};
   while (out.status == kExitOk) {
     const std::uint64_t slot = counter.take();

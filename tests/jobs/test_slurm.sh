@@ -13,6 +13,9 @@
 #   7. --wait tells a failed study: a run job that fails (exit 53) and its aggregation job that
 #      Slurm cancels (DependencyNeverSatisfied) are each named, exit 1; a failed array task
 #      (nqc's io_error, 7) is named as JOB_TASK and its code is submit's
+#   8. nqc knows the world it runs in: `srun --mpi=none -n 2` (two worlds of one rank each) and a
+#      2-task batch script that starts nqc without a launcher are refused with one line, exit 1,
+#      nothing written; `srun --mpi=pmix -n 2` runs one 2-rank world
 # Exit 77 (ctest: skipped) only when Slurm cannot start here, with the reason.
 # Usage: test_slurm.sh NQC PYTHON REPO
 set -u
@@ -259,6 +262,21 @@ printf '%s\n' "submit: job ${array_id}_1 (run): FAILED, exit code 7 (io_error), 
 check "--wait names the failed array task (JOB_TASK) and the cancelled aggregation job; task 0 completed" \
   cmp -s "$TMP/fail.want" "$ERR_FILE"
 if [ "$FAILED" -gt 0 ]; then sed 's/^/#   stderr: /' "$ERR_FILE"; fi
+
+step "8. the world nqc runs in is the one Slurm gave"
+run timeout "$LIMIT" salloc -Q -n 2 srun --mpi=none -n 2 "$NQC" run "$CONFIG" -o "$TMP/mpi-none"
+expect_exit 1 "srun --mpi=none -n 2 nqc run: refused"
+check "srun --mpi=none: one line, from the first task only" test "$(grep -c 'nqc: error: srun started 2 tasks (SLURM_STEP_NUM_TASKS), but they form no MPI world: each would run alone: start nqc with srun --mpi=pmix (or mpirun), or with srun -n 1' "$ERR_FILE")" -eq 1
+check "srun --mpi=none: nothing written" test ! -e "$TMP/mpi-none"
+run timeout "$LIMIT" sbatch -Q --wait -n 2 -o "$TMP/bare.out" --wrap "$NQC run $CONFIG -o $TMP/bare"
+expect_exit 1 "a 2-task batch script that runs nqc without a launcher: the job fails"
+check "without a launcher: the one line says what to do" \
+  grep -qx "nqc: error: Slurm gave this job 2 tasks (SLURM_NTASKS), but nqc was started without a launcher, as 1 rank: start it with srun --mpi=pmix (or mpirun), or ask for 1 task" "$TMP/bare.out"
+check "without a launcher: nothing written" test ! -e "$TMP/bare"
+run timeout "$LIMIT" salloc -Q -n 2 srun --mpi=pmix -n 2 "$NQC" run "$CONFIG" -o "$TMP/pmix" -q
+expect_exit 0 "srun --mpi=pmix -n 2 nqc run"
+check "srun --mpi=pmix -n 2: one world of 2 ranks (launches: 2 ranks on one host)" \
+  bash -c "'$NQC' info '$TMP/pmix' | grep -qE '^ +1 .* 2 - +[^ ]+:0-1 '"
 
 step "done"
 echo "# total $((SECONDS - T0)) s"
