@@ -8,7 +8,9 @@
 //   mpirun -np 6 nqc_bench_shard_wait --mode service --cost 20000
 // --busy S: rank 0 computes for S seconds without MPI calls (one long case) while the other
 // ranks take shards of --work-ms milliseconds each; every rank's waits in take() are printed
-// (median, 99th percentile, max). --cost N: rank 0 sleeps while the other ranks take N shards
+// (median, 99th percentile, max); --work sleep: they sleep through their shards instead of
+// computing (a machine with fewer cores than ranks then measures the service, not the
+// scheduler's time slices). --cost N: rank 0 sleeps while the other ranks take N shards
 // in all, back to back; rank 0's CPU time over the requests served is the cost of one request.
 #include <mpi.h>
 #include <sys/resource.h>
@@ -81,6 +83,7 @@ struct Options {
   double busy_s = 5;
   double work_ms = 1;
   long cost_takes = 0;
+  bool sleep_work = false;  ///< the other ranks sleep through their shards: on a machine with fewer cores than ranks, only rank 0 computes
 };
 
 // Every rank's waits, timed around take(), until rank 0's busy period ends.
@@ -98,7 +101,10 @@ std::vector<double> busy_root(Counter& counter, const Options& o, int rank) {
     const auto t0 = Clock::now();
     (void)counter.take();
     waits.push_back(std::chrono::duration<double>(Clock::now() - t0).count());
-    spin(o.work_ms * 1e-3);
+    if (o.sleep_work)
+      std::this_thread::sleep_for(std::chrono::duration<double>(o.work_ms * 1e-3));
+    else
+      spin(o.work_ms * 1e-3);
   }
   return waits;
 }
@@ -118,7 +124,8 @@ void report(const Options& o, const std::string& line, int rank, int size) {
   std::vector<char> all(rank == 0 ? 256 * static_cast<std::size_t>(size) : 0);
   MPI_Gather(mine, 256, MPI_CHAR, all.data(), 256, MPI_CHAR, 0, MPI_COMM_WORLD);
   if (rank != 0) return;
-  std::printf("mode %s, rank 0 busy %.1f s, shards of %.1f ms on the other ranks\n", o.mode.c_str(), o.busy_s, o.work_ms);
+  std::printf("mode %s, rank 0 busy %.1f s, shards of %.1f ms (%s) on the other ranks\n", o.mode.c_str(), o.busy_s, o.work_ms,
+              o.sleep_work ? "sleeping" : "computing");
   for (int r = 0; r < size; ++r)
     if (all[256 * static_cast<std::size_t>(r)] != '\0') std::printf("  %s\n", &all[256 * static_cast<std::size_t>(r)]);
 }
@@ -133,6 +140,7 @@ int main(int argc, char** argv) {
     else if (key == "--busy") o.busy_s = std::atof(argv[i + 1]);
     else if (key == "--work-ms") o.work_ms = std::atof(argv[i + 1]);
     else if (key == "--cost") o.cost_takes = std::atol(argv[i + 1]);
+    else if (key == "--work") o.sleep_work = std::string(argv[i + 1]) == "sleep";
   }
   char host[256] = {};
   gethostname(host, sizeof host - 1);

@@ -154,6 +154,8 @@ constexpr int kReplyTag = 2;
 // does not sleep while requests are queued.
 constexpr auto kFirstIdleSleep = std::chrono::microseconds(50);
 constexpr auto kLongestIdleSleep = std::chrono::microseconds(1000);
+// A rank waiting for its reply polls from 10 us on (a reply over TCP takes about 50-100 us).
+constexpr auto kFirstReplySleep = std::chrono::microseconds(10);
 
 MPI_Comm as_comm(void* comm) { return *static_cast<MPI_Comm*>(comm); }
 
@@ -223,7 +225,18 @@ std::uint64_t WorkCounter::take() {
     const MPI_Comm comm = as_comm(comm_);
     const std::uint64_t request[3] = {kTake, 0, 0};
     MPI_Send(request, 3, MPI_UINT64_T, 0, kRequestTag, comm);
-    MPI_Recv(&index, 1, MPI_UINT64_T, 0, kReplyTag, comm, MPI_STATUS_IGNORE);
+    // Polled with sleeps, not a blocking MPI_Recv (which spins): where ranks share cores
+    // (oversubscribed, or rank 0's service thread beside its busy main thread), a spinning
+    // waiter takes the core that rank 0's service needs to answer it.
+    MPI_Request reply = MPI_REQUEST_NULL;
+    MPI_Irecv(&index, 1, MPI_UINT64_T, 0, kReplyTag, comm, &reply);
+    auto sleep = kFirstReplySleep;
+    for (int arrived = 0;;) {
+      MPI_Test(&reply, &arrived, MPI_STATUS_IGNORE);
+      if (arrived != 0) break;
+      std::this_thread::sleep_for(sleep);
+      sleep = std::min(sleep * 2, kLongestIdleSleep);
+    }
   }
   const double waited = std::chrono::duration<double>(std::chrono::steady_clock::now() - t0).count();
   ++waits_.count;
