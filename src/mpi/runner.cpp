@@ -220,10 +220,12 @@ struct Prepared {
 
 // Stage 3, prepare (rank 0): the directory's lock (held until the run returns: a second
 // launch is refused before it touches anything), --force, the directory's checks
-// (prepare_directory), and this launch's record in DIR/launches. Throws LockHeldError,
+// (prepare_directory), and this launch's record in DIR/launches (with `hosts`, launch_hosts:
+// a launch killed with its host still names every host). Throws LockHeldError,
 // nqc::InputError (what the directory holds, or DIR a path through a file), nqc::IoError (the
 // system refused a write: a read-only or full file system).
-Prepared stage_prepare(const RunOptions& options, const Loaded& l, const Planned& p, int world_size) {
+Prepared stage_prepare(const RunOptions& options, const Loaded& l, const Planned& p, int world_size,
+                       const std::string& hosts) {
   Prepared out;
   std::error_code ec;
   fs::create_directories(l.dir, ec);
@@ -238,6 +240,7 @@ Prepared stage_prepare(const RunOptions& options, const Loaded& l, const Planned
   out.state = prepare_directory(l.dir, l.config_text, p.pinned, p.plan, resume, options.repair, false, out.done);
   if (out.state == DirectoryState::finished) return out;
   out.launch = launch_here(NQC_VERSION, NQC_GIT_REVISION, options.part, options.parts, world_size);
+  out.launch.hosts = hosts;
   register_launch(l.dir, out.launch);
   return out;
 }
@@ -663,8 +666,10 @@ int run_experiment(const RunOptions& options, const MpiSession& session, const s
   if (options.dry_run) return on_rank_zero(session, [&] { dry_run(options, l, p); });
 
   if (const int code = on_every_rank(session, [&] { stage_check_shared(l, session); }); code != kExitOk) return code;
+  const std::string hosts = launch_hosts(session);
   Prepared prepared;
-  if (const int code = on_rank_zero(session, [&] { prepared = stage_prepare(options, l, p, session.size()); }); code != kExitOk)
+  if (const int code = on_rank_zero(session, [&] { prepared = stage_prepare(options, l, p, session.size(), hosts); });
+      code != kExitOk)
     return code;
   share_prepared(prepared, session);
   if (prepared.state == DirectoryState::finished) {
@@ -673,8 +678,6 @@ int run_experiment(const RunOptions& options, const MpiSession& session, const s
                           l.dir.string(), (l.dir / "results.h5").string());
     return kExitOk;
   }
-  const std::string hosts = launch_hosts(session);
-  if (root) prepared.launch.hosts = hosts;
   const LaunchShards shards = launch_shards(options, p.plan, prepared.done);
   if (root) log_start(options, l, p, shards, prepared.launch, session.size());
 
