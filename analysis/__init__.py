@@ -3,7 +3,8 @@
 Modules, one purpose each: ``load`` (result files into one pandas DataFrame), ``groups``
 (runs and ``--by`` groups of cases), ``table`` (Table 1 per n), ``compare`` (groups side by
 side, time ratios), ``instances`` (instance runs by file and diags), ``fit`` (least squares of
-log10(1000 t) on log10(n)), ``figures`` (PNG, PDF, SVG figures), ``randset`` (the randSet &
+log10(1000 t) on log10(n)), ``figures`` (PNG, PDF, SVG figures), ``timeline`` (when each rank
+ran its cases, busy shares per rank and host), ``randset`` (the randSet &
 randSet histogram data), ``report`` (report.md), ``cli`` (``python3 -m analysis``). ``paper``
 holds the published values we compare with.
 """

@@ -149,7 +149,8 @@ def build_parser() -> argparse.ArgumentParser:
                        "the figures (OUT_DIR/figures/), and the tables as CSV. Several runs (or --by groups) "
                        "give a comparison report: per n the groups side by side, time ratios and shares with "
                        "intervals, figures with one line per group. Instance runs get their outcomes by diags "
-                       "and by file.")
+                       "and by file. Runs of schema 2.2 on get a timeline: when each rank ran its cases, by host, "
+                       "and how busy each rank and host was.")
     _add_common(p)
     p.add_argument("--baseline", metavar="GROUP", help="the group the others are compared with (default: the first)")
     p.add_argument("--format", nargs="+", default=["png"], metavar="FMT", choices=list(output.FIGURE_FORMATS),

@@ -613,6 +613,102 @@ def _launches(f: h5py.File, path: Path) -> pd.DataFrame | None:
     return pd.DataFrame(columns)
 
 
+#: The host of a rank that no result file names (see :func:`parse_hosts`).
+UNKNOWN_HOST = "?"
+#: The ``hosts`` of a launch record nqc could not read (src/experiment/launches.cpp): no host known.
+DAMAGED_RECORD = "(record damaged)"
+#: Bytes of the ``hosts`` member (a longer text is cut there: its last host may be cut short).
+HOSTS_BYTES = int(re.search(r"(\d+) bytes", next(c["type"] for c in SCHEMA["launch_columns"]
+                                                 if c["name"] == "hosts")).group(1))
+_RANK_RANGE = re.compile(r"([0-9]{1,9})(?:-([0-9]{1,9}))?")
+
+
+def parse_hosts(text: str, world_size: int | None = None) -> dict[int, str]:
+    """The host of each rank from a launch's ``hosts`` (the launches table), rank -> host.
+
+    nqc writes it as every host with its ranks, hosts in the order of their first rank,
+    ``HOST:RANKS,HOST:RANKS``, RANKS ranges joined by ``+``: ``nqc-h0:0-1,nqc-h1:2-3``,
+    ``vm:0-2``, ``a:0+2,b:1+3`` (``launch_hosts`` in src/mpi/runner.cpp; schema 2.2). Before
+    that (schema 2.1 and older) it held the distinct host names alone, comma-separated in the
+    order of their first rank (``a,b``); a 2.2 launch that was killed before its ranks met
+    keeps its rank 0's host name alone. From a bare name only rank 0's host is known (the first
+    name is rank 0's), from ``(record damaged)`` or "" nothing. A text of HOSTS_BYTES or more
+    may have been cut: its last entry is not trusted. Malformed entries are skipped.
+
+    With `world_size` (> 0), every rank 0..world_size-1 is in the result, those no entry
+    names mapped to UNKNOWN_HOST ("?"), and named ranks outside that range are dropped;
+    without it, only the ranks named. A rank named twice keeps its first host."""
+    text = (text or "").strip()
+    entries = [] if text in ("", DAMAGED_RECORD) else text.split(",")
+    if len(text.encode()) >= HOSTS_BYTES - 1 and entries:
+        entries = entries[:-1]  # cut at the member's size
+    hosts: dict[int, str] = {}
+    for i, entry in enumerate(entries):
+        host, colon, ranks = entry.rpartition(":")
+        if not colon:  # a bare name (schema 2.1 and older, or a killed launch): the first is rank 0's
+            if i == 0 and entry.strip():
+                hosts.setdefault(0, entry.strip())
+            continue
+        named: list[int] = []
+        for part in ranks.split("+"):
+            match = _RANK_RANGE.fullmatch(part.strip())
+            if not match or not host.strip():
+                named = []
+                break
+            lo = int(match.group(1))
+            hi = int(match.group(2)) if match.group(2) is not None else lo
+            if hi < lo or (world_size and lo >= world_size):
+                named = []
+                break
+            named.extend(range(lo, (min(hi, world_size - 1) if world_size else hi) + 1))
+        for rank in named:
+            hosts.setdefault(rank, host.strip())
+    if world_size and world_size > 0:
+        return {rank: hosts.get(rank, UNKNOWN_HOST) for rank in range(world_size)}
+    return dict(sorted(hosts.items()))
+
+
+def launch_ranks(cases: pd.DataFrame) -> pd.DataFrame:
+    """Every rank of every launch the result files under `cases` (``cases.attrs["sources"]``)
+    name, one row each: ``config_hash``, ``launch`` (its id), ``rank``, ``host``,
+    ``world_size`` (0 when unknown) and ``start_utc``.
+
+    Merged files name them in their launches table (``hosts``, read by :func:`parse_hosts`);
+    shard files, in their root attributes ``launch``, ``rank``, ``hostname``, ``world_size``
+    and ``start_utc`` (the rank that wrote the file, so exact for every rank that wrote one).
+    Ranks that neither names get host UNKNOWN_HOST ("?")."""
+    launches: dict[tuple[str, int], dict] = {}
+    for source in cases.attrs.get("sources", []):
+        config_hash = str(source.attrs.get("config_hash", ""))
+        if source.launches is not None:
+            for row in source.launches.itertuples():
+                key = (config_hash, int(row.id))
+                world = max(int(row.world_size), 0)
+                known = launches.setdefault(key, {"world_size": world, "start_utc": str(row.start_utc), "hosts": {}})
+                for rank, host in parse_hosts(str(row.hosts), world or None).items():
+                    if host != UNKNOWN_HOST:
+                        known["hosts"].setdefault(rank, host)
+                known["world_size"] = known["world_size"] or world
+        attrs = source.attrs
+        if isinstance(attrs.get("launch"), int) and isinstance(attrs.get("rank"), int):  # a shard file (1.3 on)
+            key = (config_hash, attrs["launch"])
+            world = attrs.get("world_size", 0)
+            known = launches.setdefault(key, {"world_size": world if isinstance(world, int) else 0,
+                                              "start_utc": str(attrs.get("start_utc", "")), "hosts": {}})
+            if attrs.get("hostname"):
+                known["hosts"].setdefault(attrs["rank"], str(attrs["hostname"]))
+            known["start_utc"] = known["start_utc"] or str(attrs.get("start_utc", ""))  # some ranks' files lack it
+            known["world_size"] = known["world_size"] or (world if isinstance(world, int) else 0)
+    rows = []
+    for (config_hash, launch), known in sorted(launches.items()):
+        world = known["world_size"]
+        for rank in sorted(set(range(world)) | set(known["hosts"])):
+            rows.append({"config_hash": config_hash, "launch": launch, "rank": rank,
+                         "host": known["hosts"].get(rank, UNKNOWN_HOST), "world_size": world,
+                         "start_utc": known["start_utc"]})
+    return pd.DataFrame(rows, columns=["config_hash", "launch", "rank", "host", "world_size", "start_utc"])
+
+
 def result_files(path: str | Path) -> list[Path]:
     """The files that hold the results under a path.
 

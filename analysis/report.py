@@ -13,6 +13,8 @@ OUT_DIR/table1.csv, .md    Table 1 (analysis.table), per group when there are se
 OUT_DIR/fits.csv           the fits (analysis.fit), one row each; residuals.csv per n
 OUT_DIR/compare.csv        several groups: the comparison per n and group
 OUT_DIR/instances.csv      instance runs: per file and diags; instances_by_diags.csv per diags
+OUT_DIR/timeline.csv       files of schema 2.2 on: per launch and rank, how busy it was (analysis.timeline);
+                           timeline_by_host.csv per host; figures/timeline.png when each rank ran its cases
 OUT_DIR/figures/*.png      the figures (analysis.figures), 1920 x 1440 px at 300 dpi (--format
                            pdf / svg as well or instead, --dpi 100 for the screen)
 OUT_DIR/randset-n*.csv     when the report ran ``nqc randset`` itself: the dead-end histogram,
@@ -31,7 +33,7 @@ from pathlib import Path
 
 import pandas as pd
 
-from analysis import compare, figures, fit, groups, instances, output, paper
+from analysis import compare, figures, fit, groups, instances, output, paper, timeline
 from analysis import randset as randset_mod
 from analysis import table as table_mod
 from analysis.errors import AnalysisError
@@ -255,12 +257,13 @@ def _provenance(cases: pd.DataFrame) -> list[str]:
 
 #: Figures a report may draw (stems; each in every format of --format).
 FIGURE_STEMS = ["time_vs_n", "fig09_no_backtrack_share", "false_negative_share", "randset", "compare_time",
-                "compare_shares"]
+                "compare_shares", "timeline"]
 #: Files a previous report in the same directory may have left that this one might not rewrite
 #: (all are removed first, so a report that fails leaves no stale report.md behind), and
 #: temporary files of an interrupted write (analysis.output).
 _OUTPUTS = ["report.md", "table1.csv", "table1.md", "fits.csv", "residuals.csv", "compare.csv", "instances.csv",
-            "instances_by_diags.csv", *(f"figures/{stem}.{fmt}" for stem in FIGURE_STEMS for fmt in figures.FORMATS),
+            "instances_by_diags.csv", "timeline.csv", "timeline_by_host.csv",
+            *(f"figures/{stem}.{fmt}" for stem in FIGURE_STEMS for fmt in figures.FORMATS),
             *(f"figures/{stem}_n*.{fmt}" for stem in ("fig10_time_histogram", "fig11_time_by_backtracks")
               for fmt in figures.FORMATS),
             ".*.part", "figures/.*.part"]
@@ -496,8 +499,99 @@ def _write_outputs(out_dir: Path, plan: _Single, options: ReportOptions, written
     if runs:
         figs.draw("randset", randset_caption(runs), lambda path, dpi: figures.randset_histogram(runs, path, dpi=dpi))
 
-    lines = _report_lines(plan, table_md, figs, inst_lines, options, out_dir)
+    timeline_lines = _timeline_outputs(out_dir, cases, options, keep)
+    lines = _report_lines(plan, table_md, figs, inst_lines, options, out_dir, timeline_lines)
     return output.write_text(keep(out_dir / "report.md"), "\n".join(lines) + "\n")
+
+
+#: The timeline's per-rank table is printed in the report up to this many rows (timeline.csv has all).
+MAX_TIMELINE_RANK_ROWS = 32
+
+
+def _seconds(x) -> str:
+    return "" if x is None or not math.isfinite(float(x)) else f"{float(x):.4g}"
+
+
+def _timeline_outputs(out_dir: Path, cases: pd.DataFrame, options: ReportOptions, keep) -> list[str]:
+    """The Timeline section (analysis.timeline): the figure, how busy each host and rank was
+    (timeline_by_host.csv, timeline.csv) and a line per launch on its balance; a single line when
+    no case records when it started (files of schema < 2.2)."""
+    L = ["## Timeline", ""]
+    if not timeline.has_timeline(cases):
+        versions = sorted({str(s.attrs.get("schema_version", "?")) for s in cases.attrs.get("sources", [])})
+        return L + [f"No timeline: the result files (schema {', '.join(versions) or '?'}) do not record when each "
+                    "case started (`start_s`, since schema 2.2).", ""]
+    line = timeline.of(cases)
+    ranks, hosts = line.busy_shares("rank"), line.busy_shares("host")
+    output.write_csv(ranks, keep(out_dir / "timeline.csv"), index=False, float_format="%.9g")
+    output.write_csv(hosts, keep(out_dir / "timeline_by_host.csv"), index=False, float_format="%.9g")
+    shown = line.chosen_launches()
+    drawn = "" if len(shown) == len(line.spans) else \
+        f" The figure draws {len(shown)} of the {len(line.spans)} launches, those with the most engine time."
+    figs = _Figures(out_dir / "figures", options, keep)
+    figs.draw("timeline", "When each rank ran its cases, one panel per launch of `nqc run` on the directory, one row "
+              "per MPI rank, the ranks grouped by host (host and ranks on the left, a line between hosts; \"?\": ranks "
+              "whose host the files do not name). A bar is a stretch of one shard's cases on that rank, from the start "
+              "of its first engine call to the end of its last; the shades of the host's colour alternate from one "
+              f"shard to the next, and gaps shorter than 1/{round(1 / timeline.MERGE_FRACTION)} of the launch's span "
+              "(below a pixel) are merged. White is idle: no engine call (making compositions, writing shard files, waiting for work, "
+              "or done). x: seconds since the launch's start, a barrier of all its ranks, so the hosts line up. On "
+              "the right, each rank's busy share (few ranks)." + drawn,
+              lambda path, dpi: line.draw(path, dpi=dpi))
+    several = hosts["config_hash"].nunique() > 1
+    L += ["How the work was spread over the ranks and hosts over time (schema 2.2 on: each case's `start_s`, with its "
+          "`rank`, `launch` and `wall_s`). Busy means in an engine call: a rank's busy share is the sum of its cases' "
+          "`wall_s` over the launch's span (from its start to the end of its last case); a host's, over its ranks x "
+          "the span. Bars that end at different times, or white stretches on some hosts only, show an imbalance; "
+          "a low share on every rank with short cases is the time between engine calls (making compositions, "
+          "writing shard files). Per rank: [timeline.csv](timeline.csv); per host: "
+          "[timeline_by_host.csv](timeline_by_host.csv).", ""]
+    L += figs.lines(out_dir)
+    for (config_hash, launch), part in ranks.groupby(["config_hash", "launch"], sort=False):
+        span = float(part["span_s"].iloc[0])
+        run = f"{part['experiment'].iloc[0] or config_hash}, " if several else ""
+        named = sorted({h for h in part["host"] if h != timeline.UNKNOWN_HOST})
+        overall = part["busy_s"].sum() / (len(part) * span) if span > 0 else float("nan")
+        least, most = part.loc[part["busy_share"].idxmin()], part.loc[part["busy_share"].idxmax()]
+        idle = part[part["cases"] == 0]
+        ended = part[part["cases"] > 0].sort_values("last_end_s").iloc[0]
+        text = (f"- **{run}launch {launch}**: {len(part)} rank{'s' if len(part) != 1 else ''} on {len(named)} "
+                f"host{'s' if len(named) != 1 else ''}"
+                + (f" (and {int((part['host'] == timeline.UNKNOWN_HOST).sum())} of unknown host)"
+                   if (part["host"] == timeline.UNKNOWN_HOST).any() else "")
+                + f", {int(part['cases'].sum()):,} cases; span {span:.4g} s; engine busy "
+                f"{timeline.share_text(overall)} of the ranks' time")
+        if len(part) > 1:
+            text += (f", from {timeline.share_text(least.busy_share)} (rank {least['rank']}, {least.host}) to "
+                     f"{timeline.share_text(most.busy_share)} (rank {most['rank']}, {most.host})")
+            if span > 0:
+                text += (f"; the first rank to finish (rank {ended['rank']}, {ended.host}) ended its last case at "
+                         f"{ended.last_end_s:.4g} s, idle for the last {timeline.share_text(1 - ended.last_end_s / span)}"
+                         " of the span")
+        if len(idle):
+            text += f"; {len(idle)} rank{'s' if len(idle) != 1 else ''} ran no case: {timeline.format_ranks(idle['rank'])}"
+        L.append(text + ".")
+    L.append("")
+    shown_hosts = pd.DataFrame({
+        **({"run": hosts["experiment"]} if several else {}), "launch": hosts["launch"].astype(str),
+        "host": hosts["host"], "ranks": hosts["ranks"], "cases": hosts["cases"].map("{:,}".format),
+        "busy s": hosts["busy_s"].map(_seconds), "last end s": hosts["last_end_s"].map(_seconds),
+        "span s": hosts["span_s"].map(_seconds), "busy share": hosts["busy_share"].map(timeline.share_text),
+        "its ranks' shares": [timeline.share_text(lo) if lo == hi else
+                              f"{timeline.share_text(lo)}..{timeline.share_text(hi)}"
+                              for lo, hi in zip(hosts["rank_share_min"], hosts["rank_share_max"])]})
+    L += ["Per host (busy share: busy s / (ranks x span s)):", "", _md(shown_hosts), ""]
+    if len(ranks) <= MAX_TIMELINE_RANK_ROWS:
+        shown_ranks = pd.DataFrame({
+            **({"run": ranks["experiment"]} if several else {}), "launch": ranks["launch"].astype(str),
+            "host": ranks["host"], "rank": ranks["rank"].astype(str), "cases": ranks["cases"].map("{:,}".format),
+            "shards": ranks["shards"].astype(str), "busy s": ranks["busy_s"].map(_seconds),
+            "first start s": ranks["first_start_s"].map(_seconds), "last end s": ranks["last_end_s"].map(_seconds),
+            "busy share": ranks["busy_share"].map(timeline.share_text)})
+        L += ["Per rank (busy share: busy s / span s):", "", _md(shown_ranks), ""]
+    else:
+        L += [f"Per rank: {len(ranks)} rows in [timeline.csv](timeline.csv).", ""]
+    return L
 
 
 def _instance_outputs(out_dir: Path, cases: pd.DataFrame, by, options: ReportOptions, keep) -> list[str]:
@@ -547,7 +641,7 @@ def _provenance_header(cases: pd.DataFrame, options: ReportOptions) -> list[str]
 
 
 def _report_lines(plan: _Single, table_md, figs: _Figures, inst_lines: list[str], options: ReportOptions,
-                  out_dir: Path) -> list[str]:
+                  out_dir: Path, timeline_lines: list[str]) -> list[str]:
     cases, table, fits, fit_error, runs = plan.cases, plan.table, plan.fits, plan.fit_error, plan.runs
     sources = cases.attrs.get("sources", [])
     config = sources[0].config if sources else {}
@@ -601,6 +695,7 @@ def _report_lines(plan: _Single, table_md, figs: _Figures, inst_lines: list[str]
                   "`nqc randset N --trials-csv CSV`, or `--nqc BIN` to run it.)", ""]
         else:
             L += randset_lines(runs, out_dir)
+    L += timeline_lines
     if options.command:
         L += ["## Reproduce", "", "```sh", options.command, "```", ""]
     if config:
@@ -747,6 +842,7 @@ def _write_comparison(out_dir: Path, plan: _Comparison, options: ReportOptions, 
     L += _failure_lines(cases.assign(group=labels.to_numpy()), options, ["group"])
     if figs.entries:
         L += ["## Figures", ""] + figs.lines(out_dir)
+    L += _timeline_outputs(out_dir, cases, options, keep)
     if options.command:
         L += ["## Reproduce", "", "```sh", options.command, "```", ""]
     for s in {s.attrs.get("config_hash", ""): s for s in cases.attrs.get("sources", [])}.values():

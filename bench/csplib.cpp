@@ -1,38 +1,61 @@
 // The complete engines on CSPLib prob079 Excluded Diagonals instances near the phase
-// transition, side by side in one run: `auto`, `bitboard`, `sat` (CaDiCaL, in process) and
-// `exact`, against the published bit-parallel solver's times ([Gent17];
-// labels-shiftqueens-n8-13, their machine; docs/REFERENCES.md).
+// transition, side by side in one run, and (--peer) beside the published solver run on this
+// machine on the same instances, interleaved ([Gent17]'s shiftqueensdiags from [CSPLib079]; its
+// path is an argument: nqc does not contain it; BENCHMARKS.md says how to build it).
 //
-// Usage: nqc_bench_csplib DATA_DIR [--instances I] [--exact-max N] [--stride S] N ...
+// Usage: nqc_bench_csplib DATA_DIR [--peer PATH] [--nqc PATH] [--instances I] [--exact-max N]
+//                         [--stride S] [--engines LIST] [--engine LABEL=NAME:JSON] N[:D] ...
 //   N <= 13: the labelled instances of DATA_DIR/diag-N.tar.gz (every S-th of the 1000), at
-//            d = n - 3, n - 2, n - 1; every verdict checked against its label (n = 8, 9 have
-//            none in the labels file: the engines checked against each other).
-//   N >= 14: I instances drawn by CSPLib's generator procedure (random_excluded_diagonals,
-//            mininfile 4, seeds 1..I) at d = n - 2; the engines' verdicts checked against
-//            each other.
-//   Times: CPU seconds of this thread per instance (CaDiCaL runs in it), mean over instances.
-//   `exact` runs up to n = --exact-max (default 18).
-// Exit 3 when a verdict disagrees (a label, or two complete engines).
+//            d = D, or at d = n - 3, n - 2, n - 1; every verdict checked against its label.
+//   N >= 14: I instances (default 20) drawn by CSPLib's generator procedure
+//            (random_excluded_diagonals, mininfile 4, seeds 1..I) at d = D (default: the
+//            hardest d of CSPLib's own files for that n, kHardestD); verdicts checked against
+//            each other and the peer's.
+//   Per instance, in this order: each engine of LIST (default auto,bitboard,sat,exact; `exact`
+//   up to n = --exact-max, default 18; --engine adds one under LABEL with the parameters of
+//   JSON, a config's engine_params, e.g. --engine 'norestart=bitboard:{"luby_nodes_base":
+//   1000000000000}') in process, its thread's CPU seconds; with --peer, the
+//   peer's process (its own CPU seconds as it prints them, and the process's wall seconds)
+//   and `nqc complete FILE.param --diags D` as a process (wall seconds; --nqc PATH, default
+//   the nqc beside this benchmark's build: ../src/cli/nqc).
+//   Prints a table of the engines' mean CPU seconds per (n, d), then with --peer a table of
+//   ratios per (n, d): peer CPU / auto CPU and peer process / nqc process, of the mean and of
+//   the 90th percentile.
+// Exit 3 when a verdict disagrees (a label, two complete engines, or the peer).
 #include <unistd.h>
 
+#include <algorithm>
+#include <cmath>
+#include <chrono>
 #include <cstdio>
 #include <cstdlib>
 #include <ctime>
 #include <filesystem>
+#include <fstream>
+#include <iomanip>
 #include <map>
 #include <sstream>
 #include <string>
 #include <vector>
 
 #include "core/engine.hpp"
+#include "core/engine_options.hpp"
+#include "experiment/engine_params.hpp"
 #include "core/verifier.hpp"
 #include "io/csplib.hpp"
 
 using namespace nqc;
+namespace fs = std::filesystem;
 
 namespace {
 
-std::string run(const std::string& command) {
+// The d at which the published solver took longest on CSPLib's own diag-N files, n = 14..21
+// (measured on this machine kind; BENCHMARKS.md, "The published solver side by side").
+const std::map<int, int> kHardestD{{14, 12}, {15, 12}, {16, 14}, {17, 13}, {18, 16}, {19, 14}, {20, 18}, {21, 19}};
+
+// Runs `command` through the shell; its standard output, and the wall seconds it took.
+std::string run(const std::string& command, double* wall = nullptr) {
+  const auto t0 = std::chrono::steady_clock::now();
   std::string out;
   FILE* pipe = popen(command.c_str(), "r");
   if (pipe == nullptr) return out;
@@ -40,6 +63,7 @@ std::string run(const std::string& command) {
   std::size_t got = 0;
   while ((got = std::fread(buf, 1, sizeof buf, pipe)) > 0) out.append(buf, got);
   pclose(pipe);
+  if (wall != nullptr) *wall = std::chrono::duration<double>(std::chrono::steady_clock::now() - t0).count();
   return out;
 }
 
@@ -49,79 +73,165 @@ double cpu_now() {
   return static_cast<double>(t.tv_sec) + 1e-9 * static_cast<double>(t.tv_nsec);
 }
 
+double mean(const std::vector<double>& v) {
+  double s = 0;
+  for (const double x : v) s += x;
+  return v.empty() ? 0 : s / static_cast<double>(v.size());
+}
+
+// The 90th percentile (nearest rank).
+double p90(std::vector<double> v) {
+  if (v.empty()) return 0;
+  std::sort(v.begin(), v.end());
+  const auto rank = static_cast<std::size_t>(std::ceil(0.9 * static_cast<double>(v.size())));
+  return v[std::max<std::size_t>(rank, 1) - 1];
+}
+
 struct Label {
   int seed;
   bool sat;
-  double seconds;
 };
 
-const std::vector<std::string> kEngines{"auto", "bitboard", "sat", "exact"};
-
-// Per (n, d): the instances' mean seconds per engine and the verdicts.
+// Per (n, d): each engine's seconds per instance, the peer's, the processes'.
 struct Row {
   int n = 0, d = 0, instances = 0, solvable = 0;
-  double published = -1;  // mean seconds, < 0: none
-  std::map<std::string, double> seconds;
+  std::map<std::string, std::vector<double>> seconds;  // engines, "peer" (its CPU), "peer process", "nqc process"
 };
 
-// Runs every engine on `board`; returns whether it has a solution (all complete engines agree)
-// or exits 3.
-bool solve_all(const Composition& board, std::uint64_t seed, int exact_max, const std::string& what, Row& row) {
+struct Setup {
+  std::vector<std::string> engines{"auto", "bitboard", "sat", "exact"};  ///< labels
+  std::map<std::string, std::pair<std::string, EngineOptions>> variants;  ///< label -> engine, parameters
+  int exact_max = 18;
+  std::string peer, nqc;
+  fs::path tmp;
+};
+
+[[noreturn]] void disagree(const std::string& what) {
+  std::fprintf(stderr, "DISAGREE: %s\n", what.c_str());
+  std::exit(3);
+}
+
+// One instance (the first d of `pairs` on the n board): every engine, then the peer and nqc
+// as processes. Returns whether it has a solution.
+bool run_instance(const Setup& s, Index n, const std::vector<DiagonalPair>& pairs, int d, std::uint64_t seed,
+                  const std::string& what, Row& row) {
+  const Composition board = excluded_board(n, pairs, static_cast<std::size_t>(d));
   int verdict = -1;
-  for (const auto& name : kEngines) {
-    if (name == "exact" && board.n() > exact_max) continue;
+  const auto agree = [&](int v, const std::string& who) {
+    if (verdict >= 0 && v != verdict) disagree(what + ": " + who + " says " + (v ? "solvable" : "infeasible"));
+    verdict = v;
+  };
+  for (const auto& name : s.engines) {
+    if (name == "exact" && n > s.exact_max) continue;
+    const auto variant = s.variants.find(name);
+    const auto engine = variant == s.variants.end() ? make_engine(name) : make_engine(variant->second.first, variant->second.second);
     Rng rng(seed, 1);
     const double t0 = cpu_now();
-    const Result r = make_engine(name)->complete(board, rng, Limits{});
-    row.seconds[name] += cpu_now() - t0;
+    const Result r = engine->complete(board, rng, Limits{});
+    row.seconds[name].push_back(cpu_now() - t0);
     if (r.outcome == Outcome::gave_up || (r.outcome == Outcome::solved && !is_solution(r.solution))) {
       std::fprintf(stderr, "BAD RESULT: %s: engine %s: %s\n", what.c_str(), name.c_str(), to_string(r.outcome));
       std::exit(3);
     }
-    const int v = r.outcome == Outcome::solved ? 1 : 0;
-    if (verdict >= 0 && v != verdict) {
-      std::fprintf(stderr, "DISAGREE: %s: engine %s says %s\n", what.c_str(), name.c_str(), to_string(r.outcome));
-      std::exit(3);
-    }
-    verdict = v;
+    agree(r.outcome == Outcome::solved ? 1 : 0, "engine " + name);
   }
+  if (!s.peer.empty()) {
+    const fs::path param = s.tmp / "instance.param";
+    const fs::path numbers = s.tmp / "instance.txt";
+    std::ofstream(param) << format_param(n, pairs);
+    std::ostringstream plain;
+    plain << n << " " << pairs.size();
+    for (const DiagonalPair& p : pairs) plain << " " << p.index << " " << p.type;
+    std::ofstream(numbers) << plain.str() << "\n";
+    double wall = 0;
+    const std::string out = run(s.peer + " " + std::to_string(d) + " < " + numbers.string() + " 2>/dev/null", &wall);
+    int solutions = -1, timeout = 1;
+    double nodes = 0, cpu = 0;
+    const auto at = out.rfind("Solutions:");
+    if (at == std::string::npos ||
+        std::sscanf(out.c_str() + at, "Solutions: %d Nodes: %lf Timeout: %d Time: %lf", &solutions, &nodes, &timeout, &cpu) != 4 ||
+        timeout != 0)
+      disagree(what + ": the peer printed no verdict: " + out.substr(out.size() > 200 ? out.size() - 200 : 0));
+    row.seconds["peer"].push_back(cpu);
+    row.seconds["peer process"].push_back(wall);
+    agree(solutions > 0 ? 1 : 0, "the peer");
+    const std::string ours = run(s.nqc + " complete " + param.string() + " --diags " + std::to_string(d) + " 2>&1", &wall);
+    row.seconds["nqc process"].push_back(wall);
+    const bool solved = ours.find("outcome: solved") != std::string::npos;
+    if (!solved && ours.find("outcome: infeasible") == std::string::npos) disagree(what + ": nqc complete: " + ours);
+    agree(solved ? 1 : 0, "nqc complete");
+  }
+  row.instances += 1;
+  row.solvable += verdict;
   return verdict == 1;
 }
 
-void print(const Row& r, int exact_max) {
-  auto cell = [](double s) { return s < 0 ? std::string("-") : (std::ostringstream() << std::scientific << s).str(); };
-  const double m = r.instances;
-  const double a = r.seconds.at("auto") / m, sat = r.seconds.at("sat") / m;
-  char ratio[64];
-  std::snprintf(ratio, sizeof ratio, "%.1f", sat / a);
-  char pub[64] = "-";
-  if (r.published > 0) std::snprintf(pub, sizeof pub, "%.1f", r.published / a);
-  std::printf("| %d | %d | %d | %d | %s | %s | %s | %s | %s | %s | %s |\n", r.n, r.d, r.instances, r.solvable,
-              cell(r.published).c_str(), cell(sat).c_str(), cell(r.seconds.at("bitboard") / m).c_str(), cell(a).c_str(),
-              r.n <= exact_max ? cell(r.seconds.at("exact") / m).c_str() : "-", ratio, pub);
+std::string cell(double s) { return (std::ostringstream() << std::scientific << std::setprecision(2) << s).str(); }
+
+void print_engines(const Row& r, const Setup& s) {
+  std::printf("| %d | %d | %d | %d |", r.n, r.d, r.instances, r.solvable);
+  for (const auto& name : s.engines) std::printf(" %s |", r.seconds.count(name) ? cell(mean(r.seconds.at(name))).c_str() : "-");
+  if (!s.peer.empty()) std::printf(" %s |", cell(mean(r.seconds.at("peer"))).c_str());
+  std::printf("\n");
   std::fflush(stdout);
+}
+
+void print_peer(const Row& r) {
+  const auto& a = r.seconds.at("auto");
+  const auto& peer = r.seconds.at("peer");
+  const auto& pp = r.seconds.at("peer process");
+  const auto& np = r.seconds.at("nqc process");
+  std::printf("| %d | %d | %d | %s | %s | %.1f | %s | %s | %.1f | %.2f | %.2f |\n", r.n, r.d, r.instances, cell(mean(peer)).c_str(),
+              cell(mean(a)).c_str(), mean(peer) / mean(a), cell(p90(peer)).c_str(), cell(p90(a)).c_str(), p90(peer) / p90(a),
+              mean(pp) / mean(np), p90(pp) / p90(np));
 }
 
 }  // namespace
 
 int main(int argc, char** argv) {
   if (argc < 2) {
-    std::fprintf(stderr, "usage: %s DATA_DIR [--instances I] [--exact-max N] [--stride S] N ...\n", argv[0]);
+    std::fprintf(stderr,
+                 "usage: %s DATA_DIR [--peer PATH] [--nqc PATH] [--instances I] [--exact-max N] [--stride S] "
+                 "[--engines LIST] N[:D] ...\n",
+                 argv[0]);
     return 1;
   }
   const std::string data = argv[1];
-  int instances = 20, exact_max = 18, stride = 1;
-  std::vector<int> sizes;
+  Setup s;
+  s.nqc = (fs::path(argv[0]).parent_path() / ".." / "src" / "cli" / "nqc").string();
+  int instances = 20, stride = 1;
+  std::vector<std::pair<int, int>> sizes;  // (n, d), d = 0: the default
   for (int i = 2; i < argc; ++i) {
     const std::string a = argv[i];
     if (a == "--instances" && i + 1 < argc) instances = std::atoi(argv[++i]);
-    else if (a == "--exact-max" && i + 1 < argc) exact_max = std::atoi(argv[++i]);
+    else if (a == "--exact-max" && i + 1 < argc) s.exact_max = std::atoi(argv[++i]);
     else if (a == "--stride" && i + 1 < argc) stride = std::atoi(argv[++i]);
-    else sizes.push_back(std::atoi(a.c_str()));
+    else if (a == "--peer" && i + 1 < argc) s.peer = fs::absolute(argv[++i]).string();
+    else if (a == "--nqc" && i + 1 < argc) s.nqc = fs::absolute(argv[++i]).string();
+    else if (a == "--engines" && i + 1 < argc) {
+      s.engines.clear();
+      std::istringstream list(argv[++i]);
+      for (std::string e; std::getline(list, e, ',');) s.engines.push_back(e);
+    } else if (a == "--engine" && i + 1 < argc) {
+      const std::string spec = argv[++i];
+      const auto eq = spec.find('='), colon = spec.find(':');
+      if (eq == std::string::npos || colon == std::string::npos || colon < eq) {
+        std::fprintf(stderr, "--engine: expected LABEL=NAME:JSON, got %s\n", spec.c_str());
+        return 1;
+      }
+      const std::string label = spec.substr(0, eq), name = spec.substr(eq + 1, colon - eq - 1);
+      EngineOptions options;
+      read_engine_params(nlohmann::json::parse(spec.substr(colon + 1)), engine_info(name), options, "--engine", label);
+      s.variants[label] = {name, options};
+      s.engines.push_back(label);
+    } else {
+      const auto colon = a.find(':');
+      sizes.emplace_back(std::atoi(a.c_str()), colon == std::string::npos ? 0 : std::atoi(a.c_str() + colon + 1));
+    }
   }
-  if (sizes.empty()) sizes = {12, 13, 16};
-  const auto tmp = std::filesystem::temp_directory_path() / ("nqc-bench-csplib-" + std::to_string(getpid()));
-  std::filesystem::create_directories(tmp);
+  if (!s.peer.empty() && std::find(s.engines.begin(), s.engines.end(), "auto") == s.engines.end()) s.engines.insert(s.engines.begin(), "auto");
+  s.tmp = fs::temp_directory_path() / ("nqc-bench-csplib-" + std::to_string(getpid()));
+  fs::create_directories(s.tmp);
   std::map<std::pair<int, int>, std::vector<Label>> labels;
   std::istringstream in(run("zcat " + data + "/labels-shiftqueens-n8-13.txt.gz"));
   for (std::string line; std::getline(in, line);) {
@@ -129,55 +239,54 @@ int main(int argc, char** argv) {
     double nodes = 0, seconds = 0;
     if (std::sscanf(line.c_str(), "%d %d %d %d %*[^:]:Solutions: %d Nodes: %lf Timeout: %d Time: %lf", &n, &d, &mininfile, &seed,
                     &solutions, &nodes, &timeout, &seconds) == 8 && timeout == 0)
-      labels[{n, d}].push_back({seed, solutions > 0, seconds});
+      labels[{n, d}].push_back({seed, solutions > 0});
   }
-  std::printf("| n | d | instances | solvable | published s | CaDiCaL (sat) s | bitboard s | auto s | exact s | CaDiCaL / auto | published / auto |\n");
-  std::printf("|---:|---:|---:|---:|---:|---:|---:|---:|---:|---:|---:|\n");
-  for (const int n : sizes) {
+  std::vector<Row> rows;
+  std::printf("Mean CPU seconds per instance (engines in process; the peer's as it prints them)\n\n| n | d | instances | solvable |");
+  for (const auto& name : s.engines) std::printf(" %s s |", name.c_str());
+  std::printf("%s\n|---:|---:|---:|---:|", s.peer.empty() ? "" : " peer s |");
+  for (std::size_t i = 0; i < s.engines.size() + (s.peer.empty() ? 0 : 1); ++i) std::printf("---:|");
+  std::printf("\n");
+  for (const auto& [n, given_d] : sizes) {
     if (n <= 13) {
-      if (std::system(("tar xzf " + data + "/diag-" + std::to_string(n) + ".tar.gz -C " + tmp.string()).c_str()) != 0) return 2;
-      for (int d = n - 3; d <= n - 1; ++d) {
+      if (std::system(("tar xzf " + data + "/diag-" + std::to_string(n) + ".tar.gz -C " + s.tmp.string()).c_str()) != 0) return 2;
+      for (int d = given_d ? given_d : n - 3; d <= (given_d ? given_d : n - 1); ++d) {
         Row row;
         row.n = n;
         row.d = d;
         const auto it = labels.find({n, d});
-        double published = 0;
         for (int seed = 1, seen = 0; seed <= 1000; ++seed) {
-          const auto file = tmp / ("diag-" + std::to_string(n)) / ("diag-" + std::to_string(n) + "-4-" + std::to_string(seed) + ".param");
-          if (!std::filesystem::exists(file) || seen++ % stride != 0) continue;
-          const Label* label = nullptr;
+          const auto file = s.tmp / ("diag-" + std::to_string(n)) / ("diag-" + std::to_string(n) + "-4-" + std::to_string(seed) + ".param");
+          if (!fs::exists(file) || seen++ % stride != 0) continue;
+          const ParamInstance instance = read_param(file, d);
+          const bool sat = run_instance(s, n, instance.pairs, d, static_cast<std::uint64_t>(seed), file.string() + " d = " + std::to_string(d), row);
           if (it != labels.end())
             for (const Label& l : it->second)
-              if (l.seed == seed) label = &l;
-          const bool sat = solve_all(read_param(file, d).board, static_cast<std::uint64_t>(seed), exact_max,
-                                     file.string() + " d = " + std::to_string(d), row);
-          if (label != nullptr && label->sat != sat) {
-            std::fprintf(stderr, "DISAGREE with the label: %s d = %d\n", file.c_str(), d);
-            return 3;
-          }
-          if (label != nullptr) published += label->seconds;
-          row.instances += 1;
-          row.solvable += sat ? 1 : 0;
+              if (l.seed == seed && l.sat != sat) disagree(file.string() + " d = " + std::to_string(d) + ": the label");
         }
-        if (it != labels.end()) row.published = published / row.instances;
-        print(row, exact_max);
+        print_engines(row, s);
+        rows.push_back(std::move(row));
       }
     } else {
-      const int d = n - 2;
       Row row;
       row.n = n;
-      row.d = d;
+      row.d = given_d ? given_d : (kHardestD.count(n) ? kHardestD.at(n) : n - 2);
       for (int seed = 1; seed <= instances; ++seed) {
         Rng rng(static_cast<std::uint64_t>(seed), static_cast<std::uint64_t>(n));
         const auto pairs = random_excluded_diagonals(n, 4, rng);
-        const bool sat = solve_all(excluded_board(n, pairs, static_cast<std::size_t>(d)), static_cast<std::uint64_t>(seed), exact_max,
-                                   "generated n = " + std::to_string(n) + " seed " + std::to_string(seed), row);
-        row.instances += 1;
-        row.solvable += sat ? 1 : 0;
+        run_instance(s, n, pairs, row.d, static_cast<std::uint64_t>(seed), "generated n = " + std::to_string(n) + " seed " + std::to_string(seed), row);
       }
-      print(row, exact_max);
+      print_engines(row, s);
+      rows.push_back(std::move(row));
     }
   }
-  std::filesystem::remove_all(tmp);
+  if (!s.peer.empty()) {
+    std::printf("\nThe peer beside nqc: its CPU seconds over auto's (engine) and its process's wall seconds over nqc "
+                "complete's\n\n| n | d | instances | peer mean s | auto mean s | peer / auto, mean | peer p90 s | auto p90 s | "
+                "peer / auto, p90 | process / process, mean | process / process, p90 |\n"
+                "|---:|---:|---:|---:|---:|---:|---:|---:|---:|---:|---:|\n");
+    for (const Row& r : rows) print_peer(r);
+  }
+  fs::remove_all(s.tmp);
   return 0;
 }

@@ -85,6 +85,25 @@ def auto_run(nqc_bin, tmp_path_factory) -> Path:
                       {**SMALL_CONFIG, "name": "analysis-test-auto", "engine": "auto"})
 
 
+@pytest.fixture(scope="session")
+def ci_runs(nqc_bin, tmp_path_factory) -> dict[int, Path]:
+    """configs/ci.json (230 cases) run by `nqc run` on 1 rank and by `mpirun -np 2 nqc run` on 2
+    (schema 2.2: each case's start_s), by number of ranks. Skips without mpirun."""
+    mpirun = shutil.which("mpirun")
+    if mpirun is None:
+        pytest.skip("no mpirun on PATH: the 2-rank run needs it")
+    base = tmp_path_factory.mktemp("ci-runs")
+    runs = {}
+    for ranks, launcher in ((1, []), (2, [mpirun, "-np", "2"])):
+        out = base / f"ci-{ranks}"
+        done = subprocess.run([*launcher, str(nqc_bin), "run", str(REPO / "configs/ci.json"), "-o", str(out), "--quiet"],
+                              capture_output=True, text=True, env=run_env(), timeout=300)
+        assert done.returncode == 0, done.stdout + done.stderr
+        assert (out / "results.h5").is_file()
+        runs[ranks] = out
+    return runs
+
+
 #: CSPLib prob079 instances (n = 10) taken from tests/data for the instance runs.
 PARAM_FILES = ["diag-10-4-1.param", "diag-10-4-10.param", "diag-10-4-100.param", "diag-10-4-1000.param",
                "diag-10-4-101.param", "diag-10-4-102.param"]

@@ -10,7 +10,7 @@ import subprocess
 import h5py
 import pytest
 
-from analysis import figures
+from analysis import figures, timeline
 from conftest import PYTHON, REPO, png_size, run_env
 
 
@@ -27,7 +27,7 @@ def test_report_writes_tables_fits_and_every_figure(small_run, nqc_bin, tmp_path
     text = (out / "report.md").read_text()
     for heading in ("## Table 1", "## Time regression", "## Compared with the paper",
                     "## False negatives against the paper's bounds", "## False negatives and cases that gave up",
-                    "## Figures", "## Reproduce"):
+                    "## Figures", "## Timeline", "## Reproduce"):
         assert heading in text
     assert "-0.628927" in text and "0.781568" in text
     links = re.findall(r"!\[[^]]*\]\(([^)]+)\)", text)
@@ -35,12 +35,15 @@ def test_report_writes_tables_fits_and_every_figure(small_run, nqc_bin, tmp_path
     assert sorted(links) == sorted([
         "figures/time_vs_n.png", "figures/fig10_time_histogram_n100.png",
         "figures/fig11_time_by_backtracks_n100.png", "figures/fig09_no_backtrack_share.png",
-        "figures/false_negative_share.png", "figures/randset.png"])
+        "figures/false_negative_share.png", "figures/randset.png", "figures/timeline.png"])
     for link in links:
+        if link.endswith("timeline.png"):  # its height grows with the ranks: one rank, the least
+            assert png_size(out / link) == (1920, round(timeline.MIN_HEIGHT_IN * figures.DPI))
+            continue
         expected = figures.TALL_PX if link.endswith("randset.png") else figures.SIZE_PX  # two panels: taller
         assert (out / link).stat().st_size > 0 and png_size(out / link) == expected
     for name in ("table1.csv", "table1.md", "fits.csv", "residuals.csv", "randset-n100.csv",
-                 "randset-n100-trials.csv"):
+                 "randset-n100-trials.csv", "timeline.csv", "timeline_by_host.csv"):
         assert (out / name).stat().st_size > 0, name
     assert "gave_up" in text  # the listed failures of the small run
     assert "[randset-n100-trials.csv](randset-n100-trials.csv), [randset-n100.csv](randset-n100.csv)" in text

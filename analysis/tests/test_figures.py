@@ -229,7 +229,7 @@ def test_report_formats_and_resolution_on_the_command_line(small_run, tmp_path):
     done = analysis("report", small_run, "-o", out, "--format", "pdf", "svg")
     assert done.returncode == 0, done.stderr
     made = sorted(p.name for p in (out / "figures").iterdir())
-    assert made and all(p.endswith((".pdf", ".svg")) for p in made) and len(made) == 10, made
+    assert made and all(p.endswith((".pdf", ".svg")) for p in made) and len(made) == 12, made  # 6 figures
     text = (out / "report.md").read_text()
     assert "![time_vs_n](figures/time_vs_n.svg)" in text and "[PDF](figures/time_vs_n.pdf)" in text
     out = tmp_path / "screen"

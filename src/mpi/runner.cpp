@@ -245,8 +245,8 @@ Prepared stage_prepare(const RunOptions& options, const Loaded& l, const Planned
   return out;
 }
 
-// Rank 0's prepared directory on every rank: whether the run is finished, the launch id and
-// the shards already done. Collective.
+// Rank 0's prepared directory on every rank: whether the run is finished, the launch (id,
+// start, nqc version and revision) and the shards already done. Collective.
 void share_prepared(Prepared& prepared, const MpiSession& session) {
   int finished = prepared.state == DirectoryState::finished ? 1 : 0;
   session.broadcast(finished);
@@ -255,6 +255,9 @@ void share_prepared(Prepared& prepared, const MpiSession& session) {
   std::vector<std::uint64_t> id{prepared.launch.id};
   session.broadcast(id);
   prepared.launch.id = static_cast<std::uint32_t>(id.at(0));
+  // What every rank's shard files say of their launch (shard_attributes), as rank 0 recorded it.
+  for (std::string* field : {&prepared.launch.start_utc, &prepared.launch.nqc_version, &prepared.launch.git_revision})
+    session.broadcast(*field);
   session.broadcast(prepared.done);
 }
 

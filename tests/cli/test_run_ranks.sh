@@ -102,6 +102,19 @@ if "B" in frames:
     ranks = sorted(set(frames["B"]["rank"].tolist()))
     report(ranks == [0, 1], f"dir B: rows from both ranks 0 and 1 (got {ranks})")
 
+if os.path.isdir(f"{tmp}/B/shards"):
+    # Every rank's shard files name their launch as rank 0 recorded it.
+    blank = []
+    for name in sorted(os.listdir(f"{tmp}/B/shards")):
+        with h5py.File(f"{tmp}/B/shards/{name}", "r") as f:
+            blank += [f"{name} (rank {f.attrs['rank']}): {a}" for a in ("start_utc", "nqc_version", "git_revision") if not f.attrs[a]]
+    report(not blank, "dir B: every shard file has its launch's start_utc, nqc_version and git_revision", "\n".join(blank))
+
+for d, df in frames.items():
+    starts = df["start_s"]
+    report(bool(((starts >= 0) & (starts < 3600)).all()), f"dir {d}: start_s of every row is within the launch (0..3600 s)",
+           df[(starts < 0) | (starts >= 3600)].head().to_string())
+
 if "A" in frames:
     a = frames["A"].drop(columns=volatile)
     for d in "BCDEP":

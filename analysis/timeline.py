@@ -1,0 +1,439 @@
+"""The timeline of a run: when each rank ran its cases, launch by launch, and how busy each
+rank and host was (like Nextflow's timeline), to see load balance across hosts at a glance.
+
+Since schema 2.2 every case keeps ``start_s``, the seconds from the start of its launch's
+shards (a barrier of all the launch's ranks, so comparable across hosts) to its engine call;
+with ``wall_s`` (the engine call's seconds), ``rank`` and ``launch`` that places it on the
+rank's time line. Which host each rank ran on comes from the result files
+(:func:`analysis.load.launch_ranks`: the launches table's ``hosts``, parsed by
+:func:`analysis.load.parse_hosts`, or the shard files' attributes).
+
+- :func:`busy_shares`: per rank (or per host) of each launch: cases, busy seconds (the sum of
+  ``wall_s``), when it ended its last case, the launch's span (the latest end of any case of
+  the launch, from its start) and the busy share, busy / span (a host's: busy / (its ranks x
+  span)). Ranks that ran nothing are listed with 0.
+- :func:`bars`: the cases merged into bars, one per stretch of one shard's cases on one rank
+  without a gap longer than MERGE_FRACTION of the launch's span (shorter gaps are below a
+  pixel of the figure): millions of cases draw as a few bars per shard.
+- :func:`draw`: the figure, one panel per launch (the MAX_PANELS with the most engine time when
+  there are more), a row per rank, ranks grouped by host.
+
+Rows of another schema (no ``start_s``), of launch 0 (unknown) or with a time that is not
+finite are left out; :func:`has_timeline` says whether any row is left.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+from pathlib import Path
+
+import numpy as np
+import pandas as pd
+from matplotlib.backends.backend_agg import FigureCanvasAgg
+from matplotlib.collections import PolyCollection
+from matplotlib.colors import to_rgb
+from matplotlib.figure import Figure
+from matplotlib.legend_handler import HandlerTuple
+from matplotlib.patches import Patch
+from matplotlib.ticker import FixedFormatter, FixedLocator, NullLocator
+from matplotlib.transforms import ScaledTranslation, blended_transform_factory
+
+from analysis import figures
+from analysis.load import UNKNOWN_HOST, launch_ranks
+
+#: Gaps between the cases of one shard on one rank shorter than this share of the launch's span
+#: are merged into one bar: at the figure's width (about 1500 px of axes at 300 dpi) they are
+#: below a pixel.
+MERGE_FRACTION = 1 / 2000
+#: At most this many launches are drawn (those with the most engine time); the tables hold all.
+MAX_PANELS = 4
+#: Each rank's busy share is written beside its row when a panel has at most this many ranks.
+RANK_LABELS_MAX = 24
+#: The figure's width (inches): that of the other figures. Its height grows with the ranks, from
+#: MIN_HEIGHT_IN (one launch of a few ranks: 1920 x 960 px at 300 dpi) to MAX_HEIGHT_IN (4800 px).
+WIDTH_IN = figures.FIGSIZE_IN[0]
+MIN_HEIGHT_IN, MAX_HEIGHT_IN = 3.2, 16.0
+#: The columns the timeline needs (``start_s`` since schema 2.2).
+NEEDED = ("start_s", "wall_s", "rank", "launch")
+
+RANK_COLUMNS = ["experiment", "config_hash", "launch", "host", "rank", "cases", "shards", "busy_s", "first_start_s",
+                "last_end_s", "span_s", "busy_share"]
+HOST_COLUMNS = ["experiment", "config_hash", "launch", "host", "ranks", "rank_count", "cases", "busy_s",
+                "last_end_s", "span_s", "busy_share", "rank_share_min", "rank_share_max"]
+_KEY = ["config_hash", "launch"]
+
+
+def format_ranks(ranks) -> str:
+    """Ranks as nqc writes them in ``hosts``: ranges joined by "+" ([0, 1, 2, 5] -> "0-2+5")."""
+    ranks = sorted(int(r) for r in ranks)
+    parts, i = [], 0
+    while i < len(ranks):
+        j = i
+        while j + 1 < len(ranks) and ranks[j + 1] == ranks[j] + 1:
+            j += 1
+        parts.append(str(ranks[i]) if j == i else f"{ranks[i]}-{ranks[j]}")
+        i = j + 1
+    return "+".join(parts)
+
+
+def share_text(share: float) -> str:
+    """A busy share for a label: "73%", "3.4%", "0.05%" (two significant digits below 10%)."""
+    if not np.isfinite(share):
+        return "n/a"
+    return f"{100 * share:.0f}%" if share >= 0.095 or share == 0 else f"{100 * share:.2g}%"
+
+
+@dataclass
+class Timeline:
+    """The cases that have a place on a time line, summarised in one pass (sorted once by run,
+    launch, rank and start; :func:`of`): small frames, a few rows per rank and shard however
+    many cases there are. Empty when no case has a place (schema < 2.2)."""
+
+    lanes: pd.DataFrame  #: per rank that ran a case: config_hash, experiment, launch, rank, cases, shards, busy_s, ...
+    spans: pd.DataFrame  #: per launch, in order: config_hash, launch, experiment, span_s (the latest end of its cases)
+    bars: pd.DataFrame  #: the bars to draw (:func:`bars`)
+    ranks: pd.DataFrame | None = None  #: every rank with its host (RANK_COLUMNS, world_size, start_utc)
+    where: str = ""  #: " in FILES", for messages
+
+    @property
+    def empty(self) -> bool:
+        return self.spans.empty
+
+    def busy_shares(self, per: str = "rank") -> pd.DataFrame:
+        """As :func:`busy_shares`."""
+        if per not in ("rank", "host"):
+            raise ValueError(f"per={per!r}: expected 'rank' or 'host'")
+        if self.empty:
+            return pd.DataFrame(columns=RANK_COLUMNS if per == "rank" else HOST_COLUMNS)
+        return _shares(self.ranks, per)
+
+    def chosen_launches(self, max_panels: int = MAX_PANELS) -> pd.DataFrame:
+        """The launches the figure draws (config_hash, launch), in order: all, or the
+        `max_panels` with the most engine time when there are more."""
+        busy = self.lanes.groupby(_KEY, sort=False)["busy_s"].sum().rename("busy").reset_index()
+        order = self.spans[_KEY].merge(busy, on=_KEY, how="left").fillna({"busy": 0.0})
+        if len(order) > max_panels:
+            order = order.loc[order["busy"].nlargest(max_panels, keep="first").index].sort_index()
+        return order[_KEY].reset_index(drop=True)
+
+    def draw(self, path, dpi: float = figures.DPI, max_panels: int = MAX_PANELS) -> Path:
+        """As :func:`draw`."""
+        return _draw(self, path, dpi, max_panels)
+
+
+_LANE_COLUMNS = ["config_hash", "experiment", "launch", "rank", "cases", "shards", "busy_s", "first_start_s",
+                 "last_end_s"]
+_BAR_COLUMNS = ["config_hash", "launch", "rank", "shard_id", "start_s", "end_s", "busy_s", "cases", "shade"]
+
+
+def _kept(cases: pd.DataFrame) -> np.ndarray | None:
+    """Which rows have a place on a time line: finite start_s, wall_s >= 0, a known launch (> 0)
+    and a rank; None without these columns (schema < 2.2)."""
+    if not set(NEEDED) <= set(cases.columns) or cases.empty:
+        return None
+    start, wall = cases["start_s"].to_numpy(dtype=float), cases["wall_s"].to_numpy(dtype=float)
+    launch, rank = cases["launch"].to_numpy(dtype=float), cases["rank"].to_numpy(dtype=float)
+    return np.isfinite(start) & np.isfinite(wall) & (wall >= 0) & np.isfinite(launch) & (launch > 0) \
+        & np.isfinite(rank) & (rank >= 0)
+
+
+def has_timeline(cases: pd.DataFrame) -> bool:
+    """Whether any case records when it started (``start_s``, schema 2.2 on) in a known launch."""
+    keep = _kept(cases)
+    return keep is not None and bool(keep.any())
+
+
+def _runs(cases: pd.DataFrame, keep: np.ndarray) -> tuple[np.ndarray, list[str], list[str]]:
+    """A code per kept row for its run (config_hash), and each code's config_hash and experiment
+    (codes of a categorical column as they are: no pass over millions of strings)."""
+    if "config_hash" not in cases.columns:
+        return np.zeros(int(keep.sum()), dtype=np.int64), [""], [""]
+    column = cases["config_hash"]
+    if isinstance(column.dtype, pd.CategoricalDtype):
+        codes, names = column.cat.codes.to_numpy().astype(np.int64), [str(v) for v in column.cat.categories]
+    else:
+        codes, uniques = pd.factorize(column.astype(str))
+        names = [str(v) for v in uniques]
+    codes = codes[keep]
+    present, first = np.unique(codes, return_index=True)
+    rows = np.flatnonzero(keep)[first]
+    experiment = cases["experiment"] if "experiment" in cases.columns else None
+    by_row = sorted(zip(rows, present))  # runs in the order of their first case (the paths' order)
+    renumber = np.zeros(len(names), dtype=np.int64)
+    renumber[[code for _, code in by_row]] = np.arange(len(by_row))
+    return (renumber[codes], [names[code] for _, code in by_row],
+            [str(experiment.iloc[row]) if experiment is not None else "" for row, _ in by_row])
+
+
+def _build(cases: pd.DataFrame, fraction: float = MERGE_FRACTION) -> Timeline:
+    """The :class:`Timeline` of `cases` without its ranks' hosts (see :func:`of`)."""
+    keep = _kept(cases)
+    if keep is None or not keep.any():
+        return Timeline(pd.DataFrame(columns=_LANE_COLUMNS), pd.DataFrame(columns=_KEY + ["experiment", "span_s"]),
+                        pd.DataFrame(columns=_BAR_COLUMNS))
+    code, names, experiments = _runs(cases, keep)
+    start = cases["start_s"].to_numpy(dtype=float)[keep]
+    wall = cases["wall_s"].to_numpy(dtype=float)[keep]
+    launch = cases["launch"].to_numpy(dtype=float)[keep].astype(np.int64)
+    rank = cases["rank"].to_numpy(dtype=float)[keep].astype(np.int64)
+    shard = cases["shard_id"].to_numpy(dtype=float)[keep] if "shard_id" in cases.columns else np.full(start.size, -1.0)
+    shard = np.where(np.isfinite(shard), shard, -1).astype(np.int64)
+    order = np.lexsort((start, rank, launch, code))
+    code, launch, rank, shard, start, wall = (a[order] for a in (code, launch, rank, shard, start, wall))
+    end = start + wall
+
+    def changes(*columns) -> np.ndarray:
+        """True where a row starts a new run of equal values of `columns` (sorted rows)."""
+        new = np.zeros(start.size, dtype=bool)
+        new[:1] = True
+        for column in columns:
+            new[1:] |= column[1:] != column[:-1]
+        return new
+
+    new_launch = changes(code, launch)
+    launch_at = np.flatnonzero(new_launch)
+    span = np.maximum.reduceat(end, launch_at)
+    new_lane = changes(code, launch, rank)
+    lane_at = np.flatnonzero(new_lane)
+    lane = np.cumsum(new_lane) - 1
+    new_shard = new_lane | changes(shard)
+    new_bar = new_shard.copy()
+    new_bar[1:] |= (start[1:] - end[:-1]) > fraction * span[np.cumsum(new_launch)[1:] - 1]
+    shard_seq = np.cumsum(new_shard)
+    shade = (shard_seq - shard_seq[lane_at][lane]) % 2  # 0, 1, 0, ... from one shard to the next on a rank
+    shards = pd.DataFrame({"lane": lane, "shard": shard}).drop_duplicates().groupby("lane").size().to_numpy()
+    bar_at = np.flatnonzero(new_bar)
+
+    def run_columns(at: np.ndarray) -> dict:
+        return {"config_hash": [names[c] for c in code[at]], "experiment": [experiments[c] for c in code[at]]}
+
+    lanes = pd.DataFrame({**run_columns(lane_at), "launch": launch[lane_at], "rank": rank[lane_at],
+                          "cases": np.diff(np.append(lane_at, start.size)), "shards": shards,
+                          "busy_s": np.add.reduceat(wall, lane_at), "first_start_s": start[lane_at],
+                          "last_end_s": np.maximum.reduceat(end, lane_at)})
+    spans = pd.DataFrame({**run_columns(launch_at), "launch": launch[launch_at], "span_s": span})
+    bars_ = pd.DataFrame({"config_hash": run_columns(bar_at)["config_hash"], "launch": launch[bar_at],
+                          "rank": rank[bar_at], "shard_id": shard[bar_at], "start_s": start[bar_at],
+                          "end_s": np.maximum.reduceat(end, bar_at), "busy_s": np.add.reduceat(wall, bar_at),
+                          "cases": np.diff(np.append(bar_at, start.size)), "shade": shade[bar_at]})
+    return Timeline(lanes, spans[_KEY + ["experiment", "span_s"]], bars_)
+
+
+def _per_rank(cases: pd.DataFrame, line: Timeline) -> pd.DataFrame:
+    """Every rank of the launches on the time line: those the files name (load.launch_ranks) and
+    those that ran a case, with their hosts, counts and times (RANK_COLUMNS, plus world_size
+    and start_utc), in launch order, ranks grouped by host (hosts by their first rank, "?" last)."""
+    known = launch_ranks(cases).merge(line.spans[_KEY], on=_KEY, how="inner")
+    ranks = line.lanes.drop(columns="experiment").merge(known[_KEY + ["rank", "host"]], on=_KEY + ["rank"],
+                                                       how="outer")
+    ranks["host"] = ranks["host"].fillna(UNKNOWN_HOST)
+    for column in ("cases", "shards"):
+        ranks[column] = ranks[column].fillna(0).astype(np.int64)
+    ranks["busy_s"] = ranks["busy_s"].fillna(0.0)
+    meta = known.groupby(_KEY, sort=False)[["world_size", "start_utc"]].first().reset_index()
+    launch_order = line.spans.reset_index(drop=True).assign(_launch=np.arange(len(line.spans)))
+    ranks = ranks.merge(launch_order, on=_KEY).merge(meta, on=_KEY, how="left")
+    ranks["world_size"] = ranks["world_size"].fillna(0).astype(np.int64)
+    ranks["start_utc"] = ranks["start_utc"].fillna("").astype(str)
+    span = ranks["span_s"].to_numpy(dtype=float)
+    ranks["busy_share"] = np.where(span > 0, ranks["busy_s"].to_numpy(dtype=float) / np.where(span > 0, span, 1),
+                                   np.nan)
+    first = ranks.groupby(_KEY + ["host"])["rank"].transform("min")
+    ranks["_order"] = np.where(ranks["host"] == UNKNOWN_HOST, np.iinfo(np.int64).max, first)
+    ranks = ranks.sort_values(["_launch", "_order", "host", "rank"], kind="stable")
+    return ranks.reset_index(drop=True)[RANK_COLUMNS + ["world_size", "start_utc"]]
+
+
+def _shares(ranks: pd.DataFrame, per: str) -> pd.DataFrame:
+    """The per-rank table, or per host of each launch (see :func:`busy_shares`)."""
+    if per == "rank":
+        return ranks[RANK_COLUMNS].copy()
+    ranks = ranks.assign(_order=np.arange(len(ranks)))
+    hosts = ranks.groupby(_KEY + ["host"], sort=False).agg(
+        experiment=("experiment", "first"), ranks=("rank", format_ranks), rank_count=("rank", "size"),
+        cases=("cases", "sum"), busy_s=("busy_s", "sum"), last_end_s=("last_end_s", "max"),
+        span_s=("span_s", "first"), rank_share_min=("busy_share", "min"), rank_share_max=("busy_share", "max"),
+        _order=("_order", "min")).reset_index().sort_values("_order", kind="stable")
+    span = hosts["span_s"].to_numpy(dtype=float)
+    hosts["busy_share"] = np.where(span > 0, hosts["busy_s"].to_numpy(dtype=float)
+                                   / (hosts["rank_count"].to_numpy() * np.where(span > 0, span, 1)), np.nan)
+    return hosts.reset_index(drop=True)[HOST_COLUMNS]
+
+
+def of(cases: pd.DataFrame, fraction: float = MERGE_FRACTION) -> Timeline:
+    """The :class:`Timeline` of `cases`, its ranks named with their hosts (from the result files
+    in ``cases.attrs["sources"]``: analysis.load.launch_ranks); `fraction` as in :func:`bars`.
+    Build it once to get both tables and the figure of a large run."""
+    line = _build(cases, fraction)
+    line.where = figures.files_note(cases)
+    line.ranks = _per_rank(cases, line) if not line.empty else pd.DataFrame(columns=RANK_COLUMNS)
+    return line
+
+
+def busy_shares(cases: pd.DataFrame, per: str = "rank") -> pd.DataFrame:
+    """How busy each rank (`per` "rank") or host (`per` "host") of each launch was.
+
+    busy_s is the sum of the engine seconds (``wall_s``) of its cases; span_s the launch's
+    span, the latest end (start_s + wall_s) of any case of the launch, from the launch's start;
+    busy_share = busy_s / span_s for a rank and busy_s / (rank_count x span_s) for a host, whose
+    rank_share_min and rank_share_max are its ranks' extremes. last_end_s: when the rank (the
+    host's last rank) ended its last case; after it, the rank was idle until the launch ended.
+    Ranks that the result files name but that ran no case are there with 0 cases (NaN times).
+    Columns RANK_COLUMNS or HOST_COLUMNS; rows by run and launch, ranks grouped by host (hosts in
+    the order of their first rank, "?" last: ranks whose host no file names). Empty (with the
+    columns) when no case records when it started."""
+    return of(cases).busy_shares(per)
+
+
+def bars(cases: pd.DataFrame, fraction: float = MERGE_FRACTION) -> pd.DataFrame:
+    """The cases as bars to draw: consecutive cases of one shard on one rank form one bar
+    (start_s of the first to end_s of the last) unless the rank was idle between two of them
+    for more than `fraction` of the launch's span. Columns: config_hash, launch, rank, shard_id,
+    start_s, end_s, busy_s (the engine seconds within), cases, and shade (0, 1 alternating from
+    one shard to the next on the rank, so shard boundaries show)."""
+    return _build(cases, fraction).bars
+
+
+def _launch_table(ranks: pd.DataFrame) -> pd.DataFrame:
+    """Per launch (config_hash, launch): experiment, world size, start, ranks, cases, busy and span."""
+    per = ranks.groupby(_KEY, sort=False).agg(
+        experiment=("experiment", "first"), world_size=("world_size", "first"), start_utc=("start_utc", "first"),
+        rank_count=("rank", "size"), cases=("cases", "sum"), busy_s=("busy_s", "sum"),
+        span_s=("span_s", "first")).reset_index()
+    per["world_size"] = np.where(per["world_size"] > 0, per["world_size"], per["rank_count"])
+    return per
+
+
+def _shades(color) -> tuple[tuple, tuple]:
+    """A host's two shades: its colour and a lighter one (alternating from shard to shard)."""
+    rgb = np.array(to_rgb(color))
+    return tuple(rgb), tuple(rgb + (1 - rgb) * 0.55)
+
+
+def _host_colours(hosts: list[str]) -> dict[str, str]:
+    palette = [f"C{i}" for i in range(10) if i != 7]  # C7 is grey: kept for "?"
+    named = [h for h in hosts if h != UNKNOWN_HOST]
+    colours = {h: palette[i % len(palette)] for i, h in enumerate(named)}
+    colours[UNKNOWN_HOST] = "0.55"
+    return colours
+
+
+def panel_height(rows: int) -> float:
+    """Inches of a panel of `rows` ranks (its title and x axis included): 1.7 to 6."""
+    return float(np.clip(0.95 + 0.2 * rows, 1.7, 6.0))
+
+
+def draw(cases: pd.DataFrame, path, dpi: float = figures.DPI, max_panels: int = MAX_PANELS,
+         fraction: float = MERGE_FRACTION) -> Path:
+    """The timeline figure: one panel per launch (the `max_panels` with the most engine time when
+    there are more, in launch order), a row per rank, ranks grouped by host (labelled on the
+    left with the host and its ranks, a line between hosts; each host its colour), a bar per
+    stretch of one shard's cases (:func:`bars`; two shades alternating from shard to shard),
+    idle time empty; x: seconds since the launch's start (its ranks' barrier). Each rank's
+    busy share is written on the right when a panel has at most RANK_LABELS_MAX ranks; the
+    legend sits below the last panel. The width is that of the other figures, the height grows
+    with the ranks (:func:`panel_height`; MIN_HEIGHT_IN to MAX_HEIGHT_IN inches). Written as the
+    other figures (format by suffix, whole or not at all: figures._save). NoData when no case
+    records when it started (``start_s``, schema 2.2 on)."""
+    return of(cases, fraction).draw(path, dpi, max_panels)
+
+
+def _draw(line: Timeline, path, dpi: float, max_panels: int) -> Path:
+    if line.empty:
+        raise figures.NoData("no case records when it started (start_s, schema 2.2 on): no timeline" + line.where)
+    ranks = line.ranks
+    launches = line.chosen_launches(max_panels).merge(_launch_table(ranks), on=_KEY)
+    total = len(line.spans)
+    several_runs = line.spans["config_hash"].nunique() > 1
+    rows = launches[_KEY].merge(ranks.groupby(_KEY, sort=False).size().rename("rows").reset_index(), on=_KEY)
+    heights = np.array([panel_height(r) + (0.18 if several_runs else 0) for r in rows["rows"]])
+    title_in, legend_in = (0.55 if total > len(launches) else 0.35), 0.55
+    heights *= min(1.0, (MAX_HEIGHT_IN - title_in - legend_in) / heights.sum())  # several tall panels: squeezed
+    fig = Figure(figsize=(WIDTH_IN, max(MIN_HEIGHT_IN, title_in + sum(heights) + legend_in)), dpi=dpi,
+                 layout="constrained")
+    FigureCanvasAgg(fig)
+    axes = fig.subplots(len(launches), 1, squeeze=False, gridspec_kw={"height_ratios": list(heights)})[:, 0]
+    ranks_of = dict(tuple(ranks.groupby(_KEY, sort=False)))
+    bars_of = dict(tuple(line.bars.groupby(_KEY, sort=False)))
+    for ax, launch, height in zip(axes, launches.itertuples(), heights):
+        key = (launch.config_hash, launch.launch)
+        _panel(ax, launch, ranks_of[key], bars_of[key], height, several_runs)
+    axes[-1].legend(*_legend_handles(), handler_map={tuple: HandlerTuple(ndivide=None, pad=0)}, loc="upper center",
+                    bbox_to_anchor=(0.5, 0), ncol=2, fontsize=7, frameon=False,
+                    bbox_transform=blended_transform_factory(fig.transFigure, axes[-1].transAxes)
+                    + ScaledTranslation(0, -0.42, fig.dpi_scale_trans))  # centred on the figure, below the x label
+    more = f"\n{len(launches)} of {total} launches drawn (those with the most engine time); the tables list every one" \
+        if total > len(launches) else ""
+    fig.suptitle("Timeline: each rank's engine calls over time, ranks grouped by host" + more, fontsize=10)
+    return figures._save(fig, path, dpi)
+
+
+def _legend_handles() -> tuple[list, list]:
+    dark, light = _shades("C0")
+    return ([(Patch(facecolor=dark), Patch(facecolor=light)), Patch(facecolor="white", edgecolor="0.5")],
+            ["a shard's cases (shades alternate by shard; colour: host)", "idle: no engine call"])
+
+
+def _panel(ax, launch, ranks: pd.DataFrame, lane_bars: pd.DataFrame, height_in: float, several_runs: bool) -> None:
+    """One launch: a row per rank (ranks grouped by host, in `ranks`' order), its bars."""
+    rows = {int(r): i for i, r in enumerate(ranks["rank"])}
+    hosts = list(dict.fromkeys(ranks["host"]))
+    colours = _host_colours(hosts)
+    host_of = dict(zip(ranks["rank"].astype(int), ranks["host"]))
+    y = lane_bars["rank"].map(rows).to_numpy(dtype=float)
+    x0, x1 = lane_bars["start_s"].to_numpy(dtype=float), lane_bars["end_s"].to_numpy(dtype=float)
+    half = 0.4
+    verts = np.stack([np.column_stack([x0, y - half]), np.column_stack([x0, y + half]),
+                      np.column_stack([x1, y + half]), np.column_stack([x1, y - half])], axis=1)
+    shades = {h: _shades(c) for h, c in colours.items()}
+    faces = [shades[host_of[int(r)]][int(s)] for r, s in zip(lane_bars["rank"], lane_bars["shade"])]
+    ax.add_collection(PolyCollection(verts, facecolors=faces, edgecolors=faces, linewidths=0.2))
+    span = float(launch.span_s) if launch.span_s > 0 else 1.0
+    ax.set_xlim(min(0.0, float(x0.min()) if x0.size else 0.0), span * 1.01)
+    ax.set_ylim(len(rows) - 0.5, -0.5)  # the first rank on top
+    # hosts: a line between them, their names and ranks on the left
+    groups = ranks.groupby("host", sort=False)["rank"].agg(list)
+    centres, labels, first = [], [], 0
+    for host in hosts:
+        members = groups[host]
+        if first > 0:
+            few = len(hosts) <= 16  # many hosts: lighter lines, or they hide the bars
+            ax.axhline(first - 0.5, color="0.2" if few else "0.4", linewidth=0.8 if few else 0.4)
+        centres.append(first + (len(members) - 1) / 2)
+        labels.append((host, f"rank{'s' if len(members) > 1 else ''} {format_ranks(members)}"))
+        first += len(members)
+    room = max(height_in - 0.75, 0.3) * 72  # points of axes height, about
+    lines = 2 if len(hosts) * 2 * 9.5 <= room else 1
+    step = max(1, int(np.ceil(len(hosts) * 9.5 / room))) if lines == 1 else 1
+    text = [f"{h}\n{r}" if lines == 2 else f"{h}: {r.split(' ', 1)[1]}" for h, r in labels]
+    ax.yaxis.set_major_locator(FixedLocator(centres[::step]))
+    ax.yaxis.set_major_formatter(FixedFormatter(text[::step]))
+    ax.tick_params(axis="y", which="major", length=0, labelsize=8)
+    for label, host in zip(ax.get_yticklabels(), hosts[::step]):
+        label.set_color(shades[host][0] if host != UNKNOWN_HOST else "0.3")
+    # each rank's busy share on the right, when they fit
+    if len(rows) <= RANK_LABELS_MAX and len(rows) * 8.5 <= room:
+        ax.yaxis.remove_overlapping_locs = False  # a host of one rank: its major tick is the rank's minor one
+        ax.yaxis.set_minor_locator(FixedLocator(list(rows.values())))
+        ax.yaxis.set_minor_formatter(FixedFormatter(
+            [f"rank {int(r)}: {share_text(s)} busy" if np.isfinite(s) else f"rank {int(r)}"
+             for r, s in zip(ranks["rank"], ranks["busy_share"])]))
+        ax.tick_params(axis="y", which="minor", left=False, labelleft=False, right=False, labelright=True,
+                       labelsize=7)
+    else:
+        ax.yaxis.set_minor_locator(NullLocator())
+    ax.grid(True, axis="x", alpha=0.3)
+    ax.tick_params(axis="x", labelsize=8)
+    ax.set_xlabel("seconds since the launch's shards began (a barrier of its ranks)", fontsize=8)
+    busy = launch.busy_s / (launch.rank_count * span) if launch.span_s > 0 else float("nan")
+    run = f"{launch.experiment or launch.config_hash}: " if several_runs else ""
+    started = f", {launch.start_utc}" if launch.start_utc else ""
+    named = [h for h in hosts if h != UNKNOWN_HOST]
+    unknown = len(groups[UNKNOWN_HOST]) if UNKNOWN_HOST in groups.index else 0
+    where = f"{len(named)} host{'s' if len(named) != 1 else ''}" \
+        + (f" (+ {unknown} of unknown host)" if unknown else "")
+    head = (f"{run}launch {launch.launch}{started}: {launch.world_size} rank{'s' if launch.world_size != 1 else ''} "
+            f"on {where}, {launch.cases:,} cases")
+    tail = (f"engine busy {share_text(busy)} of {launch.rank_count} rank{'s' if launch.rank_count != 1 else ''} x "
+            f"{launch.span_s:.3g} s")
+    ax.set_title(head + (", " if len(head) + len(tail) <= 86 else "\n") + tail, fontsize=8)
