@@ -1,11 +1,9 @@
-// complete: one composition through one engine; count: its completions, or Q(N) on all ranks.
+// complete: one composition through one engine (count, its completions: cmd_count.cpp).
 #include <chrono>
 #include <cstdio>
-#include <filesystem>
 #include <optional>
 
 #include "cli/commands.hpp"
-#include "core/counting.hpp"
 #include "core/engine_options.hpp"
 #include "core/verifier.hpp"
 #include "experiment/engine_params.hpp"
@@ -14,11 +12,8 @@
 #include "io/errors.hpp"
 #include "io/input_file.hpp"
 #include "io/std_stream.hpp"
-#include "mpi/count.hpp"
-#include "mpi/session.hpp"
 
 namespace nqc::cli {
-namespace {
 
 // A composition file, or a CSPLib .param file (the first `diags` excluded diagonals); "-" is
 // standard input, either of the two (told apart by content: it has no extension; a .param
@@ -33,6 +28,8 @@ Composition load_instance(const std::string& file, std::optional<int> diags) {
   require_consistent(loaded);  // before any search
   return std::move(loaded.composition);  // no copy of an n-row array
 }
+
+namespace {
 
 // --param NAME=VALUE, ...: the engine's parameters, checked as a config's engine_params are
 // (VALUE is read as JSON, else as a string: noise=0.1, damage_at_z=false, init=random).
@@ -131,54 +128,6 @@ Runner add_complete(CLI::App& app) {
       case Outcome::gave_up: return static_cast<int>(kExitGaveUp);
     }
     return static_cast<int>(kExitGaveUp);
-  };
-}
-
-Runner add_count(CLI::App& app, int& argc, char**& argv) {
-  auto* cmd = app.add_subcommand(
-      "count", "Count the completions of a composition file, or Q(N) for the empty N x N board (under mpirun: on all ranks)");
-  auto target = std::make_shared<std::string>();
-  auto max_nodes = std::make_shared<std::uint64_t>(0);
-  auto time_limit = std::make_shared<double>(0);
-  auto diags = std::make_shared<std::optional<int>>();
-  cmd->add_option("N_OR_FILE", *target, "board size N (empty board), a composition file (any format), or a CSPLib .param file; - for stdin (either)")->required();
-  cmd->add_option("--diags", *diags, "for a .param file: exclude only its first D diagonals (default: all)");
-  cmd->add_option("--max-nodes", *max_nodes, "stop after this many placements (0 = no limit; under mpirun, on each rank)")->check(kUnsigned);
-  cmd->add_option("--time-limit", *time_limit, "stop after this many seconds (0 = no limit)")->check(kNonNegative);
-  cmd->footer(
-      "The empty board (N <= 64): bit-parallel search with the board's symmetries; under mpirun the ranks share "
-      "its prefixes (the first 3 rows) dynamically and rank 0 prints the sum, the same as one process. "
-      "A composition: the word search of engine bitboard (at most 128 free rows), on rank 0 only.\n" +
-      exit_codes_footer({{kExitOk, "counted"}, {kExitGaveUp, "a limit stopped the count (the count printed is a lower bound)"}}));
-  return [target, max_nodes, time_limit, diags, &argc, &argv] {
-    Composition c;
-    const bool is_number = !target->empty() && target->find_first_not_of("0123456789") == std::string::npos;
-    if (is_number && !std::filesystem::exists(*target)) {
-      const long long n = std::stoll(target->size() > 10 ? std::string("99999999999") : *target);
-      if (n < 1 || n > 2147483647) throw InputError("N: expected a board size 1..2147483647, got " + *target);
-      c = Composition(static_cast<Index>(n));
-    } else {
-      c = load_instance(*target, *diags);
-    }
-    MpiSession session(argc, argv);
-    if (const std::string why = session.world_mismatch(); !why.empty()) {
-      if (session.speaks()) throw InputError(why);
-      return static_cast<int>(kExitBadInput);
-    }
-    const bool empty_board = c.n() <= 64 && c.k() == 0 && !c.has_excluded_diagonals();
-    // A composition is counted by rank 0 alone.
-    if (!empty_board && session.rank() != 0) return static_cast<int>(kExitOk);
-    const Limits limits{*max_nodes, *time_limit, nullptr};
-    const auto t0 = std::chrono::steady_clock::now();
-    const CountResult r = empty_board ? count_queens_on_ranks(c.n(), limits, session) : count_completions(c, limits);
-    const double seconds = std::chrono::duration<double>(std::chrono::steady_clock::now() - t0).count();
-    const int code = static_cast<int>(r.gave_up ? kExitGaveUp : kExitOk);
-    if (session.rank() != 0) return code;
-    std::printf("n: %d\nk: %d\ncompletions: %llu%s\nnodes: %llu\ntime_s: %.6f\n", c.n(), c.k(),
-                static_cast<unsigned long long>(r.completions), r.gave_up ? " (lower bound)" : "",
-                static_cast<unsigned long long>(r.nodes), seconds);
-    if (r.gave_up) std::printf("limit: %s\n", std::string(to_string(r.limit)).c_str());
-    return code;
   };
 }
 

@@ -1,12 +1,16 @@
 // nqc: the command-line front end (CLI11 subcommands). Data goes to files or stdout, logs
-// and errors to stderr; exit codes as nqc::ExitCode.
+// and errors to stderr; exit codes as nqc::ExitCode. The main of both programs, nqc and
+// nqc-mpi (cli/commands.hpp).
+#include <algorithm>
 #include <cerrno>
 #include <cstdio>
 #include <cstring>
+#include <functional>
 #include <iostream>
+#include <iterator>
 #include <map>
-
-#include <spdlog/spdlog.h>
+#include <string>
+#include <utility>
 
 #include "cli/commands.hpp"
 #include "io/errors.hpp"
@@ -31,28 +35,53 @@ int finish(int code) {
   return nqc::kExitIoError;
 }
 
+// Every error ends here with its own exit code (nqc::current_error): bad input 1, the system
+// refusing a read or write 7, out of memory 8.
+int report_current_error() {
+  const nqc::ErrorReport error = nqc::current_error();
+  std::fprintf(stderr, "nqc: error: %s\n", error.message.c_str());
+  return error.code;
+}
+
 int run_main(int argc, char** argv) {
+  try {
+    nqc::cli::hand_over_mpi_subcommand(argc, argv);  // nqc: count and run become nqc-mpi here
+  } catch (...) {
+    return report_current_error();
+  }
   CLI::App app{"nqc: n-Queens Completion at cluster scale (complete compositions, run experiments, aggregate results)"};
   app.require_subcommand(1);
   app.footer(nqc::exit_codes_text());
   // "nqc 0.1.0 (git 0123456789ab)", "-dirty" after the revision when built from edited files.
   app.set_version_flag("-V,--version", std::string("nqc ") + NQC_VERSION + " (git " + NQC_GIT_REVISION + ")");
+  using Add = std::function<nqc::cli::Runner(CLI::App&)>;
+  const std::pair<const char*, Add> subcommands[] = {
+      {"verify", nqc::cli::add_verify},
+      {"construct", nqc::cli::add_construct},
+      {"generate", nqc::cli::add_generate},
+      {"derive", nqc::cli::add_derive},
+      {"convert", nqc::cli::add_convert},
+      {"complete", nqc::cli::add_complete},
+      {"count", [&](CLI::App& a) { return nqc::cli::add_count(a, argc, argv); }},
+      {"randset", nqc::cli::add_randset},
+      {"run", [&](CLI::App& a) { return nqc::cli::add_run(a, argc, argv); }},
+      {"aggregate", nqc::cli::add_aggregate},
+      {"rerun", nqc::cli::add_rerun},
+      {"export", nqc::cli::add_export},
+      {"info", nqc::cli::add_info},
+      {"challenge", nqc::cli::add_challenge},
+  };
+  // The subcommand argv[1] names, alone when it names one (its options, not the 14
+  // subcommands' 150: a tenth of `nqc complete`'s start-up, README "Start-up"); every one for
+  // --help, -V, and no or an unknown subcommand. Parsing is the same: one subcommand at most.
+  const bool named = argc > 1 && std::any_of(std::begin(subcommands), std::end(subcommands),
+                                             [&](const auto& s) { return std::strcmp(s.first, argv[1]) == 0; });
   std::map<CLI::App*, nqc::cli::Runner> runners;
-  const auto add = [&](nqc::cli::Runner runner) { runners[app.get_subcommands({}).back()] = std::move(runner); };
-  add(nqc::cli::add_verify(app));
-  add(nqc::cli::add_construct(app));
-  add(nqc::cli::add_generate(app));
-  add(nqc::cli::add_derive(app));
-  add(nqc::cli::add_convert(app));
-  add(nqc::cli::add_complete(app));
-  add(nqc::cli::add_count(app, argc, argv));
-  add(nqc::cli::add_randset(app));
-  add(nqc::cli::add_run(app, argc, argv));
-  add(nqc::cli::add_aggregate(app));
-  add(nqc::cli::add_rerun(app));
-  add(nqc::cli::add_export(app));
-  add(nqc::cli::add_info(app));
-  add(nqc::cli::add_challenge(app));
+  for (const auto& [name, add] : subcommands) {
+    if (named && std::strcmp(name, argv[1]) != 0) continue;
+    nqc::cli::Runner runner = add(app);
+    runners[app.get_subcommands({}).back()] = std::move(runner);
+  }
   // CLI11 reads an unknown first word as a stray argument ("A subcommand is required"):
   // name it instead.
   if (argc > 1 && argv[1][0] != '-') {
@@ -83,11 +112,7 @@ int run_main(int argc, char** argv) {
     for (auto& [sub, run] : runners)
       if (sub->parsed()) return run();
   } catch (...) {
-    // Every error ends here with its own exit code (nqc::current_error): bad input 1, the
-    // system refusing a read or write 7, out of memory 8.
-    const nqc::ErrorReport error = nqc::current_error();
-    std::fprintf(stderr, "nqc: error: %s\n", error.message.c_str());
-    return error.code;
+    return report_current_error();
   }
   return nqc::kExitBadInput;
 }

@@ -6,7 +6,7 @@
 
 #include "core/engines/bitboard.hpp"
 #include "core/engines/exact.hpp"
-#include "core/verifier.hpp"
+#include "core/residual_board.hpp"
 
 namespace nqc {
 namespace {
@@ -304,11 +304,24 @@ void QueensCounter::count(const QueensPrefix& p) {
 }
 
 CountResult count_completions(const Composition& composition, const Limits& limits) {
-  if (const Verdict v = verify(composition); !v.ok())
-    throw std::invalid_argument("inconsistent composition: " + v.describe(composition));
   const Index n = composition.n();
   CountResult out;
-  if (n <= 64 && composition.k() == 0 && !composition.has_excluded_diagonals()) {
+  // The queens, counted under the limits (an O(n) pass); the search that follows checks the
+  // composition (std::invalid_argument when inconsistent): the line sets of its set-up.
+  std::int64_t k = 0;
+  {
+    const LimitWatch watch(limits);
+    SetupWatch setup(&watch);
+    const Index* q = composition.q.data();
+    if (setup.stopped() || !setup.chunks(n, [&](std::int64_t from, std::int64_t to) {
+          for (std::int64_t r = from; r < to; ++r) k += q[r] != 0 ? 1 : 0;
+        })) {
+      out.gave_up = true;
+      out.limit = setup.hit();
+      return out;
+    }
+  }
+  if (n <= 64 && k == 0 && !composition.has_excluded_diagonals()) {
     QueensCounter counter(n, limits);
     const QueensPrefixes listed = counter.list(queens_prefix_depth(n));
     for (const QueensPrefix& p : listed.prefixes) counter.count(p);
@@ -318,8 +331,23 @@ CountResult count_completions(const Composition& composition, const Limits& limi
     out.limit = counter.limit();
     return out;
   }
-  if (n - composition.k() <= kBitboardMaxFree) return count_bitboard(composition, limits);
-  return count_completions_reduced(composition, limits);
+  if (n - k <= kBitboardMaxFree) return count_bitboard(composition, limits);
+  try {
+    return count_completions_reduced(composition, limits);
+  } catch (const CapacityError& e) {
+    throw CapacityError(std::string("cannot count the completions: ") + e.what());
+  }
+}
+
+void require_countable_empty_board(Index n) {
+  if (n <= kBitboardMaxFree) return;
+  try {
+    ResidualBoard::require_fits(n, n, n, static_cast<std::uint64_t>(n) * static_cast<std::uint64_t>(n),
+                                5 * static_cast<std::uint64_t>(n) / 8 + 12 * static_cast<std::uint64_t>(n));
+  } catch (const CapacityError& e) {
+    const std::string size = std::to_string(n);
+    throw CapacityError("cannot count the empty " + size + " x " + size + " board: " + e.what());
+  }
 }
 
 }  // namespace nqc

@@ -30,8 +30,21 @@ struct CountResult {
 ///   words; on n = 16 with one queen given, 40x fewer nodes and 9x less time than a
 ///   row-by-row mask counter).
 /// - Larger residuals: count_completions_reduced (engines/exact.hpp).
-/// Throws std::invalid_argument for an inconsistent composition.
+/// Throws std::invalid_argument for an inconsistent composition. Limits are polled from the
+/// start, the set-up included (its O(n) passes every kSetupChunk rows, core/limit_watch.hpp):
+/// a stop flag set before the call stops it before any O(n) work. A residual that can never be
+/// held (ResidualBoard::require_fits) is refused before it is allocated: CapacityError,
+/// "cannot count the completions: the residual board of ...".
 CountResult count_completions(const Composition& composition, const Limits& limits);
+
+/// Refuses (CapacityError) the count of the empty n x n board when it can never run, in O(1)
+/// and before the board's n rows are allocated (`nqc count N` calls it first): n <= 64 is
+/// counted by QueensCounter, 65..128 on words, larger boards on the residual board, whose n^2
+/// cells exceed kMaxResidualCells from n = 46341 on, or the memory left sooner
+/// (ResidualBoard::require_fits): "cannot count the empty 46341 x 46341 board: the residual
+/// board of 46341 free rows x 46341 free columns has at least 2147488281 free cells, more than
+/// the 2147483647 a residual board holds (32-bit cell ids)".
+void require_countable_empty_board(Index n);
 
 /// Rows a QueensPrefix can hold: prefixes are at most this deep.
 inline constexpr int kMaxPrefixRows = 8;

@@ -1,8 +1,16 @@
 // Polling an engine's Limits from its hot loop.
 #pragma once
 
+#include <sys/resource.h>
+#include <sys/sysinfo.h>
+#include <unistd.h>
+
+#include <algorithm>
 #include <chrono>
 #include <cstdint>
+#include <cstdio>
+#include <stdexcept>
+#include <string>
 
 #include "core/engine.hpp"
 
@@ -48,6 +56,120 @@ class LimitWatch {
   std::uint64_t calls_ = 0;
 };
 
+/// Iterations of a set-up pass (the O(n) preparation before a search: line sets, the lists of
+/// free rows and columns, initial states, the residual board's cells) between two polls of the
+/// stop flag and the time limit: 2^16, well under a millisecond of work at any n.
+inline constexpr std::int64_t kSetupChunk = std::int64_t{1} << 16;
+
+/// The limits as the set-up passes see them: the stop flag and the time limit of a LimitWatch,
+/// polled at the start of every pass and then before each chunk of kSetupChunk iterations, so
+/// that a stop flag set before the call stops the set-up before any O(n) work, and a time limit
+/// within a chunk of it. Set-up tries no placement, so max_nodes does not stop it (nodes stay the
+/// placements tried; the random fill, which places queens, counts them against max_nodes
+/// itself). Once a limit is hit it stays hit: every later pass stops at once, its output
+/// incomplete, and the caller returns gave_up with hit(). Without a watch it never stops.
+class SetupWatch {
+ public:
+  explicit SetupWatch(const LimitWatch* watch = nullptr) : watch_(watch) {}
+
+  /// Polls now (unless a limit was hit already): true when a limit stops the set-up.
+  bool stopped() {
+    if (hit_ == StopReason::none && watch_ != nullptr) hit_ = watch_->poll();
+    return hit_ != StopReason::none;
+  }
+  /// The limit that stopped the set-up, else StopReason::none.
+  [[nodiscard]] StopReason hit() const { return hit_; }
+
+  /// Runs body(begin, end) over [0, count) in chunks of kSetupChunk, polling before each chunk:
+  /// true when every chunk ran, false when a limit stopped it.
+  template <class Body>
+  bool chunks(std::int64_t count, Body&& body) {
+    for (std::int64_t begin = 0; begin < count; begin += kSetupChunk) {
+      if (stopped()) return false;
+      body(begin, std::min(count, begin + kSetupChunk));
+    }
+    return true;
+  }
+
+ private:
+  const LimitWatch* watch_;
+  StopReason hit_ = StopReason::none;
+};
+
+/// A refusal of what can never run: an input whose set-up would need more memory than the
+/// process can get, or more than a structure can index (a residual board's 32-bit cell ids).
+/// Thrown before the memory is allocated; what() is one line naming what and why. A
+/// std::invalid_argument, so that `nqc` reports it as bad input (exit 1).
+class CapacityError : public std::invalid_argument {
+ public:
+  using std::invalid_argument::invalid_argument;
+};
+
+/// "931 bytes", "12.5 MB", "8.6 GB" (decimal units).
+inline std::string format_bytes(std::uint64_t bytes) {
+  char text[48];
+  const auto b = static_cast<double>(bytes);
+  if (bytes < 1000) std::snprintf(text, sizeof text, "%llu bytes", static_cast<unsigned long long>(bytes));
+  else if (b < 1e6) std::snprintf(text, sizeof text, "%.1f kB", b / 1e3);
+  else if (b < 1e9) std::snprintf(text, sizeof text, "%.1f MB", b / 1e6);
+  else std::snprintf(text, sizeof text, "%.1f GB", b / 1e9);
+  return text;
+}
+
+/// What this process can still allocate, as the set-up checks see it before allocating O(n)
+/// or O(free cells) memory: the smaller of
+///   - the physical memory and swap of the machine less this process's resident set, and
+///   - the address-space limit (RLIMIT_AS, `ulimit -v`), if any, less its address space now
+///     (/proc/self/statm).
+/// It errs only towards room (the memory of other processes is not subtracted): a request
+/// beyond it can never be met, while one within it may still fail (bad_alloc: exit 8).
+struct MemoryRoom {
+  std::uint64_t bytes = UINT64_MAX;  ///< room left
+  std::string bound;                 ///< what bounds it, for messages
+};
+
+inline MemoryRoom memory_room() {
+  std::uint64_t size = 0, resident = 0;
+  if (std::FILE* f = std::fopen("/proc/self/statm", "r")) {
+    unsigned long long pages_size = 0, pages_resident = 0;
+    if (std::fscanf(f, "%llu %llu", &pages_size, &pages_resident) == 2) {
+      const auto page = static_cast<std::uint64_t>(sysconf(_SC_PAGESIZE));
+      size = pages_size * page;
+      resident = pages_resident * page;
+    }
+    std::fclose(f);
+  }
+  MemoryRoom room;
+  struct sysinfo info {};
+  if (sysinfo(&info) == 0) {
+    const std::uint64_t total = (static_cast<std::uint64_t>(info.totalram) + info.totalswap) * info.mem_unit;
+    room.bytes = total > resident ? total - resident : 0;
+    room.bound = format_bytes(room.bytes) + " left of " + format_bytes(total) + " of memory and swap";
+  }
+  struct rlimit limit {};
+  if (getrlimit(RLIMIT_AS, &limit) == 0 && limit.rlim_cur != RLIM_INFINITY) {
+    const auto cap = static_cast<std::uint64_t>(limit.rlim_cur);
+    const std::uint64_t left = cap > size ? cap - size : 0;
+    if (left < room.bytes) {
+      room.bytes = left;
+      room.bound = format_bytes(left) + " left under the address-space limit (ulimit -v) of " + format_bytes(cap);
+    }
+  }
+  return room;
+}
+
+/// Throws CapacityError "WHAT needs BYTES, more than this process can get (ROOM)" when `bytes`
+/// exceed the room: the refusal of a set-up that could never allocate its memory.
+inline void require_memory(std::uint64_t bytes, const std::string& what, const MemoryRoom& room) {
+  if (bytes <= room.bytes) return;
+  throw CapacityError(what + " needs " + format_bytes(bytes) + ", more than this process can get (" + room.bound + ")");
+}
+inline void require_memory(std::uint64_t bytes, const std::string& what) {
+  // Small requests never ask the system (reading /proc costs some microseconds).
+  if (bytes < (std::uint64_t{1} << 26)) return;
+  require_memory(bytes, what, memory_room());
+}
+
 /// a + b, or UINT64_MAX when that overflows (budgets from parameters up to UINT64_MAX).
 constexpr std::uint64_t saturating_add(std::uint64_t a, std::uint64_t b) { return a > UINT64_MAX - b ? UINT64_MAX : a + b; }
 
@@ -59,11 +181,17 @@ constexpr std::uint64_t saturating_mul(std::uint64_t a, std::uint64_t b) {
 /// The unit of the Luby restart budgets of the complete searches (exact, bitboard), as
 /// parameter rows of both: X(A, TYPE, NAME, DEFAULT, MIN, MAX, HELP) (core/param_spec.hpp).
 /// The constant is at least 1, so that every run tries a node.
-#define NQC_LUBY_PARAMS(X, A)                                                                                         \
+#define NQC_LUBY_PARAMS(X, A, RESTART_NODES, RESTART_GROWTH)                                                                                         \
   X(A, std::uint64_t, luby_nodes_per_free_row, 2, 0, UINT64_MAX,                                                     \
     "restarts: run i may try (luby_nodes_per_free_row * f + luby_nodes_base) * Luby(i) nodes (f: free rows; Luby: " \
     "1, 1, 2, 1, 1, 2, 4, ...)")                                                                                       \
-  X(A, std::uint64_t, luby_nodes_base, 256, 1, UINT64_MAX, "the constant of the restarts' unit (see luby_nodes_per_free_row)")
+  X(A, std::uint64_t, luby_nodes_base, 256, 1, UINT64_MAX, "the constant of the restarts' unit (see luby_nodes_per_free_row)") \
+  X(A, std::uint64_t, luby_restart_nodes, RESTART_NODES, 0, UINT64_MAX,                                       \
+    "Luby budgets while fewer nodes than this have been tried in all; then restart_growth")                         \
+  X(A, std::uint64_t, restart_growth, RESTART_GROWTH, 0, 1024,                                                      \
+    "after the Luby budgets, each run may try (restart_growth - 1) times the nodes of all runs before it (at least " \
+    "the unit): an infeasibility proof costs at most about restart_growth / (restart_growth - 1) times one run; 0: " \
+    "one last run to the end")
 
 /// The Luby sequence, 1-based: 1, 1, 2, 1, 1, 2, 4, 1, 1, 2, 1, 1, 2, 4, 8, ... ([Luby93]):
 /// the restart budgets of the complete searches (exact, bitboard) are a unit times luby(run).
@@ -80,6 +208,18 @@ inline std::uint64_t luby(std::uint64_t i) {
 /// (per_free_row * free_rows + base) * luby(run), saturated at UINT64_MAX.
 inline std::uint64_t luby_budget(std::uint64_t per_free_row, std::uint64_t base, std::uint64_t free_rows, std::uint64_t run) {
   return saturating_mul(saturating_add(saturating_mul(per_free_row, free_rows), base), luby(run));
+}
+
+/// The node budget of run `run` (1-based) of a search with Luby restarts (NQC_LUBY_PARAMS' fields
+/// in `params`) on `free_rows` free rows after `nodes` nodes: luby_budget while nodes <
+/// luby_restart_nodes; then max(unit, (restart_growth - 1) * nodes), or UINT64_MAX (no restart:
+/// the run goes to the end) when restart_growth < 2.
+template <typename Params>
+std::uint64_t restart_budget(const Params& params, std::uint64_t free_rows, std::uint64_t run, std::uint64_t nodes) {
+  if (nodes < params.luby_restart_nodes) return luby_budget(params.luby_nodes_per_free_row, params.luby_nodes_base, free_rows, run);
+  if (params.restart_growth < 2) return UINT64_MAX;
+  const std::uint64_t unit = luby_budget(params.luby_nodes_per_free_row, params.luby_nodes_base, free_rows, 1);
+  return std::max(unit, saturating_mul(params.restart_growth - 1, nodes));
 }
 
 }  // namespace nqc

@@ -1,8 +1,13 @@
 #include "core/lines.hpp"
 
+#include "core/limit_watch.hpp"
+
 namespace nqc {
 
-bool close_lines(const Composition& c, Bitset& used, Bitset& diff, Bitset& sum) {
+bool close_lines(const Composition& c, Bitset& used, Bitset& diff, Bitset& sum, SetupWatch* setup) {
+  SetupWatch unpolled;
+  SetupWatch& watch = setup != nullptr ? *setup : unpolled;
+  if (watch.stopped()) return true;
   const Index n = c.n();
   const auto un = static_cast<std::size_t>(n);
   used.assign(un);
@@ -15,43 +20,58 @@ bool close_lines(const Composition& c, Bitset& used, Bitset& diff, Bitset& sum) 
     if (a >= 0 && static_cast<std::size_t>(a) < diagonal_lines(n)) sum.set(static_cast<std::size_t>(a));
   const Index* q = c.q.data();
   bool consistent = true;
-  for (Index r = 0; r < n; ++r) {
-    if (r + kAhead < n)
-      if (const Index ja = q[r + kAhead]; ja >= 1 && ja <= n) {
-        used.prefetch(static_cast<std::size_t>(ja - 1));
-        diff.prefetch(diff_line(n, r + kAhead, ja - 1));
-        sum.prefetch(sum_line(r + kAhead, ja - 1));
+  watch.chunks(n, [&](std::int64_t from, std::int64_t to) {
+    for (auto r = static_cast<Index>(from); r < static_cast<Index>(to); ++r) {
+      if (r < n - kAhead)
+        if (const Index ja = q[r + kAhead]; ja >= 1 && ja <= n) {
+          used.prefetch(static_cast<std::size_t>(ja - 1));
+          diff.prefetch(diff_line(n, r + kAhead, ja - 1));
+          sum.prefetch(sum_line(r + kAhead, ja - 1));
+        }
+      const Index j = q[r];
+      if (j == 0) continue;
+      if (j < 0 || j > n) {
+        consistent = false;
+        continue;
       }
-    const Index j = q[r];
-    if (j == 0) continue;
-    if (j < 0 || j > n) {
-      consistent = false;
-      continue;
+      const std::size_t col = static_cast<std::size_t>(j - 1), d = diff_line(n, r, j - 1), s = sum_line(r, j - 1);
+      if (used.test(col) || diff.test(d) || sum.test(s)) consistent = false;
+      used.set(col);
+      diff.set(d);
+      sum.set(s);
     }
-    const std::size_t col = static_cast<std::size_t>(j - 1), d = diff_line(n, r, j - 1), s = sum_line(r, j - 1);
-    if (used.test(col) || diff.test(d) || sum.test(s)) consistent = false;
-    used.set(col);
-    diff.set(d);
-    sum.set(s);
-  }
-  return consistent;
+  });
+  return consistent || watch.hit() != StopReason::none;
 }
 
-std::vector<Index> free_rows_of(const Composition& c) {
+std::vector<Index> free_rows_of(const Composition& c, SetupWatch* setup) {
+  SetupWatch unpolled;
+  SetupWatch& watch = setup != nullptr ? *setup : unpolled;
+  const Index* q = c.q.data();
   std::size_t count = 0;
-  for (const Index v : c.q) count += v == 0 ? 1 : 0;
   std::vector<Index> rows;
+  if (watch.stopped() || !watch.chunks(c.n(), [&](std::int64_t from, std::int64_t to) {
+        for (std::int64_t r = from; r < to; ++r) count += q[r] == 0 ? 1 : 0;
+      }))
+    return rows;
   rows.reserve(count);
-  for (Index r = 0; r < c.n(); ++r)
-    if (c.q[static_cast<std::size_t>(r)] == 0) rows.push_back(r);
+  watch.chunks(c.n(), [&](std::int64_t from, std::int64_t to) {
+    for (std::int64_t r = from; r < to; ++r)
+      if (q[r] == 0) rows.push_back(static_cast<Index>(r));
+  });
   return rows;
 }
 
-std::vector<Index> free_columns_of(const Bitset& used, Index n) {
+std::vector<Index> free_columns_of(const Bitset& used, Index n, SetupWatch* setup) {
+  SetupWatch unpolled;
+  SetupWatch& watch = setup != nullptr ? *setup : unpolled;
   std::vector<Index> cols;
+  if (watch.stopped()) return cols;
   cols.reserve(static_cast<std::size_t>(n) - used.count());
-  for (Index col = 0; col < n; ++col)
-    if (!used.test(static_cast<std::size_t>(col))) cols.push_back(col);
+  watch.chunks(n, [&](std::int64_t from, std::int64_t to) {
+    for (std::int64_t col = from; col < to; ++col)
+      if (!used.test(static_cast<std::size_t>(col))) cols.push_back(static_cast<Index>(col));
+  });
   return cols;
 }
 

@@ -12,6 +12,8 @@
 
 namespace nqc {
 
+class SetupWatch;  // core/limit_watch.hpp
+
 /// Index of the diagonal (r - c constant) through 0-based row r and column c of an n x n
 /// board: r - c + n - 1, in 0 .. 2n - 2. Computed in 64 bits: exact for every n <= 2^31 - 1
 /// (in 32 bits r + n - 1 overflows from n of about 2^30 on).
@@ -65,13 +67,17 @@ class Bitset {
 /// false when the composition is not consistent (a value outside 0..n, two queens on one
 /// line, or a queen on an excluded diagonal): the engines' check of their input, for free
 /// (verify() says what is wrong).
-bool close_lines(const Composition& c, Bitset& used, Bitset& diff, Bitset& sum);
+/// With `setup`, polls its limits before every kSetupChunk rows: when they stop it
+/// (setup->hit() set), the sets are incomplete and the result is true (nothing found so far).
+bool close_lines(const Composition& c, Bitset& used, Bitset& diff, Bitset& sum, SetupWatch* setup = nullptr);
 
 /// The free rows of `c` (0-based, ascending), in a list of exactly their number (no growth by
-/// doubling, which at n = 10^9 would hold 12 GB for a moment).
-std::vector<Index> free_rows_of(const Composition& c);
+/// doubling, which at n = 10^9 would hold 12 GB for a moment). With `setup`, polled as
+/// close_lines; a stopped call returns an incomplete list.
+std::vector<Index> free_rows_of(const Composition& c, SetupWatch* setup = nullptr);
 
-/// The columns 0..n-1 not in `used` (ascending), in a list of exactly their number.
-std::vector<Index> free_columns_of(const Bitset& used, Index n);
+/// The columns 0..n-1 not in `used` (ascending), in a list of exactly their number. With
+/// `setup`, polled as close_lines; a stopped call returns an incomplete list.
+std::vector<Index> free_columns_of(const Bitset& used, Index n, SetupWatch* setup = nullptr);
 
 }  // namespace nqc

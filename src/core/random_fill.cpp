@@ -5,6 +5,7 @@
 
 #include <algorithm>
 #include <stdexcept>
+#include <string>
 
 #include "core/verifier.hpp"
 
@@ -28,10 +29,15 @@ void release_unused(std::vector<Index>& v) {
 
 // Puts a queen on (r, col) of `c` when both its diagonals are open (its row and column are
 // free by construction: the passes keep the lists of free rows and columns); returns whether
-// it did.
-inline bool try_place(Composition& c, Bitset& d1, Bitset& d2, Index r, Index col) {
+// it did. Without `budget` (max_nodes reached) a free cell sets `over` instead: the placement
+// max_nodes forbids (an attacked cell is no placement, so it never stops a fill).
+inline bool try_place(Composition& c, Bitset& d1, Bitset& d2, Index r, Index col, bool budget = true, bool* over = nullptr) {
   const std::size_t a = diff_line(c.n(), r, col), b = sum_line(r, col);
   if (d1.test(a) || d2.test(b)) return false;
+  if (!budget) {
+    *over = true;
+    return false;
+  }
   d1.set(a);
   d2.set(b);
   c.q[static_cast<std::size_t>(r)] = col + 1;
@@ -44,15 +50,24 @@ void prefetch_pair(const Bitset& d1, const Bitset& d2, Index n, Index r, Index c
 }
 
 // One pass over the pairs (rows[i], cols[i]): a queen wherever the cell is free; the pairs
-// left unplaced are compacted to the front of both lists. Returns the queens placed.
-std::uint64_t pass(Composition& c, Bitset& d1, Bitset& d2, std::vector<Index>& rows,
-                   std::vector<Index>& cols) {
+// left unplaced are compacted to the front of both lists. Returns the queens placed. With
+// `watch`, polls it every 2^16 pairs, and places at most `room` queens: `hit` says which
+// limit stopped the pass (the lists are then left as they stand).
+std::uint64_t pass(Composition& c, Bitset& d1, Bitset& d2, std::vector<Index>& rows, std::vector<Index>& cols,
+                   const LimitWatch* watch = nullptr, std::uint64_t room = UINT64_MAX, StopReason* hit = nullptr) {
   const std::size_t f = rows.size();
   std::size_t kept = 0;
+  bool over = false;
   for (std::size_t i = 0; i < f; ++i) {
+    if (watch != nullptr && (i & 0xFFFF) == 0xFFFF)
+      if ((*hit = watch->poll()) != StopReason::none) return i - kept;
     if (i + kAhead < f) prefetch_pair(d1, d2, c.n(), rows[i + kAhead], cols[i + kAhead]);
     const Index r = rows[i], col = cols[i];
-    if (try_place(c, d1, d2, r, col)) continue;
+    if (try_place(c, d1, d2, r, col, i - kept < room, &over)) continue;
+    if (over) {
+      *hit = StopReason::max_nodes;
+      return i - kept;
+    }
     rows[kept] = r;
     cols[kept] = col;
     ++kept;
@@ -64,30 +79,62 @@ std::uint64_t pass(Composition& c, Bitset& d1, Bitset& d2, std::vector<Index>& r
 
 }  // namespace
 
-RandomFill::RandomFill(Composition& c) : c_(c), n_(c.n()), own_(static_cast<std::size_t>(c.n())) {
-  for (Index r = 0; r < n_; ++r)
-    if (c.q[static_cast<std::size_t>(r)] != 0) own_.set(static_cast<std::size_t>(r));
-  if (!close_lines(c_, used_, d1_, d2_))
-    throw std::invalid_argument("inconsistent composition: " + verify(c_).describe(c_));
+RandomFill::RandomFill(Composition& c) : c_(c), n_(c.n()) {}
+
+// The composition's rows (own_), then its lines (used_, d1_, d2_), each polled and each once:
+// reset() keeps own_ and leaves the lines to the next run().
+StopReason RandomFill::prepare(SetupWatch& setup) {
+  if (setup.stopped()) return setup.hit();
+  const Index* q = c_.q.data();
+  if (!own_ready_) {
+    own_.assign(static_cast<std::size_t>(n_));
+    if (!setup.chunks(n_, [&](std::int64_t from, std::int64_t to) {
+          for (std::int64_t r = from; r < to; ++r)
+            if (q[r] != 0) own_.set(static_cast<std::size_t>(r));
+        }))
+      return setup.hit();
+    own_ready_ = true;
+    // The line sets (6 bits per row with own_) and the first pass's list of free columns.
+    const auto n = static_cast<std::uint64_t>(n_);
+    const std::uint64_t free_rows = n - own_.count();
+    require_memory(6 * n / 8 + 4 * free_rows, "the random fill at n = " + std::to_string(n_) + " with " +
+                                                  std::to_string(free_rows) + " free rows (6 bits per row and 4 bytes per free row)");
+  }
+  if (!lines_ready_) {
+    const bool consistent = close_lines(c_, used_, d1_, d2_, &setup);
+    if (setup.hit() != StopReason::none) return setup.hit();
+    if (!consistent) throw std::invalid_argument("inconsistent composition: " + verify(c_).describe(c_));
+    lines_ready_ = true;
+  }
+  return StopReason::none;
 }
 
-void RandomFill::collect_free_lines() {
-  rows_ = free_rows_of(c_);
-  cols_ = free_columns_of(used_, n_);
+void RandomFill::collect_free_lines(SetupWatch* setup) {
+  rows_ = free_rows_of(c_, setup);
+  cols_ = free_columns_of(used_, n_, setup);
 }
 
-StopReason RandomFill::run(Index target_free, Rng& rng, FillStats& stats, const LimitWatch* watch) {
+StopReason RandomFill::run(Index target_free, Rng& rng, FillStats& stats, const LimitWatch* watch,
+                           std::uint64_t nodes_before) {
   const auto polled = [&] { return watch != nullptr ? watch->poll() : StopReason::none; };
-  cols_ = free_columns_of(used_, n_);
+  // The queens this run may still place before max_nodes (nodes_before + stats.placed so far).
+  const auto room = [&] {
+    const std::uint64_t max = watch != nullptr ? watch->max_nodes() : 0, done = nodes_before + stats.placed;
+    return max == 0 ? UINT64_MAX : max > done ? max - done : 0;
+  };
+  SetupWatch setup(watch);
+  if (const StopReason hit = prepare(setup); hit != StopReason::none) return hit;
+  cols_ = free_columns_of(used_, n_, &setup);
+  if (setup.hit() != StopReason::none) return setup.hit();
   const std::size_t f = cols_.size();
   rows_.clear();
   if (f <= static_cast<std::size_t>(std::max<Index>(target_free, 0))) {
-    collect_free_lines();
-    return StopReason::none;
+    collect_free_lines(&setup);
+    return setup.hit();
   }
   // First pass without a row list: the i-th free row (ascending) meets cols_[i]; a cursor
   // runs kAhead free rows ahead to prefetch their lines.
-  shuffle(cols_.begin(), cols_.end(), rng);
+  if (!shuffle_until(cols_.begin(), cols_.end(), rng, [&] { return setup.stopped(); })) return setup.hit();
   {
     Index ring[kAhead];
     std::size_t ahead = 0;
@@ -102,6 +149,8 @@ StopReason RandomFill::run(Index target_free, Rng& rng, FillStats& stats, const 
     }
     std::size_t kept = 0;
     std::uint64_t placed = 0;
+    const std::uint64_t can_place = room();
+    bool over = false;
     for (std::size_t i = 0; i < f; ++i) {
       const Index r = ring[i % kAhead];
       if (i + kAhead < f) {
@@ -109,8 +158,15 @@ StopReason RandomFill::run(Index target_free, Rng& rng, FillStats& stats, const 
         prefetch_pair(d1_, d2_, n_, ring[i % kAhead], cols_[i + kAhead]);
       }
       const Index col = cols_[i];
-      if (try_place(c_, d1_, d2_, r, col)) ++placed;
-      else cols_[kept++] = col;
+      if (try_place(c_, d1_, d2_, r, col, placed < can_place, &over)) {
+        ++placed;
+      } else if (over) {
+        stats.probes += i;
+        stats.placed += placed;
+        return StopReason::max_nodes;
+      } else {
+        cols_[kept++] = col;
+      }
       if ((i & 0xFFFF) == 0xFFFF)
         if (const StopReason hit = polled(); hit != StopReason::none) {
           stats.probes += i + 1;
@@ -124,7 +180,8 @@ StopReason RandomFill::run(Index target_free, Rng& rng, FillStats& stats, const 
     cols_.resize(kept);
     release_unused(cols_);
   }
-  rows_ = free_rows_of(c_);
+  rows_ = free_rows_of(c_, &setup);
+  if (setup.hit() != StopReason::none) return setup.hit();
   // Further passes: the rows left, ascending, against the columns left, which stay in the
   // first pass's random order and are rotated by a random offset for each pass: a new
   // random matching every pass for the price of a sequential rotation (a fresh shuffle per
@@ -133,9 +190,11 @@ StopReason RandomFill::run(Index target_free, Rng& rng, FillStats& stats, const 
     if (const StopReason hit = polled(); hit != StopReason::none) return hit;
     const std::size_t before = rows_.size();
     std::rotate(cols_.begin(), cols_.begin() + static_cast<std::ptrdiff_t>(rng.below(cols_.size())), cols_.end());
-    const std::uint64_t placed = pass(c_, d1_, d2_, rows_, cols_);
+    StopReason hit = StopReason::none;
+    const std::uint64_t placed = pass(c_, d1_, d2_, rows_, cols_, watch, room(), &hit);
     stats.probes += before;
     stats.placed += placed;
+    if (hit != StopReason::none) return hit;
     if (placed * 64 < before) break;
   }
   // rand & rand until the target or 16 f consecutive misses.
@@ -146,7 +205,9 @@ StopReason RandomFill::run(Index target_free, Rng& rng, FillStats& stats, const 
     const std::size_t i = rng.below(rows_.size());
     const std::size_t j = rng.below(cols_.size());
     ++stats.probes;
-    if (!try_place(c_, d1_, d2_, rows_[i], cols_[j])) {
+    bool over = false;
+    if (!try_place(c_, d1_, d2_, rows_[i], cols_[j], room() != 0, &over)) {
+      if (over) return StopReason::max_nodes;
       ++misses;
       continue;
     }
@@ -163,11 +224,12 @@ StopReason RandomFill::run(Index target_free, Rng& rng, FillStats& stats, const 
 }
 
 void RandomFill::reset() {
-  for (Index r = 0; r < n_; ++r)
-    if (!own_.test(static_cast<std::size_t>(r))) c_.q[static_cast<std::size_t>(r)] = 0;
-  close_lines(c_, used_, d1_, d2_);
   rows_.clear();
   cols_.clear();
+  if (!own_ready_) return;  // nothing was placed
+  for (Index r = 0; r < n_; ++r)
+    if (!own_.test(static_cast<std::size_t>(r))) c_.q[static_cast<std::size_t>(r)] = 0;
+  lines_ready_ = false;
 }
 
 FillStats random_fill(Composition& c, Index target_free, Rng& rng) {

@@ -25,8 +25,9 @@ struct FillStats {
 /// composition, so the fill of n = 10^9 needs about 4.7 GB beside the composition's 4 GB.
 class RandomFill {
  public:
-  /// Prepares the fill of consistent composition `c` (its queens and its excluded diagonals
-  /// close their lines). O(n).
+  /// The fill of consistent composition `c` (its queens and its excluded diagonals close
+  /// their lines). O(1): the O(n) preparation (its rows, then the line sets) is made by the
+  /// first run(), under that run's limits.
   explicit RandomFill(Composition& c);
 
   /// Call on a new fill or after reset(). Adds queens at random until at most `target_free`
@@ -38,9 +39,17 @@ class RandomFill {
   /// ascending row order: the matching is as random, no list of rows is needed for the first
   /// pass, and the rows are written in order (the first pass on an empty board places 0.608 n
   /// instead of 0.600 n). The random probes of the line sets are prefetched some pairs
-  /// ahead. With `watch`, polls the stop flag and time limit about every 2^16 probes and
-  /// returns the limit hit (the queens placed so far stay), else StopReason::none.
-  StopReason run(Index target_free, Rng& rng, FillStats& stats, const LimitWatch* watch = nullptr);
+  /// ahead. With `watch`, polls the stop flag and time limit about every 2^16 probes, and in
+  /// the set-up before them (the line sets, the free lines, the first pass's shuffle: every
+  /// kSetupChunk steps), and stops at max_nodes: the queens it places are nodes, counted from
+  /// `nodes_before` (the caller's so far), and it places none beyond watch->max_nodes(). Returns
+  /// the limit hit (the queens placed so far stay), else StopReason::none.
+  /// The first run() (and the first after reset()) prepares the line sets; before allocating
+  /// them and the lists of free columns and rows it refuses (CapacityError) a fill that can
+  /// never fit the memory left (memory_room(): 6 bits per row and 4 bytes per free row).
+  /// Throws std::invalid_argument when the composition is inconsistent.
+  StopReason run(Index target_free, Rng& rng, FillStats& stats, const LimitWatch* watch = nullptr,
+                 std::uint64_t nodes_before = 0);
 
   /// Free rows and free columns now, ascending board indices (after run()).
   [[nodiscard]] const std::vector<Index>& free_rows() const { return rows_; }
@@ -49,12 +58,14 @@ class RandomFill {
   [[nodiscard]] const Bitset& diff_closed() const { return d1_; }
   [[nodiscard]] const Bitset& sum_closed() const { return d2_; }
 
-  /// Takes back every queen the fill placed: the composition is as it was given. O(n).
+  /// Takes back every queen the fill placed: the composition is as it was given. O(n)
+  /// sequential; the line sets are recomputed by the next run().
   void reset();
 
  private:
+  StopReason prepare(SetupWatch& setup);
   void close(Index r, Index c);
-  void collect_free_lines();
+  void collect_free_lines(SetupWatch* setup);
 
   Composition& c_;
   Index n_;
@@ -62,6 +73,8 @@ class RandomFill {
   Bitset used_;    // columns holding a queen now
   Bitset d1_, d2_;
   std::vector<Index> rows_, cols_;
+  bool own_ready_ = false;    // own_ holds the composition's rows
+  bool lines_ready_ = false;  // used_, d1_, d2_ hold the composition's lines (and the fill's queens)
 };
 
 /// Adds queens to consistent composition `c` in place with RandomFill::run (see there) down

@@ -2,53 +2,144 @@
 
 #include <algorithm>
 #include <stdexcept>
+#include <string>
 
 #include "core/verifier.hpp"
 
 namespace nqc {
+namespace {
+
+// Boards of at most this many cells (some 50 MB while built) are built without asking the
+// system how much memory is left.
+constexpr std::uint64_t kSmallBoardCells = std::uint64_t{1} << 20;
+
+std::uint64_t product(std::int64_t a, std::int64_t b) { return static_cast<std::uint64_t>(a) * static_cast<std::uint64_t>(b); }
+
+// The slots of renumber's table for `cells` cells on an n x n board: a power of two at least
+// twice the distinct diagonals of one direction, at most min(cells, 2n - 1).
+std::uint64_t table_slots(Index n, std::uint64_t cells) {
+  const std::uint64_t keys = std::min<std::uint64_t>(cells, 2 * static_cast<std::uint64_t>(std::max<Index>(n, 1)) - 1);
+  std::uint64_t size = 16;
+  while (size < 2 * keys) size *= 2;
+  return size;
+}
+
+}  // namespace
+
+std::uint64_t ResidualBoard::build_bytes(Index n, std::uint64_t cells) {
+  const std::uint64_t lines = std::min<std::uint64_t>(cells, 2 * static_cast<std::uint64_t>(std::max<Index>(n, 1)) - 1);
+  const std::uint64_t table = saturating_mul(16, table_slots(n, cells));
+  const std::uint64_t lists = saturating_add(saturating_mul(12, cells), saturating_mul(16, lines));
+  return saturating_add(saturating_mul(16, cells), std::max(table, lists));
+}
+
+void ResidualBoard::require_fits(Index n, Index rows, Index cols, std::uint64_t min_cells, std::uint64_t other_bytes,
+                                 const MemoryRoom* room) {
+  const std::string board = "the residual board of " + std::to_string(rows) + " free rows x " + std::to_string(cols) + " free columns";
+  if (min_cells > kMaxResidualCells)
+    throw CapacityError(board + " has at least " + std::to_string(min_cells) + " free cells, more than the " +
+                        std::to_string(kMaxResidualCells) + " a residual board holds (32-bit cell ids)");
+  const std::uint64_t bytes = saturating_add(build_bytes(n, min_cells), other_bytes);
+  const std::string what = board + " (at least " + std::to_string(min_cells) + " free cells" +
+                           (other_bytes != 0 ? ", with the line sets and lists of its set-up" : "") + ")";
+  if (room != nullptr) require_memory(bytes, what, *room);
+  else require_memory(bytes, what);
+}
 
 StopReason ResidualBoard::build(const Composition& c, bool check_columns, const LimitWatch* watch) {
+  SetupWatch setup(watch);
+  if (setup.stopped()) return setup.hit();
   const Index n = c.n();
+  // Before any O(n) allocation: can the residual ever be held? A consistent composition has f
+  // free columns for its f free rows; each of its k queens closes one diagonal of each
+  // direction, each excluded diagonal closes one, and a diagonal meets a row in one cell at most.
+  const Index* q = c.q.data();
+  std::int64_t f = 0;
+  if (!setup.chunks(n, [&](std::int64_t from, std::int64_t to) {
+        for (std::int64_t r = from; r < to; ++r) f += q[r] == 0 ? 1 : 0;
+      }))
+    return setup.hit();
+  const auto closed = 2 * (static_cast<std::int64_t>(n) - f) + static_cast<std::int64_t>(c.excluded_difference.size()) +
+                      static_cast<std::int64_t>(c.excluded_sum.size());
+  const std::uint64_t at_least = f > closed ? product(f, f - closed) : 0;
+  // Beside the cells: 5n bits of line sets and the lists of free rows and columns.
+  const std::uint64_t lines = 5 * static_cast<std::uint64_t>(n) / 8 + 8 * static_cast<std::uint64_t>(f);
+  require_fits(n, static_cast<Index>(f), static_cast<Index>(f), at_least, lines);
+
   Bitset used, diff, sum;
-  if (!close_lines(c, used, diff, sum))
-    throw std::invalid_argument("inconsistent composition: " + verify(c).describe(c));
-  return build(n, free_rows_of(c), free_columns_of(used, n), diff, sum, check_columns, watch);
+  const bool consistent = close_lines(c, used, diff, sum, &setup);
+  if (setup.hit() != StopReason::none) return setup.hit();
+  if (!consistent) throw std::invalid_argument("inconsistent composition: " + verify(c).describe(c));
+  std::vector<Index> rows = free_rows_of(c, &setup);
+  std::vector<Index> cols = free_columns_of(used, n, &setup);
+  if (setup.hit() != StopReason::none) return setup.hit();
+  return build(n, std::move(rows), std::move(cols), diff, sum, check_columns, watch);
 }
 
 StopReason ResidualBoard::build(Index n, std::vector<Index> rows, std::vector<Index> cols, const Bitset& diff_closed,
                                  const Bitset& sum_closed, bool check_columns, const LimitWatch* watch) {
+  SetupWatch setup(watch);
+  n_ = n;
   check_columns_ = check_columns;
   rows_ = std::move(rows);
   cols_ = std::move(cols);
   const auto f = static_cast<Index>(rows_.size());
+  const auto fc = static_cast<Index>(cols_.size());
   cells_.clear();
-  diff_keys_.clear();
-  sum_keys_.clear();
-  row_begin_.assign(static_cast<std::size_t>(f) + 1, 0);
-  // The limits are polled by the cells examined (every 2^16), not by rows: a row of 10^7
-  // columns is seconds of work and gigabytes of cells (`count 10000000 --time-limit 1` ran on).
-  std::uint64_t examined = 0;
-  for (Index a = 0; a < f; ++a) {
-    row_begin_[static_cast<std::size_t>(a)] = static_cast<Index>(cells_.size());
-    const Index r = rows_[static_cast<std::size_t>(a)];
-    for (Index b = 0; b < static_cast<Index>(cols_.size()); ++b) {
-      if (watch != nullptr && (++examined & 0xFFFF) == 0)
-        if (const StopReason hit = watch->poll(); hit != StopReason::none) return hit;
-      const Index c = cols_[static_cast<std::size_t>(b)];
-      const std::size_t d1 = diff_line(n, r, c), d2 = sum_line(r, c);
-      if (diff_closed.test(d1) || sum_closed.test(d2)) continue;
-      cells_.push_back({a, b, 0, 0});
-      diff_keys_.push_back(d1);
-      sum_keys_.push_back(d2);
+  if (setup.stopped()) return setup.hit();
+  // The scan of the f x fc cells: calls cell(a, b) for each free one. The limits are
+  // polled by the cells examined (every 2^16), not by rows: a row of 10^7 columns is seconds
+  // of work and gigabytes of cells (`count 10000000 --time-limit 1` ran on). False when a
+  // limit stopped it.
+  const auto scan = [&](auto&& cell) {
+    std::uint64_t examined = 0;
+    for (Index a = 0; a < f; ++a) {
+      const Index r = rows_[static_cast<std::size_t>(a)];
+      for (Index b = 0; b < fc; ++b) {
+        if (watch != nullptr && (++examined & 0xFFFF) == 0 && setup.stopped()) return false;
+        const Index col = cols_[static_cast<std::size_t>(b)];
+        const std::size_t d1 = diff_line(n, r, col), d2 = sum_line(r, col);
+        if (diff_closed.test(d1) || sum_closed.test(d2)) continue;
+        cell(a, b);
+      }
+    }
+    return true;
+  };
+  // A board that may not fit (allocated as it grows: up to 48 bytes a cell while its list is
+  // moved) is refused at once when at least f x (fc - closed diagonals) cells would not fit (a
+  // closed diagonal takes at most one cell of a row), else counted first (nothing allocated)
+  // and refused as soon as the count passes what fits, then allocated exactly.
+  if (const std::uint64_t most = product(f, fc); most > kSmallBoardCells) {
+    const MemoryRoom room = memory_room();
+    const auto fits = [&](std::uint64_t cells) { return cells <= kMaxResidualCells && build_bytes(n, cells) <= room.bytes; };
+    if (!fits(most) || saturating_add(build_bytes(n, most), saturating_mul(32, most)) > room.bytes) {
+      const std::uint64_t closed = diff_closed.count() + sum_closed.count();
+      const auto columns = static_cast<std::uint64_t>(fc);
+      require_fits(n, f, fc, columns > closed ? static_cast<std::uint64_t>(f) * (columns - closed) : 0, 0, &room);
+      std::uint64_t count = 0;
+      if (!scan([&](Index, Index) {
+            if ((++count & 0xFFFF) == 0 && !fits(count)) require_fits(n, f, fc, count, 0, &room);
+          }))
+        return setup.hit();
+      require_fits(n, f, fc, count, 0, &room);
+      cells_.reserve(count);
     }
   }
-  row_begin_[static_cast<std::size_t>(f)] = static_cast<Index>(cells_.size());
-  const Index d1_count = renumber(diff_keys_, &Cell::d1);
-  const Index d2_count = renumber(sum_keys_, &Cell::d2);
-  const auto fc = static_cast<Index>(cols_.size());
+  row_begin_.assign(static_cast<std::size_t>(f) + 1, 0);
+  Index row = -1;
+  if (!scan([&](Index a, Index b) {
+        while (row < a) row_begin_[static_cast<std::size_t>(++row)] = static_cast<Index>(cells_.size());
+        cells_.push_back({a, b, 0, 0});
+      }))
+    return setup.hit();
+  while (row < f) row_begin_[static_cast<std::size_t>(++row)] = static_cast<Index>(cells_.size());
+  const Index d1_count = renumber([&](const Cell& cell) { return diff_line(n_, board_row(cell.a), board_col(cell.b)); }, &Cell::d1);
+  const Index d2_count = renumber([&](const Cell& cell) { return sum_line(board_row(cell.a), board_col(cell.b)); }, &Cell::d2);
+  if (slots_.capacity() > kSmallBoardCells) std::vector<std::pair<std::uint64_t, Index>>().swap(slots_);
   bucket(&Cell::b, fc, col_begin_, col_cells_);
   bucket(&Cell::d1, d1_count, d1_begin_, d1_cells_);
   bucket(&Cell::d2, d2_count, d2_begin_, d2_cells_);
+  if (fill_.capacity() > kSmallBoardCells) std::vector<Index>().swap(fill_);
 
   row_open_.assign(static_cast<std::size_t>(f), 1);
   col_open_.assign(static_cast<std::size_t>(fc), 1);
@@ -126,18 +217,19 @@ void ResidualBoard::visit_list(Index e, const std::vector<Index>& begin, const s
   }
 }
 
-// Sets `field` of every cell to a compact id of its board diagonal in `keys`: 0 .. (number of
+// Sets `field` of every cell to a compact id of its board diagonal key(cell): 0 .. (number of
 // distinct values) - 1 in order of first appearance; returns their number. An
 // open-addressing table of about 2x the cells keeps it O(cells) in time and memory whatever n
 // (a table over all 2n diagonals would cost O(n) per build, and sorting O(cells log cells)).
-Index ResidualBoard::renumber(std::vector<std::uint64_t>& keys, Index Cell::*field) {
+// The keys are computed again from the cells rather than stored (16 bytes per cell less).
+template <class Key>
+Index ResidualBoard::renumber(Key key_of, Index Cell::*field) {
   constexpr std::uint64_t kEmpty = ~std::uint64_t{0};
-  std::size_t size = 16;
-  while (size < 2 * cells_.size()) size *= 2;
+  const auto size = static_cast<std::size_t>(table_slots(n_, cells_.size()));
   slots_.assign(size, {kEmpty, 0});
   Index next = 0;
   for (std::size_t i = 0; i < cells_.size(); ++i) {
-    const std::uint64_t key = keys[i];
+    const std::uint64_t key = key_of(cells_[i]);
     std::size_t h = (key * 0x9E3779B97F4A7C15ULL) >> 32;
     for (h &= size - 1; slots_[h].first != kEmpty && slots_[h].first != key; h = (h + 1) & (size - 1)) {
     }

@@ -14,6 +14,9 @@
 
 namespace nqc {
 
+/// The most free cells a residual board holds: cell ids are 32-bit (Index).
+inline constexpr std::uint64_t kMaxResidualCells = 2147483647;
+
 /// Free rows x free columns of a board, as the list of the cells that no queen attacks
 /// (cells attacked when it is built can never reopen while it lives, so they are left out).
 /// Each cell has its reduced row a (index into rows()), reduced column b (index into cols())
@@ -34,16 +37,43 @@ class ResidualBoard {
   /// `sum_closed` (index sum_line). Cells are numbered row by row, columns ascending. O(f^2)
   /// bit tests on f free rows. With `check_columns`, place() also reports an open column
   /// left without a free cell.
-  /// With `watch`, the O(f^2) scan polls the stop flag and the time limit every 64 rows and
-  /// returns the limit hit (the board is then unusable), else StopReason::none.
+  /// With `watch`, the scan polls the stop flag and the time limit at its start and every 2^16
+  /// cells examined and returns the limit hit (the board is then unusable), else
+  /// StopReason::none.
+  /// Refuses what it can never hold before allocating it (CapacityError, core/limit_watch.hpp):
+  /// more free cells than kMaxResidualCells, or more than build_bytes() beyond what the process
+  /// can get (memory_room()). When f x fc cells might not fit, it refuses at once if at least
+  /// f x (fc - closed diagonals) of them would not (a closed diagonal takes at most one cell of
+  /// a row), else counts them first (the same polled scan, nothing allocated), refusing as soon
+  /// as the count passes what fits, and then allocates exactly that many.
   StopReason build(Index n, std::vector<Index> rows, std::vector<Index> cols, const Bitset& diff_closed,
                     const Bitset& sum_closed, bool check_columns, const LimitWatch* watch = nullptr);
 
   /// build() for the residual of consistent composition `c`: its free rows x free columns,
   /// with the diagonals closed by its queens and those it excludes (CSPLib prob079). O(n)
-  /// time and 5n bits on top of the board. Throws std::invalid_argument for an inconsistent
-  /// composition.
+  /// time and 5n bits on top of the board, every pass polled as above (kSetupChunk rows
+  /// apart). Before any O(n) allocation it refuses (CapacityError) a residual that can never
+  /// be held: f free rows keep at least f x (f - 2k - excluded diagonals) free cells (the
+  /// empty board of n > 46340 has more than kMaxResidualCells). Throws std::invalid_argument
+  /// for an inconsistent composition.
   StopReason build(const Composition& c, bool check_columns, const LimitWatch* watch = nullptr);
+
+  /// The most memory a residual board of `cells` free cells on an n x n board holds while it is
+  /// built (its cells allocated at once): the cells (16 bytes each), then the larger of the
+  /// table that renumbers the diagonals (16 bytes a slot, a power of two at least twice the
+  /// distinct diagonals, at most min(cells, 2n - 1)) and the lines' lists (12 bytes per cell and
+  /// 16 per diagonal).
+  static std::uint64_t build_bytes(Index n, std::uint64_t cells);
+
+  /// Throws CapacityError when a residual board of `rows` free rows x `cols` free columns on an
+  /// n x n board with at least `min_cells` free cells (and `other_bytes` allocated beside it)
+  /// can never be held: more cells than kMaxResidualCells, or build_bytes() beyond what
+  /// memory_room() offers. The message names the board, the bound and the limit, e.g. "the
+  /// residual board of 100000 free rows x 100000 free columns has at least 10000000000 free
+  /// cells, more than the 2147483647 a residual board holds (32-bit cell ids)".
+  /// `room`: the memory left as measured before (default: measured now, for large requests).
+  static void require_fits(Index n, Index rows, Index cols, std::uint64_t min_cells, std::uint64_t other_bytes = 0,
+                           const MemoryRoom* room = nullptr);
 
   [[nodiscard]] Index free_rows() const { return static_cast<Index>(rows_.size()); }
   [[nodiscard]] Index cell_count() const { return static_cast<Index>(cells_.size()); }
@@ -102,15 +132,16 @@ class ResidualBoard {
   void count(Index e, Index delta);
   void visit_lines(Index e, const Cell& c, Index delta);
   void visit_list(Index e, const std::vector<Index>& begin, const std::vector<Index>& cells, Index line, Index delta);
-  Index renumber(std::vector<std::uint64_t>& keys, Index Cell::*field);
+  template <class Key>
+  Index renumber(Key key, Index Cell::*field);
   void bucket(Index Cell::*field, Index lines, std::vector<Index>& begin, std::vector<Index>& cells);
 
+  Index n_ = 0;
   std::vector<Index> rows_, cols_;
   std::vector<Cell> cells_;
   std::vector<Index> row_begin_, col_begin_, col_cells_, d1_begin_, d1_cells_, d2_begin_, d2_cells_;
   std::vector<std::uint8_t> row_open_, col_open_, d1_open_, d2_open_;
   std::vector<Index> row_free_, col_free_, d1_free_, d2_free_;
-  std::vector<std::uint64_t> diff_keys_, sum_keys_;                   // board diagonals while building
   std::vector<std::pair<std::uint64_t, Index>> slots_;                // renumber's table
   std::vector<Index> fill_;
   Index open_count_ = 0;

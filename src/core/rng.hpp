@@ -1,6 +1,7 @@
 // Counter-based seed derivation and the fast generator used everywhere in nqc.
 #pragma once
 
+#include <algorithm>
 #include <cstddef>
 #include <cstdint>
 #include <limits>
@@ -90,11 +91,13 @@ class Rng {
 /// they name is prefetched, so that large arrays (every swap a cache miss from about 10^7
 /// elements on) shuffle twice as fast; the draws, their order and the result are those of
 /// the plain loop: for i = size - 1 down to 1, swap(first[i], first[below(i + 1)]).
-template <class It>
-void shuffle(It first, It last, Rng& rng) {
+/// shuffle_until asks `stop()` every 2^16 steps (a set-up polling its limits) and returns
+/// false, the range partly shuffled, when it says stop; else it is shuffle() and returns true.
+template <class It, class Stop>
+bool shuffle_until(It first, It last, Rng& rng, Stop&& stop) {
   using Diff = decltype(last - first);
   const Diff size = last - first;
-  if (size < 2) return;
+  if (size < 2) return true;
   constexpr Diff kAhead = 16;
   Diff ahead[kAhead];
   // Step s swaps position size - 1 - s with the draw below(size - s).
@@ -106,11 +109,18 @@ void shuffle(It first, It last, Rng& rng) {
   };
   for (Diff s = 0; s < steps && s < kAhead; ++s) ahead[s] = draw(s);
   for (Diff s = 0; s < steps; ++s) {
+    if ((s & 0xFFFF) == 0xFFFF && stop()) return false;
     const Diff j = ahead[s % kAhead];
     if (s + kAhead < steps) ahead[s % kAhead] = draw(s + kAhead);
     using std::swap;
     swap(first[size - 1 - s], first[j]);
   }
+  return true;
+}
+
+template <class It>
+void shuffle(It first, It last, Rng& rng) {
+  shuffle_until(first, last, rng, [] { return false; });
 }
 
 /// A uniformly random permutation of `v` for large vectors, about twice as fast as shuffle()
@@ -121,27 +131,46 @@ void shuffle(It first, It last, Rng& rng) {
 /// `buffer`. Ordering by i.i.d. uniform keys with uniformly random tie-breaks is a uniform
 /// permutation. Deterministic for a given rng state, but not the permutation shuffle() would
 /// give; below 2^21 elements it is shuffle(). Memory: `buffer` grows to v's size.
-template <class T>
-void shuffle_bucketed(std::vector<T>& v, Rng& rng, std::vector<T>& buffer) {
+/// shuffle_bucketed_until asks `stop()` every 2^16 elements of each step (counting,
+/// scattering, shuffling the buckets) and returns false, `v` partly permuted, when it says
+/// stop; else it is shuffle_bucketed() (the same draws and result) and returns true.
+template <class T, class Stop>
+bool shuffle_bucketed_until(std::vector<T>& v, Rng& rng, std::vector<T>& buffer, Stop&& stop) {
   const std::size_t size = v.size();
   unsigned bits = 0;
   while ((size >> bits) > (std::size_t{1} << 20)) ++bits;
-  if (bits == 0) {
-    shuffle(v.begin(), v.end(), rng);
-    return;
-  }
+  if (bits == 0) return shuffle_until(v.begin(), v.end(), rng, stop);
   const std::size_t buckets = std::size_t{1} << bits;
   const unsigned shift = 64 - bits;
   std::vector<std::size_t> start(buckets + 1, 0);
   Rng labels = rng;  // the same bucket draws twice: once to count, once to scatter
-  for (std::size_t i = 0; i < size; ++i) ++start[(rng() >> shift) + 1];
+  for (std::size_t i = 0; i < size; ++i) {
+    if ((i & 0xFFFF) == 0xFFFF && stop()) return false;
+    ++start[(rng() >> shift) + 1];
+  }
   for (std::size_t b = 0; b < buckets; ++b) start[b + 1] += start[b];
   std::vector<std::size_t> next(start.begin(), start.end() - 1);
-  buffer.resize(size);
-  for (std::size_t i = 0; i < size; ++i) buffer[next[labels() >> shift]++] = v[i];
+  buffer.reserve(size);
+  while (buffer.size() < size) {  // zeroed in pieces: 0.4 GB at 10^8 entries take a while to touch
+    if (stop()) return false;
+    buffer.resize(std::min(size, buffer.size() + (std::size_t{1} << 16)));
+  }
+  buffer.resize(size);  // a larger buffer (an earlier, longer shuffle) shrinks
+  for (std::size_t i = 0; i < size; ++i) {
+    if ((i & 0xFFFF) == 0xFFFF && stop()) return false;
+    buffer[next[labels() >> shift]++] = v[i];
+  }
   for (std::size_t b = 0; b < buckets; ++b)
-    shuffle(buffer.begin() + static_cast<std::ptrdiff_t>(start[b]), buffer.begin() + static_cast<std::ptrdiff_t>(start[b + 1]), rng);
+    if (!shuffle_until(buffer.begin() + static_cast<std::ptrdiff_t>(start[b]), buffer.begin() + static_cast<std::ptrdiff_t>(start[b + 1]),
+                       rng, stop))
+      return false;
   v.swap(buffer);
+  return true;
+}
+
+template <class T>
+void shuffle_bucketed(std::vector<T>& v, Rng& rng, std::vector<T>& buffer) {
+  shuffle_bucketed_until(v, rng, buffer, [] { return false; });
 }
 
 }  // namespace nqc

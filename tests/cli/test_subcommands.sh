@@ -299,11 +299,15 @@ check "count n = 1..14 matches OEIS A000170 ($oeis_ok of 14)" test "$oeis_ok" = 
 run "$NQC" count 12 --max-nodes 1000
 expect_exit 3 "count with --max-nodes: exit 3"
 expect_stdout_line "limit: max_nodes" "count with --max-nodes names the limit"
-# A board too large to count stops at its time limit while its residual is still being set up
-# (10^7 rows of 10^7 cells: the limits are polled per cells, not per rows; it ran on for
-# minutes and 7 GB before).
+# A board whose residual can never be held (10^7 rows of 10^7 cells: it ran on for minutes and
+# 7 GB before) is refused at once, before its rows are allocated (test_setup_limits.sh: more).
 run "$NQC" count 10000000 --time-limit 0.5
-expect_exit 3 "count 10^7 --time-limit 0.5: stops at the limit (exit 3)"
+expect_exit 1 "count 10^7 --time-limit 0.5: refused (exit 1)"
+expect_stderr_line "nqc: error: cannot count the empty 10000000 x 10000000 board: the residual board of 10000000 free rows x 10000000 free columns has at least 100000000000000 free cells, more than the 2147483647 a residual board holds (32-bit cell ids)" \
+  "... naming its free cells and the bound"
+# One it can hold (3000 rows of 3000 cells) stops at its time limit, in its set-up or its search.
+run "$NQC" count 3000 --time-limit 0.5
+expect_exit 3 "count 3000 --time-limit 0.5: stops at the limit (exit 3)"
 expect_stdout_line "limit: time_limit" "... names the limit"
 printf '1 0 0 0\n' >"$TMP/q4-corner.txt"
 run "$NQC" count "$TMP/q4-corner.txt"

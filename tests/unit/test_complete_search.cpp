@@ -101,7 +101,12 @@ TEST(CompleteSearch, EveryWordLayoutAgreesWithExact) {
       }
       Rng xr(5, 1), br(5, 1), rr(static_cast<std::uint64_t>(t), 1);
       const Result x = complete_exact(c, xr, limits);
-      const Result b = complete_bitboard(c, br, limits, BitboardParams{true});
+      // exact's search on words: its value order, its rows only, its restarts.
+      BitboardParams as_exact;
+      as_exact.least_damage = true;
+      as_exact.column_singles = false;
+      as_exact.luby_restart_nodes = UINT64_MAX;
+      const Result b = complete_bitboard(c, br, limits, as_exact);
       ASSERT_EQ(b.outcome, x.outcome) << "n = " << s.n << " t = " << t;
       EXPECT_EQ(b.counters.nodes, x.counters.nodes) << "n = " << s.n << " t = " << t;
       EXPECT_EQ(b.solution, x.solution) << "n = " << s.n << " t = " << t;

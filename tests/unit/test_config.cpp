@@ -275,7 +275,7 @@ TEST(Config, EveryParameterOfEveryEngineIsSettableAndRangeChecked) {
         EXPECT_EQ(error_of(j), refused + json(spec.max_real + 0.5).dump());
       }
     }
-  EXPECT_EQ(rows, 41u) << "10 auto + 3 bitboard + 2 exact + 19 grigoryan + 7 minconflicts parameters";
+  EXPECT_EQ(rows, 46u) << "10 auto + 6 bitboard + 4 exact + 19 grigoryan + 7 minconflicts parameters";
 }TEST(Config, PlanSizeIsBounded) {
   json j = minimal();
   j["sizes"][0]["compositions_per_solution"] = 100000001;

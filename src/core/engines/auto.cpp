@@ -104,7 +104,7 @@ Result complete_auto(Composition&& composition, Rng& rng, const Limits& limits, 
     for (std::uint64_t round = 0;; ++round) {
       for (std::uint32_t attempt = 0; attempt < p.refills; ++attempt) {
         FillStats stats;
-        if (const StopReason hit = fill.run(target, rng, stats, &watch); hit != StopReason::none) {
+        if (const StopReason hit = fill.run(target, rng, stats, &watch, counters.nodes); hit != StopReason::none) {
           counters.nodes += stats.placed;
           fill.reset();
           Result r;

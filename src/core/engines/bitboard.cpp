@@ -38,6 +38,10 @@ struct Words {
     for (int i = 0; i < W; ++i) w[static_cast<std::size_t>(i)] |= o.w[static_cast<std::size_t>(i)];
     return *this;
   }
+  [[nodiscard]] Words operator&(const Words& o) const {
+    Words r = *this;
+    return r &= o;
+  }
   [[nodiscard]] Words minus(const Words& o) const {
     Words r;
     for (int i = 0; i < W; ++i) r.w[static_cast<std::size_t>(i)] = w[static_cast<std::size_t>(i)] & ~o.w[static_cast<std::size_t>(i)];
@@ -54,6 +58,13 @@ struct Words {
     for (int i = 0; i < W; ++i)
       for (std::uint64_t x = w[static_cast<std::size_t>(i)]; x != 0; x &= x - 1) fn(64 * i + __builtin_ctzll(x));
   }
+  // each(), until fn returns false.
+  template <class Fn>
+  void each_while(Fn&& fn) const {
+    for (int i = 0; i < W; ++i)
+      for (std::uint64_t x = w[static_cast<std::size_t>(i)]; x != 0; x &= x - 1)
+        if (!fn(64 * i + __builtin_ctzll(x))) return;
+  }
 };
 
 // The residual on words: free rows a (board row rows[a]); attack(a, b, a2) are the cells of
@@ -66,11 +77,14 @@ struct Words {
 template <int W>
 class WordBoard {
  public:
-  explicit WordBoard(const Composition& c) : n_(c.n()) {
+  // With `setup`, its O(n) passes are polled: a board whose set-up a limit stopped
+  // (setup->hit() set) is incomplete, for no search.
+  explicit WordBoard(const Composition& c, SetupWatch* setup = nullptr) : n_(c.n()) {
     Bitset used, diff, sum;
-    if (!close_lines(c, used, diff, sum))
+    if (!close_lines(c, used, diff, sum, setup))
       throw std::invalid_argument("inconsistent composition: " + verify(c).describe(c));
-    rows_ = free_rows_of(c);
+    rows_ = free_rows_of(c, setup);
+    if (setup != nullptr && setup->stopped()) return;
     f_ = static_cast<int>(rows_.size());
     by_board_column_ = n_ <= 64 * W;
     if (by_board_column_) {
@@ -79,7 +93,8 @@ class WordBoard {
       for (Index col = 0; col < n_; ++col)
         if (!used.test(static_cast<std::size_t>(col))) free_cols_.set(col);
     } else {
-      cols_ = free_columns_of(used, n_);
+      cols_ = free_columns_of(used, n_, setup);
+      if (setup != nullptr && setup->stopped()) return;
       for (int b = 0; b < f_; ++b) free_cols_.set(b);
     }
     free0_.resize(static_cast<std::size_t>(f_));
@@ -152,26 +167,42 @@ class WordBoard {
 template <int W>
 class WordSearch {
  public:
-  WordSearch(const WordBoard<W>& board, Rng* rng, bool least_damage, LimitWatch& watch, Counters& counters)
-      : board_(board), rng_(rng), least_damage_(least_damage), watch_(watch), counters_(counters), f_(board.free_rows()) {
+  WordSearch(const WordBoard<W>& board, Rng* rng, bool least_damage, LimitWatch& watch, Counters& counters,
+             bool column_singles = true)
+      : board_(board),
+        rng_(rng),
+        least_damage_(least_damage),
+        watch_(watch),
+        counters_(counters),
+        f_(board.free_rows()),
+        column_singles_(column_singles) {
     const auto fs = static_cast<std::size_t>(f_);
     cells_.resize((fs + 1) * fs);
     open_.resize(fs + 1);
     cols_.resize(fs + 1);
     stack_.reserve(fs + 1);
     pool_.reserve(fs * fs);
+    counts_.resize(fs);
   }
 
   // True when the root itself fails: an open row or a free column without a free cell.
   bool dead_at_root() {
-    Words<W> covered;
+    Words<W> covered, twice, thrice;
     for (int a = 0; a < f_; ++a) {
       cells(0, a) = board_.initial(a);
+      counts_[static_cast<std::size_t>(a)] = cells(0, a).count();
       if (cells(0, a).empty()) return true;
+      thrice |= twice & cells(0, a);
+      twice |= covered & cells(0, a);
       covered |= cells(0, a);
       open_[0].set(a);
     }
     cols_[0] = board_.free_columns();
+    singles_ = covered.minus(twice);
+    doubles_ = twice.minus(thrice);
+    root_counts_ = counts_;
+    root_singles_ = singles_;
+    root_doubles_ = doubles_;
     return !cols_[0].minus(covered).empty();
   }
 
@@ -181,6 +212,9 @@ class WordSearch {
   StopReason run(std::uint64_t restart_at, OnSolution&& on_solution, bool* restarted = nullptr) {
     stack_.clear();
     pool_.clear();
+    counts_ = root_counts_;  // a restart: the root's, not those of the last placement
+    singles_ = root_singles_;
+    doubles_ = root_doubles_;
     push(0);
     while (!stack_.empty()) {
       Frame& top = stack_.back();
@@ -199,11 +233,12 @@ class WordSearch {
         *restarted = true;
         return StopReason::none;
       }
-      const int b = pool_[top.next++];
+      const int cell = pool_[top.next++];
       ++counters_.nodes;
-      top.placed = b;
+      top.row = cell >> 8;
+      top.placed = cell & 255;
       const int level = static_cast<int>(stack_.size()) - 1;
-      if (!place(level, top.row, b)) continue;
+      if (!place(level, top.row, top.placed)) continue;
       if (open_[static_cast<std::size_t>(level) + 1].empty()) {
         if (on_solution(stack_)) return StopReason::none;
         continue;
@@ -225,13 +260,14 @@ class WordSearch {
     return cells_[static_cast<std::size_t>(level) * static_cast<std::size_t>(f_) + static_cast<std::size_t>(a)];
   }
 
-  // Opens a frame at `level`: the minimum-remaining-values row and its candidates.
+  // Opens a frame at `level`: the minimum-remaining-values row (from counts_, which the
+  // placement that made this level filled) and its candidates.
   void push(int level) {
     const Words<W>& open = open_[static_cast<std::size_t>(level)];
     int best = -1, best_count = 0;
     std::uint64_t ties = 0;
     open.each([&](int a) {
-      const int c = cells(level, a).count();
+      const int c = counts_[static_cast<std::size_t>(a)];
       if (best < 0 || c < best_count) {
         best = a;
         best_count = c;
@@ -241,7 +277,28 @@ class WordSearch {
       }
     });
     const std::size_t begin = pool_.size();
-    cells(level, best).each([&](int b) { pool_.push_back(b); });
+    if (column_singles_ && best_count > 1 && !singles_.empty()) {
+      // A free column with one candidate cell left: its queen can only go there, whatever the
+      // other rows do, so branch on it (one child) before the row of fewest cells.
+      int col = -1;
+      singles_.each_while([&](int b) { return col = b, false; });
+      open.each_while([&](int a) { return cells(level, a).test(col) ? (best = a, false) : true; });
+      pool_.push_back(best << 8 | col);
+      stack_.push_back({best, begin, pool_.size(), begin, -1});
+      return;
+    }
+    if (column_singles_ && best_count > 2 && !doubles_.empty()) {
+      // A free column with two candidate cells (in two rows): two children, fewer than the row.
+      int col = -1;
+      doubles_.each_while([&](int b) { return col = b, false; });
+      open.each([&](int a) {
+        if (cells(level, a).test(col)) pool_.push_back(a << 8 | col);
+      });
+      if (rng_ != nullptr && rng_->below(2) == 0) std::swap(pool_[begin], pool_[begin + 1]);
+      stack_.push_back({-1, begin, pool_.size(), begin, -1});
+      return;
+    }
+    cells(level, best).each([&](int b) { pool_.push_back(best << 8 | b); });
     if (rng_ != nullptr) {
       const auto first = pool_.begin() + static_cast<std::ptrdiff_t>(begin);
       shuffle(first, pool_.end(), *rng_);
@@ -250,7 +307,7 @@ class WordSearch {
         damage_.clear();
         for (std::size_t i = begin; i < pool_.size(); ++i) {
           int taken = 0;
-          const int b = pool_[i];
+          const int b = pool_[i] & 255;
           open.each([&](int a2) {
             if (a2 != best) taken += cells(level, a2).common(board_.attack(best, b, a2));
           });
@@ -274,17 +331,25 @@ class WordSearch {
     open.w[static_cast<std::size_t>(a >> 6)] &= ~(std::uint64_t{1} << (a & 63));
     Words<W> cols = cols_[l];
     cols.w[static_cast<std::size_t>(b >> 6)] &= ~(std::uint64_t{1} << (b & 63));
-    Words<W> covered;
+    Words<W> covered, twice, thrice;
     bool alive = true;
-    open.each([&](int a2) {
-      Words<W> next = cells(level, a2).minus(board_.attack(a, b, a2));
-      if (next.empty()) alive = false;
+    // Stops at the first open row left without a cell: the level is then never read.
+    open.each_while([&](int a2) {
+      const Words<W> next = cells(level, a2).minus(board_.attack(a, b, a2));
+      const int c = next.count();
+      counts_[static_cast<std::size_t>(a2)] = c;
+      thrice |= twice & next;
+      twice |= covered & next;
       covered |= next;
       cells(level + 1, a2) = next;
+      return alive = c != 0;
     });
+    if (!alive) return false;
     open_[l + 1] = open;
     cols_[l + 1] = cols;
-    return alive && cols.minus(covered).empty();
+    singles_ = covered.minus(twice);
+    doubles_ = twice.minus(thrice);
+    return cols.minus(covered).empty();
   }
 
   const WordBoard<W>& board_;
@@ -296,15 +361,26 @@ class WordSearch {
   std::vector<Words<W>> cells_, open_, cols_;
   std::vector<Frame> stack_;
   std::vector<int> pool_, damage_;
+  std::vector<int> counts_;  // free cells of each open row at the level last made (MRV)
+  Words<W> singles_;         // free columns with one candidate cell at the level last made
+  Words<W> doubles_;         // ... with two
+  std::vector<int> root_counts_;
+  Words<W> root_singles_, root_doubles_;
+  bool column_singles_;
 };
 
 template <int W>
 Result solve(const Composition& c, Rng& rng, const Limits& limits, const BitboardParams& params) {
-  const WordBoard<W> board(c);
-  Result result;
-  Counters counters;
   LimitWatch watch(limits, 64);
-  WordSearch<W> search(board, &rng, params.least_damage, watch, counters);
+  SetupWatch setup(&watch);
+  const WordBoard<W> board(c, &setup);
+  Result result;
+  if (setup.hit() != StopReason::none) {
+    result.limit = setup.hit();
+    return result;
+  }
+  Counters counters;
+  WordSearch<W> search(board, &rng, params.least_damage, watch, counters, params.column_singles);
   if (board.free_rows() == 0) {
     result.outcome = Outcome::solved;
     result.solution = c;
@@ -318,7 +394,7 @@ Result solve(const Composition& c, Rng& rng, const Limits& limits, const Bitboar
   const auto f = static_cast<std::uint64_t>(board.free_rows());
   for (std::uint64_t run = 1;; ++run) {
     bool solved = false, restarted = false;
-    const std::uint64_t budget = luby_budget(params.luby_nodes_per_free_row, params.luby_nodes_base, f, run);
+    const std::uint64_t budget = restart_budget(params, f, run, counters.nodes);
     const StopReason hit = search.run(saturating_add(counters.nodes, budget), [&](const auto& stack) {
       result.solution = c;
       for (const auto& frame : stack)
@@ -345,10 +421,16 @@ Result solve(const Composition& c, Rng& rng, const Limits& limits, const Bitboar
 
 template <int W>
 CountResult count(const Composition& c, const Limits& limits) {
-  const WordBoard<W> board(c);
-  CountResult out;
-  Counters counters;
   LimitWatch watch(limits, 1024);
+  SetupWatch setup(&watch);
+  const WordBoard<W> board(c, &setup);
+  CountResult out;
+  if (setup.hit() != StopReason::none) {
+    out.gave_up = true;
+    out.limit = setup.hit();
+    return out;
+  }
+  Counters counters;
   WordSearch<W> search(board, nullptr, false, watch, counters);
   if (board.free_rows() == 0) {
     out.completions = 1;

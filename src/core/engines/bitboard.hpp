@@ -24,7 +24,15 @@ inline constexpr Index kBitboardMaxFree = 128;
   X(A, bool, least_damage, false, 0, 1,                                                                                \
     "order of a row's candidate cells: least damage first (the free cells the queen would take from the open "         \
     "rows, [Grigoryan]'s minimum-damage rule, O(f) words per candidate), or random (false; ascending in counting)")       \
-  NQC_LUBY_PARAMS(X, A)
+  /* Near CSPLib prob079's phase transition: 10-25% less time on the proofs (n = 14..20, 20 instances each). */       \
+  X(A, bool, column_singles, true, 0, 1,                                                                              \
+    "branch on a free column with one candidate cell left (one child), or two when the row of fewest cells has "      \
+    "more, before that row (false: rows only, as exact)")                                                             \
+  /* Restarts repeat work that an infeasibility proof must do anyway: unbounded Luby restarts made                      \
+     the proofs near CSPLib prob079's phase transition 6-21x slower (n = 14..21). The first 1024 nodes with Luby      \
+     budgets cost a proof little and still cut completable instances' tails (n = 19, d = 14: 1.4 ms against 3.1 ms    \
+     without restarts); BENCHMARKS.md, "Complete search". */                                                           \
+  NQC_LUBY_PARAMS(X, A, 1024, 0)
 
 /// The parameters of complete_bitboard (NQC_BITBOARD_PARAMS).
 struct BitboardParams {
@@ -40,8 +48,10 @@ struct BitboardParams {
 /// open row with the fewest free cells (ties at random), tries its cells (least damage first,
 /// ties at random), and a placement clears the queen's column and two diagonals in every open
 /// row (three bits each, from the rows' distances) and fails at once when an open row or a
-/// free column is left without a free cell (forward checking). Randomized restarts with node
-/// budgets luby_budget (default (2f + 256) * Luby(i)), as complete_exact: complete, so
+/// free column is left without a free cell (forward checking); a free column left with one
+/// (or, when the row has more, two) candidate cells is branched on first (column_singles).
+/// Randomized restarts with node budgets luby_budget ((2f + 256) * Luby(i)) for the first
+/// luby_restart_nodes [1024] nodes, then one run to the end (restart_budget): complete, so
 /// `infeasible` is a proof.
 /// Requires f <= kBitboardMaxFree (throws std::invalid_argument otherwise, and for an
 /// inconsistent composition). Counters: nodes = placements tried, backtracks = placements

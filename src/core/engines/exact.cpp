@@ -124,8 +124,9 @@ Outcome search_residual(ResidualBoard& board, Rng& rng, LimitWatch& watch, Count
   // within its budget and budgets grow without bound, so exhausting the space in any run
   // proves infeasibility: the search as a whole stays complete.
   const auto free_rows = static_cast<std::uint64_t>(board.free_rows());
+  const std::uint64_t nodes_before = counters.nodes;  // the caller's (auto's fills)
   for (std::uint64_t run = 1;; ++run) {
-    const std::uint64_t budget = luby_budget(params.luby_nodes_per_free_row, params.luby_nodes_base, free_rows, run);
+    const std::uint64_t budget = restart_budget(params, free_rows, run, counters.nodes - nodes_before);
     bool solved = false, restarted = false;
     const StopReason hit = search(board, &rng, watch, counters, saturating_add(counters.nodes, budget), [&](const std::vector<Frame>& stack) {
       for (const Frame& f : stack)

@@ -14,7 +14,7 @@ namespace nqc {
 
 /// Parameters of complete_exact, one row each: X(A, TYPE, NAME, DEFAULT, MIN, MAX, HELP)
 /// (core/param_spec.hpp): the unit of its Luby restarts (NQC_LUBY_PARAMS, shared with bitboard).
-#define NQC_EXACT_PARAMS(X, A) NQC_LUBY_PARAMS(X, A)
+#define NQC_EXACT_PARAMS(X, A) NQC_LUBY_PARAMS(X, A, UINT64_MAX, 0)
 
 /// The parameters of complete_exact (NQC_EXACT_PARAMS).
 struct ExactParams {

@@ -4,6 +4,7 @@
 #include <chrono>
 #include <cmath>
 #include <stdexcept>
+#include <string>
 #include <utility>
 #include <vector>
 
@@ -191,9 +192,10 @@ class Grigoryan {
   // board (O(n), at the start and at each rare return to x) rather than kept, which saves
   // two lists of up to n entries.
   // `used`: the columns holding a queen (from close_lines at block 0).
-  void collect_free_lines(const Bitset& used) {
-    rows_ = free_rows_of(board_);
-    cols_ = free_columns_of(used, n_);
+  // With `setup` (block 0), polled: a stopped call leaves the lists incomplete.
+  void collect_free_lines(const Bitset& used, SetupWatch* setup = nullptr) {
+    rows_ = free_rows_of(board_, setup);
+    cols_ = free_columns_of(used, n_, setup);
   }
   void restore_x() {
     undo_to(0);
@@ -296,9 +298,11 @@ class Grigoryan {
 Grigoryan::Step Grigoryan::block1() {
   while (k_ < level2_) {
     // A uniform shuffle of each list (shuffle_bucketed: Fisher-Yates below 2^21 entries,
-    // twice as fast from 10^7 entries on).
-    shuffle_bucketed(rows_, rng_, shuffled_);
-    shuffle_bucketed(cols_, rng_, shuffled_);
+    // twice as fast from 10^7 entries on), polling the clock and the stop flag (at n = 10^8
+    // the two shuffles of the first pass take a second).
+    const auto stop = [&] { return (hit_ = watch_.poll()) != StopReason::none; };
+    if (!shuffle_bucketed_until(rows_, rng_, shuffled_, stop) || !shuffle_bucketed_until(cols_, rng_, shuffled_, stop))
+      return Step::limit;
     const std::size_t f = rows_.size();
     std::size_t kept = 0;
     bool placed = false;
@@ -598,10 +602,23 @@ Grigoryan::Exit Grigoryan::attempt(Start start) {
 Result Grigoryan::run() {
   Result result;
   // Block 0: control arrays of the composition's columns and diagonals; x is the composition.
+  // Its O(n) passes are polled (core/limit_watch.hpp, SetupWatch); a composition whose lists
+  // (16 bytes per free row: rows, columns, the trail, block 1's shuffle buffer) can never fit
+  // is refused before they are allocated.
+  SetupWatch setup(&watch_);
   Bitset used;
-  if (!close_lines(board_, used, d1_closed_, d2_closed_))
+  if (!close_lines(board_, used, d1_closed_, d2_closed_, &setup))
     throw std::invalid_argument("inconsistent composition: " + verify(board_).describe(board_));
-  collect_free_lines(used);
+  if (setup.hit() == StopReason::none) {
+    const std::uint64_t free_rows = static_cast<std::uint64_t>(n_) - used.count();
+    require_memory(16 * free_rows, "engine 'grigoryan' at n = " + std::to_string(n_) + " with " + std::to_string(free_rows) +
+                                       " free rows (16 bytes per free row)");
+    collect_free_lines(used, &setup);
+  }
+  if (setup.hit() != StopReason::none) {
+    result.limit = setup.hit();
+    return result;
+  }
   k_ = k_input_ = n_ - static_cast<Index>(rows_.size());
   if (rows_.empty()) {
     result.outcome = Outcome::solved;

@@ -5,6 +5,7 @@
 #include <chrono>
 #include <limits>
 #include <stdexcept>
+#include <string>
 #include <vector>
 
 #include "core/composition.hpp"
@@ -49,31 +50,47 @@ struct Line {
 // Line::ids, pushed if free) or several, which were conflicted already.
 class SwapSearch {
  public:
-  explicit SwapSearch(const Composition& c) : n_(c.n()) {
-    const auto un = static_cast<std::size_t>(n_);
-    d1_.resize(2 * un);
-    d2_.resize(2 * un);
-    for (Index r = 0; r < n_; ++r)
-      if (const Index j = c.q[static_cast<std::size_t>(r)]; j != 0) {
-        ++d1_[d1(r, j - 1)].count;  // fixed queens have id 0: ids stay unchanged
-        ++d2_[d2(r, j - 1)].count;
-      }
+  // The state of consistent composition `c`, whose used columns are `used`; the O(n) passes
+  // and the zeroing of the line counts are polled by `setup` (a stopped one leaves the state
+  // incomplete, for no search).
+  SwapSearch(const Composition& c, const Bitset& used, SetupWatch& setup) : n_(c.n()) {
+    const auto lines = 2 * static_cast<std::int64_t>(n_);
+    // Zeroed in pieces: the 32 bytes per row of the line counts take seconds to touch at n = 10^8.
+    d1_.reserve(static_cast<std::size_t>(lines));
+    d2_.reserve(static_cast<std::size_t>(lines));
+    if (!setup.chunks(lines, [&](std::int64_t, std::int64_t to) {
+          d1_.resize(static_cast<std::size_t>(to));
+          d2_.resize(static_cast<std::size_t>(to));
+        }))
+      return;
+    const Index* q = c.q.data();
+    if (!setup.chunks(n_, [&](std::int64_t from, std::int64_t to) {
+          for (auto r = static_cast<Index>(from); r < static_cast<Index>(to); ++r)
+            if (const Index j = q[r]; j != 0) {
+              ++d1_[d1(r, j - 1)].count;  // fixed queens have id 0: ids stay unchanged
+              ++d2_[d2(r, j - 1)].count;
+            }
+        }))
+      return;
     // An excluded diagonal (CSPLib prob079) holds a phantom fixed queen: count 1, id 0. A
     // free queen on it then conflicts like one on a fixed queen's line, E = 0 still means a
     // valid completion, and no other code needs to know. Consistent compositions have no
     // queen on an excluded diagonal, so phantoms never attack fixed queens.
     if (c.has_excluded_diagonals()) {
-      std::vector<std::uint8_t> off1(2 * un, 0), off2(2 * un, 0);
+      std::vector<std::uint8_t> off1(static_cast<std::size_t>(lines), 0), off2(static_cast<std::size_t>(lines), 0);
       close_excluded_diagonals(c, off1, off2);  // also drops duplicates
-      for (std::size_t i = 0; i < 2 * un; ++i) {
-        d1_[i].count += off1[i];
-        d2_[i].count += off2[i];
-      }
+      if (!setup.chunks(lines, [&](std::int64_t from, std::int64_t to) {
+            for (auto i = static_cast<std::size_t>(from); i < static_cast<std::size_t>(to); ++i) {
+              d1_[i].count += off1[i];
+              d2_[i].count += off2[i];
+            }
+          }))
+        return;
     }
     // A consistent composition has as many free columns as free rows.
-    FreeLines free = free_lines(c);
-    rows_ = std::move(free.rows);
-    cols_ = std::move(free.cols);
+    rows_ = free_rows_of(c, &setup);
+    cols_ = free_columns_of(used, n_, &setup);
+    if (setup.hit() != StopReason::none) return;
     in_list_.assign(rows_.size(), 0);
     list_.reserve(rows_.size());
   }
@@ -287,13 +304,30 @@ class SwapSearch {
 
 Result complete_minconflicts(const Composition& composition, Rng& rng, const Limits& limits,
                              const MinConflictsParams& params) {
-  if (const Verdict v = verify(composition); !v.ok())
-    throw std::invalid_argument("inconsistent composition: " + v.describe(composition));
   Result result;
   Counters& counters = result.counters;
-  SwapSearch search(composition);
-  const Index f = search.free_count();
+  // The set-up (the composition's check, line counts, free lines) is polled as the search is.
   LimitWatch watch(limits);
+  SetupWatch setup(&watch);
+  if (setup.stopped()) {
+    result.limit = setup.hit();
+    return result;
+  }
+  const auto n = static_cast<std::uint64_t>(composition.n());
+  require_memory(32 * n + 5 * n / 8, "engine 'minconflicts' at n = " + std::to_string(composition.n()) +
+                                         " (its diagonal counts: 32 bytes per row)");
+  Bitset used;
+  {
+    Bitset diff, sum;
+    if (!close_lines(composition, used, diff, sum, &setup))
+      throw std::invalid_argument("inconsistent composition: " + verify(composition).describe(composition));
+  }
+  SwapSearch search(composition, used, setup);
+  if (setup.hit() != StopReason::none) {
+    result.limit = setup.hit();
+    return result;
+  }
+  const Index f = search.free_count();
   // Saturated: moves_per_free_row may be +infinity (times f = 0: NaN) and min_moves_per_try UINT64_MAX.
   const double per_try = params.moves_per_free_row * static_cast<double>(f);
   const std::uint64_t scaled = !(per_try < 0x1p64) ? UINT64_MAX : static_cast<std::uint64_t>(per_try);

@@ -96,19 +96,29 @@ Result complete_sat(const Composition& c, Rng& rng, const Limits& limits) {
   solver.set("quiet", 1);
   Encoder enc(solver, board.cell_count());
   const Index f = board.free_rows();
+  // The encoding is set-up too: the limits are polled before each line's clauses.
+  const auto stopped = [&] { return (result.limit = watch.poll()) != StopReason::none; };
   std::vector<Index> row;
   for (Index a = 0; a < f; ++a) {
+    if (stopped()) return result;
     row.clear();
     for (Index e = board.row_cells_begin(a); e < board.row_cells_end(a); ++e) row.push_back(e);
     enc.at_least_one(row);
     enc.at_most_one(row);
   }
   for (Index b = 0; b < f; ++b) {
+    if (stopped()) return result;
     enc.at_least_one(board.column_cells(b));
     enc.at_most_one(board.column_cells(b));
   }
-  for (Index d = 0; d < board.diff_lines(); ++d) enc.at_most_one(board.diff_cells(d));
-  for (Index d = 0; d < board.sum_lines(); ++d) enc.at_most_one(board.sum_cells(d));
+  for (Index d = 0; d < board.diff_lines(); ++d) {
+    if (stopped()) return result;
+    enc.at_most_one(board.diff_cells(d));
+  }
+  for (Index d = 0; d < board.sum_lines(); ++d) {
+    if (stopped()) return result;
+    enc.at_most_one(board.sum_cells(d));
+  }
 
   Watch terminator(watch);
   solver.connect_terminator(&terminator);

@@ -1,0 +1,70 @@
+// nqc's side of the split (cli/commands.hpp, README "Start-up"): count and run need MPI, which
+// nqc does not link; nqc-mpi, the same command line built with MPI, runs them. This process
+// becomes nqc-mpi (execv) before parsing anything: the same process id (mpirun, srun and
+// signals see one process), arguments (argv[0] included), environment and standard streams.
+#include <unistd.h>
+
+#include <cerrno>
+#include <cstring>
+#include <filesystem>
+#include <string>
+#include <system_error>
+
+#include "cli/commands.hpp"
+#include "io/errors.hpp"
+
+#ifndef NQC_MPI_PROGRAM_DIR
+#error "NQC_MPI_PROGRAM_DIR: where nqc-mpi is installed, relative to nqc's directory (src/cli/CMakeLists.txt)"
+#endif
+
+namespace nqc::cli {
+namespace {
+
+constexpr const char* kMpiProgram = "nqc-mpi";
+
+bool needs_mpi(const char* subcommand) {
+  return std::strcmp(subcommand, "count") == 0 || std::strcmp(subcommand, "run") == 0;
+}
+
+// nqc-mpi beside this nqc (a build directory), else where the installation puts it
+// (NQC_MPI_PROGRAM_DIR, e.g. ../libexec/nqc from bin/). This nqc's own file, links resolved:
+// a link to an installed nqc finds the installation's nqc-mpi.
+std::filesystem::path mpi_program() {
+  std::error_code ec;
+  const std::filesystem::path self = std::filesystem::read_symlink("/proc/self/exe", ec);
+  if (ec) throw IoError(std::string("/proc/self/exe: cannot read (where is nqc, and nqc-mpi beside it?): ") + ec.message());
+  const std::filesystem::path dir = self.parent_path();
+  const std::filesystem::path beside = dir / kMpiProgram;
+  const std::filesystem::path installed = (dir / NQC_MPI_PROGRAM_DIR / kMpiProgram).lexically_normal();
+  for (const std::filesystem::path& candidate : {beside, installed})
+    if (::access(candidate.c_str(), X_OK) == 0) return candidate;
+  throw IoError("count and run need nqc-mpi, nqc's MPI program, which is neither beside " + self.string() + " nor at " +
+                installed.string() + " (cmake --install puts it there)");
+}
+
+[[noreturn]] void become_mpi_program(char** argv) {
+  const std::filesystem::path program = mpi_program();
+  ::execv(program.c_str(), argv);
+  throw IoError(program.string() + ": cannot run: " + std::strerror(errno));
+}
+
+// count and run as nqc --help lists them; nothing of theirs is parsed here.
+Runner add_handed_over(CLI::App& app, const char* name, const char* summary, char**& argv) {
+  auto* cmd = app.add_subcommand(name, summary);
+  cmd->prefix_command();
+  cmd->allow_extras();
+  cmd->set_help_flag();
+  return [&argv]() -> int { become_mpi_program(argv); };
+}
+
+}  // namespace
+
+void hand_over_mpi_subcommand(int argc, char** argv) {
+  if (argc > 1 && needs_mpi(argv[1])) become_mpi_program(argv);
+}
+
+Runner add_count(CLI::App& app, int& /*argc*/, char**& argv) { return add_handed_over(app, "count", kCountSummary, argv); }
+
+Runner add_run(CLI::App& app, int& /*argc*/, char**& argv) { return add_handed_over(app, "run", kRunSummary, argv); }
+
+}  // namespace nqc::cli
