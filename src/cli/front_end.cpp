@@ -13,8 +13,8 @@
 #include "cli/commands.hpp"
 #include "io/errors.hpp"
 
-#ifndef NQC_MPI_PROGRAM_DIR
-#error "NQC_MPI_PROGRAM_DIR: where nqc-mpi is installed, relative to nqc's directory (src/cli/CMakeLists.txt)"
+#if !defined(NQC_MPI_PROGRAM_DIR) || !defined(NQC_MPI_PROGRAM_BUILT)
+#error "NQC_MPI_PROGRAM_DIR (where nqc-mpi is installed, relative to nqc's directory) and NQC_MPI_PROGRAM_BUILT: src/cli/CMakeLists.txt"
 #endif
 
 namespace nqc::cli {
@@ -27,8 +27,10 @@ bool needs_mpi(const char* subcommand) {
 }
 
 // nqc-mpi beside this nqc (a build directory), else where the installation puts it
-// (NQC_MPI_PROGRAM_DIR, e.g. ../libexec/nqc from bin/). This nqc's own file, links resolved:
-// a link to an installed nqc finds the installation's nqc-mpi.
+// (NQC_MPI_PROGRAM_DIR, e.g. ../libexec/nqc from bin/), else the one built with this nqc
+// (NQC_MPI_PROGRAM_BUILT: a build's nqc copied elsewhere, as a cluster user copies a binary
+// to a shared directory, still runs). This nqc's own file, links resolved: a link to an
+// installed nqc finds the installation's nqc-mpi.
 std::filesystem::path mpi_program() {
   std::error_code ec;
   const std::filesystem::path self = std::filesystem::read_symlink("/proc/self/exe", ec);
@@ -36,7 +38,7 @@ std::filesystem::path mpi_program() {
   const std::filesystem::path dir = self.parent_path();
   const std::filesystem::path beside = dir / kMpiProgram;
   const std::filesystem::path installed = (dir / NQC_MPI_PROGRAM_DIR / kMpiProgram).lexically_normal();
-  for (const std::filesystem::path& candidate : {beside, installed})
+  for (const std::filesystem::path& candidate : {beside, installed, std::filesystem::path(NQC_MPI_PROGRAM_BUILT)})
     if (::access(candidate.c_str(), X_OK) == 0) return candidate;
   throw IoError("count and run need nqc-mpi, nqc's MPI program, which is neither beside " + self.string() + " nor at " +
                 installed.string() + " (cmake --install puts it there)");
