@@ -4,7 +4,8 @@
 // path is an argument: nqc does not contain it; BENCHMARKS.md says how to build it).
 //
 // Usage: nqc_bench_csplib DATA_DIR [--peer PATH] [--nqc PATH] [--instances I] [--exact-max N]
-//                         [--stride S] [--engines LIST] [--engine LABEL=NAME:JSON] N[:D] ...
+//                         [--stride S] [--engines LIST] [--engine LABEL=NAME:JSON] [--each]
+//                         [--hardest K] N[:D] ...
 //   N <= 13: the labelled instances of DATA_DIR/diag-N.tar.gz (every S-th of the 1000), at
 //            d = D, or at d = n - 3, n - 2, n - 1; every verdict checked against its label.
 //   N >= 14: I instances (default 20) drawn by CSPLib's generator procedure
@@ -13,14 +14,15 @@
 //            each other and the peer's.
 //   Per instance, in this order: each engine of LIST (default auto,bitboard,sat,exact; `exact`
 //   up to n = --exact-max, default 18; --engine adds one under LABEL with the parameters of
-//   JSON, a config's engine_params, e.g. --engine 'norestart=bitboard:{"luby_nodes_base":
-//   1000000000000}') in process, its thread's CPU seconds; with --peer, the
-//   peer's process (its own CPU seconds as it prints them, and the process's wall seconds)
-//   and `nqc complete FILE.param --diags D` as a process (wall seconds; --nqc PATH, default
-//   the nqc beside this benchmark's build: ../src/cli/nqc).
-//   Prints a table of the engines' mean CPU seconds per (n, d), then with --peer a table of
-//   ratios per (n, d): peer CPU / auto CPU and peer process / nqc process, of the mean and of
-//   the 90th percentile.
+//   JSON, a config's engine_params, e.g. --engine 'r1k=bitboard:{"luby_restart_nodes":1024}')
+//   in process, its thread's CPU seconds and nodes; with --peer, the peer's process (its own
+//   CPU seconds and nodes as it prints them, and the process's wall seconds) and `nqc complete
+//   FILE.param --diags D` as a process (wall seconds; --nqc PATH, default the nqc beside this
+//   benchmark's build: ../src/cli/nqc). --each: a line per instance on standard error.
+//   Prints a table of the engines' mean CPU seconds (and nodes) per (n, d), then with --peer a
+//   table of ratios per (n, d): peer CPU / auto CPU and peer process / nqc process, of the
+//   mean and of the 90th percentile; with --hardest K, the K instances of all on which the
+//   peer took the most CPU seconds, with auto's seconds and the ratios.
 // Exit 3 when a verdict disagrees (a label, two complete engines, or the peer).
 #include <unistd.h>
 
@@ -38,9 +40,8 @@
 #include <string>
 #include <vector>
 
+#include "engine_variants.hpp"
 #include "core/engine.hpp"
-#include "core/engine_options.hpp"
-#include "experiment/engine_params.hpp"
 #include "core/verifier.hpp"
 #include "io/csplib.hpp"
 
@@ -96,12 +97,20 @@ struct Label {
 struct Row {
   int n = 0, d = 0, instances = 0, solvable = 0;
   std::map<std::string, std::vector<double>> seconds;  // engines, "peer" (its CPU), "peer process", "nqc process"
+  std::map<std::string, double> nodes;                 // engines, "peer": nodes in all
 };
 
 struct Setup {
   std::vector<std::string> engines{"auto", "bitboard", "sat", "exact"};  ///< labels
-  std::map<std::string, std::pair<std::string, EngineOptions>> variants;  ///< label -> engine, parameters
+  bench::EngineVariants variants;  ///< labels of --engine
   int exact_max = 18;
+  bool each = false;  ///< a line per instance on standard error
+  int hardest = 0;    ///< with the peer: this many instances of its longest CPU seconds, listed
+  struct Timed {
+    double peer, nqc;  // the peer's CPU seconds, auto's
+    std::string what;
+  };
+  std::vector<Timed> timed;  ///< every instance run with the peer
   std::string peer, nqc;
   fs::path tmp;
 };
@@ -113,7 +122,7 @@ struct Setup {
 
 // One instance (the first d of `pairs` on the n board): every engine, then the peer and nqc
 // as processes. Returns whether it has a solution.
-bool run_instance(const Setup& s, Index n, const std::vector<DiagonalPair>& pairs, int d, std::uint64_t seed,
+bool run_instance(Setup& s, Index n, const std::vector<DiagonalPair>& pairs, int d, std::uint64_t seed,
                   const std::string& what, Row& row) {
   const Composition board = excluded_board(n, pairs, static_cast<std::size_t>(d));
   int verdict = -1;
@@ -123,12 +132,12 @@ bool run_instance(const Setup& s, Index n, const std::vector<DiagonalPair>& pair
   };
   for (const auto& name : s.engines) {
     if (name == "exact" && n > s.exact_max) continue;
-    const auto variant = s.variants.find(name);
-    const auto engine = variant == s.variants.end() ? make_engine(name) : make_engine(variant->second.first, variant->second.second);
+    const auto engine = s.variants.make(name);
     Rng rng(seed, 1);
     const double t0 = cpu_now();
     const Result r = engine->complete(board, rng, Limits{});
     row.seconds[name].push_back(cpu_now() - t0);
+    row.nodes[name] += static_cast<double>(r.counters.nodes);
     if (r.outcome == Outcome::gave_up || (r.outcome == Outcome::solved && !is_solution(r.solution))) {
       std::fprintf(stderr, "BAD RESULT: %s: engine %s: %s\n", what.c_str(), name.c_str(), to_string(r.outcome));
       std::exit(3);
@@ -153,6 +162,7 @@ bool run_instance(const Setup& s, Index n, const std::vector<DiagonalPair>& pair
         timeout != 0)
       disagree(what + ": the peer printed no verdict: " + out.substr(out.size() > 200 ? out.size() - 200 : 0));
     row.seconds["peer"].push_back(cpu);
+    row.nodes["peer"] += nodes;
     row.seconds["peer process"].push_back(wall);
     agree(solutions > 0 ? 1 : 0, "the peer");
     const std::string ours = run(s.nqc + " complete " + param.string() + " --diags " + std::to_string(d) + " 2>&1", &wall);
@@ -161,6 +171,12 @@ bool run_instance(const Setup& s, Index n, const std::vector<DiagonalPair>& pair
     if (!solved && ours.find("outcome: infeasible") == std::string::npos) disagree(what + ": nqc complete: " + ours);
     agree(solved ? 1 : 0, "nqc complete");
   }
+  if (!s.peer.empty()) s.timed.push_back({row.seconds["peer"].back(), row.seconds["auto"].back(), what});
+  if (s.each) {
+    std::fprintf(stderr, "%s: %s", what.c_str(), verdict ? "solvable" : "infeasible");
+    for (const auto& [name, seconds] : row.seconds) std::fprintf(stderr, ", %s %.3e s", name.c_str(), seconds.back());
+    std::fprintf(stderr, "\n");
+  }
   row.instances += 1;
   row.solvable += verdict;
   return verdict == 1;
@@ -168,10 +184,17 @@ bool run_instance(const Setup& s, Index n, const std::vector<DiagonalPair>& pair
 
 std::string cell(double s) { return (std::ostringstream() << std::scientific << std::setprecision(2) << s).str(); }
 
+// Mean seconds and, in brackets, mean nodes ("-" for an engine not run at this n).
+std::string seconds_nodes(const Row& r, const std::string& name) {
+  const auto it = r.seconds.find(name);
+  if (it == r.seconds.end()) return "-";
+  return cell(mean(it->second)) + " (" + cell(r.nodes.at(name) / static_cast<double>(it->second.size())) + ")";
+}
+
 void print_engines(const Row& r, const Setup& s) {
   std::printf("| %d | %d | %d | %d |", r.n, r.d, r.instances, r.solvable);
-  for (const auto& name : s.engines) std::printf(" %s |", r.seconds.count(name) ? cell(mean(r.seconds.at(name))).c_str() : "-");
-  if (!s.peer.empty()) std::printf(" %s |", cell(mean(r.seconds.at("peer"))).c_str());
+  for (const auto& name : s.engines) std::printf(" %s |", seconds_nodes(r, name).c_str());
+  if (!s.peer.empty()) std::printf(" %s |", seconds_nodes(r, "peer").c_str());
   std::printf("\n");
   std::fflush(stdout);
 }
@@ -206,6 +229,8 @@ int main(int argc, char** argv) {
     if (a == "--instances" && i + 1 < argc) instances = std::atoi(argv[++i]);
     else if (a == "--exact-max" && i + 1 < argc) s.exact_max = std::atoi(argv[++i]);
     else if (a == "--stride" && i + 1 < argc) stride = std::atoi(argv[++i]);
+    else if (a == "--each") s.each = true;
+    else if (a == "--hardest" && i + 1 < argc) s.hardest = std::atoi(argv[++i]);
     else if (a == "--peer" && i + 1 < argc) s.peer = fs::absolute(argv[++i]).string();
     else if (a == "--nqc" && i + 1 < argc) s.nqc = fs::absolute(argv[++i]).string();
     else if (a == "--engines" && i + 1 < argc) {
@@ -213,17 +238,8 @@ int main(int argc, char** argv) {
       std::istringstream list(argv[++i]);
       for (std::string e; std::getline(list, e, ',');) s.engines.push_back(e);
     } else if (a == "--engine" && i + 1 < argc) {
-      const std::string spec = argv[++i];
-      const auto eq = spec.find('='), colon = spec.find(':');
-      if (eq == std::string::npos || colon == std::string::npos || colon < eq) {
-        std::fprintf(stderr, "--engine: expected LABEL=NAME:JSON, got %s\n", spec.c_str());
-        return 1;
-      }
-      const std::string label = spec.substr(0, eq), name = spec.substr(eq + 1, colon - eq - 1);
-      EngineOptions options;
-      read_engine_params(nlohmann::json::parse(spec.substr(colon + 1)), engine_info(name), options, "--engine", label);
-      s.variants[label] = {name, options};
-      s.engines.push_back(label);
+      if (!s.variants.add(argv[++i])) return 1;
+      s.engines.push_back(s.variants.last());
     } else {
       const auto colon = a.find(':');
       sizes.emplace_back(std::atoi(a.c_str()), colon == std::string::npos ? 0 : std::atoi(a.c_str() + colon + 1));
@@ -242,7 +258,7 @@ int main(int argc, char** argv) {
       labels[{n, d}].push_back({seed, solutions > 0});
   }
   std::vector<Row> rows;
-  std::printf("Mean CPU seconds per instance (engines in process; the peer's as it prints them)\n\n| n | d | instances | solvable |");
+  std::printf("Mean CPU seconds (and nodes) per instance (engines in process; the peer's as it prints them)\n\n| n | d | instances | solvable |");
   for (const auto& name : s.engines) std::printf(" %s s |", name.c_str());
   std::printf("%s\n|---:|---:|---:|---:|", s.peer.empty() ? "" : " peer s |");
   for (std::size_t i = 0; i < s.engines.size() + (s.peer.empty() ? 0 : 1); ++i) std::printf("---:|");
@@ -286,6 +302,20 @@ int main(int argc, char** argv) {
                 "peer / auto, p90 | process / process, mean | process / process, p90 |\n"
                 "|---:|---:|---:|---:|---:|---:|---:|---:|---:|---:|---:|\n");
     for (const Row& r : rows) print_peer(r);
+    if (s.hardest > 0) {
+      std::sort(s.timed.begin(), s.timed.end(), [](const auto& x, const auto& y) { return x.peer > y.peer; });
+      s.timed.resize(std::min(s.timed.size(), static_cast<std::size_t>(s.hardest)));
+      std::printf("\nThe %zu instances of the peer's longest CPU seconds\n\n| instance | peer s | auto s | peer / auto |\n"
+                  "|---|---:|---:|---:|\n", s.timed.size());
+      double peer = 0, ours = 0, least = 1e300;
+      for (const auto& t : s.timed) {
+        std::printf("| %s | %s | %s | %.1f |\n", t.what.c_str(), cell(t.peer).c_str(), cell(t.nqc).c_str(), t.peer / t.nqc);
+        peer += t.peer;
+        ours += t.nqc;
+        least = std::min(least, t.peer / t.nqc);
+      }
+      std::printf("| all %zu | %s | %s | %.1f (least %.1f) |\n", s.timed.size(), cell(peer).c_str(), cell(ours).c_str(), peer / ours, least);
+    }
   }
   fs::remove_all(s.tmp);
   return 0;

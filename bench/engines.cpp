@@ -5,6 +5,7 @@
 // many different inputs (mean and t90mean over cases), not the repeated timing of one input.
 //
 // Usage: nqc_bench_engines [--cases-scale X] [--time-limit S] [--n N,N,...] [--engines a,b]
+//                          [--engine LABEL=NAME:JSON]... (an engine with parameters, as nqc_bench_csplib's)
 // Engines with a bound on the residual (bitboard, sat) run the cases within it: "cases" is
 // how many, and their "/ verify" is over the same cases.
 #include <algorithm>
@@ -18,6 +19,7 @@
 
 #include "core/engine.hpp"
 #include "core/rng.hpp"
+#include "engine_variants.hpp"
 #include "core/sampling.hpp"
 #include "core/verifier.hpp"
 
@@ -54,12 +56,17 @@ int main(int argc, char** argv) {
   double scale = 1.0, time_limit = 2.0;
   std::vector<std::string> ns{"100", "1000", "10000", "100000", "1000000"};
   std::vector<std::string> engines = engine_names();
+  bench::EngineVariants variants;
   for (int i = 1; i + 1 < argc; i += 2) {
     const std::string a = argv[i];
     if (a == "--cases-scale") scale = std::atof(argv[i + 1]);
     else if (a == "--time-limit") time_limit = std::atof(argv[i + 1]);
     else if (a == "--n") ns = split(argv[i + 1]);
     else if (a == "--engines") engines = split(argv[i + 1]);
+    else if (a == "--engine") {
+      if (!variants.add(argv[i + 1])) return 1;
+      engines.push_back(variants.last());
+    }
     else {
       std::fprintf(stderr, "unknown option %s\n", a.c_str());
       return 1;
@@ -89,8 +96,8 @@ int main(int argc, char** argv) {
       verify_t.push_back(cpu_now() - t0);
     }
     for (const std::string& name : engines) {
-      const auto engine = make_engine(name);
-      const Index max_free = engine_info(name).max_free_rows;  // bitboard, sat: small residuals only
+      const auto engine = variants.make(name);
+      const Index max_free = engine_info(variants.name(name)).max_free_rows;  // bitboard, sat: small residuals only
       std::vector<double> t, floor_t;
       int solved = 0, gave_up = 0;
       for (std::size_t i = 0; i < inputs.size(); ++i) {

@@ -104,7 +104,7 @@ TEST(CompleteSearch, EveryWordLayoutAgreesWithExact) {
       // exact's search on words: its value order, its rows only, its restarts.
       BitboardParams as_exact;
       as_exact.least_damage = true;
-      as_exact.column_singles = false;
+      as_exact.column_branching = false;
       as_exact.luby_restart_nodes = UINT64_MAX;
       const Result b = complete_bitboard(c, br, limits, as_exact);
       ASSERT_EQ(b.outcome, x.outcome) << "n = " << s.n << " t = " << t;
@@ -137,6 +137,19 @@ TEST(CompleteSearch, InfeasibleVerdictsCrossCheckedOnGeneratedInstances) {
       ASSERT_EQ(verdict("sat", board, seed), b) << "n = " << n << " seed " << seed;
       ASSERT_EQ(verdict("exact", board, seed), b) << "n = " << n << " seed " << seed;
       ASSERT_EQ(verdict("auto", board, seed), b) << "n = " << n << " seed " << seed;
+      // bitboard's other orders: Luby restarts first (shuffled runs), rows only, both.
+      for (const auto& [restart_nodes, columns] : {std::pair{1024ULL, true}, {0ULL, false}, {UINT64_MAX, false}}) {
+        BitboardParams p;
+        p.luby_restart_nodes = restart_nodes;
+        p.column_branching = columns;
+        Rng brng(seed, 2);
+        const Result r = complete_bitboard(board, brng, Limits{}, p);
+        ASSERT_EQ(r.outcome, b == 1 ? Outcome::solved : Outcome::infeasible) << "n = " << n << " seed " << seed;
+        if (b == 1) {
+          ASSERT_TRUE(is_solution(r.solution));
+          ASSERT_TRUE(extends(r.solution, board));
+        }
+      }
       (b == 1 ? solved : infeasible) += 1;
     }
   EXPECT_GT(solved, 8);

@@ -58,12 +58,55 @@ struct Words {
     for (int i = 0; i < W; ++i)
       for (std::uint64_t x = w[static_cast<std::size_t>(i)]; x != 0; x &= x - 1) fn(64 * i + __builtin_ctzll(x));
   }
+  // The j-th member, ascending (j < count()).
+  [[nodiscard]] int nth(std::uint64_t j) const {
+    int at = -1;
+    each_while([&](int i) { return j-- == 0 ? (at = i, false) : true; });
+    return at;
+  }
   // each(), until fn returns false.
   template <class Fn>
   void each_while(Fn&& fn) const {
     for (int i = 0; i < W; ++i)
       for (std::uint64_t x = w[static_cast<std::size_t>(i)]; x != 0; x &= x - 1)
         if (!fn(64 * i + __builtin_ctzll(x))) return;
+  }
+};
+
+// How many of the rows added hold each column, bit-sliced: exact up to 7 (c[0..2], the count's
+// binary digits), c[3] set from 8 on.
+template <int W>
+struct ColumnCounts {
+  std::array<Words<W>, 4> c{};
+
+  void add(const Words<W>& x) {
+    for (int i = 0; i < W; ++i) {
+      const auto at = static_cast<std::size_t>(i);
+      std::uint64_t carry = x.w[at];
+      for (std::size_t bit = 0; bit < 3; ++bit) {
+        const std::uint64_t next = c[bit].w[at] & carry;
+        c[bit].w[at] ^= carry;
+        carry = next;
+      }
+      c[3].w[at] |= carry;
+    }
+  }
+  // The columns held by exactly k rows (0 < k < 8).
+  [[nodiscard]] Words<W> with(int k) const {
+    Words<W> r;
+    for (int i = 0; i < W; ++i) {
+      const auto at = static_cast<std::size_t>(i);
+      std::uint64_t m = ~c[3].w[at];
+      for (std::size_t bit = 0; bit < 3; ++bit) m &= (k >> bit & 1) != 0 ? c[bit].w[at] : ~c[bit].w[at];
+      r.w[at] = m;
+    }
+    return r;
+  }
+  // The columns held by some row.
+  [[nodiscard]] Words<W> covered() const {
+    Words<W> r = c[0];
+    for (std::size_t bit = 1; bit < 4; ++bit) r |= c[bit];
+    return r;
   }
 };
 
@@ -109,6 +152,8 @@ class WordBoard {
   }
 
   [[nodiscard]] int free_rows() const { return f_; }
+  /// Whether bit b is board column b (n <= 64 W), so that attack() is three shifts.
+  [[nodiscard]] bool by_board_column() const { return by_board_column_; }
   [[nodiscard]] Index board_row(int a) const { return rows_[static_cast<std::size_t>(a)]; }
   [[nodiscard]] Index board_col(int b) const { return cols_[static_cast<std::size_t>(b)]; }
   [[nodiscard]] const Words<W>& initial(int a) const { return free0_[static_cast<std::size_t>(a)]; }
@@ -161,212 +206,240 @@ class WordBoard {
   std::vector<int> compact_;
 };
 
-// Depth-first search over a WordBoard. Level l holds the free cells of every row after l
-// placements (rows already filled keep stale sets, never read), the open rows and the free
-// columns. `rng` null: counting (every cell in column order, no restarts).
+// Depth-first search over a WordBoard, recursive (depth at most f <= 128). Level l holds the
+// free cells of every open row after l placements (rows already filled keep stale sets, never
+// read); a Level value holds what the choice at that level needs. `rng` null: counting (every
+// cell in ascending order, no restarts).
 template <int W>
 class WordSearch {
  public:
+  /// A queen of the path: free row a, free column b (board_row, board_col map them back).
+  struct Placement {
+    int a, b;
+  };
+
   WordSearch(const WordBoard<W>& board, Rng* rng, bool least_damage, LimitWatch& watch, Counters& counters,
-             bool column_singles = true)
+             bool column_branching = true)
       : board_(board),
         rng_(rng),
         least_damage_(least_damage),
+        column_branching_(column_branching),
         watch_(watch),
         counters_(counters),
-        f_(board.free_rows()),
-        column_singles_(column_singles) {
+        f_(board.free_rows()) {
     const auto fs = static_cast<std::size_t>(f_);
     cells_.resize((fs + 1) * fs);
-    open_.resize(fs + 1);
-    cols_.resize(fs + 1);
-    stack_.reserve(fs + 1);
-    pool_.reserve(fs * fs);
-    counts_.resize(fs);
+    pool_.resize((fs + 1) * fs);
+    path_.resize(fs);
   }
 
   // True when the root itself fails: an open row or a free column without a free cell.
   bool dead_at_root() {
-    Words<W> covered, twice, thrice;
+    root_ = Level{};
+    root_.cols = board_.free_columns();
+    Words<W> covered;
     for (int a = 0; a < f_; ++a) {
-      cells(0, a) = board_.initial(a);
-      counts_[static_cast<std::size_t>(a)] = cells(0, a).count();
-      if (cells(0, a).empty()) return true;
-      thrice |= twice & cells(0, a);
-      twice |= covered & cells(0, a);
-      covered |= cells(0, a);
-      open_[0].set(a);
+      const Words<W>& initial = board_.initial(a);
+      if (initial.empty()) return true;
+      cells(0, a) = initial;
+      root_.open.set(a);
+      covered |= initial;
     }
-    cols_[0] = board_.free_columns();
-    singles_ = covered.minus(twice);
-    doubles_ = twice.minus(thrice);
-    root_counts_ = counts_;
-    root_singles_ = singles_;
-    root_doubles_ = doubles_;
-    return !cols_[0].minus(covered).empty();
+    return !root_.cols.minus(covered).empty();
   }
 
-  // Runs until a solution (on_solution returns true to stop), the space is exhausted (none),
-  // a limit (returned), or `restart_at` nodes (none, with `restarted` set; 0: never).
+  // Runs until a solution (on_solution(path) returns true to stop; path: f placements), the
+  // space is exhausted (none), a limit (returned), or `restart_at` nodes (none, with
+  // `restarted` set; 0: never). `randomize`: ties and candidates in random order; else the
+  // first of the tied rows and the candidates rotated by one random draw (counting: ascending).
   template <class OnSolution>
-  StopReason run(std::uint64_t restart_at, OnSolution&& on_solution, bool* restarted = nullptr) {
-    stack_.clear();
-    pool_.clear();
-    counts_ = root_counts_;  // a restart: the root's, not those of the last placement
-    singles_ = root_singles_;
-    doubles_ = root_doubles_;
-    push(0);
-    while (!stack_.empty()) {
-      Frame& top = stack_.back();
-      if (top.placed >= 0) {
-        top.placed = -1;
-        ++counters_.backtracks;
-      }
-      if (top.next == top.end) {
-        pool_.resize(top.begin);
-        stack_.pop_back();
-        continue;
-      }
-      const StopReason hit = watch_.check(counters_.nodes);
-      if (hit != StopReason::none) return hit;
-      if (restart_at != 0 && counters_.nodes >= restart_at) {
-        *restarted = true;
-        return StopReason::none;
-      }
-      const int cell = pool_[top.next++];
-      ++counters_.nodes;
-      top.row = cell >> 8;
-      top.placed = cell & 255;
-      const int level = static_cast<int>(stack_.size()) - 1;
-      if (!place(level, top.row, top.placed)) continue;
-      if (open_[static_cast<std::size_t>(level) + 1].empty()) {
-        if (on_solution(stack_)) return StopReason::none;
-        continue;
-      }
-      push(level + 1);
-    }
-    return StopReason::none;
+  StopReason run(std::uint64_t restart_at, OnSolution&& on_solution, bool* restarted = nullptr, bool randomize = true) {
+    shuffled_ = randomize && rng_ != nullptr;
+    restart_at_ = restart_at;
+    hit_ = StopReason::none;
+    if (dfs(0, root_, on_solution) != End::stopped) return StopReason::none;
+    if (hit_ == StopReason::none) *restarted = true;
+    return hit_;
   }
-
-  // A row being tried: its candidates are pool_[begin, end), `next` the first untried.
-  struct Frame {
-    int row;
-    std::size_t begin, end, next;
-    int placed = -1;
-  };
 
  private:
+  static constexpr int kNone = 1 << 30;
+  enum class End { exhausted, solved, stopped };
+
+  // The open rows and free columns after the placements of a level.
+  struct Level {
+    Words<W> open, cols;
+  };
+
   Words<W>& cells(int level, int a) {
     return cells_[static_cast<std::size_t>(level) * static_cast<std::size_t>(f_) + static_cast<std::size_t>(a)];
   }
 
-  // Opens a frame at `level`: the minimum-remaining-values row (from counts_, which the
-  // placement that made this level filled) and its candidates.
-  void push(int level) {
-    const Words<W>& open = open_[static_cast<std::size_t>(level)];
-    int best = -1, best_count = 0;
-    std::uint64_t ties = 0;
-    open.each([&](int a) {
-      const int c = counts_[static_cast<std::size_t>(a)];
-      if (best < 0 || c < best_count) {
-        best = a;
-        best_count = c;
-        ties = 1;
-      } else if (c == best_count && rng_ != nullptr && rng_->below(++ties) == 0) {
-        best = a;
-      }
-    });
-    const std::size_t begin = pool_.size();
-    if (column_singles_ && best_count > 1 && !singles_.empty()) {
-      // A free column with one candidate cell left: its queen can only go there, whatever the
-      // other rows do, so branch on it (one child) before the row of fewest cells.
-      int col = -1;
-      singles_.each_while([&](int b) { return col = b, false; });
-      open.each_while([&](int a) { return cells(level, a).test(col) ? (best = a, false) : true; });
-      pool_.push_back(best << 8 | col);
-      stack_.push_back({best, begin, pool_.size(), begin, -1});
-      return;
-    }
-    if (column_singles_ && best_count > 2 && !doubles_.empty()) {
-      // A free column with two candidate cells (in two rows): two children, fewer than the row.
-      int col = -1;
-      doubles_.each_while([&](int b) { return col = b, false; });
-      open.each([&](int a) {
-        if (cells(level, a).test(col)) pool_.push_back(a << 8 | col);
-      });
-      if (rng_ != nullptr && rng_->below(2) == 0) std::swap(pool_[begin], pool_[begin + 1]);
-      stack_.push_back({-1, begin, pool_.size(), begin, -1});
-      return;
-    }
-    cells(level, best).each([&](int b) { pool_.push_back(best << 8 | b); });
-    if (rng_ != nullptr) {
-      const auto first = pool_.begin() + static_cast<std::ptrdiff_t>(begin);
-      shuffle(first, pool_.end(), *rng_);
-      if (least_damage_ && pool_.size() - begin > 1) {
-        // Insertion sort by damage (a row holds a handful of cells), stable after the shuffle.
-        damage_.clear();
-        for (std::size_t i = begin; i < pool_.size(); ++i) {
-          int taken = 0;
-          const int b = pool_[i] & 255;
-          open.each([&](int a2) {
-            if (a2 != best) taken += cells(level, a2).common(board_.attack(best, b, a2));
-          });
-          damage_.push_back(taken);
-        }
-        for (std::size_t i = 1; i < damage_.size(); ++i)
-          for (std::size_t j = i; j > 0 && damage_[j] < damage_[j - 1]; --j) {
-            std::swap(damage_[j], damage_[j - 1]);
-            std::swap(pool_[begin + j], pool_[begin + j - 1]);
-          }
-      }
-    }
-    stack_.push_back({best, begin, pool_.size(), begin, -1});
+  // The candidates of `level` into pool_ (its f entries from level * f; a << 8 | b), their
+  // count returned: a free column with k candidate cells, fewer than the row of fewest cells
+  // (k < 8): its queen can only go to one of them, so branch on it (k children); else the
+  // minimum-remaining-values row (ties uniformly at random, one draw, as exact), its cells
+  // in random order (least damage first with least_damage_) or ascending (a run not randomized,
+  // counting).
+  // The candidates out[0, size) in the run's order: shuffled in a randomized run; else rotated
+  // by a random offset, as random orders pay only with restarts but ascending columns (corners
+  // first) took 10-20% more nodes near CSPLib prob079's phase transition; ascending in counting.
+  void order(int* out, int size) {
+    if (rng_ == nullptr || size < 2) return;
+    if (shuffled_) shuffle(out, out + size, *rng_);
+    else std::rotate(out, out + rng_->below(static_cast<std::uint64_t>(size)), out + size);
   }
 
-  // Level + 1 := level with a queen on (a, b); false when an open row or a free column is
-  // left without a free cell.
-  bool place(int level, int a, int b) {
-    const auto l = static_cast<std::size_t>(level);
-    Words<W> open = open_[l];
-    open.w[static_cast<std::size_t>(a >> 6)] &= ~(std::uint64_t{1} << (a & 63));
-    Words<W> cols = cols_[l];
-    cols.w[static_cast<std::size_t>(b >> 6)] &= ~(std::uint64_t{1} << (b & 63));
-    Words<W> covered, twice, thrice;
+  // Counted here, not in place(), as about half the placements fail.
+  int candidates(int level, const Level& at) {
+    int* out = pool_.data() + static_cast<std::ptrdiff_t>(level) * f_;
+    int size = 0;
+    int fewest = kNone;
+    Words<W> fewest_rows;  // the open rows with `fewest` free cells
+    ColumnCounts<W> columns;
+    if constexpr (W == 1) {
+      const Words<W>* free = &cells(level, 0);
+      std::uint64_t rows = 0;
+      for (std::uint64_t x = at.open.w[0]; x != 0; x &= x - 1) {
+        const int a = __builtin_ctzll(x);
+        const int c = __builtin_popcountll(free[a].w[0]);
+        const std::uint64_t mine = x & (0 - x);
+        if (shuffled_) {
+          // All the rows of fewest cells, without branches on the counts (in random order).
+          rows = c < fewest ? mine : (c == fewest ? rows | mine : rows);
+          fewest = c < fewest ? c : fewest;
+        } else if (c < fewest) {  // the first only
+          fewest = c;
+          rows = mine;
+        }
+        columns.add(free[a]);
+      }
+      fewest_rows.w[0] = rows;
+    } else {
+      at.open.each([&](int a) {
+        const Words<W>& free = cells(level, a);
+        const int c = free.count();
+        if (c < fewest) {
+          fewest = c;
+          fewest_rows = Words<W>{};
+        }
+        if (c == fewest) fewest_rows.set(a);
+        columns.add(free);
+      });
+    }
+    for (int k = 1; column_branching_ && k < fewest && k < 8; ++k) {
+      const Words<W> with = columns.with(k);
+      if (with.empty()) continue;
+      const int b = with.nth(0);
+      at.open.each([&](int a) {
+        if (cells(level, a).test(b)) out[size++] = a << 8 | b;
+      });
+      order(out, size);
+      return size;
+    }
+    int best = fewest_rows.nth(0);
+    if (shuffled_) {
+      const auto ties = static_cast<std::uint64_t>(fewest_rows.count());
+      if (ties > 1) best = fewest_rows.nth(rng_->below(ties));
+    }
+    cells(level, best).each([&](int b) { out[size++] = best << 8 | b; });
+    order(out, size);
+    if (least_damage_ && size > 1) {
+      // Insertion sort by damage (a row holds a handful of cells), stable after the shuffle.
+      std::array<int, kBitboardMaxFree> damage{};
+      for (int i = 0; i < size; ++i) {
+        const int b = out[i] & 255;
+        at.open.each([&](int a2) {
+          if (a2 != best) damage[static_cast<std::size_t>(i)] += cells(level, a2).common(board_.attack(best, b, a2));
+        });
+      }
+      for (int i = 1; i < size; ++i)
+        for (int j = i; j > 0 && damage[static_cast<std::size_t>(j)] < damage[static_cast<std::size_t>(j - 1)]; --j) {
+          std::swap(damage[static_cast<std::size_t>(j)], damage[static_cast<std::size_t>(j - 1)]);
+          std::swap(out[j], out[j - 1]);
+        }
+    }
+    return size;
+  }
+
+  template <class OnSolution>
+  End dfs(int level, const Level& at, OnSolution& on_solution) {
+    const int size = candidates(level, at);
+    const int* cand = pool_.data() + static_cast<std::ptrdiff_t>(level) * f_;
+    Level next;
+    for (int i = 0; i < size; ++i) {
+      hit_ = watch_.check(counters_.nodes);
+      if (hit_ != StopReason::none || (restart_at_ != 0 && counters_.nodes >= restart_at_)) return End::stopped;
+      ++counters_.nodes;
+      const int a = cand[i] >> 8, b = cand[i] & 255;
+      path_[static_cast<std::size_t>(level)] = {a, b};
+      if (place(level, at, a, b, next)) {
+        if (next.open.empty()) {
+          if (on_solution(path_)) return End::solved;
+        } else if (const End end = dfs(level + 1, next, on_solution); end != End::exhausted) {
+          return end;
+        }
+      }
+      ++counters_.backtracks;
+    }
+    return End::exhausted;
+  }
+
+  // `next` := `at` with a queen on (a, b): level + 1's cells and choice; false when an open
+  // row or a free column is left without a free cell (forward checking).
+  bool place(int level, const Level& at, int a, int b, Level& next) {
+    next.open = at.open;
+    next.open.w[static_cast<std::size_t>(a >> 6)] &= ~(std::uint64_t{1} << (a & 63));
+    next.cols = at.cols;
+    next.cols.w[static_cast<std::size_t>(b >> 6)] &= ~(std::uint64_t{1} << (b & 63));
+    if constexpr (W == 1) {
+      if (board_.by_board_column()) return place_by_board_column(level, a, b, next);
+    }
+    Words<W> covered;
     bool alive = true;
     // Stops at the first open row left without a cell: the level is then never read.
-    open.each_while([&](int a2) {
-      const Words<W> next = cells(level, a2).minus(board_.attack(a, b, a2));
-      const int c = next.count();
-      counts_[static_cast<std::size_t>(a2)] = c;
-      thrice |= twice & next;
-      twice |= covered & next;
-      covered |= next;
-      cells(level + 1, a2) = next;
-      return alive = c != 0;
+    next.open.each_while([&](int a2) {
+      const Words<W> left = cells(level, a2).minus(board_.attack(a, b, a2));
+      covered |= left;
+      cells(level + 1, a2) = left;
+      return alive = !left.empty();
     });
-    if (!alive) return false;
-    open_[l + 1] = open;
-    cols_[l + 1] = cols;
-    singles_ = covered.minus(twice);
-    doubles_ = twice.minus(thrice);
-    return cols.minus(covered).empty();
+    return alive && next.cols.minus(covered).empty();
+  }
+
+  // place() on one word by board column (n <= 64): a queen's lines in another row are three
+  // shifts of its bit, everything in registers.
+  bool place_by_board_column(int level, int a, int b, const Level& next) {
+    const std::uint64_t bit = std::uint64_t{1} << b;
+    const Index row = board_.board_row(a);
+    const Words<W>* from = &cells(level, 0);
+    Words<W>* to = &cells(level + 1, 0);
+    std::uint64_t covered = 0;
+    for (std::uint64_t x = next.open.w[0]; x != 0; x &= x - 1) {
+      const int a2 = __builtin_ctzll(x);
+      const Index d = board_.board_row(a2) - row;
+      const auto ad = static_cast<unsigned>(d < 0 ? -d : d);
+      const std::uint64_t left = from[a2].w[0] & ~(bit | bit << ad | bit >> ad);
+      if (left == 0) return false;
+      covered |= left;
+      to[a2].w[0] = left;
+    }
+    return (next.cols.w[0] & ~covered) == 0;
   }
 
   const WordBoard<W>& board_;
   Rng* rng_;
-  bool least_damage_;
+  bool shuffled_ = false;  // a randomized run
+  bool least_damage_, column_branching_;
   LimitWatch& watch_;
   Counters& counters_;
   int f_;
-  std::vector<Words<W>> cells_, open_, cols_;
-  std::vector<Frame> stack_;
-  std::vector<int> pool_, damage_;
-  std::vector<int> counts_;  // free cells of each open row at the level last made (MRV)
-  Words<W> singles_;         // free columns with one candidate cell at the level last made
-  Words<W> doubles_;         // ... with two
-  std::vector<int> root_counts_;
-  Words<W> root_singles_, root_doubles_;
-  bool column_singles_;
+  std::vector<Words<W>> cells_;
+  std::vector<int> pool_;  // each level's candidates, f entries per level
+  std::vector<Placement> path_;
+  Level root_;
+  std::uint64_t restart_at_ = 0;
+  StopReason hit_ = StopReason::none;
 };
 
 template <int W>
@@ -380,7 +453,7 @@ Result solve(const Composition& c, Rng& rng, const Limits& limits, const Bitboar
     return result;
   }
   Counters counters;
-  WordSearch<W> search(board, &rng, params.least_damage, watch, counters, params.column_singles);
+  WordSearch<W> search(board, &rng, params.least_damage, watch, counters, params.column_branching);
   if (board.free_rows() == 0) {
     result.outcome = Outcome::solved;
     result.solution = c;
@@ -395,14 +468,15 @@ Result solve(const Composition& c, Rng& rng, const Limits& limits, const Bitboar
   for (std::uint64_t run = 1;; ++run) {
     bool solved = false, restarted = false;
     const std::uint64_t budget = restart_budget(params, f, run, counters.nodes);
-    const StopReason hit = search.run(saturating_add(counters.nodes, budget), [&](const auto& stack) {
+    // Random orders pay only with restarts: the run to the end (a proof, often) goes in order.
+    const bool last = budget == UINT64_MAX;
+    const StopReason hit = search.run(last ? 0 : saturating_add(counters.nodes, budget), [&](const auto& path) {
       result.solution = c;
-      for (const auto& frame : stack)
-        result.solution.q[static_cast<std::size_t>(board.board_row(frame.row))] = board.board_col(frame.placed) + 1;
-      counters.placed_search += stack.size();
+      for (const auto& [a, b] : path) result.solution.q[static_cast<std::size_t>(board.board_row(a))] = board.board_col(b) + 1;
+      counters.placed_search += path.size();
       solved = true;
       return true;
-    }, &restarted);
+    }, &restarted, !last);
     if (solved) {
       result.outcome = Outcome::solved;
       break;

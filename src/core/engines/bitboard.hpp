@@ -24,15 +24,17 @@ inline constexpr Index kBitboardMaxFree = 128;
   X(A, bool, least_damage, false, 0, 1,                                                                                \
     "order of a row's candidate cells: least damage first (the free cells the queen would take from the open "         \
     "rows, [Grigoryan]'s minimum-damage rule, O(f) words per candidate), or random (false; ascending in counting)")       \
-  /* Near CSPLib prob079's phase transition: 10-25% less time on the proofs (n = 14..20, 20 instances each). */       \
-  X(A, bool, column_singles, true, 0, 1,                                                                              \
-    "branch on a free column with one candidate cell left (one child), or two when the row of fewest cells has "      \
-    "more, before that row (false: rows only, as exact)")                                                             \
-  /* Restarts repeat work that an infeasibility proof must do anyway: unbounded Luby restarts made                      \
-     the proofs near CSPLib prob079's phase transition 6-21x slower (n = 14..21). The first 1024 nodes with Luby      \
-     budgets cost a proof little and still cut completable instances' tails (n = 19, d = 14: 1.4 ms against 3.1 ms    \
-     without restarts); BENCHMARKS.md, "Complete search". */                                                           \
-  NQC_LUBY_PARAMS(X, A, 1024, 0)
+  /* Near CSPLib prob079's phase transition: columns of 1 or 2 candidates took 10-25% of the time
+     off the proofs, and columns of up to 7 a further 10-15% (n = 14..20, BENCHMARKS.md). */                         \
+  X(A, bool, column_branching, true, 0, 1,                                                                            \
+    "branch on the free column with the fewest candidate cells when it has fewer (and fewer than 8) than the row "   \
+    "of fewest cells (false: rows only, as exact)")                                                                   \
+  /* Restarts repeat work that an infeasibility proof must do anyway, and no longer paid on completable boards:  \
+     near CSPLib prob079's phase transition (n = 14..20, 100 instances each, 30-88% completable) a first phase of   \
+     1024 nodes with Luby budgets cost 0-25% over one run, 4096 nodes up to 2x; on derived compositions (n = 20..128, \
+     1000 each) one run was as fast or faster in the mean and the 90% (BENCHMARKS.md, "Complete search"). `auto`    \
+     restarts it anyway, with budgets growing by round. */                                                            \
+  NQC_LUBY_PARAMS(X, A, 0, 0)
 
 /// The parameters of complete_bitboard (NQC_BITBOARD_PARAMS).
 struct BitboardParams {
@@ -44,14 +46,15 @@ struct BitboardParams {
 /// (its free cells) in W = 1 (f <= 64) or 2 64-bit words, the bits board columns when
 /// n <= 64 W (a queen's lines in another row are shifts of its bit) and else the free columns
 /// in order (a queen's diagonals found through a map of board columns: 4n bytes up to
-/// n = 2^24, a binary search beyond), after an O(n) scan. A node picks the
-/// open row with the fewest free cells (ties at random), tries its cells (least damage first,
-/// ties at random), and a placement clears the queen's column and two diagonals in every open
-/// row (three bits each, from the rows' distances) and fails at once when an open row or a
-/// free column is left without a free cell (forward checking); a free column left with one
-/// (or, when the row has more, two) candidate cells is branched on first (column_singles).
-/// Randomized restarts with node budgets luby_budget ((2f + 256) * Luby(i)) for the first
-/// luby_restart_nodes [1024] nodes, then one run to the end (restart_budget): complete, so
+/// n = 2^24, a binary search beyond), after an O(n) scan. A node picks the line of fewest
+/// candidates: the open row with the fewest free cells (ties at random), or a free column
+/// with fewer (up to 7; column_branching), and tries its cells in random order (a row's least
+/// damage first with least_damage); a placement clears the queen's column and two diagonals
+/// in every open row (three bits each, from the rows' distances) and fails at once when an
+/// open row or a free column is left without a free cell (forward checking).
+/// Randomized restarts (ties and candidates shuffled) with node budgets luby_budget
+/// ((2f + 256) * Luby(i)) for the first luby_restart_nodes [0] nodes, then one run to the end
+/// (restart_budget; the first tied row, candidates rotated by a random offset): complete, so
 /// `infeasible` is a proof.
 /// Requires f <= kBitboardMaxFree (throws std::invalid_argument otherwise, and for an
 /// inconsistent composition). Counters: nodes = placements tried, backtracks = placements

@@ -17,8 +17,8 @@ namespace {
 // cells, core/residual_board.hpp; forward checking on rows and columns).
 
 // Minimum-remaining-values: the open row with the fewest free cells, ties uniformly at random
-// (reservoir sampling in ascending row order) or the first when rng is null. Requires an open
-// row.
+// (one draw, rng->below(ties), when there are ties: the j-th tied row in ascending order) or the
+// first when rng is null. Requires an open row.
 Index choose_row(const ResidualBoard& board, Rng* rng) {
   Index best = -1, best_free = 0;
   std::uint64_t ties = 0;
@@ -29,10 +29,13 @@ Index choose_row(const ResidualBoard& board, Rng* rng) {
       best = a;
       best_free = v;
       ties = 1;
-    } else if (v == best_free && rng != nullptr && rng->below(++ties) == 0) {
-      best = a;
+    } else if (v == best_free) {
+      ++ties;
     }
   }
+  if (rng == nullptr || ties < 2) return best;
+  for (std::uint64_t j = rng->below(ties); best < board.free_rows(); ++best)
+    if (board.row_open(best) && board.row_free(best) == best_free && j-- == 0) break;
   return best;
 }
 
