@@ -5,7 +5,11 @@
 //
 // Usage: nqc_bench_csplib DATA_DIR [--peer PATH] [--nqc PATH] [--instances I] [--exact-max N]
 //                         [--stride S] [--engines LIST] [--engine LABEL=NAME:JSON] [--each]
-//                         [--hardest K] N[:D] ...
+//                         [--hardest K] [--placed F] [--peer-timeout S] N[:D] ...
+//   --placed F: instead of Excluded Diagonals, compositions of N - F queens drawn by CSPLib's
+//            placed-queens procedure (random_placed_queens, seeds 1, 2, ... until I are made;
+//            the peer then shiftqueens-128 or shiftqueens-boost-1024 with the queens as arguments).
+//   --peer-timeout S: the peer stopped after S seconds (its time then a lower bound, no verdict).
 //   N <= 13: the labelled instances of DATA_DIR/diag-N.tar.gz (every S-th of the 1000), at
 //            d = D, or at d = n - 3, n - 2, n - 1; every verdict checked against its label.
 //   N >= 14: I instances (default 20) drawn by CSPLib's generator procedure
@@ -98,6 +102,7 @@ struct Row {
   int n = 0, d = 0, instances = 0, solvable = 0;
   std::map<std::string, std::vector<double>> seconds;  // engines, "peer" (its CPU), "peer process", "nqc process"
   std::map<std::string, double> nodes;                 // engines, "peer": nodes in all
+  int peer_timeouts = 0;                               // instances the peer did not decide in --peer-timeout
 };
 
 struct Setup {
@@ -106,6 +111,7 @@ struct Setup {
   int exact_max = 18;
   bool each = false;  ///< a line per instance on standard error
   int hardest = 0;    ///< with the peer: this many instances of its longest CPU seconds, listed
+  int peer_timeout = 0;  ///< seconds after which the peer is stopped (0: never)
   struct Timed {
     double peer, nqc;  // the peer's CPU seconds, auto's
     std::string what;
@@ -122,9 +128,42 @@ struct Setup {
 
 // One instance (the first d of `pairs` on the n board): every engine, then the peer and nqc
 // as processes. Returns whether it has a solution.
-bool run_instance(Setup& s, Index n, const std::vector<DiagonalPair>& pairs, int d, std::uint64_t seed,
-                  const std::string& what, Row& row) {
-  const Composition board = excluded_board(n, pairs, static_cast<std::size_t>(d));
+// How the peer and `nqc complete` read one instance: the peer's command and nqc's arguments
+// (files written under Setup::tmp).
+struct Commands {
+  std::string peer, nqc;
+};
+
+// An Excluded Diagonals instance (the first d of `pairs`): a .param file for nqc and its numbers
+// on the peer's standard input (shiftqueensdiags D < FILE).
+Commands diagonal_files(const Setup& s, Index n, const std::vector<DiagonalPair>& pairs, int d) {
+  const fs::path param = s.tmp / "instance.param";
+  const fs::path numbers = s.tmp / "instance.txt";
+  std::ofstream(param) << format_param(n, pairs);
+  std::ostringstream plain;
+  plain << n << " " << pairs.size();
+  for (const DiagonalPair& p : pairs) plain << " " << p.index << " " << p.type;
+  std::ofstream(numbers) << plain.str() << "\n";
+  return {s.peer + " " + std::to_string(d) + " < " + numbers.string(), param.string() + " --diags " + std::to_string(d)};
+}
+
+// A composition: a text file for nqc (a column or 0 per row) and the placed queens as the peer's
+// arguments (shiftqueens-128 N x1 y1 ...: 0-based column x, row y).
+Commands composition_files(const Setup& s, const Composition& c) {
+  const fs::path text = s.tmp / "instance.txt";
+  std::ofstream out(text);
+  std::string peer = s.peer + " " + std::to_string(c.n());
+  for (Index r = 0; r < c.n(); ++r) {
+    const Index q = c.q[static_cast<std::size_t>(r)];
+    out << q << "\n";
+    if (q != 0) peer += " " + std::to_string(q - 1) + " " + std::to_string(r);
+  }
+  return {peer, text.string()};
+}
+
+bool run_instance(Setup& s, const Composition& board, const Commands& commands, std::uint64_t seed, const std::string& what,
+                  Row& row) {
+  const Index n = board.n();
   int verdict = -1;
   const auto agree = [&](int v, const std::string& who) {
     if (verdict >= 0 && v != verdict) disagree(what + ": " + who + " says " + (v ? "solvable" : "infeasible"));
@@ -145,28 +184,30 @@ bool run_instance(Setup& s, Index n, const std::vector<DiagonalPair>& pairs, int
     agree(r.outcome == Outcome::solved ? 1 : 0, "engine " + name);
   }
   if (!s.peer.empty()) {
-    const fs::path param = s.tmp / "instance.param";
-    const fs::path numbers = s.tmp / "instance.txt";
-    std::ofstream(param) << format_param(n, pairs);
-    std::ostringstream plain;
-    plain << n << " " << pairs.size();
-    for (const DiagonalPair& p : pairs) plain << " " << p.index << " " << p.type;
-    std::ofstream(numbers) << plain.str() << "\n";
     double wall = 0;
-    const std::string out = run(s.peer + " " + std::to_string(d) + " < " + numbers.string() + " 2>/dev/null", &wall);
+    const std::string timeout_prefix = s.peer_timeout > 0 ? "timeout " + std::to_string(s.peer_timeout) + " " : "";
+    const std::string out = run(timeout_prefix + commands.peer + " 2>/dev/null", &wall);
     int solutions = -1, timeout = 1;
     double nodes = 0, cpu = 0;
     const auto at = out.rfind("Solutions:");
     if (at == std::string::npos ||
         std::sscanf(out.c_str() + at, "Solutions: %d Nodes: %lf Timeout: %d Time: %lf", &solutions, &nodes, &timeout, &cpu) != 4 ||
-        timeout != 0)
-      disagree(what + ": the peer printed no verdict: " + out.substr(out.size() > 200 ? out.size() - 200 : 0));
+        timeout != 0) {
+      if (s.peer_timeout == 0 || wall < s.peer_timeout) disagree(what + ": the peer printed no verdict: " + out.substr(out.size() > 200 ? out.size() - 200 : 0));
+      // Stopped by --peer-timeout: its seconds a lower bound, no verdict.
+      ++row.peer_timeouts;
+      cpu = wall;
+    } else {
+      agree(solutions > 0 ? 1 : 0, "the peer");
+    }
     row.seconds["peer"].push_back(cpu);
     row.nodes["peer"] += nodes;
     row.seconds["peer process"].push_back(wall);
-    agree(solutions > 0 ? 1 : 0, "the peer");
-    const std::string ours = run(s.nqc + " complete " + param.string() + " --diags " + std::to_string(d) + " 2>&1", &wall);
+    const std::string ours = run(s.nqc + " complete " + commands.nqc + " 2>&1", &wall);
     row.seconds["nqc process"].push_back(wall);
+    double engine_s = 0;
+    if (const auto t = ours.find("time_s: "); t != std::string::npos) engine_s = std::atof(ours.c_str() + t + 8);
+    row.seconds["nqc complete"].push_back(engine_s);
     const bool solved = ours.find("outcome: solved") != std::string::npos;
     if (!solved && ours.find("outcome: infeasible") == std::string::npos) disagree(what + ": nqc complete: " + ours);
     agree(solved ? 1 : 0, "nqc complete");
@@ -194,7 +235,8 @@ std::string seconds_nodes(const Row& r, const std::string& name) {
 void print_engines(const Row& r, const Setup& s) {
   std::printf("| %d | %d | %d | %d |", r.n, r.d, r.instances, r.solvable);
   for (const auto& name : s.engines) std::printf(" %s |", seconds_nodes(r, name).c_str());
-  if (!s.peer.empty()) std::printf(" %s |", seconds_nodes(r, "peer").c_str());
+  if (!s.peer.empty())
+    std::printf(" %s | %s |", seconds_nodes(r, "peer").c_str(), cell(mean(r.seconds.at("nqc complete"))).c_str());
   std::printf("\n");
   std::fflush(stdout);
 }
@@ -204,7 +246,9 @@ void print_peer(const Row& r) {
   const auto& peer = r.seconds.at("peer");
   const auto& pp = r.seconds.at("peer process");
   const auto& np = r.seconds.at("nqc process");
-  std::printf("| %d | %d | %d | %s | %s | %.1f | %s | %s | %.1f | %.2f | %.2f |\n", r.n, r.d, r.instances, cell(mean(peer)).c_str(),
+  std::printf("| %d | %d | %d%s | %s | %s | %.1f | %s | %s | %.1f | %.2f | %.2f |\n", r.n, r.d, r.instances,
+              r.peer_timeouts > 0 ? (" (" + std::to_string(r.peer_timeouts) + " not decided by the peer: its time at least)").c_str() : "",
+              cell(mean(peer)).c_str(),
               cell(mean(a)).c_str(), mean(peer) / mean(a), cell(p90(peer)).c_str(), cell(p90(a)).c_str(), p90(peer) / p90(a),
               mean(pp) / mean(np), p90(pp) / p90(np));
 }
@@ -222,7 +266,7 @@ int main(int argc, char** argv) {
   const std::string data = argv[1];
   Setup s;
   s.nqc = (fs::path(argv[0]).parent_path() / ".." / "src" / "cli" / "nqc").string();
-  int instances = 20, stride = 1;
+  int instances = 20, stride = 1, placed = 0;
   std::vector<std::pair<int, int>> sizes;  // (n, d), d = 0: the default
   for (int i = 2; i < argc; ++i) {
     const std::string a = argv[i];
@@ -230,6 +274,8 @@ int main(int argc, char** argv) {
     else if (a == "--exact-max" && i + 1 < argc) s.exact_max = std::atoi(argv[++i]);
     else if (a == "--stride" && i + 1 < argc) stride = std::atoi(argv[++i]);
     else if (a == "--each") s.each = true;
+    else if (a == "--placed" && i + 1 < argc) placed = std::atoi(argv[++i]);
+    else if (a == "--peer-timeout" && i + 1 < argc) s.peer_timeout = std::atoi(argv[++i]);
     else if (a == "--hardest" && i + 1 < argc) s.hardest = std::atoi(argv[++i]);
     else if (a == "--peer" && i + 1 < argc) s.peer = fs::absolute(argv[++i]).string();
     else if (a == "--nqc" && i + 1 < argc) s.nqc = fs::absolute(argv[++i]).string();
@@ -258,13 +304,14 @@ int main(int argc, char** argv) {
       labels[{n, d}].push_back({seed, solutions > 0});
   }
   std::vector<Row> rows;
-  std::printf("Mean CPU seconds (and nodes) per instance (engines in process; the peer's as it prints them)\n\n| n | d | instances | solvable |");
+  std::printf("Mean CPU seconds (and nodes) per instance (engines in process; the peer's as it prints them; nqc "
+              "complete's engine seconds as it prints them)\n\n| n | %s | instances | solvable |", placed > 0 ? "free rows" : "d");
   for (const auto& name : s.engines) std::printf(" %s s |", name.c_str());
-  std::printf("%s\n|---:|---:|---:|---:|", s.peer.empty() ? "" : " peer s |");
-  for (std::size_t i = 0; i < s.engines.size() + (s.peer.empty() ? 0 : 1); ++i) std::printf("---:|");
+  std::printf("%s\n|---:|---:|---:|---:|", s.peer.empty() ? "" : " peer s | nqc complete s |");
+  for (std::size_t i = 0; i < s.engines.size() + (s.peer.empty() ? 0 : 2); ++i) std::printf("---:|");
   std::printf("\n");
   for (const auto& [n, given_d] : sizes) {
-    if (n <= 13) {
+    if (placed == 0 && n <= 13) {
       if (std::system(("tar xzf " + data + "/diag-" + std::to_string(n) + ".tar.gz -C " + s.tmp.string()).c_str()) != 0) return 2;
       for (int d = given_d ? given_d : n - 3; d <= (given_d ? given_d : n - 1); ++d) {
         Row row;
@@ -275,7 +322,8 @@ int main(int argc, char** argv) {
           const auto file = s.tmp / ("diag-" + std::to_string(n)) / ("diag-" + std::to_string(n) + "-4-" + std::to_string(seed) + ".param");
           if (!fs::exists(file) || seen++ % stride != 0) continue;
           const ParamInstance instance = read_param(file, d);
-          const bool sat = run_instance(s, n, instance.pairs, d, static_cast<std::uint64_t>(seed), file.string() + " d = " + std::to_string(d), row);
+          const bool sat = run_instance(s, instance.board, diagonal_files(s, n, instance.pairs, d), static_cast<std::uint64_t>(seed),
+                                        file.string() + " d = " + std::to_string(d), row);
           if (it != labels.end())
             for (const Label& l : it->second)
               if (l.seed == seed && l.sat != sat) disagree(file.string() + " d = " + std::to_string(d) + ": the label");
@@ -283,6 +331,26 @@ int main(int argc, char** argv) {
         print_engines(row, s);
         rows.push_back(std::move(row));
       }
+    } else if (placed > 0) {
+      // Placed queens: row.d holds the free rows.
+      Row row;
+      row.n = n;
+      row.d = placed;
+      int given_up = 0;
+      for (int seed = 1, made = 0; made < instances; ++seed) {
+        Rng rng(static_cast<std::uint64_t>(seed), static_cast<std::uint64_t>(n));
+        const auto c = random_placed_queens(n, n - placed, rng);
+        if (!c) {
+          ++given_up;
+          continue;
+        }
+        ++made;
+        run_instance(s, *c, composition_files(s, *c), static_cast<std::uint64_t>(seed),
+                     "placed n = " + std::to_string(n) + " free " + std::to_string(placed) + " seed " + std::to_string(seed), row);
+      }
+      if (given_up > 0) std::fprintf(stderr, "n = %d: the generator gave up on %d draws\n", n, given_up);
+      print_engines(row, s);
+      rows.push_back(std::move(row));
     } else {
       Row row;
       row.n = n;
@@ -290,7 +358,8 @@ int main(int argc, char** argv) {
       for (int seed = 1; seed <= instances; ++seed) {
         Rng rng(static_cast<std::uint64_t>(seed), static_cast<std::uint64_t>(n));
         const auto pairs = random_excluded_diagonals(n, 4, rng);
-        run_instance(s, n, pairs, row.d, static_cast<std::uint64_t>(seed), "generated n = " + std::to_string(n) + " seed " + std::to_string(seed), row);
+        run_instance(s, excluded_board(n, pairs, static_cast<std::size_t>(row.d)), diagonal_files(s, n, pairs, row.d),
+                     static_cast<std::uint64_t>(seed), "generated n = " + std::to_string(n) + " seed " + std::to_string(seed), row);
       }
       print_engines(row, s);
       rows.push_back(std::move(row));
@@ -298,9 +367,10 @@ int main(int argc, char** argv) {
   }
   if (!s.peer.empty()) {
     std::printf("\nThe peer beside nqc: its CPU seconds over auto's (engine) and its process's wall seconds over nqc "
-                "complete's\n\n| n | d | instances | peer mean s | auto mean s | peer / auto, mean | peer p90 s | auto p90 s | "
+                "complete's\n\n| n | %s | instances | peer mean s | auto mean s | peer / auto, mean | peer p90 s | auto p90 s | "
                 "peer / auto, p90 | process / process, mean | process / process, p90 |\n"
-                "|---:|---:|---:|---:|---:|---:|---:|---:|---:|---:|---:|\n");
+                "|---:|---:|---:|---:|---:|---:|---:|---:|---:|---:|---:|\n",
+                placed > 0 ? "free rows" : "d");
     for (const Row& r : rows) print_peer(r);
     if (s.hardest > 0) {
       std::sort(s.timed.begin(), s.timed.end(), [](const auto& x, const auto& y) { return x.peer > y.peer; });

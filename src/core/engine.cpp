@@ -107,7 +107,7 @@ const std::vector<EngineInfo>& engine_infos() {
                return complete_auto(std::move(c), rng, limits, p);
              });
        }},
-      {"bitboard", 1, true, true, kBitboardMaxFree, "complete search on machine words (MRV, forward checking, restarts)",
+      {"bitboard", 1, true, true, kBitboardMaxFree, "complete search on machine words (rows and columns of fewest candidates, forward checking)",
        kBitboardParams,
        [](const EngineInfo& self, const EngineOptions& o) -> std::unique_ptr<Engine> {
          return std::make_unique<RegisteredEngine>(self, [p = o.bitboard](const Composition& c, Rng& rng, const Limits& limits) {

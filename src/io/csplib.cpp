@@ -140,6 +140,28 @@ std::vector<DiagonalPair> random_excluded_diagonals(Index n, int mininfile, Rng&
   return out;
 }
 
+std::optional<Composition> random_placed_queens(Index n, Index queens, Rng& rng) {
+  Composition c(n);
+  if (queens == 0) return c;
+  std::vector<Index> rows(static_cast<std::size_t>(n)), cols(static_cast<std::size_t>(n));
+  for (Index i = 0; i < n; ++i) rows[static_cast<std::size_t>(i)] = cols[static_cast<std::size_t>(i)] = i;
+  std::vector<char> sum(2 * static_cast<std::size_t>(n)), difference(2 * static_cast<std::size_t>(n));
+  auto left = static_cast<std::size_t>(n);
+  const std::uint64_t attempts = static_cast<std::uint64_t>(n) * static_cast<std::uint64_t>(n);
+  for (std::uint64_t attempt = 0; attempt < attempts; ++attempt) {
+    const auto i = static_cast<std::size_t>(rng.below(left)), j = static_cast<std::size_t>(rng.below(left));
+    const Index r = rows[i], col = cols[j];
+    const auto s = static_cast<std::size_t>(r + col), d = static_cast<std::size_t>(r - col + n - 1);
+    if (sum[s] != 0 || difference[d] != 0) continue;
+    sum[s] = difference[d] = 1;
+    c.q[static_cast<std::size_t>(r)] = col + 1;
+    rows[i] = rows[left - 1];
+    cols[j] = cols[left - 1];
+    if (n - static_cast<Index>(--left) == queens) return c;
+  }
+  return std::nullopt;
+}
+
 Composition excluded_board(Index n, const std::vector<DiagonalPair>& pairs, std::size_t d) {
   Composition board(n);
   for (std::size_t i = 0; i < d && i < pairs.size(); ++i)

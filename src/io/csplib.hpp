@@ -68,6 +68,13 @@ bool looks_like_param(std::string_view text);
 /// The same procedure, not the same draws (Python's generator differs from Rng).
 std::vector<DiagonalPair> random_excluded_diagonals(Index n, int mininfile, Rng& rng);
 
+/// A random composition as CSPLib's placed-queens generator draws one (queens-gen-fast.py in
+/// [CSPLib079]; [Gent17]): up to n^2 attempts, each a random row and a random column among those
+/// still free, the queen kept when neither of its diagonals holds one, until `queens` stand.
+/// Returns the composition (k = queens), or std::nullopt when the attempts ran out (as the
+/// generator gives up). Requires 0 <= queens <= n. The same procedure, not the same draws.
+std::optional<Composition> random_placed_queens(Index n, Index queens, Rng& rng);
+
 /// The empty n x n board with the first `d` of `pairs` excluded (d <= pairs.size()).
 Composition excluded_board(Index n, const std::vector<DiagonalPair>& pairs, std::size_t d);
 

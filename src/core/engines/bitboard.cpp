@@ -275,12 +275,6 @@ class WordSearch {
     return cells_[static_cast<std::size_t>(level) * static_cast<std::size_t>(f_) + static_cast<std::size_t>(a)];
   }
 
-  // The candidates of `level` into pool_ (its f entries from level * f; a << 8 | b), their
-  // count returned: a free column with k candidate cells, fewer than the row of fewest cells
-  // (k < 8): its queen can only go to one of them, so branch on it (k children); else the
-  // minimum-remaining-values row (ties uniformly at random, one draw, as exact), its cells
-  // in random order (least damage first with least_damage_) or ascending (a run not randomized,
-  // counting).
   // The candidates out[0, size) in the run's order: shuffled in a randomized run; else rotated
   // by a random offset, as random orders pay only with restarts but ascending columns (corners
   // first) took 10-20% more nodes near CSPLib prob079's phase transition; ascending in counting.
@@ -290,7 +284,12 @@ class WordSearch {
     else std::rotate(out, out + rng_->below(static_cast<std::uint64_t>(size)), out + size);
   }
 
-  // Counted here, not in place(), as about half the placements fail.
+  // The candidates of `level` into pool_ (its f entries from level * f; a << 8 | b), their
+  // count returned: a free column with k candidate cells, fewer than the row of fewest cells
+  // (k < 8): its queen can only go to one of them, so branch on it (k children); else the
+  // minimum-remaining-values row (ties uniformly at random, one draw, as exact, in a randomized
+  // run; else the first), its cells in the run's order (order(); least damage first with
+  // least_damage_). The counts are made here, not in place(), as about half the placements fail.
   int candidates(int level, const Level& at) {
     int* out = pool_.data() + static_cast<std::ptrdiff_t>(level) * f_;
     int size = 0;
