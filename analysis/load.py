@@ -56,12 +56,9 @@ import h5py
 import numpy as np
 import pandas as pd
 
-try:
-    import xxhash  # Debian's python3-xxhash: text_checksum (schema 2.1)
-except ImportError:  # a cluster's own Python: the same digests in pure Python (analysis.xxh64)
-    xxhash = None
+import xxhash  # Debian's python3-xxhash: text_checksum
 
-from analysis import output, xxh64
+from analysis import output
 from analysis.errors import AnalysisError
 
 #: The layout of result files as nqc declares it (``nqc info --columns --json``).
@@ -432,7 +429,7 @@ def check_text_attributes(f: h5py.File, path: Path) -> str:
     Returns "none" (no such attribute), "passed", or "unchecked" (no ``text_checksum``: not a
     file nqc wrote so). Raises AnalysisError "FILE: damaged (the text attributes do not match
     text_checksum)..." when they differ, and for a ``text_checksum`` of another shape. XXH64 comes
-    from the package xxhash (Debian's python3-xxhash), else from analysis.xxh64 (pure Python)."""
+    from the package xxhash (Debian's python3-xxhash)."""
     names = sorted((name for name in f.attrs if _is_variable_string(f, name)), key=lambda n: n.encode())
     if not names:
         return "none"
@@ -448,7 +445,7 @@ def check_text_attributes(f: h5py.File, path: Path) -> str:
     if len(stored) % 2 == 0:
         raise AnalysisError(f"{path}: attribute {TEXT_CHECKSUM} holds {len(stored)} values, expected 1 + 2 per "
                             "heap collection")
-    digest = xxhash.xxh64(seed=0) if xxhash is not None else xxh64.XXH64(seed=0)
+    digest = xxhash.xxh64(seed=0)
     for name in names:
         digest.update(name.encode() + b"\0")
     end = path.stat().st_size

@@ -34,7 +34,7 @@ from analysis.errors import AnalysisError
 
 #: The formats a figure can be written in (analysis.figures; the file's suffix names it).
 FIGURE_FORMATS = ("png", "pdf", "svg")
-#: The default resolution of PNG figures, in dots per inch: print resolution (issue 16 item 6).
+#: The default resolution of PNG figures, in dots per inch: print resolution.
 DPI = 300
 
 

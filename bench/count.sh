@@ -1,5 +1,5 @@
 #!/usr/bin/env bash
-# Issue 12, "Counting": `nqc count 16` on one core (best of REPEAT runs) against the reference,
+# Counting: `nqc count 16` on one core (best of REPEAT runs) against the reference,
 # NQueensFAF single-threaded with symmetry, 1.1 s (target: within 2x); then `nqc count 17` in
 # one process and on 2 MPI ranks, side by side (target: 2 ranks at least 1.8x faster).
 # Times: time_s is what nqc prints (the count alone, from MPI_Init to the sum on rank 0);

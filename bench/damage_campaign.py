@@ -1,5 +1,5 @@
 #!/usr/bin/python3
-"""Damage campaign (issue 13): damage copies of a finished run the way disks, copies and
+"""Damage campaign: damage copies of a finished run the way disks, copies and
 editors do, run nqc's readers on each copy, and count what happened.
 
 usage: bench/damage_campaign.py [--copies N] [--seed S] [--nqc NQC] [--config CONFIG]

@@ -37,7 +37,7 @@ int main(int argc, char** argv) {
   } else if (variant == "search") {
     params.search_retractions = 100;  // depth-first "next cell" in the last descent per first queen
   } else if (variant == "retraction") {
-    // nqc 0.1's reading of block 5 (the `before` of issue 10): every descent starts with the
+    // The earlier reading of block 5: every descent starts with the
     // minimum-risk rule, and after repeat_bound returns a dead end is searched depth-first.
     params.first_move_sweep = false;
     params.search_retractions = 100;

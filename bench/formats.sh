@@ -1,5 +1,5 @@
 #!/usr/bin/env bash
-# Composition formats side by side (issue 11), in one run at n = 10^8 (N below): the
+# Composition formats side by side, in one run at n = 10^8 (N below): the
 # solution of `nqc construct N` written as text, binary and HDF5; then, best (and median) of
 # R runs each, files in the page cache: `wc -l` on the text file, the text parse alone
 # (`nqc verify --timing`: read_s), `nqc verify` (whole process) on each format with its read

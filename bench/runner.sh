@@ -1,5 +1,5 @@
 #!/usr/bin/env bash
-# Issue 4: throughput of 2 ranks against 1 on one config, side by side; the share of wall
+# Throughput of 2 ranks against 1 on one config, side by side; the share of wall
 # time each rank waited for shard writes (and its writer thread's CPU time); bytes per case on disk.
 # Usage: bench/runner.sh [CONFIG] [BUILD_DIR]     (default: bench/configs/runner.json, 263,800 cases)
 set -euo pipefail

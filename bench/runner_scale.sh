@@ -1,5 +1,5 @@
 #!/usr/bin/env bash
-# Issue 14: the runner at study scale. Runs a config on 2 ranks (default
+# The runner at study scale. Runs a config on 2 ranks (default
 # bench/configs/runner-1e7.json: 10^7 cases of n = 8..100) and prints its wall time, cases per
 # second and each rank's write share (the time it waited for shard writes, and the background
 # writer thread's CPU time, as shares of its run); then merges the same shard files again in a

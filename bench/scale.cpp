@@ -1,4 +1,4 @@
-// Issue 11, "Engines linear in practice": for each n, a seeded random solution, compositions
+// Engines linear in practice: for each n, a seeded random solution, compositions
 // derived from it (k uniform on 1..n-1, or k = a fixed share of n as the paper's 7.9% at
 // 10^8), and the engines on the same compositions, side by side in one run. Prints per (n, k,
 // engine) the mean engine time (thread CPU seconds), the time per placed queen, one verifier

@@ -1,5 +1,5 @@
 #!/usr/bin/env bash
-# Issue 11 at the paper's sizes, each step a process of its own, with its wall time and peak
+# The engines at the paper's sizes, each step a process of its own, with its wall time and peak
 # resident memory (/usr/bin/time) against one uint32 array of n (4n bytes; the target is 2.5x):
 #   construct, generate (a random solution), derive (k = 7.9% of n), verify, complete (auto),
 #   then the paper's challenge (nqc challenge N --free-rows 518) and `complete` on both files.

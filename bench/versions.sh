@@ -2,7 +2,7 @@
 # Two builds of nqc side by side on one config: the run's wall time, alternated REPEATS times
 # (old, new, old, new, ...: both see the same machine), the engine seconds and bytes per case
 # of results.h5, and whether the rows are the same (bench/same_rows.py: every column but the
-# machine's and the shard layout). For a change that must keep behaviour (issue 15).
+# machine's and the shard layout). For a change that must keep behaviour.
 # Usage: bench/versions.sh OLD_NQC NEW_NQC [CONFIG] [RANKS] [REPEATS]
 #   default CONFIG bench/configs/runner.json (263,800 cases), RANKS 2, REPEATS 3
 set -euo pipefail

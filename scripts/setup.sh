@@ -11,6 +11,7 @@ PACKAGES=(
   openmpi-bin libopenmpi-dev            # MPI ranks (mpirun) and headers
   libhdf5-dev                           # result files (serial HDF5 C API)
   libspdlog-dev nlohmann-json3-dev libcli11-dev
+  libxxhash-dev                         # XXH64 (config hashes, instance files, text attributes' checksum)
   libcadical-dev cadical                # engine sat (library); the CaDiCaL binary for bench/csplib.sh
   libgtest-dev                          # unit tests
   clang libclang-rt-14-dev              # tests/fuzz: libFuzzer, ASan + UBSan (scripts/fuzz-build.sh)

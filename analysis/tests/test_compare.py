@@ -1,4 +1,4 @@
-"""Item 1 of issue 16, comparisons are first-class: runs of different engines or configs are
+"""Comparisons are first-class: runs of different engines or configs are
 grouped, not refused or pooled; --by COLUMN[:BINS]; the comparison per n with time ratios and
 intervals; the comparison report and its figures, one line per run."""
 

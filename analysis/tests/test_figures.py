@@ -1,5 +1,5 @@
 """analysis.figures: every figure is written, non-empty, a PNG of the stated size, or PDF or SVG; and
-the figures are fit for a paper (issue 16, item 6)."""
+the figures are fit for a paper."""
 
 from __future__ import annotations
 
@@ -57,7 +57,7 @@ def test_histogram_of_an_absent_n_is_an_error(data, tmp_path):
 
 
 
-# Item 6 of issue 16, figures for a paper: formats, print resolution, intervals, the paper's fit
+# Figures for a paper: formats, print resolution, intervals, the paper's fit
 # over its own n range, distinct reference lines, legends that hide no data, no file names.
 
 def every_figure(data, runs, directory, suffix, dpi=figures.DPI):

@@ -1,4 +1,4 @@
-"""Item 2 of issue 16, instance runs show their results: composition and CSPLib .param files
+"""Instance runs show their results: composition and CSPLib .param files
 grouped by file and by diags, with outcome counts and the times of each verdict, in the tables,
 on the command line and in the report."""
 

@@ -167,33 +167,6 @@ def test_text_attributes_without_checksum_are_read_in_a_child(tmp_path):
     assert str(error.value) == f"{path}: damaged (text_checksum names {2 * size} bytes or more, the file has {size})"
 
 
-def test_without_xxhash_text_checksum_is_checked_in_pure_python(small_run, monkeypatch, tmp_path):
-    """A Python without python3-xxhash (a cluster's own) checks text_checksum with analysis.xxh64:
-    the same digests as the package's, so a good file reads and a flipped byte is damage."""
-    import os
-    import random
-    import xxhash
-    import analysis.load
-    from analysis import xxh64
-    assert xxh64.digest(b"") == 0xEF46DB3751D8E999  # the specification's value for the empty input
-    rng = random.Random(1)
-    for size in [*range(0, 100), 4096, 65537]:
-        data, seed = os.urandom(size), rng.randrange(1 << 64)
-        assert xxh64.digest(data, seed) == xxhash.xxh64(data, seed=seed).intdigest(), size
-    monkeypatch.setattr(analysis.load, "xxhash", None)
-    assert len(load_cases(small_run)) == len(pd.DataFrame(h5py.File(small_run / "results.h5")["cases"][()]))
-    copy = tmp_path / "run"
-    shutil.copytree(small_run, copy)
-    path = copy / "results.h5"
-    data = bytearray(path.read_bytes())
-    data[data.find(b'"name":"analysis-test"') + 10] ^= 0x01
-    path.write_bytes(bytes(data))
-    with pytest.raises(AnalysisError) as error:
-        load_cases(copy)
-    assert str(error.value).startswith(f"{path}: damaged (the text attributes do not match text_checksum)")
-    assert len(load_cases(REPO / "tests/data/schema-2.0-results.h5")) == 4
-
-
 @pytest.mark.parametrize("name, rows", [("schema-2.0-results.h5", 4), ("schema-2.0-shard.h5", 2)])
 def test_schema_2_0_files_read(name, rows):
     """Files of schema 2.0 (text attributes fixed-length strings, no text_checksum; tests/data)."""

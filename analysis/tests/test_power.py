@@ -1,4 +1,4 @@
-"""Item 10 of issue 16, report statements honest about power: a claim of the paper that the sample
+"""Report statements honest about power: a claim of the paper that the sample
 is too small to test says so (with the cases it would take), and a fit on fewer than 5 points
 carries a warning."""
 

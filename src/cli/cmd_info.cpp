@@ -1,4 +1,4 @@
-// info: what a result file or results directory holds (issue 16 item 4).
+// info: what a result file or results directory holds.
 #include <algorithm>
 #include <array>
 #include <cstdio>

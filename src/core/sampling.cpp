@@ -16,7 +16,7 @@ Composition random_solution(Index n, Rng& rng) {
     throw std::invalid_argument("no solution exists for n = " + std::to_string(n));
   // The generator is fixed, whatever `auto` becomes (every case of every experiment is derived
   // from these solutions): from n = fill_first_n on, auto's fill in place and the search on its
-  // residual; below, min-conflicts with 3 tries (the first round of auto until issue 12),
+  // residual; below, min-conflicts with 3 tries (what was then auto's first round),
   // then auto should it fail. Both with AutoParams' defaults: changing one changes the cases.
   Result r;
   if (n < AutoParams{}.fill_first_n) {

@@ -1,4 +1,4 @@
-// Provenance of a results directory (issue 14): one record per launch of `nqc run` that
+// Provenance of a results directory: one record per launch of `nqc run` that
 // worked on it, kept in DIR/launches/ while the run goes on and copied into results.h5's
 // `launches` table by the merge.
 #pragma once

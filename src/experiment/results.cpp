@@ -802,7 +802,7 @@ std::vector<std::filesystem::path> unmerged_run_files(const std::filesystem::pat
       if (!std::binary_search(done.begin(), done.end(), id)) files.push_back(partial_path(dir, id));  // done: superseded
   std::string run_hash;
   std::error_code ec;
-  if (fs::exists(dir / "config.json", ec)) run_hash = hex64(fnv1a64(text::read_small_file(dir / "config.json", 16u << 20, "config.json")));
+  if (fs::exists(dir / "config.json", ec)) run_hash = hex64(xxh64(text::read_small_file(dir / "config.json", 16u << 20, "config.json")));
   for (const fs::path& f : files) {
     const std::string hash = read_attributes(f)["config_hash"];
     if (run_hash.empty()) run_hash = hash;

@@ -1,4 +1,4 @@
-// One owner per results directory (issue 14): launches of `nqc run` claim the directory, or
+// One owner per results directory: launches of `nqc run` claim the directory, or
 // their part of it, with lock files that name the holder.
 #pragma once
 

@@ -70,9 +70,9 @@ class ReplacingOutput {
   bool temporary_ = false;
 };
 
-/// Runs jobs one at a time in a background thread (issue 14: a rank's shard writes must not
-/// hold up its cases): the runner hands it each finished shard, whose file the job writes
-/// and commits while the next shard runs. At most one job is in flight: submit() first waits
+/// Runs jobs one at a time in a background thread (a rank's shard writes must not hold up its
+/// cases): the runner hands it each finished shard, whose file the job writes and commits
+/// while the next shard runs. At most one job is in flight: submit() first waits
 /// for the one before, so memory holds at most one shard being written, and a killed rank
 /// loses at most that shard and the one it was running. The error of a job (an
 /// nqc::IoError) is rethrown by the next submit() or by finish().

@@ -1,6 +1,7 @@
-// Hashes that are the same on every platform and release (std::hash is not): FNV-1a 64 for
-// short texts (a config's config_hash), XXH64 for file contents (the pinned plan's instance
-// files). Not cryptographic: they tell a changed file from the same one, not from a forgery.
+// XXH64 (xxHash, Debian's libxxhash-dev, compiled in): the same on every platform and release
+// (std::hash is not), for a config's hash, the pinned plan's instance files and the text
+// attributes' checksum. Not cryptographic: it tells a changed file from the same one, not
+// from a forgery.
 #pragma once
 
 #include <cstddef>
@@ -10,9 +11,6 @@
 #include <string_view>
 
 namespace nqc {
-
-/// FNV-1a, 64 bits.
-std::uint64_t fnv1a64(std::string_view bytes);
 
 /// XXH64 (Yann Collet's xxHash, 64 bits) of `bytes` with `seed`, as `xxhsum -H1` prints it.
 std::uint64_t xxh64(std::string_view bytes, std::uint64_t seed = 0);

@@ -90,7 +90,7 @@ void check_config_file(const fs::path& dir, const std::string& config_text, cons
   if (hashes.empty() && problem.empty())
     throw InputError(dir.string() + ": holds results of another config (" + stored.string() +
                      " differs from this one); choose another output directory");
-  if (hashes == std::set<std::string>{hex64(fnv1a64(text))})
+  if (hashes == std::set<std::string>{hex64(xxh64(text))})
     throw InputError(dir.string() + ": holds results of another config (" + stored.string() +
                      " differs from this one); choose another output directory");
   const std::string why = problem.empty() ? "it is not the config its " + count + " were written with" : problem;

@@ -128,7 +128,7 @@ struct Planned {
 Planned stage_plan(const Loaded& l) {
   Planned p;
   p.plan = make_plan(l.config);
-  p.pinned = pin_plan(p.plan, hex64(fnv1a64(l.config_text)));
+  p.pinned = pin_plan(p.plan, hex64(xxh64(l.config_text)));
   return p;
 }
 
@@ -168,7 +168,7 @@ void stage_check_shared(const Loaded& l, const MpiSession& session) {
       made = !fs::exists(l.dir, ec);
       fs::create_directories(l.dir, ec);
       if (ec) throw_error(errno_exit_code(ec.value()), l.dir.string() + ": cannot create the results directory: " + ec.message());
-      token = hex64(fnv1a64(host_name() + std::to_string(::getpid()) + utc_now() +
+      token = hex64(xxh64(host_name() + std::to_string(::getpid()) + utc_now() +
                             std::to_string(std::chrono::steady_clock::now().time_since_epoch().count())));
       probe = (l.dir / (".nqc-probe-" + token)).string();
       if (const int error = write_whole_file(probe, token); error != 0)

@@ -17,7 +17,7 @@ usage: damage.py FILE bit BYTE BIT          flip one bit (BYTE may be negative: 
                                             (schema 2.1: a text attribute's value in its global
                                             heap), as "OFFSET"
 Prints what it did, one line per change. Used by tests/cli/test_damage.sh and
-bench/damage_campaign.py; the damage kinds are those of issue 13's damaged-files case (its flip.py).
+bench/damage_campaign.py; the damage kinds are those of a reported damaged-files case.
 """
 import random
 import sys

@@ -1,5 +1,5 @@
 #!/usr/bin/env bash
-# One owner per results directory (issue 14 item 1, its case runner-concurrent): while
+# One owner per results directory: while
 # a run provably holds its directory (its lock file names it), every second launch on that
 # directory is refused with one line naming the holder, exit 1, and leaves nothing behind;
 # the holder, stopped by SIGTERM, releases the lock, and its shards are intact. Not timing-

@@ -1,6 +1,5 @@
 #!/usr/bin/env bash
-# Damaged files never crash nqc and never pass as good data (issue 13; the cases of
-# its damaged-files set, each made a test of its whole kind): result files, shards,
+# Damaged files never crash nqc and never pass as good data: result files, shards,
 # config.json and plan.json damaged by a bit flip, truncation or a zeroed block; a shard whose
 # rows were cut; an instance set changed between launches; an old (schema 1.0) file whose
 # damage crashes HDF5 1.10; .param files with a BOM or CR line ends. Every damage gives one
@@ -237,7 +236,7 @@ run "$NQC" run "$CONFIG" -o "$d" --resume --repair -q
 expect_exit 0 "plan.json damaged: --resume --repair"
 check "plan.json: rewritten as it was" cmp -s "$d/plan.json" "$TMP/ref/plan.json"
 
-# ---- an instance set that changes between launches (issue 13's case instance-set-changed) ----
+# ---- an instance set that changes between launches ----
 inst=$TMP/inst
 mkdir -p "$inst/set"
 "$NQC" generate 12 --seed 3 -o "$inst/solution.txt"

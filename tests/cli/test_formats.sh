@@ -1,5 +1,5 @@
 #!/usr/bin/env bash
-# Composition formats (issue 11): `nqc convert` round trips text -> binary -> HDF5 -> text
+# Composition formats: `nqc convert` round trips text -> binary -> HDF5 -> text
 # byte for byte (small n and n = 10^6), every command that takes a composition takes every
 # format (chosen by content, also from stdin), writers choose by extension, and every bad
 # binary or HDF5 file gives exit 1 and exactly one error line (asserted whole).

@@ -1,5 +1,5 @@
 #!/usr/bin/env bash
-# Installation and citation (issue 16 item 9): `cmake --install` into a temporary prefix gives
+# Installation and citation: `cmake --install` into a temporary prefix gives
 # a working nqc (-V), the analysis package importable from outside the repository, bash
 # completion that offers nqc's own subcommands and options, the man page (rendered, naming
 # every subcommand), configs and documents; the Apptainer definition is checked for syntax

@@ -1,5 +1,5 @@
 #!/usr/bin/env bash
-# Provenance of every launch (issue 14 item 4): two launches stopped by SIGTERM (the first on
+# Provenance of every launch: two launches stopped by SIGTERM (the first on
 # 2 ranks), then a --part array of two tasks (Slurm variables set as sbatch sets them) and a
 # merge in a requeued job: results.h5's `launches` table lists the five, truthfully (their
 # ids, exit statuses, world sizes, parts, Slurm jobs, shards and cases, which one merged), each
@@ -121,7 +121,7 @@ print(("ok - " if list(t["id"]) == [1, 2, 3, 4, 5, 6] and list(t["merged"]) == [
 PY
 relay_checks "$TMP/again.out"
 
-# nqc info (issue 16 item 4): what the directory holds, with its launches.
+# nqc info: what the directory holds, with its launches.
 run "$NQC" info "$D"
 expect_exit 0 "nqc info DIR"
 schema=$("$NQC" info --columns --json | "$PYTHON" -c 'import json, sys; print(json.load(sys.stdin)["schema_version"])')

@@ -1,5 +1,5 @@
 #!/usr/bin/env bash
-# Results on file systems without flock (issue 14 item 1, its case nfs-locking): flock()
+# Results on file systems without flock: flock()
 # failing with ENOLCK (NFS without a lock daemon), 524 (Lustre, Cray DVS) or ENOSYS, simulated
 # by an LD_PRELOAD shim: run, aggregate and rerun work, and the directory lock still refuses a
 # second launch (it uses link(), not flock).

@@ -1,5 +1,5 @@
 #!/usr/bin/env bash
-# Progress that tells the truth (issue 16 item 3): progress lines count finished cases of every
+# Progress that tells the truth: progress lines count finished cases of every
 # rank, also inside a shard, during one long case and while other ranks finish (a run of one
 # shard, held by rank 1, on 2 ranks), at the interval --progress asks for (0: none), the last
 # one at the final count; every launch ends with one summary line, which -q keeps.

@@ -28,7 +28,7 @@ run timeout "$LIMIT" mpirun -np 2 "$NQC" run "$CONFIG" -o "$TMP/B" -q
 expect_exit 0 "run under mpirun -np 2 (dir B)"
 run timeout "$LIMIT" mpirun -np 3 --oversubscribe "$NQC" run "$CONFIG" -o "$TMP/C" -q
 expect_exit 0 "run under mpirun -np 3 --oversubscribe (dir C)"
-# Many ranks (issue 14 item 5): 16 and 64 ranks, oversubscribed, more ranks than the plan has
+# Many ranks: 16 and 64 ranks, oversubscribed, more ranks than the plan has
 # shards: the idle ranks take no shard and the rows are the same.
 run timeout "$LIMIT" mpirun -np 16 --oversubscribe "$NQC" run "$CONFIG" -o "$TMP/D" -q
 expect_exit 0 "run under mpirun -np 16 --oversubscribe (dir D)"

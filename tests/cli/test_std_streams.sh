@@ -1,6 +1,6 @@
 #!/usr/bin/env bash
 # "-" is standard output for every option of nqc that writes a file, and standard input for
-# every argument that reads a composition or a .param file (issue 16 item 5): for each output
+# every argument that reads a composition or a .param file: for each output
 # option, the bytes on stdout equal the file written under a real name, the text that goes with
 # it moves to stderr unchanged, and no file named "-" appears; options that name a directory or
 # a result file, and two outputs both "-", are refused with one line. A stream (a pipe, a

@@ -1,5 +1,5 @@
 #!/usr/bin/env bash
-# Fuzzes the readers for a bounded time (issue 13, item 6): each target of tests/fuzz in turn
+# Fuzzes the readers for a bounded time: each target of tests/fuzz in turn
 # for SECONDS (default 60), one process, from the committed inputs (seeds/ and failed/) and
 # the corpus that earlier runs grew (build-fuzz/corpus/TARGET, not committed). Builds the fuzz
 # build first if needed (build-fuzz: clang, libFuzzer, ASan + UBSan). Every input that makes a

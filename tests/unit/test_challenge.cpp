@@ -1,4 +1,4 @@
-// The paper's challenge pair (issue 11): at n = 10^6, as README command (b) can afford.
+// The paper's challenge pair: at n = 10^6, as README command (b) can afford.
 #include <gtest/gtest.h>
 
 #include <set>

@@ -1,4 +1,4 @@
-// The complete engines bitboard and sat (issue 12): verdicts against brute force and against
+// The complete engines bitboard and sat: verdicts against brute force and against
 // each other, counts, the word layouts (1 and 2 words, board- and compact-indexed), limits.
 #include <gtest/gtest.h>
 

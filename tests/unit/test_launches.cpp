@@ -1,5 +1,4 @@
-// Provenance records of a results directory, and the background writer of shard files
-// (issue 14 items 3 and 4).
+// Provenance records of a results directory, and the background writer of shard files.
 #include <gtest/gtest.h>
 #include <unistd.h>
 

@@ -1,4 +1,4 @@
-// Line indices at the largest board size (issue 11: "index arithmetic at n near 2^31 - 1").
+// Line indices at the largest board size.
 #include <gtest/gtest.h>
 
 #include <cstdint>

@@ -1,4 +1,4 @@
-// The progress line of `nqc run` (src/mpi/progress.hpp, issue 16 item 3): counts, rate and an
+// The progress line of `nqc run` (src/mpi/progress.hpp): counts, rate and an
 // ETA weighted by the plan's cost estimate, not by the count of cases.
 #include <gtest/gtest.h>
 

@@ -53,7 +53,7 @@ TEST(TextFormat, ParsesValuesCommentsAndLines) {
   EXPECT_EQ(l.format, CompositionFormat::text);
 }
 
-// Issue 13: byte-order marks, CR, CRLF and LF line ends, tabs and a missing final newline
+// Byte-order marks, CR, CRLF and LF line ends, tabs and a missing final newline
 // are handled alike; a comment ends at any line end.
 TEST(TextFormat, LineEndsTabsAndByteOrderMarkAlike) {
   for (const std::string end : {"\n", "\r\n", "\r"}) {
@@ -124,7 +124,7 @@ TEST(TextFormat, WriteThenReadIsExact) {
 }
 
 // --- the fast parser against a plain reading of the format ---------------------------------
-// The parser before issue 11, token by token (comments end at LF or CR here too): the values,
+// The earlier token-by-token parser (comments end at LF or CR here too): the values,
 // or the message of the first error.
 std::string reference_parse(const std::string& text, std::vector<Index>& values) {
   values.clear();

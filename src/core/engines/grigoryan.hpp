@@ -93,7 +93,7 @@ struct GrigoryanParams {
   NQC_GRIGORYAN_PARAMS(NQC_PARAM_FIELD, _)
 };
 
-// Blocks 4-5: the paper, the author's code and nqc (issue 10). "Paper" is the arXiv text
+// Blocks 4-5: the paper, the author's code and nqc. "Paper" is the arXiv text
 // [Grigoryan] with its block structure; "author" is the author's public MATLAB code
 // [GrigoryanCode] (2020, read for facts only: its licence is CC BY-NC-SA);
 // "nqc" is this engine with its defaults. Where they differ:
@@ -102,7 +102,7 @@ struct GrigoryanParams {
 //     (fewest free cells first, ties by row index), each of its free cells in column order,
 //     and repeatBound + 1 descents from that first queen. nqc 0.1: every descent began with
 //     the minimum-risk rule, and "next cell" meant depth-first retractions at the dead end;
-//     its descents from the minimum-risk start all failed on the 17 cases of issue 10 (0 of
+//     its descents from the minimum-risk start all failed on 17 recorded cases (0 of
 //     200 random descents each; the board had no completion left after the 1st-9th queen,
 //     median 2-3, but the dead end came 16-32 queens deep, beyond the reach of 100
 //     retractions). nqc: the author's loops (first_move_sweep).
