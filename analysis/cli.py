@@ -21,6 +21,7 @@ from pathlib import Path
 
 import analysis
 from analysis import fit, groups, output, paper, table
+from analysis.schema import N_MAX
 from analysis.errors import AnalysisError
 
 PROG = "nqc-analysis"
@@ -33,8 +34,7 @@ class _Parser(argparse.ArgumentParser):
         self.exit(1, f"{PROG}: error: {message} (see {self.prog} --help)\n")
 
 
-#: Largest board size (nqc's Index is a 32-bit int) and largest trial count (64 bits).
-N_MAX = 2**31 - 1
+#: Largest trial count (64 bits); the largest board size is nqc's (analysis.schema).
 COUNT_MAX = 2**63 - 1
 
 

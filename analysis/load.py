@@ -61,8 +61,7 @@ import xxhash  # Debian's python3-xxhash: text_checksum
 from analysis import output
 from analysis.errors import AnalysisError
 
-#: The layout of result files as nqc declares it (``nqc info --columns --json``).
-SCHEMA = json.loads((Path(__file__).resolve().parent / "result_schema.json").read_text(encoding="utf-8"))
+from analysis.schema import N_MAX, SCHEMA
 #: Each member of ``cases``: {"type", "since", "description", and for enums "values": name -> code}.
 COLUMNS = {c["name"]: c for c in SCHEMA["columns"]}
 #: The schema major versions this analysis reads (any minor version of them).
@@ -196,8 +195,6 @@ def _text(value) -> str:
 
 #: "MAJOR.MINOR" as nqc writes and accepts it: ASCII decimal digits, at most 9 each, nothing else.
 _SCHEMA_VERSION = re.compile(r"([0-9]{1,9})\.([0-9]{1,9})")
-#: Largest board size (nqc's Index is a 32-bit int).
-N_MAX = 2**31 - 1
 
 
 def _is_string(value) -> bool:

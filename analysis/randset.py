@@ -31,6 +31,7 @@ import pandas as pd
 
 from analysis import output
 from analysis.errors import AnalysisError
+from analysis.schema import N_MAX
 
 #: Headers of the two CSVs nqc randset writes.
 HIST_COLUMNS = ["k", "count", "share"]
@@ -76,8 +77,7 @@ class RandsetRun:
         return float((h["k"].to_numpy(dtype=float) * count).sum() / count.sum() / self.n)
 
 
-#: Largest board size (nqc's Index is a 32-bit int) and largest 64-bit integer.
-N_MAX = 2**31 - 1
+#: Largest 64-bit integer (the largest board size: analysis.schema.N_MAX).
 INT64_MAX = 2**63 - 1
 #: A whole number as nqc writes it (ASCII digits, optional sign) and a decimal number (also the
 #: bins and edges of --by, analysis.groups).

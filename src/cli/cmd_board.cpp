@@ -50,7 +50,7 @@ Runner add_construct(CLI::App& app) {
   auto* cmd = app.add_subcommand("construct", "Write the explicit O(n) solution for board size N");
   auto n = std::make_shared<Index>(0);
   auto output = std::make_shared<std::string>();
-  cmd->add_option("N", *n, "board size, 1 <= N <= 2147483647")->required();
+  cmd->add_option("N", *n, "board size, 1 <= N <= " + std::to_string(kMaxBoardSize))->required();
   cmd->add_option("-o,--output", *output, kOutputHelp);
   cmd->footer(exit_codes_footer({{kExitOk, "written"}, {kExitInfeasible, "no solution exists (N = 2, 3)"}}));
   return [n, output] {

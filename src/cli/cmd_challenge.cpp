@@ -24,7 +24,7 @@ Runner add_challenge(CLI::App& app) {
     std::uint64_t seed = 1;
   };
   auto a = std::make_shared<Args>();
-  cmd->add_option("N", a->n, "board size, 8 <= N <= 2147483647 (the paper: 10^9)")->required();
+  cmd->add_option("N", a->n, "board size, 8 <= N <= " + std::to_string(kMaxBoardSize) + " (the paper: 10^9)")->required();
   cmd->add_option("--free-rows", a->free_rows, "free rows of both compositions, 1 <= F <= N/2 (the paper: 518)")->required();
   cmd->add_option("-o,--output", a->dir, "output directory (created; must not hold a challenge already)")->required();
   cmd->add_option("--changed-rows", a->changed_rows, "at least this many kept rows differ between the two")->capture_default_str()->check(CLI::NonNegativeNumber);
@@ -36,7 +36,7 @@ Runner add_challenge(CLI::App& app) {
       "whose free cells are all attacked). DIR/answer.json says which.\n" +
       exit_codes_footer({{kExitOk, "written"}}));
   return [a] {
-    if (a->n < 8) throw InputError("N: expected a board size 8..2147483647, got " + std::to_string(a->n));
+    if (a->n < 8) throw InputError("N: expected a board size 8.." + std::to_string(kMaxBoardSize) + ", got " + std::to_string(a->n));
     if (a->free_rows < 1 || a->free_rows > a->n / 2)
       throw InputError("--free-rows: expected 1.." + std::to_string(a->n / 2) + " (at most N/2), got " + std::to_string(a->free_rows));
     refuse_std_stream("-o", a->dir, "the challenge's directory (it holds two compositions and answer.json); give a directory");

@@ -32,7 +32,7 @@ Runner add_count(CLI::App& app, int& argc, char**& argv) {
     const bool is_number = !target->empty() && target->find_first_not_of("0123456789") == std::string::npos;
     if (is_number && !std::filesystem::exists(*target)) {
       const long long n = std::stoll(target->size() > 10 ? std::string("99999999999") : *target);
-      if (n < 1 || n > 2147483647) throw InputError("N: expected a board size 1..2147483647, got " + *target);
+      if (n < 1 || n > kMaxBoardSize) throw InputError("N: expected a board size " + kBoardSizes + ", got " + *target);
       require_countable_empty_board(static_cast<Index>(n));  // before its n rows are allocated
       c = Composition(static_cast<Index>(n));
     } else {

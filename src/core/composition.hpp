@@ -2,12 +2,21 @@
 #pragma once
 
 #include <cstdint>
+#include <limits>
+#include <string>
 #include <vector>
 
 namespace nqc {
 
-/// Board sizes are 1 <= n <= 2^31 - 1.
+/// A row, a column or a board size.
 using Index = std::int32_t;
+
+/// The largest board size, n <= 2^31 - 1 (rows and columns are Index). Python reads it from
+/// analysis/result_schema.json ("max_board_size"), which `nqc info --columns --json` writes.
+inline constexpr Index kMaxBoardSize = std::numeric_limits<Index>::max();
+
+/// "1..2147483647": the board sizes, as messages name them.
+inline const std::string kBoardSizes = "1.." + std::to_string(kMaxBoardSize);
 
 /// A composition in the format of [Grigoryan] ("The algorithm begins by reading a file ..."):
 /// `q[i]` is the 1-based column of the queen in board row i+1 (rows are 0-based in code,

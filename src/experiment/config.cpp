@@ -19,8 +19,8 @@ using Type = JsonShape::Type;
 
 constexpr std::uint64_t kMaxU64 = UINT64_MAX;
 constexpr std::uint64_t kMaxU63 = INT64_MAX;
-constexpr std::uint64_t kMaxIndex = INT32_MAX;
-constexpr std::uint64_t kMaxK = INT32_MAX - 1;
+constexpr std::uint64_t kMaxIndex = kMaxBoardSize;
+constexpr std::uint64_t kMaxK = kMaxBoardSize - 1;
 
 // Stores that write the value into `field`, or into `field` of the last element of `list`.
 template <class T>

@@ -147,6 +147,7 @@ nlohmann::json result_schema_json() {
   nlohmann::json majors = nlohmann::json::array();
   for (int major = kSchemaOldestMajor; major <= kSchemaMajor; ++major) majors.push_back(major);
   return {{"schema_version", std::to_string(kSchemaMajor) + "." + std::to_string(kSchemaMinor)},
+          {"max_board_size", kMaxBoardSize},
           {"readable_majors", std::move(majors)},
           {"columns", std::move(columns)},
           {"attributes", std::move(attributes)},

@@ -467,8 +467,8 @@ std::vector<CaseRow> plausible(std::vector<CaseRow> rows, const fs::path& file) 
   for (std::size_t i = 0; i < rows.size(); ++i) {
     const CaseRow& r = rows[i];
     const std::string at = "row " + std::to_string(i) + " (case " + std::to_string(r.case_id) + "): ";
-    if (r.n < 1 || r.n > 2147483647)
-      throw DamagedFileError(file, at + "n = " + std::to_string(r.n) + " is not a board size 1..2147483647");
+    if (r.n < 1 || r.n > kMaxBoardSize)
+      throw DamagedFileError(file, at + "n = " + std::to_string(r.n) + " is not a board size " + kBoardSizes);
     if (r.k < 0 || r.k > r.n)
       throw DamagedFileError(file, at + "k = " + std::to_string(r.k) + " queens, expected 0..n = 0.." + std::to_string(r.n));
     if (r.false_negative > 1)

@@ -28,7 +28,7 @@
 namespace nqc {
 namespace {
 
-constexpr std::uint64_t kMaxN = std::numeric_limits<Index>::max();
+constexpr std::uint64_t kMaxN = kMaxBoardSize;
 constexpr std::string_view kBinaryMagic{"\x89NQC\r\n\x1a\n", 8};
 constexpr std::size_t kHeaderBytes = 24;
 constexpr std::uint32_t kBinaryVersion = 1;
@@ -76,7 +76,7 @@ std::uint64_t binary_n(std::string_view b, const std::string& name) {
     throw InputError(name + ": unsupported nqc binary flags " + hex + " (this nqc reads flags 0)");
   }
   const auto n = little_endian<std::uint64_t>(b.data() + 16);
-  if (n == 0 || n > kMaxN) throw InputError(name + ": header n = " + std::to_string(n) + " is out of range 1..2147483647");
+  if (n == 0 || n > kMaxN) throw InputError(name + ": header n = " + std::to_string(n) + " is out of range " + kBoardSizes);
   return n;
 }
 
@@ -284,7 +284,7 @@ LoadedComposition read_hdf5_here(const InputFile& in) {
       throw InputError(name + ": /composition holds " + class_name(type_class) + " values, expected integers");
     const std::uint64_t n = shape[0];
     if (n == 0) throw InputError(name + ": /composition is empty (n must be at least 1)");
-    if (n > kMaxN) throw InputError(name + ": /composition has " + std::to_string(n) + " values (n must be at most 2147483647)");
+    if (n > kMaxN) throw InputError(name + ": /composition has " + std::to_string(n) + " values (n must be at most " + std::to_string(kMaxBoardSize) + ")");
     // In a child (a file without checksums): its time grows with n, not with the file's size
     // (a compressed or never written dataset of 2*10^8 values is a few KB): 1 s more per 2^22.
     isolated_allow_more(static_cast<unsigned>(n >> 22));

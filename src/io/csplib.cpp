@@ -50,7 +50,7 @@ ParamInstance parse_param(const std::string& text, const std::string& source, st
       }
     if (auto v = value_of(line.text, "n")) {
       n = integer(*v, where, "n = a board size >= 1");
-      if (*n < 1 || *n > 2147483647) throw InputError(where + ": expected n = a board size >= 1, got " + text::quoted(*v));
+      if (*n < 1 || *n > kMaxBoardSize) throw InputError(where + ": expected n = a board size >= 1, got " + text::quoted(*v));
     } else if (auto d = value_of(line.text, "numdiags")) {
       numdiags = integer(*d, where, "numdiags = a count >= 0");
       if (*numdiags < 0) throw InputError(where + ": expected numdiags = a count >= 0, got " + text::quoted(*d));

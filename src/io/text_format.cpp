@@ -26,7 +26,7 @@ using text::read_token;
 using text::skip_comment;
 using text::Token;
 
-constexpr std::int64_t kMaxN = std::numeric_limits<Index>::max();
+constexpr std::int64_t kMaxN = kMaxBoardSize;
 
 // The messages, the same for a file and a stream. LINE 0: not known (a stream not kept).
 std::string bad_token(const std::string& source, std::int64_t line, std::uint64_t row, const Token& t) {

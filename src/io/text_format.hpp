@@ -31,7 +31,7 @@ LoadedComposition parse_composition(std::string text, const std::string& source)
 struct StreamLimits {
   /// Values: the largest n, 2^31 - 1 (one more: "SOURCE: too many values (n must be at most
   /// 2147483647)").
-  std::uint64_t max_rows = static_cast<std::uint64_t>(std::numeric_limits<Index>::max());
+  std::uint64_t max_rows = static_cast<std::uint64_t>(kMaxBoardSize);
   /// Bytes in all, 16 a row at the largest n, 32 GiB: a stream without values (blanks,
   /// comments) or with long gaps between them ends too ("SOURCE: at least 34359738369 bytes,
   /// more than a text composition on a stream may have (32768 MiB)").

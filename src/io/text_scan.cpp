@@ -13,7 +13,7 @@
 namespace nqc::text {
 namespace {
 
-constexpr std::uint64_t kMaxN = std::numeric_limits<Index>::max();
+constexpr std::uint64_t kMaxN = kMaxBoardSize;
 
 // Eight decimal digits (byte values 0..9, the first digit in the lowest byte; leading zero
 // bytes for fewer digits) as a number, in three multiplications (SWAR, as in

@@ -35,7 +35,7 @@ std::uint64_t linear_budget(std::uint64_t per_free_row, std::uint64_t base, std:
 Index auto_residual_rows(Index n, const AutoParams& params) {
   // The measurements behind the defaults: NQC_AUTO_PARAMS (auto.hpp). Clamped so that an
   // unbounded residual_cbrt gives "every composition" rather than an overflow.
-  const double rows = std::min(params.residual_cbrt * std::cbrt(static_cast<double>(n)), 2147483647.0);
+  const double rows = std::min(params.residual_cbrt * std::cbrt(static_cast<double>(n)), static_cast<double>(kMaxBoardSize));
   return std::max<Index>(params.residual_min, static_cast<Index>(std::lround(rows)));
 }
 
