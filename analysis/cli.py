@@ -74,27 +74,51 @@ def _by(text: str) -> groups.By:
 
 
 def _add_common(p: argparse.ArgumentParser) -> None:
-    p.add_argument("paths", nargs="+", metavar="PATH",
-                   help="results directory (its results.h5, else its shards/*.h5) or result file; several "
-                   "runs (other engines or configs) are kept apart, one group per run")
-    p.add_argument("--time", choices=["wall_s", "cpu_s"], default="wall_s",
-                   help="per-case time column, seconds of the engine call (default: %(default)s)")
-    p.add_argument("--by", type=_by, action="append", metavar="COLUMN[:BINS]",
-                   help="group the cases by COLUMN instead of by run (config and engine): e.g. --by engine; "
-                   "a numeric column in bins: --by k:4 (quartiles) or --by k:1,10,100 (edges), --by k/n:0.5; "
-                   "repeatable (--by run --by k:4)")
-    p.add_argument("--allow-mixed", action="store_true",
-                   help="pool the cases of every run into one table (the old behaviour; rarely meaningful)")
+    p.add_argument(
+        "paths",
+        nargs="+",
+        metavar="PATH",
+        help="results directory (its results.h5, else its shards/*.h5) or result file; several "
+        "runs (other engines or configs) are kept apart, one group per run",
+    )
+    p.add_argument(
+        "--time",
+        choices=["wall_s", "cpu_s"],
+        default="wall_s",
+        help="per-case time column, seconds of the engine call (default: %(default)s)",
+    )
+    p.add_argument(
+        "--by",
+        type=_by,
+        action="append",
+        metavar="COLUMN[:BINS]",
+        help="group the cases by COLUMN instead of by run (config and engine): e.g. --by engine; "
+        "a numeric column in bins: --by k:4 (quartiles) or --by k:1,10,100 (edges), --by k/n:0.5; "
+        "repeatable (--by run --by k:4)",
+    )
+    p.add_argument(
+        "--allow-mixed",
+        action="store_true",
+        help="pool the cases of every run into one table (the old behaviour; rarely meaningful)",
+    )
 
 
 def _add_csv(p: argparse.ArgumentParser, what: str) -> None:
-    p.add_argument("--csv", metavar="FILE", help=f"also write {what} as CSV here; - for standard output (the "
-                   "tables then go to standard error)")
+    p.add_argument(
+        "--csv",
+        metavar="FILE",
+        help=f"also write {what} as CSV here; - for standard output (the " "tables then go to standard error)",
+    )
 
 
 def _add_range(p: argparse.ArgumentParser) -> None:
-    p.add_argument("--n-min", type=_n_bound, default=paper.FIT_N_MIN, metavar="N",
-                   help="smallest n of the fit (default: %(default)s, as the paper)")
+    p.add_argument(
+        "--n-min",
+        type=_n_bound,
+        default=paper.FIT_N_MIN,
+        metavar="N",
+        help="smallest n of the fit (default: %(default)s, as the paper)",
+    )
     p.add_argument("--n-max", type=_n_bound, default=None, metavar="N", help="largest n of the fit (default: no bound)")
 
 
@@ -103,77 +127,148 @@ def _dpi(text: str) -> int:
 
 
 def build_parser() -> argparse.ArgumentParser:
-    parser = _Parser(prog=f"{PROG}", description="Table 1, time regression, comparisons of runs and figures of nqc "
-                     f"result files ({paper.REFERENCE}). Run as: /usr/bin/python3 -m analysis ...")
+    parser = _Parser(
+        prog=f"{PROG}",
+        description="Table 1, time regression, comparisons of runs and figures of nqc "
+        f"result files ({paper.REFERENCE}). Run as: /usr/bin/python3 -m analysis ...",
+    )
     parser.add_argument("--version", action="version", version=f"%(prog)s {analysis.__version__}")
-    sub = parser.add_subparsers(dest="command", required=True, metavar="{table,false-negatives,fit,compare,instances,report}",
-                                parser_class=_Parser)
+    sub = parser.add_subparsers(
+        dest="command",
+        required=True,
+        metavar="{table,false-negatives,fit,compare,instances,report}",
+        parser_class=_Parser,
+    )
 
-    p = sub.add_parser("table", help="print Table 1 (Markdown) per n", description="Table 1 per n, as "
-                       "Markdown on stdout; --csv writes every column (shares as fractions, times in seconds).")
+    p = sub.add_parser(
+        "table",
+        help="print Table 1 (Markdown) per n",
+        description="Table 1 per n, as "
+        "Markdown on stdout; --csv writes every column (shares as fractions, times in seconds).",
+    )
     _add_common(p)
     _add_csv(p, "the table")
 
-    p = sub.add_parser("false-negatives", help="print the false negative shares beside the paper's bounds",
-                       description="Per n and pooled per claim of the paper: false negatives, their share with "
-                       "its exact (Clopper-Pearson) 95%% interval, the paper's claim (< 1e-4 for n < 100, < 1e-5 "
-                       "for 100 <= n < 800, none seen for n >= 800) and whether the interval lies below it.")
+    p = sub.add_parser(
+        "false-negatives",
+        help="print the false negative shares beside the paper's bounds",
+        description="Per n and pooled per claim of the paper: false negatives, their share with "
+        "its exact (Clopper-Pearson) 95%% interval, the paper's claim (< 1e-4 for n < 100, < 1e-5 "
+        "for 100 <= n < 800, none seen for n >= 800) and whether the interval lies below it.",
+    )
     _add_common(p)
     _add_csv(p, "the table")
 
-    p = sub.add_parser("fit", help="print the regression fits beside the paper's", description=
-                       "Least squares of log10(1000 t) on log10(n) (mean and t90mean per case, and per placed "
-                       "queen), with 95%% confidence intervals and residuals, beside the paper's a, b, R.")
+    p = sub.add_parser(
+        "fit",
+        help="print the regression fits beside the paper's",
+        description="Least squares of log10(1000 t) on log10(n) (mean and t90mean per case, and per placed "
+        "queen), with 95%% confidence intervals and residuals, beside the paper's a, b, R.",
+    )
     _add_common(p)
     _add_range(p)
     _add_csv(p, "the fits (one row each)")
 
-    p = sub.add_parser("compare", help="print the runs side by side per n, with time ratios", description=
-                       "Per n, the groups (runs: configs and engines; or --by) side by side: mean and t90mean "
-                       "times with 95%% confidence intervals, the share without backtracking and the false "
-                       "negatives with exact 95%% intervals, and the mean time as a multiple of the baseline's "
-                       "with its 95%% interval (paired when both ran the same compositions).")
+    p = sub.add_parser(
+        "compare",
+        help="print the runs side by side per n, with time ratios",
+        description="Per n, the groups (runs: configs and engines; or --by) side by side: mean and t90mean "
+        "times with 95%% confidence intervals, the share without backtracking and the false "
+        "negatives with exact 95%% intervals, and the mean time as a multiple of the baseline's "
+        "with its 95%% interval (paired when both ran the same compositions).",
+    )
     _add_common(p)
     p.add_argument("--baseline", metavar="GROUP", help="the group the others are compared with (default: the first)")
     _add_csv(p, "the comparison (every column)")
 
-    p = sub.add_parser("instances", help="print the outcomes of instance runs by diags and by file", description=
-                       "Instance runs (composition and CSPLib .param files): per diags, the cases solved, proved "
-                       "infeasible and given up with the times of each verdict; per file, its outcome and time "
-                       "(one column per group when there are several).")
+    p = sub.add_parser(
+        "instances",
+        help="print the outcomes of instance runs by diags and by file",
+        description="Instance runs (composition and CSPLib .param files): per diags, the cases solved, proved "
+        "infeasible and given up with the times of each verdict; per file, its outcome and time "
+        "(one column per group when there are several).",
+    )
     _add_common(p)
     _add_csv(p, "the per-file table (every column)")
 
-    p = sub.add_parser("report", help="write report.md with tables, fits and figures", description=
-                       "Writes OUT_DIR/report.md with Table 1, the fits, the comparison with the paper and "
-                       "the figures (OUT_DIR/figures/), and the tables as CSV. Several runs (or --by groups) "
-                       "give a comparison report: per n the groups side by side, time ratios and shares with "
-                       "intervals, figures with one line per group. Instance runs get their outcomes by diags "
-                       "and by file. Runs of schema 2.2 on get a timeline: when each rank ran its cases, by host, "
-                       "and how busy each rank and host was.")
+    p = sub.add_parser(
+        "report",
+        help="write report.md with tables, fits and figures",
+        description="Writes OUT_DIR/report.md with Table 1, the fits, the comparison with the paper and "
+        "the figures (OUT_DIR/figures/), and the tables as CSV. Several runs (or --by groups) "
+        "give a comparison report: per n the groups side by side, time ratios and shares with "
+        "intervals, figures with one line per group. Instance runs get their outcomes by diags "
+        "and by file. Runs of schema 2.2 on get a timeline: when each rank ran its cases, by host, "
+        "and how busy each rank and host was.",
+    )
     _add_common(p)
     p.add_argument("--baseline", metavar="GROUP", help="the group the others are compared with (default: the first)")
-    p.add_argument("--format", nargs="+", default=["png"], metavar="FMT", choices=list(output.FIGURE_FORMATS),
-                   help="figure formats, one or more of png, pdf, svg (default: png; the report shows the PNG, "
-                   "else the SVG, and links the others)")
-    p.add_argument("--dpi", type=_dpi, default=output.DPI, metavar="DPI",
-                   help=f"PNG resolution in dots per inch: {output.DPI} (default, print resolution), 100 for the "
-                        "screen")
-    p.add_argument("-o", "--out", metavar="OUT_DIR", help="output directory (default: RESULTS_DIR/report for one "
-                   "directory, FILE's directory/report for one file; required for several paths)")
+    p.add_argument(
+        "--format",
+        nargs="+",
+        default=["png"],
+        metavar="FMT",
+        choices=list(output.FIGURE_FORMATS),
+        help="figure formats, one or more of png, pdf, svg (default: png; the report shows the PNG, "
+        "else the SVG, and links the others)",
+    )
+    p.add_argument(
+        "--dpi",
+        type=_dpi,
+        default=output.DPI,
+        metavar="DPI",
+        help=f"PNG resolution in dots per inch: {output.DPI} (default, print resolution), 100 for the " "screen",
+    )
+    p.add_argument(
+        "-o",
+        "--out",
+        metavar="OUT_DIR",
+        help="output directory (default: RESULTS_DIR/report for one "
+        "directory, FILE's directory/report for one file; required for several paths)",
+    )
     _add_range(p)
-    p.add_argument("--hist-n", type=_n_bound, metavar="N", help="n of the time histograms (default: 1000 if present, "
-                   "else the n with the most cases)")
-    p.add_argument("--hist-k", type=_k_range, metavar="LO:HI",
-                   help="only compositions of LO..HI queens in the by-backtracks histogram (the paper: 800:800 at n = 1000)")
-    p.add_argument("--randset", action="append", default=[], metavar="N:CSV",
-                   help="a CSV of `nqc randset N` for the randSet & randSet figure: the per-trial CSV of "
-                   "--trials-csv (first-pass and dead-end histograms) or the histogram of --csv (dead end "
-                   "only); N:- reads standard input; repeatable")
-    p.add_argument("--nqc", type=Path, metavar="BIN", help="an nqc binary: run `nqc randset` for the figure when no --randset is given")
-    p.add_argument("--randset-n", type=_n_bound, nargs="+", default=[100, 1000], metavar="N",
-                   help="board sizes for --nqc (default: 100 1000)")
-    p.add_argument("--randset-trials", type=_count, default=20000, metavar="T", help="trials per size for --nqc (default: %(default)s)")
+    p.add_argument(
+        "--hist-n",
+        type=_n_bound,
+        metavar="N",
+        help="n of the time histograms (default: 1000 if present, " "else the n with the most cases)",
+    )
+    p.add_argument(
+        "--hist-k",
+        type=_k_range,
+        metavar="LO:HI",
+        help="only compositions of LO..HI queens in the by-backtracks histogram (the paper: 800:800 at n = 1000)",
+    )
+    p.add_argument(
+        "--randset",
+        action="append",
+        default=[],
+        metavar="N:CSV",
+        help="a CSV of `nqc randset N` for the randSet & randSet figure: the per-trial CSV of "
+        "--trials-csv (first-pass and dead-end histograms) or the histogram of --csv (dead end "
+        "only); N:- reads standard input; repeatable",
+    )
+    p.add_argument(
+        "--nqc",
+        type=Path,
+        metavar="BIN",
+        help="an nqc binary: run `nqc randset` for the figure when no --randset is given",
+    )
+    p.add_argument(
+        "--randset-n",
+        type=_n_bound,
+        nargs="+",
+        default=[100, 1000],
+        metavar="N",
+        help="board sizes for --nqc (default: 100 1000)",
+    )
+    p.add_argument(
+        "--randset-trials",
+        type=_count,
+        default=20000,
+        metavar="T",
+        help="trials per size for --nqc (default: %(default)s)",
+    )
     return parser
 
 
@@ -198,8 +293,14 @@ def _instance_tables(cases, by, time: str) -> str:
     from analysis import instances
 
     per_diags = instances.by_diags(cases, by, time)
-    return "" if per_diags.empty else ("Instance runs: outcomes by diags (times in seconds; per file: "
-                                       "`python3 -m analysis instances`)\n\n" + instances.by_diags_markdown(per_diags))
+    return (
+        ""
+        if per_diags.empty
+        else (
+            "Instance runs: outcomes by diags (times in seconds; per file: "
+            "`python3 -m analysis instances`)\n\n" + instances.by_diags_markdown(per_diags)
+        )
+    )
 
 
 def _table(args) -> int:
@@ -215,8 +316,10 @@ def _table(args) -> int:
         texts.append(inst)
     if args.csv:  # written before anything is printed: an error prints one line only
         if t is None:
-            raise AnalysisError("--csv: these results hold instance runs only, and Table 1 is of generated cases "
-                                "(python3 -m analysis instances --csv FILE writes the instance table)")
+            raise AnalysisError(
+                "--csv: these results hold instance runs only, and Table 1 is of generated cases "
+                "(python3 -m analysis instances --csv FILE writes the instance table)"
+            )
         table.to_csv(t, args.csv)
     print("\n\n".join(texts), file=output.text_stream(args.csv))
     return 0
@@ -270,8 +373,12 @@ def _fit(args) -> int:
         print(fit.fits_table(fits).to_markdown(index=False, disable_numparse=True), file=out)
         few = [f for f in fits if f.warning]
         if few:  # once per group: the fits per case share their n, those per queen nearly
-            print(f"\nWarning: {few[0].warning}" + (f"; so do {len(few) - 1} more fits above" if len(few) > 1 else "")
-                  + ".", file=out)
+            print(
+                f"\nWarning: {few[0].warning}"
+                + (f"; so do {len(few) - 1} more fits above" if len(few) > 1 else "")
+                + ".",
+                file=out,
+            )
             warnings.warn(f"{where + ': ' if where else ''}{few[0].warning}", AnalysisWarning, stacklevel=2)
         print(file=out)
         print("Residuals (observed - fitted log10(1000 t)):", file=out)
@@ -301,8 +408,10 @@ def _instances(args) -> int:
     cases, by = _load(args)
     per_file = instances.by_file(cases, by, args.time)
     if per_file.empty:
-        raise AnalysisError("instances: these results hold no instance runs (a config's \"instances\"); "
-                            "python3 -m analysis table shows generated cases")
+        raise AnalysisError(
+            'instances: these results hold no instance runs (a config\'s "instances"); '
+            "python3 -m analysis table shows generated cases"
+        )
     if args.csv:  # written before anything is printed
         output.write_csv(per_file, args.csv, index=False, float_format="%.9g")
     files_md, common = instances.by_file_markdown(per_file, limit=None)
@@ -315,7 +424,10 @@ def _instances(args) -> int:
     conflicts = instances.disagreements(cases, by)
     if not conflicts.empty:
         print(file=out)
-        print(f"Contradictions: {len(conflicts)} instances solved by one group and proved infeasible by another:", file=out)
+        print(
+            f"Contradictions: {len(conflicts)} instances solved by one group and proved infeasible by another:",
+            file=out,
+        )
         print(conflicts.astype(str).to_markdown(index=False, disable_numparse=True), file=out)
     return 0
 
@@ -331,16 +443,29 @@ def _report(args, argv: list[str]) -> int:
     from analysis import randset
     from analysis.report import ReportOptions, command_line, write_report
 
-    output.refuse_std_stream("-o", args.out, "the report's directory (report.md, figures/ and the CSVs); give a directory")
+    output.refuse_std_stream(
+        "-o", args.out, "the report's directory (report.md, figures/ and the CSVs); give a directory"
+    )
     out = args.out or _default_out(args.paths)
     if args.allow_mixed and args.by:
         raise AnalysisError("--allow-mixed pools every case into one table: give it without --by")
-    options = ReportOptions(n_min=args.n_min, n_max=args.n_max, hist_n=args.hist_n, hist_k=args.hist_k,
-                            time=args.time, randset_csvs=randset.parse_specs(args.randset),
-                            nqc=args.nqc, randset_n=args.randset_n, randset_trials=args.randset_trials,
-                            allow_mixed=args.allow_mixed, command=command_line(argv),
-                            by=tuple(args.by or groups.DEFAULT), baseline=args.baseline,
-                            formats=tuple(args.format), dpi=args.dpi)
+    options = ReportOptions(
+        n_min=args.n_min,
+        n_max=args.n_max,
+        hist_n=args.hist_n,
+        hist_k=args.hist_k,
+        time=args.time,
+        randset_csvs=randset.parse_specs(args.randset),
+        nqc=args.nqc,
+        randset_n=args.randset_n,
+        randset_trials=args.randset_trials,
+        allow_mixed=args.allow_mixed,
+        command=command_line(argv),
+        by=tuple(args.by or groups.DEFAULT),
+        baseline=args.baseline,
+        formats=tuple(args.format),
+        dpi=args.dpi,
+    )
     path = write_report(args.paths, out, options)
     print(f"report: {path}")
     return 0
@@ -411,8 +536,9 @@ def _say(line: str) -> None:
 def _run(args, argv: list[str]) -> int:
     try:
         for path in args.paths:  # HDF5 files and results directories are read by name
-            output.refuse_std_stream("PATH", path, "a result file or results directory (they are read by name); "
-                                     "give a path", reading=True)
+            output.refuse_std_stream(
+                "PATH", path, "a result file or results directory (they are read by name); " "give a path", reading=True
+            )
         if args.command == "table":
             return _table(args)
         if args.command == "false-negatives":

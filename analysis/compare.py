@@ -29,10 +29,31 @@ from analysis.errors import AnalysisError
 from analysis.load import COMPOSITION_KEYS
 
 #: Columns of :func:`comparison` after the group columns.
-COLUMNS = ["n", "cases", "mean_s", "mean_s_lo", "mean_s_hi", "median_s", "t90mean_s", "t90mean_s_lo",
-           "t90mean_s_hi", "bt0", "bt0_lo", "bt0_hi", "false_negatives", "false_negative_share",
-           "false_negative_share_lo", "false_negative_share_hi", "gave_up", "infeasible",
-           "ratio", "ratio_lo", "ratio_hi", "paired", "verdict"]
+COLUMNS = [
+    "n",
+    "cases",
+    "mean_s",
+    "mean_s_lo",
+    "mean_s_hi",
+    "median_s",
+    "t90mean_s",
+    "t90mean_s_lo",
+    "t90mean_s_hi",
+    "bt0",
+    "bt0_lo",
+    "bt0_hi",
+    "false_negatives",
+    "false_negative_share",
+    "false_negative_share_lo",
+    "false_negative_share_hi",
+    "gave_up",
+    "infeasible",
+    "ratio",
+    "ratio_lo",
+    "ratio_hi",
+    "paired",
+    "verdict",
+]
 #: The verdict where the baseline has no case at that n.
 NO_BASELINE = "n/a (no baseline cases)"
 #: The label of a group made of several --by columns.
@@ -44,8 +65,9 @@ def label_of(row, keys: list[str]) -> str:
     return SEPARATOR.join(str(row[k]) for k in keys)
 
 
-def ratio_ci(baseline: np.ndarray, other: np.ndarray, paired: bool,
-             level: float = table_mod.LEVEL) -> tuple[float, float, float]:
+def ratio_ci(
+    baseline: np.ndarray, other: np.ndarray, paired: bool, level: float = table_mod.LEVEL
+) -> tuple[float, float, float]:
     """mean(other) / mean(baseline) with its `level` interval (delta method on the log, see the
     module). `paired`: the arrays are aligned pairs. NaN interval when it cannot be computed."""
     x, y = np.asarray(baseline, dtype=float), np.asarray(other, dtype=float)
@@ -94,8 +116,9 @@ def _verdict(r: float, lo: float, hi: float) -> str:
     return "faster" if hi < 1 else "slower" if lo > 1 else "no clear difference"
 
 
-def comparison(cases: pd.DataFrame, by=groups.DEFAULT, time: str = "wall_s",
-               baseline: str | None = None) -> pd.DataFrame:
+def comparison(
+    cases: pd.DataFrame, by=groups.DEFAULT, time: str = "wall_s", baseline: str | None = None
+) -> pd.DataFrame:
     """Per n and group: the group columns, then COLUMNS (times in seconds, shares as fractions,
     95% intervals; ``ratio`` = mean time / the baseline's at that n with its interval,
     ``paired`` whether it was computed over the same compositions, ``verdict``). `baseline`:
@@ -107,9 +130,11 @@ def comparison(cases: pd.DataFrame, by=groups.DEFAULT, time: str = "wall_s",
     parts = list(groups.split(cases, by))
     keys = groups.columns(by)
     if len(parts) < 2:
-        raise AnalysisError("a comparison needs at least two groups; these cases form one"
-                            + (f" ({label_of(parts[0][0], keys)})" if parts else "")
-                            + ": give result files of two runs (another engine or config) or --by COLUMN")
+        raise AnalysisError(
+            "a comparison needs at least two groups; these cases form one"
+            + (f" ({label_of(parts[0][0], keys)})" if parts else "")
+            + ": give result files of two runs (another engine or config) or --by COLUMN"
+        )
     labels = [label_of(lab, keys) for lab, _ in parts]
     base = labels[0] if baseline is None else baseline
     if base not in labels:
@@ -126,14 +151,16 @@ def comparison(cases: pd.DataFrame, by=groups.DEFAULT, time: str = "wall_s",
             if label == base:
                 row.update(ratio=1.0, ratio_lo=1.0, ratio_hi=1.0, paired=None, verdict="baseline")
             elif base_n.empty:
-                row.update(ratio=float("nan"), ratio_lo=float("nan"), ratio_hi=float("nan"), paired=None,
-                           verdict=NO_BASELINE)
+                row.update(
+                    ratio=float("nan"), ratio_lo=float("nan"), ratio_hi=float("nan"), paired=None, verdict=NO_BASELINE
+                )
             else:
                 matched = pairs(base_n, mine, time)
                 x, y = matched if matched is not None else (base_n[time].to_numpy(float), mine[time].to_numpy(float))
                 ratio, lo, hi = ratio_ci(x, y, matched is not None)
-                row.update(ratio=ratio, ratio_lo=lo, ratio_hi=hi, paired=matched is not None,
-                           verdict=_verdict(ratio, lo, hi))
+                row.update(
+                    ratio=ratio, ratio_lo=lo, ratio_hi=hi, paired=matched is not None, verdict=_verdict(ratio, lo, hi)
+                )
             rows.append(row)
     out = pd.DataFrame(rows, columns=keys + COLUMNS)
     order = {label: i for i, label in enumerate(labels)}
@@ -157,32 +184,40 @@ def _interval(x: float, lo: float, hi: float, scale: float = 1.0, digits: int = 
 
 def to_markdown(comp: pd.DataFrame) -> str:
     """:func:`comparison` as Markdown: one row per n and group, intervals in parentheses."""
-    keys = comp.attrs.get("keys") or list(comp.columns[:list(comp.columns).index("n")])
+    keys = comp.attrs.get("keys") or list(comp.columns[: list(comp.columns).index("n")])
     base = comp.attrs.get("baseline", "")
-    shown = pd.DataFrame({
-        "n": comp["n"].map(lambda v: str(int(v))),
-        **{k: comp[k].map(str) for k in keys},
-        "cases": comp["cases"].map(lambda v: str(int(v))),
-        "mean s (95% CI)": [_interval(r.mean_s, r.mean_s_lo, r.mean_s_hi) for r in comp.itertuples()],
-        "t90mean s (95% CI)": [_interval(r.t90mean_s, r.t90mean_s_lo, r.t90mean_s_hi) for r in comp.itertuples()],
-        "0 bt % (95% CI)": [_interval(r.bt0, r.bt0_lo, r.bt0_hi, 100, 3) for r in comp.itertuples()],
-        "false neg (95% CI of share)": [f"{int(r.false_negatives)} ({_g(r.false_negative_share_lo, 2)}.."
-                                        f"{_g(r.false_negative_share_hi, 2)})" for r in comp.itertuples()],
-        "gave up": comp["gave_up"].map(lambda v: str(int(v))),
-        "infeasible": comp["infeasible"].map(lambda v: str(int(v))),
-        f"mean time / {base} (95% CI)": [
-            "1" if r.verdict == "baseline" else _interval(r.ratio, r.ratio_lo, r.ratio_hi)
-            + (" paired" if r.paired is True else "") for r in comp.itertuples()],
-        "verdict": comp["verdict"],
-    })
-    return shown.to_markdown(index=False, disable_numparse=True,
-                             colalign=["right"] + ["left"] * len(keys) + ["right"] * 8 + ["left"])
+    shown = pd.DataFrame(
+        {
+            "n": comp["n"].map(lambda v: str(int(v))),
+            **{k: comp[k].map(str) for k in keys},
+            "cases": comp["cases"].map(lambda v: str(int(v))),
+            "mean s (95% CI)": [_interval(r.mean_s, r.mean_s_lo, r.mean_s_hi) for r in comp.itertuples()],
+            "t90mean s (95% CI)": [_interval(r.t90mean_s, r.t90mean_s_lo, r.t90mean_s_hi) for r in comp.itertuples()],
+            "0 bt % (95% CI)": [_interval(r.bt0, r.bt0_lo, r.bt0_hi, 100, 3) for r in comp.itertuples()],
+            "false neg (95% CI of share)": [
+                f"{int(r.false_negatives)} ({_g(r.false_negative_share_lo, 2)}.." f"{_g(r.false_negative_share_hi, 2)})"
+                for r in comp.itertuples()
+            ],
+            "gave up": comp["gave_up"].map(lambda v: str(int(v))),
+            "infeasible": comp["infeasible"].map(lambda v: str(int(v))),
+            f"mean time / {base} (95% CI)": [
+                "1"
+                if r.verdict == "baseline"
+                else _interval(r.ratio, r.ratio_lo, r.ratio_hi) + (" paired" if r.paired is True else "")
+                for r in comp.itertuples()
+            ],
+            "verdict": comp["verdict"],
+        }
+    )
+    return shown.to_markdown(
+        index=False, disable_numparse=True, colalign=["right"] + ["left"] * len(keys) + ["right"] * 8 + ["left"]
+    )
 
 
 def summary(comp: pd.DataFrame) -> list[str]:
     """One sentence per group other than the baseline: at which n its mean time is clearly
     lower or higher (95% interval of the ratio excludes 1), and where the sample cannot tell."""
-    keys = comp.attrs.get("keys") or list(comp.columns[:list(comp.columns).index("n")])
+    keys = comp.attrs.get("keys") or list(comp.columns[: list(comp.columns).index("n")])
     base = comp.attrs.get("baseline", "")
     lines = []
     for label in comp.attrs.get("groups", []):
@@ -194,12 +229,16 @@ def summary(comp: pd.DataFrame) -> list[str]:
             sel = mine[mine["verdict"] == verdict]
             if not sel.empty:
                 lo, hi = _g(sel["ratio"].min(), 2), _g(sel["ratio"].max(), 2)
-                parts.append(f"{word} at n = {', '.join(str(int(v)) for v in sel['n'])} (mean time "
-                             f"{lo if lo == hi else f'{lo} to {hi}'} times the baseline's)")
+                parts.append(
+                    f"{word} at n = {', '.join(str(int(v)) for v in sel['n'])} (mean time "
+                    f"{lo if lo == hi else f'{lo} to {hi}'} times the baseline's)"
+                )
         unclear = mine[mine["verdict"] == "no clear difference"]
         if not unclear.empty:
-            parts.append(f"no clear difference at n = {', '.join(str(int(v)) for v in unclear['n'])} "
-                         "(the 95% interval of the ratio contains 1: the sample cannot tell)")
+            parts.append(
+                f"no clear difference at n = {', '.join(str(int(v)) for v in unclear['n'])} "
+                "(the 95% interval of the ratio contains 1: the sample cannot tell)"
+            )
         for verdict, why in [("n/a", "fewer than 2 cases"), (NO_BASELINE, "the baseline has no cases there")]:
             na = mine[mine["verdict"] == verdict]
             if not na.empty:

@@ -42,15 +42,22 @@ FORMATS = output.FIGURE_FORMATS
 DPI_RANGE = (50, 1200)
 
 #: Backtrack groups of Table 1 and Figure 11: label and test on the backtrack count.
-BACKTRACK_GROUPS = [("0", lambda b: b == 0), ("1", lambda b: b == 1), ("2", lambda b: b == 2),
-                    ("3", lambda b: b == 3), ("> 3", lambda b: b > 3)]
+BACKTRACK_GROUPS = [
+    ("0", lambda b: b == 0),
+    ("1", lambda b: b == 1),
+    ("2", lambda b: b == 2),
+    ("3", lambda b: b == 3),
+    ("> 3", lambda b: b > 3),
+]
 
 #: Styles of the paper's reference lines, one per kind of statement, so that no two look alike
 #: (our data is drawn with markers and solid lines in the C0.. colours).
 PAPER_FIT_STYLE = {"color": "C3", "linestyle": ":", "linewidth": 1.5}
-PAPER_STYLES = [{"color": "C3", "linestyle": ":", "linewidth": 1.5},
-                {"color": "C1", "linestyle": "--", "linewidth": 1.5},
-                {"color": "C4", "linestyle": "-.", "linewidth": 1.5}]
+PAPER_STYLES = [
+    {"color": "C3", "linestyle": ":", "linewidth": 1.5},
+    {"color": "C1", "linestyle": "--", "linewidth": 1.5},
+    {"color": "C4", "linestyle": "-.", "linewidth": 1.5},
+]
 PAPER_POINT_STYLE = {"color": "C3", "marker": "D", "mfc": "none", "linestyle": "none"}
 #: Markers of the groups of a comparison, in order.
 MARKERS = ["o", "s", "^", "D", "v", "P", "X", "*"]
@@ -76,14 +83,14 @@ def _save(fig: Figure, path, dpi: float = DPI) -> Path:
     path = Path(path)
     fmt = check_format(path)
     output.make_dir(path.parent)
-    metadata = {"png": {"Software": None}, "pdf": {"CreationDate": None, "Producer": None},
-                "svg": {"Date": None}}[fmt]
+    metadata = {"png": {"Software": None}, "pdf": {"CreationDate": None, "Producer": None}, "svg": {"Date": None}}[fmt]
     rc = {"pdf.fonttype": 42, "ps.fonttype": 42, "svg.fonttype": "none", "svg.hashsalt": "nqc"}
 
     def write(tmp: Path) -> None:
         with matplotlib.rc_context(rc):
             # no bbox_inches="tight": keeps the size in pixels exactly
             fig.savefig(tmp, dpi=dpi, format=fmt, metadata=metadata)
+
     return output.write_with(path, write)
 
 
@@ -93,12 +100,12 @@ def legend_below(ax, fontsize: float = 8, ncol: int | None = None) -> None:
     if not handles:
         return
     ncol = ncol or (1 if len(handles) <= 2 or max(len(label) for label in labels) > 45 else 2)
-    ax.legend(handles, labels, loc="upper center", bbox_to_anchor=(0.5, -0.14), ncol=ncol, fontsize=fontsize,
-              frameon=False)
+    ax.legend(
+        handles, labels, loc="upper center", bbox_to_anchor=(0.5, -0.14), ncol=ncol, fontsize=fontsize, frameon=False
+    )
 
 
-def _finish(fig: Figure, ax, path, xlabel: str, ylabel: str, title: str, grid: bool = False,
-            dpi: float = DPI) -> Path:
+def _finish(fig: Figure, ax, path, xlabel: str, ylabel: str, title: str, grid: bool = False, dpi: float = DPI) -> Path:
     """Labels (units in the label), title, optional log grid and legend below the axes, then _save."""
     ax.set_xlabel(xlabel)
     ax.set_ylabel(ylabel)
@@ -189,8 +196,10 @@ def _positive_times(cases: pd.DataFrame, n: int, time: str) -> tuple[pd.DataFram
     t = at_n[time].to_numpy(dtype=float)
     keep = np.isfinite(t) & (t > 0)
     if not keep.any():
-        raise NoData(f"all {t.size} times {time} at n = {n} are 0, negative or not finite{files_note(at_n)}: "
-                     "nothing to draw on a log axis")
+        raise NoData(
+            f"all {t.size} times {time} at n = {n} are 0, negative or not finite{files_note(at_n)}: "
+            "nothing to draw on a log axis"
+        )
     dropped = int(t.size - keep.sum())
     note = f"; left out: {dropped} with {time} 0, negative or not finite" if dropped else ""
     return at_n[keep], t[keep], note
@@ -210,8 +219,10 @@ def time_vs_n(table: pd.DataFrame, mean_fit: Fit | None, path, where: str = "", 
     t90 = table["t90mean_s"].to_numpy(dtype=float)
     shown_mean, shown_t90 = np.isfinite(mean) & (mean > 0), np.isfinite(t90) & (t90 > 0)
     if not (shown_mean.any() or shown_t90.any()):
-        raise NoData("the mean and t90mean time per case are 0, negative or not finite at every n "
-                     f"({', '.join(str(int(v)) for v in n)}){where}: nothing to draw on a log axis")
+        raise NoData(
+            "the mean and t90mean time per case are 0, negative or not finite at every n "
+            f"({', '.join(str(int(v)) for v in n)}){where}: nothing to draw on a log axis"
+        )
     left_out = [int(v) for v in n[~(shown_mean & shown_t90)]]
     fig, ax = _figure(dpi=dpi)
     ax.set_xscale("log")
@@ -220,30 +231,67 @@ def time_vs_n(table: pd.DataFrame, mean_fit: Fit | None, path, where: str = "", 
     mean_lo = table["mean_s_lo"].to_numpy(dtype=float)[shown_mean]
     t90_lo = table["t90mean_s_lo"].to_numpy(dtype=float)[shown_t90]
     floor = _LogFloor([mean[shown_mean], t90[shown_t90]], [mean_lo, t90_lo])
-    _errorbar(ax, n[shown_mean], mean[shown_mean], floor(mean_lo),
-              table["mean_s_hi"].to_numpy(dtype=float)[shown_mean], fmt="o", color="C0",
-              label="mean, 95% CI")
-    _errorbar(ax, n[shown_t90] * 1.04, t90[shown_t90], floor(t90_lo),
-              table["t90mean_s_hi"].to_numpy(dtype=float)[shown_t90], fmt="s", color="C2", mfc="none",
-              label="t90mean (fastest 90%), 95% CI")
+    _errorbar(
+        ax,
+        n[shown_mean],
+        mean[shown_mean],
+        floor(mean_lo),
+        table["mean_s_hi"].to_numpy(dtype=float)[shown_mean],
+        fmt="o",
+        color="C0",
+        label="mean, 95% CI",
+    )
+    _errorbar(
+        ax,
+        n[shown_t90] * 1.04,
+        t90[shown_t90],
+        floor(t90_lo),
+        table["t90mean_s_hi"].to_numpy(dtype=float)[shown_t90],
+        fmt="s",
+        color="C2",
+        mfc="none",
+        label="t90mean (fastest 90%), 95% CI",
+    )
     floor.apply(ax)
     if left_out:
-        ax.plot([], [], " ", label=f"not shown (time 0 or not finite): n = {', '.join(map(str, left_out[:8]))}"
-                                   + (", ..." if len(left_out) > 8 else ""))
+        ax.plot(
+            [],
+            [],
+            " ",
+            label=f"not shown (time 0 or not finite): n = {', '.join(map(str, left_out[:8]))}"
+            + (", ..." if len(left_out) > 8 else ""),
+        )
     grid = np.logspace(np.log10(n.min()), np.log10(n.max()), 100)
     if mean_fit is not None:
         inside = (grid >= mean_fit.n_min) & (grid <= mean_fit.n_max)
         few = f" ({mean_fit.points} points: too few)" if mean_fit.points < FEW_POINTS else ""
-        ax.plot(grid[inside], [mean_fit.predict_s(v) for v in grid[inside]], "-", color="C0",
-                label=f"our fit of the mean, n = {mean_fit.n_min}..{mean_fit.n_max}: "
-                      f"a = {mean_fit.a:.3f}, b = {mean_fit.b:.3f}{few}")
+        ax.plot(
+            grid[inside],
+            [mean_fit.predict_s(v) for v in grid[inside]],
+            "-",
+            color="C0",
+            label=f"our fit of the mean, n = {mean_fit.n_min}..{mean_fit.n_max}: "
+            f"a = {mean_fit.a:.3f}, b = {mean_fit.b:.3f}{few}",
+        )
     lo_n, hi_n = max(n.min(), paper.FIT_N_MIN), min(n.max(), paper.FIT_N_MAX)
     if lo_n < hi_n:  # the paper's line only where its fit and our n meet
         theirs = np.logspace(np.log10(lo_n), np.log10(hi_n), 50)
-        ax.plot(theirs, [paper.predicted_time_s(v) for v in theirs], **PAPER_FIT_STYLE,
-                label=f"paper's fit (MATLAB; fitted over n = {paper.FIT_N_MIN}..10^8): a = {paper.A}, b = {paper.B}")
-    return _finish(fig, ax, path, "board size n", "completion time per case (s)",
-                   "Completion time vs n (fit: log10(1000 t) = a + b log10 n)", grid=True, dpi=dpi)
+        ax.plot(
+            theirs,
+            [paper.predicted_time_s(v) for v in theirs],
+            **PAPER_FIT_STYLE,
+            label=f"paper's fit (MATLAB; fitted over n = {paper.FIT_N_MIN}..10^8): a = {paper.A}, b = {paper.B}",
+        )
+    return _finish(
+        fig,
+        ax,
+        path,
+        "board size n",
+        "completion time per case (s)",
+        "Completion time vs n (fit: log10(1000 t) = a + b log10 n)",
+        grid=True,
+        dpi=dpi,
+    )
 
 
 def time_histogram(cases: pd.DataFrame, n: int, path, time: str = "wall_s", dpi: float = DPI) -> Path:
@@ -257,18 +305,27 @@ def time_histogram(cases: pd.DataFrame, n: int, path, time: str = "wall_s", dpi:
     ax.set_xscale("log")
     lo, hi = table_mod.mean_ci(t)
     if np.isfinite(lo) and np.isfinite(hi):
-        ax.axvspan(lo if lo > 0 else edges[0], hi, color="C3", alpha=0.15, lw=0,
-                   label=f"mean's 95% CI {lo:.3g}..{hi:.3g} s")
+        ax.axvspan(
+            lo if lo > 0 else edges[0], hi, color="C3", alpha=0.15, lw=0, label=f"mean's 95% CI {lo:.3g}..{hi:.3g} s"
+        )
     ax.axvline(t.mean(), color="C3", linestyle="-", label=f"mean {t.mean():.3g} s")
     ax.axvline(np.median(t), color="C1", linestyle="--", label=f"median {np.median(t):.3g} s")
     marks = [v for v in (lo, hi, t.mean(), np.median(t)) if np.isfinite(v) and v > 0]
     ax.set_xlim(min([edges[0], *marks]), max([edges[-1], *marks]))  # the bins, and every mark
-    return _finish(fig, ax, path, "completion time per case (s, log scale)", "cases",
-                   f"Completion time at n = {n} ({len(t)} cases{note})", dpi=dpi)
+    return _finish(
+        fig,
+        ax,
+        path,
+        "completion time per case (s, log scale)",
+        "cases",
+        f"Completion time at n = {n} ({len(t)} cases{note})",
+        dpi=dpi,
+    )
 
 
-def time_histogram_by_backtracks(cases: pd.DataFrame, n: int, path, time: str = "wall_s",
-                                 k_range: tuple[int, int] | None = None, dpi: float = DPI) -> Path:
+def time_histogram_by_backtracks(
+    cases: pd.DataFrame, n: int, path, time: str = "wall_s", k_range: tuple[int, int] | None = None, dpi: float = DPI
+) -> Path:
     """The completion time histogram at one n, stacked by backtrack count 0, 1, 2, 3, > 3
     ([Grigoryan]'s Figure 11, which took the compositions of one size k = 800 at n = 1000:
     `k_range` (inclusive) restricts the cases the same way)."""
@@ -282,13 +339,24 @@ def time_histogram_by_backtracks(cases: pd.DataFrame, n: int, path, time: str = 
     fig, ax = _figure(dpi=dpi)
     edges, note = _log_bins(t)
     note += dropped
-    ax.hist([g for _, g in groups], bins=edges, stacked=True,
-            label=[f"{label} backtracks ({g.size})" for label, g in groups],
-            color=[f"C{i}" for i in range(len(groups))])
+    ax.hist(
+        [g for _, g in groups],
+        bins=edges,
+        stacked=True,
+        label=[f"{label} backtracks ({g.size})" for label, g in groups],
+        color=[f"C{i}" for i in range(len(groups))],
+    )
     ax.set_xscale("log")
     which = f", k = {k_range[0]}..{k_range[1]}" if k_range else ", all k"
-    return _finish(fig, ax, path, "completion time per case (s, log scale)", "cases",
-                   f"Completion time by backtrack count at n = {n}{which}\n({t.size} cases{note})", dpi=dpi)
+    return _finish(
+        fig,
+        ax,
+        path,
+        "completion time per case (s, log scale)",
+        "cases",
+        f"Completion time by backtrack count at n = {n}{which}\n({t.size} cases{note})",
+        dpi=dpi,
+    )
 
 
 def no_backtrack_share(table: pd.DataFrame, path, dpi: float = DPI) -> Path:
@@ -297,19 +365,45 @@ def no_backtrack_share(table: pd.DataFrame, path, dpi: float = DPI) -> Path:
     above 50% for n = 320..22500, 60.50% at n = 1000 and 61.92% at n = 5000 ([Grigoryan]'s Figure 9)."""
     fig, ax = _figure(dpi=dpi)
     ax.set_xscale("log")
-    _errorbar(ax, table["n"], 100 * table["bt0"], 100 * table["bt0_lo"], 100 * table["bt0_hi"], fmt="o-",
-              color="C0", label="ours, 95% interval (Clopper-Pearson)")
+    _errorbar(
+        ax,
+        table["n"],
+        100 * table["bt0"],
+        100 * table["bt0_lo"],
+        100 * table["bt0_hi"],
+        fmt="o-",
+        color="C0",
+        label="ours, 95% interval (Clopper-Pearson)",
+    )
     for (lo, hi, floor), style in zip(paper.NO_BACKTRACK_FLOORS, PAPER_STYLES):
         span = _within(lo, hi, table["n"])
         if span:
-            ax.hlines(100 * floor, *span, colors=style["color"], linestyles=style["linestyle"],
-                      linewidth=style["linewidth"], label=f"paper: > {100 * floor:.0f}% for n = {lo}..{hi}")
+            ax.hlines(
+                100 * floor,
+                *span,
+                colors=style["color"],
+                linestyles=style["linestyle"],
+                linewidth=style["linewidth"],
+                label=f"paper: > {100 * floor:.0f}% for n = {lo}..{hi}",
+            )
     pn = sorted(paper.BACKTRACK_SHARES)
-    ax.plot(pn, [100 * paper.BACKTRACK_SHARES[v]["bt0"] for v in pn], **PAPER_POINT_STYLE,
-            label="paper: n = " + ", ".join(map(str, pn)))
+    ax.plot(
+        pn,
+        [100 * paper.BACKTRACK_SHARES[v]["bt0"] for v in pn],
+        **PAPER_POINT_STYLE,
+        label="paper: n = " + ", ".join(map(str, pn)),
+    )
     ax.set_ylim(0, 102)  # a share of 100% stays visible
-    return _finish(fig, ax, path, "board size n", "cases without backtracking (%)",
-                   "Share of cases solved without backtracking", grid=True, dpi=dpi)
+    return _finish(
+        fig,
+        ax,
+        path,
+        "board size n",
+        "cases without backtracking (%)",
+        "Share of cases solved without backtracking",
+        grid=True,
+        dpi=dpi,
+    )
 
 
 def false_negative_share(table: pd.DataFrame, path, dpi: float = DPI) -> Path:
@@ -325,16 +419,30 @@ def false_negative_share(table: pd.DataFrame, path, dpi: float = DPI) -> Path:
     lo, hi = table_mod.clopper_pearson(count, m)
     seen = count > 0
     if seen.any():
-        ax.errorbar(n[seen], share[seen], yerr=[share[seen] - lo[seen], hi[seen] - share[seen]],
-                    fmt="o", color="C0", capsize=3, label="ours: share, 95% interval")
+        ax.errorbar(
+            n[seen],
+            share[seen],
+            yerr=[share[seen] - lo[seen], hi[seen] - share[seen]],
+            fmt="o",
+            color="C0",
+            capsize=3,
+            label="ours: share, 95% interval",
+        )
     if (~seen).any():
-        ax.plot(n[~seen], hi[~seen], "v", color="C0", mfc="none",
-                label="ours: none seen, 95% upper bound")
+        ax.plot(n[~seen], hi[~seen], "v", color="C0", mfc="none", label="ours: none seen, 95% upper bound")
     _bounds(ax, n)
     ax.set_xscale("log")
     ax.set_yscale("log")
-    return _finish(fig, ax, path, "board size n", "false negative share (of cases)",
-                   "False negatives: completable compositions not solved", grid=True, dpi=dpi)
+    return _finish(
+        fig,
+        ax,
+        path,
+        "board size n",
+        "false negative share (of cases)",
+        "False negatives: completable compositions not solved",
+        grid=True,
+        dpi=dpi,
+    )
 
 
 def _bounds(ax, n) -> None:
@@ -342,8 +450,14 @@ def _bounds(ax, n) -> None:
     for (lo_n, hi_n, bound), style in zip(paper.FALSE_NEGATIVE_BOUNDS, PAPER_STYLES):
         span = _within(lo_n, hi_n - 1, n)
         if span:
-            ax.hlines(bound, *span, colors=style["color"], linestyles=style["linestyle"],
-                      linewidth=style["linewidth"], label=f"paper: < {bound:g} for n = {lo_n}..{hi_n - 1}")
+            ax.hlines(
+                bound,
+                *span,
+                colors=style["color"],
+                linestyles=style["linestyle"],
+                linewidth=style["linewidth"],
+                label=f"paper: < {bound:g} for n = {lo_n}..{hi_n - 1}",
+            )
 
 
 #: Bin widths of the first-pass histogram, in queens (whole numbers, so no bin holds more
@@ -392,22 +506,33 @@ def randset_histogram(runs: list, path, dpi: float = DPI) -> Path:
         hist, _ = np.histogram(counts, bins=edges)
         se = run.first_pass_se
         spread = f" \u00b1 {_pct(se)}" if se is not None else ""
-        top.stairs(100 * hist / run.trials, 100 * edges / run.n, color=f"C{i}",
-                   label=f"n = {run.n}: {_pct(run.first_pass_share)}%{spread}, "
-                         f"bins of {width} queen{'s' if width > 1 else ''}")
+        top.stairs(
+            100 * hist / run.trials,
+            100 * edges / run.n,
+            color=f"C{i}",
+            label=f"n = {run.n}: {_pct(run.first_pass_share)}%{spread}, "
+            f"bins of {width} queen{'s' if width > 1 else ''}",
+        )
         peak = max(peak, 100 * hist.max() / run.trials)
     matched = [(i, r) for i, r in with_trials if r.n in paper.RANDSET_FIRST_PASS]
     for i, run in matched:
-        top.axvline(100 * paper.RANDSET_FIRST_PASS[run.n], color=f"C{i}", linestyle=":",
-                    label=f"paper, n = {run.n}: {100 * paper.RANDSET_FIRST_PASS[run.n]:.2f}%")
+        top.axvline(
+            100 * paper.RANDSET_FIRST_PASS[run.n],
+            color=f"C{i}",
+            linestyle=":",
+            label=f"paper, n = {run.n}: {100 * paper.RANDSET_FIRST_PASS[run.n]:.2f}%",
+        )
     if with_trials and not matched:
         top.axvline(60, color="C3", linestyle=":", label="paper: about 60% (60.05% at n = 100)")
     if with_trials:
         if without:
             top.plot([], [], " ", label=f"n = {', '.join(map(str, without))}: no per-trial data")
         sizes = sorted({r.trials for _, r in with_trials})
-        top.set_title(f"randSet & randSet on the empty board: first pass, mean \u00b1 SE "
-                      f"({'/'.join(map(str, sizes))} trials per n)", fontsize=9)
+        top.set_title(
+            f"randSet & randSet on the empty board: first pass, mean \u00b1 SE "
+            f"({'/'.join(map(str, sizes))} trials per n)",
+            fontsize=9,
+        )
         top.set_ylim(0, 1.1 * peak)
         top.set_xlabel("queens placed by the first pass (% of n)", fontsize=8)
         top.set_ylabel("trials (% per bin)", fontsize=8)
@@ -415,15 +540,27 @@ def randset_histogram(runs: list, path, dpi: float = DPI) -> Path:
         legend_below(top, fontsize=7, ncol=1)
     else:
         top.set_axis_off()
-        top.text(0.5, 0.5, f"First-pass histogram unavailable: the CSV(s) for n = {', '.join(map(str, without))}"
-                 "\nhold only the dead-end histogram (nqc randset --csv). Give the per-trial CSV\n"
-                 "of nqc randset --trials-csv, or --nqc BIN to run it.",
-                 ha="center", va="center", fontsize=9, transform=top.transAxes)
+        top.text(
+            0.5,
+            0.5,
+            f"First-pass histogram unavailable: the CSV(s) for n = {', '.join(map(str, without))}"
+            "\nhold only the dead-end histogram (nqc randset --csv). Give the per-trial CSV\n"
+            "of nqc randset --trials-csv, or --nqc BIN to run it.",
+            ha="center",
+            va="center",
+            fontsize=9,
+            transform=top.transAxes,
+        )
         top.set_title("randSet & randSet on the empty board: first pass", fontsize=9)
     for i, run in enumerate(runs):
         x = 100 * run.histogram["k"].to_numpy(dtype=float) / run.n
-        bottom.step(x, 100 * run.histogram["share"].to_numpy(dtype=float), where="mid", color=f"C{i}",
-                    label=f"n = {run.n}: mean {100 * run.mean_dead_end_share:.2f}% ({run.trials} trials)")
+        bottom.step(
+            x,
+            100 * run.histogram["share"].to_numpy(dtype=float),
+            where="mid",
+            color=f"C{i}",
+            label=f"n = {run.n}: mean {100 * run.mean_dead_end_share:.2f}% ({run.trials} trials)",
+        )
     bottom.set_xlabel("queens standing at the dead end, k (% of n)", fontsize=8)
     bottom.set_ylabel("trials (% per k)", fontsize=8)
     bottom.set_title("randSet & randSet: repeated passes until a dead end", fontsize=9)
@@ -469,16 +606,28 @@ def compare_time(comp: pd.DataFrame, path, dpi: float = DPI) -> Path:
         drawn = True
         lo = rows["mean_s_lo"].to_numpy(dtype=float)
         style = {"color": f"C{i % 10}", "marker": MARKERS[i % len(MARKERS)], "linestyle": "-", "markersize": 5}
-        _errorbar(top, _dodge(n[keep], i, len(groups)), mean[keep], floor(lo[keep]),
-                  rows["mean_s_hi"].to_numpy(dtype=float)[keep], label=f"{label} ({int(rows['cases'].sum())} cases)",
-                  **style)
+        _errorbar(
+            top,
+            _dodge(n[keep], i, len(groups)),
+            mean[keep],
+            floor(lo[keep]),
+            rows["mean_s_hi"].to_numpy(dtype=float)[keep],
+            label=f"{label} ({int(rows['cases'].sum())} cases)",
+            **style,
+        )
         if label != base:
             ratio = rows["ratio"].to_numpy(dtype=float)
             ok = np.isfinite(ratio) & (ratio > 0)
             if ok.any():
-                _errorbar(bottom, _dodge(n[ok], i, len(groups)), ratio[ok],
-                          rows["ratio_lo"].to_numpy(dtype=float)[ok], rows["ratio_hi"].to_numpy(dtype=float)[ok],
-                          label=f"{label} / {base}", **style)
+                _errorbar(
+                    bottom,
+                    _dodge(n[ok], i, len(groups)),
+                    ratio[ok],
+                    rows["ratio_lo"].to_numpy(dtype=float)[ok],
+                    rows["ratio_hi"].to_numpy(dtype=float)[ok],
+                    label=f"{label} / {base}",
+                    **style,
+                )
     if not drawn:
         raise NoData("no group has a mean time a log axis can show (all 0, negative or not finite)")
     floor.apply(top)
@@ -511,17 +660,46 @@ def compare_shares(comp: pd.DataFrame, path, dpi: float = DPI) -> Path:
     for i, label, rows in groups:
         n = _dodge(rows["n"].to_numpy(dtype=float), i, len(groups))
         color, marker = f"C{i % 10}", MARKERS[i % len(MARKERS)]
-        _errorbar(top, n, 100 * rows["bt0"], 100 * rows["bt0_lo"], 100 * rows["bt0_hi"], color=color,
-                  marker=marker, linestyle="-", markersize=5, label=label)
+        _errorbar(
+            top,
+            n,
+            100 * rows["bt0"],
+            100 * rows["bt0_lo"],
+            100 * rows["bt0_hi"],
+            color=color,
+            marker=marker,
+            linestyle="-",
+            markersize=5,
+            label=label,
+        )
         share = rows["false_negative_share"].to_numpy(dtype=float)
-        lo, hi = rows["false_negative_share_lo"].to_numpy(dtype=float), rows["false_negative_share_hi"].to_numpy(dtype=float)
+        lo, hi = rows["false_negative_share_lo"].to_numpy(dtype=float), rows["false_negative_share_hi"].to_numpy(
+            dtype=float
+        )
         seen = rows["false_negatives"].to_numpy() > 0
         if seen.any():
-            _errorbar(bottom, n[seen], share[seen], lo[seen], hi[seen], color=color, marker=marker,
-                      linestyle="none", markersize=5, label=f"{label}: share, 95% interval")
+            _errorbar(
+                bottom,
+                n[seen],
+                share[seen],
+                lo[seen],
+                hi[seen],
+                color=color,
+                marker=marker,
+                linestyle="none",
+                markersize=5,
+                label=f"{label}: share, 95% interval",
+            )
         if (~seen).any():
-            bottom.plot(n[~seen], hi[~seen], linestyle="none", marker="v", mfc="none", color=color,
-                        label=f"{label}: none seen, 95% upper bound")
+            bottom.plot(
+                n[~seen],
+                hi[~seen],
+                linestyle="none",
+                marker="v",
+                mfc="none",
+                color=color,
+                label=f"{label}: none seen, 95% upper bound",
+            )
     _bounds(bottom, comp["n"])
     top.set_ylim(0, 102)  # a share of 100% stays visible
     for ax in (top, bottom):

@@ -68,9 +68,15 @@ class Fit:
         if self.points >= FEW_POINTS:
             return None
         ns = ", ".join(str(int(v)) for v in self.residuals["n"])
-        return (f"the fit of {self.label} rests on {self.points} points (n = {ns}), fewer than {FEW_POINTS}: "
-                "its a, b and R say little" + (" and it has no interval" if self.points < 3 else
-                                               f" (b's 95% CI {self.b_ci[0]:.3g}..{self.b_ci[1]:.3g})"))
+        return (
+            f"the fit of {self.label} rests on {self.points} points (n = {ns}), fewer than {FEW_POINTS}: "
+            "its a, b and R say little"
+            + (
+                " and it has no interval"
+                if self.points < 3
+                else f" (b's 95% CI {self.b_ci[0]:.3g}..{self.b_ci[1]:.3g})"
+            )
+        )
 
     @property
     def paper(self) -> tuple[float, float, float] | None:
@@ -88,12 +94,15 @@ def fit_loglog(n, t, quantity: str = "mean_s", label: str | None = None) -> Fit:
     t = np.asarray(t, dtype=float)
     label = label or QUANTITIES.get(quantity, quantity)
     if np.unique(n).size < 2:
-        raise AnalysisError(f"fit of {label}: {np.unique(n).size} board size(s) "
-                            f"{[int(v) for v in np.unique(n)]} in range (need at least 2)")
+        raise AnalysisError(
+            f"fit of {label}: {np.unique(n).size} board size(s) "
+            f"{[int(v) for v in np.unique(n)]} in range (need at least 2)"
+        )
     bad = ~(t > 0) | ~np.isfinite(t)
     if bad.any():
-        raise AnalysisError(f"fit of {label}: time {t[bad][0]!r} s at n = {int(n[bad][0])} "
-                            "cannot be log-transformed")
+        raise AnalysisError(
+            f"fit of {label}: time {t[bad][0]!r} s at n = {int(n[bad][0])} " "cannot be log-transformed"
+        )
     import statsmodels.api as sm  # here: its import takes ~0.5 s that table and errors need not pay
 
     x = np.log10(n)
@@ -106,28 +115,55 @@ def fit_loglog(n, t, quantity: str = "mean_s", label: str | None = None) -> Fit:
     a, b = (float(v) for v in result.params)
     if not math.isfinite(r2):  # all y equal: statsmodels gives NaN; the line fits exactly
         r2 = 1.0 if np.allclose(result.resid, 0.0) else float("nan")
-    residuals = pd.DataFrame({"n": n.astype(np.int64), "log10_n": x, "log10_1000t": y,
-                              "fitted": result.fittedvalues, "residual": result.resid})
-    return Fit(quantity=quantity, label=label, n_min=int(n.min()), n_max=int(n.max()),
-               points=int(n.size), a=a, b=b, a_ci=(float(ci[0, 0]), float(ci[0, 1])),
-               b_ci=(float(ci[1, 0]), float(ci[1, 1])), r=math.copysign(math.sqrt(max(r2, 0.0)), b),
-               r2=r2, residuals=residuals)
+    residuals = pd.DataFrame(
+        {
+            "n": n.astype(np.int64),
+            "log10_n": x,
+            "log10_1000t": y,
+            "fitted": result.fittedvalues,
+            "residual": result.resid,
+        }
+    )
+    return Fit(
+        quantity=quantity,
+        label=label,
+        n_min=int(n.min()),
+        n_max=int(n.max()),
+        points=int(n.size),
+        a=a,
+        b=b,
+        a_ci=(float(ci[0, 0]), float(ci[0, 1])),
+        b_ci=(float(ci[1, 0]), float(ci[1, 1])),
+        r=math.copysign(math.sqrt(max(r2, 0.0)), b),
+        r2=r2,
+        residuals=residuals,
+    )
 
 
 def per_queen_times(cases: pd.DataFrame, time: str = "wall_s") -> pd.DataFrame:
     """Per n: mean and t90mean of t / (n - k), seconds per placed queen (cases with n > k)."""
     free = cases["n"].to_numpy(dtype=float) - cases["k"].to_numpy(dtype=float)
     keep = free > 0
-    per_queen = pd.DataFrame({"n": cases["n"].to_numpy()[keep],
-                              "t": cases[time].to_numpy(dtype=float)[keep] / free[keep]})
+    per_queen = pd.DataFrame(
+        {"n": cases["n"].to_numpy()[keep], "t": cases[time].to_numpy(dtype=float)[keep] / free[keep]}
+    )
     grouped = per_queen.groupby("n", sort=True)["t"]
-    return pd.DataFrame({"n": grouped.mean().index.astype(np.int64),
-                         "mean_s": grouped.mean().to_numpy(),
-                         "t90mean_s": grouped.apply(t90mean).to_numpy()})
+    return pd.DataFrame(
+        {
+            "n": grouped.mean().index.astype(np.int64),
+            "mean_s": grouped.mean().to_numpy(),
+            "t90mean_s": grouped.apply(t90mean).to_numpy(),
+        }
+    )
 
 
-def fits(table: pd.DataFrame, cases: pd.DataFrame | None = None, n_min: int | None = paper.FIT_N_MIN,
-         n_max: int | None = None, time: str = "wall_s") -> list[Fit]:
+def fits(
+    table: pd.DataFrame,
+    cases: pd.DataFrame | None = None,
+    n_min: int | None = paper.FIT_N_MIN,
+    n_max: int | None = None,
+    time: str = "wall_s",
+) -> list[Fit]:
     """The fits of mean and t90mean per case (from `table`, see analysis.table.table1) and,
     when `cases` is given, per placed queen, over n_min <= n <= n_max (None: no bound)."""
 
@@ -142,9 +178,11 @@ def fits(table: pd.DataFrame, cases: pd.DataFrame | None = None, n_min: int | No
     where = f"n = {n_min if n_min is not None else 'min'}..{n_max if n_max is not None else 'max'}"
     chosen = in_range(table)
     if len(chosen) < 2:
-        raise AnalysisError(f"{len(chosen)} board size(s) in {where} (the data has n = "
-                            f"{', '.join(str(int(v)) for v in table['n'])}): a fit needs at least 2; "
-                            "widen --n-min/--n-max")
+        raise AnalysisError(
+            f"{len(chosen)} board size(s) in {where} (the data has n = "
+            f"{', '.join(str(int(v)) for v in table['n'])}): a fit needs at least 2; "
+            "widen --n-min/--n-max"
+        )
     out = [fit_loglog(chosen["n"], chosen[q], q) for q in ("mean_s", "t90mean_s")]
     if cases is not None:
         queens = in_range(per_queen_times(cases, time))
@@ -165,15 +203,34 @@ def fits_table(fit_list: list[Fit]) -> pd.DataFrame:
     """Our fits side by side with the paper's published one (rows), as strings for printing."""
     rows = []
     for f in fit_list:
-        rows.append({"fit": f"ours: {f.label}", "n range": f"{f.n_min}..{f.n_max}", "points": str(f.points),
-                     "a": _num(f.a), "a 95% CI": _ci(f.a_ci), "b": _num(f.b), "b 95% CI": _ci(f.b_ci),
-                     "R": _num(f.r), "R^2": _num(f.r2)})
+        rows.append(
+            {
+                "fit": f"ours: {f.label}",
+                "n range": f"{f.n_min}..{f.n_max}",
+                "points": str(f.points),
+                "a": _num(f.a),
+                "a 95% CI": _ci(f.a_ci),
+                "b": _num(f.b),
+                "b 95% CI": _ci(f.b_ci),
+                "R": _num(f.r),
+                "R^2": _num(f.r2),
+            }
+        )
         if f.paper is not None:
             a, b, r = f.paper
-            rows.append({"fit": f"paper ({paper.NAME}): {f.label}",
-                         "n range": f"{paper.FIT_N_MIN}..{paper.FIT_N_MAX}", "points": "",
-                         "a": _num(a), "a 95% CI": "not published", "b": _num(b),
-                         "b 95% CI": "not published", "R": _num(r, 4), "R^2": _num(r * r, 4)})
+            rows.append(
+                {
+                    "fit": f"paper ({paper.NAME}): {f.label}",
+                    "n range": f"{paper.FIT_N_MIN}..{paper.FIT_N_MAX}",
+                    "points": "",
+                    "a": _num(a),
+                    "a 95% CI": "not published",
+                    "b": _num(b),
+                    "b 95% CI": "not published",
+                    "R": _num(r, 4),
+                    "R^2": _num(r * r, 4),
+                }
+            )
     return pd.DataFrame(rows)
 
 
@@ -181,17 +238,34 @@ def residuals_table(fit_list: list[Fit]) -> pd.DataFrame:
     """Per n: observed log10(1000 t) and residual (observed - fitted) of each fit, wide."""
     out = None
     for f in fit_list:
-        part = f.residuals[["n", "log10_1000t", "residual"]].rename(columns={
-            "log10_1000t": f"{f.quantity}: log10(1000 t)", "residual": f"{f.quantity}: residual"})
+        part = f.residuals[["n", "log10_1000t", "residual"]].rename(
+            columns={"log10_1000t": f"{f.quantity}: log10(1000 t)", "residual": f"{f.quantity}: residual"}
+        )
         out = part if out is None else out.merge(part, on="n", how="outer")
     return out.sort_values("n").reset_index(drop=True)
 
 
 def fits_csv(fit_list: list[Fit]) -> pd.DataFrame:
     """One row per fit with every number unformatted (for fits.csv)."""
-    return pd.DataFrame([{"quantity": f.quantity, "n_min": f.n_min, "n_max": f.n_max, "points": f.points,
-                          "a": f.a, "a_ci_low": f.a_ci[0], "a_ci_high": f.a_ci[1], "b": f.b,
-                          "b_ci_low": f.b_ci[0], "b_ci_high": f.b_ci[1], "r": f.r, "r2": f.r2,
-                          "paper_a": f.paper[0] if f.paper else np.nan,
-                          "paper_b": f.paper[1] if f.paper else np.nan,
-                          "paper_r": f.paper[2] if f.paper else np.nan} for f in fit_list])
+    return pd.DataFrame(
+        [
+            {
+                "quantity": f.quantity,
+                "n_min": f.n_min,
+                "n_max": f.n_max,
+                "points": f.points,
+                "a": f.a,
+                "a_ci_low": f.a_ci[0],
+                "a_ci_high": f.a_ci[1],
+                "b": f.b,
+                "b_ci_low": f.b_ci[0],
+                "b_ci_high": f.b_ci[1],
+                "r": f.r,
+                "r2": f.r2,
+                "paper_a": f.paper[0] if f.paper else np.nan,
+                "paper_b": f.paper[1] if f.paper else np.nan,
+                "paper_r": f.paper[2] if f.paper else np.nan,
+            }
+            for f in fit_list
+        ]
+    )

@@ -83,12 +83,16 @@ def parse_by(text: str) -> By:
     if len(parts) == 1 and INTEGER.fullmatch(parts[0]):
         bins = int(parts[0])
         if not BINS_MIN <= bins <= BINS_MAX:
-            raise AnalysisError(f"--by {text}: expected {BINS_MIN}..{BINS_MAX} quantile bins, got {bins} "
-                                f"(one bin edge is written with a decimal point: {column}:{bins}.0)")
+            raise AnalysisError(
+                f"--by {text}: expected {BINS_MIN}..{BINS_MAX} quantile bins, got {bins} "
+                f"(one bin edge is written with a decimal point: {column}:{bins}.0)"
+            )
         return By(column, bins=bins)
     if not all(NUMBER.fullmatch(p) for p in parts):
-        raise AnalysisError(f"--by {text}: expected a number of bins or comma-separated bin edges (decimal "
-                            f"numbers), e.g. {column}:4 or {column}:1,10,100")
+        raise AnalysisError(
+            f"--by {text}: expected a number of bins or comma-separated bin edges (decimal "
+            f"numbers), e.g. {column}:4 or {column}:1,10,100"
+        )
     edges = tuple(float(p) for p in parts)
     if not all(math.isfinite(e) for e in edges) or any(b <= a for a, b in zip(edges, edges[1:])):
         raise AnalysisError(f"--by {text}: the bin edges must be finite numbers in ascending order")
@@ -105,8 +109,13 @@ def engines(cases: pd.DataFrame) -> pd.Series:
 
 def run_labels(cases: pd.DataFrame) -> pd.Categorical:
     """One label per run (config_hash and engine), ordered by first appearance."""
-    keys = pd.DataFrame({"hash": cases[CONFIG_HASH].astype(str).to_numpy(), "engine": engines(cases).to_numpy(),
-                         "experiment": cases[EXPERIMENT].astype(str).to_numpy()})
+    keys = pd.DataFrame(
+        {
+            "hash": cases[CONFIG_HASH].astype(str).to_numpy(),
+            "engine": engines(cases).to_numpy(),
+            "experiment": cases[EXPERIMENT].astype(str).to_numpy(),
+        }
+    )
     runs = keys.drop_duplicates(["hash", "engine"])
     candidates = [
         lambda r: r.engine,
@@ -150,8 +159,10 @@ def _binned(values: np.ndarray, by: By) -> pd.Categorical:
         inner = np.unique(inner[(inner > lo_all) & (inner <= hi_all)])
         bounds = [lo_all, *inner.tolist(), hi_all]
         cut = np.searchsorted(inner, values, side="right")
-        labels = [_range_label(bounds[i], bounds[i + 1], integer, closed=(i == len(bounds) - 2))
-                  for i in range(len(bounds) - 1)]
+        labels = [
+            _range_label(bounds[i], bounds[i + 1], integer, closed=(i == len(bounds) - 2))
+            for i in range(len(bounds) - 1)
+        ]
     else:  # edges: below the first, [e0, e1), ..., at or above the last
         edges = np.asarray(by.edges, dtype=float)
         cut = np.searchsorted(edges, values, side="right")
@@ -189,14 +200,20 @@ def group_frame(cases: pd.DataFrame, by=DEFAULT) -> pd.DataFrame:
         else:
             series = pd.Series(values, index=cases.index)
             distinct = series.dropna().unique()
-            if pd.api.types.is_float_dtype(series) or (pd.api.types.is_numeric_dtype(series) and len(distinct) > MAX_VALUES):
+            if pd.api.types.is_float_dtype(series) or (
+                pd.api.types.is_numeric_dtype(series) and len(distinct) > MAX_VALUES
+            ):
                 if len(distinct) > MAX_VALUES:
-                    raise AnalysisError(f"--by {b.column}: {len(distinct)} distinct values; give bins, e.g. "
-                                        f"--by {b.column}:4 (quartiles) or --by {b.column}:EDGE,EDGE,... (edges)")
+                    raise AnalysisError(
+                        f"--by {b.column}: {len(distinct)} distinct values; give bins, e.g. "
+                        f"--by {b.column}:4 (quartiles) or --by {b.column}:EDGE,EDGE,... (edges)"
+                    )
             order = sorted(distinct, key=lambda v: (isinstance(v, str), v)) if len(distinct) else []
-            out[b.column] = pd.Categorical(series.astype(object).where(series.notna(), "(none)"),
-                                           categories=[*order, *(["(none)"] if series.isna().any() else [])],
-                                           ordered=True)
+            out[b.column] = pd.Categorical(
+                series.astype(object).where(series.notna(), "(none)"),
+                categories=[*order, *(["(none)"] if series.isna().any() else [])],
+                ordered=True,
+            )
     return pd.DataFrame(out, index=cases.index)
 
 
@@ -223,9 +240,13 @@ def split(cases: pd.DataFrame, by=DEFAULT, warn: bool = True) -> Iterator[tuple[
     if pooled:
         labels, found = pooled[0]
         where = ", ".join(f"{k} = {v}" for k, v in labels.items())
-        warnings.warn(f"--by {' '.join(names)}: the group {where} pools the engines {', '.join(found)}"
-                      + (f" (and {len(pooled) - 1} more groups)" if len(pooled) > 1 else "")
-                      + "; add --by run or --by engine to keep them apart", AnalysisWarning, stacklevel=3)
+        warnings.warn(
+            f"--by {' '.join(names)}: the group {where} pools the engines {', '.join(found)}"
+            + (f" (and {len(pooled) - 1} more groups)" if len(pooled) > 1 else "")
+            + "; add --by run or --by engine to keep them apart",
+            AnalysisWarning,
+            stacklevel=3,
+        )
 
 
 def count(cases: pd.DataFrame, by=DEFAULT) -> int:

@@ -29,9 +29,20 @@ from analysis.load import DIAGS, INSTANCE, instance_cases
 
 OUTCOMES = ("solved", "infeasible", "gave_up")
 #: Columns of :func:`by_diags` after the group columns.
-BY_DIAGS_COLUMNS = ["n", DIAGS, "files", "cases", *OUTCOMES,
-                    "solved_mean_s", "solved_median_s", "solved_max_s",
-                    "infeasible_mean_s", "infeasible_median_s", "infeasible_max_s", "gave_up_mean_s"]
+BY_DIAGS_COLUMNS = [
+    "n",
+    DIAGS,
+    "files",
+    "cases",
+    *OUTCOMES,
+    "solved_mean_s",
+    "solved_median_s",
+    "solved_max_s",
+    "infeasible_mean_s",
+    "infeasible_median_s",
+    "infeasible_max_s",
+    "gave_up_mean_s",
+]
 #: Columns of :func:`by_file` after the group columns.
 BY_FILE_COLUMNS = [INSTANCE, DIAGS, "n", "k", "cases", *OUTCOMES, "outcome", "mean_s", "nodes"]
 #: Shown in place of the diags of a composition file.
@@ -58,12 +69,22 @@ def _by_diags_one(cases: pd.DataFrame, time: str) -> pd.DataFrame:
         t = part[time].to_numpy(dtype=float)
         solved, infeasible = _stats(t[outcome == "solved"]), _stats(t[outcome == "infeasible"])
         gave_up = t[outcome == "gave_up"]
-        rows.append({"n": int(n), DIAGS: diags, "files": int(part[INSTANCE].nunique()), "cases": len(part),
-                     **{o: int(np.sum(outcome == o)) for o in OUTCOMES},
-                     "solved_mean_s": solved[0], "solved_median_s": solved[1], "solved_max_s": solved[2],
-                     "infeasible_mean_s": infeasible[0], "infeasible_median_s": infeasible[1],
-                     "infeasible_max_s": infeasible[2],
-                     "gave_up_mean_s": float(gave_up.mean()) if gave_up.size else float("nan")})
+        rows.append(
+            {
+                "n": int(n),
+                DIAGS: diags,
+                "files": int(part[INSTANCE].nunique()),
+                "cases": len(part),
+                **{o: int(np.sum(outcome == o)) for o in OUTCOMES},
+                "solved_mean_s": solved[0],
+                "solved_median_s": solved[1],
+                "solved_max_s": solved[2],
+                "infeasible_mean_s": infeasible[0],
+                "infeasible_median_s": infeasible[1],
+                "infeasible_max_s": infeasible[2],
+                "gave_up_mean_s": float(gave_up.mean()) if gave_up.size else float("nan"),
+            }
+        )
     out = pd.DataFrame(rows, columns=BY_DIAGS_COLUMNS)
     out[DIAGS] = out[DIAGS].astype("Int64")
     return out
@@ -84,10 +105,19 @@ def _by_file_one(cases: pd.DataFrame, time: str) -> pd.DataFrame:
         outcome = part["outcome"].astype(str)
         counts = {o: int((outcome == o).sum()) for o in OUTCOMES}
         distinct = sorted(set(outcome))
-        rows.append({INSTANCE: path, DIAGS: diags, "n": int(part["n"].iloc[0]), "k": int(part["k"].iloc[0]),
-                     "cases": len(part), **counts, "outcome": distinct[0] if len(distinct) == 1 else "mixed",
-                     "mean_s": float(part[time].mean()),
-                     "nodes": float(part["nodes"].mean()) if "nodes" in part else float("nan")})
+        rows.append(
+            {
+                INSTANCE: path,
+                DIAGS: diags,
+                "n": int(part["n"].iloc[0]),
+                "k": int(part["k"].iloc[0]),
+                "cases": len(part),
+                **counts,
+                "outcome": distinct[0] if len(distinct) == 1 else "mixed",
+                "mean_s": float(part[time].mean()),
+                "nodes": float(part["nodes"].mean()) if "nodes" in part else float("nan"),
+            }
+        )
     out = pd.DataFrame(rows, columns=BY_FILE_COLUMNS)
     out[DIAGS] = out[DIAGS].astype("Int64")
     return out
@@ -111,10 +141,19 @@ def disagreements(cases: pd.DataFrame, by=groups.DEFAULT) -> pd.DataFrame:
         return pd.DataFrame(columns=[INSTANCE, DIAGS])
     keys = groups.group_frame(inst, by)
     label = keys.astype(str).agg(" / ".join, axis=1)
-    frame = pd.DataFrame({INSTANCE: inst[INSTANCE].to_numpy(), DIAGS: inst[DIAGS].astype("Int64").to_numpy(),
-                          "group": label.to_numpy(), "outcome": inst["outcome"].astype(str).to_numpy()})
-    verdicts = frame.groupby([INSTANCE, DIAGS, "group"], dropna=False)["outcome"].agg(
-        lambda v: ",".join(sorted(set(v)))).unstack("group")
+    frame = pd.DataFrame(
+        {
+            INSTANCE: inst[INSTANCE].to_numpy(),
+            DIAGS: inst[DIAGS].astype("Int64").to_numpy(),
+            "group": label.to_numpy(),
+            "outcome": inst["outcome"].astype(str).to_numpy(),
+        }
+    )
+    verdicts = (
+        frame.groupby([INSTANCE, DIAGS, "group"], dropna=False)["outcome"]
+        .agg(lambda v: ",".join(sorted(set(v))))
+        .unstack("group")
+    )
     has = lambda part: verdicts.apply(lambda col: col.fillna("").str.contains(part)).any(axis=1)  # noqa: E731
     conflict = verdicts[has("solved") & has("infeasible")]
     return conflict.reset_index()
@@ -144,48 +183,86 @@ def _diags_shown(v) -> str:
 
 def by_diags_markdown(table: pd.DataFrame) -> str:
     """:func:`by_diags` as Markdown: times of each verdict as mean / median / max seconds."""
-    keys = list(table.columns[:list(table.columns).index("n")])
-    shown = pd.DataFrame({
-        **{k: table[k].map(str) for k in keys},
-        "n": table["n"].map(str), "diags": table[DIAGS].map(_diags_shown), "files": table["files"].map(str),
-        "cases": table["cases"].map(str), "solved": table["solved"].map(str),
-        "infeasible": table["infeasible"].map(str), "gave up": table["gave_up"].map(str),
-        "solved: mean / median / max s": [" / ".join(_s(v) for v in (a, b, c)) if s else "" for a, b, c, s in
-                                          zip(table["solved_mean_s"], table["solved_median_s"],
-                                              table["solved_max_s"], table["solved"])],
-        "infeasible: mean / median / max s": [" / ".join(_s(v) for v in (a, b, c)) if s else "" for a, b, c, s in
-                                              zip(table["infeasible_mean_s"], table["infeasible_median_s"],
-                                                  table["infeasible_max_s"], table["infeasible"])],
-        "gave up: mean s": table["gave_up_mean_s"].map(_s)})
-    return shown.to_markdown(index=False, disable_numparse=True,
-                             colalign=["left"] * len(keys) + ["right"] * 10)
+    keys = list(table.columns[: list(table.columns).index("n")])
+    shown = pd.DataFrame(
+        {
+            **{k: table[k].map(str) for k in keys},
+            "n": table["n"].map(str),
+            "diags": table[DIAGS].map(_diags_shown),
+            "files": table["files"].map(str),
+            "cases": table["cases"].map(str),
+            "solved": table["solved"].map(str),
+            "infeasible": table["infeasible"].map(str),
+            "gave up": table["gave_up"].map(str),
+            "solved: mean / median / max s": [
+                " / ".join(_s(v) for v in (a, b, c)) if s else ""
+                for a, b, c, s in zip(
+                    table["solved_mean_s"], table["solved_median_s"], table["solved_max_s"], table["solved"]
+                )
+            ],
+            "infeasible: mean / median / max s": [
+                " / ".join(_s(v) for v in (a, b, c)) if s else ""
+                for a, b, c, s in zip(
+                    table["infeasible_mean_s"],
+                    table["infeasible_median_s"],
+                    table["infeasible_max_s"],
+                    table["infeasible"],
+                )
+            ],
+            "gave up: mean s": table["gave_up_mean_s"].map(_s),
+        }
+    )
+    return shown.to_markdown(index=False, disable_numparse=True, colalign=["left"] * len(keys) + ["right"] * 10)
 
 
 def by_file_markdown(table: pd.DataFrame, limit: int | None = MAX_LISTED_FILES) -> tuple[str, str]:
     """:func:`by_file` as Markdown (the first `limit` files), paths relative to their common
     directory; with several groups, one row per file and diags and one column per group
     ("outcome, seconds"), side by side. Returns (markdown, that directory)."""
-    keys = list(table.columns[:list(table.columns).index(INSTANCE)])
+    keys = list(table.columns[: list(table.columns).index(INSTANCE)])
     shown_paths, common = short_paths(table[INSTANCE])
     table = table.assign(_file=shown_paths.to_numpy(), _diags=table[DIAGS].map(_diags_shown).to_numpy())
     if keys:
         label = table[keys].astype(str).agg(" / ".join, axis=1)
-        cell = [f"{o}, {_s(t)} s" + (f" ({c} cases)" if c > 1 else "")
-                for o, t, c in zip(table["outcome"], table["mean_s"], table["cases"])]
+        cell = [
+            f"{o}, {_s(t)} s" + (f" ({c} cases)" if c > 1 else "")
+            for o, t, c in zip(table["outcome"], table["mean_s"], table["cases"])
+        ]
         wide = table.assign(_group=label.to_numpy(), _cell=cell).pivot_table(
-            index=["_file", "_diags", "n", "k"], columns="_group", values="_cell", aggfunc="first", sort=False)
+            index=["_file", "_diags", "n", "k"], columns="_group", values="_cell", aggfunc="first", sort=False
+        )
         wide = wide[list(dict.fromkeys(label))].fillna("").reset_index()
         part = wide if limit is None else wide.head(limit)
-        shown = pd.DataFrame({"file": part["_file"], "diags": part["_diags"], "n": part["n"].map(str),
-                              "k": part["k"].map(str), **{g: part[g] for g in wide.columns[4:]}})
-        return shown.to_markdown(index=False, disable_numparse=True,
-                                 colalign=["left"] + ["right"] * 3 + ["left"] * (len(shown.columns) - 4)), common
+        shown = pd.DataFrame(
+            {
+                "file": part["_file"],
+                "diags": part["_diags"],
+                "n": part["n"].map(str),
+                "k": part["k"].map(str),
+                **{g: part[g] for g in wide.columns[4:]},
+            }
+        )
+        return (
+            shown.to_markdown(
+                index=False,
+                disable_numparse=True,
+                colalign=["left"] + ["right"] * 3 + ["left"] * (len(shown.columns) - 4),
+            ),
+            common,
+        )
     part = table if limit is None else table.head(limit)
-    shown = pd.DataFrame({
-        "file": part["_file"], "diags": part["_diags"], "n": part["n"].map(str),
-        "k": part["k"].map(str), "outcome": part["outcome"],
-        "cases": part["cases"].map(str), "mean s": part["mean_s"].map(_s),
-        "nodes": part["nodes"].map(lambda v: "" if not np.isfinite(v) else f"{v:.0f}")})
+    shown = pd.DataFrame(
+        {
+            "file": part["_file"],
+            "diags": part["_diags"],
+            "n": part["n"].map(str),
+            "k": part["k"].map(str),
+            "outcome": part["outcome"],
+            "cases": part["cases"].map(str),
+            "mean s": part["mean_s"].map(_s),
+            "nodes": part["nodes"].map(lambda v: "" if not np.isfinite(v) else f"{v:.0f}"),
+        }
+    )
     return shown.to_markdown(index=False, disable_numparse=True, colalign=["left"] + ["right"] * 7), common
 
 

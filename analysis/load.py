@@ -62,6 +62,7 @@ from analysis import output
 from analysis.errors import AnalysisError
 
 from analysis.schema import N_MAX, SCHEMA
+
 #: Each member of ``cases``: {"type", "since", "description", and for enums "values": name -> code}.
 COLUMNS = {c["name"]: c for c in SCHEMA["columns"]}
 #: The schema major versions this analysis reads (any minor version of them).
@@ -76,15 +77,20 @@ TEXT_CHECKSUM = next(a["name"] for a in SCHEMA["attributes"] if a["type"] == "ch
 #: The most heap collections a text checksum may name (nqc's kMaxTextHeaps).
 MAX_TEXT_HEAPS = 1024
 #: "1.x and 2.x", as nqc words the majors it reads.
-READABLE = ", ".join(f"{m}.x" for m in SCHEMA_MAJORS[:-1]) + (" and " if len(SCHEMA_MAJORS) > 1 else "") \
+READABLE = (
+    ", ".join(f"{m}.x" for m in SCHEMA_MAJORS[:-1])
+    + (" and " if len(SCHEMA_MAJORS) > 1 else "")
     + f"{SCHEMA_MAJORS[-1]}.x"
+)
 #: Members of ``cases`` the analysis needs; others are optional and extra ones are kept.
 REQUIRED_FIELDS = ("case_id", "n", "k", "outcome", "false_negative", "wall_s", "backtracks")
 assert set(REQUIRED_FIELDS) <= set(COLUMNS), "result_schema.json lacks a column the analysis needs"
 #: nqc::Outcome codes, used when the file's enum type has no names.
 OUTCOME_NAMES = {code: name for name, code in sorted(COLUMNS["outcome"]["values"].items(), key=lambda kv: kv[1])}
 #: Members stored as enums of names since schema 2.0 (24-byte strings before): read as str.
-NAMED_MEMBERS = tuple(name for name, c in COLUMNS.items() if "values" in c and name not in ("outcome", "false_negative"))
+NAMED_MEMBERS = tuple(
+    name for name, c in COLUMNS.items() if "values" in c and name not in ("outcome", "false_negative")
+)
 #: The name of "no limit" (schema 1.x stored an empty string).
 NO_LIMIT = next(name for name, code in COLUMNS["limit"]["values"].items() if code == 0)
 #: Columns load_cases adds to the members of ``cases``.
@@ -201,8 +207,12 @@ def _is_string(value) -> bool:
     """A string attribute as nqc reads one: an HDF5 string, scalar or of one element."""
     if isinstance(value, (str, bytes)):
         return True
-    return (isinstance(value, np.ndarray) and value.size == 1 and value.dtype.kind in "SUO"
-            and isinstance(value.reshape(-1)[0], (str, bytes)))
+    return (
+        isinstance(value, np.ndarray)
+        and value.size == 1
+        and value.dtype.kind in "SUO"
+        and isinstance(value.reshape(-1)[0], (str, bytes))
+    )
 
 
 def _shown_value(value) -> str:
@@ -222,8 +232,10 @@ def _schema_major(version: str, path: Path) -> int:
     """MAJOR of "MAJOR.MINOR", exactly as nqc accepts it (decimal digits only, no spaces)."""
     match = _SCHEMA_VERSION.fullmatch(version)
     if not match:
-        raise AnalysisError(f"{path}: schema_version '{version}' is not MAJOR.MINOR (decimal digits), "
-                            f"this analysis reads {READABLE}")
+        raise AnalysisError(
+            f"{path}: schema_version '{version}' is not MAJOR.MINOR (decimal digits), "
+            f"this analysis reads {READABLE}"
+        )
     return int(match.group(1))
 
 
@@ -243,8 +255,13 @@ def _member_kinds(column: dict) -> str:
 #: board sizes are checked too: n in 1..N_MAX and k (queens of the composition) in 0..n.
 _MEMBER_KINDS = {name: _member_kinds(column) for name, column in COLUMNS.items()}
 #: What a set of kinds is called in the error.
-_KIND_NAMES = {"iu": "an integer type", "iuf": "a number type", "iub": "an integer or bool type",
-               "iuS": "an enum or (schema 1.x) a string type", "SO": "a string type"}
+_KIND_NAMES = {
+    "iu": "an integer type",
+    "iuf": "a number type",
+    "iub": "an integer or bool type",
+    "iuS": "an enum or (schema 1.x) a string type",
+    "SO": "a string type",
+}
 
 
 def _check_members(cases: h5py.Dataset, path: Path) -> None:
@@ -262,18 +279,25 @@ def _check_sizes(data: np.ndarray, path: Path) -> None:
     bad = ~((n >= 1) & (n <= N_MAX))
     if bad.any():
         row = int(np.flatnonzero(bad)[0])
-        raise damaged(path, f"/cases row {row} (case_id {data['case_id'][row]}): n = {n[row]} is not a "
-                            f"board size, expected 1..{N_MAX}")
+        raise damaged(
+            path,
+            f"/cases row {row} (case_id {data['case_id'][row]}): n = {n[row]} is not a "
+            f"board size, expected 1..{N_MAX}",
+        )
     bad = (k < 0) | (k > n.astype(np.int64))
     if bad.any():
         row = int(np.flatnonzero(bad)[0])
-        raise damaged(path, f"/cases row {row} (case_id {data['case_id'][row]}): k = {k[row]} queens, "
-                            f"expected 0..n = 0..{n[row]}")
+        raise damaged(
+            path,
+            f"/cases row {row} (case_id {data['case_id'][row]}): k = {k[row]} queens, " f"expected 0..n = 0..{n[row]}",
+        )
+
     # The same checks as nqc's (src/experiment/results.cpp, plausible()).
     def first(bad: np.ndarray, what: str) -> None:
         if bad.any():
             row = int(np.flatnonzero(bad)[0])
             raise damaged(path, f"/cases row {row} (case_id {data['case_id'][row]}): {what(row)}")
+
     outcome = data["outcome"].astype(np.int64)
     known = (outcome >= 0) & (outcome <= 2)  # another code: named when the outcomes are decoded
     for name in ("wall_s", "cpu_s"):
@@ -289,14 +313,19 @@ def _check_sizes(data: np.ndarray, path: Path) -> None:
     first(~instance & (outcome == 1), lambda r: "a generated case (derived from a solution) recorded infeasible")
     expected_fn = ~instance & (outcome == 2)
     fn = data["false_negative"].astype(np.int64)
-    first(known & (fn != expected_fn), lambda r: f"false_negative = {fn[r]} for a{'n instance' if instance[r] else ' generated'} "
-                                       f"case that {('solved', 'infeasible', 'gave_up')[outcome[r]]}, expected {int(expected_fn[r])}")
+    first(
+        known & (fn != expected_fn),
+        lambda r: f"false_negative = {fn[r]} for a{'n instance' if instance[r] else ' generated'} "
+        f"case that {('solved', 'infeasible', 'gave_up')[outcome[r]]}, expected {int(expected_fn[r])}",
+    )
     ids = data["case_id"]
     if len(ids) > 1:
         out_of_order = np.zeros(len(ids), dtype=bool)
         out_of_order[1:] = ids[1:] <= ids[:-1]
-        first(out_of_order,
-              lambda r: f"case ids are not ascending (case {ids[r - 1]} before it): a result file holds each case once, in order")
+        first(
+            out_of_order,
+            lambda r: f"case ids are not ascending (case {ids[r - 1]} before it): a result file holds each case once, in order",
+        )
 
 
 def _column(values: np.ndarray, dtype: np.dtype):
@@ -306,8 +335,7 @@ def _column(values: np.ndarray, dtype: np.dtype):
     if dtype.kind == "S":
         return np.char.decode(values, "utf-8", "replace").astype(object)
     if dtype.kind == "O":
-        return np.array([_text(v) if isinstance(v, (bytes, np.bytes_)) else v for v in values],
-                        dtype=object)
+        return np.array([_text(v) if isinstance(v, (bytes, np.bytes_)) else v for v in values], dtype=object)
     return values
 
 
@@ -317,8 +345,10 @@ def _outcomes(codes: np.ndarray, dtype: np.dtype, path: Path) -> pd.Categorical:
     codes = np.asarray(codes).astype(np.int64)
     unknown = sorted(set(np.unique(codes).tolist()) - set(names))
     if unknown:
-        raise AnalysisError(f"{path}: outcome code {unknown[0]} is not one of "
-                            + ", ".join(f"{c} {n}" for c, n in sorted(names.items())))
+        raise AnalysisError(
+            f"{path}: outcome code {unknown[0]} is not one of "
+            + ", ".join(f"{c} {n}" for c, n in sorted(names.items()))
+        )
     categories = list(OUTCOME_NAMES.values()) + sorted(set(names.values()) - set(OUTCOME_NAMES.values()))
     return pd.Categorical([names[c] for c in codes.tolist()], categories=categories)
 
@@ -366,8 +396,10 @@ def damage_advice(path: Path) -> str:
     if path.parent.name == "shards" and _SHARD_OR_PARTIAL.match(path.name):
         return ": delete it and run the config again with --resume (its cases run again)"
     if path.name == "results.h5" and (path.parent / "shards").is_dir():
-        return (f": delete it and rebuild it from the shard files: nqc run {path.parent / 'config.json'} "
-                f"-o {path.parent} --resume")
+        return (
+            f": delete it and rebuild it from the shard files: nqc run {path.parent / 'config.json'} "
+            f"-o {path.parent} --resume"
+        )
     return ""
 
 
@@ -434,14 +466,20 @@ def check_text_attributes(f: h5py.File, path: Path) -> str:
         return "unchecked"
     kind = f.attrs.get_id(TEXT_CHECKSUM)
     count = int(np.prod(kind.shape)) if kind.shape else 1
-    if kind.dtype.kind != "u" or kind.dtype.itemsize != 8 or len(kind.shape) > 1 \
-            or not 1 <= count <= 1 + 2 * MAX_TEXT_HEAPS:
-        raise AnalysisError(f"{path}: attribute {TEXT_CHECKSUM} is not a 1-D array of at most "
-                            f"{1 + 2 * MAX_TEXT_HEAPS} uint64")
+    if (
+        kind.dtype.kind != "u"
+        or kind.dtype.itemsize != 8
+        or len(kind.shape) > 1
+        or not 1 <= count <= 1 + 2 * MAX_TEXT_HEAPS
+    ):
+        raise AnalysisError(
+            f"{path}: attribute {TEXT_CHECKSUM} is not a 1-D array of at most " f"{1 + 2 * MAX_TEXT_HEAPS} uint64"
+        )
     stored = np.atleast_1d(f.attrs[TEXT_CHECKSUM]).astype(np.uint64).tolist()
     if len(stored) % 2 == 0:
-        raise AnalysisError(f"{path}: attribute {TEXT_CHECKSUM} holds {len(stored)} values, expected 1 + 2 per "
-                            "heap collection")
+        raise AnalysisError(
+            f"{path}: attribute {TEXT_CHECKSUM} holds {len(stored)} values, expected 1 + 2 per " "heap collection"
+        )
     digest = xxhash.xxh64(seed=0)
     for name in names:
         digest.update(name.encode() + b"\0")
@@ -450,8 +488,9 @@ def check_text_attributes(f: h5py.File, path: Path) -> str:
     with open(path, "rb") as raw:
         for offset, size in zip(stored[1::2], stored[2::2]):
             if offset > end or size > end - offset:
-                raise damaged(path, f"{TEXT_CHECKSUM} names bytes {offset}..{offset + size}, beyond the file's end "
-                                    f"at {end}")
+                raise damaged(
+                    path, f"{TEXT_CHECKSUM} names bytes {offset}..{offset + size}, beyond the file's end " f"at {end}"
+                )
             named += size
             if named > end:
                 raise damaged(path, f"{TEXT_CHECKSUM} names {named} bytes or more, the file has {end}")
@@ -465,8 +504,13 @@ def check_text_attributes(f: h5py.File, path: Path) -> str:
 def _file_kind(path: Path) -> str:
     """What a path that exists and is not a regular file is: "directory", "FIFO", ..."""
     mode = path.stat().st_mode
-    for test, name in ((stat.S_ISDIR, "directory"), (stat.S_ISFIFO, "FIFO"), (stat.S_ISCHR, "character device"),
-                       (stat.S_ISBLK, "block device"), (stat.S_ISSOCK, "socket")):
+    for test, name in (
+        (stat.S_ISDIR, "directory"),
+        (stat.S_ISFIFO, "FIFO"),
+        (stat.S_ISCHR, "character device"),
+        (stat.S_ISBLK, "block device"),
+        (stat.S_ISSOCK, "socket"),
+    ):
         if test(mode):
             return name
     return "special file"
@@ -547,8 +591,7 @@ def read_file(path: str | Path) -> tuple[pd.DataFrame, Source]:
             raise AnalysisError(f"{path}: /cases has shape {cases.shape}, expected one row per case (1-D)")
         missing = [name for name in REQUIRED_FIELDS if name not in cases.dtype.names]
         if missing:
-            raise AnalysisError(f"{path}: /cases has no member '{missing[0]}' "
-                                f"(schema version {version})")
+            raise AnalysisError(f"{path}: /cases has no member '{missing[0]}' " f"(schema version {version})")
         _check_members(cases, path)
         try:
             data = cases[()]
@@ -612,8 +655,9 @@ UNKNOWN_HOST = "?"
 #: The ``hosts`` of a launch record nqc could not read (src/experiment/launches.cpp): no host known.
 DAMAGED_RECORD = "(record damaged)"
 #: Bytes of the ``hosts`` member (a longer text is cut there: its last host may be cut short).
-HOSTS_BYTES = int(re.search(r"(\d+) bytes", next(c["type"] for c in SCHEMA["launch_columns"]
-                                                 if c["name"] == "hosts")).group(1))
+HOSTS_BYTES = int(
+    re.search(r"(\d+) bytes", next(c["type"] for c in SCHEMA["launch_columns"] if c["name"] == "hosts")).group(1)
+)
 _RANK_RANGE = re.compile(r"([0-9]{1,9})(?:-([0-9]{1,9}))?")
 
 
@@ -687,8 +731,14 @@ def launch_ranks(cases: pd.DataFrame) -> pd.DataFrame:
         if isinstance(attrs.get("launch"), int) and isinstance(attrs.get("rank"), int):  # a shard file (1.3 on)
             key = (config_hash, attrs["launch"])
             world = attrs.get("world_size", 0)
-            known = launches.setdefault(key, {"world_size": world if isinstance(world, int) else 0,
-                                              "start_utc": str(attrs.get("start_utc", "")), "hosts": {}})
+            known = launches.setdefault(
+                key,
+                {
+                    "world_size": world if isinstance(world, int) else 0,
+                    "start_utc": str(attrs.get("start_utc", "")),
+                    "hosts": {},
+                },
+            )
             if attrs.get("hostname"):
                 known["hosts"].setdefault(attrs["rank"], str(attrs["hostname"]))
             known["start_utc"] = known["start_utc"] or str(attrs.get("start_utc", ""))  # some ranks' files lack it
@@ -697,9 +747,16 @@ def launch_ranks(cases: pd.DataFrame) -> pd.DataFrame:
     for (config_hash, launch), known in sorted(launches.items()):
         world = known["world_size"]
         for rank in sorted(set(range(world)) | set(known["hosts"])):
-            rows.append({"config_hash": config_hash, "launch": launch, "rank": rank,
-                         "host": known["hosts"].get(rank, UNKNOWN_HOST), "world_size": world,
-                         "start_utc": known["start_utc"]})
+            rows.append(
+                {
+                    "config_hash": config_hash,
+                    "launch": launch,
+                    "rank": rank,
+                    "host": known["hosts"].get(rank, UNKNOWN_HOST),
+                    "world_size": world,
+                    "start_utc": known["start_utc"],
+                }
+            )
     return pd.DataFrame(rows, columns=["config_hash", "launch", "rank", "host", "world_size", "start_utc"])
 
 
@@ -718,18 +775,22 @@ def result_files(path: str | Path) -> list[Path]:
     if merged.is_file():
         return [merged]
     shard_dir = path / "shards"
-    shards = sorted(p for p in shard_dir.glob("shard-*.h5") if _SHARD_FILE.match(p.name) and p.is_file()) \
-        if shard_dir.is_dir() else []
+    shards = (
+        sorted(p for p in shard_dir.glob("shard-*.h5") if _SHARD_FILE.match(p.name) and p.is_file())
+        if shard_dir.is_dir()
+        else []
+    )
     if not shards:
-        raise AnalysisError(f"{path}: no result files (expected {merged} or "
-                            f"{shard_dir}/shard-NNNNNN.h5)")
-    warnings.warn(f"{path}: no results.h5 (unfinished run?): reading {len(shards)} shard files",
-                  AnalysisWarning, stacklevel=2)
+        raise AnalysisError(f"{path}: no result files (expected {merged} or " f"{shard_dir}/shard-NNNNNN.h5)")
+    warnings.warn(
+        f"{path}: no results.h5 (unfinished run?): reading {len(shards)} shard files", AnalysisWarning, stacklevel=2
+    )
     return shards
 
 
-def load_cases(*paths: str | Path | Iterable[str | Path], allow_mixed: bool = False,
-               mixed: str | None = None) -> pd.DataFrame:
+def load_cases(
+    *paths: str | Path | Iterable[str | Path], allow_mixed: bool = False, mixed: str | None = None
+) -> pd.DataFrame:
     """All cases under one or more paths (result files or results directories), one row each.
 
     Shard files of one directory must come from one config (same ``config_hash``). Paths of
@@ -765,25 +826,35 @@ def load_cases(*paths: str | Path | Iterable[str | Path], allow_mixed: bool = Fa
             hashes.setdefault(h, file)
             if path.is_dir() and len(hashes) > 1:
                 (h1, f1), (h2, f2) = list(hashes.items())[:2]
-                raise AnalysisError(f"{path}: shard files of different configs: {f1} has config_hash "
-                                    f"{h1 or '(none)'}, {f2} has {h2 or '(none)'}")
+                raise AnalysisError(
+                    f"{path}: shard files of different configs: {f1} has config_hash "
+                    f"{h1 or '(none)'}, {f2} has {h2 or '(none)'}"
+                )
             configs.setdefault(h, path)
             if len(configs) > 1 and mixed == "refuse":
                 (h1, p1), (h2, p2) = list(configs.items())[:2]
-                raise AnalysisError(f"{p1} (config_hash {h1 or '(none)'}) and {p2} (config_hash {h2 or '(none)'}) "
-                                    "are different configs: their cases would be pooled in one table; give "
-                                    "them separately, or --allow-mixed to pool them")
+                raise AnalysisError(
+                    f"{p1} (config_hash {h1 or '(none)'}) and {p2} (config_hash {h2 or '(none)'}) "
+                    "are different configs: their cases would be pooled in one table; give "
+                    "them separately, or --allow-mixed to pool them"
+                )
     if len(configs) > 1 and mixed == "pool":
-        warnings.warn(f"pooling the cases of {len(configs)} different configs (--allow-mixed): "
-                      + ", ".join(f"{p} ({h or 'no config_hash'})" for h, p in configs.items()),
-                      AnalysisWarning, stacklevel=2)
+        warnings.warn(
+            f"pooling the cases of {len(configs)} different configs (--allow-mixed): "
+            + ", ".join(f"{p} ({h or 'no config_hash'})" for h, p in configs.items()),
+            AnalysisWarning,
+            stacklevel=2,
+        )
     cases = pd.concat(frames, ignore_index=True)
     if cases.empty:
         raise AnalysisError(", ".join(str(p) for p in flat) + ": no cases in the result files")
     duplicated = cases.duplicated([CONFIG_HASH, "case_id"], keep="first")
     if duplicated.any():
-        warnings.warn(f"{int(duplicated.sum())} cases appear in more than one file of the same config: "
-                      "counted once", AnalysisWarning, stacklevel=2)
+        warnings.warn(
+            f"{int(duplicated.sum())} cases appear in more than one file of the same config: " "counted once",
+            AnalysisWarning,
+            stacklevel=2,
+        )
         cases = cases[~duplicated].reset_index(drop=True)
     cases[DIAGS] = _diags(cases)
     for name in (SOURCE, CONFIG_HASH, EXPERIMENT):

@@ -102,8 +102,11 @@ def _read_rows(path: Path, stdin: bool = False) -> tuple[list[str], list[tuple[i
     if not stdin and path.is_dir():  # a FIFO (a shell's <(nqc randset ...)) is read as a file
         raise AnalysisError(f"{path}: is a directory, expected a CSV of nqc randset (--trials-csv FILE or --csv FILE)")
     try:
-        with (io.StringIO(sys.stdin.buffer.read().decode("utf-8-sig"), newline="") if stdin
-              else open(path, newline="", encoding="utf-8-sig")) as f:
+        with (
+            io.StringIO(sys.stdin.buffer.read().decode("utf-8-sig"), newline="")
+            if stdin
+            else open(path, newline="", encoding="utf-8-sig")
+        ) as f:
             reader = csv.reader(f, strict=True)
             records = [(reader.line_num, row) for row in reader]
     except UnicodeDecodeError as e:
@@ -115,8 +118,10 @@ def _read_rows(path: Path, stdin: bool = False) -> tuple[list[str], list[tuple[i
     while records and not records[-1][1]:
         records.pop()
     if not records:
-        raise AnalysisError(f"{path}: not an nqc randset CSV (empty file; expected the header "
-                            f"{','.join(HIST_COLUMNS)} of --csv or {','.join(TRIALS_COLUMNS)} of --trials-csv)")
+        raise AnalysisError(
+            f"{path}: not an nqc randset CSV (empty file; expected the header "
+            f"{','.join(HIST_COLUMNS)} of --csv or {','.join(TRIALS_COLUMNS)} of --trials-csv)"
+        )
     header = [c.strip() for c in records[0][1]]
     return header, records[1:]
 
@@ -129,8 +134,9 @@ def _fields(path: Path, line: int, row: list[str], columns: list[str]) -> list[s
     return [v.strip() for v in row]
 
 
-def _integer(path: Path, line: int, column: str, text: str, lo: int, hi: int, expected: str,
-             below: str = "", above: str = "") -> int:
+def _integer(
+    path: Path, line: int, column: str, text: str, lo: int, hi: int, expected: str, below: str = "", above: str = ""
+) -> int:
     """`text` as an exact integer in lo..hi; else an AnalysisError naming file, row and column
     and `expected` (what the column holds), plus the hint `below` / `above` for a value out of
     range on that side. Checked in this order: present, a whole number (no fraction, exponent,
@@ -170,13 +176,15 @@ def _read_histogram(path: Path, rows: list[tuple[int, list[str]]], n: int) -> pd
     seen: dict[int, int] = {}
     for line, row in rows:
         k_text, count_text, share_text = _fields(path, line, row, HIST_COLUMNS)
-        k = _integer(path, line, "k", k_text, 0, n, f"queens at the dead end, an integer in 0..n = 0..{n}",
-                     above=WRONG_N)
+        k = _integer(
+            path, line, "k", k_text, 0, n, f"queens at the dead end, an integer in 0..n = 0..{n}", above=WRONG_N
+        )
         if k in seen:
             raise AnalysisError(f"{path}: row {line}, column k: k = {k} repeats row {seen[k]}, expected each k once")
         seen[k] = line
-        counts.append(_integer(path, line, "count", count_text, 1, INT64_MAX,
-                               "trials that ended with k queens, an integer >= 1"))
+        counts.append(
+            _integer(path, line, "count", count_text, 1, INT64_MAX, "trials that ended with k queens, an integer >= 1")
+        )
         shares.append(_share(path, line, "share", share_text, "count / total trials, a number in 0..1"))
         ks.append(k)
         lines.append(line)
@@ -185,10 +193,17 @@ def _read_histogram(path: Path, rows: list[tuple[int, list[str]]], n: int) -> pd
         raise AnalysisError(f"{path}: column count: the counts add up to {total}, more than a 64-bit integer holds")
     for line, count, share in zip(lines, counts, shares):
         if abs(share - count / total) > SHARE_TOLERANCE:
-            raise AnalysisError(f"{path}: row {line}, column share: {share:g} is not count / total trials = "
-                                f"{count} / {total} = {count / total:.6g} (within {SHARE_TOLERANCE:g})")
-    return pd.DataFrame({"k": np.array(ks, dtype=np.int64), "count": np.array(counts, dtype=np.int64),
-                         "share": np.array(shares, dtype=float)})
+            raise AnalysisError(
+                f"{path}: row {line}, column share: {share:g} is not count / total trials = "
+                f"{count} / {total} = {count / total:.6g} (within {SHARE_TOLERANCE:g})"
+            )
+    return pd.DataFrame(
+        {
+            "k": np.array(ks, dtype=np.int64),
+            "count": np.array(counts, dtype=np.int64),
+            "share": np.array(shares, dtype=float),
+        }
+    )
 
 
 def _read_trials(path: Path, rows: list[tuple[int, list[str]]], n: int) -> pd.DataFrame:
@@ -200,28 +215,56 @@ def _read_trials(path: Path, rows: list[tuple[int, list[str]]], n: int) -> pd.Da
         trial_text, first_text, dead_text = _fields(path, line, row, TRIALS_COLUMNS)
         trial = _integer(path, line, "trial", trial_text, 0, INT64_MAX, "a trial number >= 0")
         if trial in seen:
-            raise AnalysisError(f"{path}: row {line}, column trial: trial {trial} repeats row {seen[trial]}, "
-                                "expected each trial once")
+            raise AnalysisError(
+                f"{path}: row {line}, column trial: trial {trial} repeats row {seen[trial]}, "
+                "expected each trial once"
+            )
         seen[trial] = line
-        fp = _integer(path, line, "first_pass", first_text, 1, n,
-                      f"queens placed by the first pass, an integer in 1..n = 1..{n}",
-                      below="the first pass on the empty board places at least one queen", above=WRONG_N)
-        dk = _integer(path, line, "dead_end_k", dead_text, fp, n,
-                      f"queens at the dead end, an integer in first_pass..n = {fp}..{n}",
-                      below="repeated passes never remove queens", above=WRONG_N)
+        fp = _integer(
+            path,
+            line,
+            "first_pass",
+            first_text,
+            1,
+            n,
+            f"queens placed by the first pass, an integer in 1..n = 1..{n}",
+            below="the first pass on the empty board places at least one queen",
+            above=WRONG_N,
+        )
+        dk = _integer(
+            path,
+            line,
+            "dead_end_k",
+            dead_text,
+            fp,
+            n,
+            f"queens at the dead end, an integer in first_pass..n = {fp}..{n}",
+            below="repeated passes never remove queens",
+            above=WRONG_N,
+        )
         trial_ids.append(trial)
         first.append(fp)
         dead.append(dk)
-    trials = pd.DataFrame({"trial": np.array(trial_ids, dtype=np.int64), "first_pass": np.array(first, dtype=np.int64),
-                           "dead_end_k": np.array(dead, dtype=np.int64)})
+    trials = pd.DataFrame(
+        {
+            "trial": np.array(trial_ids, dtype=np.int64),
+            "first_pass": np.array(first, dtype=np.int64),
+            "dead_end_k": np.array(dead, dtype=np.int64),
+        }
+    )
     trials["first_pass_share"] = trials["first_pass"] / n
     return trials
 
 
 def _histogram_from_trials(dead_end_k: pd.Series) -> pd.DataFrame:
     counts = dead_end_k.value_counts().sort_index()
-    return pd.DataFrame({"k": counts.index.to_numpy(dtype=np.int64), "count": counts.to_numpy(dtype=np.int64),
-                         "share": counts.to_numpy(dtype=float) / counts.sum()})
+    return pd.DataFrame(
+        {
+            "k": counts.index.to_numpy(dtype=np.int64),
+            "count": counts.to_numpy(dtype=np.int64),
+            "share": counts.to_numpy(dtype=float) / counts.sum(),
+        }
+    )
 
 
 def read_csv(path: str | Path, n: int, first_pass_share: float | None = None) -> RandsetRun:
@@ -239,17 +282,28 @@ def read_csv(path: str | Path, n: int, first_pass_share: float | None = None) ->
     header, rows = _read_rows(path, stdin)
     if header == HIST_COLUMNS and rows:
         hist = _read_histogram(path, rows, n)
-        return RandsetRun(n=n, trials=int(hist["count"].sum()), histogram=hist,
-                          first_pass_share=first_pass_share, csv=path)
+        return RandsetRun(
+            n=n, trials=int(hist["count"].sum()), histogram=hist, first_pass_share=first_pass_share, csv=path
+        )
     if header == TRIALS_COLUMNS and rows:
         trials = _read_trials(path, rows, n)
-        return RandsetRun(n=n, trials=len(trials), histogram=_histogram_from_trials(trials["dead_end_k"]),
-                          first_pass_share=float(trials["first_pass_share"].mean()),
-                          per_trial=trials, trials_csv=path)
-    found = f"no rows under the header '{','.join(header)}'" if header in (HIST_COLUMNS, TRIALS_COLUMNS) \
+        return RandsetRun(
+            n=n,
+            trials=len(trials),
+            histogram=_histogram_from_trials(trials["dead_end_k"]),
+            first_pass_share=float(trials["first_pass_share"].mean()),
+            per_trial=trials,
+            trials_csv=path,
+        )
+    found = (
+        f"no rows under the header '{','.join(header)}'"
+        if header in (HIST_COLUMNS, TRIALS_COLUMNS)
         else f"header '{','.join(header)}'"
-    raise AnalysisError(f"{path}: not an nqc randset CSV (expected rows under the header {','.join(HIST_COLUMNS)} "
-                        f"of --csv or {','.join(TRIALS_COLUMNS)} of --trials-csv; found {found})")
+    )
+    raise AnalysisError(
+        f"{path}: not an nqc randset CSV (expected rows under the header {','.join(HIST_COLUMNS)} "
+        f"of --csv or {','.join(TRIALS_COLUMNS)} of --trials-csv; found {found})"
+    )
 
 
 def check_n(n, what: str) -> int:
@@ -264,12 +318,15 @@ def parse_spec(spec: str) -> tuple[int, Path]:
     ``"100:-"`` -> (100, "-"), standard input."""
     match = re.fullmatch(r"([0-9]+):(.+)", spec)
     if not match:
-        raise AnalysisError(f"--randset {spec}: expected N:FILE (the board size, a colon and a CSV "
-                            "of nqc randset N: --trials-csv FILE or --csv FILE), e.g. 100:randset-n100-trials.csv")
+        raise AnalysisError(
+            f"--randset {spec}: expected N:FILE (the board size, a colon and a CSV "
+            "of nqc randset N: --trials-csv FILE or --csv FILE), e.g. 100:randset-n100-trials.csv"
+        )
     n = int(match.group(1))
     if not 1 <= n <= N_MAX:
-        raise AnalysisError(f"--randset {spec}: N = {match.group(1)} is not a board size, expected N:FILE "
-                            f"with N in 1..{N_MAX}")
+        raise AnalysisError(
+            f"--randset {spec}: N = {match.group(1)} is not a board size, expected N:FILE " f"with N in 1..{N_MAX}"
+        )
     return n, _file(match.group(2))
 
 
@@ -288,8 +345,10 @@ def check_specs(specs: list[tuple[int, Path]]) -> list[tuple[int, Path]]:
             raise AnalysisError(f"n = {n} given twice in --randset ({by_n[n]} and {path}): give one CSV per n")
         key = str(STDIN) if output.is_std_stream(path) else os.path.realpath(path)
         if key in by_file:
-            raise AnalysisError(f"{path} given twice in --randset (for n = {by_file[key]} and n = {n}): "
-                                "a CSV of nqc randset holds one n")
+            raise AnalysisError(
+                f"{path} given twice in --randset (for n = {by_file[key]} and n = {n}): "
+                "a CSV of nqc randset holds one n"
+            )
         by_n[n], by_file[key] = _file(path), n
     return [(n, _file(p)) for n, p in specs]
 
@@ -315,8 +374,19 @@ def run(nqc: str | Path, n: int, trials: int, out_dir: str | Path, seed: int = 1
     txt = out_dir / f"randset-n{n}.txt"
 
     def command(hist_path, trials_path) -> list[str]:
-        return [str(nqc), "randset", str(n), "--trials", str(trials), "--seed", str(seed), "--csv", str(hist_path),
-                "--trials-csv", str(trials_path)]
+        return [
+            str(nqc),
+            "randset",
+            str(n),
+            "--trials",
+            str(trials),
+            "--seed",
+            str(seed),
+            "--csv",
+            str(hist_path),
+            "--trials-csv",
+            str(trials_path),
+        ]
 
     with output.replacing(hist_csv) as tmp_hist, output.replacing(trials_csv) as tmp_trials:
         cmd = command(tmp_hist, tmp_trials)

@@ -52,7 +52,9 @@ class ReportOptions:
     hist_n: int | None = None  #: n of Figures 10 and 11 (None: 1000 if present, else the n with most cases)
     hist_k: tuple[int, int] | None = None  #: k range of Figure 11 (None: all k)
     time: str = "wall_s"  #: per-case time column: wall_s or cpu_s
-    randset_csvs: list[tuple[int, Path]] = field(default_factory=list)  #: (n, CSV of nqc randset: --trials-csv or --csv)
+    randset_csvs: list[tuple[int, Path]] = field(
+        default_factory=list
+    )  #: (n, CSV of nqc randset: --trials-csv or --csv)
     nqc: Path | None = None  #: an nqc binary: run ``nqc randset`` when no CSV is given
     randset_n: list[int] = field(default_factory=lambda: [100, 1000])
     randset_trials: int = 20000
@@ -97,8 +99,9 @@ def _share_ci(share: float, lo: float, hi: float) -> str:
     return f"{100 * share:.2f}% (95% CI {100 * lo:.1f}..{100 * hi:.1f}%)"
 
 
-def paper_comparison(table: pd.DataFrame, fits: list[fit.Fit], runs: list,
-                     engines: list[str] | None = None) -> pd.DataFrame:
+def paper_comparison(
+    table: pd.DataFrame, fits: list[fit.Fit], runs: list, engines: list[str] | None = None
+) -> pd.DataFrame:
     """Our values next to the paper's published ones, for those our data covers, with what our
     sample can say about each: shares with their exact 95% intervals and whether the paper's
     value lies inside, floors and bounds tested against the intervals ("cannot tell" when the
@@ -108,8 +111,11 @@ def paper_comparison(table: pd.DataFrame, fits: list[fit.Fit], runs: list,
     count their own backtracks."""
     rows: list[dict] = []
     by_n = table.set_index("n")
-    other = "" if engines is None or list(engines) == ["grigoryan"] else \
-        f"engine {', '.join(engines)}: its own backtracks, not the paper's algorithm"
+    other = (
+        ""
+        if engines is None or list(engines) == ["grigoryan"]
+        else f"engine {', '.join(engines)}: its own backtracks, not the paper's algorithm"
+    )
 
     def add(what: str, ours, theirs, note: str = "") -> None:
         rows.append({"quantity": what, "ours": ours, PAPER_COLUMN: theirs, "note": note})
@@ -117,23 +123,39 @@ def paper_comparison(table: pd.DataFrame, fits: list[fit.Fit], runs: list,
     hw = "MATLAB on one desktop vs our engine and machine: compare shapes, not seconds"
     if 1000 in by_n.index:
         r = by_n.loc[1000]
-        add("mean time at n = 1000", f"{r.mean_s:.4g} s" + (f" (95% CI {r.mean_s_lo:.3g}..{r.mean_s_hi:.3g})"
-                                                           if math.isfinite(r.mean_s_lo) else ""),
-            f"{paper.MEAN_S_AT_1000} s", hw)
+        add(
+            "mean time at n = 1000",
+            f"{r.mean_s:.4g} s"
+            + (f" (95% CI {r.mean_s_lo:.3g}..{r.mean_s_hi:.3g})" if math.isfinite(r.mean_s_lo) else ""),
+            f"{paper.MEAN_S_AT_1000} s",
+            hw,
+        )
         add("t90mean at n = 1000", f"{r.t90mean_s:.4g} s", f"{paper.T90MEAN_S_AT_1000} s", hw)
         ratio = f"{r.mean_s / r.t90mean_s:.3g}" if r.t90mean_s > 0 and math.isfinite(r.mean_s) else "n/a"
-        add("mean / t90mean at n = 1000", ratio,
-            f"{paper.MEAN_S_AT_1000 / paper.T90MEAN_S_AT_1000:.3g}", "weight of the slow 10% tail")
+        add(
+            "mean / t90mean at n = 1000",
+            ratio,
+            f"{paper.MEAN_S_AT_1000 / paper.T90MEAN_S_AT_1000:.3g}",
+            "weight of the slow 10% tail",
+        )
     mean_fit = next((f for f in fits if f.quantity == "mean_s"), None)
     if mean_fit is not None:
         ci = f" (95% CI {mean_fit.b_ci[0]:.3f}..{mean_fit.b_ci[1]:.3f})" if math.isfinite(mean_fit.b_ci[0]) else ""
         few = f"; only {mean_fit.points} points: too few to test the paper's slope" if mean_fit.warning else ""
-        add("fit slope b (mean time)", f"{mean_fit.b:.4f}{ci}", f"{paper.B}",
-            f"ours over n = {mean_fit.n_min}..{mean_fit.n_max}, paper over {paper.FIT_N_MIN}..10^8{few}")
+        add(
+            "fit slope b (mean time)",
+            f"{mean_fit.b:.4f}{ci}",
+            f"{paper.B}",
+            f"ours over n = {mean_fit.n_min}..{mean_fit.n_max}, paper over {paper.FIT_N_MIN}..10^8{few}",
+        )
         add("fit intercept a (mean time)", f"{mean_fit.a:.4f}", f"{paper.A}", hw)
         add("fit R", f"{mean_fit.r:.4f}", f"{paper.R}", f"only {mean_fit.points} points: R says little" if few else "")
-        add("time the fit predicts at n = 1000", f"{mean_fit.predict_s(1000):.4g} s",
-            f"{paper.predicted_time_s(1000):.3g} s", hw)
+        add(
+            "time the fit predicts at n = 1000",
+            f"{mean_fit.predict_s(1000):.4g} s",
+            f"{paper.predicted_time_s(1000):.3g} s",
+            hw,
+        )
     for n, shares in paper.BACKTRACK_SHARES.items():
         if n in by_n.index:
             cases = int(by_n.loc[n, "cases"])
@@ -141,36 +163,52 @@ def paper_comparison(table: pd.DataFrame, fits: list[fit.Fit], runs: list,
                 if key in shares:
                     share = float(by_n.loc[n, key])
                     lo, hi = (float(v) for v in table_mod.clopper_pearson(round(share * cases), cases))
-                    inside = "the paper's value is inside our interval" if lo <= shares[key] <= hi else \
-                        "the paper's value is outside our interval"
-                    add(f"cases with {label} backtracks at n = {n}", _share_ci(share, lo, hi),
-                        f"{100 * shares[key]:.2f}%", "; ".join(filter(None, [f"{cases} cases here", inside, other])))
+                    inside = (
+                        "the paper's value is inside our interval"
+                        if lo <= shares[key] <= hi
+                        else "the paper's value is outside our interval"
+                    )
+                    add(
+                        f"cases with {label} backtracks at n = {n}",
+                        _share_ci(share, lo, hi),
+                        f"{100 * shares[key]:.2f}%",
+                        "; ".join(filter(None, [f"{cases} cases here", inside, other])),
+                    )
     for lo_n, hi_n, floor in paper.NO_BACKTRACK_FLOORS:
         part = table[(table["n"] >= lo_n) & (table["n"] <= hi_n)]
         if not part.empty:
             worst = part.loc[part["bt0"].idxmin()]
             below = part[part["bt0_hi"] < floor]
             if not below.empty:
-                verdict = f"below the floor at n = {', '.join(str(int(v)) for v in below['n'])} (95% upper bound under it)"
+                verdict = (
+                    f"below the floor at n = {', '.join(str(int(v)) for v in below['n'])} (95% upper bound under it)"
+                )
             elif (part["bt0_lo"] > floor).all():
                 verdict = "above the floor at every n (95% lower bounds over it)"
             else:
                 unsure = part[part["bt0_lo"] <= floor]
-                verdict = (f"cannot tell at n = {', '.join(str(int(v)) for v in unsure['n'])}: the 95% interval "
-                           "contains the floor (too few cases)")
-            add(f"lowest share without backtracking, n = {lo_n}..{hi_n}",
+                verdict = (
+                    f"cannot tell at n = {', '.join(str(int(v)) for v in unsure['n'])}: the 95% interval "
+                    "contains the floor (too few cases)"
+                )
+            add(
+                f"lowest share without backtracking, n = {lo_n}..{hi_n}",
                 f"{_share_ci(worst.bt0, worst.bt0_lo, worst.bt0_hi)} at n = {int(worst.n)}",
-                f"> {100 * floor:.0f}%", "; ".join(filter(None, [verdict, other])))
+                f"> {100 * floor:.0f}%",
+                "; ".join(filter(None, [verdict, other])),
+            )
     for lo, hi, bound in [*paper.FALSE_NEGATIVE_BOUNDS, (paper.FALSE_NEGATIVE_NONE_FROM, None, None)]:
         part = table[(table["n"] >= lo) & ((table["n"] < hi) if hi is not None else True)]
         if not part.empty:
             fn, cases = int(part["false_negatives"].sum()), int(part["cases"].sum())
             low, high = (float(v) for v in table_mod.clopper_pearson(fn, cases))
             verdict = table_mod.false_negative_table(part).iloc[-1]["verdict"]
-            add(f"false negative share, n = {lo}..{hi - 1}" if hi is not None else f"false negatives, n >= {lo}",
+            add(
+                f"false negative share, n = {lo}..{hi - 1}" if hi is not None else f"false negatives, n >= {lo}",
                 f"{fn} of {cases} (95% interval {low:.2g}..{high:.2g}): {verdict}",
                 f"< {bound:g}" if bound is not None else "none seen",
-                "; ".join(filter(None, [table_mod.power_note(cases, fn, low, high, bound), other])))
+                "; ".join(filter(None, [table_mod.power_note(cases, fn, low, high, bound), other])),
+            )
     for run in runs:
         if run.first_pass_share is not None and run.n in paper.RANDSET_FIRST_PASS:
             theirs = paper.RANDSET_FIRST_PASS[run.n]
@@ -183,22 +221,30 @@ def paper_comparison(table: pd.DataFrame, fits: list[fit.Fit], runs: list,
 
 def randset_caption(runs: list) -> str:
     """The caption of randset.png."""
-    first = ("Top: the first-pass histogram, the share of the trials by the share of the n queens that the "
-             "first randSet & randSet pass places on the empty board (bins of whole queens, their width in "
-             "the legend; the legend gives the mean \u00b1 its standard error in percentage points). The "
-             "paper reports about 60% (0.605701 at n = 10, 60.05% at n = 100), dotted where our n matches.")
+    first = (
+        "Top: the first-pass histogram, the share of the trials by the share of the n queens that the "
+        "first randSet & randSet pass places on the empty board (bins of whole queens, their width in "
+        "the legend; the legend gives the mean \u00b1 its standard error in percentage points). The "
+        "paper reports about 60% (0.605701 at n = 10, 60.05% at n = 100), dotted where our n matches."
+    )
     if all(r.per_trial is None for r in runs):
-        first = ("Top: the first-pass histogram is unavailable, because the CSVs given hold only the dead-end "
-                 "histogram (`nqc randset --csv`); the per-trial CSV (`--trials-csv`) has it.")
-    return ("randSet & randSet on the empty board (`nqc randset`), one trial = one empty board. " + first +
-            " Bottom: the dead-end histogram, the share of the trials by the share k / n of the queens standing "
-            "when repeated passes reach a dead end (the paper's Figure 2, which shows n = 100).")
+        first = (
+            "Top: the first-pass histogram is unavailable, because the CSVs given hold only the dead-end "
+            "histogram (`nqc randset --csv`); the per-trial CSV (`--trials-csv`) has it."
+        )
+    return (
+        "randSet & randSet on the empty board (`nqc randset`), one trial = one empty board. "
+        + first
+        + " Bottom: the dead-end histogram, the share of the trials by the share k / n of the queens standing "
+        "when repeated passes reach a dead end (the paper's Figure 2, which shows n = 100)."
+    )
 
 
 def randset_lines(runs: list, out_dir: Path) -> list[str]:
     """The report's table of the randSet & randSet runs: per n, the mean first-pass share with its
     standard error and standard deviation, the paper's value where it has one, the mean dead end
     and the CSVs."""
+
     def link(path):
         if path is None:
             return ""
@@ -210,27 +256,39 @@ def randset_lines(runs: list, out_dir: Path) -> list[str]:
     for r in runs:
         se, sd = r.first_pass_se, r.first_pass_sd
         theirs = paper.RANDSET_FIRST_PASS.get(r.n)
-        rows.append({
-            "n": str(r.n), "trials": str(r.trials),
-            "first pass: mean share \u00b1 SE": "n/a (no per-trial CSV)" if r.first_pass_share is None else
-            f"{r.first_pass_share:.6f}" + (f" \u00b1 {se:.6f}" if se is not None else " (nqc's output; no SE)"),
-            "SD over trials": f"{sd:.4f}" if sd is not None else "n/a",
-            PAPER_COLUMN: "not published" if theirs is None else (
-                f"{theirs}" + (f" ({(r.first_pass_share - theirs) / se:+.1f} SE)" if se else "")),
-            "dead end: mean k / n": f"{r.mean_dead_end_share:.4f}",
-            "data": ", ".join(filter(None, [link(r.trials_csv), link(r.csv)])),
-        })
+        rows.append(
+            {
+                "n": str(r.n),
+                "trials": str(r.trials),
+                "first pass: mean share \u00b1 SE": "n/a (no per-trial CSV)"
+                if r.first_pass_share is None
+                else f"{r.first_pass_share:.6f}"
+                + (f" \u00b1 {se:.6f}" if se is not None else " (nqc's output; no SE)"),
+                "SD over trials": f"{sd:.4f}" if sd is not None else "n/a",
+                PAPER_COLUMN: "not published"
+                if theirs is None
+                else (f"{theirs}" + (f" ({(r.first_pass_share - theirs) / se:+.1f} SE)" if se else "")),
+                "dead end: mean k / n": f"{r.mean_dead_end_share:.4f}",
+                "data": ", ".join(filter(None, [link(r.trials_csv), link(r.csv)])),
+            }
+        )
     have = [r for r in runs if r.first_pass_share is not None]
     summary = ""
     if have:
         lo, hi = min(r.first_pass_share for r in have), max(r.first_pass_share for r in have)
-        summary = (f" Over n = {', '.join(str(r.n) for r in have)} the first pass places "
-                   f"{100 * lo:.2f}% to {100 * hi:.2f}% of the queens on average; the paper: about 60%, "
-                   "0.605701 at n = 10, 0.6005 (60.05%) at n = 100, 0.599777 at n = 10^6.")
-    return ["randSet & randSet per n: mean share of the n queens placed by the first pass with its standard "
-            "error (SD / sqrt(trials)) and the spread over the trials (SD), beside the paper's mean where it "
-            "gives one, with the gap ours - paper in our standard errors (the paper gives no error)." + summary, "",
-            _md(pd.DataFrame(rows)), ""]
+        summary = (
+            f" Over n = {', '.join(str(r.n) for r in have)} the first pass places "
+            f"{100 * lo:.2f}% to {100 * hi:.2f}% of the queens on average; the paper: about 60%, "
+            "0.605701 at n = 10, 0.6005 (60.05%) at n = 100, 0.599777 at n = 10^6."
+        )
+    return [
+        "randSet & randSet per n: mean share of the n queens placed by the first pass with its standard "
+        "error (SD / sqrt(trials)) and the spread over the trials (SD), beside the paper's mean where it "
+        "gives one, with the gap ours - paper in our standard errors (the paper gives no error)." + summary,
+        "",
+        _md(pd.DataFrame(rows)),
+        "",
+    ]
 
 
 def _provenance(cases: pd.DataFrame) -> list[str]:
@@ -242,13 +300,17 @@ def _provenance(cases: pd.DataFrame) -> list[str]:
                 f"launch {r.id}: {r.world_size} rank(s) on {r.hosts}"
                 + (f", Slurm job {r.slurm_array_task or r.slurm_job_id}" if r.slurm_job_id else "")
                 + (f", part {r.part}/{r.parts}" if r.parts > 1 else "")
-                + f", {r.shards_done} shards" + (", merged" if r.merged else "")
-                for r in s.launches.itertuples())
+                + f", {r.shards_done} shards"
+                + (", merged" if r.merged else "")
+                for r in s.launches.itertuples()
+            )
         else:
             where = f"host {a.get('hostname', '?')}, world size {a.get('world_size', '?')}"
-        lines.append(f"- `{_shown(s.path)}`: {s.rows} cases, schema {a.get('schema_version', '?')}, "
-                     f"nqc {a.get('nqc_version', '?')} (git {a.get('git_revision', '?')}), {where}, "
-                     f"{a.get('start_utc', '?')} .. {a.get('end_utc', '?')}, config hash {a.get('config_hash', '?')}")
+        lines.append(
+            f"- `{_shown(s.path)}`: {s.rows} cases, schema {a.get('schema_version', '?')}, "
+            f"nqc {a.get('nqc_version', '?')} (git {a.get('git_revision', '?')}), {where}, "
+            f"{a.get('start_utc', '?')} .. {a.get('end_utc', '?')}, config hash {a.get('config_hash', '?')}"
+        )
     more = len(cases.attrs.get("sources", [])) - 5
     if more > 0:
         lines.append(f"- and {more} more files")
@@ -256,17 +318,38 @@ def _provenance(cases: pd.DataFrame) -> list[str]:
 
 
 #: Figures a report may draw (stems; each in every format of --format).
-FIGURE_STEMS = ["time_vs_n", "fig09_no_backtrack_share", "false_negative_share", "randset", "compare_time",
-                "compare_shares", "timeline"]
+FIGURE_STEMS = [
+    "time_vs_n",
+    "fig09_no_backtrack_share",
+    "false_negative_share",
+    "randset",
+    "compare_time",
+    "compare_shares",
+    "timeline",
+]
 #: Files a previous report in the same directory may have left that this one might not rewrite
 #: (all are removed first, so a report that fails leaves no stale report.md behind), and
 #: temporary files of an interrupted write (analysis.output).
-_OUTPUTS = ["report.md", "table1.csv", "table1.md", "fits.csv", "residuals.csv", "compare.csv", "instances.csv",
-            "instances_by_diags.csv", "timeline.csv", "timeline_by_host.csv",
-            *(f"figures/{stem}.{fmt}" for stem in FIGURE_STEMS for fmt in figures.FORMATS),
-            *(f"figures/{stem}_n*.{fmt}" for stem in ("fig10_time_histogram", "fig11_time_by_backtracks")
-              for fmt in figures.FORMATS),
-            ".*.part", "figures/.*.part"]
+_OUTPUTS = [
+    "report.md",
+    "table1.csv",
+    "table1.md",
+    "fits.csv",
+    "residuals.csv",
+    "compare.csv",
+    "instances.csv",
+    "instances_by_diags.csv",
+    "timeline.csv",
+    "timeline_by_host.csv",
+    *(f"figures/{stem}.{fmt}" for stem in FIGURE_STEMS for fmt in figures.FORMATS),
+    *(
+        f"figures/{stem}_n*.{fmt}"
+        for stem in ("fig10_time_histogram", "fig11_time_by_backtracks")
+        for fmt in figures.FORMATS
+    ),
+    ".*.part",
+    "figures/.*.part",
+]
 
 
 def _remove_previous_outputs(out_dir: Path) -> None:
@@ -360,7 +443,7 @@ def _write_all(out_dir: Path, writer) -> Path:
         return writer(written)
     except BaseException:
         output.remove(reversed(written))
-        for d in ([fig_dir, out_dir] if created else [fig_dir]):
+        for d in [fig_dir, out_dir] if created else [fig_dir]:
             try:
                 d.rmdir()  # only when empty
             except OSError:
@@ -390,14 +473,19 @@ def _single_plan(cases: pd.DataFrame, options: ReportOptions, randset_csvs) -> _
         table = table_mod.table1(generated, options.time)
         hist_n = options.hist_n if options.hist_n is not None else default_hist_n(table)
         if not (table["n"] == hist_n).any():
-            raise AnalysisError(f"--hist-n {hist_n}: no cases at that n (the data has n = "
-                                + ", ".join(str(v) for v in table["n"]) + ")")
+            raise AnalysisError(
+                f"--hist-n {hist_n}: no cases at that n (the data has n = "
+                + ", ".join(str(v) for v in table["n"])
+                + ")"
+            )
         if options.hist_k is not None:
             lo, hi = options.hist_k
             k = generated.loc[generated["n"] == hist_n, "k"]
             if not ((k >= lo) & (k <= hi)).any():
-                raise AnalysisError(f"--hist-k {lo}:{hi}: no case at n = {hist_n} has k in {lo}..{hi} "
-                                    f"(k ranges over {int(k.min())}..{int(k.max())})")
+                raise AnalysisError(
+                    f"--hist-k {lo}:{hi}: no case at n = {hist_n} has k in {lo}..{hi} "
+                    f"(k ranges over {int(k.min())}..{int(k.max())})"
+                )
     runs = [randset_mod.read_csv(p, n) for n, p in randset_csvs]  # input errors before any warning
     if table is not None:
         try:
@@ -475,27 +563,39 @@ def _write_outputs(out_dir: Path, plan: _Single, options: ReportOptions, written
         generated = plan.generated
         mean_fit = next((f for f in fits if f.quantity == "mean_s"), None)
         where = figures.files_note(generated)
-        figs.draw("time_vs_n", "Mean and t90mean completion time per case vs n (log-log) with their 95% "
-                  "confidence intervals, our least-squares fit of log10(1000 t) on log10(n) for the mean over its "
-                  "n range, and the paper's line over the n range it was fitted on (the paper's Figure 7).",
-                  lambda path, dpi: figures.time_vs_n(table, mean_fit, path, where, dpi=dpi))
-        figs.draw(f"fig10_time_histogram_n{hist_n}",
-                  f"Completion time histogram at n = {hist_n}, log-spaced bins, the mean with its 95% confidence "
-                  "interval (shaded) and the median (the paper's Figure 10, n = 1000).",
-                  lambda path, dpi: figures.time_histogram(generated, hist_n, path, options.time, dpi=dpi))
-        figs.draw(f"fig11_time_by_backtracks_n{hist_n}",
-                  "The same histogram stacked by backtrack count (the paper's Figure 11, which took the 998 "
-                  "compositions of size k = 800 at n = 1000; --hist-k LO:HI selects a k range).",
-                  lambda path, dpi: figures.time_histogram_by_backtracks(generated, hist_n, path, options.time,
-                                                                         options.hist_k, dpi=dpi))
-        figs.draw("fig09_no_backtrack_share",
-                  "Share of cases solved without backtracking vs n with exact (Clopper-Pearson) 95% intervals, and "
-                  "the paper's statements, each in its own style (the paper's Figure 9).",
-                  lambda path, dpi: figures.no_backtrack_share(table, path, dpi=dpi))
-        figs.draw("false_negative_share",
-                  "False negative share vs n with exact (Clopper-Pearson) 95% intervals; where none was seen, "
-                  "the interval's upper end. The paper's bounds as dotted and dashed lines.",
-                  lambda path, dpi: figures.false_negative_share(table, path, dpi=dpi))
+        figs.draw(
+            "time_vs_n",
+            "Mean and t90mean completion time per case vs n (log-log) with their 95% "
+            "confidence intervals, our least-squares fit of log10(1000 t) on log10(n) for the mean over its "
+            "n range, and the paper's line over the n range it was fitted on (the paper's Figure 7).",
+            lambda path, dpi: figures.time_vs_n(table, mean_fit, path, where, dpi=dpi),
+        )
+        figs.draw(
+            f"fig10_time_histogram_n{hist_n}",
+            f"Completion time histogram at n = {hist_n}, log-spaced bins, the mean with its 95% confidence "
+            "interval (shaded) and the median (the paper's Figure 10, n = 1000).",
+            lambda path, dpi: figures.time_histogram(generated, hist_n, path, options.time, dpi=dpi),
+        )
+        figs.draw(
+            f"fig11_time_by_backtracks_n{hist_n}",
+            "The same histogram stacked by backtrack count (the paper's Figure 11, which took the 998 "
+            "compositions of size k = 800 at n = 1000; --hist-k LO:HI selects a k range).",
+            lambda path, dpi: figures.time_histogram_by_backtracks(
+                generated, hist_n, path, options.time, options.hist_k, dpi=dpi
+            ),
+        )
+        figs.draw(
+            "fig09_no_backtrack_share",
+            "Share of cases solved without backtracking vs n with exact (Clopper-Pearson) 95% intervals, and "
+            "the paper's statements, each in its own style (the paper's Figure 9).",
+            lambda path, dpi: figures.no_backtrack_share(table, path, dpi=dpi),
+        )
+        figs.draw(
+            "false_negative_share",
+            "False negative share vs n with exact (Clopper-Pearson) 95% intervals; where none was seen, "
+            "the interval's upper end. The paper's bounds as dotted and dashed lines.",
+            lambda path, dpi: figures.false_negative_share(table, path, dpi=dpi),
+        )
     if runs:
         figs.draw("randset", randset_caption(runs), lambda path, dpi: figures.randset_histogram(runs, path, dpi=dpi))
 
@@ -519,33 +619,45 @@ def _timeline_outputs(out_dir: Path, cases: pd.DataFrame, options: ReportOptions
     L = ["## Timeline", ""]
     if not timeline.has_timeline(cases):
         versions = sorted({str(s.attrs.get("schema_version", "?")) for s in cases.attrs.get("sources", [])})
-        return L + [f"No timeline: the result files (schema {', '.join(versions) or '?'}) do not record when each "
-                    "case started (`start_s`, since schema 2.2).", ""]
+        return L + [
+            f"No timeline: the result files (schema {', '.join(versions) or '?'}) do not record when each "
+            "case started (`start_s`, since schema 2.2).",
+            "",
+        ]
     line = timeline.of(cases)
     ranks, hosts = line.busy_shares("rank"), line.busy_shares("host")
     output.write_csv(ranks, keep(out_dir / "timeline.csv"), index=False, float_format="%.9g")
     output.write_csv(hosts, keep(out_dir / "timeline_by_host.csv"), index=False, float_format="%.9g")
     shown = line.chosen_launches()
-    drawn = "" if len(shown) == len(line.spans) else \
-        f" The figure draws {len(shown)} of the {len(line.spans)} launches, those with the most engine time."
+    drawn = (
+        ""
+        if len(shown) == len(line.spans)
+        else f" The figure draws {len(shown)} of the {len(line.spans)} launches, those with the most engine time."
+    )
     figs = _Figures(out_dir / "figures", options, keep)
-    figs.draw("timeline", "When each rank ran its cases, one panel per launch of `nqc run` on the directory, one row "
-              "per MPI rank, the ranks grouped by host (host and ranks on the left, a line between hosts; \"?\": ranks "
-              "whose host the files do not name). A bar is a stretch of one shard's cases on that rank, from the start "
-              "of its first engine call to the end of its last; the shades of the host's colour alternate from one "
-              f"shard to the next, and gaps shorter than 1/{round(1 / timeline.MERGE_FRACTION)} of the launch's span "
-              "(below a pixel) are merged. White is idle: no engine call (making compositions, writing shard files, waiting for work, "
-              "or done). x: seconds since the launch's start, a barrier of all its ranks, so the hosts line up. On "
-              "the right, each rank's busy share (few ranks)." + drawn,
-              lambda path, dpi: line.draw(path, dpi=dpi))
+    figs.draw(
+        "timeline",
+        "When each rank ran its cases, one panel per launch of `nqc run` on the directory, one row "
+        'per MPI rank, the ranks grouped by host (host and ranks on the left, a line between hosts; "?": ranks '
+        "whose host the files do not name). A bar is a stretch of one shard's cases on that rank, from the start "
+        "of its first engine call to the end of its last; the shades of the host's colour alternate from one "
+        f"shard to the next, and gaps shorter than 1/{round(1 / timeline.MERGE_FRACTION)} of the launch's span "
+        "(below a pixel) are merged. White is idle: no engine call (making compositions, writing shard files, waiting for work, "
+        "or done). x: seconds since the launch's start, a barrier of all its ranks, so the hosts line up. On "
+        "the right, each rank's busy share (few ranks)." + drawn,
+        lambda path, dpi: line.draw(path, dpi=dpi),
+    )
     several = hosts["config_hash"].nunique() > 1
-    L += ["How the work was spread over the ranks and hosts over time (schema 2.2 on: each case's `start_s`, with its "
-          "`rank`, `launch` and `wall_s`). Busy means in an engine call: a rank's busy share is the sum of its cases' "
-          "`wall_s` over the launch's span (from its start to the end of its last case); a host's, over its ranks x "
-          "the span. Bars that end at different times, or white stretches on some hosts only, show an imbalance; "
-          "a low share on every rank with short cases is the time between engine calls (making compositions, "
-          "writing shard files). Per rank: [timeline.csv](timeline.csv); per host: "
-          "[timeline_by_host.csv](timeline_by_host.csv).", ""]
+    L += [
+        "How the work was spread over the ranks and hosts over time (schema 2.2 on: each case's `start_s`, with its "
+        "`rank`, `launch` and `wall_s`). Busy means in an engine call: a rank's busy share is the sum of its cases' "
+        "`wall_s` over the launch's span (from its start to the end of its last case); a host's, over its ranks x "
+        "the span. Bars that end at different times, or white stretches on some hosts only, show an imbalance; "
+        "a low share on every rank with short cases is the time between engine calls (making compositions, "
+        "writing shard files). Per rank: [timeline.csv](timeline.csv); per host: "
+        "[timeline_by_host.csv](timeline_by_host.csv).",
+        "",
+    ]
     L += figs.lines(out_dir)
     for (config_hash, launch), part in ranks.groupby(["config_hash", "launch"], sort=False):
         span = float(part["span_s"].iloc[0])
@@ -555,39 +667,67 @@ def _timeline_outputs(out_dir: Path, cases: pd.DataFrame, options: ReportOptions
         least, most = part.loc[part["busy_share"].idxmin()], part.loc[part["busy_share"].idxmax()]
         idle = part[part["cases"] == 0]
         ended = part[part["cases"] > 0].sort_values("last_end_s").iloc[0]
-        text = (f"- **{run}launch {launch}**: {len(part)} rank{'s' if len(part) != 1 else ''} on {len(named)} "
-                f"host{'s' if len(named) != 1 else ''}"
-                + (f" (and {int((part['host'] == timeline.UNKNOWN_HOST).sum())} of unknown host)"
-                   if (part["host"] == timeline.UNKNOWN_HOST).any() else "")
-                + f", {int(part['cases'].sum()):,} cases; span {span:.4g} s; engine busy "
-                f"{timeline.share_text(overall)} of the ranks' time")
+        text = (
+            f"- **{run}launch {launch}**: {len(part)} rank{'s' if len(part) != 1 else ''} on {len(named)} "
+            f"host{'s' if len(named) != 1 else ''}"
+            + (
+                f" (and {int((part['host'] == timeline.UNKNOWN_HOST).sum())} of unknown host)"
+                if (part["host"] == timeline.UNKNOWN_HOST).any()
+                else ""
+            )
+            + f", {int(part['cases'].sum()):,} cases; span {span:.4g} s; engine busy "
+            f"{timeline.share_text(overall)} of the ranks' time"
+        )
         if len(part) > 1:
-            text += (f", from {timeline.share_text(least.busy_share)} (rank {least['rank']}, {least.host}) to "
-                     f"{timeline.share_text(most.busy_share)} (rank {most['rank']}, {most.host})")
+            text += (
+                f", from {timeline.share_text(least.busy_share)} (rank {least['rank']}, {least.host}) to "
+                f"{timeline.share_text(most.busy_share)} (rank {most['rank']}, {most.host})"
+            )
             if span > 0:
-                text += (f"; the first rank to finish (rank {ended['rank']}, {ended.host}) ended its last case at "
-                         f"{ended.last_end_s:.4g} s, idle for the last {timeline.share_text(1 - ended.last_end_s / span)}"
-                         " of the span")
+                text += (
+                    f"; the first rank to finish (rank {ended['rank']}, {ended.host}) ended its last case at "
+                    f"{ended.last_end_s:.4g} s, idle for the last {timeline.share_text(1 - ended.last_end_s / span)}"
+                    " of the span"
+                )
         if len(idle):
-            text += f"; {len(idle)} rank{'s' if len(idle) != 1 else ''} ran no case: {timeline.format_ranks(idle['rank'])}"
+            text += (
+                f"; {len(idle)} rank{'s' if len(idle) != 1 else ''} ran no case: {timeline.format_ranks(idle['rank'])}"
+            )
         L.append(text + ".")
     L.append("")
-    shown_hosts = pd.DataFrame({
-        **({"run": hosts["experiment"]} if several else {}), "launch": hosts["launch"].astype(str),
-        "host": hosts["host"], "ranks": hosts["ranks"], "cases": hosts["cases"].map("{:,}".format),
-        "busy s": hosts["busy_s"].map(_seconds), "last end s": hosts["last_end_s"].map(_seconds),
-        "span s": hosts["span_s"].map(_seconds), "busy share": hosts["busy_share"].map(timeline.share_text),
-        "its ranks' shares": [timeline.share_text(lo) if lo == hi else
-                              f"{timeline.share_text(lo)}..{timeline.share_text(hi)}"
-                              for lo, hi in zip(hosts["rank_share_min"], hosts["rank_share_max"])]})
+    shown_hosts = pd.DataFrame(
+        {
+            **({"run": hosts["experiment"]} if several else {}),
+            "launch": hosts["launch"].astype(str),
+            "host": hosts["host"],
+            "ranks": hosts["ranks"],
+            "cases": hosts["cases"].map("{:,}".format),
+            "busy s": hosts["busy_s"].map(_seconds),
+            "last end s": hosts["last_end_s"].map(_seconds),
+            "span s": hosts["span_s"].map(_seconds),
+            "busy share": hosts["busy_share"].map(timeline.share_text),
+            "its ranks' shares": [
+                timeline.share_text(lo) if lo == hi else f"{timeline.share_text(lo)}..{timeline.share_text(hi)}"
+                for lo, hi in zip(hosts["rank_share_min"], hosts["rank_share_max"])
+            ],
+        }
+    )
     L += ["Per host (busy share: busy s / (ranks x span s)):", "", _md(shown_hosts), ""]
     if len(ranks) <= MAX_TIMELINE_RANK_ROWS:
-        shown_ranks = pd.DataFrame({
-            **({"run": ranks["experiment"]} if several else {}), "launch": ranks["launch"].astype(str),
-            "host": ranks["host"], "rank": ranks["rank"].astype(str), "cases": ranks["cases"].map("{:,}".format),
-            "shards": ranks["shards"].astype(str), "busy s": ranks["busy_s"].map(_seconds),
-            "first start s": ranks["first_start_s"].map(_seconds), "last end s": ranks["last_end_s"].map(_seconds),
-            "busy share": ranks["busy_share"].map(timeline.share_text)})
+        shown_ranks = pd.DataFrame(
+            {
+                **({"run": ranks["experiment"]} if several else {}),
+                "launch": ranks["launch"].astype(str),
+                "host": ranks["host"],
+                "rank": ranks["rank"].astype(str),
+                "cases": ranks["cases"].map("{:,}".format),
+                "shards": ranks["shards"].astype(str),
+                "busy s": ranks["busy_s"].map(_seconds),
+                "first start s": ranks["first_start_s"].map(_seconds),
+                "last end s": ranks["last_end_s"].map(_seconds),
+                "busy share": ranks["busy_share"].map(timeline.share_text),
+            }
+        )
         L += ["Per rank (busy share: busy s / span s):", "", _md(shown_ranks), ""]
     else:
         L += [f"Per rank: {len(ranks)} rows in [timeline.csv](timeline.csv).", ""]
@@ -606,23 +746,38 @@ def _instance_outputs(out_dir: Path, cases: pd.DataFrame, by, options: ReportOpt
     files_md, common = instances.by_file_markdown(per_file)
     rows = instances.file_rows(per_file)
     limit = instances.MAX_LISTED_FILES
-    lines = ["## Instances", "",
-             "Runs of instance files (composition files, CSPLib prob079 `.param` files once per `diags`, the "
-             "number of excluded diagonals used). An outcome is a result here: solved (a completion, checked), "
-             "infeasible (proved to have none) or gave up (stopped by a limit, or an engine that cannot prove "
-             "infeasibility found nothing). Times in seconds, of each verdict.", "",
-             "### Outcomes by diags", "", instances.by_diags_markdown(per_diags), "",
-             "### Outcomes by file", "",
-             (f"Files under `{common}`" if common else "Files") + (f"; the first {limit} of {rows} rows" if rows > limit
-                                                                  else "") +
-             ". Every file: [instances.csv](instances.csv); per diags: [instances_by_diags.csv](instances_by_diags.csv).",
-             "", files_md, ""]
+    lines = [
+        "## Instances",
+        "",
+        "Runs of instance files (composition files, CSPLib prob079 `.param` files once per `diags`, the "
+        "number of excluded diagonals used). An outcome is a result here: solved (a completion, checked), "
+        "infeasible (proved to have none) or gave up (stopped by a limit, or an engine that cannot prove "
+        "infeasibility found nothing). Times in seconds, of each verdict.",
+        "",
+        "### Outcomes by diags",
+        "",
+        instances.by_diags_markdown(per_diags),
+        "",
+        "### Outcomes by file",
+        "",
+        (f"Files under `{common}`" if common else "Files")
+        + (f"; the first {limit} of {rows} rows" if rows > limit else "")
+        + ". Every file: [instances.csv](instances.csv); per diags: [instances_by_diags.csv](instances_by_diags.csv).",
+        "",
+        files_md,
+        "",
+    ]
     conflicts = instances.disagreements(cases, by)
     if not conflicts.empty:
-        lines += ["### Contradictions", "",
-                  f"**{len(conflicts)} instances were solved by one group and proved infeasible by another**: one "
-                  "engine is wrong (`nqc rerun RESULTS --case ID` runs a case again).", "",
-                  _md(conflicts.astype(str)), ""]
+        lines += [
+            "### Contradictions",
+            "",
+            f"**{len(conflicts)} instances were solved by one group and proved infeasible by another**: one "
+            "engine is wrong (`nqc rerun RESULTS --case ID` runs a case again).",
+            "",
+            _md(conflicts.astype(str)),
+            "",
+        ]
     return lines
 
 
@@ -635,54 +790,97 @@ def _provenance_header(cases: pd.DataFrame, options: ReportOptions) -> list[str]
     L = [f"# nqc results: {', '.join(names) or 'unnamed experiment'}", ""]
     if config.get("description"):
         L += [f"> {config['description']}", ""]
-    L += [f"{len(cases)} cases, n = {', '.join(map(str, ns))}; engine(s): {', '.join(engines) or '?'}; "
-          f"time per case: `{options.time}` (seconds of the engine call only).", "", "Result files:", ""]
+    L += [
+        f"{len(cases)} cases, n = {', '.join(map(str, ns))}; engine(s): {', '.join(engines) or '?'}; "
+        f"time per case: `{options.time}` (seconds of the engine call only).",
+        "",
+        "Result files:",
+        "",
+    ]
     return L + _provenance(cases)
 
 
-def _report_lines(plan: _Single, table_md, figs: _Figures, inst_lines: list[str], options: ReportOptions,
-                  out_dir: Path, timeline_lines: list[str]) -> list[str]:
+def _report_lines(
+    plan: _Single,
+    table_md,
+    figs: _Figures,
+    inst_lines: list[str],
+    options: ReportOptions,
+    out_dir: Path,
+    timeline_lines: list[str],
+) -> list[str]:
     cases, table, fits, fit_error, runs = plan.cases, plan.table, plan.fits, plan.fit_error, plan.runs
     sources = cases.attrs.get("sources", [])
     config = sources[0].config if sources else {}
     engines = sorted(set(groups.engines(plan.generated))) if table is not None else []
     L = _provenance_header(cases, options)
     if table is not None:
-        L += ["", "## Table 1", "",
-              "Per n: mean, median and maximum completion time per case; t90mean, the mean of the fastest 90% "
-              "(as the paper); shares of cases with 0, 1, 2, 3 and more than 3 backtracks; false negatives "
-              "(completable compositions not solved: count and share of cases); cases stopped by a limit "
-              "(gave up). Every column, with 95% intervals of the means and shares, mean backtracks, "
-              "infeasible counts and mean k: [table1.csv](table1.csv).", "", table_md, ""]
-        L += ["## Time regression", "",
-              "Least squares (statsmodels OLS) of log10(1000 t) = a + b log10(n), t in seconds, over the n "
-              "range shown; 95% confidence intervals from the t distribution with points - 2 degrees of "
-              "freedom; R = sign(b) sqrt(R^2). Per placed queen: t / (n - k) per case, averaged per n. "
-              "The paper's fit (MATLAB, one desktop) is of the mean time per case; it published no "
-              "intervals. The intercept a depends on the machine and language, the slope b on the algorithm.", ""]
+        L += [
+            "",
+            "## Table 1",
+            "",
+            "Per n: mean, median and maximum completion time per case; t90mean, the mean of the fastest 90% "
+            "(as the paper); shares of cases with 0, 1, 2, 3 and more than 3 backtracks; false negatives "
+            "(completable compositions not solved: count and share of cases); cases stopped by a limit "
+            "(gave up). Every column, with 95% intervals of the means and shares, mean backtracks, "
+            "infeasible counts and mean k: [table1.csv](table1.csv).",
+            "",
+            table_md,
+            "",
+        ]
+        L += [
+            "## Time regression",
+            "",
+            "Least squares (statsmodels OLS) of log10(1000 t) = a + b log10(n), t in seconds, over the n "
+            "range shown; 95% confidence intervals from the t distribution with points - 2 degrees of "
+            "freedom; R = sign(b) sqrt(R^2). Per placed queen: t / (n - k) per case, averaged per n. "
+            "The paper's fit (MATLAB, one desktop) is of the mean time per case; it published no "
+            "intervals. The intercept a depends on the machine and language, the slope b on the algorithm.",
+            "",
+        ]
         if fits:
             L += [_md(fit.fits_table(fits)), ""]
             few = [f for f in fits if f.warning]
             if few:  # the fits per case share their n, those per queen nearly: one warning
-                L += [f"**Warning:** {few[0].warning}" + (f"; so do the other {len(few) - 1} fits above" if len(few) > 1
-                                                          else "") + ".", ""]
-            L += ["Residuals (observed - fitted log10(1000 t)) per n ([residuals.csv](residuals.csv), "
-                  "all fits: [fits.csv](fits.csv)):", "",
-                  _md(fit.residuals_table(fits).apply(lambda c: c.map(lambda v: f"{v:.5f}" if isinstance(v, float) else str(v)))),
-                  ""]
+                L += [
+                    f"**Warning:** {few[0].warning}"
+                    + (f"; so do the other {len(few) - 1} fits above" if len(few) > 1 else "")
+                    + ".",
+                    "",
+                ]
+            L += [
+                "Residuals (observed - fitted log10(1000 t)) per n ([residuals.csv](residuals.csv), "
+                "all fits: [fits.csv](fits.csv)):",
+                "",
+                _md(
+                    fit.residuals_table(fits).apply(
+                        lambda c: c.map(lambda v: f"{v:.5f}" if isinstance(v, float) else str(v))
+                    )
+                ),
+                "",
+            ]
         else:
             L += [f"No fit: {fit_error}", ""]
-        L += ["## Compared with the paper", "",
-              f"The published values of {paper.REFERENCE} beside ours, where our data has the n, with what our "
-              "sample can say about each (95% intervals; \"cannot tell\" when it is too small to test a claim).", ""]
+        L += [
+            "## Compared with the paper",
+            "",
+            f"The published values of {paper.REFERENCE} beside ours, where our data has the n, with what our "
+            'sample can say about each (95% intervals; "cannot tell" when it is too small to test a claim).',
+            "",
+        ]
         comparison = paper_comparison(table, fits, runs, engines or None)
         L += [_md(comparison) if not comparison.empty else "(no n of ours matches a published value)", ""]
-        L += ["## False negatives against the paper's bounds", "",
-              "Per n and pooled per claim: the share with its exact (Clopper-Pearson) 95% interval; \"below\" when the "
-              "interval lies below the paper's bound, \"cannot tell\" when it contains it: the sample is too small "
-              "to test the claim, and with none seen it takes the number of cases shown (the interval's upper end "
-              "is about 3.7 / cases; the one-sided rule of three says 3 / cases).", "",
-              table_mod.false_negative_markdown(table_mod.false_negative_table(table)), ""]
+        L += [
+            "## False negatives against the paper's bounds",
+            "",
+            'Per n and pooled per claim: the share with its exact (Clopper-Pearson) 95% interval; "below" when the '
+            'interval lies below the paper\'s bound, "cannot tell" when it contains it: the sample is too small '
+            "to test the claim, and with none seen it takes the number of cases shown (the interval's upper end "
+            "is about 3.7 / cases; the one-sided rule of three says 3 / cases).",
+            "",
+            table_mod.false_negative_markdown(table_mod.false_negative_table(table)),
+            "",
+        ]
     else:
         L += [""]
     L += inst_lines
@@ -691,16 +889,26 @@ def _report_lines(plan: _Single, table_md, figs: _Figures, inst_lines: list[str]
     L += figs.lines(out_dir)
     if table is not None:
         if not runs:
-            L += ["(No randSet & randSet figure: give `--randset N:CSV` with the per-trial CSV of "
-                  "`nqc randset N --trials-csv CSV`, or `--nqc BIN` to run it.)", ""]
+            L += [
+                "(No randSet & randSet figure: give `--randset N:CSV` with the per-trial CSV of "
+                "`nqc randset N --trials-csv CSV`, or `--nqc BIN` to run it.)",
+                "",
+            ]
         else:
             L += randset_lines(runs, out_dir)
     L += timeline_lines
     if options.command:
         L += ["## Reproduce", "", "```sh", options.command, "```", ""]
     if config:
-        L += ["<details><summary>Config (resolved, from the result file)</summary>", "", "```json",
-              json.dumps(config, indent=2), "```", "", "</details>"]
+        L += [
+            "<details><summary>Config (resolved, from the result file)</summary>",
+            "",
+            "```json",
+            json.dumps(config, indent=2),
+            "```",
+            "",
+            "</details>",
+        ]
     return L
 
 
@@ -709,11 +917,30 @@ def _failure_lines(cases: pd.DataFrame, options: ReportOptions, keys: list[str] 
     L = ["## False negatives and cases that gave up", ""]
     if failed.empty:
         return L + ["None.", ""]
-    cols = [c for c in [*(keys or []), "case_id", "n", "k", "outcome", "false_negative", "backtracks", "nodes",
-                        "limit", options.time] if c in failed.columns]
-    return L + [f"{len(failed)} cases" + (f"; the first {MAX_LISTED_FAILURES}" if len(failed) > MAX_LISTED_FAILURES else "")
-                + ". `nqc export RESULTS --case ID` writes a stored composition, `nqc rerun RESULTS --case ID` runs it again.", "",
-                _md(failed[cols].head(MAX_LISTED_FAILURES).astype(str)), ""]
+    cols = [
+        c
+        for c in [
+            *(keys or []),
+            "case_id",
+            "n",
+            "k",
+            "outcome",
+            "false_negative",
+            "backtracks",
+            "nodes",
+            "limit",
+            options.time,
+        ]
+        if c in failed.columns
+    ]
+    return L + [
+        f"{len(failed)} cases"
+        + (f"; the first {MAX_LISTED_FAILURES}" if len(failed) > MAX_LISTED_FAILURES else "")
+        + ". `nqc export RESULTS --case ID` writes a stored composition, `nqc rerun RESULTS --case ID` runs it again.",
+        "",
+        _md(failed[cols].head(MAX_LISTED_FAILURES).astype(str)),
+        "",
+    ]
 
 
 @dataclass
@@ -730,8 +957,11 @@ class _Comparison:
 
 def _comparison_plan(cases: pd.DataFrame, by, options: ReportOptions) -> _Comparison:
     if options.hist_k is not None or options.hist_n is not None:
-        warnings.warn("--hist-n/--hist-k: a comparison report draws no histograms (they are per run: give one "
-                      "run's results)", AnalysisWarning, stacklevel=3)
+        warnings.warn(
+            "--hist-n/--hist-k: a comparison report draws no histograms (they are per run: give one " "run's results)",
+            AnalysisWarning,
+            stacklevel=3,
+        )
     generated = cases[~instance_cases(cases).to_numpy()]
     comp, table, fit_rows = None, None, []
     if not generated.empty:
@@ -753,10 +983,16 @@ def _groups_table(cases: pd.DataFrame, by) -> pd.DataFrame:
     """Per group: its cases, engines, experiments, config hashes and result files."""
     rows = []
     for labels, part in groups.split(cases, by, warn=False):
-        rows.append({**labels, "cases": str(len(part)), "engine": ", ".join(sorted(set(groups.engines(part)))),
-                     "experiment": ", ".join(sorted({str(v) for v in part[EXPERIMENT].unique()})),
-                     "config hash": ", ".join(sorted({str(v)[:16] for v in part[CONFIG_HASH].unique()})),
-                     "n": ", ".join(str(int(v)) for v in sorted(part["n"].unique()))})
+        rows.append(
+            {
+                **labels,
+                "cases": str(len(part)),
+                "engine": ", ".join(sorted(set(groups.engines(part)))),
+                "experiment": ", ".join(sorted({str(v) for v in part[EXPERIMENT].unique()})),
+                "config hash": ", ".join(sorted({str(v)[:16] for v in part[CONFIG_HASH].unique()})),
+                "n": ", ".join(str(int(v)) for v in sorted(part["n"].unique())),
+            }
+        )
     return pd.DataFrame(rows)
 
 
@@ -768,42 +1004,74 @@ def _write_comparison(out_dir: Path, plan: _Comparison, options: ReportOptions, 
     cases, comp, table = plan.cases, plan.comp, plan.table
     by_text = " ".join(f"--by {b}" for b in plan.by) if tuple(plan.by) != groups.DEFAULT else "run (config and engine)"
     names = [str(v) for v in dict.fromkeys(cases[EXPERIMENT].astype(str)) if str(v)]
-    L = [f"# nqc comparison: {', '.join(names) or 'unnamed experiments'}", "",
-         f"{len(cases)} cases in {groups.count(cases, plan.by)} groups by {by_text}; time per case: `{options.time}` "
-         "(seconds of the engine call only). Every interval is a 95% interval.", "", _md(_groups_table(cases, plan.by)),
-         "", "Result files:", ""]
+    L = [
+        f"# nqc comparison: {', '.join(names) or 'unnamed experiments'}",
+        "",
+        f"{len(cases)} cases in {groups.count(cases, plan.by)} groups by {by_text}; time per case: `{options.time}` "
+        "(seconds of the engine call only). Every interval is a 95% interval.",
+        "",
+        _md(_groups_table(cases, plan.by)),
+        "",
+        "Result files:",
+        "",
+    ]
     L += _provenance(cases)
     L += [""]
     figs = _Figures(out_dir / "figures", options, keep)
     if comp is not None:
         output.write_csv(comp, keep(out_dir / "compare.csv"), index=False, float_format="%.9g")
         base = comp.attrs["baseline"]
-        L += ["## Summary", "",
-              f"Mean completion time per case against **{base}** (the baseline), per n: \"faster\" or \"slower\" "
-              "only where the 95% interval of the ratio of mean times excludes 1.", ""]
+        L += [
+            "## Summary",
+            "",
+            f'Mean completion time per case against **{base}** (the baseline), per n: "faster" or "slower" '
+            "only where the 95% interval of the ratio of mean times excludes 1.",
+            "",
+        ]
         L += compare.summary(comp) + [""]
-        L += ["## Side by side per n", "",
-              "Per n, the groups one under the other: cases; mean and t90mean time per case with their 95% "
-              "confidence intervals (t distribution; the t90mean's from its winsorized variance); the share without "
-              "backtracking (each engine counts its own backtracks) and the false negatives with exact "
-              "(Clopper-Pearson) 95% intervals of their shares; cases that gave up and infeasible ones; the mean "
-              f"time as a multiple of {base}'s with its 95% interval (delta method on the log ratio; *paired* when "
-              "both ran the same compositions, as two engines on one config do). All columns: "
-              "[compare.csv](compare.csv); Table 1 per group: [table1.csv](table1.csv).", "",
-              compare.to_markdown(comp), ""]
+        L += [
+            "## Side by side per n",
+            "",
+            "Per n, the groups one under the other: cases; mean and t90mean time per case with their 95% "
+            "confidence intervals (t distribution; the t90mean's from its winsorized variance); the share without "
+            "backtracking (each engine counts its own backtracks) and the false negatives with exact "
+            "(Clopper-Pearson) 95% intervals of their shares; cases that gave up and infeasible ones; the mean "
+            f"time as a multiple of {base}'s with its 95% interval (delta method on the log ratio; *paired* when "
+            "both ran the same compositions, as two engines on one config do). All columns: "
+            "[compare.csv](compare.csv); Table 1 per group: [table1.csv](table1.csv).",
+            "",
+            compare.to_markdown(comp),
+            "",
+        ]
     if table is not None:
         table_mod.to_csv(table, keep(out_dir / "table1.csv"))
         table_md = table_mod.to_markdown(table)
         output.write_text(keep(out_dir / "table1.md"), table_md + "\n")
         if comp is None:  # one group of generated cases: nothing side by side, its Table 1 instead
-            L += ["## Table 1", "", "Of the generated cases (every column: [table1.csv](table1.csv)).", "", table_md, ""]
-        L += ["## False negatives against the paper's bounds", "",
-              "Per group, per n and pooled per claim of the paper: the share with its exact 95% interval, "
-              "\"cannot tell\" when the interval contains the bound (with the cases it would take, none seen).", "",
-              table_mod.false_negative_markdown(table_mod.false_negative_table(table)), ""]
-        L += ["## Time regression per group", "",
-              "Least squares of log10(1000 t) = a + b log10(n) for the mean time per case, per group, beside the "
-              f"paper's b = {paper.B} (fitted over n = {paper.FIT_N_MIN}..10^8).", ""]
+            L += [
+                "## Table 1",
+                "",
+                "Of the generated cases (every column: [table1.csv](table1.csv)).",
+                "",
+                table_md,
+                "",
+            ]
+        L += [
+            "## False negatives against the paper's bounds",
+            "",
+            "Per group, per n and pooled per claim of the paper: the share with its exact 95% interval, "
+            '"cannot tell" when the interval contains the bound (with the cases it would take, none seen).',
+            "",
+            table_mod.false_negative_markdown(table_mod.false_negative_table(table)),
+            "",
+        ]
+        L += [
+            "## Time regression per group",
+            "",
+            "Least squares of log10(1000 t) = a + b log10(n) for the mean time per case, per group, beside the "
+            f"paper's b = {paper.B} (fitted over n = {paper.FIT_N_MIN}..10^8).",
+            "",
+        ]
         fit_rows, csv_rows = [], []
         for labels, got in plan.fits:
             label = compare.SEPARATOR.join(labels.values())
@@ -812,32 +1080,51 @@ def _write_comparison(out_dir: Path, plan: _Comparison, options: ReportOptions, 
                 continue
             f = next(f for f in got if f.quantity == "mean_s")
             ci = f" ({f.b_ci[0]:.3f}..{f.b_ci[1]:.3f})" if math.isfinite(f.b_ci[0]) else " (no interval)"
-            fit_rows.append({"group": label, "n range": f"{f.n_min}..{f.n_max}", "points": str(f.points),
-                             "b (95% CI)": f"{f.b:.3f}{ci}", "R": f"{f.r:.4f}"})
+            fit_rows.append(
+                {
+                    "group": label,
+                    "n range": f"{f.n_min}..{f.n_max}",
+                    "points": str(f.points),
+                    "b (95% CI)": f"{f.b:.3f}{ci}",
+                    "R": f"{f.r:.4f}",
+                }
+            )
             csv = fit.fits_csv(got)
             for i, (k, v) in enumerate(labels.items()):
                 csv.insert(i, k, v)
             csv_rows.append(csv)
         L += [_md(pd.DataFrame(fit_rows)), ""]
-        warned = [f"**Warning** ({compare.SEPARATOR.join(labels.values())}): {f.warning}." for labels, got in plan.fits
-                  if not isinstance(got, str) for f in got if f.quantity == "mean_s" and f.warning]
+        warned = [
+            f"**Warning** ({compare.SEPARATOR.join(labels.values())}): {f.warning}."
+            for labels, got in plan.fits
+            if not isinstance(got, str)
+            for f in got
+            if f.quantity == "mean_s" and f.warning
+        ]
         for line in warned:
             L += [line, ""]
         if csv_rows:
-            output.write_csv(pd.concat(csv_rows, ignore_index=True), keep(out_dir / "fits.csv"), index=False,
-                             float_format="%.9g")
+            output.write_csv(
+                pd.concat(csv_rows, ignore_index=True), keep(out_dir / "fits.csv"), index=False, float_format="%.9g"
+            )
             L += ["All fits (per placed queen too): [fits.csv](fits.csv).", ""]
     L += _instance_outputs(out_dir, cases, plan.by, options, keep)
     if comp is not None:
-        figs.draw("compare_time", "Mean completion time per case vs n, one line per group, with 95% confidence "
-                  f"intervals (top), and each group's mean time as a multiple of {comp.attrs['baseline']}'s with "
-                  "its 95% interval (bottom; below 1: faster). Points of different groups are shifted a little "
-                  "sideways so that their intervals do not overlap.",
-                  lambda path, dpi: figures.compare_time(comp, path, dpi=dpi))
-        figs.draw("compare_shares", "Share of cases solved without backtracking (top) and false negative share "
-                  "(bottom, log; an open triangle is the 95% upper bound where none was seen) vs n, one line per "
-                  "group, exact 95% intervals, with the paper's false negative bounds.",
-                  lambda path, dpi: figures.compare_shares(comp, path, dpi=dpi))
+        figs.draw(
+            "compare_time",
+            "Mean completion time per case vs n, one line per group, with 95% confidence "
+            f"intervals (top), and each group's mean time as a multiple of {comp.attrs['baseline']}'s with "
+            "its 95% interval (bottom; below 1: faster). Points of different groups are shifted a little "
+            "sideways so that their intervals do not overlap.",
+            lambda path, dpi: figures.compare_time(comp, path, dpi=dpi),
+        )
+        figs.draw(
+            "compare_shares",
+            "Share of cases solved without backtracking (top) and false negative share "
+            "(bottom, log; an open triangle is the 95% upper bound where none was seen) vs n, one line per "
+            "group, exact 95% intervals, with the paper's false negative bounds.",
+            lambda path, dpi: figures.compare_shares(comp, path, dpi=dpi),
+        )
     labels = groups.group_frame(cases, plan.by).astype(str).agg(compare.SEPARATOR.join, axis=1)
     L += _failure_lines(cases.assign(group=labels.to_numpy()), options, ["group"])
     if figs.entries:
@@ -847,9 +1134,17 @@ def _write_comparison(out_dir: Path, plan: _Comparison, options: ReportOptions, 
         L += ["## Reproduce", "", "```sh", options.command, "```", ""]
     for s in {s.attrs.get("config_hash", ""): s for s in cases.attrs.get("sources", [])}.values():
         if s.config:
-            L += [f"<details><summary>Config {s.config.get('name', '')} ({s.attrs.get('config_hash', '')}, "
-                  "resolved, from the result file)</summary>", "", "```json", json.dumps(s.config, indent=2), "```",
-                  "", "</details>", ""]
+            L += [
+                f"<details><summary>Config {s.config.get('name', '')} ({s.attrs.get('config_hash', '')}, "
+                "resolved, from the result file)</summary>",
+                "",
+                "```json",
+                json.dumps(s.config, indent=2),
+                "```",
+                "",
+                "</details>",
+                "",
+            ]
     return output.write_text(keep(out_dir / "report.md"), "\n".join(L).rstrip("\n") + "\n")
 
 

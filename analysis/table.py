@@ -32,19 +32,53 @@ from analysis import groups, output, paper
 from analysis.errors import AnalysisError
 
 #: Columns of :func:`table1`, in order.
-COLUMNS = ["n", "cases", "mean_s", "median_s", "t90mean_s", "max_s", "bt0", "bt1", "bt2", "bt3",
-           "bt_more", "false_negatives", "false_negative_share", "false_negative_share_lo",
-           "false_negative_share_hi", "gave_up", "infeasible",
-           "mean_backtracks", "mean_k", "mean_s_lo", "mean_s_hi", "t90mean_s_lo", "t90mean_s_hi",
-           "bt0_lo", "bt0_hi"]
+COLUMNS = [
+    "n",
+    "cases",
+    "mean_s",
+    "median_s",
+    "t90mean_s",
+    "max_s",
+    "bt0",
+    "bt1",
+    "bt2",
+    "bt3",
+    "bt_more",
+    "false_negatives",
+    "false_negative_share",
+    "false_negative_share_lo",
+    "false_negative_share_hi",
+    "gave_up",
+    "infeasible",
+    "mean_backtracks",
+    "mean_k",
+    "mean_s_lo",
+    "mean_s_hi",
+    "t90mean_s_lo",
+    "t90mean_s_hi",
+    "bt0_lo",
+    "bt0_hi",
+]
 #: Confidence level of every interval the analysis gives.
 LEVEL = 0.95
 
 #: Markdown headers of the columns shown in reports (the CSV has all of COLUMNS).
-_MARKDOWN = {"n": "n", "cases": "cases", "mean_s": "mean s", "median_s": "median s",
-             "t90mean_s": "t90mean s", "max_s": "max s", "bt0": "0 bt", "bt1": "1 bt",
-             "bt2": "2 bt", "bt3": "3 bt", "bt_more": ">3 bt", "false_negatives": "false neg",
-             "false_negative_share": "false neg share", "gave_up": "gave up"}
+_MARKDOWN = {
+    "n": "n",
+    "cases": "cases",
+    "mean_s": "mean s",
+    "median_s": "median s",
+    "t90mean_s": "t90mean s",
+    "max_s": "max s",
+    "bt0": "0 bt",
+    "bt1": "1 bt",
+    "bt2": "2 bt",
+    "bt3": "3 bt",
+    "bt_more": ">3 bt",
+    "false_negatives": "false neg",
+    "false_negative_share": "false neg share",
+    "gave_up": "gave up",
+}
 
 
 def clopper_pearson(count, cases, level: float = 0.95) -> tuple[np.ndarray, np.ndarray]:
@@ -104,17 +138,31 @@ def _row(n: int, group: pd.DataFrame, time: str) -> dict:
     mean_lo, mean_hi = mean_ci(t)
     t90_lo, t90_hi = t90mean_ci(t)
     return {
-        "n": int(n), "cases": cases,
-        "mean_s": float(t.mean()), "median_s": float(np.median(t)), "t90mean_s": t90mean(t),
+        "n": int(n),
+        "cases": cases,
+        "mean_s": float(t.mean()),
+        "median_s": float(np.median(t)),
+        "t90mean_s": t90mean(t),
         "max_s": float(t.max()),
-        "bt0": float(np.mean(bt == 0)), "bt1": float(np.mean(bt == 1)), "bt2": float(np.mean(bt == 2)),
-        "bt3": float(np.mean(bt == 3)), "bt_more": float(np.mean(bt > 3)),
-        "false_negatives": fn, "false_negative_share": fn / cases,
-        "false_negative_share_lo": float(fn_lo), "false_negative_share_hi": float(fn_hi),
-        "gave_up": int(np.sum(outcome == "gave_up")), "infeasible": int(np.sum(outcome == "infeasible")),
-        "mean_backtracks": float(bt.mean()), "mean_k": float(group["k"].mean()),
-        "mean_s_lo": mean_lo, "mean_s_hi": mean_hi, "t90mean_s_lo": t90_lo, "t90mean_s_hi": t90_hi,
-        "bt0_lo": float(bt0_lo), "bt0_hi": float(bt0_hi),
+        "bt0": float(np.mean(bt == 0)),
+        "bt1": float(np.mean(bt == 1)),
+        "bt2": float(np.mean(bt == 2)),
+        "bt3": float(np.mean(bt == 3)),
+        "bt_more": float(np.mean(bt > 3)),
+        "false_negatives": fn,
+        "false_negative_share": fn / cases,
+        "false_negative_share_lo": float(fn_lo),
+        "false_negative_share_hi": float(fn_hi),
+        "gave_up": int(np.sum(outcome == "gave_up")),
+        "infeasible": int(np.sum(outcome == "infeasible")),
+        "mean_backtracks": float(bt.mean()),
+        "mean_k": float(group["k"].mean()),
+        "mean_s_lo": mean_lo,
+        "mean_s_hi": mean_hi,
+        "t90mean_s_lo": t90_lo,
+        "t90mean_s_hi": t90_hi,
+        "bt0_lo": float(bt0_lo),
+        "bt0_hi": float(bt0_hi),
     }
 
 
@@ -140,7 +188,7 @@ def table_by(cases: pd.DataFrame, by=groups.DEFAULT, time: str = "wall_s") -> pd
 
 def group_columns(table: pd.DataFrame) -> list[str]:
     """The group columns of a table from :func:`table_by` (those before ``n``)."""
-    return list(table.columns[:list(table.columns).index("n")])
+    return list(table.columns[: list(table.columns).index("n")])
 
 
 #: Columns of :func:`false_negative_table`.
@@ -158,15 +206,20 @@ def power_note(cases: int, fn: int, lo: float, hi: float, bound: float | None) -
     """What a sample of `cases` with `fn` false negatives (interval lo..hi) can say about a
     claimed bound (None: the paper saw none), in words."""
     if bound is None:
-        return (f"none in {cases:,}: consistent (95% upper bound {hi:.2g})" if fn == 0
-                else f"{fn} seen where the paper saw none")
+        return (
+            f"none in {cases:,}: consistent (95% upper bound {hi:.2g})"
+            if fn == 0
+            else f"{fn} seen where the paper saw none"
+        )
     if hi < bound:
         return f"the 95% upper bound {hi:.2g} is below {bound:g}"
     if lo >= bound:
         return f"the 95% lower bound {lo:.2g} is above {bound:g}: more than the paper's bound"
     if fn == 0:
-        return (f"the sample cannot test the claim: none in {cases:,} cases leaves a 95% upper bound of "
-                f"{hi:.2g}, above {bound:g}; it takes {cases_needed(bound):,} cases with none seen")
+        return (
+            f"the sample cannot test the claim: none in {cases:,} cases leaves a 95% upper bound of "
+            f"{hi:.2g}, above {bound:g}; it takes {cases_needed(bound):,} cases with none seen"
+        )
     return f"the sample cannot tell: the 95% interval {lo:.2g}..{hi:.2g} contains {bound:g}"
 
 
@@ -177,10 +230,18 @@ def _fn_row(label, cases: int, fn: int, bound: float | None) -> dict:
     else:
         claim = f"< {bound:g}"
         verdict = "below" if hi < bound else "above" if lo >= bound else "cannot tell"
-    return {"n": label, "cases": cases, "false_negatives": fn, "share": fn / cases if cases else float("nan"),
-            "lo": lo, "hi": hi, "paper": claim, "verdict": verdict,
-            "cases_needed": cases_needed(bound) if bound is not None else None,
-            "note": power_note(cases, fn, lo, hi, bound)}
+    return {
+        "n": label,
+        "cases": cases,
+        "false_negatives": fn,
+        "share": fn / cases if cases else float("nan"),
+        "lo": lo,
+        "hi": hi,
+        "paper": claim,
+        "verdict": verdict,
+        "cases_needed": cases_needed(bound) if bound is not None else None,
+        "note": power_note(cases, fn, lo, hi, bound),
+    }
 
 
 def false_negative_table(table: pd.DataFrame) -> pd.DataFrame:
@@ -221,21 +282,32 @@ def false_negative_table(table: pd.DataFrame) -> pd.DataFrame:
 def false_negative_markdown(fn: pd.DataFrame) -> str:
     """:func:`false_negative_table` as Markdown: shares as fractions (3 significant digits), the
     verdict with the cases a claim the sample cannot test would need."""
+
     def frac(x: float) -> str:
         return "0" if x == 0 else f"{x:.3g}"
-    keys = list(fn.columns[:list(fn.columns).index("n")])
+
+    keys = list(fn.columns[: list(fn.columns).index("n")])
 
     def verdict(r) -> str:
         if r["verdict"] == "cannot tell" and r["false_negatives"] == 0:
             return f"cannot tell: needs {r['cases_needed']:,} cases"
         return r["verdict"]
-    shown = pd.DataFrame({
-        **{k: fn[k].map(str) for k in keys},
-        "n": fn["n"].map(str), "cases": fn["cases"].map(str), "false neg": fn["false_negatives"].map(str),
-        "share": fn["share"].map(frac), "95% interval": [f"{frac(a)} .. {frac(b)}" for a, b in zip(fn["lo"], fn["hi"])],
-        "paper": fn["paper"], "verdict": [verdict(r) for _, r in fn.iterrows()]})
-    return shown.to_markdown(index=False, colalign=["left"] * len(keys) + ["right"] * 5 + ["left"] * 2,
-                             disable_numparse=True)
+
+    shown = pd.DataFrame(
+        {
+            **{k: fn[k].map(str) for k in keys},
+            "n": fn["n"].map(str),
+            "cases": fn["cases"].map(str),
+            "false neg": fn["false_negatives"].map(str),
+            "share": fn["share"].map(frac),
+            "95% interval": [f"{frac(a)} .. {frac(b)}" for a, b in zip(fn["lo"], fn["hi"])],
+            "paper": fn["paper"],
+            "verdict": [verdict(r) for _, r in fn.iterrows()],
+        }
+    )
+    return shown.to_markdown(
+        index=False, colalign=["left"] * len(keys) + ["right"] * 5 + ["left"] * 2, disable_numparse=True
+    )
 
 
 def _seconds(x: float) -> str:
@@ -255,14 +327,26 @@ def to_markdown(table: pd.DataFrame) -> str:
     columns come first): times in seconds (3 significant digits), backtrack shares in %, the
     false negative share as a fraction ([Grigoryan] quotes bounds like 1e-4)."""
     keys = group_columns(table)
-    shown = pd.DataFrame({**{k: table[k].map(str) for k in keys}, **{
-        header: (table[col].map(_seconds) if col.endswith("_s")
-                 else table[col].map(_percent) if col.startswith("bt")
-                 else table[col].map(_fraction) if col.endswith("share")
-                 else table[col].map(str))
-        for col, header in _MARKDOWN.items()}})
-    return shown.to_markdown(index=False, colalign=["left"] * len(keys) + ["right"] * (len(shown.columns) - len(keys)),
-                             disable_numparse=True)
+    shown = pd.DataFrame(
+        {
+            **{k: table[k].map(str) for k in keys},
+            **{
+                header: (
+                    table[col].map(_seconds)
+                    if col.endswith("_s")
+                    else table[col].map(_percent)
+                    if col.startswith("bt")
+                    else table[col].map(_fraction)
+                    if col.endswith("share")
+                    else table[col].map(str)
+                )
+                for col, header in _MARKDOWN.items()
+            },
+        }
+    )
+    return shown.to_markdown(
+        index=False, colalign=["left"] * len(keys) + ["right"] * (len(shown.columns) - len(keys)), disable_numparse=True
+    )
 
 
 def to_csv(table: pd.DataFrame, path) -> None:

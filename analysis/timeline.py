@@ -56,10 +56,35 @@ MIN_HEIGHT_IN, MAX_HEIGHT_IN = 3.2, 16.0
 #: The columns the timeline needs (``start_s`` since schema 2.2).
 NEEDED = ("start_s", "wall_s", "rank", "launch")
 
-RANK_COLUMNS = ["experiment", "config_hash", "launch", "host", "rank", "cases", "shards", "busy_s", "first_start_s",
-                "last_end_s", "span_s", "busy_share"]
-HOST_COLUMNS = ["experiment", "config_hash", "launch", "host", "ranks", "rank_count", "cases", "busy_s",
-                "last_end_s", "span_s", "busy_share", "rank_share_min", "rank_share_max"]
+RANK_COLUMNS = [
+    "experiment",
+    "config_hash",
+    "launch",
+    "host",
+    "rank",
+    "cases",
+    "shards",
+    "busy_s",
+    "first_start_s",
+    "last_end_s",
+    "span_s",
+    "busy_share",
+]
+HOST_COLUMNS = [
+    "experiment",
+    "config_hash",
+    "launch",
+    "host",
+    "ranks",
+    "rank_count",
+    "cases",
+    "busy_s",
+    "last_end_s",
+    "span_s",
+    "busy_share",
+    "rank_share_min",
+    "rank_share_max",
+]
 _KEY = ["config_hash", "launch"]
 
 
@@ -121,8 +146,17 @@ class Timeline:
         return _draw(self, path, dpi, max_panels)
 
 
-_LANE_COLUMNS = ["config_hash", "experiment", "launch", "rank", "cases", "shards", "busy_s", "first_start_s",
-                 "last_end_s"]
+_LANE_COLUMNS = [
+    "config_hash",
+    "experiment",
+    "launch",
+    "rank",
+    "cases",
+    "shards",
+    "busy_s",
+    "first_start_s",
+    "last_end_s",
+]
 _BAR_COLUMNS = ["config_hash", "launch", "rank", "shard_id", "start_s", "end_s", "busy_s", "cases", "shade"]
 
 
@@ -133,8 +167,15 @@ def _kept(cases: pd.DataFrame) -> np.ndarray | None:
         return None
     start, wall = cases["start_s"].to_numpy(dtype=float), cases["wall_s"].to_numpy(dtype=float)
     launch, rank = cases["launch"].to_numpy(dtype=float), cases["rank"].to_numpy(dtype=float)
-    return np.isfinite(start) & np.isfinite(wall) & (wall >= 0) & np.isfinite(launch) & (launch > 0) \
-        & np.isfinite(rank) & (rank >= 0)
+    return (
+        np.isfinite(start)
+        & np.isfinite(wall)
+        & (wall >= 0)
+        & np.isfinite(launch)
+        & (launch > 0)
+        & np.isfinite(rank)
+        & (rank >= 0)
+    )
 
 
 def has_timeline(cases: pd.DataFrame) -> bool:
@@ -161,16 +202,22 @@ def _runs(cases: pd.DataFrame, keep: np.ndarray) -> tuple[np.ndarray, list[str],
     by_row = sorted(zip(rows, present))  # runs in the order of their first case (the paths' order)
     renumber = np.zeros(len(names), dtype=np.int64)
     renumber[[code for _, code in by_row]] = np.arange(len(by_row))
-    return (renumber[codes], [names[code] for _, code in by_row],
-            [str(experiment.iloc[row]) if experiment is not None else "" for row, _ in by_row])
+    return (
+        renumber[codes],
+        [names[code] for _, code in by_row],
+        [str(experiment.iloc[row]) if experiment is not None else "" for row, _ in by_row],
+    )
 
 
 def _build(cases: pd.DataFrame, fraction: float = MERGE_FRACTION) -> Timeline:
     """The :class:`Timeline` of `cases` without its ranks' hosts (see :func:`of`)."""
     keep = _kept(cases)
     if keep is None or not keep.any():
-        return Timeline(pd.DataFrame(columns=_LANE_COLUMNS), pd.DataFrame(columns=_KEY + ["experiment", "span_s"]),
-                        pd.DataFrame(columns=_BAR_COLUMNS))
+        return Timeline(
+            pd.DataFrame(columns=_LANE_COLUMNS),
+            pd.DataFrame(columns=_KEY + ["experiment", "span_s"]),
+            pd.DataFrame(columns=_BAR_COLUMNS),
+        )
     code, names, experiments = _runs(cases, keep)
     start = cases["start_s"].to_numpy(dtype=float)[keep]
     wall = cases["wall_s"].to_numpy(dtype=float)[keep]
@@ -207,15 +254,32 @@ def _build(cases: pd.DataFrame, fraction: float = MERGE_FRACTION) -> Timeline:
     def run_columns(at: np.ndarray) -> dict:
         return {"config_hash": [names[c] for c in code[at]], "experiment": [experiments[c] for c in code[at]]}
 
-    lanes = pd.DataFrame({**run_columns(lane_at), "launch": launch[lane_at], "rank": rank[lane_at],
-                          "cases": np.diff(np.append(lane_at, start.size)), "shards": shards,
-                          "busy_s": np.add.reduceat(wall, lane_at), "first_start_s": start[lane_at],
-                          "last_end_s": np.maximum.reduceat(end, lane_at)})
+    lanes = pd.DataFrame(
+        {
+            **run_columns(lane_at),
+            "launch": launch[lane_at],
+            "rank": rank[lane_at],
+            "cases": np.diff(np.append(lane_at, start.size)),
+            "shards": shards,
+            "busy_s": np.add.reduceat(wall, lane_at),
+            "first_start_s": start[lane_at],
+            "last_end_s": np.maximum.reduceat(end, lane_at),
+        }
+    )
     spans = pd.DataFrame({**run_columns(launch_at), "launch": launch[launch_at], "span_s": span})
-    bars_ = pd.DataFrame({"config_hash": run_columns(bar_at)["config_hash"], "launch": launch[bar_at],
-                          "rank": rank[bar_at], "shard_id": shard[bar_at], "start_s": start[bar_at],
-                          "end_s": np.maximum.reduceat(end, bar_at), "busy_s": np.add.reduceat(wall, bar_at),
-                          "cases": np.diff(np.append(bar_at, start.size)), "shade": shade[bar_at]})
+    bars_ = pd.DataFrame(
+        {
+            "config_hash": run_columns(bar_at)["config_hash"],
+            "launch": launch[bar_at],
+            "rank": rank[bar_at],
+            "shard_id": shard[bar_at],
+            "start_s": start[bar_at],
+            "end_s": np.maximum.reduceat(end, bar_at),
+            "busy_s": np.add.reduceat(wall, bar_at),
+            "cases": np.diff(np.append(bar_at, start.size)),
+            "shade": shade[bar_at],
+        }
+    )
     return Timeline(lanes, spans[_KEY + ["experiment", "span_s"]], bars_)
 
 
@@ -224,8 +288,7 @@ def _per_rank(cases: pd.DataFrame, line: Timeline) -> pd.DataFrame:
     those that ran a case, with their hosts, counts and times (RANK_COLUMNS, plus world_size
     and start_utc), in launch order, ranks grouped by host (hosts by their first rank, "?" last)."""
     known = launch_ranks(cases).merge(line.spans[_KEY], on=_KEY, how="inner")
-    ranks = line.lanes.drop(columns="experiment").merge(known[_KEY + ["rank", "host"]], on=_KEY + ["rank"],
-                                                       how="outer")
+    ranks = line.lanes.drop(columns="experiment").merge(known[_KEY + ["rank", "host"]], on=_KEY + ["rank"], how="outer")
     ranks["host"] = ranks["host"].fillna(UNKNOWN_HOST)
     for column in ("cases", "shards"):
         ranks[column] = ranks[column].fillna(0).astype(np.int64)
@@ -236,8 +299,9 @@ def _per_rank(cases: pd.DataFrame, line: Timeline) -> pd.DataFrame:
     ranks["world_size"] = ranks["world_size"].fillna(0).astype(np.int64)
     ranks["start_utc"] = ranks["start_utc"].fillna("").astype(str)
     span = ranks["span_s"].to_numpy(dtype=float)
-    ranks["busy_share"] = np.where(span > 0, ranks["busy_s"].to_numpy(dtype=float) / np.where(span > 0, span, 1),
-                                   np.nan)
+    ranks["busy_share"] = np.where(
+        span > 0, ranks["busy_s"].to_numpy(dtype=float) / np.where(span > 0, span, 1), np.nan
+    )
     first = ranks.groupby(_KEY + ["host"])["rank"].transform("min")
     ranks["_order"] = np.where(ranks["host"] == UNKNOWN_HOST, np.iinfo(np.int64).max, first)
     ranks = ranks.sort_values(["_launch", "_order", "host", "rank"], kind="stable")
@@ -249,14 +313,29 @@ def _shares(ranks: pd.DataFrame, per: str) -> pd.DataFrame:
     if per == "rank":
         return ranks[RANK_COLUMNS].copy()
     ranks = ranks.assign(_order=np.arange(len(ranks)))
-    hosts = ranks.groupby(_KEY + ["host"], sort=False).agg(
-        experiment=("experiment", "first"), ranks=("rank", format_ranks), rank_count=("rank", "size"),
-        cases=("cases", "sum"), busy_s=("busy_s", "sum"), last_end_s=("last_end_s", "max"),
-        span_s=("span_s", "first"), rank_share_min=("busy_share", "min"), rank_share_max=("busy_share", "max"),
-        _order=("_order", "min")).reset_index().sort_values("_order", kind="stable")
+    hosts = (
+        ranks.groupby(_KEY + ["host"], sort=False)
+        .agg(
+            experiment=("experiment", "first"),
+            ranks=("rank", format_ranks),
+            rank_count=("rank", "size"),
+            cases=("cases", "sum"),
+            busy_s=("busy_s", "sum"),
+            last_end_s=("last_end_s", "max"),
+            span_s=("span_s", "first"),
+            rank_share_min=("busy_share", "min"),
+            rank_share_max=("busy_share", "max"),
+            _order=("_order", "min"),
+        )
+        .reset_index()
+        .sort_values("_order", kind="stable")
+    )
     span = hosts["span_s"].to_numpy(dtype=float)
-    hosts["busy_share"] = np.where(span > 0, hosts["busy_s"].to_numpy(dtype=float)
-                                   / (hosts["rank_count"].to_numpy() * np.where(span > 0, span, 1)), np.nan)
+    hosts["busy_share"] = np.where(
+        span > 0,
+        hosts["busy_s"].to_numpy(dtype=float) / (hosts["rank_count"].to_numpy() * np.where(span > 0, span, 1)),
+        np.nan,
+    )
     return hosts.reset_index(drop=True)[HOST_COLUMNS]
 
 
@@ -296,10 +375,19 @@ def bars(cases: pd.DataFrame, fraction: float = MERGE_FRACTION) -> pd.DataFrame:
 
 def _launch_table(ranks: pd.DataFrame) -> pd.DataFrame:
     """Per launch (config_hash, launch): experiment, world size, start, ranks, cases, busy and span."""
-    per = ranks.groupby(_KEY, sort=False).agg(
-        experiment=("experiment", "first"), world_size=("world_size", "first"), start_utc=("start_utc", "first"),
-        rank_count=("rank", "size"), cases=("cases", "sum"), busy_s=("busy_s", "sum"),
-        span_s=("span_s", "first")).reset_index()
+    per = (
+        ranks.groupby(_KEY, sort=False)
+        .agg(
+            experiment=("experiment", "first"),
+            world_size=("world_size", "first"),
+            start_utc=("start_utc", "first"),
+            rank_count=("rank", "size"),
+            cases=("cases", "sum"),
+            busy_s=("busy_s", "sum"),
+            span_s=("span_s", "first"),
+        )
+        .reset_index()
+    )
     per["world_size"] = np.where(per["world_size"] > 0, per["world_size"], per["rank_count"])
     return per
 
@@ -323,8 +411,9 @@ def panel_height(rows: int) -> float:
     return float(np.clip(0.95 + 0.2 * rows, 1.7, 6.0))
 
 
-def draw(cases: pd.DataFrame, path, dpi: float = figures.DPI, max_panels: int = MAX_PANELS,
-         fraction: float = MERGE_FRACTION) -> Path:
+def draw(
+    cases: pd.DataFrame, path, dpi: float = figures.DPI, max_panels: int = MAX_PANELS, fraction: float = MERGE_FRACTION
+) -> Path:
     """The timeline figure: one panel per launch (the `max_panels` with the most engine time when
     there are more, in launch order), a row per rank, ranks grouped by host (labelled on the
     left with the host and its ranks, a line between hosts; each host its colour), a bar per
@@ -349,8 +438,9 @@ def _draw(line: Timeline, path, dpi: float, max_panels: int) -> Path:
     heights = np.array([panel_height(r) + (0.18 if several_runs else 0) for r in rows["rows"]])
     title_in, legend_in = (0.55 if total > len(launches) else 0.35), 0.55
     heights *= min(1.0, (MAX_HEIGHT_IN - title_in - legend_in) / heights.sum())  # several tall panels: squeezed
-    fig = Figure(figsize=(WIDTH_IN, max(MIN_HEIGHT_IN, title_in + sum(heights) + legend_in)), dpi=dpi,
-                 layout="constrained")
+    fig = Figure(
+        figsize=(WIDTH_IN, max(MIN_HEIGHT_IN, title_in + sum(heights) + legend_in)), dpi=dpi, layout="constrained"
+    )
     FigureCanvasAgg(fig)
     axes = fig.subplots(len(launches), 1, squeeze=False, gridspec_kw={"height_ratios": list(heights)})[:, 0]
     ranks_of = dict(tuple(ranks.groupby(_KEY, sort=False)))
@@ -358,20 +448,32 @@ def _draw(line: Timeline, path, dpi: float, max_panels: int) -> Path:
     for ax, launch, height in zip(axes, launches.itertuples(), heights):
         key = (launch.config_hash, launch.launch)
         _panel(ax, launch, ranks_of[key], bars_of[key], height, several_runs)
-    axes[-1].legend(*_legend_handles(), handler_map={tuple: HandlerTuple(ndivide=None, pad=0)}, loc="upper center",
-                    bbox_to_anchor=(0.5, 0), ncol=2, fontsize=7, frameon=False,
-                    bbox_transform=blended_transform_factory(fig.transFigure, axes[-1].transAxes)
-                    + ScaledTranslation(0, -0.42, fig.dpi_scale_trans))  # centred on the figure, below the x label
-    more = f"\n{len(launches)} of {total} launches drawn (those with the most engine time); the tables list every one" \
-        if total > len(launches) else ""
+    axes[-1].legend(
+        *_legend_handles(),
+        handler_map={tuple: HandlerTuple(ndivide=None, pad=0)},
+        loc="upper center",
+        bbox_to_anchor=(0.5, 0),
+        ncol=2,
+        fontsize=7,
+        frameon=False,
+        bbox_transform=blended_transform_factory(fig.transFigure, axes[-1].transAxes)
+        + ScaledTranslation(0, -0.42, fig.dpi_scale_trans),
+    )  # centred on the figure, below the x label
+    more = (
+        f"\n{len(launches)} of {total} launches drawn (those with the most engine time); the tables list every one"
+        if total > len(launches)
+        else ""
+    )
     fig.suptitle("Timeline: each rank's engine calls over time, ranks grouped by host" + more, fontsize=10)
     return figures._save(fig, path, dpi)
 
 
 def _legend_handles() -> tuple[list, list]:
     dark, light = _shades("C0")
-    return ([(Patch(facecolor=dark), Patch(facecolor=light)), Patch(facecolor="white", edgecolor="0.5")],
-            ["a shard's cases (shades alternate by shard; colour: host)", "idle: no engine call"])
+    return (
+        [(Patch(facecolor=dark), Patch(facecolor=light)), Patch(facecolor="white", edgecolor="0.5")],
+        ["a shard's cases (shades alternate by shard; colour: host)", "idle: no engine call"],
+    )
 
 
 def _panel(ax, launch, ranks: pd.DataFrame, lane_bars: pd.DataFrame, height_in: float, several_runs: bool) -> None:
@@ -383,8 +485,15 @@ def _panel(ax, launch, ranks: pd.DataFrame, lane_bars: pd.DataFrame, height_in: 
     y = lane_bars["rank"].map(rows).to_numpy(dtype=float)
     x0, x1 = lane_bars["start_s"].to_numpy(dtype=float), lane_bars["end_s"].to_numpy(dtype=float)
     half = 0.4
-    verts = np.stack([np.column_stack([x0, y - half]), np.column_stack([x0, y + half]),
-                      np.column_stack([x1, y + half]), np.column_stack([x1, y - half])], axis=1)
+    verts = np.stack(
+        [
+            np.column_stack([x0, y - half]),
+            np.column_stack([x0, y + half]),
+            np.column_stack([x1, y + half]),
+            np.column_stack([x1, y - half]),
+        ],
+        axis=1,
+    )
     shades = {h: _shades(c) for h, c in colours.items()}
     faces = [shades[host_of[int(r)]][int(s)] for r, s in zip(lane_bars["rank"], lane_bars["shade"])]
     ax.add_collection(PolyCollection(verts, facecolors=faces, edgecolors=faces, linewidths=0.2))
@@ -415,11 +524,15 @@ def _panel(ax, launch, ranks: pd.DataFrame, lane_bars: pd.DataFrame, height_in: 
     if len(rows) <= RANK_LABELS_MAX and len(rows) * 8.5 <= room:
         ax.yaxis.remove_overlapping_locs = False  # a host of one rank: its major tick is the rank's minor one
         ax.yaxis.set_minor_locator(FixedLocator(list(rows.values())))
-        ax.yaxis.set_minor_formatter(FixedFormatter(
-            [f"rank {int(r)}: {share_text(s)} busy" if np.isfinite(s) else f"rank {int(r)}"
-             for r, s in zip(ranks["rank"], ranks["busy_share"])]))
-        ax.tick_params(axis="y", which="minor", left=False, labelleft=False, right=False, labelright=True,
-                       labelsize=7)
+        ax.yaxis.set_minor_formatter(
+            FixedFormatter(
+                [
+                    f"rank {int(r)}: {share_text(s)} busy" if np.isfinite(s) else f"rank {int(r)}"
+                    for r, s in zip(ranks["rank"], ranks["busy_share"])
+                ]
+            )
+        )
+        ax.tick_params(axis="y", which="minor", left=False, labelleft=False, right=False, labelright=True, labelsize=7)
     else:
         ax.yaxis.set_minor_locator(NullLocator())
     ax.grid(True, axis="x", alpha=0.3)
@@ -430,10 +543,15 @@ def _panel(ax, launch, ranks: pd.DataFrame, lane_bars: pd.DataFrame, height_in: 
     started = f", {launch.start_utc}" if launch.start_utc else ""
     named = [h for h in hosts if h != UNKNOWN_HOST]
     unknown = len(groups[UNKNOWN_HOST]) if UNKNOWN_HOST in groups.index else 0
-    where = f"{len(named)} host{'s' if len(named) != 1 else ''}" \
-        + (f" (+ {unknown} of unknown host)" if unknown else "")
-    head = (f"{run}launch {launch.launch}{started}: {launch.world_size} rank{'s' if launch.world_size != 1 else ''} "
-            f"on {where}, {launch.cases:,} cases")
-    tail = (f"engine busy {share_text(busy)} of {launch.rank_count} rank{'s' if launch.rank_count != 1 else ''} x "
-            f"{launch.span_s:.3g} s")
+    where = f"{len(named)} host{'s' if len(named) != 1 else ''}" + (
+        f" (+ {unknown} of unknown host)" if unknown else ""
+    )
+    head = (
+        f"{run}launch {launch.launch}{started}: {launch.world_size} rank{'s' if launch.world_size != 1 else ''} "
+        f"on {where}, {launch.cases:,} cases"
+    )
+    tail = (
+        f"engine busy {share_text(busy)} of {launch.rank_count} rank{'s' if launch.rank_count != 1 else ''} x "
+        f"{launch.span_s:.3g} s"
+    )
     ax.set_title(head + (", " if len(head) + len(tail) <= 86 else "\n") + tail, fontsize=8)

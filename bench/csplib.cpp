@@ -107,10 +107,10 @@ struct Row {
 
 struct Setup {
   std::vector<std::string> engines{"auto", "bitboard", "sat", "exact"};  ///< labels
-  bench::EngineVariants variants;  ///< labels of --engine
+  bench::EngineVariants variants;                                        ///< labels of --engine
   int exact_max = 18;
-  bool each = false;  ///< a line per instance on standard error
-  int hardest = 0;    ///< with the peer: this many instances of its longest CPU seconds, listed
+  bool each = false;     ///< a line per instance on standard error
+  int hardest = 0;       ///< with the peer: this many instances of its longest CPU seconds, listed
   int peer_timeout = 0;  ///< seconds after which the peer is stopped (0: never)
   struct Timed {
     double peer, nqc;  // the peer's CPU seconds, auto's
@@ -144,7 +144,8 @@ Commands diagonal_files(const Setup& s, Index n, const std::vector<DiagonalPair>
   plain << n << " " << pairs.size();
   for (const DiagonalPair& p : pairs) plain << " " << p.index << " " << p.type;
   std::ofstream(numbers) << plain.str() << "\n";
-  return {s.peer + " " + std::to_string(d) + " < " + numbers.string(), param.string() + " --diags " + std::to_string(d)};
+  return {s.peer + " " + std::to_string(d) + " < " + numbers.string(),
+          param.string() + " --diags " + std::to_string(d)};
 }
 
 // A composition: a text file for nqc (a column or 0 per row) and the placed queens as the peer's
@@ -161,8 +162,8 @@ Commands composition_files(const Setup& s, const Composition& c) {
   return {peer, text.string()};
 }
 
-bool run_instance(Setup& s, const Composition& board, const Commands& commands, std::uint64_t seed, const std::string& what,
-                  Row& row) {
+bool run_instance(Setup& s, const Composition& board, const Commands& commands, std::uint64_t seed,
+                  const std::string& what, Row& row) {
   const Index n = board.n();
   int verdict = -1;
   const auto agree = [&](int v, const std::string& who) {
@@ -191,9 +192,11 @@ bool run_instance(Setup& s, const Composition& board, const Commands& commands, 
     double nodes = 0, cpu = 0;
     const auto at = out.rfind("Solutions:");
     if (at == std::string::npos ||
-        std::sscanf(out.c_str() + at, "Solutions: %d Nodes: %lf Timeout: %d Time: %lf", &solutions, &nodes, &timeout, &cpu) != 4 ||
+        std::sscanf(out.c_str() + at, "Solutions: %d Nodes: %lf Timeout: %d Time: %lf", &solutions, &nodes, &timeout,
+                    &cpu) != 4 ||
         timeout != 0) {
-      if (s.peer_timeout == 0 || wall < s.peer_timeout) disagree(what + ": the peer printed no verdict: " + out.substr(out.size() > 200 ? out.size() - 200 : 0));
+      if (s.peer_timeout == 0 || wall < s.peer_timeout)
+        disagree(what + ": the peer printed no verdict: " + out.substr(out.size() > 200 ? out.size() - 200 : 0));
       // Stopped by --peer-timeout: its seconds a lower bound, no verdict.
       ++row.peer_timeouts;
       cpu = wall;
@@ -247,10 +250,11 @@ void print_peer(const Row& r) {
   const auto& pp = r.seconds.at("peer process");
   const auto& np = r.seconds.at("nqc process");
   std::printf("| %d | %d | %d%s | %s | %s | %.1f | %s | %s | %.1f | %.2f | %.2f |\n", r.n, r.d, r.instances,
-              r.peer_timeouts > 0 ? (" (" + std::to_string(r.peer_timeouts) + " not decided by the peer: its time at least)").c_str() : "",
-              cell(mean(peer)).c_str(),
-              cell(mean(a)).c_str(), mean(peer) / mean(a), cell(p90(peer)).c_str(), cell(p90(a)).c_str(), p90(peer) / p90(a),
-              mean(pp) / mean(np), p90(pp) / p90(np));
+              r.peer_timeouts > 0
+                  ? (" (" + std::to_string(r.peer_timeouts) + " not decided by the peer: its time at least)").c_str()
+                  : "",
+              cell(mean(peer)).c_str(), cell(mean(a)).c_str(), mean(peer) / mean(a), cell(p90(peer)).c_str(),
+              cell(p90(a)).c_str(), p90(peer) / p90(a), mean(pp) / mean(np), p90(pp) / p90(np));
 }
 
 }  // namespace
@@ -270,15 +274,24 @@ int main(int argc, char** argv) {
   std::vector<std::pair<int, int>> sizes;  // (n, d), d = 0: the default
   for (int i = 2; i < argc; ++i) {
     const std::string a = argv[i];
-    if (a == "--instances" && i + 1 < argc) instances = std::atoi(argv[++i]);
-    else if (a == "--exact-max" && i + 1 < argc) s.exact_max = std::atoi(argv[++i]);
-    else if (a == "--stride" && i + 1 < argc) stride = std::atoi(argv[++i]);
-    else if (a == "--each") s.each = true;
-    else if (a == "--placed" && i + 1 < argc) placed = std::atoi(argv[++i]);
-    else if (a == "--peer-timeout" && i + 1 < argc) s.peer_timeout = std::atoi(argv[++i]);
-    else if (a == "--hardest" && i + 1 < argc) s.hardest = std::atoi(argv[++i]);
-    else if (a == "--peer" && i + 1 < argc) s.peer = fs::absolute(argv[++i]).string();
-    else if (a == "--nqc" && i + 1 < argc) s.nqc = fs::absolute(argv[++i]).string();
+    if (a == "--instances" && i + 1 < argc)
+      instances = std::atoi(argv[++i]);
+    else if (a == "--exact-max" && i + 1 < argc)
+      s.exact_max = std::atoi(argv[++i]);
+    else if (a == "--stride" && i + 1 < argc)
+      stride = std::atoi(argv[++i]);
+    else if (a == "--each")
+      s.each = true;
+    else if (a == "--placed" && i + 1 < argc)
+      placed = std::atoi(argv[++i]);
+    else if (a == "--peer-timeout" && i + 1 < argc)
+      s.peer_timeout = std::atoi(argv[++i]);
+    else if (a == "--hardest" && i + 1 < argc)
+      s.hardest = std::atoi(argv[++i]);
+    else if (a == "--peer" && i + 1 < argc)
+      s.peer = fs::absolute(argv[++i]).string();
+    else if (a == "--nqc" && i + 1 < argc)
+      s.nqc = fs::absolute(argv[++i]).string();
     else if (a == "--engines" && i + 1 < argc) {
       s.engines.clear();
       std::istringstream list(argv[++i]);
@@ -291,7 +304,8 @@ int main(int argc, char** argv) {
       sizes.emplace_back(std::atoi(a.c_str()), colon == std::string::npos ? 0 : std::atoi(a.c_str() + colon + 1));
     }
   }
-  if (!s.peer.empty() && std::find(s.engines.begin(), s.engines.end(), "auto") == s.engines.end()) s.engines.insert(s.engines.begin(), "auto");
+  if (!s.peer.empty() && std::find(s.engines.begin(), s.engines.end(), "auto") == s.engines.end())
+    s.engines.insert(s.engines.begin(), "auto");
   s.tmp = fs::temp_directory_path() / ("nqc-bench-csplib-" + std::to_string(getpid()));
   fs::create_directories(s.tmp);
   std::map<std::pair<int, int>, std::vector<Label>> labels;
@@ -299,31 +313,37 @@ int main(int argc, char** argv) {
   for (std::string line; std::getline(in, line);) {
     int n = 0, d = 0, mininfile = 0, seed = 0, solutions = 0, timeout = 1;
     double nodes = 0, seconds = 0;
-    if (std::sscanf(line.c_str(), "%d %d %d %d %*[^:]:Solutions: %d Nodes: %lf Timeout: %d Time: %lf", &n, &d, &mininfile, &seed,
-                    &solutions, &nodes, &timeout, &seconds) == 8 && timeout == 0)
+    if (std::sscanf(line.c_str(), "%d %d %d %d %*[^:]:Solutions: %d Nodes: %lf Timeout: %d Time: %lf", &n, &d,
+                    &mininfile, &seed, &solutions, &nodes, &timeout, &seconds) == 8 &&
+        timeout == 0)
       labels[{n, d}].push_back({seed, solutions > 0});
   }
   std::vector<Row> rows;
-  std::printf("Mean CPU seconds (and nodes) per instance (engines in process; the peer's as it prints them; nqc "
-              "complete's engine seconds as it prints them)\n\n| n | %s | instances | solvable |", placed > 0 ? "free rows" : "d");
+  std::printf(
+      "Mean CPU seconds (and nodes) per instance (engines in process; the peer's as it prints them; nqc "
+      "complete's engine seconds as it prints them)\n\n| n | %s | instances | solvable |",
+      placed > 0 ? "free rows" : "d");
   for (const auto& name : s.engines) std::printf(" %s s |", name.c_str());
   std::printf("%s\n|---:|---:|---:|---:|", s.peer.empty() ? "" : " peer s | nqc complete s |");
   for (std::size_t i = 0; i < s.engines.size() + (s.peer.empty() ? 0 : 2); ++i) std::printf("---:|");
   std::printf("\n");
   for (const auto& [n, given_d] : sizes) {
     if (placed == 0 && n <= 13) {
-      if (std::system(("tar xzf " + data + "/diag-" + std::to_string(n) + ".tar.gz -C " + s.tmp.string()).c_str()) != 0) return 2;
+      if (std::system(("tar xzf " + data + "/diag-" + std::to_string(n) + ".tar.gz -C " + s.tmp.string()).c_str()) != 0)
+        return 2;
       for (int d = given_d ? given_d : n - 3; d <= (given_d ? given_d : n - 1); ++d) {
         Row row;
         row.n = n;
         row.d = d;
         const auto it = labels.find({n, d});
         for (int seed = 1, seen = 0; seed <= 1000; ++seed) {
-          const auto file = s.tmp / ("diag-" + std::to_string(n)) / ("diag-" + std::to_string(n) + "-4-" + std::to_string(seed) + ".param");
+          const auto file = s.tmp / ("diag-" + std::to_string(n)) /
+                            ("diag-" + std::to_string(n) + "-4-" + std::to_string(seed) + ".param");
           if (!fs::exists(file) || seen++ % stride != 0) continue;
           const ParamInstance instance = read_param(file, d);
-          const bool sat = run_instance(s, instance.board, diagonal_files(s, n, instance.pairs, d), static_cast<std::uint64_t>(seed),
-                                        file.string() + " d = " + std::to_string(d), row);
+          const bool sat =
+              run_instance(s, instance.board, diagonal_files(s, n, instance.pairs, d), static_cast<std::uint64_t>(seed),
+                           file.string() + " d = " + std::to_string(d), row);
           if (it != labels.end())
             for (const Label& l : it->second)
               if (l.seed == seed && l.sat != sat) disagree(file.string() + " d = " + std::to_string(d) + ": the label");
@@ -345,8 +365,10 @@ int main(int argc, char** argv) {
           continue;
         }
         ++made;
-        run_instance(s, *c, composition_files(s, *c), static_cast<std::uint64_t>(seed),
-                     "placed n = " + std::to_string(n) + " free " + std::to_string(placed) + " seed " + std::to_string(seed), row);
+        run_instance(
+            s, *c, composition_files(s, *c), static_cast<std::uint64_t>(seed),
+            "placed n = " + std::to_string(n) + " free " + std::to_string(placed) + " seed " + std::to_string(seed),
+            row);
       }
       if (given_up > 0) std::fprintf(stderr, "n = %d: the generator gave up on %d draws\n", n, given_up);
       print_engines(row, s);
@@ -359,32 +381,39 @@ int main(int argc, char** argv) {
         Rng rng(static_cast<std::uint64_t>(seed), static_cast<std::uint64_t>(n));
         const auto pairs = random_excluded_diagonals(n, 4, rng);
         run_instance(s, excluded_board(n, pairs, static_cast<std::size_t>(row.d)), diagonal_files(s, n, pairs, row.d),
-                     static_cast<std::uint64_t>(seed), "generated n = " + std::to_string(n) + " seed " + std::to_string(seed), row);
+                     static_cast<std::uint64_t>(seed),
+                     "generated n = " + std::to_string(n) + " seed " + std::to_string(seed), row);
       }
       print_engines(row, s);
       rows.push_back(std::move(row));
     }
   }
   if (!s.peer.empty()) {
-    std::printf("\nThe peer beside nqc: its CPU seconds over auto's (engine) and its process's wall seconds over nqc "
-                "complete's\n\n| n | %s | instances | peer mean s | auto mean s | peer / auto, mean | peer p90 s | auto p90 s | "
-                "peer / auto, p90 | process / process, mean | process / process, p90 |\n"
-                "|---:|---:|---:|---:|---:|---:|---:|---:|---:|---:|---:|\n",
-                placed > 0 ? "free rows" : "d");
+    std::printf(
+        "\nThe peer beside nqc: its CPU seconds over auto's (engine) and its process's wall seconds over nqc "
+        "complete's\n\n| n | %s | instances | peer mean s | auto mean s | peer / auto, mean | peer p90 s | auto p90 s "
+        "| "
+        "peer / auto, p90 | process / process, mean | process / process, p90 |\n"
+        "|---:|---:|---:|---:|---:|---:|---:|---:|---:|---:|---:|\n",
+        placed > 0 ? "free rows" : "d");
     for (const Row& r : rows) print_peer(r);
     if (s.hardest > 0) {
       std::sort(s.timed.begin(), s.timed.end(), [](const auto& x, const auto& y) { return x.peer > y.peer; });
       s.timed.resize(std::min(s.timed.size(), static_cast<std::size_t>(s.hardest)));
-      std::printf("\nThe %zu instances of the peer's longest CPU seconds\n\n| instance | peer s | auto s | peer / auto |\n"
-                  "|---|---:|---:|---:|\n", s.timed.size());
+      std::printf(
+          "\nThe %zu instances of the peer's longest CPU seconds\n\n| instance | peer s | auto s | peer / auto |\n"
+          "|---|---:|---:|---:|\n",
+          s.timed.size());
       double peer = 0, ours = 0, least = 1e300;
       for (const auto& t : s.timed) {
-        std::printf("| %s | %s | %s | %.1f |\n", t.what.c_str(), cell(t.peer).c_str(), cell(t.nqc).c_str(), t.peer / t.nqc);
+        std::printf("| %s | %s | %s | %.1f |\n", t.what.c_str(), cell(t.peer).c_str(), cell(t.nqc).c_str(),
+                    t.peer / t.nqc);
         peer += t.peer;
         ours += t.nqc;
         least = std::min(least, t.peer / t.nqc);
       }
-      std::printf("| all %zu | %s | %s | %.1f (least %.1f) |\n", s.timed.size(), cell(peer).c_str(), cell(ours).c_str(), peer / ours, least);
+      std::printf("| all %zu | %s | %s | %.1f (least %.1f) |\n", s.timed.size(), cell(peer).c_str(), cell(ours).c_str(),
+                  peer / ours, least);
     }
   }
   fs::remove_all(s.tmp);

@@ -51,15 +51,22 @@ KINDS = ("bit", "bits", "truncate", "zero")
 TARGETS = ("results", "shard", "config", "plan")
 TIME_LIMIT_S = 60
 SANITIZER_MARKS = ("AddressSanitizer", "UndefinedBehaviorSanitizer", "runtime error:", "terminate called")
-ENV = dict(os.environ, OMPI_ALLOW_RUN_AS_ROOT="1", OMPI_ALLOW_RUN_AS_ROOT_CONFIRM="1",
-           OMPI_MCA_btl_vader_single_copy_mechanism="none", PYTHONDONTWRITEBYTECODE="1", MPLBACKEND="Agg")
+ENV = dict(
+    os.environ,
+    OMPI_ALLOW_RUN_AS_ROOT="1",
+    OMPI_ALLOW_RUN_AS_ROOT_CONFIRM="1",
+    OMPI_MCA_btl_vader_single_copy_mechanism="none",
+    PYTHONDONTWRITEBYTECODE="1",
+    MPLBACKEND="Agg",
+)
 
 
 def run(cmd):
     """(exit code or None when the time limit passed, stdout, stderr)."""
     try:
-        p = subprocess.run(cmd, capture_output=True, text=True, errors="replace", timeout=TIME_LIMIT_S,
-                           env=ENV, cwd=REPO)
+        p = subprocess.run(
+            cmd, capture_output=True, text=True, errors="replace", timeout=TIME_LIMIT_S, env=ENV, cwd=REPO
+        )
         return p.returncode, p.stdout, p.stderr
     except subprocess.TimeoutExpired as e:
         return None, e.stdout or "", e.stderr or ""
@@ -75,6 +82,7 @@ def rows_of(path):
     import h5py
     import numpy as np
     from numpy.lib import recfunctions
+
     with h5py.File(path, "r") as f:
         rows = f["cases"][()]
     keep = [n for n in rows.dtype.names if n not in ("wall_s", "cpu_s", "rank", "launch")]
@@ -85,9 +93,13 @@ def snapshot(d):
     """Every file under d but the launch records with its content's hash: a refusal must change
     nothing (DIR/launches records every launch, a refused one too, as the directory's provenance)."""
     import hashlib
-    return {os.path.relpath(os.path.join(r, f), d): hashlib.sha256(open(os.path.join(r, f), "rb").read()).hexdigest()
-            for r, _, files in os.walk(d) for f in files
-            if os.path.relpath(r, d).split(os.sep)[0] != "launches"}
+
+    return {
+        os.path.relpath(os.path.join(r, f), d): hashlib.sha256(open(os.path.join(r, f), "rb").read()).hexdigest()
+        for r, _, files in os.walk(d)
+        for f in files
+        if os.path.relpath(r, d).split(os.sep)[0] != "launches"
+    }
 
 
 def damaged_copy(rng, data, kind):
@@ -166,8 +178,10 @@ class Campaign:
             judged = [([self.nqc, "aggregate", d], self.ref_table, ["nqc: error: "])]
             if self.args.analysis:
                 judged.append((self.analysis_cmd(d), self.ref_analysis, ["nqc-analysis: error: "]))
-            others = [[self.nqc, "rerun", d, "--case", str(self.case)],
-                      [self.nqc, "export", d, "--case", str(self.case), "-o", os.path.join(d, "case.txt")]]
+            others = [
+                [self.nqc, "rerun", d, "--case", str(self.case)],
+                [self.nqc, "export", d, "--case", str(self.case), "-o", os.path.join(d, "case.txt")],
+            ]
         elif target == "shard":
             advice = ": delete it and run the config again with --resume (its cases run again)"
             judged = [([self.nqc, "run", self.config, "-o", d, "--resume", "-q"], None, [log])]
@@ -192,12 +206,21 @@ class Campaign:
             if crashed(rc, err):
                 return "crash", None, f"{os.path.basename(cmd[0])} {cmd[1]}: exit {rc}: {err[-300:]}"
             if rc == 0:
-                same = out == reference if reference is not None else rows_of(os.path.join(d, "results.h5")) == self.ref_rows
-                verdicts.append(("no effect", None, "") if same else ("passed", None, f"{cmd[1]}: exit 0, other results"))
+                same = (
+                    out == reference
+                    if reference is not None
+                    else rows_of(os.path.join(d, "results.h5")) == self.ref_rows
+                )
+                verdicts.append(
+                    ("no effect", None, "") if same else ("passed", None, f"{cmd[1]}: exit 0, other results")
+                )
             elif rc == 1 and self.one_line_diagnosis(err, file, advice, prefixes):
                 changed = snapshot(d) != before
-                verdicts.append(("wrong", None, f"{cmd[1]}: changed the directory: {err.strip()}") if changed
-                                else ("diagnosed", None, err.strip()))
+                verdicts.append(
+                    ("wrong", None, f"{cmd[1]}: changed the directory: {err.strip()}")
+                    if changed
+                    else ("diagnosed", None, err.strip())
+                )
             else:
                 verdicts.append(("wrong", None, f"{cmd[1]}: exit {rc}: {err.strip()[-400:]}"))
         order = ["passed", "wrong", "no effect", "diagnosed"]
@@ -218,8 +241,10 @@ class Campaign:
         counts = {}
         for target in self.args.targets:
             for kind in KINDS:
-                c = counts.setdefault((target, kind), dict.fromkeys(
-                    ("files", "crash", "passed", "no effect", "diagnosed", "wrong", "remedy ok"), 0))
+                c = counts.setdefault(
+                    (target, kind),
+                    dict.fromkeys(("files", "crash", "passed", "no effect", "diagnosed", "wrong", "remedy ok"), 0),
+                )
                 for i in range(self.args.copies):
                     d = self.copy(f"{target}-{kind}-{i}", keep_results=target == "results")
                     file = self.target_file(target, d, rng)
@@ -231,8 +256,10 @@ class Campaign:
                     c[verdict] += 1
                     c["remedy ok"] += remedy is True
                     if verdict in ("crash", "passed", "wrong") or remedy is False:
-                        self.details.append(f"{target} {kind} #{i} ({os.path.basename(file)}: {done}): {verdict}"
-                                            f"{', remedy failed' if remedy is False else ''}: {detail}")
+                        self.details.append(
+                            f"{target} {kind} #{i} ({os.path.basename(file)}: {done}): {verdict}"
+                            f"{', remedy failed' if remedy is False else ''}: {detail}"
+                        )
                         if self.args.keep:
                             dst = os.path.join(self.args.keep, os.path.basename(d))
                             shutil.rmtree(dst, ignore_errors=True)
@@ -259,8 +286,15 @@ def main():
         campaign = Campaign(args, work)
         counts = campaign.run()
     cols = ("files", "crash", "passed", "no effect", "diagnosed", "wrong", "remedy ok")
-    heads = ("files damaged", "crashes", "passed as data", "no effect", "one-line diagnosis", "wrong diagnosis",
-             "advice followed: reference rows")
+    heads = (
+        "files damaged",
+        "crashes",
+        "passed as data",
+        "no effect",
+        "one-line diagnosis",
+        "wrong diagnosis",
+        "advice followed: reference rows",
+    )
     print("| file | damage | " + " | ".join(heads) + " |")
     print("|---|---|" + "---:|" * len(heads))
     total = dict.fromkeys(cols, 0)
@@ -269,8 +303,10 @@ def main():
         for k in cols:
             total[k] += c[k]
     print("| **all** | | " + " | ".join(f"**{total[k]}**" for k in cols) + " |")
-    print(f"\n{total['files']} damaged copies in {time.monotonic() - start:.0f} s "
-          f"(--copies {args.copies} --seed {args.seed}{' --analysis' if args.analysis else ''})")
+    print(
+        f"\n{total['files']} damaged copies in {time.monotonic() - start:.0f} s "
+        f"(--copies {args.copies} --seed {args.seed}{' --analysis' if args.analysis else ''})"
+    )
     for line in campaign.details:
         print(line)
     return 1 if total["crash"] or total["passed"] or total["wrong"] else 0

@@ -59,20 +59,24 @@ int main(int argc, char** argv) {
   bench::EngineVariants variants;
   for (int i = 1; i + 1 < argc; i += 2) {
     const std::string a = argv[i];
-    if (a == "--cases-scale") scale = std::atof(argv[i + 1]);
-    else if (a == "--time-limit") time_limit = std::atof(argv[i + 1]);
-    else if (a == "--n") ns = split(argv[i + 1]);
-    else if (a == "--engines") engines = split(argv[i + 1]);
+    if (a == "--cases-scale")
+      scale = std::atof(argv[i + 1]);
+    else if (a == "--time-limit")
+      time_limit = std::atof(argv[i + 1]);
+    else if (a == "--n")
+      ns = split(argv[i + 1]);
+    else if (a == "--engines")
+      engines = split(argv[i + 1]);
     else if (a == "--engine") {
       if (!variants.add(argv[i + 1])) return 1;
       engines.push_back(variants.last());
-    }
-    else {
+    } else {
       std::fprintf(stderr, "unknown option %s\n", a.c_str());
       return 1;
     }
   }
-  std::printf("| n | cases | engine | solved | gave up | mean CPU s | t90mean CPU s | mean / verify | t90mean / verify |\n");
+  std::printf(
+      "| n | cases | engine | solved | gave up | mean CPU s | t90mean CPU s | mean / verify | t90mean / verify |\n");
   std::printf("|---:|---:|---|---:|---:|---:|---:|---:|---:|\n");
   for (const std::string& nstr : ns) {
     const auto n = static_cast<Index>(std::atol(nstr.c_str()));
@@ -84,7 +88,8 @@ int main(int argc, char** argv) {
       Rng srng(derive_seed(2026, static_cast<std::uint64_t>(n), static_cast<std::uint64_t>(s), kSolutionStream));
       const Composition solution = random_solution(n, srng);
       for (int c = 0; c < per_solution && static_cast<int>(inputs.size()) < cases; ++c) {
-        Rng rng(derive_seed(2026, static_cast<std::uint64_t>(n), static_cast<std::uint64_t>(s), static_cast<std::uint64_t>(c)));
+        Rng rng(derive_seed(2026, static_cast<std::uint64_t>(n), static_cast<std::uint64_t>(s),
+                            static_cast<std::uint64_t>(c)));
         inputs.push_back(derive_composition(solution, draw_k(n, KRange{}, rng), rng));
       }
     }
@@ -111,7 +116,8 @@ int main(int argc, char** argv) {
           if (!is_solution(r.solution) || !extends(r.solution, inputs[i])) return 3;
           ++solved;
         } else if (r.outcome == Outcome::infeasible) {
-          std::fprintf(stderr, "BUG: %s declared a derived composition infeasible (n = %d, case %zu)\n", name.c_str(), n, i);
+          std::fprintf(stderr, "BUG: %s declared a derived composition infeasible (n = %d, case %zu)\n", name.c_str(),
+                       n, i);
           return 4;
         } else {
           ++gave_up;
@@ -120,8 +126,8 @@ int main(int argc, char** argv) {
       if (t.empty()) continue;
       const Stats st = stats(t);
       const double own_floor = stats(floor_t).mean;
-      std::printf("| %d | %zu | %s | %d | %d | %.3e | %.3e | %.1f | %.1f |\n", n, t.size(), name.c_str(), solved, gave_up,
-                  st.mean, st.t90mean, st.mean / own_floor, st.t90mean / own_floor);
+      std::printf("| %d | %zu | %s | %d | %d | %.3e | %.3e | %.1f | %.1f |\n", n, t.size(), name.c_str(), solved,
+                  gave_up, st.mean, st.t90mean, st.mean / own_floor, st.t90mean / own_floor);
       std::fflush(stdout);
     }
   }

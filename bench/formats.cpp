@@ -46,7 +46,8 @@ int main(int argc, char** argv) {
       n = loaded.composition.n();
       format = nqc::to_string(loaded.format);
     }
-    std::printf("file: %s\nformat: %s\nn: %d\nread_s: %.6f\ntouch_s: %.6f\n", file.c_str(), format, n, best_read, best_touch);
+    std::printf("file: %s\nformat: %s\nn: %d\nread_s: %.6f\ntouch_s: %.6f\n", file.c_str(), format, n, best_read,
+                best_touch);
   } catch (const std::exception& e) {
     std::fprintf(stderr, "nqc_bench_formats: %s\n", e.what());
     return 1;

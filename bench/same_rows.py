@@ -38,7 +38,9 @@ def rows(path):
 def main(a_path, b_path):
     (va, a), (vb, b) = rows(a_path), rows(b_path)
     for path, v, df in ((a_path, va, a), (b_path, vb, b)):
-        print(f"{path}: schema {v}, {len(df)} rows, engine cpu_s {df.cpu_s.sum():.3f} s, wall_s {df.wall_s.sum():.3f} s")
+        print(
+            f"{path}: schema {v}, {len(df)} rows, engine cpu_s {df.cpu_s.sum():.3f} s, wall_s {df.wall_s.sum():.3f} s"
+        )
     if len(a) != len(b):
         print(f"different row counts: {len(a)} and {len(b)}")
         return 1

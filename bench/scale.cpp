@@ -41,22 +41,29 @@ std::vector<std::string> split(const std::string& s) {
 }  // namespace
 
 int main(int argc, char** argv) {
-  std::vector<std::string> ns = {"100000", "1000000", "10000000"}, engines = {"auto", "grigoryan"}, ks = {"uniform", "0.079"};
+  std::vector<std::string> ns = {"100000", "1000000", "10000000"}, engines = {"auto", "grigoryan"},
+                           ks = {"uniform", "0.079"};
   int cases = 3;
   std::uint64_t seed = 2026;
   for (int i = 1; i + 1 < argc; i += 2) {
     const std::string a = argv[i], v = argv[i + 1];
-    if (a == "--n") ns = split(v);
-    else if (a == "--engines") engines = split(v);
-    else if (a == "--k") ks = split(v);
-    else if (a == "--cases") cases = std::atoi(v.c_str());
-    else if (a == "--seed") seed = std::strtoull(v.c_str(), nullptr, 10);
+    if (a == "--n")
+      ns = split(v);
+    else if (a == "--engines")
+      engines = split(v);
+    else if (a == "--k")
+      ks = split(v);
+    else if (a == "--cases")
+      cases = std::atoi(v.c_str());
+    else if (a == "--seed")
+      seed = std::strtoull(v.c_str(), nullptr, 10);
     else {
       std::fprintf(stderr, "unknown option %s\n", a.c_str());
       return 1;
     }
   }
-  std::printf("| n | k | engine | cases | solved | mean engine s | ns per placed queen | verify s | engine / verify |\n");
+  std::printf(
+      "| n | k | engine | cases | solved | mean engine s | ns per placed queen | verify s | engine / verify |\n");
   std::printf("|---:|---|---|---:|---:|---:|---:|---:|---:|\n");
   std::vector<std::string> notes;
   for (const std::string& n_text : ns) {
@@ -98,13 +105,14 @@ int main(int argc, char** argv) {
           }
         }
         const double mean = total / cases;
-        std::printf("| %d | %s | %s | %d | %d | %.4g | %.1f | %.4g | %.1f |\n", n, k_text.c_str(), engine_name.c_str(), cases,
-                    solved, mean, 1e9 * total / queens, verify_s, mean / verify_s);
+        std::printf("| %d | %s | %s | %d | %d | %.4g | %.1f | %.4g | %.1f |\n", n, k_text.c_str(), engine_name.c_str(),
+                    cases, solved, mean, 1e9 * total / queens, verify_s, mean / verify_s);
         std::fflush(stdout);
       }
     }
     char line[200];
-    std::snprintf(line, sizeof line, "n = %d: explicit solution %.3g s, random solution %.3g s, verify %.3g s, derive %.3g s", n,
+    std::snprintf(line, sizeof line,
+                  "n = %d: explicit solution %.3g s, random solution %.3g s, verify %.3g s, derive %.3g s", n,
                   construct_s, generate_s, verify_s, derive_s);
     notes.emplace_back(line);
   }

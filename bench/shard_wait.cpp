@@ -69,7 +69,8 @@ void spin(double seconds) {
 double process_cpu_seconds() {
   rusage u{};
   getrusage(RUSAGE_SELF, &u);
-  return static_cast<double>(u.ru_utime.tv_sec + u.ru_stime.tv_sec) + 1e-6 * static_cast<double>(u.ru_utime.tv_usec + u.ru_stime.tv_usec);
+  return static_cast<double>(u.ru_utime.tv_sec + u.ru_stime.tv_sec) +
+         1e-6 * static_cast<double>(u.ru_utime.tv_usec + u.ru_stime.tv_usec);
 }
 
 double quantile(std::vector<double> v, double q) {
@@ -83,7 +84,8 @@ struct Options {
   double busy_s = 5;
   double work_ms = 1;
   long cost_takes = 0;
-  bool sleep_work = false;  ///< the other ranks sleep through their shards: on a machine with fewer cores than ranks, only rank 0 computes
+  bool sleep_work = false;  ///< the other ranks sleep through their shards: on a machine with fewer cores than ranks,
+                            ///< only rank 0 computes
 };
 
 // Every rank's waits, timed around take(), until rank 0's busy period ends.
@@ -124,8 +126,8 @@ void report(const Options& o, const std::string& line, int rank, int size) {
   std::vector<char> all(rank == 0 ? 256 * static_cast<std::size_t>(size) : 0);
   MPI_Gather(mine, 256, MPI_CHAR, all.data(), 256, MPI_CHAR, 0, MPI_COMM_WORLD);
   if (rank != 0) return;
-  std::printf("mode %s, rank 0 busy %.1f s, shards of %.1f ms (%s) on the other ranks\n", o.mode.c_str(), o.busy_s, o.work_ms,
-              o.sleep_work ? "sleeping" : "computing");
+  std::printf("mode %s, rank 0 busy %.1f s, shards of %.1f ms (%s) on the other ranks\n", o.mode.c_str(), o.busy_s,
+              o.work_ms, o.sleep_work ? "sleeping" : "computing");
   for (int r = 0; r < size; ++r)
     if (all[256 * static_cast<std::size_t>(r)] != '\0') std::printf("  %s\n", &all[256 * static_cast<std::size_t>(r)]);
 }
@@ -136,11 +138,16 @@ int main(int argc, char** argv) {
   Options o;
   for (int i = 1; i + 1 < argc; i += 2) {
     const std::string key = argv[i];
-    if (key == "--mode") o.mode = argv[i + 1];
-    else if (key == "--busy") o.busy_s = std::atof(argv[i + 1]);
-    else if (key == "--work-ms") o.work_ms = std::atof(argv[i + 1]);
-    else if (key == "--cost") o.cost_takes = std::atol(argv[i + 1]);
-    else if (key == "--work") o.sleep_work = std::string(argv[i + 1]) == "sleep";
+    if (key == "--mode")
+      o.mode = argv[i + 1];
+    else if (key == "--busy")
+      o.busy_s = std::atof(argv[i + 1]);
+    else if (key == "--work-ms")
+      o.work_ms = std::atof(argv[i + 1]);
+    else if (key == "--cost")
+      o.cost_takes = std::atol(argv[i + 1]);
+    else if (key == "--work")
+      o.sleep_work = std::string(argv[i + 1]) == "sleep";
   }
   char host[256] = {};
   gethostname(host, sizeof host - 1);
@@ -176,7 +183,8 @@ int main(int argc, char** argv) {
     const double wall = std::chrono::duration<double>(Clock::now() - t0).count();
     if (rank == 0)
       std::printf("cost: %d ranks, %ld requests in %.3f s (%.0f/s); rank 0 CPU %.3f s: %.2f us per request\n", size,
-                  o.cost_takes, wall, static_cast<double>(o.cost_takes) / wall, cpu, 1e6 * cpu / static_cast<double>(o.cost_takes));
+                  o.cost_takes, wall, static_cast<double>(o.cost_takes) / wall, cpu,
+                  1e6 * cpu / static_cast<double>(o.cost_takes));
     return 0;
   }
 

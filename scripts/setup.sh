@@ -23,6 +23,7 @@ PACKAGES=(
   help2man                              # the man page nqc.1, from nqc --help (src/cli/CMakeLists.txt)
   man-db groff-base                     # tests/cli/test_install.sh renders the installed man page
   shellcheck                            # tests/jobs/test_batch_script.sh checks the batch-script templates
+  clang-format black flake8             # tests/format_check.sh: the sources' layout and lint
   bash-completion                       # loads the installed completion of nqc in new shells
 )
 

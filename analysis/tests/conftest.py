@@ -21,16 +21,25 @@ if str(REPO) not in sys.path:
 PYTHON = "/usr/bin/python3"
 
 #: Open MPI refuses root without these (scripts/env.sh); harmless otherwise.
-MPI_ENV = {"OMPI_ALLOW_RUN_AS_ROOT": "1", "OMPI_ALLOW_RUN_AS_ROOT_CONFIRM": "1",
-           "OMPI_MCA_btl_vader_single_copy_mechanism": "none"}
+MPI_ENV = {
+    "OMPI_ALLOW_RUN_AS_ROOT": "1",
+    "OMPI_ALLOW_RUN_AS_ROOT_CONFIRM": "1",
+    "OMPI_MCA_btl_vader_single_copy_mechanism": "none",
+}
 
 #: A small experiment of the paper's algorithm with a node limit low enough that some cases
 #: give up (false negatives) and many backtrack: 180 cases, well under a second.
 SMALL_CONFIG = {
-    "name": "analysis-test", "seed": 11, "engine": "grigoryan",
-    "sizes": [{"n": [10, 20, 50, 100], "solutions": 4, "compositions_per_solution": 10},
-              {"n": 300, "solutions": 2, "compositions_per_solution": 10}],
-    "max_nodes": 300, "shard_cases": 20, "output": "unused",
+    "name": "analysis-test",
+    "seed": 11,
+    "engine": "grigoryan",
+    "sizes": [
+        {"n": [10, 20, 50, 100], "solutions": 4, "compositions_per_solution": 10},
+        {"n": 300, "solutions": 2, "compositions_per_solution": 10},
+    ],
+    "max_nodes": 300,
+    "shard_cases": 20,
+    "output": "unused",
 }
 
 
@@ -59,8 +68,13 @@ def small_run(nqc_bin, tmp_path_factory) -> Path:
     config = base / "config.json"
     config.write_text(json.dumps(SMALL_CONFIG))
     out = base / "results"
-    done = subprocess.run([str(nqc_bin), "run", str(config), "-o", str(out), "--quiet"],
-                          capture_output=True, text=True, env=run_env(), timeout=120)
+    done = subprocess.run(
+        [str(nqc_bin), "run", str(config), "-o", str(out), "--quiet"],
+        capture_output=True,
+        text=True,
+        env=run_env(),
+        timeout=120,
+    )
     assert done.returncode == 0, done.stderr
     assert (out / "results.h5").is_file()
     return out
@@ -71,8 +85,13 @@ def run_config(nqc_bin: Path, base: Path, config: dict) -> Path:
     path = base / f"{config['name']}.json"
     path.write_text(json.dumps(config))
     out = base / config["name"]
-    done = subprocess.run([str(nqc_bin), "run", str(path), "-o", str(out), "--quiet"],
-                          capture_output=True, text=True, env=run_env(), timeout=120)
+    done = subprocess.run(
+        [str(nqc_bin), "run", str(path), "-o", str(out), "--quiet"],
+        capture_output=True,
+        text=True,
+        env=run_env(),
+        timeout=120,
+    )
     assert done.returncode == 0, done.stderr
     return out
 
@@ -81,8 +100,9 @@ def run_config(nqc_bin: Path, base: Path, config: dict) -> Path:
 def auto_run(nqc_bin, tmp_path_factory) -> Path:
     """SMALL_CONFIG run with the engine auto instead: the same compositions as small_run (same
     seed and sizes), another engine and name, so another config_hash."""
-    return run_config(nqc_bin, tmp_path_factory.mktemp("auto-run"),
-                      {**SMALL_CONFIG, "name": "analysis-test-auto", "engine": "auto"})
+    return run_config(
+        nqc_bin, tmp_path_factory.mktemp("auto-run"), {**SMALL_CONFIG, "name": "analysis-test-auto", "engine": "auto"}
+    )
 
 
 @pytest.fixture(scope="session")
@@ -96,8 +116,13 @@ def ci_runs(nqc_bin, tmp_path_factory) -> dict[int, Path]:
     runs = {}
     for ranks, launcher in ((1, []), (2, [mpirun, "-np", "2"])):
         out = base / f"ci-{ranks}"
-        done = subprocess.run([*launcher, str(nqc_bin), "run", str(REPO / "configs/ci.json"), "-o", str(out), "--quiet"],
-                              capture_output=True, text=True, env=run_env(), timeout=300)
+        done = subprocess.run(
+            [*launcher, str(nqc_bin), "run", str(REPO / "configs/ci.json"), "-o", str(out), "--quiet"],
+            capture_output=True,
+            text=True,
+            env=run_env(),
+            timeout=300,
+        )
         assert done.returncode == 0, done.stdout + done.stderr
         assert (out / "results.h5").is_file()
         runs[ranks] = out
@@ -105,8 +130,14 @@ def ci_runs(nqc_bin, tmp_path_factory) -> dict[int, Path]:
 
 
 #: CSPLib prob079 instances (n = 10) taken from tests/data for the instance runs.
-PARAM_FILES = ["diag-10-4-1.param", "diag-10-4-10.param", "diag-10-4-100.param", "diag-10-4-1000.param",
-               "diag-10-4-101.param", "diag-10-4-102.param"]
+PARAM_FILES = [
+    "diag-10-4-1.param",
+    "diag-10-4-10.param",
+    "diag-10-4-100.param",
+    "diag-10-4-1000.param",
+    "diag-10-4-101.param",
+    "diag-10-4-102.param",
+]
 
 
 @pytest.fixture(scope="session")
@@ -125,9 +156,19 @@ def instance_runs(nqc_bin, tmp_path_factory) -> dict[str, Path]:
                 tar.extract(member, files)
     assert sorted(p.name for p in files.iterdir()) == sorted(PARAM_FILES)
     (files / "corner4.txt").write_text("1 0 0 0\n")  # a queen in the corner of 4 x 4: no completion
-    return {engine: run_config(nqc_bin, base, {"name": f"instances-{engine}", "seed": 3, "engine": engine,
-                                               "instances": {"files": [str(files)], "diags": [5, 10]}})
-            for engine in ("auto", "bitboard")}
+    return {
+        engine: run_config(
+            nqc_bin,
+            base,
+            {
+                "name": f"instances-{engine}",
+                "seed": 3,
+                "engine": engine,
+                "instances": {"files": [str(files)], "diags": [5, 10]},
+            },
+        )
+        for engine in ("auto", "bitboard")
+    }
 
 
 @pytest.fixture()
@@ -153,16 +194,33 @@ def write_result_file(path: Path, rows: np.ndarray, **attrs: str) -> Path:
     return path
 
 
-def synthetic_rows(n, k, wall_s, backtracks=None, outcome=None, false_negative=None,
-                   extra: dict | None = None) -> np.ndarray:
+def synthetic_rows(
+    n, k, wall_s, backtracks=None, outcome=None, false_negative=None, extra: dict | None = None
+) -> np.ndarray:
     """Rows of the `cases` compound type with the given columns (the rest zero)."""
     size = len(n)
     outcome_type = h5py.enum_dtype({"solved": 0, "infeasible": 1, "gave_up": 2}, basetype="i1")
-    fields = [("case_id", "<u8"), ("shard_id", "<u8"), ("n", "<i8"), ("k", "<i8"), ("solution_id", "<u8"),
-              ("composition_id", "<u8"), ("seed", "<u8"), ("outcome", outcome_type), ("false_negative", "u1"),
-              ("wall_s", "<f8"), ("cpu_s", "<f8"), ("backtracks", "<u8"), ("nodes", "<u8"),
-              ("placed_random", "<u8"), ("placed_search", "<u8"), ("restarts", "<u8"), ("rank", "<i4"),
-              ("engine", "S24"), ("limit", "S24")]
+    fields = [
+        ("case_id", "<u8"),
+        ("shard_id", "<u8"),
+        ("n", "<i8"),
+        ("k", "<i8"),
+        ("solution_id", "<u8"),
+        ("composition_id", "<u8"),
+        ("seed", "<u8"),
+        ("outcome", outcome_type),
+        ("false_negative", "u1"),
+        ("wall_s", "<f8"),
+        ("cpu_s", "<f8"),
+        ("backtracks", "<u8"),
+        ("nodes", "<u8"),
+        ("placed_random", "<u8"),
+        ("placed_search", "<u8"),
+        ("restarts", "<u8"),
+        ("rank", "<i4"),
+        ("engine", "S24"),
+        ("limit", "S24"),
+    ]
     extra = extra or {}
     for name, (dtype, _) in extra.items():
         fields.append((name, dtype))

@@ -15,8 +15,14 @@ from conftest import PYTHON, REPO, png_size, run_env
 
 
 def analysis(*args, cwd=REPO, env=None) -> subprocess.CompletedProcess:
-    return subprocess.run([PYTHON, "-m", "analysis", *map(str, args)], capture_output=True, text=True,
-                          cwd=cwd, env=env or {**run_env(), "PYTHONDONTWRITEBYTECODE": "1"}, timeout=120)
+    return subprocess.run(
+        [PYTHON, "-m", "analysis", *map(str, args)],
+        capture_output=True,
+        text=True,
+        cwd=cwd,
+        env=env or {**run_env(), "PYTHONDONTWRITEBYTECODE": "1"},
+        timeout=120,
+    )
 
 
 def test_report_writes_tables_fits_and_every_figure(small_run, nqc_bin, tmp_path):
@@ -25,25 +31,47 @@ def test_report_writes_tables_fits_and_every_figure(small_run, nqc_bin, tmp_path
     assert done.returncode == 0, done.stderr
     assert done.stdout.strip() == f"report: {out / 'report.md'}"
     text = (out / "report.md").read_text()
-    for heading in ("## Table 1", "## Time regression", "## Compared with the paper",
-                    "## False negatives against the paper's bounds", "## False negatives and cases that gave up",
-                    "## Figures", "## Timeline", "## Reproduce"):
+    for heading in (
+        "## Table 1",
+        "## Time regression",
+        "## Compared with the paper",
+        "## False negatives against the paper's bounds",
+        "## False negatives and cases that gave up",
+        "## Figures",
+        "## Timeline",
+        "## Reproduce",
+    ):
         assert heading in text
     assert "-0.628927" in text and "0.781568" in text
     links = re.findall(r"!\[[^]]*\]\(([^)]+)\)", text)
     # no n = 1000 here: the histograms default to the n with the most cases (n = 100, 40 cases)
-    assert sorted(links) == sorted([
-        "figures/time_vs_n.png", "figures/fig10_time_histogram_n100.png",
-        "figures/fig11_time_by_backtracks_n100.png", "figures/fig09_no_backtrack_share.png",
-        "figures/false_negative_share.png", "figures/randset.png", "figures/timeline.png"])
+    assert sorted(links) == sorted(
+        [
+            "figures/time_vs_n.png",
+            "figures/fig10_time_histogram_n100.png",
+            "figures/fig11_time_by_backtracks_n100.png",
+            "figures/fig09_no_backtrack_share.png",
+            "figures/false_negative_share.png",
+            "figures/randset.png",
+            "figures/timeline.png",
+        ]
+    )
     for link in links:
         if link.endswith("timeline.png"):  # its height grows with the ranks: one rank, the least
             assert png_size(out / link) == (1920, round(timeline.MIN_HEIGHT_IN * figures.DPI))
             continue
         expected = figures.TALL_PX if link.endswith("randset.png") else figures.SIZE_PX  # two panels: taller
         assert (out / link).stat().st_size > 0 and png_size(out / link) == expected
-    for name in ("table1.csv", "table1.md", "fits.csv", "residuals.csv", "randset-n100.csv",
-                 "randset-n100-trials.csv", "timeline.csv", "timeline_by_host.csv"):
+    for name in (
+        "table1.csv",
+        "table1.md",
+        "fits.csv",
+        "residuals.csv",
+        "randset-n100.csv",
+        "randset-n100-trials.csv",
+        "timeline.csv",
+        "timeline_by_host.csv",
+    ):
         assert (out / name).stat().st_size > 0, name
     assert "gave_up" in text  # the listed failures of the small run
     assert "[randset-n100-trials.csv](randset-n100-trials.csv), [randset-n100.csv](randset-n100.csv)" in text
@@ -71,7 +99,10 @@ def test_false_negatives_beside_the_papers_bounds(small_run, tmp_path):
     for n, claim in [(10, "< 0.0001"), (20, "< 0.0001"), (50, "< 0.0001"), (100, "< 1e-05"), (300, "< 1e-05")]:
         fn = int(rows["false_negative"][rows["n"] == n].sum())
         cases = int((rows["n"] == n).sum())
-        assert any(line.startswith(f"| {n} | {cases} | {fn} |") and f"| {claim} |" in line for line in lines), (n, done.stdout)
+        assert any(line.startswith(f"| {n} | {cases} | {fn} |") and f"| {claim} |" in line for line in lines), (
+            n,
+            done.stdout,
+        )
     assert any(line.startswith("| 10..50 | ") for line in lines)
     assert any(line.startswith("| 100..300 | ") for line in lines)
     assert (tmp_path / "fn.csv").read_text().startswith("n,cases,false_negatives,share,lo,hi,paper,verdict")
@@ -110,13 +141,19 @@ def test_file_of_another_schema_version(small_run, tmp_path):
     expect_error(analysis("fit", copy), f"{copy}: schema version 3.1, this analysis reads 1.x and 2.x")
 
 
-@pytest.mark.parametrize("args, fragment", [
-    ([], "the following arguments are required"),
-    (["report"], "the following arguments are required: PATH"),
-    (["report", "{run}", "--hist-n", "12345"], "--hist-n 12345: no cases at that n (the data has n = 10, 20, 50, 100, 300)"),
-    (["report", "{run}", "--hist-k", "9:3"], "expected 0 <= LO <= HI"),
-    (["report", "{run}", "--randset", "nonsense"], "expected N:FILE"),
-    (["fit", "{run}", "--n-min", "400"], "0 board size(s) in n = 400..max"),
-])
+@pytest.mark.parametrize(
+    "args, fragment",
+    [
+        ([], "the following arguments are required"),
+        (["report"], "the following arguments are required: PATH"),
+        (
+            ["report", "{run}", "--hist-n", "12345"],
+            "--hist-n 12345: no cases at that n (the data has n = 10, 20, 50, 100, 300)",
+        ),
+        (["report", "{run}", "--hist-k", "9:3"], "expected 0 <= LO <= HI"),
+        (["report", "{run}", "--randset", "nonsense"], "expected N:FILE"),
+        (["fit", "{run}", "--n-min", "400"], "0 board size(s) in n = 400..max"),
+    ],
+)
 def test_bad_options(small_run, tmp_path, args, fragment):
     expect_error(analysis(*[a.format(run=small_run) for a in args], cwd=REPO), fragment)

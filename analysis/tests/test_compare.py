@@ -20,8 +20,14 @@ from conftest import PYTHON, REPO, png_size, run_env, synthetic_rows, write_resu
 
 
 def cli(*args) -> subprocess.CompletedProcess:
-    return subprocess.run([PYTHON, "-m", "analysis", *map(str, args)], capture_output=True, text=True, cwd=REPO,
-                          env={**run_env(), "PYTHONDONTWRITEBYTECODE": "1"}, timeout=120)
+    return subprocess.run(
+        [PYTHON, "-m", "analysis", *map(str, args)],
+        capture_output=True,
+        text=True,
+        cwd=REPO,
+        env={**run_env(), "PYTHONDONTWRITEBYTECODE": "1"},
+        timeout=120,
+    )
 
 
 @pytest.fixture(scope="module")
@@ -30,6 +36,7 @@ def both(small_run, auto_run) -> pd.DataFrame:
 
 
 # Groups: runs by default, any column, bins.
+
 
 def test_runs_are_labelled_by_engine_and_kept_in_the_order_given(both, small_run, auto_run):
     labels = groups.run_labels(both)
@@ -48,7 +55,9 @@ def test_run_labels_fall_back_to_experiment_and_config_hash(tmp_path):
     assert list(groups.run_labels(load_cases(a, b, mixed="group")).categories) == ["synthetic", "other"]
     # same engine and name: the config hash does
     assert list(groups.run_labels(load_cases(a, c, mixed="group")).categories) == [
-        "synthetic / grigoryan (aaaaaaaa)", "synthetic / grigoryan (cccccccc)"]
+        "synthetic / grigoryan (aaaaaaaa)",
+        "synthetic / grigoryan (cccccccc)",
+    ]
 
 
 def test_table_by_run_is_table1_of_each_run(both, small_run, auto_run):
@@ -62,12 +71,15 @@ def test_table_by_run_is_table1_of_each_run(both, small_run, auto_run):
     assert list(table.table_by(load_cases(small_run)).columns) == table.COLUMNS
 
 
-@pytest.mark.parametrize("spec, labels", [
-    ("k:1,10,100", ["<= 0", "1..9", "10..99", ">= 100"]),
-    ("k/n:0.5", ["< 0.5", ">= 0.5"]),
-    ("engine", ["auto", "grigoryan"]),
-    ("run", ["grigoryan", "auto"]),
-])
+@pytest.mark.parametrize(
+    "spec, labels",
+    [
+        ("k:1,10,100", ["<= 0", "1..9", "10..99", ">= 100"]),
+        ("k/n:0.5", ["< 0.5", ">= 0.5"]),
+        ("engine", ["auto", "grigoryan"]),
+        ("run", ["grigoryan", "auto"]),
+    ],
+)
 def test_by_a_column_in_bins(both, spec, labels):
     keys = groups.group_frame(both, [groups.parse_by(spec)])
     column = spec.split(":")[0]
@@ -82,8 +94,10 @@ def test_by_a_column_in_bins(both, spec, labels):
 
 def test_quantile_bins_cover_every_case_in_ranges_of_about_equal_counts(both):
     keys = groups.group_frame(both, [groups.parse_by("k:4")])["k"]
-    ranges = [tuple(int(v) for v in re.fullmatch(r"(\d+)(?:\.\.(\d+))?", lab).groups(default=lab.split("..")[0]))
-              for lab in keys.cat.categories]
+    ranges = [
+        tuple(int(v) for v in re.fullmatch(r"(\d+)(?:\.\.(\d+))?", lab).groups(default=lab.split("..")[0]))
+        for lab in keys.cat.categories
+    ]
     for (lo, hi), label in zip(ranges, keys.cat.categories):
         k = both["k"][keys == label]
         assert k.min() >= lo and k.max() <= hi
@@ -96,15 +110,26 @@ NOT_A_BY_NUMBER = "expected a number of bins or comma-separated bin edges (decim
 NOT_ASCENDING = "the bin edges must be finite numbers in ascending order"
 
 
-@pytest.mark.parametrize("spec, message", [
-    ("n", "--by n: the tables are per n already"),
-    (":4", "--by ':4': expected COLUMN, COLUMN:BINS or COLUMN:EDGE,EDGE,..."),
-    *((f"k:{b}", f"--by k:{b}: expected 2..100 quantile bins, got {int(b)} (one bin edge is written with a decimal "
-                 f"point: k:{int(b)}.0)") for b in ("-1", "+1", "1", "0", "-0", "101", "99999999999999999999")),
-    *((f"k:{e}", f"--by k:{e}: {NOT_A_BY_NUMBER}") for e in ("", " 3", "3 ", "1_0", "0x10", "1,", ",1", "1,,2", "a,b",
-                                                              "1,inf", "nan", "1e", "--1")),
-    *((f"k:{e}", f"--by k:{e}: {NOT_ASCENDING}") for e in ("5,3", "1,1", "1e999", "-1e999,0", "0,1,1")),
-])
+@pytest.mark.parametrize(
+    "spec, message",
+    [
+        ("n", "--by n: the tables are per n already"),
+        (":4", "--by ':4': expected COLUMN, COLUMN:BINS or COLUMN:EDGE,EDGE,..."),
+        *(
+            (
+                f"k:{b}",
+                f"--by k:{b}: expected 2..100 quantile bins, got {int(b)} (one bin edge is written with a decimal "
+                f"point: k:{int(b)}.0)",
+            )
+            for b in ("-1", "+1", "1", "0", "-0", "101", "99999999999999999999")
+        ),
+        *(
+            (f"k:{e}", f"--by k:{e}: {NOT_A_BY_NUMBER}")
+            for e in ("", " 3", "3 ", "1_0", "0x10", "1,", ",1", "1,,2", "a,b", "1,inf", "nan", "1e", "--1")
+        ),
+        *((f"k:{e}", f"--by k:{e}: {NOT_ASCENDING}") for e in ("5,3", "1,1", "1e999", "-1e999,0", "0,1,1")),
+    ],
+)
 def test_bad_by_specs(spec, message):
     """Every form of --by: a number of quantile bins (an integer: 2..100), or bin edges (decimal
     numbers, finite, strictly ascending); k:-1 made one bin '>= -1'."""
@@ -113,12 +138,20 @@ def test_bad_by_specs(spec, message):
     assert str(err.value) == message
 
 
-@pytest.mark.parametrize("spec, by", [
-    ("k:2", groups.By("k", bins=2)), ("k:100", groups.By("k", bins=100)), ("k:+4", groups.By("k", bins=4)),
-    ("k/n:0.5", groups.By("k/n", edges=(0.5,))), ("k:-1.0", groups.By("k", edges=(-1.0,))),
-    ("k:1e3", groups.By("k", edges=(1000.0,))), ("k:-1,2,.5e1", groups.By("k", edges=(-1.0, 2.0, 5.0))),
-    ("k:1,10,100", groups.By("k", edges=(1.0, 10.0, 100.0))), ("engine", groups.By("engine")),
-])
+@pytest.mark.parametrize(
+    "spec, by",
+    [
+        ("k:2", groups.By("k", bins=2)),
+        ("k:100", groups.By("k", bins=100)),
+        ("k:+4", groups.By("k", bins=4)),
+        ("k/n:0.5", groups.By("k/n", edges=(0.5,))),
+        ("k:-1.0", groups.By("k", edges=(-1.0,))),
+        ("k:1e3", groups.By("k", edges=(1000.0,))),
+        ("k:-1,2,.5e1", groups.By("k", edges=(-1.0, 2.0, 5.0))),
+        ("k:1,10,100", groups.By("k", edges=(1.0, 10.0, 100.0))),
+        ("engine", groups.By("engine")),
+    ],
+)
 def test_good_by_specs(spec, by):
     assert groups.parse_by(spec) == by
 
@@ -131,7 +164,8 @@ def test_bad_by_on_the_command_line(small_run, capsys):
         assert main([command, str(small_run), "--by", "k:-1"]) == 1
         assert capsys.readouterr().err == (
             "nqc-analysis: error: argument --by: --by k:-1: expected 2..100 quantile bins, got -1 (one bin edge is "
-            f"written with a decimal point: k:-1.0) (see nqc-analysis {command} --help)\n")
+            f"written with a decimal point: k:-1.0) (see nqc-analysis {command} --help)\n"
+        )
 
 
 def test_by_an_unknown_or_many_valued_column(both):
@@ -153,6 +187,7 @@ def test_by_a_column_that_pools_engines_warns(both):
 
 # The comparison: ratios with intervals.
 
+
 def test_ratio_ci_of_exact_multiples_and_against_the_formula():
     rng = np.random.default_rng(1)
     x = rng.lognormal(0, 1, 50)
@@ -160,8 +195,9 @@ def test_ratio_ci_of_exact_multiples_and_against_the_formula():
     y = rng.lognormal(0.5, 1, 80)
     r, lo, hi = compare.ratio_ci(x, y, paired=False)
     vx, vy = x.var(ddof=1) / (x.size * x.mean() ** 2), y.var(ddof=1) / (y.size * y.mean() ** 2)
-    df = (vx + vy) ** 2 / (vx ** 2 / (x.size - 1) + vy ** 2 / (y.size - 1))
+    df = (vx + vy) ** 2 / (vx**2 / (x.size - 1) + vy**2 / (y.size - 1))
     from scipy import stats
+
     half = stats.t.ppf(0.975, df) * np.sqrt(vx + vy)
     assert (r, lo, hi) == pytest.approx((y.mean() / x.mean(), r * np.exp(-half), r * np.exp(half)), rel=1e-12)
     assert all(np.isnan(v) for v in compare.ratio_ci(x[:1], y[:1], paired=False)[1:])
@@ -196,20 +232,29 @@ def test_comparison_pairs_the_same_compositions_of_two_engines(both):
         a = both[(both["engine"] == "auto") & (both["n"] == n)]["wall_s"]
         assert auto.loc[n, "ratio"] == pytest.approx(a.mean() / g.mean(), rel=1e-12)
         assert auto.loc[n, "ratio_lo"] <= auto.loc[n, "ratio"] <= auto.loc[n, "ratio_hi"]
-        expected = "faster" if auto.loc[n, "ratio_hi"] < 1 else "slower" if auto.loc[n, "ratio_lo"] > 1 \
+        expected = (
+            "faster"
+            if auto.loc[n, "ratio_hi"] < 1
+            else "slower"
+            if auto.loc[n, "ratio_lo"] > 1
             else "no clear difference"
+        )
         assert auto.loc[n, "verdict"] == expected
         lo, hi = table.clopper_pearson(auto.loc[n, "false_negatives"], auto.loc[n, "cases"])
-        assert (auto.loc[n, "false_negative_share_lo"], auto.loc[n, "false_negative_share_hi"]) == \
-            pytest.approx((lo, hi))
+        assert (auto.loc[n, "false_negative_share_lo"], auto.loc[n, "false_negative_share_hi"]) == pytest.approx(
+            (lo, hi)
+        )
     other = compare.comparison(both, baseline="auto")
     assert other.attrs["baseline"] == "auto"
-    assert (other[other["run"] == "grigoryan"]["ratio"].to_numpy() ==
-            pytest.approx(1 / auto["ratio"].to_numpy(), rel=1e-12))
+    assert other[other["run"] == "grigoryan"]["ratio"].to_numpy() == pytest.approx(
+        1 / auto["ratio"].to_numpy(), rel=1e-12
+    )
 
 
 def test_comparison_needs_two_groups_and_a_known_baseline(small_run, both):
-    with pytest.raises(AnalysisError, match=r"a comparison needs at least two groups; these cases form one \(grigoryan\)"):
+    with pytest.raises(
+        AnalysisError, match=r"a comparison needs at least two groups; these cases form one \(grigoryan\)"
+    ):
         compare.comparison(load_cases(small_run))
     with pytest.raises(AnalysisError, match=r"--baseline nosuch: no such group \(the groups: grigoryan, auto\)"):
         compare.comparison(both, baseline="nosuch")
@@ -226,6 +271,7 @@ def test_unpaired_when_the_compositions_differ(small_run, tmp_path):
 
 
 # The command line and the comparison report.
+
 
 def test_table_and_compare_on_the_command_line(small_run, auto_run, tmp_path):
     done = cli("table", small_run, auto_run)
@@ -253,15 +299,24 @@ def test_comparison_report_with_one_line_per_run(small_run, auto_run, tmp_path, 
     def keep(fig, path, dpi=figures.DPI):
         drawn[path.name] = fig
         return save(fig, path, dpi)
+
     monkeypatch.setattr(figures, "_save", keep)
     out = tmp_path / "cmp"
     report = write_report([small_run, auto_run], out)
     text = report.read_text()
-    for heading in ("# nqc comparison: analysis-test, analysis-test-auto", "## Summary", "## Side by side per n",
-                    "## False negatives against the paper's bounds", "## Time regression per group", "## Figures"):
+    for heading in (
+        "# nqc comparison: analysis-test, analysis-test-auto",
+        "## Summary",
+        "## Side by side per n",
+        "## False negatives against the paper's bounds",
+        "## Time regression per group",
+        "## Figures",
+    ):
         assert heading in text, heading
     assert "| run       | cases   | engine    | experiment" in text
-    assert "![compare_time](figures/compare_time.png)" in text and "![compare_shares](figures/compare_shares.png)" in text
+    assert (
+        "![compare_time](figures/compare_time.png)" in text and "![compare_shares](figures/compare_shares.png)" in text
+    )
     assert png_size(out / "figures" / "compare_time.png") == figures.TALL_PX
     for name in ("compare.csv", "table1.csv", "fits.csv"):
         assert (out / name).is_file(), name

@@ -55,10 +55,9 @@ def test_histogram_of_an_absent_n_is_an_error(data, tmp_path):
         figures.time_histogram(cases, 12345, tmp_path / "x.png")
 
 
-
-
 # Figures for a paper: formats, print resolution, intervals, the paper's fit
 # over its own n range, distinct reference lines, legends that hide no data, no file names.
+
 
 def every_figure(data, runs, directory, suffix, dpi=figures.DPI):
     """Draws every figure of a one-run report (and randset) as `suffix` files in `directory`."""
@@ -130,6 +129,7 @@ def drawn(monkeypatch):
     def keep(fig, path, dpi=figures.DPI):
         figs[Path(path).name] = fig
         return save(fig, path, dpi)
+
     monkeypatch.setattr(figures, "_save", keep)
     return figs
 
@@ -176,7 +176,8 @@ def test_every_mean_and_share_has_its_interval(data, tmp_path, drawn):
     bars = {c.get_label(): c for c in ax.containers}["mean, 95% CI"].lines[2][0].get_segments()
     at_100 = bars[list(tab["n"]).index(100)]
     assert at_100[0][1] == pytest.approx(ax.get_ylim()[0]) and at_100[1][1] == pytest.approx(
-        reaching.loc[reaching["n"] == 100, "mean_s_hi"].item())
+        reaching.loc[reaching["n"] == 100, "mean_s_hi"].item()
+    )
     ax = drawn["s.png"].axes[0]
     (share,) = ax.containers
     np.testing.assert_allclose([s[1][1] for s in share.lines[2][0].get_segments()], 100 * tab["bt0_hi"], rtol=1e-9)
@@ -236,7 +237,9 @@ def test_report_formats_and_resolution_on_the_command_line(small_run, tmp_path):
     done = analysis("report", small_run, "-o", out, "--dpi", 100)
     assert done.returncode == 0, done.stderr
     assert png_size(out / "figures" / "time_vs_n.png") == (640, 480)
-    for args, message in [(["--dpi", "10"], "expected a resolution in dots per inch in 50..1200, got 10"),
-                          (["--format", "gif"], "invalid choice: 'gif'")]:
+    for args, message in [
+        (["--dpi", "10"], "expected a resolution in dots per inch in 50..1200, got 10"),
+        (["--format", "gif"], "invalid choice: 'gif'"),
+    ]:
         done = analysis("report", small_run, "-o", tmp_path / "bad", *args)
         assert done.returncode == 1 and message in done.stderr, done.stderr

@@ -40,15 +40,16 @@ def test_noisy_fit_matches_numpy_and_scipy():
     rng = np.random.default_rng(7)
     x = np.log10(N)
     y = -0.6 + 0.8 * x + rng.normal(0, 0.05, size=N.size)
-    f = fit.fit_loglog(N, 10 ** y / 1000)
+    f = fit.fit_loglog(N, 10**y / 1000)
     slope, intercept = np.polyfit(x, y, 1)
     assert f.b == pytest.approx(slope, abs=1e-9) and f.a == pytest.approx(intercept, abs=1e-9)
     ref = stats.linregress(x, y)
     q = stats.t.ppf(0.975, N.size - 2)
     assert f.b_ci == pytest.approx((ref.slope - q * ref.stderr, ref.slope + q * ref.stderr), abs=1e-9)
-    assert f.a_ci == pytest.approx((ref.intercept - q * ref.intercept_stderr,
-                                    ref.intercept + q * ref.intercept_stderr), abs=1e-9)
-    assert f.r == pytest.approx(ref.rvalue, abs=1e-12) and f.r2 == pytest.approx(ref.rvalue ** 2, abs=1e-12)
+    assert f.a_ci == pytest.approx(
+        (ref.intercept - q * ref.intercept_stderr, ref.intercept + q * ref.intercept_stderr), abs=1e-9
+    )
+    assert f.r == pytest.approx(ref.rvalue, abs=1e-12) and f.r2 == pytest.approx(ref.rvalue**2, abs=1e-12)
     assert f.b_ci[0] < 0.8 < f.b_ci[1] and f.a_ci[0] < -0.6 < f.a_ci[1]
     np.testing.assert_allclose(f.residuals["residual"], y - (intercept + slope * x), atol=1e-9)
 
@@ -66,8 +67,16 @@ def synthetic_cases(a: float, b: float, per_queen_a: float, per_queen_b: float) 
         q = times(per_queen_a, per_queen_b, n)
         ks = [1, n // 2, n - 1, n]  # k = n: no placed queen, left out of the per-queen fit
         for k in ks:
-            rows.append({"n": n, "k": k, "wall_s": q * (n - k) if k < n else times(a, b, n),
-                         "backtracks": 0, "outcome": "solved", "false_negative": False})
+            rows.append(
+                {
+                    "n": n,
+                    "k": k,
+                    "wall_s": q * (n - k) if k < n else times(a, b, n),
+                    "backtracks": 0,
+                    "outcome": "solved",
+                    "false_negative": False,
+                }
+            )
     return pd.DataFrame(rows)
 
 

@@ -19,8 +19,14 @@ from conftest import PARAM_FILES, PYTHON, REPO, run_env, synthetic_rows, write_r
 
 
 def cli(*args) -> subprocess.CompletedProcess:
-    return subprocess.run([PYTHON, "-m", "analysis", *map(str, args)], capture_output=True, text=True, cwd=REPO,
-                          env={**run_env(), "PYTHONDONTWRITEBYTECODE": "1"}, timeout=120)
+    return subprocess.run(
+        [PYTHON, "-m", "analysis", *map(str, args)],
+        capture_output=True,
+        text=True,
+        cwd=REPO,
+        env={**run_env(), "PYTHONDONTWRITEBYTECODE": "1"},
+        timeout=120,
+    )
 
 
 @pytest.fixture(scope="module")
@@ -53,7 +59,9 @@ def test_outcomes_by_diags_match_the_stored_rows(instance_runs, stored):
             part = stored[~stored["instance"].str.endswith(".param")]
         else:
             part = stored[stored["instance"].str.endswith(".param") & (stored["composition_id"] == row[DIAGS])]
-        assert row["n"] == part["n"].iloc[0] and row["cases"] == len(part) and row["files"] == part["instance"].nunique()
+        assert (
+            row["n"] == part["n"].iloc[0] and row["cases"] == len(part) and row["files"] == part["instance"].nunique()
+        )
         for code, name in names.items():
             assert row[name] == int((part["outcome"] == code).sum()), name
         for name, code in [("solved", 0), ("infeasible", 1)]:
@@ -100,16 +108,22 @@ def test_two_engines_side_by_side_and_no_contradiction(instance_runs):
 
 def test_a_contradiction_between_engines_is_reported(tmp_path):
     def run(engine, outcome, name):
-        rows = synthetic_rows([10, 10], [0, 0], [1e-5, 2e-5], outcome=outcome,
-                              extra={"instance": ("S256", [b"/data/a.param", b"/data/b.param"])})
+        rows = synthetic_rows(
+            [10, 10],
+            [0, 0],
+            [1e-5, 2e-5],
+            outcome=outcome,
+            extra={"instance": ("S256", [b"/data/a.param", b"/data/b.param"])},
+        )
         rows["composition_id"] = 5
         rows["engine"] = engine.encode()
-        return write_result_file(tmp_path / f"{name}.h5", rows, config_hash=name * 16,
-                                 config=f'{{"name": "{name}"}}')
+        return write_result_file(tmp_path / f"{name}.h5", rows, config_hash=name * 16, config=f'{{"name": "{name}"}}')
+
     cases = load_cases(run("auto", [0, 1], "a"), run("sat", [1, 1], "b"), mixed="group")
     conflicts = instances.disagreements(cases)
-    assert conflicts[["instance", DIAGS, "auto", "sat"]].astype(str).values.tolist() == \
-        [["/data/a.param", "5", "solved", "infeasible"]]
+    assert conflicts[["instance", DIAGS, "auto", "sat"]].astype(str).values.tolist() == [
+        ["/data/a.param", "5", "solved", "infeasible"]
+    ]
 
 
 def test_instance_results_on_the_command_line(instance_runs, tmp_path):
@@ -143,8 +157,13 @@ def test_nqc_aggregate_gives_the_by_diags_table(instance_runs, nqc_bin, tmp_path
     """`nqc aggregate --csv` on an instance run: the columns and values of by_diags (one fact,
     two programs: counts exact, times to 9 significant digits as nqc writes them)."""
     csv = tmp_path / "aggregate.csv"
-    done = subprocess.run([str(nqc_bin), "aggregate", str(instance_runs["auto"]), "--csv", str(csv)],
-                          capture_output=True, text=True, env=run_env(), timeout=60)
+    done = subprocess.run(
+        [str(nqc_bin), "aggregate", str(instance_runs["auto"]), "--csv", str(csv)],
+        capture_output=True,
+        text=True,
+        env=run_env(),
+        timeout=60,
+    )
     assert done.returncode == 0, done.stderr
     theirs = pd.read_csv(csv)
     ours = instances.by_diags(load_cases(instance_runs["auto"]))

@@ -116,13 +116,16 @@ def test_flipped_byte_of_a_text_attribute_is_damage(small_run, nqc_bin, tmp_path
     assert at > 0 and data.find(b'"name":"analysis-test"', at + 1) < 0
     data[at + 10] ^= 0x01
     path.write_bytes(bytes(data))
-    message = (f"{path}: damaged (the text attributes do not match text_checksum): delete it and rebuild it "
-               f"from the shard files: nqc run {copy / 'config.json'} -o {copy} --resume")
+    message = (
+        f"{path}: damaged (the text attributes do not match text_checksum): delete it and rebuild it "
+        f"from the shard files: nqc run {copy / 'config.json'} -o {copy} --resume"
+    )
     with pytest.raises(AnalysisError) as error:
         load_cases(copy)
     assert str(error.value) == message
-    done = subprocess.run([str(nqc_bin), "aggregate", str(copy)], capture_output=True, text=True, env=run_env(),
-                          timeout=60)
+    done = subprocess.run(
+        [str(nqc_bin), "aggregate", str(copy)], capture_output=True, text=True, env=run_env(), timeout=60
+    )
     assert (done.returncode, done.stdout, done.stderr) == (1, "", f"nqc: error: {message}\n")
 
 
@@ -154,8 +157,9 @@ def test_text_attributes_without_checksum_are_read_in_a_child(tmp_path):
     with pytest.raises(AnalysisError) as error:
         load_cases(path)
     size = path.stat().st_size
-    assert str(error.value) == (f"{path}: damaged (text_checksum names bytes 1000000000..1000000005, beyond the "
-                                f"file's end at {size})")
+    assert str(error.value) == (
+        f"{path}: damaged (text_checksum names bytes 1000000000..1000000005, beyond the " f"file's end at {size})"
+    )
     with h5py.File(path, "a") as f:
         f.attrs["text_checksum"] = np.array([1, 0, 1, 0, 1], dtype=np.uint64)
     size = path.stat().st_size
@@ -223,9 +227,16 @@ def test_other_schema_major_is_refused_naming_file_and_versions(small_run, tmp_p
 
 def test_later_minor_version_with_new_members_is_read(tmp_path):
     instance = h5py.string_dtype()
-    rows = synthetic_rows([10, 10, 20], [3, 4, 5], [1e-3, 2e-3, 3e-3],
-                          extra={"instance": (instance, [b"a.param", b"b.param", b"c.txt"]),
-                                 "depth": ("<f4", [1.5, 2.5, 3.5]), "tag": ("S8", [b"x", b"y", b"z"])})
+    rows = synthetic_rows(
+        [10, 10, 20],
+        [3, 4, 5],
+        [1e-3, 2e-3, 3e-3],
+        extra={
+            "instance": (instance, [b"a.param", b"b.param", b"c.txt"]),
+            "depth": ("<f4", [1.5, 2.5, 3.5]),
+            "tag": ("S8", [b"x", b"y", b"z"]),
+        },
+    )
     path = write_result_file(tmp_path / "v11.h5", rows, schema_version="1.1")
     cases = load_cases(path)
     assert list(cases["instance"]) == ["a.param", "b.param", "c.txt"]
@@ -240,8 +251,9 @@ def test_shards_of_different_configs_in_one_directory_are_refused(tmp_path):
     rows = synthetic_rows([10], [3], [1e-3])
     write_result_file(shards / "shard-000000.h5", rows, config_hash="aaaaaaaaaaaaaaaa")
     write_result_file(shards / "shard-000001.h5", rows, config_hash="bbbbbbbbbbbbbbbb")
-    with pytest.raises(AnalysisError, match="shard files of different configs: .*aaaaaaaaaaaaaaaa.*bbbbbbbbbbbbbbbb"), \
-            pytest.warns(AnalysisWarning):
+    with pytest.raises(
+        AnalysisError, match="shard files of different configs: .*aaaaaaaaaaaaaaaa.*bbbbbbbbbbbbbbbb"
+    ), pytest.warns(AnalysisWarning):
         load_cases(tmp_path / "mixed")
 
 

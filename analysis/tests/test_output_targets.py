@@ -23,8 +23,13 @@ from analysis.errors import AnalysisError
 from conftest import PYTHON, REPO, run_env, synthetic_rows, write_result_file
 
 #: The commands that take --csv, and the runs they read.
-CSV_COMMANDS = [("table", ["small"]), ("false-negatives", ["small"]), ("fit", ["small"]),
-                ("compare", ["small", "auto"]), ("instances", ["instances"])]
+CSV_COMMANDS = [
+    ("table", ["small"]),
+    ("false-negatives", ["small"]),
+    ("fit", ["small"]),
+    ("compare", ["small", "auto"]),
+    ("instances", ["instances"]),
+]
 
 
 @pytest.fixture()
@@ -91,10 +96,13 @@ def test_links_that_cannot_be_written_are_refused(small_run, tmp_path, capsys):
     (tmp_path / "to-dir").symlink_to("dir")
     (tmp_path / "to-nowhere").symlink_to("no/such/dir/t.csv")
     (tmp_path / "a-file").write_text("x")
-    for name, reason in [("loop1", "cannot write (Too many levels of symbolic links)"),
-                         ("a-file/t.csv", f"cannot write: {tmp_path / 'a-file'} is not a directory"),
-                         ("dir", "cannot write: is a directory"), ("to-dir", "cannot write: is a directory"),
-                         ("to-nowhere", f"cannot write: directory {tmp_path / 'no/such/dir'} does not exist")]:
+    for name, reason in [
+        ("loop1", "cannot write (Too many levels of symbolic links)"),
+        ("a-file/t.csv", f"cannot write: {tmp_path / 'a-file'} is not a directory"),
+        ("dir", "cannot write: is a directory"),
+        ("to-dir", "cannot write: is a directory"),
+        ("to-nowhere", f"cannot write: directory {tmp_path / 'no/such/dir'} does not exist"),
+    ]:
         code, out, err = run(capsys, "table", small_run, "--csv", tmp_path / name)
         assert one_error(code, err) == f"nqc-analysis: error: {tmp_path / name}: {reason}"
         assert out == ""
@@ -123,8 +131,11 @@ def test_figures_and_text_to_devices(small_run, tmp_path):
     full, null = char_device(tmp_path / "full.png", 7), char_device(tmp_path / "null.png", 3)
     fig, ax = figures._figure(dpi=50)
     ax.plot([1, 2], [1, 2])
-    for write in (lambda p: output.write_text(p, "x\n"), lambda p: output.write_csv(pd.DataFrame({"a": [1]}), p),
-                  lambda p: figures._save(fig, p)):
+    for write in (
+        lambda p: output.write_text(p, "x\n"),
+        lambda p: output.write_csv(pd.DataFrame({"a": [1]}), p),
+        lambda p: figures._save(fig, p),
+    ):
         with pytest.raises(AnalysisError) as err:
             write(full)
         assert str(err.value) == f"{full}: cannot write (No space left on device)"
@@ -171,8 +182,9 @@ def test_csv_to_a_fifo_is_written_in_place(small_run, tmp_path, capsys):
 def big_file(tmp_path_factory) -> Path:
     """A result file of 3000 board sizes: Table 1 of about 0.5 MB, far more than a pipe holds (64 kB)."""
     n = np.arange(1, 3001)
-    return write_result_file(tmp_path_factory.mktemp("big") / "big.h5",
-                             synthetic_rows(n, n // 2, np.full(len(n), 1e-3)))
+    return write_result_file(
+        tmp_path_factory.mktemp("big") / "big.h5", synthetic_rows(n, n // 2, np.full(len(n), 1e-3))
+    )
 
 
 def test_csv_to_a_fifo_whose_reader_goes_away(big_file, tmp_path, capsys):
@@ -228,14 +240,30 @@ def test_remove_leaves_links_and_devices(tmp_path):
 # Standard output: every command, and argparse's --help and --version, in a child process (what
 # happens at the interpreter's exit counts).
 
+
 def analysis(*args, stdout, preexec_fn=None) -> subprocess.CompletedProcess:
     env = {**run_env(), "PYTHONDONTWRITEBYTECODE": "1", "PYTHONPATH": str(REPO), "MPLBACKEND": "Agg"}
-    return subprocess.run([PYTHON, "-m", "analysis", *map(str, args)], stdout=stdout, stderr=subprocess.PIPE,
-                          text=True, cwd=REPO, env=env, timeout=120, preexec_fn=preexec_fn)
+    return subprocess.run(
+        [PYTHON, "-m", "analysis", *map(str, args)],
+        stdout=stdout,
+        stderr=subprocess.PIPE,
+        text=True,
+        cwd=REPO,
+        env=env,
+        timeout=120,
+        preexec_fn=preexec_fn,
+    )
 
 
-STDOUT_COMMANDS = [["--version"], ["--help"], ["table", "--help"], ["table", "{run}"], ["table", "{run}", "--csv", "-"],
-                   ["fit", "{run}"], ["report", "{run}", "-o", "{tmp}/report"]]
+STDOUT_COMMANDS = [
+    ["--version"],
+    ["--help"],
+    ["table", "--help"],
+    ["table", "{run}"],
+    ["table", "{run}", "--csv", "-"],
+    ["fit", "{run}"],
+    ["report", "{run}", "-o", "{tmp}/report"],
+]
 
 
 def _args(args, small_run, tmp_path):
@@ -248,16 +276,20 @@ def test_full_standard_output_is_one_error_line(args, small_run, tmp_path):
     full = char_device(tmp_path / "full", 7)
     with open(full, "w") as stdout:
         done = analysis(*_args(args, small_run, tmp_path), stdout=stdout)
-    assert (done.returncode, done.stderr) == (1, "nqc-analysis: error: <stdout>: cannot write (No space left on "
-                                                 "device)\n")
+    assert (done.returncode, done.stderr) == (
+        1,
+        "nqc-analysis: error: <stdout>: cannot write (No space left on " "device)\n",
+    )
 
 
 @pytest.mark.parametrize("args", STDOUT_COMMANDS[::2], ids=" ".join)
 def test_closed_standard_output_is_one_error_line(args, small_run, tmp_path):
     """`>&-`: Python sets sys.stdout to None and print() dropped the table: exit 0, nothing said."""
     done = analysis(*_args(args, small_run, tmp_path), stdout=subprocess.DEVNULL, preexec_fn=lambda: os.close(1))
-    assert (done.returncode, done.stderr) == (1, "nqc-analysis: error: <stdout>: cannot write (Bad file "
-                                                 "descriptor)\n")
+    assert (done.returncode, done.stderr) == (
+        1,
+        "nqc-analysis: error: <stdout>: cannot write (Bad file " "descriptor)\n",
+    )
 
 
 @pytest.mark.parametrize("args", STDOUT_COMMANDS[:5], ids=" ".join)
@@ -277,8 +309,13 @@ def test_broken_pipe_exits_1_quietly(args, small_run, tmp_path):
 def test_reader_that_leaves_early_ends_the_command_quietly(big_file, csv):
     """`... table BIG | head -c1`: the reader takes one byte of 0.5 MB and closes."""
     env = {**run_env(), "PYTHONDONTWRITEBYTECODE": "1", "PYTHONPATH": str(REPO)}
-    child = subprocess.Popen([PYTHON, "-m", "analysis", "table", str(big_file), *csv], stdout=subprocess.PIPE,
-                             stderr=subprocess.PIPE, cwd=REPO, env=env)
+    child = subprocess.Popen(
+        [PYTHON, "-m", "analysis", "table", str(big_file), *csv],
+        stdout=subprocess.PIPE,
+        stderr=subprocess.PIPE,
+        cwd=REPO,
+        env=env,
+    )
     try:
         first = child.stdout.read(1)
         child.stdout.close()
@@ -305,6 +342,8 @@ def test_an_output_that_is_an_input_is_refused_and_the_input_kept(capsys, paths,
     link.symlink_to(victim)
     for target in (victim, link):
         code, out, err = run(capsys, command, *copies, "--csv", target)
-        assert one_error(code, err) == (f"nqc-analysis: error: {target}: is an input of this command (a result file it "
-                                        "reads); choose another file")
+        assert one_error(code, err) == (
+            f"nqc-analysis: error: {target}: is an input of this command (a result file it "
+            "reads); choose another file"
+        )
         assert victim.read_bytes() == before

@@ -27,16 +27,24 @@ def test_cases_needed_is_the_least_sample_whose_interval_falls_below_the_bound(b
 
 
 def test_a_bound_of_1e_5_on_1000_cases_cannot_be_tested():
-    t = table_of([{"n": 300, "cases": 1000}, {"n": 400, "cases": 400_000}, {"n": 500, "cases": 20_000, "false_negatives": 1}])
+    t = table_of(
+        [{"n": 300, "cases": 1000}, {"n": 400, "cases": 400_000}, {"n": 500, "cases": 20_000, "false_negatives": 1}]
+    )
     fn = table.false_negative_table(t).set_index("n")
     row = fn.loc[300]
     assert (row["verdict"], row["paper"], row["cases_needed"]) == ("cannot tell", "< 1e-05", table.cases_needed(1e-5))
-    assert row["note"] == ("the sample cannot test the claim: none in 1,000 cases leaves a 95% upper bound of "
-                           f"0.0037, above 1e-05; it takes {table.cases_needed(1e-5):,} cases with none seen")
-    assert fn.loc[400, "verdict"] == "below" and fn.loc[400, "note"].startswith("the 95% upper bound 9.2e-06 is below 1e-05")
+    assert row["note"] == (
+        "the sample cannot test the claim: none in 1,000 cases leaves a 95% upper bound of "
+        f"0.0037, above 1e-05; it takes {table.cases_needed(1e-5):,} cases with none seen"
+    )
+    assert fn.loc[400, "verdict"] == "below" and fn.loc[400, "note"].startswith(
+        "the 95% upper bound 9.2e-06 is below 1e-05"
+    )
     assert fn.loc[500, "verdict"] == "cannot tell" and "the sample cannot tell: the 95% interval" in fn.loc[500, "note"]
     shown = table.false_negative_markdown(table.false_negative_table(t))
-    assert re.search(rf"\| +300 \| +1000 \| +0 \| .*\| cannot tell: needs {table.cases_needed(1e-5):,} cases", shown), shown
+    assert re.search(
+        rf"\| +300 \| +1000 \| +0 \| .*\| cannot tell: needs {table.cases_needed(1e-5):,} cases", shown
+    ), shown
     got = paper_comparison(t, [], [], ["grigoryan"]).set_index("quantity")
     note = got.loc["false negative share, n = 100..799", "note"]
     assert got.loc["false negative share, n = 100..799", "ours"].endswith(": cannot tell")
@@ -49,21 +57,24 @@ def test_the_report_says_what_the_sample_cannot_test(tmp_path):
     path = write_result_file(tmp_path / "r.h5", rows)
     with pytest.warns(AnalysisWarning, match=r"rests on 3 points \(n = 50, 100, 300\), fewer than 5"):
         text = write_report([path], tmp_path / "out").read_text()
-    section = text[text.index("## Compared with the paper"):text.index("## False negatives against")]
-    assert "0 of 2000 (95% interval 0..0.0018): cannot tell | < 1e-05 | the sample cannot test the claim: none in " \
-           f"2,000 cases leaves a 95% upper bound of 0.0018, above 1e-05; it takes {table.cases_needed(1e-5):,} cases " \
-           "with none seen" in re.sub(" +", " ", section)
-    assert "0 of 1000 (95% interval 0..0.0037): cannot tell | < 0.0001 | the sample cannot test the claim" \
-        in re.sub(" +", " ", section)
+    section = text[text.index("## Compared with the paper") : text.index("## False negatives against")]
+    assert (
+        "0 of 2000 (95% interval 0..0.0018): cannot tell | < 1e-05 | the sample cannot test the claim: none in "
+        f"2,000 cases leaves a 95% upper bound of 0.0018, above 1e-05; it takes {table.cases_needed(1e-5):,} cases "
+        "with none seen" in re.sub(" +", " ", section)
+    )
+    assert "0 of 1000 (95% interval 0..0.0037): cannot tell | < 0.0001 | the sample cannot test the claim" in re.sub(
+        " +", " ", section
+    )
     assert "**Warning:** the fit of mean time per case rests on 3 points (n = 50, 100, 300), fewer than 5" in text
     assert "only 3 points: too few to test the paper's slope" in section
-    fn = text[text.index("## False negatives against"):text.index("## False negatives and cases")]
+    fn = text[text.index("## False negatives against") : text.index("## False negatives and cases")]
     assert "cannot tell" in fn and "it takes the number of cases shown" in fn
 
 
 def test_fits_on_fewer_than_5_points_carry_a_warning():
     n = np.array([50, 100, 200, 400, 800, 1600])
-    t = 1e-3 * n ** 0.8
+    t = 1e-3 * n**0.8
     assert fit.fit_loglog(n, t).warning is None and fit.fit_loglog(n[:5], t[:5]).warning is None
     four = fit.fit_loglog(n[:4], t[:4]).warning
     assert four.startswith("the fit of mean time per case rests on 4 points (n = 50, 100, 200, 400), fewer than 5")

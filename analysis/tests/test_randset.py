@@ -25,8 +25,11 @@ def test_run_reads_the_per_trial_csv(nqc_bin, tmp_path, n, trials):
     run = randset.run(nqc_bin, n, trials, tmp_path, seed=7)
     assert run.n == n and run.trials == trials
     assert run.trials_csv == tmp_path / f"randset-n{n}-trials.csv" and run.csv == tmp_path / f"randset-n{n}.csv"
-    assert (tmp_path / f"randset-n{n}.txt").read_text().startswith(
-        f"randset {n} --trials {trials} --seed 7 --csv {run.csv} --trials-csv {run.trials_csv}")
+    assert (
+        (tmp_path / f"randset-n{n}.txt")
+        .read_text()
+        .startswith(f"randset {n} --trials {trials} --seed 7 --csv {run.csv} --trials-csv {run.trials_csv}")
+    )
     frame = run.per_trial
     assert list(frame.columns) == ["trial", "first_pass", "dead_end_k", "first_pass_share"]
     assert len(frame) == trials and sorted(frame["trial"]) == list(range(trials))
@@ -73,31 +76,48 @@ def test_specs_and_bad_histogram_csvs(tmp_path):
         randset.read_csv(wrong, 100)
     big = tmp_path / "big.csv"
     big.write_text("k,count,share\n90,1,0.5\n200,1,0.5\n")
-    with pytest.raises(AnalysisError, match=r"row 3, column k: 200 is out of range, expected .* 0..n = 0..100 "
-                                            r"\(wrong N in N:FILE\?\)"):
+    with pytest.raises(
+        AnalysisError,
+        match=r"row 3, column k: 200 is out of range, expected .* 0..n = 0..100 " r"\(wrong N in N:FILE\?\)",
+    ):
         randset.read_csv(big, 100)
 
 
 HEADER = "trial,first_pass,dead_end_k\n"
 
 
-@pytest.mark.parametrize("body, message", [
-    ("", "not an nqc randset CSV (expected rows under the header"),                 # header only
-    ("0,60,95\n1,sixty,95\n", "row 3, column first_pass: 'sixty' is not a whole number, expected queens placed "
-                               "by the first pass, an integer in 1..n = 1..100"),
-    ("0,60,95\n1,61\n", "row 3: 2 fields '1,61', expected 3: trial,first_pass,dead_end_k"),  # short row
-    ("0,60.5,95\n", "row 2, column first_pass: '60.5' is not a whole number"),
-    ("0,-1,95\n", "row 2, column first_pass: -1 is out of range, expected queens placed by the first pass, "
-                  "an integer in 1..n = 1..100 (the first pass on the empty board places at least one queen)"),
-    ("0,60,95\n1,60,120\n", "row 3, column dead_end_k: 120 is out of range, expected queens at the dead end, "
-                             "an integer in first_pass..n = 60..100 (wrong N in N:FILE?)"),
-    ("0,160,170\n", "row 2, column first_pass: 160 is out of range"),
-    ("0,60,95\n1,70,65\n", "row 3, column dead_end_k: 65 is out of range, expected queens at the dead end, an "
-                            "integer in first_pass..n = 70..100 (repeated passes never remove queens)"),
-    ("0,60,95\n0,61,96\n", "row 3, column trial: trial 0 repeats row 2, expected each trial once"),
-    ("0,60,95,7,8\n", "row 2: 5 fields '0,60,95,7,8', expected 3: trial,first_pass,dead_end_k"),
-    ("0,60,95\n1,2,3,4\n", "row 3: 4 fields '1,2,3,4', expected 3"),
-])
+@pytest.mark.parametrize(
+    "body, message",
+    [
+        ("", "not an nqc randset CSV (expected rows under the header"),  # header only
+        (
+            "0,60,95\n1,sixty,95\n",
+            "row 3, column first_pass: 'sixty' is not a whole number, expected queens placed "
+            "by the first pass, an integer in 1..n = 1..100",
+        ),
+        ("0,60,95\n1,61\n", "row 3: 2 fields '1,61', expected 3: trial,first_pass,dead_end_k"),  # short row
+        ("0,60.5,95\n", "row 2, column first_pass: '60.5' is not a whole number"),
+        (
+            "0,-1,95\n",
+            "row 2, column first_pass: -1 is out of range, expected queens placed by the first pass, "
+            "an integer in 1..n = 1..100 (the first pass on the empty board places at least one queen)",
+        ),
+        (
+            "0,60,95\n1,60,120\n",
+            "row 3, column dead_end_k: 120 is out of range, expected queens at the dead end, "
+            "an integer in first_pass..n = 60..100 (wrong N in N:FILE?)",
+        ),
+        ("0,160,170\n", "row 2, column first_pass: 160 is out of range"),
+        (
+            "0,60,95\n1,70,65\n",
+            "row 3, column dead_end_k: 65 is out of range, expected queens at the dead end, an "
+            "integer in first_pass..n = 70..100 (repeated passes never remove queens)",
+        ),
+        ("0,60,95\n0,61,96\n", "row 3, column trial: trial 0 repeats row 2, expected each trial once"),
+        ("0,60,95,7,8\n", "row 2: 5 fields '0,60,95,7,8', expected 3: trial,first_pass,dead_end_k"),
+        ("0,60,95\n1,2,3,4\n", "row 3: 4 fields '1,2,3,4', expected 3"),
+    ],
+)
 def test_malformed_trials_csv_is_a_clear_error(tmp_path, body, message):
     bad = tmp_path / "trials.csv"
     bad.write_text(HEADER + body)
@@ -109,13 +129,20 @@ def test_malformed_trials_csv_is_a_clear_error(tmp_path, body, message):
 def test_malformed_trials_csv_on_the_command_line(small_run, tmp_path):
     bad = tmp_path / "trials.csv"
     bad.write_text(HEADER + "0,60,95\n1,70,65\n")
-    done = subprocess.run([PYTHON, "-m", "analysis", "report", str(small_run), "-o", str(tmp_path / "out"),
-                           "--randset", f"100:{bad}"], capture_output=True, text=True, cwd=REPO, timeout=120,
-                          env={"PATH": "/usr/bin:/bin", "PYTHONDONTWRITEBYTECODE": "1"})
+    done = subprocess.run(
+        [PYTHON, "-m", "analysis", "report", str(small_run), "-o", str(tmp_path / "out"), "--randset", f"100:{bad}"],
+        capture_output=True,
+        text=True,
+        cwd=REPO,
+        timeout=120,
+        env={"PATH": "/usr/bin:/bin", "PYTHONDONTWRITEBYTECODE": "1"},
+    )
     assert done.returncode == 1
-    assert done.stderr.splitlines() == [f"nqc-analysis: error: {bad}: row 3, column dead_end_k: 65 is out of range, "
-                                        "expected queens at the dead end, an integer in first_pass..n = 70..100 "
-                                        "(repeated passes never remove queens)"]
+    assert done.stderr.splitlines() == [
+        f"nqc-analysis: error: {bad}: row 3, column dead_end_k: 65 is out of range, "
+        "expected queens at the dead end, an integer in first_pass..n = 70..100 "
+        "(repeated passes never remove queens)"
+    ]
 
 
 def test_an_nqc_without_trials_csv_is_named(tmp_path):
@@ -127,17 +154,17 @@ def test_an_nqc_without_trials_csv_is_named(tmp_path):
 
 
 def test_first_pass_bins_hold_whole_queens():
-    counts = np.repeat(np.arange(48, 74, dtype=float), 80)                      # n = 100, 2080 trials
-    edges, width = figures.first_pass_bins(counts, 100)                         # one queen a bin
+    counts = np.repeat(np.arange(48, 74, dtype=float), 80)  # n = 100, 2080 trials
+    edges, width = figures.first_pass_bins(counts, 100)  # one queen a bin
     assert width == 1 and edges[0] == 47.5 and edges[-1] == 73.5
-    assert figures.first_pass_bins(counts[::40], 100)[1] == 5                    # 52 trials: 10 bins at most
+    assert figures.first_pass_bins(counts[::40], 100)[1] == 5  # 52 trials: 10 bins at most
     rng = np.random.default_rng(1)
-    counts = rng.normal(6000, 32, 20000).round()                                 # n = 10^4
+    counts = rng.normal(6000, 32, 20000).round()  # n = 10^4
     edges, width = figures.first_pass_bins(counts, 10_000)
     assert width in figures._NICE_QUEENS and len(edges) - 1 <= 41
     assert np.all(np.diff(edges) == width) and edges[0] <= counts.min() < counts.max() <= edges[-1]
     assert np.all((edges + 0.5) % width == 0)
-    edges, width = figures.first_pass_bins(np.array([6.0]), 10)                   # one trial
+    edges, width = figures.first_pass_bins(np.array([6.0]), 10)  # one trial
     assert width == 1 and edges.tolist() == [5.5, 6.5]
 
 
@@ -145,7 +172,11 @@ def test_the_figure_with_per_trial_data_histogram_only_or_both(nqc_bin, tmp_path
     runs = [randset.run(nqc_bin, n, 400, tmp_path / "runs") for n in (10, 100)]
     only_hist = randset.read_csv(runs[1].csv, 100)
     one_trial = randset.run(nqc_bin, 20, 1, tmp_path / "one")
-    for name, chosen in [("trials", runs), ("hist", [only_hist]), ("mixed", [runs[0], only_hist]),
-                         ("one", [one_trial])]:
+    for name, chosen in [
+        ("trials", runs),
+        ("hist", [only_hist]),
+        ("mixed", [runs[0], only_hist]),
+        ("one", [one_trial]),
+    ]:
         path = figures.randset_histogram(chosen, tmp_path / name / "randset.png")
         assert path.stat().st_size > 1000 and png_size(path) == (1920, 2400) == figures.TALL_PX, name

@@ -17,7 +17,7 @@ from conftest import png_size
 
 def randset_row(text: str, n: int) -> str:
     """The row of n in the report's randSet & randSet table (after Table 1's rows)."""
-    part = text[text.index("randSet & randSet per n:"):]
+    part = text[text.index("randSet & randSet per n:") :]
     return next(line for line in part.splitlines() if line.startswith(f"| {n} "))
 
 
@@ -25,8 +25,9 @@ def test_report_from_a_randset_csv_with_a_k_range_and_cpu_time(small_run, tmp_pa
     csv = tmp_path / "rs.csv"
     csv.write_text("k,count,share\n92,1,0.25\n94,2,0.5\n95,1,0.25\n")
     out = tmp_path / "out"
-    report = write_report([small_run], out, ReportOptions(hist_n=50, hist_k=(10, 40), time="cpu_s",
-                                                          randset_csvs=[(100, csv)]))
+    report = write_report(
+        [small_run], out, ReportOptions(hist_n=50, hist_k=(10, 40), time="cpu_s", randset_csvs=[(100, csv)])
+    )
     text = report.read_text()
     assert "time per case: `cpu_s`" in text
     row = randset_row(text, 100)
@@ -41,8 +42,9 @@ def test_report_from_per_trial_csvs_gives_the_first_pass_mean_and_se(small_run, 
     from analysis import randset
 
     runs = {n: randset.run(nqc_bin, n, 1000, tmp_path / "rs") for n in (10, 100, 200)}
-    report = write_report([small_run], tmp_path / "out", ReportOptions(
-        randset_csvs=[(n, r.trials_csv) for n, r in runs.items()]))
+    report = write_report(
+        [small_run], tmp_path / "out", ReportOptions(randset_csvs=[(n, r.trials_csv) for n, r in runs.items()])
+    )
     text = report.read_text()
     assert "Top: the first-pass histogram, the share of the trials" in text
     for n, r in runs.items():
@@ -88,12 +90,23 @@ def table_of(rows: list[dict]) -> pd.DataFrame:
 
 
 def test_paper_comparison_uses_the_published_values():
-    tab = table_of([
-        {"n": 50, "cases": 100, "bt0": 0.40, "false_negatives": 1, "false_negative_share": 0.01},
-        {"n": 1000, "cases": 200, "mean_s": 0.002, "t90mean_s": 0.001, "bt0": 0.55, "bt1": 0.25, "bt2": 0.1,
-         "bt3": 0.05, "bt_more": 0.05},
-        {"n": 5000, "cases": 100, "bt0": 0.65},
-    ])
+    tab = table_of(
+        [
+            {"n": 50, "cases": 100, "bt0": 0.40, "false_negatives": 1, "false_negative_share": 0.01},
+            {
+                "n": 1000,
+                "cases": 200,
+                "mean_s": 0.002,
+                "t90mean_s": 0.001,
+                "bt0": 0.55,
+                "bt1": 0.25,
+                "bt2": 0.1,
+                "bt3": 0.05,
+                "bt_more": 0.05,
+            },
+            {"n": 5000, "cases": 100, "bt0": 0.65},
+        ]
+    )
     with warnings.catch_warnings():
         warnings.simplefilter("error")
         got = paper_comparison(tab, [], [], ["grigoryan"]).set_index("quantity")
@@ -102,20 +115,29 @@ def test_paper_comparison_uses_the_published_values():
     assert got.loc["mean time at n = 1000", "ours"] == "0.002 s"  # no interval given
     # shares with their exact 95% intervals, and whether the paper's value lies inside
     assert got.loc["cases with 0 backtracks at n = 1000", "ours"] == "55.00% (95% CI 47.8..62.0%)"
-    assert got.loc["cases with 0 backtracks at n = 1000", "note"] == \
-        "200 cases here; the paper's value is inside our interval"
-    assert got.loc["cases with 1 backtracks at n = 5000", "note"] == \
-        "100 cases here; the paper's value is outside our interval"
+    assert (
+        got.loc["cases with 0 backtracks at n = 1000", "note"]
+        == "200 cases here; the paper's value is inside our interval"
+    )
+    assert (
+        got.loc["cases with 1 backtracks at n = 5000", "note"]
+        == "100 cases here; the paper's value is outside our interval"
+    )
     assert got.loc["cases with 0 backtracks at n = 1000", PAPER_COLUMN] == "60.50%"
     assert got.loc["cases with 0 backtracks at n = 5000", PAPER_COLUMN] == "61.92%"
     assert "cases with > 3 backtracks at n = 5000" not in got.index  # not published
     # a floor tested against the interval: 40 of 100 cannot show a share above 35%
-    assert got.loc["lowest share without backtracking, n = 7..100000", "ours"] == "40.00% (95% CI 30.3..50.3%) at n = 50"
+    assert (
+        got.loc["lowest share without backtracking, n = 7..100000", "ours"] == "40.00% (95% CI 30.3..50.3%) at n = 50"
+    )
     assert got.loc["lowest share without backtracking, n = 7..100000", "note"].startswith(
-        "cannot tell at n = 50: the 95% interval contains the floor")
+        "cannot tell at n = 50: the 95% interval contains the floor"
+    )
     assert got.loc["false negative share, n = 1..99", "ours"] == "1 of 100 (95% interval 0.00025..0.054): above"
-    assert got.loc["false negative share, n = 1..99", "note"] == \
-        "the 95% lower bound 0.00025 is above 0.0001: more than the paper's bound"
+    assert (
+        got.loc["false negative share, n = 1..99", "note"]
+        == "the 95% lower bound 0.00025 is above 0.0001: more than the paper's bound"
+    )
     assert got.loc["false negatives, n >= 800", "ours"] == "0 of 300 (95% interval 0..0.012): none seen"
     other = paper_comparison(tab, [], [], ["auto"]).set_index("quantity")
     assert "engine auto" in other.loc["cases with 1 backtracks at n = 1000", "note"]

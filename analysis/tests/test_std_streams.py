@@ -17,18 +17,25 @@ from conftest import PYTHON, REPO, run_env
 
 def analysis(*args, cwd, stdin=None) -> subprocess.CompletedProcess:
     env = {**run_env(), "PYTHONDONTWRITEBYTECODE": "1", "PYTHONPATH": str(REPO), "MPLBACKEND": "Agg"}
-    return subprocess.run([PYTHON, "-m", "analysis", *map(str, args)], capture_output=True, cwd=cwd, env=env,
-                          input=stdin, timeout=120)
+    return subprocess.run(
+        [PYTHON, "-m", "analysis", *map(str, args)], capture_output=True, cwd=cwd, env=env, input=stdin, timeout=120
+    )
 
 
 def no_dash_files(root) -> list:
     return [str(p) for p in root.rglob("-")]
 
 
-@pytest.mark.parametrize("command, runs", [
-    ("table", ["small"]), ("false-negatives", ["small"]), ("fit", ["small"]),
-    ("compare", ["small", "auto"]), ("instances", ["instances"]),
-])
+@pytest.mark.parametrize(
+    "command, runs",
+    [
+        ("table", ["small"]),
+        ("false-negatives", ["small"]),
+        ("fit", ["small"]),
+        ("compare", ["small", "auto"]),
+        ("instances", ["instances"]),
+    ],
+)
 def test_csv_to_standard_output(command, runs, small_run, auto_run, instance_runs, tmp_path):
     paths = {"small": small_run, "auto": auto_run, "instances": instance_runs["auto"]}
     args = [command, *(paths[r] for r in runs)]
@@ -60,19 +67,26 @@ def one_error(done: subprocess.CompletedProcess) -> str:
 def test_report_directory_and_result_paths_cannot_be_streams(small_run, tmp_path):
     assert one_error(analysis("report", small_run, "-o", "-", cwd=tmp_path)) == (
         "nqc-analysis: error: -o: '-' (standard output) cannot be the report's directory (report.md, figures/ and "
-        "the CSVs); give a directory")
+        "the CSVs); give a directory"
+    )
     for command in ("table", "report"):  # one check for every command (analysis.cli._run)
         assert one_error(analysis(command, "-", cwd=tmp_path)) == (
             "nqc-analysis: error: PATH: '-' (standard input) cannot be a result file or results directory (they are "
-            "read by name); give a path"), command
+            "read by name); give a path"
+        ), command
     assert no_dash_files(tmp_path) == []
 
 
 def test_randset_csv_from_standard_input(nqc_bin, tmp_path):
     trials = tmp_path / "trials.csv"
-    subprocess.run([str(nqc_bin), "randset", "50", "--trials", "200", "--trials-csv", str(trials)], check=True,
-                   capture_output=True, env=run_env())
+    subprocess.run(
+        [str(nqc_bin), "randset", "50", "--trials", "200", "--trials-csv", str(trials)],
+        check=True,
+        capture_output=True,
+        env=run_env(),
+    )
     import sys
+
     saved = sys.stdin
     try:
         with open(trials, "rb") as f:
@@ -93,6 +107,7 @@ def test_randset_csv_from_standard_input(nqc_bin, tmp_path):
 def test_randset_errors_from_standard_input_name_it(tmp_path):
     import io
     import sys
+
     saved = sys.stdin
     try:
         sys.stdin = type("In", (), {"buffer": io.BytesIO(b"trial,first_pass,dead_end_k\n0,99,99\n")})()

@@ -43,16 +43,22 @@ def test_table_matches_a_direct_computation(stored, table1):
         fast = max(1, len(t) * 9 // 10)
         bt = rows["backtracks"].astype(np.int64)
         expected = {
-            "cases": len(rows), "mean_s": t.sum() / len(t), "median_s": np.median(t),
-            "t90mean_s": t[:fast].sum() / fast, "max_s": t[-1],
-            "bt0": np.count_nonzero(bt == 0) / len(bt), "bt1": np.count_nonzero(bt == 1) / len(bt),
-            "bt2": np.count_nonzero(bt == 2) / len(bt), "bt3": np.count_nonzero(bt == 3) / len(bt),
+            "cases": len(rows),
+            "mean_s": t.sum() / len(t),
+            "median_s": np.median(t),
+            "t90mean_s": t[:fast].sum() / fast,
+            "max_s": t[-1],
+            "bt0": np.count_nonzero(bt == 0) / len(bt),
+            "bt1": np.count_nonzero(bt == 1) / len(bt),
+            "bt2": np.count_nonzero(bt == 2) / len(bt),
+            "bt3": np.count_nonzero(bt == 3) / len(bt),
             "bt_more": np.count_nonzero(bt > 3) / len(bt),
             "false_negatives": int(rows["false_negative"].sum()),
             "false_negative_share": rows["false_negative"].sum() / len(rows),
             "gave_up": int(np.count_nonzero(rows["outcome"] == 2)),
             "infeasible": int(np.count_nonzero(rows["outcome"] == 1)),
-            "mean_backtracks": bt.mean(), "mean_k": rows["k"].mean(),
+            "mean_backtracks": bt.mean(),
+            "mean_k": rows["k"].mean(),
         }
         got = table1.set_index("n").loc[n]
         for column, value in expected.items():
@@ -62,24 +68,39 @@ def test_table_matches_a_direct_computation(stored, table1):
 
 def test_table_agrees_with_nqc_aggregate(small_run, nqc_bin, table1, tmp_path):
     csv = tmp_path / "aggregate.csv"
-    done = subprocess.run([str(nqc_bin), "aggregate", str(small_run), "--csv", str(csv)],
-                          capture_output=True, text=True, env=run_env(), timeout=60)
+    done = subprocess.run(
+        [str(nqc_bin), "aggregate", str(small_run), "--csv", str(csv)],
+        capture_output=True,
+        text=True,
+        env=run_env(),
+        timeout=60,
+    )
     assert done.returncode == 0, done.stderr
     theirs = pd.read_csv(csv).set_index("n")
     ours = table1.set_index("n")
     assert ours.index.tolist() == theirs.index.tolist()
-    for o, t in [("cases", "cases"), ("false_negatives", "false_negatives"), ("gave_up", "gave_up"),
-                 ("infeasible", "infeasible")]:
+    for o, t in [
+        ("cases", "cases"),
+        ("false_negatives", "false_negatives"),
+        ("gave_up", "gave_up"),
+        ("infeasible", "infeasible"),
+    ]:
         assert ours[o].tolist() == theirs[t].tolist(), o
-    for o, t in [("mean_s", "mean_s"), ("median_s", "median_s"), ("t90mean_s", "t90mean_s"), ("max_s", "max_s"),
-                 ("bt0", "share_no_backtrack"), ("mean_backtracks", "mean_backtracks")]:
+    for o, t in [
+        ("mean_s", "mean_s"),
+        ("median_s", "median_s"),
+        ("t90mean_s", "t90mean_s"),
+        ("max_s", "max_s"),
+        ("bt0", "share_no_backtrack"),
+        ("mean_backtracks", "mean_backtracks"),
+    ]:
         np.testing.assert_allclose(ours[o], theirs[t], rtol=1e-6, err_msg=o)
 
 
 def test_t90mean_is_the_mean_of_the_fastest_90_percent():
-    assert table.t90mean(range(1, 11)) == pytest.approx(5.0)          # 9 fastest of 10
+    assert table.t90mean(range(1, 11)) == pytest.approx(5.0)  # 9 fastest of 10
     assert table.t90mean([10, 1, 2, 3, 4, 5, 6, 7, 8, 9]) == pytest.approx(5.0)
-    assert table.t90mean([7.0]) == 7.0                                 # at least one case
+    assert table.t90mean([7.0]) == 7.0  # at least one case
     assert table.t90mean(list(range(19))) == pytest.approx(np.mean(range(17)))  # floor(17.1) = 17
 
 
@@ -90,8 +111,21 @@ def test_backtrack_shares_add_up(table1):
 def test_markdown_and_csv(table1, tmp_path):
     md = table.to_markdown(table1).splitlines()
     assert [c.strip() for c in md[0].split("|")[1:-1]] == [
-        "n", "cases", "mean s", "median s", "t90mean s", "max s", "0 bt", "1 bt", "2 bt", "3 bt", ">3 bt",
-        "false neg", "false neg share", "gave up"]
+        "n",
+        "cases",
+        "mean s",
+        "median s",
+        "t90mean s",
+        "max s",
+        "0 bt",
+        "1 bt",
+        "2 bt",
+        "3 bt",
+        ">3 bt",
+        "false neg",
+        "false neg share",
+        "gave up",
+    ]
     assert len(md) == 2 + len(table1)
     first = [c.strip() for c in md[2].split("|")[1:-1]]
     assert first[0] == "10" and first[1] == str(table1["cases"][0])
@@ -106,9 +140,9 @@ def test_markdown_and_csv(table1, tmp_path):
 
 def test_clopper_pearson_interval():
     lo, hi = table.clopper_pearson([0, 5, 10], [1000, 10, 10])
-    assert lo[0] == 0 and hi[0] == pytest.approx(3.682083e-3, rel=1e-5)   # 1 - 0.025^(1/1000)
+    assert lo[0] == 0 and hi[0] == pytest.approx(3.682083e-3, rel=1e-5)  # 1 - 0.025^(1/1000)
     assert lo[1] == pytest.approx(0.187086, rel=1e-5) and hi[1] == pytest.approx(0.812914, rel=1e-5)
-    assert hi[2] == 1.0 and lo[2] == pytest.approx(0.025 ** 0.1, rel=1e-9)
+    assert hi[2] == 1.0 and lo[2] == pytest.approx(0.025**0.1, rel=1e-9)
 
 
 def _fn_input(rows):
@@ -121,10 +155,17 @@ def test_false_negative_table_verdicts():
     # (4.8e-5 .. 1.8e-4, contains 1e-4); n = 50: 30 of 100000 (above); n = 200: 0 of 400000
     # (upper end 9.2e-6 < 1e-5, below); n = 300: 0 of 100000 (upper end 3.7e-5: cannot tell);
     # n = 1000: none seen; n = 3000: one seen.
-    t = _fn_input([{"n": 20, "cases": 100000, "false_negatives": 1}, {"n": 30, "cases": 100000, "false_negatives": 10},
-                   {"n": 50, "cases": 100000, "false_negatives": 30}, {"n": 200, "cases": 400000, "false_negatives": 0},
-                   {"n": 300, "cases": 100000, "false_negatives": 0}, {"n": 1000, "cases": 400000, "false_negatives": 0},
-                   {"n": 3000, "cases": 1000, "false_negatives": 1}])
+    t = _fn_input(
+        [
+            {"n": 20, "cases": 100000, "false_negatives": 1},
+            {"n": 30, "cases": 100000, "false_negatives": 10},
+            {"n": 50, "cases": 100000, "false_negatives": 30},
+            {"n": 200, "cases": 400000, "false_negatives": 0},
+            {"n": 300, "cases": 100000, "false_negatives": 0},
+            {"n": 1000, "cases": 400000, "false_negatives": 0},
+            {"n": 3000, "cases": 1000, "false_negatives": 1},
+        ]
+    )
     fn = table.false_negative_table(t).set_index("n")
     assert fn.loc[20, "verdict"] == "below" and fn.loc[20, "paper"] == "< 0.0001"
     assert fn.loc[30, "verdict"] == "cannot tell"
@@ -134,7 +175,7 @@ def test_false_negative_table_verdicts():
     assert fn.loc[1000, "verdict"] == "none seen" and fn.loc[3000, "verdict"] == "some seen"
     # pooled rows, one per claim
     assert fn.loc["20..50", "cases"] == 300000 and fn.loc["20..50", "false_negatives"] == 41
-    assert fn.loc["20..50", "verdict"] == "cannot tell"   # 41 / 300000: 9.8e-5 .. 1.9e-4
+    assert fn.loc["20..50", "verdict"] == "cannot tell"  # 41 / 300000: 9.8e-5 .. 1.9e-4
     assert fn.loc["200..300", "false_negatives"] == 0 and fn.loc["200..300", "verdict"] == "below"
     assert fn.loc["1000..3000", "verdict"] == "some seen"
     md = table.false_negative_markdown(table.false_negative_table(t))

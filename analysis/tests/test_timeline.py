@@ -21,6 +21,7 @@ from conftest import REPO, png_size
 
 # ---- the hosts column ------------------------------------------------------------------------
 
+
 def nqc_hosts(host_of_rank: list[str]) -> str:
     """The `hosts` text as nqc writes it (src/mpi/runner.cpp, launch_hosts): hosts in the order of
     their first rank, each with its ranks as ranges joined by "+"."""
@@ -32,9 +33,21 @@ def nqc_hosts(host_of_rank: list[str]) -> str:
 
 def test_parse_hosts_contiguous_ranges():
     assert parse_hosts("nqc-h0:0-1,nqc-h1:2-3,nqc-h2:4-5", 6) == {
-        0: "nqc-h0", 1: "nqc-h0", 2: "nqc-h1", 3: "nqc-h1", 4: "nqc-h2", 5: "nqc-h2"}
+        0: "nqc-h0",
+        1: "nqc-h0",
+        2: "nqc-h1",
+        3: "nqc-h1",
+        4: "nqc-h2",
+        5: "nqc-h2",
+    }
     assert parse_hosts("nqc-h0:0,nqc-h1:1-2,nqc-h2:3-5", 6) == {
-        0: "nqc-h0", 1: "nqc-h1", 2: "nqc-h1", 3: "nqc-h2", 4: "nqc-h2", 5: "nqc-h2"}
+        0: "nqc-h0",
+        1: "nqc-h1",
+        2: "nqc-h1",
+        3: "nqc-h2",
+        4: "nqc-h2",
+        5: "nqc-h2",
+    }
     assert parse_hosts("vm:0-2") == {0: "vm", 1: "vm", 2: "vm"}  # no world size: the ranks named
     assert parse_hosts("vm:0") == {0: "vm"}
 
@@ -42,7 +55,13 @@ def test_parse_hosts_contiguous_ranges():
 def test_parse_hosts_plus_ranges():
     assert parse_hosts("a:0+2,b:1+3", 4) == {0: "a", 1: "b", 2: "a", 3: "b"}
     assert parse_hosts("nqc-h0:0+3,nqc-h1:1+4,nqc-h2:2+5", 6) == {
-        0: "nqc-h0", 1: "nqc-h1", 2: "nqc-h2", 3: "nqc-h0", 4: "nqc-h1", 5: "nqc-h2"}
+        0: "nqc-h0",
+        1: "nqc-h1",
+        2: "nqc-h2",
+        3: "nqc-h0",
+        4: "nqc-h1",
+        5: "nqc-h2",
+    }
     assert parse_hosts("a:0-1+4,b:2-3+5-6", 7) == {0: "a", 1: "a", 2: "b", 3: "b", 4: "a", 5: "b", 6: "b"}
 
 
@@ -64,7 +83,7 @@ def test_parse_hosts_cut_at_the_members_size():
     hosts = [f"node{h:04d}.example.org" for h in range(400) for _ in range(2)]
     text = nqc_hosts(hosts)
     assert len(text) > HOSTS_BYTES == 4096
-    cut = text[:HOSTS_BYTES - 1]  # as the fixed-size member keeps it
+    cut = text[: HOSTS_BYTES - 1]  # as the fixed-size member keeps it
     got = parse_hosts(cut, len(hosts))
     last = cut.split(",")[-1]
     assert got[0] == "node0000.example.org"
@@ -98,6 +117,7 @@ def test_launch_ranks_from_launches_tables_and_shard_attributes():
 
 # ---- busy shares and bars on hand-made cases ---------------------------------------------------
 
+
 def hand_made() -> pd.DataFrame:
     """Two launches of one run with known numbers (seconds):
 
@@ -107,17 +127,32 @@ def hand_made() -> pd.DataFrame:
     launch 2, 2 ranks, hosts "c" (the old format: rank 1's host unknown):
       rank 0: shard 2 at [1, 2], shard 3 at [2, 2.5]; rank 1: shard 4 at [0, 2.5]. Span 2.5.
     plus a case of launch 0 (unknown) and one without start_s, left out."""
-    rows = [(1, 0, 0, 0.0, 1.0), (1, 0, 0, 2.0, 1.0), (1, 0, 0, 3.001, 0.5), (1, 0, 5, 3.6, 0.2),
-            (1, 1, 1, 0.5, 3.5),
-            (2, 0, 2, 1.0, 1.0), (2, 0, 3, 2.0, 0.5), (2, 1, 4, 0.0, 2.5),
-            (0, 0, 6, 0.0, 100.0), (1, 0, 7, np.nan, 100.0)]
+    rows = [
+        (1, 0, 0, 0.0, 1.0),
+        (1, 0, 0, 2.0, 1.0),
+        (1, 0, 0, 3.001, 0.5),
+        (1, 0, 5, 3.6, 0.2),
+        (1, 1, 1, 0.5, 3.5),
+        (2, 0, 2, 1.0, 1.0),
+        (2, 0, 3, 2.0, 0.5),
+        (2, 1, 4, 0.0, 2.5),
+        (0, 0, 6, 0.0, 100.0),
+        (1, 0, 7, np.nan, 100.0),
+    ]
     cases = pd.DataFrame(rows, columns=["launch", "rank", "shard_id", "start_s", "wall_s"])
     cases["config_hash"] = pd.Categorical(["cafe"] * len(cases))
     cases["experiment"] = "hand"
-    launches = pd.DataFrame({"id": [1, 2], "start_utc": ["2026-01-01T00:00:00Z", "2026-01-02T00:00:00Z"],
-                             "hosts": ["a:0+2,b:1", "c"], "world_size": [3, 2]})
-    cases.attrs["sources"] = [Source(path=Path("run/results.h5"), attrs={"config_hash": "cafe"}, rows=len(cases),
-                                     launches=launches)]
+    launches = pd.DataFrame(
+        {
+            "id": [1, 2],
+            "start_utc": ["2026-01-01T00:00:00Z", "2026-01-02T00:00:00Z"],
+            "hosts": ["a:0+2,b:1", "c"],
+            "world_size": [3, 2],
+        }
+    )
+    cases.attrs["sources"] = [
+        Source(path=Path("run/results.h5"), attrs={"config_hash": "cafe"}, rows=len(cases), launches=launches)
+    ]
     return cases
 
 
@@ -125,7 +160,12 @@ def test_busy_shares_per_rank():
     got = timeline.busy_shares(hand_made(), "rank")
     assert list(got.columns) == timeline.RANK_COLUMNS
     assert got[["launch", "host", "rank", "cases", "shards"]].values.tolist() == [
-        [1, "a", 0, 4, 2], [1, "a", 2, 0, 0], [1, "b", 1, 1, 1], [2, "c", 0, 2, 2], [2, "?", 1, 1, 1]]
+        [1, "a", 0, 4, 2],
+        [1, "a", 2, 0, 0],
+        [1, "b", 1, 1, 1],
+        [2, "c", 0, 2, 2],
+        [2, "?", 1, 1, 1],
+    ]
     np.testing.assert_allclose(got["busy_s"], [2.7, 0.0, 3.5, 1.5, 2.5], rtol=1e-12)
     np.testing.assert_allclose(got["span_s"], [4, 4, 4, 2.5, 2.5], rtol=1e-12)
     np.testing.assert_allclose(got["busy_share"], [2.7 / 4, 0, 3.5 / 4, 1.5 / 2.5, 1.0], rtol=1e-12)
@@ -138,7 +178,11 @@ def test_busy_shares_per_host():
     got = timeline.busy_shares(hand_made(), "host")
     assert list(got.columns) == timeline.HOST_COLUMNS
     assert got[["launch", "host", "ranks", "rank_count", "cases"]].values.tolist() == [
-        [1, "a", "0+2", 2, 4], [1, "b", "1", 1, 1], [2, "c", "0", 1, 2], [2, "?", "1", 1, 1]]
+        [1, "a", "0+2", 2, 4],
+        [1, "b", "1", 1, 1],
+        [2, "c", "0", 1, 2],
+        [2, "?", "1", 1, 1],
+    ]
     np.testing.assert_allclose(got["busy_s"], [2.7, 3.5, 1.5, 2.5], rtol=1e-12)
     np.testing.assert_allclose(got["busy_share"], [2.7 / (2 * 4), 3.5 / 4, 0.6, 1.0], rtol=1e-12)
     np.testing.assert_allclose(got["rank_share_min"], [0.0, 0.875, 0.6, 1.0], rtol=1e-12)
@@ -150,8 +194,14 @@ def test_busy_shares_per_host():
 def test_bars_merge_one_shards_cases_and_alternate_shades():
     got = timeline.bars(hand_made())
     assert got[["launch", "rank", "shard_id", "cases", "shade"]].values.tolist() == [
-        [1, 0, 0, 1, 0], [1, 0, 0, 2, 0], [1, 0, 5, 1, 1], [1, 1, 1, 1, 0],
-        [2, 0, 2, 1, 0], [2, 0, 3, 1, 1], [2, 1, 4, 1, 0]]
+        [1, 0, 0, 1, 0],
+        [1, 0, 0, 2, 0],
+        [1, 0, 5, 1, 1],
+        [1, 1, 1, 1, 0],
+        [2, 0, 2, 1, 0],
+        [2, 0, 3, 1, 1],
+        [2, 1, 4, 1, 0],
+    ]
     np.testing.assert_allclose(got["start_s"], [0, 2, 3.6, 0.5, 1, 2, 0], rtol=1e-12)
     np.testing.assert_allclose(got["end_s"], [1, 3.501, 3.8, 4, 2, 2.5, 2.5], rtol=1e-12)
     np.testing.assert_allclose(got["busy_s"], [1, 1.5, 0.2, 3.5, 1, 0.5, 2.5], rtol=1e-12)
@@ -168,8 +218,17 @@ def test_millions_of_cases_draw_as_a_few_bars(tmp_path):
     for r in range(8):
         m = rank == r
         start[m] = np.cumsum(np.concatenate([[0.0], wall[m][:-1] + 1e-6]))
-    cases = pd.DataFrame({"launch": 1, "rank": rank, "shard_id": np.arange(n) // 25_000, "start_s": start,
-                          "wall_s": wall, "config_hash": pd.Categorical(["x"] * n), "experiment": "big"})
+    cases = pd.DataFrame(
+        {
+            "launch": 1,
+            "rank": rank,
+            "shard_id": np.arange(n) // 25_000,
+            "start_s": start,
+            "wall_s": wall,
+            "config_hash": pd.Categorical(["x"] * n),
+            "experiment": "big",
+        }
+    )
     cases.attrs["sources"] = []
     line = timeline.of(cases)
     assert len(line.bars) == 40  # one per shard: 25,000 cases each, gaps of 1 microsecond
@@ -180,6 +239,7 @@ def test_millions_of_cases_draw_as_a_few_bars(tmp_path):
 
 # ---- the figure ----------------------------------------------------------------------------------
 
+
 @pytest.fixture()
 def drawn(monkeypatch):
     """The Figure objects figures._save writes, by file name."""
@@ -189,6 +249,7 @@ def drawn(monkeypatch):
     def keep(fig, path, dpi=figures.DPI):
         figs[Path(path).name] = fig
         return save(fig, path, dpi)
+
     monkeypatch.setattr(figures, "_save", keep)
     return figs
 
@@ -240,8 +301,16 @@ def test_figure_of_many_ranks_and_hosts(tmp_path, drawn):
     hosts = [f"node{h:02d}" for h in range(40) for _ in range(4)]
     rows = [(1, r, r, 0.0, 1.0 + r / 100) for r in range(len(hosts))]
     cases = pd.DataFrame(rows, columns=["launch", "rank", "shard_id", "start_s", "wall_s"])
-    cases.attrs["sources"] = [Source(path=Path("r/results.h5"), attrs={}, rows=len(cases), launches=pd.DataFrame(
-        {"id": [1], "start_utc": [""], "hosts": [nqc_hosts(hosts)], "world_size": [len(hosts)]}))]
+    cases.attrs["sources"] = [
+        Source(
+            path=Path("r/results.h5"),
+            attrs={},
+            rows=len(cases),
+            launches=pd.DataFrame(
+                {"id": [1], "start_utc": [""], "hosts": [nqc_hosts(hosts)], "world_size": [len(hosts)]}
+            ),
+        )
+    ]
     timeline.draw(cases, tmp_path / "many.svg")
     (ax,) = drawn["many.svg"].axes
     assert ax.get_ylim() == (159.5, -0.5)
@@ -266,11 +335,11 @@ def test_figure_formats_and_no_data(tmp_path):
     with pytest.raises(figures.NoData, match=r"no case records when it started \(start_s, schema 2.2 on\)"):
         timeline.draw(old, tmp_path / "old.png")
     assert not (tmp_path / "old.png").exists()
-    assert timeline.busy_shares(old).empty and list(timeline.busy_shares(old, "host").columns) == \
-        timeline.HOST_COLUMNS
+    assert timeline.busy_shares(old).empty and list(timeline.busy_shares(old, "host").columns) == timeline.HOST_COLUMNS
 
 
 # ---- real runs: nqc run and mpirun -np 2 nqc run of configs/ci.json ------------------------------
+
 
 def stored(run: Path) -> np.ndarray:
     with h5py.File(run / "results.h5") as f:
@@ -299,7 +368,7 @@ def test_two_rank_run_busy_shares_equal_the_stored_rows(ci_runs):
 def test_report_of_a_two_rank_run_has_the_timeline(ci_runs, tmp_path, drawn):
     out = tmp_path / "report"
     text = write_report([ci_runs[2]], out).read_text()
-    section = text[text.index("## Timeline"):text.index("## Reproduce") if "## Reproduce" in text else None]
+    section = text[text.index("## Timeline") : text.index("## Reproduce") if "## Reproduce" in text else None]
     assert "![timeline](figures/timeline.png)" in section
     assert "[timeline.csv](timeline.csv)" in section and "[timeline_by_host.csv](timeline_by_host.csv)" in section
     assert "- **launch 1**: 2 ranks on 1 host, 230 cases" in section
@@ -338,9 +407,12 @@ def test_report_without_start_s_says_so_in_one_line(ci_runs, tmp_path):
     assert (out / "figures" / "timeline.png").is_file() and (out / "timeline_by_host.csv").is_file()
     with pytest.warns(AnalysisWarning):  # too few n for a fit
         text = write_report([REPO / "tests/data/schema-2.0-results.h5"], out).read_text()
-    section = re.split(r"\n(?:## |<details>)", text[text.index("## Timeline"):])[0].strip().splitlines()
-    assert section[1:] == ["", "No timeline: the result files (schema 2.0) do not record when each case started "
-                               "(`start_s`, since schema 2.2)."]
+    section = re.split(r"\n(?:## |<details>)", text[text.index("## Timeline") :])[0].strip().splitlines()
+    assert section[1:] == [
+        "",
+        "No timeline: the result files (schema 2.0) do not record when each case started "
+        "(`start_s`, since schema 2.2).",
+    ]
     assert not (out / "figures" / "timeline.png").exists() and not (out / "timeline.csv").exists()
     assert not (out / "timeline_by_host.csv").exists()
 

@@ -41,14 +41,18 @@ void warn_if_unfinished(const std::filesystem::path& p, std::size_t rows) {
 }  // namespace
 
 Runner add_aggregate(CLI::App& app) {
-  auto* cmd = app.add_subcommand("aggregate", "Print the table of result files or directories: per n, and per n and diags for instance runs");
+  auto* cmd = app.add_subcommand(
+      "aggregate", "Print the table of result files or directories: per n, and per n and diags for instance runs");
   auto paths = std::make_shared<std::vector<std::string>>();
   auto csv = std::make_shared<std::string>();
   cmd->add_option("PATH", *paths, "results directories or HDF5 result files")->required();
-  cmd->add_option("--csv", *csv, "also write the table as CSV to this file; - for stdout (the table then going to stderr)");
-  cmd->footer("Generated cases: one row per n. Instance runs (a config's \"instances\"): one row per n and diags (the excluded\n"
-              "diagonals of a CSPLib .param case, - for composition files) with the cases solved, proved infeasible and\n"
-              "given up, and the times of each verdict.");
+  cmd->add_option("--csv", *csv,
+                  "also write the table as CSV to this file; - for stdout (the table then going to stderr)");
+  cmd->footer(
+      "Generated cases: one row per n. Instance runs (a config's \"instances\"): one row per n and diags (the "
+      "excluded\n"
+      "diagonals of a CSPLib .param case, - for composition files) with the cases solved, proved infeasible and\n"
+      "given up, and the times of each verdict.");
   return [paths, csv] {
     std::set<std::filesystem::path> seen;
     for (const auto& p : *paths) {
@@ -102,15 +106,17 @@ Runner add_aggregate(CLI::App& app) {
         };
         for (const auto& [key, value] : how.items()) {
           const nlohmann::json& before = how_first->second[key];
-          if (key == "engine_params" && how["engine"] == how_first->second["engine"] && value.is_object() && before.is_object()) {
+          if (key == "engine_params" && how["engine"] == how_first->second["engine"] && value.is_object() &&
+              before.is_object()) {
             for (const auto& [param, v] : value.items())  // one engine: the parameters that differ
               differ("engine_params/" + param, before.contains(param) ? before[param] : nlohmann::json(), v);
           } else if (key != "engine_params" || how["engine"] == how_first->second["engine"]) {
             differ(key, before, value);
           }
         }
-        throw InputError(how_first->first + " and " + p + " are runs of other engines or settings (" + what +
-                         "): one table would mix them; aggregate each alone, or compare them with python3 -m analysis compare");
+        throw InputError(
+            how_first->first + " and " + p + " are runs of other engines or settings (" + what +
+            "): one table would mix them; aggregate each alone, or compare them with python3 -m analysis compare");
       }
     }
     std::vector<CaseRow> rows;
@@ -121,14 +127,16 @@ Runner add_aggregate(CLI::App& app) {
     }
     // Generated cases and instance runs have tables of their own.
     std::vector<CaseRow> generated;
-    std::copy_if(rows.begin(), rows.end(), std::back_inserter(generated), [](const CaseRow& r) { return !is_instance_row(r); });
+    std::copy_if(rows.begin(), rows.end(), std::back_inserter(generated),
+                 [](const CaseRow& r) { return !is_instance_row(r); });
     const bool any_instances = generated.size() < rows.size();
     const auto table = summarize(generated);
     const auto instance_table = summarize_instances(rows);
     if (!csv->empty()) {
       if (!generated.empty() && any_instances)
-        throw InputError("--csv: these results hold generated cases and instance runs, whose tables have other columns; "
-                         "aggregate them apart");
+        throw InputError(
+            "--csv: these results hold generated cases and instance runs, whose tables have other columns; "
+            "aggregate them apart");
       TextOutput out(*csv);
       out.stream() << (any_instances ? format_instance_csv(instance_table) : format_csv(table));
       out.close();

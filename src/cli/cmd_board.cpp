@@ -26,11 +26,13 @@ double seconds(std::chrono::steady_clock::time_point from, std::chrono::steady_c
 }  // namespace
 
 Runner add_verify(CLI::App& app) {
-  auto* cmd = app.add_subcommand("verify", "Check that a composition file is consistent (and whether it is a full solution)");
+  auto* cmd =
+      app.add_subcommand("verify", "Check that a composition file is consistent (and whether it is a full solution)");
   auto file = std::make_shared<std::string>();
   auto timing = std::make_shared<bool>(false);
   cmd->add_option("FILE", *file, kInputHelp)->required();
-  cmd->add_flag("--timing", *timing, "print the seconds spent reading and checking to stderr (read_s: ..., check_s: ...)");
+  cmd->add_flag("--timing", *timing,
+                "print the seconds spent reading and checking to stderr (read_s: ..., check_s: ...)");
   cmd->footer(exit_codes_footer({{kExitOk, "consistent"}}) + " A bad file's message names the file, line and rows.");
   return [file, timing] {
     const auto t0 = std::chrono::steady_clock::now();
@@ -40,8 +42,10 @@ Runner add_verify(CLI::App& app) {
     const auto t2 = std::chrono::steady_clock::now();
     if (*timing) std::fprintf(stderr, "read_s: %.6f\ncheck_s: %.6f\n", seconds(t0, t1), seconds(t1, t2));
     const Composition& c = loaded.composition;
-    if (c.k() == c.n()) std::printf("%s: valid solution, n = %d\n", loaded.source.c_str(), c.n());
-    else std::printf("%s: consistent composition, n = %d, k = %d\n", loaded.source.c_str(), c.n(), c.k());
+    if (c.k() == c.n())
+      std::printf("%s: valid solution, n = %d\n", loaded.source.c_str(), c.n());
+    else
+      std::printf("%s: consistent composition, n = %d, k = %d\n", loaded.source.c_str(), c.n(), c.k());
     return 0;
   };
 }
@@ -73,8 +77,10 @@ Runner add_generate(CLI::App& app) {
   auto output = std::make_shared<std::string>();
   cmd->add_option("N", *n, "board size, N = 1 or N >= 4")->required();
   cmd->add_option("--seed", *seed, "experiment seed")->capture_default_str()->check(kUnsigned);
-  cmd->add_option("--solution-id", *id, "solution index: the same (seed, N, id) as in `nqc run` gives the same solution")
-      ->capture_default_str()->check(kUnsigned);
+  cmd->add_option("--solution-id", *id,
+                  "solution index: the same (seed, N, id) as in `nqc run` gives the same solution")
+      ->capture_default_str()
+      ->check(kUnsigned);
   cmd->add_option("-o,--output", *output, kOutputHelp);
   return [n, seed, id, output] {
     if (*n < 1) throw InputError("N: expected a board size >= 1, got " + std::to_string(*n));
@@ -103,7 +109,8 @@ Runner add_derive(CLI::App& app) {
     require_consistent(loaded);
     Composition& s = loaded.composition;
     if (s.k() != s.n())
-      throw InputError(loaded.source + ": not a solution (k = " + std::to_string(s.k()) + " < n = " + std::to_string(s.n()) + ")");
+      throw InputError(loaded.source + ": not a solution (k = " + std::to_string(s.k()) +
+                       " < n = " + std::to_string(s.n()) + ")");
     if (*k > s.n() || *k < -1)
       throw InputError("--k: expected 0.." + std::to_string(s.n()) + ", got " + std::to_string(*k));
     Rng rng(*seed, 0);
@@ -119,14 +126,18 @@ Runner add_convert(CLI::App& app) {
   auto output = std::make_shared<std::string>();
   auto to = std::make_shared<std::string>();
   cmd->add_option("IN", *input, kInputHelp)->required();
-  cmd->add_option("OUT", *output, "output file: format from --to, else from the extension (.bin: binary, .h5 or .hdf5: HDF5, else text); - for stdout")
+  cmd->add_option("OUT", *output,
+                  "output file: format from --to, else from the extension (.bin: binary, .h5 or .hdf5: HDF5, else "
+                  "text); - for stdout")
       ->required();
   cmd->add_option("--to", *to, "output format: text, binary or hdf5 (default: from OUT's extension)")
       ->check(CLI::IsMember({"text", "binary", "hdf5"}));
-  cmd->footer("The composition must be consistent, as verify checks (a converter does not pass bad data on).\n"
-              "Binary: 24-byte header (magic \\x89NQC\\r\\n\\x1a\\n, uint32 version 1, uint32 flags 0, uint64 n), then n uint32\n"
-              "values Q(1..n), all little-endian. HDF5: the 1-D dataset /composition (uint32, chunked, Fletcher32).\n" +
-              exit_codes_footer({{kExitOk, "written"}}));
+  cmd->footer(
+      "The composition must be consistent, as verify checks (a converter does not pass bad data on).\n"
+      "Binary: 24-byte header (magic \\x89NQC\\r\\n\\x1a\\n, uint32 version 1, uint32 flags 0, uint64 n), then n "
+      "uint32\n"
+      "values Q(1..n), all little-endian. HDF5: the 1-D dataset /composition (uint32, chunked, Fletcher32).\n" +
+      exit_codes_footer({{kExitOk, "written"}}));
   return [input, output, to] {
     LoadedComposition loaded = read_composition(*input);
     require_consistent(loaded);

@@ -17,29 +17,42 @@
 namespace nqc::cli {
 
 Runner add_challenge(CLI::App& app) {
-  auto* cmd = app.add_subcommand("challenge", "Write the paper's challenge: two compositions of one board, one with a completion and one without");
+  auto* cmd = app.add_subcommand(
+      "challenge", "Write the paper's challenge: two compositions of one board, one with a completion and one without");
   struct Args {
     Index n = 0, free_rows = 0, changed_rows = 2000;
     std::string dir, format = "bin";
     std::uint64_t seed = 1;
   };
   auto a = std::make_shared<Args>();
-  cmd->add_option("N", a->n, "board size, 8 <= N <= " + std::to_string(kMaxBoardSize) + " (the paper: 10^9)")->required();
-  cmd->add_option("--free-rows", a->free_rows, "free rows of both compositions, 1 <= F <= N/2 (the paper: 518)")->required();
+  cmd->add_option("N", a->n, "board size, 8 <= N <= " + std::to_string(kMaxBoardSize) + " (the paper: 10^9)")
+      ->required();
+  cmd->add_option("--free-rows", a->free_rows, "free rows of both compositions, 1 <= F <= N/2 (the paper: 518)")
+      ->required();
   cmd->add_option("-o,--output", a->dir, "output directory (created; must not hold a challenge already)")->required();
-  cmd->add_option("--changed-rows", a->changed_rows, "at least this many kept rows differ between the two")->capture_default_str()->check(CLI::NonNegativeNumber);
-  cmd->add_option("--seed", a->seed, "seed of the random solution and of the choices")->capture_default_str()->check(kUnsigned);
-  cmd->add_option("--format", a->format, "format of the two compositions: bin, h5 or txt")->capture_default_str()->check(CLI::IsMember({"bin", "h5", "txt"}));
+  cmd->add_option("--changed-rows", a->changed_rows, "at least this many kept rows differ between the two")
+      ->capture_default_str()
+      ->check(CLI::NonNegativeNumber);
+  cmd->add_option("--seed", a->seed, "seed of the random solution and of the choices")
+      ->capture_default_str()
+      ->check(kUnsigned);
+  cmd->add_option("--format", a->format, "format of the two compositions: bin, h5 or txt")
+      ->capture_default_str()
+      ->check(CLI::IsMember({"bin", "h5", "txt"}));
   cmd->footer(
       "Writes DIR/a.FORMAT and DIR/b.FORMAT, made from a random solution: the same N and free rows,\n"
       "identical but for a few thousand kept rows; one has a completion, the other none (a free row\n"
       "whose free cells are all attacked). DIR/answer.json says which.\n" +
       exit_codes_footer({{kExitOk, "written"}}));
   return [a] {
-    if (a->n < 8) throw InputError("N: expected a board size 8.." + std::to_string(kMaxBoardSize) + ", got " + std::to_string(a->n));
+    if (a->n < 8)
+      throw InputError("N: expected a board size 8.." + std::to_string(kMaxBoardSize) + ", got " +
+                       std::to_string(a->n));
     if (a->free_rows < 1 || a->free_rows > a->n / 2)
-      throw InputError("--free-rows: expected 1.." + std::to_string(a->n / 2) + " (at most N/2), got " + std::to_string(a->free_rows));
-    refuse_std_stream("-o", a->dir, "the challenge's directory (it holds two compositions and answer.json); give a directory");
+      throw InputError("--free-rows: expected 1.." + std::to_string(a->n / 2) + " (at most N/2), got " +
+                       std::to_string(a->free_rows));
+    refuse_std_stream("-o", a->dir,
+                      "the challenge's directory (it holds two compositions and answer.json); give a directory");
     const std::filesystem::path dir(a->dir);
     const std::filesystem::path file_a = dir / ("a." + a->format), file_b = dir / ("b." + a->format);
     std::error_code ec;
@@ -69,12 +82,14 @@ Runner add_challenge(CLI::App& app) {
         {"infeasible", (first_is_a ? file_b : file_a).filename().string()},
         {"dead_row", challenge.dead_row + 1},
         {"changed_rows", challenge.changes.size()},
-        {"why", "row " + std::to_string(challenge.dead_row + 1) + " is free in both; in the infeasible one every free column is attacked there"}};
+        {"why", "row " + std::to_string(challenge.dead_row + 1) +
+                    " is free in both; in the infeasible one every free column is attacked there"}};
     TextOutput out(dir / "answer.json");
     out.stream() << answer.dump(2) << "\n";
     out.close();
-    std::printf("%s, %s: n = %d, %d free rows, %zu rows differ; which one has a completion: %s\n", file_a.string().c_str(),
-                file_b.string().c_str(), a->n, a->free_rows, challenge.changes.size(), (dir / "answer.json").string().c_str());
+    std::printf("%s, %s: n = %d, %d free rows, %zu rows differ; which one has a completion: %s\n",
+                file_a.string().c_str(), file_b.string().c_str(), a->n, a->free_rows, challenge.changes.size(),
+                (dir / "answer.json").string().c_str());
     return 0;
   };
 }

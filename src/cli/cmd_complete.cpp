@@ -25,7 +25,7 @@ Composition load_instance(const std::string& file, std::optional<int> diags) {
   if (from_stdin && looks_like_param(in->bytes())) return read_param(*in, diags).board;
   if (diags) throw InputError("--diags: applies to CSPLib .param files only, not to " + file);
   LoadedComposition loaded = read_composition(std::move(in));
-  require_consistent(loaded);  // before any search
+  require_consistent(loaded);            // before any search
   return std::move(loaded.composition);  // no copy of an n-row array
 }
 
@@ -62,24 +62,35 @@ Runner add_complete(CLI::App& app) {
     std::vector<std::string> params;
   };
   auto a = std::make_shared<Args>();
-  cmd->add_option("FILE", a->file, "composition file (text, binary or HDF5, found by content) or CSPLib prob079 .param file; - for stdin (either)")->required();
+  cmd->add_option("FILE", a->file,
+                  "composition file (text, binary or HDF5, found by content) or CSPLib prob079 .param file; - for "
+                  "stdin (either)")
+      ->required();
   cmd->add_option("--diags", a->diags, "for a .param file: exclude only its first D diagonals (default: all)");
-  cmd->add_option("-o,--output", a->output,
-                  "write the completed solution here (.bin: binary, .h5 or .hdf5: HDF5, else text; - for stdout, the summary then "
-                  "going to stderr); without -o a solution of n <= " + std::to_string(kPrintedSolutionMaxN) + " is printed as a 'solution:' line");
+  cmd->add_option(
+      "-o,--output", a->output,
+      "write the completed solution here (.bin: binary, .h5 or .hdf5: HDF5, else text; - for stdout, the summary then "
+      "going to stderr); without -o a solution of n <= " +
+          std::to_string(kPrintedSolutionMaxN) + " is printed as a 'solution:' line");
   std::string names;
   for (const auto& e : engine_infos())
     names += "\n  " + e.name + ": " + e.summary +
              (e.max_free_rows != 0 ? " (at most " + std::to_string(e.max_free_rows) + " free rows)" : "");
   cmd->add_option("-e,--engine", a->engine, "engine, one of:" + names)->capture_default_str();
-  cmd->add_option("-p,--param", a->params,
-                  "an engine parameter, NAME=VALUE (repeatable; nqc run --help-config lists each engine's, with defaults and "
-                  "ranges), e.g. -e minconflicts -p noise=0.2 -p init=random")
+  cmd->add_option(
+         "-p,--param", a->params,
+         "an engine parameter, NAME=VALUE (repeatable; nqc run --help-config lists each engine's, with defaults and "
+         "ranges), e.g. -e minconflicts -p noise=0.2 -p init=random")
       ->type_name("NAME=VALUE")
       ->allow_extra_args(false);
   cmd->add_option("--seed", a->seed, "seed of the engine's random choices")->capture_default_str()->check(kUnsigned);
-  cmd->add_option("--max-nodes", a->max_nodes, "give up after this many placements (sat: CaDiCaL's decisions; 0 = no limit)")->capture_default_str()->check(kUnsigned);
-  cmd->add_option("--time-limit", a->time_limit_s, "give up after this many seconds (0 = no limit)")->capture_default_str()->check(kNonNegative);
+  cmd->add_option("--max-nodes", a->max_nodes,
+                  "give up after this many placements (sat: CaDiCaL's decisions; 0 = no limit)")
+      ->capture_default_str()
+      ->check(kUnsigned);
+  cmd->add_option("--time-limit", a->time_limit_s, "give up after this many seconds (0 = no limit)")
+      ->capture_default_str()
+      ->check(kNonNegative);
   cmd->footer(exit_codes_footer({{kExitOk, "solved"},
                                  {kExitInfeasible, "proved infeasible (no completion)"},
                                  {kExitGaveUp, "gave up"},
@@ -102,14 +113,16 @@ Runner add_complete(CLI::App& app) {
     const Result r = engine->complete(std::move(c), rng, Limits{a->max_nodes, a->time_limit_s, nullptr});
     const double seconds = std::chrono::duration<double>(std::chrono::steady_clock::now() - t0).count();
     if (r.outcome == Outcome::solved && !(is_solution(r.solution) && extends(r.solution, d))) {
-      std::fprintf(stderr, "nqc: error: bug: engine '%s' returned a completion that fails verification\n", a->engine.c_str());
+      std::fprintf(stderr, "nqc: error: bug: engine '%s' returned a completion that fails verification\n",
+                   a->engine.c_str());
       return static_cast<int>(kExitEngineBug);
     }
     // The summary goes to stdout, or to stderr when the solution itself does (-o -).
     FILE* summary = text_stream({{"-o", a->output}});
     std::fprintf(summary, "outcome: %s\nengine: %s\nn: %d\nk: %d\ntime_s: %.6f\nbacktracks: %llu\nnodes: %llu\n",
                  to_string(r.outcome), engine->name().c_str(), d.n, d.k, seconds,
-                 static_cast<unsigned long long>(r.counters.backtracks), static_cast<unsigned long long>(r.counters.nodes));
+                 static_cast<unsigned long long>(r.counters.backtracks),
+                 static_cast<unsigned long long>(r.counters.nodes));
     if (r.outcome == Outcome::gave_up) std::fprintf(summary, "limit: %s\n", std::string(to_string(r.limit)).c_str());
     if (r.outcome == Outcome::solved && a->output.empty()) {
       if (d.n <= kPrintedSolutionMaxN) {

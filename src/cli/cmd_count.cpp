@@ -18,15 +18,21 @@ Runner add_count(CLI::App& app, int& argc, char**& argv) {
   auto max_nodes = std::make_shared<std::uint64_t>(0);
   auto time_limit = std::make_shared<double>(0);
   auto diags = std::make_shared<std::optional<int>>();
-  cmd->add_option("N_OR_FILE", *target, "board size N (empty board), a composition file (any format), or a CSPLib .param file; - for stdin (either)")->required();
+  cmd->add_option(
+         "N_OR_FILE", *target,
+         "board size N (empty board), a composition file (any format), or a CSPLib .param file; - for stdin (either)")
+      ->required();
   cmd->add_option("--diags", *diags, "for a .param file: exclude only its first D diagonals (default: all)");
-  cmd->add_option("--max-nodes", *max_nodes, "stop after this many placements (0 = no limit; under mpirun, on each rank)")->check(kUnsigned);
+  cmd->add_option("--max-nodes", *max_nodes,
+                  "stop after this many placements (0 = no limit; under mpirun, on each rank)")
+      ->check(kUnsigned);
   cmd->add_option("--time-limit", *time_limit, "stop after this many seconds (0 = no limit)")->check(kNonNegative);
   cmd->footer(
       "The empty board (N <= 64): bit-parallel search with the board's symmetries; under mpirun the ranks share "
       "its prefixes (the first 3 rows) dynamically and rank 0 prints the sum, the same as one process. "
       "A composition: the word search of engine bitboard (at most 128 free rows), on rank 0 only.\n" +
-      exit_codes_footer({{kExitOk, "counted"}, {kExitGaveUp, "a limit stopped the count (the count printed is a lower bound)"}}));
+      exit_codes_footer(
+          {{kExitOk, "counted"}, {kExitGaveUp, "a limit stopped the count (the count printed is a lower bound)"}}));
   return [target, max_nodes, time_limit, diags, &argc, &argv] {
     Composition c;
     const bool is_number = !target->empty() && target->find_first_not_of("0123456789") == std::string::npos;

@@ -58,12 +58,13 @@ void print_generated(const std::map<std::int64_t, Counts>& by_n) {
 // Instance cases per n and diags (aggregate's groups; diags "-" for composition files): the
 // files and the outcomes, each a result (an instance need not have a completion).
 void print_instances(const std::map<InstanceGroup, InstanceCounts>& groups) {
-  std::printf("%12s %12s %12s %12s %12s %12s %12s\n", "n", "diags", "files", "cases", "solved", "infeasible", "gave_up");
+  std::printf("%12s %12s %12s %12s %12s %12s %12s\n", "n", "diags", "files", "cases", "solved", "infeasible",
+              "gave_up");
   InstanceCounts total;
   for (const auto& [g, c] : groups) {
     const std::string diags = g.diags ? std::to_string(*g.diags) : "-";
-    std::printf("%12lld %12s %12zu %12llu %12llu %12llu %12llu\n", static_cast<long long>(g.n), diags.c_str(), c.files.size(),
-                ull(c.cases()), ull(c.outcomes[0]), ull(c.outcomes[1]), ull(c.outcomes[2]));
+    std::printf("%12lld %12s %12zu %12llu %12llu %12llu %12llu\n", static_cast<long long>(g.n), diags.c_str(),
+                c.files.size(), ull(c.cases()), ull(c.outcomes[0]), ull(c.outcomes[1]), ull(c.outcomes[2]));
     for (std::size_t o = 0; o < 3; ++o) total.outcomes[o] += c.outcomes[o];
     total.files.insert(c.files.begin(), c.files.end());
   }
@@ -82,8 +83,8 @@ int print_launches(const fs::path& path, const std::vector<Launch>& stored, bool
     std::printf("launches: none recorded (files of schema 1.3 on record them)\n");
     return kExitOk;
   }
-  std::printf("launches: %zu\n%4s %-20s %-20s %6s %-6s %-20s %-12s %6s %8s %10s %s\n", launches.size(), "id", "start_utc",
-              "end_utc", "ranks", "part", "hosts", "slurm", "exit", "shards", "cases", "merged");
+  std::printf("launches: %zu\n%4s %-20s %-20s %6s %-6s %-20s %-12s %6s %8s %10s %s\n", launches.size(), "id",
+              "start_utc", "end_utc", "ranks", "part", "hosts", "slurm", "exit", "shards", "cases", "merged");
   for (const Launch& l : launches) {
     const std::string part = l.parts > 1 ? std::to_string(l.part) + "/" + std::to_string(l.parts) : "-";
     std::string slurm = l.slurm_array_task.empty() ? l.slurm_job_id : l.slurm_array_task;
@@ -129,8 +130,8 @@ int info(const fs::path& path) {
       name = nlohmann::json::parse(config).value("name", "?");
     } catch (const nlohmann::json::exception&) {
     }
-  std::map<std::int64_t, Counts> by_n;             // generated cases
-  std::map<InstanceGroup, InstanceCounts> by_group;  // instance cases
+  std::map<std::int64_t, Counts> by_n;                          // generated cases
+  std::map<InstanceGroup, InstanceCounts> by_group;             // instance cases
   std::vector<std::pair<std::uint64_t, std::uint64_t>> ranges;  // each file's case ids
   for (const fs::path& f : files) {
     ranges.emplace_back(UINT64_MAX, 0);
@@ -152,14 +153,14 @@ int info(const fs::path& path) {
     });
   }
   if (dir && files.size() > 1) check_disjoint_cases(path, files, ranges);
-  std::printf("%s: config %s, schema %s, nqc %s (git %s)\n", path.c_str(), name.c_str(), shown(attr("schema_version")).c_str(),
-              shown(attr("nqc_version")).c_str(), shown(attr("git_revision")).c_str());
+  std::printf("%s: config %s, schema %s, nqc %s (git %s)\n", path.c_str(), name.c_str(),
+              shown(attr("schema_version")).c_str(), shown(attr("nqc_version")).c_str(),
+              shown(attr("git_revision")).c_str());
   std::printf("config_hash %s, plan_hash %s, %s .. %s\n", shown(attr("config_hash")).c_str(),
               shown(attr("plan_hash")).c_str(), shown(attr("start_utc")).c_str(), shown(attr("end_utc")).c_str());
   if (dir && files.front().filename() != "results.h5") {
-    const auto partials = static_cast<std::size_t>(std::count_if(files.begin(), files.end(), [](const fs::path& f) {
-      return f.filename().string().rfind("partial-", 0) == 0;
-    }));
+    const auto partials = static_cast<std::size_t>(std::count_if(
+        files.begin(), files.end(), [](const fs::path& f) { return f.filename().string().rfind("partial-", 0) == 0; }));
     std::printf("not merged: %zu shard file%s and %zu partial file%s read (the run goes on, or waits for --resume)\n",
                 files.size() - partials, files.size() - partials == 1 ? "" : "s", partials, partials == 1 ? "" : "s");
   }
@@ -173,7 +174,8 @@ int info(const fs::path& path) {
 
 Runner add_info(CLI::App& app) {
   auto* cmd = app.add_subcommand(
-      "info", "Show what a result file or results directory holds: config, schema, cases by n (instance runs: by n and "
+      "info",
+      "Show what a result file or results directory holds: config, schema, cases by n (instance runs: by n and "
       "diags) and outcome, launches");
   auto path = std::make_shared<std::string>();
   auto columns = std::make_shared<bool>(false);
@@ -182,7 +184,8 @@ Runner add_info(CLI::App& app) {
   cmd->add_flag("--columns", *columns,
                 "print the layout of result files instead: the columns of `cases` (type, description, enum values) and "
                 "the root attributes");
-  cmd->add_flag("--json", *json, "with --columns: as JSON (analysis/result_schema.json is this output)")->needs("--columns");
+  cmd->add_flag("--json", *json, "with --columns: as JSON (analysis/result_schema.json is this output)")
+      ->needs("--columns");
   cmd->footer(
       "Reads the rows in batches (any size fits in memory). Exit-status '-' in the launches table: the launch never "
       "recorded its end (it runs, or it was killed).");
@@ -192,7 +195,8 @@ Runner add_info(CLI::App& app) {
       std::fputs(*json ? (result_schema_json().dump(2) + "\n").c_str() : result_schema_text().c_str(), stdout);
       return static_cast<int>(kExitOk);
     }
-    if (path->empty()) throw InputError("info: RESULTS is required (a result file or a results directory), or --columns");
+    if (path->empty())
+      throw InputError("info: RESULTS is required (a result file or a results directory), or --columns");
     refuse_std_stream_results("RESULTS", *path);
     return info(*path);
   };

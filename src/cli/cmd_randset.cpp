@@ -15,7 +15,8 @@ namespace nqc::cli {
 
 Runner add_randset(CLI::App& app) {
   auto* cmd = app.add_subcommand(
-      "randset", "The paper's randSet & randSet experiment: share placed by the first pass, histogram of dead-end lengths");
+      "randset",
+      "The paper's randSet & randSet experiment: share placed by the first pass, histogram of dead-end lengths");
   struct Args {
     Index n = 0;
     std::uint64_t trials = 1000, seed = 1;
@@ -25,16 +26,21 @@ Runner add_randset(CLI::App& app) {
   auto a = std::make_shared<Args>();
   cmd->add_option("N", a->n, "board size, N >= 1")->required();
   cmd->add_option("--trials", a->trials, "independent trials")->capture_default_str()->check(kUnsigned);
-  cmd->add_option("--seed", a->seed, "seed; trial t draws from derive_seed(seed, N, t, 0)")->capture_default_str()->check(kUnsigned);
-  cmd->add_option("--csv", a->csv, "write the dead-end length histogram (k,count,share) here; - for stdout (the summary then going to stderr)")
+  cmd->add_option("--seed", a->seed, "seed; trial t draws from derive_seed(seed, N, t, 0)")
+      ->capture_default_str()
+      ->check(kUnsigned);
+  cmd->add_option(
+         "--csv", a->csv,
+         "write the dead-end length histogram (k,count,share) here; - for stdout (the summary then going to stderr)")
       ->each([a](const std::string&) { a->csv_given = true; });
   cmd->add_option("--trials-csv", a->trials_csv,
                   "write one row per trial here: trial, first_pass (queens placed by the first pass), dead_end_k "
                   "(queens at the dead end); - for stdout (the summary then going to stderr)")
       ->each([a](const std::string&) { a->trials_csv_given = true; });
-  cmd->footer("Prints the mean share of the N queens placed by the first pass ([Grigoryan]: 0.6057 at N = 10, 0.6005\n"
-              "at N = 100) and the histogram of the composition lengths k at which repeated passes reach a dead end.\n"
-              "[Grigoryan]: see docs/REFERENCES.md.");
+  cmd->footer(
+      "Prints the mean share of the N queens placed by the first pass ([Grigoryan]: 0.6057 at N = 10, 0.6005\n"
+      "at N = 100) and the histogram of the composition lengths k at which repeated passes reach a dead end.\n"
+      "[Grigoryan]: see docs/REFERENCES.md.");
   return [a] {
     if (a->n < 1) throw InputError("N: expected a board size >= 1, got " + std::to_string(a->n));
     if (a->trials < 1) throw InputError("--trials: expected at least 1, got 0");
@@ -71,10 +77,11 @@ Runner add_randset(CLI::App& app) {
     const double sd = a->trials > 1 ? std::sqrt(std::max(0.0, (sum2 - trials * mean * mean) / (trials - 1))) : 0.0;
     double mean_k = 0;
     for (const auto& [k, count] : lengths) mean_k += static_cast<double>(k) * static_cast<double>(count) / trials;
-    std::fprintf(text, "n: %d\ntrials: %llu\nfirst_pass_share: %.6f\nfirst_pass_share_sd: %.6f\nfirst_pass_share_se: %.6f\n"
-                "mean_dead_end_k: %.3f\nsolutions: %llu\nhistogram (k: trials):\n",
-                a->n, static_cast<unsigned long long>(a->trials), mean, sd, sd / std::sqrt(trials), mean_k,
-                static_cast<unsigned long long>(lengths.count(a->n) ? lengths[a->n] : 0));
+    std::fprintf(text,
+                 "n: %d\ntrials: %llu\nfirst_pass_share: %.6f\nfirst_pass_share_sd: %.6f\nfirst_pass_share_se: %.6f\n"
+                 "mean_dead_end_k: %.3f\nsolutions: %llu\nhistogram (k: trials):\n",
+                 a->n, static_cast<unsigned long long>(a->trials), mean, sd, sd / std::sqrt(trials), mean_k,
+                 static_cast<unsigned long long>(lengths.count(a->n) ? lengths[a->n] : 0));
     if (csv) csv->stream() << "k,count,share\n";
     for (const auto& [k, count] : lengths) {
       std::fprintf(text, "  %d: %llu\n", k, static_cast<unsigned long long>(count));

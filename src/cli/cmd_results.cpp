@@ -44,11 +44,13 @@ const char* outcome_name(std::int8_t code) { return to_string(static_cast<Outcom
 // An exported case: as a text file (or "-"), with a first comment line that says how to run
 // it again as the run did (`complete` draws from the row's seed as the run's engine call did);
 // binary and HDF5 files hold the composition alone.
-void write_exported(const Composition& composition, const std::string& to, const std::string& results, const CaseRow& row) {
+void write_exported(const Composition& composition, const std::string& to, const std::string& results,
+                    const CaseRow& row) {
   if (format_for_output(to) != CompositionFormat::text) return write_composition(composition, to);
   TextOutput out(to);
-  out.stream() << "# case " << row.case_id << " of " << results << " (" << outcome_name(row.outcome) << " in the run): nqc complete FILE -e "
-               << engine_name(row.engine) << " --seed " << row.seed << " runs it again (with the run's engine_params: nqc rerun)\n";
+  out.stream() << "# case " << row.case_id << " of " << results << " (" << outcome_name(row.outcome)
+               << " in the run): nqc complete FILE -e " << engine_name(row.engine) << " --seed " << row.seed
+               << " runs it again (with the run's engine_params: nqc rerun)\n";
   write_composition(composition, out.stream());
   out.close();
 }
@@ -73,7 +75,8 @@ void check_plan_unchanged(const std::string& results, const std::filesystem::pat
   const std::filesystem::path record = std::filesystem::path(results) / "plan.json";
   std::error_code ec;
   if (std::filesystem::is_directory(results, ec) && std::filesystem::exists(record, ec)) try {
-      if (std::string what = plan_change(parse_pinned_plan(text::read_small_file(record, 256u << 20, "plan.json")), now);
+      if (std::string what =
+              plan_change(parse_pinned_plan(text::read_small_file(record, 256u << 20, "plan.json")), now);
           !what.empty())
         change = what;
     } catch (const InputError&) {
@@ -106,7 +109,8 @@ StoredCase load_case(const std::string& results, const CaseRow& row) {
 }  // namespace
 
 Runner add_rerun(CLI::App& app) {
-  auto* cmd = app.add_subcommand("rerun", "Rebuild one case of a result file from its stored config and seed, and run it again");
+  auto* cmd = app.add_subcommand("rerun",
+                                 "Rebuild one case of a result file from its stored config and seed, and run it again");
   struct Args {
     std::string results, engine;
     std::uint64_t case_id = 0;
@@ -141,15 +145,17 @@ Runner add_rerun(CLI::App& app) {
       again = run_case(config, *engine, shard, stored.solution_id, stored.composition_id, input, 0, nullptr, &ignored);
     }
     std::printf("case %llu: n = %lld, k = %lld, solution %llu, composition %llu, seed %llu\n",
-                static_cast<unsigned long long>(stored.case_id), static_cast<long long>(stored.n), static_cast<long long>(stored.k),
-                static_cast<unsigned long long>(stored.solution_id), static_cast<unsigned long long>(stored.composition_id),
-                static_cast<unsigned long long>(stored.seed));
-    std::printf("stored: engine %s, outcome %s, backtracks %llu, nodes %llu, wall %.6f s\n", std::string(engine_name(stored.engine)).c_str(),
-                outcome_name(stored.outcome), static_cast<unsigned long long>(stored.backtracks),
-                static_cast<unsigned long long>(stored.nodes), stored.wall_s);
-    std::printf("rerun:  engine %s, outcome %s, backtracks %llu, nodes %llu, wall %.6f s\n", std::string(engine_name(again.engine)).c_str(),
-                outcome_name(again.outcome), static_cast<unsigned long long>(again.backtracks),
-                static_cast<unsigned long long>(again.nodes), again.wall_s);
+                static_cast<unsigned long long>(stored.case_id), static_cast<long long>(stored.n),
+                static_cast<long long>(stored.k), static_cast<unsigned long long>(stored.solution_id),
+                static_cast<unsigned long long>(stored.composition_id), static_cast<unsigned long long>(stored.seed));
+    std::printf("stored: engine %s, outcome %s, backtracks %llu, nodes %llu, wall %.6f s\n",
+                std::string(engine_name(stored.engine)).c_str(), outcome_name(stored.outcome),
+                static_cast<unsigned long long>(stored.backtracks), static_cast<unsigned long long>(stored.nodes),
+                stored.wall_s);
+    std::printf("rerun:  engine %s, outcome %s, backtracks %llu, nodes %llu, wall %.6f s\n",
+                std::string(engine_name(again.engine)).c_str(), outcome_name(again.outcome),
+                static_cast<unsigned long long>(again.backtracks), static_cast<unsigned long long>(again.nodes),
+                again.wall_s);
     if (a->verbose && !composition.q.empty()) write_composition(composition, std::cout);
     if (!same_engine) return 0;
     const bool same = again.k == stored.k && again.outcome == stored.outcome && again.backtracks == stored.backtracks;
@@ -159,18 +165,21 @@ Runner add_rerun(CLI::App& app) {
 }
 
 Runner add_export(CLI::App& app) {
-  auto* cmd = app.add_subcommand("export", "Write the input of any case of a result file (a composition, or a CSPLib .param instance) to a file");
+  auto* cmd = app.add_subcommand(
+      "export", "Write the input of any case of a result file (a composition, or a CSPLib .param instance) to a file");
   auto results = std::make_shared<std::string>();
   auto case_id = std::make_shared<std::uint64_t>(0);
   auto output = std::make_shared<std::string>();
   cmd->add_option("RESULTS", *results, "results directory or HDF5 result file")->required();
   cmd->add_option("--case", *case_id, "case id")->required()->check(kUnsigned);
-  cmd->add_option("-o,--output", *output,
-                  "output file (default, or -: stdout); .bin: binary, .h5 or .hdf5: HDF5, else text; a CSPLib case: a .param file");
-  cmd->footer("False negatives and gave_up cases of n <= 10^6 are stored in the result file; every other case is\n"
-              "rebuilt from the stored config and seed (the plan checked unchanged since the run). A case of a CSPLib\n"
-              "prob079 .param file is written as a .param file of the diagonals it excluded (the first D of its file's\n"
-              "list, D its diags): nqc complete FILE.param --seed SEED runs the same case again.");
+  cmd->add_option(
+      "-o,--output", *output,
+      "output file (default, or -: stdout); .bin: binary, .h5 or .hdf5: HDF5, else text; a CSPLib case: a .param file");
+  cmd->footer(
+      "False negatives and gave_up cases of n <= 10^6 are stored in the result file; every other case is\n"
+      "rebuilt from the stored config and seed (the plan checked unchanged since the run). A case of a CSPLib\n"
+      "prob079 .param file is written as a .param file of the diagonals it excluded (the first D of its file's\n"
+      "list, D its diags): nqc complete FILE.param --seed SEED runs the same case again.");
   return [results, case_id, output] {
     refuse_std_stream_results("RESULTS", *results);
     const std::string to = output->empty() ? "-" : *output;
@@ -189,9 +198,10 @@ Runner add_export(CLI::App& app) {
       const InstanceCase& instance_case = c.plan.instance_cases[*case_id];
       if (instance_case.param) {
         if (!is_std_stream(to) && !is_param_file(to))
-          throw InputError("-o: case " + std::to_string(*case_id) + " is the CSPLib instance " + instance_case.file + " with " +
-                           std::to_string(instance_case.diags) +
-                           " excluded diagonals, which a composition file cannot hold; name a .param file (or - for stdout)");
+          throw InputError(
+              "-o: case " + std::to_string(*case_id) + " is the CSPLib instance " + instance_case.file + " with " +
+              std::to_string(instance_case.diags) +
+              " excluded diagonals, which a composition file cannot hold; name a .param file (or - for stdout)");
         // The diagonals the case excluded, as the whole list of a file of its own: the default
         // (all of them) is the case.
         const ParamInstance param = read_param(instance_case.file, instance_case.diags);

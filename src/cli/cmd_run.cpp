@@ -51,30 +51,36 @@ Runner add_run(CLI::App& app, int& argc, char**& argv) {
   auto config_schema = std::make_shared<bool>(false);
   auto output = std::make_shared<std::string>();
   cmd->add_option("CONFIG", opt->config, "experiment config (JSON); see --help-config");
-  cmd->add_option("-o,--output", *output,
-                  "results directory, from the current directory (overrides the config's \"output\", which is taken from the "
-                  "config file's directory)");
+  cmd->add_option(
+      "-o,--output", *output,
+      "results directory, from the current directory (overrides the config's \"output\", which is taken from the "
+      "config file's directory)");
   cmd->add_flag("--resume", opt->resume, "continue an interrupted run in the same results directory");
-  cmd->add_flag("--force", opt->force,
-                "start over: remove this config's results.h5, shards and plan in DIR first (a directory of another config is "
-                "still refused)")
+  cmd->add_flag(
+         "--force", opt->force,
+         "start over: remove this config's results.h5, shards and plan in DIR first (a directory of another config is "
+         "still refused)")
       ->excludes(cmd->get_option("--resume"));
-  cmd->add_flag("--repair", opt->repair,
-                "rewrite a damaged DIR/config.json or DIR/plan.json from this config, when the result files there carry "
-                "its config_hash and plan_hash (implies --resume)");
+  cmd->add_flag(
+      "--repair", opt->repair,
+      "rewrite a damaged DIR/config.json or DIR/plan.json from this config, when the result files there carry "
+      "its config_hash and plan_hash (implies --resume)");
   auto* dry_run = cmd->add_flag("--dry-run", opt->dry_run, "print the plan's shard and case counts and exit");
-  cmd->add_flag("--json", opt->json,
-                "with --dry-run: print the plan as one JSON object instead (config, name, output, shards, cases, "
-                "shards_done, by_n: [{n, shards, cases, cpu_seconds}], cpu_seconds, core_hours; paths absolute), for scripts")
+  cmd->add_flag(
+         "--json", opt->json,
+         "with --dry-run: print the plan as one JSON object instead (config, name, output, shards, cases, "
+         "shards_done, by_n: [{n, shards, cases, cpu_seconds}], cpu_seconds, core_hours; paths absolute), for scripts")
       ->needs(dry_run);
   auto part = std::make_shared<std::string>();
-  auto* part_option = cmd->add_option("--part", *part,
-                  "I/K: run only part I (0-based) of K independent parts, e.g. a Slurm array task; for K > 1 "
-                  "implies --resume and does not merge (nqc run CONFIG --resume merges once all parts are done); "
-                  "0/1 is the whole plan, a plain run")
-      ->type_name("I/K");
+  auto* part_option =
+      cmd->add_option("--part", *part,
+                      "I/K: run only part I (0-based) of K independent parts, e.g. a Slurm array task; for K > 1 "
+                      "implies --resume and does not merge (nqc run CONFIG --resume merges once all parts are done); "
+                      "0/1 is the whole plan, a plain run")
+          ->type_name("I/K");
   cmd->get_option("--force")->excludes(part_option);  // a part must not remove the other parts' shards
-  cmd->add_option("--log-level", *log_level, "trace, debug, info, warn, error")->capture_default_str()
+  cmd->add_option("--log-level", *log_level, "trace, debug, info, warn, error")
+      ->capture_default_str()
       ->check(CLI::IsMember({"trace", "debug", "info", "warn", "error", "critical", "off"}));
   cmd->add_flag("-q,--quiet", *quiet, "log warnings, errors and the end-of-launch summary only (no progress lines)");
   auto progress = std::make_shared<double>(-1.0);
@@ -85,12 +91,14 @@ Runner add_run(CLI::App& app, int& argc, char**& argv) {
       ->check(kNonNegative);
   cmd->add_flag("--help-config", *help_config, "describe the config keys, engine parameters and paths, and exit");
   cmd->add_flag("--config-schema", *config_schema,
-                "print the configs' JSON Schema (what configs/nqc-config.schema.json holds, generated from the config table) and exit");
-  cmd->footer(exit_codes_footer({{kExitOk, "done"},
-                                 {kExitInterrupted,
-                                  "interrupted by SIGTERM, SIGINT or SIGUSR1 (rerun with --resume; under mpirun send SIGUSR1 to "
-                                  "mpirun)"},
-                                 {kExitEngineBug, "engine bug"}}) +
+                "print the configs' JSON Schema (what configs/nqc-config.schema.json holds, generated from the config "
+                "table) and exit");
+  cmd->footer(exit_codes_footer(
+                  {{kExitOk, "done"},
+                   {kExitInterrupted,
+                    "interrupted by SIGTERM, SIGINT or SIGUSR1 (rerun with --resume; under mpirun send SIGUSR1 to "
+                    "mpirun)"},
+                   {kExitEngineBug, "engine bug"}}) +
               " Under mpirun every rank ends with the same code.");
   return [opt, log_level, quiet, help_config, config_schema, output, part, part_option, progress, &argc, &argv] {
     if (*help_config || *config_schema) {
@@ -98,8 +106,9 @@ Runner add_run(CLI::App& app, int& argc, char**& argv) {
       return 0;
     }
     if (opt->config.empty()) throw InputError("run: a CONFIG file is required (see nqc run --help)");
-    refuse_std_stream("CONFIG", opt->config,
-                      "a config: every rank reads it by name, and its directory anchors its relative paths; give a file", true);
+    refuse_std_stream(
+        "CONFIG", opt->config,
+        "a config: every rank reads it by name, and its directory anchors its relative paths; give a file", true);
     refuse_std_stream("-o", *output, "a results directory; give a directory");
     if (!output->empty()) opt->output = *output;
     opt->progress_interval_s = *progress >= 0 ? *progress : (::isatty(STDERR_FILENO) ? 5.0 : 60.0);

@@ -27,7 +27,8 @@ void hand_over_mpi_subcommand(int argc, char** argv);
 /// count's and run's one-line descriptions: both programs list them (nqc --help).
 inline constexpr const char* kCountSummary =
     "Count the completions of a composition file, or Q(N) for the empty N x N board (under mpirun: on all ranks)";
-inline constexpr const char* kRunSummary = "Run an experiment config (under mpirun: on all ranks) and write HDF5 results";
+inline constexpr const char* kRunSummary =
+    "Run an experiment config (under mpirun: on all ranks) and write HDF5 results";
 
 /// verify, construct, generate, derive: single compositions and solutions; convert: a
 /// composition file into another format.
@@ -71,9 +72,9 @@ Runner add_info(CLI::App& app);
 /// challenge: the paper's pair of compositions at large n, one without completion.
 Runner add_challenge(CLI::App& app);
 
-/// nqc-mpi only (cli/logging.cpp). Sets the spdlog default logger: stderr, "[time] [rank R] [level] message", at `level`
-/// (warn when `quiet`); and kSummaryLogger (mpi/runner.hpp) on the same sink, at info when
-/// `quiet`, so that -q keeps the end-of-launch summary.
+/// nqc-mpi only (cli/logging.cpp). Sets the spdlog default logger: stderr, "[time] [rank R] [level] message", at
+/// `level` (warn when `quiet`); and kSummaryLogger (mpi/runner.hpp) on the same sink, at info when `quiet`, so that -q
+/// keeps the end-of-launch summary.
 void setup_logging(int rank, const std::string& level, bool quiet);
 
 }  // namespace nqc::cli

@@ -14,7 +14,8 @@
 #include "io/errors.hpp"
 
 #if !defined(NQC_MPI_PROGRAM_DIR) || !defined(NQC_MPI_PROGRAM_BUILT)
-#error "NQC_MPI_PROGRAM_DIR (where nqc-mpi is installed, relative to nqc's directory) and NQC_MPI_PROGRAM_BUILT: src/cli/CMakeLists.txt"
+#error \
+    "NQC_MPI_PROGRAM_DIR (where nqc-mpi is installed, relative to nqc's directory) and NQC_MPI_PROGRAM_BUILT: src/cli/CMakeLists.txt"
 #endif
 
 namespace nqc::cli {
@@ -34,7 +35,8 @@ bool needs_mpi(const char* subcommand) {
 std::filesystem::path mpi_program() {
   std::error_code ec;
   const std::filesystem::path self = std::filesystem::read_symlink("/proc/self/exe", ec);
-  if (ec) throw IoError(std::string("/proc/self/exe: cannot read (where is nqc, and nqc-mpi beside it?): ") + ec.message());
+  if (ec)
+    throw IoError(std::string("/proc/self/exe: cannot read (where is nqc, and nqc-mpi beside it?): ") + ec.message());
   const std::filesystem::path dir = self.parent_path();
   const std::filesystem::path beside = dir / kMpiProgram;
   const std::filesystem::path installed = (dir / NQC_MPI_PROGRAM_DIR / kMpiProgram).lexically_normal();
@@ -65,7 +67,9 @@ void hand_over_mpi_subcommand(int argc, char** argv) {
   if (argc > 1 && needs_mpi(argv[1])) become_mpi_program(argv);
 }
 
-Runner add_count(CLI::App& app, int& /*argc*/, char**& argv) { return add_handed_over(app, "count", kCountSummary, argv); }
+Runner add_count(CLI::App& app, int& /*argc*/, char**& argv) {
+  return add_handed_over(app, "count", kCountSummary, argv);
+}
 
 Runner add_run(CLI::App& app, int& /*argc*/, char**& argv) { return add_handed_over(app, "run", kRunSummary, argv); }
 

@@ -27,8 +27,12 @@ std::vector<Index> random_rows(Index n, Index count, Rng& rng) {
 class Builder {
  public:
   Builder(Composition& c, const std::vector<Index>& free_rows)
-      : c_(c), n_(c.n()), d1_(2 * static_cast<std::size_t>(n_)), d2_(2 * static_cast<std::size_t>(n_)),
-        pinned_(static_cast<std::size_t>(n_)), column_of_(static_cast<std::size_t>(n_), -1) {
+      : c_(c),
+        n_(c.n()),
+        d1_(2 * static_cast<std::size_t>(n_)),
+        d2_(2 * static_cast<std::size_t>(n_)),
+        pinned_(static_cast<std::size_t>(n_)),
+        column_of_(static_cast<std::size_t>(n_), -1) {
     for (const Index r : free_rows) {
       cols_.push_back(c_.q[static_cast<std::size_t>(r)] - 1);
       c_.q[static_cast<std::size_t>(r)] = 0;
@@ -57,7 +61,8 @@ class Builder {
     const auto i = static_cast<Index>(rng.below(static_cast<std::uint64_t>(n_)));
     const bool on_diff = rng.below(2) == 0;
     // The column of row i on that diagonal: i - c' = r - col, or i + c' = r + col.
-    const std::int64_t target = on_diff ? static_cast<std::int64_t>(i) - r + col : static_cast<std::int64_t>(r) + col - i;
+    const std::int64_t target =
+        on_diff ? static_cast<std::int64_t>(i) - r + col : static_cast<std::int64_t>(r) + col - i;
     if (target < 0 || target >= n_) return false;
     return try_swap(i, column_of_[static_cast<std::size_t>(target)]);
   }
@@ -76,7 +81,8 @@ class Builder {
   // Swaps the columns of kept rows i and i2 (neither free nor moved before) when the two new
   // queens are attacked by no queen and not by each other.
   bool try_swap(Index i, Index i2) {
-    if (i < 0 || i2 < 0 || i == i2 || pinned_.test(static_cast<std::size_t>(i)) || pinned_.test(static_cast<std::size_t>(i2)))
+    if (i < 0 || i2 < 0 || i == i2 || pinned_.test(static_cast<std::size_t>(i)) ||
+        pinned_.test(static_cast<std::size_t>(i2)))
       return false;
     const Index c1 = c_.q[static_cast<std::size_t>(i)] - 1, c2 = c_.q[static_cast<std::size_t>(i2)] - 1;
     // Take the two queens off, then check the two new ones against the board and each other.
@@ -126,7 +132,9 @@ class Builder {
   }
 
  private:
-  [[nodiscard]] bool open(Index r, Index col) const { return !d1_.test(diff_line(n_, r, col)) && !d2_.test(sum_line(r, col)); }
+  [[nodiscard]] bool open(Index r, Index col) const {
+    return !d1_.test(diff_line(n_, r, col)) && !d2_.test(sum_line(r, col));
+  }
   void clear(Index r, Index col) {
     d1_.reset(diff_line(n_, r, col));
     d2_.reset(sum_line(r, col));
@@ -143,9 +151,9 @@ class Builder {
   Composition& c_;
   Index n_;
   Bitset d1_, d2_;
-  Bitset pinned_;                 // free rows and rows already moved: never moved (again)
-  std::vector<Index> column_of_;  // row holding each column, -1 when none
-  std::vector<Index> cols_;       // the free columns, ascending
+  Bitset pinned_;                               // free rows and rows already moved: never moved (again)
+  std::vector<Index> column_of_;                // row holding each column, -1 when none
+  std::vector<Index> cols_;                     // the free columns, ascending
   std::vector<std::pair<Index, Index>> moved_;  // (row, its column in the first composition)
 };
 
@@ -155,7 +163,8 @@ Challenge make_challenge(Composition& solution, Index free_rows, Rng& rng, Index
   const Index n = solution.n();
   if (n < 8) throw std::invalid_argument("challenge: n must be at least 8, got " + std::to_string(n));
   if (free_rows < 1 || free_rows > n / 2)
-    throw std::invalid_argument("challenge: free rows must be 1.." + std::to_string(n / 2) + ", got " + std::to_string(free_rows));
+    throw std::invalid_argument("challenge: free rows must be 1.." + std::to_string(n / 2) + ", got " +
+                                std::to_string(free_rows));
   const std::vector<Index> rows = random_rows(n, free_rows, rng);
   Builder b(solution, rows);
   Challenge out;
@@ -167,11 +176,13 @@ Challenge make_challenge(Composition& solution, Index free_rows, Rng& rng, Index
     int tries = 0;
     while (!b.try_close(out.dead_row, col, rng))
       if (++tries == kTries)
-        throw std::runtime_error("challenge: no swap closes the cell (row " + std::to_string(out.dead_row + 1) + ", column " +
-                                 std::to_string(col + 1) + ") after " + std::to_string(kTries) + " tries");
+        throw std::runtime_error("challenge: no swap closes the cell (row " + std::to_string(out.dead_row + 1) +
+                                 ", column " + std::to_string(col + 1) + ") after " + std::to_string(kTries) +
+                                 " tries");
   }
   // Decoys: more kept rows swap columns, so that the changes do not point at the dead row.
-  for (int tries = 0; b.moved() < static_cast<std::size_t>(std::max<Index>(changed_rows, 0)) && tries < 100 * kTries; ++tries)
+  for (int tries = 0; b.moved() < static_cast<std::size_t>(std::max<Index>(changed_rows, 0)) && tries < 100 * kTries;
+       ++tries)
     b.try_decoy(out.dead_row, rng);
   out.changes = b.take_back();
   return out;

@@ -21,8 +21,10 @@ FreeLines free_lines(const Composition& c) {
   std::vector<std::uint8_t> column_used(c.q.size(), 0);
   for (Index r = 0; r < c.n(); ++r) {
     const Index j = c.q[static_cast<std::size_t>(r)];
-    if (j == 0) out.rows.push_back(r);
-    else if (j >= 1 && j <= c.n()) column_used[static_cast<std::size_t>(j - 1)] = 1;
+    if (j == 0)
+      out.rows.push_back(r);
+    else if (j >= 1 && j <= c.n())
+      column_used[static_cast<std::size_t>(j - 1)] = 1;
   }
   for (Index col = 0; col < c.n(); ++col)
     if (!column_used[static_cast<std::size_t>(col)]) out.cols.push_back(col);

@@ -86,7 +86,9 @@ void QueensCounter::emit(int row, u64 left, u64 down, u64 right) {
   p.corner = corner_ ? 1 : 0;
   p.bound1 = static_cast<std::uint8_t>(bound1_);
   p.row = static_cast<std::uint8_t>(row);
-  for (int r = 0; r < row; ++r) p.cols[static_cast<std::size_t>(r)] = static_cast<std::uint8_t>(__builtin_ctzll(board_[static_cast<std::size_t>(r)]));
+  for (int r = 0; r < row; ++r)
+    p.cols[static_cast<std::size_t>(r)] =
+        static_cast<std::uint8_t>(__builtin_ctzll(board_[static_cast<std::size_t>(r)]));
   out_->prefixes.push_back(p);
 }
 
@@ -299,8 +301,10 @@ void QueensCounter::count(const QueensPrefix& p) {
   set_subproblem(p.corner != 0, p.bound1);
   for (int r = 0; r < p.row; ++r) board_[static_cast<std::size_t>(r)] = u64{1} << p.cols[static_cast<std::size_t>(r)];
   const u64 free = full_ & ~(p.left | p.down | p.right);
-  if (p.corner != 0) search<true, false, true>(p.row, p.left, p.down, p.right, free);
-  else search<false, false, true>(p.row, p.left, p.down, p.right, free);
+  if (p.corner != 0)
+    search<true, false, true>(p.row, p.left, p.down, p.right, free);
+  else
+    search<false, false, true>(p.row, p.left, p.down, p.right, free);
 }
 
 CountResult count_completions(const Composition& composition, const Limits& limits) {

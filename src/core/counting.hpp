@@ -15,8 +15,8 @@ namespace nqc {
 /// The number of completions of a composition, and the work it took.
 struct CountResult {
   std::uint64_t completions = 0;
-  std::uint64_t nodes = 0;   ///< placements tried
-  bool gave_up = false;      ///< a limit stopped the count: `completions` is a lower bound
+  std::uint64_t nodes = 0;              ///< placements tried
+  bool gave_up = false;                 ///< a limit stopped the count: `completions` is a lower bound
   StopReason limit = StopReason::none;  ///< which limit, when gave_up
 };
 
@@ -52,12 +52,12 @@ inline constexpr int kMaxPrefixRows = 8;
 /// A unit of work of the empty-board count: the first `row` rows placed, in one of the
 /// subproblems of QueensCounter (see there). Plain data, the same on every rank.
 struct QueensPrefix {
-  std::uint64_t left = 0;   ///< columns attacked in row `row` along the diagonals r - c = const
-  std::uint64_t down = 0;   ///< columns taken
-  std::uint64_t right = 0;  ///< columns attacked in row `row` along r + c = const
-  std::uint8_t corner = 0;  ///< 1: the queen of row 0 is in column 0
-  std::uint8_t bound1 = 0;  ///< the subproblem's parameter (QueensCounter)
-  std::uint8_t row = 0;     ///< rows placed
+  std::uint64_t left = 0;                           ///< columns attacked in row `row` along the diagonals r - c = const
+  std::uint64_t down = 0;                           ///< columns taken
+  std::uint64_t right = 0;                          ///< columns attacked in row `row` along r + c = const
+  std::uint8_t corner = 0;                          ///< 1: the queen of row 0 is in column 0
+  std::uint8_t bound1 = 0;                          ///< the subproblem's parameter (QueensCounter)
+  std::uint8_t row = 0;                             ///< rows placed
   std::array<std::uint8_t, kMaxPrefixRows> cols{};  ///< bit (column) of the queen of rows 0..row-1
 };
 
@@ -148,7 +148,7 @@ class QueensCounter {
   // The subproblem: see the class comment.
   int bound1_ = 0, bound2_ = 0;
   u64 sidemask_ = 0, lastmask_ = 0, endbit_ = 0;
-  std::array<u64, 64> board_{};  // the queen of each placed row, as a bit
+  std::array<u64, 64> board_{};       // the queen of each placed row, as a bit
   std::array<u64, 65> most_below_{};  // the most placements below a row's start (search)
   u64 c2_ = 0, c4_ = 0, c8_ = 0, plain_ = 0;
   u64 nodes_ = 0, stop_at_ = 0;

@@ -15,24 +15,16 @@
 
 namespace nqc {
 
-const char* to_string(Outcome outcome) {
-  switch (outcome) {
-    case Outcome::solved: return "solved";
-    case Outcome::infeasible: return "infeasible";
-    case Outcome::gave_up: return "gave_up";
-  }
-  return "?";
-}
-
 namespace {
 
 // The residual must fit the engine (EngineInfo::max_free_rows).
 void check_free_rows(const EngineInfo& info, const Composition& c) {
   const Index f = c.n() - c.k();
   if (info.max_free_rows != 0 && f > info.max_free_rows)
-    throw std::invalid_argument("engine '" + info.name + "' takes at most " + std::to_string(info.max_free_rows) +
-                                " free rows, this composition has " + std::to_string(f) + " (use " +
-                                engine_list([](const EngineInfo& e) { return e.complete && e.max_free_rows == 0; }, " or ") + ")");
+    throw std::invalid_argument(
+        "engine '" + info.name + "' takes at most " + std::to_string(info.max_free_rows) +
+        " free rows, this composition has " + std::to_string(f) + " (use " +
+        engine_list([](const EngineInfo& e) { return e.complete && e.max_free_rows == 0; }, " or ") + ")");
 }
 
 // Engines that know only queens refuse CSPLib's excluded diagonals (EngineInfo::excluded_diagonals).
@@ -97,35 +89,48 @@ const std::vector<EngineInfo>& engine_infos() {
   // free code), complete, excluded diagonals, max free rows, summary, parameters, factory,
   // cost per case (default: auto's)
   static const std::vector<EngineInfo> infos{
-      {"auto", 0, true, true, 0, "random fill, min-conflicts, then a complete search of the residual (words when it fits)",
-       kAutoParams,
+      {"auto", 0, true, true, 0,
+       "random fill, min-conflicts, then a complete search of the residual (words when it fits)", kAutoParams,
        [](const EngineInfo& self, const EngineOptions& o) -> std::unique_ptr<Engine> {
          return std::make_unique<RegisteredEngine>(
              self,
-             [p = o.automatic](const Composition& c, Rng& rng, const Limits& limits) { return complete_auto(c, rng, limits, p); },
+             [p = o.automatic](const Composition& c, Rng& rng, const Limits& limits) {
+               return complete_auto(c, rng, limits, p);
+             },
              [p = o.automatic](Composition&& c, Rng& rng, const Limits& limits) {
                return complete_auto(std::move(c), rng, limits, p);
              });
        }},
-      {"bitboard", 1, true, true, kBitboardMaxFree, "complete search on machine words (rows and columns of fewest candidates, forward checking)",
-       kBitboardParams,
+      {"bitboard", 1, true, true, kBitboardMaxFree,
+       "complete search on machine words (rows and columns of fewest candidates, forward checking)", kBitboardParams,
        [](const EngineInfo& self, const EngineOptions& o) -> std::unique_ptr<Engine> {
-         return std::make_unique<RegisteredEngine>(self, [p = o.bitboard](const Composition& c, Rng& rng, const Limits& limits) {
-           return complete_bitboard(c, rng, limits, p);
-         });
+         return std::make_unique<RegisteredEngine>(
+             self, [p = o.bitboard](const Composition& c, Rng& rng, const Limits& limits) {
+               return complete_bitboard(c, rng, limits, p);
+             });
        }},
-      {"exact", 2, true, true, 0, "complete search on the residual board (MRV, forward checking, restarts)", kExactParams,
+      {"exact", 2, true, true, 0, "complete search on the residual board (MRV, forward checking, restarts)",
+       kExactParams,
        [](const EngineInfo& self, const EngineOptions& o) -> std::unique_ptr<Engine> {
-         return std::make_unique<RegisteredEngine>(self, [p = o.exact](const Composition& c, Rng& rng, const Limits& limits) {
-           return complete_exact(c, rng, limits, {}, p);
-         });
+         return std::make_unique<RegisteredEngine>(self,
+                                                   [p = o.exact](const Composition& c, Rng& rng, const Limits& limits) {
+                                                     return complete_exact(c, rng, limits, {}, p);
+                                                   });
        }},
       // The paper's algorithm knows only queens; CSPLib's excluded diagonals are not part of it.
-      {"grigoryan", 3, false, false, 0, "the paper's randomized algorithm with bounded backtracking ([Grigoryan])", kGrigoryanParams,
+      {"grigoryan",
+       3,
+       false,
+       false,
+       0,
+       "the paper's randomized algorithm with bounded backtracking ([Grigoryan])",
+       kGrigoryanParams,
        [](const EngineInfo& self, const EngineOptions& o) -> std::unique_ptr<Engine> {
          return std::make_unique<RegisteredEngine>(
              self,
-             [p = o.grigoryan](const Composition& c, Rng& rng, const Limits& limits) { return complete_grigoryan(c, rng, limits, p); },
+             [p = o.grigoryan](const Composition& c, Rng& rng, const Limits& limits) {
+               return complete_grigoryan(c, rng, limits, p);
+             },
              [p = o.grigoryan](Composition&& c, Rng& rng, const Limits& limits) {
                return complete_grigoryan(std::move(c), rng, limits, p);
              });
@@ -136,11 +141,18 @@ const std::vector<EngineInfo>& engine_infos() {
       {"minconflicts", 4, false, true, 0, "min-conflicts local search ([Minton92]) with the composition's rows fixed",
        kMinConflictsParams,
        [](const EngineInfo& self, const EngineOptions& o) -> std::unique_ptr<Engine> {
-         return std::make_unique<RegisteredEngine>(self, [p = o.minconflicts](const Composition& c, Rng& rng, const Limits& limits) {
-           return complete_minconflicts(c, rng, limits, p);
-         });
+         return std::make_unique<RegisteredEngine>(
+             self, [p = o.minconflicts](const Composition& c, Rng& rng, const Limits& limits) {
+               return complete_minconflicts(c, rng, limits, p);
+             });
        }},
-      {"sat", 5, true, true, kSatMaxFree, "CaDiCaL on a CNF of the residual board", {},
+      {"sat",
+       5,
+       true,
+       true,
+       kSatMaxFree,
+       "CaDiCaL on a CNF of the residual board",
+       {},
        [](const EngineInfo& self, const EngineOptions&) -> std::unique_ptr<Engine> {
          return std::make_unique<RegisteredEngine>(
              self, [](const Composition& c, Rng& rng, const Limits& limits) { return complete_sat(c, rng, limits); });
@@ -153,8 +165,8 @@ const std::vector<EngineInfo>& engine_infos() {
 const EngineInfo& engine_info(std::string_view name) {
   for (const auto& e : engine_infos())
     if (e.name == name) return e;
-  throw std::invalid_argument("unknown engine '" + std::string(name) + "' (valid engines: " +
-                              engine_list([](const EngineInfo&) { return true; }) + ")");
+  throw std::invalid_argument("unknown engine '" + std::string(name) +
+                              "' (valid engines: " + engine_list([](const EngineInfo&) { return true; }) + ")");
 }
 
 const EngineInfo* engine_of_code(std::uint8_t code) {

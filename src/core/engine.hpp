@@ -19,16 +19,43 @@ namespace nqc {
 
 /// What an engine concluded. `infeasible` may only come from a complete search that
 /// exhausted the space; `gave_up` means a limit stopped it.
-enum class Outcome : std::int8_t { solved = 0, infeasible = 1, gave_up = 2 };
+/// What an engine call ended with, one row each: X(NAME, CODE). The one table of outcomes:
+/// Outcome, its names (to_string), the `outcome` column's HDF5 enum and the CLI's "outcome:
+/// NAME" follow from it. CODE is what result files store (0, 1, 2, ... in this order).
+#define NQC_OUTCOMES(X)                                             \
+  X(solved, 0)     /* a completion, checked by the verifier */      \
+  X(infeasible, 1) /* no completion: proved by a complete search */ \
+  X(gave_up, 2)    /* a limit or the engine's own budget, no verdict */
 
-/// "solved", "infeasible", "gave_up".
-const char* to_string(Outcome outcome);
+enum class Outcome : std::int8_t {
+#define NQC_OUTCOME_VALUE(name, code) name = code,
+  NQC_OUTCOMES(NQC_OUTCOME_VALUE)
+#undef NQC_OUTCOME_VALUE
+};
+
+/// The names of Outcome's values, by code.
+inline constexpr std::string_view kOutcomeNames[] = {
+#define NQC_OUTCOME_NAME(name, code) #name,
+    NQC_OUTCOMES(NQC_OUTCOME_NAME)
+#undef NQC_OUTCOME_NAME
+};
+
+#define NQC_OUTCOME_CODE_CHECK(name, code) \
+  static_assert(kOutcomeNames[code] == #name, "NQC_OUTCOMES: codes must be 0, 1, 2, ... in order");
+NQC_OUTCOMES(NQC_OUTCOME_CODE_CHECK)
+#undef NQC_OUTCOME_CODE_CHECK
+
+/// "solved", "infeasible", "gave_up" (kOutcomeNames; a NUL-terminated literal).
+constexpr const char* to_string(Outcome outcome) {
+  const auto code = static_cast<std::size_t>(outcome);
+  return code < std::size(kOutcomeNames) ? kOutcomeNames[code].data() : "?";
+}
 
 /// Why an engine call (or a count) stopped, one row each: X(NAME, CODE). The one table of limit
 /// names: StopReason, its names (to_string), the `limit` column's HDF5 enum and the CLI's
 /// "limit: NAME" follow from it. CODE is what result files store: never renumber or reuse one
 /// (codes are 0, 1, 2, ... in this order, static_assert below).
-#define NQC_STOP_REASONS(X)                                                                         \
+#define NQC_STOP_REASONS(X)                                                                        \
   X(none, 0)                /* not stopped by a limit: solved, infeasible, or within its limits */ \
   X(max_nodes, 1)           /* Limits::max_nodes placements were tried */                          \
   X(time_limit, 2)          /* Limits::time_limit_s wall-clock seconds passed */                   \
@@ -62,15 +89,15 @@ constexpr std::string_view to_string(StopReason reason) {
 
 /// Bounds on one engine call. Zero means "no bound".
 struct Limits {
-  std::uint64_t max_nodes = 0;       ///< placements tried, over all phases
-  double time_limit_s = 0.0;         ///< wall-clock seconds
+  std::uint64_t max_nodes = 0;              ///< placements tried, over all phases
+  double time_limit_s = 0.0;                ///< wall-clock seconds
   const std::atomic<bool>* stop = nullptr;  ///< polled cooperative stop (SIGTERM), may be null
 };
 
 /// Counters of one engine call, deterministic for a given (composition, seed, engine).
 struct Counters {
-  std::uint64_t backtracks = 0;  ///< retracted placements (exact) or returns to a base level
-  std::uint64_t nodes = 0;       ///< placements tried, all phases
+  std::uint64_t backtracks = 0;     ///< retracted placements (exact) or returns to a base level
+  std::uint64_t nodes = 0;          ///< placements tried, all phases
   std::uint64_t placed_random = 0;  ///< queens placed by random phases (kept in the solution)
   std::uint64_t placed_search = 0;  ///< queens placed by the final (search) phase
   std::uint64_t restarts = 0;       ///< random fills thrown away and redone
@@ -115,16 +142,17 @@ struct CaseCost {
 /// An engine as the registry declares it (engine.cpp: the one place of engine names and facts;
 /// make_engine, the CLI's help, the config's checks, help and JSON Schema and the tests read it).
 struct EngineInfo {
-  std::string name;          ///< as used in configs and on the command line
-  std::uint8_t code = 0;     ///< stored in result files (the `engine` column's enum): never renumber or reuse one
-  bool complete = false;     ///< a complete search: may answer `infeasible` (a proof)
+  std::string name;       ///< as used in configs and on the command line
+  std::uint8_t code = 0;  ///< stored in result files (the `engine` column's enum): never renumber or reuse one
+  bool complete = false;  ///< a complete search: may answer `infeasible` (a proof)
   bool excluded_diagonals = false;  ///< takes compositions with excluded diagonals (CSPLib prob079 instances)
-  Index max_free_rows = 0;   ///< largest residual (n - k) it takes; 0 = any. Beyond, complete() throws std::invalid_argument
-  std::string summary;       ///< one line for --help
+  Index max_free_rows =
+      0;                ///< largest residual (n - k) it takes; 0 = any. Beyond, complete() throws std::invalid_argument
+  std::string summary;  ///< one line for --help
   std::span<const ParamSpec> params;  ///< its parameters (a config's engine_params), in the order shown; may be empty
   /// The engine (`self`: this entry) with the parameters of `options` (make_engine calls it).
   std::unique_ptr<Engine> (*make)(const EngineInfo& self, const EngineOptions& options) = nullptr;
-  CaseCost cost{};           ///< estimated seconds per case (the default where not measured)
+  CaseCost cost{};  ///< estimated seconds per case (the default where not measured)
 };
 
 /// Every engine, in the order shown to users (not the order of their codes). Its codes are

@@ -109,10 +109,14 @@ class CapacityError : public std::invalid_argument {
 inline std::string format_bytes(std::uint64_t bytes) {
   char text[48];
   const auto b = static_cast<double>(bytes);
-  if (bytes < 1000) std::snprintf(text, sizeof text, "%llu bytes", static_cast<unsigned long long>(bytes));
-  else if (b < 1e6) std::snprintf(text, sizeof text, "%.1f kB", b / 1e3);
-  else if (b < 1e9) std::snprintf(text, sizeof text, "%.1f MB", b / 1e6);
-  else std::snprintf(text, sizeof text, "%.1f GB", b / 1e9);
+  if (bytes < 1000)
+    std::snprintf(text, sizeof text, "%llu bytes", static_cast<unsigned long long>(bytes));
+  else if (b < 1e6)
+    std::snprintf(text, sizeof text, "%.1f kB", b / 1e3);
+  else if (b < 1e9)
+    std::snprintf(text, sizeof text, "%.1f MB", b / 1e6);
+  else
+    std::snprintf(text, sizeof text, "%.1f GB", b / 1e9);
   return text;
 }
 
@@ -171,7 +175,9 @@ inline void require_memory(std::uint64_t bytes, const std::string& what) {
 }
 
 /// a + b, or UINT64_MAX when that overflows (budgets from parameters up to UINT64_MAX).
-constexpr std::uint64_t saturating_add(std::uint64_t a, std::uint64_t b) { return a > UINT64_MAX - b ? UINT64_MAX : a + b; }
+constexpr std::uint64_t saturating_add(std::uint64_t a, std::uint64_t b) {
+  return a > UINT64_MAX - b ? UINT64_MAX : a + b;
+}
 
 /// a * b, or UINT64_MAX when that overflows.
 constexpr std::uint64_t saturating_mul(std::uint64_t a, std::uint64_t b) {
@@ -181,14 +187,15 @@ constexpr std::uint64_t saturating_mul(std::uint64_t a, std::uint64_t b) {
 /// The unit of the Luby restart budgets of the complete searches (exact, bitboard), as
 /// parameter rows of both: X(A, TYPE, NAME, DEFAULT, MIN, MAX, HELP) (core/param_spec.hpp).
 /// The constant is at least 1, so that every run tries a node.
-#define NQC_LUBY_PARAMS(X, A, RESTART_NODES, RESTART_GROWTH)                                                                                         \
+#define NQC_LUBY_PARAMS(X, A, RESTART_NODES, RESTART_GROWTH)                                                         \
   X(A, std::uint64_t, luby_nodes_per_free_row, 2, 0, UINT64_MAX,                                                     \
-    "restarts: run i may try (luby_nodes_per_free_row * f + luby_nodes_base) * Luby(i) nodes (f: free rows; Luby: " \
-    "1, 1, 2, 1, 1, 2, 4, ...)")                                                                                       \
-  X(A, std::uint64_t, luby_nodes_base, 256, 1, UINT64_MAX, "the constant of the restarts' unit (see luby_nodes_per_free_row)") \
-  X(A, std::uint64_t, luby_restart_nodes, RESTART_NODES, 0, UINT64_MAX,                                       \
-    "Luby budgets while fewer nodes than this have been tried in all; then restart_growth")                         \
-  X(A, std::uint64_t, restart_growth, RESTART_GROWTH, 0, 1024,                                                      \
+    "restarts: run i may try (luby_nodes_per_free_row * f + luby_nodes_base) * Luby(i) nodes (f: free rows; Luby: "  \
+    "1, 1, 2, 1, 1, 2, 4, ...)")                                                                                     \
+  X(A, std::uint64_t, luby_nodes_base, 256, 1, UINT64_MAX,                                                           \
+    "the constant of the restarts' unit (see luby_nodes_per_free_row)")                                              \
+  X(A, std::uint64_t, luby_restart_nodes, RESTART_NODES, 0, UINT64_MAX,                                              \
+    "Luby budgets while fewer nodes than this have been tried in all; then restart_growth")                          \
+  X(A, std::uint64_t, restart_growth, RESTART_GROWTH, 0, 1024,                                                       \
     "after the Luby budgets, each run may try (restart_growth - 1) times the nodes of all runs before it (at least " \
     "the unit): an infeasibility proof costs at most about restart_growth / (restart_growth - 1) times one run; 0: " \
     "one last run to the end")
@@ -206,7 +213,8 @@ inline std::uint64_t luby(std::uint64_t i) {
 
 /// The node budget of restart `run` (1-based) of a search on `free_rows` free rows:
 /// (per_free_row * free_rows + base) * luby(run), saturated at UINT64_MAX.
-inline std::uint64_t luby_budget(std::uint64_t per_free_row, std::uint64_t base, std::uint64_t free_rows, std::uint64_t run) {
+inline std::uint64_t luby_budget(std::uint64_t per_free_row, std::uint64_t base, std::uint64_t free_rows,
+                                 std::uint64_t run) {
   return saturating_mul(saturating_add(saturating_mul(per_free_row, free_rows), base), luby(run));
 }
 
@@ -216,7 +224,8 @@ inline std::uint64_t luby_budget(std::uint64_t per_free_row, std::uint64_t base,
 /// the run goes to the end) when restart_growth < 2.
 template <typename Params>
 std::uint64_t restart_budget(const Params& params, std::uint64_t free_rows, std::uint64_t run, std::uint64_t nodes) {
-  if (nodes < params.luby_restart_nodes) return luby_budget(params.luby_nodes_per_free_row, params.luby_nodes_base, free_rows, run);
+  if (nodes < params.luby_restart_nodes)
+    return luby_budget(params.luby_nodes_per_free_row, params.luby_nodes_base, free_rows, run);
   if (params.restart_growth < 2) return UINT64_MAX;
   const std::uint64_t unit = luby_budget(params.luby_nodes_per_free_row, params.luby_nodes_base, free_rows, 1);
   return std::max(unit, saturating_mul(params.restart_growth - 1, nodes));

@@ -33,8 +33,10 @@ void* allocate_large_array(std::size_t bytes) {
 }
 
 void free_large_array(void* p, std::size_t bytes) {
-  if (bytes < kHugePage) ::operator delete(p);
-  else std::free(p);
+  if (bytes < kHugePage)
+    ::operator delete(p);
+  else
+    std::free(p);
 }
 
 }  // namespace nqc

@@ -25,9 +25,13 @@ struct LargeArrayAllocator {
   T* allocate(std::size_t count);
   void deallocate(T* p, std::size_t count);
   template <class U>
-  bool operator==(const LargeArrayAllocator<U>&) const { return true; }
+  bool operator==(const LargeArrayAllocator<U>&) const {
+    return true;
+  }
   template <class U>
-  bool operator!=(const LargeArrayAllocator<U>&) const { return false; }
+  bool operator!=(const LargeArrayAllocator<U>&) const {
+    return false;
+  }
 };
 
 /// The allocation behind LargeArrayAllocator (lines.cpp).

@@ -57,18 +57,26 @@ struct Member<T C::*> {
 
 template <class T>
 constexpr ParamKind kind_of() {
-  if constexpr (std::is_same_v<T, bool>) return ParamKind::flag;
-  else if constexpr (std::is_enum_v<T>) return ParamKind::choice;
-  else if constexpr (std::is_floating_point_v<T>) return ParamKind::real;
-  else return ParamKind::integer;
+  if constexpr (std::is_same_v<T, bool>)
+    return ParamKind::flag;
+  else if constexpr (std::is_enum_v<T>)
+    return ParamKind::choice;
+  else if constexpr (std::is_floating_point_v<T>)
+    return ParamKind::real;
+  else
+    return ParamKind::integer;
 }
 
 template <class T>
 ParamValue to_value(T x) {
-  if constexpr (std::is_same_v<T, bool> || std::is_floating_point_v<T>) return x;
-  else if constexpr (std::is_enum_v<T>) return static_cast<std::uint64_t>(x);
-  else if constexpr (std::is_signed_v<T>) return x < 0 ? ParamValue(static_cast<std::int64_t>(x)) : ParamValue(static_cast<std::uint64_t>(x));
-  else return static_cast<std::uint64_t>(x);
+  if constexpr (std::is_same_v<T, bool> || std::is_floating_point_v<T>)
+    return x;
+  else if constexpr (std::is_enum_v<T>)
+    return static_cast<std::uint64_t>(x);
+  else if constexpr (std::is_signed_v<T>)
+    return x < 0 ? ParamValue(static_cast<std::int64_t>(x)) : ParamValue(static_cast<std::uint64_t>(x));
+  else
+    return static_cast<std::uint64_t>(x);
 }
 
 template <class T>

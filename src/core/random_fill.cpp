@@ -31,7 +31,8 @@ void release_unused(std::vector<Index>& v) {
 // free by construction: the passes keep the lists of free rows and columns); returns whether
 // it did. Without `budget` (max_nodes reached) a free cell sets `over` instead: the placement
 // max_nodes forbids (an attacked cell is no placement, so it never stops a fill).
-inline bool try_place(Composition& c, Bitset& d1, Bitset& d2, Index r, Index col, bool budget = true, bool* over = nullptr) {
+inline bool try_place(Composition& c, Bitset& d1, Bitset& d2, Index r, Index col, bool budget = true,
+                      bool* over = nullptr) {
   const std::size_t a = diff_line(c.n(), r, col), b = sum_line(r, col);
   if (d1.test(a) || d2.test(b)) return false;
   if (!budget) {
@@ -98,7 +99,8 @@ StopReason RandomFill::prepare(SetupWatch& setup) {
     const auto n = static_cast<std::uint64_t>(n_);
     const std::uint64_t free_rows = n - own_.count();
     require_memory(6 * n / 8 + 4 * free_rows, "the random fill at n = " + std::to_string(n_) + " with " +
-                                                  std::to_string(free_rows) + " free rows (6 bits per row and 4 bytes per free row)");
+                                                  std::to_string(free_rows) +
+                                                  " free rows (6 bits per row and 4 bytes per free row)");
   }
   if (!lines_ready_) {
     const bool consistent = close_lines(c_, used_, d1_, d2_, &setup);

@@ -31,17 +31,15 @@ class RandomFill {
   explicit RandomFill(Composition& c);
 
   /// Call on a new fill or after reset(). Adds queens at random until at most `target_free`
-  /// free rows remain or the random phases stall. First randSet & randSet passes ([Grigoryan]: a random matching of the free rows with
-  /// the free columns, a queen wherever the pair's cell is free; repeated while a pass places
-  /// at least 1/64 of the free rows), then rand & rand (a random free row and a random free
-  /// column, placed when free; stops after 16 f consecutive misses, f the free rows left).
-  /// Unlike [Grigoryan]'s passes, which also visit the pairs in random order, these visit them in
-  /// ascending row order: the matching is as random, no list of rows is needed for the first
-  /// pass, and the rows are written in order (the first pass on an empty board places 0.608 n
-  /// instead of 0.600 n). The random probes of the line sets are prefetched some pairs
-  /// ahead. With `watch`, polls the stop flag and time limit about every 2^16 probes, and in
-  /// the set-up before them (the line sets, the free lines, the first pass's shuffle: every
-  /// kSetupChunk steps), and stops at max_nodes: the queens it places are nodes, counted from
+  /// free rows remain or the random phases stall. First randSet & randSet passes ([Grigoryan]: a random matching of the
+  /// free rows with the free columns, a queen wherever the pair's cell is free; repeated while a pass places at least
+  /// 1/64 of the free rows), then rand & rand (a random free row and a random free column, placed when free; stops
+  /// after 16 f consecutive misses, f the free rows left). Unlike [Grigoryan]'s passes, which also visit the pairs in
+  /// random order, these visit them in ascending row order: the matching is as random, no list of rows is needed for
+  /// the first pass, and the rows are written in order (the first pass on an empty board places 0.608 n instead of
+  /// 0.600 n). The random probes of the line sets are prefetched some pairs ahead. With `watch`, polls the stop flag
+  /// and time limit about every 2^16 probes, and in the set-up before them (the line sets, the free lines, the first
+  /// pass's shuffle: every kSetupChunk steps), and stops at max_nodes: the queens it places are nodes, counted from
   /// `nodes_before` (the caller's so far), and it places none beyond watch->max_nodes(). Returns
   /// the limit hit (the queens placed so far stay), else StopReason::none.
   /// The first run() (and the first after reset()) prepares the line sets; before allocating
@@ -69,8 +67,8 @@ class RandomFill {
 
   Composition& c_;
   Index n_;
-  Bitset own_;     // rows holding a queen of the composition as given
-  Bitset used_;    // columns holding a queen now
+  Bitset own_;   // rows holding a queen of the composition as given
+  Bitset used_;  // columns holding a queen now
   Bitset d1_, d2_;
   std::vector<Index> rows_, cols_;
   bool own_ready_ = false;    // own_ holds the composition's rows

@@ -13,7 +13,9 @@ namespace {
 // system how much memory is left.
 constexpr std::uint64_t kSmallBoardCells = std::uint64_t{1} << 20;
 
-std::uint64_t product(std::int64_t a, std::int64_t b) { return static_cast<std::uint64_t>(a) * static_cast<std::uint64_t>(b); }
+std::uint64_t product(std::int64_t a, std::int64_t b) {
+  return static_cast<std::uint64_t>(a) * static_cast<std::uint64_t>(b);
+}
 
 // The slots of renumber's table for `cells` cells on an n x n board: a power of two at least
 // twice the distinct diagonals of one direction, at most min(cells, 2n - 1).
@@ -35,15 +37,18 @@ std::uint64_t ResidualBoard::build_bytes(Index n, std::uint64_t cells) {
 
 void ResidualBoard::require_fits(Index n, Index rows, Index cols, std::uint64_t min_cells, std::uint64_t other_bytes,
                                  const MemoryRoom* room) {
-  const std::string board = "the residual board of " + std::to_string(rows) + " free rows x " + std::to_string(cols) + " free columns";
+  const std::string board =
+      "the residual board of " + std::to_string(rows) + " free rows x " + std::to_string(cols) + " free columns";
   if (min_cells > kMaxResidualCells)
     throw CapacityError(board + " has at least " + std::to_string(min_cells) + " free cells, more than the " +
                         std::to_string(kMaxResidualCells) + " a residual board holds (32-bit cell ids)");
   const std::uint64_t bytes = saturating_add(build_bytes(n, min_cells), other_bytes);
   const std::string what = board + " (at least " + std::to_string(min_cells) + " free cells" +
                            (other_bytes != 0 ? ", with the line sets and lists of its set-up" : "") + ")";
-  if (room != nullptr) require_memory(bytes, what, *room);
-  else require_memory(bytes, what);
+  if (room != nullptr)
+    require_memory(bytes, what, *room);
+  else
+    require_memory(bytes, what);
 }
 
 StopReason ResidualBoard::build(const Composition& c, bool check_columns, const LimitWatch* watch) {
@@ -77,7 +82,7 @@ StopReason ResidualBoard::build(const Composition& c, bool check_columns, const 
 }
 
 StopReason ResidualBoard::build(Index n, std::vector<Index> rows, std::vector<Index> cols, const Bitset& diff_closed,
-                                 const Bitset& sum_closed, bool check_columns, const LimitWatch* watch) {
+                                const Bitset& sum_closed, bool check_columns, const LimitWatch* watch) {
   SetupWatch setup(watch);
   n_ = n;
   check_columns_ = check_columns;
@@ -111,7 +116,9 @@ StopReason ResidualBoard::build(Index n, std::vector<Index> rows, std::vector<In
   // and refused as soon as the count passes what fits, then allocated exactly.
   if (const std::uint64_t most = product(f, fc); most > kSmallBoardCells) {
     const MemoryRoom room = memory_room();
-    const auto fits = [&](std::uint64_t cells) { return cells <= kMaxResidualCells && build_bytes(n, cells) <= room.bytes; };
+    const auto fits = [&](std::uint64_t cells) {
+      return cells <= kMaxResidualCells && build_bytes(n, cells) <= room.bytes;
+    };
     if (!fits(most) || saturating_add(build_bytes(n, most), saturating_mul(32, most)) > room.bytes) {
       const std::uint64_t closed = diff_closed.count() + sum_closed.count();
       const auto columns = static_cast<std::uint64_t>(fc);
@@ -133,8 +140,10 @@ StopReason ResidualBoard::build(Index n, std::vector<Index> rows, std::vector<In
       }))
     return setup.hit();
   while (row < f) row_begin_[static_cast<std::size_t>(++row)] = static_cast<Index>(cells_.size());
-  const Index d1_count = renumber([&](const Cell& cell) { return diff_line(n_, board_row(cell.a), board_col(cell.b)); }, &Cell::d1);
-  const Index d2_count = renumber([&](const Cell& cell) { return sum_line(board_row(cell.a), board_col(cell.b)); }, &Cell::d2);
+  const Index d1_count =
+      renumber([&](const Cell& cell) { return diff_line(n_, board_row(cell.a), board_col(cell.b)); }, &Cell::d1);
+  const Index d2_count =
+      renumber([&](const Cell& cell) { return sum_line(board_row(cell.a), board_col(cell.b)); }, &Cell::d2);
   if (slots_.capacity() > kSmallBoardCells) std::vector<std::pair<std::uint64_t, Index>>().swap(slots_);
   bucket(&Cell::b, fc, col_begin_, col_cells_);
   bucket(&Cell::d1, d1_count, d1_begin_, d1_cells_);
@@ -246,7 +255,8 @@ void ResidualBoard::bucket(Index Cell::*field, Index lines, std::vector<Index>& 
   for (std::size_t i = 1; i < begin.size(); ++i) begin[i] += begin[i - 1];
   cells.resize(cells_.size());
   fill_.assign(begin.begin(), begin.end() - 1);
-  for (Index e = 0; e < cell_count(); ++e) cells[static_cast<std::size_t>(fill_[static_cast<std::size_t>(cell(e).*field)]++)] = e;
+  for (Index e = 0; e < cell_count(); ++e)
+    cells[static_cast<std::size_t>(fill_[static_cast<std::size_t>(cell(e).*field)]++)] = e;
 }
 
 }  // namespace nqc

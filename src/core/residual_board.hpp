@@ -47,7 +47,7 @@ class ResidualBoard {
   /// a row), else counts them first (the same polled scan, nothing allocated), refusing as soon
   /// as the count passes what fits, and then allocates exactly that many.
   StopReason build(Index n, std::vector<Index> rows, std::vector<Index> cols, const Bitset& diff_closed,
-                    const Bitset& sum_closed, bool check_columns, const LimitWatch* watch = nullptr);
+                   const Bitset& sum_closed, bool check_columns, const LimitWatch* watch = nullptr);
 
   /// build() for the residual of consistent composition `c`: its free rows x free columns,
   /// with the diagonals closed by its queens and those it excludes (CSPLib prob079). O(n)
@@ -142,7 +142,7 @@ class ResidualBoard {
   std::vector<Index> row_begin_, col_begin_, col_cells_, d1_begin_, d1_cells_, d2_begin_, d2_cells_;
   std::vector<std::uint8_t> row_open_, col_open_, d1_open_, d2_open_;
   std::vector<Index> row_free_, col_free_, d1_free_, d2_free_;
-  std::vector<std::pair<std::uint64_t, Index>> slots_;                // renumber's table
+  std::vector<std::pair<std::uint64_t, Index>> slots_;  // renumber's table
   std::vector<Index> fill_;
   Index open_count_ = 0;
   Index placing_row_ = -1, placing_col_ = -1;

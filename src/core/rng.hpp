@@ -26,8 +26,8 @@ inline constexpr std::uint64_t kSolutionStream = std::numeric_limits<std::uint64
 /// composition id), so that every rank and every rerun draws the same case
 /// (README, "Experiments": every random choice). Pass kSolutionStream as composition id for the seed
 /// that generates the solution itself.
-constexpr std::uint64_t derive_seed(std::uint64_t experiment_seed, std::uint64_t n,
-                                    std::uint64_t solution_id, std::uint64_t composition_id) {
+constexpr std::uint64_t derive_seed(std::uint64_t experiment_seed, std::uint64_t n, std::uint64_t solution_id,
+                                    std::uint64_t composition_id) {
   std::uint64_t h = splitmix64(experiment_seed);
   h = splitmix64(h ^ n);
   h = splitmix64(h ^ solution_id);
@@ -161,8 +161,8 @@ bool shuffle_bucketed_until(std::vector<T>& v, Rng& rng, std::vector<T>& buffer,
     buffer[next[labels() >> shift]++] = v[i];
   }
   for (std::size_t b = 0; b < buckets; ++b)
-    if (!shuffle_until(buffer.begin() + static_cast<std::ptrdiff_t>(start[b]), buffer.begin() + static_cast<std::ptrdiff_t>(start[b + 1]),
-                       rng, stop))
+    if (!shuffle_until(buffer.begin() + static_cast<std::ptrdiff_t>(start[b]),
+                       buffer.begin() + static_cast<std::ptrdiff_t>(start[b + 1]), rng, stop))
       return false;
   v.swap(buffer);
   return true;

@@ -12,8 +12,7 @@ namespace nqc {
 
 Composition random_solution(Index n, Rng& rng) {
   if (n < 1) throw std::invalid_argument("board size n must be >= 1, got " + std::to_string(n));
-  if (n == 2 || n == 3)
-    throw std::invalid_argument("no solution exists for n = " + std::to_string(n));
+  if (n == 2 || n == 3) throw std::invalid_argument("no solution exists for n = " + std::to_string(n));
   // The generator is fixed, whatever `auto` becomes (every case of every experiment is derived
   // from these solutions): from n = fill_first_n on, auto's fill in place and the search on its
   // residual; below, min-conflicts with 3 tries (what was then auto's first round),
@@ -41,8 +40,7 @@ Index draw_k(Index n, const KRange& range, Rng& rng) {
 Composition derive_composition(const Composition& solution, Index k, Rng& rng) {
   const Index n = solution.n();
   if (k < 0 || k > n)
-    throw std::invalid_argument("composition size k = " + std::to_string(k) + " is outside 0.." +
-                                std::to_string(n));
+    throw std::invalid_argument("composition size k = " + std::to_string(k) + " is outside 0.." + std::to_string(n));
   Composition c(n);
   std::int64_t needed = k;
   for (Index i = 0; i < n && needed > 0; ++i) {
@@ -58,15 +56,16 @@ Composition derive_composition(const Composition& solution, Index k, Rng& rng) {
 Composition derive_composition(Composition&& solution, Index k, Rng& rng) {
   const Index n = solution.n();
   if (k < 0 || k > n)
-    throw std::invalid_argument("composition size k = " + std::to_string(k) + " is outside 0.." +
-                                std::to_string(n));
+    throw std::invalid_argument("composition size k = " + std::to_string(k) + " is outside 0.." + std::to_string(n));
   Composition c = std::move(solution);
   std::int64_t needed = k;
   for (Index i = 0; i < n; ++i) {
     // Keep row i with probability needed / (rows left): the draws of the copying overload,
     // which stops drawing once k rows are kept.
-    if (needed > 0 && static_cast<std::int64_t>(rng.below(static_cast<std::uint64_t>(n - i))) < needed) --needed;
-    else c.q[static_cast<std::size_t>(i)] = 0;
+    if (needed > 0 && static_cast<std::int64_t>(rng.below(static_cast<std::uint64_t>(n - i))) < needed)
+      --needed;
+    else
+      c.q[static_cast<std::size_t>(i)] = 0;
   }
   return c;
 }

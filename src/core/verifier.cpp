@@ -28,7 +28,8 @@ struct Lines {
 };
 Lines lines_of(Index n, Index i, Index j) {
   // n + (j - 1) - i in 64 bits (1 .. 2n - 1: the bit sets hold 2n bits).
-  return {static_cast<std::size_t>(j - 1), static_cast<std::size_t>(n) + static_cast<std::size_t>(j - 1) - static_cast<std::size_t>(i),
+  return {static_cast<std::size_t>(j - 1),
+          static_cast<std::size_t>(n) + static_cast<std::size_t>(j - 1) - static_cast<std::size_t>(i),
           sum_line(i, j - 1)};
 }
 
@@ -72,9 +73,12 @@ Verdict verify(const Composition& c) {
     if (j == 0) continue;
     if (j < 0 || j > n) return {Conflict::out_of_range, i, i};
     const Lines l = lines_of(n, i, j);
-    if (column.test(l.column)) v.kind = Conflict::column;
-    else if (diagonal.test(l.diagonal)) v.kind = Conflict::diagonal;
-    else if (anti.test(l.anti_diagonal)) v.kind = Conflict::anti_diagonal;
+    if (column.test(l.column))
+      v.kind = Conflict::column;
+    else if (diagonal.test(l.diagonal))
+      v.kind = Conflict::diagonal;
+    else if (anti.test(l.anti_diagonal))
+      v.kind = Conflict::anti_diagonal;
     if (!v.ok()) {
       v.row_b = i;
       break;
@@ -111,11 +115,11 @@ std::string Verdict::describe(const Composition& c) const {
     case Conflict::column:
       return "rows " + a + " and " + b + ": two queens on one column (column " + value(row_a) + ")";
     case Conflict::diagonal:
-      return "rows " + a + " and " + b + ": two queens on one diagonal (columns " + value(row_a) +
-             " and " + value(row_b) + ")";
+      return "rows " + a + " and " + b + ": two queens on one diagonal (columns " + value(row_a) + " and " +
+             value(row_b) + ")";
     case Conflict::anti_diagonal:
-      return "rows " + a + " and " + b + ": two queens on one anti-diagonal (columns " +
-             value(row_a) + " and " + value(row_b) + ")";
+      return "rows " + a + " and " + b + ": two queens on one anti-diagonal (columns " + value(row_a) + " and " +
+             value(row_b) + ")";
     case Conflict::excluded_diagonal:
       return "row " + a + ": the queen in column " + value(row_a) + " stands on an excluded diagonal";
     case Conflict::none: break;
@@ -136,7 +140,8 @@ bool extends(const Composition& completion, const Composition& composition) {
 
 namespace {
 std::uint64_t pair_hash(Index row, Index column) {
-  return splitmix64((static_cast<std::uint64_t>(static_cast<std::uint32_t>(row)) << 32) | static_cast<std::uint32_t>(column));
+  return splitmix64((static_cast<std::uint64_t>(static_cast<std::uint32_t>(row)) << 32) |
+                    static_cast<std::uint32_t>(column));
 }
 }  // namespace
 

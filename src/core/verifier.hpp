@@ -50,8 +50,8 @@ bool extends(const Composition& completion, const Composition& composition);
 struct CompositionDigest {
   Index n = 0;
   Index k = 0;
-  Bitset rows;              ///< rows (0-based) that hold a queen
-  std::uint64_t hash = 0;   ///< sum over them of splitmix64((row << 32) | column)
+  Bitset rows;             ///< rows (0-based) that hold a queen
+  std::uint64_t hash = 0;  ///< sum over them of splitmix64((row << 32) | column)
 };
 
 /// The digest of `composition`. O(n).

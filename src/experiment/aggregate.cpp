@@ -39,7 +39,8 @@ std::vector<SizeSummary> summarize(const std::vector<CaseRow>& rows) {
     s.mean_s = std::accumulate(t.begin(), t.end(), 0.0) / m;
     s.median_s = t.size() % 2 == 1 ? t[t.size() / 2] : 0.5 * (t[t.size() / 2 - 1] + t[t.size() / 2]);
     const std::size_t fast = std::max<std::size_t>(1, t.size() * 9 / 10);
-    s.t90mean_s = std::accumulate(t.begin(), t.begin() + static_cast<std::ptrdiff_t>(fast), 0.0) / static_cast<double>(fast);
+    s.t90mean_s =
+        std::accumulate(t.begin(), t.begin() + static_cast<std::ptrdiff_t>(fast), 0.0) / static_cast<double>(fast);
     s.max_s = t.back();
     s.share_no_backtrack = static_cast<double>(no_bt) / m;
     s.mean_backtracks = static_cast<double>(bt) / m;
@@ -50,11 +51,14 @@ std::vector<SizeSummary> summarize(const std::vector<CaseRow>& rows) {
 
 std::string format_table(const std::vector<SizeSummary>& table) {
   std::string out =
-      "|          n |    cases |     mean s |   median s |  t90mean s |      max s | 0 backtracks | false neg | gave up |\n"
-      "|-----------:|---------:|-----------:|-----------:|-----------:|-----------:|-------------:|----------:|--------:|\n";
+      "|          n |    cases |     mean s |   median s |  t90mean s |      max s | 0 backtracks | false neg | gave "
+      "up |\n"
+      "|-----------:|---------:|-----------:|-----------:|-----------:|-----------:|-------------:|----------:|--------"
+      ":|\n";
   char line[256];
   for (const SizeSummary& s : table) {
-    std::snprintf(line, sizeof line, "| %10lld | %8llu | %10.3e | %10.3e | %10.3e | %10.3e | %11.2f%% | %9llu | %7llu |\n",
+    std::snprintf(line, sizeof line,
+                  "| %10lld | %8llu | %10.3e | %10.3e | %10.3e | %10.3e | %11.2f%% | %9llu | %7llu |\n",
                   static_cast<long long>(s.n), static_cast<unsigned long long>(s.cases), s.mean_s, s.median_s,
                   s.t90mean_s, s.max_s, 100.0 * s.share_no_backtrack,
                   static_cast<unsigned long long>(s.false_negatives), static_cast<unsigned long long>(s.gave_up));
@@ -64,7 +68,8 @@ std::string format_table(const std::vector<SizeSummary>& table) {
 }
 
 std::string format_csv(const std::vector<SizeSummary>& table) {
-  std::string out = "n,cases,mean_s,median_s,t90mean_s,max_s,share_no_backtrack,mean_backtracks,false_negatives,gave_up,infeasible\n";
+  std::string out =
+      "n,cases,mean_s,median_s,t90mean_s,max_s,share_no_backtrack,mean_backtracks,false_negatives,gave_up,infeasible\n";
   char line[320];
   for (const SizeSummary& s : table) {
     std::snprintf(line, sizeof line, "%lld,%llu,%.9g,%.9g,%.9g,%.9g,%.6f,%.6f,%llu,%llu,%llu\n",
@@ -147,8 +152,9 @@ std::vector<InstanceSummary> summarize_instances(const std::vector<CaseRow>& row
     s.gave_up = gave_up.size();
     s.solved_s = verdict_times(std::move(solved));
     s.infeasible_s = verdict_times(std::move(infeasible));
-    s.gave_up_mean_s = gave_up.empty() ? kNone
-                                       : std::accumulate(gave_up.begin(), gave_up.end(), 0.0) / static_cast<double>(gave_up.size());
+    s.gave_up_mean_s = gave_up.empty()
+                           ? kNone
+                           : std::accumulate(gave_up.begin(), gave_up.end(), 0.0) / static_cast<double>(gave_up.size());
     table.push_back(s);
   }
   return table;
@@ -156,21 +162,25 @@ std::vector<InstanceSummary> summarize_instances(const std::vector<CaseRow>& row
 
 std::string format_instance_table(const std::vector<InstanceSummary>& table) {
   std::string out =
-      "|          n |  diags |    files |    cases |   solved | infeasible |  gave up | solved mean s | solved median s | "
+      "|          n |  diags |    files |    cases |   solved | infeasible |  gave up | solved mean s | solved median "
+      "s | "
       "solved max s | infeasible mean s | infeasible median s | infeasible max s | gave up mean s |\n"
-      "|-----------:|-------:|---------:|---------:|---------:|-----------:|---------:|--------------:|----------------:|"
+      "|-----------:|-------:|---------:|---------:|---------:|-----------:|---------:|--------------:|----------------"
+      ":|"
       "-------------:|------------------:|--------------------:|-----------------:|---------------:|\n";
   char line[512];
   for (const InstanceSummary& s : table) {
     const std::string diags = s.diags ? std::to_string(*s.diags) : "-";
-    std::snprintf(line, sizeof line, "| %10lld | %6s | %8llu | %8llu | %8llu | %10llu | %8llu | %13s | %15s | %12s | %17s | %19s | %16s | %14s |\n",
-                  static_cast<long long>(s.n), diags.c_str(), static_cast<unsigned long long>(s.files),
-                  static_cast<unsigned long long>(s.cases), static_cast<unsigned long long>(s.solved),
-                  static_cast<unsigned long long>(s.infeasible), static_cast<unsigned long long>(s.gave_up),
-                  seconds_cell(s.solved_s.mean_s).c_str(), seconds_cell(s.solved_s.median_s).c_str(),
-                  seconds_cell(s.solved_s.max_s).c_str(), seconds_cell(s.infeasible_s.mean_s).c_str(),
-                  seconds_cell(s.infeasible_s.median_s).c_str(), seconds_cell(s.infeasible_s.max_s).c_str(),
-                  seconds_cell(s.gave_up_mean_s).c_str());
+    std::snprintf(
+        line, sizeof line,
+        "| %10lld | %6s | %8llu | %8llu | %8llu | %10llu | %8llu | %13s | %15s | %12s | %17s | %19s | %16s | %14s |\n",
+        static_cast<long long>(s.n), diags.c_str(), static_cast<unsigned long long>(s.files),
+        static_cast<unsigned long long>(s.cases), static_cast<unsigned long long>(s.solved),
+        static_cast<unsigned long long>(s.infeasible), static_cast<unsigned long long>(s.gave_up),
+        seconds_cell(s.solved_s.mean_s).c_str(), seconds_cell(s.solved_s.median_s).c_str(),
+        seconds_cell(s.solved_s.max_s).c_str(), seconds_cell(s.infeasible_s.mean_s).c_str(),
+        seconds_cell(s.infeasible_s.median_s).c_str(), seconds_cell(s.infeasible_s.max_s).c_str(),
+        seconds_cell(s.gave_up_mean_s).c_str());
     out += line;
   }
   return out;
@@ -181,9 +191,9 @@ std::string format_instance_csv(const std::vector<InstanceSummary>& table) {
       "n,diags,files,cases,solved,infeasible,gave_up,solved_mean_s,solved_median_s,solved_max_s,infeasible_mean_s,"
       "infeasible_median_s,infeasible_max_s,gave_up_mean_s\n";
   for (const InstanceSummary& s : table) {
-    out += std::to_string(s.n) + ',' + (s.diags ? std::to_string(*s.diags) : std::string()) + ',' + std::to_string(s.files) +
-           ',' + std::to_string(s.cases) + ',' + std::to_string(s.solved) + ',' + std::to_string(s.infeasible) + ',' +
-           std::to_string(s.gave_up);
+    out += std::to_string(s.n) + ',' + (s.diags ? std::to_string(*s.diags) : std::string()) + ',' +
+           std::to_string(s.files) + ',' + std::to_string(s.cases) + ',' + std::to_string(s.solved) + ',' +
+           std::to_string(s.infeasible) + ',' + std::to_string(s.gave_up);
     for (const double t : {s.solved_s.mean_s, s.solved_s.median_s, s.solved_s.max_s, s.infeasible_s.mean_s,
                            s.infeasible_s.median_s, s.infeasible_s.max_s, s.gave_up_mean_s})
       out += ',' + seconds_field(t);

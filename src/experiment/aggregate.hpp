@@ -19,7 +19,7 @@ struct SizeSummary {
   std::uint64_t cases = 0;
   double mean_s = 0.0;
   double median_s = 0.0;
-  double t90mean_s = 0.0;       ///< mean of the fastest 90% (floor(0.9 cases), at least 1), [Grigoryan]'s t90mean
+  double t90mean_s = 0.0;  ///< mean of the fastest 90% (floor(0.9 cases), at least 1), [Grigoryan]'s t90mean
   double max_s = 0.0;
   double share_no_backtrack = 0.0;  ///< share of cases with 0 backtracks
   double mean_backtracks = 0.0;
@@ -64,8 +64,9 @@ struct VerdictTimes {
 /// run with `diags` excluded diagonals, or (diags empty) of composition files.
 struct InstanceSummary {
   std::int64_t n = 0;
-  std::optional<std::uint64_t> diags;  ///< a .param case's excluded diagonals (its composition_id); none for composition files
-  std::uint64_t files = 0;             ///< distinct instance files
+  std::optional<std::uint64_t>
+      diags;                ///< a .param case's excluded diagonals (its composition_id); none for composition files
+  std::uint64_t files = 0;  ///< distinct instance files
   std::uint64_t cases = 0, solved = 0, infeasible = 0, gave_up = 0;
   VerdictTimes solved_s, infeasible_s;  ///< of the solved cases, of the infeasibility proofs
   double gave_up_mean_s = 0.0;          ///< NaN when none gave up

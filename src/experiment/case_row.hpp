@@ -49,40 +49,44 @@ enum class ColumnKind : std::uint8_t {
 // Adding a column: one row here (a new minor version, or a major one if readers must change),
 // kSchemaMinor above, the tests, and analysis/result_schema.json regenerated
 // (`nqc info --columns --json`; test `result_schema_json` compares them).
-#define NQC_CASE_COLUMNS(X)                                                                                               \
-  X(case_id, std::uint64_t, u64, "1.0", "position of the case in the plan (0-based)")                                     \
-  X(shard_id, std::uint64_t, u64, "1.0", "the shard that holds the case (0-based)")                                       \
-  X(n, std::int64_t, i64, "1.0", "board size")                                                                            \
-  X(k, std::int64_t, i64, "1.0", "queens in the composition")                                                             \
-  X(solution_id, std::uint64_t, u64, "1.0",                                                                               \
-    "generated runs: index of the solution in the sample for n; instance runs: the file's index (0-based)")               \
-  X(composition_id, std::uint64_t, u64, "1.0",                                                                            \
-    "generated runs: index of the composition derived from that solution; instance runs: the excluded diagonals of a "    \
-    "CSPLib .param case (0 for composition files)")                                                                       \
-  X(seed, std::uint64_t, u64, "1.0", "the case's seed: derive_seed(experiment seed, n, solution_id, composition_id)")     \
-  X(wall_s, double, f64, "1.0", "wall-clock seconds of the engine call only")                                             \
-  X(cpu_s, double, f64, "1.0", "thread CPU seconds of the engine call only")                                              \
-  X(start_s, double, f64, "2.2",                                                                                          \
-    "seconds from the start of the launch's shards (a barrier of its ranks) to the engine call: with rank and wall_s, "    \
-    "the run's timeline")                                                                                                 \
-  X(backtracks, std::uint64_t, u64, "1.0", "retracted placements, or returns to a base level (the engine's own count)")   \
-  X(nodes, std::uint64_t, u64, "1.0", "placements tried, all phases")                                                     \
-  X(placed_random, std::uint64_t, u64, "1.0", "queens placed by random phases (kept in the solution)")                    \
-  X(placed_search, std::uint64_t, u64, "1.0", "queens placed by the final (search) phase")                                \
-  X(restarts, std::uint64_t, u64, "1.0", "random fills thrown away and redone")                                           \
-  X(rank, std::int32_t, i32, "1.0", "the MPI rank that ran the case")                                                     \
-  X(launch, std::uint32_t, u32, "1.3", "the launch that ran the case: its id in the launches table (0 = unknown)")        \
-  X(outcome, std::int8_t, outcome, "1.0", "the answer; infeasible: proved to have no completion; gave_up: stopped by a limit")\
-  X(false_negative, std::uint8_t, flag, "1.0", "true when a completable (derived) composition was not solved")            \
-  X(engine, std::uint8_t, engine, "1.0", "the engine that ran the case")                                                  \
-  X(limit, std::uint8_t, stop_reason, "1.0", "for gave_up: the limit that stopped the engine; else none")                 \
-  X(instance, InstancePath, text, "1.1",                                                                         \
+#define NQC_CASE_COLUMNS(X)                                                                                            \
+  X(case_id, std::uint64_t, u64, "1.0", "position of the case in the plan (0-based)")                                  \
+  X(shard_id, std::uint64_t, u64, "1.0", "the shard that holds the case (0-based)")                                    \
+  X(n, std::int64_t, i64, "1.0", "board size")                                                                         \
+  X(k, std::int64_t, i64, "1.0", "queens in the composition")                                                          \
+  X(solution_id, std::uint64_t, u64, "1.0",                                                                            \
+    "generated runs: index of the solution in the sample for n; instance runs: the file's index (0-based)")            \
+  X(composition_id, std::uint64_t, u64, "1.0",                                                                         \
+    "generated runs: index of the composition derived from that solution; instance runs: the excluded diagonals of a " \
+    "CSPLib .param case (0 for composition files)")                                                                    \
+  X(seed, std::uint64_t, u64, "1.0", "the case's seed: derive_seed(experiment seed, n, solution_id, composition_id)")  \
+  X(wall_s, double, f64, "1.0", "wall-clock seconds of the engine call only")                                          \
+  X(cpu_s, double, f64, "1.0", "thread CPU seconds of the engine call only")                                           \
+  X(start_s, double, f64, "2.2",                                                                                       \
+    "seconds from the start of the launch's shards (a barrier of its ranks) to the engine call: with rank and "        \
+    "wall_s, "                                                                                                         \
+    "the run's timeline")                                                                                              \
+  X(backtracks, std::uint64_t, u64, "1.0",                                                                             \
+    "retracted placements, or returns to a base level (the engine's own count)")                                       \
+  X(nodes, std::uint64_t, u64, "1.0", "placements tried, all phases")                                                  \
+  X(placed_random, std::uint64_t, u64, "1.0", "queens placed by random phases (kept in the solution)")                 \
+  X(placed_search, std::uint64_t, u64, "1.0", "queens placed by the final (search) phase")                             \
+  X(restarts, std::uint64_t, u64, "1.0", "random fills thrown away and redone")                                        \
+  X(rank, std::int32_t, i32, "1.0", "the MPI rank that ran the case")                                                  \
+  X(launch, std::uint32_t, u32, "1.3", "the launch that ran the case: its id in the launches table (0 = unknown)")     \
+  X(outcome, std::int8_t, outcome, "1.0",                                                                              \
+    "the answer; infeasible: proved to have no completion; gave_up: stopped by a limit")                               \
+  X(false_negative, std::uint8_t, flag, "1.0", "true when a completable (derived) composition was not solved")         \
+  X(engine, std::uint8_t, engine, "1.0", "the engine that ran the case")                                               \
+  X(limit, std::uint8_t, stop_reason, "1.0", "for gave_up: the limit that stopped the engine; else none")              \
+  X(instance, InstancePath, text, "1.1",                                                                               \
     "instance runs: the composition or CSPLib file's path, NUL-padded (left out of generated runs' files: empty)")
 
 /// The columns that say when and where a case ran, not what it is: two runs of one config
 /// agree in every other column, on any number of ranks and hosts (the determinism tests
 /// compare those; result_schema.json marks these "run_dependent").
-inline constexpr std::array<std::string_view, 5> kRunDependentColumns = {"wall_s", "cpu_s", "start_s", "rank", "launch"};
+inline constexpr std::array<std::string_view, 5> kRunDependentColumns = {"wall_s", "cpu_s", "start_s", "rank",
+                                                                         "launch"};
 
 /// One case as stored in the `cases` dataset (an HDF5 compound type with these member names;
 /// see NQC_CASE_COLUMNS for each). Times in seconds; ids 0-based; `outcome` is nqc::Outcome's

@@ -104,43 +104,60 @@ json fallbacks_of(const JsonShape& object) {
 // (EngineInfo::params), checked after the table (read_engine_params). Keys starting with '$'
 // are for editors, not part of the experiment.
 JsonShape config_table(ExperimentConfig& c) {
-  const JsonShape board_size = integer(1, kMaxIndex, "an integer n",
-                                       [&c](const json& v) { c.sizes.back().n.push_back(v.get<Index>()); });
+  const JsonShape board_size =
+      integer(1, kMaxIndex, "an integer n", [&c](const json& v) { c.sizes.back().n.push_back(v.get<Index>()); });
   JsonShape n = shape(Type::one_or_list, "a board size n or a non-empty list of them");
   n.items = std::make_shared<const JsonShape>(board_size);
   n.list = std::make_shared<const JsonShape>(array_of(board_size, "a non-empty list of board sizes"));
   const JsonShape group = object_of(
       {{"n", true, {}, "board sizes: N or [N, ...]", n},
-       {"solutions", true, {}, "random solutions per n",
+       {"solutions",
+        true,
+        {},
+        "random solutions per n",
         integer(1, kMaxU63, "an integer", into_last(c.sizes, &SizeGroup::solutions))},
        // A shard holds at least one whole solution, so its rows must fit in memory.
-       {"compositions_per_solution", true, {}, "compositions derived from each solution",
+       {"compositions_per_solution",
+        true,
+        {},
+        "compositions derived from each solution",
         integer(1, 100'000'000, "an integer", into_last(c.sizes, &SizeGroup::compositions_per_solution))}},
       "an object with keys n, solutions, compositions_per_solution", [&c](const json&) { c.sizes.emplace_back(); });
 
-  JsonShape path = shape(Type::string, "a file or directory path", [&c](const json& v) { c.instances.files.push_back(v); });
+  JsonShape path =
+      shape(Type::string, "a file or directory path", [&c](const json& v) { c.instances.files.push_back(v); });
   path.non_empty = true;
-  const JsonShape diag = also(integer(0, 100000, "a number of diagonals",
-                                      [&c](const json& v) { c.instances.diags.push_back(v.get<int>()); }),
-                              -1, "all");
+  const JsonShape diag = also(
+      integer(0, 100000, "a number of diagonals", [&c](const json& v) { c.instances.diags.push_back(v.get<int>()); }),
+      -1, "all");
   const JsonShape instances = object_of(
-      {{"files", true, {}, "composition files or CSPLib prob079 .param files, or directories of them (their *.txt and *.param files)",
+      {{"files",
+        true,
+        {},
+        "composition files or CSPLib prob079 .param files, or directories of them (their *.txt and *.param files)",
         array_of(path, "a non-empty list of files or directories")},
-       {"diags", false, json::array({-1}), "for .param files: the numbers of excluded diagonals to run each with (-1 = all)",
-        array_of(diag, "a non-empty list of diagonal counts (-1 = all)", [&c](const json&) { c.instances.diags.clear(); })}},
+       {"diags", false, json::array({-1}),
+        "for .param files: the numbers of excluded diagonals to run each with (-1 = all)",
+        array_of(diag, "a non-empty list of diagonal counts (-1 = all)",
+                 [&c](const json&) { c.instances.diags.clear(); })}},
       "an object {\"files\": [...], \"diags\": [...]}");
 
   const JsonShape k_max = also(integer(1, kMaxK, "an integer k", into(c.k.max)), -1, "n - 1");
   const JsonShape k = object_of(
       {{"min", false, KRange{}.min, "smallest k", integer(1, kMaxK, "an integer k", into(c.k.min))},
        {"max", false, KRange{}.max, "largest k; -1 = n - 1", k_max},
-       {"fixed", false, {}, "k for every composition (instead of min and max)",
+       {"fixed",
+        false,
+        {},
+        "k for every composition (instead of min and max)",
         integer(1, kMaxK, "an integer k", [&c](const json& v) { c.k.min = c.k.max = v.get<std::int64_t>(); })}},
       "an object {\"min\": K1, \"max\": K2} or {\"fixed\": K}");
 
-  JsonShape name = shape(Type::string, "a name of letters, digits, '.', '_' and '-' that starts with a letter or digit", into(c.name));
+  JsonShape name = shape(Type::string, "a name of letters, digits, '.', '_' and '-' that starts with a letter or digit",
+                         into(c.name));
   name.pattern = "^[A-Za-z0-9][A-Za-z0-9._-]*$";
-  JsonShape engine = shape(Type::string, "one of the engines " + engine_list([](const EngineInfo&) { return true; }), into(c.engine));
+  JsonShape engine =
+      shape(Type::string, "one of the engines " + engine_list([](const EngineInfo&) { return true; }), into(c.engine));
   engine.choices = engine_names();
   JsonShape output = shape(Type::string, "a directory path", into(c.output));
   output.non_empty = true;
@@ -151,23 +168,40 @@ JsonShape config_table(ExperimentConfig& c) {
 
   return object_of(
       {
-          {"$schema", false, {}, "this schema's path or URL, for editors; ignored by nqc", shape(Type::string, "a value of type string")},
+          {"$schema",
+           false,
+           {},
+           "this schema's path or URL, for editors; ignored by nqc",
+           shape(Type::string, "a value of type string")},
           {"name", true, {}, "experiment name; the default output is results/NAME", name},
           {"description", false, "", "free text", shape(Type::string, "a string", into(c.description))},
           {"seed", false, 1, "experiment seed: every random choice derives from (seed, n, solution id, composition id)",
            integer(0, kMaxU64, "an integer seed", into(c.seed))},
           {"engine", false, kDefaultEngine, "completion engine (nqc complete --help lists them)", engine},
-          {"engine_params", false, json::object(), "parameters of the engine by name; each engine's defaults are its own (grigoryan: the paper's)",
+          {"engine_params", false, json::object(),
+           "parameters of the engine by name; each engine's defaults are its own (grigoryan: the paper's)",
            engine_params},
-          {"instances", false, {}, "instead of sizes: external instances, each run as given (k does not apply)", instances},
-          {"sizes", false, {}, "generated cases: a list of groups of board sizes with their sample sizes", array_of(group, "a non-empty array of {\"n\", \"solutions\", \"compositions_per_solution\"}")},
-          {"k", false, fallbacks_of(k), "queens in each composition: uniform on min..max (max -1 = n - 1) or fixed; each k must lie in 1..n-1", k},
-          {"time_limit_s", false, 0, "per-case wall-clock limit in seconds, 0 = none (a case over it is gave_up)", time_limit},
+          {"instances",
+           false,
+           {},
+           "instead of sizes: external instances, each run as given (k does not apply)",
+           instances},
+          {"sizes",
+           false,
+           {},
+           "generated cases: a list of groups of board sizes with their sample sizes",
+           array_of(group, "a non-empty array of {\"n\", \"solutions\", \"compositions_per_solution\"}")},
+          {"k", false, fallbacks_of(k),
+           "queens in each composition: uniform on min..max (max -1 = n - 1) or fixed; each k must lie in 1..n-1", k},
+          {"time_limit_s", false, 0, "per-case wall-clock limit in seconds, 0 = none (a case over it is gave_up)",
+           time_limit},
           {"max_nodes", false, 0, "per-case limit on placements tried, 0 = none (a case over it is gave_up)",
            integer(0, kMaxU64, "an integer", into(c.max_nodes))},
-          {"shard_seconds", false, 30, "target work per shard in estimated CPU seconds (the unit a rank takes, writes and loses when killed)",
+          {"shard_seconds", false, 30,
+           "target work per shard in estimated CPU seconds (the unit a rank takes, writes and loses when killed)",
            shard_seconds},
-          {"shard_cases", false, 100000, "at most this many cases per shard (bounds a rank's memory; a shard holds whole solutions when they fit)",
+          {"shard_cases", false, 100000,
+           "at most this many cases per shard (bounds a rank's memory; a shard holds whole solutions when they fit)",
            integer(1, kMaxU63, "an integer", into(c.shard_cases))},
           {"output", false, {}, "results directory (default results/NAME; nqc run -o overrides it)", output},
       },
@@ -179,8 +213,10 @@ const char* const kExactlyOne = "exactly one of \"sizes\" (generated cases) and 
 
 // Relative paths in a config: one base, the config file's directory (load_config resolves them).
 const char* const kConfigPathsHelp =
-    "Paths: a relative path in a config (output, its default results/NAME, instances' files) is taken from the directory of\n"
-    "the config file, so that a config names the same files from any working directory (a config and its instances travel\n"
+    "Paths: a relative path in a config (output, its default results/NAME, instances' files) is taken from the "
+    "directory of\n"
+    "the config file, so that a config names the same files from any working directory (a config and its instances "
+    "travel\n"
     "together; a rerun or resume finds them from anywhere, and so does a job whose working directory is the results\n"
     "directory); nqc run -o DIR, a command-line path, is taken from the current directory.";
 
@@ -192,8 +228,10 @@ void check_sizes_have_solutions(const json& j, const ExperimentConfig& cfg, cons
     for (std::size_t i = 0; i < cfg.sizes[g].n.size(); ++i) {
       const Index n = cfg.sizes[g].n[i];
       if (n == 2 || n == 3)
-        fail_at(source, "/sizes/" + std::to_string(g) + "/n" + (j["sizes"][g]["n"].is_array() ? "/" + std::to_string(i) : ""),
-                "n = " + std::to_string(n) + " has no solution, so no composition can be derived from one (use n = 1 or n >= 4)");
+        fail_at(source,
+                "/sizes/" + std::to_string(g) + "/n" + (j["sizes"][g]["n"].is_array() ? "/" + std::to_string(i) : ""),
+                "n = " + std::to_string(n) +
+                    " has no solution, so no composition can be derived from one (use n = 1 or n >= 4)");
     }
 }
 
@@ -203,7 +241,8 @@ void check_k(const json& j, const ExperimentConfig& cfg, const std::string& sour
   if (k.contains("fixed") && (k.contains("min") || k.contains("max")))
     fail_at(source, "/k", "give either \"fixed\" or \"min\"/\"max\", not both");
   if (cfg.k.max != -1 && cfg.k.max < cfg.k.min)
-    fail_at(source, "/k", "k range " + std::to_string(cfg.k.min) + ".." + std::to_string(cfg.k.max) + " is empty (min > max)");
+    fail_at(source, "/k",
+            "k range " + std::to_string(cfg.k.min) + ".." + std::to_string(cfg.k.max) + " is empty (min > max)");
 }
 
 // Every k the config can draw must lie in 1..n-1 for every n. n = 1 has no such k: it is
@@ -213,22 +252,26 @@ void check_k_against_sizes(const ExperimentConfig& cfg, const std::string& sourc
   for (std::size_t g = 0; g < cfg.sizes.size(); ++g)
     for (std::size_t i = 0; i < cfg.sizes[g].n.size(); ++i) {
       const Index n = cfg.sizes[g].n[i];
-      const std::string at = " (at /sizes/" + std::to_string(g) + "/n" +
-                             (cfg.sizes[g].n.size() > 1 ? "/" + std::to_string(i) : "") + ")";
+      const std::string at =
+          " (at /sizes/" + std::to_string(g) + "/n" + (cfg.sizes[g].n.size() > 1 ? "/" + std::to_string(i) : "") + ")";
       if (n == 1 && cfg.k.min == 1 && cfg.k.max == -1) continue;
       if (cfg.k.min > n - 1)
-        fail_at(source, "/k", "k range " + std::to_string(cfg.k.min) + ".." + (cfg.k.max < 0 ? std::to_string(n - 1) : std::to_string(cfg.k.max)) +
-                                  " has no k in 1..n-1 = 1.." + std::to_string(n - 1) + " for n = " + std::to_string(n) + at);
+        fail_at(source, "/k",
+                "k range " + std::to_string(cfg.k.min) + ".." +
+                    (cfg.k.max < 0 ? std::to_string(n - 1) : std::to_string(cfg.k.max)) + " has no k in 1..n-1 = 1.." +
+                    std::to_string(n - 1) + " for n = " + std::to_string(n) + at);
       if (cfg.k.max > n - 1)
-        fail_at(source, "/k", "k range " + std::to_string(cfg.k.min) + ".." + std::to_string(cfg.k.max) +
-                                  " is outside 1..n-1 = 1.." + std::to_string(n - 1) + " for n = " + std::to_string(n) + at);
+        fail_at(source, "/k",
+                "k range " + std::to_string(cfg.k.min) + ".." + std::to_string(cfg.k.max) + " is outside 1..n-1 = 1.." +
+                    std::to_string(n - 1) + " for n = " + std::to_string(n) + at);
       // Engines for small residuals only (bitboard, sat): the smallest k must leave few free rows.
       const std::int64_t free_rows = n - std::min<std::int64_t>(cfg.k.min, n - 1);
       if (engine.max_free_rows != 0 && free_rows > engine.max_free_rows)
-        fail_at(source, "/engine", "engine '" + cfg.engine + "' takes at most " + std::to_string(engine.max_free_rows) + " free rows, but n = " +
-                                       std::to_string(n) + " with k = " + std::to_string(cfg.k.min) + " leaves " + std::to_string(free_rows) + at +
-                                       ": raise /k/min or use " +
-                                       engine_list([](const EngineInfo& e) { return e.complete && e.max_free_rows == 0; }, " or "));
+        fail_at(source, "/engine",
+                "engine '" + cfg.engine + "' takes at most " + std::to_string(engine.max_free_rows) +
+                    " free rows, but n = " + std::to_string(n) + " with k = " + std::to_string(cfg.k.min) + " leaves " +
+                    std::to_string(free_rows) + at + ": raise /k/min or use " +
+                    engine_list([](const EngineInfo& e) { return e.complete && e.max_free_rows == 0; }, " or "));
     }
 }
 
@@ -244,16 +287,20 @@ void check_plan_size(const ExperimentConfig& cfg, const std::string& source) {
     cases += count * static_cast<long double>(g.solutions) * static_cast<long double>(g.compositions_per_solution);
     for (const Index n : g.n) {
       const ShardSize size = shard_size(cfg, n, g.compositions_per_solution);
-      const auto runs = static_cast<long double>((g.compositions_per_solution + size.compositions - 1) / size.compositions);
+      const auto runs =
+          static_cast<long double>((g.compositions_per_solution + size.compositions - 1) / size.compositions);
       shards += runs * static_cast<long double>(g.solutions / size.solutions + (g.solutions % size.solutions != 0));
       if (shards > kMaxShards) break;
     }
     if (cases > kMaxCases)
-      fail_at(source, "/sizes", "the plan has more than 10^12 cases (n count x solutions x compositions_per_solution); split it into several configs");
+      fail_at(source, "/sizes",
+              "the plan has more than 10^12 cases (n count x solutions x compositions_per_solution); split it into "
+              "several configs");
   }
   if (shards > kMaxShards)
-    fail_at(source, "/shard_cases", "the plan would have more than 10^7 shards; raise shard_cases (now " + std::to_string(cfg.shard_cases) +
-                                        ") or shard_seconds");
+    fail_at(source, "/shard_cases",
+            "the plan would have more than 10^7 shards; raise shard_cases (now " + std::to_string(cfg.shard_cases) +
+                ") or shard_seconds");
 }
 
 // Every engine's parameters for config_help, under engine_params.
@@ -272,18 +319,19 @@ ExperimentConfig parse_config(const json& j, const std::string& source) {
   ExperimentConfig cfg;
   const JsonShape table = config_table(cfg);
   check_json(j, table, source);
-  if (j.contains("sizes") == j.contains("instances"))
-    fail_at(source, "", std::string("expected ") + kExactlyOne);
+  if (j.contains("sizes") == j.contains("instances")) fail_at(source, "", std::string("expected ") + kExactlyOne);
   const EngineInfo& engine = engine_info(cfg.engine);
-  if (j.contains("engine_params")) read_engine_params(j["engine_params"], engine, cfg.engine_options, source, "/engine_params");
+  if (j.contains("engine_params"))
+    read_engine_params(j["engine_params"], engine, cfg.engine_options, source, "/engine_params");
   check_sizes_have_solutions(j, cfg, source);
   check_k(j, cfg, source);
   // (The resolved config that result files store holds the default k: that one passes.)
   if (!cfg.instances.files.empty() && j.contains("k") && j["k"] != *field_of(table, "k").fallback)
     fail_at(source, "/k", "instances run as given: k applies to generated cases (sizes) only");
   if (!cfg.instances.files.empty() && !engine.excluded_diagonals)
-    fail_at(source, "/engine", "engine '" + cfg.engine + "' runs derived compositions only (instances may exclude diagonals): use " +
-                                   engine_list([](const EngineInfo& e) { return e.excluded_diagonals; }, " or "));
+    fail_at(source, "/engine",
+            "engine '" + cfg.engine + "' runs derived compositions only (instances may exclude diagonals): use " +
+                engine_list([](const EngineInfo& e) { return e.excluded_diagonals; }, " or "));
   if (cfg.output.empty()) cfg.output = "results/" + cfg.name;
   check_k_against_sizes(cfg, source);
   check_plan_size(cfg, source);
@@ -292,8 +340,10 @@ ExperimentConfig parse_config(const json& j, const std::string& source) {
   cfg.resolved = json::object();
   for (const JsonField& f : table.fields) {
     if (f.key[0] == '$') continue;
-    if (j.contains(f.key)) cfg.resolved[f.key] = j[f.key];
-    else if (f.fallback) cfg.resolved[f.key] = *f.fallback;
+    if (j.contains(f.key))
+      cfg.resolved[f.key] = j[f.key];
+    else if (f.fallback)
+      cfg.resolved[f.key] = *f.fallback;
   }
   cfg.resolved["output"] = cfg.output;
   return cfg;
@@ -303,10 +353,12 @@ std::string config_help() {
   ExperimentConfig scratch;
   const JsonShape table = config_table(scratch);
   std::ostringstream out;
-  out << "Experiment config keys (a JSON object; JSON Schema: configs/nqc-config.schema.json, or nqc run --config-schema):\n";
+  out << "Experiment config keys (a JSON object; JSON Schema: configs/nqc-config.schema.json, or nqc run "
+         "--config-schema):\n";
   // A key, its sub-keys (an object's, or those of an array's objects), and for engine_params
   // every engine's parameters.
-  const std::function<void(const JsonShape&, const std::string&)> keys = [&](const JsonShape& object, const std::string& indent) {
+  const std::function<void(const JsonShape&, const std::string&)> keys = [&](const JsonShape& object,
+                                                                             const std::string& indent) {
     for (const JsonField& f : object.fields) {
       if (f.key[0] == '$') continue;
       out << indent << f.key << (f.required ? " (required)" : "");
@@ -324,24 +376,30 @@ std::string config_help() {
 
 nlohmann::ordered_json config_schema() {
   ExperimentConfig scratch;
-  ordered_json schema = {
-      {"$schema", "http://json-schema.org/draft-07/schema#"},
-      {"$id", "https://nqc.invalid/configs/nqc-config.schema.json"},
-      {"title", "nqc experiment config"},
-      {"description",
-       "An nqc experiment: generated cases (sizes) or instance files (instances), the engine and its parameters, limits and the "
-       "results directory. Generated from nqc's config table (src/experiment/config.cpp, the engines' parameter rows): do not "
-       "edit; `nqc run --config-schema` writes it. nqc checks every config with that table before any shard runs, then what a "
-       "schema cannot say (k against each n, n = 2 and 3, plan size). Each `expected` keyword is the text nqc prints after "
-       "'expected' when a value fails that node."},
-      {"$comment",
-       "nqc is stricter than draft-07 in two ways: an integer must be written as one (8, not 8.0 or 1e3), and a key may not "
-       "appear twice in one object. tests/cli/test_config_schema.py checks that nqc and Debian's python3-jsonschema give every "
-       "config in configs/ and a corpus of bad ones the same verdict."}};
+  ordered_json schema = {{"$schema", "http://json-schema.org/draft-07/schema#"},
+                         {"$id", "https://nqc.invalid/configs/nqc-config.schema.json"},
+                         {"title", "nqc experiment config"},
+                         {"description",
+                          "An nqc experiment: generated cases (sizes) or instance files (instances), the engine and "
+                          "its parameters, limits and the "
+                          "results directory. Generated from nqc's config table (src/experiment/config.cpp, the "
+                          "engines' parameter rows): do not "
+                          "edit; `nqc run --config-schema` writes it. nqc checks every config with that table before "
+                          "any shard runs, then what a "
+                          "schema cannot say (k against each n, n = 2 and 3, plan size). Each `expected` keyword is "
+                          "the text nqc prints after "
+                          "'expected' when a value fails that node."},
+                         {"$comment",
+                          "nqc is stricter than draft-07 in two ways: an integer must be written as one (8, not 8.0 or "
+                          "1e3), and a key may not "
+                          "appear twice in one object. tests/cli/test_config_schema.py checks that nqc and Debian's "
+                          "python3-jsonschema give every "
+                          "config in configs/ and a corpus of bad ones the same verdict."}};
   schema.update(json_schema_of(config_table(scratch)));
   ordered_json all_of = ordered_json::array();
-  all_of.push_back({{"oneOf", {{{"required", {"sizes"}}, {"not", {{"required", {"instances"}}}}},
-                               {{"required", {"instances"}}, {"not", {{"required", {"sizes"}}}}}}},
+  all_of.push_back({{"oneOf",
+                     {{{"required", {"sizes"}}, {"not", {{"required", {"instances"}}}}},
+                      {{"required", {"instances"}}, {"not", {{"required", {"sizes"}}}}}}},
                     {"expected", kExactlyOne}});
   // Each engine's parameters, when the engine is chosen (by name, or as the default).
   const std::string default_engine = field_of(config_table(scratch), "engine").fallback->get<std::string>();

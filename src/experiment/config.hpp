@@ -40,14 +40,14 @@ struct ExperimentConfig {
   std::uint64_t seed{};
   std::string engine;
   EngineOptions engine_options;  ///< from "engine_params", for engines that take some
-  std::vector<SizeGroup> sizes;   ///< generated cases (empty when `instances` is used)
-  InstanceSet instances;          ///< external instances (empty when `sizes` is used)
-  KRange k;                    ///< k uniform on [min, max]; max -1 means n - 1
-  double time_limit_s{};       ///< per case, 0 = none
-  std::uint64_t max_nodes{};   ///< per case, 0 = none
-  double shard_seconds{};      ///< target estimated CPU seconds per shard (make_plan)
-  std::uint64_t shard_cases{}; ///< at most this many cases per shard (whole solutions when they fit)
-  std::string output;          ///< results directory (load_config: resolved from the config file's directory)
+  std::vector<SizeGroup> sizes;  ///< generated cases (empty when `instances` is used)
+  InstanceSet instances;         ///< external instances (empty when `sizes` is used)
+  KRange k;                      ///< k uniform on [min, max]; max -1 means n - 1
+  double time_limit_s{};         ///< per case, 0 = none
+  std::uint64_t max_nodes{};     ///< per case, 0 = none
+  double shard_seconds{};        ///< target estimated CPU seconds per shard (make_plan)
+  std::uint64_t shard_cases{};   ///< at most this many cases per shard (whole solutions when they fit)
+  std::string output;            ///< results directory (load_config: resolved from the config file's directory)
   nlohmann::json resolved;
 };
 

@@ -22,9 +22,12 @@ json parse_file(const fs::path& file) {
   std::vector<std::set<std::string>> keys;  // one set of keys per open object
   std::string duplicate;
   const json::parser_callback_t check_keys = [&](int, json::parse_event_t event, json& parsed) {
-    if (event == json::parse_event_t::object_start) keys.emplace_back();
-    else if (event == json::parse_event_t::object_end && !keys.empty()) keys.pop_back();
-    else if (event == json::parse_event_t::key && !keys.empty() && !keys.back().insert(parsed.get<std::string>()).second && duplicate.empty())
+    if (event == json::parse_event_t::object_start)
+      keys.emplace_back();
+    else if (event == json::parse_event_t::object_end && !keys.empty())
+      keys.pop_back();
+    else if (event == json::parse_event_t::key && !keys.empty() &&
+             !keys.back().insert(parsed.get<std::string>()).second && duplicate.empty())
       duplicate = parsed.get<std::string>();
     return true;
   };
@@ -42,7 +45,9 @@ json parse_file(const fs::path& file) {
 }
 
 // `path` taken from `base` (the config file's directory) when relative.
-fs::path from_base(const fs::path& base, const fs::path& path) { return path.is_relative() ? (base / path).lexically_normal() : path; }
+fs::path from_base(const fs::path& base, const fs::path& path) {
+  return path.is_relative() ? (base / path).lexically_normal() : path;
+}
 
 }  // namespace
 
@@ -65,8 +70,11 @@ ExperimentConfig load_config(const fs::path& file) {
     if (fs::is_directory(f, ec)) {
       bool any = false;
       for (const auto& entry : fs::directory_iterator(f, ec))
-        any = any || (entry.is_regular_file() && (entry.path().extension() == ".param" || entry.path().extension() == ".txt"));
-      if (!any) throw InputError(at + f + ": no instance files (*.param, *.txt) in this directory (subdirectories are not searched)");
+        any = any ||
+              (entry.is_regular_file() && (entry.path().extension() == ".param" || entry.path().extension() == ".txt"));
+      if (!any)
+        throw InputError(at + f +
+                         ": no instance files (*.param, *.txt) in this directory (subdirectories are not searched)");
     } else if (!fs::is_regular_file(f, ec)) {
       throw InputError(at + f + ": not a regular file or a directory");
     }

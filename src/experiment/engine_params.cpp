@@ -18,9 +18,7 @@ JsonShape param_shape(const ParamSpec& spec, EngineOptions& options) {
   JsonShape s;
   s.expected = param_expectation(spec);
   switch (spec.kind) {
-    case ParamKind::flag:
-      s.type = JsonShape::Type::boolean;
-      break;
+    case ParamKind::flag: s.type = JsonShape::Type::boolean; break;
     case ParamKind::integer:
       s.type = JsonShape::Type::integer;
       s.min = spec.min_integer;
@@ -38,11 +36,17 @@ JsonShape param_shape(const ParamSpec& spec, EngineOptions& options) {
   }
   s.store = [&spec, &options](const json& v) {
     ParamValue value;
-    if (v.is_boolean()) value = v.get<bool>();
-    else if (v.is_number_unsigned()) value = v.get<std::uint64_t>();
-    else if (v.is_number_integer()) value = v.get<std::int64_t>();
-    else if (v.is_number()) value = v.get<double>();
-    else value = static_cast<std::uint64_t>(std::find(spec.choices.begin(), spec.choices.end(), v.get<std::string>()) - spec.choices.begin());
+    if (v.is_boolean())
+      value = v.get<bool>();
+    else if (v.is_number_unsigned())
+      value = v.get<std::uint64_t>();
+    else if (v.is_number_integer())
+      value = v.get<std::int64_t>();
+    else if (v.is_number())
+      value = v.get<double>();
+    else
+      value = static_cast<std::uint64_t>(std::find(spec.choices.begin(), spec.choices.end(), v.get<std::string>()) -
+                                         spec.choices.begin());
     spec.set(options, value);
   };
   return s;
@@ -94,12 +98,14 @@ json param_json(const ParamSpec& spec, const ParamValue& value) {
 
 void read_engine_params(const json& params, const EngineInfo& engine, EngineOptions& options, const std::string& source,
                         const std::string& path) {
-  if (engine.params.empty() && params.is_object() && !params.empty()) fail_at(source, path, takes_no_parameters(engine));
+  if (engine.params.empty() && params.is_object() && !params.empty())
+    fail_at(source, path, takes_no_parameters(engine));
   check_json(params, params_shape(engine, options), source, path);
 }
 
 nlohmann::ordered_json engine_params_schema(const EngineInfo& engine) {
-  if (engine.params.empty()) return {{"type", "object"}, {"maxProperties", 0}, {"description", takes_no_parameters(engine)}};
+  if (engine.params.empty())
+    return {{"type", "object"}, {"maxProperties", 0}, {"description", takes_no_parameters(engine)}};
   EngineOptions scratch;
   return json_schema_of(params_shape(engine, scratch));
 }
@@ -108,8 +114,8 @@ std::string engine_params_help(const EngineInfo& engine, const std::string& inde
   static const EngineOptions defaults;
   std::string out;
   for (const ParamSpec& spec : engine.params)
-    out += indent + std::string(spec.name) + " = " + param_json(spec, spec.get(defaults)).dump() + " (" + param_expectation(spec) +
-           ")\n" + indent + "    " + std::string(spec.help) + "\n";
+    out += indent + std::string(spec.name) + " = " + param_json(spec, spec.get(defaults)).dump() + " (" +
+           param_expectation(spec) + ")\n" + indent + "    " + std::string(spec.help) + "\n";
   return out;
 }
 

@@ -71,14 +71,17 @@ std::string valid_keys(const JsonShape& s) {
 void check_object(const json& v, const JsonShape& s, const std::string& source, const std::string& path) {
   // Undeclared keys first, in the value's order, as a reader scans the file.
   for (const auto& [key, _] : v.items())
-    if (!s.open && std::none_of(s.fields.begin(), s.fields.end(), [&key = key](const JsonField& f) { return f.key == key; }))
+    if (!s.open &&
+        std::none_of(s.fields.begin(), s.fields.end(), [&key = key](const JsonField& f) { return f.key == key; }))
       fail_at(source, path + "/" + key, s.unknown + valid_keys(s) + ")");
   for (const JsonField& f : s.fields)
     if (f.required && !v.contains(f.key)) fail_at(source, path, "missing required key \"" + f.key + "\"");
   if (s.store) s.store(v);
   for (const JsonField& f : s.fields) {
-    if (v.contains(f.key)) check_json(v[f.key], f.shape, source, path + "/" + f.key);
-    else if (f.fallback) check_json(*f.fallback, f.shape, source, path + "/" + f.key);
+    if (v.contains(f.key))
+      check_json(v[f.key], f.shape, source, path + "/" + f.key);
+    else if (f.fallback)
+      check_json(*f.fallback, f.shape, source, path + "/" + f.key);
   }
 }
 
@@ -117,7 +120,8 @@ void fail_at(const std::string& source, const std::string& path, const std::stri
 }
 
 void fail_expected(const json& value, const std::string& expected, const std::string& source, const std::string& path) {
-  fail_at(source, path, "expected " + expected + (value.is_object() && !value.empty() ? "" : ", got " + describe_json_value(value)));
+  fail_at(source, path,
+          "expected " + expected + (value.is_object() && !value.empty() ? "" : ", got " + describe_json_value(value)));
 }
 
 void check_json(const json& v, const JsonShape& s, const std::string& source, const std::string& path) {
@@ -137,7 +141,8 @@ void check_json(const json& v, const JsonShape& s, const std::string& source, co
 }
 
 ordered_json schema_number(double value) {
-  if (std::isfinite(value) && value == std::trunc(value) && std::fabs(value) < 9e15) return static_cast<std::int64_t>(value);
+  if (std::isfinite(value) && value == std::trunc(value) && std::fabs(value) < 9e15)
+    return static_cast<std::int64_t>(value);
   return value;
 }
 
@@ -153,8 +158,10 @@ ordered_json json_schema_of(const JsonShape& s) {
     case JsonShape::Type::integer:
       node["minimum"] = s.also ? *s.also : s.min;
       node["maximum"] = s.max;
-      if (s.also && s.min - *s.also == 2) node["not"] = {{"const", *s.also + 1}};
-      else if (s.also && s.min - *s.also != 1) throw std::logic_error("json_schema_of: `also` must lie 1 or 2 below the minimum");
+      if (s.also && s.min - *s.also == 2)
+        node["not"] = {{"const", *s.also + 1}};
+      else if (s.also && s.min - *s.also != 1)
+        throw std::logic_error("json_schema_of: `also` must lie 1 or 2 below the minimum");
       break;
     case JsonShape::Type::number:
       node[s.above_min ? "exclusiveMinimum" : "minimum"] = schema_number(s.min_number);

@@ -42,8 +42,8 @@ struct JsonShape {
   bool above_min = false;  ///< number: min_number itself excluded
   double max_number = std::numeric_limits<double>::infinity();
   bool non_empty = false;
-  std::string pattern;               ///< string: an ECMAScript regular expression, searched (anchor it)
-  std::vector<std::string> choices;  ///< string: the allowed values, when not empty
+  std::string pattern;                     ///< string: an ECMAScript regular expression, searched (anchor it)
+  std::vector<std::string> choices;        ///< string: the allowed values, when not empty
   std::shared_ptr<const JsonShape> items;  ///< array, one_or_list: the shape of an element
   std::shared_ptr<const JsonShape> list;   ///< one_or_list: the array form
   std::vector<JsonField> fields;           ///< object: its keys, in the order checked and shown
@@ -76,7 +76,8 @@ std::string describe_json_value(const nlohmann::json& v);
 /// with a fallback as if the fallback were written) and stores what passes. Throws
 /// nqc::InputError "SOURCE: PATH: message" at the first failure; PATH is `path` and the JSON
 /// Pointer below it ("/" for the root), escaped to one line.
-void check_json(const nlohmann::json& value, const JsonShape& shape, const std::string& source, const std::string& path = "");
+void check_json(const nlohmann::json& value, const JsonShape& shape, const std::string& source,
+                const std::string& path = "");
 
 /// Throws nqc::InputError "SOURCE: PATH: expected EXPECTED, got V" for `value` (", got V" left
 /// out for a non-empty object), as check_json does.

@@ -59,7 +59,8 @@ Launch from_json(const json& j) {
 }
 
 [[noreturn]] void fail(const fs::path& path, const std::string& what, int error) {
-  throw IoError(path.string() + ": cannot write: " + what + (error != 0 ? std::string(": ") + std::strerror(error) : ""));
+  throw IoError(path.string() + ": cannot write: " + what +
+                (error != 0 ? std::string(": ") + std::strerror(error) : ""));
 }
 
 // Writes `text` to `tmp`; throws naming `target`.
@@ -144,10 +145,11 @@ std::vector<Launch> read_launches(const std::filesystem::path& dir, std::vector<
       out.push_back(std::move(damaged));
       // nlohmann's messages start "[json.exception.KIND.N] ": the rest says what is wrong.
       std::string why = e.what();
-      if (why.rfind("[json.exception.", 0) == 0 && why.find("] ") != std::string::npos) why = why.substr(why.find("] ") + 2);
+      if (why.rfind("[json.exception.", 0) == 0 && why.find("] ") != std::string::npos)
+        why = why.substr(why.find("] ") + 2);
       if (problems != nullptr)
-        problems->push_back(it->path().string() + ": damaged (" + text::escaped(why) + "); launch " + std::to_string(id) +
-                            " is listed with its id only");
+        problems->push_back(it->path().string() + ": damaged (" + text::escaped(why) + "); launch " +
+                            std::to_string(id) + " is listed with its id only");
     }
   }
   if (ec) throw IoError(launches_dir(dir).string() + ": cannot list: " + ec.message());

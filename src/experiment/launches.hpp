@@ -13,23 +13,23 @@ namespace nqc {
 // The fields of a launch, declared once: Launch, its JSON record, the `launches` table of
 // results.h5 (results.cpp) and `nqc info --columns` (result_schema.cpp) follow from it.
 //   X(name, C++ type, ColumnKind as stored, bytes of a text field (0: not text), default, description)
-#define NQC_LAUNCH_COLUMNS(X)                                                                                          \
-  X(id, std::uint32_t, u32, 0, 0, "1, 2, ...: the order in which launches registered in the directory")               \
-  X(start_utc, std::string, text, 32, {}, "when the launch took the directory (UTC, ISO 8601)")                       \
-  X(end_utc, std::string, text, 32, {}, "when it ended; empty while it runs, or when it was killed")                 \
-  X(hosts, std::string, text, 4096, {},                                                                                \
-    "every host with its ranks, in rank order: HOST:RANKS,... (RANKS as ranges joined by +: h0:0-1,h1:2-3)")          \
-  X(world_size, std::int32_t, i32, 0, 0, "MPI ranks")                                                                \
-  X(nqc_version, std::string, text, 32, {}, "the nqc that ran it")                                                   \
-  X(git_revision, std::string, text, 64, {}, "its git revision")                                                      \
-  X(slurm_job_id, std::string, text, 32, {}, "SLURM_JOB_ID")                                                         \
-  X(slurm_array_task, std::string, text, 32, {}, "ARRAYJOB_TASK for an array task")                                  \
-  X(slurm_restart_count, std::string, text, 32, {}, "SLURM_RESTART_COUNT (a requeued attempt)")                       \
-  X(part, std::uint64_t, u64, 0, 0, "--part I/K: I (0-based)")                                                       \
-  X(parts, std::uint64_t, u64, 0, 1, "--part I/K: K; 1 for a whole run")                                             \
-  X(exit_status, std::int32_t, i32, 0, -1, "nqc's exit code; -1 while it runs, or when it was killed")               \
-  X(shards_done, std::uint64_t, u64, 0, 0, "shard files this launch wrote")                                          \
-  X(cases_done, std::uint64_t, u64, 0, 0, "cases this launch ran (a continued shard's earlier cases not counted)")    \
+#define NQC_LAUNCH_COLUMNS(X)                                                                                      \
+  X(id, std::uint32_t, u32, 0, 0, "1, 2, ...: the order in which launches registered in the directory")            \
+  X(start_utc, std::string, text, 32, {}, "when the launch took the directory (UTC, ISO 8601)")                    \
+  X(end_utc, std::string, text, 32, {}, "when it ended; empty while it runs, or when it was killed")               \
+  X(hosts, std::string, text, 4096, {},                                                                            \
+    "every host with its ranks, in rank order: HOST:RANKS,... (RANKS as ranges joined by +: h0:0-1,h1:2-3)")       \
+  X(world_size, std::int32_t, i32, 0, 0, "MPI ranks")                                                              \
+  X(nqc_version, std::string, text, 32, {}, "the nqc that ran it")                                                 \
+  X(git_revision, std::string, text, 64, {}, "its git revision")                                                   \
+  X(slurm_job_id, std::string, text, 32, {}, "SLURM_JOB_ID")                                                       \
+  X(slurm_array_task, std::string, text, 32, {}, "ARRAYJOB_TASK for an array task")                                \
+  X(slurm_restart_count, std::string, text, 32, {}, "SLURM_RESTART_COUNT (a requeued attempt)")                    \
+  X(part, std::uint64_t, u64, 0, 0, "--part I/K: I (0-based)")                                                     \
+  X(parts, std::uint64_t, u64, 0, 1, "--part I/K: K; 1 for a whole run")                                           \
+  X(exit_status, std::int32_t, i32, 0, -1, "nqc's exit code; -1 while it runs, or when it was killed")             \
+  X(shards_done, std::uint64_t, u64, 0, 0, "shard files this launch wrote")                                        \
+  X(cases_done, std::uint64_t, u64, 0, 0, "cases this launch ran (a continued shard's earlier cases not counted)") \
   X(merged, bool, flag, 0, false, "this launch wrote results.h5")
 
 /// One launch of `nqc run` on a results directory (a whole run, a `--part`, a `--resume`, a

@@ -17,9 +17,9 @@ using nlohmann::json;
 std::string layout_hash(const Plan& plan) {
   std::string table;
   for (const Shard& s : plan.shards) {
-    for (const std::uint64_t v : {s.id, static_cast<std::uint64_t>(s.n), s.first_solution, s.solution_count,
-                                  s.compositions_per_solution, s.first_composition, s.composition_count, s.first_case,
-                                  static_cast<std::uint64_t>(s.instances)})
+    for (const std::uint64_t v :
+         {s.id, static_cast<std::uint64_t>(s.n), s.first_solution, s.solution_count, s.compositions_per_solution,
+          s.first_composition, s.composition_count, s.first_case, static_cast<std::uint64_t>(s.instances)})
       table += std::to_string(v) + ",";
     table += "\n";
   }
@@ -32,8 +32,12 @@ std::string layout_hash(const Plan& plan) {
 json record(const PinnedPlan& p) {
   json files = json::array();
   for (const InstanceFile& f : p.instances) files.push_back({{"file", f.path}, {"bytes", f.bytes}, {"xxh64", f.xxh64}});
-  return {{"case_generation", p.case_generation}, {"config_hash", p.config_hash}, {"cases", p.cases},
-          {"shards", p.shards},   {"layout", p.layout},           {"instances", files}};
+  return {{"case_generation", p.case_generation},
+          {"config_hash", p.config_hash},
+          {"cases", p.cases},
+          {"shards", p.shards},
+          {"layout", p.layout},
+          {"instances", files}};
 }
 
 // The advice for a result file whose rows are not the plan's.
@@ -96,8 +100,8 @@ PinnedPlan parse_pinned_plan(const std::string& text) {
   PinnedPlan p;
   try {
     if (!j.is_object()) throw InputError("not a JSON object");
-    constexpr std::array<const char*, 8> kKeys{"case_generation", "cases", "config_hash", "instances",
-                                               "layout", "nqc_version", "plan_hash", "shards"};
+    constexpr std::array<const char*, 8> kKeys{"case_generation", "cases",       "config_hash", "instances",
+                                               "layout",          "nqc_version", "plan_hash",   "shards"};
     for (const char* key : kKeys)
       if (!j.contains(key)) throw InputError(std::string("no '") + key + "'");
     if (j.size() != kKeys.size())
@@ -115,7 +119,8 @@ PinnedPlan parse_pinned_plan(const std::string& text) {
     p.shards = j.at("shards").get<std::uint64_t>();
     p.layout = j.at("layout").get<std::string>();
     for (const json& f : j.at("instances"))
-      p.instances.push_back({f.at("file").get<std::string>(), f.at("bytes").get<std::uint64_t>(), f.at("xxh64").get<std::string>()});
+      p.instances.push_back(
+          {f.at("file").get<std::string>(), f.at("bytes").get<std::uint64_t>(), f.at("xxh64").get<std::string>()});
     if (j.at("plan_hash").get<std::string>() != p.hash()) throw InputError("its plan_hash does not match its content");
   } catch (const json::exception& e) {
     const std::string what = e.what();
@@ -134,7 +139,8 @@ std::string plan_change(const PinnedPlan& then, const PinnedPlan& now) {
   std::map<std::string, const InstanceFile*> before, after;
   for (const InstanceFile& f : then.instances) before[f.path] = &f;
   for (const InstanceFile& f : now.instances) after[f.path] = &f;
-  const std::string counts = " (" + shown(then.instances.size()) + " files then, " + shown(now.instances.size()) + " now)";
+  const std::string counts =
+      " (" + shown(then.instances.size()) + " files then, " + shown(now.instances.size()) + " now)";
   for (const InstanceFile& f : now.instances)
     if (!before.contains(f.path)) return "the instance file " + f.path + " was added" + counts;
   for (const InstanceFile& f : then.instances)
@@ -160,29 +166,29 @@ void check_against_plan(const std::filesystem::path& file, std::uint64_t shard_i
     return it == content.attrs.end() ? std::string() : it->second;
   };
   if (attr("config_hash") != run.config_hash)
-    throw InputError(name + ": belongs to another config (config_hash " + text::escaped(attr("config_hash")) + ", this config " +
-                     run.config_hash + "); move it out of " + shards_dir);
+    throw InputError(name + ": belongs to another config (config_hash " + text::escaped(attr("config_hash")) +
+                     ", this config " + run.config_hash + "); move it out of " + shards_dir);
   if (shard_id >= plan.shards.size())
-    throw InputError(name + ": shard " + shown(shard_id) + " is not in this config's plan of " + shown(plan.shards.size()) +
-                     " shards; move it out of " + shards_dir);
+    throw InputError(name + ": shard " + shown(shard_id) + " is not in this config's plan of " +
+                     shown(plan.shards.size()) + " shards; move it out of " + shards_dir);
   if (content.attrs.contains("plan_hash") && attr("plan_hash") != run.plan_hash)
-    throw InputError(name + ": was written for another plan of this config (plan_hash " + text::escaped(attr("plan_hash")) +
-                     ", this run's " + run.plan_hash + "): its instance files or nqc's case making differed; move it out of " +
-                     shards_dir);
+    throw InputError(name + ": was written for another plan of this config (plan_hash " +
+                     text::escaped(attr("plan_hash")) + ", this run's " + run.plan_hash +
+                     "): its instance files or nqc's case making differed; move it out of " + shards_dir);
   if (content.attrs.contains("shard_id") && attr("shard_id") != shown(shard_id))
     throw InputError(name + ": its shard_id attribute says " + text::quoted(attr("shard_id")) + ", its name shard " +
                      shown(shard_id) + rewrite_advice(file));
   const Shard& shard = plan.shards[shard_id];
   const std::string which = "shard " + shown(shard_id) + " of the plan";
   if (partial ? content.row_count >= shard.case_count() : content.row_count != shard.case_count())
-    throw InputError(name + ": holds " + shown(content.row_count) + " rows, " + which + " has " + shown(shard.case_count()) +
-                     " cases" + rewrite_advice(file));
+    throw InputError(name + ": holds " + shown(content.row_count) + " rows, " + which + " has " +
+                     shown(shard.case_count()) + " cases" + rewrite_advice(file));
   if (content.rows.size() != content.row_count) return;  // the rows were not read: metadata only
   std::uint64_t i = 0;
   const auto expect = [&](const char* field, std::uint64_t got, std::uint64_t want) {
     if (got != want)
-      throw InputError(name + ": row " + shown(i) + " has " + field + " " + shown(got) + ", " + which + " has " + shown(want) +
-                       " there" + rewrite_advice(file));
+      throw InputError(name + ": row " + shown(i) + " has " + field + " " + shown(got) + ", " + which + " has " +
+                       shown(want) + " there" + rewrite_advice(file));
   };
   for (const CaseRow& row : content.rows) {
     const std::uint64_t id = shard.first_case + i;

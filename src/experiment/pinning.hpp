@@ -26,10 +26,10 @@ inline constexpr int kCaseGeneration = 1;
 /// What a run's cases are made from.
 struct PinnedPlan {
   int case_generation = kCaseGeneration;
-  std::string config_hash;           ///< the run's config_hash (XXH64 of DIR/config.json)
-  std::uint64_t cases = 0;           ///< the plan's total cases
-  std::uint64_t shards = 0;          ///< the plan's shards
-  std::string layout;                ///< XXH64 of the shard table (ids, sizes, solution and case ranges)
+  std::string config_hash;              ///< the run's config_hash (XXH64 of DIR/config.json)
+  std::uint64_t cases = 0;              ///< the plan's total cases
+  std::uint64_t shards = 0;             ///< the plan's shards
+  std::string layout;                   ///< XXH64 of the shard table (ids, sizes, solution and case ranges)
   std::vector<InstanceFile> instances;  ///< an instance config's files, sizes and content hashes
 
   /// The plan's fingerprint (XXH64 of the record without it, 16 hex digits): stored as

@@ -45,8 +45,8 @@ void plan_instances(const ExperimentConfig& config, Plan& plan) {
       for (const int d : config.instances.diags) {
         const int used = d < 0 ? all.numdiags : d;
         if (used > all.numdiags)
-          throw InputError(files[i] + ": diags " + std::to_string(used) + " (from the config's instances/diags) is above numdiags = " +
-                           std::to_string(all.numdiags));
+          throw InputError(files[i] + ": diags " + std::to_string(used) +
+                           " (from the config's instances/diags) is above numdiags = " + std::to_string(all.numdiags));
         plan.instance_cases.push_back({files[i], i, used, all.board.n(), true});
       }
     } else {
@@ -159,9 +159,8 @@ Plan make_plan(const ExperimentConfig& config) {
 std::vector<std::uint64_t> schedule_order(const Plan& plan) {
   std::vector<std::uint64_t> order(plan.shards.size());
   std::iota(order.begin(), order.end(), 0);
-  std::stable_sort(order.begin(), order.end(), [&](std::uint64_t a, std::uint64_t b) {
-    return plan.shards[a].cost > plan.shards[b].cost;
-  });
+  std::stable_sort(order.begin(), order.end(),
+                   [&](std::uint64_t a, std::uint64_t b) { return plan.shards[a].cost > plan.shards[b].cost; });
   return order;
 }
 

@@ -24,8 +24,9 @@ struct Shard {
   std::uint64_t first_composition = 0;
   std::uint64_t composition_count = 0;
   std::uint64_t first_case = 0;  ///< case id of (first_solution, first_composition)
-  double cost = 0.0;  ///< estimated CPU seconds (estimated_case_seconds or instance_case_seconds per case): scheduling, shard sizes, ETA
-  bool instances = false;        ///< a shard of Plan::instance_cases: [first_solution, +solution_count)
+  double cost = 0.0;  ///< estimated CPU seconds (estimated_case_seconds or instance_case_seconds per case): scheduling,
+                      ///< shard sizes, ETA
+  bool instances = false;  ///< a shard of Plan::instance_cases: [first_solution, +solution_count)
 
   [[nodiscard]] std::uint64_t case_count() const { return solution_count * composition_count; }
   /// Case id of (solution s, composition c) of this shard.
@@ -58,9 +59,9 @@ ShardSize shard_size(const ExperimentConfig& config, Index n, std::uint64_t comp
 /// order). Ids and case ids are pure functions of the config, so reruns and resumes find the
 /// same ones. A board size listed twice gets two disjoint blocks of solution ids.
 struct InstanceCase {
-  std::string file;         ///< composition file or CSPLib .param file
+  std::string file;              ///< composition file or CSPLib .param file
   std::uint64_t file_index = 0;  ///< position of the file in the expanded file list
-  int diags = 0;            ///< for .param files: excluded diagonals used (0 for composition files)
+  int diags = 0;                 ///< for .param files: excluded diagonals used (0 for composition files)
   Index n = 0;
   bool param = false;
 };

@@ -19,7 +19,8 @@ constexpr std::array kColumns = {
 };
 
 constexpr std::array kLaunchColumns = {
-#define NQC_LAUNCH_COLUMN_INFO(name, type, kind, width, init, doc) LaunchColumnInfo{#name, ColumnKind::kind, width, doc},
+#define NQC_LAUNCH_COLUMN_INFO(name, type, kind, width, init, doc) \
+  LaunchColumnInfo{#name, ColumnKind::kind, width, doc},
     NQC_LAUNCH_COLUMNS(NQC_LAUNCH_COLUMN_INFO)
 #undef NQC_LAUNCH_COLUMN_INFO
 };
@@ -34,12 +35,14 @@ constexpr AttributeInfo attribute(std::string_view name, std::int64_t RootAttrib
 }
 
 constexpr std::array kAttributes = {
-#define NQC_ROOT_ATTRIBUTE_INFO(name, type, files, doc) attribute(#name, &RootAttributes::name, AttributeFiles::files, doc),
+#define NQC_ROOT_ATTRIBUTE_INFO(name, type, files, doc) \
+  attribute(#name, &RootAttributes::name, AttributeFiles::files, doc),
     NQC_ROOT_ATTRIBUTES(NQC_ROOT_ATTRIBUTE_INFO)
 #undef NQC_ROOT_ATTRIBUTE_INFO
-    AttributeInfo{kTextChecksum, AttributeType::checksum, AttributeFiles::all,
-                  "XXH64 of the text attributes' names and heap bytes, then each heap collection's offset and bytes: "
-                  "checked before they are read [since 2.1]"},
+        AttributeInfo{
+            kTextChecksum, AttributeType::checksum, AttributeFiles::all,
+            "XXH64 of the text attributes' names and heap bytes, then each heap collection's offset and bytes: "
+            "checked before they are read [since 2.1]"},
 };
 
 nlohmann::json values_json(ColumnKind kind) {
@@ -57,7 +60,7 @@ std::vector<std::string> column_value_names(ColumnKind kind) {
   std::vector<std::string> names;
   switch (kind) {
     case ColumnKind::outcome:
-      for (const Outcome o : {Outcome::solved, Outcome::infeasible, Outcome::gave_up}) names.emplace_back(to_string(o));
+      for (const std::string_view name : kOutcomeNames) names.emplace_back(name);
       break;
     case ColumnKind::flag: names = {"FALSE", "TRUE"}; break;
     case ColumnKind::engine:  // by code: engine_infos() checks that they are 0..N-1
@@ -130,7 +133,10 @@ std::string_view attribute_type_name(AttributeType type) {
 nlohmann::json result_schema_json() {
   nlohmann::json columns = nlohmann::json::array();
   for (const ColumnInfo& c : kColumns) {
-    nlohmann::json column = {{"name", c.name}, {"type", column_type_name(c.kind, c.size)}, {"since", c.since}, {"description", c.description}};
+    nlohmann::json column = {{"name", c.name},
+                             {"type", column_type_name(c.kind, c.size)},
+                             {"since", c.since},
+                             {"description", c.description}};
     column["run_dependent"] = std::ranges::find(kRunDependentColumns, c.name) != kRunDependentColumns.end();
     if (!column_value_names(c.kind).empty()) column["values"] = values_json(c.kind);
     columns.push_back(std::move(column));
@@ -161,7 +167,8 @@ std::string result_schema_text() {
     return out;
   };
   std::string out = "Result files, schema " + std::to_string(kSchemaMajor) + "." + std::to_string(kSchemaMinor) +
-                    ". Dataset `cases`, one row per case:\n" + cell("  column", 23) + cell("type", 19) + "description\n";
+                    ". Dataset `cases`, one row per case:\n" + cell("  column", 23) + cell("type", 19) +
+                    "description\n";
   for (const ColumnInfo& c : kColumns) {
     std::string text(c.description);
     const std::vector<std::string> names = column_value_names(c.kind);
@@ -173,15 +180,16 @@ std::string result_schema_text() {
     if (c.since != "1.0") text += " [since " + std::string(c.since) + "]";
     out += cell("  " + std::string(c.name), 23) + cell(column_type_name(c.kind, c.size), 19) + text + "\n";
   }
-  out += "Root attributes (files: all; shard = shard and partial files; merged = results.h5):\n" + cell("  attribute", 23) +
-         cell("type", 9) + cell("files", 7) + "description\n";
+  out += "Root attributes (files: all; shard = shard and partial files; merged = results.h5):\n" +
+         cell("  attribute", 23) + cell("type", 9) + cell("files", 7) + "description\n";
   for (const AttributeInfo& a : kAttributes)
     out += cell("  " + std::string(a.name), 23) + cell(attribute_type_name(a.type), 9) + cell(files_name(a.files), 7) +
            std::string(a.description) + "\n";
   out += "Dataset `launches` (results.h5), one row per launch of nqc run on the directory:\n" + cell("  column", 23) +
          cell("type", 19) + "description\n";
   for (const LaunchColumnInfo& c : kLaunchColumns)
-    out += cell("  " + std::string(c.name), 23) + cell(column_type_name(c.kind, c.bytes), 19) + std::string(c.description) + "\n";
+    out += cell("  " + std::string(c.name), 23) + cell(column_type_name(c.kind, c.bytes), 19) +
+           std::string(c.description) + "\n";
   return out;
 }
 

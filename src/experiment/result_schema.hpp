@@ -44,8 +44,8 @@ std::string column_type_name(ColumnKind kind, std::size_t bytes = 0);
 /// One column of the `launches` table of results.h5 (NQC_LAUNCH_COLUMNS, launches.hpp).
 struct LaunchColumnInfo {
   std::string_view name;
-  ColumnKind kind;               ///< u32, i32, u64, text or flag
-  std::size_t bytes;             ///< text: the stored width (longer values are truncated); else 0
+  ColumnKind kind;    ///< u32, i32, u64, text or flag
+  std::size_t bytes;  ///< text: the stored width (longer values are truncated); else 0
   std::string_view description;
 };
 

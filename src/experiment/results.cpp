@@ -63,7 +63,7 @@ namespace {
 
 namespace fs = std::filesystem;
 
-constexpr std::size_t kChunkRows = 4096;  // ~700 KB of rows (shard files), ~100 KB packed and compressed (merged)
+constexpr std::size_t kChunkRows = 4096;      // ~700 KB of rows (shard files), ~100 KB packed and compressed (merged)
 constexpr std::size_t kLegacyNameBytes = 24;  // engine and limit in schema 1.x: NUL-padded strings
 constexpr int kDeflateLevel = 4;
 
@@ -81,7 +81,8 @@ h5::Handle column_type(ColumnKind kind, bool file, std::size_t bytes) {
     case ColumnKind::outcome: return h5::enum_type(file ? H5T_STD_I8LE : H5T_NATIVE_INT8, column_value_names(kind));
     case ColumnKind::flag:
     case ColumnKind::engine:
-    case ColumnKind::stop_reason: return h5::enum_type(file ? H5T_STD_U8LE : H5T_NATIVE_UINT8, column_value_names(kind));
+    case ColumnKind::stop_reason:
+      return h5::enum_type(file ? H5T_STD_U8LE : H5T_NATIVE_UINT8, column_value_names(kind));
     case ColumnKind::text: return h5::fixed_string_type(bytes);
   }
   throw std::logic_error("column_type: unknown kind");
@@ -113,8 +114,10 @@ RowTypes row_types(RowLayout layout = RowLayout::packed, bool instance = true) {
     const hid_t m = keep.emplace_back(column_type(c.kind, false, c.size)).id();
     const hid_t f = keep.emplace_back(column_type(c.kind, true, c.size)).id();
     memory.add(std::string(c.name), c.offset, m);
-    if (layout == RowLayout::packed) file.append(std::string(c.name), f);
-    else file.add(std::string(c.name), c.offset, f);  // little-endian = native here: the same bytes
+    if (layout == RowLayout::packed)
+      file.append(std::string(c.name), f);
+    else
+      file.add(std::string(c.name), c.offset, f);  // little-endian = native here: the same bytes
   }
   // In place with `instance`: the whole CaseRow, trailing padding included, so that an array
   // of rows is an array of file elements.
@@ -143,7 +146,8 @@ class RowReader {
       }
       check_class(c, stored);
       const std::vector<std::string> ours = column_value_names(c.kind);
-      const bool named = c.kind == ColumnKind::outcome || c.kind == ColumnKind::engine || c.kind == ColumnKind::stop_reason;
+      const bool named =
+          c.kind == ColumnKind::outcome || c.kind == ColumnKind::engine || c.kind == ColumnKind::stop_reason;
       if (named && (stored == H5T_STRING || (stored == H5T_ENUM && !known_names(name, ours)))) {
         Side s{c, side_width_, {}, 0};
         if (stored == H5T_STRING) {
@@ -165,7 +169,8 @@ class RowReader {
       const bool as_integer = (c.kind == ColumnKind::flag || c.kind == ColumnKind::outcome) && stored == H5T_INTEGER;
       const hid_t native = c.kind == ColumnKind::flag ? H5T_NATIVE_UINT8 : H5T_NATIVE_INT8;
       const hid_t type =
-          keep.emplace_back(as_integer ? h5::Handle(H5Tcopy(native), H5Tclose) : column_type(c.kind, false, c.size)).id();
+          keep.emplace_back(as_integer ? h5::Handle(H5Tcopy(native), H5Tclose) : column_type(c.kind, false, c.size))
+              .id();
       memory.add(name, c.offset, type);
     }
     memory_ = memory.build(sizeof(CaseRow));
@@ -217,7 +222,9 @@ class RowReader {
       case ColumnKind::outcome:
       case ColumnKind::flag: expected = is({H5T_ENUM, H5T_INTEGER}) ? nullptr : "an enum or an integer"; break;
       case ColumnKind::engine:
-      case ColumnKind::stop_reason: expected = is({H5T_ENUM, H5T_STRING}) ? nullptr : "an enum or (schema 1.x) a string"; break;
+      case ColumnKind::stop_reason:
+        expected = is({H5T_ENUM, H5T_STRING}) ? nullptr : "an enum or (schema 1.x) a string";
+        break;
       case ColumnKind::text: expected = is({H5T_STRING}) ? nullptr : "a string"; break;
       default: expected = is({H5T_INTEGER}) ? nullptr : "an integer"; break;
     }
@@ -229,7 +236,8 @@ class RowReader {
   // Whether every name of the file's enum member `name` is one of `ours`.
   bool known_names(const std::string& name, const std::vector<std::string>& ours) const {
     const h5::Handle type = h5::member_type(cases_, name);
-    if (H5Tget_size(type.id()) != 1) throw InputError(file_.string() + ": /cases member '" + name + "' is not a 1-byte enum");
+    if (H5Tget_size(type.id()) != 1)
+      throw InputError(file_.string() + ": /cases member '" + name + "' is not a 1-byte enum");
     for (const auto& [member, value] : h5::enum_members(type))
       if (std::find(ours.begin(), ours.end(), member) == ours.end()) return false;
     return true;
@@ -244,8 +252,8 @@ class RowReader {
     } else {
       const auto it = s.names.find(static_cast<unsigned char>(*bytes));
       if (it == s.names.end())
-        throw InputError(file_.string() + ": case " + std::to_string(row.case_id) + ": " + std::string(c.name) + " code " +
-                         std::to_string(static_cast<unsigned char>(*bytes)) + " is not a value of its enum");
+        throw InputError(file_.string() + ": case " + std::to_string(row.case_id) + ": " + std::string(c.name) +
+                         " code " + std::to_string(static_cast<unsigned char>(*bytes)) + " is not a value of its enum");
       name = it->second;
     }
     const std::vector<std::string> names = column_value_names(c.kind);
@@ -253,7 +261,8 @@ class RowReader {
     const auto it = std::find(names.begin(), names.end(), wanted);
     if (it == names.end())
       throw InputError(file_.string() + ": case " + std::to_string(row.case_id) + ": " + std::string(c.name) + " '" +
-                       text::escaped(name) + "' is not one this nqc knows" + (s.bytes == 1 ? " (written by a newer nqc?)" : ""));
+                       text::escaped(name) + "' is not one this nqc knows" +
+                       (s.bytes == 1 ? " (written by a newer nqc?)" : ""));
     *(reinterpret_cast<unsigned char*>(&row) + c.offset) = static_cast<unsigned char>(it - names.begin());
   }
 
@@ -265,9 +274,12 @@ class RowReader {
       const CaseRow& row = rows[i];
       const std::string at = file_.string() + ": case " + std::to_string(row.case_id);
       if (row.outcome < 0 || row.outcome > 2)
-        throw InputError(at + " has outcome " + std::to_string(row.outcome) + " (expected 0 solved, 1 infeasible or 2 gave_up)");
-      if (row.engine >= engines) throw InputError(at + " has engine code " + std::to_string(row.engine) + ", not one of this nqc");
-      if (row.limit >= reasons) throw InputError(at + " has limit code " + std::to_string(row.limit) + ", not one of this nqc");
+        throw InputError(at + " has outcome " + std::to_string(row.outcome) +
+                         " (expected 0 solved, 1 infeasible or 2 gave_up)");
+      if (row.engine >= engines)
+        throw InputError(at + " has engine code " + std::to_string(row.engine) + ", not one of this nqc");
+      if (row.limit >= reasons)
+        throw InputError(at + " has limit code " + std::to_string(row.limit) + ", not one of this nqc");
     }
   }
 
@@ -284,9 +296,7 @@ bool has_instance(const std::vector<CaseRow>& rows) {
   return std::ranges::any_of(rows, [](const CaseRow& r) { return r.instance[0] != '\0'; });
 }
 
-std::string schema_version() {
-  return std::to_string(kSchemaMajor) + "." + std::to_string(kSchemaMinor);
-}
+std::string schema_version() { return std::to_string(kSchemaMajor) + "." + std::to_string(kSchemaMinor); }
 
 // The MAJOR of "MAJOR.MINOR" (both decimal digits only), or -1 for anything else.
 int major_of(const std::string& version) {
@@ -310,16 +320,18 @@ void check_schema(const Attributes& attrs, const h5::Handle& file, const fs::pat
   const auto it = attrs.find("schema_version");
   if (it == attrs.end()) {
     if (H5Aexists(file.id(), "schema_version") > 0)
-      throw InputError(path.string() + ": schema_version is not a string 'MAJOR.MINOR' (this nqc reads " + readable_majors() + ")");
+      throw InputError(path.string() + ": schema_version is not a string 'MAJOR.MINOR' (this nqc reads " +
+                       readable_majors() + ")");
     throw InputError(path.string() + ": not an nqc result file (no schema_version attribute)");
   }
   const int major = major_of(it->second);
   if (major < 0) {
-    throw InputError(path.string() + ": schema_version '" + text::escaped(it->second) + "' is not MAJOR.MINOR (this nqc reads " +
-                     readable_majors() + ")");
+    throw InputError(path.string() + ": schema_version '" + text::escaped(it->second) +
+                     "' is not MAJOR.MINOR (this nqc reads " + readable_majors() + ")");
   }
   if (major < kSchemaOldestMajor || major > kSchemaMajor) {
-    throw InputError(path.string() + ": schema version " + text::escaped(it->second) + ", this nqc reads " + readable_majors());
+    throw InputError(path.string() + ": schema version " + text::escaped(it->second) + ", this nqc reads " +
+                     readable_majors());
   }
 }
 
@@ -337,9 +349,7 @@ constexpr std::uint64_t kMaxReadRows = 1'000'000'000;
 
 std::string failure_name(std::uint64_t case_id) { return "case-" + std::to_string(case_id); }
 
-void sort_rows(std::vector<CaseRow>& rows) {
-  std::ranges::stable_sort(rows, {}, &CaseRow::case_id);
-}
+void sort_rows(std::vector<CaseRow>& rows) { std::ranges::stable_sort(rows, {}, &CaseRow::case_id); }
 
 // The root attributes of a file of kind `kind` (shard or merged), as root_attributes() types
 // them: the text ones first (write_text_attributes flushes and reads back the file's start).
@@ -349,7 +359,8 @@ void write_attributes(const h5::Handle& file, const RootAttributes& attrs, Attri
     if (carries(kind, a.files) && a.type == AttributeType::text) texts[std::string(a.name)] = attrs.*a.text;
   h5::write_text_attributes(file, texts, std::string(kTextChecksum));
   for (const AttributeInfo& a : root_attributes())
-    if (carries(kind, a.files) && a.type == AttributeType::integer) h5::write_int_attribute(file, std::string(a.name), attrs.*a.integer);
+    if (carries(kind, a.files) && a.type == AttributeType::integer)
+      h5::write_int_attribute(file, std::string(a.name), attrs.*a.integer);
 }
 
 // The rows of a shard or partial file: in CaseRow's layout, uncompressed (see the top). The
@@ -470,24 +481,27 @@ std::vector<CaseRow> plausible(std::vector<CaseRow> rows, const fs::path& file) 
     if (r.n < 1 || r.n > kMaxBoardSize)
       throw DamagedFileError(file, at + "n = " + std::to_string(r.n) + " is not a board size " + kBoardSizes);
     if (r.k < 0 || r.k > r.n)
-      throw DamagedFileError(file, at + "k = " + std::to_string(r.k) + " queens, expected 0..n = 0.." + std::to_string(r.n));
+      throw DamagedFileError(file,
+                             at + "k = " + std::to_string(r.k) + " queens, expected 0..n = 0.." + std::to_string(r.n));
     if (r.false_negative > 1)
       throw DamagedFileError(file, at + "false_negative = " + std::to_string(r.false_negative) + ", expected 0 or 1");
     if (r.outcome < 0 || r.outcome > 2)
-      throw DamagedFileError(file, at + "outcome = " + std::to_string(r.outcome) + ", expected 0 (solved), 1 (infeasible) or 2 (gave_up)");
+      throw DamagedFileError(
+          file, at + "outcome = " + std::to_string(r.outcome) + ", expected 0 (solved), 1 (infeasible) or 2 (gave_up)");
     if (!std::isfinite(r.wall_s) || r.wall_s < 0 || !std::isfinite(r.cpu_s) || r.cpu_s < 0)
-      throw DamagedFileError(file, at + "wall_s = " + std::to_string(r.wall_s) + ", cpu_s = " + std::to_string(r.cpu_s) +
-                                       ", expected seconds >= 0");
+      throw DamagedFileError(file, at + "wall_s = " + std::to_string(r.wall_s) +
+                                       ", cpu_s = " + std::to_string(r.cpu_s) + ", expected seconds >= 0");
     // A generated case is derived from a solution: never infeasible, a false negative exactly
     // when not solved; an instance case is never one.
     const bool instance = is_instance_row(r);
     if (!instance && r.outcome == static_cast<std::int8_t>(Outcome::infeasible))
       throw DamagedFileError(file, at + "a generated case (derived from a solution) recorded infeasible");
     if (r.false_negative != (!instance && r.outcome == static_cast<std::int8_t>(Outcome::gave_up) ? 1 : 0))
-      throw DamagedFileError(file, at + "false_negative = " + std::to_string(r.false_negative) + " for a" +
-                                       (instance ? "n instance case" : " generated case") + " that " +
-                                       to_string(static_cast<Outcome>(r.outcome)) + ", expected " +
-                                       (!instance && r.outcome == static_cast<std::int8_t>(Outcome::gave_up) ? "1" : "0"));
+      throw DamagedFileError(file,
+                             at + "false_negative = " + std::to_string(r.false_negative) + " for a" +
+                                 (instance ? "n instance case" : " generated case") + " that " +
+                                 to_string(static_cast<Outcome>(r.outcome)) + ", expected " +
+                                 (!instance && r.outcome == static_cast<std::int8_t>(Outcome::gave_up) ? "1" : "0"));
     if (i > 0 && r.case_id <= rows[i - 1].case_id)
       throw DamagedFileError(file, at + "case ids are not ascending (case " + std::to_string(rows[i - 1].case_id) +
                                        " before it): a result file holds each case once, in order");
@@ -524,15 +538,23 @@ struct LaunchRow {
 };
 
 template <std::size_t N>
-void store(const std::string& from, std::array<char, N>& to) { to = fixed_string<N>(from); }
+void store(const std::string& from, std::array<char, N>& to) {
+  to = fixed_string<N>(from);
+}
 void store(bool from, std::uint8_t& to) { to = from ? 1 : 0; }
 template <typename T>
-void store(T from, T& to) { to = from; }
+void store(T from, T& to) {
+  to = from;
+}
 template <std::size_t N>
-void load(const std::array<char, N>& from, std::string& to) { to.assign(from.data(), strnlen(from.data(), N)); }
+void load(const std::array<char, N>& from, std::string& to) {
+  to.assign(from.data(), strnlen(from.data(), N));
+}
 void load(std::uint8_t from, bool& to) { to = from != 0; }
 template <typename T>
-void load(T from, T& to) { to = from; }
+void load(T from, T& to) {
+  to = from;
+}
 
 // The offset of each field in LaunchRow, in launch_columns() order.
 constexpr std::array kLaunchOffsets = {
@@ -550,9 +572,12 @@ RowTypes launch_types(const h5::Handle* table = nullptr) {
   for (std::size_t i = 0; i < columns.size(); ++i) {
     const LaunchColumnInfo& c = columns[i];
     const std::string name(c.name);
-    const bool as_integer = table != nullptr && c.kind == ColumnKind::flag && h5::member_class(*table, name) == H5T_INTEGER;
+    const bool as_integer =
+        table != nullptr && c.kind == ColumnKind::flag && h5::member_class(*table, name) == H5T_INTEGER;
     memory.add(name, kLaunchOffsets[i],
-               keep.emplace_back(as_integer ? h5::Handle(H5Tcopy(H5T_NATIVE_UINT8), H5Tclose) : column_type(c.kind, false, c.bytes)).id());
+               keep.emplace_back(as_integer ? h5::Handle(H5Tcopy(H5T_NATIVE_UINT8), H5Tclose)
+                                            : column_type(c.kind, false, c.bytes))
+                   .id());
     file.append(name, keep.emplace_back(column_type(c.kind, true, c.bytes)).id());
   }
   return {memory.build(sizeof(LaunchRow)), file.build()};
@@ -592,8 +617,7 @@ std::vector<FailureRecord> read_failure_group(const h5::Handle& h, const fs::pat
   for (const std::string& name : h5::link_names(group)) {
     FailureRecord record;
     const char* end = name.data() + name.size();
-    const auto [ptr, ec] =
-        std::from_chars(name.data() + std::min<std::size_t>(5, name.size()), end, record.case_id);
+    const auto [ptr, ec] = std::from_chars(name.data() + std::min<std::size_t>(5, name.size()), end, record.case_id);
     if (ec != std::errc{} || ptr != end || failure_name(record.case_id) != name) {
       throw InputError(file.string() + ": unexpected object /failures/" + text::escaped(name));
     }
@@ -688,7 +712,8 @@ ResultFile read_isolated(const fs::path& file, unsigned parts, const char* why) 
   const std::uintmax_t bytes = fs::file_size(file, ec);
   const IsolatedOutcome outcome =
       run_isolated([&] { return to_bytes(read_parts(file, parts, true)); }, isolated_seconds(ec ? 0 : bytes));
-  if (outcome.kind == IsolatedOutcome::Kind::died) throw DamagedFileError(file, "reading it " + outcome.bytes + "; " + why);
+  if (outcome.kind == IsolatedOutcome::Kind::died)
+    throw DamagedFileError(file, "reading it " + outcome.bytes + "; " + why);
   rethrow_error(outcome);
   return from_bytes(outcome.bytes);
 }
@@ -799,16 +824,18 @@ std::vector<std::filesystem::path> unmerged_run_files(const std::filesystem::pat
   for (const std::uint64_t id : done) files.push_back(shard_path(dir, id));
   if (partials)
     for (const std::uint64_t id : partial_shards(dir))
-      if (!std::binary_search(done.begin(), done.end(), id)) files.push_back(partial_path(dir, id));  // done: superseded
+      if (!std::binary_search(done.begin(), done.end(), id))
+        files.push_back(partial_path(dir, id));  // done: superseded
   std::string run_hash;
   std::error_code ec;
-  if (fs::exists(dir / "config.json", ec)) run_hash = hex64(xxh64(text::read_small_file(dir / "config.json", 16u << 20, "config.json")));
+  if (fs::exists(dir / "config.json", ec))
+    run_hash = hex64(xxh64(text::read_small_file(dir / "config.json", 16u << 20, "config.json")));
   for (const fs::path& f : files) {
     const std::string hash = read_attributes(f)["config_hash"];
     if (run_hash.empty()) run_hash = hash;
     if (hash != run_hash)
-      throw InputError(f.string() + ": belongs to another config (config_hash " + text::escaped(hash) + ", the run's " + run_hash +
-                       "): move it out of " + (dir / "shards").string());
+      throw InputError(f.string() + ": belongs to another config (config_hash " + text::escaped(hash) + ", the run's " +
+                       run_hash + "): move it out of " + (dir / "shards").string());
   }
   return files;
 }
@@ -836,8 +863,7 @@ void merge_results(const std::filesystem::path& dir, const RootAttributes& attrs
                    std::uint64_t expected_cases, const std::vector<Launch>& launches) {
   const std::vector<std::uint64_t> ids = done_shards(dir);
   if (ids.empty()) {
-    throw InputError(dir.string() + ": no shard files to merge (expected " +
-                     (dir / "shards").string() + "/*.h5)");
+    throw InputError(dir.string() + ": no shard files to merge (expected " + (dir / "shards").string() + "/*.h5)");
   }
   RootAttributes all = attrs;
   all.schema_version = schema_version();
@@ -859,24 +885,25 @@ void merge_results(const std::filesystem::path& dir, const RootAttributes& attrs
         types = row_types(RowLayout::packed, instance);
         cases.emplace(file, "cases", types->file.id(), h5::Layout{kChunkRows, kDeflateLevel});
       } else if (!instance && has_instance(rows)) {
-        throw InputError(shard.string() + ": holds instance cases, the shard files before it generated ones; results.h5 is "
+        throw InputError(shard.string() +
+                         ": holds instance cases, the shard files before it generated ones; results.h5 is "
                          "not written");
       }
       for (const CaseRow& row : rows) {
         if (last && row.case_id <= *last)
-          throw InputError(row.case_id == *last ? dir.string() + ": case " + std::to_string(row.case_id) +
-                                                      " appears in more than one shard file"
-                                                : shard.string() + ": case " + std::to_string(row.case_id) + " comes after case " +
-                                                      std::to_string(*last) +
-                                                      " (shard files hold ascending case ids); results.h5 is not written");
+          throw InputError(
+              row.case_id == *last
+                  ? dir.string() + ": case " + std::to_string(row.case_id) + " appears in more than one shard file"
+                  : shard.string() + ": case " + std::to_string(row.case_id) + " comes after case " +
+                        std::to_string(*last) + " (shard files hold ascending case ids); results.h5 is not written");
         last = row.case_id;
       }
       cases->append(types->memory.id(), rows.data(), rows.size());
       for (const FailureRecord& f : content.failures) h5::write_int32s(failures, failure_name(f.case_id), f.q);
     }
     if (expected_cases != 0 && cases->size() != expected_cases)
-      throw InputError(dir.string() + ": the shard files hold " + std::to_string(cases->size()) + " cases, the plan has " +
-                       std::to_string(expected_cases) + "; results.h5 is not written");
+      throw InputError(dir.string() + ": the shard files hold " + std::to_string(cases->size()) +
+                       " cases, the plan has " + std::to_string(expected_cases) + "; results.h5 is not written");
     cases->close();
     h5::write_dataset(file, "shards", H5T_STD_U64LE, H5T_NATIVE_UINT64, ids.data(), ids.size());
     write_launches(file, launches);
@@ -894,8 +921,10 @@ std::filesystem::path representative_file(const std::filesystem::path& p) {
 std::optional<FailureRecord> find_failure(const std::filesystem::path& path, std::uint64_t case_id) {
   std::vector<fs::path> files;
   std::error_code ec;
-  if (!fs::is_directory(path, ec)) files.push_back(path);
-  else if (fs::exists(path / "results.h5", ec)) files.push_back(path / "results.h5");
+  if (!fs::is_directory(path, ec))
+    files.push_back(path);
+  else if (fs::exists(path / "results.h5", ec))
+    files.push_back(path / "results.h5");
   else
     for (const auto id : done_shards(path)) files.push_back(shard_path(path, id));
   for (const auto& f : files)
@@ -919,8 +948,8 @@ std::vector<CaseRow> load_rows(const std::filesystem::path& path) {
   } else if (!done_shards(path).empty()) {
     return rows_of_shards(path);
   } else {
-    throw InputError(path.string() + ": no result files (expected " + (path / "shards").string() +
-                     "/*.h5 or " + (path / "results.h5").string() + ")");
+    throw InputError(path.string() + ": no result files (expected " + (path / "shards").string() + "/*.h5 or " +
+                     (path / "results.h5").string() + ")");
   }
   sort_rows(rows);
   return rows;

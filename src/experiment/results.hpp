@@ -29,10 +29,10 @@ std::filesystem::path shard_path(const std::filesystem::path& dir, std::uint64_t
 
 /// Writes one shard durably: to "<path>.tmp", flushed and fsync'ed, then renamed into
 /// place, so that a file at shard_path() is always complete. Layout: the root attributes of
-/// shard files (root_attributes()) from `attrs`, schema_version and shard_id set here; dataset `cases` (compound of CaseRow, chunked, deflate);
-/// group `failures` with one int32 dataset `case-<case_id>` per failure.
-/// Throws nqc::IoError naming the path and the HDF5 error stack (or the system's reason) on
-/// any failure (then no file is left at the final path).
+/// shard files (root_attributes()) from `attrs`, schema_version and shard_id set here; dataset `cases` (compound of
+/// CaseRow, chunked, deflate); group `failures` with one int32 dataset `case-<case_id>` per failure. Throws
+/// nqc::IoError naming the path and the HDF5 error stack (or the system's reason) on any failure (then no file is left
+/// at the final path).
 void write_shard(const std::filesystem::path& dir, const ShardData& shard, const RootAttributes& attrs);
 
 /// write_shard without the last step: the file is written and closed under its temporary
@@ -83,12 +83,12 @@ std::string damage_advice(const std::filesystem::path& file);
 
 /// The parts of a result file that read_result_file reads (bits; the root attributes always).
 enum ResultParts : unsigned {
-  kAttributes = 0,          ///< the root attributes (and the schema version's check)
-  kRowCount = 1,            ///< the length of `cases` (its metadata only)
-  kRows = 2 | kRowCount,    ///< the rows of `cases`
-  kFailures = 4,            ///< the failure compositions
+  kAttributes = 0,        ///< the root attributes (and the schema version's check)
+  kRowCount = 1,          ///< the length of `cases` (its metadata only)
+  kRows = 2 | kRowCount,  ///< the rows of `cases`
+  kFailures = 4,          ///< the failure compositions
   kEverything = kRows | kFailures,
-  kLaunches = 8,            ///< the `launches` table (results.h5 of schema 1.3 on)
+  kLaunches = 8,  ///< the `launches` table (results.h5 of schema 1.3 on)
 };
 
 /// What read_result_file read.
@@ -147,17 +147,17 @@ std::vector<FailureRecord> read_failures(const std::filesystem::path& file);
 
 /// Checks one shard file before it is merged (throws to refuse it): called with the file,
 /// its id and everything read from it.
-using ShardCheck = std::function<void(const std::filesystem::path& file, std::uint64_t shard_id, const ResultFile& content)>;
+using ShardCheck =
+    std::function<void(const std::filesystem::path& file, std::uint64_t shard_id, const ResultFile& content)>;
 
 /// Merges every shard file of DIR into DIR/results.h5 (written to a .tmp and renamed):
-/// the root attributes of results.h5 from `attrs` (schema_version set here), `cases` in case_id order, `shards` (uint64 ids of the merged
-/// shards), `failures` and `launches`. Streams: the shard files are read one at a time in id
-/// order (which is case order) and appended, so memory holds one shard, whatever the study's
-/// size. `check` (when given) sees each shard file first; `expected_cases` (when not 0) is the
-/// number of rows the merged file must hold. Throws nqc::InputError (or what `check` throws) for a
-/// case id that is not above the one before it (a case in two shard files, or shards out of
-/// order), a wrong total or a damaged shard file, nqc::IoError for a failed read or write;
-/// then no results.h5 is written (nor a .tmp left), and the shard files are untouched.
+/// the root attributes of results.h5 from `attrs` (schema_version set here), `cases` in case_id order, `shards` (uint64
+/// ids of the merged shards), `failures` and `launches`. Streams: the shard files are read one at a time in id order
+/// (which is case order) and appended, so memory holds one shard, whatever the study's size. `check` (when given) sees
+/// each shard file first; `expected_cases` (when not 0) is the number of rows the merged file must hold. Throws
+/// nqc::InputError (or what `check` throws) for a case id that is not above the one before it (a case in two shard
+/// files, or shards out of order), a wrong total or a damaged shard file, nqc::IoError for a failed read or write; then
+/// no results.h5 is written (nor a .tmp left), and the shard files are untouched.
 void merge_results(const std::filesystem::path& dir, const RootAttributes& attrs, const ShardCheck& check = {},
                    std::uint64_t expected_cases = 0, const std::vector<Launch>& launches = {});
 

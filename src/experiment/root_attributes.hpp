@@ -27,21 +27,21 @@ enum class AttributeFiles : std::uint8_t {
 // to 2.0, variable-length before) under the checksum text_checksum (result_schema.hpp);
 // std::int64_t: an int64 (since 2.0; a decimal string before). Adding one: a row here (a new
 // minor version), kSchemaMinor, the tests, and analysis/result_schema.json regenerated.
-#define NQC_ROOT_ATTRIBUTES(X)                                                                                        \
-  X(schema_version, std::string, all, "the layout version, \"MAJOR.MINOR\" (set by the writer)")                     \
-  X(nqc_version, std::string, all, "the nqc that wrote the file")                                                   \
-  X(git_revision, std::string, all, "its git revision (\"-dirty\" when built from edited files)")                   \
-  X(config, std::string, all, "the resolved experiment config (JSON)")                                              \
-  X(config_hash, std::string, all, "hash of the config's case-defining keys")                                       \
-  X(plan_hash, std::string, all, "hash of the plan (shards and their cases)")                                       \
-  X(case_generation, std::int64_t, all, "version of the rules that derive cases from seeds")                        \
-  X(start_utc, std::string, all, "start of the launch (shard files) or of the first launch, ISO 8601")              \
-  X(end_utc, std::string, all, "when the file was written, ISO 8601")                                               \
-  X(hostname, std::string, shard, "the host of the rank that wrote the file")                                       \
-  X(world_size, std::int64_t, shard, "ranks of the launch that wrote the file")                                     \
-  X(rank, std::int64_t, shard, "the rank that wrote the file")                                                      \
-  X(launch, std::int64_t, shard, "the launch that wrote the file (its id)")                                         \
-  X(shard_id, std::int64_t, shard, "the shard the file holds (set by the writer)")                                  \
+#define NQC_ROOT_ATTRIBUTES(X)                                                                         \
+  X(schema_version, std::string, all, "the layout version, \"MAJOR.MINOR\" (set by the writer)")       \
+  X(nqc_version, std::string, all, "the nqc that wrote the file")                                      \
+  X(git_revision, std::string, all, "its git revision (\"-dirty\" when built from edited files)")      \
+  X(config, std::string, all, "the resolved experiment config (JSON)")                                 \
+  X(config_hash, std::string, all, "hash of the config's case-defining keys")                          \
+  X(plan_hash, std::string, all, "hash of the plan (shards and their cases)")                          \
+  X(case_generation, std::int64_t, all, "version of the rules that derive cases from seeds")           \
+  X(start_utc, std::string, all, "start of the launch (shard files) or of the first launch, ISO 8601") \
+  X(end_utc, std::string, all, "when the file was written, ISO 8601")                                  \
+  X(hostname, std::string, shard, "the host of the rank that wrote the file")                          \
+  X(world_size, std::int64_t, shard, "ranks of the launch that wrote the file")                        \
+  X(rank, std::int64_t, shard, "the rank that wrote the file")                                         \
+  X(launch, std::int64_t, shard, "the launch that wrote the file (its id)")                            \
+  X(shard_id, std::int64_t, shard, "the shard the file holds (set by the writer)")                     \
   X(launches, std::int64_t, merged, "rows of the launches table")
 
 /// The root attributes a result file is written with (NQC_ROOT_ATTRIBUTES; the writer takes

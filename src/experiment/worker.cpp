@@ -24,9 +24,9 @@ double thread_cpu_seconds() {
 }
 
 std::string case_name(const CaseRow& row) {
-  return "case " + std::to_string(row.case_id) + " (n = " + std::to_string(row.n) + ", k = " +
-         std::to_string(row.k) + ", solution " + std::to_string(row.solution_id) + ", composition " +
-         std::to_string(row.composition_id) + ", seed " + std::to_string(row.seed) + ")";
+  return "case " + std::to_string(row.case_id) + " (n = " + std::to_string(row.n) + ", k = " + std::to_string(row.k) +
+         ", solution " + std::to_string(row.solution_id) + ", composition " + std::to_string(row.composition_id) +
+         ", seed " + std::to_string(row.seed) + ")";
 }
 
 }  // namespace
@@ -36,8 +36,8 @@ Composition sample_solution(const ExperimentConfig& config, Index n, std::uint64
   return random_solution(n, rng);
 }
 
-CaseInput derive_case(const ExperimentConfig& config, const Composition& solution,
-                      std::uint64_t solution_id, std::uint64_t composition_id) {
+CaseInput derive_case(const ExperimentConfig& config, const Composition& solution, std::uint64_t solution_id,
+                      std::uint64_t composition_id) {
   CaseInput in;
   in.seed = derive_seed(config.seed, static_cast<std::uint64_t>(solution.n()), solution_id, composition_id);
   Rng rng(in.seed, 0);
@@ -97,10 +97,10 @@ void execute(const ExperimentConfig& config, Engine& engine, Composition&& compo
   if (result.outcome == Outcome::solved) {
     const Verdict v = verify(result.solution);
     if (!v.ok() || result.solution.k() != result.solution.n() || !extends(result.solution, digest))
-      throw EngineBugError("engine '" + engine.name() + "' returned a completion of " + case_name(row) +
-                               " that fails verification: " +
-                               (!v.ok() ? v.describe(result.solution) : std::string("incomplete or moves a given queen")),
-                           row.case_id, kept);
+      throw EngineBugError(
+          "engine '" + engine.name() + "' returned a completion of " + case_name(row) + " that fails verification: " +
+              (!v.ok() ? v.describe(result.solution) : std::string("incomplete or moves a given queen")),
+          row.case_id, kept);
   } else if (result.outcome == Outcome::gave_up) {
     row.false_negative = derived ? 1 : 0;
     if (failure != nullptr && row.n <= kMaxStoredFailureN) {
@@ -112,9 +112,9 @@ void execute(const ExperimentConfig& config, Engine& engine, Composition&& compo
 
 }  // namespace
 
-CaseRow run_case(const ExperimentConfig& config, Engine& engine, const Shard& shard,
-                 std::uint64_t solution_id, std::uint64_t composition_id, CaseInput input,
-                 int rank, const std::atomic<bool>* stop, FailureRecord* failure) {
+CaseRow run_case(const ExperimentConfig& config, Engine& engine, const Shard& shard, std::uint64_t solution_id,
+                 std::uint64_t composition_id, CaseInput input, int rank, const std::atomic<bool>* stop,
+                 FailureRecord* failure) {
   CaseRow row;
   row.case_id = shard.case_id(solution_id, composition_id);
   row.shard_id = shard.id;
@@ -134,7 +134,8 @@ Composition instance_composition(const InstanceCase& instance) {
 }
 
 CaseRow run_instance_case(const ExperimentConfig& config, Engine& engine, const Shard& shard, std::uint64_t case_id,
-                          const InstanceCase& instance, int rank, const std::atomic<bool>* stop, FailureRecord* failure) {
+                          const InstanceCase& instance, int rank, const std::atomic<bool>* stop,
+                          FailureRecord* failure) {
   Composition composition = instance_composition(instance);
   CaseRow row;
   row.case_id = case_id;
@@ -184,9 +185,11 @@ ShardRun run_shard(const ExperimentConfig& config, const Plan& plan, const Shard
   for (std::uint64_t s = shard.first_solution + skip / per; s < shard.first_solution + shard.solution_count; ++s) {
     Composition solution = sample_solution(config, shard.n, s);
     const std::uint64_t c_end = shard.first_composition + per;
-    for (std::uint64_t c = shard.first_composition + (s == shard.first_solution + skip / per ? skip % per : 0); c < c_end; ++c) {
+    for (std::uint64_t c = shard.first_composition + (s == shard.first_solution + skip / per ? skip % per : 0);
+         c < c_end; ++c) {
       if (stop != nullptr && stop->load()) return run;
-      CaseInput input = c + 1 == c_end ? derive_case(config, std::move(solution), s, c) : derive_case(config, solution, s, c);
+      CaseInput input =
+          c + 1 == c_end ? derive_case(config, std::move(solution), s, c) : derive_case(config, solution, s, c);
       FailureRecord failure;
       const CaseRow row = run_case(config, *engine, shard, s, c, std::move(input), rank, stop, &failure);
       if (row.limit == static_cast<std::uint8_t>(StopReason::stop)) return run;  // interrupted: not a result

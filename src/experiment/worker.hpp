@@ -42,8 +42,8 @@ struct CaseInput {
   std::uint64_t seed = 0;
   Composition composition;
 };
-CaseInput derive_case(const ExperimentConfig& config, const Composition& solution,
-                      std::uint64_t solution_id, std::uint64_t composition_id);
+CaseInput derive_case(const ExperimentConfig& config, const Composition& solution, std::uint64_t solution_id,
+                      std::uint64_t composition_id);
 /// The same case made in the solution's own memory (for a solution used once: large n).
 CaseInput derive_case(const ExperimentConfig& config, Composition&& solution, std::uint64_t solution_id,
                       std::uint64_t composition_id);
@@ -54,9 +54,9 @@ CaseInput derive_case(const ExperimentConfig& config, Composition&& solution, st
 /// Fills `failure` (when given and the case is a false negative with n <= kMaxStoredFailureN).
 /// Throws EngineBugError when the engine says infeasible or its solution fails verification
 /// (with the composition when n <= kMaxStoredFailureN).
-CaseRow run_case(const ExperimentConfig& config, Engine& engine, const Shard& shard,
-                 std::uint64_t solution_id, std::uint64_t composition_id, CaseInput input,
-                 int rank, const std::atomic<bool>* stop, FailureRecord* failure);
+CaseRow run_case(const ExperimentConfig& config, Engine& engine, const Shard& shard, std::uint64_t solution_id,
+                 std::uint64_t composition_id, CaseInput input, int rank, const std::atomic<bool>* stop,
+                 FailureRecord* failure);
 
 /// What run_shard did. `complete` is false when `stop` ended it early; then the shard must
 /// not be recorded as done.
@@ -75,7 +75,8 @@ Composition instance_composition(const InstanceCase& instance);
 /// Throws nqc::InputError for a file that became unreadable, EngineBugError for a
 /// completion that fails verification.
 CaseRow run_instance_case(const ExperimentConfig& config, Engine& engine, const Shard& shard, std::uint64_t case_id,
-                          const InstanceCase& instance, int rank, const std::atomic<bool>* stop, FailureRecord* failure);
+                          const InstanceCase& instance, int rank, const std::atomic<bool>* stop,
+                          FailureRecord* failure);
 
 /// Runs every case of a shard in case-id order, calling `after_case` after each. Stops after
 /// the current case once `*stop` is set. `done`: the shard's first cases, finished by an

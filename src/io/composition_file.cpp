@@ -43,8 +43,10 @@ std::string out_of_range(const std::string& source, std::size_t row, const std::
 
 template <typename T>
 T byteswap(T v) {
-  if constexpr (sizeof(T) == 4) return __builtin_bswap32(v);
-  else return __builtin_bswap64(v);
+  if constexpr (sizeof(T) == 4)
+    return __builtin_bswap32(v);
+  else
+    return __builtin_bswap64(v);
 }
 
 template <typename T>
@@ -65,18 +67,22 @@ void put_little_endian(char* p, T v) {
 // bytes (all of them when it has fewer than 24).
 std::uint64_t binary_n(std::string_view b, const std::string& name) {
   const std::size_t head = std::min(b.size(), kBinaryMagic.size());
-  if (b.substr(0, head) != kBinaryMagic.substr(0, head)) throw InputError(name + ": not an nqc binary composition: bad magic");
+  if (b.substr(0, head) != kBinaryMagic.substr(0, head))
+    throw InputError(name + ": not an nqc binary composition: bad magic");
   if (b.size() < kHeaderBytes)
-    throw InputError(name + ": truncated: the binary header has 24 bytes, the file has " + std::to_string(b.size()) + " bytes");
+    throw InputError(name + ": truncated: the binary header has 24 bytes, the file has " + std::to_string(b.size()) +
+                     " bytes");
   if (const auto version = little_endian<std::uint32_t>(b.data() + 8); version != kBinaryVersion)
-    throw InputError(name + ": unsupported nqc binary version " + std::to_string(version) + " (this nqc reads version 1)");
+    throw InputError(name + ": unsupported nqc binary version " + std::to_string(version) +
+                     " (this nqc reads version 1)");
   if (const auto flags = little_endian<std::uint32_t>(b.data() + 12); flags != 0) {
     char hex[16];
     std::snprintf(hex, sizeof hex, "0x%08x", flags);
     throw InputError(name + ": unsupported nqc binary flags " + hex + " (this nqc reads flags 0)");
   }
   const auto n = little_endian<std::uint64_t>(b.data() + 16);
-  if (n == 0 || n > kMaxN) throw InputError(name + ": header n = " + std::to_string(n) + " is out of range " + kBoardSizes);
+  if (n == 0 || n > kMaxN)
+    throw InputError(name + ": header n = " + std::to_string(n) + " is out of range " + kBoardSizes);
   return n;
 }
 
@@ -111,7 +117,8 @@ LoadedComposition read_binary(const InputFile& in) {
     q.insert(q.end(), values + first, values + first + count);
     std::uint32_t largest = 0;
     for (std::size_t i = first; i < first + count; ++i) {
-      if constexpr (std::endian::native == std::endian::big) q[i] = static_cast<Index>(byteswap(static_cast<std::uint32_t>(q[i])));
+      if constexpr (std::endian::native == std::endian::big)
+        q[i] = static_cast<Index>(byteswap(static_cast<std::uint32_t>(q[i])));
       largest = std::max(largest, static_cast<std::uint32_t>(q[i]));
     }
     if (largest > n) {
@@ -157,7 +164,8 @@ LoadedComposition read_binary_stream(const InputFile& in) {
     const std::size_t got = fill(reinterpret_cast<char*>(at), 4 * count);
     size += got;
     for (std::size_t i = 0; i < got / 4; ++i) {
-      if constexpr (std::endian::native == std::endian::big) at[i] = static_cast<Index>(byteswap(static_cast<std::uint32_t>(at[i])));
+      if constexpr (std::endian::native == std::endian::big)
+        at[i] = static_cast<Index>(byteswap(static_cast<std::uint32_t>(at[i])));
       if (static_cast<std::uint32_t>(at[i]) > n && !first_above) first_above = row + i;
     }
     values.used() += got / 4;
@@ -243,7 +251,8 @@ const char* class_name(H5T_class_t type_class) {
 // stored sign and at least the stored size (so every integer type converts exactly, and the
 // uint32 nqc writes is read without conversion), refusing values outside 0..n.
 template <typename Wide>
-void read_values(const h5::Handle& dataset, hid_t mem_type, std::uint64_t n, const std::string& name, std::vector<Index>& q) {
+void read_values(const h5::Handle& dataset, hid_t mem_type, std::uint64_t n, const std::string& name,
+                 std::vector<Index>& q) {
   q.reserve(n);
   advise_huge_pages(q.data(), n * sizeof(Index));
   std::vector<Wide> buffer(std::min<std::uint64_t>(n, kHdf5ChunkValues));
@@ -253,8 +262,10 @@ void read_values(const h5::Handle& dataset, hid_t mem_type, std::uint64_t n, con
     const auto end = buffer.begin() + static_cast<std::ptrdiff_t>(count);
     const auto [low, high] = std::minmax_element(buffer.begin(), end);
     if (*low < 0 || static_cast<std::uint64_t>(*high) > n) {
-      const auto bad = std::find_if(buffer.begin(), end, [n](Wide v) { return v < 0 || static_cast<std::uint64_t>(v) > n; });
-      throw InputError(out_of_range(name, first + static_cast<std::size_t>(bad - buffer.begin()), std::to_string(*bad), n));
+      const auto bad =
+          std::find_if(buffer.begin(), end, [n](Wide v) { return v < 0 || static_cast<std::uint64_t>(v) > n; });
+      throw InputError(
+          out_of_range(name, first + static_cast<std::size_t>(bad - buffer.begin()), std::to_string(*bad), n));
     }
     q.insert(q.end(), buffer.begin(), end);
   }
@@ -270,32 +281,41 @@ LoadedComposition read_hdf5_here(const InputFile& in) {
   // name (a FIFO that would block, a device, a file called "<stdin>").
   const std::string image = "/dev/null/" + name;
   try {
-    const h5::Handle file = in.path().empty() ? h5::open_file_image(in.bytes().data(), in.bytes().size(), image)
-                                              : h5::open_file(in.path());
+    const h5::Handle file =
+        in.path().empty() ? h5::open_file_image(in.bytes().data(), in.bytes().size(), image) : h5::open_file(in.path());
     if (!h5::exists(file, kDataset))
-      throw InputError(name + ": no dataset /composition (an nqc HDF5 composition holds Q(1..n) in the 1-D integer dataset /composition)");
+      throw InputError(
+          name +
+          ": no dataset /composition (an nqc HDF5 composition holds Q(1..n) in the 1-D integer dataset /composition)");
     const h5::Handle dataset = h5::open_dataset(file, kDataset);
     const std::vector<std::uint64_t> shape = h5::shape(dataset);
     if (shape.size() != 1)
-      throw InputError(name + ": /composition has rank " + std::to_string(shape.size()) + ", expected rank 1 (the values Q(1..n))");
+      throw InputError(name + ": /composition has rank " + std::to_string(shape.size()) +
+                       ", expected rank 1 (the values Q(1..n))");
     const h5::Handle type = h5::element_type(dataset);
     const H5T_class_t type_class = H5Tget_class(type.id());
     if (type_class != H5T_INTEGER)
       throw InputError(name + ": /composition holds " + class_name(type_class) + " values, expected integers");
     const std::uint64_t n = shape[0];
     if (n == 0) throw InputError(name + ": /composition is empty (n must be at least 1)");
-    if (n > kMaxN) throw InputError(name + ": /composition has " + std::to_string(n) + " values (n must be at most " + std::to_string(kMaxBoardSize) + ")");
+    if (n > kMaxN)
+      throw InputError(name + ": /composition has " + std::to_string(n) + " values (n must be at most " +
+                       std::to_string(kMaxBoardSize) + ")");
     // In a child (a file without checksums): its time grows with n, not with the file's size
     // (a compressed or never written dataset of 2*10^8 values is a few KB): 1 s more per 2^22.
     isolated_allow_more(static_cast<unsigned>(n >> 22));
     const bool is_signed = H5Tget_sign(type.id()) != H5T_SGN_NONE;
     std::vector<Index>& q = out.composition.q;
     if (H5Tget_size(type.id()) <= 4) {
-      if (is_signed) read_values<std::int32_t>(dataset, H5T_NATIVE_INT32, n, name, q);
-      else read_values<std::uint32_t>(dataset, H5T_NATIVE_UINT32, n, name, q);
+      if (is_signed)
+        read_values<std::int32_t>(dataset, H5T_NATIVE_INT32, n, name, q);
+      else
+        read_values<std::uint32_t>(dataset, H5T_NATIVE_UINT32, n, name, q);
     } else {
-      if (is_signed) read_values<std::int64_t>(dataset, H5T_NATIVE_INT64, n, name, q);
-      else read_values<std::uint64_t>(dataset, H5T_NATIVE_UINT64, n, name, q);
+      if (is_signed)
+        read_values<std::int64_t>(dataset, H5T_NATIVE_INT64, n, name, q);
+      else
+        read_values<std::uint64_t>(dataset, H5T_NATIVE_UINT64, n, name, q);
     }
   } catch (const h5::Error& e) {
     // The HDF5 layer's message names the file too: "NAME: cannot read /composition: ..." or
@@ -347,8 +367,8 @@ LoadedComposition read_hdf5_stream(const InputFile& in) {
   if (!end) throw InputError(in.name() + ": unreadable HDF5 composition: no superblock that gives the file's end");
   if (*end > kMaxStreamHdf5Bytes)
     throw InputError(in.name() + ": the HDF5 superblock gives the file " + std::to_string(*end) +
-                     " bytes, more than an HDF5 composition on a stream may have (" + std::to_string(kMaxStreamHdf5Bytes >> 20) +
-                     " MiB)");
+                     " bytes, more than an HDF5 composition on a stream may have (" +
+                     std::to_string(kMaxStreamHdf5Bytes >> 20) + " MiB)");
   in.spool(*end);
   return read_hdf5(in);
 }
@@ -392,13 +412,16 @@ CompositionFormat detect_format(std::string_view bytes) {
 
 CompositionFormat format_for_output(const std::filesystem::path& file) {
   std::string ext = file.extension().string();
-  std::transform(ext.begin(), ext.end(), ext.begin(), [](unsigned char ch) { return static_cast<char>(std::tolower(ch)); });
+  std::transform(ext.begin(), ext.end(), ext.begin(),
+                 [](unsigned char ch) { return static_cast<char>(std::tolower(ch)); });
   if (ext == ".bin") return CompositionFormat::binary;
   if (ext == ".h5" || ext == ".hdf5") return CompositionFormat::hdf5;
   return CompositionFormat::text;
 }
 
-LoadedComposition read_composition(const std::filesystem::path& file) { return read_composition(InputFile::open(file)); }
+LoadedComposition read_composition(const std::filesystem::path& file) {
+  return read_composition(InputFile::open(file));
+}
 
 LoadedComposition read_composition(std::shared_ptr<const InputFile> in) {
   switch (detect_format(in->bytes())) {  // a stream's: by its first bytes
@@ -413,7 +436,8 @@ void require_consistent(const LoadedComposition& loaded) {
   const Verdict v = verify(loaded.composition);
   if (v.ok()) return;
   const std::int64_t line = line_of_row(loaded, v.row_b);
-  throw InputError(loaded.source + (line > 0 ? ":" + std::to_string(line) : "") + ": " + v.describe(loaded.composition));
+  throw InputError(loaded.source + (line > 0 ? ":" + std::to_string(line) : "") + ": " +
+                   v.describe(loaded.composition));
 }
 
 void write_composition(const Composition& c, const std::filesystem::path& file, CompositionFormat format) {

@@ -50,14 +50,16 @@ ParamInstance parse_param(const std::string& text, const std::string& source, st
       }
     if (auto v = value_of(line.text, "n")) {
       n = integer(*v, where, "n = a board size >= 1");
-      if (*n < 1 || *n > kMaxBoardSize) throw InputError(where + ": expected n = a board size >= 1, got " + text::quoted(*v));
+      if (*n < 1 || *n > kMaxBoardSize)
+        throw InputError(where + ": expected n = a board size >= 1, got " + text::quoted(*v));
     } else if (auto d = value_of(line.text, "numdiags")) {
       numdiags = integer(*d, where, "numdiags = a count >= 0");
       if (*numdiags < 0) throw InputError(where + ": expected numdiags = a count >= 0, got " + text::quoted(*d));
     } else if (auto l = value_of(line.text, "diags")) {
       try {
         list = nlohmann::json::parse(*l);
-      } catch (const nlohmann::json::exception&) {  // a syntax error, or a number out of range (tests/fuzz/failed/param)
+      } catch (
+          const nlohmann::json::exception&) {  // a syntax error, or a number out of range (tests/fuzz/failed/param)
         throw InputError(where + ": malformed diags list (expected [[index, 0 or 1], ...])");
       }
       list_line = static_cast<int>(line.number);
@@ -65,7 +67,8 @@ ParamInstance parse_param(const std::string& text, const std::string& source, st
       throw InputError(where + ": expected 'n = ', 'numdiags = ' or 'diags = ', got " + text::quoted(line.text));
     }
   }
-  for (const auto& [have, key] : {std::pair{n.has_value(), "n"}, {numdiags.has_value(), "numdiags"}, {list.has_value(), "diags"}})
+  for (const auto& [have, key] :
+       {std::pair{n.has_value(), "n"}, {numdiags.has_value(), "numdiags"}, {list.has_value(), "diags"}})
     if (!have) throw InputError(source + ": missing line '" + key + " = ...'");
   const std::string where = source + ":" + std::to_string(list_line);
   if (!list->is_array()) throw InputError(where + ": malformed diags list (expected [[index, 0 or 1], ...])");
@@ -87,7 +90,8 @@ ParamInstance parse_param(const std::string& text, const std::string& source, st
     if (!pair.is_array() || pair.size() != 2 || !pair[0].is_number_integer() || !pair[1].is_number_integer())
       throw InputError(item + ": expected a pair [index, 0 or 1], got " + text::escaped(pair.dump()));
     const long long a = pair[0].get<long long>(), type = pair[1].get<long long>();
-    if (type != 0 && type != 1) throw InputError(item + ": expected type 0 (difference) or 1 (sum), got " + std::to_string(type));
+    if (type != 0 && type != 1)
+      throw InputError(item + ": expected type 0 (difference) or 1 (sum), got " + std::to_string(type));
     if (a < 0 || a > last)
       throw InputError(item + ": diagonal index " + std::to_string(a) + " is out of range 0.." + std::to_string(last));
     out.pairs.push_back({static_cast<Index>(a), static_cast<int>(type)});
@@ -125,7 +129,8 @@ std::vector<DiagonalPair> random_excluded_diagonals(Index n, int mininfile, Rng&
     bool allowed = true;
     for (Index r = 0; r < n && allowed; ++r) {
       const Index c = sum ? d - r : r - d + n - 1;
-      if (c >= 0 && c < n && (in_row[static_cast<std::size_t>(r)] <= mininfile || in_column[static_cast<std::size_t>(c)] <= mininfile))
+      if (c >= 0 && c < n &&
+          (in_row[static_cast<std::size_t>(r)] <= mininfile || in_column[static_cast<std::size_t>(c)] <= mininfile))
         allowed = false;
     }
     if (!allowed) continue;

@@ -24,9 +24,9 @@ struct DiagonalPair {
 /// An instance read from a .param file: the empty n x n board with the first `used`
 /// of its `numdiags` diagonal pairs excluded.
 struct ParamInstance {
-  Composition board;     ///< k = 0, excluded_difference / excluded_sum set
-  int numdiags = 0;      ///< pairs in the file
-  int used = 0;          ///< pairs applied (the first `used`)
+  Composition board;                ///< k = 0, excluded_difference / excluded_sum set
+  int numdiags = 0;                 ///< pairs in the file
+  int used = 0;                     ///< pairs applied (the first `used`)
   std::vector<DiagonalPair> pairs;  ///< every pair of the file, in its order (the first `used` applied)
 };
 
@@ -59,13 +59,12 @@ ParamInstance read_param(const InputFile& in, std::optional<int> diags);
 /// For standard input, which has no extension.
 bool looks_like_param(std::string_view text);
 
-
 /// A random prob079 instance list as CSPLib's generator draws one (queens-diag-gen.py in
-/// the data of [CSPLib079]; [Gent17]): the sum and the difference diagonals each in random order; repeatedly a random direction (the
-/// other when one is used up) and its next diagonal, which is excluded unless a row or a column
-/// it crosses would keep `mininfile` or fewer open cells (CSPLib's files: mininfile = 4).
-/// Returns every pair excluded, in order: an instance is its first d pairs (excluded_board).
-/// The same procedure, not the same draws (Python's generator differs from Rng).
+/// the data of [CSPLib079]; [Gent17]): the sum and the difference diagonals each in random order; repeatedly a random
+/// direction (the other when one is used up) and its next diagonal, which is excluded unless a row or a column it
+/// crosses would keep `mininfile` or fewer open cells (CSPLib's files: mininfile = 4). Returns every pair excluded, in
+/// order: an instance is its first d pairs (excluded_board). The same procedure, not the same draws (Python's generator
+/// differs from Rng).
 std::vector<DiagonalPair> random_excluded_diagonals(Index n, int mininfile, Rng& rng);
 
 /// A random composition as CSPLib's placed-queens generator draws one (queens-gen-fast.py in

@@ -31,7 +31,8 @@ SlurmJob SlurmJob::here() {
   SlurmJob job;
   job.job_id = env("SLURM_JOB_ID");
   if (job.job_id.empty()) return job;
-  if (const std::string array = env("SLURM_ARRAY_JOB_ID"), task = env("SLURM_ARRAY_TASK_ID"); !array.empty() && !task.empty())
+  if (const std::string array = env("SLURM_ARRAY_JOB_ID"), task = env("SLURM_ARRAY_TASK_ID");
+      !array.empty() && !task.empty())
     job.array_task = array + "_" + task;
   job.restart_count = env("SLURM_RESTART_COUNT");
   return job;
@@ -100,7 +101,8 @@ long long restart_of(const std::string& slurm_job) {
 // "part-I-of-K" -> K, "all" -> 0.
 unsigned long long parts_of(const std::string& scope) {
   const auto of = scope.rfind("-of-");
-  return scope.rfind("part-", 0) == 0 && of != std::string::npos ? std::strtoull(scope.c_str() + of + 4, nullptr, 10) : 0;
+  return scope.rfind("part-", 0) == 0 && of != std::string::npos ? std::strtoull(scope.c_str() + of + 4, nullptr, 10)
+                                                                 : 0;
 }
 
 bool conflict(const std::string& a, const std::string& b) {
@@ -112,7 +114,8 @@ std::string describe(const LockHolder& h, const fs::path& file) {
   if (h.pid == 0) return "a lock file that cannot be read (" + file.string() + ")";
   std::string s = "nqc run on " + h.host + ", pid " + std::to_string(h.pid);
   if (!h.slurm_job.empty()) s += ", Slurm job " + h.slurm_job;
-  s += ", since " + h.since_utc + " (" + (h.scope == "all" ? std::string("the whole plan") : h.scope) + ", " + file.string() + ")";
+  s += ", since " + h.since_utc + " (" + (h.scope == "all" ? std::string("the whole plan") : h.scope) + ", " +
+       file.string() + ")";
   return s;
 }
 
@@ -151,8 +154,9 @@ DirectoryLock::DirectoryLock(const fs::path& dir, const std::string& scope, std:
   if (ec) throw IoError(dir.string() + ": cannot write to the results directory: " + ec.message());
   LockHolder me{scope, host_name(), static_cast<long long>(::getpid()), 0, slurm_job(), utc_now()};
   me.start_ticks = start_ticks(me.pid);
-  const nlohmann::json j{{"scope", me.scope},         {"host", me.host},           {"pid", me.pid},
-                         {"start_ticks", me.start_ticks}, {"slurm_job", me.slurm_job}, {"since_utc", me.since_utc}};
+  const nlohmann::json j{
+      {"scope", me.scope},         {"host", me.host},          {"pid", me.pid}, {"start_ticks", me.start_ticks},
+      {"slurm_job", me.slurm_job}, {"since_utc", me.since_utc}};
   const fs::path tmp = locks / (".tmp-" + me.host + "-" + std::to_string(me.pid));
   {
     errno = 0;
@@ -184,8 +188,9 @@ DirectoryLock::DirectoryLock(const fs::path& dir, const std::string& scope, std:
     if ((h->host == me.host && !alive(*h)) || earlier_attempt) {
       fs::remove(file, ec);
       if (stale_removed != nullptr)
-        *stale_removed = file.string() + ": removed a stale lock (pid " + std::to_string(h->pid) + " on " + h->host +
-                         (earlier_attempt ? ", an earlier attempt of Slurm job " + job_of(me.slurm_job) + ")" : " is gone)");
+        *stale_removed =
+            file.string() + ": removed a stale lock (pid " + std::to_string(h->pid) + " on " + h->host +
+            (earlier_attempt ? ", an earlier attempt of Slurm job " + job_of(me.slurm_job) + ")" : " is gone)");
       return std::nullopt;
     }
     return h;
@@ -214,8 +219,8 @@ DirectoryLock::DirectoryLock(const fs::path& dir, const std::string& scope, std:
     if (const auto h = holder(other)) {
       fs::remove(mine, ec);
       file_.clear();
-      throw LockHeldError(dir.string() + ": in use by " + describe(*h, other) + ": wait for it to end (if it is dead, remove " +
-                          other.string() + ")");
+      throw LockHeldError(dir.string() + ": in use by " + describe(*h, other) +
+                          ": wait for it to end (if it is dead, remove " + other.string() + ")");
     }
   }
 }

@@ -36,12 +36,12 @@ class LockHeldError : public InputError {
 
 /// Who holds a lock: written into the lock file as JSON, read back for messages.
 struct LockHolder {
-  std::string scope;       ///< "all" or "part-I-of-K"
-  std::string host;        ///< gethostname()
-  long long pid = 0;       ///< the holder's process
+  std::string scope;          ///< "all" or "part-I-of-K"
+  std::string host;           ///< gethostname()
+  long long pid = 0;          ///< the holder's process
   long long start_ticks = 0;  ///< the process's start time (/proc/PID/stat field 22): PID reuse is not a holder
-  std::string slurm_job;   ///< SLURM_JOB_ID, with _TASK for an array task ("" outside Slurm)
-  std::string since_utc;   ///< when the lock was taken, ISO 8601
+  std::string slurm_job;      ///< SLURM_JOB_ID, with _TASK for an array task ("" outside Slurm)
+  std::string since_utc;      ///< when the lock was taken, ISO 8601
 };
 
 /// An exclusive claim on DIR, or on one part of its plan, held until destruction (every exit

@@ -102,7 +102,8 @@ ReplacingOutput::ReplacingOutput(const std::filesystem::path& target)
   // ".NAME.PID.N.part" beside it; a name near NAME_MAX (255 bytes) gets a short one.
   const std::string base = file.filename().string().size() <= 200 ? file.filename().string() : "nqc-output";
   for (int attempt = 0;; ++attempt) {
-    const fs::path tmp = dir / ("." + base + "." + std::to_string(::getpid()) + "." + std::to_string(counter++) + ".part");
+    const fs::path tmp =
+        dir / ("." + base + "." + std::to_string(::getpid()) + "." + std::to_string(counter++) + ".part");
     const int fd = ::open(tmp.c_str(), O_WRONLY | O_CREAT | O_EXCL | O_CLOEXEC, 0666);
     if (fd >= 0) {
       // The file it replaces keeps its mode (a private file stays private) and, for root, owner.

@@ -14,23 +14,24 @@ namespace nqc {
 
 // The exit codes: X(enumerator, value, name, meaning). Adding one: a row here, README's table
 // ("The nqc executable") and, for a code a batch job must act on, jobs/templates/run.sh.
-#define NQC_EXIT_CODES(X)                                                                                                \
-  X(kExitOk, 0, "ok", "success: solved, written, counted, consistent, the run done (or finished before)")               \
-  X(kExitBadInput, 1, "bad_input",                                                                                       \
-    "bad input or usage: a config, an argument or a file whose content is wrong or damaged, a path that does not "      \
-    "exist, a results directory that holds another config or is in use; also an error nqc does not classify")          \
-  X(kExitInfeasible, 2, "infeasible", "the composition has no completion (proved); construct, generate: no solution exists (N = 2, 3)") \
-  X(kExitGaveUp, 3, "gave_up", "an engine gave up at a limit; count: a limit stopped the count (a lower bound)")        \
-  X(kExitInterrupted, 4, "interrupted",                                                                                  \
-    "run stopped by SIGTERM, SIGINT or SIGUSR1 after the current case of each rank: rerun with --resume to continue")   \
-  X(kExitEngineBug, 5, "engine_bug",                                                                                     \
-    "an engine declared a derived (completable) composition infeasible, or returned a completion the verifier "         \
-    "rejects (run: every rank stops, the composition is in DIR/engine-bug-case-ID.txt)")                                \
-  X(kExitRerunDiffers, 6, "rerun_differs", "rerun: the outcome or the backtracks differ from the stored row")           \
-  X(kExitIoError, 7, "io_error",                                                                                         \
-    "the system refused a read or write: a full disk, a read-only file system, no permission, a quota, a failed "       \
-    "fsync or rename, an I/O error (the message names the file and the system's reason)")                               \
-  X(kExitOutOfMemory, 8, "out_of_memory",                                                                                \
+#define NQC_EXIT_CODES(X)                                                                                             \
+  X(kExitOk, 0, "ok", "success: solved, written, counted, consistent, the run done (or finished before)")             \
+  X(kExitBadInput, 1, "bad_input",                                                                                    \
+    "bad input or usage: a config, an argument or a file whose content is wrong or damaged, a path that does not "    \
+    "exist, a results directory that holds another config or is in use; also an error nqc does not classify")         \
+  X(kExitInfeasible, 2, "infeasible",                                                                                 \
+    "the composition has no completion (proved); construct, generate: no solution exists (N = 2, 3)")                 \
+  X(kExitGaveUp, 3, "gave_up", "an engine gave up at a limit; count: a limit stopped the count (a lower bound)")      \
+  X(kExitInterrupted, 4, "interrupted",                                                                               \
+    "run stopped by SIGTERM, SIGINT or SIGUSR1 after the current case of each rank: rerun with --resume to continue") \
+  X(kExitEngineBug, 5, "engine_bug",                                                                                  \
+    "an engine declared a derived (completable) composition infeasible, or returned a completion the verifier "       \
+    "rejects (run: every rank stops, the composition is in DIR/engine-bug-case-ID.txt)")                              \
+  X(kExitRerunDiffers, 6, "rerun_differs", "rerun: the outcome or the backtracks differ from the stored row")         \
+  X(kExitIoError, 7, "io_error",                                                                                      \
+    "the system refused a read or write: a full disk, a read-only file system, no permission, a quota, a failed "     \
+    "fsync or rename, an I/O error (the message names the file and the system's reason)")                             \
+  X(kExitOutOfMemory, 8, "out_of_memory",                                                                             \
     "out of memory: an allocation failed (run: every rank stops; the log names the shard, its n and cases)")
 
 /// Exit codes of the nqc executable (NQC_EXIT_CODES).

@@ -41,7 +41,8 @@ FileDigest digest_file(const std::filesystem::path& file) {
   XXH64_reset(h.get(), 0);
   FileDigest out;
   while (out.bytes < size) {
-    const ssize_t got = ::read(fd, buffer.data(), static_cast<std::size_t>(std::min<std::uint64_t>(buffer.size(), size - out.bytes)));
+    const ssize_t got =
+        ::read(fd, buffer.data(), static_cast<std::size_t>(std::min<std::uint64_t>(buffer.size(), size - out.bytes)));
     if (got == 0) break;
     if (got < 0) {
       if (errno == EINTR) continue;

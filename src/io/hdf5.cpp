@@ -60,7 +60,7 @@ std::string headline(const std::string& desc) { return desc.substr(0, desc.find(
 struct Stack {
   std::string cause;  ///< e.g. "incorrect metadata checksum after all read attempts"
   std::string where;  ///< e.g. "H5C_load_entry(): ...; called from H5Aiterate2()"
-  int error = 0;  ///< the system's errno when the cause is the system's error text, else 0
+  int error = 0;      ///< the system's errno when the cause is the system's error text, else 0
   [[nodiscard]] std::string text() const { return cause + " (" + where + ")"; }
 };
 
@@ -89,7 +89,8 @@ Stack take_stack() {
   std::size_t inner = 0;
   while (inner + 1 < entries.size() && entries[inner + 1].func != api.func) ++inner;
   const StackEntry& innermost = entries[inner];
-  Stack stack{cause.empty() ? headline(innermost.desc) : cause, innermost.func + "(): " + headline(innermost.desc), error};
+  Stack stack{cause.empty() ? headline(innermost.desc) : cause, innermost.func + "(): " + headline(innermost.desc),
+              error};
   if (inner > 0) stack.where += "; called from " + api.func + "()";
   return stack;
 }
@@ -109,15 +110,13 @@ std::string read_name(Getter get) {
 }
 
 std::string file_name(hid_t id) {
-  const std::string name =
-      read_name([id](char* buf, std::size_t n) { return H5Fget_name(id, buf, n); });
+  const std::string name = read_name([id](char* buf, std::size_t n) { return H5Fget_name(id, buf, n); });
   return name.empty() ? "HDF5" : name;
 }
 
 // Path of `name` inside the object `loc` ("/failures" + "case-3" -> "/failures/case-3").
 std::string object_path(hid_t loc, const std::string& name) {
-  std::string path =
-      read_name([loc](char* buf, std::size_t n) { return H5Iget_name(loc, buf, n); });
+  std::string path = read_name([loc](char* buf, std::size_t n) { return H5Iget_name(loc, buf, n); });
   if (name.empty()) return path;
   if (path.empty() || path.back() != '/') path += '/';
   return path + name;
@@ -127,7 +126,8 @@ std::string object_path(hid_t loc, const std::string& name) {
 [[noreturn]] void fail(hid_t loc, const std::string& action, const std::string& name = "") {
   const Stack stack = take_stack();  // before any other HDF5 call
   const std::string detail = "cannot " + action + " " + object_path(loc, name) + ": " + stack.cause;
-  throw Error(file_name(loc) + ": cannot " + action + " " + object_path(loc, name) + ": " + stack.text(), detail, stack.error);
+  throw Error(file_name(loc) + ": cannot " + action + " " + object_path(loc, name) + ": " + stack.text(), detail,
+              stack.error);
 }
 
 // Throws "HDF5: cannot ACTION: STACK" for a failed call that has no file (types).
@@ -161,7 +161,8 @@ bool flock_works(const std::string& path) {
   if (rc == 0) ::flock(fd, LOCK_UN);
   ::close(fd);
   constexpr int kKernelEnotsupp = 524;
-  return rc == 0 || !(error == ENOSYS || error == ENOLCK || error == EOPNOTSUPP || error == ENOTSUP || error == kKernelEnotsupp);
+  return rc == 0 ||
+         !(error == ENOSYS || error == ENOLCK || error == EOPNOTSUPP || error == ENOTSUP || error == kKernelEnotsupp);
 }
 
 // File access: HDF5's file locking where the file system supports flock, none where it does
@@ -169,8 +170,7 @@ bool flock_works(const std::string& path) {
 // process reads (temporary name, then rename), and launches on one results directory are
 // serialized by its lock files (io/dir_lock.hpp), which need no flock.
 Handle file_access(const std::string& path) {
-  Handle fapl(check_type(H5Pcreate(H5P_FILE_ACCESS), "create a property list for " + path),
-              H5Pclose);
+  Handle fapl(check_type(H5Pcreate(H5P_FILE_ACCESS), "create a property list for " + path), H5Pclose);
 #if H5_VERSION_GE(1, 10, 7)
   check_type(H5Pset_file_locking(fapl.id(), flock_works(path), true), "set file locking for " + path);
 #endif
@@ -186,8 +186,7 @@ Handle string_type(std::size_t size) {
 }
 
 std::string read_string(const Handle& attr, hid_t loc, const std::string& name) {
-  const Handle stored(check(H5Aget_type(attr.id()), loc, "read the type of attribute", name),
-                      H5Tclose);
+  const Handle stored(check(H5Aget_type(attr.id()), loc, "read the type of attribute", name), H5Tclose);
   const htri_t variable = check(H5Tis_variable_str(stored.id()), loc, "read attribute", name);
   const H5T_cset_t cset = H5Tget_cset(stored.id());
   if (variable > 0) {
@@ -211,10 +210,8 @@ std::string read_string(const Handle& attr, hid_t loc, const std::string& name) 
 
 // A scalar (or one-element) string attribute; others are not "string attributes" here.
 bool is_string_attribute(const Handle& attr, hid_t loc, const std::string& name) {
-  const Handle type(check(H5Aget_type(attr.id()), loc, "read the type of attribute", name),
-                    H5Tclose);
-  const Handle space(check(H5Aget_space(attr.id()), loc, "read the shape of attribute", name),
-                     H5Sclose);
+  const Handle type(check(H5Aget_type(attr.id()), loc, "read the type of attribute", name), H5Tclose);
+  const Handle space(check(H5Aget_space(attr.id()), loc, "read the shape of attribute", name), H5Sclose);
   return H5Tget_class(type.id()) == H5T_STRING &&
          check(H5Sget_simple_extent_npoints(space.id()), loc, "read attribute", name) == 1;
 }
@@ -364,21 +361,21 @@ Handle open_file_image(const void* data, std::size_t size, const std::string& na
 void flush(const Handle& file) {
   if (H5Fflush(file.id(), H5F_SCOPE_GLOBAL) < 0) {
     const Stack stack = take_stack();
-    throw Error("cannot flush " + file_name(file.id()) + ": " + stack.text(), "cannot flush: " + stack.cause, stack.error);
+    throw Error("cannot flush " + file_name(file.id()) + ": " + stack.text(), "cannot flush: " + stack.cause,
+                stack.error);
   }
 }
 
 std::string file_name_of(const Handle& object) { return file_name(object.id()); }
 
 Handle create_group(const Handle& loc, const std::string& name) {
-  return {check(H5Gcreate2(loc.id(), name.c_str(), H5P_DEFAULT, H5P_DEFAULT, H5P_DEFAULT), loc.id(),
-                "create group", name),
-          H5Gclose};
+  return {
+      check(H5Gcreate2(loc.id(), name.c_str(), H5P_DEFAULT, H5P_DEFAULT, H5P_DEFAULT), loc.id(), "create group", name),
+      H5Gclose};
 }
 
 Handle open_group(const Handle& loc, const std::string& name) {
-  return {check(H5Gopen2(loc.id(), name.c_str(), H5P_DEFAULT), loc.id(), "open group", name),
-          H5Gclose};
+  return {check(H5Gopen2(loc.id(), name.c_str(), H5P_DEFAULT), loc.id(), "open group", name), H5Gclose};
 }
 
 bool exists(const Handle& loc, const std::string& name) {
@@ -405,10 +402,9 @@ void write_string_attribute(const Handle& loc, const std::string& name, const st
   check(H5Tset_strpad(type.id(), H5T_STR_NULLPAD), loc.id(), "write attribute", name);
   check(H5Tset_cset(type.id(), H5T_CSET_UTF8), loc.id(), "write attribute", name);
   const Handle space(check(H5Screate(H5S_SCALAR), loc.id(), "write attribute", name), H5Sclose);
-  Handle attr(
-      check(H5Acreate2(loc.id(), name.c_str(), type.id(), space.id(), H5P_DEFAULT, H5P_DEFAULT),
-            loc.id(), "create attribute", name),
-      H5Aclose);
+  Handle attr(check(H5Acreate2(loc.id(), name.c_str(), type.id(), space.id(), H5P_DEFAULT, H5P_DEFAULT), loc.id(),
+                    "create attribute", name),
+              H5Aclose);
   const std::string padded = value.empty() ? std::string(1, '\0') : value;
   check(H5Awrite(attr.id(), type.id(), padded.data()), loc.id(), "write attribute", name);
   attr.close();
@@ -453,9 +449,7 @@ std::map<std::string, std::string> read_attributes_as_text(const Handle& loc) {
         "list the attributes of");
   std::map<std::string, std::string> values;
   for (const std::string& name : names) {
-    const Handle attr(
-        check(H5Aopen(loc.id(), name.c_str(), H5P_DEFAULT), loc.id(), "open attribute", name),
-        H5Aclose);
+    const Handle attr(check(H5Aopen(loc.id(), name.c_str(), H5P_DEFAULT), loc.id(), "open attribute", name), H5Aclose);
     if (is_string_attribute(attr, loc.id(), name)) {
       values[name] = read_string(attr, loc.id(), name);
     } else if (is_integer_attribute(attr, loc.id(), name)) {
@@ -494,7 +488,7 @@ std::optional<std::vector<std::uint64_t>> read_uint64s_attribute(const Handle& l
   if (H5Tget_class(type.id()) != H5T_INTEGER || H5Tget_size(type.id()) != 8 || H5Tget_sign(type.id()) != H5T_SGN_NONE ||
       rank > 1 || count < 1 || static_cast<std::uint64_t>(count) > max_values)
     throw InputError(file_name(loc.id()) + ": attribute " + name + " is not a 1-D array of at most " +
-                  std::to_string(max_values) + " uint64");
+                     std::to_string(max_values) + " uint64");
   std::vector<std::uint64_t> values(static_cast<std::size_t>(count));
   check(H5Aread(attr.id(), H5T_NATIVE_UINT64, values.data()), loc.id(), "read attribute", name);
   return values;
@@ -507,7 +501,8 @@ int descriptor(const Handle& file) {
   const hid_t id = file.id();
   const Handle fapl(check(H5Fget_access_plist(id), id, "read the file access of"), H5Pclose);
   if (H5Pget_driver(fapl.id()) != H5FD_SEC2)
-    throw Error(file_name(id) + ": cannot read raw bytes: not a file of the sec2 driver", "cannot read raw bytes: not a file of the sec2 driver");
+    throw Error(file_name(id) + ": cannot read raw bytes: not a file of the sec2 driver",
+                "cannot read raw bytes: not a file of the sec2 driver");
   void* handle = nullptr;
   check(H5Fget_vfd_handle(id, H5P_DEFAULT, &handle), id, "read the file descriptor of");
   return *static_cast<int*>(handle);
@@ -558,7 +553,8 @@ Handle int8_enum_type(hid_t base, const std::vector<std::pair<std::string, std::
 Handle enum_type(hid_t base, const std::vector<std::string>& names) {
   silence();
   if (H5Tget_size(base) != 1 || names.size() > 127)
-    throw std::invalid_argument("h5::enum_type: " + std::to_string(names.size()) + " names over a base of " + std::to_string(H5Tget_size(base)) + " bytes");
+    throw std::invalid_argument("h5::enum_type: " + std::to_string(names.size()) + " names over a base of " +
+                                std::to_string(H5Tget_size(base)) + " bytes");
   Handle type(check_type(H5Tenum_create(base), "create an enum type"), H5Tclose);
   for (std::size_t i = 0; i < names.size(); ++i) {
     const auto value = static_cast<std::uint8_t>(i);  // the same byte for int8 and uint8 below 128
@@ -576,18 +572,13 @@ CompoundBuilder& CompoundBuilder::add(std::string name, std::size_t offset, hid_
   return *this;
 }
 
-CompoundBuilder& CompoundBuilder::append(std::string name, hid_t type) {
-  return add(std::move(name), end_, type);
-}
+CompoundBuilder& CompoundBuilder::append(std::string name, hid_t type) { return add(std::move(name), end_, type); }
 
 Handle CompoundBuilder::build(std::size_t size) const {
   silence();
-  Handle type(
-      check_type(H5Tcreate(H5T_COMPOUND, size != 0 ? size : end_), "create a compound type"),
-      H5Tclose);
+  Handle type(check_type(H5Tcreate(H5T_COMPOUND, size != 0 ? size : end_), "create a compound type"), H5Tclose);
   for (const Member& m : members_) {
-    check_type(H5Tinsert(type.id(), m.name.c_str(), m.offset, m.type),
-               "add compound member '" + m.name + "'");
+    check_type(H5Tinsert(type.id(), m.name.c_str(), m.offset, m.type), "add compound member '" + m.name + "'");
   }
   return type;
 }
@@ -602,15 +593,13 @@ Handle create_dataset(const Handle& loc, const std::string& name, hid_t file_typ
   const bool growable = layout.chunk_rows > 0;
   const hsize_t dims[1] = {count};
   const hsize_t max_dims[1] = {growable ? H5S_UNLIMITED : count};
-  const Handle space(check(H5Screate_simple(1, dims, max_dims), at, "create the shape of", name),
-                     H5Sclose);
+  const Handle space(check(H5Screate_simple(1, dims, max_dims), at, "create the shape of", name), H5Sclose);
   const Handle dcpl(check(H5Pcreate(H5P_DATASET_CREATE), at, "create dataset", name), H5Pclose);
   const hsize_t chunk[1] = {growable ? layout.chunk_rows : std::clamp<std::size_t>(count, 1, kDefaultChunk)};
   check(H5Pset_chunk(dcpl.id(), 1, chunk), at, "set the chunks of", name);
   if (layout.deflate_level >= 0) {
     check(H5Pset_shuffle(dcpl.id()), at, "set the shuffle filter of", name);
-    check(H5Pset_deflate(dcpl.id(), static_cast<unsigned>(layout.deflate_level)), at,
-          "set the compression of", name);
+    check(H5Pset_deflate(dcpl.id(), static_cast<unsigned>(layout.deflate_level)), at, "set the compression of", name);
   }
   // Last in the pipeline: the checksum covers the bytes as stored, so damage is found before
   // anything is decompressed.
@@ -622,12 +611,11 @@ Handle create_dataset(const Handle& loc, const std::string& name, hid_t file_typ
 
 }  // namespace
 
-void write_dataset(const Handle& loc, const std::string& name, hid_t file_type, hid_t mem_type,
-                   const void* data, std::size_t count, const Layout& layout) {
+void write_dataset(const Handle& loc, const std::string& name, hid_t file_type, hid_t mem_type, const void* data,
+                   std::size_t count, const Layout& layout) {
   Handle dataset = create_dataset(loc, name, file_type, count, layout);
   if (count > 0) {
-    check(H5Dwrite(dataset.id(), mem_type, H5S_ALL, H5S_ALL, H5P_DEFAULT, data), loc.id(),
-          "write dataset", name);
+    check(H5Dwrite(dataset.id(), mem_type, H5S_ALL, H5S_ALL, H5P_DEFAULT, data), loc.id(), "write dataset", name);
   }
   dataset.close();  // writes the cached chunks: checked, unlike a destructor
 }
@@ -656,15 +644,15 @@ void GrowingDataset::append(hid_t mem_type, const void* data, std::size_t count)
 void GrowingDataset::close() { dataset_.close(); }
 
 Handle open_dataset(const Handle& loc, const std::string& name) {
-  return {check(H5Dopen2(loc.id(), name.c_str(), H5P_DEFAULT), loc.id(), "open dataset", name),
-          H5Dclose};
+  return {check(H5Dopen2(loc.id(), name.c_str(), H5P_DEFAULT), loc.id(), "open dataset", name), H5Dclose};
 }
 
 std::size_t length(const Handle& dataset) {
   const hid_t id = dataset.id();
   const Handle space(check(H5Dget_space(id), id, "read the shape of"), H5Sclose);
   if (check(H5Sget_simple_extent_ndims(space.id()), id, "read the shape of") != 1) {
-    throw Error(file_name(id) + ": " + object_path(id, "") + " is not a 1-D dataset", object_path(id, "") + " is not a 1-D dataset");
+    throw Error(file_name(id) + ": " + object_path(id, "") + " is not a 1-D dataset",
+                object_path(id, "") + " is not a 1-D dataset");
   }
   hsize_t dims[1] = {0};
   check(H5Sget_simple_extent_dims(space.id(), dims, nullptr), id, "read the shape of");
@@ -688,7 +676,8 @@ std::vector<std::string> member_names(const Handle& dataset) {
   const hid_t id = dataset.id();
   const Handle type(check(H5Dget_type(id), id, "read the type of"), H5Tclose);
   if (H5Tget_class(type.id()) != H5T_COMPOUND) {
-    throw Error(file_name(id) + ": " + object_path(id, "") + " is not a compound dataset", object_path(id, "") + " is not a compound dataset");
+    throw Error(file_name(id) + ": " + object_path(id, "") + " is not a compound dataset",
+                object_path(id, "") + " is not a compound dataset");
   }
   const int count = check(H5Tget_nmembers(type.id()), id, "read the members of");
   std::vector<std::string> names;
@@ -720,7 +709,8 @@ Handle member_type(const Handle& dataset, const std::string& name) {
   silence();
   const int index = H5Tget_member_index(type.id(), name.c_str());
   if (index < 0) fail(id, "find member '" + name + "' of");
-  return Handle(check(H5Tget_member_type(type.id(), static_cast<unsigned>(index)), id, "read the type of member '" + name + "' of"),
+  return Handle(check(H5Tget_member_type(type.id(), static_cast<unsigned>(index)), id,
+                      "read the type of member '" + name + "' of"),
                 H5Tclose);
 }
 
@@ -738,8 +728,10 @@ std::vector<std::pair<std::string, int>> enum_members(const Handle& type) {
     std::string text(name);
     H5free_memory(name);
     unsigned char byte = 0;
-    check_type(H5Tget_member_value(type.id(), static_cast<unsigned>(i), &byte), "read the value of enum member '" + text + "'");
-    members.emplace_back(std::move(text), is_signed ? static_cast<int>(static_cast<signed char>(byte)) : static_cast<int>(byte));
+    check_type(H5Tget_member_value(type.id(), static_cast<unsigned>(i), &byte),
+               "read the value of enum member '" + text + "'");
+    members.emplace_back(std::move(text),
+                         is_signed ? static_cast<int>(static_cast<signed char>(byte)) : static_cast<int>(byte));
   }
   return members;
 }
@@ -760,7 +752,8 @@ void read_range(const Handle& dataset, hid_t mem_type, std::size_t first, std::s
   check(H5Dread(id, mem_type, mem_space.id(), file_space.id(), H5P_DEFAULT, out), id, "read");
 }
 
-void write_int32s(const Handle& loc, const std::string& name, const std::vector<std::int32_t>& v) {  // chunked, checksummed
+void write_int32s(const Handle& loc, const std::string& name,
+                  const std::vector<std::int32_t>& v) {  // chunked, checksummed
   write_dataset(loc, name, H5T_STD_I32LE, H5T_NATIVE_INT32, v.data(), v.size());
 }
 

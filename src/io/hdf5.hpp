@@ -31,7 +31,9 @@ class Error : public nqc::Error {
   /// `error`: the errno HDF5 reported (0: the cause is the file's content); the exit code is
   /// errno_exit_code(error) for a system cause, else kExitBadInput.
   Error(const std::string& what, std::string detail, int error = 0)
-      : nqc::Error(error != 0 ? errno_exit_code(error) : kExitBadInput, what), detail_(std::move(detail)), error_(error) {}
+      : nqc::Error(error != 0 ? errno_exit_code(error) : kExitBadInput, what),
+        detail_(std::move(detail)),
+        error_(error) {}
   [[nodiscard]] const std::string& detail() const { return detail_; }
   /// True when the cause is the operating system's (a file that cannot be opened, a full
   /// disk), not the file's content.
@@ -68,8 +70,7 @@ class Handle {
   /// Takes ownership of `id` (which must be valid), closed later by `closer`.
   Handle(hid_t id, Closer closer) noexcept : id_(id), closer_(closer) {}
   Handle(Handle&& other) noexcept
-      : id_(std::exchange(other.id_, H5I_INVALID_HID)),
-        closer_(std::exchange(other.closer_, nullptr)) {}
+      : id_(std::exchange(other.id_, H5I_INVALID_HID)), closer_(std::exchange(other.closer_, nullptr)) {}
   Handle& operator=(Handle&& other) noexcept;
   Handle(const Handle&) = delete;
   Handle& operator=(const Handle&) = delete;
@@ -183,8 +184,8 @@ struct Layout {
 /// Creates the 1-D dataset `name` of `count` elements of `file_type` in `loc`, writes
 /// `data` (elements of `mem_type`, converted by HDF5) and closes it, checked. Datasets with
 /// chunk_rows > 0 have an unlimited maximum size.
-void write_dataset(const Handle& loc, const std::string& name, hid_t file_type, hid_t mem_type,
-                   const void* data, std::size_t count, const Layout& layout = {});
+void write_dataset(const Handle& loc, const std::string& name, hid_t file_type, hid_t mem_type, const void* data,
+                   std::size_t count, const Layout& layout = {});
 /// A 1-D dataset written piece by piece (chunked, unlimited maximum size, `layout`'s filters
 /// and Fletcher32), for data larger than memory: the merge of shard files.
 class GrowingDataset {

@@ -22,7 +22,8 @@ constexpr std::size_t kHeader = 16;
 
 std::uint64_t load_le(std::string_view bytes, std::size_t at, std::size_t width) {
   std::uint64_t v = 0;
-  for (std::size_t i = 0; i < width; ++i) v |= static_cast<std::uint64_t>(static_cast<unsigned char>(bytes[at + i])) << (8 * i);
+  for (std::size_t i = 0; i < width; ++i)
+    v |= static_cast<std::uint64_t>(static_cast<unsigned char>(bytes[at + i])) << (8 * i);
   return v;
 }
 
@@ -63,7 +64,8 @@ std::string covered(const std::vector<std::string>& names, const std::vector<std
 
 }  // namespace
 
-void write_text_attributes(const Handle& file, const std::map<std::string, std::string>& texts, const std::string& checksum) {
+void write_text_attributes(const Handle& file, const std::map<std::string, std::string>& texts,
+                           const std::string& checksum) {
   std::vector<std::string> names;
   std::vector<std::string> values;  // non-empty ones: an empty string may have no heap object
   for (const auto& [name, value] : texts) {
@@ -115,7 +117,7 @@ TextCheck check_text_attributes(const Handle& file, const std::string& checksum)
   if (!stored) return TextCheck::unchecked;
   if (stored->size() % 2 == 0)
     throw InputError(file_name_of(file) + ": attribute " + checksum + " holds " + std::to_string(stored->size()) +
-                  " values, expected 1 + 2 per heap collection");
+                     " values, expected 1 + 2 per heap collection");
   const std::uint64_t end = raw_size(file);
   std::vector<std::string> heaps;
   std::uint64_t named = 0;  // collections do not overlap: all of them fit in the file

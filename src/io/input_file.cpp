@@ -145,5 +145,4 @@ void InputFile::release(std::size_t from, std::size_t to) const {
   if (to > from) ::madvise(const_cast<char*>(map_) + from, to - from, MADV_DONTNEED);
 }
 
-
 }  // namespace nqc

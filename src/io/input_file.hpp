@@ -58,8 +58,8 @@ class InputFile {
 
   /// The size in bytes (of a stream: of the bytes in memory).
   [[nodiscard]] std::size_t size() const { return size_; }
-  /// The whole content (of a stream: the bytes in memory). A regular file is memory-mapped on the first call (read-ahead
-  /// advised as sequential; read into memory if it cannot be mapped). Thread-safe.
+  /// The whole content (of a stream: the bytes in memory). A regular file is memory-mapped on the first call
+  /// (read-ahead advised as sequential; read into memory if it cannot be mapped). Thread-safe.
   [[nodiscard]] std::string_view bytes() const;
   /// Copies bytes offset .. offset + count - 1 (fewer at the end) to `out` and returns how
   /// many: pread(2) for a file, so the bytes pass through the processor's cache once and
@@ -81,12 +81,13 @@ class InputFile {
   /// Reads a stream on into owned_ until its end or `max_bytes` in all.
   void fill(std::uintmax_t max_bytes) const;
 
-  int fd_ = -1;               ///< the regular file read in place; -1 for bytes in memory
+  int fd_ = -1;                  ///< the regular file read in place; -1 for bytes in memory
   mutable bool stream_ = false;  ///< is_stream()
   mutable int stream_fd_ = -1;   ///< a stream's descriptor, until its end is read
-  bool close_fd_ = false;     ///< false for standard input
+  bool close_fd_ = false;        ///< false for standard input
   mutable std::size_t size_ = 0;
-  mutable std::string owned_;  ///< the bytes in memory (a stream's first bytes, from_memory, or a file that cannot be mapped)
+  mutable std::string
+      owned_;  ///< the bytes in memory (a stream's first bytes, from_memory, or a file that cannot be mapped)
   mutable std::once_flag map_once_;
   mutable const char* map_ = nullptr;  ///< the mapping made by bytes(), or null
   std::string name_;

@@ -35,7 +35,8 @@ bool write_all(int fd, const std::string& bytes) {
 }
 
 // The child's message: kind, then bytes, detail, error.
-std::string message(IsolatedOutcome::Kind kind, const std::string& bytes, const std::string& detail = "", int error = 0) {
+std::string message(IsolatedOutcome::Kind kind, const std::string& bytes, const std::string& detail = "",
+                    int error = 0) {
   ByteWriter w;
   w.put_value(kind);
   w.put_string(bytes);
@@ -149,8 +150,9 @@ IsolatedOutcome run_isolated(const std::function<std::string()>& work, unsigned 
     if (signal == SIGALRM)
       return outcome_of(Kind::died, "did not end within " + std::to_string(limit != nullptr ? *limit : seconds) + " s");
     const char* abbrev = ::sigabbrev_np(signal);  // "SEGV"
-    return outcome_of(Kind::died, std::string("crashed the HDF5 library (") +
-                                      (abbrev != nullptr ? std::string("SIG") + abbrev : "signal " + std::to_string(signal)) + ")");
+    return outcome_of(Kind::died,
+                      std::string("crashed the HDF5 library (") +
+                          (abbrev != nullptr ? std::string("SIG") + abbrev : "signal " + std::to_string(signal)) + ")");
   }
   if (!WIFEXITED(status) || WEXITSTATUS(status) != 0)
     return outcome_of(Kind::died, "crashed the HDF5 library (exit status " + std::to_string(WEXITSTATUS(status)) + ")");

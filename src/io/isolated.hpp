@@ -18,10 +18,10 @@ namespace nqc {
 /// How a function run by run_isolated ended.
 struct IsolatedOutcome {
   enum class Kind {
-    returned,     ///< it returned: `bytes` is its result
-    error,        ///< it threw an nqc::Error (InputError, IoError, ...): `bytes` is what(), `error` its code
-    hdf5_error,   ///< it threw nqc::h5::Error: `bytes` is what(), `detail` and `error` (errno) its own
-    died,         ///< the child died: `bytes` says how ("crashed the HDF5 library (SIGSEGV)", ...)
+    returned,    ///< it returned: `bytes` is its result
+    error,       ///< it threw an nqc::Error (InputError, IoError, ...): `bytes` is what(), `error` its code
+    hdf5_error,  ///< it threw nqc::h5::Error: `bytes` is what(), `detail` and `error` (errno) its own
+    died,        ///< the child died: `bytes` says how ("crashed the HDF5 library (SIGSEGV)", ...)
   };
   Kind kind = Kind::returned;
   std::string bytes;

@@ -10,7 +10,8 @@ namespace nqc {
 
 bool is_std_stream(const std::filesystem::path& path) { return path.native() == "-"; }
 
-void refuse_std_stream(const std::string& option, const std::filesystem::path& value, const std::string& what, bool input) {
+void refuse_std_stream(const std::string& option, const std::filesystem::path& value, const std::string& what,
+                       bool input) {
   if (is_std_stream(value))
     throw InputError(option + ": '-' (standard " + (input ? "input" : "output") + ") cannot be " + what);
 }

@@ -94,9 +94,12 @@ class LongToken {
     if (head_.size() < text::kQuotedBytes) head_.append(bytes.substr(0, text::kQuotedBytes - head_.size()));
     for (const char c : bytes) {
       if (bad_) return;
-      if (c == '-' && length_ == 0) negative_ = true;
-      else if (!text::is_digit(c)) bad_ = true;
-      else if ((c != '0' || !digits_.empty()) && digits_.size() < 21) digits_.push_back(c);
+      if (c == '-' && length_ == 0)
+        negative_ = true;
+      else if (!text::is_digit(c))
+        bad_ = true;
+      else if ((c != '0' || !digits_.empty()) && digits_.size() < 21)
+        digits_.push_back(c);
       ++length_;
     }
   }
@@ -215,7 +218,8 @@ text::Scan read_part(const InputFile& in, std::size_t from, std::size_t to, std:
 [[noreturn]] void throw_first_error(std::string_view text, const std::string& source) {
   std::int64_t rows = 0;
   for_each_token(text, [&](const Token& t, std::size_t offset) {
-    if (t.kind == Token::bad) throw InputError(bad_token(source, line_at(text, offset), static_cast<std::uint64_t>(rows) + 1, t));
+    if (t.kind == Token::bad)
+      throw InputError(bad_token(source, line_at(text, offset), static_cast<std::uint64_t>(rows) + 1, t));
     if (rows == kMaxN) throw InputError(too_many_values(source, kMaxN));
     ++rows;
     return true;
@@ -254,11 +258,13 @@ std::vector<std::size_t> part_bounds(const InputFile& in) {
   char head[3] = {};
   const std::size_t got = in.read_at(0, head, sizeof head);
   std::vector<std::size_t> bounds{first_byte(std::string_view(head, got))};
-  const std::size_t threads = std::clamp<std::size_t>(std::thread::hardware_concurrency(), 1, std::clamp<std::size_t>(size / kMinPart, 1, 8));
+  const std::size_t threads =
+      std::clamp<std::size_t>(std::thread::hardware_concurrency(), 1, std::clamp<std::size_t>(size / kMinPart, 1, 8));
   std::string window(kWindow, '\0');
   for (std::size_t k = 1; k < threads; ++k) {
     std::size_t lf = std::string_view::npos;
-    for (std::size_t at = std::max(bounds.back(), k * (size / threads)); lf == std::string_view::npos && at < size; at += kWindow) {
+    for (std::size_t at = std::max(bounds.back(), k * (size / threads)); lf == std::string_view::npos && at < size;
+         at += kWindow) {
       const std::string_view part(window.data(), in.read_at(at, window.data(), kWindow));
       if (const std::size_t i = part.find('\n'); i != std::string_view::npos) lf = at + i;
       if (at - k * (size / threads) > kMinPart) break;  // no line feed near: fewer parts
@@ -276,7 +282,8 @@ std::vector<std::size_t> part_bounds(const InputFile& in) {
 // (a LF first then ends no line), set to whether its last byte is one.
 std::int64_t line_ends(std::string_view piece, bool& after_cr) {
   if (piece.find('\r') == std::string_view::npos) {
-    const std::int64_t ends = std::count(piece.begin(), piece.end(), '\n') - (after_cr && piece.starts_with('\n') ? 1 : 0);
+    const std::int64_t ends =
+        std::count(piece.begin(), piece.end(), '\n') - (after_cr && piece.starts_with('\n') ? 1 : 0);
     if (!piece.empty()) after_cr = false;
     return ends;
   }
@@ -338,11 +345,13 @@ class StreamText {
       std::memcpy(out, head.data() + head_at_, got);
       head_at_ += got;
     } else {
-      got = in_->read_stream(out, static_cast<std::size_t>(std::min<std::uint64_t>(count, limits_.max_bytes + 1 - bytes_)));
+      got = in_->read_stream(out,
+                             static_cast<std::size_t>(std::min<std::uint64_t>(count, limits_.max_bytes + 1 - bytes_)));
     }
     bytes_ += got;
     if (bytes_ > limits_.max_bytes)
-      text::require_at_most(in_->name(), limits_.max_bytes + 1, limits_.max_bytes, "text composition on a stream", true);
+      text::require_at_most(in_->name(), limits_.max_bytes + 1, limits_.max_bytes, "text composition on a stream",
+                            true);
     if (keeping_ && kept_.size() + got > limits_.keep_bytes) {
       keeping_ = false;
       std::string().swap(kept_);
@@ -395,11 +404,14 @@ class StreamText {
     out.composition.q = values_.take();
     if (out_of_range_0_n) {
       const std::vector<Index>& q = out.composition.q;
-      const auto before = q.begin() + static_cast<std::ptrdiff_t>(first_out_of_range_ ? first_out_of_range_->row - 1 : n);
+      const auto before =
+          q.begin() + static_cast<std::ptrdiff_t>(first_out_of_range_ ? first_out_of_range_->row - 1 : n);
       const auto above = std::find_if(q.begin(), before, [n](Index v) { return static_cast<std::uint64_t>(v) > n; });
       if (above != before)
-        throw InputError(out_of_range(name, 0, static_cast<std::uint64_t>(above - q.begin()) + 1, std::to_string(*above), n));
-      throw InputError(out_of_range(name, first_out_of_range_->line, first_out_of_range_->row, first_out_of_range_->shown, n));
+        throw InputError(
+            out_of_range(name, 0, static_cast<std::uint64_t>(above - q.begin()) + 1, std::to_string(*above), n));
+      throw InputError(
+          out_of_range(name, first_out_of_range_->line, first_out_of_range_->row, first_out_of_range_->shown, n));
     }
     if (keeping_) out.text = InputFile::from_memory(std::move(kept_), name);
     return out;
@@ -407,13 +419,13 @@ class StreamText {
 
   std::shared_ptr<const InputFile> in_;
   StreamLimits limits_;
-  std::size_t head_at_ = 0;    // bytes of in_->bytes() read
-  std::uint64_t bytes_ = 0;    // bytes of the stream read
-  std::string kept_;           // those bytes, while keeping_
+  std::size_t head_at_ = 0;  // bytes of in_->bytes() read
+  std::uint64_t bytes_ = 0;  // bytes of the stream read
+  std::string kept_;         // those bytes, while keeping_
   bool keeping_ = true;
   StreamValues values_;
   std::uint64_t max_value_ = 0;
-  std::int64_t line_ = 1;      // the line of the next byte
+  std::int64_t line_ = 1;  // the line of the next byte
   bool after_cr_ = false;
   std::optional<OutOfRange> first_out_of_range_;
 };

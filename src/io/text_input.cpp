@@ -66,8 +66,8 @@ std::string quoted(std::string_view bytes, std::size_t max) {
 void require_at_most(const std::string& name, std::uintmax_t size, std::uintmax_t max_bytes, const std::string& what,
                      bool at_least) {
   if (size > max_bytes)
-    throw InputError(name + ": " + (at_least ? "at least " : "") + std::to_string(size) + " bytes, more than a " + what +
-                     " may have (" + std::to_string(max_bytes >> 20) + " MiB)");
+    throw InputError(name + ": " + (at_least ? "at least " : "") + std::to_string(size) + " bytes, more than a " +
+                     what + " may have (" + std::to_string(max_bytes >> 20) + " MiB)");
 }
 
 std::string read_small_file(const std::filesystem::path& file, std::uintmax_t max_bytes, const std::string& what) {
@@ -75,7 +75,8 @@ std::string read_small_file(const std::filesystem::path& file, std::uintmax_t ma
   const std::string name = file.string();
   std::error_code ec;
   if (fs::is_directory(file, ec)) throw InputError(name + ": cannot open: is a directory");
-  if (fs::exists(file, ec) && !fs::is_regular_file(file, ec)) throw InputError(name + ": cannot open: not a regular file");
+  if (fs::exists(file, ec) && !fs::is_regular_file(file, ec))
+    throw InputError(name + ": cannot open: not a regular file");
   if (const auto size = fs::file_size(file, ec); !ec) require_at_most(name, size, max_bytes, what);
   errno = 0;
   std::ifstream in(file, std::ios::binary);

@@ -18,7 +18,9 @@ namespace nqc::text {
 inline constexpr std::string_view kByteOrderMark = "\xEF\xBB\xBF";  // UTF-8, as some editors write
 
 /// Where the content starts: after a UTF-8 byte-order mark.
-inline std::size_t first_byte(std::string_view text) { return text.starts_with(kByteOrderMark) ? kByteOrderMark.size() : 0; }
+inline std::size_t first_byte(std::string_view text) {
+  return text.starts_with(kByteOrderMark) ? kByteOrderMark.size() : 0;
+}
 
 /// The whitespace of a line: space, tab, vertical tab, form feed (line ends are gone).
 inline bool is_blank(char c) { return c == ' ' || c == '\t' || c == '\v' || c == '\f'; }

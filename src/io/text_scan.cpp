@@ -21,7 +21,8 @@ constexpr std::uint64_t kMaxN = kMaxBoardSize;
 [[gnu::always_inline]] inline std::uint64_t eight_digits(std::uint64_t v) {
   v = v * 10 + (v >> 8);
   return (((v & 0x000000FF000000FFULL) * 0x000F424000000064ULL) +
-          (((v >> 16) & 0x000000FF000000FFULL) * 0x0000271000000001ULL)) >> 32;
+          (((v >> 16) & 0x000000FF000000FFULL) * 0x0000271000000001ULL)) >>
+         32;
 }
 
 constexpr std::uint64_t kOnes = 0x0101010101010101ULL;
@@ -38,7 +39,8 @@ constexpr std::uint64_t kOnes = 0x0101010101010101ULL;
 // nibble ('0' is 0x30).
 constexpr auto kDigitMask = [] {
   std::array<std::uint64_t, 9> m{};
-  for (int len = 1; len <= 8; ++len) m[static_cast<std::size_t>(len)] = 0x0F0F0F0F0F0F0F0FULL & (~std::uint64_t{0} << (8 * (8 - len)));
+  for (int len = 1; len <= 8; ++len)
+    m[static_cast<std::size_t>(len)] = 0x0F0F0F0F0F0F0F0FULL & (~std::uint64_t{0} << (8 * (8 - len)));
   return m;
 }();
 
@@ -78,9 +80,11 @@ struct BlockMasks {
 #if defined(__SSE2__)
   for (int k = 0; k < 4; ++k) {
     const __m128i b = _mm_loadu_si128(reinterpret_cast<const __m128i*>(p + 16 * k));
-    const __m128i digit = _mm_and_si128(_mm_cmpgt_epi8(b, _mm_set1_epi8('0' - 1)), _mm_cmplt_epi8(b, _mm_set1_epi8('9' + 1)));
-    const __m128i space = _mm_or_si128(_mm_or_si128(_mm_cmpeq_epi8(b, _mm_set1_epi8(' ')), _mm_cmpeq_epi8(b, _mm_set1_epi8('\n'))),
-                                       _mm_or_si128(_mm_cmpeq_epi8(b, _mm_set1_epi8('\r')), _mm_cmpeq_epi8(b, _mm_set1_epi8('\t'))));
+    const __m128i digit =
+        _mm_and_si128(_mm_cmpgt_epi8(b, _mm_set1_epi8('0' - 1)), _mm_cmplt_epi8(b, _mm_set1_epi8('9' + 1)));
+    const __m128i space =
+        _mm_or_si128(_mm_or_si128(_mm_cmpeq_epi8(b, _mm_set1_epi8(' ')), _mm_cmpeq_epi8(b, _mm_set1_epi8('\n'))),
+                     _mm_or_si128(_mm_cmpeq_epi8(b, _mm_set1_epi8('\r')), _mm_cmpeq_epi8(b, _mm_set1_epi8('\t'))));
     m.digits |= static_cast<std::uint64_t>(static_cast<unsigned>(_mm_movemask_epi8(digit))) << (16 * k);
     m.spaces |= static_cast<std::uint64_t>(static_cast<unsigned>(_mm_movemask_epi8(space))) << (16 * k);
   }
@@ -181,7 +185,8 @@ template <bool kWide>
 
 // scan, four numbers at a time (kWide) or one.
 template <bool kWide>
-[[gnu::always_inline]] inline Scan fast_pass_impl(std::string_view text, std::size_t from, std::size_t to, Output& out) {
+[[gnu::always_inline]] inline Scan fast_pass_impl(std::string_view text, std::size_t from, std::size_t to,
+                                                  Output& out) {
   constexpr std::size_t kGrow = std::size_t{1} << 20;
   const char* const begin = text.data();
   const char* const stop = begin + to;
@@ -251,8 +256,8 @@ bool has_lzcnt() {
   return __get_cpuid(0x80000001u, &eax, &ebx, &ecx, &edx) != 0 && (ecx & (1u << 5)) != 0;
 }
 
-[[gnu::target("avx2,bmi,bmi2,popcnt,lzcnt")]] Scan fast_pass_avx2(std::string_view text, std::size_t from, std::size_t to,
-                                                                    Output& out) {
+[[gnu::target("avx2,bmi,bmi2,popcnt,lzcnt")]] Scan fast_pass_avx2(std::string_view text, std::size_t from,
+                                                                  std::size_t to, Output& out) {
   return fast_pass_impl<true>(text, from, to, out);
 }
 #endif
@@ -261,8 +266,8 @@ bool has_lzcnt() {
 
 Scan scan(std::string_view text, std::size_t from, std::size_t to, Output& out) {
 #if defined(__x86_64__)
-  static const bool wide = __builtin_cpu_supports("avx2") && __builtin_cpu_supports("bmi") && __builtin_cpu_supports("bmi2") &&
-                           __builtin_cpu_supports("popcnt") && has_lzcnt();
+  static const bool wide = __builtin_cpu_supports("avx2") && __builtin_cpu_supports("bmi") &&
+                           __builtin_cpu_supports("bmi2") && __builtin_cpu_supports("popcnt") && has_lzcnt();
   if (wide) return fast_pass_avx2(text, from, to, out);
 #endif
   return fast_pass_portable(text, from, to, out);

@@ -69,8 +69,10 @@ inline Token read_token(std::string_view text, std::size_t i) {
   t.text = text.substr(i, end - i);
   const char* last = t.text.data() + t.text.size();
   const auto [ptr, ec] = std::from_chars(t.text.data(), last, t.value);
-  if (ptr == last && ec == std::errc()) t.kind = Token::integer;
-  else if (ptr == last && ec == std::errc::result_out_of_range) t.kind = Token::overflow;
+  if (ptr == last && ec == std::errc())
+    t.kind = Token::integer;
+  else if (ptr == last && ec == std::errc::result_out_of_range)
+    t.kind = Token::overflow;
   return t;
 }
 

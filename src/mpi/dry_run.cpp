@@ -7,18 +7,19 @@ namespace fs = std::filesystem;
 
 std::string dry_run_text(const DryRun& d) {
   const PlanEstimate estimate = estimate_plan(d.plan);
-  std::string out = fmt::format("config {}: {} shards, {} cases, output {}\n", d.config_file.string(), d.plan.shards.size(),
-                                d.plan.total_cases, d.config.output);
+  std::string out = fmt::format("config {}: {} shards, {} cases, output {}\n", d.config_file.string(),
+                                d.plan.shards.size(), d.plan.total_cases, d.config.output);
   out += fmt::format("{:>12} {:>10} {:>14} {:>16}\n", "n", "shards", "cases", "est. CPU s");
   for (const PlanSize& size : estimate.by_n)
     out += fmt::format("{:>12} {:>10} {:>14} {:>16.1f}\n", size.n, size.shards, size.cases, size.cpu_seconds);
   out += fmt::format("{:>12} {:>10} {:>14} {:>16.1f}  ({:.2f} core-hours)\n", "total", d.plan.shards.size(),
                      d.plan.total_cases, estimate.cpu_seconds, estimate.core_hours());
   if (d.finished)
-    out += fmt::format("{}: the run of this config is finished ({}): nothing to do (--force starts it over)\n", d.config.output,
-                       (fs::path(d.config.output) / "results.h5").string());
+    out += fmt::format("{}: the run of this config is finished ({}): nothing to do (--force starts it over)\n",
+                       d.config.output, (fs::path(d.config.output) / "results.h5").string());
   else if (d.has_shards)
-    out += fmt::format("{} holds {} shard files of this config: --resume continues the run\n", d.config.output, d.shards_done);
+    out += fmt::format("{} holds {} shard files of this config: --resume continues the run\n", d.config.output,
+                       d.shards_done);
   return out;
 }
 

@@ -8,8 +8,13 @@
 
 namespace nqc {
 
-Progress::Progress(std::uint64_t total, double total_cost_s, std::uint64_t already, double already_cost_s, double interval_s)
-    : total_(total), already_(already), total_cost_s_(total_cost_s), already_cost_s_(already_cost_s), interval_s_(interval_s) {}
+Progress::Progress(std::uint64_t total, double total_cost_s, std::uint64_t already, double already_cost_s,
+                   double interval_s)
+    : total_(total),
+      already_(already),
+      total_cost_s_(total_cost_s),
+      already_cost_s_(already_cost_s),
+      interval_s_(interval_s) {}
 
 std::string progress_line(std::uint64_t total, double total_cost_s, std::uint64_t already, double already_cost_s,
                           std::uint64_t done_cases, double cost_s, double elapsed_s) {
@@ -27,9 +32,9 @@ void Progress::log(std::uint64_t done_cases, std::uint64_t cost_us) {
   const auto now = std::chrono::steady_clock::now();
   last_ = now;
   logged_ = true;
-  spdlog::info("{}", progress_line(total_, total_cost_s_, already_, already_cost_s_, done_cases,
-                                   1e-6 * static_cast<double>(cost_us),
-                                   std::chrono::duration<double>(now - start_).count()));
+  spdlog::info("{}",
+               progress_line(total_, total_cost_s_, already_, already_cost_s_, done_cases,
+                             1e-6 * static_cast<double>(cost_us), std::chrono::duration<double>(now - start_).count()));
 }
 
 ProgressLog::ProgressLog(Progress& progress, WorkCounter& counter, bool root)

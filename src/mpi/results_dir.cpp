@@ -83,9 +83,11 @@ void check_config_file(const fs::path& dir, const std::string& config_text, cons
   if (hashes.empty() && !fs::exists(dir / "results.h5", ec)) {
     // Nothing to lose: --repair makes the directory this config's.
     if (repair) return;
-    throw InputError(stored.string() + ": " + (problem.empty() ? "another config's (it differs from this one)" : "damaged (" + problem + ")") +
-                     ", and the directory holds no result files yet: choose another output directory, or run again with --repair "
-                     "to rewrite it from this config");
+    throw InputError(
+        stored.string() + ": " +
+        (problem.empty() ? "another config's (it differs from this one)" : "damaged (" + problem + ")") +
+        ", and the directory holds no result files yet: choose another output directory, or run again with --repair "
+        "to rewrite it from this config");
   }
   if (hashes.empty() && problem.empty())
     throw InputError(dir.string() + ": holds results of another config (" + stored.string() +
@@ -96,23 +98,25 @@ void check_config_file(const fs::path& dir, const std::string& config_text, cons
   const std::string why = problem.empty() ? "it is not the config its " + count + " were written with" : problem;
   if (hashes == std::set<std::string>{config_hash}) {
     if (!repair)
-      throw InputError(stored.string() + ": damaged (" + why + "); the " + count + " there carry this config's config_hash " +
-                       config_hash + ": run again with --resume --repair to rewrite it from this config");
-    spdlog::warn("{}: damaged ({}); rewritten from this config, whose config_hash the {} there carry", stored.string(), why,
-                 count);
+      throw InputError(stored.string() + ": damaged (" + why + "); the " + count +
+                       " there carry this config's config_hash " + config_hash +
+                       ": run again with --resume --repair to rewrite it from this config");
+    spdlog::warn("{}: damaged ({}); rewritten from this config, whose config_hash the {} there carry", stored.string(),
+                 why, count);
     return;
   }
   for (const std::string& h : hashes)
     if (h != config_hash)
       throw InputError(stored.string() + ": damaged or another config's (" + why +
-                       "), and result files there belong to another config (config_hash " + text::escaped(h) + ", this config " +
-                       config_hash + "); choose another output directory");
+                       "), and result files there belong to another config (config_hash " + text::escaped(h) +
+                       ", this config " + config_hash + "); choose another output directory");
 }
 
 // What DIR/plan.json says, against this launch's plan and the result files. Throws
 // nqc::InputError when the run may not go on; sets `rewrite` when plan.json must be
 // (re)written.
-void check_plan_file(const fs::path& dir, const PinnedPlan& pinned, const Contents& contents, bool repair, bool& rewrite) {
+void check_plan_file(const fs::path& dir, const PinnedPlan& pinned, const Contents& contents, bool repair,
+                     bool& rewrite) {
   const fs::path file = dir / "plan.json";
   const std::string plan_hash = pinned.hash();
   std::error_code ec;
@@ -126,8 +130,9 @@ void check_plan_file(const fs::path& dir, const PinnedPlan& pinned, const Conten
     for (const auto& [f, content] : contents)
       if (content.attrs.contains("plan_hash") && attr(content, "plan_hash") != plan_hash)
         throw InputError(file.string() + ": damaged (" + e.what() + "), and " + f.string() +
-                         " was written for another plan (plan_hash " + text::escaped(attr(content, "plan_hash")) + ", this launch's " +
-                         plan_hash + "): the instance files or nqc changed; choose another output directory");
+                         " was written for another plan (plan_hash " + text::escaped(attr(content, "plan_hash")) +
+                         ", this launch's " + plan_hash +
+                         "): the instance files or nqc changed; choose another output directory");
     const std::string proof = contents.empty() ? "the directory holds no result files yet"
                                                : "the " + count + " there agree with this launch's plan";
     if (!repair)
@@ -156,15 +161,18 @@ void check_results_file(const fs::path& dir, const PinnedPlan& pinned, const Pla
   std::error_code ec;
   if (!fs::exists(fs::symlink_status(file, ec))) return;
   if (!fs::is_regular_file(fs::symlink_status(file, ec)))
-    throw InputError(file.string() + ": not a file nqc wrote (a directory, link or device): choose another output directory");
+    throw InputError(file.string() +
+                     ": not a file nqc wrote (a directory, link or device): choose another output directory");
   const ResultFile merged = read_result_file(file, kRowCount);
   const std::string hash = attr(merged, "config_hash");
   if (hash != pinned.config_hash)
-    throw InputError(dir.string() + ": holds results of another config (" + file.string() + ", config_hash " + text::escaped(hash) +
-                     ", this config " + pinned.config_hash + "); choose another output directory");
+    throw InputError(dir.string() + ": holds results of another config (" + file.string() + ", config_hash " +
+                     text::escaped(hash) + ", this config " + pinned.config_hash +
+                     "); choose another output directory");
   if (const std::string plan_hash = attr(merged, "plan_hash"); !plan_hash.empty() && plan_hash != pinned.hash())
-    throw InputError(file.string() + ": written for another plan (plan_hash " + text::escaped(plan_hash) + ", this launch's " +
-                     pinned.hash() + "): the instance files or nqc changed; choose another output directory");
+    throw InputError(file.string() + ": written for another plan (plan_hash " + text::escaped(plan_hash) +
+                     ", this launch's " + pinned.hash() +
+                     "): the instance files or nqc changed; choose another output directory");
   if (merged.row_count != plan.total_cases)
     throw InputError(file.string() + ": holds " + std::to_string(merged.row_count) + " cases, the plan has " +
                      std::to_string(plan.total_cases) + ": delete it and rebuild it from the shard files: nqc run " +
@@ -196,13 +204,15 @@ void remove_run_for_force(const fs::path& dir, const std::string& config_text, c
     const std::string text = text::read_small_file(stored, 16u << 20, "config.json");
     if (text != config_text) {
       const std::string problem = config_file_problem(text, stored);
-      refuse(problem.empty() ? dir.string() + ": holds the run of another config (" + stored.string() + " differs from this one)"
-                             : stored.string() + ": damaged (" + problem + "): whose run the directory holds cannot be told");
+      refuse(problem.empty()
+                 ? dir.string() + ": holds the run of another config (" + stored.string() + " differs from this one)"
+                 : stored.string() + ": damaged (" + problem + "): whose run the directory holds cannot be told");
     }
   }
   const fs::path shards = dir / "shards";
   if (fs::is_symlink(fs::symlink_status(shards, ec)))
-    refuse(shards.string() + ": a symbolic link (nqc writes a directory there): its files are not this run's to remove");
+    refuse(shards.string() +
+           ": a symbolic link (nqc writes a directory there): its files are not this run's to remove");
   std::vector<fs::path> files;
   if (fs::exists(fs::symlink_status(dir / "results.h5", ec))) files.push_back(dir / "results.h5");
   static const std::regex own(R"((shard|partial)-[0-9]{6,}\.h5(\..*\.tmp|\.tmp(\.[0-9]+)?)?)");
@@ -218,10 +228,12 @@ void remove_run_for_force(const fs::path& dir, const std::string& config_text, c
     try {
       hash = attr(read_result_file(file, kAttributes), "config_hash");
     } catch (const Error& e) {  // h5::Error too: not a result file, or a damaged one
-      refuse(file.string() + ": cannot be read as this config's result file (" + e.what() + "); remove it yourself if it is");
+      refuse(file.string() + ": cannot be read as this config's result file (" + e.what() +
+             "); remove it yourself if it is");
     }
     if (hash != config_hash)
-      refuse(file.string() + ": belongs to another config (config_hash " + text::escaped(hash) + ", this config " + config_hash + ")");
+      refuse(file.string() + ": belongs to another config (config_hash " + text::escaped(hash) + ", this config " +
+             config_hash + ")");
   }
   for (const fs::path& file : files) {
     fs::remove(file, ec);
@@ -232,32 +244,38 @@ void remove_run_for_force(const fs::path& dir, const std::string& config_text, c
     if (ec) throw IoError((dir / entry).string() + ": cannot remove (--force): " + ec.message());
   }
   fs::remove(shards, ec);  // only when empty: a user's files stay
-  if (!files.empty()) spdlog::info("{}: --force removed this config's run ({} result files)", dir.string(), files.size());
+  if (!files.empty())
+    spdlog::info("{}: --force removed this config's run ({} result files)", dir.string(), files.size());
 }
 
 DirectoryState prepare_directory(const fs::path& dir, const std::string& config_text, const PinnedPlan& pinned,
-                                 const Plan& plan, bool resume, bool repair, bool dry, std::vector<std::uint64_t>& done) {
+                                 const Plan& plan, bool resume, bool repair, bool dry,
+                                 std::vector<std::uint64_t>& done) {
   std::error_code ec;
   if (!dry) {
     fs::create_directories(dir, ec);
-    if (ec) throw_error(errno_exit_code(ec.value()), dir.string() + ": cannot create the results directory: " + ec.message());
+    if (ec)
+      throw_error(errno_exit_code(ec.value()), dir.string() + ": cannot create the results directory: " + ec.message());
   }
   done = done_shards(dir);
   const std::vector<std::uint64_t> partials = partial_shards(dir);
   Contents contents;
   for (const std::uint64_t id : done) contents[shard_path(dir, id)] = read_result_file(shard_path(dir, id), kRowCount);
-  for (const std::uint64_t id : partials) contents[partial_path(dir, id)] = read_result_file(partial_path(dir, id), kRows);
+  for (const std::uint64_t id : partials)
+    contents[partial_path(dir, id)] = read_result_file(partial_path(dir, id), kRows);
   bool write_plan = false;
   check_config_file(dir, config_text, pinned.config_hash, contents, repair);
   check_results_file(dir, pinned, plan);
   if (!done.empty() && !resume) {
     if (done.size() == plan.shards.size() && fs::exists(dir / "results.h5", ec)) return DirectoryState::finished;
-    throw InputError(dir.string() +
-                     ": already holds results of this config; pass --resume to continue the run, or --force to start it over");
+    throw InputError(
+        dir.string() +
+        ": already holds results of this config; pass --resume to continue the run, or --force to start it over");
   }
   check_plan_file(dir, pinned, contents, repair, write_plan);
   const RunIdentity run{pinned.config_hash, pinned.hash()};
-  for (const std::uint64_t id : done) check_against_plan(shard_path(dir, id), id, contents[shard_path(dir, id)], plan, run, false);
+  for (const std::uint64_t id : done)
+    check_against_plan(shard_path(dir, id), id, contents[shard_path(dir, id)], plan, run, false);
   for (const std::uint64_t id : partials) {
     const fs::path file = partial_path(dir, id);
     if (!std::binary_search(done.begin(), done.end(), id)) {
@@ -282,7 +300,8 @@ void check_plan_unchanged(const fs::path& dir, const ExperimentConfig& config, c
   PinnedPlan now = pinned;
   if (!config.instances.files.empty()) now.instances = instance_files_now(config);
   if (const std::string change = plan_change(pinned, now); !change.empty())
-    throw InputError(dir.string() + ": " + change + " during the run; results.h5 is not written: restore it and run again with --resume");
+    throw InputError(dir.string() + ": " + change +
+                     " during the run; results.h5 is not written: restore it and run again with --resume");
   PinnedPlan stored;
   try {
     stored = parse_pinned_plan(text::read_small_file(dir / "plan.json", 256u << 20, "plan.json"));
@@ -291,8 +310,8 @@ void check_plan_unchanged(const fs::path& dir, const ExperimentConfig& config, c
                      "); results.h5 is not written: run again with --resume --repair");
   }
   if (stored.hash() != pinned.hash())
-    throw InputError((dir / "plan.json").string() + ": changed during the run (plan_hash " + stored.hash() + ", this run's " +
-                     pinned.hash() + "); results.h5 is not written");
+    throw InputError((dir / "plan.json").string() + ": changed during the run (plan_hash " + stored.hash() +
+                     ", this run's " + pinned.hash() + "); results.h5 is not written");
 }
 
 ShardData load_partial(const fs::path& dir, const Shard& shard) {
@@ -302,8 +321,9 @@ ShardData load_partial(const fs::path& dir, const Shard& shard) {
   std::string problem;
   try {
     ShardData part = read_partial(dir, shard.id);
-    if (part.rows.size() >= shard.case_count()) problem = std::to_string(part.rows.size()) + " rows for a shard of " +
-                                                          std::to_string(shard.case_count()) + " cases";
+    if (part.rows.size() >= shard.case_count())
+      problem =
+          std::to_string(part.rows.size()) + " rows for a shard of " + std::to_string(shard.case_count()) + " cases";
     for (std::size_t i = 0; problem.empty() && i < part.rows.size(); ++i)
       if (part.rows[i].case_id != shard.first_case + i)
         problem = "row " + std::to_string(i) + " has case id " + std::to_string(part.rows[i].case_id) + ", expected " +

@@ -32,8 +32,9 @@ enum class DirectoryState {
 /// changed plan, results without --resume; DIR a path through a file), nqc::IoError (or
 /// h5::Error) when the system refuses a read or write ("DIR: cannot write to the results
 /// directory: Read-only file system").
-DirectoryState prepare_directory(const std::filesystem::path& dir, const std::string& config_text, const PinnedPlan& pinned,
-                                 const Plan& plan, bool resume, bool repair, bool dry, std::vector<std::uint64_t>& done);
+DirectoryState prepare_directory(const std::filesystem::path& dir, const std::string& config_text,
+                                 const PinnedPlan& pinned, const Plan& plan, bool resume, bool repair, bool dry,
+                                 std::vector<std::uint64_t>& done);
 
 /// Removes the temporary files that writers killed part-way left in DIR (results.h5.*.tmp)
 /// and DIR/shards ({shard,partial}-N.h5.*.tmp; each writer names its own). Only under the
@@ -47,7 +48,8 @@ void remove_temporaries(const std::filesystem::path& dir);
 /// nothing removed) when DIR holds another config's run: DIR/config.json a valid config that
 /// is not this one, or a result file there whose config_hash is another's; a damaged result
 /// file of nqc's name is removed. nqc::IoError when a removal fails.
-void remove_run_for_force(const std::filesystem::path& dir, const std::string& config_text, const std::string& config_hash);
+void remove_run_for_force(const std::filesystem::path& dir, const std::string& config_text,
+                          const std::string& config_hash);
 
 /// At the merge: the instance files and DIR/plan.json still as the launch pinned them.
 /// Throws nqc::InputError naming what changed (or DIR/plan.json damaged), with what to do;

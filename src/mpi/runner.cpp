@@ -167,12 +167,15 @@ void stage_check_shared(const Loaded& l, const MpiSession& session) {
       std::error_code ec;
       made = !fs::exists(l.dir, ec);
       fs::create_directories(l.dir, ec);
-      if (ec) throw_error(errno_exit_code(ec.value()), l.dir.string() + ": cannot create the results directory: " + ec.message());
+      if (ec)
+        throw_error(errno_exit_code(ec.value()),
+                    l.dir.string() + ": cannot create the results directory: " + ec.message());
       token = hex64(xxh64(host_name() + std::to_string(::getpid()) + utc_now() +
-                            std::to_string(std::chrono::steady_clock::now().time_since_epoch().count())));
+                          std::to_string(std::chrono::steady_clock::now().time_since_epoch().count())));
       probe = (l.dir / (".nqc-probe-" + token)).string();
       if (const int error = write_whole_file(probe, token); error != 0)
-        throw_error(errno_exit_code(error), l.dir.string() + ": cannot write to the results directory: " + std::strerror(error));
+        throw_error(errno_exit_code(error),
+                    l.dir.string() + ": cannot write to the results directory: " + std::strerror(error));
     } catch (...) {
       const ErrorReport error = current_error();
       status = error.code;
@@ -205,8 +208,9 @@ void stage_check_shared(const Loaded& l, const MpiSession& session) {
   if (made) fs::remove(l.dir, ignored);  // only when empty
   std::string names;
   for (const std::string& h : hosts) names += (names.empty() ? "" : ", ") + h;
-  throw InputError(l.dir.string() + ": not shared by every host of this launch: " + names + " cannot see what rank 0 (" +
-                   host_name() + ") writes there; put the results directory on a file system every host mounts");
+  throw InputError(l.dir.string() + ": not shared by every host of this launch: " + names +
+                   " cannot see what rank 0 (" + host_name() +
+                   ") writes there; put the results directory on a file system every host mounts");
 }
 
 // ---- stage 3, prepare ------------------------------------------------------------------------
@@ -229,7 +233,8 @@ Prepared stage_prepare(const RunOptions& options, const Loaded& l, const Planned
   Prepared out;
   std::error_code ec;
   fs::create_directories(l.dir, ec);
-  if (ec) throw_error(errno_exit_code(ec.value()), l.dir.string() + ": cannot create the results directory: " + ec.message());
+  if (ec)
+    throw_error(errno_exit_code(ec.value()), l.dir.string() + ": cannot create the results directory: " + ec.message());
   std::string stale;
   out.lock = std::make_unique<DirectoryLock>(l.dir, DirectoryLock::scope_of(options.part, options.parts), &stale);
   if (!stale.empty()) spdlog::warn("{}", stale);
@@ -293,7 +298,7 @@ struct LaunchShards {
   std::vector<std::uint64_t> todo;  ///< of mine, those not on disk yet: the shared counter's slots
   std::vector<char> is_done;        ///< by shard id: on disk before this launch
   std::uint64_t cases_mine = 0, shards_already = 0;
-  std::uint64_t cases_already = 0;  ///< of cases_mine, in shards already on disk
+  std::uint64_t cases_already = 0;         ///< of cases_mine, in shards already on disk
   double cost_mine = 0, cost_already = 0;  ///< estimated seconds, the same way
 };
 
@@ -318,15 +323,14 @@ LaunchShards launch_shards(const RunOptions& options, const Plan& plan, const st
 }
 
 // The launch's first line (rank 0): the config, its plan, this part, the ranks, what is done.
-void log_start(const RunOptions& options, const Loaded& l, const Planned& p, const LaunchShards& s, const Launch& launch,
-               int world_size) {
-  const std::string part =
-      options.parts > 1
-          ? fmt::format(" (part {}/{}: {} shards, {} cases)", options.part, options.parts, s.mine.size(), s.cases_mine)
-          : std::string();
+void log_start(const RunOptions& options, const Loaded& l, const Planned& p, const LaunchShards& s,
+               const Launch& launch, int world_size) {
+  const std::string part = options.parts > 1 ? fmt::format(" (part {}/{}: {} shards, {} cases)", options.part,
+                                                           options.parts, s.mine.size(), s.cases_mine)
+                                             : std::string();
   spdlog::info("config {}: {} shards, {} cases{} on {} rank(s); {} shards already done; results in {} (launch {})",
-               l.config.name, p.plan.shards.size(), p.plan.total_cases, part, world_size, s.shards_already, l.dir.string(),
-               launch.id);
+               l.config.name, p.plan.shards.size(), p.plan.total_cases, part, world_size, s.shards_already,
+               l.dir.string(), launch.id);
 }
 
 // ---- stage 4, execute ------------------------------------------------------------------------
@@ -336,8 +340,8 @@ struct Executed {
   int status = kExitOk;
   std::uint64_t shards = 0, cases = 0;  ///< written by this rank
   double write_seconds = 0, busy_seconds = 0;
-  double writer_cpu_seconds = 0;  ///< the background writer thread's CPU time
-  double last_wait_seconds = 0;   ///< of write_seconds: waiting for the last shard file
+  double writer_cpu_seconds = 0;            ///< the background writer thread's CPU time
+  double last_wait_seconds = 0;             ///< of write_seconds: waiting for the last shard file
   std::array<std::uint64_t, 3> outcomes{};  ///< this rank's new cases by outcome (solved, infeasible, gave_up)
   std::uint64_t false_negatives = 0;
 };
@@ -369,9 +373,9 @@ ShardRun run_one_shard(const ShardContext& c, const Shard& shard, ShardData done
   const double case_cost = shard.cost / static_cast<double>(std::max<std::uint64_t>(1, shard.case_count()));
   c.reporter.add(continued, static_cast<double>(continued) * case_cost);
   try {
-    return run_shard(c.l.config, c.p.plan, shard, c.session.rank(), &c.stop, [&] {
-      c.reporter.add(1, case_cost);
-    }, std::move(done_part));
+    return run_shard(
+        c.l.config, c.p.plan, shard, c.session.rank(), &c.stop, [&] { c.reporter.add(1, case_cost); },
+        std::move(done_part));
   } catch (const EngineBugError& e) {
     fail_engine_bug(e, c.l.dir, c.session);
   } catch (const std::bad_alloc&) {
@@ -380,7 +384,8 @@ ShardRun run_one_shard(const ShardContext& c, const Shard& shard, ShardData done
   } catch (...) {
     const ErrorReport error = current_error();
     if (error.code == kExitOutOfMemory)
-      spdlog::critical("out of memory in shard {} (n = {}, {} cases): {}", shard.id, shard.n, shard.case_count(), error.message);
+      spdlog::critical("out of memory in shard {} (n = {}, {} cases): {}", shard.id, shard.n, shard.case_count(),
+                       error.message);
     else
       spdlog::critical("shard {}: {}", shard.id, error.message);
     c.session.abort(error.code);
@@ -412,7 +417,8 @@ class ShardFiles {
   /// Hands a finished shard to the writer: its file, then its partial file removed when it
   /// continued one (`continued` rows of an earlier launch). False (status() set) when the
   /// file before it failed.
-  bool submit(std::shared_ptr<const ShardData> data, RootAttributes attrs, std::size_t continued, std::uint64_t new_cases) {
+  bool submit(std::shared_ptr<const ShardData> data, RootAttributes attrs, std::size_t continued,
+              std::uint64_t new_cases) {
     return timed([&] {
       writer_.submit([this, data, attrs = std::move(attrs), continued, new_cases] {
         commit_file(write_shard_pending(dir_, *data, attrs));
@@ -497,8 +503,7 @@ Executed stage_execute(const RunOptions& options, const Loaded& l, const Planned
   session.barrier();
   const auto run_start = std::chrono::steady_clock::now();
   const double epoch_s = std::chrono::duration<double>(run_start.time_since_epoch()).count();
-  if (root)
-    counter.add_done(shards.cases_already, static_cast<std::uint64_t>(std::llround(shards.cost_already * 1e6)));
+  if (root) counter.add_done(shards.cases_already, static_cast<std::uint64_t>(std::llround(shards.cost_already * 1e6)));
   Progress progress(shards.cases_mine, shards.cost_mine, shards.cases_already, shards.cost_already,
                     options.progress_interval_s);
   ProgressLog progress_log(progress, counter, root);
@@ -536,10 +541,11 @@ Executed stage_execute(const RunOptions& options, const Loaded& l, const Planned
   out.busy_seconds = std::chrono::duration<double>(std::chrono::steady_clock::now() - run_start).count();
   reporter.flush();
   const auto share = [&](double seconds) { return out.busy_seconds > 0 ? 100.0 * seconds / out.busy_seconds : 0.0; };
-  spdlog::debug("writing shard files: waited {:.3f} s of {:.3f} s ({:.2f}%; for the last one {:.3f} s); the writer "
-                "thread's CPU {:.3f} s ({:.2f}%)",
-                out.write_seconds, out.busy_seconds, share(out.write_seconds), out.last_wait_seconds,
-                out.writer_cpu_seconds, share(out.writer_cpu_seconds));
+  spdlog::debug(
+      "writing shard files: waited {:.3f} s of {:.3f} s ({:.2f}%; for the last one {:.3f} s); the writer "
+      "thread's CPU {:.3f} s ({:.2f}%)",
+      out.write_seconds, out.busy_seconds, share(out.write_seconds), out.last_wait_seconds, out.writer_cpu_seconds,
+      share(out.writer_cpu_seconds));
   const WorkCounter::Waits& waits = counter.waits();
   spdlog::debug("shard requests: {}, waited {:.3f} ms in all, the longest {:.3f} ms", waits.count, 1e3 * waits.total_s,
                 1e3 * waits.max_s);
@@ -608,14 +614,14 @@ void finish_plan(const RunOptions& options, const Loaded& l, const Planned& p, c
   if (options.parts > 1) {
     spdlog::info("part {}/{} done: {} cases; {} of {} shards of the plan are on disk{}", options.part, options.parts,
                  s.cases_mine, shards_done, p.plan.shards.size(),
-                 shards_done == p.plan.shards.size()
-                     ? fmt::format("; merge them with nqc run {} -o {} --resume", options.config.string(), l.dir.string())
-                     : std::string());
+                 shards_done == p.plan.shards.size() ? fmt::format("; merge them with nqc run {} -o {} --resume",
+                                                                   options.config.string(), l.dir.string())
+                                                     : std::string());
     return;
   }
   if (shards_done != p.plan.shards.size())
-    throw InputError(l.dir.string() + ": only " + std::to_string(shards_done) + " of " + std::to_string(p.plan.shards.size()) +
-                     " shards are on disk; rerun with --resume");
+    throw InputError(l.dir.string() + ": only " + std::to_string(shards_done) + " of " +
+                     std::to_string(p.plan.shards.size()) + " shards are on disk; rerun with --resume");
   stage_merge(l, p, launch);
   launch.merged = true;
   spdlog::info("done: {} cases in {}", p.plan.total_cases, (l.dir / "results.h5").string());
@@ -638,11 +644,12 @@ void log_summary(const Loaded& l, const Planned& p, const Totals& t, const Launc
                  int world_size) {
   const std::uint64_t ran = t.outcomes[0] + t.outcomes[1] + t.outcomes[2];
   const fs::path where = launch.merged ? l.dir / "results.h5" : l.dir / "shards";
-  summary_log()->info("summary: {} cases run by this launch ({} solved, {} infeasible, {} gave up; {} false negatives) in "
-                      "{:.1f} s on {} rank(s), {:.1f} cases/s; {} of {} shards on disk; results in {}{}",
-                      ran, t.outcomes[0], t.outcomes[1], t.outcomes[2], t.false_negatives, wall, world_size,
-                      wall > 0 ? static_cast<double>(ran) / wall : 0.0, done_shards_count(l.dir), p.plan.shards.size(),
-                      where.string(), status == kExitInterrupted ? " (interrupted: rerun with --resume to continue)" : "");
+  summary_log()->info(
+      "summary: {} cases run by this launch ({} solved, {} infeasible, {} gave up; {} false negatives) in "
+      "{:.1f} s on {} rank(s), {:.1f} cases/s; {} of {} shards on disk; results in {}{}",
+      ran, t.outcomes[0], t.outcomes[1], t.outcomes[2], t.false_negatives, wall, world_size,
+      wall > 0 ? static_cast<double>(ran) / wall : 0.0, done_shards_count(l.dir), p.plan.shards.size(), where.string(),
+      status == kExitInterrupted ? " (interrupted: rerun with --resume to continue)" : "");
 }
 
 // This launch's record updated with its end (rank 0): end time and exit status. A failure is

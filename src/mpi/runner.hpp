@@ -15,12 +15,12 @@ struct RunOptions {
   std::optional<std::string> output;  ///< overrides the config's "output"
   bool resume = false;                ///< continue a run in the same directory
   bool force = false;                 ///< start over: remove this config's results, shards and plan in DIR first
-  bool repair = false;                ///< rewrite a damaged DIR/config.json or plan.json the result files vouch for (implies resume)
-  bool dry_run = false;               ///< print the plan's counts, run nothing
-  bool json = false;                  ///< with dry_run: the plan as one JSON object (dry_run.hpp)
-  double progress_interval_s = 5.0;   ///< rank 0 logs progress this often (seconds; 0 = never)
-  std::uint64_t part = 0;             ///< run only part `part` (0-based) ...
-  std::uint64_t parts = 1;            ///< ... of this many (part_order); >1 implies resume, no merge
+  bool repair = false;   ///< rewrite a damaged DIR/config.json or plan.json the result files vouch for (implies resume)
+  bool dry_run = false;  ///< print the plan's counts, run nothing
+  bool json = false;     ///< with dry_run: the plan as one JSON object (dry_run.hpp)
+  double progress_interval_s = 5.0;  ///< rank 0 logs progress this often (seconds; 0 = never)
+  std::uint64_t part = 0;            ///< run only part `part` (0-based) ...
+  std::uint64_t parts = 1;           ///< ... of this many (part_order); >1 implies resume, no merge
 };
 
 /// The spdlog logger of the end-of-launch lines (the summary, "the run ... is finished"):

@@ -209,8 +209,7 @@ void WorkCounter::serve() {
         counters_[1].fetch_add(request[1]);
         counters_[2].fetch_add(request[2]);
         break;
-      default:
-        --running;
+      default: --running;
     }
     if (running > 0) MPI_Irecv(request, 3, MPI_UINT64_T, MPI_ANY_SOURCE, kRequestTag, comm, &pending);
   }

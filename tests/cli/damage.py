@@ -39,7 +39,7 @@ def truncate(data: bytearray, size: int) -> str:
 
 def zero(data: bytearray, offset: int, length: int) -> str:
     length = max(0, min(length, len(data) - offset))
-    data[offset:offset + length] = bytes(length)
+    data[offset : offset + length] = bytes(length)
     return f"zeroed {length} bytes at {offset}"
 
 
@@ -54,6 +54,7 @@ def heap_index_offset(data: bytes) -> int:
     first heap index that points into the first global heap collection (8-byte address, then
     a 4-byte index); set bit 2 there and HDF5 1.10 reads far out of the collection."""
     import struct
+
     key = struct.pack("<Q", data.find(b"GCOL"))
     return data.find(key) + 11
 
@@ -70,6 +71,7 @@ def text_offset(data: bytes, text: str) -> int:
 def chunk_offset(path: str, dataset: str = "cases") -> int:
     """A byte in the middle of the first stored chunk of `dataset` (h5py's chunk index)."""
     import h5py
+
     with h5py.File(path, "r") as f:
         info = f[dataset].id.get_chunk_info(0)
         return info.byte_offset + info.size // 2
@@ -79,6 +81,7 @@ def header_offset(path: str, dataset: str = "cases") -> int:
     """A byte inside the object header of `dataset` (its address from h5py): damage there
     leaves the link to it intact and the object unreadable."""
     import h5py
+
     with h5py.File(path, "r") as f:
         return h5py.h5o.get_info(f[dataset].id).addr + 40
 

@@ -56,8 +56,11 @@ def report(ok, desc, detail=""):
 def nqc_verdict(path):
     """(exit code, JSON path of the error or None, message)."""
     # -o: a directory that does not exist, so that results on disk cannot change the verdict.
-    r = subprocess.run([NQC, "run", path, "--dry-run", "--log-level", "error", "-o", os.path.join(TMP, "no-such-dir")],
-                       capture_output=True, text=True)
+    r = subprocess.run(
+        [NQC, "run", path, "--dry-run", "--log-level", "error", "-o", os.path.join(TMP, "no-such-dir")],
+        capture_output=True,
+        text=True,
+    )
     msg = r.stderr.strip().splitlines()[-1] if r.stderr.strip() else ""
     m = re.search(re.escape(path) + r": (/\S*): ", msg)
     return r.returncode, (m.group(1).rstrip(":") if m else None), msg
@@ -99,8 +102,11 @@ def check(desc, config=None, path=None):
 
 
 TMP = tempfile.mkdtemp(prefix="nqc-schema-")
-files = sorted(glob.glob(os.path.join(ROOT, "configs", "*.json")) + glob.glob(os.path.join(ROOT, "bench", "configs", "*.json"))
-               + glob.glob(os.path.join(ROOT, "tests", "cli", "data", "*.json")))
+files = sorted(
+    glob.glob(os.path.join(ROOT, "configs", "*.json"))
+    + glob.glob(os.path.join(ROOT, "bench", "configs", "*.json"))
+    + glob.glob(os.path.join(ROOT, "tests", "cli", "data", "*.json"))
+)
 for f in files:
     if f.endswith(".schema.json"):
         continue
@@ -111,13 +117,39 @@ INSTANCE = os.path.join(TMP, "instance.txt")  # a composition file: n = 8, queen
 with open(INSTANCE, "w") as f:
     f.write("8\n1 3 0 0 0 0 0 0\n")
 base.pop("output")
-WRONG = {"string": "x", "empty string": "", "negative": -1, "zero": 0, "fraction": 1.5, "huge": 2**64,
-         "true": True, "null": None, "empty list": [], "list": [1, 2], "empty object": {}, "object": {"a": 1}}
+WRONG = {
+    "string": "x",
+    "empty string": "",
+    "negative": -1,
+    "zero": 0,
+    "fraction": 1.5,
+    "huge": 2**64,
+    "true": True,
+    "null": None,
+    "empty list": [],
+    "list": [1, 2],
+    "empty object": {},
+    "object": {"a": 1},
+}
 
 
 def mutations():
-    for key in ["name", "description", "seed", "engine", "engine_params", "k", "time_limit_s", "max_nodes", "shard_seconds", "shard_cases",
-                "output", "sizes", "instances", "$schema"]:
+    for key in [
+        "name",
+        "description",
+        "seed",
+        "engine",
+        "engine_params",
+        "k",
+        "time_limit_s",
+        "max_nodes",
+        "shard_seconds",
+        "shard_cases",
+        "output",
+        "sizes",
+        "instances",
+        "$schema",
+    ]:
         for what, value in WRONG.items():
             c = copy.deepcopy(base)
             if key == "instances":
@@ -169,8 +201,16 @@ def mutations():
         c.pop("sizes")
         c["instances"] = {"files": value}
         yield f"/instances/files = {what}", c
-    yield "/engine_params for grigoryan", {**copy.deepcopy(base), "engine": "grigoryan", "engine_params": {"restarts": 10}}
-    yield "/engine_params unknown for grigoryan", {**copy.deepcopy(base), "engine": "grigoryan", "engine_params": {"x": 1}}
+    yield "/engine_params for grigoryan", {
+        **copy.deepcopy(base),
+        "engine": "grigoryan",
+        "engine_params": {"restarts": 10},
+    }
+    yield "/engine_params unknown for grigoryan", {
+        **copy.deepcopy(base),
+        "engine": "grigoryan",
+        "engine_params": {"x": 1},
+    }
     yield "/engine_params for exact", {**copy.deepcopy(base), "engine": "exact", "engine_params": {"restarts": 1}}
     yield "/engine_params without engine (auto)", {**copy.deepcopy(base), "engine_params": {"noise": 0.1}}
     # Every parameter of every engine, from `nqc run --help-config`: its default, values of every
@@ -178,8 +218,11 @@ def mutations():
     small = {**copy.deepcopy(base), "sizes": [{"n": [8, 10], "solutions": 1, "compositions_per_solution": 1}]}
     for engine, name, default, expected in engine_params():
         for what, value in [("default", default)] + list(WRONG.items()) + out_of_range(expected):
-            yield f"/engine_params/{name} of {engine} = {what}", {**copy.deepcopy(small), "engine": engine,
-                                                                   "engine_params": {name: value}}
+            yield f"/engine_params/{name} of {engine} = {what}", {
+                **copy.deepcopy(small),
+                "engine": engine,
+                "engine_params": {name: value},
+            }
     yield "/k fixed and min", {**copy.deepcopy(base), "k": {"fixed": 1, "min": 1}}
     yield "/k min > max", {**copy.deepcopy(base), "k": {"min": 5, "max": 3}}
     yield "/$schema string", {**copy.deepcopy(base), "$schema": "../configs/nqc-config.schema.json"}
@@ -205,8 +248,9 @@ def out_of_range(expected):
     m = re.match(r"an integer (-?\d+)\.\.(\d+)$", expected) or re.match(r"a number (-?[\d.]+)\.\.([\d.]+)$", expected)
     if m:
         lo, hi = (json.loads(g) for g in m.groups())
-        return [("below the range", lo - 1), ("above the range", hi + 1)] + \
-            ([("inside the range", (lo + hi) / 2)] if "number" in expected else [])
+        return [("below the range", lo - 1), ("above the range", hi + 1)] + (
+            [("inside the range", (lo + hi) / 2)] if "number" in expected else []
+        )
     m = re.match(r"an integer >= (-?\d+)$", expected) or re.match(r"a number >= (-?[\d.]+)$", expected)
     if m:
         return [("below the range", json.loads(m.group(1)) - 1)]

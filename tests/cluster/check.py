@@ -39,8 +39,11 @@ def run_dependent(nqc):
     """RUN_DEPENDENT and the columns nqc's schema marks run_dependent (e.g. start_s)."""
     columns = list(RUN_DEPENDENT)
     try:
-        schema = json.loads(subprocess.run([nqc, "info", "--columns", "--json"], capture_output=True, text=True,
-                                           timeout=60, check=True).stdout)
+        schema = json.loads(
+            subprocess.run(
+                [nqc, "info", "--columns", "--json"], capture_output=True, text=True, timeout=60, check=True
+            ).stdout
+        )
         for column in schema.get("columns", []):
             if column.get("run_dependent") and column["name"] not in columns:
                 columns.append(column["name"])
@@ -79,10 +82,18 @@ def rows(nqc, ref_path, other_path):
     detail = f"rows {len(a)} vs {len(b)}, columns {list(a.columns)} vs {list(b.columns)}"
     if list(a.columns) == list(b.columns) and len(a) == len(b) and not a.equals(b):
         diff = (a != b).any(axis=1)
-        detail = "first differing rows (reference, then other):\n" + a[diff].head(3).to_string() + "\n" + \
-            b[diff].head(3).to_string()
-    report(a.equals(b), f"{other_path}: its {len(b)} rows equal those of the 1-rank run in every column but "
-           f"{', '.join(c for c in volatile if c in ref)}", detail)
+        detail = (
+            "first differing rows (reference, then other):\n"
+            + a[diff].head(3).to_string()
+            + "\n"
+            + b[diff].head(3).to_string()
+        )
+    report(
+        a.equals(b),
+        f"{other_path}: its {len(b)} rows equal those of the 1-rank run in every column but "
+        f"{', '.join(c for c in volatile if c in ref)}",
+        detail,
+    )
 
 
 def once(path, planned):
@@ -90,21 +101,41 @@ def once(path, planned):
     planned = int(planned)
     report(len(df) == planned, f"{path}: {planned} rows, the plan's cases (got {len(df)})")
     dup = df[df["case_id"].duplicated(keep=False)]
-    report(dup.empty, f"{path}: no case twice ({dup['case_id'].nunique()} case_ids more than once)",
-           dup.sort_values("case_id").head(6).to_string())
+    report(
+        dup.empty,
+        f"{path}: no case twice ({dup['case_id'].nunique()} case_ids more than once)",
+        dup.sort_values("case_id").head(6).to_string(),
+    )
     missing = sorted(set(range(planned)) - set(df["case_id"].tolist()))
     report(not missing, f"{path}: no case of 0..{planned - 1} missing ({len(missing)} missing)", missing[:20])
-    report(shards == sorted(set(df["shard_id"].tolist())),
-           f"{path}: the shards dataset lists the {df['shard_id'].nunique()} shards of the rows, each once",
-           f"shards dataset: {shards[:20]}...")
+    report(
+        shards == sorted(set(df["shard_id"].tolist())),
+        f"{path}: the shards dataset lists the {df['shard_id'].nunique()} shards of the rows, each once",
+        f"shards dataset: {shards[:20]}...",
+    )
 
 
 def show_launches(path):
     for r in launches(path):
-        print("#   launch {id}: world_size {world_size}, hosts '{hosts}', slurm job '{slurm_job_id}' restart "
-              "'{slurm_restart_count}', exit {exit_status}, shards {shards_done}, cases {cases_done}, merged {merged}"
-              .format(**{k: r.get(k, "?") for k in ("id", "world_size", "hosts", "slurm_job_id", "slurm_restart_count",
-                                                     "exit_status", "shards_done", "cases_done", "merged")}))
+        print(
+            "#   launch {id}: world_size {world_size}, hosts '{hosts}', slurm job '{slurm_job_id}' restart "
+            "'{slurm_restart_count}', exit {exit_status}, shards {shards_done}, cases {cases_done}, merged {merged}".format(
+                **{
+                    k: r.get(k, "?")
+                    for k in (
+                        "id",
+                        "world_size",
+                        "hosts",
+                        "slurm_job_id",
+                        "slurm_restart_count",
+                        "exit_status",
+                        "shards_done",
+                        "cases_done",
+                        "merged",
+                    )
+                }
+            )
+        )
 
 
 def by_id(path, launch_id):
@@ -124,8 +155,11 @@ def host_names(path, launch_id, expected):
     r = by_id(path, launch_id)
     got = sorted(h.split(":")[0] for h in r["hosts"].split(",") if h and not h[0].isdigit()) if r else None
     want = sorted(expected.split(","))
-    report(got == want, f"launch {launch_id} of {path}: ran on the hosts {','.join(want)} "
-           f"(hosts column '{r['hosts'] if r else None}')")
+    report(
+        got == want,
+        f"launch {launch_id} of {path}: ran on the hosts {','.join(want)} "
+        f"(hosts column '{r['hosts'] if r else None}')",
+    )
 
 
 def merged(path, count):
@@ -134,8 +168,14 @@ def merged(path, count):
 
 
 if __name__ == "__main__":
-    commands = {"rows": rows, "once": once, "launches": show_launches, "hosts": hosts, "host_names": host_names,
-                "merged": merged}
+    commands = {
+        "rows": rows,
+        "once": once,
+        "launches": show_launches,
+        "hosts": hosts,
+        "host_names": host_names,
+        "merged": merged,
+    }
     if len(sys.argv) < 2 or sys.argv[1] not in commands:
         sys.exit(__doc__)
     try:

@@ -34,12 +34,14 @@ with open(os.path.join(ROOT, "configs/nqc-config.schema.json"), encoding="utf-8"
 with open(os.path.join(ROOT, "configs/demo.json"), encoding="utf-8") as f:
     demo = json.load(f)
 defaults = {key: spec["default"] for key, spec in schema["properties"].items() if "default" in spec}
-check({"seed", "engine", "k", "time_limit_s", "max_nodes", "shard_seconds", "shard_cases"} <= defaults.keys(),
-      f"the schema declares the defaults of the top-level keys ({', '.join(sorted(defaults))})")
+check(
+    {"seed", "engine", "k", "time_limit_s", "max_nodes", "shard_seconds", "shard_cases"} <= defaults.keys(),
+    f"the schema declares the defaults of the top-level keys ({', '.join(sorted(defaults))})",
+)
 
 # 1. The example block.
 at = re.search(r"defaults\s+written out", readme)
-block = re.search(r"```json\n(.*?)\n```", readme[at.end():], re.S) if at else None
+block = re.search(r"```json\n(.*?)\n```", readme[at.end() :], re.S) if at else None
 check(block is not None, "README: the config example with its defaults written out is there")
 if block:
     try:
@@ -52,8 +54,11 @@ if block:
         for key in example:
             if key not in expected and key in defaults:
                 expected[key] = defaults[key]
-        check(example == expected, "README's config example is configs/demo.json with the table's defaults",
-              f"README: {json.dumps(example, sort_keys=True)}\nexpected: {json.dumps(expected, sort_keys=True)}")
+        check(
+            example == expected,
+            "README's config example is configs/demo.json with the table's defaults",
+            f"README: {json.dumps(example, sort_keys=True)}\nexpected: {json.dumps(expected, sort_keys=True)}",
+        )
         missing = sorted(k for k in demo if k != "description" and k not in example)
         check(not missing, "README's config example has every key of configs/demo.json", f"missing: {missing}")
 

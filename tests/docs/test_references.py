@@ -26,9 +26,11 @@ REFERENCES = "docs/REFERENCES.md"
 
 # A reference to a document outside the repository (not a number like 100_000_000, not the
 # fuzz targets' tests/fuzz/seeds/).
-OUTSIDE = re.compile(r"(?<![\w/])\d{3}_(\*|[0-9a-f]{16})"
-                     r"|\.\./shared|\bshared/(seeds|data|cases|paper-facts|DESIGN|STYLE|slurm-local)"
-                     r"|(?<![\w/.-])seeds/|paper-facts")
+OUTSIDE = re.compile(
+    r"(?<![\w/])\d{3}_(\*|[0-9a-f]{16})"
+    r"|\.\./shared|\bshared/(seeds|data|cases|paper-facts|DESIGN|STYLE|slurm-local)"
+    r"|(?<![\w/.-])seeds/|paper-facts"
+)
 # What looks like a citation key: a capital, then letters with at least one lower-case one,
 # then optional digits and -suffix ([Grigoryan], [Minton92], [CSPLib079]); not an index
 # (list[Path]), a link ([text](url)) nor a placeholder in capitals ([DIAGS]). Keys in capitals
@@ -36,7 +38,6 @@ OUTSIDE = re.compile(r"(?<![\w/])\d{3}_(\*|[0-9a-f]{16})"
 KEY = re.compile(r"(?<![\w.\[\]])\[([A-Z][A-Za-z]*[a-z][A-Za-z]*\d{0,3}(?:-[A-Za-z0-9]+)?)\](?![(:])")
 DEFINED = re.compile(r"^\*\*\[([^\]]+)\]\*\*", re.M)
 SKIP_EXT = (".h5", ".gz", ".png", ".pdf", ".svg", ".bin", ".npy")
-
 
 
 def tracked_files():
@@ -73,8 +74,12 @@ for path, text in sorted(texts.items()):
     for number, line in enumerate(text.splitlines(), 1):
         if OUTSIDE.search(line):
             outside.append(f"{path}:{number}: {line.strip()[:160]}")
-check(not outside, f"no file outside docs/ and tests/ cites a document outside the repository "
-      f"({len(outside)} lines; cite a key of {REFERENCES} instead)", "\n".join(outside))
+check(
+    not outside,
+    f"no file outside docs/ and tests/ cites a document outside the repository "
+    f"({len(outside)} lines; cite a key of {REFERENCES} instead)",
+    "\n".join(outside),
+)
 
 defined = DEFINED.findall(texts.get(REFERENCES, ""))
 check(len(defined) == len(set(defined)), f"each key is defined once in {REFERENCES}")
@@ -86,10 +91,16 @@ for path, text in texts.items():
         for key in set(KEY.findall(line)) | {k for k in defined if f"[{k}]" in line}:
             cited.setdefault(key, []).append(f"{path}:{number}")
 unknown = sorted(k for k in cited if k not in defined)
-check(not unknown, f"every cited key is defined in {REFERENCES} ({len(cited)} keys cited)",
-      "\n".join(f"[{k}]: {', '.join(cited[k][:5])}" for k in unknown))
+check(
+    not unknown,
+    f"every cited key is defined in {REFERENCES} ({len(cited)} keys cited)",
+    "\n".join(f"[{k}]: {', '.join(cited[k][:5])}" for k in unknown),
+)
 uncited = [k for k in defined if k not in cited]
-check(not uncited, f"every key of {REFERENCES} is cited somewhere ({len(defined)} defined)",
-      "uncited: " + ", ".join(uncited))
+check(
+    not uncited,
+    f"every key of {REFERENCES} is cited somewhere ({len(defined)} defined)",
+    "uncited: " + ", ".join(uncited),
+)
 
 finish()

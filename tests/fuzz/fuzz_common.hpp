@@ -23,7 +23,8 @@ namespace nqc::fuzz {
 inline const std::filesystem::path& work_dir() {
   static const std::filesystem::path dir = [] {
     const char* tmp = std::getenv("TMPDIR");
-    std::filesystem::path d = std::filesystem::path(tmp != nullptr ? tmp : "/dev/shm") / ("nqc-fuzz-" + std::to_string(::getpid()));
+    std::filesystem::path d =
+        std::filesystem::path(tmp != nullptr ? tmp : "/dev/shm") / ("nqc-fuzz-" + std::to_string(::getpid()));
     std::filesystem::create_directories(d);
     return d;
   }();
@@ -49,8 +50,8 @@ inline std::filesystem::path as_file(const std::uint8_t* data, std::size_t size,
 /// file's name, as every reader names it first).
 inline void require_one_line(std::string_view message, std::string_view prefix, const char* what) {
   if (message.empty() || message.find('\n') != std::string_view::npos || !message.starts_with(prefix)) {
-    std::fprintf(stderr, "fuzz: %s message is not one line naming %.*s: '%.*s'\n", what, static_cast<int>(prefix.size()),
-                 prefix.data(), static_cast<int>(message.size()), message.data());
+    std::fprintf(stderr, "fuzz: %s message is not one line naming %.*s: '%.*s'\n", what,
+                 static_cast<int>(prefix.size()), prefix.data(), static_cast<int>(message.size()), message.data());
     std::abort();
   }
 }

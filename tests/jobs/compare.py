@@ -19,8 +19,13 @@ import h5py
 import pandas as pd
 
 # The columns that say when and where a case ran (result_schema.json, "run_dependent").
-VOLATILE = [c["name"] for c in json.loads((Path(__file__).resolve().parents[2] / "analysis" / "result_schema.json")
-                                          .read_text(encoding="utf-8"))["columns"] if c["run_dependent"]]
+VOLATILE = [
+    c["name"]
+    for c in json.loads(
+        (Path(__file__).resolve().parents[2] / "analysis" / "result_schema.json").read_text(encoding="utf-8")
+    )["columns"]
+    if c["run_dependent"]
+]
 TIME_COLUMNS = ["mean_s", "median_s", "t90mean_s", "max_s"]
 
 
@@ -49,10 +54,17 @@ def rows(ref_path, other_path):
     detail = f"rows {len(a)} vs {len(b)}, columns {list(a.columns)} vs {list(b.columns)}"
     if list(a.columns) == list(b.columns) and len(a) == len(b) and not a.equals(b):
         diff = (a != b).any(axis=1)
-        detail = "first differing rows (reference, then other):\n" + a[diff].head(3).to_string() + "\n" + \
-            b[diff].head(3).to_string()
-    report(a.equals(b), f"{other_path}: the {len(b)} rows equal those of {ref_path} in every column but "
-           f"{', '.join(VOLATILE)}", detail)
+        detail = (
+            "first differing rows (reference, then other):\n"
+            + a[diff].head(3).to_string()
+            + "\n"
+            + b[diff].head(3).to_string()
+        )
+    report(
+        a.equals(b),
+        f"{other_path}: the {len(b)} rows equal those of {ref_path} in every column but " f"{', '.join(VOLATILE)}",
+        detail,
+    )
 
 
 def complete(path, planned, solved=None):
@@ -68,8 +80,11 @@ def complete(path, planned, solved=None):
     report(sorted(shards) == plan_shards, f"{path}: the shards dataset lists the {len(plan_shards)} shards of the rows")
     must = df if solved is None else df[df["case_id"].isin(solved)]
     bad = must[(must["outcome"] != 0) | (must["false_negative"] != 0)]
-    report(bad.empty, f"{path}: {'every case' if solved is None else f'the {len(must)} easy cases'} solved, "
-           "no false negative", bad.head().to_string())
+    report(
+        bad.empty,
+        f"{path}: {'every case' if solved is None else f'the {len(must)} easy cases'} solved, " "no false negative",
+        bad.head().to_string(),
+    )
     return df
 
 
@@ -77,15 +92,22 @@ def slow(path, planned, easy, limit_s):
     df = complete(path, planned, solved=range(easy))
     rest = df[df["case_id"] >= easy]
     bad = rest[(rest["outcome"] != 2) | (rest["limit"] != "time_limit") | (rest["wall_s"] < limit_s)]
-    report(bad.empty, f"{path}: the {len(rest)} slow cases stopped at their time limit of {limit_s} s "
-           f"(wall {rest['wall_s'].min():.3f}..{rest['wall_s'].max():.3f} s)", bad.head().to_string())
+    report(
+        bad.empty,
+        f"{path}: the {len(rest)} slow cases stopped at their time limit of {limit_s} s "
+        f"(wall {rest['wall_s'].min():.3f}..{rest['wall_s'].max():.3f} s)",
+        bad.head().to_string(),
+    )
 
 
 def tables(ref_path, other_path):
     a = pd.read_csv(ref_path).drop(columns=TIME_COLUMNS)
     b = pd.read_csv(other_path).drop(columns=TIME_COLUMNS)
-    report(a.equals(b), f"{other_path} equals {ref_path} in every column but the times ({len(b)} rows of n)",
-           "reference:\n" + a.to_string() + "\nother:\n" + b.to_string())
+    report(
+        a.equals(b),
+        f"{other_path} equals {ref_path} in every column but the times ({len(b)} rows of n)",
+        "reference:\n" + a.to_string() + "\nother:\n" + b.to_string(),
+    )
 
 
 def main(argv):

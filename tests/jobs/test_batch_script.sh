@@ -93,10 +93,10 @@ golden single.txt "$CONFIG"
 golden array.txt "$CONFIG" -o out/study --nodes 1 --ntasks 2 --time 1-00:00:00 --partition debug \
   --account proj --array 3 --grace 300 --max-requeues 5 --launcher srun --job-name study \
   --sbatch=--mem-per-cpu=1G --aggregate-time 45:00 --setup 'module load openmpi'
-# --opt=value is the same as --opt value.
+# --opt=value is the same as --opt value (--sbatch: a value that starts with - goes after = in both).
 (cd "$TMP" && "$SUBMIT" "$CONFIG" -o out/study --nodes=1 --ntasks=2 --time=1-00:00:00 --partition=debug \
   --account=proj --array=3 --grace=300 --max-requeues=5 --launcher=srun --job-name=study \
-  --sbatch --mem-per-cpu=1G --aggregate-time=45:00 --setup='module load openmpi' --print) 2>&1 |
+  --sbatch=--mem-per-cpu=1G --aggregate-time=45:00 --setup='module load openmpi' --print) 2>&1 |
   placeholders >"$TMP/array-eq.txt"
 check "array.txt: --opt=VALUE gives the same scripts as --opt VALUE" cmp -s <(placeholders <"$TMP/array.txt.raw") "$TMP/array-eq.txt"
 
@@ -346,8 +346,11 @@ bad "invalid config (an unknown key)" "invalid config: $(nqc_error "$TMP/unknown
 check "unknown key: the error names the JSON path" grep -qF "/bogus" "$ERR_FILE"
 for t in 00:60:00 1:60 1-24 01:00:00x -1:00:00 1-2-03:00:00 1h abc; do
   bad "malformed --time $t" "--time: expected a time limit as sbatch takes it (MM, MM:SS, HH:MM:SS, D-HH, D-HH:MM, D-HH:MM:SS, or 0, UNLIMITED or INFINITE for no limit), got '$t'" \
-    "$CONFIG" -o "$TMP/bad" --time "$t"
+    "$CONFIG" -o "$TMP/bad" "--time=$t"
 done
+# A value that starts with - follows = (argparse reads "--time -1:00:00" as two options).
+bad "--time -1:00:00 without =" "option --time needs a value (see jobs/submit --help); a value that starts with - goes after =, e.g. --sbatch=--mem-per-cpu=2G" \
+  "$CONFIG" -o "$TMP/bad" --time -1:00:00
 # "-" is standard output or input, as for nqc: a results directory, a directory of scripts or a
 # config cannot be one.
 bad "-o -" "-o: '-' (standard output) cannot be a results directory; give a directory" "$CONFIG" -o -
@@ -364,7 +367,7 @@ bad "--grace not below --time" "--grace 60 must be shorter than the --time limit
 bad "--partition with a space" "--partition: not a partition name: 'a b'" "$CONFIG" -o "$TMP/bad" --partition "a b"
 bad "unknown option" "unknown option '--nodse' (see jobs/submit --help)" "$CONFIG" -o "$TMP/bad" --nodse 2
 bad "--after without --aggregate-only" "--after goes with --aggregate-only" "$CONFIG" -o "$TMP/bad" --after 5
-bad "option without its value" "option --ntasks needs a value (see jobs/submit --help)" "$CONFIG" -o "$TMP/bad" --ntasks
+bad "option without its value" "option --ntasks needs a value (see jobs/submit --help); a value that starts with - goes after =, e.g. --sbatch=--mem-per-cpu=2G" "$CONFIG" -o "$TMP/bad" --ntasks
 bad "results directory with a space" "results directory '$TMP/bad dir': spaces, quotes, backslashes and % cannot go into #SBATCH lines; choose another (-o DIR)" \
   "$CONFIG" -o "$TMP/bad dir"
 bad "--setup that is not bash" "--setup, --setup-file: the set-up lines are not valid bash: line 1: unexpected EOF while looking for matching \`''" \

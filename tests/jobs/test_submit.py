@@ -62,23 +62,56 @@ class Times(unittest.TestCase):
     def test_no_limit(self):
         """man sbatch: "A time limit of zero requests that no time limit be imposed", in any form;
         Slurm's parser also takes UNLIMITED and INFINITE, in any letter case."""
-        for text in ["0", "00", "0:00", "00:00:00", "0-0", "0-00:00", "0-00:00:00", "UNLIMITED", "unlimited",
-                     "INFINITE", "Infinite"]:
+        for text in [
+            "0",
+            "00",
+            "0:00",
+            "00:00:00",
+            "0-0",
+            "0-00:00",
+            "0-00:00:00",
+            "UNLIMITED",
+            "unlimited",
+            "INFINITE",
+            "Infinite",
+        ]:
             with self.subTest(text=text):
                 self.assertEqual(submit.time_seconds(text), submit.NO_LIMIT)
         self.assertEqual(submit.NO_LIMIT, float("inf"))
 
     def test_malformed(self):
-        for text in ["", "abc", "1h", "01:00:00x", "-1:00:00", "1-2-03:00:00", "00:60:00", "1:60", "1-24",
-                     "1-123:00", "1-00:60", "1:00:00:00", ":30", "1-", " 10", "UNLIMITEDX", "INFINITY", "NONE",
-                     "-1", "1.5"]:
+        for text in [
+            "",
+            "abc",
+            "1h",
+            "01:00:00x",
+            "-1:00:00",
+            "1-2-03:00:00",
+            "00:60:00",
+            "1:60",
+            "1-24",
+            "1-123:00",
+            "1-00:60",
+            "1:00:00:00",
+            ":30",
+            "1-",
+            " 10",
+            "UNLIMITEDX",
+            "INFINITY",
+            "NONE",
+            "-1",
+            "1.5",
+        ]:
             with self.subTest(text=text):
                 self.assertIsNone(submit.time_seconds(text))
 
     def test_messages(self):
-        with self.assertRaisesRegex(submit.Usage, r"^--time: expected a time limit as sbatch takes it \(MM, MM:SS, "
-                                    r"HH:MM:SS, D-HH, D-HH:MM, D-HH:MM:SS, or 0, UNLIMITED or INFINITE for no "
-                                    r"limit\), got '1h'$"):
+        with self.assertRaisesRegex(
+            submit.Usage,
+            r"^--time: expected a time limit as sbatch takes it \(MM, MM:SS, "
+            r"HH:MM:SS, D-HH, D-HH:MM, D-HH:MM:SS, or 0, UNLIMITED or INFINITE for no "
+            r"limit\), got '1h'$",
+        ):
             options("--time", "1h")
         with self.assertRaisesRegex(submit.Usage, r"^--grace 120 must be shorter than the --time limit 2 \(120 s\)$"):
             options("--time", "2")
@@ -100,14 +133,17 @@ class Times(unittest.TestCase):
 class Options(unittest.TestCase):
     def test_defaults(self):
         opts = options()
-        self.assertEqual((opts["ntasks"], opts["array"], opts["grace"], opts["max_requeues"], opts["launcher"]),
-                         (1, 1, 120, 20, "auto"))
-        self.assertEqual((opts["aggregate"], opts["aggregate_only"], opts["wait"], opts["dry_run"]),
-                         (True, False, False, False))
+        self.assertEqual(
+            (opts["ntasks"], opts["array"], opts["grace"], opts["max_requeues"], opts["launcher"]),
+            (1, 1, 120, 20, "auto"),
+        )
+        self.assertEqual(
+            (opts["aggregate"], opts["aggregate_only"], opts["wait"], opts["dry_run"]), (True, False, False, False)
+        )
         self.assertEqual((opts["sbatch"], opts["setup"], opts["time"], opts["nodes"]), ([], [], None, None))
 
     def test_inline_values_equal_separate_ones(self):
-        a = options("--ntasks", "2", "--time", "1-0", "--sbatch", "--mem=1G", "--setup", "module load x")
+        a = options("--ntasks", "2", "--time", "1-0", "--sbatch=--mem=1G", "--setup", "module load x")
         b = options("--ntasks=2", "--time=1-0", "--sbatch=--mem=1G", "--setup=module load x")
         for key in ("ntasks", "time", "sbatch", "setup"):
             self.assertEqual(a[key], b[key])
@@ -118,7 +154,16 @@ class Options(unittest.TestCase):
 
     def test_errors(self):
         cases = [
-            (["--ntasks"], "option --ntasks needs a value (see jobs/submit --help)"),
+            (
+                ["--ntasks"],
+                "option --ntasks needs a value (see jobs/submit --help); a value that starts with - goes "
+                "after =, e.g. --sbatch=--mem-per-cpu=2G",
+            ),
+            (
+                ["--sbatch", "--mem=1G"],
+                "option --sbatch needs a value (see jobs/submit --help); a value that starts "
+                "with - goes after =, e.g. --sbatch=--mem-per-cpu=2G",
+            ),
             (["--ntasks="], "option --ntasks needs a value (see jobs/submit --help)"),
             (["--wait=1"], "option --wait takes no value"),
             (["--nodse", "2"], "unknown option '--nodse' (see jobs/submit --help)"),
@@ -127,22 +172,33 @@ class Options(unittest.TestCase):
             (["--array", "-2"], "--array: expected a positive number of parts, got '-2'"),
             (["--grace", "70000"], "--grace: expected seconds in 1..65535, got '70000'"),
             (["--launcher", "aprun"], "--launcher: expected auto, srun or mpirun, got 'aprun'"),
-            (["--sbatch", "--mem 1G"], "--sbatch: expected one sbatch option without spaces or quotes, "
-                                       "e.g. --sbatch=--mem-per-cpu=2G, got '--mem 1G'"),
+            (
+                ["--sbatch", "--mem 1G"],
+                "--sbatch: expected one sbatch option without spaces or quotes, "
+                "e.g. --sbatch=--mem-per-cpu=2G, got '--mem 1G'",
+            ),
             (["--after", "5"], "--after goes with --aggregate-only"),
             (["--aggregate-only", "--no-aggregate"], "--aggregate-only and --no-aggregate exclude each other"),
             (["--aggregate-only", "--array", "2"], "--array goes with a run job, not with --aggregate-only"),
             (["--write", "d"], "--write goes with --print (or --dry-run)"),
-            (["--aggregate-time", "1x"], "--aggregate-time: expected a time limit as sbatch takes it (MM, MM:SS, "
-                                         "HH:MM:SS, D-HH, D-HH:MM, D-HH:MM:SS, or 0, UNLIMITED or INFINITE for "
-                                         "no limit), got '1x'"),
+            (
+                ["--aggregate-time", "1x"],
+                "--aggregate-time: expected a time limit as sbatch takes it (MM, MM:SS, "
+                "HH:MM:SS, D-HH, D-HH:MM, D-HH:MM:SS, or 0, UNLIMITED or INFINITE for "
+                "no limit), got '1x'",
+            ),
             # "-" is standard output or input, as for nqc; a directory or a config cannot be one.
             (["-o", "-"], "-o: '-' (standard output) cannot be a results directory; give a directory"),
             (["--output=-"], "--output: '-' (standard output) cannot be a results directory; give a directory"),
-            (["--print", "--write", "-"], "--write: '-' (standard output) cannot be a directory (--print without "
-                                          "--write prints the scripts); give a directory"),
-            (["--setup-file", "-", "--setup-file", "-"],
-             "--setup-file: '-' (standard input) given twice; standard input holds one file"),
+            (
+                ["--print", "--write", "-"],
+                "--write: '-' (standard output) cannot be a directory (--print without "
+                "--write prints the scripts); give a directory",
+            ),
+            (
+                ["--setup-file", "-", "--setup-file", "-"],
+                "--setup-file: '-' (standard input) given twice; standard input holds one file",
+            ),
         ]
         for argv, message in cases:
             with self.subTest(argv=argv):
@@ -151,12 +207,15 @@ class Options(unittest.TestCase):
                 self.assertEqual(str(raised.exception), message)
         with self.assertRaises(submit.Usage) as raised:
             submit.check_combinations(submit.parse_args([]))
-        self.assertEqual(str(raised.exception),
-                         "a CONFIG file is required (usage: jobs/submit CONFIG [options]; see --help)")
+        self.assertEqual(
+            str(raised.exception), "a CONFIG file is required (usage: jobs/submit CONFIG [options]; see --help)"
+        )
         with self.assertRaises(submit.Usage) as raised:
             submit.check_combinations(submit.parse_args(["-"]))
-        self.assertEqual(str(raised.exception),
-                         "CONFIG: '-' (standard input) cannot be a config: nqc and the jobs read it by name; give a file")
+        self.assertEqual(
+            str(raised.exception),
+            "CONFIG: '-' (standard input) cannot be a config: nqc and the jobs read it by name; give a file",
+        )
 
     def test_help_lists_every_option_and_default(self):
         text = submit.help_text()
@@ -169,9 +228,13 @@ class Options(unittest.TestCase):
     def test_readme_table_lists_every_option_with_its_default(self):
         with open(os.path.join(REPO, "jobs", "README.md"), encoding="utf-8") as f:
             rows = [line for line in f if line.startswith("| `-")]
-        documented = {name for row in rows for span in re.findall(r"`([^`]*)`", row.split("|")[1])
-                      for name in re.findall(r"(?<![\w-])--?[a-z][a-z-]*", span)}
-        declared = {name for option in submit.OPTIONS for name in option.names}
+        documented = {
+            name
+            for row in rows
+            for span in re.findall(r"`([^`]*)`", row.split("|")[1])
+            for name in re.findall(r"(?<![\w-])--?[a-z][a-z-]*", span)
+        }
+        declared = {name for option in submit.OPTIONS for name in option.names} | {"-h", "--help"}  # argparse's
         self.assertEqual(documented, declared, "jobs/README.md's option table and jobs/submit's OPTIONS differ")
         for option in submit.OPTIONS:
             if isinstance(option.default, (int, str)) and not isinstance(option.default, bool):
@@ -181,64 +244,96 @@ class Options(unittest.TestCase):
 
 class Directives(unittest.TestCase):
     def test_run_job_defaults(self):
-        self.assertEqual(submit.directives(submit.run_job(options(), PLAN)), [
-            "#SBATCH --job-name=nqc-golden",
-            "#SBATCH --ntasks=1",
-            "#SBATCH --output=/r/golden/logs/%x-%j.out",
-            "#SBATCH --open-mode=append",
-            "#SBATCH --signal=B:USR1@120",
-            "#SBATCH --requeue",
-            "#SBATCH --comment=nqc-run:/r/golden",
-            "#SBATCH --chdir=/r/golden",
-        ])
+        self.assertEqual(
+            submit.directives(submit.run_job(options(), PLAN)),
+            [
+                "#SBATCH --job-name=nqc-golden",
+                "#SBATCH --ntasks=1",
+                "#SBATCH --output=/r/golden/logs/%x-%j.out",
+                "#SBATCH --open-mode=append",
+                "#SBATCH --signal=B:USR1@120",
+                "#SBATCH --requeue",
+                "#SBATCH --comment=nqc-run:/r/golden",
+                "#SBATCH --chdir=/r/golden",
+            ],
+        )
 
     def test_aggregation_job_defaults(self):
-        self.assertEqual(submit.directives(submit.aggregate_job(options(), PLAN)), [
-            "#SBATCH --job-name=nqc-golden-aggregate",
-            "#SBATCH --ntasks=1",
-            "#SBATCH --output=/r/golden/logs/%x-%j.out",
-            "#SBATCH --comment=nqc-aggregate:/r/golden",
-            "#SBATCH --time=00:30:00",
-            "#SBATCH --chdir=/r/golden",
-        ])
+        self.assertEqual(
+            submit.directives(submit.aggregate_job(options(), PLAN)),
+            [
+                "#SBATCH --job-name=nqc-golden-aggregate",
+                "#SBATCH --ntasks=1",
+                "#SBATCH --output=/r/golden/logs/%x-%j.out",
+                "#SBATCH --comment=nqc-aggregate:/r/golden",
+                "#SBATCH --time=00:30:00",
+                "#SBATCH --chdir=/r/golden",
+            ],
+        )
 
     def test_every_option(self):
-        opts = options("--nodes", "1", "--ntasks", "2", "--time", "1-0", "--partition", "debug", "--account",
-                       "proj", "--array", "3", "--grace", "300", "--launcher", "srun", "--job-name", "study",
-                       "--sbatch=--mem-per-cpu=1G", "--sbatch=--constraint=x86")
-        self.assertEqual(submit.directives(submit.run_job(opts, PLAN)), [
-            "#SBATCH --job-name=study",
-            "#SBATCH --nodes=1",
-            "#SBATCH --ntasks=2",
-            "#SBATCH --array=0-2",
-            "#SBATCH --output=/r/golden/logs/%x-%A_%a.out",
-            "#SBATCH --open-mode=append",
-            "#SBATCH --signal=B:USR1@300",
-            "#SBATCH --requeue",
-            "#SBATCH --comment=nqc-run:/r/golden",
-            "#SBATCH --time=1-0",
-            "#SBATCH --partition=debug",
-            "#SBATCH --account=proj",
-            "#SBATCH --mem-per-cpu=1G",
-            "#SBATCH --constraint=x86",
-            "#SBATCH --chdir=/r/golden",
-        ])
-        self.assertEqual(submit.directives(submit.aggregate_job(opts, PLAN)), [
-            "#SBATCH --job-name=study-aggregate",
-            "#SBATCH --ntasks=1",
-            "#SBATCH --output=/r/golden/logs/%x-%j.out",
-            "#SBATCH --comment=nqc-aggregate:/r/golden",
-            "#SBATCH --time=00:30:00",
-            "#SBATCH --partition=debug",
-            "#SBATCH --account=proj",
-            "#SBATCH --mem-per-cpu=1G",
-            "#SBATCH --constraint=x86",
-            "#SBATCH --chdir=/r/golden",
-        ])
+        opts = options(
+            "--nodes",
+            "1",
+            "--ntasks",
+            "2",
+            "--time",
+            "1-0",
+            "--partition",
+            "debug",
+            "--account",
+            "proj",
+            "--array",
+            "3",
+            "--grace",
+            "300",
+            "--launcher",
+            "srun",
+            "--job-name",
+            "study",
+            "--sbatch=--mem-per-cpu=1G",
+            "--sbatch=--constraint=x86",
+        )
+        self.assertEqual(
+            submit.directives(submit.run_job(opts, PLAN)),
+            [
+                "#SBATCH --job-name=study",
+                "#SBATCH --nodes=1",
+                "#SBATCH --ntasks=2",
+                "#SBATCH --array=0-2",
+                "#SBATCH --output=/r/golden/logs/%x-%A_%a.out",
+                "#SBATCH --open-mode=append",
+                "#SBATCH --signal=B:USR1@300",
+                "#SBATCH --requeue",
+                "#SBATCH --comment=nqc-run:/r/golden",
+                "#SBATCH --time=1-0",
+                "#SBATCH --partition=debug",
+                "#SBATCH --account=proj",
+                "#SBATCH --mem-per-cpu=1G",
+                "#SBATCH --constraint=x86",
+                "#SBATCH --chdir=/r/golden",
+            ],
+        )
+        self.assertEqual(
+            submit.directives(submit.aggregate_job(opts, PLAN)),
+            [
+                "#SBATCH --job-name=study-aggregate",
+                "#SBATCH --ntasks=1",
+                "#SBATCH --output=/r/golden/logs/%x-%j.out",
+                "#SBATCH --comment=nqc-aggregate:/r/golden",
+                "#SBATCH --time=00:30:00",
+                "#SBATCH --partition=debug",
+                "#SBATCH --account=proj",
+                "#SBATCH --mem-per-cpu=1G",
+                "#SBATCH --constraint=x86",
+                "#SBATCH --chdir=/r/golden",
+            ],
+        )
 
     def test_aggregation_time_limit(self):
         def limit(*argv):
             return submit.aggregate_job(options(*argv), PLAN).time
+
         self.assertEqual(limit(), "00:30:00")
         self.assertEqual(limit("--time", "2-0"), "00:30:00")
         self.assertEqual(limit("--time", "10", "--grace", "60"), "10")  # 10 minutes: shorter than the default
@@ -252,12 +347,22 @@ class Directives(unittest.TestCase):
 
     def test_parameters(self):
         opts = options("--array", "3", "--max-requeues", "5", "--launcher", "mpirun", "--grace", "30")
-        self.assertEqual(submit.run_parameters(opts, PLAN, "/b/nqc"),
-                         {"NQC": "/b/nqc", "CONFIG": "/c/golden.json", "OUT": "/r/golden", "PARTS": 3,
-                          "MAX_REQUEUES": 5, "LAUNCHER": "mpirun", "GRACE": 30})
-        self.assertEqual(submit.aggregate_parameters(PLAN, "/b/nqc", "/v/bin/python"),
-                         {"NQC": "/b/nqc", "CONFIG": "/c/golden.json", "OUT": "/r/golden", "REPO": REPO,
-                          "PYTHON": "/v/bin/python"})
+        self.assertEqual(
+            submit.run_parameters(opts, PLAN, "/b/nqc"),
+            {
+                "NQC": "/b/nqc",
+                "CONFIG": "/c/golden.json",
+                "OUT": "/r/golden",
+                "PARTS": 3,
+                "MAX_REQUEUES": 5,
+                "LAUNCHER": "mpirun",
+                "GRACE": 30,
+            },
+        )
+        self.assertEqual(
+            submit.aggregate_parameters(PLAN, "/b/nqc", "/v/bin/python"),
+            {"NQC": "/b/nqc", "CONFIG": "/c/golden.json", "OUT": "/r/golden", "REPO": REPO, "PYTHON": "/v/bin/python"},
+        )
 
 
 class Scripts(unittest.TestCase):
@@ -285,8 +390,11 @@ class Scripts(unittest.TestCase):
         self.assertIn("PYTHON='/opt/py 3/python'", text)
 
     def test_setup_lines_must_parse(self):
-        with self.assertRaisesRegex(submit.Usage, r"^--setup, --setup-file: the set-up lines are not valid bash: "
-                                                  r"line 1: unexpected EOF while looking for matching `''"):
+        with self.assertRaisesRegex(
+            submit.Usage,
+            r"^--setup, --setup-file: the set-up lines are not valid bash: "
+            r"line 1: unexpected EOF while looking for matching `''",
+        ):
             submit.setup_lines([("line", "module load 'openmpi")])
         with self.assertRaisesRegex(submit.Usage, r"^--setup-file /no/such/file: no such file$"):
             submit.setup_lines([("file", "/no/such/file")])
@@ -295,11 +403,14 @@ class Scripts(unittest.TestCase):
     def test_setup_file_from_standard_input(self):
         """--setup-file - reads the set-up lines from standard input, in order with the others."""
         import io
+
         saved = sys.stdin
         try:
             sys.stdin = io.TextIOWrapper(io.BytesIO(b"module load a\nexport X=1\n"))
-            self.assertEqual(submit.setup_lines([("line", "first"), ("file", "-"), ("line", "last")]),
-                             ["first", "module load a", "export X=1", "last"])
+            self.assertEqual(
+                submit.setup_lines([("line", "first"), ("file", "-"), ("line", "last")]),
+                ["first", "module load a", "export X=1", "last"],
+            )
         finally:
             sys.stdin = saved
 
@@ -313,27 +424,43 @@ class Plans(unittest.TestCase):
         self.addCleanup(shutil.rmtree, directory)
         path = os.path.join(directory, "nqc")
         with open(path, "w", encoding="utf-8") as f:
-            f.write("#!/bin/sh\n" + f"printf '%s' {shlex.quote(stdout)}\n" + f"printf '%s\\n' {shlex.quote(stderr)} >&2\n" +
-                    f"exit {code}\n")
+            f.write(
+                "#!/bin/sh\n"
+                + f"printf '%s' {shlex.quote(stdout)}\n"
+                + f"printf '%s\\n' {shlex.quote(stderr)} >&2\n"
+                + f"exit {code}\n"
+            )
         os.chmod(path, 0o755)
         return path
 
     def test_the_json_of_nqc_old_and_new(self):
-        old = '{"cases":230,"config":"/c/golden.json","name":"golden","output":"/r/golden","shards":15,"shards_done":0}\n'
+        old = (
+            '{"cases":230,"config":"/c/golden.json","name":"golden","output":"/r/golden","shards":15,"shards_done":0}\n'
+        )
         self.assertEqual(submit.read_plan(self.stand_in(old), "/c/golden.json", None), PLAN)
-        new = ('{"by_n":[{"cases":230,"cpu_seconds":0.5,"n":8,"shards":15}],"cases":230,"config":"/c/golden.json",'
-               '"core_hours":0.0001,"cpu_seconds":0.5,"name":"golden","output":"/r/golden","shards":15,"shards_done":0}\n')
+        new = (
+            '{"by_n":[{"cases":230,"cpu_seconds":0.5,"n":8,"shards":15}],"cases":230,"config":"/c/golden.json",'
+            '"core_hours":0.0001,"cpu_seconds":0.5,"name":"golden","output":"/r/golden","shards":15,"shards_done":0}\n'
+        )
         self.assertEqual(submit.read_plan(self.stand_in(new), "/c/golden.json", None), PLAN)
 
     def test_failures_say_what_failed(self):
         line = "[2026-01-01 00:00:00.000] [rank 0] [error] "
-        cases = [(1, "c.json: /seeed: unknown key", "invalid config: c.json: /seeed: unknown key"),
-                 (7, "/r/golden: cannot write to the results directory: Read-only file system",
-                  "nqc run --dry-run failed (exit 7, io_error): /r/golden: cannot write to the results directory: "
-                  "Read-only file system"),
-                 (8, "out of memory (the board or the file is too large for this machine)",
-                  "nqc run --dry-run failed (exit 8, out_of_memory): out of memory (the board or the file is too large "
-                  "for this machine)")]
+        cases = [
+            (1, "c.json: /seeed: unknown key", "invalid config: c.json: /seeed: unknown key"),
+            (
+                7,
+                "/r/golden: cannot write to the results directory: Read-only file system",
+                "nqc run --dry-run failed (exit 7, io_error): /r/golden: cannot write to the results directory: "
+                "Read-only file system",
+            ),
+            (
+                8,
+                "out of memory (the board or the file is too large for this machine)",
+                "nqc run --dry-run failed (exit 8, out_of_memory): out of memory (the board or the file is too large "
+                "for this machine)",
+            ),
+        ]
         for code, message, expected in cases:
             with self.assertRaises(submit.Usage) as raised:
                 submit.read_plan(self.stand_in("", line + message, code), "/c/golden.json", None)
@@ -345,11 +472,13 @@ def record(job_id, state, reason="None", exit_code="0:0", restarts=0, task=None,
     array = f" ArrayJobId={job_id.split('_')[0]} ArrayTaskId={task}" if task is not None else ""
     own = str(500 + task) if isinstance(task, int) else job_id.split("_")[0]  # a task split off has a JobId of its own
     log = log or f"/r/golden/logs/nqc-golden-{job_id}.out"
-    return (f"JobId={own} JobName=nqc-golden{array} UserId=root(0) GroupId=root(0) MCS_label=N/A Priority=1 Nice=0 "
-            f"Account=(null) QOS=(null) JobState={state} Reason={reason} Dependency=(null) Requeue=1 "
-            f"Restarts={restarts} BatchFlag=1 Reboot=0 ExitCode={exit_code} RunTime=00:00:01 TimeLimit=UNLIMITED "
-            f"NodeList=localhost BatchHost=localhost NumNodes=1 NumCPUs=2 NumTasks=2 Command=/r/golden/jobs/run.sbatch "
-            f"WorkDir=/r/golden StdErr={log} StdIn=/dev/null StdOut={log} Power=")
+    return (
+        f"JobId={own} JobName=nqc-golden{array} UserId=root(0) GroupId=root(0) MCS_label=N/A Priority=1 Nice=0 "
+        f"Account=(null) QOS=(null) JobState={state} Reason={reason} Dependency=(null) Requeue=1 "
+        f"Restarts={restarts} BatchFlag=1 Reboot=0 ExitCode={exit_code} RunTime=00:00:01 TimeLimit=UNLIMITED "
+        f"NodeList=localhost BatchHost=localhost NumNodes=1 NumCPUs=2 NumTasks=2 Command=/r/golden/jobs/run.sbatch "
+        f"WorkDir=/r/golden StdErr={log} StdIn=/dev/null StdOut={log} Power="
+    )
 
 
 GONE = None  # a poll at which scontrol no longer knows the job ("Invalid job id specified")
@@ -377,8 +506,11 @@ class Waits(unittest.TestCase):
         self.addCleanup(shutil.rmtree, directory)
         with open(os.path.join(directory, "polls.json"), "w", encoding="utf-8") as f:
             json.dump(polls, f)
-        config = "MinJobAge               = 5 sec\nAccountingStorageType   = " + \
-                 ("accounting_storage/slurmdbd" if accounting else "accounting_storage/none") + "\n"
+        config = (
+            "MinJobAge               = 5 sec\nAccountingStorageType   = "
+            + ("accounting_storage/slurmdbd" if accounting else "accounting_storage/none")
+            + "\n"
+        )
         scontrol = f"""#!{sys.executable}
 import json, os, sys
 here = os.path.dirname(os.path.abspath(__file__))
@@ -431,34 +563,67 @@ print(json.dumps({{"config": "/c/golden.json", "name": "golden", "output": "/r/g
 
     @staticmethod
     def jobs(*ids):
-        return [submit.Watched(i, "aggregation" if i == "102" else "run",
-                               f"/r/golden/logs/nqc-golden-{'aggregate-' if i == '102' else ''}{i}.out") for i in ids]
+        return [
+            submit.Watched(
+                i,
+                "aggregation" if i == "102" else "run",
+                f"/r/golden/logs/nqc-golden-{'aggregate-' if i == '102' else ''}{i}.out",
+            )
+            for i in ids
+        ]
 
     def test_completed_and_finished_is_0(self):
-        nqc = self.stand_ins({
-            "101": [record("101", "PENDING"), record("101", "RUNNING"), record("101", "COMPLETED"), GONE],
-            "102": [record("102", "PENDING", "Dependency"), record("102", "PENDING", "Dependency"),
-                    record("102", "RUNNING"), record("102", "COMPLETED")]})
+        nqc = self.stand_ins(
+            {
+                "101": [record("101", "PENDING"), record("101", "RUNNING"), record("101", "COMPLETED"), GONE],
+                "102": [
+                    record("102", "PENDING", "Dependency"),
+                    record("102", "PENDING", "Dependency"),
+                    record("102", "RUNNING"),
+                    record("102", "COMPLETED"),
+                ],
+            }
+        )
         code, out, err = self.wait(nqc, self.jobs("101", "102"))
         self.assertEqual((code, err), (0, ""))
-        self.assertEqual(out.splitlines(), ["waiting for jobs 101, 102 to end (scontrol show job every 1 s)...",
-                                            "done: every job completed; /r/golden/results.h5 is complete"])
+        self.assertEqual(
+            out.splitlines(),
+            [
+                "waiting for jobs 101, 102 to end (scontrol show job every 1 s)...",
+                "done: every job completed; /r/golden/results.h5 is complete",
+            ],
+        )
         self.assertEqual(self.calls("102"), 5, "polled until both ended, then once more")
 
     def test_failed_run_and_cancelled_aggregation_are_named(self):
         """The user's report: the run job FAILED (exit 53), the aggregation job CANCELLED by Slurm
         without running (DependencyNeverSatisfied); the run job is gone before the end."""
-        nqc = self.stand_ins({
-            "101": [record("101", "RUNNING"), record("101", "FAILED", "NonZeroExitCode", "53:0"), GONE],
-            "102": [record("102", "PENDING", "Dependency"), record("102", "PENDING", "Dependency"),
-                    record("102", "PENDING", "Dependency"), record("102", "CANCELLED", "DependencyNeverSatisfied",
-                                                                   log="/r/golden/logs/nqc-golden-aggregate-102.out")]})
+        nqc = self.stand_ins(
+            {
+                "101": [record("101", "RUNNING"), record("101", "FAILED", "NonZeroExitCode", "53:0"), GONE],
+                "102": [
+                    record("102", "PENDING", "Dependency"),
+                    record("102", "PENDING", "Dependency"),
+                    record("102", "PENDING", "Dependency"),
+                    record(
+                        "102",
+                        "CANCELLED",
+                        "DependencyNeverSatisfied",
+                        log="/r/golden/logs/nqc-golden-aggregate-102.out",
+                    ),
+                ],
+            }
+        )
         code, out, err = self.wait(nqc, self.jobs("101", "102"))
         self.assertEqual(code, 1, "exit 53 is not one of nqc's codes: 1")
-        self.assertEqual(err.splitlines(), [
-            "submit: job 101 (run): FAILED, exit code 53, reason NonZeroExitCode; log /r/golden/logs/nqc-golden-101.out",
-            "submit: job 102 (aggregation): CANCELLED, reason DependencyNeverSatisfied; "
-            "log /r/golden/logs/nqc-golden-aggregate-102.out"])
+        self.assertEqual(
+            err.splitlines(),
+            [
+                "submit: job 101 (run): FAILED, exit code 53, reason NonZeroExitCode; log /r/golden/logs/nqc-golden-101.out",
+                "submit: job 102 (aggregation): CANCELLED, reason DependencyNeverSatisfied; "
+                "log /r/golden/logs/nqc-golden-aggregate-102.out",
+            ],
+        )
         self.assertNotIn("done", out)
 
     def test_a_failed_array_task_is_named(self):
@@ -467,68 +632,129 @@ print(json.dumps({{"config": "/c/golden.json", "name": "golden", "output": "/r/g
         log = "/r/golden/logs/nqc-golden-101_{}.out"
         pending = record("101", "PENDING", task="0-2", log="/r/golden/logs/nqc-golden-101_4294967294.out")
         running = "\n".join(record(f"101_{t}", "RUNNING", task=t, log=log.format(t)) for t in range(3))
-        ended = "\n".join(record(f"101_{t}", *(("FAILED", "NonZeroExitCode", "7:0") if t == 1 else ("COMPLETED",)),
-                                 task=t, log=log.format(t)) for t in range(3))
-        nqc = self.stand_ins({"101": [pending, running, ended],
-                              "102": [record("102", "PENDING", "Dependency"), record("102", "PENDING", "Dependency"),
-                                      record("102", "CANCELLED", "DependencyNeverSatisfied",
-                                             log="/r/golden/logs/nqc-golden-aggregate-102.out")]})
+        ended = "\n".join(
+            record(
+                f"101_{t}",
+                *(("FAILED", "NonZeroExitCode", "7:0") if t == 1 else ("COMPLETED",)),
+                task=t,
+                log=log.format(t),
+            )
+            for t in range(3)
+        )
+        nqc = self.stand_ins(
+            {
+                "101": [pending, running, ended],
+                "102": [
+                    record("102", "PENDING", "Dependency"),
+                    record("102", "PENDING", "Dependency"),
+                    record(
+                        "102",
+                        "CANCELLED",
+                        "DependencyNeverSatisfied",
+                        log="/r/golden/logs/nqc-golden-aggregate-102.out",
+                    ),
+                ],
+            }
+        )
         jobs = [submit.Watched(f"101_{t}", "run", log.format(t)) for t in range(3)] + self.jobs("102")
         code, out, err = self.wait(nqc, jobs)
         self.assertEqual(code, 7, "the failed task's code, nqc's io_error")
-        self.assertEqual(err.splitlines(), [
-            "submit: job 101_1 (run): FAILED, exit code 7 (io_error), reason NonZeroExitCode; "
-            "log /r/golden/logs/nqc-golden-101_1.out",
-            "submit: job 102 (aggregation): CANCELLED, reason DependencyNeverSatisfied; "
-            "log /r/golden/logs/nqc-golden-aggregate-102.out"])
+        self.assertEqual(
+            err.splitlines(),
+            [
+                "submit: job 101_1 (run): FAILED, exit code 7 (io_error), reason NonZeroExitCode; "
+                "log /r/golden/logs/nqc-golden-101_1.out",
+                "submit: job 102 (aggregation): CANCELLED, reason DependencyNeverSatisfied; "
+                "log /r/golden/logs/nqc-golden-aggregate-102.out",
+            ],
+        )
 
     def test_an_array_cancelled_before_it_ran(self):
         """scancel of an array whose tasks were all pending: one record for the three tasks (its
         StdOut is no task's log); each task named with its own log."""
-        nqc = self.stand_ins({"101": [record("101", "PENDING", task="0-2"),
-                                      record("101", "CANCELLED", task="0-2", exit_code="0:15",
-                                             log="/r/golden/logs/nqc-golden-101_4294967294.out")]})
+        nqc = self.stand_ins(
+            {
+                "101": [
+                    record("101", "PENDING", task="0-2"),
+                    record(
+                        "101",
+                        "CANCELLED",
+                        task="0-2",
+                        exit_code="0:15",
+                        log="/r/golden/logs/nqc-golden-101_4294967294.out",
+                    ),
+                ]
+            }
+        )
         jobs = [submit.Watched(f"101_{t}", "run", f"/r/golden/logs/nqc-golden-101_{t}.out") for t in range(3)]
         code, out, err = self.wait(nqc, jobs)
         self.assertEqual(code, 4)
-        self.assertEqual(err.splitlines(), [f"submit: job 101_{t} (run): CANCELLED, signal 15; "
-                                            f"log /r/golden/logs/nqc-golden-101_{t}.out" for t in range(3)])
+        self.assertEqual(
+            err.splitlines(),
+            [
+                f"submit: job 101_{t} (run): CANCELLED, signal 15; " f"log /r/golden/logs/nqc-golden-101_{t}.out"
+                for t in range(3)
+            ],
+        )
 
     def test_completed_but_results_not_finished(self):
-        nqc = self.stand_ins({"101": [record("101", "COMPLETED")], "102": [record("102", "COMPLETED")]},
-                             finished=False, shards_done=14)
+        nqc = self.stand_ins(
+            {"101": [record("101", "COMPLETED")], "102": [record("102", "COMPLETED")]}, finished=False, shards_done=14
+        )
         code, out, err = self.wait(nqc, self.jobs("101", "102"))
         self.assertEqual(code, 1)
-        self.assertEqual(err.splitlines(), ["submit: the jobs completed, but /r/golden/results.h5 is not complete: "
-                                            "nqc run --dry-run: 14 of 15 shards done, no results.h5"])
+        self.assertEqual(
+            err.splitlines(),
+            [
+                "submit: the jobs completed, but /r/golden/results.h5 is not complete: "
+                "nqc run --dry-run: 14 of 15 shards done, no results.h5"
+            ],
+        )
         nqc = self.stand_ins({"101": [record("101", "COMPLETED")]}, finished=False)
         code, out, err = self.wait(nqc, self.jobs("101"), merged=False)
         self.assertEqual(code, 1)
-        self.assertEqual(err.splitlines(), ["submit: the jobs completed, but /r/golden/results.h5 is not complete: "
-                                            "nqc run --dry-run: 15 of 15 shards done, no results.h5 (array parts do "
-                                            "not merge: jobs/submit /c/golden.json -o /r/golden --aggregate-only)"])
+        self.assertEqual(
+            err.splitlines(),
+            [
+                "submit: the jobs completed, but /r/golden/results.h5 is not complete: "
+                "nqc run --dry-run: 15 of 15 shards done, no results.h5 (array parts do "
+                "not merge: jobs/submit /c/golden.json -o /r/golden --aggregate-only)"
+            ],
+        )
 
     def test_a_requeued_job_is_followed_to_its_end(self):
         """The run job requeues itself at its time limit (PENDING again, Restarts=1), and Slurm
         requeues it once more after a node failure, which it shows ended (NODE_FAIL) for one
         poll: followed through both to its end, where it meets its time limit."""
-        polls = [record("101", "RUNNING"), record("101", "REQUEUED", restarts=1),
-                 record("101", "PENDING", "BeginTime", restarts=1), record("101", "RUNNING", restarts=1),
-                 record("101", "NODE_FAIL", "NodeDown", "0:0", restarts=1),
-                 record("101", "PENDING", "BeginTime", restarts=2), record("101", "RUNNING", restarts=2),
-                 record("101", "TIMEOUT", "TimeLimit", "0:15", restarts=2), GONE]
+        polls = [
+            record("101", "RUNNING"),
+            record("101", "REQUEUED", restarts=1),
+            record("101", "PENDING", "BeginTime", restarts=1),
+            record("101", "RUNNING", restarts=1),
+            record("101", "NODE_FAIL", "NodeDown", "0:0", restarts=1),
+            record("101", "PENDING", "BeginTime", restarts=2),
+            record("101", "RUNNING", restarts=2),
+            record("101", "TIMEOUT", "TimeLimit", "0:15", restarts=2),
+            GONE,
+        ]
         nqc = self.stand_ins({"101": polls})  # --no-aggregate: the run job alone
         code, out, err = self.wait(nqc, self.jobs("101"))
         self.assertEqual(code, 4, "a time limit: nqc's interrupted, a resubmission resumes")
         self.assertEqual(self.calls("101"), 9, "polled through both requeues until it was gone")
-        self.assertEqual([line for line in out.splitlines() if "requeued" in line],
-                         ["job 101 requeued (restart 1): following it", "job 101 requeued (restart 2): following it"])
-        self.assertEqual(err.splitlines()[0], "submit: job 101 (run): TIMEOUT, signal 15, reason TimeLimit, "
-                                              "after 2 requeue(s); log /r/golden/logs/nqc-golden-101.out")
+        self.assertEqual(
+            [line for line in out.splitlines() if "requeued" in line],
+            ["job 101 requeued (restart 1): following it", "job 101 requeued (restart 2): following it"],
+        )
+        self.assertEqual(
+            err.splitlines()[0],
+            "submit: job 101 (run): TIMEOUT, signal 15, reason TimeLimit, "
+            "after 2 requeue(s); log /r/golden/logs/nqc-golden-101.out",
+        )
         # The same job completing after its requeue (the aggregation job then runs): exit 0.
         polls[-2:] = [record("101", "COMPLETED", restarts=2)]
-        nqc = self.stand_ins({"101": polls, "102": [record("102", "PENDING", "Dependency")] * 8 +
-                              [record("102", "COMPLETED")]})
+        nqc = self.stand_ins(
+            {"101": polls, "102": [record("102", "PENDING", "Dependency")] * 8 + [record("102", "COMPLETED")]}
+        )
         code, out, err = self.wait(nqc, self.jobs("101", "102"))
         self.assertEqual((code, err), (0, ""))
 
@@ -537,28 +763,52 @@ print(json.dumps({{"config": "/c/golden.json", "name": "golden", "output": "/r/g
         with accounting, sacct says how it ended."""
         nqc = self.stand_ins({"101": [record("101", "RUNNING"), GONE]})
         code, out, err = self.wait(nqc, self.jobs("101"))
-        self.assertEqual((code, err), (1, "submit: job 101 (run): end unknown: last seen RUNNING, then gone from "
-                                          "scontrol; log /r/golden/logs/nqc-golden-101.out\n"))
+        self.assertEqual(
+            (code, err),
+            (
+                1,
+                "submit: job 101 (run): end unknown: last seen RUNNING, then gone from "
+                "scontrol; log /r/golden/logs/nqc-golden-101.out\n",
+            ),
+        )
         sacct = f"#!{sys.executable}\nimport sys\nassert '101' in sys.argv\nprint('OUT_OF_MEMORY|0:125|None')\n"
         nqc = self.stand_ins({"101": [record("101", "RUNNING"), GONE]}, accounting=sacct)
         code, out, err = self.wait(nqc, self.jobs("101"))
-        self.assertEqual((code, err), (8, "submit: job 101 (run): OUT_OF_MEMORY, signal 125; "
-                                          "log /r/golden/logs/nqc-golden-101.out\n"))
+        self.assertEqual(
+            (code, err),
+            (8, "submit: job 101 (run): OUT_OF_MEMORY, signal 125; " "log /r/golden/logs/nqc-golden-101.out\n"),
+        )
 
     def test_judge(self):
         """Each end as submit's exit code: 0 completed; a run job's nqc code; Slurm's ends as
         nqc's interrupted (4, resubmit to resume) or out_of_memory (8); 1 for the rest."""
         codes = {"bad_input": 1, "interrupted": 4, "engine_bug": 5, "io_error": 7, "out_of_memory": 8}
-        cases = [("COMPLETED", "0:0", 0), ("FAILED", "5:0", 5), ("FAILED", "8:0", 8), ("FAILED", "4:0", 4),
-                 ("FAILED", "53:0", 1), ("FAILED", "0:9", 1), ("CANCELLED", "0:15", 4), ("TIMEOUT", "0:0", 4),
-                 ("NODE_FAIL", "0:0", 4), ("PREEMPTED", "0:0", 4), ("BOOT_FAIL", "0:0", 4), ("DEADLINE", "0:0", 4),
-                 ("OUT_OF_MEMORY", "0:125", 8), ("RUNNING", "0:0", 1), ("", "", 1)]
+        cases = [
+            ("COMPLETED", "0:0", 0),
+            ("FAILED", "5:0", 5),
+            ("FAILED", "8:0", 8),
+            ("FAILED", "4:0", 4),
+            ("FAILED", "53:0", 1),
+            ("FAILED", "0:9", 1),
+            ("CANCELLED", "0:15", 4),
+            ("TIMEOUT", "0:0", 4),
+            ("NODE_FAIL", "0:0", 4),
+            ("PREEMPTED", "0:0", 4),
+            ("BOOT_FAIL", "0:0", 4),
+            ("DEADLINE", "0:0", 4),
+            ("OUT_OF_MEMORY", "0:125", 8),
+            ("RUNNING", "0:0", 1),
+            ("", "", 1),
+        ]
         for state, exit_code, expected in cases:
             with self.subTest(state=state, exit_code=exit_code):
                 job = submit.Watched("9", "run", "/l", state=state, exit_code=exit_code)
                 self.assertEqual(submit.judge(job, codes)[0], expected)
-        self.assertEqual(submit.judge(submit.Watched("9", "run", "/l", "FAILED", exit_code="7:0"), {})[0], 1,
-                         "without nqc's table, a failure is 1")
+        self.assertEqual(
+            submit.judge(submit.Watched("9", "run", "/l", "FAILED", exit_code="7:0"), {})[0],
+            1,
+            "without nqc's table, a failure is 1",
+        )
 
     def test_records_and_task_ids(self):
         self.assertEqual(submit.task_ids("2"), ["2"])
@@ -568,9 +818,20 @@ print(json.dumps({{"config": "/c/golden.json", "name": "golden", "output": "/r/g
         records = submit.job_records(record("101", "PENDING", task="1-2") + "\n" + record("101_0", "FAILED", task=0))
         self.assertEqual(sorted(records), ["101_0", "101_1", "101_2"])
         self.assertEqual((records["101_0"]["JobState"], records["101_2"]["JobState"]), ("FAILED", "PENDING"))
-        self.assertEqual(submit.nqc_exit_codes(self.stand_ins({})),
-                         {"ok": 0, "bad_input": 1, "infeasible": 2, "gave_up": 3, "interrupted": 4, "engine_bug": 5,
-                          "rerun_differs": 6, "io_error": 7, "out_of_memory": 8})
+        self.assertEqual(
+            submit.nqc_exit_codes(self.stand_ins({})),
+            {
+                "ok": 0,
+                "bad_input": 1,
+                "infeasible": 2,
+                "gave_up": 3,
+                "interrupted": 4,
+                "engine_bug": 5,
+                "rerun_differs": 6,
+                "io_error": 7,
+                "out_of_memory": 8,
+            },
+        )
 
 
 if __name__ == "__main__":

@@ -38,7 +38,8 @@ class FifoWriter {
         block.clear();
         for (std::uint64_t i = at; i < end && block.size() < 4096;) {
           if (i < start.size()) {
-            const std::size_t take = static_cast<std::size_t>(std::min<std::uint64_t>(start.size() - i, 4096 - block.size()));
+            const std::size_t take =
+                static_cast<std::size_t>(std::min<std::uint64_t>(start.size() - i, 4096 - block.size()));
             block.append(start, static_cast<std::size_t>(i), take);
             i += take;
           } else {

@@ -40,8 +40,9 @@ TEST(Aggregate, PerNStatistics) {
   EXPECT_DOUBLE_EQ(t[1].share_no_backtrack, 0.4);
   EXPECT_DOUBLE_EQ(t[1].mean_backtracks, 0.6);
   const std::string csv = format_csv(t);
-  EXPECT_EQ(csv.substr(0, csv.find('\n')),
-            "n,cases,mean_s,median_s,t90mean_s,max_s,share_no_backtrack,mean_backtracks,false_negatives,gave_up,infeasible");
+  EXPECT_EQ(
+      csv.substr(0, csv.find('\n')),
+      "n,cases,mean_s,median_s,t90mean_s,max_s,share_no_backtrack,mean_backtracks,false_negatives,gave_up,infeasible");
   EXPECT_NE(csv.find("\n100,10,5.5,5.5,5,10,0.400000,0.600000,0,0,0\n"), std::string::npos);
   const std::string md = format_table(t);
   EXPECT_NE(md.find("|        100 |       10 |  5.500e+00 |"), std::string::npos);
@@ -58,9 +59,9 @@ CaseRow instance_row(const std::string& file, std::int64_t n, std::uint64_t diag
 
 TEST(Aggregate, InstanceRunsPerNAndDiags) {
   std::vector<CaseRow> rows{
-      instance_row("/d/a.param", 10, 5, 1.0, 0), instance_row("/d/b.param", 10, 5, 3.0, 0),
-      instance_row("/d/c.param", 10, 5, 8.0, 1),  instance_row("/d/a.param", 10, 10, 2.0, 1),
-      instance_row("/d/b.param", 10, 10, 4.0, 1), instance_row("/d/c.param", 10, 10, 9.0, 2),
+      instance_row("/d/a.param", 10, 5, 1.0, 0),   instance_row("/d/b.param", 10, 5, 3.0, 0),
+      instance_row("/d/c.param", 10, 5, 8.0, 1),   instance_row("/d/a.param", 10, 10, 2.0, 1),
+      instance_row("/d/b.param", 10, 10, 4.0, 1),  instance_row("/d/c.param", 10, 10, 9.0, 2),
       instance_row("/d/corner.txt", 4, 0, 0.5, 1), row(8, 1.0, 0)};  // the last: a generated case, skipped
   EXPECT_TRUE(is_instance_row(rows[0]));
   EXPECT_FALSE(is_instance_row(rows.back()));
@@ -90,12 +91,13 @@ TEST(Aggregate, InstanceRunsPerNAndDiags) {
   EXPECT_EQ(t[2].gave_up, 1u);
   EXPECT_DOUBLE_EQ(t[2].infeasible_s.mean_s, 3.0);
   EXPECT_DOUBLE_EQ(t[2].gave_up_mean_s, 9.0);
-  EXPECT_EQ(format_instance_csv(t),
-            "n,diags,files,cases,solved,infeasible,gave_up,solved_mean_s,solved_median_s,solved_max_s,infeasible_mean_s,"
-            "infeasible_median_s,infeasible_max_s,gave_up_mean_s\n"
-            "4,,1,1,0,1,0,,,,0.5,0.5,0.5,\n"
-            "10,5,3,3,2,1,0,2,2,3,8,8,8,\n"
-            "10,10,3,3,0,2,1,,,,3,3,4,9\n");
+  EXPECT_EQ(
+      format_instance_csv(t),
+      "n,diags,files,cases,solved,infeasible,gave_up,solved_mean_s,solved_median_s,solved_max_s,infeasible_mean_s,"
+      "infeasible_median_s,infeasible_max_s,gave_up_mean_s\n"
+      "4,,1,1,0,1,0,,,,0.5,0.5,0.5,\n"
+      "10,5,3,3,2,1,0,2,2,3,8,8,8,\n"
+      "10,10,3,3,0,2,1,,,,3,3,4,9\n");
   const std::string md = format_instance_table(t);
   EXPECT_NE(md.find("|          4 |      - |        1 |        1 |        0 |          1 |        0 |             - |"),
             std::string::npos)

@@ -36,8 +36,10 @@ TEST(Challenge, OneCompletableOneProvedInfeasibleAtAMillion) {
   for (Index r = 0; r < n; ++r) {
     const auto i = static_cast<std::size_t>(r);
     EXPECT_EQ(first.q[i] == 0, second.q[i] == 0);
-    if (changed.count(r) == 0) ASSERT_EQ(first.q[i], second.q[i]) << r;
-    else ASSERT_NE(first.q[i], second.q[i]) << r;
+    if (changed.count(r) == 0)
+      ASSERT_EQ(first.q[i], second.q[i]) << r;
+    else
+      ASSERT_NE(first.q[i], second.q[i]) << r;
   }
   // The dead row is free, and none of its cells in a free column is free in the second.
   ASSERT_EQ(second.q[static_cast<std::size_t>(ch.dead_row)], 0);
@@ -50,7 +52,8 @@ TEST(Challenge, OneCompletableOneProvedInfeasibleAtAMillion) {
     }
   int free_cells = 0;
   for (Index c = 0; c < n; ++c)
-    if (!used.test(static_cast<std::size_t>(c)) && !d1.test(diff_line(n, ch.dead_row, c)) && !d2.test(sum_line(ch.dead_row, c)))
+    if (!used.test(static_cast<std::size_t>(c)) && !d1.test(diff_line(n, ch.dead_row, c)) &&
+        !d2.test(sum_line(ch.dead_row, c)))
       ++free_cells;
   EXPECT_EQ(free_cells, 0);
 

@@ -55,7 +55,8 @@ TEST(CompleteSearch, BitboardAndSatAgreeWithBruteForce) {
                                             static_cast<Index>(rng.below(static_cast<std::uint64_t>(n - 1))), rng);
       const std::uint64_t brute = brute_force_completions(c);
       for (const char* engine : {"bitboard", "sat"})
-        ASSERT_EQ(verdict(engine, c, static_cast<std::uint64_t>(t)), brute > 0 ? 1 : 0) << engine << " n = " << n << " t = " << t;
+        ASSERT_EQ(verdict(engine, c, static_cast<std::uint64_t>(t)), brute > 0 ? 1 : 0)
+            << engine << " n = " << n << " t = " << t;
       EXPECT_EQ(count_bitboard(c, Limits{}).completions, brute) << "n = " << n << " t = " << t;
       (brute > 0 ? solved : infeasible) += 1;
     }
@@ -66,7 +67,8 @@ TEST(CompleteSearch, BitboardAndSatAgreeWithBruteForce) {
 TEST(CompleteSearch, EmptyBoardCountsMatchOeis) {
   // OEIS A000170, n = 1..12, by the word search's counter (no symmetry).
   const std::uint64_t q[] = {1, 0, 0, 2, 10, 4, 40, 92, 352, 724, 2680, 14200};
-  for (Index n = 1; n <= 12; ++n) EXPECT_EQ(count_bitboard(Composition(n), Limits{}).completions, q[n - 1]) << "n = " << n;
+  for (Index n = 1; n <= 12; ++n)
+    EXPECT_EQ(count_bitboard(Composition(n), Limits{}).completions, q[n - 1]) << "n = " << n;
 }
 
 // Every layout of the word search (W = 1 and 2 words; board columns for n <= 64 W, free
@@ -78,7 +80,10 @@ TEST(CompleteSearch, EmptyBoardCountsMatchOeis) {
 TEST(CompleteSearch, EveryWordLayoutAgreesWithExact) {
   int solved = 0, infeasible = 0;
   const Limits limits{40000, 0, nullptr};
-  struct Shape { Index n; Index free; };
+  struct Shape {
+    Index n;
+    Index free;
+  };
   for (const Shape s : {Shape{40, 24}, Shape{100, 20}, Shape{100, 70}, Shape{300, 20}, Shape{300, 90}}) {
     Rng rng(derive_seed(12, static_cast<std::uint64_t>(s.n), 0, kSolutionStream));
     const Composition solution = random_solution(s.n, rng);
@@ -93,8 +98,10 @@ TEST(CompleteSearch, EveryWordLayoutAgreesWithExact) {
         Composition e = c;
         const Index r = free_rows[rng.below(free_rows.size())];
         const auto col = static_cast<Index>(rng.below(static_cast<std::uint64_t>(s.n)));
-        if (rng.below(2) == 1) e.excluded_sum.push_back(r + col);
-        else e.excluded_difference.push_back(r - col + s.n - 1);
+        if (rng.below(2) == 1)
+          e.excluded_sum.push_back(r + col);
+        else
+          e.excluded_difference.push_back(r - col + s.n - 1);
         if (!verify(e).ok()) continue;
         c = std::move(e);
         ++added;
@@ -213,7 +220,8 @@ TEST(CompleteSearch, ResidualsBeyondAnEnginesReachAreRefusedByName) {
     (void)make_engine("bitboard")->complete(Composition(200), rng, {});
     FAIL() << "no exception";
   } catch (const std::invalid_argument& e) {
-    EXPECT_STREQ(e.what(), "engine 'bitboard' takes at most 128 free rows, this composition has 200 (use auto or exact)");
+    EXPECT_STREQ(e.what(),
+                 "engine 'bitboard' takes at most 128 free rows, this composition has 200 (use auto or exact)");
   }
   try {
     (void)make_engine("sat")->complete(Composition(501), rng, {});

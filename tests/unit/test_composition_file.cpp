@@ -28,7 +28,8 @@ class CompositionFileTest : public ::testing::Test {
  protected:
   void SetUp() override {
     const auto* info = ::testing::UnitTest::GetInstance()->current_test_info();
-    dir_ = fs::temp_directory_path() / ("nqc-formats-" + std::string(info->name()) + "-" + std::to_string(std::random_device{}()));
+    dir_ = fs::temp_directory_path() /
+           ("nqc-formats-" + std::string(info->name()) + "-" + std::to_string(std::random_device{}()));
     fs::create_directories(dir_);
   }
   void TearDown() override {
@@ -63,10 +64,12 @@ void spit(const std::string& file, const std::string& bytes) {
 }
 
 // A binary file's bytes from its fields.
-std::string binary(std::uint32_t version, std::uint32_t flags, std::uint64_t n, const std::vector<std::uint32_t>& values,
-                   std::string magic = std::string("\x89NQC\r\n\x1a\n", 8)) {
+std::string binary(std::uint32_t version, std::uint32_t flags, std::uint64_t n,
+                   const std::vector<std::uint32_t>& values, std::string magic = std::string("\x89NQC\r\n\x1a\n", 8)) {
   std::string out = magic;
-  const auto put = [&out](auto v) { out.append(reinterpret_cast<const char*>(&v), sizeof v); };  // the host is little-endian
+  const auto put = [&out](auto v) {
+    out.append(reinterpret_cast<const char*>(&v), sizeof v);
+  };  // the host is little-endian
   put(version);
   put(flags);
   put(n);
@@ -77,8 +80,7 @@ std::string binary(std::uint32_t version, std::uint32_t flags, std::uint64_t n, 
 // The compositions every round trip covers: n = 1, empty rows, a full solution, n = 10^6.
 std::vector<Composition> samples() {
   std::vector<Composition> out{Composition(std::vector<Index>{1}), Composition(std::vector<Index>{0}),
-                               Composition({0, 0, 5, 0, 4, 0, 0, 3, 0, 0}),
-                               *construct_solution(1000)};
+                               Composition({0, 0, 5, 0, 4, 0, 0, 3, 0, 0}), *construct_solution(1000)};
   Composition big = *construct_solution(1000000);
   for (std::size_t i = 0; i < big.q.size(); i += 3) big.q[i] = 0;
   out.push_back(std::move(big));
@@ -120,9 +122,11 @@ TEST_F(CompositionFileTest, FormatIsFoundByContentNotByName) {
   EXPECT_EQ(read_composition(path("text.bin")).format, CompositionFormat::text);
   EXPECT_EQ(read_composition(path("hdf5.txt")).format, CompositionFormat::hdf5);
   EXPECT_EQ(read_composition(path("text.h5")).format, CompositionFormat::text);
-  for (const char* name : {"binary.txt", "text.bin", "hdf5.txt", "text.h5"}) EXPECT_EQ(read_composition(path(name)).composition, c) << name;
+  for (const char* name : {"binary.txt", "text.bin", "hdf5.txt", "text.h5"})
+    EXPECT_EQ(read_composition(path(name)).composition, c) << name;
   EXPECT_EQ(detect_format(std::string("\x89NQC", 4)), CompositionFormat::binary);
-  EXPECT_EQ(detect_format(std::string(512, ' ') + std::string("\x89HDF\r\n\x1a\n", 8)), CompositionFormat::hdf5);  // a user block
+  EXPECT_EQ(detect_format(std::string(512, ' ') + std::string("\x89HDF\r\n\x1a\n", 8)),
+            CompositionFormat::hdf5);  // a user block
   EXPECT_EQ(detect_format("1 2 3"), CompositionFormat::text);
   EXPECT_EQ(format_for_output("a.bin"), CompositionFormat::binary);
   EXPECT_EQ(format_for_output("a.BIN"), CompositionFormat::binary);
@@ -141,18 +145,21 @@ TEST_F(CompositionFileTest, BadBinaryFilesGiveOneLine) {
   };
   const std::string full = binary(1, 0, 10, {2, 4, 6, 8, 10, 1, 3, 5, 7, 9});
   EXPECT_EQ(error(full), "");
-  EXPECT_EQ(error(full.substr(0, full.size() - 4)), f + ": truncated: header says n = 10 (24 + 4n = 64 bytes), the file has 60 bytes");
+  EXPECT_EQ(error(full.substr(0, full.size() - 4)),
+            f + ": truncated: header says n = 10 (24 + 4n = 64 bytes), the file has 60 bytes");
   EXPECT_EQ(error(full + "x"), f + ": trailing data: header says n = 10 (24 + 4n = 64 bytes), the file has 65 bytes");
   EXPECT_EQ(error(full.substr(0, 20)), f + ": truncated: the binary header has 24 bytes, the file has 20 bytes");
   EXPECT_EQ(error(full.substr(0, 4)), f + ": truncated: the binary header has 24 bytes, the file has 4 bytes");
-  EXPECT_EQ(error(binary(1, 0, 1, {1}, std::string("\x89NQC\n\x1a\n\0", 8))), f + ": not an nqc binary composition: bad magic");
+  EXPECT_EQ(error(binary(1, 0, 1, {1}, std::string("\x89NQC\n\x1a\n\0", 8))),
+            f + ": not an nqc binary composition: bad magic");
   EXPECT_EQ(error(binary(2, 0, 1, {1})), f + ": unsupported nqc binary version 2 (this nqc reads version 1)");
   EXPECT_EQ(error(binary(1, 5, 1, {1})), f + ": unsupported nqc binary flags 0x00000005 (this nqc reads flags 0)");
   EXPECT_EQ(error(binary(1, 0, 0, {})), f + ": header n = 0 is out of range 1..2147483647");
   EXPECT_EQ(error(binary(1, 0, 2147483648ULL, {1})), f + ": header n = 2147483648 is out of range 1..2147483647");
   EXPECT_EQ(error(binary(1, 0, 4, {0, 3, 5, 0})), f + ": row 3: value 5 is out of range 0..4");
   EXPECT_EQ(error(binary(1, 0, 4, {0, 0, 0, 4294967295U})), f + ": row 4: value 4294967295 is out of range 0..4");
-  EXPECT_EQ(error(binary(1, 0, 6, {2, 0, 0, 2, 0, 0})), f + ": rows 1 and 4: two queens on one column (column 2)");  // no lines
+  EXPECT_EQ(error(binary(1, 0, 6, {2, 0, 0, 2, 0, 0})),
+            f + ": rows 1 and 4: two queens on one column (column 2)");  // no lines
   // A value out of range far into a large file (past the first copy step).
   std::vector<std::uint32_t> many(200000, 0);
   many[150001] = 200001;
@@ -168,7 +175,8 @@ class Hdf5Writer {
   // A dataset `name` of shape `dims` and file type `type`, filled from `data` (of `mem`).
   void dataset(const std::string& name, std::vector<hsize_t> dims, hid_t type, hid_t mem, const void* data) {
     const h5::Handle space(H5Screate_simple(static_cast<int>(dims.size()), dims.data(), nullptr), H5Sclose);
-    const h5::Handle set(H5Dcreate2(file_.id(), name.c_str(), type, space.id(), H5P_DEFAULT, H5P_DEFAULT, H5P_DEFAULT), H5Dclose);
+    const h5::Handle set(H5Dcreate2(file_.id(), name.c_str(), type, space.id(), H5P_DEFAULT, H5P_DEFAULT, H5P_DEFAULT),
+                         H5Dclose);
     if (data != nullptr) {
       ASSERT_GE(H5Dwrite(set.id(), mem, H5S_ALL, H5S_ALL, H5P_DEFAULT, data), 0);
     }
@@ -197,7 +205,9 @@ TEST_F(CompositionFileTest, BadHdf5FilesGiveOneLine) {
     w.dataset("other", {4}, H5T_STD_I32LE, H5T_NATIVE_INT64, values.data());
     w.close();
   }
-  EXPECT_EQ(error_of(f), f + ": no dataset /composition (an nqc HDF5 composition holds Q(1..n) in the 1-D integer dataset /composition)");
+  EXPECT_EQ(
+      error_of(f),
+      f + ": no dataset /composition (an nqc HDF5 composition holds Q(1..n) in the 1-D integer dataset /composition)");
   {
     Hdf5Writer w(f);
     w.dataset("composition", {2, 2}, H5T_STD_I32LE, H5T_NATIVE_INT64, values.data());
@@ -366,17 +376,20 @@ TEST_F(CompositionFileTest, BinaryFromAStream) {
   EXPECT_EQ(r.error, "P: trailing data: header says n = 10 (24 + 4n = 64 bytes), the file has at least 65 bytes");
   EXPECT_LE(r.written, InputFile::kStreamHead + r.slack);
   r = read_stream(fifo, valid, std::string(1, '\0'), kEndless);
-  EXPECT_EQ(r.error, "P: trailing data: header says n = 100000 (24 + 4n = 400024 bytes), the file has at least 400025 bytes");
+  EXPECT_EQ(r.error,
+            "P: trailing data: header says n = 100000 (24 + 4n = 400024 bytes), the file has at least 400025 bytes");
   EXPECT_LE(r.written, 400025 + r.slack);
   r = read_stream(fifo, valid.substr(0, 200000));
   EXPECT_EQ(r.error, "P: truncated: header says n = 100000 (24 + 4n = 400024 bytes), the file has 200000 bytes");
   r = read_stream(fifo, binary(1, 0, 2147483647, {}), std::string(1, '\0'), 200000);  // no 8 GiB for a header
-  EXPECT_EQ(r.error, "P: truncated: header says n = 2147483647 (24 + 4n = 8589934612 bytes), the file has 200000 bytes");
+  EXPECT_EQ(r.error,
+            "P: truncated: header says n = 2147483647 (24 + 4n = 8589934612 bytes), the file has 200000 bytes");
   values[70000] = 100001;
   r = read_stream(fifo, binary(1, 0, values.size(), values));
   EXPECT_EQ(r.error, "P: row 70001: value 100001 is out of range 0..100000");
   r = read_stream(fifo, binary(1, 0, values.size(), values) + "x");  // the size first, as for a file
-  EXPECT_EQ(r.error, "P: trailing data: header says n = 100000 (24 + 4n = 400024 bytes), the file has at least 400025 bytes");
+  EXPECT_EQ(r.error,
+            "P: trailing data: header says n = 100000 (24 + 4n = 400024 bytes), the file has at least 400025 bytes");
   r = read_stream(fifo, binary(2, 0, 10, {}), std::string(1, '\0'), kEndless);
   EXPECT_EQ(r.error, "P: unsupported nqc binary version 2 (this nqc reads version 1)");
   EXPECT_LE(r.written, InputFile::kStreamHead + r.slack);
@@ -407,10 +420,12 @@ TEST_F(CompositionFileTest, Hdf5FromAStream) {
   std::string huge = signature + std::string("\0\0\0\0\0\x08\x08\0\x04\0\x10\0\0\0\0\0", 16) + std::string(8, '\0') +
                      std::string(8, '\xff') + std::string("\0\0\0\0\0\x01\0\0", 8);
   r = read_stream(fifo, huge, std::string(1, '\0'), kEndless);
-  EXPECT_EQ(r.error, "P: the HDF5 superblock gives the file 1099511627776 bytes, more than an HDF5 composition on a stream may have (17407 MiB)");
+  EXPECT_EQ(r.error,
+            "P: the HDF5 superblock gives the file 1099511627776 bytes, more than an HDF5 composition on a stream may "
+            "have (17407 MiB)");
   EXPECT_LE(r.written, InputFile::kStreamHead + r.slack);
   EXPECT_EQ(h5::file_end(huge), std::uint64_t{1} << 40);
-  EXPECT_EQ(h5::file_end(huge.substr(0, 40)), std::nullopt);  // the address cut off
+  EXPECT_EQ(h5::file_end(huge.substr(0, 40)), std::nullopt);           // the address cut off
   EXPECT_EQ(h5::file_end(std::string(512, ' ') + file), file.size());  // after a user block, as the library reads it
 }
 

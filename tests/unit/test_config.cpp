@@ -52,7 +52,8 @@ TEST(Config, ErrorsNameTheJsonPath) {
   json j = minimal();
   j["shard_case"] = 3;
   EXPECT_EQ(error_of(j),
-            "c.json: /shard_case: unknown key (valid keys: name, description, seed, engine, engine_params, instances, sizes, k, time_limit_s, "
+            "c.json: /shard_case: unknown key (valid keys: name, description, seed, engine, engine_params, instances, "
+            "sizes, k, time_limit_s, "
             "max_nodes, shard_seconds, shard_cases, output)");
   j = minimal();
   j["seed"] = "x";
@@ -65,12 +66,14 @@ TEST(Config, ErrorsNameTheJsonPath) {
   EXPECT_EQ(error_of(j), "c.json: /sizes/0/n: expected an integer n >= 1 (at most 2147483647), got -3");
   j = minimal();
   j["sizes"][0]["n"] = 3;
-  EXPECT_EQ(error_of(j),
-            "c.json: /sizes/0/n: n = 3 has no solution, so no composition can be derived from one (use n = 1 or n >= 4)");
+  EXPECT_EQ(
+      error_of(j),
+      "c.json: /sizes/0/n: n = 3 has no solution, so no composition can be derived from one (use n = 1 or n >= 4)");
   j = minimal();
   j["sizes"] = json::array();
-  EXPECT_EQ(error_of(j),
-            "c.json: /sizes: expected a non-empty array of {\"n\", \"solutions\", \"compositions_per_solution\"}, got []");
+  EXPECT_EQ(
+      error_of(j),
+      "c.json: /sizes: expected a non-empty array of {\"n\", \"solutions\", \"compositions_per_solution\"}, got []");
   j = minimal();
   j["sizes"][0]["n"] = json::array();
   EXPECT_EQ(error_of(j), "c.json: /sizes/0/n: expected a non-empty list of board sizes, got []");
@@ -85,12 +88,15 @@ TEST(Config, ErrorsNameTheJsonPath) {
   EXPECT_EQ(error_of(j), "c.json: /: missing required key \"name\"");
   j = minimal();
   j["engine"] = "nosuch";
-  EXPECT_EQ(error_of(j), "c.json: /engine: expected one of the engines auto, bitboard, exact, grigoryan, minconflicts, sat, got \"nosuch\"");
+  EXPECT_EQ(error_of(j),
+            "c.json: /engine: expected one of the engines auto, bitboard, exact, grigoryan, minconflicts, sat, got "
+            "\"nosuch\"");
   j = minimal();
   j["engine"] = "bitboard";
   j["sizes"][0]["n"] = {100, 200};
-  EXPECT_EQ(error_of(j), "c.json: /engine: engine 'bitboard' takes at most 128 free rows, but n = 200 with k = 1 leaves 199 "
-                         "(at /sizes/0/n/1): raise /k/min or use auto or exact");
+  EXPECT_EQ(error_of(j),
+            "c.json: /engine: engine 'bitboard' takes at most 128 free rows, but n = 200 with k = 1 leaves 199 "
+            "(at /sizes/0/n/1): raise /k/min or use auto or exact");
   j["k"] = {{"min", 72}, {"max", -1}};
   EXPECT_EQ(error_of(j), "");
   j = minimal();
@@ -130,7 +136,8 @@ void check_ranges_are_stated(const nlohmann::ordered_json& node, const std::stri
     }
     for (const auto& [key, child] : node.items()) check_ranges_are_stated(child, at + "/" + key, checked);
   } else if (node.is_array()) {
-    for (std::size_t i = 0; i < node.size(); ++i) check_ranges_are_stated(node[i], at + "/" + std::to_string(i), checked);
+    for (std::size_t i = 0; i < node.size(); ++i)
+      check_ranges_are_stated(node[i], at + "/" + std::to_string(i), checked);
   }
 }
 
@@ -141,10 +148,12 @@ TEST(ConfigTable, EveryRangeIsStatedInItsMessage) {
   json j = minimal();
   j.erase("sizes");
   j["instances"] = json::parse(R"({"files": ["x.param"], "diags": [100001]})");
-  EXPECT_EQ(error_of(j), "c.json: /instances/diags/0: expected a number of diagonals 0..10^5, or -1 for all, got 100001");
+  EXPECT_EQ(error_of(j),
+            "c.json: /instances/diags/0: expected a number of diagonals 0..10^5, or -1 for all, got 100001");
   j = minimal();
   j["k"] = json::parse(R"({"max": 2147483647})");
-  EXPECT_EQ(error_of(j), "c.json: /k/max: expected an integer k >= 1 (at most 2147483646), or -1 for n - 1, got 2147483647");
+  EXPECT_EQ(error_of(j),
+            "c.json: /k/max: expected an integer k >= 1 (at most 2147483646), or -1 for n - 1, got 2147483647");
   j = minimal();
   j["shard_seconds"] = 0;
   EXPECT_EQ(error_of(j), "c.json: /shard_seconds: expected a number of seconds > 0, got 0");
@@ -187,7 +196,8 @@ TEST(Config, EngineParamsReachTheEngine) {
   EXPECT_EQ(c.engine_options.grigoryan.backtracks_per_attempt, 1000u);  // the paper's default kept
   EXPECT_EQ(c.resolved["engine_params"]["restarts"], 10);
   j["engine_params"] = json::parse(R"({"restart": 10})");
-  EXPECT_EQ(error_of(j).substr(0, 83), "c.json: /engine_params/restart: unknown parameter (valid: backtracks_per_attempt, r");
+  EXPECT_EQ(error_of(j).substr(0, 83),
+            "c.json: /engine_params/restart: unknown parameter (valid: backtracks_per_attempt, r");
   j["engine_params"] = json::parse(R"({"damage_at_z": 1})");
   EXPECT_EQ(error_of(j), "c.json: /engine_params/damage_at_z: expected true or false, got 1");
   j["engine"] = "minconflicts";
@@ -209,13 +219,15 @@ TEST(Config, EngineParamsReachTheEngine) {
   j["engine"] = "sat";
   j["engine_params"] = json::parse(R"({"noise": 0.1})");
   EXPECT_EQ(error_of(j),
-            "c.json: /engine_params: engine 'sat' takes no parameters (auto, bitboard, exact, grigoryan and minconflicts do)");
+            "c.json: /engine_params: engine 'sat' takes no parameters (auto, bitboard, exact, grigoryan and "
+            "minconflicts do)");
   // The default engine's (auto's tuning constants became parameters).
   j.erase("engine");
-  EXPECT_EQ(error_of(j),
-            "c.json: /engine_params/noise: unknown parameter (valid: fill_first_n, residual_min, residual_cbrt, refills, "
-            "fill_nodes_per_free_row, fill_nodes_base, minconflicts_tries, search_nodes_per_free_row, search_nodes_base, "
-            "budget_growth)");
+  EXPECT_EQ(
+      error_of(j),
+      "c.json: /engine_params/noise: unknown parameter (valid: fill_first_n, residual_min, residual_cbrt, refills, "
+      "fill_nodes_per_free_row, fill_nodes_base, minconflicts_tries, search_nodes_per_free_row, search_nodes_base, "
+      "budget_growth)");
   j["engine_params"] = json::parse(R"({"refills": 4, "residual_cbrt": 20})");
   const ExperimentConfig a = parse_config(j, "c.json");
   EXPECT_EQ(a.engine_options.automatic.refills, 4u);
@@ -234,9 +246,11 @@ TEST(Config, EngineParamsReachTheEngine) {
 json other_value(const ParamSpec& spec, const json& current) {
   switch (spec.kind) {
     case ParamKind::flag: return !current.get<bool>();
-    case ParamKind::choice: return std::string(spec.choices[current == std::string(spec.choices[0]) ? spec.choices.size() - 1 : 0]);
+    case ParamKind::choice:
+      return std::string(spec.choices[current == std::string(spec.choices[0]) ? spec.choices.size() - 1 : 0]);
     case ParamKind::real: return std::isinf(spec.max_real) ? spec.min_real + 3.25 : (spec.min_real + spec.max_real) / 4;
-    case ParamKind::integer: return current == spec.min_integer + 1 ? json(spec.min_integer + 2) : json(spec.min_integer + 1);
+    case ParamKind::integer:
+      return current == spec.min_integer + 1 ? json(spec.min_integer + 2) : json(spec.min_integer + 1);
   }
   return nullptr;
 }
@@ -259,7 +273,8 @@ TEST(Config, EveryParameterOfEveryEngineIsSettableAndRangeChecked) {
       EXPECT_EQ(c.resolved["engine_params"], j["engine_params"]);
       j["engine_params"] = {{spec.name, def}};
       EXPECT_EQ(error_of(j), "") << "the default is in range";
-      const std::string refused = "c.json: /engine_params/" + std::string(spec.name) + ": expected " + param_expectation(spec) + ", got ";
+      const std::string refused =
+          "c.json: /engine_params/" + std::string(spec.name) + ": expected " + param_expectation(spec) + ", got ";
       j["engine_params"] = {{spec.name, "x"}};
       EXPECT_EQ(error_of(j), refused + "\"x\"");
       if (spec.kind == ParamKind::integer) {
@@ -276,19 +291,23 @@ TEST(Config, EveryParameterOfEveryEngineIsSettableAndRangeChecked) {
       }
     }
   EXPECT_EQ(rows, 46u) << "10 auto + 6 bitboard + 4 exact + 19 grigoryan + 7 minconflicts parameters";
-}TEST(Config, PlanSizeIsBounded) {
+}
+TEST(Config, PlanSizeIsBounded) {
   json j = minimal();
   j["sizes"][0]["compositions_per_solution"] = 100000001;
   EXPECT_EQ(error_of(j), "c.json: /sizes/0/compositions_per_solution: expected an integer 1..10^8, got 100000001");
   j["sizes"][0]["compositions_per_solution"] = 100000000;
   j["sizes"][0]["solutions"] = 100000;
   EXPECT_EQ(error_of(j),
-            "c.json: /sizes: the plan has more than 10^12 cases (n count x solutions x compositions_per_solution); split it into several configs");
+            "c.json: /sizes: the plan has more than 10^12 cases (n count x solutions x compositions_per_solution); "
+            "split it into several configs");
   j = minimal();
   j["sizes"][0]["solutions"] = 100000000;
   j["sizes"][0]["compositions_per_solution"] = 1;
   j["shard_cases"] = 1;
-  EXPECT_EQ(error_of(j), "c.json: /shard_cases: the plan would have more than 10^7 shards; raise shard_cases (now 1) or shard_seconds");
+  EXPECT_EQ(
+      error_of(j),
+      "c.json: /shard_cases: the plan would have more than 10^7 shards; raise shard_cases (now 1) or shard_seconds");
   j["k"] = json::parse(R"({"min": 8})");
   j["shard_cases"] = 1000;
   EXPECT_EQ(error_of(j), "c.json: /k: k range 8..7 has no k in 1..n-1 = 1..7 for n = 8 (at /sizes/0/n/0)");
@@ -344,8 +363,8 @@ TEST(ConfigTable, HelpShowsEveryKeyAndEveryEngineParameter) {
   const EngineOptions defaults;
   for (const EngineInfo& e : engine_infos())
     for (const ParamSpec& spec : e.params)
-      EXPECT_NE(help.find("\n        " + std::string(spec.name) + " = " + param_json(spec, spec.get(defaults)).dump() + " (" +
-                          param_expectation(spec) + ")\n            " + std::string(spec.help) + "\n"),
+      EXPECT_NE(help.find("\n        " + std::string(spec.name) + " = " + param_json(spec, spec.get(defaults)).dump() +
+                          " (" + param_expectation(spec) + ")\n            " + std::string(spec.help) + "\n"),
                 std::string::npos)
           << spec.name;
   EXPECT_NE(help.find("\n      sat takes none\n"), std::string::npos);
@@ -362,16 +381,22 @@ TEST(ConfigFile, RelativePathsAreTakenFromTheConfigsDirectory) {
     std::ofstream(dir / "sub" / name) << text;
     return dir / "sub" / name;
   };
-  const ExperimentConfig sized = load_config(write("s.json", R"({"name": "s", "sizes": [{"n": 8, "solutions": 1, "compositions_per_solution": 1}]})"));
+  const ExperimentConfig sized = load_config(
+      write("s.json", R"({"name": "s", "sizes": [{"n": 8, "solutions": 1, "compositions_per_solution": 1}]})"));
   EXPECT_EQ(sized.output, (dir / "sub" / "results" / "s").string()) << "the default output too";
   EXPECT_EQ(sized.resolved["output"], sized.output);
-  const ExperimentConfig up = load_config(write("u.json", R"({"name": "u", "output": "../out", "instances": {"files": ["inst/a.txt", "inst"]}})"));
+  const ExperimentConfig up = load_config(
+      write("u.json", R"({"name": "u", "output": "../out", "instances": {"files": ["inst/a.txt", "inst"]}})"));
   EXPECT_EQ(up.output, (dir / "out").string());
-  EXPECT_EQ(up.instances.files, (std::vector<std::string>{(dir / "sub" / "inst" / "a.txt").string(), (dir / "sub" / "inst").string()}));
+  EXPECT_EQ(up.instances.files,
+            (std::vector<std::string>{(dir / "sub" / "inst" / "a.txt").string(), (dir / "sub" / "inst").string()}));
   EXPECT_EQ(up.resolved["instances"]["files"][0], up.instances.files[0]);
   EXPECT_EQ(up.instances.diags, (std::vector<int>{-1})) << "the default diags";
-  EXPECT_FALSE(up.resolved["instances"].contains("diags")) << "defaults inside a key stay out of the resolved config (config_hash)";
-  const ExperimentConfig absolute = load_config(write("a.json", R"({"name": "a", "output": "/tmp/x//y", "sizes": [{"n": 8, "solutions": 1, "compositions_per_solution": 1}]})"));
+  EXPECT_FALSE(up.resolved["instances"].contains("diags"))
+      << "defaults inside a key stay out of the resolved config (config_hash)";
+  const ExperimentConfig absolute = load_config(write(
+      "a.json",
+      R"({"name": "a", "output": "/tmp/x//y", "sizes": [{"n": 8, "solutions": 1, "compositions_per_solution": 1}]})"));
   EXPECT_EQ(absolute.output, "/tmp/x//y") << "an absolute output as written";
   // The same config from another working directory: the same paths and resolved config.
   const fs::path cwd = fs::current_path();

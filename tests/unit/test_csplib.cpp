@@ -41,7 +41,8 @@ class Csplib : public ::testing::Test {
     fs::create_directories(dir_);
     const std::string data = NQC_TEST_DATA_DIR "/csplib-prob079";
     for (int n : {10, 11, 12, 13})
-      ASSERT_EQ(std::system(("tar xzf " + data + "/diag-" + std::to_string(n) + ".tar.gz -C " + dir_.string()).c_str()), 0);
+      ASSERT_EQ(std::system(("tar xzf " + data + "/diag-" + std::to_string(n) + ".tar.gz -C " + dir_.string()).c_str()),
+                0);
     std::istringstream in(run("zcat " + data + "/labels-shiftqueens-n8-13.txt.gz"));
     std::string line;
     while (std::getline(in, line)) {
@@ -49,8 +50,9 @@ class Csplib : public ::testing::Test {
       int mininfile = 0, seed = 0, timeout = 1;
       char path[512];
       int solutions = -1;
-      if (std::sscanf(line.c_str(), "%d %d %d %d %511[^:]:Solutions: %d Nodes: %*s Timeout: %d", &l.n, &l.d, &mininfile, &seed,
-                      path, &solutions, &timeout) != 7 || timeout != 0)
+      if (std::sscanf(line.c_str(), "%d %d %d %d %511[^:]:Solutions: %d Nodes: %*s Timeout: %d", &l.n, &l.d, &mininfile,
+                      &seed, path, &solutions, &timeout) != 7 ||
+          timeout != 0)
         continue;
       l.file = "diag-" + std::to_string(l.n) + "/diag-" + std::to_string(l.n) + "-4-" + std::to_string(seed) + ".param";
       l.sat = solutions > 0;
@@ -169,20 +171,29 @@ TEST(CsplibParse, LooksLikeParamByContent) {
 
 TEST(CsplibParse, BadInputMessages) {
   const std::string head = "n = 10\nnumdiags = 2\n";
-  EXPECT_EQ(param_error(head + "diags = [[1, 0], [2, 1]\n"), "x.param:3: malformed diags list (expected [[index, 0 or 1], ...])");
-  EXPECT_EQ(param_error(head + "diags = [[1, 0], [2]]\n"), "x.param:3: diags[1]: expected a pair [index, 0 or 1], got [2]");
-  EXPECT_EQ(param_error(head + "diags = [[1, 0], [19, 1]]\n"), "x.param:3: diags[1]: diagonal index 19 is out of range 0..18");
-  EXPECT_EQ(param_error(head + "diags = [[1, 0], [-1, 1]]\n"), "x.param:3: diags[1]: diagonal index -1 is out of range 0..18");
-  EXPECT_EQ(param_error(head + "diags = [[1, 2], [3, 1]]\n"), "x.param:3: diags[0]: expected type 0 (difference) or 1 (sum), got 2");
+  EXPECT_EQ(param_error(head + "diags = [[1, 0], [2, 1]\n"),
+            "x.param:3: malformed diags list (expected [[index, 0 or 1], ...])");
+  EXPECT_EQ(param_error(head + "diags = [[1, 0], [2]]\n"),
+            "x.param:3: diags[1]: expected a pair [index, 0 or 1], got [2]");
+  EXPECT_EQ(param_error(head + "diags = [[1, 0], [19, 1]]\n"),
+            "x.param:3: diags[1]: diagonal index 19 is out of range 0..18");
+  EXPECT_EQ(param_error(head + "diags = [[1, 0], [-1, 1]]\n"),
+            "x.param:3: diags[1]: diagonal index -1 is out of range 0..18");
+  EXPECT_EQ(param_error(head + "diags = [[1, 2], [3, 1]]\n"),
+            "x.param:3: diags[0]: expected type 0 (difference) or 1 (sum), got 2");
   EXPECT_EQ(param_error(head + "diags = [[1, 0]]\n"), "x.param:3: the diags list has 1 pairs, numdiags says 2");
   EXPECT_EQ(param_error(head + "diags = [[1, 0], [2, 1]]\n", 3), "x.param: --diags 3 is above numdiags = 2");
   EXPECT_EQ(param_error("n = ten\n"), "x.param:1: expected n = a board size >= 1, got 'ten'");
   EXPECT_EQ(param_error("numdiags = 0\ndiags = []\n"), "x.param: missing line 'n = ...'");
-  EXPECT_EQ(param_error("n = 4\nnumdiags = 0\ndiags = []\nfoo\n"), "x.param:4: expected 'n = ', 'numdiags = ' or 'diags = ', got 'foo'");
+  EXPECT_EQ(param_error("n = 4\nnumdiags = 0\ndiags = []\nfoo\n"),
+            "x.param:4: expected 'n = ', 'numdiags = ' or 'diags = ', got 'foo'");
   // Each key once (the last one silently won: n = 10 read as 11).
-  EXPECT_EQ(param_error("n = 10\nn = 11\nnumdiags = 0\ndiags = []\n"), "x.param:2: 'n = ' given twice (first on line 1); give each key once");
-  EXPECT_EQ(param_error(head + "diags = []\nnumdiags = 0\n"), "x.param:4: 'numdiags = ' given twice (first on line 2); give each key once");
-  EXPECT_EQ(param_error(head + "diags = [[1, 0], [2, 1]]\n\ndiags = []\n"), "x.param:5: 'diags = ' given twice (first on line 3); give each key once");
+  EXPECT_EQ(param_error("n = 10\nn = 11\nnumdiags = 0\ndiags = []\n"),
+            "x.param:2: 'n = ' given twice (first on line 1); give each key once");
+  EXPECT_EQ(param_error(head + "diags = []\nnumdiags = 0\n"),
+            "x.param:4: 'numdiags = ' given twice (first on line 2); give each key once");
+  EXPECT_EQ(param_error(head + "diags = [[1, 0], [2, 1]]\n\ndiags = []\n"),
+            "x.param:5: 'diags = ' given twice (first on line 3); give each key once");
 }
 
 TEST(CsplibParse, VerifierRejectsQueensOnExcludedDiagonals) {

@@ -37,8 +37,9 @@ class DirLock : public ::testing::Test {
                   const std::string& slurm_job = "4242_3") {
     fs::create_directories(dir_ / "locks");
     std::ofstream(dir_ / "locks" / (scope + ".lock"))
-        << R"({"scope": ")" << scope << R"(", "host": ")" << host << R"(", "pid": )" << pid << R"(, "start_ticks": )" << start_ticks
-        << R"(, "slurm_job": ")" << slurm_job << R"(", "since_utc": "2026-12-01T04:00:00Z"})" << "\n";
+        << R"({"scope": ")" << scope << R"(", "host": ")" << host << R"(", "pid": )" << pid << R"(, "start_ticks": )"
+        << start_ticks << R"(, "slurm_job": ")" << slurm_job << R"(", "since_utc": "2026-12-01T04:00:00Z"})"
+        << "\n";
   }
 
   // This process as a task of Slurm job 4242 (restart `restart`), until the destructor.
@@ -69,8 +70,9 @@ TEST_F(DirLock, ASecondLaunchIsRefusedNamingTheHolder) {
   EXPECT_EQ(h->pid, ::getpid());
   EXPECT_EQ(h->host, host());
   const std::string lock = (dir_ / "locks" / "all.lock").string();
-  EXPECT_EQ(refusal("all"), dir_.string() + ": in use by nqc run on " + host() + ", pid " + std::to_string(::getpid()) + ", since " +
-                                h->since_utc + " (the whole plan, " + lock + "): wait for it to end (if it is dead, remove " + lock + ")");
+  EXPECT_EQ(refusal("all"), dir_.string() + ": in use by nqc run on " + host() + ", pid " + std::to_string(::getpid()) +
+                                ", since " + h->since_utc + " (the whole plan, " + lock +
+                                "): wait for it to end (if it is dead, remove " + lock + ")");
   // A part of the plan overlaps the whole plan.
   EXPECT_NE(refusal("part-0-of-2"), "");
 }
@@ -96,7 +98,8 @@ TEST_F(DirLock, StaleLocksOfThisHostAreRemoved) {
   std::string stale;
   {
     DirectoryLock lock(dir_, "all", &stale);
-    EXPECT_EQ(stale, (dir_ / "locks" / "all.lock").string() + ": removed a stale lock (pid 99999999 on " + host() + " is gone)");
+    EXPECT_EQ(stale, (dir_ / "locks" / "all.lock").string() + ": removed a stale lock (pid 99999999 on " + host() +
+                         " is gone)");
     EXPECT_EQ(DirectoryLock::read(lock.file())->pid, ::getpid());
   }
   // A live PID with another start time is a reused PID: stale too.
@@ -110,12 +113,16 @@ TEST_F(DirLock, StaleLocksOfThisHostAreRemoved) {
 TEST_F(DirLock, LocksOfAnotherHostAreRefused) {
   write_lock("part-1-of-4", "node017", 1234);
   const std::string lock = (dir_ / "locks" / "part-1-of-4.lock").string();
-  EXPECT_EQ(refusal("all"), dir_.string() + ": in use by nqc run on node017, pid 1234, Slurm job 4242_3, since 2026-12-01T04:00:00Z (part-1-of-4, " +
-                                lock + "): wait for it to end (if it is dead, remove " + lock + ")");
+  EXPECT_EQ(
+      refusal("all"),
+      dir_.string() +
+          ": in use by nqc run on node017, pid 1234, Slurm job 4242_3, since 2026-12-01T04:00:00Z (part-1-of-4, " +
+          lock + "): wait for it to end (if it is dead, remove " + lock + ")");
   EXPECT_EQ(refusal("part-2-of-4"), "");
   std::ofstream(dir_ / "locks" / "all.lock") << "{not json";
-  EXPECT_EQ(refusal("part-2-of-4"), dir_.string() + ": in use by a lock file that cannot be read (" + (dir_ / "locks" / "all.lock").string() +
-                                        "): wait for it to end (if it is dead, remove " + (dir_ / "locks" / "all.lock").string() + ")");
+  EXPECT_EQ(refusal("part-2-of-4"),
+            dir_.string() + ": in use by a lock file that cannot be read (" + (dir_ / "locks" / "all.lock").string() +
+                "): wait for it to end (if it is dead, remove " + (dir_ / "locks" / "all.lock").string() + ")");
 }
 
 TEST_F(DirLock, AnEarlierAttemptOfThisSlurmJobIsStale) {
@@ -134,7 +141,8 @@ TEST_F(DirLock, AnEarlierAttemptOfThisSlurmJobIsStale) {
   ::unsetenv("SLURM_ARRAY_TASK_ID");
   ::unsetenv("SLURM_JOB_ID");
   ::unsetenv("SLURM_RESTART_COUNT");
-  EXPECT_EQ(stale, (dir_ / "locks" / "all.lock").string() + ": removed a stale lock (pid 1234 on node017, an earlier attempt of Slurm job 4242_3)");
+  EXPECT_EQ(stale, (dir_ / "locks" / "all.lock").string() +
+                       ": removed a stale lock (pid 1234 on node017, an earlier attempt of Slurm job 4242_3)");
 }
 
 TEST_F(DirLock, AnotherTaskOfTheSameAttemptIsNotStale) {
@@ -168,8 +176,8 @@ TEST_F(DirLock, AZombieHolderIsStale) {
   std::string stale;
   {
     DirectoryLock lock(dir_, "all", &stale);
-    EXPECT_EQ(stale, (dir_ / "locks" / "all.lock").string() + ": removed a stale lock (pid " + std::to_string(child) + " on " +
-                         host() + " is gone)");
+    EXPECT_EQ(stale, (dir_ / "locks" / "all.lock").string() + ": removed a stale lock (pid " + std::to_string(child) +
+                         " on " + host() + " is gone)");
   }
   ::waitpid(child, nullptr, 0);
 }

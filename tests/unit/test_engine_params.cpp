@@ -105,7 +105,8 @@ std::vector<std::pair<std::string, ParamValue>> extremes(const ParamSpec& spec) 
       return {{std::string(spec.choices.front()), std::uint64_t{0}},
               {std::string(spec.choices.back()), static_cast<std::uint64_t>(spec.choices.size() - 1)}};
     case ParamKind::integer: {
-      const ParamValue lo = spec.min_integer < 0 ? ParamValue(spec.min_integer) : ParamValue(static_cast<std::uint64_t>(spec.min_integer));
+      const ParamValue lo = spec.min_integer < 0 ? ParamValue(spec.min_integer)
+                                                 : ParamValue(static_cast<std::uint64_t>(spec.min_integer));
       return {{std::to_string(spec.min_integer), lo}, {std::to_string(spec.max_integer), spec.max_integer}};
     }
     case ParamKind::real: {
@@ -118,7 +119,8 @@ std::vector<std::pair<std::string, ParamValue>> extremes(const ParamSpec& spec) 
 
 // One engine call and what it may answer: solved (verified), infeasible only from a complete
 // engine on a composition without completion, or gave_up with `limit` or the engine's own.
-void run_and_check(const EngineInfo& e, const EngineOptions& options, const Case& c, const Limits& limits, StopReason limit) {
+void run_and_check(const EngineInfo& e, const EngineOptions& options, const Case& c, const Limits& limits,
+                   StopReason limit) {
   if (e.max_free_rows != 0 && c.composition.n() - c.composition.k() > e.max_free_rows) return;
   SCOPED_TRACE(c.what);
   Rng rng(11);
@@ -188,8 +190,8 @@ TEST(EngineParams, EveryRowIsCovered) {
 
 // Result files store the codes: they are the registry's, unique, and never change.
 TEST(EngineRegistry, CodesAreStableAndUnique) {
-  const std::vector<std::pair<std::string, std::uint8_t>> stored{{"auto", 0},         {"bitboard", 1},     {"exact", 2},
-                                                                 {"grigoryan", 3},    {"minconflicts", 4}, {"sat", 5}};
+  const std::vector<std::pair<std::string, std::uint8_t>> stored{{"auto", 0},      {"bitboard", 1},     {"exact", 2},
+                                                                 {"grigoryan", 3}, {"minconflicts", 4}, {"sat", 5}};
   EXPECT_EQ(engine_infos().size(), stored.size());
   for (const auto& [name, code] : stored) {
     EXPECT_EQ(engine_info(name).code, code) << name;
@@ -218,8 +220,11 @@ TEST(EngineRegistry, CodesAreStableAndUnique) {
 // The stop reasons' codes are what result files store.
 TEST(StopReasons, CodesAndNamesAreTheStoredOnes) {
   const std::vector<std::pair<StopReason, std::string>> stored{
-      {StopReason::none, "none"}, {StopReason::max_nodes, "max_nodes"}, {StopReason::time_limit, "time_limit"},
-      {StopReason::stop, "stop"}, {StopReason::grigoryan_limits, "grigoryan_limits"},
+      {StopReason::none, "none"},
+      {StopReason::max_nodes, "max_nodes"},
+      {StopReason::time_limit, "time_limit"},
+      {StopReason::stop, "stop"},
+      {StopReason::grigoryan_limits, "grigoryan_limits"},
       {StopReason::minconflicts_limits, "minconflicts_limits"}};
   EXPECT_EQ(std::size(kStopReasonNames), stored.size());
   for (std::size_t code = 0; code < stored.size(); ++code) {

@@ -56,7 +56,8 @@ using nqc::testing::random_consistent;
 
 // Q(n) by the plain row-by-row bit-parallel search, no symmetry: a reference for the
 // symmetric counter that shares nothing with it but the idea.
-std::uint64_t plain_queens(Index n, Index row = 0, std::uint64_t cols = 0, std::uint64_t left = 0, std::uint64_t right = 0) {
+std::uint64_t plain_queens(Index n, Index row = 0, std::uint64_t cols = 0, std::uint64_t left = 0,
+                           std::uint64_t right = 0) {
   if (row == n) return 1;
   std::uint64_t total = 0;
   for (std::uint64_t free = ~(cols | left | right) & ((std::uint64_t{1} << n) - 1); free != 0; free &= free - 1) {
@@ -87,7 +88,8 @@ TEST(Count, EmptyBoard16MatchesOeis) {
 }
 
 TEST(Count, SymmetricCounterAgreesWithThePlainSearch) {
-  for (Index n = 1; n <= 12; ++n) EXPECT_EQ(count_completions(Composition(n), Limits{}).completions, plain_queens(n)) << "n = " << n;
+  for (Index n = 1; n <= 12; ++n)
+    EXPECT_EQ(count_completions(Composition(n), Limits{}).completions, plain_queens(n)) << "n = " << n;
 }
 
 // What `mpirun -np K nqc count N` does (mpi/count.cpp), with K counters in one process:
@@ -103,10 +105,12 @@ CountResult count_split(Index n, int depth, int ranks, Owner owner) {
   for (int k = 1; k < ranks; ++k) {
     const auto& a = lists[0].prefixes;
     const auto& b = lists[static_cast<std::size_t>(k)].prefixes;
-    EXPECT_TRUE(a.size() == b.size() && std::equal(a.begin(), a.end(), b.begin(), [](const QueensPrefix& x, const QueensPrefix& y) {
-                  return x.left == y.left && x.down == y.down && x.right == y.right && x.corner == y.corner &&
-                         x.bound1 == y.bound1 && x.row == y.row && x.cols == y.cols;
-                }))
+    EXPECT_TRUE(a.size() == b.size() && std::equal(a.begin(), a.end(), b.begin(),
+                                                   [](const QueensPrefix& x, const QueensPrefix& y) {
+                                                     return x.left == y.left && x.down == y.down &&
+                                                            x.right == y.right && x.corner == y.corner &&
+                                                            x.bound1 == y.bound1 && x.row == y.row && x.cols == y.cols;
+                                                   }))
         << "rank " << k << " listed other prefixes";
   }
   for (std::size_t i = 0; i < lists[0].prefixes.size(); ++i)
@@ -131,11 +135,14 @@ TEST(Count, PrefixSplitsSumToQAtEveryDepth) {
         EXPECT_EQ(p.row, std::max(depth, p.corner != 0 ? 2 : 1)) << "n = " << n << " depth = " << depth;
       // One counter in order, 2 ranks alternating, 3 ranks in blocks, and all prefixes on the last rank.
       for (const CountResult& r :
-           {count_split(n, depth, 1, [](std::size_t) { return 0; }), count_split(n, depth, 2, [](std::size_t i) { return i % 2; }),
-            count_split(n, depth, 3, [&](std::size_t i) { return static_cast<int>(3 * i / (listed.prefixes.size() + 1)); }),
+           {count_split(n, depth, 1, [](std::size_t) { return 0; }),
+            count_split(n, depth, 2, [](std::size_t i) { return i % 2; }),
+            count_split(n, depth, 3,
+                        [&](std::size_t i) { return static_cast<int>(3 * i / (listed.prefixes.size() + 1)); }),
             count_split(n, depth, 3, [](std::size_t) { return 2; })}) {
         EXPECT_EQ(r.completions, q.at(n)) << "n = " << n << " depth = " << depth;
-        EXPECT_EQ(r.nodes, whole.nodes) << "n = " << n << " depth = " << depth << ": the node total depends on the split";
+        EXPECT_EQ(r.nodes, whole.nodes) << "n = " << n << " depth = " << depth
+                                        << ": the node total depends on the split";
       }
     }
   }
@@ -177,7 +184,8 @@ TEST(Count, WordSearchAgreesWithReducedBoardSearch) {
   Rng rng(31);
   for (Index n = 4; n <= 11; ++n)
     for (int t = 0; t < 10; ++t) {
-      const Composition c = random_consistent(n, static_cast<Index>(rng.below(static_cast<std::uint64_t>(n / 2 + 1))), rng);
+      const Composition c =
+          random_consistent(n, static_cast<Index>(rng.below(static_cast<std::uint64_t>(n / 2 + 1))), rng);
       if (c.k() == 0) continue;  // the empty board takes the symmetric counter
       EXPECT_EQ(count_completions(c, Limits{}).completions, count_completions_reduced(c, Limits{}).completions)
           << "n = " << n << " t = " << t;
@@ -222,8 +230,8 @@ TEST(Count, NodeLimitIsExactAndTheCountGrowsWithIt) {
   ASSERT_EQ(whole.completions, 14200u);
   std::uint64_t before = 0;
   // Limits inside the listing, in the checked top rows, and in the unchecked rows below.
-  for (const std::uint64_t max : {std::uint64_t{1}, std::uint64_t{5}, std::uint64_t{77}, std::uint64_t{1000}, std::uint64_t{12345},
-                                  whole.nodes / 2, whole.nodes / 2 + 1, whole.nodes - 1}) {
+  for (const std::uint64_t max : {std::uint64_t{1}, std::uint64_t{5}, std::uint64_t{77}, std::uint64_t{1000},
+                                  std::uint64_t{12345}, whole.nodes / 2, whole.nodes / 2 + 1, whole.nodes - 1}) {
     const CountResult r = count_completions(Composition(12), Limits{max, 0, nullptr});
     EXPECT_TRUE(r.gave_up) << max;
     EXPECT_EQ(r.limit, StopReason::max_nodes);
@@ -270,7 +278,8 @@ TEST(Engines, VerdictsAgreeWithBruteForceOnRandomCompositions) {
   int infeasible = 0, solved = 0;
   for (Index n = 4; n <= 8; ++n)
     for (int t = 0; t < 40; ++t) {
-      const Composition c = random_consistent(n, static_cast<Index>(1 + rng.below(static_cast<std::uint64_t>(n - 1))), rng);
+      const Composition c =
+          random_consistent(n, static_cast<Index>(1 + rng.below(static_cast<std::uint64_t>(n - 1))), rng);
       const bool completable = brute_force_completions(c) > 0;
       for (const auto& name : engine_names()) {
         Rng erng(static_cast<std::uint64_t>(t), 1);
@@ -370,7 +379,8 @@ TEST(Engines, InconsistentInputAndUnknownNamesAreRejected) {
     (void)make_engine("nosuch");
     FAIL() << "no exception";
   } catch (const std::invalid_argument& e) {
-    EXPECT_STREQ(e.what(), "unknown engine 'nosuch' (valid engines: auto, bitboard, exact, grigoryan, minconflicts, sat)");
+    EXPECT_STREQ(e.what(),
+                 "unknown engine 'nosuch' (valid engines: auto, bitboard, exact, grigoryan, minconflicts, sat)");
   }
 }
 

@@ -32,13 +32,16 @@ TEST(ExitCodes, OneTableOfDistinctCodesAndNames) {
   const std::string text = exit_codes_text();
   EXPECT_EQ(text.rfind("Exit codes:\n  0 ok             success: ", 0), 0u) << text;
   EXPECT_NE(text.find("\n  7 io_error       the system refused a read or write: "), std::string::npos) << text;
-  EXPECT_EQ(exit_codes_footer({{kExitOk, "written"}, {kExitInfeasible, "no solution"}}),
-            "Exit codes: 0 written, 2 no solution; every subcommand: 1 bad_input, 7 io_error, 8 out_of_memory (nqc --help).");
+  EXPECT_EQ(
+      exit_codes_footer({{kExitOk, "written"}, {kExitInfeasible, "no solution"}}),
+      "Exit codes: 0 written, 2 no solution; every subcommand: 1 bad_input, 7 io_error, 8 out_of_memory (nqc --help).");
 }
 
 TEST(ExitCodes, TheSystemsErrorsAreIoErrorsButAPathThatNamesNothing) {
-  for (const int e : {ENOENT, ENOTDIR, EISDIR, ENAMETOOLONG, ELOOP, EEXIST}) EXPECT_EQ(errno_exit_code(e), kExitBadInput) << e;
-  for (const int e : {ENOSPC, EDQUOT, EROFS, EACCES, EPERM, EIO, EFBIG, EMFILE}) EXPECT_EQ(errno_exit_code(e), kExitIoError) << e;
+  for (const int e : {ENOENT, ENOTDIR, EISDIR, ENAMETOOLONG, ELOOP, EEXIST})
+    EXPECT_EQ(errno_exit_code(e), kExitBadInput) << e;
+  for (const int e : {ENOSPC, EDQUOT, EROFS, EACCES, EPERM, EIO, EFBIG, EMFILE})
+    EXPECT_EQ(errno_exit_code(e), kExitIoError) << e;
   EXPECT_EQ(errno_exit_code(ENOMEM), kExitOutOfMemory);
   EXPECT_THROW(throw_errno("f: cannot read", ENOENT), InputError);
   EXPECT_THROW(throw_errno("f: cannot read", ENOMEM), OutOfMemoryError);
@@ -76,7 +79,8 @@ TEST(ExitCodes, EveryExceptionHasItsCode) {
   EXPECT_EQ(memory.code, kExitOutOfMemory);
   EXPECT_EQ(memory.message, "out of memory (the board or the file is too large for this machine)");
   const auto fs_error = [](int e) {
-    return report_of([e] { throw std::filesystem::filesystem_error("cannot list", std::error_code(e, std::generic_category())); });
+    return report_of(
+        [e] { throw std::filesystem::filesystem_error("cannot list", std::error_code(e, std::generic_category())); });
   };
   EXPECT_EQ(fs_error(ENOSPC).code, kExitIoError);
   EXPECT_EQ(fs_error(ENOENT).code, kExitBadInput);

@@ -77,7 +77,8 @@ void run_derived(const GrigoryanParams& params, int per_n, int& cases, int& gave
       const auto solution_id = static_cast<std::uint64_t>(i / 10);
       Rng srng(derive_seed(seed, static_cast<std::uint64_t>(n), solution_id, kSolutionStream));
       const Composition solution = random_solution(n, srng);
-      const std::uint64_t case_seed = derive_seed(seed, static_cast<std::uint64_t>(n), solution_id, static_cast<std::uint64_t>(i));
+      const std::uint64_t case_seed =
+          derive_seed(seed, static_cast<std::uint64_t>(n), solution_id, static_cast<std::uint64_t>(i));
       Rng crng(case_seed, 0);
       const Composition c = derive_composition(solution, draw_k(n, KRange{}, crng), crng);
       Rng erng(case_seed, 1);
@@ -232,10 +233,10 @@ TEST(GrigoryanFalseNegatives, CompletedWithThePapersDefaults) {
   ASSERT_EQ(files.size(), 17u);
   const std::vector<std::pair<std::string, std::uint64_t>> seed1 = {
       {"n200-case102384.txt", 144}, {"n200-case118589.txt", 30}, {"n200-case118924.txt", 66},
-      {"n200-case119315.txt", 48},  {"n200-case15462.txt", 315},  {"n200-case34358.txt", 39},
-      {"n200-case49673.txt", 37},   {"n200-case50358.txt", 79},   {"n200-case51053.txt", 11},
-      {"n200-case60453.txt", 66},   {"n200-case65422.txt", 1},    {"n200-case659.txt", 7},
-      {"n200-case67284.txt", 40},   {"n200-case73769.txt", 18},   {"n200-case7594.txt", 6},
+      {"n200-case119315.txt", 48},  {"n200-case15462.txt", 315}, {"n200-case34358.txt", 39},
+      {"n200-case49673.txt", 37},   {"n200-case50358.txt", 79},  {"n200-case51053.txt", 11},
+      {"n200-case60453.txt", 66},   {"n200-case65422.txt", 1},   {"n200-case659.txt", 7},
+      {"n200-case67284.txt", 40},   {"n200-case73769.txt", 18},  {"n200-case7594.txt", 6},
       {"n200-case86710.txt", 5},    {"n200-case92006.txt", 802}};
   for (std::size_t f = 0; f < files.size(); ++f) {
     const Composition c = read_composition(files[f]).composition;

@@ -25,7 +25,8 @@ TEST(Hash, Xxh64WithASeed) {
 TEST(Hash, FileDigestEqualsTheDigestOfItsBytesAcrossPieces) {
   const auto file = std::filesystem::temp_directory_path() / ("nqc-hash-" + std::to_string(::getpid()));
   std::string bytes;
-  for (std::size_t i = 0; i < (std::size_t{3} << 20) + 77; ++i) bytes.push_back(static_cast<char>((i * 2654435761u) >> 13));
+  for (std::size_t i = 0; i < (std::size_t{3} << 20) + 77; ++i)
+    bytes.push_back(static_cast<char>((i * 2654435761u) >> 13));
   std::ofstream(file, std::ios::binary) << bytes;
   const FileDigest d = digest_file(file);
   EXPECT_EQ(d.bytes, bytes.size());

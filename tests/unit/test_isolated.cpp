@@ -43,12 +43,16 @@ TEST(Isolated, RethrowsTheChildsErrorAsItsType) {
   const IsolatedOutcome input = run_isolated([]() -> std::string { throw InputError("f.txt:3: bad"); }, 10);
   EXPECT_EQ(input.kind, Kind::error);
   EXPECT_THROW(rethrow_error(input), InputError);
-  const IsolatedOutcome io = run_isolated([]() -> std::string { throw IoError("f.h5: cannot read: Input/output error"); }, 10);
+  const IsolatedOutcome io =
+      run_isolated([]() -> std::string { throw IoError("f.h5: cannot read: Input/output error"); }, 10);
   EXPECT_THROW(rethrow_error(io), IoError);
   const IsolatedOutcome memory = run_isolated([]() -> std::string { throw OutOfMemoryError("f.h5: too large"); }, 10);
   EXPECT_THROW(rethrow_error(memory), OutOfMemoryError);
-  const IsolatedOutcome full =
-      run_isolated([]() -> std::string { throw h5::Error("f.h5: cannot write: No space left on device (...)", "cannot write", ENOSPC); }, 10);
+  const IsolatedOutcome full = run_isolated(
+      []() -> std::string {
+        throw h5::Error("f.h5: cannot write: No space left on device (...)", "cannot write", ENOSPC);
+      },
+      10);
   try {
     rethrow_error(full);
     FAIL() << "no exception";
@@ -56,8 +60,11 @@ TEST(Isolated, RethrowsTheChildsErrorAsItsType) {
     EXPECT_EQ(e.error(), ENOSPC);
     EXPECT_EQ(e.code(), kExitIoError);
   }
-  const IsolatedOutcome h5 =
-      run_isolated([]() -> std::string { throw h5::Error("f.h5: cannot read /cases: truncated file (...)", "cannot read /cases: truncated file"); }, 10);
+  const IsolatedOutcome h5 = run_isolated(
+      []() -> std::string {
+        throw h5::Error("f.h5: cannot read /cases: truncated file (...)", "cannot read /cases: truncated file");
+      },
+      10);
   ASSERT_EQ(h5.kind, Kind::hdf5_error);
   try {
     rethrow_error(h5);
@@ -71,10 +78,12 @@ TEST(Isolated, RethrowsTheChildsErrorAsItsType) {
 }
 
 TEST(Isolated, ACrashIsAnOutcomeNotOurs) {
-  const IsolatedOutcome outcome = run_isolated([]() -> std::string {
-    std::raise(SIGSEGV);
-    return "unreachable";
-  }, 10);
+  const IsolatedOutcome outcome = run_isolated(
+      []() -> std::string {
+        std::raise(SIGSEGV);
+        return "unreachable";
+      },
+      10);
   EXPECT_EQ(outcome.kind, Kind::died);
   EXPECT_EQ(outcome.bytes, "crashed the HDF5 library (SIGSEGV)");
 }
@@ -86,9 +95,11 @@ TEST(Isolated, AnExitWithoutAResultIsACrash) {  // a sanitizer's report ends the
 }
 
 TEST(Isolated, ALoopEndsAtTheTimeLimit) {
-  const IsolatedOutcome outcome = run_isolated([]() -> std::string {
-    for (;;) ::pause();
-  }, 1);
+  const IsolatedOutcome outcome = run_isolated(
+      []() -> std::string {
+        for (;;) ::pause();
+      },
+      1);
   EXPECT_EQ(outcome.kind, Kind::died);
   EXPECT_EQ(outcome.bytes, "did not end within 1 s");
 }
@@ -97,17 +108,21 @@ TEST(Isolated, ALoopEndsAtTheTimeLimit) {
 // limit (1 s, then 60 s more: it sleeps at least 1.5 s), and a loop that asked for more still ends, at
 // the limit it reached, which the parent reports. Outside a child, asking is a no-op.
 TEST(Isolated, TheChildMayAskForMoreTime) {
-  const IsolatedOutcome more = run_isolated([]() -> std::string {
-    isolated_allow_more(60);
-    ::usleep(1'500'000);
-    return "done";
-  }, 1);
+  const IsolatedOutcome more = run_isolated(
+      []() -> std::string {
+        isolated_allow_more(60);
+        ::usleep(1'500'000);
+        return "done";
+      },
+      1);
   EXPECT_EQ(more.kind, Kind::returned);
   EXPECT_EQ(more.bytes, "done");
-  const IsolatedOutcome loop = run_isolated([]() -> std::string {
-    isolated_allow_more(1);
-    for (;;) ::pause();
-  }, 1);
+  const IsolatedOutcome loop = run_isolated(
+      []() -> std::string {
+        isolated_allow_more(1);
+        for (;;) ::pause();
+      },
+      1);
   EXPECT_EQ(loop.kind, Kind::died);
   EXPECT_EQ(loop.bytes, "did not end within 2 s");
   isolated_allow_more(1);  // here: no alarm is set

@@ -27,7 +27,9 @@ struct Fixture {
   std::vector<std::string> stored;
   JsonShape shape;
   Fixture() {
-    const auto log = [this](const std::string& key) { return [this, key](const json& v) { stored.push_back(key + "=" + v.dump()); }; };
+    const auto log = [this](const std::string& key) {
+      return [this, key](const json& v) { stored.push_back(key + "=" + v.dump()); };
+    };
     JsonShape count = leaf(Type::integer, "a count >= 1", log("count"));
     count.min = 1;
     JsonShape ratio = leaf(Type::number, "a ratio in (0, 1]", log("ratio"));
@@ -73,10 +75,14 @@ struct Fixture {
 
 TEST(JsonShape, AcceptsAndStoresInDocumentOrderWithFallbacks) {
   Fixture f;
-  EXPECT_EQ(f.error_of(json::parse(R"({"count": 18446744073709551615, "mode": "b", "level": -1, "n": [4, 5], "word": "12"})")), "");
-  EXPECT_EQ(f.stored, (std::vector<std::string>{"object={\"count\":18446744073709551615,\"level\":-1,\"mode\":\"b\",\"n\":[4,5],\"word\":\"12\"}",
-                                                "count=18446744073709551615", "ratio=0.5", "mode=\"b\"", "level=-1",
-                                                "list=[4,5]", "size=4", "size=5", "word=\"12\""}));
+  EXPECT_EQ(f.error_of(
+                json::parse(R"({"count": 18446744073709551615, "mode": "b", "level": -1, "n": [4, 5], "word": "12"})")),
+            "");
+  EXPECT_EQ(f.stored,
+            (std::vector<std::string>{
+                "object={\"count\":18446744073709551615,\"level\":-1,\"mode\":\"b\",\"n\":[4,5],\"word\":\"12\"}",
+                "count=18446744073709551615", "ratio=0.5", "mode=\"b\"", "level=-1", "list=[4,5]", "size=4", "size=5",
+                "word=\"12\""}));
   EXPECT_EQ(f.error_of(json::parse(R"({"count": 2, "n": 4, "level": 100, "ratio": 1})")), "");
 }
 
@@ -86,27 +92,37 @@ TEST(JsonShape, NamesThePathAndWhatWasExpected) {
   EXPECT_EQ(f.error_of(json::parse("{}")), "f.json: /: missing required key \"count\"");
   EXPECT_EQ(f.error_of(json::parse(R"({"count": 1, "cuont": 2})")),
             "f.json: /cuont: unknown key (valid keys: count, ratio, mode, level, n, word)");
-  EXPECT_EQ(f.error_of(json::parse(R"({"cuont": 2})")), "f.json: /cuont: unknown key (valid keys: count, ratio, mode, level, n, word)")
+  EXPECT_EQ(f.error_of(json::parse(R"({"cuont": 2})")),
+            "f.json: /cuont: unknown key (valid keys: count, ratio, mode, level, n, word)")
       << "undeclared keys come before missing ones";
   EXPECT_EQ(f.error_of(json::parse(R"({"count": 0})")), "f.json: /count: expected a count >= 1, got 0");
   EXPECT_EQ(f.error_of(json::parse(R"({"count": -1})")), "f.json: /count: expected a count >= 1, got -1");
   EXPECT_EQ(f.error_of(json::parse(R"({"count": 1.0})")), "f.json: /count: expected a count >= 1, got 1.0");
   EXPECT_EQ(f.error_of(json::parse(R"({"count": 18446744073709551616})")),
             "f.json: /count: expected a count >= 1, got 1.8446744073709552e+19");
-  EXPECT_EQ(f.error_of(json::parse(R"({"count": {"a": 1}})")), "f.json: /count: expected a count >= 1") << "no 'got an object'";
+  EXPECT_EQ(f.error_of(json::parse(R"({"count": {"a": 1}})")), "f.json: /count: expected a count >= 1")
+      << "no 'got an object'";
   EXPECT_EQ(f.error_of(json::parse(R"({"count": {}})")), "f.json: /count: expected a count >= 1, got {}");
-  EXPECT_EQ(f.error_of(json::parse(R"({"count": 1, "ratio": 1.01})")), "f.json: /ratio: expected a ratio in (0, 1], got 1.01");
-  EXPECT_EQ(f.error_of(json::parse(R"({"count": 1, "ratio": 0})")), "f.json: /ratio: expected a ratio in (0, 1], got 0");
+  EXPECT_EQ(f.error_of(json::parse(R"({"count": 1, "ratio": 1.01})")),
+            "f.json: /ratio: expected a ratio in (0, 1], got 1.01");
+  EXPECT_EQ(f.error_of(json::parse(R"({"count": 1, "ratio": 0})")),
+            "f.json: /ratio: expected a ratio in (0, 1], got 0");
   EXPECT_EQ(f.error_of(json::parse(R"({"count": 1, "ratio": 1e-300})")), "");
   EXPECT_EQ(f.error_of(json::parse(R"({"count": 1, "mode": "c"})")), "f.json: /mode: expected a or b, got \"c\"");
-  EXPECT_EQ(f.error_of(json::parse(R"({"count": 1, "level": 0})")), "f.json: /level: expected a level >= 1, or -1, got 0");
-  EXPECT_EQ(f.error_of(json::parse(R"({"count": 1, "level": -2})")), "f.json: /level: expected a level >= 1, or -1, got -2");
-  EXPECT_EQ(f.error_of(json::parse(R"({"count": 1, "level": 101})")), "f.json: /level: expected a level >= 1, or -1, got 101");
-  EXPECT_EQ(f.error_of(json::parse(R"({"count": 1, "word": ""})")), "f.json: /word: expected a word of digits, got \"\"");
-  EXPECT_EQ(f.error_of(json::parse(R"({"count": 1, "word": "1a"})")), "f.json: /word: expected a word of digits, got \"1a\"");
+  EXPECT_EQ(f.error_of(json::parse(R"({"count": 1, "level": 0})")),
+            "f.json: /level: expected a level >= 1, or -1, got 0");
+  EXPECT_EQ(f.error_of(json::parse(R"({"count": 1, "level": -2})")),
+            "f.json: /level: expected a level >= 1, or -1, got -2");
+  EXPECT_EQ(f.error_of(json::parse(R"({"count": 1, "level": 101})")),
+            "f.json: /level: expected a level >= 1, or -1, got 101");
+  EXPECT_EQ(f.error_of(json::parse(R"({"count": 1, "word": ""})")),
+            "f.json: /word: expected a word of digits, got \"\"");
+  EXPECT_EQ(f.error_of(json::parse(R"({"count": 1, "word": "1a"})")),
+            "f.json: /word: expected a word of digits, got \"1a\"");
   EXPECT_EQ(f.error_of(json::parse(R"({"count": 1, "$note": 1})")), "f.json: /$note: expected a note, got 1");
   EXPECT_EQ(f.error_of(json::parse(R"({"count": 1, "a\nb": 1})")),
-            "f.json: /a\\x0ab: unknown key (valid keys: count, ratio, mode, level, n, word)") << "one line";
+            "f.json: /a\\x0ab: unknown key (valid keys: count, ratio, mode, level, n, word)")
+      << "one line";
 }
 
 TEST(JsonShape, OneOrListReportsTheFormOfTheValue) {
@@ -114,8 +130,10 @@ TEST(JsonShape, OneOrListReportsTheFormOfTheValue) {
   EXPECT_EQ(f.error_of(json::parse(R"({"count": 1, "n": 3})")), "f.json: /n: expected a size >= 4, got 3");
   EXPECT_EQ(f.error_of(json::parse(R"({"count": 1, "n": [4, 3]})")), "f.json: /n/1: expected a size >= 4, got 3");
   EXPECT_EQ(f.error_of(json::parse(R"({"count": 1, "n": []})")), "f.json: /n: expected a non-empty list, got []");
-  EXPECT_EQ(f.error_of(json::parse(R"({"count": 1, "n": "x"})")), "f.json: /n: expected a size or a list of sizes, got \"x\"");
-  EXPECT_EQ(f.error_of(json::parse(R"({"count": 1, "n": 4.5})")), "f.json: /n: expected a size or a list of sizes, got 4.5");
+  EXPECT_EQ(f.error_of(json::parse(R"({"count": 1, "n": "x"})")),
+            "f.json: /n: expected a size or a list of sizes, got \"x\"");
+  EXPECT_EQ(f.error_of(json::parse(R"({"count": 1, "n": 4.5})")),
+            "f.json: /n: expected a size or a list of sizes, got 4.5");
 }
 
 TEST(JsonShape, SchemaStatesTheSameChecks) {
@@ -126,8 +144,12 @@ TEST(JsonShape, SchemaStatesTheSameChecks) {
   EXPECT_EQ(s["additionalProperties"], false);
   EXPECT_EQ(s["expected"], "an object");
   const auto& p = s["properties"];
-  EXPECT_EQ(p["count"].dump(), R"({"type":"integer","minimum":1,"maximum":18446744073709551615,"expected":"a count >= 1","description":"how many"})");
-  EXPECT_EQ(p["ratio"].dump(), R"({"type":"number","exclusiveMinimum":0,"maximum":1,"expected":"a ratio in (0, 1]","default":0.5,"description":"a share"})");
+  EXPECT_EQ(
+      p["count"].dump(),
+      R"({"type":"integer","minimum":1,"maximum":18446744073709551615,"expected":"a count >= 1","description":"how many"})");
+  EXPECT_EQ(
+      p["ratio"].dump(),
+      R"({"type":"number","exclusiveMinimum":0,"maximum":1,"expected":"a ratio in (0, 1]","default":0.5,"description":"a share"})");
   EXPECT_EQ(p["mode"]["enum"], ordered_json::array({"a", "b"}));
   EXPECT_EQ(p["level"]["minimum"], -1);
   EXPECT_EQ(p["level"]["not"].dump(), R"({"const":0})");

@@ -93,9 +93,10 @@ TEST_F(Launches, DamagedRecordIsListedAsDamaged) {
   EXPECT_EQ(back[0].id, 1U);
   EXPECT_EQ(back[0].hosts, "(record damaged)");
   ASSERT_EQ(problems.size(), 1U);
-  EXPECT_EQ(problems[0], (dir_ / "launches" / "launch-000001.json").string() +
-                             ": damaged (parse error at line 1, column 24: syntax error while parsing value - unexpected "
-                             "end of input; expected '[', '{', or a literal); launch 1 is listed with its id only");
+  EXPECT_EQ(problems[0],
+            (dir_ / "launches" / "launch-000001.json").string() +
+                ": damaged (parse error at line 1, column 24: syntax error while parsing value - unexpected "
+                "end of input; expected '[', '{', or a literal); launch 1 is listed with its id only");
   EXPECT_EQ(back[0].exit_status, -1);
 }
 
@@ -145,8 +146,7 @@ TEST_F(Launches, CommitFileNamesTheFileOnlyWhenDurable) {
     commit_file(gone);
     FAIL() << "committed a missing file";
   } catch (const IoError& e) {
-    EXPECT_EQ(std::string(e.what()),
-              "cannot open " + gone.tmp.string() + " to sync it: No such file or directory");
+    EXPECT_EQ(std::string(e.what()), "cannot open " + gone.tmp.string() + " to sync it: No such file or directory");
   }
   EXPECT_FALSE(fs::exists(gone.target));
 }

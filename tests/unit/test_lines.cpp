@@ -15,7 +15,7 @@ constexpr Index kMax = std::numeric_limits<Index>::max();  // n = 2^31 - 1
 
 // Evaluated by the compiler: signed overflow in a constant expression does not compile.
 static_assert(diff_line(kMax, 0, kMax - 1) == 0);
-static_assert(diff_line(kMax, kMax - 1, 0) == 4294967292ULL);  // 2n - 2
+static_assert(diff_line(kMax, kMax - 1, 0) == 4294967292ULL);         // 2n - 2
 static_assert(diff_line(kMax, kMax - 1, kMax - 1) == 2147483646ULL);  // n - 1, the long diagonal
 static_assert(sum_line(kMax - 1, kMax - 1) == 4294967292ULL);
 static_assert(sum_line(0, 0) == 0);
@@ -30,7 +30,8 @@ TEST(Lines, EveryCellOfASmallBoardHasItsOwnPairOfLines) {
       EXPECT_LT(sum_line(r, c), diagonal_lines(n));
       EXPECT_EQ(static_cast<std::int64_t>(diff_line(n, r, c)), r - c + n - 1);
       // The two lines determine the cell.
-      const auto d = static_cast<std::int64_t>(diff_line(n, r, c)) - (n - 1), s = static_cast<std::int64_t>(sum_line(r, c));
+      const auto d = static_cast<std::int64_t>(diff_line(n, r, c)) - (n - 1),
+                 s = static_cast<std::int64_t>(sum_line(r, c));
       EXPECT_EQ((s + d) / 2, r);
       EXPECT_EQ((s - d) / 2, c);
     }

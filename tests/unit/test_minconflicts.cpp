@@ -42,7 +42,7 @@ TEST(MinConflicts, SolvesDerivedCompositions) {
     int solutions, per_solution;
   };
   // 332 compositions, k uniform on 1..n-1 as in the paper's experiments.
-  const Size sizes[] = {{4, 4, 10},  {5, 4, 10},   {8, 4, 10},   {10, 4, 10},  {20, 4, 10},
+  const Size sizes[] = {{4, 4, 10},  {5, 4, 10},   {8, 4, 10},    {10, 4, 10},  {20, 4, 10},
                         {50, 4, 10}, {100, 4, 10}, {1000, 4, 10}, {10000, 2, 6}};
   int cases = 0, solved = 0;
   for (const Size& s : sizes)
@@ -56,7 +56,8 @@ TEST(MinConflicts, SolvesDerivedCompositions) {
         const Composition c = derive_composition(solution, draw_k(s.n, KRange{}, crng), crng);
         Rng erng(seed, 1);
         const Result r = complete_minconflicts(c, erng, Limits{});
-        expect_sound(r, c, "n = " + std::to_string(s.n) + " solution " + std::to_string(i) + " case " + std::to_string(j));
+        expect_sound(r, c,
+                     "n = " + std::to_string(s.n) + " solution " + std::to_string(i) + " case " + std::to_string(j));
         ++cases;
         if (r.outcome == Outcome::solved) ++solved;
       }
@@ -111,7 +112,8 @@ TEST(MinConflicts, AgreesWithBruteForceWhereItAnswers) {
   int without = 0, with = 0, solved_with = 0;
   for (Index n = 4; n <= 7; ++n)
     for (int t = 0; t < 25; ++t) {
-      const Composition c = random_consistent(n, static_cast<Index>(1 + rng.below(static_cast<std::uint64_t>(n - 1))), rng);
+      const Composition c =
+          random_consistent(n, static_cast<Index>(1 + rng.below(static_cast<std::uint64_t>(n - 1))), rng);
       const bool completable = brute_force_completions(c) > 0;
       Rng erng(static_cast<std::uint64_t>(t), 1);
       const Result r = complete_minconflicts(c, erng, Limits{});
@@ -125,7 +127,7 @@ TEST(MinConflicts, AgreesWithBruteForceWhereItAnswers) {
         if (r.outcome == Outcome::solved) ++solved_with;
       }
     }
-  EXPECT_GT(without, 10);  // the sample exercises the no-completion path
+  EXPECT_GT(without, 10);        // the sample exercises the no-completion path
   EXPECT_EQ(solved_with, with);  // tiny residuals: restarts cover them
 }
 

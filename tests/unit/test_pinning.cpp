@@ -74,7 +74,8 @@ TEST(Pinning, AChangeIsNamed) {
   PinnedPlan edited = with;
   edited.instances[1] = {"/d/b.txt", 13, "00000000000000bc"};
   EXPECT_EQ(plan_change(with, edited),
-            "the instance file /d/b.txt changed (12 bytes, xxh64 00000000000000bb then; 13 bytes, xxh64 00000000000000bc now)");
+            "the instance file /d/b.txt changed (12 bytes, xxh64 00000000000000bb then; 13 bytes, xxh64 "
+            "00000000000000bc now)");
 }
 
 }  // namespace

@@ -85,9 +85,10 @@ TEST(Plan, ShardSizeFollowsTheCostEstimate) {
         "sizes": [{"n": 8, "solutions": 3000, "compositions_per_solution": 100}]})"),
                                   "t.json"));
   };
-  EXPECT_EQ(plan("").shards.size(), 3u);                             // 1000 solutions per shard
+  EXPECT_EQ(plan("").shards.size(), 3u);  // 1000 solutions per shard
   EXPECT_EQ(plan("").shards[0].case_count(), 100000u);
-  EXPECT_EQ(plan(R"("shard_seconds": 1,)").shards[0].case_count(), 49300u);  // floor(1 / 2.027e-5) = 49331 -> 493 solutions
+  EXPECT_EQ(plan(R"("shard_seconds": 1,)").shards[0].case_count(),
+            49300u);  // floor(1 / 2.027e-5) = 49331 -> 493 solutions
   EXPECT_EQ(plan(R"("shard_cases": 1000,)").shards.size(), 300u);
 }
 

@@ -61,7 +61,9 @@ void write_schema13(const fs::path& path, const std::vector<CaseRow>& rows, cons
       case ColumnKind::u32: t = H5T_NATIVE_UINT32; break;
       case ColumnKind::i32: t = H5T_NATIVE_INT32; break;
       case ColumnKind::f64: t = H5T_NATIVE_DOUBLE; break;
-      case ColumnKind::outcome: t = keep.emplace_back(h5::enum_type(H5T_NATIVE_INT8, column_value_names(c.kind))).id(); break;
+      case ColumnKind::outcome:
+        t = keep.emplace_back(h5::enum_type(H5T_NATIVE_INT8, column_value_names(c.kind))).id();
+        break;
       case ColumnKind::flag: t = H5T_NATIVE_UINT8; break;
       default: t = keep.emplace_back(h5::fixed_string_type(24)).id(); break;
     }
@@ -113,12 +115,14 @@ TEST(ResultSchema, EnumValuesAreTheirTables) {
   EXPECT_THROW(engine_code("backtrack"), std::invalid_argument);
   // The stop reasons: core's StopReason, by code.
   const auto reasons = column_value_names(ColumnKind::stop_reason);
-  EXPECT_EQ(reasons, (std::vector<std::string>{"none", "max_nodes", "time_limit", "stop", "grigoryan_limits", "minconflicts_limits"}));
+  EXPECT_EQ(reasons, (std::vector<std::string>{"none", "max_nodes", "time_limit", "stop", "grigoryan_limits",
+                                               "minconflicts_limits"}));
   for (std::size_t code = 0; code < reasons.size(); ++code)
     EXPECT_EQ(to_string(static_cast<StopReason>(code)), reasons[code]);
   EXPECT_EQ(stop_reason_name(static_cast<std::uint8_t>(StopReason::minconflicts_limits)), "minconflicts_limits");
   EXPECT_EQ(stop_reason_name(static_cast<std::uint8_t>(reasons.size())), "");
-  for (const ColumnKind k : {ColumnKind::u64, ColumnKind::f64, ColumnKind::text}) EXPECT_TRUE(column_value_names(k).empty());
+  for (const ColumnKind k : {ColumnKind::u64, ColumnKind::f64, ColumnKind::text})
+    EXPECT_TRUE(column_value_names(k).empty());
 }
 
 TEST(ResultSchema, ColumnsAreCaseRowsMembersInOrder) {
@@ -147,7 +151,10 @@ TEST_F(ResultSchemaTest, FilesStoreEveryColumnWithItsType) {
     expected.emplace_back(c.name);
     const H5T_class_t cls = h5::member_class(cases, std::string(c.name));
     const bool is_enum = !column_value_names(c.kind).empty();
-    EXPECT_EQ(cls, is_enum ? H5T_ENUM : c.kind == ColumnKind::f64 ? H5T_FLOAT : c.kind == ColumnKind::text ? H5T_STRING : H5T_INTEGER)
+    EXPECT_EQ(cls, is_enum                      ? H5T_ENUM
+                   : c.kind == ColumnKind::f64  ? H5T_FLOAT
+                   : c.kind == ColumnKind::text ? H5T_STRING
+                                                : H5T_INTEGER)
         << c.name;
   }
   EXPECT_EQ(h5::member_names(cases), expected);
@@ -155,7 +162,8 @@ TEST_F(ResultSchemaTest, FilesStoreEveryColumnWithItsType) {
   for (const char* name : {"world_size", "shard_id", "hostname", "schema_version"}) {
     const h5::Handle attr(H5Aopen(file.id(), name, H5P_DEFAULT), H5Aclose);
     const h5::Handle type(H5Aget_type(attr.id()), H5Tclose);
-    EXPECT_EQ(H5Tget_class(type.id()), attribute_type(name) == AttributeType::integer ? H5T_INTEGER : H5T_STRING) << name;
+    EXPECT_EQ(H5Tget_class(type.id()), attribute_type(name) == AttributeType::integer ? H5T_INTEGER : H5T_STRING)
+        << name;
     EXPECT_EQ(H5Tis_variable_str(type.id()) > 0, attribute_type(name) == AttributeType::text) << name;
   }
   EXPECT_EQ(read_attributes(shard_path(dir_, 0)).at("world_size"), "2");
@@ -212,8 +220,11 @@ TEST_F(ResultSchemaTest, EnumNameOfANewerNqcIsNamed) {
   h5::CompoundBuilder b;
   for (const ColumnInfo& c : case_columns()) {
     if (c.kind == ColumnKind::text || c.kind == ColumnKind::stop_reason || c.kind == ColumnKind::flag) continue;
-    const hid_t t = c.kind == ColumnKind::engine ? newer.id() : c.kind == ColumnKind::outcome ? outcome.id()
-                    : c.kind == ColumnKind::f64 ? H5T_NATIVE_DOUBLE : c.size == 8 ? H5T_NATIVE_UINT64 : H5T_NATIVE_UINT32;
+    const hid_t t = c.kind == ColumnKind::engine    ? newer.id()
+                    : c.kind == ColumnKind::outcome ? outcome.id()
+                    : c.kind == ColumnKind::f64     ? H5T_NATIVE_DOUBLE
+                    : c.size == 8                   ? H5T_NATIVE_UINT64
+                                                    : H5T_NATIVE_UINT32;
     b.add(std::string(c.name), c.offset, t);
   }
   const h5::Handle flag = h5::enum_type(H5T_NATIVE_UINT8, column_value_names(ColumnKind::flag));
@@ -234,7 +245,8 @@ TEST_F(ResultSchemaTest, EnumNameOfANewerNqcIsNamed) {
     read_rows(path);
     FAIL() << "no exception";
   } catch (const InputError& e) {
-    EXPECT_EQ(std::string(e.what()), path.string() + ": case 5: engine 'quantum' is not one this nqc knows (written by a newer nqc?)");
+    EXPECT_EQ(std::string(e.what()),
+              path.string() + ": case 5: engine 'quantum' is not one this nqc knows (written by a newer nqc?)");
   }
   // Rows that use only names this nqc knows read as usual.
   r.engine = static_cast<std::uint8_t>(engine_code("sat") + 1);  // "sat" in the newer enum
@@ -258,8 +270,12 @@ TEST_F(ResultSchemaTest, MemberOfTheWrongTypeIsNamed) {
   h5::CompoundBuilder b;
   for (const ColumnInfo& c : case_columns()) {
     if (c.kind == ColumnKind::text) continue;
-    hid_t t = c.kind == ColumnKind::f64 ? H5T_NATIVE_DOUBLE : c.size == 8 ? H5T_NATIVE_UINT64 : c.size == 4 ? H5T_NATIVE_UINT32 : H5T_NATIVE_UINT8;
-    if (c.kind == ColumnKind::outcome || c.kind == ColumnKind::flag) t = keep.emplace_back(h5::enum_type(H5T_NATIVE_UINT8, column_value_names(c.kind))).id();
+    hid_t t = c.kind == ColumnKind::f64 ? H5T_NATIVE_DOUBLE
+              : c.size == 8             ? H5T_NATIVE_UINT64
+              : c.size == 4             ? H5T_NATIVE_UINT32
+                                        : H5T_NATIVE_UINT8;
+    if (c.kind == ColumnKind::outcome || c.kind == ColumnKind::flag)
+      t = keep.emplace_back(h5::enum_type(H5T_NATIVE_UINT8, column_value_names(c.kind))).id();
     b.add(std::string(c.name), c.offset, t);  // engine and limit: plain uint8 codes
   }
   const h5::Handle type = b.build(sizeof(CaseRow));
@@ -273,7 +289,8 @@ TEST_F(ResultSchemaTest, MemberOfTheWrongTypeIsNamed) {
     read_rows(path);
     FAIL() << "no exception";
   } catch (const InputError& e) {
-    EXPECT_EQ(std::string(e.what()), path.string() + ": /cases member 'engine' is an integer, expected an enum or (schema 1.x) a string");
+    EXPECT_EQ(std::string(e.what()),
+              path.string() + ": /cases member 'engine' is an integer, expected an enum or (schema 1.x) a string");
   }
 }
 
@@ -317,10 +334,14 @@ TEST_F(ResultSchemaTest, LaunchesTableRoundTripsEveryField) {
 
 TEST(ResultSchema, TextListsEveryColumnAndAttribute) {
   const std::string text = result_schema_text();
-  for (const ColumnInfo& c : case_columns()) EXPECT_NE(text.find("\n  " + std::string(c.name) + " "), std::string::npos) << c.name;
-  for (const AttributeInfo& a : root_attributes()) EXPECT_NE(text.find("\n  " + std::string(a.name) + " "), std::string::npos) << a.name;
-  for (const LaunchColumnInfo& c : launch_columns()) EXPECT_NE(text.find("\n  " + std::string(c.name) + " "), std::string::npos) << c.name;
-  EXPECT_NE(text.find("  hosts                string 4096 bytes  every host with its ranks"), std::string::npos) << text;
+  for (const ColumnInfo& c : case_columns())
+    EXPECT_NE(text.find("\n  " + std::string(c.name) + " "), std::string::npos) << c.name;
+  for (const AttributeInfo& a : root_attributes())
+    EXPECT_NE(text.find("\n  " + std::string(a.name) + " "), std::string::npos) << a.name;
+  for (const LaunchColumnInfo& c : launch_columns())
+    EXPECT_NE(text.find("\n  " + std::string(c.name) + " "), std::string::npos) << c.name;
+  EXPECT_NE(text.find("  hosts                string 4096 bytes  every host with its ranks"), std::string::npos)
+      << text;
   EXPECT_NE(text.find("  false_negative       bool               true when a completable"), std::string::npos) << text;
   EXPECT_NE(text.find("(0 solved, 1 infeasible, 2 gave_up)"), std::string::npos);
 }

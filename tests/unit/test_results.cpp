@@ -37,8 +37,8 @@ class ResultsTest : public ::testing::Test {
  protected:
   void SetUp() override {
     const auto* info = ::testing::UnitTest::GetInstance()->current_test_info();
-    dir_ = fs::temp_directory_path() / ("nqc-results-" + std::string(info->name()) + "-" +
-                                        std::to_string(std::random_device{}()));
+    dir_ = fs::temp_directory_path() /
+           ("nqc-results-" + std::string(info->name()) + "-" + std::to_string(std::random_device{}()));
     fs::create_directories(dir_);
   }
   void TearDown() override {
@@ -91,7 +91,7 @@ std::vector<CaseRow> extreme_rows() {
   big.backtracks = std::numeric_limits<std::uint64_t>::max();
   big.nodes = 123456789012345ULL;
   big.rank = std::numeric_limits<std::int32_t>::min();
-  big.engine = static_cast<std::uint8_t>(column_value_names(ColumnKind::engine).size() - 1);  // the last engine
+  big.engine = static_cast<std::uint8_t>(column_value_names(ColumnKind::engine).size() - 1);      // the last engine
   big.limit = static_cast<std::uint8_t>(column_value_names(ColumnKind::stop_reason).size() - 1);  // the last reason
   big.instance = fixed_string<256>(std::string(255, 'p'));  // the longest path a row holds
   CaseRow neg = make_row(0, 7, -5);
@@ -173,8 +173,7 @@ TEST_F(ResultsTest, RowsRoundTripExactly) {
 }
 
 TEST_F(ResultsTest, FailuresRoundTripSortedByCaseId) {
-  const ShardData shard{
-      1, {make_row(2, 1, 8)}, {{33, {1, 3, 0, 0}}, {2, {}}, {10, {-7, 2147483647}}}};
+  const ShardData shard{1, {make_row(2, 1, 8)}, {{33, {1, 3, 0, 0}}, {2, {}}, {10, {-7, 2147483647}}}};
   write_shard(dir_, shard, {});
   const std::vector<FailureRecord> back = read_failures(shard_path(dir_, 1));
   ASSERT_EQ(back.size(), 3U);
@@ -200,7 +199,7 @@ TEST_F(ResultsTest, EveryRootAttributeRoundTripsWithItsType) {
   attrs.case_generation = 1;
   attrs.start_utc = "2026-12-01T10:00:00Z";
   attrs.end_utc = "2026-12-01T10:00:00Z";  // the same value twice
-  attrs.hostname = "n\303\266de-7";            // UTF-8 "nöde-7"
+  attrs.hostname = "n\303\266de-7";        // UTF-8 "nöde-7"
   attrs.world_size = std::numeric_limits<std::int64_t>::max();
   attrs.rank = std::numeric_limits<std::int64_t>::min();
   attrs.launch = 4294967295;
@@ -261,12 +260,13 @@ TEST_F(ResultsTest, EveryRootAttributeRoundTripsWithItsType) {
       }
     }
     std::vector<std::string> stored;
-    H5Aiterate2(file.id(), H5_INDEX_NAME, H5_ITER_INC, nullptr,
-                [](hid_t, const char* name, const H5A_info_t*, void* out) {
-                  static_cast<std::vector<std::string>*>(out)->emplace_back(name);
-                  return herr_t{0};
-                },
-                &stored);
+    H5Aiterate2(
+        file.id(), H5_INDEX_NAME, H5_ITER_INC, nullptr,
+        [](hid_t, const char* name, const H5A_info_t*, void* out) {
+          static_cast<std::vector<std::string>*>(out)->emplace_back(name);
+          return herr_t{0};
+        },
+        &stored);
     std::sort(expected.begin(), expected.end());
     EXPECT_EQ(stored, expected) << path;  // exactly the attributes of its kind
   }
@@ -301,7 +301,8 @@ TEST_F(ResultsTest, FlippedByteOfATextAttributeIsDamage) {
   EXPECT_EQ(message_of<InputError>([&] { load_rows(dir_ / "results.h5"); }),
             (dir_ / "results.h5").string() +
                 ": damaged (the text attributes do not match text_checksum): delete it and rebuild it from the shard "
-                "files: nqc run " + (dir_ / "config.json").string() + " -o " + dir_.string() + " --resume");
+                "files: nqc run " +
+                (dir_ / "config.json").string() + " -o " + dir_.string() + " --resume");
 }
 
 // A text attribute added after nqc wrote the file is not under text_checksum: the file is not
@@ -352,8 +353,8 @@ TEST_F(ResultsTest, TextAttributesNotUnderTheChecksum) {
   with_checksum({1, 0, size, 0, size});  // each within the file, both not
   ASSERT_EQ(fs::file_size(other), size);
   EXPECT_EQ(message_of<InputError>([&] { read_attributes(other); }),
-            other.string() + ": damaged (text_checksum names " + std::to_string(2 * size) + " bytes or more, the file has " +
-                std::to_string(size) + ")");
+            other.string() + ": damaged (text_checksum names " + std::to_string(2 * size) +
+                " bytes or more, the file has " + std::to_string(size) + ")");
   with_checksum({1});  // no heap named: the value's heap is not checked
   EXPECT_EQ(message_of<InputError>([&] { read_attributes(other); }),
             other.string() + ": damaged (the text attributes do not match text_checksum)");
@@ -369,24 +370,21 @@ TEST_F(ResultsTest, ReadsFixedLengthStringAttributes) {
     const auto write_fixed = [&](const char* name, const char(&text)[9], H5T_str_t pad) {
       const h5::Handle type = h5::fixed_string_type(8);
       ASSERT_GE(H5Tset_strpad(type.id(), pad), 0);
-      const h5::Handle attr(
-          H5Acreate2(file.id(), name, type.id(), scalar.id(), H5P_DEFAULT, H5P_DEFAULT), H5Aclose);
+      const h5::Handle attr(H5Acreate2(file.id(), name, type.id(), scalar.id(), H5P_DEFAULT, H5P_DEFAULT), H5Aclose);
       ASSERT_GE(H5Awrite(attr.id(), type.id(), text), 0);
     };
     write_fixed("schema_version", "1.0\0\0\0\0\0", H5T_STR_NULLPAD);
     write_fixed("space", "abc     ", H5T_STR_SPACEPAD);
     write_fixed("term", "1234567\0", H5T_STR_NULLTERM);  // full: 7 characters and a NUL
     const int number = 5;
-    const h5::Handle attr(
-        H5Acreate2(file.id(), "number", H5T_STD_I32LE, scalar.id(), H5P_DEFAULT, H5P_DEFAULT),
-        H5Aclose);
+    const h5::Handle attr(H5Acreate2(file.id(), "number", H5T_STD_I32LE, scalar.id(), H5P_DEFAULT, H5P_DEFAULT),
+                          H5Aclose);
     ASSERT_GE(H5Awrite(attr.id(), H5T_NATIVE_INT, &number), 0);
     h5::write_string_attribute(file, "variable", "v");
   }
-  EXPECT_EQ(
-      read_attributes(path),
-      (Attributes{
-          {"number", "5"}, {"schema_version", "1.0"}, {"space", "abc"}, {"term", "1234567"}, {"variable", "v"}}));
+  EXPECT_EQ(read_attributes(path),
+            (Attributes{
+                {"number", "5"}, {"schema_version", "1.0"}, {"space", "abc"}, {"term", "1234567"}, {"variable", "v"}}));
 }
 
 TEST_F(ResultsTest, EmptyShardIsWritableAndReadable) {
@@ -413,8 +411,7 @@ TEST_F(ResultsTest, MergeStreamsTheShardsInIdOrder) {
   const std::vector<std::vector<std::uint64_t>> ids{{0, 1, 2}, {3, 4, 5, 6}, {7, 8, 9, 10}};
   for (std::uint64_t s : {2, 0, 1}) {
     ShardData shard{s, {}, {{ids[s][1], {static_cast<std::int32_t>(s) + 1}}}};
-    for (std::uint64_t id : ids[s])
-      shard.rows.push_back(make_row(id, s, 8 + static_cast<std::int64_t>(s)));
+    for (std::uint64_t id : ids[s]) shard.rows.push_back(make_row(id, s, 8 + static_cast<std::int64_t>(s)));
     write_shard(dir_, shard, {.start_utc = "2024-01-01T00:00:00Z"});
   }
   Launch launch;
@@ -481,9 +478,10 @@ TEST_F(ResultsTest, MergeRefusesCasesOutOfOrderOrTwice) {
     merge_results(dir_, {});
     FAIL() << "merged";
   } catch (const InputError& e) {
-    EXPECT_EQ(std::string(e.what()), shard_path(dir_, 1).string() +
-                                         ": case 3 comes after case 5 (shard files hold ascending case ids); results.h5 "
-                                         "is not written");
+    EXPECT_EQ(std::string(e.what()),
+              shard_path(dir_, 1).string() +
+                  ": case 3 comes after case 5 (shard files hold ascending case ids); results.h5 "
+                  "is not written");
   }
   write_shard(dir_, {1, {make_row(5, 1, 8)}, {}}, {});
   try {
@@ -505,8 +503,10 @@ TEST_F(ResultsTest, LoadRowsOfShardsIsSorted) {
   // Rows out of order in a file are damage (nqc writes each file's cases ascending).
   write_shard(dir_, {2, {make_row(9, 2, 8), make_row(7, 2, 8)}, {}}, {});
   EXPECT_EQ(message_of<DamagedFileError>([&] { (void)load_rows(dir_); }),
-            shard_path(dir_, 2).string() + ": damaged (row 1 (case 7): case ids are not ascending (case 9 before it): a result "
-            "file holds each case once, in order): delete it and run the config again with --resume (its cases run again)");
+            shard_path(dir_, 2).string() +
+                ": damaged (row 1 (case 7): case ids are not ascending (case 9 before it): a result "
+                "file holds each case once, in order): delete it and run the config again with --resume (its cases run "
+                "again)");
   fs::remove(shard_path(dir_, 2));
   ids.clear();
   for (const CaseRow& row : load_rows(shard_path(dir_, 1))) ids.push_back(row.case_id);
@@ -515,8 +515,7 @@ TEST_F(ResultsTest, LoadRowsOfShardsIsSorted) {
 
 TEST_F(ResultsTest, MergeRejectsDuplicateCasesAndNoShards) {
   EXPECT_EQ(message_of<InputError>([&] { merge_results(dir_, {}); }),
-            dir_.string() + ": no shard files to merge (expected " + (dir_ / "shards").string() +
-                "/*.h5)");
+            dir_.string() + ": no shard files to merge (expected " + (dir_ / "shards").string() + "/*.h5)");
   write_shard(dir_, {0, {make_row(3, 0, 8)}, {}}, {});
   write_shard(dir_, {1, {make_row(3, 1, 8)}, {}}, {});
   EXPECT_EQ(message_of<InputError>([&] { merge_results(dir_, {}); }),
@@ -540,38 +539,35 @@ TEST_F(ResultsTest, ReadsMembersByNameInAnyOrder) {
     std::int32_t k, n;
     std::uint64_t shard_id, case_id;
   };
-  const Foreign in{"stop", "exact", -3, 1.5, 4,  5,  6,  7,  8,  0.5,
-                   0.75,   1,       2,  99,  10, 11, 12, 13, 14, 15};
+  const Foreign in{"stop", "exact", -3, 1.5, 4, 5, 6, 7, 8, 0.5, 0.75, 1, 2, 99, 10, 11, 12, 13, 14, 15};
   const fs::path path = dir_ / "foreign.h5";
   {
     h5::Handle file = h5::create_file(path);
     h5::write_string_attribute(file, "schema_version", "1.7");
-    const h5::Handle outcome =
-        h5::int8_enum_type(H5T_NATIVE_INT8, {{"gave_up", 2}, {"solved", 0}, {"infeasible", 1}});
+    const h5::Handle outcome = h5::int8_enum_type(H5T_NATIVE_INT8, {{"gave_up", 2}, {"solved", 0}, {"infeasible", 1}});
     const h5::Handle name = h5::fixed_string_type(16);
-    const h5::Handle type =
-        h5::CompoundBuilder{}
-            .add("limit", offsetof(Foreign, limit), name.id())
-            .add("engine", offsetof(Foreign, engine), name.id())
-            .add("rank", offsetof(Foreign, rank), H5T_NATIVE_INT64)
-            .add("extra", offsetof(Foreign, extra), H5T_NATIVE_DOUBLE)
-            .add("restarts", offsetof(Foreign, restarts), H5T_NATIVE_UINT64)
-            .add("placed_search", offsetof(Foreign, placed_search), H5T_NATIVE_UINT64)
-            .add("placed_random", offsetof(Foreign, placed_random), H5T_NATIVE_UINT64)
-            .add("nodes", offsetof(Foreign, nodes), H5T_NATIVE_UINT64)
-            .add("backtracks", offsetof(Foreign, backtracks), H5T_NATIVE_UINT64)
-            .add("cpu_s", offsetof(Foreign, cpu_s), H5T_NATIVE_DOUBLE)
-            .add("wall_s", offsetof(Foreign, wall_s), H5T_NATIVE_DOUBLE)
-            .add("false_negative", offsetof(Foreign, false_negative), H5T_NATIVE_UINT8)
-            .add("outcome", offsetof(Foreign, outcome), outcome.id())
-            .add("seed", offsetof(Foreign, seed), H5T_NATIVE_UINT64)
-            .add("composition_id", offsetof(Foreign, composition_id), H5T_NATIVE_UINT64)
-            .add("solution_id", offsetof(Foreign, solution_id), H5T_NATIVE_UINT64)
-            .add("k", offsetof(Foreign, k), H5T_NATIVE_INT32)
-            .add("n", offsetof(Foreign, n), H5T_NATIVE_INT32)
-            .add("shard_id", offsetof(Foreign, shard_id), H5T_NATIVE_UINT64)
-            .add("case_id", offsetof(Foreign, case_id), H5T_NATIVE_UINT64)
-            .build(sizeof(Foreign));
+    const h5::Handle type = h5::CompoundBuilder{}
+                                .add("limit", offsetof(Foreign, limit), name.id())
+                                .add("engine", offsetof(Foreign, engine), name.id())
+                                .add("rank", offsetof(Foreign, rank), H5T_NATIVE_INT64)
+                                .add("extra", offsetof(Foreign, extra), H5T_NATIVE_DOUBLE)
+                                .add("restarts", offsetof(Foreign, restarts), H5T_NATIVE_UINT64)
+                                .add("placed_search", offsetof(Foreign, placed_search), H5T_NATIVE_UINT64)
+                                .add("placed_random", offsetof(Foreign, placed_random), H5T_NATIVE_UINT64)
+                                .add("nodes", offsetof(Foreign, nodes), H5T_NATIVE_UINT64)
+                                .add("backtracks", offsetof(Foreign, backtracks), H5T_NATIVE_UINT64)
+                                .add("cpu_s", offsetof(Foreign, cpu_s), H5T_NATIVE_DOUBLE)
+                                .add("wall_s", offsetof(Foreign, wall_s), H5T_NATIVE_DOUBLE)
+                                .add("false_negative", offsetof(Foreign, false_negative), H5T_NATIVE_UINT8)
+                                .add("outcome", offsetof(Foreign, outcome), outcome.id())
+                                .add("seed", offsetof(Foreign, seed), H5T_NATIVE_UINT64)
+                                .add("composition_id", offsetof(Foreign, composition_id), H5T_NATIVE_UINT64)
+                                .add("solution_id", offsetof(Foreign, solution_id), H5T_NATIVE_UINT64)
+                                .add("k", offsetof(Foreign, k), H5T_NATIVE_INT32)
+                                .add("n", offsetof(Foreign, n), H5T_NATIVE_INT32)
+                                .add("shard_id", offsetof(Foreign, shard_id), H5T_NATIVE_UINT64)
+                                .add("case_id", offsetof(Foreign, case_id), H5T_NATIVE_UINT64)
+                                .build(sizeof(Foreign));
     h5::write_dataset(file, "cases", type.id(), type.id(), &in, 1);
     file.close();
   }
@@ -610,8 +606,7 @@ TEST_F(ResultsTest, MissingMemberIsNamed) {
     h5::write_dataset(file, "cases", type.id(), type.id(), &id, 1);
     file.close();
   }
-  EXPECT_EQ(message_of<InputError>([&] { read_rows(path); }),
-            path.string() + ": /cases has no member 'shard_id'");
+  EXPECT_EQ(message_of<InputError>([&] { read_rows(path); }), path.string() + ": /cases has no member 'shard_id'");
 }
 
 TEST_F(ResultsTest, SchemaVersionIsChecked) {
@@ -630,14 +625,15 @@ TEST_F(ResultsTest, SchemaVersionIsChecked) {
     const fs::path f = dir_ / "bad-version.h5";
     write_bare_file(f, {{"schema_version", bad}});
     EXPECT_EQ(message_of<InputError>([&] { read_rows(f); }),
-              f.string() + ": schema_version '" + bad + "' is not MAJOR.MINOR (this nqc reads 1.x and 2.x)") << bad;
+              f.string() + ": schema_version '" + bad + "' is not MAJOR.MINOR (this nqc reads 1.x and 2.x)")
+        << bad;
   }
   const fs::path number = dir_ / "number-version.h5";
   {
     h5::Handle file = h5::create_file(number);
     const h5::Handle scalar(H5Screate(H5S_SCALAR), H5Sclose);
-    const h5::Handle attr(H5Acreate2(file.id(), "schema_version", H5T_IEEE_F64LE, scalar.id(), H5P_DEFAULT, H5P_DEFAULT),
-                          H5Aclose);
+    const h5::Handle attr(
+        H5Acreate2(file.id(), "schema_version", H5T_IEEE_F64LE, scalar.id(), H5P_DEFAULT, H5P_DEFAULT), H5Aclose);
     const double two = 2.0;
     ASSERT_GE(H5Awrite(attr.id(), H5T_NATIVE_DOUBLE, &two), 0);
   }
@@ -654,21 +650,19 @@ TEST_F(ResultsTest, NonHdf5FileIsNamed) {
 
 TEST_F(ResultsTest, MissingPathsAreNamed) {
   const fs::path missing = dir_ / "nope";
-  EXPECT_EQ(message_of<InputError>([&] { load_rows(missing); }),
-            missing.string() + ": no such file or directory");
-  EXPECT_EQ(message_of<InputError>([&] { read_rows(missing / "x.h5"); }), (missing / "x.h5").string() + ": no such file or directory");
+  EXPECT_EQ(message_of<InputError>([&] { load_rows(missing); }), missing.string() + ": no such file or directory");
+  EXPECT_EQ(message_of<InputError>([&] { read_rows(missing / "x.h5"); }),
+            (missing / "x.h5").string() + ": no such file or directory");
   EXPECT_EQ(message_of<InputError>([&] { load_rows(dir_); }), dir_.string() + ": no result files (expected " +
-                                                       (dir_ / "shards").string() + "/*.h5 or " +
-                                                       (dir_ / "results.h5").string() + ")");
+                                                                  (dir_ / "shards").string() + "/*.h5 or " +
+                                                                  (dir_ / "results.h5").string() + ")");
 }
 
 TEST_F(ResultsTest, UnwritableDirectoryThrowsAndLeavesNoFile) {
   const fs::path file = dir_ / "plain-file";
   std::ofstream(file) << "x";
   const fs::path run = file / "run";  // a directory below a regular file cannot exist: a bad path (exit 1)
-  const std::string message = message_of<InputError>([&] {
-    write_shard(run, {3, {make_row(1, 3, 8)}, {}}, {});
-  });
+  const std::string message = message_of<InputError>([&] { write_shard(run, {3, {make_row(1, 3, 8)}, {}}, {}); });
   EXPECT_NE(message.find((run / "shards").string()), std::string::npos) << message;
   EXPECT_FALSE(fs::exists(shard_path(run, 3)));
 }
@@ -677,9 +671,7 @@ TEST_F(ResultsTest, Hdf5CreateFailureCarriesTheErrorStack) {
   // The .tmp path is taken by a directory: H5Fcreate fails.
   const fs::path tmp = shard_path(dir_, 3).string() + "." + host_name() + "-" + std::to_string(::getpid()) + ".tmp";
   fs::create_directories(tmp / "keep");
-  const std::string message = message_of<IoError>([&] {
-    write_shard(dir_, {3, {make_row(1, 3, 8)}, {}}, {});
-  });
+  const std::string message = message_of<IoError>([&] { write_shard(dir_, {3, {make_row(1, 3, 8)}, {}}, {}); });
   // One short line: the system's error text, the innermost function, the API call.
   EXPECT_EQ(message.rfind("cannot create " + tmp.string() + ": Is a directory (", 0), 0U) << message;
   EXPECT_NE(message.find("; called from H5Fcreate())"), std::string::npos) << message;
@@ -693,8 +685,9 @@ TEST_F(ResultsTest, FailedWriteRemovesTheTmpFile) {
   const ShardData shard{6, {make_row(1, 6, 8)}, {{1, {1}}, {1, {2}}}};
   const std::string message = message_of<IoError>([&] { write_shard(dir_, shard, {}); });
   const std::string tmp = shard_path(dir_, 6).string() + "." + host_name() + "-" + std::to_string(::getpid()) + ".tmp";
-  EXPECT_EQ(message, tmp + ": cannot create dataset /failures/case-1: name already exists (H5L__link_cb(): name "
-                           "already exists; called from H5Dcreate2())");
+  EXPECT_EQ(message, tmp +
+                         ": cannot create dataset /failures/case-1: name already exists (H5L__link_cb(): name "
+                         "already exists; called from H5Dcreate2())");
   EXPECT_EQ(message.find('\n'), std::string::npos) << message;
   EXPECT_FALSE(fs::exists(tmp));
   EXPECT_FALSE(fs::exists(shard_path(dir_, 6)));
@@ -703,9 +696,10 @@ TEST_F(ResultsTest, FailedWriteRemovesTheTmpFile) {
 TEST_F(ResultsTest, InvalidOutcomeIsRejected) {
   CaseRow row = make_row(6, 0, 8);
   row.outcome = 7;
-  const std::string message = message_of<std::invalid_argument>([&] { write_shard(dir_, {0, {row}, {}}, {}); });  // a bug, not input
-  EXPECT_EQ(message, "cannot write " + shard_path(dir_, 0).string() +
-                         ": case 6 has outcome 7 (expected 0, 1 or 2)");
+  const std::string message = message_of<std::invalid_argument>([&] {
+    write_shard(dir_, {0, {row}, {}}, {});
+  });  // a bug, not input
+  EXPECT_EQ(message, "cannot write " + shard_path(dir_, 0).string() + ": case 6 has outcome 7 (expected 0, 1 or 2)");
   EXPECT_FALSE(fs::exists(shard_path(dir_, 0)));
 }
 
@@ -720,29 +714,33 @@ TEST_F(ResultsTest, PandasReadsCasesInOneLine) {
   // README's lines ("Result files"): enums named from the file's own types, false_negative a
   // bool, integer attributes integers.
   const std::string script = dir_.string() + "/read.py";
-  std::ofstream(script) << "import h5py, pandas as pd\n"
-                           "with h5py.File('" << shard_path(dir_, 0).string() << "') as f:\n"
-                           "    cases = f['cases']\n"
-                           "    df = pd.DataFrame(cases[()])\n"
-                           "    for c in ('outcome', 'engine', 'limit'):\n"
-                           "        df[c] = df[c].map({v: k for k, v in h5py.check_enum_dtype(cases.dtype[c]).items()})\n"
-                           "    shard = f.attrs['shard_id']\n"
-                           "print(len(df), int(df['n'].sum()), df['engine'][0], df['limit'][2], df['limit'][1], df['outcome'][2],\n"
-                           "      df['false_negative'].dtype, int(df['false_negative'].sum()), type(shard).__name__, shard,\n"
-                           "      int(df['case_id'][4999]), ','.join(df.columns))\n";
+  std::ofstream(script)
+      << "import h5py, pandas as pd\n"
+         "with h5py.File('"
+      << shard_path(dir_, 0).string()
+      << "') as f:\n"
+         "    cases = f['cases']\n"
+         "    df = pd.DataFrame(cases[()])\n"
+         "    for c in ('outcome', 'engine', 'limit'):\n"
+         "        df[c] = df[c].map({v: k for k, v in h5py.check_enum_dtype(cases.dtype[c]).items()})\n"
+         "    shard = f.attrs['shard_id']\n"
+         "print(len(df), int(df['n'].sum()), df['engine'][0], df['limit'][2], df['limit'][1], df['outcome'][2],\n"
+         "      df['false_negative'].dtype, int(df['false_negative'].sum()), type(shard).__name__, shard,\n"
+         "      int(df['case_id'][4999]), ','.join(df.columns))\n";
   const std::string command = "/usr/bin/python3 " + script;
   FILE* pipe = popen(command.c_str(), "r");
   ASSERT_NE(pipe, nullptr);
   std::array<char, 1024> buffer{};
   std::string output;
-  while (std::fgets(buffer.data(), static_cast<int>(buffer.size()), pipe) != nullptr)
-    output += buffer.data();
+  while (std::fgets(buffer.data(), static_cast<int>(buffer.size()), pipe) != nullptr) output += buffer.data();
   ASSERT_EQ(pclose(pipe), 0) << output;
   // n = 8 + id % 5 over 5000 rows: 5000 * 8 + 1000 * (0 + 1 + 2 + 3 + 4).
-  EXPECT_EQ(output,
-            "5000 50000 exact max_nodes none gave_up bool 1666 int64 0 4999 case_id,shard_id,n,k,solution_id,composition_id,"
-            "seed,wall_s,cpu_s,start_s,backtracks,nodes,placed_random,placed_search,restarts,rank,launch,outcome,false_negative,"
-            "engine,limit,instance\n");
+  EXPECT_EQ(
+      output,
+      "5000 50000 exact max_nodes none gave_up bool 1666 int64 0 4999 case_id,shard_id,n,k,solution_id,composition_id,"
+      "seed,wall_s,cpu_s,start_s,backtracks,nodes,placed_random,placed_search,restarts,rank,launch,outcome,false_"
+      "negative,"
+      "engine,limit,instance\n");
 }
 
 }  // namespace

@@ -143,28 +143,33 @@ TEST(SetupLimits, MaxNodesStopsAutosRandomFillExactly) {
 TEST(SetupLimits, ResidualsThatCanNeverBeHeldAreRefusedByName) {
   static_assert(std::is_base_of_v<std::invalid_argument, CapacityError>, "nqc reports it as bad input (exit 1)");
   Rng rng(1);
-  const std::string board = "the residual board of 50000 free rows x 50000 free columns has at least 2500000000 free cells, "
-                            "more than the 2147483647 a residual board holds (32-bit cell ids)";
+  const std::string board =
+      "the residual board of 50000 free rows x 50000 free columns has at least 2500000000 free cells, "
+      "more than the 2147483647 a residual board holds (32-bit cell ids)";
   EXPECT_EQ(refusal([&] { (void)complete_exact(Composition(50000), rng, {}); }), board);
   EXPECT_EQ(refusal([&] { (void)make_engine("exact")->complete(Composition(50000), rng, {}); }), board);
-  EXPECT_EQ(refusal([&] { (void)count_completions(Composition(50000), {}); }), "cannot count the completions: " + board);
+  EXPECT_EQ(refusal([&] { (void)count_completions(Composition(50000), {}); }),
+            "cannot count the completions: " + board);
   // A few queens change little: each closes a diagonal of each direction, and a diagonal takes
   // at most one cell of a row: 49998 x (49998 - 4) cells at least.
   Composition few(50000);
   few.q[0] = 1;
   few.q[9999] = 5;
-  EXPECT_EQ(refusal([&] { (void)complete_exact(few, rng, {}); }),
-            "the residual board of 49998 free rows x 49998 free columns has at least 2499600012 free cells, more than the "
-            "2147483647 a residual board holds (32-bit cell ids)");
+  EXPECT_EQ(
+      refusal([&] { (void)complete_exact(few, rng, {}); }),
+      "the residual board of 49998 free rows x 49998 free columns has at least 2499600012 free cells, more than the "
+      "2147483647 a residual board holds (32-bit cell ids)");
   // `nqc count N` asks before it allocates the board: 46341^2 cells are too many, 46340^2 not
   // (whether they fit the memory is the machine's).
-  EXPECT_EQ(refusal([] { require_countable_empty_board(2147483647); }),
-            "cannot count the empty 2147483647 x 2147483647 board: the residual board of 2147483647 free rows x 2147483647 "
-            "free columns has at least 4611686014132420609 free cells, more than the 2147483647 a residual board holds "
-            "(32-bit cell ids)");
-  EXPECT_EQ(refusal([] { require_countable_empty_board(46341); }),
-            "cannot count the empty 46341 x 46341 board: the residual board of 46341 free rows x 46341 free columns has at "
-            "least 2147488281 free cells, more than the 2147483647 a residual board holds (32-bit cell ids)");
+  EXPECT_EQ(
+      refusal([] { require_countable_empty_board(2147483647); }),
+      "cannot count the empty 2147483647 x 2147483647 board: the residual board of 2147483647 free rows x 2147483647 "
+      "free columns has at least 4611686014132420609 free cells, more than the 2147483647 a residual board holds "
+      "(32-bit cell ids)");
+  EXPECT_EQ(
+      refusal([] { require_countable_empty_board(46341); }),
+      "cannot count the empty 46341 x 46341 board: the residual board of 46341 free rows x 46341 free columns has at "
+      "least 2147488281 free cells, more than the 2147483647 a residual board holds (32-bit cell ids)");
   EXPECT_EQ(refusal([] { require_countable_empty_board(128); }), "");  // on words
   EXPECT_EQ(refusal([] { require_countable_empty_board(1000); }), "");
 }
@@ -174,9 +179,10 @@ TEST(SetupLimits, MemoryRefusalsNameTheNeedAndTheRoom) {
   // 10^8 cells of the 10000 x 10000 board: 16 bytes each, then 12 each in the lines' lists and
   // 16 per diagonal (19999 of them).
   EXPECT_EQ(ResidualBoard::build_bytes(10000, 100000000), 2800000000u + 16u * 19999u);
-  EXPECT_EQ(refusal([&] { ResidualBoard::require_fits(10000, 10000, 10000, 100000000, 0, &room); }),
-            "the residual board of 10000 free rows x 10000 free columns (at least 100000000 free cells) needs 2.8 GB, more "
-            "than this process can get (1.0 GB left of a test's bound)");
+  EXPECT_EQ(
+      refusal([&] { ResidualBoard::require_fits(10000, 10000, 10000, 100000000, 0, &room); }),
+      "the residual board of 10000 free rows x 10000 free columns (at least 100000000 free cells) needs 2.8 GB, more "
+      "than this process can get (1.0 GB left of a test's bound)");
   EXPECT_EQ(refusal([&] { ResidualBoard::require_fits(10000, 100, 100, 10000, 0, &room); }), "");
   EXPECT_EQ(refusal([&] { require_memory(2000000000, "engine 'x' at n = 7", room); }),
             "engine 'x' at n = 7 needs 2.0 GB, more than this process can get (1.0 GB left of a test's bound)");

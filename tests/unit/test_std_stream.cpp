@@ -41,9 +41,13 @@ TEST(StdStream, RefusalsNameTheOptions) {
             "CONFIG: '-' (standard input) cannot be a config");
   EXPECT_EQ(input_error([] { refuse_std_stream("-o", "./-", "a directory"); }), "");
   EXPECT_EQ(input_error([] { require_one_stdout({{"--csv", "-"}, {"--trials-csv", "a.csv"}}); }), "");
-  EXPECT_EQ(input_error([] { require_one_stdout({{"--csv", "-"}, {"--trials-csv", "-"}}); }),
+  EXPECT_EQ(input_error([] {
+              require_one_stdout({{"--csv", "-"}, {"--trials-csv", "-"}});
+            }),
             "--csv and --trials-csv: both are '-' (standard output); give a file to all but one");
-  EXPECT_EQ(input_error([] { require_one_stdout({{"-a", "-"}, {"-b", "-"}, {"-c", "-"}}); }),
+  EXPECT_EQ(input_error([] {
+              require_one_stdout({{"-a", "-"}, {"-b", "-"}, {"-c", "-"}});
+            }),
             "-a, -b and -c: all are '-' (standard output); give a file to all but one");
 }
 
@@ -64,7 +68,8 @@ TEST(StdStream, TextOutputToAFile) {
     TextOutput bad(dir / "no-such-dir" / "a.csv");
     FAIL() << "no error";
   } catch (const InputError& e) {  // a missing directory: bad input (exit 1), not an I/O failure
-    EXPECT_EQ(std::string(e.what()), (dir / "no-such-dir" / "a.csv").string() + ": cannot write: No such file or directory");
+    EXPECT_EQ(std::string(e.what()),
+              (dir / "no-such-dir" / "a.csv").string() + ": cannot write: No such file or directory");
   }
   std::filesystem::remove_all(dir);
 }

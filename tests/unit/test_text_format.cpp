@@ -73,20 +73,25 @@ TEST(TextFormat, BadInputMessagesNameFileLineAndRow) {
   EXPECT_EQ(error_of("0 2.5 0"), "f.txt:1: row 2: expected an integer 0..n, got '2.5'");
   EXPECT_EQ(error_of(std::string("0 4\0x 0", 7)), "f.txt:1: row 2: expected an integer 0..n, got '4\\x00x'");
   EXPECT_EQ(error_of("0 \x1b[31m 0"), "f.txt:1: row 2: expected an integer 0..n, got '\\x1b[31m'");
-  EXPECT_EQ(error_of("\xEF\xBB\xBF" "0\n2\n0\n0\n"), "");  // a byte-order mark is skipped
+  EXPECT_EQ(error_of("\xEF\xBB\xBF"
+                     "0\n2\n0\n0\n"),
+            "");  // a byte-order mark is skipped
   EXPECT_EQ(error_of("0\n0\n9\n0\n"), "f.txt:3: row 3: value 9 is out of range 0..4");
   EXPECT_EQ(error_of("0\n-1\n0\n0\n"), "f.txt:2: row 2: value -1 is out of range 0..4");
   EXPECT_EQ(error_of("0 -0 0"), "");  // -0 is 0
-  EXPECT_EQ(error_of("0 99999999999999999999999 0"), "f.txt:1: row 2: value 99999999999999999999999 is out of range 0..3");
+  EXPECT_EQ(error_of("0 99999999999999999999999 0"),
+            "f.txt:1: row 2: value 99999999999999999999999 is out of range 0..3");
   EXPECT_EQ(error_of("0 " + std::string(60, '9') + " 0"),
             "f.txt:1: row 2: value " + std::string(37, '9') + "... is out of range 0..3");
   EXPECT_EQ(error_of("0 1234567890123456 0"), "f.txt:1: row 2: value 1234567890123456 is out of range 0..3");
   EXPECT_EQ(error_of("0 +1 0"), "f.txt:1: row 2: expected an integer 0..n, got '+1'");
   EXPECT_EQ(error_of("0 - 0"), "f.txt:1: row 2: expected an integer 0..n, got '-'");
   EXPECT_EQ(error_of("0 0x10 0"), "f.txt:1: row 2: expected an integer 0..n, got '0x10'");
-  EXPECT_EQ(error_of("0 5\n7 x"), "f.txt:2: row 4: expected an integer 0..n, got 'x'");  // a bad token before a range error
+  EXPECT_EQ(error_of("0 5\n7 x"),
+            "f.txt:2: row 4: expected an integer 0..n, got 'x'");  // a bad token before a range error
   EXPECT_EQ(error_of(""), "f.txt: no values (expected whitespace-separated integers Q(1..n), 0 for an empty row)");
-  EXPECT_EQ(error_of("# only a comment\n\n"), "f.txt: no values (expected whitespace-separated integers Q(1..n), 0 for an empty row)");
+  EXPECT_EQ(error_of("# only a comment\n\n"),
+            "f.txt: no values (expected whitespace-separated integers Q(1..n), 0 for an empty row)");
   EXPECT_EQ(error_of("# n = 5\n2\n0\n0\n2\n0\n"), "f.txt:5: rows 1 and 4: two queens on one column (column 2)");
   EXPECT_EQ(error_of("1\n0\n3\n0\n0\n"), "f.txt:3: rows 1 and 3: two queens on one diagonal (columns 1 and 3)");
   EXPECT_EQ(error_of("0\n0\n3\n0\n1\n"), "f.txt:5: rows 3 and 5: two queens on one anti-diagonal (columns 3 and 1)");
@@ -116,7 +121,8 @@ TEST(TextFormat, WriteThenReadIsExact) {
   EXPECT_EQ(back.composition, c);
   EXPECT_EQ(line_of_row(back, 0), 2);  // row i on line i + 2
   EXPECT_EQ(line_of_row(back, 9), 11);
-  const auto file = std::filesystem::temp_directory_path() / ("nqc-text-roundtrip-" + std::to_string(::getpid()) + ".txt");
+  const auto file =
+      std::filesystem::temp_directory_path() / ("nqc-text-roundtrip-" + std::to_string(::getpid()) + ".txt");
   write_composition(c, file);
   EXPECT_EQ(read_composition(file).composition, c);
   std::filesystem::remove(file);
@@ -159,8 +165,8 @@ std::string reference_parse(const std::string& text, std::vector<Index>& values)
           std::snprintf(hex, sizeof hex, "\\x%02x", static_cast<unsigned char>(ch));
           shown += ch >= 0x20 && ch < 0x7f ? std::string(1, ch) : std::string(hex);
         }
-        return "f.txt:" + std::to_string(line) + ": row " + std::to_string(raw.size() + 1) + ": expected an integer 0..n, got '" + shown +
-               (token.size() > 40 ? "...'" : "'");
+        return "f.txt:" + std::to_string(line) + ": row " + std::to_string(raw.size() + 1) +
+               ": expected an integer 0..n, got '" + shown + (token.size() > 40 ? "...'" : "'");
       }
       raw.push_back(v);
       line_of.push_back(line);
@@ -172,7 +178,8 @@ std::string reference_parse(const std::string& text, std::vector<Index>& values)
   for (std::size_t r = 0; r < raw.size(); ++r) {
     if (raw[r] < 0 || raw[r] > n) {
       const std::string shown = overflow.count(r) ? overflow[r] : std::to_string(raw[r]);
-      return "f.txt:" + std::to_string(line_of[r]) + ": row " + std::to_string(r + 1) + ": value " + shown + " is out of range 0.." + std::to_string(n);
+      return "f.txt:" + std::to_string(line_of[r]) + ": row " + std::to_string(r + 1) + ": value " + shown +
+             " is out of range 0.." + std::to_string(n);
     }
     values.push_back(static_cast<Index>(raw[r]));
   }
@@ -234,7 +241,8 @@ TEST(TextFormat, FastParserAtEveryBlockOffset) {
     for (int digits = 1; digits <= 18; ++digits) {
       for (const std::string after : {" ", "\t", "#c\n", "x ", "\r\n", "-1 "}) {
         const std::string number = "1" + std::string(static_cast<std::size_t>(digits - 1), '0');
-        const std::string text = std::string(static_cast<std::size_t>(pad), pad % 3 ? ' ' : '\n') + number + after + "0" + tail;
+        const std::string text =
+            std::string(static_cast<std::size_t>(pad), pad % 3 ? ' ' : '\n') + number + after + "0" + tail;
         std::vector<Index> expected;
         const std::string expected_error = reference_parse(text, expected);
         EXPECT_EQ(parse_error_of(text), expected_error) << pad << " " << digits << " '" << after << "'";
@@ -275,7 +283,8 @@ TEST(TextFormat, PiecesCutOnlyBetweenTokens) {
   const std::string long_comment = "1 2 0 # " + std::string(700000, 'c') + " 9 9 9\n4 3\n";
   const std::string long_token = "1 2 " + std::string(700000, '1') + " 3\n";
   const std::string long_line_comment = line + "# " + std::string(300000, 'x') + " 1 2 3\n" + line;
-  for (const std::string* text : std::vector<const std::string*>{&line, &cr, &long_comment, &long_token, &long_line_comment}) {
+  for (const std::string* text :
+       std::vector<const std::string*>{&line, &cr, &long_comment, &long_token, &long_line_comment}) {
     std::vector<Index> expected;
     const std::string expected_error = reference_parse(*text, expected);
     try {
@@ -362,10 +371,12 @@ TEST(TextStream, LongerThanTheTextKeptNamesRowsOnly) {
   EXPECT_EQ(error("0\n0\n9\n0\n"), "f.txt: row 3: value 9 is out of range 0..4");
   EXPECT_EQ(error("0\n-1\n9\n0\n"), "f.txt:3: row 2: value -1 is out of range 0..4");
   EXPECT_EQ(error("0\n9\n-1\n0\n"), "f.txt: row 2: value 9 is out of range 0..4");
-  EXPECT_EQ(error("0 " + std::string(60, '9') + " 0"), "f.txt:2: row 2: value " + std::string(37, '9') + "... is out of range 0..3");
+  EXPECT_EQ(error("0 " + std::string(60, '9') + " 0"),
+            "f.txt:2: row 2: value " + std::string(37, '9') + "... is out of range 0..3");
   EXPECT_EQ(error("0 3000000000 0"), "f.txt:2: row 2: value 3000000000 is out of range 0..3");
   EXPECT_EQ(error("2\n0\n0\n2\n", true), "f.txt: rows 1 and 4: two queens on one column (column 2)");
-  EXPECT_EQ(error("# only a comment\n"), "f.txt: no values (expected whitespace-separated integers Q(1..n), 0 for an empty row)");
+  EXPECT_EQ(error("# only a comment\n"),
+            "f.txt: no values (expected whitespace-separated integers Q(1..n), 0 for an empty row)");
   // Kept (the default, 16 MiB): the lines of a file.
   EXPECT_EQ(read_stream(kLongFirstLine + "0\n0\n9\n0\n").error, "f.txt:4: row 3: value 9 is out of range 0..4");
   EXPECT_EQ(read_stream(kLongFirstLine + "2\n0\n0\n2\n", "", 0, {}, true).error,
@@ -393,7 +404,8 @@ TEST(TextStream, EndlessStreamsStopAtTheirFirstProblem) {
   EXPECT_LE(r.written, kPieces + r.slack);
   StreamLimits few_bytes;
   few_bytes.max_bytes = std::uint64_t{1} << 20;
-  const std::string at_least = "f.txt: at least 1048577 bytes, more than a text composition on a stream may have (1 MiB)";
+  const std::string at_least =
+      "f.txt: at least 1048577 bytes, more than a text composition on a stream may have (1 MiB)";
   for (const auto& [start, pattern] : std::vector<std::pair<std::string, std::string>>{
            {"", " \n"}, {"1 2 #", "c"}, {"1 2 ", "0"}, {"1 2 -", "1"}, {"", "1 "}}) {
     r = read_stream(start, pattern, kEndless, few_bytes);
@@ -409,14 +421,11 @@ TEST(TextStream, EndlessStreamsStopAtTheirFirstProblem) {
 // token it is: a valid value with leading zeros, digits beyond 64 bits, a bad token.
 TEST(TextStream, LongTokensAndCommentsReadOn) {
   const std::string pad = "\n" + std::string(70000, ' ') + "0\n";
-  for (const std::string& text : {"1 2 " + std::string(700000, '1') + " 3\n" + pad,
-                                  std::string(300000, '0') + "1 0" + pad,
-                                  "-" + std::string(300000, '0') + "1 0" + pad,
-                                  "-" + std::string(300000, '0') + " 0" + pad,
-                                  "0 " + std::string(300000, '0') + "92233720368547758070 0" + pad,
-                                  "0 " + std::string(300000, '7') + "x 0" + pad,
-                                  "0 1\n2 " + std::string(300000, '\x01') + pad,
-                                  "0 # " + std::string(700000, 'c') + "\r1 0\r\n" + pad}) {
+  for (const std::string& text :
+       {"1 2 " + std::string(700000, '1') + " 3\n" + pad, std::string(300000, '0') + "1 0" + pad,
+        "-" + std::string(300000, '0') + "1 0" + pad, "-" + std::string(300000, '0') + " 0" + pad,
+        "0 " + std::string(300000, '0') + "92233720368547758070 0" + pad, "0 " + std::string(300000, '7') + "x 0" + pad,
+        "0 1\n2 " + std::string(300000, '\x01') + pad, "0 # " + std::string(700000, 'c') + "\r1 0\r\n" + pad}) {
     std::vector<Index> expected;
     const std::string expected_error = reference_parse(text, expected);
     StreamLimits kept_none;

@@ -34,7 +34,9 @@ TEST(TextInput, LinesEndAtLfCrlfAndCr) {
   EXPECT_EQ(line_texts("a\r\nb\r\n\r\nc\r\n"), expected);
   EXPECT_EQ(line_texts("a\rb\r\rc\r"), expected);
   EXPECT_EQ(line_texts("a\nb\r\n\rc"), expected);  // mixed, no final line end
-  EXPECT_EQ(line_texts("\xEF\xBB\xBF" "a\nb\n\nc"), expected);
+  EXPECT_EQ(line_texts("\xEF\xBB\xBF"
+                       "a\nb\n\nc"),
+            expected);
   EXPECT_TRUE(line_texts("").empty());
   EXPECT_TRUE(line_texts("\xEF\xBB\xBF").empty());
   EXPECT_EQ(line_texts("\n"), std::vector<std::string>{"1:"});
@@ -108,7 +110,8 @@ class TextFiles : public ::testing::Test {
 };
 
 TEST_F(TextFiles, ConfigsReadAlikeInEverySpelling) {
-  const std::string config = "{\n\t\"name\": \"t\",\n  \"sizes\": [{\"n\": 8, \"solutions\": 1, \"compositions_per_solution\": 2}]\n}\n";
+  const std::string config =
+      "{\n\t\"name\": \"t\",\n  \"sizes\": [{\"n\": 8, \"solutions\": 1, \"compositions_per_solution\": 2}]\n}\n";
   const ExperimentConfig reference = load_config(write("ref.json", config));
   int i = 0;
   for (const std::string& t : spellings(config)) {
@@ -162,7 +165,8 @@ TEST_F(TextFiles, ParamOnStdinHeldToTheLimitOfANamedFile) {
     (void)read_param(*InputFile::open(fifo), std::nullopt);
     FAIL();
   } catch (const InputError& e) {
-    EXPECT_EQ(std::string(e.what()), fifo.string() + ": at least 16777217 bytes, more than a .param file may have (16 MiB)");
+    EXPECT_EQ(std::string(e.what()),
+              fifo.string() + ": at least 16777217 bytes, more than a .param file may have (16 MiB)");
   }
   EXPECT_LE(writer.finish(), kMaxParamBytes + 1 + writer.pipe_bytes());
 }

@@ -113,7 +113,7 @@ TEST(CompositionDigest, ChecksACompletionLikeTheComposition) {
   EXPECT_FALSE(extends(other, composition));
   EXPECT_FALSE(extends(other, d));
   EXPECT_FALSE(extends(Composition(std::vector<Index>{0, 4, 1, 3}), d));  // the queen dropped
-  EXPECT_FALSE(extends(Composition(5), d));                                // another n
+  EXPECT_FALSE(extends(Composition(5), d));                               // another n
   EXPECT_TRUE(extends(Composition(4), digest(Composition(4))));           // nothing to keep
 }
 

@@ -21,7 +21,8 @@ constexpr std::uint64_t kMaxGrowth = std::uint64_t{1} << 40;
 // budget_growth^round, at most kMaxGrowth.
 std::uint64_t growth(const AutoParams& p, std::uint64_t round) {
   std::uint64_t g = 1;
-  for (std::uint64_t r = 0; r < round && g < kMaxGrowth; ++r) g = std::min(saturating_mul(g, p.budget_growth), kMaxGrowth);
+  for (std::uint64_t r = 0; r < round && g < kMaxGrowth; ++r)
+    g = std::min(saturating_mul(g, p.budget_growth), kMaxGrowth);
   return g;
 }
 
@@ -35,7 +36,8 @@ std::uint64_t linear_budget(std::uint64_t per_free_row, std::uint64_t base, std:
 Index auto_residual_rows(Index n, const AutoParams& params) {
   // The measurements behind the defaults: NQC_AUTO_PARAMS (auto.hpp). Clamped so that an
   // unbounded residual_cbrt gives "every composition" rather than an overflow.
-  const double rows = std::min(params.residual_cbrt * std::cbrt(static_cast<double>(n)), static_cast<double>(kMaxBoardSize));
+  const double rows =
+      std::min(params.residual_cbrt * std::cbrt(static_cast<double>(n)), static_cast<double>(kMaxBoardSize));
   return std::max<Index>(params.residual_min, static_cast<Index>(std::lround(rows)));
 }
 
@@ -92,8 +94,10 @@ Result complete_auto(Composition&& composition, Rng& rng, const Limits& limits, 
       LimitWatch watch(limits, exact_poll_interval(free_rows));
       ResidualBoard board;
       Result e;
-      if (const StopReason hit = board.build(composition, true, &watch); hit != StopReason::none) e.limit = hit;
-      else e.outcome = search_residual(board, rng, watch, counters, composition, e.limit);
+      if (const StopReason hit = board.build(composition, true, &watch); hit != StopReason::none)
+        e.limit = hit;
+      else
+        e.outcome = search_residual(board, rng, watch, counters, composition, e.limit);
       if (e.outcome == Outcome::solved) e.solution = std::move(composition);
       return finish(std::move(e), StopReason::none);
     }
@@ -114,7 +118,8 @@ Result complete_auto(Composition&& composition, Rng& rng, const Limits& limits, 
         counters.nodes += stats.placed;
         ResidualBoard board;
         const auto f = static_cast<std::uint64_t>(fill.free_rows().size());
-        const std::uint64_t budget = saturating_mul(linear_budget(p.fill_nodes_per_free_row, p.fill_nodes_base, f), growth(p, round));
+        const std::uint64_t budget =
+            saturating_mul(linear_budget(p.fill_nodes_per_free_row, p.fill_nodes_base, f), growth(p, round));
         const Limits left = remaining(budget, counters.nodes);
         LimitWatch search_watch(left, exact_poll_interval(static_cast<Index>(f)));
         Result e;
@@ -132,7 +137,8 @@ Result complete_auto(Composition&& composition, Rng& rng, const Limits& limits, 
           return e;
         }
         fill.reset();
-        if (e.outcome == Outcome::gave_up && caller_limit_hit(e, StopReason::max_nodes)) return finish(std::move(e), StopReason::none);
+        if (e.outcome == Outcome::gave_up && caller_limit_hit(e, StopReason::max_nodes))
+          return finish(std::move(e), StopReason::none);
         // A fill that placed nothing left the composition itself: its infeasibility is a proof.
         if (e.outcome == Outcome::infeasible && stats.placed == 0) return finish(std::move(e), StopReason::none);
         // A residual without completion (no node of the search) still spent the fill's nodes.
@@ -157,7 +163,8 @@ Result complete_auto(Composition&& composition, Rng& rng, const Limits& limits, 
   const LimitWatch watch(limits);
   for (std::uint64_t round = 0;; ++round) {
     MinConflictsParams mc;
-    const std::uint64_t tries = saturating_mul(p.minconflicts_tries, std::uint64_t{1} << std::min<std::uint64_t>(round, 20));
+    const std::uint64_t tries =
+        saturating_mul(p.minconflicts_tries, std::uint64_t{1} << std::min<std::uint64_t>(round, 20));
     mc.max_restarts = static_cast<std::uint32_t>(std::min<std::uint64_t>(tries, std::uint64_t{1} << 32) - 1);
     Result r = complete_minconflicts(composition, rng, remaining(0, 0), mc);
     counters.nodes += r.counters.nodes;
@@ -167,7 +174,8 @@ Result complete_auto(Composition&& composition, Rng& rng, const Limits& limits, 
       r.counters.placed_search = static_cast<std::uint64_t>(free_rows);
       return r;
     }
-    if (caller_limit_hit(r, StopReason::minconflicts_limits)) return finish(std::move(r), StopReason::minconflicts_limits);
+    if (caller_limit_hit(r, StopReason::minconflicts_limits))
+      return finish(std::move(r), StopReason::minconflicts_limits);
 
     // Random fill and exact search on the residual, once, for large compositions. A residual
     // may fail at once (a dead line, no node): the caller's limits are checked after each.
@@ -184,16 +192,20 @@ Result complete_auto(Composition&& composition, Rng& rng, const Limits& limits, 
         return e;
       }
       if (caller_limit_hit(e, StopReason::max_nodes)) return finish(std::move(e), StopReason::none);
-      if (e.outcome == Outcome::infeasible && fill.placed == 0) return finish(std::move(e), StopReason::none);  // a proof
+      if (e.outcome == Outcome::infeasible && fill.placed == 0)
+        return finish(std::move(e), StopReason::none);  // a proof
       Result stopped;
-      if (caller_nodes_spent()) stopped.limit = StopReason::max_nodes;
-      else stopped.limit = watch.poll();
+      if (caller_nodes_spent())
+        stopped.limit = StopReason::max_nodes;
+      else
+        stopped.limit = watch.poll();
       if (stopped.limit != StopReason::none) return finish(std::move(stopped), StopReason::none);
       ++counters.restarts;
     }
 
     const std::uint64_t budget = saturating_mul(
-        linear_budget(p.search_nodes_per_free_row, p.search_nodes_base, static_cast<std::uint64_t>(free_rows)), growth(p, round));
+        linear_budget(p.search_nodes_per_free_row, p.search_nodes_base, static_cast<std::uint64_t>(free_rows)),
+        growth(p, round));
     Result e;
     if (composition.n() <= 128 && free_rows <= kBitboardMaxFree) {
       // The same search on words (one or two per row, by board column), as complete.
@@ -207,7 +219,8 @@ Result complete_auto(Composition&& composition, Rng& rng, const Limits& limits, 
       e = complete_exact(composition, rng, remaining(budget, counters.nodes), counters);
       counters = e.counters;
     }
-    if (e.outcome != Outcome::gave_up || caller_limit_hit(e, StopReason::max_nodes)) return finish(std::move(e), StopReason::none);
+    if (e.outcome != Outcome::gave_up || caller_limit_hit(e, StopReason::max_nodes))
+      return finish(std::move(e), StopReason::none);
   }
 }
 

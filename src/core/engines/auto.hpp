@@ -10,9 +10,9 @@ namespace nqc {
 /// (core/param_spec.hpp). f: the free rows of the composition (or of a fill's residual); r: the
 /// round, 0, 1, 2, ...
 #define NQC_AUTO_PARAMS(X, A)                                                                                          \
-  /* Min-conflicts keeps 48 bytes per row: 48 GB at n = 10^9 whatever the free rows. */                               \
-  X(A, Index, fill_first_n, 131072, 1, INT32_MAX,                                                                     \
-    "board size from which auto works in the composition's own memory (random fills in place, then exact on their "   \
+  /* Min-conflicts keeps 48 bytes per row: 48 GB at n = 10^9 whatever the free rows. */                                \
+  X(A, Index, fill_first_n, 131072, 1, INT32_MAX,                                                                      \
+    "board size from which auto works in the composition's own memory (random fills in place, then exact on their "    \
     "residual; no min-conflicts); below it, the portfolio")                                                            \
   /* Measured (50 random fills of the empty board each, then complete_exact): at n = 1000 a residual of 63 free        \
      rows had no completion in 34 of 50 fills, 150 in none; 200 at n = 10^4 failed in 4 of 50, 323 in none;            \
@@ -30,10 +30,10 @@ namespace nqc {
   X(A, std::uint64_t, fill_nodes_base, 4096, 1, UINT64_MAX, "see fill_nodes_per_free_row")                             \
   /* Min-conflicts is by far the fastest on completable compositions, but a few tries can fail where more succeed. */  \
   X(A, std::uint32_t, minconflicts_tries, 3, 1, UINT32_MAX,                                                            \
-    "the portfolio's min-conflicts tries in round 0, doubled each round (up to 2^20 times)")                          \
+    "the portfolio's min-conflicts tries in round 0, doubled each round (up to 2^20 times)")                           \
   X(A, std::uint64_t, search_nodes_per_free_row, 4, 0, UINT64_MAX,                                                     \
     "the portfolio's complete search on the composition itself (bitboard up to n = 128, else exact) in round r: "      \
-    "(search_nodes_per_free_row * f + search_nodes_base) * budget_growth^r nodes")                                    \
+    "(search_nodes_per_free_row * f + search_nodes_base) * budget_growth^r nodes")                                     \
   X(A, std::uint64_t, search_nodes_base, 1024, 1, UINT64_MAX, "see search_nodes_per_free_row")                         \
   X(A, std::uint32_t, budget_growth, 8, 2, UINT32_MAX,                                                                 \
     "factor by which the search budgets grow each round (at most 2^40 in all); at least 2, so that the portfolio "     \

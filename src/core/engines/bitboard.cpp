@@ -44,12 +44,14 @@ struct Words {
   }
   [[nodiscard]] Words minus(const Words& o) const {
     Words r;
-    for (int i = 0; i < W; ++i) r.w[static_cast<std::size_t>(i)] = w[static_cast<std::size_t>(i)] & ~o.w[static_cast<std::size_t>(i)];
+    for (int i = 0; i < W; ++i)
+      r.w[static_cast<std::size_t>(i)] = w[static_cast<std::size_t>(i)] & ~o.w[static_cast<std::size_t>(i)];
     return r;
   }
   [[nodiscard]] int common(const Words& o) const {
     int c = 0;
-    for (int i = 0; i < W; ++i) c += __builtin_popcountll(w[static_cast<std::size_t>(i)] & o.w[static_cast<std::size_t>(i)]);
+    for (int i = 0; i < W; ++i)
+      c += __builtin_popcountll(w[static_cast<std::size_t>(i)] & o.w[static_cast<std::size_t>(i)]);
     return c;
   }
   // Calls fn(i) for every member, ascending.
@@ -144,7 +146,8 @@ class WordBoard {
     for (int a = 0; a < f_; ++a)
       free_cols_.each([&](int b) {
         const Index r = rows_[static_cast<std::size_t>(a)], col = cols_[static_cast<std::size_t>(b)];
-        if (!diff.test(diff_line(n_, r, col)) && !sum.test(sum_line(r, col))) free0_[static_cast<std::size_t>(a)].set(b);
+        if (!diff.test(diff_line(n_, r, col)) && !sum.test(sum_line(r, col)))
+          free0_[static_cast<std::size_t>(a)].set(b);
       });
     if (by_board_column_ || n_ > kDenseColumnMap) return;
     compact_.assign(static_cast<std::size_t>(n_), -1);
@@ -280,8 +283,10 @@ class WordSearch {
   // first) took 10-20% more nodes near CSPLib prob079's phase transition; ascending in counting.
   void order(int* out, int size) {
     if (rng_ == nullptr || size < 2) return;
-    if (shuffled_) shuffle(out, out + size, *rng_);
-    else std::rotate(out, out + rng_->below(static_cast<std::uint64_t>(size)), out + size);
+    if (shuffled_)
+      shuffle(out, out + size, *rng_);
+    else
+      std::rotate(out, out + rng_->below(static_cast<std::uint64_t>(size)), out + size);
   }
 
   // The candidates of `level` into pool_ (its f entries from level * f; a << 8 | b), their
@@ -469,13 +474,17 @@ Result solve(const Composition& c, Rng& rng, const Limits& limits, const Bitboar
     const std::uint64_t budget = restart_budget(params, f, run, counters.nodes);
     // Random orders pay only with restarts: the run to the end (a proof, often) goes in order.
     const bool last = budget == UINT64_MAX;
-    const StopReason hit = search.run(last ? 0 : saturating_add(counters.nodes, budget), [&](const auto& path) {
-      result.solution = c;
-      for (const auto& [a, b] : path) result.solution.q[static_cast<std::size_t>(board.board_row(a))] = board.board_col(b) + 1;
-      counters.placed_search += path.size();
-      solved = true;
-      return true;
-    }, &restarted, !last);
+    const StopReason hit = search.run(
+        last ? 0 : saturating_add(counters.nodes, budget),
+        [&](const auto& path) {
+          result.solution = c;
+          for (const auto& [a, b] : path)
+            result.solution.q[static_cast<std::size_t>(board.board_row(a))] = board.board_col(b) + 1;
+          counters.placed_search += path.size();
+          solved = true;
+          return true;
+        },
+        &restarted, !last);
     if (solved) {
       result.outcome = Outcome::solved;
       break;
@@ -523,8 +532,8 @@ CountResult count(const Composition& c, const Limits& limits) {
 Index free_rows_checked(const Composition& c) {
   const Index f = c.n() - c.k();
   if (f > kBitboardMaxFree)
-    throw std::invalid_argument("engine 'bitboard' takes at most " + std::to_string(kBitboardMaxFree) + " free rows, got " +
-                                std::to_string(f));
+    throw std::invalid_argument("engine 'bitboard' takes at most " + std::to_string(kBitboardMaxFree) +
+                                " free rows, got " + std::to_string(f));
   return f;
 }
 

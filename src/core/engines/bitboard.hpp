@@ -18,21 +18,21 @@ inline constexpr Index kBitboardMaxFree = 128;
 
 /// Parameters of complete_bitboard, one row each: X(A, TYPE, NAME, DEFAULT, MIN, MAX, HELP)
 /// (core/param_spec.hpp).
-#define NQC_BITBOARD_PARAMS(X, A)                                                                                      \
-  /* Random order took fewer nodes and 30-40% less time near CSPLib prob079's phase transition                         \
-     (n = 14..18, d = n - 2, 20 instances each). */                                                                    \
-  X(A, bool, least_damage, false, 0, 1,                                                                                \
-    "order of a row's candidate cells: least damage first (the free cells the queen would take from the open "         \
-    "rows, [Grigoryan]'s minimum-damage rule, O(f) words per candidate), or random (false; ascending in counting)")       \
-  /* Near CSPLib prob079's phase transition: columns of 1 or 2 candidates took 10-25% of the time
-     off the proofs, and columns of up to 7 a further 10-15% (n = 14..20, BENCHMARKS.md). */                         \
+#define NQC_BITBOARD_PARAMS(X, A)                                                                                     \
+  /* Random order took fewer nodes and 30-40% less time near CSPLib prob079's phase transition                        \
+     (n = 14..18, d = n - 2, 20 instances each). */                                                                   \
+  X(A, bool, least_damage, false, 0, 1,                                                                               \
+    "order of a row's candidate cells: least damage first (the free cells the queen would take from the open "        \
+    "rows, [Grigoryan]'s minimum-damage rule, O(f) words per candidate), or random (false; ascending in counting)")   \
+  /* Near CSPLib prob079's phase transition: columns of 1 or 2 candidates took 10-25% of the time                     \
+     off the proofs, and columns of up to 7 a further 10-15% (n = 14..20, BENCHMARKS.md). */                          \
   X(A, bool, column_branching, true, 0, 1,                                                                            \
-    "branch on the free column with the fewest candidate cells when it has fewer (and fewer than 8) than the row "   \
+    "branch on the free column with the fewest candidate cells when it has fewer (and fewer than 8) than the row "    \
     "of fewest cells (false: rows only, as exact)")                                                                   \
-  /* Restarts repeat work that an infeasibility proof must do anyway, and no longer paid on completable boards:  \
-     near CSPLib prob079's phase transition (n = 14..20, 100 instances each, 30-88% completable) a first phase of   \
+  /* Restarts repeat work that an infeasibility proof must do anyway, and no longer paid on completable boards:       \
+     near CSPLib prob079's phase transition (n = 14..20, 100 instances each, 30-88% completable) a first phase of     \
      1024 nodes with Luby budgets cost 0-25% over one run, 4096 nodes up to 2x; on derived compositions (n = 20..128, \
-     1000 each) one run was as fast or faster in the mean and the 90% (BENCHMARKS.md, "Complete search"). `auto`    \
+     1000 each) one run was as fast or faster in the mean and the 90% (BENCHMARKS.md, "Complete search"). `auto`      \
      restarts it anyway, with budgets growing by round. */                                                            \
   NQC_LUBY_PARAMS(X, A, 0, 0)
 

@@ -12,7 +12,6 @@
 namespace nqc {
 namespace {
 
-
 // Exact's rules over the residual board (free rows x free columns as the list of their free
 // cells, core/residual_board.hpp; forward checking on rows and columns).
 
@@ -55,7 +54,6 @@ void candidates(const ResidualBoard& board, Index a, Rng* rng, std::vector<Index
 // A node costs O(f) on f free rows: large boards poll the clock more often (every node from
 // 4096 free rows on) so that a time limit stops within a few node costs.
 
-
 struct Frame {
   Index row;              // reduced row index a
   std::size_t next, end;  // range of untried candidates in the pool
@@ -68,8 +66,8 @@ struct Frame {
 // `restart_at`: a node count at which to stop and set `restarted` (0: never), below the limits.
 // A search stopped by a limit or a restart takes its queens back off the board first.
 template <class OnSolution>
-StopReason search(ResidualBoard& board, Rng* rng, LimitWatch& watch, Counters& counters,
-                  std::uint64_t restart_at, OnSolution&& on_solution, bool* restarted = nullptr) {
+StopReason search(ResidualBoard& board, Rng* rng, LimitWatch& watch, Counters& counters, std::uint64_t restart_at,
+                  OnSolution&& on_solution, bool* restarted = nullptr) {
   std::vector<Frame> stack;
   std::vector<Index> pool;
   stack.reserve(static_cast<std::size_t>(board.free_rows()) + 1);
@@ -131,13 +129,16 @@ Outcome search_residual(ResidualBoard& board, Rng& rng, LimitWatch& watch, Count
   for (std::uint64_t run = 1;; ++run) {
     const std::uint64_t budget = restart_budget(params, free_rows, run, counters.nodes - nodes_before);
     bool solved = false, restarted = false;
-    const StopReason hit = search(board, &rng, watch, counters, saturating_add(counters.nodes, budget), [&](const std::vector<Frame>& stack) {
-      for (const Frame& f : stack)
-        solution.q[static_cast<std::size_t>(board.board_row(f.row))] = board.board_col(board.cell(f.placed).b) + 1;
-      counters.placed_search += stack.size();
-      solved = true;
-      return true;  // the frames still hold their queens: the last placement is no backtrack
-    }, &restarted);
+    const StopReason hit = search(
+        board, &rng, watch, counters, saturating_add(counters.nodes, budget),
+        [&](const std::vector<Frame>& stack) {
+          for (const Frame& f : stack)
+            solution.q[static_cast<std::size_t>(board.board_row(f.row))] = board.board_col(board.cell(f.placed).b) + 1;
+          counters.placed_search += stack.size();
+          solved = true;
+          return true;  // the frames still hold their queens: the last placement is no backtrack
+        },
+        &restarted);
     if (solved) return Outcome::solved;
     if (restarted) {
       ++counters.restarts;

@@ -32,8 +32,8 @@ struct ExactParams {
 /// column and diagonal are restored on backtrack by recounting, with no trail.
 /// Outcome: solved, infeasible (only after exhausting the space), or gave_up at a limit.
 /// Restarts: run i of the search may try luby_budget(params' unit, f, i) nodes.
-Result complete_exact(const Composition& composition, Rng& rng, const Limits& limits,
-                      Counters counters = {}, const ExactParams& params = {});
+Result complete_exact(const Composition& composition, Rng& rng, const Limits& limits, Counters counters = {},
+                      const ExactParams& params = {});
 
 /// complete_exact's search on a residual board already built with check_columns
 /// (ResidualBoard::build), e.g. the residual of a random fill. Restarts with Luby budgets
@@ -46,7 +46,9 @@ Outcome search_residual(ResidualBoard& board, Rng& rng, LimitWatch& watch, Count
 
 /// How often exact's LimitWatch polls the clock: a node costs more on larger residuals, so
 /// from 4096 free rows on it polls at every node (a time limit stops within a few nodes).
-constexpr std::uint64_t exact_poll_interval(Index free_rows) { return free_rows >= 4096 ? 1 : free_rows >= 256 ? 16 : 1024; }
+constexpr std::uint64_t exact_poll_interval(Index free_rows) {
+  return free_rows >= 4096 ? 1 : free_rows >= 256 ? 16 : 1024;
+}
 
 /// count_completions (core/counting.hpp) for residuals of more than kBitboardMaxFree free
 /// rows: the same search as complete_exact without stopping at the first solution and

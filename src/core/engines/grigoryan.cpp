@@ -31,8 +31,6 @@ Index level_from(Index n, double b) {
   return static_cast<Index>(std::clamp<std::int64_t>(static_cast<std::int64_t>(n) - free_rows, 0, n));
 }
 
-
-
 // Blocks 4 and 5: the reduced matrix of the free rows x free columns at restore point z (a
 // ResidualBoard: the list of its free cells, with incremental free counts per line), block
 // 4's damage E of every cell and ranking of the rows, and the final stage's tie rules.
@@ -253,18 +251,18 @@ class Grigoryan {
   Counters counters_;
   StopReason hit_ = StopReason::none;  // the limit that stopped the run
 
-  Index k_ = 0;                 // queens on the board (blocks 0-3)
+  Index k_ = 0;  // queens on the board (blocks 0-3)
   Index k_input_ = 0;
   Index level2_ = 0, level3_ = 0, block3_target_ = 0;
-  bool small_ = false;          // n < small_n
+  bool small_ = false;  // n < small_n
   Bitset d1_closed_, d2_closed_;
-  std::vector<Index> trail_;    // rows filled since x, in order
+  std::vector<Index> trail_;  // rows filled since x, in order
   std::vector<Index> y_rows_, y_cols_;
   std::vector<Index> rows_, cols_;  // free rows and columns now (blocks 1 and 3)
   std::size_t y_mark_ = 0;
   std::uint64_t attempt_backtracks_ = 0;
   std::uint32_t block3_failures_ = 0;
-  std::vector<Index> buffer_;   // block 3: positions in cols_ of the chosen row's free cells
+  std::vector<Index> buffer_;    // block 3: positions in cols_ of the chosen row's free cells
   std::vector<Index> shuffled_;  // block 1: shuffle_bucketed's buffer
 
   FinalStage final_;
@@ -611,8 +609,8 @@ Result Grigoryan::run() {
     throw std::invalid_argument("inconsistent composition: " + verify(board_).describe(board_));
   if (setup.hit() == StopReason::none) {
     const std::uint64_t free_rows = static_cast<std::uint64_t>(n_) - used.count();
-    require_memory(16 * free_rows, "engine 'grigoryan' at n = " + std::to_string(n_) + " with " + std::to_string(free_rows) +
-                                       " free rows (16 bytes per free row)");
+    require_memory(16 * free_rows, "engine 'grigoryan' at n = " + std::to_string(n_) + " with " +
+                                       std::to_string(free_rows) + " free rows (16 bytes per free row)");
     collect_free_lines(used, &setup);
   }
   if (setup.hit() != StopReason::none) {

@@ -13,7 +13,7 @@ namespace nqc {
 /// [GrigoryanCode]), one row each: X(A, TYPE, NAME, DEFAULT, MIN, MAX, HELP)
 /// (core/param_spec.hpp). Counts of backtracks are returns to a saved level (x, y or z).
 #define NQC_GRIGORYAN_PARAMS(X, A)                                                                                     \
-  /* [Grigoryan]: "allowing the Back Tracking procedure to be performed up to 1000 times". */                                \
+  /* [Grigoryan]: "allowing the Back Tracking procedure to be performed up to 1000 times". */                          \
   X(A, std::uint32_t, backtracks_per_attempt, 1000, 0, UINT32_MAX,                                                     \
     "returns to a saved level (x, y or z) allowed in one attempt; the next one ends the attempt")                      \
   /* The arXiv text says 3; the author's later code uses 10. */                                                        \
@@ -35,7 +35,7 @@ namespace nqc {
   X(A, Index, medium_n, 100, 1, INT32_MAX,                                                                             \
     "board size from which a run starts at block 1, 2 or 4 by k (small_n <= n < medium_n: blocks 2-5; any order: a "   \
     "medium_n below small_n acts as small_n)")                                                                         \
-  /* [Grigoryan], step 90: "one of the first three rows is randomly selected". */                                            \
+  /* [Grigoryan], step 90: "one of the first three rows is randomly selected". */                                      \
   X(A, std::uint32_t, risk_ties, 3, 0, UINT32_MAX,                                                                     \
     "minimum-risk rule: a tie for the fewest free cells is broken at random among the first this-many tied rows")      \
   /* The paper: "a tie of the lowest two". */                                                                          \
@@ -81,7 +81,7 @@ namespace nqc {
   X(A, std::int64_t, level2, -1, -1, INT32_MAX,                                                                        \
     "second base level as a number of placed queens; -1: the paper's regression grigoryan_level2(n)")                  \
   X(A, std::int64_t, level3, -1, -1, INT32_MAX,                                                                        \
-    "third base level as a number of placed queens; -1: the paper's regression grigoryan_level3(n) (any order: below "  \
+    "third base level as a number of placed queens; -1: the paper's regression grigoryan_level3(n) (any order: below " \
     "level2, block 3 adds no queen)")                                                                                  \
   /* true: block 3 adds no queen after block 1 and the final stage starts with n - level2 free rows. */                \
   X(A, bool, block3_stops_at_level2, false, 0, 1,                                                                      \
@@ -176,6 +176,7 @@ Result complete_grigoryan(const Composition& composition, Rng& rng, const Limits
                           const GrigoryanParams& params = {});
 /// The same in the composition's own memory (the solution is returned in it): no copy of the
 /// board, for large n.
-Result complete_grigoryan(Composition&& composition, Rng& rng, const Limits& limits, const GrigoryanParams& params = {});
+Result complete_grigoryan(Composition&& composition, Rng& rng, const Limits& limits,
+                          const GrigoryanParams& params = {});
 
 }  // namespace nqc

@@ -15,8 +15,6 @@
 namespace nqc {
 namespace {
 
-
-
 // One diagonal (or anti-diagonal) of the full board: how many queens stand on it, fixed and
 // free, and the XOR of the ids of its free queens (free row a has id a + 1, a fixed queen
 // id 0). With the count, the XOR names the one other queen on a line that just got its
@@ -136,7 +134,7 @@ class SwapSearch {
   /// `noise` the least bad one. Returns the limit hit, else none. Requires energy() > 0,
   /// free_count() >= 2 and partner_samples >= 1.
   StopReason repair_step(const MinConflictsParams& p, Rng& rng, LimitWatch& watch, std::uint64_t& nodes,
-                          std::uint64_t& moves) {
+                         std::uint64_t& moves) {
     assert(!list_.empty());  // energy() > 0: some free row is conflicted, hence listed
     const std::size_t at = static_cast<std::size_t>(rng.below(list_.size()));
     const Index a = list_[at];
@@ -229,9 +227,15 @@ class SwapSearch {
   [[nodiscard]] std::size_t d1(Index r, Index c) const {
     return static_cast<std::size_t>(r) + static_cast<std::size_t>(n_ - 1 - c);
   }
-  [[nodiscard]] static std::size_t d2(Index r, Index c) { return static_cast<std::size_t>(r) + static_cast<std::size_t>(c); }
-  [[nodiscard]] Line& line1(Index a) { return d1_[d1(rows_[static_cast<std::size_t>(a)], cols_[static_cast<std::size_t>(a)])]; }
-  [[nodiscard]] Line& line2(Index a) { return d2_[d2(rows_[static_cast<std::size_t>(a)], cols_[static_cast<std::size_t>(a)])]; }
+  [[nodiscard]] static std::size_t d2(Index r, Index c) {
+    return static_cast<std::size_t>(r) + static_cast<std::size_t>(c);
+  }
+  [[nodiscard]] Line& line1(Index a) {
+    return d1_[d1(rows_[static_cast<std::size_t>(a)], cols_[static_cast<std::size_t>(a)])];
+  }
+  [[nodiscard]] Line& line2(Index a) {
+    return d2_[d2(rows_[static_cast<std::size_t>(a)], cols_[static_cast<std::size_t>(a)])];
+  }
   [[nodiscard]] bool conflicted(Index a) { return line1(a).count > 1 || line2(a).count > 1; }
 
   static double unit(Rng& rng) { return static_cast<double>(rng() >> 11) * 0x1.0p-53; }

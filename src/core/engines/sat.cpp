@@ -122,7 +122,8 @@ Result complete_sat(const Composition& c, Rng& rng, const Limits& limits) {
 
   Watch terminator(watch);
   solver.connect_terminator(&terminator);
-  if (limits.max_nodes != 0) solver.limit("decisions", static_cast<int>(std::min<std::uint64_t>(limits.max_nodes, INT_MAX)));
+  if (limits.max_nodes != 0)
+    solver.limit("decisions", static_cast<int>(std::min<std::uint64_t>(limits.max_nodes, INT_MAX)));
   const int status = solver.solve();
   solver.disconnect_terminator();
   if (status == 10) {
@@ -130,7 +131,8 @@ Result complete_sat(const Composition& c, Rng& rng, const Limits& limits) {
     result.solution = c;
     for (Index e = 0; e < board.cell_count(); ++e)
       if (solver.val(static_cast<int>(e) + 1) > 0)
-        result.solution.q[static_cast<std::size_t>(board.board_row(board.cell(e).a))] = board.board_col(board.cell(e).b) + 1;
+        result.solution.q[static_cast<std::size_t>(board.board_row(board.cell(e).a))] =
+            board.board_col(board.cell(e).b) + 1;
     result.counters.placed_search = static_cast<std::uint64_t>(f);
   } else if (status == 20) {
     result.outcome = Outcome::infeasible;
