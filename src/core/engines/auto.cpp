@@ -3,6 +3,7 @@
 #include <algorithm>
 #include <chrono>
 #include <cmath>
+#include <optional>
 #include <utility>
 
 #include "core/engines/bitboard.hpp"
@@ -45,148 +46,162 @@ Result complete_auto(const Composition& composition, Rng& rng, const Limits& lim
   return complete_auto(Composition(composition), rng, limits, params);
 }
 
-Result complete_auto(Composition&& composition, Rng& rng, const Limits& limits, const AutoParams& params) {
-  const AutoParams& p = params;
-  const Index free_rows = composition.n() - composition.k();
-  const Index target = auto_residual_rows(composition.n(), p);
-  if (free_rows == 0) return complete_exact(composition, rng, limits);
-  // Words first where they fit and win: boards of n <= 64 (one word per row, by board column:
-  // derived compositions in 3-12 µs, a quarter to half of min-conflicts' time) and boards of
-  // CSPLib prob079's shape (excluded diagonals) with at most kBitboardMaxFree free rows (near
-  // its phase transition 6-10x faster than CaDiCaL; BENCHMARKS.md). Complete by itself.
-  if (free_rows <= kBitboardMaxFree && (composition.n() <= 64 || composition.has_excluded_diagonals()))
-    return complete_bitboard(composition, rng, limits);
+namespace {
 
-  const auto start = std::chrono::steady_clock::now();
-  Counters counters;
-  // Limits for the next call: what is left of the caller's after earlier calls, capped at
-  // `node_budget` (0: no cap). Engines that count from `counters` get an absolute node
-  // limit (`from` = counters.nodes), min-conflicts one relative to its own count.
-  const auto remaining = [&](std::uint64_t node_budget, std::uint64_t from) {
-    Limits left = limits;
-    if (limits.time_limit_s > 0.0) {
-      const double spent = std::chrono::duration<double>(std::chrono::steady_clock::now() - start).count();
-      left.time_limit_s = std::max(limits.time_limit_s - spent, 1e-9);
-    }
-    std::uint64_t cap = limits.max_nodes == 0 ? 0 : limits.max_nodes - std::min(limits.max_nodes, counters.nodes);
-    if (limits.max_nodes != 0 && cap == 0) cap = 1;
-    if (node_budget != 0) cap = cap == 0 ? node_budget : std::min(cap, node_budget);
-    left.max_nodes = cap == 0 ? 0 : saturating_add(from, cap);
-    return left;
-  };
-  // A gave_up that is not our own budget running out ends the call.
-  const auto caller_limit_hit = [&](const Result& r, StopReason own_budget) {
-    if (r.outcome != Outcome::gave_up) return false;
-    if (r.limit != own_budget) return true;
-    return limits.max_nodes != 0 && counters.nodes >= limits.max_nodes;
-  };
-  const auto finish = [&](Result r, StopReason limit_if_hit) {
-    r.counters = counters;
-    if (r.outcome == Outcome::gave_up && r.limit == limit_if_hit) r.limit = StopReason::max_nodes;
-    return r;
-  };
-  const auto caller_nodes_spent = [&] { return limits.max_nodes != 0 && counters.nodes >= limits.max_nodes; };
+// One call of complete_auto: the caller's limits, the counters every stage adds to, and the
+// stages of complete_auto (auto.hpp). A stage returns the call's result, or nothing to go on.
+class AutoSearch {
+ public:
+  AutoSearch(Composition&& composition, Rng& rng, const Limits& limits, const AutoParams& params)
+      : c_(std::move(composition)),
+        rng_(rng),
+        limits_(limits),
+        p_(params),
+        free_rows_(c_.n() - c_.k()),
+        target_(auto_residual_rows(c_.n(), params)) {}
 
-  // Large boards (see complete_auto in auto.hpp): everything in the composition's own memory.
-  if (composition.n() >= p.fill_first_n) {
-    if (free_rows <= target) {
-      // Few free rows: exact on the composition itself, complete (the paper's challenge).
-      LimitWatch watch(limits, exact_poll_interval(free_rows));
-      ResidualBoard board;
-      Result e;
-      if (const StopReason hit = board.build(composition, true, &watch); hit != StopReason::none)
-        e.limit = hit;
-      else
-        e.outcome = search_residual(board, rng, watch, counters, composition, e.limit);
-      if (e.outcome == Outcome::solved) e.solution = std::move(composition);
-      return finish(std::move(e), StopReason::none);
-    }
-    // Random fills in place down to `target` free rows, each followed by exact on the residual;
-    // rounds of `refills` fills with budget_growth times the budget each round.
-    const LimitWatch watch(limits);
-    RandomFill fill(composition);
+  // From fill_first_n on, in the composition's own memory: the search on the composition
+  // itself when it has few free rows, else rounds of fills in place.
+  Result in_place() { return free_rows_ <= target_ ? search_in_place() : fill_rounds_in_place(); }
+
+  // Below fill_first_n: rounds of min-conflicts, (round 0) fills with exact on the residual,
+  // and a complete search of the composition, with growing budgets: complete.
+  Result portfolio() {
     for (std::uint64_t round = 0;; ++round) {
-      for (std::uint32_t attempt = 0; attempt < p.refills; ++attempt) {
-        FillStats stats;
-        if (const StopReason hit = fill.run(target, rng, stats, &watch, counters.nodes); hit != StopReason::none) {
-          counters.nodes += stats.placed;
-          fill.reset();
-          Result r;
-          r.limit = hit;
-          return finish(std::move(r), StopReason::none);
-        }
-        counters.nodes += stats.placed;
-        ResidualBoard board;
-        const auto f = static_cast<std::uint64_t>(fill.free_rows().size());
-        const std::uint64_t budget =
-            saturating_mul(linear_budget(p.fill_nodes_per_free_row, p.fill_nodes_base, f), growth(p, round));
-        const Limits left = remaining(budget, counters.nodes);
-        LimitWatch search_watch(left, exact_poll_interval(static_cast<Index>(f)));
-        Result e;
-        if (const StopReason hit = board.build(composition.n(), fill.free_rows(), fill.free_cols(), fill.diff_closed(),
-                                               fill.sum_closed(), true, &search_watch);
-            hit != StopReason::none) {
-          e.limit = hit;
-        } else {
-          e.outcome = search_residual(board, rng, search_watch, counters, composition, e.limit);
-        }
-        if (e.outcome == Outcome::solved) {
-          e.counters = counters;
-          e.counters.placed_random = stats.placed;
-          e.solution = std::move(composition);
-          return e;
-        }
-        fill.reset();
-        if (e.outcome == Outcome::gave_up && caller_limit_hit(e, StopReason::max_nodes))
-          return finish(std::move(e), StopReason::none);
-        // A fill that placed nothing left the composition itself: its infeasibility is a proof.
-        if (e.outcome == Outcome::infeasible && stats.placed == 0) return finish(std::move(e), StopReason::none);
-        // A residual without completion (no node of the search) still spent the fill's nodes.
-        if (caller_nodes_spent()) {
-          Result r;
-          r.limit = StopReason::max_nodes;
-          return finish(std::move(r), StopReason::none);
-        }
-        ++counters.restarts;
-      }
+      if (auto r = minconflicts_stage(round)) return std::move(*r);
+      if (round == 0)
+        if (auto r = fill_stage()) return std::move(*r);
+      if (auto r = search_stage(round)) return std::move(*r);
     }
   }
 
-  // A portfolio in rounds with growing budgets. Min-conflicts first: by far the fastest on
-  // completable compositions (derived ones at n = 1000: 0.07 ms of CPU, against 0.5 ms for
-  // fill + exact), but a few tries can fail where more succeed; `exact` has heavy-tailed
-  // runs even on small residuals (a derived n = 80 composition with 24 free rows: 3.5*10^7
-  // nodes, 22 s, where min-conflicts with more tries needs 8000). Round r gives
-  // min-conflicts 3 * 2^r tries and exact (4f + 1024) * 8^r nodes (AutoParams' defaults);
-  // exact's budget grows without bound, so `auto` stays complete and proves infeasibility,
-  // at a constant-factor cost over exact alone.
-  const LimitWatch watch(limits);
-  for (std::uint64_t round = 0;; ++round) {
+ private:
+  // Limits for the next call: what is left of the caller's after earlier calls, capped at
+  // `node_budget` (0: no cap). Engines that count from `counters_` get an absolute node
+  // limit (`from` = counters_.nodes), min-conflicts one relative to its own count.
+  Limits remaining(std::uint64_t node_budget, std::uint64_t from) const {
+    Limits left = limits_;
+    if (limits_.time_limit_s > 0.0) {
+      const double spent = std::chrono::duration<double>(std::chrono::steady_clock::now() - start_).count();
+      left.time_limit_s = std::max(limits_.time_limit_s - spent, 1e-9);
+    }
+    std::uint64_t cap = limits_.max_nodes == 0 ? 0 : limits_.max_nodes - std::min(limits_.max_nodes, counters_.nodes);
+    if (limits_.max_nodes != 0 && cap == 0) cap = 1;
+    if (node_budget != 0) cap = cap == 0 ? node_budget : std::min(cap, node_budget);
+    left.max_nodes = cap == 0 ? 0 : saturating_add(from, cap);
+    return left;
+  }
+  bool caller_nodes_spent() const { return limits_.max_nodes != 0 && counters_.nodes >= limits_.max_nodes; }
+  // A gave_up that is not our own budget running out ends the call.
+  bool caller_limit_hit(const Result& r, StopReason own_budget) const {
+    if (r.outcome != Outcome::gave_up) return false;
+    return r.limit != own_budget || caller_nodes_spent();
+  }
+  Result finish(Result r, StopReason limit_if_hit) const {
+    r.counters = counters_;
+    if (r.outcome == Outcome::gave_up && r.limit == limit_if_hit) r.limit = StopReason::max_nodes;
+    return r;
+  }
+  // A limit stopped the call: the caller's nodes, or the watch's time or stop flag.
+  Result stopped(StopReason hit) const {
+    Result r;
+    r.limit = hit;
+    return finish(std::move(r), StopReason::none);
+  }
+
+  // Few free rows: exact on the composition itself, complete (the paper's challenge).
+  Result search_in_place() {
+    LimitWatch watch(limits_, exact_poll_interval(free_rows_));
+    ResidualBoard board;
+    Result e;
+    if (const StopReason hit = board.build(c_, true, &watch); hit != StopReason::none)
+      e.limit = hit;
+    else
+      e.outcome = search_residual(board, rng_, watch, counters_, c_, e.limit);
+    if (e.outcome == Outcome::solved) e.solution = std::move(c_);
+    return finish(std::move(e), StopReason::none);
+  }
+
+  // Random fills in place down to `target_` free rows, each followed by exact on the residual;
+  // rounds of `refills` fills with budget_growth times the budget each round.
+  Result fill_rounds_in_place() {
+    RandomFill fill(c_);
+    for (std::uint64_t round = 0;; ++round)
+      for (std::uint32_t attempt = 0; attempt < p_.refills; ++attempt)
+        if (auto r = fill_in_place(fill, round)) return std::move(*r);
+  }
+
+  std::optional<Result> fill_in_place(RandomFill& fill, std::uint64_t round) {
+    FillStats stats;
+    if (const StopReason hit = fill.run(target_, rng_, stats, &watch_, counters_.nodes); hit != StopReason::none) {
+      counters_.nodes += stats.placed;
+      fill.reset();
+      return stopped(hit);
+    }
+    counters_.nodes += stats.placed;
+    ResidualBoard board;
+    const auto f = static_cast<std::uint64_t>(fill.free_rows().size());
+    const std::uint64_t budget =
+        saturating_mul(linear_budget(p_.fill_nodes_per_free_row, p_.fill_nodes_base, f), growth(p_, round));
+    const Limits left = remaining(budget, counters_.nodes);
+    LimitWatch search_watch(left, exact_poll_interval(static_cast<Index>(f)));
+    Result e;
+    if (const StopReason hit = board.build(c_.n(), fill.free_rows(), fill.free_cols(), fill.diff_closed(),
+                                           fill.sum_closed(), true, &search_watch);
+        hit != StopReason::none) {
+      e.limit = hit;
+    } else {
+      e.outcome = search_residual(board, rng_, search_watch, counters_, c_, e.limit);
+    }
+    if (e.outcome == Outcome::solved) {
+      e.counters = counters_;
+      e.counters.placed_random = stats.placed;
+      e.solution = std::move(c_);
+      return e;
+    }
+    fill.reset();
+    if (e.outcome == Outcome::gave_up && caller_limit_hit(e, StopReason::max_nodes))
+      return finish(std::move(e), StopReason::none);
+    // A fill that placed nothing left the composition itself: its infeasibility is a proof.
+    if (e.outcome == Outcome::infeasible && stats.placed == 0) return finish(std::move(e), StopReason::none);
+    // A residual without completion (no node of the search) still spent the fill's nodes.
+    if (caller_nodes_spent()) return stopped(StopReason::max_nodes);
+    ++counters_.restarts;
+    return std::nullopt;
+  }
+
+  // Min-conflicts first: by far the fastest on completable compositions (derived ones at
+  // n = 1000: 0.07 ms of CPU, against 0.5 ms for fill + exact), but a few tries can fail
+  // where more succeed: 3 * 2^r tries in round r.
+  std::optional<Result> minconflicts_stage(std::uint64_t round) {
     MinConflictsParams mc;
     const std::uint64_t tries =
-        saturating_mul(p.minconflicts_tries, std::uint64_t{1} << std::min<std::uint64_t>(round, 20));
+        saturating_mul(p_.minconflicts_tries, std::uint64_t{1} << std::min<std::uint64_t>(round, 20));
     mc.max_restarts = static_cast<std::uint32_t>(std::min<std::uint64_t>(tries, std::uint64_t{1} << 32) - 1);
-    Result r = complete_minconflicts(composition, rng, remaining(0, 0), mc);
-    counters.nodes += r.counters.nodes;
-    counters.restarts += r.counters.restarts;
+    Result r = complete_minconflicts(c_, rng_, remaining(0, 0), mc);
+    counters_.nodes += r.counters.nodes;
+    counters_.restarts += r.counters.restarts;
     if (r.outcome == Outcome::solved) {
-      r.counters = counters;
-      r.counters.placed_search = static_cast<std::uint64_t>(free_rows);
+      r.counters = counters_;
+      r.counters.placed_search = static_cast<std::uint64_t>(free_rows_);
       return r;
     }
     if (caller_limit_hit(r, StopReason::minconflicts_limits))
       return finish(std::move(r), StopReason::minconflicts_limits);
+    return std::nullopt;
+  }
 
-    // Random fill and exact search on the residual, once, for large compositions. A residual
-    // may fail at once (a dead line, no node): the caller's limits are checked after each.
-    for (std::uint32_t attempt = 0; round == 0 && attempt < p.refills && free_rows > target; ++attempt) {
-      Composition work = composition;
-      const FillStats fill = random_fill(work, target, rng);
-      counters.nodes += fill.placed;
-      const std::uint64_t budget =
-          linear_budget(p.fill_nodes_per_free_row, p.fill_nodes_base, static_cast<std::uint64_t>(work.n() - work.k()));
-      Result e = complete_exact(work, rng, remaining(budget, counters.nodes), counters);
-      counters = e.counters;
+  // Random fill and exact search on the residual, for large compositions. A residual may
+  // fail at once (a dead line, no node): the caller's limits are checked after each.
+  std::optional<Result> fill_stage() {
+    for (std::uint32_t attempt = 0; attempt < p_.refills && free_rows_ > target_; ++attempt) {
+      Composition work = c_;
+      const FillStats fill = random_fill(work, target_, rng_);
+      counters_.nodes += fill.placed;
+      const std::uint64_t budget = linear_budget(p_.fill_nodes_per_free_row, p_.fill_nodes_base,
+                                                 static_cast<std::uint64_t>(work.n() - work.k()));
+      Result e = complete_exact(work, rng_, remaining(budget, counters_.nodes), counters_);
+      counters_ = e.counters;
       if (e.outcome == Outcome::solved) {
         e.counters.placed_random = fill.placed;
         return e;
@@ -194,34 +209,63 @@ Result complete_auto(Composition&& composition, Rng& rng, const Limits& limits, 
       if (caller_limit_hit(e, StopReason::max_nodes)) return finish(std::move(e), StopReason::none);
       if (e.outcome == Outcome::infeasible && fill.placed == 0)
         return finish(std::move(e), StopReason::none);  // a proof
-      Result stopped;
-      if (caller_nodes_spent())
-        stopped.limit = StopReason::max_nodes;
-      else
-        stopped.limit = watch.poll();
-      if (stopped.limit != StopReason::none) return finish(std::move(stopped), StopReason::none);
-      ++counters.restarts;
+      if (caller_nodes_spent()) return stopped(StopReason::max_nodes);
+      if (const StopReason hit = watch_.poll(); hit != StopReason::none) return stopped(hit);
+      ++counters_.restarts;
     }
+    return std::nullopt;
+  }
 
+  // A complete search on the composition itself with (4f + 1024) * 8^r nodes: its budget
+  // grows without bound, so `auto` stays complete and proves infeasibility, at a constant-factor
+  // cost over the search alone (`exact` has heavy-tailed runs even on small residuals: a
+  // derived n = 80 composition with 24 free rows took 3.5*10^7 nodes, 22 s, where
+  // min-conflicts with more tries needed 8000).
+  std::optional<Result> search_stage(std::uint64_t round) {
     const std::uint64_t budget = saturating_mul(
-        linear_budget(p.search_nodes_per_free_row, p.search_nodes_base, static_cast<std::uint64_t>(free_rows)),
-        growth(p, round));
+        linear_budget(p_.search_nodes_per_free_row, p_.search_nodes_base, static_cast<std::uint64_t>(free_rows_)),
+        growth(p_, round));
     Result e;
-    if (composition.n() <= 128 && free_rows <= kBitboardMaxFree) {
+    if (c_.n() <= 128 && free_rows_ <= kBitboardMaxFree) {
       // The same search on words (one or two per row, by board column), as complete.
-      e = complete_bitboard(composition, rng, remaining(budget, 0));
-      const Counters own = e.counters;
-      counters.nodes += own.nodes;
-      counters.backtracks += own.backtracks;
-      counters.restarts += own.restarts;
-      counters.placed_search += own.placed_search;
+      e = complete_bitboard(c_, rng_, remaining(budget, 0));
+      counters_.nodes += e.counters.nodes;
+      counters_.backtracks += e.counters.backtracks;
+      counters_.restarts += e.counters.restarts;
+      counters_.placed_search += e.counters.placed_search;
     } else {
-      e = complete_exact(composition, rng, remaining(budget, counters.nodes), counters);
-      counters = e.counters;
+      e = complete_exact(c_, rng_, remaining(budget, counters_.nodes), counters_);
+      counters_ = e.counters;
     }
     if (e.outcome != Outcome::gave_up || caller_limit_hit(e, StopReason::max_nodes))
       return finish(std::move(e), StopReason::none);
+    return std::nullopt;
   }
+
+  Composition c_;
+  Rng& rng_;
+  const Limits& limits_;
+  const AutoParams& p_;
+  const Index free_rows_, target_;
+  const std::chrono::steady_clock::time_point start_ = std::chrono::steady_clock::now();
+  const LimitWatch watch_{limits_};  // the caller's time and stop flag, from the call's start
+  Counters counters_;
+};
+
+}  // namespace
+
+Result complete_auto(Composition&& composition, Rng& rng, const Limits& limits, const AutoParams& params) {
+  const Index free_rows = composition.n() - composition.k();
+  if (free_rows == 0) return complete_exact(composition, rng, limits);
+  // Words first where they fit and win: boards of n <= 64 (one word per row, by board column:
+  // derived compositions in 3-12 µs, a quarter to half of min-conflicts' time) and boards of
+  // CSPLib prob079's shape (excluded diagonals) with at most kBitboardMaxFree free rows (near
+  // its phase transition 7.7-28x faster than the published solver; BENCHMARKS.md). Complete by itself.
+  if (free_rows <= kBitboardMaxFree && (composition.n() <= 64 || composition.has_excluded_diagonals()))
+    return complete_bitboard(composition, rng, limits);
+  const bool large = composition.n() >= params.fill_first_n;
+  AutoSearch search(std::move(composition), rng, limits, params);
+  return large ? search.in_place() : search.portfolio();
 }
 
 }  // namespace nqc
