@@ -13,6 +13,8 @@
 #include <utility>
 
 #include "cli/commands.hpp"
+#include "experiment/results.hpp"
+#include "io/durable.hpp"
 #include "io/errors.hpp"
 #include "nqc/version.hpp"
 
@@ -44,6 +46,7 @@ int report_current_error() {
 }
 
 int run_main(int argc, char** argv) {
+  nqc::ReplacingOutput::set_rule(nqc::run_file_refusal);  // no command but run writes a run's own files
   try {
     nqc::cli::hand_over_mpi_subcommand(argc, argv);  // nqc: count and run become nqc-mpi here
   } catch (...) {

@@ -956,3 +956,25 @@ std::vector<CaseRow> load_rows(const std::filesystem::path& path) {
 }
 
 }  // namespace nqc
+
+namespace nqc {
+
+std::string run_file_refusal(const std::filesystem::path& file) {
+  std::error_code ec;
+  const auto is_run = [&](const fs::path& dir) {
+    return fs::exists(dir / "plan.json", ec) || fs::is_directory(dir / "shards", ec);
+  };
+  const fs::path dir = file.parent_path();
+  const std::string name = file.filename().string();
+  std::string what;
+  if (name == "results.h5" || name == "plan.json" || name == "config.json") {
+    if (is_run(dir)) what = name == "results.h5" ? "its results" : name == "plan.json" ? "its plan" : "its config";
+  } else if ((dir.filename() == "shards" || dir.filename() == "launches") && is_run(dir.parent_path())) {
+    what = dir.filename() == "shards" ? "a shard file" : "a launch record";
+  }
+  if (what.empty()) return "";
+  const fs::path run = what == "a shard file" || what == "a launch record" ? dir.parent_path() : dir;
+  return "a file of the run in " + run.string() + " (" + what + "; only nqc run writes it)";
+}
+
+}  // namespace nqc

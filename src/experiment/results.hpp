@@ -174,4 +174,10 @@ std::optional<FailureRecord> find_failure(const std::filesystem::path& path, std
 /// not exist or holds no result file.
 std::vector<CaseRow> load_rows(const std::filesystem::path& path);
 
+/// Why `file` (a resolved output path) may not be written by any command but `nqc run`: it is
+/// one of a results directory's own files (results.h5, plan.json, config.json, or a file in
+/// its shards/ or launches/; a results directory holds plan.json or shards/), e.g. "a file of
+/// the run in DIR (its results; only nqc run writes it)"; "" for any other file.
+std::string run_file_refusal(const std::filesystem::path& file);
+
 }  // namespace nqc

@@ -85,9 +85,18 @@ void set_pending(const fs::path& tmp) {
 
 }  // namespace
 
+namespace {
+ReplacingOutput::Rule output_rule = nullptr;
+}  // namespace
+
+void ReplacingOutput::set_rule(Rule rule) { output_rule = rule; }
+
 ReplacingOutput::ReplacingOutput(const std::filesystem::path& target)
     : name_(target.string()), target_(target), path_(target) {
   if (target.empty()) throw InputError("an output path is empty: give a file name, or - for standard output");
+  if (output_rule != nullptr)
+    if (const std::string why = output_rule(resolved_output_path(target)); !why.empty())
+      throw InputError(name_ + ": " + why + "; choose another file");
   struct stat st {};
   fs::path file = target;
   if (::lstat(target.c_str(), &st) == 0 && S_ISLNK(st.st_mode)) {

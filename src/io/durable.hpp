@@ -52,8 +52,16 @@ std::filesystem::path resolved_output_path(const std::filesystem::path& path);
 /// Not copyable.
 class ReplacingOutput {
  public:
+  /// A rule on output targets that a layer above io knows: given the file a path names
+  /// (resolved_output_path), why it may not be written, or "" when it may.
+  using Rule = std::string (*)(const std::filesystem::path& file);
+  /// The rule every ReplacingOutput checks first (nqc's: a run's own files, see
+  /// run_file_refusal in experiment/results.hpp); set once at start-up.
+  static void set_rule(Rule rule);
+
   /// Throws "TARGET: cannot write: REASON" (nqc::throw_errno's classes: a missing directory is
-  /// bad input, ENOSPC or EACCES an IoError) when the temporary file cannot be made.
+  /// bad input, ENOSPC or EACCES an IoError) when the temporary file cannot be made, and
+  /// nqc::InputError "TARGET: REASON; choose another file" when the rule refuses it.
   explicit ReplacingOutput(const std::filesystem::path& target);
   ~ReplacingOutput();
   ReplacingOutput(const ReplacingOutput&) = delete;

@@ -416,4 +416,29 @@ run "$NQC" export "$res" --case 99999
 expect_exit 1 "export of a case the file does not hold"
 expect_stderr_line "nqc: error: $res: no case 99999" "export of a missing case: message"
 
+# --- no command but run writes a run's own files (results, plan, config, shards, launches) ---
+onto=$TMP/onto-run
+cp -r "$res" "$onto"
+abs_onto=$(cd "$onto" && pwd -P)
+printf '2\n4\n6\n8\n3\n1\n7\n5\n' >"$TMP/good8.txt"
+first_shard=$(cd "$onto/shards" && ls shard-*.h5 | head -1)
+first_launch=$(cd "$onto/launches" && ls | head -1)
+for target in "results.h5:its results" "shards/$first_shard:a shard file" "plan.json:its plan" \
+  "config.json:its config" "launches/$first_launch:a launch record"; do
+  file=${target%%:*}
+  what=${target#*:}
+  for cmd in "export $onto --case 3 -o" "convert $TMP/good8.txt" "aggregate $onto --csv"; do
+    [[ $cmd == aggregate* && ( $file == results.h5 || $file == shards/* ) ]] && continue  # an input: refused as such
+    run "$NQC" $cmd "$onto/$file"
+    expect_exit 1 "${cmd%% *} onto the run's $file"
+    expect_stderr_line "nqc: error: $onto/$file: a file of the run in $abs_onto ($what; only nqc run writes it); choose another file" \
+      "${cmd%% *} onto the run's $file: the error names the file and why"
+  done
+done
+check "the run's files are as they were" diff -r "$res" "$onto"
+run "$NQC" aggregate "$onto" --csv "$onto/table.csv"
+expect_exit 0 "aggregate --csv into the run's directory, under a name of its own"
+run "$NQC" info "$onto"
+expect_exit 0 "the run reads as before"
+
 summary
