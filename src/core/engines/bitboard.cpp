@@ -30,17 +30,9 @@ struct Words {
     for (const std::uint64_t x : w) c += __builtin_popcountll(x);
     return c;
   }
-  Words& operator&=(const Words& o) {
-    for (int i = 0; i < W; ++i) w[static_cast<std::size_t>(i)] &= o.w[static_cast<std::size_t>(i)];
-    return *this;
-  }
   Words& operator|=(const Words& o) {
     for (int i = 0; i < W; ++i) w[static_cast<std::size_t>(i)] |= o.w[static_cast<std::size_t>(i)];
     return *this;
-  }
-  [[nodiscard]] Words operator&(const Words& o) const {
-    Words r = *this;
-    return r &= o;
   }
   [[nodiscard]] Words minus(const Words& o) const {
     Words r;
@@ -102,12 +94,6 @@ struct ColumnCounts {
       for (std::size_t bit = 0; bit < 3; ++bit) m &= (k >> bit & 1) != 0 ? c[bit].w[at] : ~c[bit].w[at];
       r.w[at] = m;
     }
-    return r;
-  }
-  // The columns held by some row.
-  [[nodiscard]] Words<W> covered() const {
-    Words<W> r = c[0];
-    for (std::size_t bit = 1; bit < 4; ++bit) r |= c[bit];
     return r;
   }
 };
