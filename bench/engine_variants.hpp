@@ -2,6 +2,7 @@
 #pragma once
 
 #include <cstdio>
+#include <exception>
 #include <map>
 #include <memory>
 #include <string>
@@ -28,7 +29,12 @@ class EngineVariants {
     }
     const std::string label = spec.substr(0, eq), name = spec.substr(eq + 1, colon - eq - 1);
     EngineOptions options;
-    read_engine_params(nlohmann::json::parse(spec.substr(colon + 1)), engine_info(name), options, "--engine", label);
+    try {
+      read_engine_params(nlohmann::json::parse(spec.substr(colon + 1)), engine_info(name), options, "--engine", label);
+    } catch (const std::exception& e) {  // an unknown engine or parameter, a value out of range, bad JSON
+      std::fprintf(stderr, "--engine %s: %s\n", spec.c_str(), e.what());
+      return false;
+    }
     variants_[label] = {name, options};
     last_ = label;
     return true;
