@@ -47,21 +47,75 @@ EngineOptions engine_options(const EngineInfo& engine, const std::vector<std::st
   return options;
 }
 
-}  // namespace
-
 // Solutions up to this n are printed by `complete` without -o (one line of Q(i), 1-based).
 constexpr Index kPrintedSolutionMaxN = 100;
 
+// The options of `nqc complete`, as parsed.
+struct CompleteArgs {
+  std::string file, output, engine = kDefaultEngine;
+  std::uint64_t seed = 1, max_nodes = 0;
+  double time_limit_s = 0;
+  std::optional<int> diags;
+  std::vector<std::string> params;
+};
+
+// The summary lines (outcome, engine, n, k, time, counters; the solution of a small board).
+void print_summary(const CompleteArgs& a, const Engine& engine, const Result& r, const CompositionDigest& d,
+                   double seconds) {
+  // The summary goes to stdout, or to stderr when the solution itself does (-o -).
+  FILE* summary = text_stream({{"-o", a.output}});
+  std::fprintf(summary, "outcome: %s\nengine: %s\nn: %d\nk: %d\ntime_s: %.6f\nbacktracks: %llu\nnodes: %llu\n",
+               to_string(r.outcome), engine.name().c_str(), d.n, d.k, seconds,
+               static_cast<unsigned long long>(r.counters.backtracks),
+               static_cast<unsigned long long>(r.counters.nodes));
+  if (r.outcome == Outcome::gave_up) std::fprintf(summary, "limit: %s\n", std::string(to_string(r.limit)).c_str());
+  if (r.outcome == Outcome::solved && a.output.empty()) {
+    if (d.n <= kPrintedSolutionMaxN) {
+      std::string line = "solution:";
+      for (const Index col : r.solution.q) line += " " + std::to_string(col);
+      std::printf("%s\n", line.c_str());
+    } else {
+      std::printf("solution: not printed (n > %d): -o FILE writes it, -o - to stdout\n", kPrintedSolutionMaxN);
+    }
+  }
+  std::fflush(summary);
+}
+
+int complete_command(const CompleteArgs& a) {
+  try {
+    (void)engine_info(a.engine);
+  } catch (const std::invalid_argument& e) {
+    throw InputError(std::string("--engine: ") + e.what());
+  }
+  const std::unique_ptr<Engine> engine = make_engine(a.engine, engine_options(engine_info(a.engine), a.params));
+  Composition c = load_instance(a.file, a.diags);
+  // The engine may work in the composition's own memory (no copy at n = 10^9); its digest
+  // is what the check of the completion needs.
+  const CompositionDigest d = digest(c);
+  Rng rng(a.seed, 1);
+  const auto t0 = std::chrono::steady_clock::now();
+  const Result r = engine->complete(std::move(c), rng, Limits{a.max_nodes, a.time_limit_s, nullptr});
+  const double seconds = std::chrono::duration<double>(std::chrono::steady_clock::now() - t0).count();
+  if (r.outcome == Outcome::solved && !(is_solution(r.solution) && extends(r.solution, d))) {
+    std::fprintf(stderr, "nqc: error: bug: engine '%s' returned a completion that fails verification\n",
+                 a.engine.c_str());
+    return static_cast<int>(kExitEngineBug);
+  }
+  print_summary(a, *engine, r, d, seconds);
+  if (r.outcome == Outcome::solved && !a.output.empty()) write_composition(r.solution, a.output);
+  switch (r.outcome) {
+    case Outcome::solved: return static_cast<int>(kExitOk);
+    case Outcome::infeasible: return static_cast<int>(kExitInfeasible);
+    case Outcome::gave_up: return static_cast<int>(kExitGaveUp);
+  }
+  return static_cast<int>(kExitGaveUp);
+}
+
+}  // namespace
+
 Runner add_complete(CLI::App& app) {
   auto* cmd = app.add_subcommand("complete", "Complete a composition file, or prove it has no completion");
-  struct Args {
-    std::string file, output, engine = kDefaultEngine;
-    std::uint64_t seed = 1, max_nodes = 0;
-    double time_limit_s = 0;
-    std::optional<int> diags;
-    std::vector<std::string> params;
-  };
-  auto a = std::make_shared<Args>();
+  auto a = std::make_shared<CompleteArgs>();
   cmd->add_option("FILE", a->file,
                   "composition file (text, binary or HDF5, found by content) or CSPLib prob079 .param file; - for "
                   "stdin (either)")
@@ -96,52 +150,7 @@ Runner add_complete(CLI::App& app) {
                                  {kExitGaveUp, "gave up"},
                                  {kExitEngineBug, "engine bug"}}) +
               "\n[Grigoryan], [Minton92]: see docs/REFERENCES.md.");
-  return [a] {
-    std::unique_ptr<Engine> engine;
-    try {
-      (void)engine_info(a->engine);
-    } catch (const std::invalid_argument& e) {
-      throw InputError(std::string("--engine: ") + e.what());
-    }
-    engine = make_engine(a->engine, engine_options(engine_info(a->engine), a->params));
-    Composition c = load_instance(a->file, a->diags);
-    // The engine may work in the composition's own memory (no copy at n = 10^9); its digest
-    // is what the check of the completion needs.
-    const CompositionDigest d = digest(c);
-    Rng rng(a->seed, 1);
-    const auto t0 = std::chrono::steady_clock::now();
-    const Result r = engine->complete(std::move(c), rng, Limits{a->max_nodes, a->time_limit_s, nullptr});
-    const double seconds = std::chrono::duration<double>(std::chrono::steady_clock::now() - t0).count();
-    if (r.outcome == Outcome::solved && !(is_solution(r.solution) && extends(r.solution, d))) {
-      std::fprintf(stderr, "nqc: error: bug: engine '%s' returned a completion that fails verification\n",
-                   a->engine.c_str());
-      return static_cast<int>(kExitEngineBug);
-    }
-    // The summary goes to stdout, or to stderr when the solution itself does (-o -).
-    FILE* summary = text_stream({{"-o", a->output}});
-    std::fprintf(summary, "outcome: %s\nengine: %s\nn: %d\nk: %d\ntime_s: %.6f\nbacktracks: %llu\nnodes: %llu\n",
-                 to_string(r.outcome), engine->name().c_str(), d.n, d.k, seconds,
-                 static_cast<unsigned long long>(r.counters.backtracks),
-                 static_cast<unsigned long long>(r.counters.nodes));
-    if (r.outcome == Outcome::gave_up) std::fprintf(summary, "limit: %s\n", std::string(to_string(r.limit)).c_str());
-    if (r.outcome == Outcome::solved && a->output.empty()) {
-      if (d.n <= kPrintedSolutionMaxN) {
-        std::string line = "solution:";
-        for (const Index col : r.solution.q) line += " " + std::to_string(col);
-        std::printf("%s\n", line.c_str());
-      } else {
-        std::printf("solution: not printed (n > %d): -o FILE writes it, -o - to stdout\n", kPrintedSolutionMaxN);
-      }
-    }
-    std::fflush(summary);
-    if (r.outcome == Outcome::solved && !a->output.empty()) write_composition(r.solution, a->output);
-    switch (r.outcome) {
-      case Outcome::solved: return static_cast<int>(kExitOk);
-      case Outcome::infeasible: return static_cast<int>(kExitInfeasible);
-      case Outcome::gave_up: return static_cast<int>(kExitGaveUp);
-    }
-    return static_cast<int>(kExitGaveUp);
-  };
+  return [a] { return complete_command(*a); };
 }
 
 }  // namespace nqc::cli

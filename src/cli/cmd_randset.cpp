@@ -13,17 +13,74 @@
 
 namespace nqc::cli {
 
+namespace {
+
+// The options of `nqc randset`, as parsed.
+struct RandsetArgs {
+  Index n = 0;
+  std::uint64_t trials = 1000, seed = 1;
+  std::string csv, trials_csv;
+  bool csv_given = false, trials_csv_given = false;
+};
+
+// Runs the trials; writes the summary and the CSVs.
+int randset_command(const RandsetArgs& a) {
+  if (a.n < 1) throw InputError("N: expected a board size >= 1, got " + std::to_string(a.n));
+  if (a.trials < 1) throw InputError("--trials: expected at least 1, got 0");
+  if (a.csv_given && a.csv.empty()) throw InputError("--csv: expected a file path, got ''");
+  if (a.trials_csv_given && a.trials_csv.empty()) throw InputError("--trials-csv: expected a file path, got ''");
+  // "-" is standard output (one of the two at most); the summary then goes to stderr.
+  const NamedOutputs outputs{{"--csv", a.csv}, {"--trials-csv", a.trials_csv}};
+  require_one_stdout(outputs);
+  FILE* text = text_stream(outputs);
+  // The same file twice (a link, ./x and x) would write one over the other.
+  if (!a.csv.empty() && !a.trials_csv.empty() && same_output_file(a.csv, a.trials_csv))
+    throw InputError("--csv and --trials-csv: " + a.csv + " and " + a.trials_csv + " are one file; give two files");
+  std::optional<TextOutput> csv, per_trial;
+  if (!a.csv.empty()) csv.emplace(a.csv);
+  if (!a.trials_csv.empty()) {
+    per_trial.emplace(a.trials_csv);
+    per_trial->stream() << "trial,first_pass,dead_end_k\n";
+  }
+  std::map<Index, std::uint64_t> lengths;
+  double sum = 0, sum2 = 0;
+  for (std::uint64_t t = 0; t < a.trials; ++t) {
+    Rng rng(derive_seed(a.seed, static_cast<std::uint64_t>(a.n), t, 0));
+    Composition c(a.n);
+    const FillStats stats = randset_to_dead_end(c, rng);
+    const double share = static_cast<double>(stats.placed_pass1) / a.n;
+    sum += share;
+    sum2 += share * share;
+    ++lengths[c.k()];
+    if (per_trial) per_trial->stream() << t << ',' << stats.placed_pass1 << ',' << c.k() << '\n';
+  }
+  if (per_trial) per_trial->close();
+  const auto trials = static_cast<double>(a.trials);
+  const double mean = sum / trials;
+  const double sd = a.trials > 1 ? std::sqrt(std::max(0.0, (sum2 - trials * mean * mean) / (trials - 1))) : 0.0;
+  double mean_k = 0;
+  for (const auto& [k, count] : lengths) mean_k += static_cast<double>(k) * static_cast<double>(count) / trials;
+  std::fprintf(text,
+               "n: %d\ntrials: %llu\nfirst_pass_share: %.6f\nfirst_pass_share_sd: %.6f\nfirst_pass_share_se: %.6f\n"
+               "mean_dead_end_k: %.3f\nsolutions: %llu\nhistogram (k: trials):\n",
+               a.n, static_cast<unsigned long long>(a.trials), mean, sd, sd / std::sqrt(trials), mean_k,
+               static_cast<unsigned long long>(lengths.count(a.n) ? lengths[a.n] : 0));
+  if (csv) csv->stream() << "k,count,share\n";
+  for (const auto& [k, count] : lengths) {
+    std::fprintf(text, "  %d: %llu\n", k, static_cast<unsigned long long>(count));
+    if (csv) csv->stream() << k << ',' << count << ',' << static_cast<double>(count) / trials << '\n';
+  }
+  if (csv) csv->close();
+  return 0;
+}
+
+}  // namespace
+
 Runner add_randset(CLI::App& app) {
   auto* cmd = app.add_subcommand(
       "randset",
       "The paper's randSet & randSet experiment: share placed by the first pass, histogram of dead-end lengths");
-  struct Args {
-    Index n = 0;
-    std::uint64_t trials = 1000, seed = 1;
-    std::string csv, trials_csv;
-    bool csv_given = false, trials_csv_given = false;
-  };
-  auto a = std::make_shared<Args>();
+  auto a = std::make_shared<RandsetArgs>();
   cmd->add_option("N", a->n, "board size, N >= 1")->required();
   cmd->add_option("--trials", a->trials, "independent trials")->capture_default_str()->check(kUnsigned);
   cmd->add_option("--seed", a->seed, "seed; trial t draws from derive_seed(seed, N, t, 0)")
@@ -41,55 +98,7 @@ Runner add_randset(CLI::App& app) {
       "Prints the mean share of the N queens placed by the first pass ([Grigoryan]: 0.6057 at N = 10, 0.6005\n"
       "at N = 100) and the histogram of the composition lengths k at which repeated passes reach a dead end.\n"
       "[Grigoryan]: see docs/REFERENCES.md.");
-  return [a] {
-    if (a->n < 1) throw InputError("N: expected a board size >= 1, got " + std::to_string(a->n));
-    if (a->trials < 1) throw InputError("--trials: expected at least 1, got 0");
-    if (a->csv_given && a->csv.empty()) throw InputError("--csv: expected a file path, got ''");
-    if (a->trials_csv_given && a->trials_csv.empty()) throw InputError("--trials-csv: expected a file path, got ''");
-    // "-" is standard output (one of the two at most); the summary then goes to stderr.
-    const NamedOutputs outputs{{"--csv", a->csv}, {"--trials-csv", a->trials_csv}};
-    require_one_stdout(outputs);
-    FILE* text = text_stream(outputs);
-    // The same file twice (a link, ./x and x) would write one over the other.
-    if (!a->csv.empty() && !a->trials_csv.empty() && same_output_file(a->csv, a->trials_csv))
-      throw InputError("--csv and --trials-csv: " + a->csv + " and " + a->trials_csv + " are one file; give two files");
-    std::optional<TextOutput> csv, per_trial;
-    if (!a->csv.empty()) csv.emplace(a->csv);
-    if (!a->trials_csv.empty()) {
-      per_trial.emplace(a->trials_csv);
-      per_trial->stream() << "trial,first_pass,dead_end_k\n";
-    }
-    std::map<Index, std::uint64_t> lengths;
-    double sum = 0, sum2 = 0;
-    for (std::uint64_t t = 0; t < a->trials; ++t) {
-      Rng rng(derive_seed(a->seed, static_cast<std::uint64_t>(a->n), t, 0));
-      Composition c(a->n);
-      const FillStats stats = randset_to_dead_end(c, rng);
-      const double share = static_cast<double>(stats.placed_pass1) / a->n;
-      sum += share;
-      sum2 += share * share;
-      ++lengths[c.k()];
-      if (per_trial) per_trial->stream() << t << ',' << stats.placed_pass1 << ',' << c.k() << '\n';
-    }
-    if (per_trial) per_trial->close();
-    const auto trials = static_cast<double>(a->trials);
-    const double mean = sum / trials;
-    const double sd = a->trials > 1 ? std::sqrt(std::max(0.0, (sum2 - trials * mean * mean) / (trials - 1))) : 0.0;
-    double mean_k = 0;
-    for (const auto& [k, count] : lengths) mean_k += static_cast<double>(k) * static_cast<double>(count) / trials;
-    std::fprintf(text,
-                 "n: %d\ntrials: %llu\nfirst_pass_share: %.6f\nfirst_pass_share_sd: %.6f\nfirst_pass_share_se: %.6f\n"
-                 "mean_dead_end_k: %.3f\nsolutions: %llu\nhistogram (k: trials):\n",
-                 a->n, static_cast<unsigned long long>(a->trials), mean, sd, sd / std::sqrt(trials), mean_k,
-                 static_cast<unsigned long long>(lengths.count(a->n) ? lengths[a->n] : 0));
-    if (csv) csv->stream() << "k,count,share\n";
-    for (const auto& [k, count] : lengths) {
-      std::fprintf(text, "  %d: %llu\n", k, static_cast<unsigned long long>(count));
-      if (csv) csv->stream() << k << ',' << count << ',' << static_cast<double>(count) / trials << '\n';
-    }
-    if (csv) csv->close();
-    return 0;
-  };
+  return [a] { return randset_command(*a); };
 }
 
 }  // namespace nqc::cli

@@ -40,19 +40,65 @@ std::pair<std::uint64_t, std::uint64_t> parse_part(const std::string& text) {
   return {i, k};
 }
 
+// The options of `nqc run`, as parsed.
+struct RunArgs {
+  RunOptions opt;
+  std::string log_level = "info", output, part;
+  bool quiet = false, help_config = false, config_schema = false, part_given = false;
+  double progress = -1.0;
+};
+
+// Before MPI_Init too, so that a signal during start-up is not fatal; again after it, in case
+// the MPI library installed handlers of its own.
+void catch_stop_signals() {
+  std::signal(SIGTERM, on_stop_signal);
+  std::signal(SIGINT, on_stop_signal);
+  std::signal(SIGUSR1, on_stop_signal);  // mpirun forwards USR1 to the ranks (not TERM: it ends the job itself)
+}
+
+int run_command(RunArgs& a, int& argc, char**& argv) {
+  if (a.help_config || a.config_schema) {
+    std::fputs((a.help_config ? config_help() : config_schema_text()).c_str(), stdout);
+    return 0;
+  }
+  if (a.opt.config.empty()) throw InputError("run: a CONFIG file is required (see nqc run --help)");
+  refuse_std_stream("CONFIG", a.opt.config,
+                    "a config: every rank reads it by name, and its directory anchors its relative paths; give a file",
+                    true);
+  refuse_std_stream("-o", a.output, "a results directory; give a directory");
+  if (!a.output.empty()) a.opt.output = a.output;
+  a.opt.progress_interval_s = a.progress >= 0 ? a.progress : (::isatty(STDERR_FILENO) ? 5.0 : 60.0);
+  if (a.part_given) std::tie(a.opt.part, a.opt.parts) = parse_part(a.part);
+  catch_stop_signals();
+  MpiSession session(argc, argv);
+  catch_stop_signals();
+  setup_logging(session.rank(), a.log_level, a.quiet);
+  // Before anything is written: every task of a wrong world would run the whole plan alone.
+  if (const std::string why = session.world_mismatch(); !why.empty()) {
+    if (session.speaks()) throw InputError(why);
+    return static_cast<int>(kExitBadInput);
+  }
+  try {
+    return run_experiment(a.opt, session, g_stop);
+  } catch (...) {
+    // Anything not handled inside: one message, and every rank ends with its exit code
+    // (out of memory 8, a file system error 7), so that no rank waits forever in a
+    // collective.
+    const ErrorReport error = current_error();
+    spdlog::critical("{}", error.message);
+    session.abort(error.code);
+  }
+}
+
 }  // namespace
 
 Runner add_run(CLI::App& app, int& argc, char**& argv) {
   auto* cmd = app.add_subcommand("run", kRunSummary);
-  auto opt = std::make_shared<RunOptions>();
-  auto log_level = std::make_shared<std::string>("info");
-  auto quiet = std::make_shared<bool>(false);
-  auto help_config = std::make_shared<bool>(false);
-  auto config_schema = std::make_shared<bool>(false);
-  auto output = std::make_shared<std::string>();
+  auto a = std::make_shared<RunArgs>();
+  RunOptions* opt = &a->opt;
   cmd->add_option("CONFIG", opt->config, "experiment config (JSON); see --help-config");
   cmd->add_option(
-      "-o,--output", *output,
+      "-o,--output", a->output,
       "results directory, from the current directory (overrides the config's \"output\", which is taken from the "
       "config file's directory)");
   cmd->add_flag("--resume", opt->resume, "continue an interrupted run in the same results directory");
@@ -71,26 +117,24 @@ Runner add_run(CLI::App& app, int& argc, char**& argv) {
          "with --dry-run: print the plan as one JSON object instead (config, name, output, shards, cases, "
          "shards_done, by_n: [{n, shards, cases, cpu_seconds}], cpu_seconds, core_hours; paths absolute), for scripts")
       ->needs(dry_run);
-  auto part = std::make_shared<std::string>();
   auto* part_option =
-      cmd->add_option("--part", *part,
+      cmd->add_option("--part", a->part,
                       "I/K: run only part I (0-based) of K independent parts, e.g. a Slurm array task; for K > 1 "
                       "implies --resume and does not merge (nqc run CONFIG --resume merges once all parts are done); "
                       "0/1 is the whole plan, a plain run")
           ->type_name("I/K");
   cmd->get_option("--force")->excludes(part_option);  // a part must not remove the other parts' shards
-  cmd->add_option("--log-level", *log_level, "trace, debug, info, warn, error")
+  cmd->add_option("--log-level", a->log_level, "trace, debug, info, warn, error")
       ->capture_default_str()
       ->check(CLI::IsMember({"trace", "debug", "info", "warn", "error", "critical", "off"}));
-  cmd->add_flag("-q,--quiet", *quiet, "log warnings, errors and the end-of-launch summary only (no progress lines)");
-  auto progress = std::make_shared<double>(-1.0);
-  cmd->add_option("--progress", *progress,
+  cmd->add_flag("-q,--quiet", a->quiet, "log warnings, errors and the end-of-launch summary only (no progress lines)");
+  cmd->add_option("--progress", a->progress,
                   "seconds between progress lines (cases done on every rank, rate, ETA from the plan's cost estimate); "
                   "0 = none; default 5 on a terminal, 60 otherwise (a batch job's log)")
       ->type_name("SECONDS")
       ->check(kNonNegative);
-  cmd->add_flag("--help-config", *help_config, "describe the config keys, engine parameters and paths, and exit");
-  cmd->add_flag("--config-schema", *config_schema,
+  cmd->add_flag("--help-config", a->help_config, "describe the config keys, engine parameters and paths, and exit");
+  cmd->add_flag("--config-schema", a->config_schema,
                 "print the configs' JSON Schema (what configs/nqc-config.schema.json holds, generated from the config "
                 "table) and exit");
   cmd->footer(exit_codes_footer(
@@ -100,45 +144,9 @@ Runner add_run(CLI::App& app, int& argc, char**& argv) {
                     "mpirun)"},
                    {kExitEngineBug, "engine bug"}}) +
               " Under mpirun every rank ends with the same code.");
-  return [opt, log_level, quiet, help_config, config_schema, output, part, part_option, progress, &argc, &argv] {
-    if (*help_config || *config_schema) {
-      std::fputs((*help_config ? config_help() : config_schema_text()).c_str(), stdout);
-      return 0;
-    }
-    if (opt->config.empty()) throw InputError("run: a CONFIG file is required (see nqc run --help)");
-    refuse_std_stream(
-        "CONFIG", opt->config,
-        "a config: every rank reads it by name, and its directory anchors its relative paths; give a file", true);
-    refuse_std_stream("-o", *output, "a results directory; give a directory");
-    if (!output->empty()) opt->output = *output;
-    opt->progress_interval_s = *progress >= 0 ? *progress : (::isatty(STDERR_FILENO) ? 5.0 : 60.0);
-    if (part_option->count() > 0) std::tie(opt->part, opt->parts) = parse_part(*part);
-    // Before MPI_Init too, so that a signal during start-up is not fatal; again after it, in
-    // case the MPI library installed handlers of its own.
-    const auto catch_stop_signals = [] {
-      std::signal(SIGTERM, on_stop_signal);
-      std::signal(SIGINT, on_stop_signal);
-      std::signal(SIGUSR1, on_stop_signal);  // mpirun forwards USR1 to the ranks (not TERM: it ends the job itself)
-    };
-    catch_stop_signals();
-    MpiSession session(argc, argv);
-    catch_stop_signals();
-    setup_logging(session.rank(), *log_level, *quiet);
-    // Before anything is written: every task of a wrong world would run the whole plan alone.
-    if (const std::string why = session.world_mismatch(); !why.empty()) {
-      if (session.speaks()) throw InputError(why);
-      return static_cast<int>(kExitBadInput);
-    }
-    try {
-      return run_experiment(*opt, session, g_stop);
-    } catch (...) {
-      // Anything not handled inside: one message, and every rank ends with its exit code
-      // (out of memory 8, a file system error 7), so that no rank waits forever in a
-      // collective.
-      const ErrorReport error = current_error();
-      spdlog::critical("{}", error.message);
-      session.abort(error.code);
-    }
+  return [a, part_option, &argc, &argv] {
+    a->part_given = part_option->count() > 0;
+    return run_command(*a, argc, argv);
   };
 }
 

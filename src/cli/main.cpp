@@ -45,6 +45,42 @@ int report_current_error() {
   return error.code;
 }
 
+// CLI11 reads an unknown first word as a stray argument ("A subcommand is required"): name it
+// instead, with the valid ones. False after that message.
+bool known_subcommand(CLI::App& app, int argc, char** argv) {
+  if (argc < 2 || argv[1][0] == '-') return true;
+  std::string valid;
+  for (const CLI::App* sub : app.get_subcommands({})) {
+    if (sub->get_name() == argv[1]) return true;
+    valid += (valid.empty() ? "" : ", ") + sub->get_name();
+  }
+  std::fprintf(stderr, "nqc: error: unknown subcommand '%s' (valid subcommands: %s)\n", argv[1], valid.c_str());
+  return false;
+}
+
+// Parses the command line and runs the subcommand it names; the exit code.
+int parse_and_run(CLI::App& app, const std::map<CLI::App*, nqc::cli::Runner>& runners, int argc, char** argv) {
+  try {
+    app.parse(argc, argv);
+  } catch (const CLI::CallForHelp& e) {
+    return app.exit(e);
+  } catch (const CLI::CallForAllHelp& e) {
+    return app.exit(e);
+  } catch (const CLI::CallForVersion& e) {
+    return app.exit(e);
+  } catch (const CLI::ParseError& e) {
+    std::fprintf(stderr, "nqc: error: %s\n", e.what());
+    return nqc::kExitBadInput;
+  }
+  try {
+    for (const auto& [sub, run] : runners)
+      if (sub->parsed()) return run();
+  } catch (...) {
+    return report_current_error();
+  }
+  return nqc::kExitBadInput;
+}
+
 int run_main(int argc, char** argv) {
   nqc::ReplacingOutput::set_rule(nqc::run_file_refusal);  // no command but run writes a run's own files
   try {
@@ -85,39 +121,8 @@ int run_main(int argc, char** argv) {
     nqc::cli::Runner runner = add(app);
     runners[app.get_subcommands({}).back()] = std::move(runner);
   }
-  // CLI11 reads an unknown first word as a stray argument ("A subcommand is required"):
-  // name it instead.
-  if (argc > 1 && argv[1][0] != '-') {
-    std::string valid;
-    bool known = false;
-    for (const CLI::App* sub : app.get_subcommands({})) {
-      known = known || sub->get_name() == argv[1];
-      valid += (valid.empty() ? "" : ", ") + sub->get_name();
-    }
-    if (!known) {
-      std::fprintf(stderr, "nqc: error: unknown subcommand '%s' (valid subcommands: %s)\n", argv[1], valid.c_str());
-      return nqc::kExitBadInput;
-    }
-  }
-  try {
-    app.parse(argc, argv);
-  } catch (const CLI::CallForHelp& e) {
-    return app.exit(e);
-  } catch (const CLI::CallForAllHelp& e) {
-    return app.exit(e);
-  } catch (const CLI::CallForVersion& e) {
-    return app.exit(e);
-  } catch (const CLI::ParseError& e) {
-    std::fprintf(stderr, "nqc: error: %s\n", e.what());
-    return nqc::kExitBadInput;
-  }
-  try {
-    for (auto& [sub, run] : runners)
-      if (sub->parsed()) return run();
-  } catch (...) {
-    return report_current_error();
-  }
-  return nqc::kExitBadInput;
+  if (!known_subcommand(app, argc, argv)) return nqc::kExitBadInput;
+  return parse_and_run(app, runners, argc, argv);
 }
 
 }  // namespace

@@ -147,6 +147,52 @@ std::optional<LockHolder> DirectoryLock::read(const fs::path& file) {
   }
 }
 
+namespace {
+
+// Writes the lock file's content (me, as JSON) to tmp; IoError when the directory refuses it.
+void write_holder(const fs::path& tmp, const LockHolder& me, const fs::path& dir) {
+  const nlohmann::json j{
+      {"scope", me.scope},         {"host", me.host},          {"pid", me.pid}, {"start_ticks", me.start_ticks},
+      {"slurm_job", me.slurm_job}, {"since_utc", me.since_utc}};
+  errno = 0;
+  std::ofstream out(tmp, std::ios::trunc);
+  out << j.dump() << "\n";
+  out.flush();
+  if (!out) {
+    const int error = errno;
+    std::error_code ec;
+    fs::remove(tmp, ec);
+    throw IoError(dir.string() + ": cannot write to the results directory: " +
+                  (error != 0 ? std::strerror(error) : "the directory is not writable"));
+  }
+}
+
+// The holder of the lock `file` if it is alive (or cannot be checked); else removes the stale
+// file (saying so in *stale_removed) and returns nothing.
+std::optional<LockHolder> live_holder(const fs::path& file, const LockHolder& me, std::string* stale_removed) {
+  const auto h = DirectoryLock::read(file);
+  // Unreadable: being written this instant (the link makes that impossible) or damaged.
+  if (!h) return LockHolder{file.stem().string(), "", 0, 0, "", ""};
+  // Slurm runs one attempt of a job at a time: a lock of this job's earlier attempt (killed
+  // at its time limit or with its node, then requeued, maybe onto other nodes) is stale. The
+  // restart count proves it earlier: two tasks of one attempt (srun without an MPI launch)
+  // have the same count, and neither may take the other's lock.
+  const bool earlier_attempt = !me.slurm_job.empty() && job_of(h->slurm_job) == job_of(me.slurm_job) &&
+                               restart_of(h->slurm_job) < restart_of(me.slurm_job);
+  if ((h->host == me.host && !alive(*h)) || earlier_attempt) {
+    std::error_code ec;
+    fs::remove(file, ec);
+    if (stale_removed != nullptr)
+      *stale_removed =
+          file.string() + ": removed a stale lock (pid " + std::to_string(h->pid) + " on " + h->host +
+          (earlier_attempt ? ", an earlier attempt of Slurm job " + job_of(me.slurm_job) + ")" : " is gone)");
+    return std::nullopt;
+  }
+  return h;
+}
+
+}  // namespace
+
 DirectoryLock::DirectoryLock(const fs::path& dir, const std::string& scope, std::string* stale_removed) {
   const fs::path locks = dir / "locks";
   std::error_code ec;
@@ -154,48 +200,9 @@ DirectoryLock::DirectoryLock(const fs::path& dir, const std::string& scope, std:
   if (ec) throw IoError(dir.string() + ": cannot write to the results directory: " + ec.message());
   LockHolder me{scope, host_name(), static_cast<long long>(::getpid()), 0, slurm_job(), utc_now()};
   me.start_ticks = start_ticks(me.pid);
-  const nlohmann::json j{
-      {"scope", me.scope},         {"host", me.host},          {"pid", me.pid}, {"start_ticks", me.start_ticks},
-      {"slurm_job", me.slurm_job}, {"since_utc", me.since_utc}};
   const fs::path tmp = locks / (".tmp-" + me.host + "-" + std::to_string(me.pid));
-  {
-    errno = 0;
-    std::ofstream out(tmp, std::ios::trunc);
-    out << j.dump() << "\n";
-    out.flush();
-    if (!out) {
-      const int error = errno;
-      fs::remove(tmp, ec);
-      throw IoError(dir.string() + ": cannot write to the results directory: " +
-                    (error != 0 ? std::strerror(error) : "the directory is not writable"));
-    }
-  }
+  write_holder(tmp, me, dir);
   const fs::path mine = locks / (scope + ".lock");
-
-  // The holder of `file` if it is alive (or cannot be checked); else removes the stale file.
-  const auto holder = [&](const fs::path& file) -> std::optional<LockHolder> {
-    const auto h = read(file);
-    if (!h) {
-      // Unreadable: being written this instant (the link makes that impossible) or damaged.
-      return LockHolder{file.stem().string(), "", 0, 0, "", ""};
-    }
-    // Slurm runs one attempt of a job at a time: a lock of this job's earlier attempt (killed
-    // at its time limit or with its node, then requeued, maybe onto other nodes) is stale. The
-    // restart count proves it earlier: two tasks of one attempt (srun without an MPI launch)
-    // have the same count, and neither may take the other's lock.
-    const bool earlier_attempt = !me.slurm_job.empty() && job_of(h->slurm_job) == job_of(me.slurm_job) &&
-                                 restart_of(h->slurm_job) < restart_of(me.slurm_job);
-    if ((h->host == me.host && !alive(*h)) || earlier_attempt) {
-      fs::remove(file, ec);
-      if (stale_removed != nullptr)
-        *stale_removed =
-            file.string() + ": removed a stale lock (pid " + std::to_string(h->pid) + " on " + h->host +
-            (earlier_attempt ? ", an earlier attempt of Slurm job " + job_of(me.slurm_job) + ")" : " is gone)");
-      return std::nullopt;
-    }
-    return h;
-  };
-
   for (int attempt = 0;; ++attempt) {
     if (::link(tmp.c_str(), mine.c_str()) == 0) break;
     const int error = errno;
@@ -203,7 +210,7 @@ DirectoryLock::DirectoryLock(const fs::path& dir, const std::string& scope, std:
       fs::remove(tmp, ec);
       throw IoError(mine.string() + ": cannot create the lock: " + std::strerror(error));
     }
-    if (const auto h = holder(mine); h || attempt > 0) {
+    if (const auto h = live_holder(mine, me, stale_removed); h || attempt > 0) {
       fs::remove(tmp, ec);
       throw LockHeldError(dir.string() + ": in use by " + (h ? describe(*h, mine) : mine.string()) +
                           ": wait for it to end (if it is dead, remove " + mine.string() + ")");
@@ -216,7 +223,7 @@ DirectoryLock::DirectoryLock(const fs::path& dir, const std::string& scope, std:
     const fs::path other = entry.path();
     if (other == mine || other.extension() != ".lock") continue;
     if (!conflict(scope, other.stem().string())) continue;
-    if (const auto h = holder(other)) {
+    if (const auto h = live_holder(other, me, stale_removed)) {
       fs::remove(mine, ec);
       file_.clear();
       throw LockHeldError(dir.string() + ": in use by " + describe(*h, other) +

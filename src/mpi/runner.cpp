@@ -487,6 +487,18 @@ int keep_interrupted(const ShardContext& c, const Shard& shard, const ShardRun& 
   return status;
 }
 
+// The debug lines of a rank's waits: for the shard writer and for the shard counter.
+void log_waits(const Executed& out, const WorkCounter::Waits& waits) {
+  const auto share = [&](double seconds) { return out.busy_seconds > 0 ? 100.0 * seconds / out.busy_seconds : 0.0; };
+  spdlog::debug(
+      "writing shard files: waited {:.3f} s of {:.3f} s ({:.2f}%; for the last one {:.3f} s); the writer "
+      "thread's CPU {:.3f} s ({:.2f}%)",
+      out.write_seconds, out.busy_seconds, share(out.write_seconds), out.last_wait_seconds, out.writer_cpu_seconds,
+      share(out.writer_cpu_seconds));
+  spdlog::debug("shard requests: {}, waited {:.3f} ms in all, the longest {:.3f} ms", waits.count, 1e3 * waits.total_s,
+                1e3 * waits.max_s);
+}
+
 // Stage 4, execute (every rank): this rank takes slots of `shards.todo` from the shared
 // counter until none is left, runs each shard and hands its file to the background writer
 // (ShardFiles). Returns the rank's status: kExitOk, kExitInterrupted (stop), or the exit code
@@ -540,15 +552,7 @@ Executed stage_execute(const RunOptions& options, const Loaded& l, const Planned
   files.finish(out);
   out.busy_seconds = std::chrono::duration<double>(std::chrono::steady_clock::now() - run_start).count();
   reporter.flush();
-  const auto share = [&](double seconds) { return out.busy_seconds > 0 ? 100.0 * seconds / out.busy_seconds : 0.0; };
-  spdlog::debug(
-      "writing shard files: waited {:.3f} s of {:.3f} s ({:.2f}%; for the last one {:.3f} s); the writer "
-      "thread's CPU {:.3f} s ({:.2f}%)",
-      out.write_seconds, out.busy_seconds, share(out.write_seconds), out.last_wait_seconds, out.writer_cpu_seconds,
-      share(out.writer_cpu_seconds));
-  const WorkCounter::Waits& waits = counter.waits();
-  spdlog::debug("shard requests: {}, waited {:.3f} ms in all, the longest {:.3f} ms", waits.count, 1e3 * waits.total_s,
-                1e3 * waits.max_s);
+  log_waits(out, counter.waits());
   // Rank 0 keeps reporting (its thread) while the other ranks finish their last shards.
   session.idle_barrier();
   progress_log.finish();

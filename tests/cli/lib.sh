@@ -6,7 +6,9 @@
 #   run CMD ARGS...           runs CMD, keeps its stdout, stderr and exit code ($RC)
 #   expect_exit CODE DESC     the last run exited with CODE
 #   expect_stderr_line L DESC the last run's stderr is exactly the one line L
-#   expect_log_error M DESC   stderr is exactly one spdlog line "[time] [rank 0] [error] M"
+#   log_line R LEVEL          an ERE of the start of nqc's log line "[TIME] [rank R] [LEVEL] "
+#   expect_log_error M DESC   stderr is exactly one log line "[TIME] [rank 0] [error] M"
+#   plan_field KEY CONFIG ARGS...   KEY of `nqc run --dry-run --json CONFIG ARGS...` (cases, shards, ...)
 #   expect_stdout_contains S DESC   the last run's stdout contains S (fixed string)
 #   expect_stdout_line L DESC       the last run's stdout has a line exactly L
 #   check DESC CMD ARGS...    passes when CMD succeeds
@@ -17,8 +19,9 @@ set -u
 
 # The columns that say when and where a case ran (result_schema.json's "run_dependent"): rows
 # of two runs of one config agree in every other column. Python checks read NQC_RUN_DEPENDENT.
-NQC_RUN_DEPENDENT=$(sed -n '/"name"/h; /"run_dependent": true/{x; s/.*"name": "\([a-z_0-9]*\)".*/\1/p}' \
-  "$(dirname "${BASH_SOURCE[0]}")/../../analysis/result_schema.json" | paste -sd,)
+NQC_RUN_DEPENDENT=$(/usr/bin/python3 -c 'import json, sys
+print(",".join(c["name"] for c in json.load(open(sys.argv[1]))["columns"] if c.get("run_dependent")))' \
+  "$(dirname "${BASH_SOURCE[0]}")/../../analysis/result_schema.json")
 export NQC_RUN_DEPENDENT
 
 # Open MPI refuses to run as root without these (harmless otherwise).
@@ -71,12 +74,19 @@ $(last_run)"
   fi
 }
 
+# The pattern of cli/logging.cpp's lines ("[%Y-%m-%d %H:%M:%S.%e] [rank R] [%l] %v").
+log_line() { printf '^\\[[0-9-]+ [0-9:.]+\\] \\[rank %s\\] \\[%s\\] ' "$1" "$2"; }
+
+plan_field() {
+  "$NQC" run --dry-run --json "${@:2}" | /usr/bin/python3 -c 'import json, sys; print(json.load(sys.stdin)[sys.argv[1]])' "$1"
+}
+
 expect_log_error() {
   local lines line message
   lines=$(wc -l <"$ERR_FILE")
   line=$(head -n 1 "$ERR_FILE")
   message=${line#*'] [error] '}
-  if [ "$lines" -eq 1 ] && [[ $line =~ ^\[[0-9-]+\ [0-9:.]+\]\ \[rank\ 0\]\ \[error\]\  ]] && [ "$message" = "$1" ]; then
+  if [ "$lines" -eq 1 ] && [[ $line =~ $(log_line 0 error) ]] && [ "$message" = "$1" ]; then
     ok "$2"
   else
     fail "$2" "expected stderr (one line): [TIME] [rank 0] [error] $1

@@ -25,7 +25,8 @@ analysis() { (cd "$REPO" && PYTHONDONTWRITEBYTECODE=1 "$PYTHON" -m analysis "$@"
 # expect_stderr_match ERE DESC: the last run's stderr is one line matching ERE, besides the
 # end-of-launch summary (which -q keeps) of a run that got as far as its merge.
 expect_stderr_match() {
-  local summary='^\[[0-9-]+ [0-9:.]+\] \[rank 0\] \[info\] summary: [0-9]+ cases run by this launch '
+  local summary
+  summary="$(log_line 0 info)summary: [0-9]+ cases run by this launch "
   if [ "$(grep -cvE "$summary" "$ERR_FILE")" -eq 1 ] && grep -vE "$summary" "$ERR_FILE" | grep -qE -- "$1" &&
     [ "$(grep -cE "$summary" "$ERR_FILE")" -le 1 ]; then ok "$2"
   else fail "$2" "expected stderr (one line, and perhaps the summary) matching: $1
@@ -33,7 +34,7 @@ $(last_run)"
   fi
 }
 ere() { printf '%s' "$1" | sed 's/[][\.*^$()+?{}|/]/\\&/g'; }  # a fixed string as an ERE
-LOG='^\[[0-9-]+ [0-9:.]+\] \[rank 0\] \[error\] '
+LOG=$(log_line 0 error)
 # same_rows A B: the rows of two result files agree but for time and rank.
 same_rows() {
   "$PYTHON" - "$1" "$2" <<'PY'

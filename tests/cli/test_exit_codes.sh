@@ -113,7 +113,7 @@ printf '{"name": "huge", "seed": 1, "sizes": [{"n": 1000000000, "solutions": 1, 
 run bash -c "ulimit -v 400000 && exec '$NQC' run '$TMP/huge.json' -o '$TMP/huge' -q"
 expect_exit 8 "run: a shard of n = 10^9 in 400 MB"
 check "... the critical line names the shard, its n and cases" \
-  grep -qE "\[rank 0\] \[critical\] out of memory in shard 0 \(n = 1000000000, 1 cases\)$" "$ERR_FILE"
+  grep -qE "$(log_line 0 critical)out of memory in shard 0 \(n = 1000000000, 1 cases\)$" "$ERR_FILE"
 if command -v mpirun >/dev/null; then
   run mpirun -np 2 bash -c "ulimit -v 1500000 && exec '$NQC' run '$TMP/huge.json' -o '$TMP/huge-2' -q"
   expect_exit 8 "under mpirun -np 2: the rank that runs shard 0 aborts every rank with 8"

@@ -12,7 +12,7 @@ CONFIG=$2
 HERE=$(cd "$(dirname "${BASH_SOURCE[0]}")" && pwd)
 # shellcheck source=lib.sh
 source "$HERE/lib.sh"
-LOG='^\[[0-9-]+ [0-9:.]+\] \[rank 0\] \[info\] '
+LOG=$(log_line 0 info)
 
 # Six slow cases in one shard (lib.sh's slow_instances: 0.5 s each).
 slow_instances "$TMP/inst" 6

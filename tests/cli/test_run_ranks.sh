@@ -18,8 +18,7 @@ LIMIT=120  # seconds per run: a hung mpirun fails the check instead of the whole
 
 run "$NQC" run --dry-run "$CONFIG" -o "$TMP/A"
 expect_exit 0 "run --dry-run"
-planned=$(sed -n 's/.* shards, \([0-9][0-9]*\) cases, .*/\1/p' "$OUT_FILE")
-cp "$OUT_FILE" "$TMP/dry.out"
+planned=$(plan_field cases "$CONFIG" -o "$TMP/A")
 check "run --dry-run prints the case count ($planned)" test -n "$planned"
 
 run timeout "$LIMIT" "$NQC" run "$CONFIG" -o "$TMP/A" -q
@@ -34,7 +33,7 @@ run timeout "$LIMIT" mpirun -np 16 --oversubscribe "$NQC" run "$CONFIG" -o "$TMP
 expect_exit 0 "run under mpirun -np 16 --oversubscribe (dir D)"
 run timeout "$LIMIT" mpirun -np 64 --oversubscribe "$NQC" run "$CONFIG" -o "$TMP/E" -q
 expect_exit 0 "run under mpirun -np 64 --oversubscribe (dir E)"
-shards=$(sed -n 's/.* \([0-9][0-9]*\) shards, [0-9][0-9]* cases, .*/\1/p' "$TMP/dry.out")
+shards=$(plan_field shards "$CONFIG" -o "$TMP/A")
 check "the plan has fewer shards ($shards) than 16 ranks" test "${shards:-99}" -lt 16
 for d in A B C D E; do check "dir $d: results.h5 written" test -s "$TMP/$d/results.h5"; done
 

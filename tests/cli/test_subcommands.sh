@@ -230,7 +230,7 @@ cp "$CI_CONFIG" "$TMP/ci.json"
 res=$TMP/ci-results
 run "$NQC" run --dry-run "$TMP/ci.json" -o "$res"
 expect_exit 0 "run --dry-run ci.json"
-planned=$(sed -n 's/.* shards, \([0-9][0-9]*\) cases, .*/\1/p' "$OUT_FILE")
+planned=$(plan_field cases "$TMP/ci.json" -o "$res")
 check "run --dry-run prints the case count ($planned)" test -n "$planned"
 check "run --dry-run writes nothing" test ! -e "$res"
 run "$NQC" run "$TMP/ci.json" -o "$res" -q

@@ -41,6 +41,7 @@
 #                            btl tcp, or (MPI_TRANSPORT=ucx) pml ucx over UCX's TCP transport
 #   slurm_up                 munged, slurmctld (head) and one slurmd per host; waits for idle
 #   on_head CMD...           CMD on the head node with SLURM_CONF set (Slurm clients, jobs/submit)
+#   attempt_host LOG K       the host of attempt K in a job's log (jobs/templates/run.sh's "attempt K on HOST: ...")
 #   host_kill HOST           HOST dies: its cable is cut, every process on it is killed
 #   host_alive HOST          whether HOST's namespace still has a network
 #   cluster_down             everything stopped and removed (the EXIT trap calls it)
@@ -413,6 +414,7 @@ EOF
 
 # on_head CMD...: CMD on the head node with the cluster's SLURM_CONF (Slurm clients, jobs/submit).
 on_head() { "$ONHOST" "$CLUSTER_HEAD" env SLURM_CONF="$CLUSTER_BASE/slurm/slurm.conf" "$@"; }
+attempt_host() { sed -n "s/.* attempt $2 on \([^:]*\): .*/\1/p" "$1" 2>/dev/null | head -n 1; }
 
 # step DESC: a line that separates the parts of a test in its output, with the time of the
 # previous part (for the reader; nothing is checked against it).

@@ -56,8 +56,8 @@ D=$WORK/out
 step "slurm up"
 slurm_up
 run "$NQC" run --dry-run "$CONFIG" -o "$D"
-planned=$(sed -n 's/.* shards, \([0-9][0-9]*\) cases, .*/\1/p' "$OUT_FILE")
-shards=$(sed -n 's/.* \([0-9][0-9]*\) shards, [0-9][0-9]* cases, .*/\1/p' "$OUT_FILE")
+planned=$(plan_field cases "$CONFIG" -o "$D")
+shards=$(plan_field shards "$CONFIG" -o "$D")
 check "run --dry-run prints the plan ($planned cases in $shards shards)" test -n "$planned" -a -n "$shards"
 rm -rf "$D"
 
@@ -75,7 +75,7 @@ for _ in $(seq 1 1200); do  # 120 s at most
 done
 run_id=$(job_id "run job" "$TMP/submit.out")
 log=$D/logs/nqc-hostfail-$run_id.out
-batch_host=$(sed -n 's/.* attempt 1 on \([^:]*\): .*/\1/p' "$log" 2>/dev/null | head -n 1)
+batch_host=$(attempt_host "$log" 1)
 at_kill=$(shards_on_disk)
 check "the run job (${run_id:-none}) started on 3 hosts: attempt 1 on ${batch_host:-?}, $at_kill shards on disk" \
   test -n "$run_id" -a -n "$batch_host" -a "$at_kill" -ge 2
@@ -104,7 +104,7 @@ state=$(on_head sinfo -h -n "$VICTIM" -o %t 2>/dev/null)
 check "Slurm marked $VICTIM down ($state)" bash -c "[[ '$state' == down* ]]"
 attempts=$(grep -c "nqc job $run_id: attempt [0-9]* on" "$log")
 check "the job ran twice: attempt 1 on 3 hosts, then attempt 2 (got $attempts attempts)" test "$attempts" -eq 2
-second=$(sed -n 's/.* attempt 2 on \([^:]*\): .*/\1/p' "$log" | head -n 1)
+second=$(attempt_host "$log" 2)
 check "attempt 2 ran on a host that is up (${second:-none}, not $VICTIM)" test -n "$second" -a "$second" != "$VICTIM"
 resumed=$(sed -n 's/.* \([0-9][0-9]*\) shards already done.*/\1/p' "$log" | tail -n 1)
 check "attempt 2 resumed from the shards on disk (${resumed:-?} already done, $at_kill at the kill)" \

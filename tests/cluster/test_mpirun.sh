@@ -34,7 +34,7 @@ py() {
 
 step "the reference: configs/ci.json on 1 rank"
 run "$NQC" run --dry-run "$CONFIG" -o "$WORK/one"
-planned=$(sed -n 's/.* shards, \([0-9][0-9]*\) cases, .*/\1/p' "$OUT_FILE")
+planned=$(plan_field cases "$CONFIG" -o "$WORK/one")
 check "run --dry-run prints the case count ($planned)" test -n "$planned"
 run timeout 300 "$NQC" run "$CONFIG" -o "$WORK/one" -q
 expect_exit 0 "nqc run on 1 rank"

@@ -48,7 +48,7 @@ aggregated() {
 step "slurm up"
 slurm_up
 run "$NQC" run --dry-run "$CONFIG" -o "$WORK/one"
-planned=$(sed -n 's/.* shards, \([0-9][0-9]*\) cases, .*/\1/p' "$OUT_FILE")
+planned=$(plan_field cases "$CONFIG" -o "$WORK/one")
 check "run --dry-run prints the case count ($planned)" test -n "$planned"
 run timeout 300 "$NQC" run "$CONFIG" -o "$WORK/one" -q
 expect_exit 0 "the reference: nqc run on 1 rank"
@@ -79,7 +79,7 @@ for i in 0 1 2; do
   log=$D/logs/nqc-ci-${array_id}_$i.out
   check "part $i ran once and did its part: nqc run --part $i/3, finished (exit 0)" \
     bash -c "test \$(grep -c 'attempt [0-9]* on' '$log') -eq 1 && grep -q -- '--part $i/3 (1 task(s))' '$log' && grep -q 'nqc finished (exit 0)' '$log'"
-  hosts+="$(sed -n 's/.* attempt 1 on \([^:]*\): .*/\1/p' "$log" | head -n 1) "
+  hosts+="$(attempt_host "$log" 1) "
 done
 distinct=$(echo "$hosts" | tr ' ' '\n' | sed '/^$/d' | sort -u | tr '\n' ' ')
 check "the 3 parts ran on 3 different hosts ($hosts)" test "$distinct" = "nqc-h0 nqc-h1 nqc-h2 "

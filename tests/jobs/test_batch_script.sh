@@ -339,7 +339,7 @@ printf '{"name": "bad", "bogus": 1}\n' >"$TMP/unknown-key.json"
 bad "missing config" "config $TMP/nope.json: no such file" "$TMP/nope.json" -o "$TMP/bad"
 bad "no config" "a CONFIG file is required (usage: jobs/submit CONFIG [options]; see --help)" -o "$TMP/bad"
 # nqc's own one-line error (what nqc run --dry-run says), relayed; nqc's wording is nqc's.
-nqc_error() { "$NQC" run "$1" --dry-run 2>&1 >/dev/null | tail -n 1 | sed -E 's/^\[[^]]*\] \[rank 0\] \[error\] //'; }
+nqc_error() { "$NQC" run "$1" --dry-run 2>&1 >/dev/null | tail -n 1 | sed -E "s/$(log_line 0 error)//"; }
 bad "invalid config (a wrong type)" "invalid config: $(nqc_error "$TMP/invalid.json")" "$TMP/invalid.json" -o "$TMP/bad"
 check "invalid config: the error names the JSON path" grep -qF "/sizes/0/solutions" "$ERR_FILE"
 bad "invalid config (an unknown key)" "invalid config: $(nqc_error "$TMP/unknown-key.json")" "$TMP/unknown-key.json" -o "$TMP/bad"
