@@ -44,7 +44,7 @@ check "the report has Table 1 for the 9 sizes" grep -q "| *2000 *|" "$W/results/
 
 run bash -c "cd '$W' && bash -e one-composition.sh"
 expect_exit 0 "README's one composition runs as written"
-expect_stdout_contains "solved" "... and the composition is solved"
+expect_stdout_line "outcome: solved" "... and the composition is solved"
 check "... the derived composition has 8 queens on 20 rows" \
   test "$(grep -v '^#' "$W/c.txt" | tr -s ' \n' '\n' | grep -c .):$(grep -v '^#' "$W/c.txt" | tr -s ' \n' '\n' | grep -c '^[1-9]')" = "20:8"
 summary
