@@ -34,7 +34,8 @@ goes with it, a summary or a table, then goes to standard error), and standard i
 argument that reads a composition or a CSPLib .param file. Options that name a directory or a
 result file refuse \fB\-\fR.
 [SEE ALSO]
-README.md and REFERENCES.md in nqc's documentation directory (share/doc/nqc), and
+README.md and the reference in docs/ (docs/cli.md: the subcommands; docs/REFERENCES.md: the works cited)
+in nqc's documentation directory (share/doc/nqc), and
 /usr/bin/python3 \-m analysis \-\-help for the analysis of result files.
 ROFF
 } >"$include"

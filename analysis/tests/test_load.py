@@ -56,7 +56,7 @@ def test_columns_are_decoded(small_run):
 
 
 def test_plain_h5py_reads_named_values_bools_and_typed_attributes(small_run):
-    """README's reading with h5py and pandas alone: enums named from the file's own types,
+    """docs/results.md's reading with h5py and pandas alone: enums named from the file's own types,
     false_negative a numpy bool."""
     with h5py.File(small_run / "results.h5") as f:
         cases = f["cases"]

@@ -1,7 +1,7 @@
 // The subcommands of the `nqc` executable. Each adds itself to the app and returns the
 // function that runs it (after parsing) and yields the process exit code (nqc::ExitCode).
 //
-// Two programs share them (src/cli/CMakeLists.txt, README "Start-up"): nqc, the one users run,
+// Two programs share them (src/cli/CMakeLists.txt, docs/cli.md, "Start-up"): nqc, the one users run,
 // links neither MPI nor spdlog, so that it starts and ends in 1.5 ms; the two subcommands
 // that need MPI, count and run, are run by nqc-mpi, which nqc becomes (execv: the same process,
 // arguments, environment and standard streams) before parsing anything (cli/front_end.cpp).

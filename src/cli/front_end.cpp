@@ -1,4 +1,4 @@
-// nqc's side of the split (cli/commands.hpp, README "Start-up"): count and run need MPI, which
+// nqc's side of the split (cli/commands.hpp, docs/cli.md, "Start-up"): count and run need MPI, which
 // nqc does not link; nqc-mpi, the same command line built with MPI, runs them. This process
 // becomes nqc-mpi (execv) before parsing anything: the same process id (mpirun, srun and
 // signals see one process), arguments (argv[0] included), environment and standard streams.

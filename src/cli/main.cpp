@@ -111,7 +111,7 @@ int run_main(int argc, char** argv) {
       {"challenge", nqc::cli::add_challenge},
   };
   // The subcommand argv[1] names, alone when it names one (its options, not the 14
-  // subcommands' 80: 0.1 ms of `nqc complete`'s 1.5, README "Start-up"); every one for
+  // subcommands' 80: 0.1 ms of `nqc complete`'s 1.5, docs/cli.md, "Start-up"); every one for
   // --help, -V, and no or an unknown subcommand. Parsing is the same: one subcommand at most.
   const bool named = argc > 1 && std::any_of(std::begin(subcommands), std::end(subcommands),
                                              [&](const auto& s) { return std::strcmp(s.first, argv[1]) == 0; });

@@ -1,4 +1,4 @@
-// The one interface of all completion engines (README, "Engines").
+// The one interface of all completion engines (docs/engines.md).
 #pragma once
 
 #include <atomic>

@@ -24,7 +24,7 @@ inline constexpr std::uint64_t kSolutionStream = std::numeric_limits<std::uint64
 
 /// The seed of one case: a pure function of (experiment seed, n, solution id,
 /// composition id), so that every rank and every rerun draws the same case
-/// (README, "Experiments": every random choice). Pass kSolutionStream as composition id for the seed
+/// (docs/configs.md, "Cases and shards": every random choice). Pass kSolutionStream as composition id for the seed
 /// that generates the solution itself.
 constexpr std::uint64_t derive_seed(std::uint64_t experiment_seed, std::uint64_t n, std::uint64_t solution_id,
                                     std::uint64_t composition_id) {

@@ -1,4 +1,4 @@
-// Experiment configs: JSON in, a validated ExperimentConfig out (README, "Experiments").
+// Experiment configs: JSON in, a validated ExperimentConfig out (docs/configs.md).
 #pragma once
 
 #include <cstdint>

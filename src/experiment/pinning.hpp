@@ -1,4 +1,4 @@
-// A run's pinned plan and the checks of its result files against it (README, "Damaged files
+// A run's pinned plan and the checks of its result files against it (docs/results.md, "Damaged files
 // and changed inputs"). What a run's cases are made from (the config, the plan's shard table,
 // the instance files' list and contents, the case generation of this nqc) is recorded in
 // DIR/plan.json at its first launch; every later launch and the merge check that it is

@@ -1,4 +1,4 @@
-// The plan: a config expanded into an ordered list of shards of cases (README, "Experiments").
+// The plan: a config expanded into an ordered list of shards of cases (docs/configs.md, "Cases and shards").
 #pragma once
 
 #include <cstdint>

@@ -1,6 +1,6 @@
 // Composition files in every format nqc reads and writes: the text format (text_format.hpp),
 // the binary format and HDF5. An input's format is found from its content, an output's from
-// its name. README.md, "Composition formats", describes the three.
+// its name. docs/formats.md describes the three.
 #pragma once
 
 #include <cstdint>
@@ -60,8 +60,8 @@ CompositionFormat format_for_output(const std::filesystem::path& file);
 /// composition: no superblock that gives the file's end"). Throws nqc::InputError (one
 /// line, naming the file) for a file that does not exist ("FILE: cannot open: REASON"; the
 /// system refusing a read: nqc::IoError), the
-/// text errors of parse_composition, and the binary and HDF5 errors listed in README.md
-/// ("Composition formats"), e.g. "FILE: truncated: header says n = 10 (24 + 4n = 64 bytes),
+/// text errors of parse_composition, and the binary and HDF5 errors listed in docs/formats.md,
+/// e.g. "FILE: truncated: header says n = 10 (24 + 4n = 64 bytes),
 /// the file has 60 bytes", "FILE: row 3: value 11 is out of range 0..10", "FILE: no dataset
 /// /composition ...".
 LoadedComposition read_composition(const std::filesystem::path& file);

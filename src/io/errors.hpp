@@ -1,5 +1,5 @@
 // The process exit codes (declared once, in NQC_EXIT_CODES: the enum, `nqc --help`'s list and
-// README's table, which test cli_exit_codes compares, follow from it) and the exception
+// docs/cli.md's table, which test cli_exit_codes compares, follow from it) and the exception
 // hierarchy outside the core: every nqc::Error carries the exit code it ends the process with.
 #pragma once
 
@@ -12,7 +12,7 @@
 
 namespace nqc {
 
-// The exit codes: X(enumerator, value, name, meaning). Adding one: a row here, README's table
+// The exit codes: X(enumerator, value, name, meaning). Adding one: a row here, docs/cli.md's table
 // ("The nqc executable") and, for a code a batch job must act on, jobs/templates/run.sh.
 #define NQC_EXIT_CODES(X)                                                                                             \
   X(kExitOk, 0, "ok", "success: solved, written, counted, consistent, the run done (or finished before)")             \

@@ -166,7 +166,7 @@ bool flock_works(const std::string& path) {
 }
 
 // File access: HDF5's file locking where the file system supports flock, none where it does
-// not (README "Results on network file systems"): nqc never writes a file that another
+// not (docs/configs.md, "Results on network file systems"): nqc never writes a file that another
 // process reads (temporary name, then rename), and launches on one results directory are
 // serialized by its lock files (io/dir_lock.hpp), which need no flock.
 Handle file_access(const std::string& path) {

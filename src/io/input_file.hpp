@@ -22,7 +22,7 @@ namespace nqc {
 /// first kStreamHead bytes into memory (all of it when it ends there: then it is bytes in
 /// memory like any other), and a reader takes the rest in order with read_stream(), or into
 /// memory up to a limit with spool(), so that nothing reads a stream further than it needs
-/// (README, "Composition formats"). Not copyable; closes and unmaps on destruction.
+/// (docs/formats.md). Not copyable; closes and unmaps on destruction.
 class InputFile {
  public:
   /// The bytes of a stream that open() reads before anything looks at it (a format is told

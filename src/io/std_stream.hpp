@@ -1,5 +1,5 @@
 // "-" as a file name, the same for every option of nqc that names a file: standard output for
-// an output, standard input for an input (README, "The nqc executable"). An option that
+// an output, standard input for an input (docs/cli.md). An option that
 // cannot be a stream (a directory, a file read by name) refuses "-" with one line; the text
 // that usually goes to standard output beside a data output (a summary, a table) goes to
 // standard error while that output is "-", so that standard output holds the data alone.

@@ -26,8 +26,8 @@ namespace nqc {
 /// Q(1..n), 0 for an empty row)", "SOURCE: too many values (n must be at most 2147483647)".
 LoadedComposition parse_composition(std::string text, const std::string& source);
 
-/// What a text read from a stream (InputFile::is_stream) may have, read no further (README,
-/// "Composition formats"). The defaults are nqc's; smaller ones serve tests.
+/// What a text read from a stream (InputFile::is_stream) may have, read no further
+/// (docs/formats.md, "Streams"). The defaults are nqc's; smaller ones serve tests.
 struct StreamLimits {
   /// Values: the largest n, 2^31 - 1 (one more: "SOURCE: too many values (n must be at most
   /// 2147483647)").

@@ -204,7 +204,7 @@ template <bool kWide>
     if (used > static_cast<std::size_t>(kMaxN)) return false;
     // At most kGrow more, and no more than the rest of the text can hold (a value takes two
     // bytes at least): a composition of a few rows is not followed by 4 MiB of zeros, 1024 page
-    // faults and 3 ms, most of `nqc complete`'s time on it (README "Start-up").
+    // faults and 3 ms, most of `nqc complete`'s time on it (docs/cli.md, "Start-up").
     const std::size_t rest = static_cast<std::size_t>(begin + text.size() - p) / 2 + 1;
     out.out.resize(std::max(used + values, out.out.size() + std::min(kGrow, rest)));
     sink.dst = out.out.data() + used;

@@ -81,7 +81,7 @@ class CaseReporter {
   /// min(1 s, that interval) (1 s when there are no lines), so that no two lines show the
   /// same count for want of a report; in a world of more than 1,000 ranks every
   /// `world_size` / 1,000 seconds, so that rank 0's service answers about 1,000 reports a
-  /// second at any size (README, "Work distribution").
+  /// second at any size (docs/configs.md, "Progress").
   CaseReporter(WorkCounter& counter, double progress_interval_s, int world_size);
   void add(std::uint64_t cases, double cost_s);
   void flush();

@@ -1,4 +1,4 @@
-// The results directory of a run (README, "Experiments"): what a launch checks and
+// The results directory of a run (docs/configs.md): what a launch checks and
 // writes there before any shard runs, and at the merge. Rank 0 only; no MPI.
 #pragma once
 

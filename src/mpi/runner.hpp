@@ -27,7 +27,7 @@ struct RunOptions {
 /// setup_logging keeps it at info under -q, so that every launch ends with its summary.
 inline constexpr const char* kSummaryLogger = "nqc-summary";
 
-/// Runs an experiment on every rank of `session` (README, "Experiments"), in stages, each a
+/// Runs an experiment on every rank of `session` (docs/configs.md), in stages, each a
 /// function that throws typed errors (nqc::Error: their exit code ends the run on every rank):
 /// load (every rank: the config), plan (every rank: its shards and the pinned plan; a dry run
 /// then checks DIR and prints the plan, text or JSON, and ends), prepare (rank 0: the

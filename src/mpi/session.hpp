@@ -67,7 +67,7 @@ class MpiSession {
 /// like every other rank: its service thread answers while its main thread is busy in a case.
 /// Rank 0 takes and adds with atomics, without MPI. (MPI-3 RMA atomics were the first design:
 /// Open MPI 4.1's osc/rdma has none over TCP, and osc/pt2pt needs the target rank to enter MPI,
-/// so a rank busy in a long case held up every other rank: README "Work distribution".)
+/// so a rank busy in a long case held up every other rank: docs/configs.md, "Work distribution".)
 /// Needs MPI_THREAD_MULTIPLE (MpiSession asks for it). Serial sessions use plain counters.
 /// Construction and destruction are collective.
 class WorkCounter {

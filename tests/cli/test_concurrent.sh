@@ -59,7 +59,7 @@ check "the holder still holds the lock" kill -0 "$holder_pid"
 kill -TERM "$holder"
 wait "$holder"
 hrc=$?
-# (Open MPI's mpirun exits 1 after SIGTERM even when every rank stops cleanly: README.)
+# (Open MPI's mpirun exits 1 after SIGTERM even when every rank stops cleanly: docs/cli.md.)
 check "the holder, stopped by SIGTERM, ends (mpirun exit $hrc)" test "$hrc" -ne 0
 check "both ranks of the holder stopped cleanly (interrupted, rerun with --resume)" \
   test "$(grep -c 'interrupted .* rerun with --resume to continue' "$TMP/holder.err")" -eq 2

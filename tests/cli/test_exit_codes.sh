@@ -1,6 +1,6 @@
 #!/usr/bin/env bash
 # Exit codes: one table (src/io/errors.hpp, NQC_EXIT_CODES) that `nqc --help`
-# prints and README's table repeats word for word; jobs/templates/run.sh names them as nqc
+# prints and docs/cli.md's table repeats word for word; jobs/templates/run.sh names them as nqc
 # does; and the codes themselves: bad input 1, the system refusing a write 7 (a full device:
 # /dev/full, no root needed; the full and read-only file systems: test_full_disk.sh), out of
 # memory 8 (an address space too small for the board: ulimit -v), also inside a shard and under
@@ -17,18 +17,18 @@ HERE=$(cd "$(dirname "${BASH_SOURCE[0]}")" && pwd)
 # shellcheck source=lib.sh
 source "$HERE/lib.sh"
 
-# The table: `nqc --help`'s lines "  CODE NAME  MEANING", README's rows "| CODE | `NAME` | MEANING |".
+# The table: `nqc --help`'s lines "  CODE NAME  MEANING", docs/cli.md's rows "| CODE | `NAME` | MEANING |".
 run "$NQC" --help
 expect_exit 0 "nqc --help"
 sed -n '/^Exit codes:$/,$p' "$OUT_FILE" | sed -nE 's/^  ([0-9]+) ([a-z_]+) +(.*)$/\1|\2|\3/p' >"$TMP/help.table"
 awk '/^Exit codes, the same for every subcommand/ { on = 1 } on && /^\| [0-9]+ \|/ { print } on && /^$/ && seen { exit } on && /^\|/ { seen = 1 }' \
-  "$REPO/README.md" | sed -E 's/^\| ([0-9]+) \| `([a-z_]+)` \| (.*) \|$/\1|\2|\3/' >"$TMP/readme.table"
+  "$REPO/docs/cli.md" | sed -E 's/^\| ([0-9]+) \| `([a-z_]+)` \| (.*) \|$/\1|\2|\3/' >"$TMP/doc.table"
 check "nqc --help lists 9 exit codes, 0..8 ($(cut -d'|' -f1 "$TMP/help.table" | tr '\n' ' '))" \
   test "$(cut -d'|' -f1 "$TMP/help.table" | tr '\n' ' ')" = "0 1 2 3 4 5 6 7 8 "
-if diff_out=$(diff "$TMP/help.table" "$TMP/readme.table"); then
-  ok "README's exit-code table is nqc --help's, word for word"
+if diff_out=$(diff "$TMP/help.table" "$TMP/doc.table"); then
+  ok "docs/cli.md's exit-code table is nqc --help's, word for word"
 else
-  fail "README's exit-code table differs from nqc --help's (< help, > README)" "$diff_out"
+  fail "docs/cli.md's exit-code table differs from nqc --help's (< help, > docs/cli.md)" "$diff_out"
 fi
 check "7 is io_error, 8 out_of_memory" grep -qxE '7\|io_error\|.*' "$TMP/help.table"
 check "8 is out_of_memory" grep -qxE '8\|out_of_memory\|.*' "$TMP/help.table"

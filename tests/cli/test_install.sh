@@ -27,7 +27,7 @@ expect_exit 0 "python3 -m analysis --version from outside the repository"
 expect_stdout_line "nqc-analysis $version" "python3 -m analysis --version: the project's version"
 check "... is the installed package" grep -q "$PREFIX" <<<"$(cd "$TMP" && PYTHONPATH="$PREFIX/$site" "$PY" -c 'import analysis; print(analysis.__file__)')"
 check "configs installed" test -f "$PREFIX/share/nqc/configs/ci.json"
-for f in README.md LICENSE CITATION.cff REFERENCES.md; do check "$f installed" test -f "$PREFIX/share/doc/nqc/$f"; done
+for f in README.md LICENSE CITATION.cff docs/cli.md docs/REFERENCES.md; do check "$f installed" test -f "$PREFIX/share/doc/nqc/$f"; done
 
 # Completion: the subcommands and options come from nqc's --help.
 comp=$PREFIX/share/bash-completion/completions/nqc

@@ -210,15 +210,15 @@ expect_exit 0 "info of the instance run before its merge (2 ranks)"
 expect_stdout_contains "not merged: 7 shard files and 0 partial files read" "... its 7 shard files are read"
 check "... the same counts (got: $(info_table | tr -s ' \n' ' ;'))" test "$(info_table)" = "$want"
 
-# README's instance example, run as written from a copy of the repository's layout (tests/
-# and the built nqc at build/src/cli/nqc).
-README=$HERE/../../README.md
-mkdir -p "$TMP/readme/build/src/cli" && ln -s "$HERE/.." "$TMP/readme/tests" && ln -s "$NQC" "$TMP/readme/build/src/cli/nqc"
-sed -n '/^<!-- instance-example -->$/,/^<!-- \/instance-example -->$/p' "$README" | sed '/^```/d; /^<!--/d' >"$TMP/readme/example.sh"
-check "README: the instance example is there" test -s "$TMP/readme/example.sh"
-run bash -c "cd '$TMP/readme' && bash -e example.sh"
-expect_exit 0 "README's instance example runs as written"
+# The instance example of docs/configs.md, run as written from a copy of the repository's layout
+# (tests/ and the built nqc at build/src/cli/nqc).
+DOC=$HERE/../../docs/configs.md
+mkdir -p "$TMP/example/build/src/cli" && ln -s "$HERE/.." "$TMP/example/tests" && ln -s "$NQC" "$TMP/example/build/src/cli/nqc"
+sed -n '/^<!-- instance-example -->$/,/^<!-- \/instance-example -->$/p' "$DOC" | sed '/^```/d; /^<!--/d' >"$TMP/example/example.sh"
+check "docs/configs.md: the instance example is there" test -s "$TMP/example/example.sh"
+run bash -c "cd '$TMP/example' && bash -e example.sh"
+expect_exit 0 "docs/configs.md's instance example runs as written"
 rows=$(awk -F'|' 'NR > 2 { gsub(/ /, ""); print $2, $3, $4, $5, $6, $7, $8 }' "$OUT_FILE" | tr '\n' ';')
-check "README's instance example: its table by n and diags, $u5 + $u10 = 1240 of 2000 cases infeasible as the labels say (got: $rows)" \
+check "docs/configs.md's instance example: its table by n and diags, $u5 + $u10 = 1240 of 2000 cases infeasible as the labels say (got: $rows)" \
   test "$rows;$((u5 + u10))" = "10 5 1000 1000 $((1000 - u5)) $u5 0;10 10 1000 1000 $((1000 - u10)) $u10 0;;1240"
 summary

@@ -1,5 +1,5 @@
 #!/usr/bin/env bash
-# Start-up (README "Start-up"): nqc needs the C and C++ runtimes only. No MPI (count and run
+# Start-up (docs/cli.md, "Start-up"): nqc needs the C and C++ runtimes only. No MPI (count and run
 # are nqc-mpi's, which nqc becomes), no shared HDF5 and with it no libcurl, TLS or Kerberos,
 # no spdlog: the libraries that cost 10 to 15 ms at every start before. Checked on the ELF
 # files and on what the loader loads, never on the clock: the same on any machine.

@@ -1,7 +1,7 @@
 // What every fuzz target of tests/fuzz shares: the input as a file (the readers take paths,
 // as the nqc commands do), and the oracle for an error. A reader may refuse an input only
 // with the exception its contract names, whose message is one line that names the file
-// (README, "Composition formats"); anything else (another exception, a message
+// (docs/formats.md); anything else (another exception, a message
 // over two lines, a sanitizer report, a crash, a hang, a leak) is a finding.
 #pragma once
 

@@ -711,7 +711,7 @@ TEST_F(ResultsTest, PandasReadsCasesInOneLine) {
   for (std::uint64_t id = 0; id < 5000; ++id)
     shard.rows.push_back(make_row(id, 0, 8 + static_cast<std::int64_t>(id % 5)));
   write_shard(dir_, shard, {});
-  // README's lines ("Result files"): enums named from the file's own types, false_negative a
+  // docs/results.md's lines ("Reading a run"): enums named from the file's own types, false_negative a
   // bool, integer attributes integers.
   const std::string script = dir_.string() + "/read.py";
   std::ofstream(script)
