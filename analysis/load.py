@@ -103,7 +103,7 @@ ENGINE = "engine"
 #: solution_id, composition_id), instance runs read it from ``instance`` (with the diags in
 #: composition_id). Two runs of one config with different engines have the same values.
 COMPOSITION_KEYS = ("n", "k", "seed", "solution_id", "composition_id", INSTANCE)
-#: Instance files that nqc reads as CSPLib prob079 (src/io/csplib.cpp, is_param_file): by extension.
+#: Instance files that nqc reads as CSPLib prob079 (src/formats/csplib.cpp, is_param_file): by extension.
 PARAM_SUFFIX = ".param"
 #: What load_cases does with paths of different configs: refuse them, pool them (with a
 #: warning: one table over both), or keep them apart for the caller to group (analysis.groups).
@@ -422,7 +422,7 @@ UNCHECKED_TEXT = f"its variable-length text attributes have no {TEXT_CHECKSUM}"
 
 
 def _probe_seconds(path: Path) -> int:
-    """The child's time limit, nqc's rule (isolated_seconds in src/io/isolated.hpp): 5 s plus
+    """The child's time limit, nqc's rule (isolated_seconds in src/formats/isolated.hpp): 5 s plus
     1 s per 8 MiB of the file (damaged metadata can make HDF5 1.10 loop for ever)."""
     return 5 + min(path.stat().st_size >> 23, 86400)
 
@@ -449,7 +449,7 @@ def _is_variable_string(f: h5py.File, name: str) -> bool:
 
 def check_text_attributes(f: h5py.File, path: Path) -> str:
     """Checks the variable-length string root attributes of the open file `f` against
-    ``text_checksum`` before any of their values is read (nqc's check, src/io/hdf5_text.hpp):
+    ``text_checksum`` before any of their values is read (nqc's check, src/formats/hdf5_text.hpp):
     their values live in global heap collections, which HDF5 does not checksum and whose damage
     can crash HDF5 1.10. ``text_checksum`` holds 1 + 2N uint64: the XXH64 (seed 0) of the names
     of those attributes in byte order, each followed by a NUL byte, then of the bytes of each
@@ -666,7 +666,7 @@ def parse_hosts(text: str, world_size: int | None = None) -> dict[int, str]:
 
     nqc writes it as every host with its ranks, hosts in the order of their first rank,
     ``HOST:RANKS,HOST:RANKS``, RANKS ranges joined by ``+``: ``nqc-h0:0-1,nqc-h1:2-3``,
-    ``vm:0-2``, ``a:0+2,b:1+3`` (``launch_hosts`` in src/mpi/runner.cpp; schema 2.2). Before
+    ``vm:0-2``, ``a:0+2,b:1+3`` (``launch_hosts`` in src/runner/runner.cpp; schema 2.2). Before
     that (schema 2.1 and older) it held the distinct host names alone, comma-separated in the
     order of their first rank (``a,b``); a 2.2 launch that was killed before its ranks met
     keeps its rank 0's host name alone. From a bare name only rank 0's host is known (the first

@@ -47,7 +47,7 @@
 #include "engine_variants.hpp"
 #include "core/engine.hpp"
 #include "core/verifier.hpp"
-#include "io/csplib.hpp"
+#include "formats/csplib.hpp"
 
 using namespace nqc;
 namespace fs = std::filesystem;

@@ -7,9 +7,9 @@
 #include <cstdlib>
 #include <string>
 
-#include "io/composition_file.hpp"
-#include "io/errors.hpp"
-#include "io/input_file.hpp"
+#include "formats/composition_file.hpp"
+#include "system/errors.hpp"
+#include "formats/input_file.hpp"
 
 namespace {
 

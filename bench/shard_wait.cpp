@@ -26,7 +26,7 @@
 #include <thread>
 #include <vector>
 
-#include "mpi/session.hpp"
+#include "runner/session.hpp"
 
 namespace {
 

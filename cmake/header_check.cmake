@@ -11,6 +11,6 @@ foreach(header IN LISTS nqc_headers)
   list(APPEND nqc_header_units ${unit})
 endforeach()
 add_library(nqc_header_check OBJECT ${nqc_header_units})
-target_link_libraries(nqc_header_check PRIVATE nqc_mpi nqc_experiment nqc_io nqc_core CLI11::CLI11 spdlog::spdlog
+target_link_libraries(nqc_header_check PRIVATE nqc_runner nqc_experiment nqc_formats nqc_core CLI11::CLI11 spdlog::spdlog
   nqc_version nqc_warnings)
 target_compile_options(nqc_header_check PRIVATE -O0 -g0)

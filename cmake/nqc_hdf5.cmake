@@ -1,4 +1,4 @@
-# Target nqc_hdf5: the HDF5 C library for nqc_io (docs/cli.md, "Start-up").
+# Target nqc_hdf5: the HDF5 C library for nqc_formats (docs/cli.md, "Start-up").
 #
 # Debian's shared libhdf5 needs libcurl and libcrypto for its read-only S3 driver (ROS3), which
 # nqc never uses, and with them GnuTLS, Kerberos, LDAP, SSH and 25 more: 33 shared libraries

@@ -23,7 +23,7 @@ from conftest import REPO, png_size
 
 
 def nqc_hosts(host_of_rank: list[str]) -> str:
-    """The `hosts` text as nqc writes it (src/mpi/runner.cpp, launch_hosts): hosts in the order of
+    """The `hosts` text as nqc writes it (src/runner/runner.cpp, launch_hosts): hosts in the order of
     their first rank, each with its ranks as ranges joined by "+"."""
     ranks: dict[str, list[int]] = {}
     for rank, host in enumerate(host_of_rank):

@@ -16,9 +16,9 @@
 #include "experiment/engine_params.hpp"
 #include "experiment/plan.hpp"
 #include "experiment/results.hpp"
-#include "io/durable.hpp"
-#include "io/errors.hpp"
-#include "io/std_stream.hpp"
+#include "system/durable.hpp"
+#include "system/errors.hpp"
+#include "system/std_stream.hpp"
 
 namespace nqc::cli {
 namespace {
@@ -63,7 +63,7 @@ Runner add_aggregate(CLI::App& app) {
         throw InputError(p + ": given twice (its cases would count twice)");
     }
     if (!csv->empty() && !is_std_stream(*csv)) {
-      // Where the CSV lands, its links followed as the write follows them (io/durable.hpp).
+      // Where the CSV lands, its links followed as the write follows them (system/durable.hpp).
       const auto target = resolved_output_path(*csv);
       for (const auto& p : seen)
         if (target == p || target == p / "results.h5" || target.parent_path() == p / "shards")

@@ -8,8 +8,8 @@
 #include "core/rng.hpp"
 #include "core/sampling.hpp"
 #include "core/verifier.hpp"
-#include "io/composition_file.hpp"
-#include "io/errors.hpp"
+#include "formats/composition_file.hpp"
+#include "system/errors.hpp"
 
 namespace nqc::cli {
 namespace {

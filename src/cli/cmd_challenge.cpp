@@ -10,9 +10,9 @@
 #include "cli/commands.hpp"
 #include "core/challenge.hpp"
 #include "core/sampling.hpp"
-#include "io/errors.hpp"
-#include "io/composition_file.hpp"
-#include "io/std_stream.hpp"
+#include "system/errors.hpp"
+#include "formats/composition_file.hpp"
+#include "system/std_stream.hpp"
 
 namespace nqc::cli {
 

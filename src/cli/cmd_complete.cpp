@@ -7,11 +7,11 @@
 #include "core/engine_options.hpp"
 #include "core/verifier.hpp"
 #include "experiment/engine_params.hpp"
-#include "io/csplib.hpp"
-#include "io/composition_file.hpp"
-#include "io/errors.hpp"
-#include "io/input_file.hpp"
-#include "io/std_stream.hpp"
+#include "formats/csplib.hpp"
+#include "formats/composition_file.hpp"
+#include "system/errors.hpp"
+#include "formats/input_file.hpp"
+#include "system/std_stream.hpp"
 
 namespace nqc::cli {
 

@@ -6,9 +6,9 @@
 
 #include "cli/commands.hpp"
 #include "core/counting.hpp"
-#include "io/errors.hpp"
-#include "mpi/count.hpp"
-#include "mpi/session.hpp"
+#include "system/errors.hpp"
+#include "runner/count.hpp"
+#include "runner/session.hpp"
 
 namespace nqc::cli {
 

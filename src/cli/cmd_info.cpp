@@ -16,8 +16,8 @@
 #include "experiment/launches.hpp"
 #include "experiment/result_schema.hpp"
 #include "experiment/results.hpp"
-#include "io/errors.hpp"
-#include "io/std_stream.hpp"
+#include "system/errors.hpp"
+#include "system/std_stream.hpp"
 
 namespace nqc::cli {
 namespace {

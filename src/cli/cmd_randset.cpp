@@ -8,8 +8,8 @@
 #include "cli/commands.hpp"
 #include "core/random_fill.hpp"
 #include "core/rng.hpp"
-#include "io/errors.hpp"
-#include "io/std_stream.hpp"
+#include "system/errors.hpp"
+#include "system/std_stream.hpp"
 
 namespace nqc::cli {
 

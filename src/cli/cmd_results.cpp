@@ -11,11 +11,11 @@
 #include "experiment/result_schema.hpp"
 #include "experiment/results.hpp"
 #include "experiment/worker.hpp"
-#include "io/csplib.hpp"
-#include "io/errors.hpp"
-#include "io/std_stream.hpp"
-#include "io/text_format.hpp"
-#include "io/text_input.hpp"
+#include "formats/csplib.hpp"
+#include "system/errors.hpp"
+#include "system/std_stream.hpp"
+#include "formats/text_format.hpp"
+#include "formats/text_input.hpp"
 
 namespace nqc::cli {
 namespace {

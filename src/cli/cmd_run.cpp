@@ -13,10 +13,10 @@
 
 #include "cli/commands.hpp"
 #include "experiment/config.hpp"
-#include "io/errors.hpp"
-#include "io/std_stream.hpp"
-#include "mpi/runner.hpp"
-#include "mpi/session.hpp"
+#include "system/errors.hpp"
+#include "system/std_stream.hpp"
+#include "runner/runner.hpp"
+#include "runner/session.hpp"
 
 namespace nqc::cli {
 namespace {

@@ -14,7 +14,7 @@
 #include <CLI/CLI.hpp>
 
 #include "core/composition.hpp"
-#include "io/std_stream.hpp"
+#include "system/std_stream.hpp"
 
 namespace nqc::cli {
 
@@ -73,7 +73,7 @@ Runner add_info(CLI::App& app);
 Runner add_challenge(CLI::App& app);
 
 /// nqc-mpi only (cli/logging.cpp). Sets the spdlog default logger: stderr, "[time] [rank R] [level] message", at
-/// `level` (warn when `quiet`); and kSummaryLogger (mpi/runner.hpp) on the same sink, at info when `quiet`, so that -q
+/// `level` (warn when `quiet`); and kSummaryLogger (runner/runner.hpp) on the same sink, at info when `quiet`, so that -q
 /// keeps the end-of-launch summary.
 void setup_logging(int rank, const std::string& level, bool quiet);
 

@@ -11,7 +11,7 @@
 #include <system_error>
 
 #include "cli/commands.hpp"
-#include "io/errors.hpp"
+#include "system/errors.hpp"
 
 #if !defined(NQC_MPI_PROGRAM_DIR) || !defined(NQC_MPI_PROGRAM_BUILT)
 #error \

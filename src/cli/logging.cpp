@@ -3,7 +3,7 @@
 #include <spdlog/spdlog.h>
 
 #include "cli/commands.hpp"
-#include "mpi/runner.hpp"
+#include "runner/runner.hpp"
 
 namespace nqc::cli {
 

@@ -14,8 +14,8 @@
 
 #include "cli/commands.hpp"
 #include "experiment/results.hpp"
-#include "io/durable.hpp"
-#include "io/errors.hpp"
+#include "system/durable.hpp"
+#include "system/errors.hpp"
 #include "nqc/version.hpp"
 
 namespace {

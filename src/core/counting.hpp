@@ -24,7 +24,7 @@ struct CountResult {
 /// (OEIS A000170).
 /// - The empty board (no queen, no excluded diagonal) with n <= 64: QueensCounter over the
 ///   prefixes of queens_prefix_depth(n) rows, in order (what `mpirun nqc count N` splits
-///   among ranks: mpi/count.hpp).
+///   among ranks: runner/count.hpp).
 /// - Any other composition whose residual has at most kBitboardMaxFree free rows:
 ///   count_bitboard (engines/bitboard.hpp: minimum remaining values and forward checking on
 ///   words; on n = 16 with one queen given, 40x fewer nodes and 9x less time than a

@@ -11,7 +11,7 @@
 #include <string_view>
 
 #include "core/engine.hpp"
-#include "io/csplib.hpp"
+#include "formats/csplib.hpp"
 
 namespace nqc {
 

@@ -21,7 +21,7 @@ inline constexpr int kSchemaMajor = 2;
 /// 2.0 stores `false_negative` as an HDF5 bool enum (FALSE, TRUE), `engine` and `limit` as
 /// enums of their names instead of strings, and integer root attributes as integers; 2.1 text
 /// root attributes as variable-length strings (h5py: str) under the checksum attribute
-/// text_checksum (io/hdf5_text.hpp; fixed-length strings before); 2.2 `start_s`.
+/// text_checksum (formats/hdf5_text.hpp; fixed-length strings before); 2.2 `start_s`.
 inline constexpr int kSchemaMinor = 2;
 /// The oldest major version this nqc reads (1.x: engine and limit as 24-byte strings).
 inline constexpr int kSchemaOldestMajor = 1;

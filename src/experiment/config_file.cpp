@@ -3,8 +3,8 @@
 #include <set>
 
 #include "experiment/config.hpp"
-#include "io/errors.hpp"
-#include "io/text_input.hpp"
+#include "system/errors.hpp"
+#include "formats/text_input.hpp"
 
 namespace nqc {
 namespace {

@@ -5,8 +5,8 @@
 #include <regex>
 #include <stdexcept>
 
-#include "io/errors.hpp"
-#include "io/text_input.hpp"
+#include "system/errors.hpp"
+#include "formats/text_input.hpp"
 
 namespace nqc {
 namespace {

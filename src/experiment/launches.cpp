@@ -14,10 +14,10 @@
 
 #include <nlohmann/json.hpp>
 
-#include "io/dir_lock.hpp"
-#include "io/durable.hpp"
-#include "io/errors.hpp"
-#include "io/text_input.hpp"
+#include "system/dir_lock.hpp"
+#include "system/durable.hpp"
+#include "system/errors.hpp"
+#include "formats/text_input.hpp"
 
 namespace nqc {
 namespace {

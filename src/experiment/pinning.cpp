@@ -4,9 +4,9 @@
 #include <array>
 #include <map>
 
-#include "io/errors.hpp"
-#include "io/hash.hpp"
-#include "io/text_input.hpp"
+#include "system/errors.hpp"
+#include "formats/hash.hpp"
+#include "formats/text_input.hpp"
 
 namespace nqc {
 namespace {

@@ -2,10 +2,10 @@
 
 #include "core/engine.hpp"
 #include "experiment/case_row.hpp"
-#include "io/csplib.hpp"
-#include "io/errors.hpp"
-#include "io/hash.hpp"
-#include "io/text_format.hpp"
+#include "formats/csplib.hpp"
+#include "system/errors.hpp"
+#include "formats/hash.hpp"
+#include "formats/text_format.hpp"
 
 #include <algorithm>
 #include <cmath>

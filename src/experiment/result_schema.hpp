@@ -64,10 +64,10 @@ std::string_view stop_reason_name(std::uint8_t code);
 enum class AttributeType : std::uint8_t {
   text,      ///< UTF-8 string: variable-length since 2.1 (h5py: str), fixed-length in 1.2 to 2.0
   integer,   ///< int64 (since 2.0; a decimal string before)
-  checksum,  ///< text_checksum: 1 + 2N uint64 (io/hdf5_text.hpp; since 2.1)
+  checksum,  ///< text_checksum: 1 + 2N uint64 (formats/hdf5_text.hpp; since 2.1)
 };
 
-/// The attribute that checks the text attributes before they are read (io/hdf5_text.hpp).
+/// The attribute that checks the text attributes before they are read (formats/hdf5_text.hpp).
 inline constexpr std::string_view kTextChecksum = "text_checksum";
 
 /// One root attribute of result files (NQC_ROOT_ATTRIBUTES, and kTextChecksum).

@@ -4,7 +4,7 @@
 //   root attributes  those of the file's kind (root_attributes()), from the caller's
 //                    RootAttributes, schema_version ("MAJOR.MINOR") and shard_id set here;
 //                    text as variable-length UTF-8 strings (since 2.1: h5py gives str) written
-//                    first, then text_checksum (io/hdf5_text.hpp: their global heap, which
+//                    first, then text_checksum (formats/hdf5_text.hpp: their global heap, which
 //                    HDF5 does not checksum, checked before any is read); fixed-length strings
 //                    in 1.2 to 2.0, variable-length ones without a checksum up to 1.1 (read in
 //                    a child process); integers as int64 (since 2.0; decimal strings before).
@@ -44,14 +44,14 @@
 #include <type_traits>
 #include <vector>
 
-#include "io/dir_lock.hpp"
-#include "io/durable.hpp"
-#include "io/errors.hpp"
-#include "io/hdf5.hpp"
-#include "io/hash.hpp"
-#include "io/hdf5_text.hpp"
-#include "io/isolated.hpp"
-#include "io/text_input.hpp"
+#include "system/dir_lock.hpp"
+#include "system/durable.hpp"
+#include "system/errors.hpp"
+#include "formats/hdf5.hpp"
+#include "formats/hash.hpp"
+#include "formats/hdf5_text.hpp"
+#include "formats/isolated.hpp"
+#include "formats/text_input.hpp"
 #include "core/engine.hpp"
 #include "experiment/aggregate.hpp"
 #include "experiment/launches.hpp"

@@ -11,8 +11,8 @@
 #include "experiment/case_row.hpp"
 #include "experiment/launches.hpp"
 #include "experiment/root_attributes.hpp"
-#include "io/durable.hpp"
-#include "io/errors.hpp"
+#include "system/durable.hpp"
+#include "system/errors.hpp"
 
 namespace nqc {
 
@@ -36,7 +36,7 @@ std::filesystem::path shard_path(const std::filesystem::path& dir, std::uint64_t
 void write_shard(const std::filesystem::path& dir, const ShardData& shard, const RootAttributes& attrs);
 
 /// write_shard without the last step: the file is written and closed under its temporary
-/// name, and commit_file (io/durable.hpp; or a BackgroundWriter) makes it durable and names
+/// name, and commit_file (system/durable.hpp; or a BackgroundWriter) makes it durable and names
 /// it. Throws nqc::IoError (then no temporary file is left).
 PendingFile write_shard_pending(const std::filesystem::path& dir, const ShardData& shard, const RootAttributes& attrs);
 
@@ -111,7 +111,7 @@ struct ResultFile {
 /// (schema 2.1) are read only after text_checksum matches. A file in the format of schema 1.0
 /// or 1.1 (no checksums: HDF5 superblock 0 or 1), or one with variable-length text attributes
 /// but no text_checksum (not written so by nqc), is read in a child process only
-/// (io/isolated.hpp), so that damage that crashes the HDF5 library, makes it loop or
+/// (formats/isolated.hpp), so that damage that crashes the HDF5 library, makes it loop or
 /// corrupts its memory is reported as damage ("reading it crashed the HDF5 library
 /// (SIGSEGV)") instead.
 ResultFile read_result_file(const std::filesystem::path& file, unsigned parts = kEverything);

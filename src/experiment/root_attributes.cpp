@@ -4,7 +4,7 @@
 #include "experiment/config.hpp"
 #include "experiment/launches.hpp"
 #include "experiment/pinning.hpp"
-#include "io/dir_lock.hpp"
+#include "system/dir_lock.hpp"
 
 namespace nqc {
 

@@ -11,8 +11,8 @@
 #include "core/sampling.hpp"
 #include "core/verifier.hpp"
 #include "experiment/result_schema.hpp"
-#include "io/csplib.hpp"
-#include "io/text_format.hpp"
+#include "formats/csplib.hpp"
+#include "formats/text_format.hpp"
 
 namespace nqc {
 namespace {

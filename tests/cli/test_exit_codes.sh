@@ -1,5 +1,5 @@
 #!/usr/bin/env bash
-# Exit codes: one table (src/io/errors.hpp, NQC_EXIT_CODES) that `nqc --help`
+# Exit codes: one table (src/system/errors.hpp, NQC_EXIT_CODES) that `nqc --help`
 # prints and docs/cli.md's table repeats word for word; jobs/templates/run.sh names them as nqc
 # does; and the codes themselves: bad input 1, the system refusing a write 7 (a full device:
 # /dev/full, no root needed; the full and read-only file systems: test_full_disk.sh), out of

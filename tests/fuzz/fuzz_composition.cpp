@@ -6,8 +6,8 @@
 #include <new>
 
 #include "fuzz_common.hpp"
-#include "io/composition_file.hpp"
-#include "io/errors.hpp"
+#include "formats/composition_file.hpp"
+#include "system/errors.hpp"
 
 extern "C" int LLVMFuzzerTestOneInput(const std::uint8_t* data, std::size_t size) {
   const std::filesystem::path file = nqc::fuzz::as_file(data, size, "composition");

@@ -10,7 +10,7 @@
 #include "experiment/config.hpp"
 #include "experiment/pinning.hpp"
 #include "fuzz_common.hpp"
-#include "io/errors.hpp"
+#include "system/errors.hpp"
 
 extern "C" int LLVMFuzzerTestOneInput(const std::uint8_t* data, std::size_t size) {
   const std::filesystem::path file = nqc::fuzz::as_file(data, size, "config.json");

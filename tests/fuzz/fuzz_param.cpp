@@ -5,8 +5,8 @@
 #include <new>
 
 #include "fuzz_common.hpp"
-#include "io/csplib.hpp"
-#include "io/errors.hpp"
+#include "formats/csplib.hpp"
+#include "system/errors.hpp"
 
 extern "C" int LLVMFuzzerTestOneInput(const std::uint8_t* data, std::size_t size) {
   const std::filesystem::path file = nqc::fuzz::as_file(data, size, "instance.param");

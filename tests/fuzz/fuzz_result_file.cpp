@@ -8,7 +8,7 @@
 // 2 or 3, schema 1.2 on: read in this process, text attributes of 2.1 once text_checksum
 // matches) and inputs without the HDF5 signature.
 // fuzz_result_file_old (NQC_FUZZ_OLD_FORMAT): inputs in the original format (superblock 0
-// or 1, schema 1.0 and 1.1), which nqc reads in a child process (io/isolated.hpp): a fork
+// or 1, schema 1.0 and 1.1), which nqc reads in a child process (formats/isolated.hpp): a fork
 // per input, and up to 5 s for an input on which HDF5 loops, so it runs about 100x fewer
 // inputs per second and would starve the first kind if they shared a target. Each rejects the
 // other's inputs (-1: not kept in its corpus).
@@ -19,8 +19,8 @@
 
 #include "experiment/results.hpp"
 #include "fuzz_common.hpp"
-#include "io/errors.hpp"
-#include "io/hdf5.hpp"
+#include "system/errors.hpp"
+#include "formats/hdf5.hpp"
 
 extern "C" int LLVMFuzzerTestOneInput(const std::uint8_t* data, std::size_t size) {
   const int version = nqc::h5::superblock_version(std::string_view(reinterpret_cast<const char*>(data), size));

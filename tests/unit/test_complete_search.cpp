@@ -15,7 +15,7 @@
 #include "core/engines/sat.hpp"
 #include "core/sampling.hpp"
 #include "core/verifier.hpp"
-#include "io/csplib.hpp"
+#include "formats/csplib.hpp"
 
 namespace nqc {
 namespace {

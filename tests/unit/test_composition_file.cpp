@@ -12,11 +12,11 @@
 
 #include "core/construction.hpp"
 #include "fifo_writer.hpp"
-#include "io/composition_file.hpp"
-#include "io/errors.hpp"
-#include "io/hdf5.hpp"
-#include "io/input_file.hpp"
-#include "io/text_format.hpp"
+#include "formats/composition_file.hpp"
+#include "system/errors.hpp"
+#include "formats/hdf5.hpp"
+#include "formats/input_file.hpp"
+#include "formats/text_format.hpp"
 
 namespace nqc {
 namespace {

@@ -11,7 +11,7 @@
 #include "core/engine_options.hpp"
 #include "experiment/config.hpp"
 #include "experiment/engine_params.hpp"
-#include "io/errors.hpp"
+#include "system/errors.hpp"
 
 namespace nqc {
 namespace {

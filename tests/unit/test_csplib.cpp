@@ -9,8 +9,8 @@
 #include "core/counting.hpp"
 #include "core/engine.hpp"
 #include "core/verifier.hpp"
-#include "io/csplib.hpp"
-#include "io/errors.hpp"
+#include "formats/csplib.hpp"
+#include "system/errors.hpp"
 
 namespace nqc {
 namespace {

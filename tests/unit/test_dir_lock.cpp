@@ -6,7 +6,7 @@
 #include <filesystem>
 #include <fstream>
 
-#include "io/dir_lock.hpp"
+#include "system/dir_lock.hpp"
 
 namespace nqc {
 namespace {

@@ -92,7 +92,7 @@ TEST(Count, SymmetricCounterAgreesWithThePlainSearch) {
     EXPECT_EQ(count_completions(Composition(n), Limits{}).completions, plain_queens(n)) << "n = " << n;
 }
 
-// What `mpirun -np K nqc count N` does (mpi/count.cpp), with K counters in one process:
+// What `mpirun -np K nqc count N` does (runner/count.cpp), with K counters in one process:
 // each lists the same prefixes; prefix i goes to counter `owner(i)`; the listing counts once.
 template <class Owner>
 CountResult count_split(Index n, int depth, int ranks, Owner owner) {

@@ -9,9 +9,9 @@
 #include <string>
 #include <system_error>
 
-#include "io/errors.hpp"
-#include "io/hdf5.hpp"
-#include "io/text_input.hpp"
+#include "system/errors.hpp"
+#include "formats/hdf5.hpp"
+#include "formats/text_input.hpp"
 
 namespace nqc {
 namespace {

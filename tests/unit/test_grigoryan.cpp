@@ -13,7 +13,7 @@
 #include "core/rng.hpp"
 #include "core/sampling.hpp"
 #include "core/verifier.hpp"
-#include "io/text_format.hpp"
+#include "formats/text_format.hpp"
 
 namespace nqc {
 namespace {

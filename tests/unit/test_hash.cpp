@@ -5,8 +5,8 @@
 #include <filesystem>
 #include <fstream>
 
-#include "io/errors.hpp"
-#include "io/hash.hpp"
+#include "system/errors.hpp"
+#include "formats/hash.hpp"
 
 namespace nqc {
 namespace {

@@ -1,6 +1,6 @@
-// io/isolated: work run in a child process, its result or error brought back, its death
+// formats/isolated: work run in a child process, its result or error brought back, its death
 // reported.
-#include "io/isolated.hpp"
+#include "formats/isolated.hpp"
 
 #include <gtest/gtest.h>
 #include <unistd.h>
@@ -12,8 +12,8 @@
 #include <string>
 #include <vector>
 
-#include "io/errors.hpp"
-#include "io/hdf5.hpp"
+#include "system/errors.hpp"
+#include "formats/hdf5.hpp"
 
 namespace nqc {
 namespace {

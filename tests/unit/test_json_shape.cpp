@@ -5,7 +5,7 @@
 #include <stdexcept>
 
 #include "experiment/json_shape.hpp"
-#include "io/errors.hpp"
+#include "system/errors.hpp"
 
 namespace nqc {
 namespace {

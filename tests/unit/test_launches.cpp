@@ -11,8 +11,8 @@
 #include <vector>
 
 #include "experiment/launches.hpp"
-#include "io/durable.hpp"
-#include "io/errors.hpp"
+#include "system/durable.hpp"
+#include "system/errors.hpp"
 
 namespace nqc {
 namespace {

@@ -7,7 +7,7 @@
 #include <string>
 
 #include "experiment/config.hpp"
-#include "io/errors.hpp"
+#include "system/errors.hpp"
 
 namespace nqc {
 namespace {

@@ -1,8 +1,8 @@
-// The progress line of `nqc run` (src/mpi/progress.hpp): counts, rate and an
+// The progress line of `nqc run` (src/runner/progress.hpp): counts, rate and an
 // ETA weighted by the plan's cost estimate, not by the count of cases.
 #include <gtest/gtest.h>
 
-#include "mpi/progress.hpp"
+#include "runner/progress.hpp"
 
 namespace nqc {
 namespace {

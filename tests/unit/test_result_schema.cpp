@@ -13,7 +13,7 @@
 #include "core/engine.hpp"
 #include "experiment/result_schema.hpp"
 #include "experiment/results.hpp"
-#include "io/hdf5.hpp"
+#include "formats/hdf5.hpp"
 
 namespace nqc {
 namespace {

@@ -22,10 +22,10 @@
 #include "core/engine.hpp"
 #include "experiment/result_schema.hpp"
 #include "experiment/results.hpp"
-#include "io/dir_lock.hpp"
-#include "io/errors.hpp"
-#include "io/hdf5.hpp"
-#include "io/hdf5_text.hpp"
+#include "system/dir_lock.hpp"
+#include "system/errors.hpp"
+#include "formats/hdf5.hpp"
+#include "formats/hdf5_text.hpp"
 
 namespace nqc {
 namespace {

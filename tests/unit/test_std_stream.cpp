@@ -9,9 +9,9 @@
 #include <iterator>
 #include <sstream>
 
-#include "io/durable.hpp"
-#include "io/errors.hpp"
-#include "io/std_stream.hpp"
+#include "system/durable.hpp"
+#include "system/errors.hpp"
+#include "system/std_stream.hpp"
 
 namespace nqc {
 namespace {

@@ -11,10 +11,10 @@
 #include <sstream>
 
 #include "fifo_writer.hpp"
-#include "io/errors.hpp"
-#include "io/input_file.hpp"
-#include "io/text_format.hpp"
-#include "io/text_input.hpp"
+#include "system/errors.hpp"
+#include "formats/input_file.hpp"
+#include "formats/text_format.hpp"
+#include "formats/text_input.hpp"
 
 namespace nqc {
 namespace {

@@ -1,4 +1,4 @@
-// The one text discipline (io/text_input.hpp) and every reader that uses it: compositions,
+// The one text discipline (formats/text_input.hpp) and every reader that uses it: compositions,
 // CSPLib .param files and JSON configs read a byte-order mark, LF, CRLF and CR line ends,
 // tabs and a missing final newline alike, and quote bytes that are not printable as escapes.
 #include <gtest/gtest.h>
@@ -10,12 +10,12 @@
 
 #include "experiment/config.hpp"
 #include "fifo_writer.hpp"
-#include "io/composition_file.hpp"
-#include "io/csplib.hpp"
-#include "io/errors.hpp"
-#include "io/input_file.hpp"
-#include "io/text_format.hpp"
-#include "io/text_input.hpp"
+#include "formats/composition_file.hpp"
+#include "formats/csplib.hpp"
+#include "system/errors.hpp"
+#include "formats/input_file.hpp"
+#include "formats/text_format.hpp"
+#include "formats/text_input.hpp"
 
 namespace nqc {
 namespace {

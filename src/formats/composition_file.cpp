@@ -1,0 +1,465 @@
+#include "formats/composition_file.hpp"
+
+#include <fcntl.h>
+#include <unistd.h>
+
+#include <algorithm>
+#include <bit>
+#include <cctype>
+#include <cerrno>
+#include <cstdio>
+#include <cstring>
+#include <fstream>
+#include <iostream>
+#include <limits>
+#include <optional>
+#include <stdexcept>
+
+#include "core/verifier.hpp"
+#include "system/durable.hpp"
+#include "system/errors.hpp"
+#include "formats/hdf5.hpp"
+#include "formats/input_file.hpp"
+#include "formats/isolated.hpp"
+#include "system/std_stream.hpp"
+#include "formats/stream_values.hpp"
+#include "formats/text_format.hpp"
+
+namespace nqc {
+namespace {
+
+constexpr std::uint64_t kMaxN = kMaxBoardSize;
+constexpr std::string_view kBinaryMagic{"\x89NQC\r\n\x1a\n", 8};
+constexpr std::size_t kHeaderBytes = 24;
+constexpr std::uint32_t kBinaryVersion = 1;
+constexpr char kDataset[] = "composition";
+constexpr std::size_t kHdf5ChunkValues = std::size_t{1} << 20;
+
+std::string out_of_range(const std::string& source, std::size_t row, const std::string& value, std::uint64_t n) {
+  return source + ": row " + std::to_string(row + 1) + ": value " + value + " is out of range 0.." + std::to_string(n);
+}
+
+// --- binary ----------------------------------------------------------------------------------
+
+template <typename T>
+T byteswap(T v) {
+  if constexpr (sizeof(T) == 4)
+    return __builtin_bswap32(v);
+  else
+    return __builtin_bswap64(v);
+}
+
+template <typename T>
+T little_endian(const char* p) {
+  T v;
+  std::memcpy(&v, p, sizeof v);
+  if constexpr (std::endian::native == std::endian::big) v = byteswap(v);
+  return v;
+}
+
+template <typename T>
+void put_little_endian(char* p, T v) {
+  if constexpr (std::endian::native == std::endian::big) v = byteswap(v);
+  std::memcpy(p, &v, sizeof v);
+}
+
+// The n of a binary header, its magic, version, flags and n checked: `b` is the file's first
+// bytes (all of them when it has fewer than 24).
+std::uint64_t binary_n(std::string_view b, const std::string& name) {
+  const std::size_t head = std::min(b.size(), kBinaryMagic.size());
+  if (b.substr(0, head) != kBinaryMagic.substr(0, head))
+    throw InputError(name + ": not an nqc binary composition: bad magic");
+  if (b.size() < kHeaderBytes)
+    throw InputError(name + ": truncated: the binary header has 24 bytes, the file has " + std::to_string(b.size()) +
+                     " bytes");
+  if (const auto version = little_endian<std::uint32_t>(b.data() + 8); version != kBinaryVersion)
+    throw InputError(name + ": unsupported nqc binary version " + std::to_string(version) +
+                     " (this nqc reads version 1)");
+  if (const auto flags = little_endian<std::uint32_t>(b.data() + 12); flags != 0) {
+    char hex[16];
+    std::snprintf(hex, sizeof hex, "0x%08x", flags);
+    throw InputError(name + ": unsupported nqc binary flags " + hex + " (this nqc reads flags 0)");
+  }
+  const auto n = little_endian<std::uint64_t>(b.data() + 16);
+  if (n == 0 || n > kMaxN)
+    throw InputError(name + ": header n = " + std::to_string(n) + " is out of range " + kBoardSizes);
+  return n;
+}
+
+// "NAME: truncated: ..." or "NAME: trailing data: ..." for a file of `size` bytes ("at least"
+// for a stream read no further) whose header says n.
+std::string wrong_size(const std::string& name, std::uint64_t n, std::uint64_t size, bool at_least = false) {
+  const std::uint64_t expected = kHeaderBytes + 4 * n;
+  return name + (size < expected ? ": truncated" : ": trailing data") + ": header says n = " + std::to_string(n) +
+         " (24 + 4n = " + std::to_string(expected) + " bytes), the file has " + (at_least ? "at least " : "") +
+         std::to_string(size) + " bytes";
+}
+
+LoadedComposition read_binary(const InputFile& in) {
+  const std::string_view b = in.bytes();
+  const std::string& name = in.name();
+  const std::uint64_t n = binary_n(b, name);
+  if (b.size() != kHeaderBytes + 4 * n) throw InputError(wrong_size(name, n, b.size()));
+  LoadedComposition out;
+  out.source = name;
+  out.format = CompositionFormat::binary;
+  std::vector<Index>& q = out.composition.q;
+  q.reserve(n);
+  advise_huge_pages(q.data(), n * sizeof(Index));
+  // Copied in steps that stay in the cache for the range check; the file's pages are given
+  // back every 64 MiB, so that memory peaks at about the 4n bytes of the composition.
+  constexpr std::size_t kStep = std::size_t{1} << 16;
+  constexpr std::size_t kReleaseEvery = std::size_t{1} << 24;
+  const auto* values = reinterpret_cast<const std::uint32_t*>(b.data() + kHeaderBytes);  // 8-byte aligned
+  std::size_t released = 0;
+  for (std::size_t first = 0; first < n; first += kStep) {
+    const std::size_t count = std::min<std::size_t>(kStep, n - first);
+    q.insert(q.end(), values + first, values + first + count);
+    std::uint32_t largest = 0;
+    for (std::size_t i = first; i < first + count; ++i) {
+      if constexpr (std::endian::native == std::endian::big)
+        q[i] = static_cast<Index>(byteswap(static_cast<std::uint32_t>(q[i])));
+      largest = std::max(largest, static_cast<std::uint32_t>(q[i]));
+    }
+    if (largest > n) {
+      const auto bad = std::find_if(q.begin() + static_cast<std::ptrdiff_t>(first), q.end(),
+                                    [n](Index v) { return static_cast<std::uint32_t>(v) > n; });
+      throw InputError(out_of_range(name, static_cast<std::size_t>(bad - q.begin()),
+                                    std::to_string(static_cast<std::uint32_t>(*bad)), n));
+    }
+    if ((first + count) % kReleaseEvery == 0) {
+      in.release(released, kHeaderBytes + 4 * (first + count));
+      released = kHeaderBytes + 4 * (first + count);
+    }
+  }
+  in.release(released, b.size());
+  return out;
+}
+
+// A binary composition from a stream (InputFile::is_stream): the values as they arrive, into
+// chunks (memory: the values read); then one byte more, to find trailing data. The messages
+// are a file's, in its order (the size before a value out of range), but that of trailing
+// data, which says "at least 24 + 4n + 1 bytes".
+LoadedComposition read_binary_stream(const InputFile& in) {
+  const std::string_view head = in.bytes();
+  const std::string& name = in.name();
+  const std::uint64_t n = binary_n(head, name);
+  const std::uint64_t expected = kHeaderBytes + 4 * n;
+  std::size_t head_at = kHeaderBytes;
+  // Up to `count` bytes of values, fewer only at the end.
+  const auto fill = [&](char* out, std::size_t count) {
+    std::size_t got = std::min<std::size_t>(count, head.size() - std::min(head_at, head.size()));
+    std::memcpy(out, head.data() + head_at, got);
+    head_at += got;
+    for (std::size_t more = 1; got < count && more > 0; got += more) more = in.read_stream(out + got, count - got);
+    return got;
+  };
+  constexpr std::size_t kStep = std::size_t{1} << 16;
+  StreamValues values;
+  std::uint64_t size = kHeaderBytes;
+  std::optional<std::uint64_t> first_above;  // the first row with a value above n
+  for (std::uint64_t row = 0; row < n;) {
+    const auto count = static_cast<std::size_t>(std::min<std::uint64_t>(kStep, n - row));
+    Index* const at = values.room(count).data() + values.used();
+    const std::size_t got = fill(reinterpret_cast<char*>(at), 4 * count);
+    size += got;
+    for (std::size_t i = 0; i < got / 4; ++i) {
+      if constexpr (std::endian::native == std::endian::big)
+        at[i] = static_cast<Index>(byteswap(static_cast<std::uint32_t>(at[i])));
+      if (static_cast<std::uint32_t>(at[i]) > n && !first_above) first_above = row + i;
+    }
+    values.used() += got / 4;
+    row += got / 4;
+    if (got < 4 * count) break;  // the end
+  }
+  if (size < expected) throw InputError(wrong_size(name, n, size));
+  char more = 0;
+  if (head.size() > expected || in.read_stream(&more, 1) > 0) throw InputError(wrong_size(name, n, expected + 1, true));
+  LoadedComposition out;
+  out.source = name;
+  out.format = CompositionFormat::binary;
+  out.composition.q = values.take();
+  if (first_above) {
+    const auto row = static_cast<std::size_t>(*first_above);
+    throw InputError(out_of_range(name, row, std::to_string(static_cast<std::uint32_t>(out.composition.q[row])), n));
+  }
+  return out;
+}
+
+// Writes all of `data` to `fd`; IoError "NAME: cannot write: REASON".
+void write_all(int fd, const char* data, std::size_t size, const std::string& name) {
+  while (size > 0) {
+    const ssize_t put = ::write(fd, data, size);
+    if (put < 0 && errno == EINTR) continue;
+    if (put <= 0) throw IoError(name + ": cannot write: " + std::strerror(put < 0 ? errno : EIO));
+    data += put;
+    size -= static_cast<std::size_t>(put);
+  }
+}
+
+void write_binary(const Composition& c, int fd, const std::string& name) {
+  constexpr std::size_t kBufferValues = std::size_t{1} << 20;  // 4 MiB writes
+  std::vector<char> buffer(kHeaderBytes + 4 * std::min(kBufferValues, c.q.size()));
+  std::memcpy(buffer.data(), kBinaryMagic.data(), kBinaryMagic.size());
+  put_little_endian<std::uint32_t>(buffer.data() + 8, kBinaryVersion);
+  put_little_endian<std::uint32_t>(buffer.data() + 12, 0);
+  put_little_endian<std::uint64_t>(buffer.data() + 16, c.q.size());
+  std::size_t used = kHeaderBytes;
+  for (std::size_t first = 0; first < c.q.size(); first += kBufferValues) {
+    const std::size_t count = std::min(kBufferValues, c.q.size() - first);
+    for (std::size_t i = 0; i < count; ++i)
+      put_little_endian<std::uint32_t>(buffer.data() + used + 4 * i, static_cast<std::uint32_t>(c.q[first + i]));
+    write_all(fd, buffer.data(), used + 4 * count, name);
+    used = 0;
+  }
+}
+
+void write_binary(const Composition& c, const std::filesystem::path& file) {
+  const std::string name = file.string();
+  ReplacingOutput output(file);
+  const int fd = ::open(output.path().c_str(), O_WRONLY | O_CREAT | O_TRUNC | O_CLOEXEC, 0666);
+  if (fd < 0) throw_errno(name + ": cannot write", errno);
+  try {
+    write_binary(c, fd, name);
+  } catch (...) {
+    ::close(fd);
+    throw;
+  }
+  if (::close(fd) != 0) throw IoError(name + ": cannot write: " + std::strerror(errno));
+  output.commit();
+}
+
+// --- HDF5 ------------------------------------------------------------------------------------
+
+const char* class_name(H5T_class_t type_class) {
+  switch (type_class) {
+    case H5T_FLOAT: return "floating-point";
+    case H5T_STRING: return "string";
+    case H5T_COMPOUND: return "compound";
+    case H5T_ENUM: return "enum";
+    case H5T_BITFIELD: return "bitfield";
+    case H5T_ARRAY: return "array";
+    case H5T_VLEN: return "variable-length";
+    case H5T_REFERENCE: return "reference";
+    case H5T_OPAQUE: return "opaque";
+    case H5T_TIME: return "time";
+    default: return "non-integer";
+  }
+}
+
+// Reads the values of /composition (n of them) into `q`, 2^20 at a time as integers of the
+// stored sign and at least the stored size (so every integer type converts exactly, and the
+// uint32 nqc writes is read without conversion), refusing values outside 0..n.
+template <typename Wide>
+void read_values(const h5::Handle& dataset, hid_t mem_type, std::uint64_t n, const std::string& name,
+                 std::vector<Index>& q) {
+  q.reserve(n);
+  advise_huge_pages(q.data(), n * sizeof(Index));
+  std::vector<Wide> buffer(std::min<std::uint64_t>(n, kHdf5ChunkValues));
+  for (std::size_t first = 0; first < n; first += buffer.size()) {
+    const std::size_t count = std::min<std::size_t>(buffer.size(), n - first);
+    h5::read_range(dataset, mem_type, first, count, buffer.data());
+    const auto end = buffer.begin() + static_cast<std::ptrdiff_t>(count);
+    const auto [low, high] = std::minmax_element(buffer.begin(), end);
+    if (*low < 0 || static_cast<std::uint64_t>(*high) > n) {
+      const auto bad =
+          std::find_if(buffer.begin(), end, [n](Wide v) { return v < 0 || static_cast<std::uint64_t>(v) > n; });
+      throw InputError(
+          out_of_range(name, first + static_cast<std::size_t>(bad - buffer.begin()), std::to_string(*bad), n));
+    }
+    q.insert(q.end(), buffer.begin(), end);
+  }
+}
+
+LoadedComposition read_hdf5_here(const InputFile& in) {
+  const std::string& name = in.name();
+  LoadedComposition out;
+  out.source = name;
+  out.format = CompositionFormat::hdf5;
+  // HDF5's in-memory driver opens a file image's name to make sure no such file exists (1.10):
+  // the image is named below /dev/null, which no file can be, so that nothing is opened by
+  // name (a FIFO that would block, a device, a file called "<stdin>").
+  const std::string image = "/dev/null/" + name;
+  try {
+    const h5::Handle file =
+        in.path().empty() ? h5::open_file_image(in.bytes().data(), in.bytes().size(), image) : h5::open_file(in.path());
+    if (!h5::exists(file, kDataset))
+      throw InputError(
+          name +
+          ": no dataset /composition (an nqc HDF5 composition holds Q(1..n) in the 1-D integer dataset /composition)");
+    const h5::Handle dataset = h5::open_dataset(file, kDataset);
+    const std::vector<std::uint64_t> shape = h5::shape(dataset);
+    if (shape.size() != 1)
+      throw InputError(name + ": /composition has rank " + std::to_string(shape.size()) +
+                       ", expected rank 1 (the values Q(1..n))");
+    const h5::Handle type = h5::element_type(dataset);
+    const H5T_class_t type_class = H5Tget_class(type.id());
+    if (type_class != H5T_INTEGER)
+      throw InputError(name + ": /composition holds " + class_name(type_class) + " values, expected integers");
+    const std::uint64_t n = shape[0];
+    if (n == 0) throw InputError(name + ": /composition is empty (n must be at least 1)");
+    if (n > kMaxN)
+      throw InputError(name + ": /composition has " + std::to_string(n) + " values (n must be at most " +
+                       std::to_string(kMaxBoardSize) + ")");
+    // In a child (a file without checksums): its time grows with n, not with the file's size
+    // (a compressed or never written dataset of 2*10^8 values is a few KB): 1 s more per 2^22.
+    isolated_allow_more(static_cast<unsigned>(n >> 22));
+    const bool is_signed = H5Tget_sign(type.id()) != H5T_SGN_NONE;
+    std::vector<Index>& q = out.composition.q;
+    if (H5Tget_size(type.id()) <= 4) {
+      if (is_signed)
+        read_values<std::int32_t>(dataset, H5T_NATIVE_INT32, n, name, q);
+      else
+        read_values<std::uint32_t>(dataset, H5T_NATIVE_UINT32, n, name, q);
+    } else {
+      if (is_signed)
+        read_values<std::int64_t>(dataset, H5T_NATIVE_INT64, n, name, q);
+      else
+        read_values<std::uint64_t>(dataset, H5T_NATIVE_UINT64, n, name, q);
+    }
+  } catch (const h5::Error& e) {
+    // The HDF5 layer's message names the file too: "NAME: cannot read /composition: ..." or
+    // "cannot open NAME: ..."; named once here. The class stays the cause's: the content
+    // (InputError), or the system refusing the read (EIO, EACCES: IoError).
+    std::string_view what = e.what();
+    for (const std::string& file : {name, image})
+      for (const std::string& prefix : {file + ": ", "cannot open " + file + ": "})
+        if (what.starts_with(prefix)) what.remove_prefix(prefix.size());
+    throw_error(e.code(), name + ": unreadable HDF5 composition: " + std::string(what));
+  }
+  return out;
+}
+
+// An HDF5 file without checksums (superblock 0 or 1: h5py's and most programs' default) is
+// read in a child process only (formats/isolated.hpp): damaged metadata can crash the HDF5
+// library, make it loop or corrupt its memory. The values come back through a pipe (a
+// moment of twice the composition's memory, in two processes).
+LoadedComposition read_hdf5(const InputFile& in) {
+  if (h5::superblock_version(in.bytes()) >= 2) return read_hdf5_here(in);
+  const IsolatedOutcome outcome = run_isolated(
+      [&] {
+        ByteWriter w;
+        const LoadedComposition loaded = read_hdf5_here(in);
+        w.put(loaded.composition.q.data(), loaded.composition.q.size());
+        return w.take();
+      },
+      isolated_seconds(in.size()));
+  if (outcome.kind == IsolatedOutcome::Kind::died)
+    throw InputError(in.name() + ": unreadable HDF5 composition: damaged (reading it " + outcome.bytes +
+                     "; a file in HDF5's original format has no checksums)");
+  rethrow_error(outcome);
+  LoadedComposition out;
+  out.source = in.name();
+  out.format = CompositionFormat::hdf5;
+  out.composition.q = ByteReader(outcome.bytes).vector<Index>();
+  return out;
+}
+
+// The most an HDF5 composition read from a stream may have: /composition at the largest n
+// in 8-byte integers, and 1 GiB of metadata (17407 MiB).
+constexpr std::uint64_t kMaxStreamHdf5Bytes = 8 * kMaxN + (std::uint64_t{1} << 30);
+
+// An HDF5 composition from a stream (InputFile::is_stream): HDF5 reads a file in any order,
+// so the stream is read into memory, as far as its superblock's end-of-file address (what
+// follows is not read, as the HDF5 library ignores what follows a file's end).
+LoadedComposition read_hdf5_stream(const InputFile& in) {
+  const std::optional<std::uint64_t> end = h5::file_end(in.bytes());
+  if (!end) throw InputError(in.name() + ": unreadable HDF5 composition: no superblock that gives the file's end");
+  if (*end > kMaxStreamHdf5Bytes)
+    throw InputError(in.name() + ": the HDF5 superblock gives the file " + std::to_string(*end) +
+                     " bytes, more than an HDF5 composition on a stream may have (" +
+                     std::to_string(kMaxStreamHdf5Bytes >> 20) + " MiB)");
+  in.spool(*end);
+  return read_hdf5(in);
+}
+
+// A failed write is the system's (its errno classes it: a missing directory is the user's
+// path, a full disk an IoError) or, without an errno, an IoError: never the content's.
+void write_hdf5(const Composition& c, const std::filesystem::path& file) {
+  ReplacingOutput output(file);
+  try {
+    h5::Handle h = h5::create_file(output.path());
+    const h5::Layout layout{std::min(kHdf5ChunkValues, c.q.size()), -1};
+    h5::write_dataset(h, kDataset, H5T_STD_U32LE, H5T_NATIVE_INT32, c.q.data(), c.q.size(), layout);
+    h.close();
+  } catch (const h5::Error& e) {
+    // HDF5 names the file it opened: the temporary one; the message names the output.
+    std::string message = e.what();
+    const std::string tmp = output.path().string();
+    for (std::size_t at = message.find(tmp); at != std::string::npos; at = message.find(tmp, at + file.string().size()))
+      message.replace(at, tmp.size(), file.string());
+    throw_error(e.system() ? e.code() : kExitIoError, message);
+  }
+  output.commit();
+}
+
+}  // namespace
+
+const char* to_string(CompositionFormat format) {
+  switch (format) {
+    case CompositionFormat::binary: return "binary";
+    case CompositionFormat::hdf5: return "hdf5";
+    case CompositionFormat::text: break;
+  }
+  return "text";
+}
+
+CompositionFormat detect_format(std::string_view bytes) {
+  if (bytes.starts_with(kBinaryMagic.substr(0, 4))) return CompositionFormat::binary;
+  if (h5::superblock_version(bytes) >= 0) return CompositionFormat::hdf5;
+  return CompositionFormat::text;
+}
+
+CompositionFormat format_for_output(const std::filesystem::path& file) {
+  std::string ext = file.extension().string();
+  std::transform(ext.begin(), ext.end(), ext.begin(),
+                 [](unsigned char ch) { return static_cast<char>(std::tolower(ch)); });
+  if (ext == ".bin") return CompositionFormat::binary;
+  if (ext == ".h5" || ext == ".hdf5") return CompositionFormat::hdf5;
+  return CompositionFormat::text;
+}
+
+LoadedComposition read_composition(const std::filesystem::path& file) {
+  return read_composition(InputFile::open(file));
+}
+
+LoadedComposition read_composition(std::shared_ptr<const InputFile> in) {
+  switch (detect_format(in->bytes())) {  // a stream's: by its first bytes
+    case CompositionFormat::binary: return in->is_stream() ? read_binary_stream(*in) : read_binary(*in);
+    case CompositionFormat::hdf5: return in->is_stream() ? read_hdf5_stream(*in) : read_hdf5(*in);
+    case CompositionFormat::text: break;
+  }
+  return parse_composition(std::move(in));
+}
+
+void require_consistent(const LoadedComposition& loaded) {
+  const Verdict v = verify(loaded.composition);
+  if (v.ok()) return;
+  const std::int64_t line = line_of_row(loaded, v.row_b);
+  throw InputError(loaded.source + (line > 0 ? ":" + std::to_string(line) : "") + ": " +
+                   v.describe(loaded.composition));
+}
+
+void write_composition(const Composition& c, const std::filesystem::path& file, CompositionFormat format) {
+  const bool to_stdout = is_std_stream(file);
+  if (format != CompositionFormat::text && c.q.empty()) throw std::invalid_argument("write_composition: n = 0");
+  switch (format) {
+    case CompositionFormat::binary:
+      if (!to_stdout) return write_binary(c, file);
+      std::cout.flush();
+      return write_binary(c, STDOUT_FILENO, "<stdout>");
+    case CompositionFormat::hdf5:
+      if (to_stdout) throw InputError("-: an HDF5 file cannot be written to standard output (name a file)");
+      return write_hdf5(c, file);
+    case CompositionFormat::text: break;
+  }
+  TextOutput out(file);
+  write_composition(c, out.stream());
+  out.close();
+}
+
+void write_composition(const Composition& c, const std::filesystem::path& file) {
+  write_composition(c, file, format_for_output(file));
+}
+
+}  // namespace nqc

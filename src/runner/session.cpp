@@ -1,0 +1,260 @@
+#include "runner/session.hpp"
+
+#include <mpi.h>
+
+#include <algorithm>
+#include <atomic>
+#include <chrono>
+#include <cstdlib>
+#include <thread>
+
+#include "system/errors.hpp"
+
+namespace nqc {
+
+bool MpiSession::launched_by_mpi() {
+  for (const char* var : {"OMPI_COMM_WORLD_SIZE", "PMIX_RANK", "PMI_RANK"})
+    if (std::getenv(var) != nullptr) return true;
+  return false;
+}
+
+MpiSession::MpiSession(int& argc, char**& argv) {
+  if (!launched_by_mpi()) return;
+  int provided = MPI_THREAD_SINGLE;
+  MPI_Init_thread(&argc, &argv, MPI_THREAD_MULTIPLE, &provided);
+  MPI_Comm_set_errhandler(MPI_COMM_WORLD, MPI_ERRORS_ARE_FATAL);
+  MPI_Comm_rank(MPI_COMM_WORLD, &rank_);
+  MPI_Comm_size(MPI_COMM_WORLD, &size_);
+  active_ = true;
+  if (provided < MPI_THREAD_MULTIPLE && size_ > 1) {
+    MPI_Finalize();
+    active_ = false;
+    throw InputError("this MPI library gives thread level " + std::to_string(provided) +
+                     ", and nqc's shard service needs MPI_THREAD_MULTIPLE (3): use an Open MPI or MPICH built with it");
+  }
+}
+
+namespace {
+
+// The environment variable `name` as a positive count, or 0 when unset or not a count.
+long env_count(const char* name) {
+  const char* v = std::getenv(name);
+  if (v == nullptr) return 0;
+  char* end = nullptr;
+  const long n = std::strtol(v, &end, 10);
+  return end != v && *end == '\0' && n > 0 ? n : 0;
+}
+
+}  // namespace
+
+std::string MpiSession::world_mismatch() const {
+  if (std::getenv("OMPI_COMM_WORLD_SIZE") != nullptr) return "";  // mpirun: the world its -np asked for
+  if (const long step = env_count("SLURM_STEP_NUM_TASKS"); step > 0 && std::getenv("SLURM_STEP_ID") != nullptr) {
+    if (step == size_) return "";
+    return "srun started " + std::to_string(step) + " tasks (SLURM_STEP_NUM_TASKS), but they form " +
+           (active_ ? "an MPI world of " + std::to_string(size_) : std::string("no MPI world: each would run alone")) +
+           ": start nqc with srun --mpi=pmix (or mpirun), or with srun -n 1";
+  }
+  if (const long tasks = env_count("SLURM_NTASKS"); tasks > 1 && !active_ && std::getenv("SLURM_JOB_ID") != nullptr)
+    return "Slurm gave this job " + std::to_string(tasks) +
+           " tasks (SLURM_NTASKS), but nqc was started without a launcher, as 1 rank: start it with srun --mpi=pmix "
+           "(or mpirun), or ask for 1 task";
+  return "";
+}
+
+bool MpiSession::speaks() const {
+  if (active_) return rank_ == 0;
+  const char* procid = std::getenv("SLURM_PROCID");
+  return procid == nullptr || std::string(procid) == "0";
+}
+
+MpiSession::~MpiSession() {
+  if (active_) MPI_Finalize();
+}
+
+void MpiSession::idle_barrier(double poll_s) const {
+  if (!active_) return;
+  MPI_Request request = MPI_REQUEST_NULL;
+  MPI_Ibarrier(MPI_COMM_WORLD, &request);
+  for (int done = 0;;) {
+    MPI_Test(&request, &done, MPI_STATUS_IGNORE);
+    if (done) return;
+    std::this_thread::sleep_for(std::chrono::duration<double>(poll_s));
+  }
+}
+
+void MpiSession::barrier() const {
+  if (active_) MPI_Barrier(MPI_COMM_WORLD);
+}
+
+int MpiSession::allreduce_max(int value) const {
+  int out = value;
+  if (active_) MPI_Allreduce(&value, &out, 1, MPI_INT, MPI_MAX, MPI_COMM_WORLD);
+  return out;
+}
+
+std::uint64_t MpiSession::allreduce_sum(std::uint64_t value) const {
+  std::uint64_t out = value;
+  if (active_) MPI_Allreduce(&value, &out, 1, MPI_UINT64_T, MPI_SUM, MPI_COMM_WORLD);
+  return out;
+}
+
+void MpiSession::broadcast(int& value) const {
+  if (active_) MPI_Bcast(&value, 1, MPI_INT, 0, MPI_COMM_WORLD);
+}
+
+void MpiSession::broadcast(std::string& value) const {
+  if (!active_) return;
+  auto size = static_cast<unsigned long long>(value.size());
+  MPI_Bcast(&size, 1, MPI_UNSIGNED_LONG_LONG, 0, MPI_COMM_WORLD);
+  value.resize(size);
+  MPI_Bcast(value.data(), static_cast<int>(size), MPI_CHAR, 0, MPI_COMM_WORLD);
+}
+
+std::vector<std::string> MpiSession::gather(const std::string& value) const {
+  if (!active_) return {value};
+  const int length = static_cast<int>(value.size());
+  std::vector<int> lengths(rank_ == 0 ? size_ : 0);
+  MPI_Gather(&length, 1, MPI_INT, lengths.data(), 1, MPI_INT, 0, MPI_COMM_WORLD);
+  std::vector<int> offsets(lengths.size());
+  int total = 0;
+  for (std::size_t r = 0; r < lengths.size(); ++r) {
+    offsets[r] = total;
+    total += lengths[r];
+  }
+  std::string all(static_cast<std::size_t>(total), '\0');
+  MPI_Gatherv(value.data(), length, MPI_CHAR, all.data(), lengths.data(), offsets.data(), MPI_CHAR, 0, MPI_COMM_WORLD);
+  std::vector<std::string> out;
+  for (std::size_t r = 0; r < lengths.size(); ++r) out.push_back(all.substr(offsets[r], lengths[r]));
+  return out;
+}
+
+void MpiSession::broadcast(std::vector<std::uint64_t>& values) const {
+  if (!active_) return;
+  auto size = static_cast<unsigned long long>(values.size());
+  MPI_Bcast(&size, 1, MPI_UNSIGNED_LONG_LONG, 0, MPI_COMM_WORLD);
+  values.resize(size);
+  MPI_Bcast(values.data(), static_cast<int>(size), MPI_UINT64_T, 0, MPI_COMM_WORLD);
+}
+
+void MpiSession::abort(int code) const {
+  if (active_ && size_ > 1) MPI_Abort(MPI_COMM_WORLD, code);
+  std::exit(code);
+}
+
+namespace {
+
+// Requests to rank 0's service: {op, a, b} as three uint64, all with one tag (MPI keeps the
+// order of messages from one sender on one tag, so a rank's last cases arrive before its stop).
+enum Op : std::uint64_t { kTake = 0, kAddDone = 1, kStop = 2 };
+constexpr int kRequestTag = 1;
+constexpr int kReplyTag = 2;
+// The service sleeps between polls when idle, 50 us doubling to 1 ms: a request waits at most
+// about 1 ms while rank 0 computes, and an idle service costs about 1,000 polls a second. It
+// does not sleep while requests are queued.
+constexpr auto kFirstIdleSleep = std::chrono::microseconds(50);
+constexpr auto kLongestIdleSleep = std::chrono::microseconds(1000);
+// A rank waiting for its reply polls from 10 us on (a reply over TCP takes about 50-100 us).
+constexpr auto kFirstReplySleep = std::chrono::microseconds(10);
+
+MPI_Comm as_comm(void* comm) { return *static_cast<MPI_Comm*>(comm); }
+
+}  // namespace
+
+WorkCounter::WorkCounter(const MpiSession& session) : session_(session) {
+  if (!session_.active() || session_.size() == 1) return;
+  auto* comm = new MPI_Comm(MPI_COMM_NULL);
+  MPI_Comm_dup(MPI_COMM_WORLD, comm);  // its messages never meet the runner's collectives
+  comm_ = comm;
+  if (session_.rank() == 0) service_ = std::thread([this] { serve(); });
+}
+
+WorkCounter::~WorkCounter() {
+  if (comm_ == nullptr) return;
+  auto* comm = static_cast<MPI_Comm*>(comm_);
+  if (session_.rank() == 0) {
+    service_.join();  // ends once every other rank has said stop
+  } else {
+    const std::uint64_t stop[3] = {kStop, 0, 0};
+    MPI_Send(stop, 3, MPI_UINT64_T, 0, kRequestTag, *comm);
+  }
+  MPI_Comm_free(comm);
+  delete comm;
+}
+
+void WorkCounter::serve() {
+  const MPI_Comm comm = as_comm(comm_);
+  int running = session_.size() - 1;  // ranks that have not said stop
+  std::uint64_t request[3] = {0, 0, 0};
+  MPI_Request pending = MPI_REQUEST_NULL;
+  MPI_Irecv(request, 3, MPI_UINT64_T, MPI_ANY_SOURCE, kRequestTag, comm, &pending);
+  auto sleep = kFirstIdleSleep;
+  while (running > 0) {
+    int arrived = 0;
+    MPI_Status status;
+    MPI_Test(&pending, &arrived, &status);
+    if (arrived == 0) {
+      std::this_thread::sleep_for(sleep);
+      sleep = std::min(sleep * 2, kLongestIdleSleep);
+      continue;
+    }
+    sleep = kFirstIdleSleep;
+    switch (request[0]) {
+      case kTake: {
+        const std::uint64_t index = counters_[0].fetch_add(1);
+        MPI_Send(&index, 1, MPI_UINT64_T, status.MPI_SOURCE, kReplyTag, comm);
+        break;
+      }
+      case kAddDone:
+        counters_[1].fetch_add(request[1]);
+        counters_[2].fetch_add(request[2]);
+        break;
+      default: --running;
+    }
+    if (running > 0) MPI_Irecv(request, 3, MPI_UINT64_T, MPI_ANY_SOURCE, kRequestTag, comm, &pending);
+  }
+}
+
+std::uint64_t WorkCounter::take() {
+  const auto t0 = std::chrono::steady_clock::now();
+  std::uint64_t index = 0;
+  if (comm_ == nullptr || session_.rank() == 0) {
+    index = counters_[0].fetch_add(1);
+  } else {
+    const MPI_Comm comm = as_comm(comm_);
+    const std::uint64_t request[3] = {kTake, 0, 0};
+    MPI_Send(request, 3, MPI_UINT64_T, 0, kRequestTag, comm);
+    // Polled with sleeps, not a blocking MPI_Recv (which spins): where ranks share cores
+    // (oversubscribed, or rank 0's service thread beside its busy main thread), a spinning
+    // waiter takes the core that rank 0's service needs to answer it.
+    MPI_Request reply = MPI_REQUEST_NULL;
+    MPI_Irecv(&index, 1, MPI_UINT64_T, 0, kReplyTag, comm, &reply);
+    auto sleep = kFirstReplySleep;
+    for (int arrived = 0;;) {
+      MPI_Test(&reply, &arrived, MPI_STATUS_IGNORE);
+      if (arrived != 0) break;
+      std::this_thread::sleep_for(sleep);
+      sleep = std::min(sleep * 2, kLongestIdleSleep);
+    }
+  }
+  const double waited = std::chrono::duration<double>(std::chrono::steady_clock::now() - t0).count();
+  ++waits_.count;
+  waits_.total_s += waited;
+  waits_.max_s = std::max(waits_.max_s, waited);
+  return index;
+}
+
+void WorkCounter::add_done(std::uint64_t cases, std::uint64_t cost_us) {
+  if (comm_ == nullptr || session_.rank() == 0) {
+    counters_[1].fetch_add(cases);
+    counters_[2].fetch_add(cost_us);
+    return;
+  }
+  const std::uint64_t request[3] = {kAddDone, cases, cost_us};
+  MPI_Send(request, 3, MPI_UINT64_T, 0, kRequestTag, as_comm(comm_));
+}
+
+std::uint64_t WorkCounter::done() const { return counters_[1].load(std::memory_order_relaxed); }
+std::uint64_t WorkCounter::cost_done() const { return counters_[2].load(std::memory_order_relaxed); }
+
+}  // namespace nqc
