@@ -115,9 +115,10 @@ LoadedComposition read_binary(const InputFile& in) {
   std::size_t at = kHeaderBytes;                       // the bytes of `head` taken
   std::uint64_t size = kHeaderBytes;
   std::optional<std::size_t> first_above;  // the first row with a value above n
-  while (q.size() < n) {
+  SetAside store;                          // a stream's values (a file's size is known)
+  while (store.size() + q.size() < n) {
     const std::size_t first = q.size();
-    const auto count = static_cast<std::size_t>(std::min<std::uint64_t>(kStep, n - first));
+    const auto count = static_cast<std::size_t>(std::min<std::uint64_t>(kStep, n - store.size() - first));
     q.resize(first + count);
     char* const to = reinterpret_cast<char*>(q.data() + first);
     std::size_t got = std::min(4 * count, head.size() - std::min(at, head.size()));
@@ -134,13 +135,17 @@ LoadedComposition read_binary(const InputFile& in) {
       largest = std::max(largest, static_cast<std::uint32_t>(q[i]));
     }
     const auto above = [n](Index v) { return static_cast<std::uint32_t>(v) > n; };
-    if (largest > n && !first_above) first_above = std::find_if(q.begin() + first, q.end(), above) - q.begin();
+    if (largest > n && !first_above)
+      first_above =
+          store.size() + static_cast<std::size_t>(std::find_if(q.begin() + first, q.end(), above) - q.begin());
     if (got < 4 * count) break;  // the end
+    if (in.is_stream() && q.size() >= 16 * kStep) store.add(q);
   }
   if (size < expected) throw InputError(wrong_size(name, n, size));
   char more = 0;
   if (in.is_stream() && (head.size() > expected || in.read_stream(&more, 1) > 0))
     throw InputError(wrong_size(name, n, expected + 1, true));
+  if (store.size() > 0) q = store.take(q);
   if (first_above)
     throw InputError(out_of_range(name, *first_above, std::to_string(static_cast<std::uint32_t>(q[*first_above])), n));
   return out;

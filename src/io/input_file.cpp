@@ -7,6 +7,8 @@
 
 #include <algorithm>
 #include <cerrno>
+#include <cstring>
+#include <new>
 #include <utility>
 
 #include "io/errors.hpp"
@@ -115,6 +117,34 @@ void InputFile::release(std::size_t from, std::size_t to) const {
   from &= ~(page - 1);
   to = std::min(to, size_) & ~(page - 1);
   if (to > from) ::madvise(const_cast<char*>(map_) + from, to - from, MADV_DONTNEED);
+}
+
+SetAside::~SetAside() {
+  for (const std::span<Index> c : chunks_) ::munmap(c.data(), c.size_bytes());
+}
+
+void SetAside::add(std::vector<Index>& values) {
+  if (values.empty()) return;
+  void* p = ::mmap(nullptr, values.size() * sizeof(Index), PROT_READ | PROT_WRITE, MAP_PRIVATE | MAP_ANONYMOUS, -1, 0);
+  if (p == MAP_FAILED) throw std::bad_alloc();
+  std::memcpy(p, values.data(), values.size() * sizeof(Index));
+  chunks_.emplace_back(static_cast<Index*>(p), values.size());
+  size_ += values.size();
+  values.clear();
+}
+
+std::vector<Index> SetAside::take(const std::vector<Index>& last) {
+  std::vector<Index> out;
+  out.reserve(size_ + last.size());
+  advise_huge_pages(out.data(), out.capacity() * sizeof(Index));
+  for (const std::span<Index> c : chunks_) {
+    out.insert(out.end(), c.begin(), c.end());
+    ::munmap(c.data(), c.size_bytes());
+  }
+  chunks_.clear();
+  size_ = 0;
+  out.insert(out.end(), last.begin(), last.end());
+  return out;
 }
 
 }  // namespace nqc

@@ -8,8 +8,11 @@
 #include <memory>
 #include <mutex>
 #include <string>
+#include <span>
 #include <string_view>
+#include <vector>
 
+#include "core/composition.hpp"
 #include "core/memory.hpp"
 
 namespace nqc {
@@ -78,6 +81,29 @@ class InputFile {
   mutable const char* map_ = nullptr;
   std::string name_;
   std::filesystem::path path_;
+};
+
+/// The values of a stream, whose count is not known while it is read, set aside a chunk at a
+/// time in memory mapped from the system (given back when freed, whatever the allocator's
+/// thresholds): a vector that grows holds about twice its values while it copies them, these
+/// take about their own size. Not copyable.
+class SetAside {
+ public:
+  SetAside() = default;
+  SetAside(const SetAside&) = delete;
+  SetAside& operator=(const SetAside&) = delete;
+  ~SetAside();
+  /// Sets aside `values` (and clears it, keeping its capacity for the next chunk).
+  void add(std::vector<Index>& values);
+  /// How many values are set aside.
+  [[nodiscard]] std::size_t size() const { return size_; }
+  /// All values set aside, then `last`, in one vector (allocated once; each chunk given back
+  /// as it is copied). Throws std::bad_alloc.
+  std::vector<Index> take(const std::vector<Index>& last);
+
+ private:
+  std::vector<std::span<Index>> chunks_;
+  std::size_t size_ = 0;
 };
 
 }  // namespace nqc

@@ -132,6 +132,7 @@ class TextReader {
         q_.push_back(static_cast<Index>(v));
         max_value = std::max(max_value, v);
         p += len;
+        if (*p == '\n') ++line, ++p;  // and the line end after it, in the same step
       } else {
         line_ = line;
         const char* const token_end = std::find_if(p, end, ends_token);
@@ -155,6 +156,18 @@ class TextReader {
     const std::string token = pending_->text();
     pending_.reset();
     take(token);
+  }
+
+  /// Sets the values so far aside in `store` (a stream's, to be gathered by gather()).
+  void set_aside(SetAside& store) {
+    before_ += q_.size();
+    max_rows_ -= q_.size();
+    store.add(q_);
+  }
+  void gather(SetAside& store) {
+    q_ = store.take(q_);
+    max_rows_ += before_;
+    before_ = 0;
   }
 
   [[nodiscard]] bool stopped() const { return stopped_; }
@@ -216,7 +229,7 @@ class TextReader {
     std::int64_t v = 0;
     const auto [last, ec] = std::from_chars(t.data(), t.data() + t.size(), v);
     if (last != t.data() + t.size() || (ec != std::errc() && ec != std::errc::result_out_of_range))
-      throw InputError(source_ + ":" + std::to_string(line_) + ": row " + std::to_string(q_.size() + 1) +
+      throw InputError(source_ + ":" + std::to_string(line_) + ": row " + std::to_string(before_ + q_.size() + 1) +
                        ": expected an integer 0..n, got " + text::quoted(t));
     if (q_.size() >= max_rows_) {
       stopped_ = true;
@@ -228,7 +241,7 @@ class TextReader {
                                 : t.size() > text::kQuotedBytes
                                     ? std::string(t.substr(0, text::kQuotedBytes - 3)) + "..."
                                     : std::string(t);
-      unadmitted_ = Unadmitted{q_.size() + 1, line_, shown};
+      unadmitted_ = Unadmitted{before_ + q_.size() + 1, line_, shown};
     }
     q_.push_back(fits ? static_cast<Index>(v) : 0);
     if (fits) max_value_ = std::max(max_value_, v);
@@ -243,9 +256,10 @@ class TextReader {
   };
 
   std::string source_;
-  std::uint64_t max_rows_;
+  std::uint64_t max_rows_;  // in q_
   std::vector<Index>& q_;
-  std::int64_t line_ = 1;  // of the next byte
+  std::uint64_t before_ = 0;  // values set aside
+  std::int64_t line_ = 1;     // of the next byte
   bool after_cr_ = false;
   bool in_comment_ = false;
   bool stopped_ = false;
@@ -254,12 +268,14 @@ class TextReader {
   std::optional<Unadmitted> unadmitted_;
 };
 
-// A stream, parsed as it arrives (memory: the values, a piece and the text kept while it is
-// at most limits.keep_bytes): read no further than its first bad token, the token after
-// limits.max_rows values or the byte after limits.max_bytes.
+// A stream, parsed as it arrives (memory: the values, set aside a chunk at a time, a piece and the text kept while it
+// is at most limits.keep_bytes): read no further than its first bad token, the token after limits.max_rows values or
+// the byte after limits.max_bytes.
 void read_stream(const InputFile& in, const StreamLimits& limits, TextReader& reader, LoadedComposition& out) {
   constexpr std::size_t kPiece = std::size_t{1} << 18;
+  constexpr std::size_t kChunk = std::size_t{1} << 20;  // values set aside at a time
   std::string kept, buffer(kPiece, '\0');
+  SetAside store;
   bool keeping = true;
   std::uint64_t bytes = 0;
   std::string_view piece = in.bytes();  // the first bytes, read by InputFile::open
@@ -273,11 +289,13 @@ void read_stream(const InputFile& in, const StreamLimits& limits, TextReader& re
     reader.feed(piece.substr(skip));
     skip = 0;
     if (reader.stopped()) throw InputError(too_many_values(in.name(), limits.max_rows));
+    if (out.composition.q.size() >= kChunk) reader.set_aside(store);
     const auto most = static_cast<std::size_t>(std::min<std::uint64_t>(kPiece, limits.max_bytes + 1 - bytes));
     piece = std::string_view(buffer.data(), in.read_stream(buffer.data(), most));
   }
   reader.end();
   if (reader.stopped()) throw InputError(too_many_values(in.name(), limits.max_rows));
+  reader.gather(store);
   if (keeping) out.text = InputFile::from_memory(std::move(kept), in.name());
   reader.check(out.text.get());
 }
@@ -295,6 +313,7 @@ bool read_parts(std::string_view text, const std::vector<std::size_t>& cuts, con
     try {
       std::vector<Index>& out = k == 0 ? q : rest[k];
       if (k > 0) out.reserve((cuts[k + 1] - cuts[k]) / 2 + 1);
+      advise_huge_pages(out.data(), out.capacity() * sizeof(Index));
       TextReader reader(source, static_cast<std::uint64_t>(kMaxN), out);
       reader.feed(text.substr(cuts[k], cuts[k + 1] - cuts[k]));
       reader.end();
