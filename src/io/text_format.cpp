@@ -300,11 +300,21 @@ void read_stream(const InputFile& in, const StreamLimits& limits, TextReader& re
   reader.check(out.text.get());
 }
 
-// Reads the parts text[cuts[k], cuts[k + 1]) on parallel threads, the first into `q`, and
+// Feeds in.bytes()[from, to) to `reader` 8 MiB at a time, each given back once read, so that
+// a mapped file is not resident beside its values.
+void feed_mapped(TextReader& reader, const InputFile& in, std::size_t from, std::size_t to) {
+  constexpr std::size_t kSlice = std::size_t{8} << 20;
+  for (std::size_t at = from; at < to; at += kSlice) {
+    const std::size_t end = std::min(to, at + kSlice);
+    reader.feed(in.bytes().substr(at, end - at));
+    in.release(at, end);
+  }
+}
+
+// Reads the parts in.bytes()[cuts[k], cuts[k + 1]) on parallel threads, the first into `q`, and
 // appends the others. False when a part found a problem, or when their values together are
 // too many or one is above n: the text is then read again in one part, for the message.
-bool read_parts(std::string_view text, const std::vector<std::size_t>& cuts, const std::string& source,
-                std::vector<Index>& q) {
+bool read_parts(const InputFile& in, const std::vector<std::size_t>& cuts, std::vector<Index>& q) {
   const std::size_t parts = cuts.size() - 1;
   std::vector<std::vector<Index>> rest(parts);
   std::vector<char> clean(parts, 0);
@@ -314,8 +324,8 @@ bool read_parts(std::string_view text, const std::vector<std::size_t>& cuts, con
       std::vector<Index>& out = k == 0 ? q : rest[k];
       if (k > 0) out.reserve((cuts[k + 1] - cuts[k]) / 2 + 1);
       advise_huge_pages(out.data(), out.capacity() * sizeof(Index));
-      TextReader reader(source, static_cast<std::uint64_t>(kMaxN), out);
-      reader.feed(text.substr(cuts[k], cuts[k + 1] - cuts[k]));
+      TextReader reader(in.name(), static_cast<std::uint64_t>(kMaxN), out);
+      feed_mapped(reader, in, cuts[k], cuts[k + 1]);
       reader.end();
       clean[k] = reader.clean() ? 1 : 0;
       largest[k] = reader.max_value();
@@ -342,19 +352,19 @@ bool read_parts(std::string_view text, const std::vector<std::size_t>& cuts, con
 // problem, in one.
 void read_whole(const InputFile& in, std::vector<Index>& q) {
   const std::string_view bytes = in.bytes();
-  const std::string_view text = bytes.substr(text::first_byte(bytes));
-  q.reserve(std::min(text.size() / 2 + 1, static_cast<std::size_t>(kMaxN)));  // a value takes 2 bytes at least
+  const std::size_t start = text::first_byte(bytes), size = bytes.size() - start;
+  q.reserve(std::min(size / 2 + 1, static_cast<std::size_t>(kMaxN)));  // a value takes 2 bytes at least
   advise_huge_pages(q.data(), q.capacity() * sizeof(Index));
-  const std::size_t threads = std::min<std::size_t>({std::thread::hardware_concurrency(), 8, text.size() >> 21});
-  std::vector<std::size_t> cuts{0};
+  const std::size_t threads = std::min<std::size_t>({std::thread::hardware_concurrency(), 8, size >> 21});
+  std::vector<std::size_t> cuts{start};
   for (std::size_t k = 1; k < threads; ++k)
-    if (const std::size_t lf = text.find('\n', std::max(cuts.back(), k * (text.size() / threads))); lf != text.npos)
+    if (const std::size_t lf = bytes.find('\n', std::max(cuts.back(), start + k * (size / threads))); lf != bytes.npos)
       cuts.push_back(lf + 1);
-  cuts.push_back(text.size());
-  if (cuts.size() > 2 && read_parts(text, cuts, in.name(), q)) return;
+  cuts.push_back(bytes.size());
+  if (cuts.size() > 2 && read_parts(in, cuts, q)) return;
   q.clear();
   TextReader reader(in.name(), static_cast<std::uint64_t>(kMaxN), q);
-  reader.feed(text);
+  feed_mapped(reader, in, start, bytes.size());
   reader.end();
   if (reader.stopped()) throw InputError(too_many_values(in.name(), kMaxN));
   reader.check(&in);
@@ -371,8 +381,7 @@ LoadedComposition parse_composition(std::shared_ptr<const InputFile> in, const S
     read_stream(*in, limits, reader, out);
     return out;
   }
-  read_whole(*in, out.composition.q);
-  in->release(0, in->size());  // kept for messages, not resident
+  read_whole(*in, out.composition.q);  // the text kept for messages, not resident
   out.text = std::move(in);
   return out;
 }
