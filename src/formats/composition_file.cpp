@@ -22,7 +22,6 @@
 #include "formats/input_file.hpp"
 #include "formats/isolated.hpp"
 #include "system/std_stream.hpp"
-#include "formats/stream_values.hpp"
 #include "formats/text_format.hpp"
 
 namespace nqc {
@@ -95,94 +94,60 @@ std::string wrong_size(const std::string& name, std::uint64_t n, std::uint64_t s
          std::to_string(size) + " bytes";
 }
 
+// A binary composition: from a file (mapped, its pages given back as they are copied, so that
+// memory peaks at about the 4n bytes of the composition), or from a stream as its values
+// arrive, then one byte more to find trailing data ("the file has at least 24 + 4n + 1
+// bytes"; a header's n is not believed before its bytes arrive). The size is reported before
+// a value out of range.
 LoadedComposition read_binary(const InputFile& in) {
-  const std::string_view b = in.bytes();
-  const std::string& name = in.name();
-  const std::uint64_t n = binary_n(b, name);
-  if (b.size() != kHeaderBytes + 4 * n) throw InputError(wrong_size(name, n, b.size()));
-  LoadedComposition out;
-  out.source = name;
-  out.format = CompositionFormat::binary;
-  std::vector<Index>& q = out.composition.q;
-  q.reserve(n);
-  advise_huge_pages(q.data(), n * sizeof(Index));
-  // Copied in steps that stay in the cache for the range check; the file's pages are given
-  // back every 64 MiB, so that memory peaks at about the 4n bytes of the composition.
-  constexpr std::size_t kStep = std::size_t{1} << 16;
-  constexpr std::size_t kReleaseEvery = std::size_t{1} << 24;
-  const auto* values = reinterpret_cast<const std::uint32_t*>(b.data() + kHeaderBytes);  // 8-byte aligned
-  std::size_t released = 0;
-  for (std::size_t first = 0; first < n; first += kStep) {
-    const std::size_t count = std::min<std::size_t>(kStep, n - first);
-    q.insert(q.end(), values + first, values + first + count);
-    std::uint32_t largest = 0;
-    for (std::size_t i = first; i < first + count; ++i) {
-      if constexpr (std::endian::native == std::endian::big)
-        q[i] = static_cast<Index>(byteswap(static_cast<std::uint32_t>(q[i])));
-      largest = std::max(largest, static_cast<std::uint32_t>(q[i]));
-    }
-    if (largest > n) {
-      const auto bad = std::find_if(q.begin() + static_cast<std::ptrdiff_t>(first), q.end(),
-                                    [n](Index v) { return static_cast<std::uint32_t>(v) > n; });
-      throw InputError(out_of_range(name, static_cast<std::size_t>(bad - q.begin()),
-                                    std::to_string(static_cast<std::uint32_t>(*bad)), n));
-    }
-    if ((first + count) % kReleaseEvery == 0) {
-      in.release(released, kHeaderBytes + 4 * (first + count));
-      released = kHeaderBytes + 4 * (first + count);
-    }
-  }
-  in.release(released, b.size());
-  return out;
-}
-
-// A binary composition from a stream (InputFile::is_stream): the values as they arrive, into
-// chunks (memory: the values read); then one byte more, to find trailing data. The messages
-// are a file's, in its order (the size before a value out of range), but that of trailing
-// data, which says "at least 24 + 4n + 1 bytes".
-LoadedComposition read_binary_stream(const InputFile& in) {
   const std::string_view head = in.bytes();
   const std::string& name = in.name();
   const std::uint64_t n = binary_n(head, name);
   const std::uint64_t expected = kHeaderBytes + 4 * n;
-  std::size_t head_at = kHeaderBytes;
-  // Up to `count` bytes of values, fewer only at the end.
-  const auto fill = [&](char* out, std::size_t count) {
-    std::size_t got = std::min<std::size_t>(count, head.size() - std::min(head_at, head.size()));
-    std::memcpy(out, head.data() + head_at, got);
-    head_at += got;
-    for (std::size_t more = 1; got < count && more > 0; got += more) more = in.read_stream(out + got, count - got);
-    return got;
-  };
-  constexpr std::size_t kStep = std::size_t{1} << 16;
-  StreamValues values;
-  std::uint64_t size = kHeaderBytes;
-  std::optional<std::uint64_t> first_above;  // the first row with a value above n
-  for (std::uint64_t row = 0; row < n;) {
-    const auto count = static_cast<std::size_t>(std::min<std::uint64_t>(kStep, n - row));
-    Index* const at = values.room(count).data() + values.used();
-    const std::size_t got = fill(reinterpret_cast<char*>(at), 4 * count);
-    size += got;
-    for (std::size_t i = 0; i < got / 4; ++i) {
-      if constexpr (std::endian::native == std::endian::big)
-        at[i] = static_cast<Index>(byteswap(static_cast<std::uint32_t>(at[i])));
-      if (static_cast<std::uint32_t>(at[i]) > n && !first_above) first_above = row + i;
-    }
-    values.used() += got / 4;
-    row += got / 4;
-    if (got < 4 * count) break;  // the end
-  }
-  if (size < expected) throw InputError(wrong_size(name, n, size));
-  char more = 0;
-  if (head.size() > expected || in.read_stream(&more, 1) > 0) throw InputError(wrong_size(name, n, expected + 1, true));
+  if (!in.is_stream() && head.size() != expected) throw InputError(wrong_size(name, n, head.size()));
   LoadedComposition out;
   out.source = name;
   out.format = CompositionFormat::binary;
-  out.composition.q = values.take();
-  if (first_above) {
-    const auto row = static_cast<std::size_t>(*first_above);
-    throw InputError(out_of_range(name, row, std::to_string(static_cast<std::uint32_t>(out.composition.q[row])), n));
+  std::vector<Index>& q = out.composition.q;
+  if (!in.is_stream()) q.reserve(n);
+  advise_huge_pages(q.data(), q.capacity() * sizeof(Index));
+  constexpr std::size_t kStep = std::size_t{1} << 16;  // values copied at a time, checked in the cache
+  std::size_t at = kHeaderBytes;                       // the bytes of `head` taken
+  std::uint64_t size = kHeaderBytes;
+  std::optional<std::size_t> first_above;  // the first row with a value above n
+  SetAside store;                          // a stream's values (a file's size is known)
+  while (store.size() + q.size() < n) {
+    const std::size_t first = q.size();
+    const auto count = static_cast<std::size_t>(std::min<std::uint64_t>(kStep, n - store.size() - first));
+    q.resize(first + count);
+    char* const to = reinterpret_cast<char*>(q.data() + first);
+    std::size_t got = std::min(4 * count, head.size() - std::min(at, head.size()));
+    std::memcpy(to, head.data() + std::min(at, head.size()), got);
+    in.release(at, at + got);
+    at += got;
+    for (std::size_t more = 1; got < 4 * count && more > 0; got += more)
+      more = in.read_stream(to + got, 4 * count - got);
+    size += got;
+    q.resize(first + got / 4);
+    std::uint32_t largest = 0;
+    for (std::size_t i = first; i < q.size(); ++i) {
+      if constexpr (std::endian::native == std::endian::big) q[i] = static_cast<Index>(byteswap(std::uint32_t(q[i])));
+      largest = std::max(largest, static_cast<std::uint32_t>(q[i]));
+    }
+    const auto above = [n](Index v) { return static_cast<std::uint32_t>(v) > n; };
+    if (largest > n && !first_above)
+      first_above =
+          store.size() + static_cast<std::size_t>(std::find_if(q.begin() + first, q.end(), above) - q.begin());
+    if (got < 4 * count) break;  // the end
+    if (in.is_stream() && q.size() >= 16 * kStep) store.add(q);
   }
+  if (size < expected) throw InputError(wrong_size(name, n, size));
+  char more = 0;
+  if (in.is_stream() && (head.size() > expected || in.read_stream(&more, 1) > 0))
+    throw InputError(wrong_size(name, n, expected + 1, true));
+  if (store.size() > 0) q = store.take(q);
+  if (first_above)
+    throw InputError(out_of_range(name, *first_above, std::to_string(static_cast<std::uint32_t>(q[*first_above])), n));
   return out;
 }
 
@@ -425,7 +390,7 @@ LoadedComposition read_composition(const std::filesystem::path& file) {
 
 LoadedComposition read_composition(std::shared_ptr<const InputFile> in) {
   switch (detect_format(in->bytes())) {  // a stream's: by its first bytes
-    case CompositionFormat::binary: return in->is_stream() ? read_binary_stream(*in) : read_binary(*in);
+    case CompositionFormat::binary: return read_binary(*in);
     case CompositionFormat::hdf5: return in->is_stream() ? read_hdf5_stream(*in) : read_hdf5(*in);
     case CompositionFormat::text: break;
   }

@@ -48,9 +48,9 @@ CompositionFormat format_for_output(const std::filesystem::path& file);
 
 /// Reads a composition file in any format, found by content (detect_format); "-" reads
 /// standard input (any format). Checks that n >= 1 and every value is in 0..n, not consistency
-/// (require_consistent). A binary file is memory-mapped and copied in cache-sized steps,
-/// its pages given back as it goes (peak memory about the 4n-byte composition); a text file
-/// is read in 256 KiB pieces by parallel threads (text_format.hpp). A stream (a pipe, a FIFO,
+/// (require_consistent). A file is memory-mapped: binary copied in cache-sized steps, its
+/// pages given back as it goes (peak memory about the 4n-byte composition); text parsed in
+/// parallel parts (text_format.hpp). A stream (a pipe, a FIFO,
 /// a device: InputFile::is_stream) is read no further than it must be, its format told by its
 /// first 64 KiB: text as it arrives (parse_composition: StreamLimits); binary up to its 24 +
 /// 4n bytes and one more (trailing data: "FILE: trailing data: header says n = 10 (24 + 4n =

@@ -1,9 +1,6 @@
-// An input file read in place (pread, or memory-mapped on demand) when it is a regular
-// file; a stream (a pipe, a FIFO, a device, a terminal) is read in order, its first bytes
-// into memory, the rest as its reader asks.
+// An input file: a regular file read in place (memory-mapped), or a stream (a pipe, a FIFO, a
+// device, a terminal) read in order, its first bytes into memory, the rest as its reader asks.
 #pragma once
-
-#include "core/memory.hpp"
 
 #include <cstddef>
 #include <cstdint>
@@ -11,22 +8,24 @@
 #include <memory>
 #include <mutex>
 #include <string>
+#include <span>
 #include <string_view>
+#include <vector>
+
+#include "core/composition.hpp"
+#include "core/memory.hpp"
 
 namespace nqc {
 
-/// An input file, read-only. A regular file (also standard input redirected from one) is
-/// read in place: copied piecewise with read_at (pread), or memory-mapped by bytes() on first
-/// use. Anything else is a stream (a pipe, a FIFO, a character device such as /dev/zero, a
-/// socket, or standard input read partly already), which may never end: open() reads its
-/// first kStreamHead bytes into memory (all of it when it ends there: then it is bytes in
-/// memory like any other), and a reader takes the rest in order with read_stream(), or into
-/// memory up to a limit with spool(), so that nothing reads a stream further than it needs
-/// (docs/formats.md). Not copyable; closes and unmaps on destruction.
+/// An input file, read-only. A regular file (also standard input redirected from one, read
+/// from its start) is memory-mapped by bytes() on first use. Anything else is a stream, which
+/// may never end: open() reads its first kStreamHead bytes into memory (all of it when it
+/// ends there: then it is bytes in memory like any other), and a reader takes the rest in
+/// order with read_stream(), or into memory up to a limit with spool(), so that nothing reads
+/// a stream further than it needs (docs/formats.md). Not copyable.
 class InputFile {
  public:
-  /// The bytes of a stream that open() reads before anything looks at it (a format is told
-  /// from them): 64 KiB, what a pipe holds.
+  /// The bytes of a stream that open() reads first (a format is told from them): 64 KiB.
   static constexpr std::size_t kStreamHead = std::size_t{1} << 16;
 
   /// Opens `file`; "-" is standard input. Opening a FIFO waits for a writer, reading a stream
@@ -43,55 +42,68 @@ class InputFile {
   ~InputFile();
 
   /// True for a stream that did not end within its first kStreamHead bytes (until spool()):
-  /// size(), bytes() and read_at() then cover those first bytes only, and read_stream() gives
-  /// the rest. False for a regular file and bytes in memory.
+  /// size() and bytes() then cover those bytes only, and read_stream() gives the rest.
   [[nodiscard]] bool is_stream() const { return stream_; }
-  /// The next bytes of a stream after all read so far (bytes(), then earlier calls): at most
-  /// `count`, what one read(2) gives; 0 at its end, and for what is not a stream. Throws
-  /// nqc::InputError "NAME: cannot read: REASON". Not thread-safe.
+  /// The next bytes of a stream: at most `count`, what one read(2) gives; 0 at its end and
+  /// for what is not a stream. Throws nqc::InputError "NAME: cannot read: REASON". Not
+  /// thread-safe.
   std::size_t read_stream(char* out, std::size_t count) const;
   /// Reads a stream (not read by read_stream yet) on into memory until its end or until it
-  /// has `max_bytes` in all (the rest is never read): from then on it is bytes in memory
-  /// (is_stream() false) whose size() tells which. A no-op for anything else. Throws as
-  /// read_stream. Not thread-safe.
+  /// has `max_bytes` in all (the rest is never read): it is bytes in memory from then on
+  /// (is_stream() false). A no-op for anything else. Throws as read_stream. Not thread-safe.
   void spool(std::uintmax_t max_bytes) const;
 
   /// The size in bytes (of a stream: of the bytes in memory).
   [[nodiscard]] std::size_t size() const { return size_; }
-  /// The whole content (of a stream: the bytes in memory). A regular file is memory-mapped on the first call
-  /// (read-ahead advised as sequential; read into memory if it cannot be mapped). Thread-safe.
+  /// The whole content (of a stream: the bytes in memory). A regular file is mapped on the
+  /// first call (read sequentially; read into memory if it cannot be mapped). Thread-safe.
   [[nodiscard]] std::string_view bytes() const;
-  /// Copies bytes offset .. offset + count - 1 (fewer at the end) to `out` and returns how
-  /// many: pread(2) for a file, so the bytes pass through the processor's cache once and
-  /// nothing is mapped. Throws "NAME: cannot read: REASON" (nqc::throw_errno: EIO is an IoError). Thread-safe.
-  std::size_t read_at(std::size_t offset, char* out, std::size_t count) const;
   /// The name for messages: the path as given, "<stdin>" for "-".
   [[nodiscard]] const std::string& name() const { return name_; }
   /// The path to open again by name: that of a regular file; empty for standard input, a
   /// stream and bytes in memory.
   [[nodiscard]] const std::filesystem::path& path() const { return path_; }
-  /// Tells the kernel that the mapped bytes from `from` to `to` are done with: the pages
-  /// from the one holding `from` up to the one holding `to` (exclusive) leave this process's
-  /// memory. Only a hint: a page touched again is read again (from the page cache). A no-op
-  /// for bytes in memory. Thread-safe.
+  /// Tells the kernel that the mapped bytes `from` .. `to` - 1 are done with: their whole
+  /// pages leave this process's memory (read again from the page cache if touched). A no-op
+  /// for bytes in memory.
   void release(std::size_t from, std::size_t to) const;
 
  private:
   InputFile() = default;
-  /// Reads a stream on into owned_ until its end or `max_bytes` in all.
-  void fill(std::uintmax_t max_bytes) const;
 
-  int fd_ = -1;                  ///< the regular file read in place; -1 for bytes in memory
-  mutable bool stream_ = false;  ///< is_stream()
+  int fd_ = -1;                  ///< the regular file mapped by bytes(); -1 for bytes in memory
   mutable int stream_fd_ = -1;   ///< a stream's descriptor, until its end is read
+  mutable bool stream_ = false;  ///< is_stream()
   bool close_fd_ = false;        ///< false for standard input
   mutable std::size_t size_ = 0;
-  mutable std::string
-      owned_;  ///< the bytes in memory (a stream's first bytes, from_memory, or a file that cannot be mapped)
+  mutable std::string owned_;  ///< the bytes in memory (a stream's, from_memory, a file that cannot be mapped)
   mutable std::once_flag map_once_;
-  mutable const char* map_ = nullptr;  ///< the mapping made by bytes(), or null
+  mutable const char* map_ = nullptr;
   std::string name_;
   std::filesystem::path path_;
+};
+
+/// The values of a stream, whose count is not known while it is read, set aside a chunk at a
+/// time in memory mapped from the system (given back when freed, whatever the allocator's
+/// thresholds): a vector that grows holds about twice its values while it copies them, these
+/// take about their own size. Not copyable.
+class SetAside {
+ public:
+  SetAside() = default;
+  SetAside(const SetAside&) = delete;
+  SetAside& operator=(const SetAside&) = delete;
+  ~SetAside();
+  /// Sets aside `values` (and clears it, keeping its capacity for the next chunk).
+  void add(std::vector<Index>& values);
+  /// How many values are set aside.
+  [[nodiscard]] std::size_t size() const { return size_; }
+  /// All values set aside, then `last`, in one vector (allocated once; each chunk given back
+  /// as it is copied). Throws std::bad_alloc.
+  std::vector<Index> take(const std::vector<Index>& last);
+
+ private:
+  std::vector<std::span<Index>> chunks_;
+  std::size_t size_ = 0;
 };
 
 }  // namespace nqc

@@ -1,480 +1,387 @@
 #include "formats/text_format.hpp"
 
 #include <algorithm>
+#include <bit>
 #include <charconv>
-#include <exception>
-#include <functional>
-#include <optional>
-#include <cstdio>
 #include <cstring>
-#include <limits>
+#include <optional>
 #include <ostream>
-#include <stdexcept>
 #include <thread>
 
 #include "system/errors.hpp"
 #include "formats/input_file.hpp"
-#include "formats/stream_values.hpp"
-#include "formats/text_scan.hpp"
+#include "formats/text_input.hpp"
 
 namespace nqc {
 namespace {
 
-using text::first_byte;
-using text::is_space;
-using text::read_token;
-using text::skip_comment;
-using text::Token;
-
 constexpr std::int64_t kMaxN = kMaxBoardSize;
 
-// The messages, the same for a file and a stream. LINE 0: not known (a stream not kept).
-std::string bad_token(const std::string& source, std::int64_t line, std::uint64_t row, const Token& t) {
-  return source + ":" + std::to_string(line) + ": row " + std::to_string(row) + ": expected an integer 0..n, got " +
-         text::quoted(t.text);
+// The format's whitespace: space, \t, \n, \v, \f, \r. A token runs to whitespace or '#'.
+bool is_space(char c) { return c == ' ' || (c >= '\t' && c <= '\r'); }
+bool ends_token(char c) { return c == '#' || is_space(c); }
+
+// The 8 bytes at p, the first in the lowest byte.
+std::uint64_t load8(const char* p) {
+  std::uint64_t w = 0;
+  std::memcpy(&w, p, sizeof w);
+  if constexpr (std::endian::native == std::endian::big) w = __builtin_bswap64(w);
+  return w;
+}
+
+// How many of the 8 bytes at p are digits before the first that is not (0..8), found without a
+// branch per byte: the lowest byte flagged is exact (borrows and carries run upwards only).
+int digit_run(const char* p) {
+  constexpr std::uint64_t kOnes = 0x0101010101010101ULL;
+  const std::uint64_t d = load8(p) - '0' * kOnes;
+  const std::uint64_t non_digits = (d | (d + 0x76 * kOnes)) & (0x80 * kOnes);
+  return non_digits != 0 ? std::countr_zero(non_digits) / 8 : 8;
+}
+
+// The number the `len` (1..8) digits at p write, in three multiplications (SWAR, as in
+// [Langdale19]'s parse_eight_digits_unrolled): the digits moved to the top, zeros before them.
+std::int64_t eight_digits(const char* p, int len) {
+  std::uint64_t v = (load8(p) - 0x3030303030303030ULL) << (64 - 8 * len);
+  v = v * 10 + (v >> 8);
+  return static_cast<std::int64_t>((((v & 0x000000FF000000FFULL) * 0x000F424000000064ULL) +
+                                    (((v >> 16) & 0x000000FF000000FFULL) * 0x0000271000000001ULL)) >>
+                                   32);
+}
+
+std::string no_values(const std::string& source) {
+  return source + ": no values (expected whitespace-separated integers Q(1..n), 0 for an empty row)";
 }
 std::string too_many_values(const std::string& source, std::uint64_t max_rows) {
   return source + ": too many values (n must be at most " + std::to_string(max_rows) + ")";
 }
-std::string no_values(const std::string& source) {
-  return source + ": no values (expected whitespace-separated integers Q(1..n), 0 for an empty row)";
-}
+// LINE 0: not known (a stream too long to keep).
 std::string out_of_range(const std::string& source, std::int64_t line, std::uint64_t row, const std::string& shown,
                          std::uint64_t n) {
   return source + (line > 0 ? ":" + std::to_string(line) : "") + ": row " + std::to_string(row) + ": value " + shown +
          " is out of range 0.." + std::to_string(n);
 }
 
-// Calls visit(token, offset) for every token in order until it returns false.
-template <typename Visit>
-void for_each_token(std::string_view text, Visit visit) {
-  std::size_t i = first_byte(text);
-  while (i < text.size()) {
-    if (is_space(text[i])) {
-      ++i;
-    } else if (text[i] == '#') {
-      i = skip_comment(text, i);
-    } else {
-      const Token t = read_token(text, i);
-      if (!visit(t, i)) return;
-      i += t.text.size();
-    }
-  }
-}
+// A token that the end of a piece of a stream cut, taken on across pieces without being kept
+// whole (it may never end): its first bytes, for a message, and for digits the sign and the
+// digits after leading zeros (20 of them: beyond 64 bits).
+struct PendingToken {
+  std::string head;  // the first kQuotedBytes + 1 bytes
+  std::string digits;
+  std::size_t length = 0;
+  bool negative = false;
+  bool bad = false;
 
-// The 1-based line of byte `offset`: 1 + the line ends (LF, CRLF, CR) before it.
-std::int64_t line_at(std::string_view text, std::size_t offset) {
-  const std::string_view before = text.substr(0, offset);
-  std::int64_t ends = std::count(before.begin(), before.end(), '\n');
-  for (std::size_t i = 0; i < before.size(); ++i)  // a CR not followed by LF ends a line too
-    ends += before[i] == '\r' && (i + 1 == text.size() || text[i + 1] != '\n');
-  return 1 + ends;
-}
-
-// Where a piece of text read so far may be cut so that its rest is read with what follows:
-// after its last line end; on a single line (not in a comment where the piece begins), at
-// its first '#', else after its last space. 0 when there is no such place yet.
-std::size_t safe_cut(std::string_view piece) {
-  for (std::size_t i = piece.size(); i > 0; --i)
-    if (piece[i - 1] == '\n' || piece[i - 1] == '\r') return i;
-  if (const std::size_t hash = piece.find('#'); hash != std::string_view::npos) return hash;
-  for (std::size_t i = piece.size(); i > 0; --i)
-    if (is_space(piece[i - 1])) return i;
-  return 0;
-}
-
-// A token too long for a piece, read on as it arrives and written back as a short token that
-// reads the same: the same kind (Token), value and message (the first kQuotedBytes bytes, of
-// which a message shows at most 37 of digits beyond 64 bits). Reading stops at its first bad
-// byte: it is bad whatever follows.
-class LongToken {
- public:
-  // Takes the token's next bytes (no byte that ends a token among them).
+  // Takes the token's next bytes (none that ends a token), no further than a bad byte once
+  // the head is full: the token is bad whatever follows, and what a message shows is known.
   void add(std::string_view bytes) {
-    if (head_.size() < text::kQuotedBytes) head_.append(bytes.substr(0, text::kQuotedBytes - head_.size()));
     for (const char c : bytes) {
-      if (bad_) return;
-      if (c == '-' && length_ == 0)
-        negative_ = true;
-      else if (!text::is_digit(c))
-        bad_ = true;
-      else if ((c != '0' || !digits_.empty()) && digits_.size() < 21)
-        digits_.push_back(c);
-      ++length_;
+      if (bad && head.size() > text::kQuotedBytes) return;
+      if (head.size() <= text::kQuotedBytes) head.push_back(c);
+      if (c == '-' && length == 0)
+        negative = true;
+      else if (c < '0' || c > '9')
+        bad = true;
+      else if ((c != '0' || !digits.empty()) && digits.size() < 20)
+        digits.push_back(c);
+      ++length;
     }
   }
-  [[nodiscard]] bool bad() const { return bad_; }
-  // The short token: the first bytes and one bad byte; or those a message shows of digits
-  // beyond 64 bits and more digits; or the value without leading zeros.
+  [[nodiscard]] bool decided() const { return bad && head.size() > text::kQuotedBytes; }
+  // A short token that reads the same: the token itself when short, its head and a bad byte,
+  // the value without leading zeros, or the head a message shows and digits beyond 64 bits.
   [[nodiscard]] std::string text() const {
-    if (bad_) return head_ + "x";
-    const std::string value = (negative_ ? "-" : "") + (digits_.empty() ? std::string("0") : digits_);
-    std::int64_t v = 0;
-    if (std::from_chars(value.data(), value.data() + value.size(), v).ec == std::errc()) return value;
-    return head_.substr(0, text::kQuotedBytes - 3) + std::string(21, '9');  // beyond 64 bits
+    if (length == head.size()) return head;
+    if (bad) return head + "x";
+    if (digits.size() < 20) return (negative ? "-" : "") + (digits.empty() ? std::string("0") : digits);
+    return head.substr(0, text::kQuotedBytes - 3) + std::string(21, '9');
   }
-
- private:
-  std::string head_;    // the first kQuotedBytes bytes
-  std::string digits_;  // the digits after leading zeros (21 of them mean: beyond 64 bits)
-  std::size_t length_ = 0;
-  bool negative_ = false;
-  bool bad_ = false;
 };
 
-// A text read in order by `read` (up to `count` bytes into `out`, 0 at the end), in pieces of
-// at most kPiece bytes, each cut where no token or comment is split (safe_cut), with kFront
-// readable bytes before it (text::scan reads up to 7 bytes before a number). Memory is this
-// one buffer: a comment longer than a piece is kept as "#", a token as a LongToken; reading
-// ends at a long bad token (what follows it is never read).
-class Pieces {
+// The one reader of the text format: fed the text in order (after a byte-order mark), whole
+// or in the pieces a stream gives, it appends the values to `q` (0 in place of one out of
+// range), counting lines (LF, CRLF, CR) for messages. It throws at the first bad token, and
+// stops (stopped()) at the token after max_rows values; check() then finds what needs n.
+class TextReader {
  public:
-  using Read = std::function<std::size_t(char* out, std::size_t count)>;
-  static constexpr std::size_t kPiece = std::size_t{1} << 18;
-  static constexpr std::size_t kFront = 8;
+  TextReader(std::string source, std::uint64_t max_rows, std::vector<Index>& q)
+      : source_(std::move(source)), max_rows_(max_rows), q_(q) {}
 
-  explicit Pieces(Read read) : read_(std::move(read)), buffer_(kFront + kPiece + 2 * text::kQuotedBytes, ' ') {}
-
-  // The next piece, empty after the last one. Valid until the next call.
-  std::string_view next() {
-    char* const start = buffer_.data() + kFront;
-    std::memmove(start, start + cut_, carry_);
-    cut_ = 0;
-    while (!ended_) {
-      const std::size_t room = kPiece > carry_ ? kPiece - carry_ : 0;
-      const std::size_t got = room > 0 ? read_(start + carry_, room) : 0;
-      if (room > 0 && got == 0) break;
-      const std::string_view piece(start, carry_ + got);
-      const std::size_t cut = safe_cut(piece);
-      if (cut > 0) {
-        cut_ = cut;
-        carry_ = piece.size() - cut;
-        return piece.substr(0, cut);
+  void feed(std::string_view piece) {
+    const char* p = piece.data();
+    const char* const end = p + piece.size();
+    if (pending_ || in_comment_) p = go_on(p, end);
+    std::int64_t line = line_, max_value = 0;  // kept in registers by the loop
+    bool after_cr = after_cr_;
+    while (p < end && !stopped_) {
+      const char c = *p;
+      if (c == '\n' || c == '\r') {
+        line += c == '\r' || !after_cr ? 1 : 0;
+        after_cr = c == '\r';
+        ++p;
+        continue;
       }
-      carry_ = piece.size();
-      if (carry_ >= kPiece) shorten(start);  // one comment or one token fills the piece
-    }
-    ended_ = true;
-    cut_ = carry_;
-    carry_ = 0;
-    return {start, cut_};
-  }
-
- private:
-  // Shortens the comment or token that fills the piece at `start` (read on to its end).
-  void shorten(char* start) {
-    if (*start == '#') {
-      carry_ = 1;
-      return;
-    }
-    LongToken token;
-    token.add(std::string_view(start, carry_));
-    std::size_t got = 0, end = 0;
-    while (!token.bad()) {
-      got = read_(start, kPiece);
-      end = 0;
-      while (end < got && !text::ends_token(start[end])) ++end;
-      token.add(std::string_view(start, end));
-      if (end < got || got == 0) break;
-    }
-    const std::string shortened = token.text();
-    if (token.bad()) {
-      ended_ = true;
-      got = end = 0;
-    }
-    std::memmove(start + shortened.size(), start + end, got - end);
-    std::memcpy(start, shortened.data(), shortened.size());
-    carry_ = shortened.size() + got - end;
-  }
-
-  Read read_;
-  std::string buffer_;
-  std::size_t carry_ = 0;  // bytes of the buffer not given out yet, from the piece's start + cut_
-  std::size_t cut_ = 0;    // the length of the piece given out last
-  bool ended_ = false;
-};
-
-// Reads the values of bytes from .. to - 1 of `in` (a line start or the start of the values,
-// and a line start or the end) into `out`: copied a piece at a time into a buffer that stays
-// in the processor's cache.
-text::Scan read_part(const InputFile& in, std::size_t from, std::size_t to, std::vector<Index>& out) {
-  std::size_t at = from;
-  Pieces pieces([&](char* buffer, std::size_t count) {
-    const std::size_t got = in.read_at(at, buffer, std::min(count, to - at));
-    at += got;
-    return got;
-  });
-  text::Output output{out, out.size()};
-  text::Scan pass;
-  for (std::string_view piece = pieces.next(); !piece.empty(); piece = pieces.next())
-    if (pass = text::scan(piece, 0, piece.size(), output); !pass.clean) break;
-  out.resize(output.used);
-  return pass;
-}
-
-// --- the exact pass, for messages --------------------------------------------------------------
-// Finds the first problem as a token-by-token reading reports it: a bad token or too many
-// values while reading, then no values, then the first value out of 0..n. Throws it.
-[[noreturn]] void throw_first_error(std::string_view text, const std::string& source) {
-  std::int64_t rows = 0;
-  for_each_token(text, [&](const Token& t, std::size_t offset) {
-    if (t.kind == Token::bad)
-      throw InputError(bad_token(source, line_at(text, offset), static_cast<std::uint64_t>(rows) + 1, t));
-    if (rows == kMaxN) throw InputError(too_many_values(source, kMaxN));
-    ++rows;
-    return true;
-  });
-  if (rows == 0) throw InputError(no_values(source));
-  const std::int64_t n = rows;
-  rows = 0;
-  for_each_token(text, [&](const Token& t, std::size_t offset) {
-    ++rows;
-    if (t.kind == Token::integer && t.value >= 0 && t.value <= n) return true;
-    throw InputError(out_of_range(source, line_at(text, offset), static_cast<std::uint64_t>(rows), text::shown_value(t),
-                                  static_cast<std::uint64_t>(n)));
-  });
-  throw std::logic_error(source + ": the text parser's passes disagree");  // a bug: the fast pass found a problem
-}
-
-// Values expected in the input, from its first MiB, so that the vector is allocated once.
-std::size_t estimated_values(const InputFile& in) {
-  std::string sample(std::min(in.size(), std::size_t{1} << 20), '\0');
-  sample.resize(in.read_at(0, sample.data(), sample.size()));
-  std::size_t tokens = 0;
-  for_each_token(sample, [&](const Token&, std::size_t) { return ++tokens, true; });
-  if (tokens == 0 || sample.size() >= in.size()) return tokens;
-  const double per_byte = static_cast<double>(tokens) / static_cast<double>(sample.size());
-  return std::min({static_cast<std::size_t>(per_byte * 1.05 * static_cast<double>(in.size())) + 1024, in.size() / 2 + 1,
-                   static_cast<std::size_t>(kMaxN)});
-}
-
-// Where the input is cut for reading in parallel: after a byte-order mark, then after a line
-// feed (never inside a token or a comment) near every 1/T of it, T the hardware threads (at
-// most 8), parts of at least 1 MiB; the last bound is the end.
-std::vector<std::size_t> part_bounds(const InputFile& in) {
-  constexpr std::size_t kMinPart = std::size_t{1} << 20;
-  constexpr std::size_t kWindow = std::size_t{1} << 16;
-  const std::size_t size = in.size();
-  char head[3] = {};
-  const std::size_t got = in.read_at(0, head, sizeof head);
-  std::vector<std::size_t> bounds{first_byte(std::string_view(head, got))};
-  const std::size_t threads =
-      std::clamp<std::size_t>(std::thread::hardware_concurrency(), 1, std::clamp<std::size_t>(size / kMinPart, 1, 8));
-  std::string window(kWindow, '\0');
-  for (std::size_t k = 1; k < threads; ++k) {
-    std::size_t lf = std::string_view::npos;
-    for (std::size_t at = std::max(bounds.back(), k * (size / threads)); lf == std::string_view::npos && at < size;
-         at += kWindow) {
-      const std::string_view part(window.data(), in.read_at(at, window.data(), kWindow));
-      if (const std::size_t i = part.find('\n'); i != std::string_view::npos) lf = at + i;
-      if (at - k * (size / threads) > kMinPart) break;  // no line feed near: fewer parts
-    }
-    if (lf == std::string_view::npos) break;
-    bounds.push_back(lf + 1);
-  }
-  bounds.push_back(size);
-  return bounds;
-}
-
-// --- a stream, read once, in order ----------------------------------------------------------------
-
-// The line ends in `piece` (LF, CRLF and CR one each); `after_cr`: the byte before it was a CR
-// (a LF first then ends no line), set to whether its last byte is one.
-std::int64_t line_ends(std::string_view piece, bool& after_cr) {
-  if (piece.find('\r') == std::string_view::npos) {
-    const std::int64_t ends =
-        std::count(piece.begin(), piece.end(), '\n') - (after_cr && piece.starts_with('\n') ? 1 : 0);
-    if (!piece.empty()) after_cr = false;
-    return ends;
-  }
-  std::int64_t ends = 0;
-  for (const char c : piece) {
-    ends += c == '\r' || (c == '\n' && !after_cr) ? 1 : 0;
-    after_cr = c == '\r';
-  }
-  return ends;
-}
-
-// A text from a stream (InputFile::is_stream), parsed as it arrives: the values into chunks,
-// the lines counted for messages, the text kept only up to limits.keep_bytes (for the lines
-// of messages after it is read). Reads no further than its first bad token, the row after
-// limits.max_rows, the byte after limits.max_bytes.
-class StreamText {
- public:
-  StreamText(std::shared_ptr<const InputFile> in, const StreamLimits& limits) : in_(std::move(in)), limits_(limits) {
-    head_at_ = first_byte(in_->bytes());
-    bytes_ = head_at_;
-    kept_.assign(in_->bytes().substr(0, head_at_));
-  }
-
-  LoadedComposition read() {
-    Pieces pieces([this](char* out, std::size_t count) { return read_some(out, count); });
-    for (std::string_view piece = pieces.next(); !piece.empty(); piece = pieces.next()) {
-      const std::size_t most = piece.size() / 2 + 1 + 64;  // values in the piece at most, and a block's room
-      if (values_.size() + most <= limits_.max_rows) {
-        text::Output output{values_.room(most), values_.used()};
-        const text::Scan pass = text::scan(piece, 0, piece.size(), output);
-        if (pass.clean && pass.max_value <= static_cast<std::uint64_t>(kMaxN)) {
-          values_.used() = output.used;
-          max_value_ = std::max(max_value_, pass.max_value);
-          line_ += line_ends(piece, after_cr_);
-          continue;
+      after_cr = false;
+      if (is_space(c)) {
+        ++p;
+      } else if (c == '#') {
+        in_comment_ = true;
+        p = go_on(p, end);
+      } else if (const int len = end - p > 8 ? digit_run(p) : 0;
+                 len > 0 && ends_token(p[len]) && q_.size() < max_rows_) {
+        const std::int64_t v = eight_digits(p, len);  // the common case: 1..8 digits
+        q_.push_back(static_cast<Index>(v));
+        max_value = std::max(max_value, v);
+        p += len;
+        if (*p == '\n') ++line, ++p;  // and the line end after it, in the same step
+      } else {
+        line_ = line;
+        const char* const token_end = std::find_if(p, end, ends_token);
+        if (token_end == end) {  // it may go on in the next piece
+          pending_.emplace();
+          p = go_on(p, end);
+        } else {
+          take(std::string_view(p, static_cast<std::size_t>(token_end - p)));
+          p = token_end;
         }
       }
-      token_by_token(piece);  // a problem in the piece, or the limit of rows near
     }
-    return finish();
+    line_ = line;
+    after_cr_ = after_cr;
+    max_value_ = std::max(max_value_, max_value);
+  }
+
+  /// The end of the text: takes a token that ran to it.
+  void end() {
+    if (!pending_ || stopped_) return;
+    const std::string token = pending_->text();
+    pending_.reset();
+    take(token);
+  }
+
+  /// Sets the values so far aside in `store` (a stream's, to be gathered by gather()).
+  void set_aside(SetAside& store) {
+    before_ += q_.size();
+    max_rows_ -= q_.size();
+    store.add(q_);
+  }
+  void gather(SetAside& store) {
+    q_ = store.take(q_);
+    max_rows_ += before_;
+    before_ = 0;
+  }
+
+  [[nodiscard]] bool stopped() const { return stopped_; }
+  /// Every value so far in 0..2^31-1, and no more than max_rows of them.
+  [[nodiscard]] bool clean() const { return !stopped_ && !unadmitted_; }
+  [[nodiscard]] std::int64_t max_value() const { return max_value_; }
+  [[nodiscard]] std::int64_t line() const { return line_; }
+
+  /// Throws the problems found once n is known: no values, or the first value out of 0..n,
+  /// with its line (one above n: found in `text`, none when null).
+  void check(const InputFile* text) const {
+    const std::uint64_t n = q_.size();
+    if (n == 0) throw InputError(no_values(source_));
+    const auto before = q_.begin() + static_cast<std::ptrdiff_t>(unadmitted_ ? unadmitted_->row - 1 : n);
+    const auto above =
+        static_cast<std::uint64_t>(max_value_) <= n
+            ? before
+            : std::find_if(q_.begin(), before, [n](Index v) { return static_cast<std::uint64_t>(v) > n; });
+    if (above != before) {
+      const auto row = static_cast<Index>(above - q_.begin());
+      const std::int64_t line = text != nullptr ? line_of_row(*text, source_, row) : 0;
+      throw InputError(out_of_range(source_, line, static_cast<std::uint64_t>(row) + 1, std::to_string(*above), n));
+    }
+    if (unadmitted_)
+      throw InputError(out_of_range(source_, unadmitted_->line, unadmitted_->row, unadmitted_->shown, n));
+  }
+
+  /// The line of row `row` (0-based) of a text that was read whole, 0 when it has fewer rows.
+  static std::int64_t line_of_row(const InputFile& text, const std::string& source, Index row) {
+    std::vector<Index> q;
+    TextReader reader(source, static_cast<std::uint64_t>(row), q);
+    const std::string_view bytes = text.bytes();
+    reader.feed(bytes.substr(text::first_byte(bytes)));
+    reader.end();
+    return reader.stopped() ? reader.line() : 0;
   }
 
  private:
-  // The first value that no n admits (negative, or above 2^31 - 1), found while reading; the
-  // message waits for n (and for a bad token, which a reading reports first).
-  struct OutOfRange {
+  // Goes on with a comment or a token that an earlier piece's end cut (or that starts at p):
+  // returns where the piece goes on after it, `end` when it goes on in the next piece.
+  const char* go_on(const char* p, const char* end) {
+    if (in_comment_) {
+      const char* const stop = std::find_if(p, end, [](char c) { return c == '\n' || c == '\r'; });
+      in_comment_ = stop == end;
+      return stop;
+    }
+    const char* const stop = std::find_if(p, end, ends_token);
+    pending_->add(std::string_view(p, static_cast<std::size_t>(stop - p)));
+    if (stop < end || pending_->decided()) {
+      const std::string token = pending_->text();
+      pending_.reset();
+      take(token);
+    }
+    return stop;
+  }
+
+  // One whole token: a value, or the message of a bad token.
+  void take(std::string_view t) {
+    std::int64_t v = 0;
+    const auto [last, ec] = std::from_chars(t.data(), t.data() + t.size(), v);
+    if (last != t.data() + t.size() || (ec != std::errc() && ec != std::errc::result_out_of_range))
+      throw InputError(source_ + ":" + std::to_string(line_) + ": row " + std::to_string(before_ + q_.size() + 1) +
+                       ": expected an integer 0..n, got " + text::quoted(t));
+    if (q_.size() >= max_rows_) {
+      stopped_ = true;
+      return;
+    }
+    const bool fits = ec == std::errc() && v >= 0 && v <= kMaxN;
+    if (!fits && !unadmitted_) {
+      const std::string shown = ec == std::errc() ? std::to_string(v)
+                                : t.size() > text::kQuotedBytes
+                                    ? std::string(t.substr(0, text::kQuotedBytes - 3)) + "..."
+                                    : std::string(t);
+      unadmitted_ = Unadmitted{before_ + q_.size() + 1, line_, shown};
+    }
+    q_.push_back(fits ? static_cast<Index>(v) : 0);
+    if (fits) max_value_ = std::max(max_value_, v);
+  }
+
+  // The first value that no n admits (negative, or above 2^31 - 1): its message waits for n
+  // and for the tokens after it (a bad one is reported first).
+  struct Unadmitted {
     std::uint64_t row = 0;  // 1-based
     std::int64_t line = 0;
     std::string shown;
   };
 
-  // Up to `count` next bytes of the stream (after a byte-order mark): its first bytes, then
-  // read(2); each kept while the text is small.
-  std::size_t read_some(char* out, std::size_t count) {
-    const std::string_view head = in_->bytes();
-    std::size_t got = 0;
-    if (head_at_ < head.size()) {
-      got = std::min(count, head.size() - head_at_);
-      std::memcpy(out, head.data() + head_at_, got);
-      head_at_ += got;
-    } else {
-      got = in_->read_stream(out,
-                             static_cast<std::size_t>(std::min<std::uint64_t>(count, limits_.max_bytes + 1 - bytes_)));
-    }
-    bytes_ += got;
-    if (bytes_ > limits_.max_bytes)
-      text::require_at_most(in_->name(), limits_.max_bytes + 1, limits_.max_bytes, "text composition on a stream",
-                            true);
-    if (keeping_ && kept_.size() + got > limits_.keep_bytes) {
-      keeping_ = false;
-      std::string().swap(kept_);
-    }
-    if (keeping_) kept_.append(out, got);
-    return got;
-  }
-
-  // The piece read token by token, as the exact pass reads a file.
-  void token_by_token(std::string_view piece) {
-    const std::string& name = in_->name();
-    for (std::size_t i = 0; i < piece.size();) {
-      const char c = piece[i];
-      if (c == '\n' || c == '\r') {
-        line_ += c == '\r' || !after_cr_ ? 1 : 0;
-        after_cr_ = c == '\r';
-        ++i;
-        continue;
-      }
-      after_cr_ = false;
-      if (is_space(c)) {
-        ++i;
-      } else if (c == '#') {
-        i = skip_comment(piece, i);
-      } else {
-        const Token t = read_token(piece, i);
-        const std::uint64_t row = values_.size() + 1;
-        if (t.kind == Token::bad) throw InputError(bad_token(name, line_, row, t));
-        if (values_.size() == limits_.max_rows) throw InputError(too_many_values(name, limits_.max_rows));
-        const bool fits = t.kind == Token::integer && t.value >= 0 && t.value <= kMaxN;
-        if (!fits && !first_out_of_range_) first_out_of_range_ = OutOfRange{row, line_, text::shown_value(t)};
-        values_.push(fits ? static_cast<Index>(t.value) : 0);
-        if (fits) max_value_ = std::max(max_value_, static_cast<std::uint64_t>(t.value));
-        i += t.text.size();
-      }
-    }
-  }
-
-  // The composition, or the message of a file with the same bytes: with its line when the
-  // text was kept, else the line of a value that no n admits, none for one just above n.
-  LoadedComposition finish() {
-    const std::string& name = in_->name();
-    const std::uint64_t n = values_.size();
-    if (n == 0) throw InputError(no_values(name));
-    const bool out_of_range_0_n = first_out_of_range_ || max_value_ > n;
-    if (keeping_ && out_of_range_0_n) throw_first_error(kept_, name);
-    LoadedComposition out;
-    out.source = name;
-    out.format = CompositionFormat::text;
-    out.composition.q = values_.take();
-    if (out_of_range_0_n) {
-      const std::vector<Index>& q = out.composition.q;
-      const auto before =
-          q.begin() + static_cast<std::ptrdiff_t>(first_out_of_range_ ? first_out_of_range_->row - 1 : n);
-      const auto above = std::find_if(q.begin(), before, [n](Index v) { return static_cast<std::uint64_t>(v) > n; });
-      if (above != before)
-        throw InputError(
-            out_of_range(name, 0, static_cast<std::uint64_t>(above - q.begin()) + 1, std::to_string(*above), n));
-      throw InputError(
-          out_of_range(name, first_out_of_range_->line, first_out_of_range_->row, first_out_of_range_->shown, n));
-    }
-    if (keeping_) out.text = InputFile::from_memory(std::move(kept_), name);
-    return out;
-  }
-
-  std::shared_ptr<const InputFile> in_;
-  StreamLimits limits_;
-  std::size_t head_at_ = 0;  // bytes of in_->bytes() read
-  std::uint64_t bytes_ = 0;  // bytes of the stream read
-  std::string kept_;         // those bytes, while keeping_
-  bool keeping_ = true;
-  StreamValues values_;
-  std::uint64_t max_value_ = 0;
-  std::int64_t line_ = 1;  // the line of the next byte
+  std::string source_;
+  std::uint64_t max_rows_;  // in q_
+  std::vector<Index>& q_;
+  std::uint64_t before_ = 0;  // values set aside
+  std::int64_t line_ = 1;     // of the next byte
   bool after_cr_ = false;
-  std::optional<OutOfRange> first_out_of_range_;
+  bool in_comment_ = false;
+  bool stopped_ = false;
+  std::optional<PendingToken> pending_;
+  std::int64_t max_value_ = 0;
+  std::optional<Unadmitted> unadmitted_;
 };
+
+// A stream, parsed as it arrives (memory: the values, set aside a chunk at a time, a piece and the text kept while it
+// is at most limits.keep_bytes): read no further than its first bad token, the token after limits.max_rows values or
+// the byte after limits.max_bytes.
+void read_stream(const InputFile& in, const StreamLimits& limits, TextReader& reader, LoadedComposition& out) {
+  constexpr std::size_t kPiece = std::size_t{1} << 18;
+  constexpr std::size_t kChunk = std::size_t{1} << 20;  // values set aside at a time
+  std::string kept, buffer(kPiece, '\0');
+  SetAside store;
+  bool keeping = true;
+  std::uint64_t bytes = 0;
+  std::string_view piece = in.bytes();  // the first bytes, read by InputFile::open
+  std::size_t skip = text::first_byte(piece);
+  while (!piece.empty()) {
+    bytes += piece.size();
+    text::require_at_most(in.name(), bytes, limits.max_bytes, "text composition on a stream", true);
+    keeping = keeping && kept.size() + piece.size() <= limits.keep_bytes;
+    if (keeping) kept.append(piece);
+    if (!keeping) std::string().swap(kept);
+    reader.feed(piece.substr(skip));
+    skip = 0;
+    if (reader.stopped()) throw InputError(too_many_values(in.name(), limits.max_rows));
+    if (out.composition.q.size() >= kChunk) reader.set_aside(store);
+    const auto most = static_cast<std::size_t>(std::min<std::uint64_t>(kPiece, limits.max_bytes + 1 - bytes));
+    piece = std::string_view(buffer.data(), in.read_stream(buffer.data(), most));
+  }
+  reader.end();
+  if (reader.stopped()) throw InputError(too_many_values(in.name(), limits.max_rows));
+  reader.gather(store);
+  if (keeping) out.text = InputFile::from_memory(std::move(kept), in.name());
+  reader.check(out.text.get());
+}
+
+// Feeds in.bytes()[from, to) to `reader` 8 MiB at a time, each given back once read, so that
+// a mapped file is not resident beside its values.
+void feed_mapped(TextReader& reader, const InputFile& in, std::size_t from, std::size_t to) {
+  constexpr std::size_t kSlice = std::size_t{8} << 20;
+  for (std::size_t at = from; at < to; at += kSlice) {
+    const std::size_t end = std::min(to, at + kSlice);
+    reader.feed(in.bytes().substr(at, end - at));
+    in.release(at, end);
+  }
+}
+
+// Reads the parts in.bytes()[cuts[k], cuts[k + 1]) on parallel threads, the first into `q`, and
+// appends the others. False when a part found a problem, or when their values together are
+// too many or one is above n: the text is then read again in one part, for the message.
+bool read_parts(const InputFile& in, const std::vector<std::size_t>& cuts, std::vector<Index>& q) {
+  const std::size_t parts = cuts.size() - 1;
+  std::vector<std::vector<Index>> rest(parts);
+  std::vector<char> clean(parts, 0);
+  std::vector<std::int64_t> largest(parts, 0);
+  const auto read = [&](std::size_t k) {
+    try {
+      std::vector<Index>& out = k == 0 ? q : rest[k];
+      if (k > 0) out.reserve((cuts[k + 1] - cuts[k]) / 2 + 1);
+      advise_huge_pages(out.data(), out.capacity() * sizeof(Index));
+      TextReader reader(in.name(), static_cast<std::uint64_t>(kMaxN), out);
+      feed_mapped(reader, in, cuts[k], cuts[k + 1]);
+      reader.end();
+      clean[k] = reader.clean() ? 1 : 0;
+      largest[k] = reader.max_value();
+    } catch (...) {  // read again, to throw it where it belongs
+    }
+  };
+  {
+    std::vector<std::jthread> threads;
+    for (std::size_t k = 1; k < parts; ++k) threads.emplace_back(read, k);
+    read(0);
+  }
+  std::size_t total = 0;
+  for (std::size_t k = 0; k < parts; ++k) total += k == 0 ? q.size() : rest[k].size();
+  if (std::count(clean.begin(), clean.end(), 1) < static_cast<std::ptrdiff_t>(parts) || total == 0 ||
+      total > static_cast<std::size_t>(kMaxN) ||
+      *std::max_element(largest.begin(), largest.end()) > std::int64_t(total))
+    return false;
+  for (std::size_t k = 1; k < parts; ++k) q.insert(q.end(), rest[k].begin(), rest[k].end());
+  return true;
+}
+
+// The values of a text read whole: in parts, one per hardware thread (at most 8) of at least
+// 2 MiB each, cut after a line feed (so never in a token or a comment); else, or to word a
+// problem, in one.
+void read_whole(const InputFile& in, std::vector<Index>& q) {
+  const std::string_view bytes = in.bytes();
+  const std::size_t start = text::first_byte(bytes), size = bytes.size() - start;
+  q.reserve(std::min(size / 2 + 1, static_cast<std::size_t>(kMaxN)));  // a value takes 2 bytes at least
+  advise_huge_pages(q.data(), q.capacity() * sizeof(Index));
+  const std::size_t threads = std::min<std::size_t>({std::thread::hardware_concurrency(), 8, size >> 21});
+  std::vector<std::size_t> cuts{start};
+  for (std::size_t k = 1; k < threads; ++k)
+    if (const std::size_t lf = bytes.find('\n', std::max(cuts.back(), start + k * (size / threads))); lf != bytes.npos)
+      cuts.push_back(lf + 1);
+  cuts.push_back(bytes.size());
+  if (cuts.size() > 2 && read_parts(in, cuts, q)) return;
+  q.clear();
+  TextReader reader(in.name(), static_cast<std::uint64_t>(kMaxN), q);
+  feed_mapped(reader, in, start, bytes.size());
+  reader.end();
+  if (reader.stopped()) throw InputError(too_many_values(in.name(), kMaxN));
+  reader.check(&in);
+}
 
 }  // namespace
 
 LoadedComposition parse_composition(std::shared_ptr<const InputFile> in, const StreamLimits& limits) {
-  if (in->is_stream()) return StreamText(std::move(in), limits).read();
   LoadedComposition out;
   out.source = in->name();
   out.format = CompositionFormat::text;
-  const std::vector<std::size_t> bounds = part_bounds(*in);
-  const std::size_t parts = bounds.size() - 1;
-  // The first part is read straight into the composition (allocated once for the whole
-  // input, in huge pages), the others into vectors of their own, appended after.
-  std::vector<Index>& q = out.composition.q;
-  const std::size_t estimate = estimated_values(*in);
-  q.reserve(estimate);
-  advise_huge_pages(q.data(), q.capacity() * sizeof(Index));
-  std::vector<std::vector<Index>> rest(parts);
-  std::vector<text::Scan> passes(parts);
-  std::vector<std::exception_ptr> failures(parts);
-  {
-    std::vector<std::jthread> workers;
-    for (std::size_t k = 1; k < parts; ++k) {
-      workers.emplace_back([&, k] {
-        try {
-          const double share = static_cast<double>(bounds[k + 1] - bounds[k]) / static_cast<double>(in->size());
-          rest[k].reserve(static_cast<std::size_t>(share * static_cast<double>(estimate)) + 1024);
-          advise_huge_pages(rest[k].data(), rest[k].capacity() * sizeof(Index));
-          passes[k] = read_part(*in, bounds[k], bounds[k + 1], rest[k]);
-        } catch (...) {
-          failures[k] = std::current_exception();
-        }
-      });
-    }
-    passes[0] = read_part(*in, bounds[0], bounds[1], q);
+  if (in->is_stream()) {
+    TextReader reader(in->name(), limits.max_rows, out.composition.q);
+    read_stream(*in, limits, reader, out);
+    return out;
   }
-  for (const std::exception_ptr& failure : failures)
-    if (failure) std::rethrow_exception(failure);
-  bool clean = passes[0].clean;
-  std::uint64_t max_value = passes[0].max_value;
-  for (std::size_t k = 1; k < parts && clean; ++k) {
-    clean = passes[k].clean && q.size() + rest[k].size() <= static_cast<std::size_t>(kMaxN);
-    max_value = std::max(max_value, passes[k].max_value);
-    if (clean) q.insert(q.end(), rest[k].begin(), rest[k].end());
-    std::vector<Index>().swap(rest[k]);
-  }
-  if (!clean || q.empty() || max_value > q.size()) throw_first_error(in->bytes(), out.source);
+  read_whole(*in, out.composition.q);  // the text kept for messages, not resident
   out.text = std::move(in);
   return out;
 }
@@ -484,16 +391,7 @@ LoadedComposition parse_composition(std::string text, const std::string& source)
 }
 
 std::int64_t line_of_row(const LoadedComposition& loaded, Index row) {
-  if (!loaded.text) return 0;
-  const std::string_view text = loaded.text->bytes();
-  std::int64_t line = 0;
-  Index rows = 0;
-  for_each_token(text, [&](const Token&, std::size_t offset) {
-    if (rows++ < row) return true;
-    line = line_at(text, offset);
-    return false;
-  });
-  return line;
+  return loaded.text ? TextReader::line_of_row(*loaded.text, loaded.source, row) : 0;
 }
 
 void write_composition(const Composition& c, std::ostream& out) {
@@ -503,8 +401,7 @@ void write_composition(const Composition& c, std::ostream& out) {
   buffer.reserve(kBuffer);
   char digits[16];
   for (const Index v : c.q) {
-    const auto [ptr, ec] = std::to_chars(digits, digits + sizeof digits, v);
-    buffer.append(digits, ptr);
+    buffer.append(digits, std::to_chars(digits, digits + sizeof digits, v).ptr);
     buffer.push_back('\n');
     if (buffer.size() > kBuffer - 16) {
       out.write(buffer.data(), static_cast<std::streamsize>(buffer.size()));

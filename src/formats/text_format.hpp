@@ -5,7 +5,6 @@
 #include <cstddef>
 #include <cstdint>
 #include <iosfwd>
-#include <limits>
 #include <memory>
 #include <string>
 
@@ -17,13 +16,12 @@ namespace nqc {
 /// Parses the text format of [Grigoryan]: whitespace-separated integers, Q(i) the 1-based column of
 /// the queen in row i, 0 for an empty row; n is the number of values. `#` starts a comment
 /// that runs to the end of its line; a leading UTF-8 byte-order mark is skipped; LF, CRLF and
-/// CR end lines alike. Checks every value is in 0..n but not consistency. One pass at about
-/// memory speed (64 bytes at a time; inputs over 2 MiB in parallel parts, one per hardware
-/// thread); line numbers are found only for a message, by reading the text again.
-/// Throws nqc::InputError: "SOURCE:LINE: row I: expected an integer 0..n, got 'TOKEN'" (bytes
-/// that are not printable ASCII shown as \xNN, at most 40 bytes), "SOURCE:LINE: row I: value
-/// V is out of range 0..N", "SOURCE: no values (expected whitespace-separated integers
-/// Q(1..n), 0 for an empty row)", "SOURCE: too many values (n must be at most 2147483647)".
+/// CR end lines alike. Checks every value is in 0..n but not consistency (require_consistent).
+/// Throws nqc::InputError, the first problem in this order: "SOURCE:LINE: row I: expected an
+/// integer 0..n, got 'TOKEN'" (bytes that are not printable ASCII shown as \xNN, at most 40
+/// bytes), "SOURCE: too many values (n must be at most 2147483647)", "SOURCE: no values
+/// (expected whitespace-separated integers Q(1..n), 0 for an empty row)", "SOURCE:LINE: row
+/// I: value V is out of range 0..N" (the first such row).
 LoadedComposition parse_composition(std::string text, const std::string& source);
 
 /// What a text read from a stream (InputFile::is_stream) may have, read no further
@@ -41,15 +39,14 @@ struct StreamLimits {
   std::size_t keep_bytes = std::size_t{16} << 20;
 };
 
-/// The same for an input file, read in 256 KiB pieces (pread: the file is memory-mapped only
-/// when a message needs its lines); kept in the result for line_of_row. A token or comment
-/// longer than a piece is read on without being kept, a bad one only as far as its first bad
-/// byte and the bytes a message quotes. A stream is parsed as it arrives, in one pass (memory:
-/// the composition, a 256 KiB piece and the text kept up to limits.keep_bytes), with the
-/// messages of a file of the same bytes, but that a problem found after reading a stream
-/// longer than limits.keep_bytes names the row, not the line: "SOURCE: row I: value V is out
-/// of range 0..N" (a value above n; a negative value or one above 2^31 - 1 keeps its line),
-/// "SOURCE: rows A and B: ..." (require_consistent).
+/// The same for an input file: a regular file is mapped and parsed in one pass (its pages
+/// given back after; kept in the result for line_of_row). A stream is parsed as it arrives
+/// (memory: the composition, a 256 KiB piece and the text kept up to limits.keep_bytes; a
+/// token or comment that never ends is not kept), with the messages of a file of the same
+/// bytes, but that a problem found after reading a stream longer than limits.keep_bytes names
+/// the row, not the line: "SOURCE: row I: value V is out of range 0..N" (a value above n; a
+/// negative value or one above 2^31 - 1 keeps its line), "SOURCE: rows A and B: ..."
+/// (require_consistent).
 LoadedComposition parse_composition(std::shared_ptr<const InputFile> in, const StreamLimits& limits = {});
 
 /// The 1-based file line of board row `row` (0-based) of a composition parsed from text,
