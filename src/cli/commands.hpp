@@ -73,8 +73,8 @@ Runner add_info(CLI::App& app);
 Runner add_challenge(CLI::App& app);
 
 /// nqc-mpi only (cli/logging.cpp). Sets the spdlog default logger: stderr, "[time] [rank R] [level] message", at
-/// `level` (warn when `quiet`); and kSummaryLogger (runner/runner.hpp) on the same sink, at info when `quiet`, so that -q
-/// keeps the end-of-launch summary.
+/// `level` (warn when `quiet`); and kSummaryLogger (runner/runner.hpp) on the same sink, at info when `quiet`, so that
+/// -q keeps the end-of-launch summary.
 void setup_logging(int rank, const std::string& level, bool quiet);
 
 }  // namespace nqc::cli
