@@ -54,18 +54,13 @@ class DepthFirst {
   template <class OnSolution>
   StopReason run(std::uint64_t restart_at, OnSolution&& on_solution, bool* restarted = nullptr) {
     int level = 0;
-    bool standing = false;  // the queen of next(level) - 1 stands
     open(0);
     for (;;) {
-      if (standing) {
-        board_.undo(level, next(level) - 1);
-        standing = false;
-        ++counters_.backtracks;
-      }
-      if (next(level) == size(level)) {
+      if (next(level) == size(level)) {  // exhausted: back to the queen of the level above
         if (level == 0) return StopReason::none;
         --level;
-        standing = true;
+        board_.undo(level, next(level) - 1);
+        ++counters_.backtracks;
         continue;
       }
       const StopReason hit = watch_.check(counters_.nodes);
@@ -77,14 +72,15 @@ class DepthFirst {
       }
       const int i = next(level)++;
       ++counters_.nodes;
-      standing = true;
-      if (!board_.place(level, i)) continue;
-      if (level + 1 == f_) {
+      if (board_.place(level, i)) {
+        if (level + 1 < f_) {
+          open(++level);
+          continue;
+        }
         if (on_solution()) return StopReason::none;
-        continue;
       }
-      open(++level);
-      standing = false;
+      board_.undo(level, i);
+      ++counters_.backtracks;
     }
   }
 
