@@ -17,6 +17,15 @@ namespace {
 // 32 ahead).
 constexpr std::size_t kAhead = 32;
 
+// The stop flag and the time limit of `watch`, if any.
+StopReason polled(const LimitWatch* watch) { return watch != nullptr ? watch->poll() : StopReason::none; }
+
+// The queens a run may still place before max_nodes, `done` nodes in.
+std::uint64_t room_left(const LimitWatch* watch, std::uint64_t done) {
+  const std::uint64_t max = watch != nullptr ? watch->max_nodes() : 0;
+  return max == 0 ? UINT64_MAX : max > done ? max - done : 0;
+}
+
 // Gives the pages of `v` beyond its size back to the system without reallocating (a copy
 // would need both buffers at once: at n = 10^9, 4 GB more at the peak).
 void release_unused(std::vector<Index>& v) {
@@ -118,78 +127,84 @@ void RandomFill::collect_free_lines(SetupWatch* setup) {
 
 StopReason RandomFill::run(Index target_free, Rng& rng, FillStats& stats, const LimitWatch* watch,
                            std::uint64_t nodes_before) {
-  const auto polled = [&] { return watch != nullptr ? watch->poll() : StopReason::none; };
-  // The queens this run may still place before max_nodes (nodes_before + stats.placed so far).
-  const auto room = [&] {
-    const std::uint64_t max = watch != nullptr ? watch->max_nodes() : 0, done = nodes_before + stats.placed;
-    return max == 0 ? UINT64_MAX : max > done ? max - done : 0;
-  };
   SetupWatch setup(watch);
   if (const StopReason hit = prepare(setup); hit != StopReason::none) return hit;
   cols_ = free_columns_of(used_, n_, &setup);
   if (setup.hit() != StopReason::none) return setup.hit();
-  const std::size_t f = cols_.size();
   rows_.clear();
-  if (f <= static_cast<std::size_t>(std::max<Index>(target_free, 0))) {
+  if (cols_.size() <= static_cast<std::size_t>(std::max<Index>(target_free, 0))) {
     collect_free_lines(&setup);
     return setup.hit();
   }
-  // First pass without a row list: the i-th free row (ascending) meets cols_[i]; a cursor
-  // runs kAhead free rows ahead to prefetch their lines.
   if (!shuffle_until(cols_.begin(), cols_.end(), rng, [&] { return setup.stopped(); })) return setup.hit();
-  {
-    Index ring[kAhead];
-    std::size_t ahead = 0;
-    Index cursor = 0;
-    const auto next_free_row = [&]() {
-      while (cursor < n_ && c_.q[static_cast<std::size_t>(cursor)] != 0) ++cursor;
-      return cursor++;
-    };
-    for (; ahead < kAhead && ahead < f; ++ahead) {
-      ring[ahead] = next_free_row();
-      prefetch_pair(d1_, d2_, n_, ring[ahead], cols_[ahead]);
-    }
-    std::size_t kept = 0;
-    std::uint64_t placed = 0;
-    const std::uint64_t can_place = room();
-    bool over = false;
-    for (std::size_t i = 0; i < f; ++i) {
-      const Index r = ring[i % kAhead];
-      if (i + kAhead < f) {
-        ring[i % kAhead] = next_free_row();
-        prefetch_pair(d1_, d2_, n_, ring[i % kAhead], cols_[i + kAhead]);
-      }
-      const Index col = cols_[i];
-      if (try_place(c_, d1_, d2_, r, col, placed < can_place, &over)) {
-        ++placed;
-      } else if (over) {
-        stats.probes += i;
-        stats.placed += placed;
-        return StopReason::max_nodes;
-      } else {
-        cols_[kept++] = col;
-      }
-      if ((i & 0xFFFF) == 0xFFFF)
-        if (const StopReason hit = polled(); hit != StopReason::none) {
-          stats.probes += i + 1;
-          stats.placed += placed;
-          return hit;
-        }
-    }
-    stats.probes += f;
-    stats.placed_pass1 = placed;
-    stats.placed += placed;
-    cols_.resize(kept);
-    release_unused(cols_);
-  }
+  if (const StopReason hit = first_pass(stats, watch, room_left(watch, nodes_before + stats.placed));
+      hit != StopReason::none)
+    return hit;
   rows_ = free_rows_of(c_, &setup);
   if (setup.hit() != StopReason::none) return setup.hit();
+  return later_passes(target_free, rng, stats, watch, nodes_before);
+}
+
+// First pass without a row list: the i-th free row (ascending) meets cols_[i] (shuffled); a
+// cursor runs kAhead free rows ahead to prefetch their lines. Places at most `can_place`
+// queens; leaves the columns left in cols_.
+StopReason RandomFill::first_pass(FillStats& stats, const LimitWatch* watch, std::uint64_t can_place) {
+  const std::size_t f = cols_.size();
+  Index ring[kAhead];
+  std::size_t ahead = 0;
+  Index cursor = 0;
+  const auto next_free_row = [&]() {
+    while (cursor < n_ && c_.q[static_cast<std::size_t>(cursor)] != 0) ++cursor;
+    return cursor++;
+  };
+  for (; ahead < kAhead && ahead < f; ++ahead) {
+    ring[ahead] = next_free_row();
+    prefetch_pair(d1_, d2_, n_, ring[ahead], cols_[ahead]);
+  }
+  std::size_t kept = 0;
+  std::uint64_t placed = 0;
+  bool over = false;
+  for (std::size_t i = 0; i < f; ++i) {
+    const Index r = ring[i % kAhead];
+    if (i + kAhead < f) {
+      ring[i % kAhead] = next_free_row();
+      prefetch_pair(d1_, d2_, n_, ring[i % kAhead], cols_[i + kAhead]);
+    }
+    const Index col = cols_[i];
+    if (try_place(c_, d1_, d2_, r, col, placed < can_place, &over)) {
+      ++placed;
+    } else if (over) {
+      stats.probes += i;
+      stats.placed += placed;
+      return StopReason::max_nodes;
+    } else {
+      cols_[kept++] = col;
+    }
+    if ((i & 0xFFFF) == 0xFFFF)
+      if (const StopReason hit = polled(watch); hit != StopReason::none) {
+        stats.probes += i + 1;
+        stats.placed += placed;
+        return hit;
+      }
+  }
+  stats.probes += f;
+  stats.placed_pass1 = placed;
+  stats.placed += placed;
+  cols_.resize(kept);
+  release_unused(cols_);
+  return StopReason::none;
+}
+
+// The passes after the first, on the lists of free rows and columns, down to `target_free`.
+StopReason RandomFill::later_passes(Index target_free, Rng& rng, FillStats& stats, const LimitWatch* watch,
+                                    std::uint64_t nodes_before) {
+  const auto room = [&] { return room_left(watch, nodes_before + stats.placed); };
   // Further passes: the rows left, ascending, against the columns left, which stay in the
   // first pass's random order and are rotated by a random offset for each pass: a new
   // random matching every pass for the price of a sequential rotation (a fresh shuffle per
   // pass was a third of the time at n = 10^8, where each swap is a cache miss).
   while (rows_.size() > static_cast<std::size_t>(target_free)) {
-    if (const StopReason hit = polled(); hit != StopReason::none) return hit;
+    if (const StopReason hit = polled(watch); hit != StopReason::none) return hit;
     const std::size_t before = rows_.size();
     std::rotate(cols_.begin(), cols_.begin() + static_cast<std::ptrdiff_t>(rng.below(cols_.size())), cols_.end());
     StopReason hit = StopReason::none;
@@ -203,7 +218,7 @@ StopReason RandomFill::run(Index target_free, Rng& rng, FillStats& stats, const 
   std::uint64_t misses = 0;
   while (rows_.size() > static_cast<std::size_t>(target_free) && misses < 16 * rows_.size()) {
     if ((stats.probes & 0xFFFF) == 0)
-      if (const StopReason hit = polled(); hit != StopReason::none) return hit;
+      if (const StopReason hit = polled(watch); hit != StopReason::none) return hit;
     const std::size_t i = rng.below(rows_.size());
     const std::size_t j = rng.below(cols_.size());
     ++stats.probes;

@@ -64,6 +64,9 @@ class RandomFill {
   StopReason prepare(SetupWatch& setup);
   void close(Index r, Index c);
   void collect_free_lines(SetupWatch* setup);
+  StopReason first_pass(FillStats& stats, const LimitWatch* watch, std::uint64_t can_place);
+  StopReason later_passes(Index target_free, Rng& rng, FillStats& stats, const LimitWatch* watch,
+                          std::uint64_t nodes_before);
 
   Composition& c_;
   Index n_;

@@ -110,28 +110,7 @@ StopReason ResidualBoard::build(Index n, std::vector<Index> rows, std::vector<In
     }
     return true;
   };
-  // A board that may not fit (allocated as it grows: up to 48 bytes a cell while its list is
-  // moved) is refused at once when at least f x (fc - closed diagonals) cells would not fit (a
-  // closed diagonal takes at most one cell of a row), else counted first (nothing allocated)
-  // and refused as soon as the count passes what fits, then allocated exactly.
-  if (const std::uint64_t most = product(f, fc); most > kSmallBoardCells) {
-    const MemoryRoom room = memory_room();
-    const auto fits = [&](std::uint64_t cells) {
-      return cells <= kMaxResidualCells && build_bytes(n, cells) <= room.bytes;
-    };
-    if (!fits(most) || saturating_add(build_bytes(n, most), saturating_mul(32, most)) > room.bytes) {
-      const std::uint64_t closed = diff_closed.count() + sum_closed.count();
-      const auto columns = static_cast<std::uint64_t>(fc);
-      require_fits(n, f, fc, columns > closed ? static_cast<std::uint64_t>(f) * (columns - closed) : 0, 0, &room);
-      std::uint64_t count = 0;
-      if (!scan([&](Index, Index) {
-            if ((++count & 0xFFFF) == 0 && !fits(count)) require_fits(n, f, fc, count, 0, &room);
-          }))
-        return setup.hit();
-      require_fits(n, f, fc, count, 0, &room);
-      cells_.reserve(count);
-    }
-  }
+  if (!reserve_cells(diff_closed, sum_closed, scan)) return setup.hit();
   row_begin_.assign(static_cast<std::size_t>(f) + 1, 0);
   Index row = -1;
   if (!scan([&](Index a, Index b) {
@@ -140,6 +119,45 @@ StopReason ResidualBoard::build(Index n, std::vector<Index> rows, std::vector<In
       }))
     return setup.hit();
   while (row < f) row_begin_[static_cast<std::size_t>(++row)] = static_cast<Index>(cells_.size());
+  index_lines();
+  return StopReason::none;
+}
+
+// A board that may not fit (allocated as it grows: up to 48 bytes a cell while its list is
+// moved) is refused at once when at least f x (fc - closed diagonals) cells would not fit (a
+// closed diagonal takes at most one cell of a row), else counted first by `scan` (nothing
+// allocated) and refused as soon as the count passes what fits, then allocated exactly. False
+// when a limit stopped the count.
+template <class Scan>
+bool ResidualBoard::reserve_cells(const Bitset& diff_closed, const Bitset& sum_closed, Scan&& scan) {
+  const auto f = static_cast<Index>(rows_.size());
+  const auto fc = static_cast<Index>(cols_.size());
+  if (const std::uint64_t most = product(f, fc); most > kSmallBoardCells) {
+    const MemoryRoom room = memory_room();
+    const auto fits = [&](std::uint64_t cells) {
+      return cells <= kMaxResidualCells && build_bytes(n_, cells) <= room.bytes;
+    };
+    if (!fits(most) || saturating_add(build_bytes(n_, most), saturating_mul(32, most)) > room.bytes) {
+      const std::uint64_t closed = diff_closed.count() + sum_closed.count();
+      const auto columns = static_cast<std::uint64_t>(fc);
+      require_fits(n_, f, fc, columns > closed ? static_cast<std::uint64_t>(f) * (columns - closed) : 0, 0, &room);
+      std::uint64_t count = 0;
+      if (!scan([&](Index, Index) {
+            if ((++count & 0xFFFF) == 0 && !fits(count)) require_fits(n_, f, fc, count, 0, &room);
+          }))
+        return false;
+      require_fits(n_, f, fc, count, 0, &room);
+      cells_.reserve(count);
+    }
+  }
+  return true;
+}
+
+// The lines of the cells just stored: compact diagonal ids, each line's list of cells, every
+// line open with all its cells free.
+void ResidualBoard::index_lines() {
+  const auto f = static_cast<Index>(rows_.size());
+  const auto fc = static_cast<Index>(cols_.size());
   const Index d1_count =
       renumber([&](const Cell& cell) { return diff_line(n_, board_row(cell.a), board_col(cell.b)); }, &Cell::d1);
   const Index d2_count =
@@ -163,7 +181,6 @@ StopReason ResidualBoard::build(Index n, std::vector<Index> rows, std::vector<In
   sizes(d1_begin_, d1_free_);
   sizes(d2_begin_, d2_free_);
   open_count_ = f;
-  return StopReason::none;
 }
 
 bool ResidualBoard::has_dead_line() const {

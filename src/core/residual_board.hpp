@@ -129,6 +129,9 @@ class ResidualBoard {
     const auto to = static_cast<std::size_t>(begin[static_cast<std::size_t>(i) + 1]);
     return {cells.data() + from, to - from};
   }
+  template <class Scan>
+  bool reserve_cells(const Bitset& diff_closed, const Bitset& sum_closed, Scan&& scan);
+  void index_lines();
   void count(Index e, Index delta);
   void visit_lines(Index e, const Cell& c, Index delta);
   void visit_list(Index e, const std::vector<Index>& begin, const std::vector<Index>& cells, Index line, Index delta);

@@ -4,8 +4,10 @@
 #include <array>
 #include <stdexcept>
 #include <string>
+#include <utility>
 #include <vector>
 
+#include "core/engines/depth_first.hpp"
 #include "core/limit_watch.hpp"
 #include "core/lines.hpp"
 #include "core/verifier.hpp"
@@ -195,129 +197,61 @@ class WordBoard {
   std::vector<int> compact_;
 };
 
-// Depth-first search over a WordBoard, recursive (depth at most f <= 128). Level l holds the
+// The board policy of DepthFirst (engines/depth_first.hpp) over a WordBoard. Level l holds the
 // free cells of every open row after l placements (rows already filled keep stale sets, never
-// read); a Level value holds what the choice at that level needs. `rng` null: counting (every
-// cell in ascending order, no restarts).
+// read) and its Level value (open rows, free columns); its candidates are pool_'s f entries
+// from l * f, as a << 8 | b. `rng` null: counting (every cell in ascending order).
 template <int W>
 class WordSearch {
  public:
-  /// A queen of the path: free row a, free column b (board_row, board_col map them back).
-  struct Placement {
-    int a, b;
-  };
-
-  WordSearch(const WordBoard<W>& board, Rng* rng, bool least_damage, LimitWatch& watch, Counters& counters,
-             bool column_branching = true)
+  WordSearch(const WordBoard<W>& board, Rng* rng, bool least_damage, bool column_branching)
       : board_(board),
         rng_(rng),
         least_damage_(least_damage),
         column_branching_(column_branching),
-        watch_(watch),
-        counters_(counters),
         f_(board.free_rows()) {
     const auto fs = static_cast<std::size_t>(f_);
     cells_.resize((fs + 1) * fs);
     pool_.resize((fs + 1) * fs);
-    path_.resize(fs);
+    levels_.resize(fs + 1);
   }
+
+  [[nodiscard]] int free_rows() const { return f_; }
 
   // True when the root itself fails: an open row or a free column without a free cell.
   bool dead_at_root() {
-    root_ = Level{};
-    root_.cols = board_.free_columns();
+    Level& root = levels_[0];
+    root = Level{};
+    root.cols = board_.free_columns();
     Words<W> covered;
     for (int a = 0; a < f_; ++a) {
       const Words<W>& initial = board_.initial(a);
       if (initial.empty()) return true;
       cells(0, a) = initial;
-      root_.open.set(a);
+      root.open.set(a);
       covered |= initial;
     }
-    return !root_.cols.minus(covered).empty();
+    return !root.cols.minus(covered).empty();
   }
 
-  // Runs until a solution (on_solution(path) returns true to stop; path: f placements), the
-  // space is exhausted (none), a limit (returned), or `restart_at` nodes (none, with
-  // `restarted` set; 0: never). `randomize`: ties and candidates in random order; else the
-  // first of the tied rows and the candidates rotated by one random draw (counting: ascending).
-  template <class OnSolution>
-  StopReason run(std::uint64_t restart_at, OnSolution&& on_solution, bool* restarted = nullptr, bool randomize = true) {
-    shuffled_ = randomize && rng_ != nullptr;
-    restart_at_ = restart_at;
-    hit_ = StopReason::none;
-    if (dfs(0, root_, on_solution) != End::stopped) return StopReason::none;
-    if (hit_ == StopReason::none) *restarted = true;
-    return hit_;
-  }
+  // `randomized`: ties and candidates in random order; else the first of the tied rows and the
+  // candidates rotated by one random draw (counting: ascending).
+  void start_run(bool randomized) { shuffled_ = randomized && rng_ != nullptr; }
 
- private:
-  static constexpr int kNone = 1 << 30;
-  enum class End { exhausted, solved, stopped };
-
-  // The open rows and free columns after the placements of a level.
-  struct Level {
-    Words<W> open, cols;
-  };
-
-  Words<W>& cells(int level, int a) {
-    return cells_[static_cast<std::size_t>(level) * static_cast<std::size_t>(f_) + static_cast<std::size_t>(a)];
-  }
-
-  // The candidates out[0, size) in the run's order: shuffled in a randomized run; else rotated
-  // by a random offset, as random orders pay only with restarts but ascending columns (corners
-  // first) took 10-20% more nodes near CSPLib prob079's phase transition; ascending in counting.
-  void order(int* out, int size) {
-    if (rng_ == nullptr || size < 2) return;
-    if (shuffled_)
-      shuffle(out, out + size, *rng_);
-    else
-      std::rotate(out, out + rng_->below(static_cast<std::uint64_t>(size)), out + size);
-  }
-
-  // The candidates of `level` into pool_ (its f entries from level * f; a << 8 | b), their
-  // count returned: a free column with k candidate cells, fewer than the row of fewest cells
-  // (k < 8): its queen can only go to one of them, so branch on it (k children); else the
-  // minimum-remaining-values row (ties uniformly at random, one draw, as exact, in a randomized
-  // run; else the first), its cells in the run's order (order(); least damage first with
-  // least_damage_). The counts are made here, not in place(), as about half the placements fail.
-  int candidates(int level, const Level& at) {
+  // The candidates of `level` into pool_, their count returned: a free column with k candidate
+  // cells, fewer than the row of fewest cells (k < 8): its queen can only go to one of them, so
+  // branch on it (k children); else the minimum-remaining-values row (pick_tied's ties in a
+  // randomized run; else the first), its cells in the run's order (order(); least damage first
+  // with least_damage_). The counts are made here, not in place(), as about half the
+  // placements fail.
+  int candidates(int level) {
+    const Level& at = levels_[static_cast<std::size_t>(level)];
     int* out = pool_.data() + static_cast<std::ptrdiff_t>(level) * f_;
     int size = 0;
-    int fewest = kNone;
-    Words<W> fewest_rows;  // the open rows with `fewest` free cells
+    Fewest fewest;
     ColumnCounts<W> columns;
-    if constexpr (W == 1) {
-      const Words<W>* free = &cells(level, 0);
-      std::uint64_t rows = 0;
-      for (std::uint64_t x = at.open.w[0]; x != 0; x &= x - 1) {
-        const int a = __builtin_ctzll(x);
-        const int c = __builtin_popcountll(free[a].w[0]);
-        const std::uint64_t mine = x & (0 - x);
-        if (shuffled_) {
-          // All the rows of fewest cells, without branches on the counts (in random order).
-          rows = c < fewest ? mine : (c == fewest ? rows | mine : rows);
-          fewest = c < fewest ? c : fewest;
-        } else if (c < fewest) {  // the first only
-          fewest = c;
-          rows = mine;
-        }
-        columns.add(free[a]);
-      }
-      fewest_rows.w[0] = rows;
-    } else {
-      at.open.each([&](int a) {
-        const Words<W>& free = cells(level, a);
-        const int c = free.count();
-        if (c < fewest) {
-          fewest = c;
-          fewest_rows = Words<W>{};
-        }
-        if (c == fewest) fewest_rows.set(a);
-        columns.add(free);
-      });
-    }
-    for (int k = 1; column_branching_ && k < fewest && k < 8; ++k) {
+    count_free(level, at, fewest, columns);
+    for (int k = 1; column_branching_ && k < fewest.count && k < 8; ++k) {
       const Words<W> with = columns.with(k);
       if (with.empty()) continue;
       const int b = with.nth(0);
@@ -327,57 +261,22 @@ class WordSearch {
       order(out, size);
       return size;
     }
-    int best = fewest_rows.nth(0);
-    if (shuffled_) {
-      const auto ties = static_cast<std::uint64_t>(fewest_rows.count());
-      if (ties > 1) best = fewest_rows.nth(rng_->below(ties));
-    }
+    const int best = pick_tied(static_cast<std::uint64_t>(fewest.rows.count()), shuffled_ ? rng_ : nullptr,
+                               [&](std::uint64_t j) { return fewest.rows.nth(j); });
     cells(level, best).each([&](int b) { out[size++] = best << 8 | b; });
     order(out, size);
-    if (least_damage_ && size > 1) {
-      // Insertion sort by damage (a row holds a handful of cells), stable after the shuffle.
-      std::array<int, kBitboardMaxFree> damage{};
-      for (int i = 0; i < size; ++i) {
-        const int b = out[i] & 255;
-        at.open.each([&](int a2) {
-          if (a2 != best) damage[static_cast<std::size_t>(i)] += cells(level, a2).common(board_.attack(best, b, a2));
-        });
-      }
-      for (int i = 1; i < size; ++i)
-        for (int j = i; j > 0 && damage[static_cast<std::size_t>(j)] < damage[static_cast<std::size_t>(j - 1)]; --j) {
-          std::swap(damage[static_cast<std::size_t>(j)], damage[static_cast<std::size_t>(j - 1)]);
-          std::swap(out[j], out[j - 1]);
-        }
-    }
+    if (least_damage_ && size > 1) sort_by_damage(level, at, best, out, size);
     return size;
   }
 
-  template <class OnSolution>
-  End dfs(int level, const Level& at, OnSolution& on_solution) {
-    const int size = candidates(level, at);
-    const int* cand = pool_.data() + static_cast<std::ptrdiff_t>(level) * f_;
-    Level next;
-    for (int i = 0; i < size; ++i) {
-      hit_ = watch_.check(counters_.nodes);
-      if (hit_ != StopReason::none || (restart_at_ != 0 && counters_.nodes >= restart_at_)) return End::stopped;
-      ++counters_.nodes;
-      const int a = cand[i] >> 8, b = cand[i] & 255;
-      path_[static_cast<std::size_t>(level)] = {a, b};
-      if (place(level, at, a, b, next)) {
-        if (next.open.empty()) {
-          if (on_solution(path_)) return End::solved;
-        } else if (const End end = dfs(level + 1, next, on_solution); end != End::exhausted) {
-          return end;
-        }
-      }
-      ++counters_.backtracks;
-    }
-    return End::exhausted;
-  }
-
-  // `next` := `at` with a queen on (a, b): level + 1's cells and choice; false when an open
+  // `level + 1` := `level` with candidate i's queen: its cells and choice; false when an open
   // row or a free column is left without a free cell (forward checking).
-  bool place(int level, const Level& at, int a, int b, Level& next) {
+  bool place(int level, int i) {
+    const int cell =
+        pool_[static_cast<std::size_t>(level) * static_cast<std::size_t>(f_) + static_cast<std::size_t>(i)];
+    const int a = cell >> 8, b = cell & 255;
+    const Level& at = levels_[static_cast<std::size_t>(level)];
+    Level& next = levels_[static_cast<std::size_t>(level) + 1];
     next.open = at.open;
     next.open.w[static_cast<std::size_t>(a >> 6)] &= ~(std::uint64_t{1} << (a & 63));
     next.cols = at.cols;
@@ -395,6 +294,95 @@ class WordSearch {
       return alive = !left.empty();
     });
     return alive && next.cols.minus(covered).empty();
+  }
+  // Each level keeps its own cells: nothing to take back.
+  void undo(int /*level*/, int /*i*/) {}
+  [[nodiscard]] std::pair<Index, Index> queen(int level, int i) const {
+    const int cell =
+        pool_[static_cast<std::size_t>(level) * static_cast<std::size_t>(f_) + static_cast<std::size_t>(i)];
+    return {board_.board_row(cell >> 8), board_.board_col(cell & 255)};
+  }
+
+ private:
+  static constexpr int kNone = 1 << 30;
+
+  // The open rows and free columns after the placements of a level.
+  struct Level {
+    Words<W> open, cols;
+  };
+  // The open rows with the fewest free cells.
+  struct Fewest {
+    int count = kNone;
+    Words<W> rows;
+  };
+
+  Words<W>& cells(int level, int a) {
+    return cells_[static_cast<std::size_t>(level) * static_cast<std::size_t>(f_) + static_cast<std::size_t>(a)];
+  }
+
+  // The open rows of fewest free cells at `level` (all of them in a randomized run, else the
+  // first) and how many open rows hold each column.
+  void count_free(int level, const Level& at, Fewest& fewest, ColumnCounts<W>& columns) {
+    if constexpr (W == 1) {
+      const Words<W>* free = &cells(level, 0);
+      std::uint64_t rows = 0;
+      int least = kNone;
+      for (std::uint64_t x = at.open.w[0]; x != 0; x &= x - 1) {
+        const int a = __builtin_ctzll(x);
+        const int c = __builtin_popcountll(free[a].w[0]);
+        const std::uint64_t mine = x & (0 - x);
+        if (shuffled_) {
+          // All the rows of fewest cells, without branches on the counts (in random order).
+          rows = c < least ? mine : (c == least ? rows | mine : rows);
+          least = c < least ? c : least;
+        } else if (c < least) {  // the first only
+          least = c;
+          rows = mine;
+        }
+        columns.add(free[a]);
+      }
+      fewest.count = least;
+      fewest.rows.w[0] = rows;
+    } else {
+      at.open.each([&](int a) {
+        const Words<W>& free = cells(level, a);
+        const int c = free.count();
+        if (c < fewest.count) {
+          fewest.count = c;
+          fewest.rows = Words<W>{};
+        }
+        if (c == fewest.count) fewest.rows.set(a);
+        columns.add(free);
+      });
+    }
+  }
+
+  // The candidates out[0, size) in the run's order: shuffled in a randomized run; else rotated
+  // by a random offset, as random orders pay only with restarts but ascending columns (corners
+  // first) took 10-20% more nodes near CSPLib prob079's phase transition; ascending in counting.
+  void order(int* out, int size) {
+    if (rng_ == nullptr || size < 2) return;
+    if (shuffled_)
+      shuffle(out, out + size, *rng_);
+    else
+      std::rotate(out, out + rng_->below(static_cast<std::uint64_t>(size)), out + size);
+  }
+
+  // Row `best`'s candidates out[0, size) by damage (the free cells each queen would take from
+  // the other open rows): insertion sort (a row holds a handful of cells), stable after order().
+  void sort_by_damage(int level, const Level& at, int best, int* out, int size) {
+    std::array<int, kBitboardMaxFree> damage{};
+    for (int i = 0; i < size; ++i) {
+      const int b = out[i] & 255;
+      at.open.each([&](int a2) {
+        if (a2 != best) damage[static_cast<std::size_t>(i)] += cells(level, a2).common(board_.attack(best, b, a2));
+      });
+    }
+    for (int i = 1; i < size; ++i)
+      for (int j = i; j > 0 && damage[static_cast<std::size_t>(j)] < damage[static_cast<std::size_t>(j - 1)]; --j) {
+        std::swap(damage[static_cast<std::size_t>(j)], damage[static_cast<std::size_t>(j - 1)]);
+        std::swap(out[j], out[j - 1]);
+      }
   }
 
   // place() on one word by board column (n <= 64): a queen's lines in another row are three
@@ -421,15 +409,10 @@ class WordSearch {
   Rng* rng_;
   bool shuffled_ = false;  // a randomized run
   bool least_damage_, column_branching_;
-  LimitWatch& watch_;
-  Counters& counters_;
   int f_;
   std::vector<Words<W>> cells_;
   std::vector<int> pool_;  // each level's candidates, f entries per level
-  std::vector<Placement> path_;
-  Level root_;
-  std::uint64_t restart_at_ = 0;
-  StopReason hit_ = StopReason::none;
+  std::vector<Level> levels_;
 };
 
 template <int W>
@@ -442,48 +425,13 @@ Result solve(const Composition& c, Rng& rng, const Limits& limits, const Bitboar
     result.limit = setup.hit();
     return result;
   }
-  Counters counters;
-  WordSearch<W> search(board, &rng, params.least_damage, watch, counters, params.column_branching);
-  if (board.free_rows() == 0) {
-    result.outcome = Outcome::solved;
+  WordSearch<W> policy(board, &rng, params.least_damage, params.column_branching);
+  DepthFirst<WordSearch<W>> search(policy, watch, result.counters);
+  result.outcome = luby_restarts(search, result.counters, params, result.limit);
+  if (result.outcome == Outcome::solved) {
     result.solution = c;
-    return result;
+    search.write(result.solution);
   }
-  if (search.dead_at_root()) {
-    result.outcome = Outcome::infeasible;
-    return result;
-  }
-  // Randomized restarts with Luby budgets, as complete_exact (engines/exact.cpp): complete.
-  const auto f = static_cast<std::uint64_t>(board.free_rows());
-  for (std::uint64_t run = 1;; ++run) {
-    bool solved = false, restarted = false;
-    const std::uint64_t budget = restart_budget(params, f, run, counters.nodes);
-    // Random orders pay only with restarts: the run to the end (a proof, often) goes in order.
-    const bool last = budget == UINT64_MAX;
-    const StopReason hit = search.run(
-        last ? 0 : saturating_add(counters.nodes, budget),
-        [&](const auto& path) {
-          result.solution = c;
-          for (const auto& [a, b] : path)
-            result.solution.q[static_cast<std::size_t>(board.board_row(a))] = board.board_col(b) + 1;
-          counters.placed_search += path.size();
-          solved = true;
-          return true;
-        },
-        &restarted, !last);
-    if (solved) {
-      result.outcome = Outcome::solved;
-      break;
-    }
-    if (restarted) {
-      ++counters.restarts;
-      continue;
-    }
-    result.outcome = hit != StopReason::none ? Outcome::gave_up : Outcome::infeasible;
-    result.limit = hit;
-    break;
-  }
-  result.counters = counters;
   return result;
 }
 
@@ -492,27 +440,14 @@ CountResult count(const Composition& c, const Limits& limits) {
   LimitWatch watch(limits, 1024);
   SetupWatch setup(&watch);
   const WordBoard<W> board(c, &setup);
-  CountResult out;
   if (setup.hit() != StopReason::none) {
+    CountResult out;
     out.gave_up = true;
     out.limit = setup.hit();
     return out;
   }
-  Counters counters;
-  WordSearch<W> search(board, nullptr, false, watch, counters);
-  if (board.free_rows() == 0) {
-    out.completions = 1;
-    return out;
-  }
-  if (search.dead_at_root()) return out;
-  const StopReason hit = search.run(0, [&](const auto&) {
-    ++out.completions;
-    return false;
-  });
-  out.nodes = counters.nodes;
-  out.gave_up = hit != StopReason::none;
-  out.limit = hit;
-  return out;
+  WordSearch<W> policy(board, nullptr, false, true);
+  return count_all(policy, watch);
 }
 
 Index free_rows_checked(const Composition& c) {

@@ -3,6 +3,7 @@
 #include <algorithm>
 #include <chrono>
 #include <cmath>
+#include <optional>
 #include <stdexcept>
 #include <string>
 #include <utility>
@@ -233,6 +234,7 @@ class Grigoryan {
     return ++attempt_backtracks_ <= p_.backtracks_per_attempt;  // 64 bits: never wraps at UINT32_MAX
   }
 
+  StopReason block0();
   Step block1();
   Step block3();
   enum class Descent : std::uint8_t { solved, dead_end, limit };
@@ -240,7 +242,10 @@ class Grigoryan {
   Exit block5(Start start);
   Exit block5_sweep(Start start);
   void unwind();
+  std::optional<Exit> block4(Start start, Block& block);
   Exit attempt(Start start);
+  // The base levels and the level a run starts from, for the composition's k_input_ queens.
+  Start start_level();
   bool block3_failed(Start start, Block& next);
 
   Composition board_;
@@ -512,6 +517,46 @@ void Grigoryan::unwind() {
   pool_.clear();
 }
 
+// Block 4: ranks the rows of the reduced matrix and builds the final stage from them. Returns
+// the attempt's exit, or nothing with `block` set to the next block (b5, or block3_failed's).
+std::optional<Grigoryan::Exit> Grigoryan::block4(Start start, Block& block) {
+  // Rows and columns ascending so that the minimum-risk tie order is the paper's (ascending
+  // row index).
+  sorted_rows_ = rows_;
+  sorted_cols_ = cols_;
+  std::sort(sorted_rows_.begin(), sorted_rows_.end());
+  std::sort(sorted_cols_.begin(), sorted_cols_.end());
+  // Blocks 1 and 3 filled the board (a base level of n, e.g. level3 = n: the regression
+  // gives that below n = 7 when small_n is lowered): solved, nothing left for block 5.
+  if (sorted_rows_.empty()) {
+    frames_.clear();  // a block-5 session's queens, if any, are not on the board
+    pool_.clear();
+    return Exit::solved;
+  }
+  if (!final_.build(n_, sorted_rows_, sorted_cols_, d1_closed_, d2_closed_, p_.lookahead_columns)) {
+    // Started at block 4: the composition itself has a row without a free cell, and no
+    // retry can change that.
+    // Likewise from y when block 3 has nothing to place (y is x, block 4 sees x again).
+    if (start == Start::z || (start == Start::y && k_input_ >= block3_target_)) return Exit::hopeless;
+    // Block 3 with nothing to place (k >= its target) and block 4 failing again places
+    // no queen: only the clock and the stop flag bound that loop (besides the budgets).
+    if ((hit_ = watch_.poll()) != StopReason::none) return Exit::limit;
+    if (!block3_failed(start, block)) return Exit::attempt_failed;
+    return std::nullopt;
+  }
+  block3_failures_ = 0;
+  // Choice (GrigoryanParams::sweep_resumes): when blocks 1 and 3 placed no queen, z is
+  // the composition again, ranked as before, and block 5's sweep goes on where the last
+  // session stopped instead of starting over.
+  if (!p_.sweep_resumes || k_ != k_input_) sweep_ = {};
+  frames_.clear();
+  pool_.clear();
+  frames_.reserve(sorted_rows_.size());
+  pool_.reserve(static_cast<std::size_t>(final_.cell_count()));
+  block = Block::b5;
+  return std::nullopt;
+}
+
 // One attempt from the run's start level; the board is at x (the composition) on entry.
 Grigoryan::Exit Grigoryan::attempt(Start start) {
   Block block = start == Start::x ? Block::b1 : start == Start::y ? Block::b2 : Block::b4;
@@ -548,43 +593,9 @@ Grigoryan::Exit Grigoryan::attempt(Start start) {
         block = Block::b4;
         break;
       }
-      case Block::b4: {
-        // Block 4 ranks the rows of the reduced matrix; rows and columns ascending so that
-        // the minimum-risk tie order is the paper's (ascending row index).
-        sorted_rows_ = rows_;
-        sorted_cols_ = cols_;
-        std::sort(sorted_rows_.begin(), sorted_rows_.end());
-        std::sort(sorted_cols_.begin(), sorted_cols_.end());
-        // Blocks 1 and 3 filled the board (a base level of n, e.g. level3 = n: the regression
-        // gives that below n = 7 when small_n is lowered): solved, nothing left for block 5.
-        if (sorted_rows_.empty()) {
-          frames_.clear();  // a block-5 session's queens, if any, are not on the board
-          pool_.clear();
-          return Exit::solved;
-        }
-        if (!final_.build(n_, sorted_rows_, sorted_cols_, d1_closed_, d2_closed_, p_.lookahead_columns)) {
-          // Started at block 4: the composition itself has a row without a free cell, and no
-          // retry can change that.
-          // Likewise from y when block 3 has nothing to place (y is x, block 4 sees x again).
-          if (start == Start::z || (start == Start::y && k_input_ >= block3_target_)) return Exit::hopeless;
-          // Block 3 with nothing to place (k >= its target) and block 4 failing again places
-          // no queen: only the clock and the stop flag bound that loop (besides the budgets).
-          if ((hit_ = watch_.poll()) != StopReason::none) return Exit::limit;
-          if (!block3_failed(start, block)) return Exit::attempt_failed;
-          continue;
-        }
-        block3_failures_ = 0;
-        // Choice (GrigoryanParams::sweep_resumes): when blocks 1 and 3 placed no queen, z is
-        // the composition again, ranked as before, and block 5's sweep goes on where the last
-        // session stopped instead of starting over.
-        if (!p_.sweep_resumes || k_ != k_input_) sweep_ = {};
-        frames_.clear();
-        pool_.clear();
-        frames_.reserve(sorted_rows_.size());
-        pool_.reserve(static_cast<std::size_t>(final_.cell_count()));
-        block = Block::b5;
+      case Block::b4:
+        if (const std::optional<Exit> e = block4(start, block)) return *e;
         break;
-      }
       case Block::b5: {
         const Exit e = block5(start);
         if (e != Exit::back_to_block3) return e;
@@ -597,12 +608,24 @@ Grigoryan::Exit Grigoryan::attempt(Start start) {
   }
 }
 
-Result Grigoryan::run() {
-  Result result;
-  // Block 0: control arrays of the composition's columns and diagonals; x is the composition.
-  // Its O(n) passes are polled (core/limit_watch.hpp, SetupWatch); a composition whose lists
-  // (16 bytes per free row: rows, columns, the trail, block 1's shuffle buffer) can never fit
-  // is refused before they are allocated.
+Grigoryan::Start Grigoryan::start_level() {
+  // Which blocks run ([Grigoryan]; [GrigoryanCode]). Choice for n < 7, where the paper
+  // defines nothing (its study starts at n = 7): the same final stage as 7 <= n < 50, the only part of the
+  // algorithm that does not need base levels; n = 2, 3 then end at the limits.
+  small_ = n_ < p_.small_n;
+  level2_ = p_.level2 >= 0 ? static_cast<Index>(std::min<std::int64_t>(p_.level2, n_)) : grigoryan_level2(n_);
+  level3_ = p_.level3 >= 0 ? static_cast<Index>(std::min<std::int64_t>(p_.level3, n_)) : grigoryan_level3(n_);
+  block3_target_ = p_.block3_stops_at_level2 ? level2_ : level3_;
+  if (small_) return Start::z;
+  if (n_ < p_.medium_n) return Start::y;
+  return k_input_ < level2_ ? Start::x : k_input_ < level3_ ? Start::y : Start::z;
+}
+
+// Block 0: control arrays of the composition's columns and diagonals; x is the composition.
+// Its O(n) passes are polled (core/limit_watch.hpp, SetupWatch); a composition whose lists
+// (16 bytes per free row: rows, columns, the trail, block 1's shuffle buffer) can never fit
+// is refused before they are allocated. Returns the limit that stopped it, else none.
+StopReason Grigoryan::block0() {
   SetupWatch setup(&watch_);
   Bitset used;
   if (!close_lines(board_, used, d1_closed_, d2_closed_, &setup))
@@ -613,8 +636,13 @@ Result Grigoryan::run() {
                                        std::to_string(free_rows) + " free rows (16 bytes per free row)");
     collect_free_lines(used, &setup);
   }
-  if (setup.hit() != StopReason::none) {
-    result.limit = setup.hit();
+  return setup.hit();
+}
+
+Result Grigoryan::run() {
+  Result result;
+  if (const StopReason hit = block0(); hit != StopReason::none) {
+    result.limit = hit;
     return result;
   }
   k_ = k_input_ = n_ - static_cast<Index>(rows_.size());
@@ -625,21 +653,7 @@ Result Grigoryan::run() {
   }
   trail_.reserve(rows_.size());
 
-  // Which blocks run ([Grigoryan]; [GrigoryanCode]). Choice for n < 7, where the paper
-  // defines nothing (its study starts at n = 7): the same final stage as 7 <= n < 50, the only part of the
-  // algorithm that does not need base levels; n = 2, 3 then end at the limits.
-  small_ = n_ < p_.small_n;
-  level2_ = p_.level2 >= 0 ? static_cast<Index>(std::min<std::int64_t>(p_.level2, n_)) : grigoryan_level2(n_);
-  level3_ = p_.level3 >= 0 ? static_cast<Index>(std::min<std::int64_t>(p_.level3, n_)) : grigoryan_level3(n_);
-  block3_target_ = p_.block3_stops_at_level2 ? level2_ : level3_;
-  Start start = Start::z;
-  if (!small_) {
-    if (n_ < p_.medium_n)
-      start = Start::y;
-    else
-      start = k_input_ < level2_ ? Start::x : k_input_ < level3_ ? Start::y : Start::z;
-  }
-
+  const Start start = start_level();
   for (std::uint32_t a = 0;; ++a) {
     if (a > 0) {
       // A restart: back to the start level with a fresh budget; the return is a backtrack.

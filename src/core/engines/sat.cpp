@@ -61,6 +61,35 @@ class Encoder {
     clause({-prev, -var(cells[m - 1])});
   }
 
+  // Every line of `board`: each free row and free column exactly one queen, each diagonal at most
+  // one. Polls stopped() before each line's clauses (the encoding is set-up too): false when it
+  // said stop.
+  template <class Stopped>
+  bool encode(const ResidualBoard& board, Stopped&& stopped) {
+    std::vector<Index> row;
+    for (Index a = 0; a < board.free_rows(); ++a) {
+      if (stopped()) return false;
+      row.clear();
+      for (Index e = board.row_cells_begin(a); e < board.row_cells_end(a); ++e) row.push_back(e);
+      at_least_one(row);
+      at_most_one(row);
+    }
+    for (Index b = 0; b < board.free_rows(); ++b) {
+      if (stopped()) return false;
+      at_least_one(board.column_cells(b));
+      at_most_one(board.column_cells(b));
+    }
+    for (Index d = 0; d < board.diff_lines(); ++d) {
+      if (stopped()) return false;
+      at_most_one(board.diff_cells(d));
+    }
+    for (Index d = 0; d < board.sum_lines(); ++d) {
+      if (stopped()) return false;
+      at_most_one(board.sum_cells(d));
+    }
+    return true;
+  }
+
  private:
   static int var(Index e) { return static_cast<int>(e) + 1; }
   void clause(std::initializer_list<int> lits) {
@@ -96,29 +125,8 @@ Result complete_sat(const Composition& c, Rng& rng, const Limits& limits) {
   solver.set("quiet", 1);
   Encoder enc(solver, board.cell_count());
   const Index f = board.free_rows();
-  // The encoding is set-up too: the limits are polled before each line's clauses.
   const auto stopped = [&] { return (result.limit = watch.poll()) != StopReason::none; };
-  std::vector<Index> row;
-  for (Index a = 0; a < f; ++a) {
-    if (stopped()) return result;
-    row.clear();
-    for (Index e = board.row_cells_begin(a); e < board.row_cells_end(a); ++e) row.push_back(e);
-    enc.at_least_one(row);
-    enc.at_most_one(row);
-  }
-  for (Index b = 0; b < f; ++b) {
-    if (stopped()) return result;
-    enc.at_least_one(board.column_cells(b));
-    enc.at_most_one(board.column_cells(b));
-  }
-  for (Index d = 0; d < board.diff_lines(); ++d) {
-    if (stopped()) return result;
-    enc.at_most_one(board.diff_cells(d));
-  }
-  for (Index d = 0; d < board.sum_lines(); ++d) {
-    if (stopped()) return result;
-    enc.at_most_one(board.sum_cells(d));
-  }
+  if (!enc.encode(board, stopped)) return result;
 
   Watch terminator(watch);
   solver.connect_terminator(&terminator);

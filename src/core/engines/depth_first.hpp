@@ -1,0 +1,171 @@
+// The depth-first search of the complete engines (exact, bitboard), written once over a board
+// policy: its loop, its Luby restarts and its count of every completion.
+#pragma once
+
+#include <cstdint>
+#include <vector>
+
+#include "core/composition.hpp"
+#include "core/counting.hpp"
+#include "core/engine.hpp"
+#include "core/limit_watch.hpp"
+#include "core/rng.hpp"
+
+namespace nqc {
+
+/// The row that minimum remaining values ([Grigoryan]'s "minimum risk" rule) takes among `ties`
+/// rows tied at the fewest free cells: the j-th of them in ascending order (nth(j)), with
+/// j = rng->below(ties) (one draw) when rng is given and there are ties, else the first.
+template <class Nth>
+auto pick_tied(std::uint64_t ties, Rng* rng, Nth&& nth) {
+  return nth(rng != nullptr && ties > 1 ? rng->below(ties) : 0);
+}
+
+/// Depth-first search over a board policy, one queen a level, iterative (depths of 10^4 free
+/// rows and more). Board provides, all inline (no virtual call in the loop):
+///   int free_rows() const                  the levels of a completion (one free row each)
+///   bool dead_at_root()                    an open row (or free column) without a free cell;
+///                                          also prepares the root (called before run())
+///   void start_run(bool randomized)        a run of the Luby driver: random orders or not
+///   int candidates(int level)              the node's candidates, their number (with the
+///                                          levels above it placed)
+///   bool place(int level, int i)           candidate i: false when forward checking fails
+///                                          (the placement stands until undo)
+///   void undo(int level, int i)            takes candidate i back, last placed first
+///   std::pair<Index, Index> queen(int level, int i) const   its board row and column
+/// Counters: nodes = placements tried, backtracks = placements taken back.
+template <class Board>
+class DepthFirst {
+ public:
+  DepthFirst(Board& board, LimitWatch& watch, Counters& counters)
+      : board_(board),
+        watch_(watch),
+        counters_(counters),
+        f_(board.free_rows()),
+        next_(static_cast<std::size_t>(f_)),
+        size_(static_cast<std::size_t>(f_)) {}
+
+  [[nodiscard]] Board& board() { return board_; }
+
+  /// Searches (f >= 1, after dead_at_root()) until on_solution() returns true (solved: the
+  /// queens stay on the board for write()), the space is exhausted (none), a limit (returned),
+  /// or `restart_at` nodes (none, with *restarted set; 0: never). A search stopped by a limit or
+  /// a restart takes its queens back off the board first.
+  template <class OnSolution>
+  StopReason run(std::uint64_t restart_at, OnSolution&& on_solution, bool* restarted = nullptr) {
+    int level = 0;
+    open(0);
+    for (;;) {
+      if (next(level) == size(level)) {  // exhausted: back to the queen of the level above
+        if (level == 0) return StopReason::none;
+        --level;
+        board_.undo(level, next(level) - 1);
+        ++counters_.backtracks;
+        continue;
+      }
+      const StopReason hit = watch_.check(counters_.nodes);
+      const bool restart = hit == StopReason::none && restart_at != 0 && counters_.nodes >= restart_at;
+      if (hit != StopReason::none || restart) {
+        while (--level >= 0) board_.undo(level, next(level) - 1);
+        if (restart) *restarted = true;
+        return hit;
+      }
+      const int i = next(level)++;
+      ++counters_.nodes;
+      if (board_.place(level, i)) {
+        if (level + 1 < f_) {
+          open(++level);
+          continue;
+        }
+        if (on_solution()) return StopReason::none;
+      }
+      board_.undo(level, i);
+      ++counters_.backtracks;
+    }
+  }
+
+  /// The queens of a solved run into `solution` (1-based columns at their board rows).
+  void write(Composition& solution) const {
+    for (int level = 0; level < f_; ++level) {
+      const auto [row, col] = board_.queen(level, next_[static_cast<std::size_t>(level)] - 1);
+      solution.q[static_cast<std::size_t>(row)] = col + 1;
+    }
+  }
+
+ private:
+  int& next(int level) { return next_[static_cast<std::size_t>(level)]; }
+  int size(int level) const { return size_[static_cast<std::size_t>(level)]; }
+  void open(int level) {
+    size_[static_cast<std::size_t>(level)] = board_.candidates(level);
+    next(level) = 0;
+  }
+
+  Board& board_;
+  LimitWatch& watch_;
+  Counters& counters_;
+  int f_;
+  std::vector<int> next_, size_;  // a level's next candidate and its number of candidates
+};
+
+/// The complete search with randomized restarts ([Gomes98]) over `search`'s board: run i may
+/// try restart_budget(params, f, i, nodes since the call) nodes (Luby budgets [Luby93], then
+/// growing ones or one last run to the end, which goes in order: start_run(false)). Every run
+/// is complete within its budget and budgets grow without bound, so exhausting the space in any
+/// run proves infeasibility: the search as a whole stays complete. Returns solved (the queens
+/// for search.write(); also with f = 0), infeasible, or gave_up with `limit` set. Counters
+/// accumulate: nodes, backtracks, restarts, placed_search.
+template <class Board, class Params>
+Outcome luby_restarts(DepthFirst<Board>& search, Counters& counters, const Params& params, StopReason& limit) {
+  Board& board = search.board();
+  if (board.free_rows() == 0) return Outcome::solved;
+  if (board.dead_at_root()) return Outcome::infeasible;
+  const auto f = static_cast<std::uint64_t>(board.free_rows());
+  const std::uint64_t nodes_before = counters.nodes;  // the caller's (auto's fills)
+  for (std::uint64_t run = 1;; ++run) {
+    const std::uint64_t budget = restart_budget(params, f, run, counters.nodes - nodes_before);
+    const bool last = budget == UINT64_MAX;
+    board.start_run(!last);
+    bool solved = false, restarted = false;
+    const StopReason hit = search.run(
+        last ? 0 : saturating_add(counters.nodes, budget),
+        [&] {
+          solved = true;
+          return true;
+        },
+        &restarted);
+    if (solved) {
+      counters.placed_search += f;
+      return Outcome::solved;
+    }
+    if (restarted) {
+      ++counters.restarts;
+      continue;
+    }
+    limit = hit;
+    return hit != StopReason::none ? Outcome::gave_up : Outcome::infeasible;
+  }
+}
+
+/// Every completion of `board` counted by one run without restarts (start_run(false)).
+template <class Board>
+CountResult count_all(Board& board, LimitWatch& watch) {
+  CountResult out;
+  if (board.free_rows() == 0) {
+    out.completions = 1;
+    return out;
+  }
+  if (board.dead_at_root()) return out;
+  board.start_run(false);
+  Counters counters;
+  DepthFirst<Board> search(board, watch, counters);
+  const StopReason hit = search.run(0, [&] {
+    ++out.completions;
+    return false;
+  });
+  out.nodes = counters.nodes;
+  out.gave_up = hit != StopReason::none;
+  out.limit = hit;
+  return out;
+}
+
+}  // namespace nqc
