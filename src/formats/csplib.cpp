@@ -31,6 +31,26 @@ long long integer(std::string_view text, const std::string& where, const std::st
   return v;
 }
 
+// The pairs of a diags list (its line `where`) into out.pairs, checked against the board
+// out.board.n(); the first out.used of them excluded from out.board.
+void read_pairs(const nlohmann::json& list, const std::string& where, ParamInstance& out) {
+  const long long last = 2 * static_cast<long long>(out.board.n()) - 2;
+  for (std::size_t i = 0; i < list.size(); ++i) {
+    const auto& pair = list[i];
+    const std::string item = where + ": diags[" + std::to_string(i) + "]";
+    if (!pair.is_array() || pair.size() != 2 || !pair[0].is_number_integer() || !pair[1].is_number_integer())
+      throw InputError(item + ": expected a pair [index, 0 or 1], got " + text::escaped(pair.dump()));
+    const long long a = pair[0].get<long long>(), type = pair[1].get<long long>();
+    if (type != 0 && type != 1)
+      throw InputError(item + ": expected type 0 (difference) or 1 (sum), got " + std::to_string(type));
+    if (a < 0 || a > last)
+      throw InputError(item + ": diagonal index " + std::to_string(a) + " is out of range 0.." + std::to_string(last));
+    out.pairs.push_back({static_cast<Index>(a), static_cast<int>(type)});
+    if (static_cast<int>(i) >= out.used) continue;  // validated, not applied
+    (type == 1 ? out.board.excluded_sum : out.board.excluded_difference).push_back(static_cast<Index>(a));
+  }
+}
+
 }  // namespace
 
 ParamInstance parse_param(const std::string& text, const std::string& source, std::optional<int> diags) {
@@ -83,21 +103,7 @@ ParamInstance parse_param(const std::string& text, const std::string& source, st
   out.board = Composition(static_cast<Index>(*n));
   out.numdiags = static_cast<int>(*numdiags);
   out.used = use;
-  const long long last = 2 * *n - 2;
-  for (std::size_t i = 0; i < list->size(); ++i) {
-    const auto& pair = (*list)[i];
-    const std::string item = where + ": diags[" + std::to_string(i) + "]";
-    if (!pair.is_array() || pair.size() != 2 || !pair[0].is_number_integer() || !pair[1].is_number_integer())
-      throw InputError(item + ": expected a pair [index, 0 or 1], got " + text::escaped(pair.dump()));
-    const long long a = pair[0].get<long long>(), type = pair[1].get<long long>();
-    if (type != 0 && type != 1)
-      throw InputError(item + ": expected type 0 (difference) or 1 (sum), got " + std::to_string(type));
-    if (a < 0 || a > last)
-      throw InputError(item + ": diagonal index " + std::to_string(a) + " is out of range 0.." + std::to_string(last));
-    out.pairs.push_back({static_cast<Index>(a), static_cast<int>(type)});
-    if (static_cast<int>(i) >= use) continue;  // validated, not applied
-    (type == 1 ? out.board.excluded_sum : out.board.excluded_difference).push_back(static_cast<Index>(a));
-  }
+  read_pairs(*list, where, out);
   return out;
 }
 
