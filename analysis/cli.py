@@ -276,11 +276,10 @@ def _load(args):
     """The cases of args.paths: grouped per run (or pooled with --allow-mixed), and `by`."""
     from analysis.load import load_cases
 
-    cases = load_cases(args.paths, mixed="pool" if args.allow_mixed else "group")
-    by = () if args.allow_mixed else tuple(args.by or groups.DEFAULT)
     if args.allow_mixed and args.by:
         raise AnalysisError("--allow-mixed pools every case into one table: give it without --by")
-    return cases, by
+    cases = load_cases(args.paths, mixed="pool" if args.allow_mixed else "group")
+    return cases, () if args.allow_mixed else tuple(args.by or groups.DEFAULT)
 
 
 def _generated(cases):

@@ -10,8 +10,17 @@
 #include <set>
 #include <string_view>
 
+#include <filesystem>
+#include <optional>
+
+#include <nlohmann/json.hpp>
+
 #include "core/engine.hpp"
+#include "experiment/config.hpp"
+#include "experiment/engine_params.hpp"
+#include "experiment/results.hpp"
 #include "io/csplib.hpp"
+#include "io/errors.hpp"
 
 namespace nqc {
 
@@ -200,6 +209,80 @@ std::string format_instance_csv(const std::vector<InstanceSummary>& table) {
     out += '\n';
   }
   return out;
+}
+
+}  // namespace nqc
+
+namespace nqc {
+namespace {
+
+// How the cases of a run were run: engine, engine_params (the engine's defaults filled in:
+// {"restarts": 3} is grigoryan's {}), time_limit_s and max_nodes, from a result file's config.
+nlohmann::json engine_settings(const std::filesystem::path& file, const nlohmann::json& config) {
+  nlohmann::json how;
+  for (const char* key : {"engine", "engine_params", "time_limit_s", "max_nodes"})
+    how[key] = config.contains(key) ? config[key] : nlohmann::json();
+  try {
+    const ExperimentConfig parsed = parse_config(config, file.string() + " (config attribute)");
+    nlohmann::json params = nlohmann::json::object();
+    for (const ParamSpec& spec : engine_info(parsed.engine).params)
+      params[std::string(spec.name)] = param_json(spec, spec.get(parsed.engine_options));
+    how["engine_params"] = params;
+  } catch (const std::exception&) {
+    // a config this nqc does not read: compared as written
+  }
+  return how;
+}
+
+// What differs between two engine_settings: "engine \"a\" and \"b\", engine_params/x 1 and 2".
+std::string settings_difference(const nlohmann::json& first, const nlohmann::json& other) {
+  std::string what;
+  const auto differ = [&what](const std::string& key, const nlohmann::json& a, const nlohmann::json& b) {
+    if (a != b) what += (what.empty() ? "" : ", ") + key + " " + a.dump() + " and " + b.dump();
+  };
+  const bool same_engine = other["engine"] == first["engine"];
+  for (const auto& [key, value] : other.items()) {
+    const nlohmann::json& before = first[key];
+    if (key == "engine_params" && same_engine && value.is_object() && before.is_object()) {
+      for (const auto& [param, v] : value.items())  // one engine: the parameters that differ
+        differ("engine_params/" + param, before.contains(param) ? before[param] : nlohmann::json(), v);
+    } else if (key != "engine_params" || same_engine) {
+      differ(key, before, value);
+    }
+  }
+  return what;
+}
+
+}  // namespace
+
+void check_pooling(const std::vector<std::string>& paths, bool pooled) {
+  std::set<std::filesystem::path> seen;
+  std::map<std::string, std::string> config_of;  // config_hash -> the first path
+  std::optional<std::pair<std::string, nlohmann::json>> first;
+  for (const std::string& p : paths) {
+    std::error_code ec;
+    const auto canonical = std::filesystem::weakly_canonical(p, ec);
+    if (!seen.insert(ec ? std::filesystem::path(p) : canonical).second)
+      throw InputError(p + ": given twice (its cases would count twice)");
+    const std::filesystem::path file = representative_file(p);
+    if (file.empty()) continue;  // the reader of its rows reports it
+    Attributes attributes = read_attributes(file);
+    const std::string hash = attributes["config_hash"];
+    if (const auto [it, fresh] = config_of.emplace(hash, p); !fresh)
+      throw InputError(p + " and " + it->second + " hold results of the same config (config_hash " + hash +
+                       "): their cases would count twice; give one of them");
+    const nlohmann::json config = nlohmann::json::parse(attributes["config"], nullptr, false);
+    if (!pooled || !config.is_object()) continue;  // a damaged file: its reader reports it
+    const nlohmann::json how = engine_settings(file, config);
+    if (!first) {
+      first.emplace(p, how);
+    } else if (how != first->second) {
+      throw InputError(
+          first->first + " and " + p + " are runs of other engines or settings (" +
+          settings_difference(first->second, how) +
+          "): one table would mix them; read each alone, or compare them with python3 -m analysis compare");
+    }
+  }
 }
 
 }  // namespace nqc

@@ -86,3 +86,16 @@ std::string format_instance_table(const std::vector<InstanceSummary>& table);
 std::string format_instance_csv(const std::vector<InstanceSummary>& table);
 
 }  // namespace nqc
+
+namespace nqc {
+
+/// The one rule for reading the result files of several paths together (nqc aggregate, nqc
+/// rows and through it the analysis). A path given twice, or two paths of one config (equal
+/// config_hash: the same cases), would count cases twice: refused. With `pooled` (one table
+/// over all rows), the runs must also agree in how their cases were run (engine, its
+/// parameters with defaults filled in, time_limit_s, max_nodes): else refused, naming what
+/// differs. Without it, runs of any configs may be read together (the caller keeps them
+/// apart by config_hash). Throws nqc::InputError, one line naming both paths.
+void check_pooling(const std::vector<std::string>& paths, bool pooled);
+
+}  // namespace nqc

@@ -12,8 +12,8 @@ namespace nqc {
 namespace {
 
 constexpr std::array kColumns = {
-#define NQC_COLUMN_INFO(name, type, kind, since, doc) \
-  ColumnInfo{#name, ColumnKind::kind, offsetof(CaseRow, name), sizeof(CaseRow::name), since, doc},
+#define NQC_COLUMN_INFO(name, type, kind, doc) \
+  ColumnInfo{#name, ColumnKind::kind, offsetof(CaseRow, name), sizeof(CaseRow::name), doc},
     NQC_CASE_COLUMNS(NQC_COLUMN_INFO)
 #undef NQC_COLUMN_INFO
 };
@@ -42,7 +42,7 @@ constexpr std::array kAttributes = {
         AttributeInfo{
             kTextChecksum, AttributeType::checksum, AttributeFiles::all,
             "XXH64 of the text attributes' names and heap bytes, then each heap collection's offset and bytes: "
-            "checked before they are read [since 2.1]"},
+            "checked before they are read"},
 };
 
 nlohmann::json values_json(ColumnKind kind) {
@@ -133,10 +133,8 @@ std::string_view attribute_type_name(AttributeType type) {
 nlohmann::json result_schema_json() {
   nlohmann::json columns = nlohmann::json::array();
   for (const ColumnInfo& c : kColumns) {
-    nlohmann::json column = {{"name", c.name},
-                             {"type", column_type_name(c.kind, c.size)},
-                             {"since", c.since},
-                             {"description", c.description}};
+    nlohmann::json column = {
+        {"name", c.name}, {"type", column_type_name(c.kind, c.size)}, {"description", c.description}};
     column["run_dependent"] = std::ranges::find(kRunDependentColumns, c.name) != kRunDependentColumns.end();
     if (!column_value_names(c.kind).empty()) column["values"] = values_json(c.kind);
     columns.push_back(std::move(column));
@@ -150,11 +148,8 @@ nlohmann::json result_schema_json() {
   nlohmann::json launches = nlohmann::json::array();
   for (const LaunchColumnInfo& c : kLaunchColumns)
     launches.push_back({{"name", c.name}, {"type", column_type_name(c.kind, c.bytes)}, {"description", c.description}});
-  nlohmann::json majors = nlohmann::json::array();
-  for (int major = kSchemaOldestMajor; major <= kSchemaMajor; ++major) majors.push_back(major);
   return {{"schema_version", std::to_string(kSchemaMajor) + "." + std::to_string(kSchemaMinor)},
           {"max_board_size", kMaxBoardSize},
-          {"readable_majors", std::move(majors)},
           {"columns", std::move(columns)},
           {"attributes", std::move(attributes)},
           {"launch_columns", std::move(launches)}};
@@ -177,7 +172,6 @@ std::string result_schema_text() {
       for (std::size_t i = 0; i < names.size(); ++i) text += (i ? ", " : "") + std::to_string(i) + " " + names[i];
       text += ")";
     }
-    if (c.since != "1.0") text += " [since " + std::string(c.since) + "]";
     out += cell("  " + std::string(c.name), 23) + cell(column_type_name(c.kind, c.size), 19) + text + "\n";
   }
   out += "Root attributes (files: all; shard = shard and partial files; merged = results.h5):\n" +

@@ -19,7 +19,7 @@ namespace nqc {
 /// Root attributes of a result file as read, as text: root_attributes() (result_schema.hpp)
 /// lists those nqc writes (schema_version, nqc_version, git_revision, config, config_hash,
 /// plan_hash, case_generation, start_utc, end_utc; shard files: hostname, world_size, rank,
-/// launch, shard_id; results.h5: launches). Integers (int64 since 2.0) come as decimal text;
+/// launch, shard_id; results.h5: launches). Integers (int64) come as decimal text;
 /// text_checksum, which checks the text ones before they are read, is left out. Writers take
 /// a RootAttributes (root_attributes.hpp).
 using Attributes = std::map<std::string, std::string>;
@@ -60,9 +60,8 @@ std::vector<std::uint64_t> partial_shards(const std::filesystem::path& dir);
 std::vector<std::uint64_t> done_shards(const std::filesystem::path& dir);
 
 /// A result file that cannot be read as it was written: a checksum fails (HDF5's, or
-/// text_checksum: "the text attributes do not match text_checksum"), it is truncated, a
-/// piece of its metadata is not what HDF5 wrote, or (a file of schema 1.0 or 1.1, which has
-/// no checksums) reading it crashed the HDF5 library. what() is one line naming the file,
+/// text_checksum: "the text attributes do not match text_checksum"), it is truncated, or a
+/// piece of its metadata is not what HDF5 wrote. what() is one line naming the file,
 /// "FILE: damaged (DETAIL)", and for a file of a results directory what to do: a shard or
 /// partial file ": delete it and run the config again with --resume (its cases run again)",
 /// DIR/results.h5 ": delete it and rebuild it from the shard files: nqc run DIR/config.json -o
@@ -88,7 +87,7 @@ enum ResultParts : unsigned {
   kRows = 2 | kRowCount,  ///< the rows of `cases`
   kFailures = 4,          ///< the failure compositions
   kEverything = kRows | kFailures,
-  kLaunches = 8,  ///< the `launches` table (results.h5 of schema 1.3 on)
+  kLaunches = 8,  ///< the `launches` table (results.h5)
 };
 
 /// What read_result_file read.
@@ -97,28 +96,23 @@ struct ResultFile {
   std::uint64_t row_count = 0;          ///< with kRowCount
   std::vector<CaseRow> rows;            ///< with kRows: in file order
   std::vector<FailureRecord> failures;  ///< with kFailures: by case_id
-  std::vector<Launch> launches;         ///< with kLaunches: by id (none in shard files and before schema 1.3)
+  std::vector<Launch> launches;         ///< with kLaunches: by id (none in shard files)
 };
 
 /// Reads `parts` of one result file (a shard, partial or merged file). Throws
 /// DamagedFileError for damage (any failure of the HDF5 library on a file that has the HDF5
-/// signature, or no signature at all for a file that a results directory holds), and
-/// nqc::InputError naming the file for a file that is not nqc's: missing, not HDF5, no
-/// schema_version ("FILE: not an nqc result file (no schema_version attribute)"), another
-/// schema major version ("FILE: schema version 2.0, this nqc reads 1.x"), no `cases`
-/// dataset, a missing member, an outcome other than 0, 1, 2; the system refusing the read
-/// (EACCES, EIO): h5::Error or nqc::IoError (exit code 7). Variable-length text attributes
-/// (schema 2.1) are read only after text_checksum matches. A file in the format of schema 1.0
-/// or 1.1 (no checksums: HDF5 superblock 0 or 1), or one with variable-length text attributes
-/// but no text_checksum (not written so by nqc), is read in a child process only
-/// (io/isolated.hpp), so that damage that crashes the HDF5 library, makes it loop or
-/// corrupts its memory is reported as damage ("reading it crashed the HDF5 library
-/// (SIGSEGV)") instead.
+/// signature; no signature, HDF5 superblock 0 or 1 (no checksums) or text attributes without
+/// text_checksum for a file that a results directory holds), and nqc::InputError naming the
+/// file for a file that is not nqc's: missing, not HDF5, no checksums, no schema_version
+/// ("FILE: not an nqc result file (no schema_version attribute)"), another schema version
+/// ("FILE: schema version 2.1, this nqc reads 2.2 only ..."), no `cases` dataset, a missing
+/// member or one of another type class, an outcome other than 0, 1, 2; the system refusing
+/// the read (EACCES, EIO): h5::Error or nqc::IoError (exit code 7). The text attributes are
+/// read only after text_checksum matches.
 ResultFile read_result_file(const std::filesystem::path& file, unsigned parts = kEverything);
 
 /// Calls `each` with the rows of one result file, `batch_rows` at a time in file order, so
-/// that a file of any size is read in bounded memory (a file read in a child process comes in
-/// one batch). The same checks and errors as read_result_file.
+/// that a file of any size is read in bounded memory. The same checks and errors as read_result_file.
 void read_rows_in_batches(const std::filesystem::path& file, std::size_t batch_rows,
                           const std::function<void(const std::vector<CaseRow>&)>& each);
 
