@@ -6,6 +6,7 @@
 #include <stdexcept>
 
 #include "core/engine.hpp"
+#include "experiment/results.hpp"
 
 namespace nqc {
 
@@ -34,7 +35,7 @@ constexpr AttributeInfo attribute(std::string_view name, std::int64_t RootAttrib
   return {name, AttributeType::integer, files, doc, nullptr, member};
 }
 
-constexpr std::array kAttributes = {
+constexpr std::array kAttributeTable = {
 #define NQC_ROOT_ATTRIBUTE_INFO(name, type, files, doc) \
   attribute(#name, &RootAttributes::name, AttributeFiles::files, doc),
     NQC_ROOT_ATTRIBUTES(NQC_ROOT_ATTRIBUTE_INFO)
@@ -102,12 +103,12 @@ std::string_view stop_reason_name(std::uint8_t code) {
   return code < std::size(kStopReasonNames) ? kStopReasonNames[code] : std::string_view();
 }
 
-std::span<const AttributeInfo> root_attributes() { return kAttributes; }
+std::span<const AttributeInfo> root_attributes() { return kAttributeTable; }
 
 std::span<const LaunchColumnInfo> launch_columns() { return kLaunchColumns; }
 
 AttributeType attribute_type(std::string_view name) {
-  for (const AttributeInfo& a : kAttributes)
+  for (const AttributeInfo& a : kAttributeTable)
     if (a.name == name) return a.type;
   return AttributeType::text;
 }
@@ -140,7 +141,7 @@ nlohmann::json result_schema_json() {
     columns.push_back(std::move(column));
   }
   nlohmann::json attributes = nlohmann::json::array();
-  for (const AttributeInfo& a : kAttributes)
+  for (const AttributeInfo& a : kAttributeTable)
     attributes.push_back({{"name", a.name},
                           {"type", attribute_type_name(a.type)},
                           {"files", files_name(a.files)},
@@ -148,7 +149,11 @@ nlohmann::json result_schema_json() {
   nlohmann::json launches = nlohmann::json::array();
   for (const LaunchColumnInfo& c : kLaunchColumns)
     launches.push_back({{"name", c.name}, {"type", column_type_name(c.kind, c.bytes)}, {"description", c.description}});
+  nlohmann::json run_files = nlohmann::json::array();
+  for (const RunFile& f : kRunFiles)
+    run_files.push_back({{"name", f.name}, {"what", f.what}, {"folder", f.folder}, {"marks_run", f.marks_run}});
   return {{"schema_version", std::to_string(kSchemaMajor) + "." + std::to_string(kSchemaMinor)},
+          {"run_files", std::move(run_files)},
           {"max_board_size", kMaxBoardSize},
           {"columns", std::move(columns)},
           {"attributes", std::move(attributes)},
@@ -176,7 +181,7 @@ std::string result_schema_text() {
   }
   out += "Root attributes (files: all; shard = shard and partial files; merged = results.h5):\n" +
          cell("  attribute", 23) + cell("type", 9) + cell("files", 7) + "description\n";
-  for (const AttributeInfo& a : kAttributes)
+  for (const AttributeInfo& a : kAttributeTable)
     out += cell("  " + std::string(a.name), 23) + cell(attribute_type_name(a.type), 9) + cell(files_name(a.files), 7) +
            std::string(a.description) + "\n";
   out += "Dataset `launches` (results.h5), one row per launch of nqc run on the directory:\n" + cell("  column", 23) +

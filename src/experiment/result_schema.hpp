@@ -92,7 +92,8 @@ std::string_view files_name(AttributeFiles files);
 /// "string", "int64" or "checksum".
 std::string_view attribute_type_name(AttributeType type);
 
-/// The whole schema as JSON: {"schema_version", "max_board_size",
+/// The whole schema as JSON: {"schema_version", "run_files" (kRunFiles),
+/// "max_board_size",
 /// "columns": [{name, type, description, run_dependent, values (enums: name -> code)}],
 /// "attributes": [{name, type, files, description}], "launch_columns": [{name, type,
 /// description}]}

@@ -768,19 +768,16 @@ namespace nqc {
 std::string run_file_refusal(const std::filesystem::path& file) {
   std::error_code ec;
   const auto is_run = [&](const fs::path& dir) {
-    return fs::exists(dir / "plan.json", ec) || fs::is_directory(dir / "shards", ec);
+    return std::ranges::any_of(kRunFiles,
+                               [&](const RunFile& f) { return f.marks_run && fs::exists(dir / f.name, ec); });
   };
-  const fs::path dir = file.parent_path();
-  const std::string name = file.filename().string();
-  std::string what;
-  if (name == "results.h5" || name == "plan.json" || name == "config.json") {
-    if (is_run(dir)) what = name == "results.h5" ? "its results" : name == "plan.json" ? "its plan" : "its config";
-  } else if ((dir.filename() == "shards" || dir.filename() == "launches") && is_run(dir.parent_path())) {
-    what = dir.filename() == "shards" ? "a shard file" : "a launch record";
+  for (const RunFile& entry : kRunFiles) {
+    const fs::path& named = entry.folder ? file.parent_path() : file;
+    if (named.filename() != entry.name || !is_run(named.parent_path())) continue;
+    return "a file of the run in " + named.parent_path().string() + " (" + std::string(entry.what) +
+           "; only nqc run writes it)";
   }
-  if (what.empty()) return "";
-  const fs::path run = what == "a shard file" || what == "a launch record" ? dir.parent_path() : dir;
-  return "a file of the run in " + run.string() + " (" + what + "; only nqc run writes it)";
+  return "";
 }
 
 }  // namespace nqc

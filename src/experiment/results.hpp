@@ -1,11 +1,13 @@
 // Result files (HDF5): per-shard files written atomically, and the merged results file.
 #pragma once
 
+#include <array>
 #include <filesystem>
 #include <functional>
 #include <map>
 #include <optional>
 #include <string>
+#include <string_view>
 #include <vector>
 
 #include "experiment/case_row.hpp"
@@ -168,10 +170,27 @@ std::optional<FailureRecord> find_failure(const std::filesystem::path& path, std
 /// not exist or holds no result file.
 std::vector<CaseRow> load_rows(const std::filesystem::path& path);
 
+/// One entry of a results directory DIR: DIR/name is a file, or (`folder`) a directory of
+/// files; `what` names it (or one of its files) in messages; `marks_run`: a directory that
+/// holds it is a results directory.
+struct RunFile {
+  std::string_view name;
+  std::string_view what;
+  bool folder;
+  bool marks_run;
+};
+
+/// A results directory's own entries, which only nqc run writes (run_file_refusal). One
+/// table for nqc and, through result_schema.json's "run_files", the analysis' outputs.
+inline constexpr std::array<RunFile, 5> kRunFiles = {{{"results.h5", "its results", false, false},
+                                                      {"plan.json", "its plan", false, true},
+                                                      {"config.json", "its config", false, false},
+                                                      {"shards", "a shard file", true, true},
+                                                      {"launches", "a launch record", true, false}}};
+
 /// Why `file` (a resolved output path) may not be written by any command but `nqc run`: it is
-/// one of a results directory's own files (results.h5, plan.json, config.json, or a file in
-/// its shards/ or launches/; a results directory holds plan.json or shards/), e.g. "a file of
-/// the run in DIR (its results; only nqc run writes it)"; "" for any other file.
+/// one of a results directory's own files (kRunFiles), e.g. "a file of the run in DIR (its
+/// results; only nqc run writes it)"; "" for any other file.
 std::string run_file_refusal(const std::filesystem::path& file);
 
 }  // namespace nqc

@@ -98,6 +98,26 @@ expect_stderr_match "^nqc: error: $(ere "$d/results.h5: damaged (cannot read /ca
 run analysis table "$d"
 expect_stderr_match "^nqc-analysis: error: $(ere "$d/results.h5: damaged (cannot read /cases: data error detected by Fletcher32 checksum)")" \
   "analysis table: the same"
+# run --resume on a damaged results.h5, in its rows or its metadata: one behaviour, refused with
+# the remedy, nothing changed (before: rows damage was merged over silently, metadata refused).
+for spot in chunk metadata; do
+  d=$(fresh "resume-$spot")
+  damage "$d/results.h5" bit "$(where "$d/results.h5" "$spot")" 2
+  before=$(snapshot "$d")
+  run "$NQC" run "$CONFIG" -o "$d" --resume -q
+  expect_exit 1 "results.h5 damaged in its $spot: run --resume"
+  case $spot in
+    chunk) detail="cannot read /cases: data error detected by Fletcher32 checksum" ;;
+    metadata) detail="cannot list the attributes of /: incorrect metadata checksum after all read attempts" ;;
+  esac
+  expect_stderr_match "${LOG}$(ere "$d/results.h5: damaged ($detail)$(advice_rebuild "$d")")\$" \
+    "results.h5 damaged in its $spot: run --resume names it, with how to merge again from the shards"
+  check "results.h5 damaged in its $spot: nothing changed" test "$(snapshot "$d")" = "$before"
+  rm "$d/results.h5"
+  run "$NQC" run "$CONFIG" -o "$d" --resume -q
+  expect_exit 0 "results.h5 damaged in its $spot: the remedy (delete it, --resume)"
+  check "results.h5 damaged in its $spot: merged again, the reference rows" same_rows "$TMP/ref/results.h5" "$d/results.h5"
+done
 
 # Text attributes (schema 2.1) keep their values in a global heap collection, which HDF5 does not
 # checksum (and whose damage can crash HDF5 1.10): text_checksum finds a flipped byte there
