@@ -99,7 +99,7 @@ def _add_common(p: argparse.ArgumentParser) -> None:
     p.add_argument(
         "--allow-mixed",
         action="store_true",
-        help="pool the cases of every run into one table (the old behaviour; rarely meaningful)",
+        help="pool the cases of every run into one table (nqc's rule: runs of one engine and settings only)",
     )
 
 
