@@ -4,6 +4,8 @@
 #include <cstdio>
 #include <cstring>
 #include <filesystem>
+#include <fstream>
+#include <iostream>
 #include <iterator>
 #include <map>
 #include <optional>
@@ -151,12 +153,75 @@ Runner add_rows(CLI::App& app) {
   };
 }
 
+namespace {
+
+// The rows aggregate reads: those of result paths (one table: check_pooling), or, with
+// `rows_csv`, the CSV of nqc rows ("-": standard input). `csv` may not be one of the paths.
+std::vector<CaseRow> aggregate_inputs(const std::vector<std::string>& paths, const std::string& rows_csv,
+                                      const std::string& csv) {
+  if (paths.empty() == rows_csv.empty()) throw InputError("aggregate: give PATH... or --rows FILE (one of the two)");
+  if (!rows_csv.empty()) {
+    if (is_std_stream(rows_csv)) return parse_rows_csv(std::cin, "<stdin>");
+    std::ifstream in(rows_csv, std::ios::binary);
+    if (!in) throw InputError(rows_csv + ": cannot open");
+    return parse_rows_csv(in, rows_csv);
+  }
+  for (const auto& p : paths) refuse_std_stream_results("PATH", p);
+  check_pooling(paths, true);
+  if (!csv.empty() && !is_std_stream(csv)) {
+    // Where the CSV lands, its links followed as the write follows them (io/durable.hpp).
+    const auto target = resolved_output_path(csv);
+    for (const auto& p : paths) {
+      std::error_code ec;
+      const auto input = std::filesystem::weakly_canonical(p, ec);
+      if (target == input || target == input / "results.h5" || target.parent_path() == input / "shards")
+        throw InputError("--csv: " + csv + " is an input of this aggregate; choose another file");
+    }
+  }
+  std::vector<CaseRow> rows;
+  for (const auto& p : paths) {
+    auto more = load_rows(p);
+    warn_if_unfinished(p, more.size());
+    rows.insert(rows.end(), more.begin(), more.end());
+  }
+  return rows;
+}
+
+// Prints the tables of `rows` (generated cases and instance runs have tables of their own),
+// the CSV to `csv` when given.
+void print_tables(const std::vector<CaseRow>& rows, const std::string& csv) {
+  std::vector<CaseRow> generated;
+  std::copy_if(rows.begin(), rows.end(), std::back_inserter(generated),
+               [](const CaseRow& r) { return !is_instance_row(r); });
+  const bool any_instances = generated.size() < rows.size();
+  const auto table = summarize(generated);
+  const auto instance_table = summarize_instances(rows);
+  if (!csv.empty()) {
+    if (!generated.empty() && any_instances)
+      throw InputError(
+          "--csv: these results hold generated cases and instance runs, whose tables have other columns; "
+          "aggregate them apart");
+    TextOutput out(csv);
+    out.stream() << (any_instances ? format_instance_csv(instance_table) : format_csv(table));
+    out.close();
+  }
+  FILE* text = text_stream({{"--csv", csv}});
+  std::string shown = generated.empty() && any_instances ? "" : format_table(table);
+  if (any_instances) shown += (shown.empty() ? "" : "\n") + format_instance_table(instance_table);
+  std::fputs(shown.c_str(), text);
+}
+
+}  // namespace
+
 Runner add_aggregate(CLI::App& app) {
   auto* cmd = app.add_subcommand(
       "aggregate", "Print the table of result files or directories: per n, and per n and diags for instance runs");
   auto paths = std::make_shared<std::vector<std::string>>();
   auto csv = std::make_shared<std::string>();
-  cmd->add_option("PATH", *paths, "results directories or HDF5 result files")->required();
+  auto rows_csv = std::make_shared<std::string>();
+  cmd->add_option("PATH", *paths, "results directories or HDF5 result files");
+  cmd->add_option("--rows", *rows_csv,
+                  "instead of PATH: rows as nqc rows prints them (CSV; - for stdin), e.g. a part of a run's rows");
   cmd->add_option("--csv", *csv,
                   "also write the table as CSV to this file; - for stdout (the table then going to stderr)");
   cmd->footer(
@@ -164,45 +229,8 @@ Runner add_aggregate(CLI::App& app) {
       "excluded\n"
       "diagonals of a CSPLib .param case, - for composition files) with the cases solved, proved infeasible and\n"
       "given up, and the times of each verdict.");
-  return [paths, csv] {
-    for (const auto& p : *paths) refuse_std_stream_results("PATH", p);
-    check_pooling(*paths, true);
-    if (!csv->empty() && !is_std_stream(*csv)) {
-      // Where the CSV lands, its links followed as the write follows them (io/durable.hpp).
-      const auto target = resolved_output_path(*csv);
-      for (const auto& p : *paths) {
-        std::error_code ec;
-        const auto input = std::filesystem::weakly_canonical(p, ec);
-        if (target == input || target == input / "results.h5" || target.parent_path() == input / "shards")
-          throw InputError("--csv: " + *csv + " is an input of this aggregate; choose another file");
-      }
-    }
-    std::vector<CaseRow> rows;
-    for (const auto& p : *paths) {
-      auto more = load_rows(p);
-      warn_if_unfinished(p, more.size());
-      rows.insert(rows.end(), more.begin(), more.end());
-    }
-    // Generated cases and instance runs have tables of their own.
-    std::vector<CaseRow> generated;
-    std::copy_if(rows.begin(), rows.end(), std::back_inserter(generated),
-                 [](const CaseRow& r) { return !is_instance_row(r); });
-    const bool any_instances = generated.size() < rows.size();
-    const auto table = summarize(generated);
-    const auto instance_table = summarize_instances(rows);
-    if (!csv->empty()) {
-      if (!generated.empty() && any_instances)
-        throw InputError(
-            "--csv: these results hold generated cases and instance runs, whose tables have other columns; "
-            "aggregate them apart");
-      TextOutput out(*csv);
-      out.stream() << (any_instances ? format_instance_csv(instance_table) : format_csv(table));
-      out.close();
-    }
-    FILE* text = text_stream({{"--csv", *csv}});
-    std::string shown = generated.empty() && any_instances ? "" : format_table(table);
-    if (any_instances) shown += (shown.empty() ? "" : "\n") + format_instance_table(instance_table);
-    std::fputs(shown.c_str(), text);
+  return [paths, csv, rows_csv] {
+    print_tables(aggregate_inputs(*paths, *rows_csv, *csv), *csv);
     return 0;
   };
 }
