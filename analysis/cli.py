@@ -99,7 +99,7 @@ def _add_common(p: argparse.ArgumentParser) -> None:
     p.add_argument(
         "--allow-mixed",
         action="store_true",
-        help="pool the cases of every run into one table (the old behaviour; rarely meaningful)",
+        help="pool the cases of every run into one table (nqc's rule: runs of one engine and settings only)",
     )
 
 
@@ -276,11 +276,10 @@ def _load(args):
     """The cases of args.paths: grouped per run (or pooled with --allow-mixed), and `by`."""
     from analysis.load import load_cases
 
-    cases = load_cases(args.paths, mixed="pool" if args.allow_mixed else "group")
-    by = () if args.allow_mixed else tuple(args.by or groups.DEFAULT)
     if args.allow_mixed and args.by:
         raise AnalysisError("--allow-mixed pools every case into one table: give it without --by")
-    return cases, by
+    cases = load_cases(args.paths, mixed="pool" if args.allow_mixed else "group")
+    return cases, () if args.allow_mixed else tuple(args.by or groups.DEFAULT)
 
 
 def _generated(cases):

@@ -27,7 +27,7 @@ import pandas as pd
 
 from analysis import paper
 from analysis.errors import AnalysisError
-from analysis.table import t90mean
+from analysis.table import summary
 
 #: Fits over fewer board sizes than this carry a warning.
 FEW_POINTS = 5
@@ -141,20 +141,14 @@ def fit_loglog(n, t, quantity: str = "mean_s", label: str | None = None) -> Fit:
 
 
 def per_queen_times(cases: pd.DataFrame, time: str = "wall_s") -> pd.DataFrame:
-    """Per n: mean and t90mean of t / (n - k), seconds per placed queen (cases with n > k)."""
+    """Per n: mean and t90mean of t / (n - k), seconds per placed queen (cases with n > k), as
+    nqc computes Table 1's (analysis.table.summary of that time)."""
     free = cases["n"].to_numpy(dtype=float) - cases["k"].to_numpy(dtype=float)
     keep = free > 0
-    per_queen = pd.DataFrame(
-        {"n": cases["n"].to_numpy()[keep], "t": cases[time].to_numpy(dtype=float)[keep] / free[keep]}
-    )
-    grouped = per_queen.groupby("n", sort=True)["t"]
-    return pd.DataFrame(
-        {
-            "n": grouped.mean().index.astype(np.int64),
-            "mean_s": grouped.mean().to_numpy(),
-            "t90mean_s": grouped.apply(t90mean).to_numpy(),
-        }
-    )
+    if not keep.any():
+        return pd.DataFrame({"n": pd.Series(dtype=np.int64), "mean_s": [], "t90mean_s": []})
+    per_queen = cases.loc[keep].assign(per_queen_s=cases[time].to_numpy(dtype=float)[keep] / free[keep])
+    return summary(per_queen, "per_queen_s")[["n", "mean_s", "t90mean_s"]]
 
 
 def fits(

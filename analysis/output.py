@@ -30,6 +30,7 @@ from pathlib import Path
 from typing import Callable, Iterator
 
 from analysis.errors import AnalysisError
+from analysis.schema import SCHEMA
 
 
 #: The formats a figure can be written in (analysis.figures; the file's suffix names it).
@@ -101,12 +102,32 @@ def note_input(path: str | Path) -> None:
 
 
 def _refuse_input(path: Path, name: str | Path) -> None:
+    why = run_file_refusal(Path(os.path.realpath(path)))
+    if why:
+        raise AnalysisError(f"{name}: {why}; choose another file")
     try:
         st = os.stat(path)
     except OSError:
         return
     if (st.st_dev, st.st_ino) in _INPUTS:
         raise AnalysisError(f"{name}: is an input of this command (a result file it reads); choose another file")
+
+
+#: A results directory's own entries, which only ``nqc run`` writes: nqc's table (kRunFiles,
+#: src/experiment/results.hpp), as result_schema.json carries it.
+RUN_FILES = SCHEMA["run_files"]
+
+
+def run_file_refusal(path: Path) -> str:
+    """nqc's rule (run_file_refusal, src/experiment/results.cpp) for a resolved output path: why
+    no command but ``nqc run`` may write it ("a file of the run in DIR (its results; only nqc run
+    writes it)"), or "" for any other file."""
+    for entry in RUN_FILES:
+        named = path.parent if entry["folder"] else path
+        run = named.parent
+        if named.name == entry["name"] and any(f["marks_run"] and (run / f["name"]).exists() for f in RUN_FILES):
+            return f"a file of the run in {run} ({entry['what']}; only nqc run writes it)"
+    return ""
 
 
 #: Most symbolic links followed to find where a write lands (Linux's limit, ELOOP).

@@ -13,7 +13,7 @@ OUT_DIR/table1.csv, .md    Table 1 (analysis.table), per group when there are se
 OUT_DIR/fits.csv           the fits (analysis.fit), one row each; residuals.csv per n
 OUT_DIR/compare.csv        several groups: the comparison per n and group
 OUT_DIR/instances.csv      instance runs: per file and diags; instances_by_diags.csv per diags
-OUT_DIR/timeline.csv       files of schema 2.2 on: per launch and rank, how busy it was (analysis.timeline);
+OUT_DIR/timeline.csv       per launch and rank, how busy it was (analysis.timeline);
                            timeline_by_host.csv per host; figures/timeline.png when each rank ran its cases
 OUT_DIR/figures/*.png      the figures (analysis.figures), 1920 x 1440 px at 300 dpi (--format
                            pdf / svg as well or instead, --dpi 100 for the screen)
@@ -615,15 +615,10 @@ def _seconds(x) -> str:
 def _timeline_outputs(out_dir: Path, cases: pd.DataFrame, options: ReportOptions, keep) -> list[str]:
     """The Timeline section (analysis.timeline): the figure, how busy each host and rank was
     (timeline_by_host.csv, timeline.csv) and a line per launch on its balance; a single line when
-    no case records when it started (files of schema < 2.2)."""
+    no case records when it started in a known launch."""
     L = ["## Timeline", ""]
     if not timeline.has_timeline(cases):
-        versions = sorted({str(s.attrs.get("schema_version", "?")) for s in cases.attrs.get("sources", [])})
-        return L + [
-            f"No timeline: the result files (schema {', '.join(versions) or '?'}) do not record when each "
-            "case started (`start_s`, since schema 2.2).",
-            "",
-        ]
+        return L + ["No timeline: no case records when it started in a known launch (`start_s`, `launch`).", ""]
     line = timeline.of(cases)
     ranks, hosts = line.busy_shares("rank"), line.busy_shares("host")
     output.write_csv(ranks, keep(out_dir / "timeline.csv"), index=False, float_format="%.9g")
@@ -649,7 +644,7 @@ def _timeline_outputs(out_dir: Path, cases: pd.DataFrame, options: ReportOptions
     )
     several = hosts["config_hash"].nunique() > 1
     L += [
-        "How the work was spread over the ranks and hosts over time (schema 2.2 on: each case's `start_s`, with its "
+        "How the work was spread over the ranks and hosts over time (each case's `start_s`, with its "
         "`rank`, `launch` and `wall_s`). Busy means in an engine call: a rank's busy share is the sum of its cases' "
         "`wall_s` over the launch's span (from its start to the end of its last case); a host's, over its ranks x "
         "the span. Bars that end at different times, or white stretches on some hosts only, show an imbalance; "

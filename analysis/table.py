@@ -1,11 +1,12 @@
 """[Grigoryan]'s Table 1: per board size n, completion times, backtracks and false negatives.
 
-Per n, over every case of that n (t = the time column, ``wall_s`` by default: seconds of the
+nqc computes its columns (``nqc aggregate --rows -``: :func:`summary`); this module adds the
+confidence intervals, which need scipy. Per n, over every case of that n (t = the time column, ``wall_s`` by default: seconds of the
 engine call only):
 
 - ``cases``; ``mean_s``, ``median_s``, ``max_s`` of t;
 - ``t90mean_s``: [Grigoryan]'s mean of the fastest 90% -- the mean of the floor(0.9 m) smallest
-  times of the m cases (at least one), as ``nqc aggregate`` computes it;
+  times of the m cases (at least one);
 - ``bt0``, ``bt1``, ``bt2``, ``bt3``, ``bt_more``: shares (0..1) of cases with 0, 1, 2, 3
   and more than 3 backtracks (returns to a saved base level, as the paper counts them);
 - ``false_negatives``: completable compositions not solved, ``false_negative_share`` (their
@@ -22,13 +23,15 @@ engine call only):
 
 from __future__ import annotations
 
+import io
 import math
+import subprocess
 
 import numpy as np
 import pandas as pd
 from scipy import stats
 
-from analysis import groups, output, paper
+from analysis import groups, load, output, paper
 from analysis.errors import AnalysisError
 
 #: Columns of :func:`table1`, in order.
@@ -118,64 +121,55 @@ def t90mean_ci(times, level: float = LEVEL) -> tuple[float, float]:
     return centre - half, centre + half
 
 
-def t90mean(times) -> float:
-    """Mean of the fastest 90% of `times` (seconds): the floor(0.9 m) smallest, at least one."""
-    t = np.sort(np.asarray(times, dtype=float))
-    if t.size == 0:
-        return float("nan")
-    fast = max(1, (t.size * 9) // 10)
-    return float(t[:fast].mean())
+#: What nqc's Table 1 needs of a case beside its time, when a frame lacks the column: a
+#: solved generated case.
+_DEFAULTS = {"outcome": "solved", "false_negative": False, "limit": "none", "instance": ""}
 
 
-def _row(n: int, group: pd.DataFrame, time: str) -> dict:
-    t = group[time].to_numpy(dtype=float)
-    bt = group["backtracks"].to_numpy(dtype=np.int64)
-    outcome = group["outcome"].astype(str).to_numpy()
-    cases = len(group)
-    fn = int(group["false_negative"].astype(bool).sum())
-    fn_lo, fn_hi = clopper_pearson(fn, cases)
-    bt0_lo, bt0_hi = clopper_pearson(int(np.sum(bt == 0)), cases)
-    mean_lo, mean_hi = mean_ci(t)
-    t90_lo, t90_hi = t90mean_ci(t)
-    return {
-        "n": int(n),
-        "cases": cases,
-        "mean_s": float(t.mean()),
-        "median_s": float(np.median(t)),
-        "t90mean_s": t90mean(t),
-        "max_s": float(t.max()),
-        "bt0": float(np.mean(bt == 0)),
-        "bt1": float(np.mean(bt == 1)),
-        "bt2": float(np.mean(bt == 2)),
-        "bt3": float(np.mean(bt == 3)),
-        "bt_more": float(np.mean(bt > 3)),
-        "false_negatives": fn,
-        "false_negative_share": fn / cases,
-        "false_negative_share_lo": float(fn_lo),
-        "false_negative_share_hi": float(fn_hi),
-        "gave_up": int(np.sum(outcome == "gave_up")),
-        "infeasible": int(np.sum(outcome == "infeasible")),
-        "mean_backtracks": float(bt.mean()),
-        "mean_k": float(group["k"].mean()),
-        "mean_s_lo": mean_lo,
-        "mean_s_hi": mean_hi,
-        "t90mean_s_lo": t90_lo,
-        "t90mean_s_hi": t90_hi,
-        "bt0_lo": float(bt0_lo),
-        "bt0_hi": float(bt0_hi),
-    }
+def summary(cases: pd.DataFrame, time: str = "wall_s") -> pd.DataFrame:
+    """nqc's Table 1 of `cases` (``nqc aggregate --rows -``: the one implementation of its
+    columns): per n, ascending, ``n``, ``cases``, ``mean_s``, ``median_s``, ``t90mean_s``,
+    ``max_s``, ``bt0`` .. ``bt3``, ``bt_more``, ``false_negatives``, ``gave_up``,
+    ``infeasible``, ``mean_backtracks``, ``mean_k``, of the time column `time` (seconds).
+    Columns `cases` lacks are those of a solved generated case (zeros); every case counts as a
+    generated one. An AnalysisError with nqc's line if it refuses them."""
+    rows = pd.DataFrame(index=cases.index)
+    for name, column in load.COLUMNS.items():
+        default = _DEFAULTS.get(name, next(iter(column.get("values", {0: 0}))))
+        rows[name] = cases[name] if name in cases.columns and name != "instance" else default
+    rows["wall_s"] = cases[time]
+    rows["outcome"] = rows["outcome"].astype(str)
+    rows["false_negative"] = np.where(rows["false_negative"].astype(bool), "TRUE", "FALSE")
+    command = [load.nqc_executable(), "aggregate", "--rows", "-", "--csv", "-"]
+    text = rows.to_csv(index=False, float_format="%.17g")
+    done = subprocess.run(command, input=text.encode(), capture_output=True, check=False)
+    if done.returncode != 0:
+        lines = done.stderr.decode("utf-8", "replace").strip().splitlines() or [f"exit {done.returncode}"]
+        raise AnalysisError(lines[-1].removeprefix("nqc: error: "))
+    return pd.read_csv(io.BytesIO(done.stdout), float_precision="round_trip")
 
 
 def table1(cases: pd.DataFrame, time: str = "wall_s") -> pd.DataFrame:
-    """Table 1 of `cases` (from :func:`analysis.load.load_cases`): one row per n, ascending.
+    """Table 1 of `cases` (from :func:`analysis.load.load_cases`): one row per n, ascending:
+    nqc's columns (:func:`summary`) and the intervals.
 
     `time` names the per-case time column in seconds (``wall_s`` or ``cpu_s``); an
     AnalysisError when the cases lack it.
     """
     if time not in cases.columns:
         raise AnalysisError(f"no time column '{time}' in the result files (--time {time})")
-    rows = [_row(n, group, time) for n, group in cases.groupby("n", sort=True)]
-    return pd.DataFrame(rows, columns=COLUMNS)
+    if cases.empty:
+        return pd.DataFrame(columns=COLUMNS)
+    out = summary(cases, time)
+    fn_lo, fn_hi = clopper_pearson(out["false_negatives"], out["cases"])
+    bt0_lo, bt0_hi = clopper_pearson(np.rint(out["bt0"] * out["cases"]), out["cases"])
+    out["false_negative_share"] = out["false_negatives"] / out["cases"]
+    out["false_negative_share_lo"], out["false_negative_share_hi"] = fn_lo, fn_hi
+    out["bt0_lo"], out["bt0_hi"] = bt0_lo, bt0_hi
+    by_n = {n: group[time].to_numpy(dtype=float) for n, group in cases.groupby("n", sort=True)}
+    intervals = [(*mean_ci(by_n[n]), *t90mean_ci(by_n[n])) for n in out["n"]]
+    out[["mean_s_lo", "mean_s_hi", "t90mean_s_lo", "t90mean_s_hi"]] = pd.DataFrame(intervals, index=out.index)
+    return out[COLUMNS]
 
 
 def table_by(cases: pd.DataFrame, by=groups.DEFAULT, time: str = "wall_s") -> pd.DataFrame:

@@ -1,7 +1,7 @@
 """The timeline of a run: when each rank ran its cases, launch by launch, and how busy each
 rank and host was (like Nextflow's timeline), to see load balance across hosts at a glance.
 
-Since schema 2.2 every case keeps ``start_s``, the seconds from the start of its launch's
+Every case keeps ``start_s``, the seconds from the start of its launch's
 shards (a barrier of all the launch's ranks, so comparable across hosts) to its engine call;
 with ``wall_s`` (the engine call's seconds), ``rank`` and ``launch`` that places it on the
 rank's time line. Which host each rank ran on comes from the result files
@@ -18,7 +18,7 @@ rank's time line. Which host each rank ran on comes from the result files
 - :func:`draw`: the figure, one panel per launch (the MAX_PANELS with the most engine time when
   there are more), a row per rank, ranks grouped by host.
 
-Rows of another schema (no ``start_s``), of launch 0 (unknown) or with a time that is not
+Rows of launch 0 (unknown) or with a time that is not
 finite are left out; :func:`has_timeline` says whether any row is left.
 """
 
@@ -53,7 +53,7 @@ RANK_LABELS_MAX = 24
 #: MIN_HEIGHT_IN (one launch of a few ranks: 1920 x 960 px at 300 dpi) to MAX_HEIGHT_IN (4800 px).
 WIDTH_IN = figures.FIGSIZE_IN[0]
 MIN_HEIGHT_IN, MAX_HEIGHT_IN = 3.2, 16.0
-#: The columns the timeline needs (``start_s`` since schema 2.2).
+#: The columns the timeline needs.
 NEEDED = ("start_s", "wall_s", "rank", "launch")
 
 RANK_COLUMNS = [
@@ -162,7 +162,7 @@ _BAR_COLUMNS = ["config_hash", "launch", "rank", "shard_id", "start_s", "end_s",
 
 def _kept(cases: pd.DataFrame) -> np.ndarray | None:
     """Which rows have a place on a time line: finite start_s, wall_s >= 0, a known launch (> 0)
-    and a rank; None without these columns (schema < 2.2)."""
+    and a rank; None without these columns (cases not from result files)."""
     if not set(NEEDED) <= set(cases.columns) or cases.empty:
         return None
     start, wall = cases["start_s"].to_numpy(dtype=float), cases["wall_s"].to_numpy(dtype=float)
@@ -179,7 +179,7 @@ def _kept(cases: pd.DataFrame) -> np.ndarray | None:
 
 
 def has_timeline(cases: pd.DataFrame) -> bool:
-    """Whether any case records when it started (``start_s``, schema 2.2 on) in a known launch."""
+    """Whether any case records when it started (``start_s``) in a known launch."""
     keep = _kept(cases)
     return keep is not None and bool(keep.any())
 
@@ -423,13 +423,13 @@ def draw(
     legend sits below the last panel. The width is that of the other figures, the height grows
     with the ranks (:func:`panel_height`; MIN_HEIGHT_IN to MAX_HEIGHT_IN inches). Written as the
     other figures (format by suffix, whole or not at all: figures._save). NoData when no case
-    records when it started (``start_s``, schema 2.2 on)."""
+    records when it started in a known launch."""
     return of(cases, fraction).draw(path, dpi, max_panels)
 
 
 def _draw(line: Timeline, path, dpi: float, max_panels: int) -> Path:
     if line.empty:
-        raise figures.NoData("no case records when it started (start_s, schema 2.2 on): no timeline" + line.where)
+        raise figures.NoData("no case records when it started in a known launch: no timeline" + line.where)
     ranks = line.ranks
     launches = line.chosen_launches(max_panels).merge(_launch_table(ranks), on=_KEY)
     total = len(line.spans)

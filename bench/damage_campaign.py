@@ -77,15 +77,20 @@ def crashed(rc, err):
 
 
 def rows_of(path):
-    """The rows of a result file without what differs between two runs (time, rank, and the
-    launch that ran a case: a shard run again by the remedy is another launch's)."""
+    """The rows of a result file without what differs between two runs (the columns nqc marks
+    run_dependent: times, rank, and the launch that ran a case: a shard run again by the remedy
+    is another launch's)."""
+    import json
+
     import h5py
     import numpy as np
     from numpy.lib import recfunctions
 
+    with open(os.path.join(REPO, "analysis", "result_schema.json"), encoding="utf-8") as schema:
+        varying = {c["name"] for c in json.load(schema)["columns"] if c["run_dependent"]}
     with h5py.File(path, "r") as f:
         rows = f["cases"][()]
-    keep = [n for n in rows.dtype.names if n not in ("wall_s", "cpu_s", "rank", "launch")]
+    keep = [n for n in rows.dtype.names if n not in varying]
     return np.sort(recfunctions.repack_fields(rows[keep]), order="case_id").tobytes()
 
 

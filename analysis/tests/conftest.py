@@ -14,6 +14,11 @@ import h5py
 import numpy as np
 import pytest
 
+from analysis.schema import SCHEMA
+
+#: Engine name -> code in the `engine` column.
+SCHEMA_ENGINES = next(c["values"] for c in SCHEMA["columns"] if c["name"] == "engine")
+
 REPO = Path(__file__).resolve().parents[2]
 if str(REPO) not in sys.path:
     sys.path.insert(0, str(REPO))
@@ -180,12 +185,12 @@ def shards_only(small_run, tmp_path) -> Path:
 
 
 def write_result_file(path: Path, rows: np.ndarray, **attrs: str) -> Path:
-    """A result file with `rows` as /cases and fixed-length string root attributes, as nqc
-    wrote them in schema 1.2 to 2.0 (schema_version "1.0" unless given)."""
-    attrs.setdefault("schema_version", "1.0")
+    """A result file of this schema with `rows` as /cases and fixed-length string root
+    attributes (no variable-length ones: nothing for text_checksum to cover), as nqc reads it."""
+    attrs.setdefault("schema_version", SCHEMA["schema_version"])
     attrs.setdefault("config_hash", "0123456789abcdef")
-    attrs.setdefault("config", json.dumps({"name": "synthetic"}))
-    with h5py.File(path, "w", libver="latest") as f:  # HDF5's newest format, as nqc writes since schema 1.2
+    attrs.setdefault("config", json.dumps({"name": "synthetic", "engine": "grigoryan"}))
+    with h5py.File(path, "w", libver="latest") as f:  # HDF5's newest format, as nqc writes it
         for key, value in attrs.items():
             text = value.encode()
             f.attrs.create(key, np.array(text, dtype=f"S{max(len(text), 1)}"))
@@ -194,45 +199,29 @@ def write_result_file(path: Path, rows: np.ndarray, **attrs: str) -> Path:
     return path
 
 
-def synthetic_rows(
-    n, k, wall_s, backtracks=None, outcome=None, false_negative=None, extra: dict | None = None
-) -> np.ndarray:
-    """Rows of the `cases` compound type with the given columns (the rest zero)."""
-    size = len(n)
-    outcome_type = h5py.enum_dtype({"solved": 0, "infeasible": 1, "gave_up": 2}, basetype="i1")
-    fields = [
-        ("case_id", "<u8"),
-        ("shard_id", "<u8"),
-        ("n", "<i8"),
-        ("k", "<i8"),
-        ("solution_id", "<u8"),
-        ("composition_id", "<u8"),
-        ("seed", "<u8"),
-        ("outcome", outcome_type),
-        ("false_negative", "u1"),
-        ("wall_s", "<f8"),
-        ("cpu_s", "<f8"),
-        ("backtracks", "<u8"),
-        ("nodes", "<u8"),
-        ("placed_random", "<u8"),
-        ("placed_search", "<u8"),
-        ("restarts", "<u8"),
-        ("rank", "<i4"),
-        ("engine", "S24"),
-        ("limit", "S24"),
-    ]
-    extra = extra or {}
-    for name, (dtype, _) in extra.items():
-        fields.append((name, dtype))
-    rows = np.zeros(size, dtype=fields)
-    rows["case_id"] = np.arange(size)
+def _member_dtype(column: dict):
+    """The numpy type of a member of ``cases`` from result_schema.json (enums with their names)."""
+    kind = column["type"]
+    if "values" in column:
+        return h5py.enum_dtype(column["values"], basetype="i1" if kind == "enum int8" else "u1")
+    if kind.startswith("string"):
+        return f"S{kind.split()[1]}"
+    return {"uint64": "<u8", "int64": "<i8", "uint32": "<u4", "int32": "<i4", "float64": "<f8"}[kind]
+
+
+def synthetic_rows(n, k, wall_s, backtracks=None, outcome=None, false_negative=None, instance=None) -> np.ndarray:
+    """Rows of the `cases` compound type with the given columns (ascending case ids, engine
+    grigoryan, the rest zero; ``instance`` only when given)."""
+    columns = [c for c in SCHEMA["columns"] if c["name"] != "instance" or instance is not None]
+    rows = np.zeros(len(n), dtype=[(c["name"], _member_dtype(c)) for c in columns])
+    rows["case_id"] = np.arange(len(n))
     rows["n"], rows["k"], rows["wall_s"], rows["cpu_s"] = n, k, wall_s, wall_s
     rows["backtracks"] = 0 if backtracks is None else backtracks
     rows["outcome"] = 0 if outcome is None else outcome
     rows["false_negative"] = 0 if false_negative is None else false_negative
-    rows["engine"] = b"grigoryan"
-    for name, (_, values) in extra.items():
-        rows[name] = values
+    rows["engine"] = SCHEMA_ENGINES["grigoryan"]
+    if instance is not None:
+        rows["instance"] = instance
     return rows
 
 

@@ -16,7 +16,7 @@ from analysis import compare, figures, groups, table
 from analysis.errors import AnalysisError
 from analysis.load import AnalysisWarning, load_cases
 from analysis.report import write_report
-from conftest import PYTHON, REPO, png_size, run_env, synthetic_rows, write_result_file
+from conftest import PYTHON, REPO, SCHEMA_ENGINES, png_size, run_env, synthetic_rows, write_result_file
 
 
 def cli(*args) -> subprocess.CompletedProcess:
@@ -262,7 +262,7 @@ def test_comparison_needs_two_groups_and_a_known_baseline(small_run, both):
 
 def test_unpaired_when_the_compositions_differ(small_run, tmp_path):
     rows = synthetic_rows([10] * 4 + [20] * 4, [3] * 8, [1e-3, 2e-3, 3e-3, 4e-3] * 2)
-    rows["engine"] = b"minconflicts"
+    rows["engine"] = SCHEMA_ENGINES["minconflicts"]
     other = write_result_file(tmp_path / "other.h5", rows, config_hash="ffffffffffffffff")
     comp = compare.comparison(load_cases(small_run, other, mixed="group"))
     mine = comp[comp["run"] == "minconflicts"]

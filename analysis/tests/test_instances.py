@@ -15,7 +15,7 @@ import pytest
 from analysis import instances
 from analysis.load import DIAGS, instance_cases, load_cases, param_cases
 from analysis.report import write_report
-from conftest import PARAM_FILES, PYTHON, REPO, run_env, synthetic_rows, write_result_file
+from conftest import PARAM_FILES, PYTHON, REPO, SCHEMA_ENGINES, run_env, synthetic_rows, write_result_file
 
 
 def cli(*args) -> subprocess.CompletedProcess:
@@ -109,14 +109,10 @@ def test_two_engines_side_by_side_and_no_contradiction(instance_runs):
 def test_a_contradiction_between_engines_is_reported(tmp_path):
     def run(engine, outcome, name):
         rows = synthetic_rows(
-            [10, 10],
-            [0, 0],
-            [1e-5, 2e-5],
-            outcome=outcome,
-            extra={"instance": ("S256", [b"/data/a.param", b"/data/b.param"])},
+            [10, 10], [0, 0], [1e-5, 2e-5], outcome=outcome, instance=[b"/data/a.param", b"/data/b.param"]
         )
         rows["composition_id"] = 5
-        rows["engine"] = engine.encode()
+        rows["engine"] = SCHEMA_ENGINES[engine]
         return write_result_file(tmp_path / f"{name}.h5", rows, config_hash=name * 16, config=f'{{"name": "{name}"}}')
 
     cases = load_cases(run("auto", [0, 1], "a"), run("sat", [1, 1], "b"), mixed="group")

@@ -15,7 +15,7 @@ import pytest
 
 from analysis.errors import AnalysisError
 from analysis.load import COLUMNS, SCHEMA, AnalysisWarning, load_cases
-from conftest import REPO, run_env, synthetic_rows, write_result_file
+from conftest import run_env
 
 COMPARED = ["case_id", "n", "k", "outcome", "false_negative", "wall_s", "backtracks", "nodes", "engine"]
 
@@ -129,79 +129,29 @@ def test_flipped_byte_of_a_text_attribute_is_damage(small_run, nqc_bin, tmp_path
     assert (done.returncode, done.stdout, done.stderr) == (1, "", f"nqc: error: {message}\n")
 
 
-def test_text_attributes_without_checksum_are_read_in_a_child(tmp_path):
-    """Variable-length text attributes without text_checksum (a file nqc did not write so) are read
-    after a child process has read them, as a file without checksums is."""
-    path = write_result_file(tmp_path / "vlen.h5", synthetic_rows([10], [3], [1e-3]), schema_version="2.0")
-    with h5py.File(path, "a") as f:
-        f.attrs["note"] = "written by h5py"  # a str: variable-length
-    cases = load_cases(path)
-    assert cases.attrs["sources"][0].attrs["note"] == "written by h5py"
-    with h5py.File(path, "a") as f:
-        f.attrs["text_checksum"] = np.array([1, 2], dtype=np.uint64)
-    with pytest.raises(AnalysisError) as error:
-        load_cases(path)
-    assert str(error.value) == f"{path}: attribute text_checksum holds 2 values, expected 1 + 2 per heap collection"
-    with h5py.File(path, "a") as f:
-        f.attrs["text_checksum"] = np.int64(5)
-    with pytest.raises(AnalysisError) as error:
-        load_cases(path)
-    assert str(error.value) == f"{path}: attribute text_checksum is not a 1-D array of at most 2049 uint64"
-    with h5py.File(path, "a") as f:
-        f.attrs["text_checksum"] = np.array([1], dtype=np.uint64)
-    with pytest.raises(AnalysisError) as error:
-        load_cases(path)
-    assert str(error.value) == f"{path}: damaged (the text attributes do not match text_checksum)"
-    with h5py.File(path, "a") as f:
-        f.attrs["text_checksum"] = np.array([1, 10**9, 5], dtype=np.uint64)
-    with pytest.raises(AnalysisError) as error:
-        load_cases(path)
-    size = path.stat().st_size
-    assert str(error.value) == (
-        f"{path}: damaged (text_checksum names bytes 1000000000..1000000005, beyond the " f"file's end at {size})"
-    )
-    with h5py.File(path, "a") as f:
-        f.attrs["text_checksum"] = np.array([1, 0, 1, 0, 1], dtype=np.uint64)
-    size = path.stat().st_size
-    with h5py.File(path, "a") as f:
-        f.attrs.modify("text_checksum", np.array([1, 0, size, 0, size], dtype=np.uint64))  # in place
-    assert path.stat().st_size == size
-    with pytest.raises(AnalysisError) as error:
-        load_cases(path)
-    assert str(error.value) == f"{path}: damaged (text_checksum names {2 * size} bytes or more, the file has {size})"
-
-
-@pytest.mark.parametrize("name, rows", [("schema-2.0-results.h5", 4), ("schema-2.0-shard.h5", 2)])
-def test_schema_2_0_files_read(name, rows):
-    """Files of schema 2.0 (text attributes fixed-length strings, no text_checksum; tests/data)."""
-    cases = load_cases(REPO / "tests/data" / name)
-    attrs = cases.attrs["sources"][0].attrs
-    assert len(cases) == rows and attrs["schema_version"] == "2.0" and attrs["config_hash"] == "edbe19a21ebe088d"
-    assert list(cases["n"]) == [8, 8, 10, 10][-rows:] and list(cases["k"]) == [4, 5, 1, 4][-rows:]
-    assert set(cases["engine"]) == {"auto"} and set(cases["limit"]) == {"none"}
-    assert attrs.get("launches", attrs.get("world_size")) == 1
-
-
-def test_schema_1_files_read_as_schema_2(tmp_path):
-    """engine and limit stored as names (1.x) come out as in 2.0 files: str, an empty limit "none";
-    integer attributes stored as text read as int."""
-    rows = synthetic_rows([10, 10], [3, 4], [1e-3, 2e-3], outcome=[0, 2], false_negative=[0, 1])
-    rows["limit"] = [b"", b"max_nodes"]
-    path = write_result_file(tmp_path / "v13.h5", rows, schema_version="1.3", launches="2", world_size="4")
-    cases = load_cases(path)
-    assert list(cases["limit"]) == ["none", "max_nodes"]
-    assert list(cases["engine"]) == ["grigoryan"] * 2
-    assert cases["false_negative"].tolist() == [False, True]
-    attrs = cases.attrs["sources"][0].attrs
-    assert (attrs["launches"], attrs["world_size"], attrs["schema_version"]) == (2, 4, "1.3")
-
-
-def test_a_case_given_twice_counts_once(small_run):
+def test_a_config_given_twice_is_refused(small_run):
+    """A results.h5 and one of its own shard files hold the same cases: nqc's rule refuses them."""
     shard = sorted((small_run / "shards").glob("shard-*.h5"))[0]
-    with pytest.warns(AnalysisWarning, match="counted once"):
-        cases = load_cases(small_run / "results.h5", shard)
-    assert len(cases) == 180
-    assert cases["case_id"].is_unique
+    with pytest.raises(AnalysisError, match=r"hold results of the same config .*: their cases would count twice"):
+        load_cases(small_run / "results.h5", shard)
+
+
+def test_runs_of_other_engines_are_grouped_or_refused_pooled(small_run, auto_run):
+    grouped = load_cases(small_run, auto_run)
+    assert grouped.groupby("experiment", observed=True).size().to_dict() == {
+        "analysis-test": 180,
+        "analysis-test-auto": 180,
+    }
+    with pytest.raises(
+        AnalysisError, match=r"are runs of other engines or settings \(engine \"grigoryan\" and \"auto\""
+    ):
+        load_cases(small_run, auto_run, mixed="pool")
+
+
+def test_unfinished_run_is_read_with_a_warning(shards_only):
+    with pytest.warns(AnalysisWarning, match=r"the run is not finished \(no results.h5\)"):
+        cases = load_cases(shards_only)
+    assert len(cases) == 180 and cases["source"].nunique() == 9
 
 
 def test_missing_path_is_refused(tmp_path):
@@ -210,77 +160,20 @@ def test_missing_path_is_refused(tmp_path):
 
 
 def test_empty_directory_is_refused(tmp_path):
-    with pytest.raises(AnalysisError, match=r"no result files \(expected .*results.h5 or .*shard-NNNNNN.h5\)"):
+    with pytest.raises(AnalysisError, match=r"no result files \(expected .*shards/\*.h5 or .*results.h5\)"):
         load_cases(tmp_path)
 
 
-def test_other_schema_major_is_refused_naming_file_and_versions(small_run, tmp_path):
+def test_not_hdf5_and_not_nqc_files_are_refused_as_nqc_words_it(small_run, tmp_path):
+    text = tmp_path / "notes.h5"
+    text.write_text("not HDF5\n")
+    with pytest.raises(AnalysisError, match="notes.h5: not an HDF5 file$"):
+        load_cases(text)
     copy = tmp_path / "future.h5"
     shutil.copy(small_run / "results.h5", copy)
-    with h5py.File(copy, "a") as f:  # a file of another version: without this nqc's text_checksum
+    with h5py.File(copy, "a") as f:  # another layout: without text_checksum
         f.attrs["schema_version"] = "3.0"
         del f.attrs["text_checksum"]
     with pytest.raises(AnalysisError) as error:
         load_cases(copy)
-    assert str(error.value) == f"{copy}: schema version 3.0, this analysis reads 1.x and 2.x"
-
-
-def test_later_minor_version_with_new_members_is_read(tmp_path):
-    instance = h5py.string_dtype()
-    rows = synthetic_rows(
-        [10, 10, 20],
-        [3, 4, 5],
-        [1e-3, 2e-3, 3e-3],
-        extra={
-            "instance": (instance, [b"a.param", b"b.param", b"c.txt"]),
-            "depth": ("<f4", [1.5, 2.5, 3.5]),
-            "tag": ("S8", [b"x", b"y", b"z"]),
-        },
-    )
-    path = write_result_file(tmp_path / "v11.h5", rows, schema_version="1.1")
-    cases = load_cases(path)
-    assert list(cases["instance"]) == ["a.param", "b.param", "c.txt"]
-    assert list(cases["tag"]) == ["x", "y", "z"]
-    assert cases["depth"].tolist() == [1.5, 2.5, 3.5]
-    assert list(cases["engine"]) == ["grigoryan"] * 3
-
-
-def test_shards_of_different_configs_in_one_directory_are_refused(tmp_path):
-    shards = tmp_path / "mixed" / "shards"
-    shards.mkdir(parents=True)
-    rows = synthetic_rows([10], [3], [1e-3])
-    write_result_file(shards / "shard-000000.h5", rows, config_hash="aaaaaaaaaaaaaaaa")
-    write_result_file(shards / "shard-000001.h5", rows, config_hash="bbbbbbbbbbbbbbbb")
-    with pytest.raises(
-        AnalysisError, match="shard files of different configs: .*aaaaaaaaaaaaaaaa.*bbbbbbbbbbbbbbbb"
-    ), pytest.warns(AnalysisWarning):
-        load_cases(tmp_path / "mixed")
-
-
-def test_not_hdf5_and_not_nqc_files_are_refused(tmp_path):
-    text = tmp_path / "notes.h5"
-    text.write_text("not HDF5\n")
-    with pytest.raises(AnalysisError, match="notes.h5: not a readable HDF5 file"):
-        load_cases(text)
-    bare = tmp_path / "bare.h5"
-    with h5py.File(bare, "w") as f:
-        f["cases"] = np.zeros(3)
-    with pytest.raises(AnalysisError, match="bare.h5: not an nqc result file"):
-        load_cases(bare)
-
-
-def test_missing_member_and_unknown_outcome_are_refused(tmp_path):
-    rows = synthetic_rows([10, 10], [3, 4], [1e-3, 2e-3])
-    no_k = rows[[name for name in rows.dtype.names if name != "k"]]
-    with pytest.raises(AnalysisError, match="/cases has no member 'k'"):
-        load_cases(write_result_file(tmp_path / "no-k.h5", no_k))
-    plain = rows.astype([(name, "i1" if name == "outcome" else rows.dtype[name]) for name in rows.dtype.names])
-    plain["outcome"] = [0, 7]
-    with pytest.raises(AnalysisError, match="outcome code 7"):
-        load_cases(write_result_file(tmp_path / "bad-outcome.h5", plain))
-
-
-def test_empty_file_is_refused(tmp_path):
-    path = write_result_file(tmp_path / "empty.h5", synthetic_rows([], [], []))
-    with pytest.raises(AnalysisError, match="no cases"):
-        load_cases(path)
+    assert str(error.value) == f"{copy}: not a result file of this nqc (its text attributes have no text_checksum)"

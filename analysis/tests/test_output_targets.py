@@ -343,7 +343,28 @@ def test_an_output_that_is_an_input_is_refused_and_the_input_kept(capsys, paths,
     for target in (victim, link):
         code, out, err = run(capsys, command, *copies, "--csv", target)
         assert one_error(code, err) == (
-            f"nqc-analysis: error: {target}: is an input of this command (a result file it "
-            "reads); choose another file"
+            f"nqc-analysis: error: {target}: a file of the run in {copies[0].resolve()} (its results; only nqc run "
+            "writes it); choose another file"
         )
         assert victim.read_bytes() == before
+
+
+def test_no_output_onto_a_runs_own_files(capsys, small_run, tmp_path):
+    """nqc's rule, from its table (result_schema.json's run_files): no command but nqc run writes
+    a run's results, shards, plan, config or launch records."""
+    onto = tmp_path / "onto"
+    shutil.copytree(small_run, onto)
+    shard = sorted((onto / "shards").iterdir())[0].name
+    launch = sorted((onto / "launches").iterdir())[0].name
+    for file, what in [
+        ("plan.json", "its plan"),
+        ("config.json", "its config"),
+        (f"shards/{shard}", "a shard file"),
+        (f"launches/{launch}", "a launch record"),
+    ]:
+        code, out, err = run(capsys, "table", small_run, "--csv", onto / file)
+        assert one_error(code, err) == (
+            f"nqc-analysis: error: {onto / file}: a file of the run in {onto.resolve()} ({what}; only nqc run "
+            "writes it); choose another file"
+        )
+    assert subprocess.run(["diff", "-r", str(small_run), str(onto)]).returncode == 0

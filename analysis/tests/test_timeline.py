@@ -6,6 +6,7 @@ from __future__ import annotations
 import random
 import re
 import shutil
+import socket
 from pathlib import Path
 
 import h5py
@@ -16,7 +17,7 @@ import pytest
 from analysis import figures, timeline
 from analysis.load import HOSTS_BYTES, UNKNOWN_HOST, AnalysisWarning, Source, launch_ranks, load_cases, parse_hosts
 from analysis.report import write_report
-from conftest import REPO, png_size
+from conftest import png_size, synthetic_rows, write_result_file
 
 
 # ---- the hosts column ------------------------------------------------------------------------
@@ -106,13 +107,14 @@ def test_format_ranks():
     assert timeline.format_ranks([7]) == "7"
 
 
-def test_launch_ranks_from_launches_tables_and_shard_attributes():
-    merged = load_cases(REPO / "tests/data/schema-2.0-results.h5")  # hosts "vm", world size 1
+def test_launch_ranks_from_launches_tables_and_shard_attributes(small_run):
+    host = socket.gethostname()
+    merged = load_cases(small_run)  # the launches table's hosts "HOST:0", world size 1
     got = launch_ranks(merged)
-    assert got[["launch", "rank", "host", "world_size"]].values.tolist() == [[1, 0, "vm", 1]]
-    shard = load_cases(REPO / "tests/data/schema-2.0-shard.h5")  # attributes hostname, rank, launch
+    assert got[["launch", "rank", "host", "world_size"]].values.tolist() == [[1, 0, host, 1]]
+    shard = load_cases(small_run / "shards" / "shard-000000.h5")  # attributes hostname, rank, launch
     got = launch_ranks(shard)
-    assert got[["launch", "rank", "host", "world_size"]].values.tolist() == [[1, 0, "vm", 1]]
+    assert got[["launch", "rank", "host", "world_size"]].values.tolist() == [[1, 0, host, 1]]
 
 
 # ---- busy shares and bars on hand-made cases ---------------------------------------------------
@@ -330,9 +332,9 @@ def test_figure_formats_and_no_data(tmp_path):
         assert path.stat().st_size > 1000
     assert any("rank 1: 88% busy" in t for t in svg_texts(tmp_path / "t.svg"))
     assert png_size(timeline.draw(hand_made(), tmp_path / "screen.png", dpi=100))[0] == 640
-    old = load_cases(REPO / "tests/data/schema-2.0-results.h5")
+    old = load_cases(write_result_file(tmp_path / "launch0.h5", synthetic_rows([10], [3], [1e-3])))  # launch 0
     assert not timeline.has_timeline(old)
-    with pytest.raises(figures.NoData, match=r"no case records when it started \(start_s, schema 2.2 on\)"):
+    with pytest.raises(figures.NoData, match=r"no case records when it started in a known launch"):
         timeline.draw(old, tmp_path / "old.png")
     assert not (tmp_path / "old.png").exists()
     assert timeline.busy_shares(old).empty and list(timeline.busy_shares(old, "host").columns) == timeline.HOST_COLUMNS
@@ -406,13 +408,10 @@ def test_report_without_start_s_says_so_in_one_line(ci_runs, tmp_path):
     write_report([ci_runs[1]], out)  # a report with a timeline first: the next one removes its files
     assert (out / "figures" / "timeline.png").is_file() and (out / "timeline_by_host.csv").is_file()
     with pytest.warns(AnalysisWarning):  # too few n for a fit
-        text = write_report([REPO / "tests/data/schema-2.0-results.h5"], out).read_text()
+        unknown = write_result_file(out.parent / "launch0.h5", synthetic_rows([10, 20], [3, 4], [1e-3, 2e-3]))
+        text = write_report([unknown], out).read_text()
     section = re.split(r"\n(?:## |<details>)", text[text.index("## Timeline") :])[0].strip().splitlines()
-    assert section[1:] == [
-        "",
-        "No timeline: the result files (schema 2.0) do not record when each case started "
-        "(`start_s`, since schema 2.2).",
-    ]
+    assert section[1:] == ["", "No timeline: no case records when it started in a known launch (`start_s`, `launch`)."]
     assert not (out / "figures" / "timeline.png").exists() and not (out / "timeline.csv").exists()
     assert not (out / "timeline_by_host.csv").exists()
 

@@ -1,7 +1,11 @@
 // aggregate: the per-n table of result files and directories.
 #include <algorithm>
+#include <cinttypes>
 #include <cstdio>
+#include <cstring>
 #include <filesystem>
+#include <fstream>
+#include <iostream>
 #include <iterator>
 #include <map>
 #include <optional>
@@ -14,7 +18,9 @@
 #include "experiment/aggregate.hpp"
 #include "experiment/config.hpp"
 #include "experiment/engine_params.hpp"
+#include "experiment/launches.hpp"
 #include "experiment/plan.hpp"
+#include "experiment/result_schema.hpp"
 #include "experiment/results.hpp"
 #include "system/durable.hpp"
 #include "system/errors.hpp"
@@ -38,6 +44,173 @@ void warn_if_unfinished(const std::filesystem::path& p, std::size_t rows) {
                p.c_str(), rows, planned ? std::to_string(planned).c_str() : "its");
 }
 
+// `text` as one CSV field: quoted when it holds a comma, a quote or a line end.
+std::string csv_field(std::string_view text) {
+  if (text.find_first_of(",\"\r\n") == std::string_view::npos) return std::string(text);
+  std::string out = "\"";
+  for (const char c : text) out += c == '"' ? std::string("\"\"") : std::string(1, c);
+  return out + "\"";
+}
+
+// One row as CSV, in case_columns() order: integers in decimal, seconds with 17 digits (read
+// back exactly), enums by name (false_negative FALSE / TRUE), then the file it came from.
+std::string row_csv(const CaseRow& row, const std::string& source) {
+  std::string out;
+  char number[32];
+  for (const ColumnInfo& c : case_columns()) {
+    const char* at = reinterpret_cast<const char*>(&row) + c.offset;
+    const auto get = [at]<typename T>(T) {
+      T v;
+      std::memcpy(&v, at, sizeof v);
+      return v;
+    };
+    switch (c.kind) {
+      case ColumnKind::u64: std::snprintf(number, sizeof number, "%" PRIu64, get(std::uint64_t{})); break;
+      case ColumnKind::i64: std::snprintf(number, sizeof number, "%" PRId64, get(std::int64_t{})); break;
+      case ColumnKind::u32: std::snprintf(number, sizeof number, "%" PRIu32, get(std::uint32_t{})); break;
+      case ColumnKind::i32: std::snprintf(number, sizeof number, "%" PRId32, get(std::int32_t{})); break;
+      case ColumnKind::f64: std::snprintf(number, sizeof number, "%.17g", get(double{})); break;
+      case ColumnKind::text: std::snprintf(number, sizeof number, "%s", ""); break;
+      default: std::snprintf(number, sizeof number, "%s", column_value_names(c.kind)[get(std::uint8_t{})].c_str());
+    }
+    out += c.kind == ColumnKind::text ? csv_field(instance_file(row)) : std::string(number);
+    out += ',';
+  }
+  return out + csv_field(source) + '\n';
+}
+
+// The result files that stand for a path (a file; DIR/results.h5; else DIR's shard files).
+std::vector<std::filesystem::path> files_of(const std::filesystem::path& path) {
+  std::error_code ec;
+  if (!std::filesystem::is_directory(path, ec) || std::filesystem::exists(path / "results.h5", ec)) {
+    const std::filesystem::path file = representative_file(path);
+    return {file.empty() ? path : file};
+  }
+  return unmerged_run_files(path, false);
+}
+
+// The sources of `paths` as JSON: per result file its path, root attributes (integers as
+// numbers), config (parsed), rows and launches table.
+nlohmann::json sources_json(const std::vector<std::string>& paths) {
+  nlohmann::json sources = nlohmann::json::array();
+  for (const std::string& p : paths)
+    for (const std::filesystem::path& file : files_of(p)) {
+      const ResultFile content = read_result_file(file, kRowCount | kLaunches);
+      nlohmann::json attrs = nlohmann::json::object(), launches = nlohmann::json::array();
+      for (const auto& [name, value] : content.attrs)
+        attrs[name] =
+            attribute_type(name) == AttributeType::integer ? nlohmann::json(std::stoll(value)) : nlohmann::json(value);
+      nlohmann::json config =
+          nlohmann::json::parse(content.attrs.count("config") ? content.attrs.at("config") : "{}", nullptr, false);
+      if (!config.is_object()) throw InputError(file.string() + " (config attribute): not a JSON object");
+      for (const Launch& l : content.launches) launches.push_back(nlohmann::json::parse(launch_json(l)));
+      sources.push_back({{"path", file.string()},
+                         {"attrs", attrs},
+                         {"config", config},
+                         {"rows", content.row_count},
+                         {"launches", launches}});
+    }
+  return sources;
+}
+
+}  // namespace
+
+Runner add_rows(CLI::App& app) {
+  auto* cmd = app.add_subcommand("rows", "Print the rows of result files or directories as CSV, for the analysis");
+  struct Args {
+    std::vector<std::string> paths;
+    std::string sources;
+    bool pool = false;
+  };
+  auto a = std::make_shared<Args>();
+  cmd->add_option("PATH", a->paths, "results directories or HDF5 result files")->required();
+  cmd->add_option("--sources", a->sources, "also write each result file's attributes, config and launches as JSON");
+  cmd->add_flag("--pool", a->pool, "the rows make one table: refuse runs of other engines or settings (as aggregate)");
+  cmd->footer(
+      "Columns: those of nqc info --columns (enums by name), then source (the file of the row). Every check of\n"
+      "aggregate's reader applies; a path given twice or two of one config are refused.");
+  return [a] {
+    for (const auto& p : a->paths) refuse_std_stream_results("PATH", p);
+    check_pooling(a->paths, a->pool);
+    std::string header;
+    for (const ColumnInfo& c : case_columns()) header += std::string(c.name) + ",";
+    std::fputs((header + "source\n").c_str(), stdout);
+    for (const auto& p : a->paths) {
+      const std::vector<CaseRow> rows = load_rows(p);
+      warn_if_unfinished(p, rows.size());
+      const std::filesystem::path merged = representative_file(p);
+      std::error_code ec;  // a directory without results.h5: its shard files, named by shard_id
+      const bool shards = std::filesystem::is_directory(p, ec) && merged.filename() != "results.h5";
+      for (const CaseRow& row : rows)
+        std::fputs(row_csv(row, (shards ? shard_path(p, row.shard_id) : merged).string()).c_str(), stdout);
+    }
+    if (!a->sources.empty()) {
+      TextOutput out(a->sources);
+      out.stream() << sources_json(a->paths).dump() << '\n';
+      out.close();
+    }
+    return 0;
+  };
+}
+
+namespace {
+
+// The rows aggregate reads: those of result paths (one table: check_pooling), or, with
+// `rows_csv`, the CSV of nqc rows ("-": standard input). `csv` may not be one of the paths.
+std::vector<CaseRow> aggregate_inputs(const std::vector<std::string>& paths, const std::string& rows_csv,
+                                      const std::string& csv) {
+  if (paths.empty() == rows_csv.empty()) throw InputError("aggregate: give PATH... or --rows FILE (one of the two)");
+  if (!rows_csv.empty()) {
+    if (is_std_stream(rows_csv)) return parse_rows_csv(std::cin, "<stdin>");
+    std::ifstream in(rows_csv, std::ios::binary);
+    if (!in) throw InputError(rows_csv + ": cannot open");
+    return parse_rows_csv(in, rows_csv);
+  }
+  for (const auto& p : paths) refuse_std_stream_results("PATH", p);
+  check_pooling(paths, true);
+  if (!csv.empty() && !is_std_stream(csv)) {
+    // Where the CSV lands, its links followed as the write follows them (system/durable.hpp).
+    const auto target = resolved_output_path(csv);
+    for (const auto& p : paths) {
+      std::error_code ec;
+      const auto input = std::filesystem::weakly_canonical(p, ec);
+      if (target == input || target == input / "results.h5" || target.parent_path() == input / "shards")
+        throw InputError("--csv: " + csv + " is an input of this aggregate; choose another file");
+    }
+  }
+  std::vector<CaseRow> rows;
+  for (const auto& p : paths) {
+    auto more = load_rows(p);
+    warn_if_unfinished(p, more.size());
+    rows.insert(rows.end(), more.begin(), more.end());
+  }
+  return rows;
+}
+
+// Prints the tables of `rows` (generated cases and instance runs have tables of their own),
+// the CSV to `csv` when given.
+void print_tables(const std::vector<CaseRow>& rows, const std::string& csv) {
+  std::vector<CaseRow> generated;
+  std::copy_if(rows.begin(), rows.end(), std::back_inserter(generated),
+               [](const CaseRow& r) { return !is_instance_row(r); });
+  const bool any_instances = generated.size() < rows.size();
+  const auto table = summarize(generated);
+  const auto instance_table = summarize_instances(rows);
+  if (!csv.empty()) {
+    if (!generated.empty() && any_instances)
+      throw InputError(
+          "--csv: these results hold generated cases and instance runs, whose tables have other columns; "
+          "aggregate them apart");
+    TextOutput out(csv);
+    out.stream() << (any_instances ? format_instance_csv(instance_table) : format_csv(table));
+    out.close();
+  }
+  FILE* text = text_stream({{"--csv", csv}});
+  std::string shown = generated.empty() && any_instances ? "" : format_table(table);
+  if (any_instances) shown += (shown.empty() ? "" : "\n") + format_instance_table(instance_table);
+  std::fputs(shown.c_str(), text);
+}
+
 }  // namespace
 
 Runner add_aggregate(CLI::App& app) {
@@ -45,7 +218,10 @@ Runner add_aggregate(CLI::App& app) {
       "aggregate", "Print the table of result files or directories: per n, and per n and diags for instance runs");
   auto paths = std::make_shared<std::vector<std::string>>();
   auto csv = std::make_shared<std::string>();
-  cmd->add_option("PATH", *paths, "results directories or HDF5 result files")->required();
+  auto rows_csv = std::make_shared<std::string>();
+  cmd->add_option("PATH", *paths, "results directories or HDF5 result files");
+  cmd->add_option("--rows", *rows_csv,
+                  "instead of PATH: rows as nqc rows prints them (CSV; - for stdin), e.g. a part of a run's rows");
   cmd->add_option("--csv", *csv,
                   "also write the table as CSV to this file; - for stdout (the table then going to stderr)");
   cmd->footer(
@@ -53,98 +229,8 @@ Runner add_aggregate(CLI::App& app) {
       "excluded\n"
       "diagonals of a CSPLib .param case, - for composition files) with the cases solved, proved infeasible and\n"
       "given up, and the times of each verdict.");
-  return [paths, csv] {
-    std::set<std::filesystem::path> seen;
-    for (const auto& p : *paths) {
-      refuse_std_stream_results("PATH", p);
-      std::error_code ec;
-      const auto canonical = std::filesystem::weakly_canonical(p, ec);
-      if (!seen.insert(ec ? std::filesystem::path(p) : canonical).second)
-        throw InputError(p + ": given twice (its cases would count twice)");
-    }
-    if (!csv->empty() && !is_std_stream(*csv)) {
-      // Where the CSV lands, its links followed as the write follows them (system/durable.hpp).
-      const auto target = resolved_output_path(*csv);
-      for (const auto& p : seen)
-        if (target == p || target == p / "results.h5" || target.parent_path() == p / "shards")
-          throw InputError("--csv: " + *csv + " is an input of this aggregate; choose another file");
-    }
-    // Two inputs of one config hold the same cases: pooling them would count each twice. Runs
-    // of different engines, parameters or limits are not one sample: one row per n would mix
-    // them (a study split over configs of one engine pools; a comparison is the analysis').
-    std::map<std::string, std::string> config_of;
-    std::optional<std::pair<std::string, nlohmann::json>> how_first;
-    for (const auto& p : *paths) {
-      const std::filesystem::path file = representative_file(p);
-      if (file.empty()) continue;  // load_rows below reports it
-      auto attributes = read_attributes(file);
-      const std::string hash = attributes["config_hash"];
-      if (const auto [it, fresh] = config_of.emplace(hash, p); !fresh)
-        throw InputError(p + " and " + it->second + " hold results of the same config (config_hash " + hash +
-                         "); aggregate one of them");
-      const nlohmann::json config = nlohmann::json::parse(attributes["config"], nullptr, false);
-      if (!config.is_object()) continue;  // load_rows below reports a damaged file
-      nlohmann::json how;
-      for (const char* key : {"engine", "engine_params", "time_limit_s", "max_nodes"})
-        how[key] = config.contains(key) ? config[key] : nlohmann::json();
-      // The engine's parameters with its defaults filled in: {"restarts": 3} is grigoryan's {}.
-      try {
-        const ExperimentConfig parsed = parse_config(config, file.string() + " (config attribute)");
-        nlohmann::json params = nlohmann::json::object();
-        for (const ParamSpec& spec : engine_info(parsed.engine).params)
-          params[std::string(spec.name)] = param_json(spec, spec.get(parsed.engine_options));
-        how["engine_params"] = params;
-      } catch (const std::exception&) {
-        // a config this nqc does not read: compared as written
-      }
-      if (!how_first) {
-        how_first.emplace(p, how);
-      } else if (how != how_first->second) {
-        std::string what;
-        const auto differ = [&what](const std::string& key, const nlohmann::json& a, const nlohmann::json& b) {
-          if (a != b) what += (what.empty() ? "" : ", ") + key + " " + a.dump() + " and " + b.dump();
-        };
-        for (const auto& [key, value] : how.items()) {
-          const nlohmann::json& before = how_first->second[key];
-          if (key == "engine_params" && how["engine"] == how_first->second["engine"] && value.is_object() &&
-              before.is_object()) {
-            for (const auto& [param, v] : value.items())  // one engine: the parameters that differ
-              differ("engine_params/" + param, before.contains(param) ? before[param] : nlohmann::json(), v);
-          } else if (key != "engine_params" || how["engine"] == how_first->second["engine"]) {
-            differ(key, before, value);
-          }
-        }
-        throw InputError(
-            how_first->first + " and " + p + " are runs of other engines or settings (" + what +
-            "): one table would mix them; aggregate each alone, or compare them with python3 -m analysis compare");
-      }
-    }
-    std::vector<CaseRow> rows;
-    for (const auto& p : *paths) {
-      auto more = load_rows(p);
-      warn_if_unfinished(p, more.size());
-      rows.insert(rows.end(), more.begin(), more.end());
-    }
-    // Generated cases and instance runs have tables of their own.
-    std::vector<CaseRow> generated;
-    std::copy_if(rows.begin(), rows.end(), std::back_inserter(generated),
-                 [](const CaseRow& r) { return !is_instance_row(r); });
-    const bool any_instances = generated.size() < rows.size();
-    const auto table = summarize(generated);
-    const auto instance_table = summarize_instances(rows);
-    if (!csv->empty()) {
-      if (!generated.empty() && any_instances)
-        throw InputError(
-            "--csv: these results hold generated cases and instance runs, whose tables have other columns; "
-            "aggregate them apart");
-      TextOutput out(*csv);
-      out.stream() << (any_instances ? format_instance_csv(instance_table) : format_csv(table));
-      out.close();
-    }
-    FILE* text = text_stream({{"--csv", *csv}});
-    std::string shown = generated.empty() && any_instances ? "" : format_table(table);
-    if (any_instances) shown += (shown.empty() ? "" : "\n") + format_instance_table(instance_table);
-    std::fputs(shown.c_str(), text);
+  return [paths, csv, rows_csv] {
+    print_tables(aggregate_inputs(*paths, *rows_csv, *csv), *csv);
     return 0;
   };
 }

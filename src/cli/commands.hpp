@@ -50,6 +50,8 @@ Runner add_randset(CLI::App& app);
 Runner add_run(CLI::App& app, int& argc, char**& argv);
 /// aggregate: per-n table of result files.
 Runner add_aggregate(CLI::App& app);
+/// rows: the rows of result files as CSV, every check of nqc's reader (what the analysis reads).
+Runner add_rows(CLI::App& app);
 
 /// Accepts a finite number >= 0 (CLI11's NonNegativeNumber lets "nan" through and
 /// unsigned options would wrap "-1").

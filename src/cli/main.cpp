@@ -105,12 +105,13 @@ int run_main(int argc, char** argv) {
       {"randset", nqc::cli::add_randset},
       {"run", [&](CLI::App& a) { return nqc::cli::add_run(a, argc, argv); }},
       {"aggregate", nqc::cli::add_aggregate},
+      {"rows", nqc::cli::add_rows},
       {"rerun", nqc::cli::add_rerun},
       {"export", nqc::cli::add_export},
       {"info", nqc::cli::add_info},
       {"challenge", nqc::cli::add_challenge},
   };
-  // The subcommand argv[1] names, alone when it names one (its options, not the 14
+  // The subcommand argv[1] names, alone when it names one (its options, not the 15
   // subcommands' 80: 0.1 ms of `nqc complete`'s 1.5, docs/cli.md, "Start-up"); every one for
   // --help, -V, and no or an unknown subcommand. Parsing is the same: one subcommand at most.
   const bool named = argc > 1 && std::any_of(std::begin(subcommands), std::end(subcommands),

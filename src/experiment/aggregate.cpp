@@ -1,6 +1,9 @@
 #include "experiment/aggregate.hpp"
 
 #include <algorithm>
+#include <array>
+#include <charconv>
+#include <istream>
 #include <cmath>
 #include <cstdio>
 #include <cstring>
@@ -10,8 +13,19 @@
 #include <set>
 #include <string_view>
 
+#include <filesystem>
+#include <optional>
+
+#include <nlohmann/json.hpp>
+
 #include "core/engine.hpp"
+#include "experiment/config.hpp"
+#include "experiment/engine_params.hpp"
+#include "experiment/result_schema.hpp"
+#include "experiment/results.hpp"
+#include "formats/text_input.hpp"
 #include "formats/csplib.hpp"
+#include "system/errors.hpp"
 
 namespace nqc {
 
@@ -23,27 +37,30 @@ std::vector<SizeSummary> summarize(const std::vector<CaseRow>& rows) {
     SizeSummary s;
     s.n = n;
     s.cases = group.size();
+    const auto m = static_cast<double>(group.size());
     std::vector<double> t;
     t.reserve(group.size());
-    std::uint64_t no_bt = 0, bt = 0;
+    std::array<std::uint64_t, 5> bt{};
+    std::uint64_t backtracks = 0, queens = 0;  // sums: exact, divided once
     for (const CaseRow* r : group) {
       t.push_back(r->wall_s);
-      no_bt += r->backtracks == 0 ? 1 : 0;
-      bt += r->backtracks;
+      ++bt[std::min<std::uint64_t>(r->backtracks, 4)];
+      backtracks += r->backtracks;
+      queens += static_cast<std::uint64_t>(r->k);
       s.false_negatives += r->false_negative;
       s.gave_up += r->outcome == static_cast<std::int8_t>(Outcome::gave_up) ? 1 : 0;
       s.infeasible += r->outcome == static_cast<std::int8_t>(Outcome::infeasible) ? 1 : 0;
     }
+    for (std::size_t i = 0; i < bt.size(); ++i) s.bt[i] = static_cast<double>(bt[i]) / m;
+    s.mean_backtracks = static_cast<double>(backtracks) / m;
+    s.mean_k = static_cast<double>(queens) / m;
     std::sort(t.begin(), t.end());
-    const auto m = static_cast<double>(t.size());
     s.mean_s = std::accumulate(t.begin(), t.end(), 0.0) / m;
     s.median_s = t.size() % 2 == 1 ? t[t.size() / 2] : 0.5 * (t[t.size() / 2 - 1] + t[t.size() / 2]);
     const std::size_t fast = std::max<std::size_t>(1, t.size() * 9 / 10);
     s.t90mean_s =
         std::accumulate(t.begin(), t.begin() + static_cast<std::ptrdiff_t>(fast), 0.0) / static_cast<double>(fast);
     s.max_s = t.back();
-    s.share_no_backtrack = static_cast<double>(no_bt) / m;
-    s.mean_backtracks = static_cast<double>(bt) / m;
     table.push_back(s);
   }
   return table;
@@ -60,8 +77,8 @@ std::string format_table(const std::vector<SizeSummary>& table) {
     std::snprintf(line, sizeof line,
                   "| %10lld | %8llu | %10.3e | %10.3e | %10.3e | %10.3e | %11.2f%% | %9llu | %7llu |\n",
                   static_cast<long long>(s.n), static_cast<unsigned long long>(s.cases), s.mean_s, s.median_s,
-                  s.t90mean_s, s.max_s, 100.0 * s.share_no_backtrack,
-                  static_cast<unsigned long long>(s.false_negatives), static_cast<unsigned long long>(s.gave_up));
+                  s.t90mean_s, s.max_s, 100.0 * s.bt[0], static_cast<unsigned long long>(s.false_negatives),
+                  static_cast<unsigned long long>(s.gave_up));
     out += line;
   }
   return out;
@@ -69,14 +86,16 @@ std::string format_table(const std::vector<SizeSummary>& table) {
 
 std::string format_csv(const std::vector<SizeSummary>& table) {
   std::string out =
-      "n,cases,mean_s,median_s,t90mean_s,max_s,share_no_backtrack,mean_backtracks,false_negatives,gave_up,infeasible\n";
-  char line[320];
+      "n,cases,mean_s,median_s,t90mean_s,max_s,bt0,bt1,bt2,bt3,bt_more,false_negatives,gave_up,infeasible,"
+      "mean_backtracks,mean_k\n";
+  char line[512];
   for (const SizeSummary& s : table) {
-    std::snprintf(line, sizeof line, "%lld,%llu,%.9g,%.9g,%.9g,%.9g,%.6f,%.6f,%llu,%llu,%llu\n",
+    std::snprintf(line, sizeof line,
+                  "%lld,%llu,%.17g,%.17g,%.17g,%.17g,%.17g,%.17g,%.17g,%.17g,%.17g,%llu,%llu,%llu,%.17g,%.17g\n",
                   static_cast<long long>(s.n), static_cast<unsigned long long>(s.cases), s.mean_s, s.median_s,
-                  s.t90mean_s, s.max_s, s.share_no_backtrack, s.mean_backtracks,
+                  s.t90mean_s, s.max_s, s.bt[0], s.bt[1], s.bt[2], s.bt[3], s.bt[4],
                   static_cast<unsigned long long>(s.false_negatives), static_cast<unsigned long long>(s.gave_up),
-                  static_cast<unsigned long long>(s.infeasible));
+                  static_cast<unsigned long long>(s.infeasible), s.mean_backtracks, s.mean_k);
     out += line;
   }
   return out;
@@ -200,6 +219,161 @@ std::string format_instance_csv(const std::vector<InstanceSummary>& table) {
     out += '\n';
   }
   return out;
+}
+
+}  // namespace nqc
+
+namespace nqc {
+namespace {
+
+// How the cases of a run were run: engine, engine_params (the engine's defaults filled in:
+// {"restarts": 3} is grigoryan's {}), time_limit_s and max_nodes, from a result file's config.
+nlohmann::json engine_settings(const std::filesystem::path& file, const nlohmann::json& config) {
+  nlohmann::json how;
+  for (const char* key : {"engine", "engine_params", "time_limit_s", "max_nodes"})
+    how[key] = config.contains(key) ? config[key] : nlohmann::json();
+  try {
+    const ExperimentConfig parsed = parse_config(config, file.string() + " (config attribute)");
+    nlohmann::json params = nlohmann::json::object();
+    for (const ParamSpec& spec : engine_info(parsed.engine).params)
+      params[std::string(spec.name)] = param_json(spec, spec.get(parsed.engine_options));
+    how["engine_params"] = params;
+  } catch (const std::exception&) {
+    // a config this nqc does not read: compared as written
+  }
+  return how;
+}
+
+// What differs between two engine_settings: "engine \"a\" and \"b\", engine_params/x 1 and 2".
+std::string settings_difference(const nlohmann::json& first, const nlohmann::json& other) {
+  std::string what;
+  const auto differ = [&what](const std::string& key, const nlohmann::json& a, const nlohmann::json& b) {
+    if (a != b) what += (what.empty() ? "" : ", ") + key + " " + a.dump() + " and " + b.dump();
+  };
+  const bool same_engine = other["engine"] == first["engine"];
+  for (const auto& [key, value] : other.items()) {
+    const nlohmann::json& before = first[key];
+    if (key == "engine_params" && same_engine && value.is_object() && before.is_object()) {
+      for (const auto& [param, v] : value.items())  // one engine: the parameters that differ
+        differ("engine_params/" + param, before.contains(param) ? before[param] : nlohmann::json(), v);
+    } else if (key != "engine_params" || same_engine) {
+      differ(key, before, value);
+    }
+  }
+  return what;
+}
+
+}  // namespace
+
+void check_pooling(const std::vector<std::string>& paths, bool pooled) {
+  std::set<std::filesystem::path> seen;
+  std::map<std::string, std::string> config_of;  // config_hash -> the first path
+  std::optional<std::pair<std::string, nlohmann::json>> first;
+  for (const std::string& p : paths) {
+    std::error_code ec;
+    const auto canonical = std::filesystem::weakly_canonical(p, ec);
+    if (!seen.insert(ec ? std::filesystem::path(p) : canonical).second)
+      throw InputError(p + ": given twice (its cases would count twice)");
+    const std::filesystem::path file = representative_file(p);
+    if (file.empty()) continue;  // the reader of its rows reports it
+    Attributes attributes = read_attributes(file);
+    const std::string hash = attributes["config_hash"];
+    if (const auto [it, fresh] = config_of.emplace(hash, p); !fresh)
+      throw InputError(p + " and " + it->second + " hold results of the same config (config_hash " + hash +
+                       "): their cases would count twice; give one of them");
+    const nlohmann::json config = nlohmann::json::parse(attributes["config"], nullptr, false);
+    if (!pooled || !config.is_object()) continue;  // a damaged file: its reader reports it
+    const nlohmann::json how = engine_settings(file, config);
+    if (!first) {
+      first.emplace(p, how);
+    } else if (how != first->second) {
+      throw InputError(
+          first->first + " and " + p + " are runs of other engines or settings (" +
+          settings_difference(first->second, how) +
+          "): one table would mix them; read each alone, or compare them with python3 -m analysis compare");
+    }
+  }
+}
+
+}  // namespace nqc
+
+namespace nqc {
+namespace {
+
+// The fields of one CSV line (RFC 4180 quoting: "a,b" and "" inside quotes).
+std::vector<std::string> csv_fields(const std::string& line) {
+  std::vector<std::string> fields(1);
+  bool quoted = false;
+  for (std::size_t i = 0; i < line.size(); ++i) {
+    const char c = line[i];
+    if (quoted && c == '"' && i + 1 < line.size() && line[i + 1] == '"') {
+      fields.back() += '"';
+      ++i;
+    } else if (c == '"') {
+      quoted = !quoted;
+    } else if (c == ',' && !quoted) {
+      fields.emplace_back();
+    } else {
+      fields.back() += c;
+    }
+  }
+  return fields;
+}
+
+// Sets column `c` of `row` from its text; false when the text is not of the column's kind.
+bool set_field(CaseRow& row, const ColumnInfo& c, const std::string& text) {
+  char* at = reinterpret_cast<char*>(&row) + c.offset;
+  const auto number = [&]<typename T>(T value) {
+    const auto [end, ec] = std::from_chars(text.data(), text.data() + text.size(), value);
+    if (ec != std::errc{} || end != text.data() + text.size()) return false;
+    std::memcpy(at, &value, sizeof value);
+    return true;
+  };
+  switch (c.kind) {
+    case ColumnKind::u64: return number(std::uint64_t{});
+    case ColumnKind::i64: return number(std::int64_t{});
+    case ColumnKind::u32: return number(std::uint32_t{});
+    case ColumnKind::i32: return number(std::int32_t{});
+    case ColumnKind::f64: return number(double{});
+    case ColumnKind::text:
+      if (text.size() >= c.size) return false;
+      std::memcpy(at, text.data(), text.size());
+      return true;
+    default: {
+      const std::vector<std::string> names = column_value_names(c.kind);
+      const auto it = std::find(names.begin(), names.end(), text);
+      if (it == names.end()) return false;
+      *at = static_cast<char>(it - names.begin());
+      return true;
+    }
+  }
+}
+
+}  // namespace
+
+std::vector<CaseRow> parse_rows_csv(std::istream& in, const std::string& name) {
+  std::string line;
+  std::getline(in, line);
+  const std::vector<std::string> header = csv_fields(line);
+  std::vector<std::pair<const ColumnInfo*, std::size_t>> at;  // column, field index
+  for (const ColumnInfo& c : case_columns()) {
+    const auto it = std::find(header.begin(), header.end(), c.name);
+    if (it == header.end()) throw InputError(name + ":1: no column '" + std::string(c.name) + "'");
+    at.emplace_back(&c, static_cast<std::size_t>(it - header.begin()));
+  }
+  std::vector<CaseRow> rows;
+  for (std::size_t number = 2; std::getline(in, line); ++number) {
+    const std::vector<std::string> fields = csv_fields(line);
+    if (fields.size() != header.size())
+      throw InputError(name + ":" + std::to_string(number) + ": " + std::to_string(fields.size()) +
+                       " fields, the header has " + std::to_string(header.size()));
+    CaseRow& row = rows.emplace_back();
+    for (const auto& [c, i] : at)
+      if (!set_field(row, *c, fields[i]))
+        throw InputError(name + ":" + std::to_string(number) + ": " + std::string(c->name) + " '" +
+                         text::escaped(fields[i]) + "' is not a " + column_type_name(c->kind, c->size));
+  }
+  return rows;
 }
 
 }  // namespace nqc

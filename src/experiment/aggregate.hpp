@@ -2,6 +2,7 @@
 // nqc can compute), per n and diags for instance runs (their outcomes are results).
 #pragma once
 
+#include <array>
 #include <compare>
 #include <cstdint>
 #include <optional>
@@ -13,7 +14,9 @@
 
 namespace nqc {
 
-/// Summary of all cases of one board size n. Times in seconds (engine wall time).
+/// Summary of all cases of one board size n: [Grigoryan]'s Table 1, as far as it needs no
+/// statistics library (the analysis adds the confidence intervals). Times in seconds (engine
+/// wall time, or the time column the rows carry in wall_s).
 struct SizeSummary {
   std::int64_t n = 0;
   std::uint64_t cases = 0;
@@ -21,11 +24,12 @@ struct SizeSummary {
   double median_s = 0.0;
   double t90mean_s = 0.0;  ///< mean of the fastest 90% (floor(0.9 cases), at least 1), [Grigoryan]'s t90mean
   double max_s = 0.0;
-  double share_no_backtrack = 0.0;  ///< share of cases with 0 backtracks
-  double mean_backtracks = 0.0;
+  std::array<double, 5> bt{};  ///< shares (0..1) with 0, 1, 2, 3 and more than 3 backtracks
   std::uint64_t false_negatives = 0;
   std::uint64_t gave_up = 0;
   std::uint64_t infeasible = 0;
+  double mean_backtracks = 0.0;
+  double mean_k = 0.0;  ///< queens in the composition
 };
 
 /// One summary per distinct n, in increasing n.
@@ -34,7 +38,9 @@ std::vector<SizeSummary> summarize(const std::vector<CaseRow>& rows);
 /// The summaries as a Markdown table (one header line, one separator, one line per n).
 std::string format_table(const std::vector<SizeSummary>& table);
 
-/// The summaries as CSV with a header line.
+/// The summaries as CSV with a header line: n,cases,mean_s,median_s,t90mean_s,max_s,bt0,bt1,bt2,
+/// bt3,bt_more,false_negatives,gave_up,infeasible,mean_backtracks,mean_k (the columns of the
+/// analysis' table1.csv), numbers with 17 significant digits (read back exactly).
 std::string format_csv(const std::vector<SizeSummary>& table);
 
 /// True for a row of an instance run (its `instance` names a file), false for a generated case.
@@ -84,5 +90,27 @@ std::string format_instance_table(const std::vector<InstanceSummary>& table);
 /// instances_by_diags.csv: n,diags,files,cases,solved,infeasible,gave_up,solved_mean_s, ...);
 /// empty fields where there is no value.
 std::string format_instance_csv(const std::vector<InstanceSummary>& table);
+
+}  // namespace nqc
+
+namespace nqc {
+
+/// The one rule for reading the result files of several paths together (nqc aggregate, nqc
+/// rows and through it the analysis). A path given twice, or two paths of one config (equal
+/// config_hash: the same cases), would count cases twice: refused. With `pooled` (one table
+/// over all rows), the runs must also agree in how their cases were run (engine, its
+/// parameters with defaults filled in, time_limit_s, max_nodes): else refused, naming what
+/// differs. Without it, runs of any configs may be read together (the caller keeps them
+/// apart by config_hash). Throws nqc::InputError, one line naming both paths.
+void check_pooling(const std::vector<std::string>& paths, bool pooled);
+
+}  // namespace nqc
+
+namespace nqc {
+
+/// Rows as `nqc rows` prints them (CSV with its header; columns matched by name, `source`
+/// ignored) from `in`, named `name` in errors. Throws nqc::InputError "NAME:LINE: ..." for a
+/// missing column, a field that is not of its column's kind, or an unknown enum name.
+std::vector<CaseRow> parse_rows_csv(std::istream& in, const std::string& name);
 
 }  // namespace nqc

@@ -6,14 +6,15 @@
 #include <stdexcept>
 
 #include "core/engine.hpp"
+#include "experiment/results.hpp"
 
 namespace nqc {
 
 namespace {
 
 constexpr std::array kColumns = {
-#define NQC_COLUMN_INFO(name, type, kind, since, doc) \
-  ColumnInfo{#name, ColumnKind::kind, offsetof(CaseRow, name), sizeof(CaseRow::name), since, doc},
+#define NQC_COLUMN_INFO(name, type, kind, doc) \
+  ColumnInfo{#name, ColumnKind::kind, offsetof(CaseRow, name), sizeof(CaseRow::name), doc},
     NQC_CASE_COLUMNS(NQC_COLUMN_INFO)
 #undef NQC_COLUMN_INFO
 };
@@ -34,7 +35,7 @@ constexpr AttributeInfo attribute(std::string_view name, std::int64_t RootAttrib
   return {name, AttributeType::integer, files, doc, nullptr, member};
 }
 
-constexpr std::array kAttributes = {
+constexpr std::array kAttributeTable = {
 #define NQC_ROOT_ATTRIBUTE_INFO(name, type, files, doc) \
   attribute(#name, &RootAttributes::name, AttributeFiles::files, doc),
     NQC_ROOT_ATTRIBUTES(NQC_ROOT_ATTRIBUTE_INFO)
@@ -42,7 +43,7 @@ constexpr std::array kAttributes = {
         AttributeInfo{
             kTextChecksum, AttributeType::checksum, AttributeFiles::all,
             "XXH64 of the text attributes' names and heap bytes, then each heap collection's offset and bytes: "
-            "checked before they are read [since 2.1]"},
+            "checked before they are read"},
 };
 
 nlohmann::json values_json(ColumnKind kind) {
@@ -102,12 +103,12 @@ std::string_view stop_reason_name(std::uint8_t code) {
   return code < std::size(kStopReasonNames) ? kStopReasonNames[code] : std::string_view();
 }
 
-std::span<const AttributeInfo> root_attributes() { return kAttributes; }
+std::span<const AttributeInfo> root_attributes() { return kAttributeTable; }
 
 std::span<const LaunchColumnInfo> launch_columns() { return kLaunchColumns; }
 
 AttributeType attribute_type(std::string_view name) {
-  for (const AttributeInfo& a : kAttributes)
+  for (const AttributeInfo& a : kAttributeTable)
     if (a.name == name) return a.type;
   return AttributeType::text;
 }
@@ -133,16 +134,14 @@ std::string_view attribute_type_name(AttributeType type) {
 nlohmann::json result_schema_json() {
   nlohmann::json columns = nlohmann::json::array();
   for (const ColumnInfo& c : kColumns) {
-    nlohmann::json column = {{"name", c.name},
-                             {"type", column_type_name(c.kind, c.size)},
-                             {"since", c.since},
-                             {"description", c.description}};
+    nlohmann::json column = {
+        {"name", c.name}, {"type", column_type_name(c.kind, c.size)}, {"description", c.description}};
     column["run_dependent"] = std::ranges::find(kRunDependentColumns, c.name) != kRunDependentColumns.end();
     if (!column_value_names(c.kind).empty()) column["values"] = values_json(c.kind);
     columns.push_back(std::move(column));
   }
   nlohmann::json attributes = nlohmann::json::array();
-  for (const AttributeInfo& a : kAttributes)
+  for (const AttributeInfo& a : kAttributeTable)
     attributes.push_back({{"name", a.name},
                           {"type", attribute_type_name(a.type)},
                           {"files", files_name(a.files)},
@@ -150,11 +149,12 @@ nlohmann::json result_schema_json() {
   nlohmann::json launches = nlohmann::json::array();
   for (const LaunchColumnInfo& c : kLaunchColumns)
     launches.push_back({{"name", c.name}, {"type", column_type_name(c.kind, c.bytes)}, {"description", c.description}});
-  nlohmann::json majors = nlohmann::json::array();
-  for (int major = kSchemaOldestMajor; major <= kSchemaMajor; ++major) majors.push_back(major);
+  nlohmann::json run_files = nlohmann::json::array();
+  for (const RunFile& f : kRunFiles)
+    run_files.push_back({{"name", f.name}, {"what", f.what}, {"folder", f.folder}, {"marks_run", f.marks_run}});
   return {{"schema_version", std::to_string(kSchemaMajor) + "." + std::to_string(kSchemaMinor)},
+          {"run_files", std::move(run_files)},
           {"max_board_size", kMaxBoardSize},
-          {"readable_majors", std::move(majors)},
           {"columns", std::move(columns)},
           {"attributes", std::move(attributes)},
           {"launch_columns", std::move(launches)}};
@@ -177,12 +177,11 @@ std::string result_schema_text() {
       for (std::size_t i = 0; i < names.size(); ++i) text += (i ? ", " : "") + std::to_string(i) + " " + names[i];
       text += ")";
     }
-    if (c.since != "1.0") text += " [since " + std::string(c.since) + "]";
     out += cell("  " + std::string(c.name), 23) + cell(column_type_name(c.kind, c.size), 19) + text + "\n";
   }
   out += "Root attributes (files: all; shard = shard and partial files; merged = results.h5):\n" +
          cell("  attribute", 23) + cell("type", 9) + cell("files", 7) + "description\n";
-  for (const AttributeInfo& a : kAttributes)
+  for (const AttributeInfo& a : kAttributeTable)
     out += cell("  " + std::string(a.name), 23) + cell(attribute_type_name(a.type), 9) + cell(files_name(a.files), 7) +
            std::string(a.description) + "\n";
   out += "Dataset `launches` (results.h5), one row per launch of nqc run on the directory:\n" + cell("  column", 23) +

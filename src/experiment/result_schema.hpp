@@ -25,7 +25,6 @@ struct ColumnInfo {
   ColumnKind kind;               ///< how it is stored
   std::size_t offset;            ///< offsetof(CaseRow, name)
   std::size_t size;              ///< sizeof the CaseRow member (bytes)
-  std::string_view since;        ///< the schema version that added it ("1.0", ...)
   std::string_view description;  ///< one line for users
 };
 
@@ -62,9 +61,9 @@ std::string_view stop_reason_name(std::uint8_t code);
 
 /// How a root attribute is stored.
 enum class AttributeType : std::uint8_t {
-  text,      ///< UTF-8 string: variable-length since 2.1 (h5py: str), fixed-length in 1.2 to 2.0
-  integer,   ///< int64 (since 2.0; a decimal string before)
-  checksum,  ///< text_checksum: 1 + 2N uint64 (formats/hdf5_text.hpp; since 2.1)
+  text,      ///< variable-length UTF-8 string (h5py: str)
+  integer,   ///< int64
+  checksum,  ///< text_checksum: 1 + 2N uint64 (formats/hdf5_text.hpp)
 };
 
 /// The attribute that checks the text attributes before they are read (formats/hdf5_text.hpp).
@@ -93,8 +92,9 @@ std::string_view files_name(AttributeFiles files);
 /// "string", "int64" or "checksum".
 std::string_view attribute_type_name(AttributeType type);
 
-/// The whole schema as JSON: {"schema_version", "readable_majors" (the majors nqc reads),
-/// "columns": [{name, type, since, description, values (enums: name -> code)}],
+/// The whole schema as JSON: {"schema_version", "run_files" (kRunFiles),
+/// "max_board_size",
+/// "columns": [{name, type, description, run_dependent, values (enums: name -> code)}],
 /// "attributes": [{name, type, files, description}], "launch_columns": [{name, type,
 /// description}]}
 /// (analysis/result_schema.json).

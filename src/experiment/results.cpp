@@ -1,26 +1,25 @@
-// Result files. Layout of every file (shard or merged), schema 2.1, in HDF5's newest format
-// (superblock 3: every piece of metadata checksummed) with Fletcher32 on every dataset; the
-// columns and root attributes are declared in case_row.hpp and root_attributes.hpp:
+// Result files. Layout of every file (shard or merged), schema kSchemaMajor.kSchemaMinor, in
+// HDF5's newest format (superblock 3: every piece of metadata checksummed) with Fletcher32 on
+// every dataset; the columns and root attributes are declared in case_row.hpp and
+// root_attributes.hpp:
 //   root attributes  those of the file's kind (root_attributes()), from the caller's
 //                    RootAttributes, schema_version ("MAJOR.MINOR") and shard_id set here;
-//                    text as variable-length UTF-8 strings (since 2.1: h5py gives str) written
-//                    first, then text_checksum (formats/hdf5_text.hpp: their global heap, which
-//                    HDF5 does not checksum, checked before any is read); fixed-length strings
-//                    in 1.2 to 2.0, variable-length ones without a checksum up to 1.1 (read in
-//                    a child process); integers as int64 (since 2.0; decimal strings before).
+//                    text as variable-length UTF-8 strings (h5py gives str) written first,
+//                    then text_checksum (formats/hdf5_text.hpp: their global heap, which HDF5 does
+//                    not checksum, checked before any is read); integers as int64.
 //   cases            1-D compound dataset, one member per column (NQC_CASE_COLUMNS), matched
 //                    by name. outcome an int8 enum, false_negative a uint8 enum FALSE/TRUE
-//                    (h5py: bool), engine and limit uint8 enums of their names (since 2.0;
-//                    24-byte NUL-padded strings before, which RowReader converts), instance
-//                    (since 1.1) a 256-byte string left out of generated runs' files (since
-//                    1.3), launch (since 1.3). Chunked (unlimited max size, so an empty shard
-//                    is valid). Merged file: packed, shuffle + deflate 4, written shard after
-//                    shard. Shard and partial files (1.3): CaseRow's own layout, uncompressed,
-//                    so that writing them is a copy (they are read once, by the merge).
+//                    (h5py: bool), engine and limit uint8 enums of their names, instance a
+//                    256-byte string left out of generated runs' files. Chunked (unlimited
+//                    max size, so an empty shard is valid). Merged file: packed, shuffle +
+//                    deflate 4, written shard after shard. Shard and partial files: CaseRow's
+//                    own layout, uncompressed, so that writing them is a copy (they are read
+//                    once, by the merge).
 //   failures/        one int32 dataset `case-<case_id>` per failure record.
 //   shards           (merged file only) uint64 ids of the merged shards, ascending.
-//   launches         (merged file only, since 1.3) one row per launch of `nqc run` that
-//                    worked on the directory (struct Launch; strings fixed-length).
+//   launches         (merged file only) one row per launch of `nqc run` that worked on the
+//                    directory (struct Launch; strings fixed-length).
+// nqc reads this layout only: a file of another schema_version is refused.
 #include "experiment/results.hpp"
 
 #include <fcntl.h>
@@ -50,7 +49,6 @@
 #include "formats/hdf5.hpp"
 #include "formats/hash.hpp"
 #include "formats/hdf5_text.hpp"
-#include "formats/isolated.hpp"
 #include "formats/text_input.hpp"
 #include "core/engine.hpp"
 #include "experiment/aggregate.hpp"
@@ -63,8 +61,7 @@ namespace {
 
 namespace fs = std::filesystem;
 
-constexpr std::size_t kChunkRows = 4096;      // ~700 KB of rows (shard files), ~100 KB packed and compressed (merged)
-constexpr std::size_t kLegacyNameBytes = 24;  // engine and limit in schema 1.x: NUL-padded strings
+constexpr std::size_t kChunkRows = 4096;  // ~700 KB of rows (shard files), ~100 KB packed and compressed (merged)
 constexpr int kDeflateLevel = 4;
 
 // The HDF5 type of a column kind: in memory (`file` false) or on disk (little-endian; the
@@ -87,9 +84,6 @@ h5::Handle column_type(ColumnKind kind, bool file, std::size_t bytes) {
   }
   throw std::logic_error("column_type: unknown kind");
 }
-
-// Whether a column may be missing from a file (added after 1.0: it then reads as empty).
-bool optional_column(const ColumnInfo& c) { return c.since != "1.0"; }
 
 // The compound types of a row: in memory (CaseRow) and on disk (packed, little-endian).
 struct RowTypes {
@@ -124,146 +118,53 @@ RowTypes row_types(RowLayout layout = RowLayout::packed, bool instance = true) {
   return {memory.build(sizeof(CaseRow)), file.build(layout == RowLayout::in_place && instance ? sizeof(CaseRow) : 0)};
 }
 
-// Reads the rows of a `cases` dataset of any schema this nqc reads into CaseRow: members
-// matched by name (order and extra members do not matter), optional members the file lacks
-// read as empty. Enum members are converted by HDF5, by name. Side columns are read apart
-// and turned into this nqc's codes by name: engine and limit of schema 1.x (24-byte names;
-// an empty limit is none), and enum members whose names this nqc does not all know (a newer
-// nqc's engine): a row that uses such a name is refused, naming it. false_negative of 1.x
-// (uint8) is read as it is.
+// Reads the rows of a `cases` dataset into CaseRow: members matched by name (order does not
+// matter), each of its column's HDF5 type class; `instance` may be missing (a generated run's
+// file: it reads as empty). Enums are converted by HDF5, by name, so each name of the file's
+// enum must be one of this nqc (HDF5 refuses the conversion otherwise).
 class RowReader {
  public:
   RowReader(const h5::Handle& cases, fs::path file) : cases_(cases), file_(std::move(file)) {
-    std::vector<h5::Handle> keep;
+    std::vector<h5::Handle> keep;  // member types stay open until build()
     h5::CompoundBuilder memory;
-    h5::CompoundBuilder side;
     for (const ColumnInfo& c : case_columns()) {
       const std::string name(c.name);
       const H5T_class_t stored = h5::member_class(cases, name);
-      if (stored == H5T_NO_CLASS) {
-        if (!optional_column(c)) throw InputError(file_.string() + ": /cases has no member '" + name + "'");
-        continue;
-      }
-      check_class(c, stored);
-      const std::vector<std::string> ours = column_value_names(c.kind);
-      const bool named =
-          c.kind == ColumnKind::outcome || c.kind == ColumnKind::engine || c.kind == ColumnKind::stop_reason;
-      if (named && (stored == H5T_STRING || (stored == H5T_ENUM && !known_names(name, ours)))) {
-        Side s{c, side_width_, {}, 0};
-        if (stored == H5T_STRING) {
-          s.bytes = kLegacyNameBytes;
-          side.add(name, s.offset, keep.emplace_back(h5::fixed_string_type(kLegacyNameBytes)).id());
-        } else {
-          // The file's own enum type (native), so that HDF5 copies its codes; mapped below.
-          h5::Handle type(H5Tget_native_type(h5::member_type(cases, name).id(), H5T_DIR_ASCEND), H5Tclose);
-          if (!type) throw InputError(file_.string() + ": cannot read the type of /cases member '" + name + "'");
-          s.bytes = 1;
-          for (const auto& [member, value] : h5::enum_members(type)) s.names[value & 0xff] = member;
-          side.add(name, s.offset, keep.emplace_back(std::move(type)).id());
-        }
-        side_width_ += s.bytes;
-        sides_.push_back(std::move(s));
-        continue;
-      }
-      // outcome and false_negative as plain integers (false_negative up to 1.x): their codes.
-      const bool as_integer = (c.kind == ColumnKind::flag || c.kind == ColumnKind::outcome) && stored == H5T_INTEGER;
-      const hid_t native = c.kind == ColumnKind::flag ? H5T_NATIVE_UINT8 : H5T_NATIVE_INT8;
-      const hid_t type =
-          keep.emplace_back(as_integer ? h5::Handle(H5Tcopy(native), H5Tclose) : column_type(c.kind, false, c.size))
-              .id();
-      memory.add(name, c.offset, type);
+      if (stored == H5T_NO_CLASS && c.kind == ColumnKind::text) continue;
+      if (stored == H5T_NO_CLASS) throw InputError(file_.string() + ": /cases has no member '" + name + "'");
+      h5::Handle type = column_type(c.kind, false, c.size);
+      if (const H5T_class_t expected = H5Tget_class(type.id()); stored != expected)
+        throw InputError(file_.string() + ": /cases member '" + name + "' is " + class_name(stored) + ", expected " +
+                         class_name(expected));
+      if (stored == H5T_ENUM) check_names(name, column_value_names(c.kind));
+      memory.add(name, c.offset, keep.emplace_back(std::move(type)).id());
     }
     memory_ = memory.build(sizeof(CaseRow));
-    if (!sides_.empty()) side_ = side.build(side_width_);
   }
 
   // Reads rows first .. first + count - 1 into `out` (count rows), checked (check_codes).
   void read(std::size_t first, std::size_t count, CaseRow* out) const {
     h5::read_range(cases_, memory_.id(), first, count, out);
-    if (!sides_.empty()) {
-      std::vector<char> bytes(count * side_width_);
-      h5::read_range(cases_, side_.id(), first, count, bytes.data());
-      for (std::size_t i = 0; i < count; ++i)
-        for (const Side& s : sides_) set_code(out[i], s, bytes.data() + i * side_width_ + s.offset);
-    }
     check_codes(out, count);
   }
 
  private:
-  // A column read apart: at `offset` in the side buffer, `bytes` wide: a name (bytes > 1) or
-  // a code of the file's enum, named by `names`.
-  struct Side {
-    ColumnInfo column;
-    std::size_t offset;
-    std::map<int, std::string> names;
-    std::size_t bytes;
-  };
-
   static std::string class_name(H5T_class_t c) {
     switch (c) {
       case H5T_INTEGER: return "an integer";
       case H5T_FLOAT: return "a float";
       case H5T_STRING: return "a string";
       case H5T_ENUM: return "an enum";
-      case H5T_COMPOUND: return "a compound";
-      case H5T_ARRAY: return "an array";
       default: return "of HDF5 type class " + std::to_string(static_cast<int>(c));
     }
   }
 
-  // Refuses a member whose stored type class this nqc cannot read as the column's kind.
-  void check_class(const ColumnInfo& c, H5T_class_t stored) const {
-    const auto is = [stored](std::initializer_list<H5T_class_t> classes) {
-      return std::find(classes.begin(), classes.end(), stored) != classes.end();
-    };
-    const char* expected = nullptr;
-    switch (c.kind) {
-      case ColumnKind::f64: expected = is({H5T_FLOAT, H5T_INTEGER}) ? nullptr : "a number"; break;
-      case ColumnKind::outcome:
-      case ColumnKind::flag: expected = is({H5T_ENUM, H5T_INTEGER}) ? nullptr : "an enum or an integer"; break;
-      case ColumnKind::engine:
-      case ColumnKind::stop_reason:
-        expected = is({H5T_ENUM, H5T_STRING}) ? nullptr : "an enum or (schema 1.x) a string";
-        break;
-      case ColumnKind::text: expected = is({H5T_STRING}) ? nullptr : "a string"; break;
-      default: expected = is({H5T_INTEGER}) ? nullptr : "an integer"; break;
-    }
-    if (expected != nullptr)
-      throw InputError(file_.string() + ": /cases member '" + std::string(c.name) + "' is " + class_name(stored) +
-                       ", expected " + expected);
-  }
-
-  // Whether every name of the file's enum member `name` is one of `ours`.
-  bool known_names(const std::string& name, const std::vector<std::string>& ours) const {
-    const h5::Handle type = h5::member_type(cases_, name);
-    if (H5Tget_size(type.id()) != 1)
-      throw InputError(file_.string() + ": /cases member '" + name + "' is not a 1-byte enum");
-    for (const auto& [member, value] : h5::enum_members(type))
-      if (std::find(ours.begin(), ours.end(), member) == ours.end()) return false;
-    return true;
-  }
-
-  // The side column's value of `row`, as this nqc's code of its name.
-  void set_code(CaseRow& row, const Side& s, const char* bytes) const {
-    const ColumnInfo& c = s.column;
-    std::string name;
-    if (s.bytes > 1) {
-      name.assign(bytes, strnlen(bytes, s.bytes));
-    } else {
-      const auto it = s.names.find(static_cast<unsigned char>(*bytes));
-      if (it == s.names.end())
-        throw InputError(file_.string() + ": case " + std::to_string(row.case_id) + ": " + std::string(c.name) +
-                         " code " + std::to_string(static_cast<unsigned char>(*bytes)) + " is not a value of its enum");
-      name = it->second;
-    }
-    const std::vector<std::string> names = column_value_names(c.kind);
-    const std::string wanted = name.empty() && c.kind == ColumnKind::stop_reason ? names.front() : name;
-    const auto it = std::find(names.begin(), names.end(), wanted);
-    if (it == names.end())
-      throw InputError(file_.string() + ": case " + std::to_string(row.case_id) + ": " + std::string(c.name) + " '" +
-                       text::escaped(name) + "' is not one this nqc knows" +
-                       (s.bytes == 1 ? " (written by a newer nqc?)" : ""));
-    *(reinterpret_cast<unsigned char*>(&row) + c.offset) = static_cast<unsigned char>(it - names.begin());
+  // Refuses an enum member with a name this nqc does not know (a newer nqc's engine).
+  void check_names(const std::string& member, const std::vector<std::string>& ours) const {
+    for (const auto& [name, value] : h5::enum_members(h5::member_type(cases_, member)))
+      if (std::find(ours.begin(), ours.end(), name) == ours.end())
+        throw InputError(file_.string() + ": /cases member '" + member + "' has the value '" + text::escaped(name) +
+                         "', which this nqc does not know (written by a newer nqc?)");
   }
 
   // Codes as this nqc knows them: an outcome 0..2, an engine and a limit of their tables.
@@ -286,9 +187,6 @@ class RowReader {
   const h5::Handle& cases_;
   fs::path file_;
   h5::Handle memory_;
-  h5::Handle side_;
-  std::vector<Side> sides_;
-  std::size_t side_width_ = 0;
 };
 
 // Whether rows need the `instance` member (an instance run's).
@@ -298,41 +196,18 @@ bool has_instance(const std::vector<CaseRow>& rows) {
 
 std::string schema_version() { return std::to_string(kSchemaMajor) + "." + std::to_string(kSchemaMinor); }
 
-// The MAJOR of "MAJOR.MINOR" (both decimal digits only), or -1 for anything else.
-int major_of(const std::string& version) {
-  const auto dot = version.find('.');
-  const auto digits = [](const std::string& s) {
-    return !s.empty() && s.size() <= 9 && s.find_first_not_of("0123456789") == std::string::npos;
-  };
-  if (dot == std::string::npos || !digits(version.substr(0, dot)) || !digits(version.substr(dot + 1))) return -1;
-  return std::stoi(version.substr(0, dot));
-}
-
-// "1.x and 2.x": the majors this nqc reads.
-std::string readable_majors() {
-  std::string out;
-  for (int major = kSchemaOldestMajor; major <= kSchemaMajor; ++major)
-    out += (out.empty() ? "" : major == kSchemaMajor ? " and " : ", ") + std::to_string(major) + ".x";
-  return out;
-}
-
+// Refuses a file of another layout: nqc reads the schema it writes (schema_version()) only.
 void check_schema(const Attributes& attrs, const h5::Handle& file, const fs::path& path) {
   const auto it = attrs.find("schema_version");
   if (it == attrs.end()) {
     if (H5Aexists(file.id(), "schema_version") > 0)
-      throw InputError(path.string() + ": schema_version is not a string 'MAJOR.MINOR' (this nqc reads " +
-                       readable_majors() + ")");
+      throw InputError(path.string() + ": schema_version is not a string (this nqc reads schema " + schema_version() +
+                       ")");
     throw InputError(path.string() + ": not an nqc result file (no schema_version attribute)");
   }
-  const int major = major_of(it->second);
-  if (major < 0) {
-    throw InputError(path.string() + ": schema_version '" + text::escaped(it->second) +
-                     "' is not MAJOR.MINOR (this nqc reads " + readable_majors() + ")");
-  }
-  if (major < kSchemaOldestMajor || major > kSchemaMajor) {
+  if (it->second != schema_version())
     throw InputError(path.string() + ": schema version " + text::escaped(it->second) + ", this nqc reads " +
-                     readable_majors());
-  }
+                     schema_version() + " only (read it with the nqc that wrote it)");
 }
 
 void check_outcomes(const std::vector<CaseRow>& rows, const fs::path& path) {
@@ -471,9 +346,9 @@ PendingFile write_shard_file(const fs::path& target, const ShardData& shard, con
   });
 }
 
-// Rows as nqc writes them: a board size n in 1..2^31-1, k in 0..n, false_negative 0 or 1. A
-// file of schema 1.2 that passes its checksums holds such rows; one of 1.0 or 1.1 may not
-// (damage read as zeros): it is damaged.
+// Rows as nqc writes them: a board size n in 1..2^31-1, k in 0..n, false_negative 0 or 1, and
+// the rest below. A file that passes its checksums holds such rows; one that does not is damaged
+// (checksums miss what was damaged before they were computed, in memory).
 std::vector<CaseRow> plausible(std::vector<CaseRow> rows, const fs::path& file) {
   for (std::size_t i = 0; i < rows.size(); ++i) {
     const CaseRow& r = rows[i];
@@ -563,22 +438,15 @@ constexpr std::array kLaunchOffsets = {
 #undef NQC_LAUNCH_OFFSET
 };
 
-// The `launches` table's compound types: (memory, file). `cases`: an open table being read,
-// whose `merged` may be a uint8 (schema 1.3; a bool enum since 2.0).
-RowTypes launch_types(const h5::Handle* table = nullptr) {
+// The `launches` table's compound types: (memory, file).
+RowTypes launch_types() {
   std::vector<h5::Handle> keep;
   h5::CompoundBuilder memory, file;
   const auto columns = launch_columns();
   for (std::size_t i = 0; i < columns.size(); ++i) {
     const LaunchColumnInfo& c = columns[i];
-    const std::string name(c.name);
-    const bool as_integer =
-        table != nullptr && c.kind == ColumnKind::flag && h5::member_class(*table, name) == H5T_INTEGER;
-    memory.add(name, kLaunchOffsets[i],
-               keep.emplace_back(as_integer ? h5::Handle(H5Tcopy(H5T_NATIVE_UINT8), H5Tclose)
-                                            : column_type(c.kind, false, c.bytes))
-                   .id());
-    file.append(name, keep.emplace_back(column_type(c.kind, true, c.bytes)).id());
+    memory.add(std::string(c.name), kLaunchOffsets[i], keep.emplace_back(column_type(c.kind, false, c.bytes)).id());
+    file.append(std::string(c.name), keep.emplace_back(column_type(c.kind, true, c.bytes)).id());
   }
   return {memory.build(sizeof(LaunchRow)), file.build()};
 }
@@ -600,7 +468,7 @@ std::vector<Launch> read_launch_rows(const h5::Handle& file) {
   if (!h5::exists(file, "launches")) return out;
   const h5::Handle dataset = h5::open_dataset(file, "launches");
   std::vector<LaunchRow> rows(h5::length(dataset));
-  h5::read_all(dataset, launch_types(&dataset).memory.id(), rows.data());
+  h5::read_all(dataset, launch_types().memory.id(), rows.data());
   for (const LaunchRow& r : rows) {
     Launch& l = out.emplace_back();
 #define NQC_LAUNCH_LOAD(name, type, kind, width, init, doc) load(r.name, l.name);
@@ -628,16 +496,20 @@ std::vector<FailureRecord> read_failure_group(const h5::Handle& h, const fs::pat
   return failures;
 }
 
-// A file whose variable-length text attributes have no text_checksum: read in a child process.
-struct UncheckedText {};
+// A file that nqc did not write as it is (HDF5 without checksums, text attributes without
+// text_checksum): damage for a file of a results directory, else not a result file of this nqc.
+[[noreturn]] void refuse_foreign(const fs::path& file, const std::string& detail) {
+  if (!damage_advice(file).empty()) throw DamagedFileError(file, detail);
+  throw InputError(file.string() + ": not a result file of this nqc (" + detail + ")");
+}
 
-// read_result_file without the checks around HDF5 (signature, child process, damage).
-// `isolated`: in the child process, where HDF5 may read text attributes unchecked.
-ResultFile read_parts(const fs::path& file, unsigned parts, bool isolated = false) {
+// read_result_file without the checks around HDF5 (signature, superblock, damage).
+ResultFile read_parts(const fs::path& file, unsigned parts) {
   ResultFile out;
   const h5::Handle h = h5::open_file(file);
-  if (!isolated && h5::check_text_attributes(h, std::string(kTextChecksum)) == h5::TextCheck::unchecked)
-    throw UncheckedText{};
+  // HDF5 reads the text attributes from a heap without a checksum: compared first.
+  if (h5::check_text_attributes(h, std::string(kTextChecksum)) == h5::TextCheck::unchecked)
+    refuse_foreign(file, "its text attributes have no " + std::string(kTextChecksum));
   out.attrs = h5::read_attributes_as_text(h);
   check_schema(out.attrs, h, file);
   if ((parts & kRowCount) != 0) {
@@ -657,65 +529,6 @@ ResultFile read_parts(const fs::path& file, unsigned parts, bool isolated = fals
   if ((parts & kFailures) != 0) out.failures = read_failure_group(h, file);
   if ((parts & kLaunches) != 0) out.launches = read_launch_rows(h);
   return out;
-}
-
-// What read_parts read, as bytes (run_isolated's result) and back. Launches are left out: the
-// files read in a child process (schema 1.0 and 1.1) have none.
-std::string to_bytes(const ResultFile& content) {
-  ByteWriter w;
-  w.put_value(static_cast<std::uint64_t>(content.attrs.size()));
-  for (const auto& [key, value] : content.attrs) {
-    w.put_string(key);
-    w.put_string(value);
-  }
-  w.put_value(content.row_count);
-  w.put(content.rows.data(), content.rows.size());
-  w.put_value(static_cast<std::uint64_t>(content.failures.size()));
-  for (const FailureRecord& f : content.failures) {
-    w.put_value(f.case_id);
-    w.put(f.q.data(), f.q.size());
-  }
-  return w.take();
-}
-
-ResultFile from_bytes(const std::string& bytes) {
-  ByteReader r(bytes);
-  ResultFile content;
-  for (auto count = r.value<std::uint64_t>(); count > 0; --count) {
-    std::string key = r.string();
-    content.attrs[key] = r.string();
-  }
-  content.row_count = r.value<std::uint64_t>();
-  content.rows = r.vector<CaseRow>();
-  for (auto count = r.value<std::uint64_t>(); count > 0; --count) {
-    FailureRecord f;
-    f.case_id = r.value<std::uint64_t>();
-    f.q = r.vector<std::int32_t>();
-    content.failures.push_back(std::move(f));
-  }
-  return content;
-}
-
-// Why a file is read in a child process (the end of the message when that child dies).
-constexpr const char* kNoChecksums = "a file of schema 1.0 or 1.1 has no checksums";
-constexpr const char* kUncheckedText = "its variable-length text attributes have no text_checksum";
-
-// A file without checksums (HDF5 superblock 0 or 1: nqc before schema 1.2), or whose text
-// attributes cannot be checked (UncheckedText), is read in a child process, and only there:
-// damage in its metadata crashes HDF5 1.10 (a variable-length string's heap index out of
-// range), makes it loop (a global heap read again and again), or makes it copy out of bounds
-// without crashing (tests/fuzz/failed/result_file_old/crash-a3e8f81c: ASan's
-// memcpy-param-overlap in H5HG_read), none of which may happen in nqc's process. `why`:
-// kNoChecksums or kUncheckedText.
-ResultFile read_isolated(const fs::path& file, unsigned parts, const char* why) {
-  std::error_code ec;
-  const std::uintmax_t bytes = fs::file_size(file, ec);
-  const IsolatedOutcome outcome =
-      run_isolated([&] { return to_bytes(read_parts(file, parts, true)); }, isolated_seconds(ec ? 0 : bytes));
-  if (outcome.kind == IsolatedOutcome::Kind::died)
-    throw DamagedFileError(file, "reading it " + outcome.bytes + "; " + why);
-  rethrow_error(outcome);
-  return from_bytes(outcome.bytes);
 }
 
 }  // namespace
@@ -748,13 +561,10 @@ ResultFile read_result_file(const std::filesystem::path& file, unsigned parts) {
     if (!damage_advice(file).empty()) throw DamagedFileError(file, "the HDF5 signature at its start is gone");
     throw InputError(file.string() + ": not an HDF5 file");
   }
+  // Superblocks 0 and 1 have no checksums: HDF5 may crash on their damage.
+  if (version < 2) refuse_foreign(file, "HDF5 superblock version " + std::to_string(version) + ", without checksums");
   try {
-    if (version < 2) return read_isolated(file, parts, kNoChecksums);
-    try {
-      return read_parts(file, parts);
-    } catch (const UncheckedText&) {
-      return read_isolated(file, parts, kUncheckedText);
-    }
+    return read_parts(file, parts);
   } catch (const h5::Error& e) {
     if (e.system()) throw_error(e.code(), e.what());  // the file cannot be opened (permissions): not its content
     throw DamagedFileError(file, e.detail());
@@ -793,10 +603,6 @@ std::vector<std::uint64_t> done_shards(const std::filesystem::path& dir) { retur
 void read_rows_in_batches(const std::filesystem::path& file, std::size_t batch_rows,
                           const std::function<void(const std::vector<CaseRow>&)>& each) {
   const ResultFile head = read_result_file(file, kRowCount);  // every check but the rows'
-  if (h5::superblock_version(file) < 2) {
-    each(plausible(read_rows(file), file));
-    return;
-  }
   try {
     const h5::Handle h = h5::open_file(file);
     const h5::Handle cases = h5::open_dataset(h, "cases");
@@ -962,19 +768,16 @@ namespace nqc {
 std::string run_file_refusal(const std::filesystem::path& file) {
   std::error_code ec;
   const auto is_run = [&](const fs::path& dir) {
-    return fs::exists(dir / "plan.json", ec) || fs::is_directory(dir / "shards", ec);
+    return std::ranges::any_of(kRunFiles,
+                               [&](const RunFile& f) { return f.marks_run && fs::exists(dir / f.name, ec); });
   };
-  const fs::path dir = file.parent_path();
-  const std::string name = file.filename().string();
-  std::string what;
-  if (name == "results.h5" || name == "plan.json" || name == "config.json") {
-    if (is_run(dir)) what = name == "results.h5" ? "its results" : name == "plan.json" ? "its plan" : "its config";
-  } else if ((dir.filename() == "shards" || dir.filename() == "launches") && is_run(dir.parent_path())) {
-    what = dir.filename() == "shards" ? "a shard file" : "a launch record";
+  for (const RunFile& entry : kRunFiles) {
+    const fs::path& named = entry.folder ? file.parent_path() : file;
+    if (named.filename() != entry.name || !is_run(named.parent_path())) continue;
+    return "a file of the run in " + named.parent_path().string() + " (" + std::string(entry.what) +
+           "; only nqc run writes it)";
   }
-  if (what.empty()) return "";
-  const fs::path run = what == "a shard file" || what == "a launch record" ? dir.parent_path() : dir;
-  return "a file of the run in " + run.string() + " (" + what + "; only nqc run writes it)";
+  return "";
 }
 
 }  // namespace nqc

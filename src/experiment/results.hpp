@@ -1,11 +1,13 @@
 // Result files (HDF5): per-shard files written atomically, and the merged results file.
 #pragma once
 
+#include <array>
 #include <filesystem>
 #include <functional>
 #include <map>
 #include <optional>
 #include <string>
+#include <string_view>
 #include <vector>
 
 #include "experiment/case_row.hpp"
@@ -19,7 +21,7 @@ namespace nqc {
 /// Root attributes of a result file as read, as text: root_attributes() (result_schema.hpp)
 /// lists those nqc writes (schema_version, nqc_version, git_revision, config, config_hash,
 /// plan_hash, case_generation, start_utc, end_utc; shard files: hostname, world_size, rank,
-/// launch, shard_id; results.h5: launches). Integers (int64 since 2.0) come as decimal text;
+/// launch, shard_id; results.h5: launches). Integers (int64) come as decimal text;
 /// text_checksum, which checks the text ones before they are read, is left out. Writers take
 /// a RootAttributes (root_attributes.hpp).
 using Attributes = std::map<std::string, std::string>;
@@ -60,9 +62,8 @@ std::vector<std::uint64_t> partial_shards(const std::filesystem::path& dir);
 std::vector<std::uint64_t> done_shards(const std::filesystem::path& dir);
 
 /// A result file that cannot be read as it was written: a checksum fails (HDF5's, or
-/// text_checksum: "the text attributes do not match text_checksum"), it is truncated, a
-/// piece of its metadata is not what HDF5 wrote, or (a file of schema 1.0 or 1.1, which has
-/// no checksums) reading it crashed the HDF5 library. what() is one line naming the file,
+/// text_checksum: "the text attributes do not match text_checksum"), it is truncated, or a
+/// piece of its metadata is not what HDF5 wrote. what() is one line naming the file,
 /// "FILE: damaged (DETAIL)", and for a file of a results directory what to do: a shard or
 /// partial file ": delete it and run the config again with --resume (its cases run again)",
 /// DIR/results.h5 ": delete it and rebuild it from the shard files: nqc run DIR/config.json -o
@@ -88,7 +89,7 @@ enum ResultParts : unsigned {
   kRows = 2 | kRowCount,  ///< the rows of `cases`
   kFailures = 4,          ///< the failure compositions
   kEverything = kRows | kFailures,
-  kLaunches = 8,  ///< the `launches` table (results.h5 of schema 1.3 on)
+  kLaunches = 8,  ///< the `launches` table (results.h5)
 };
 
 /// What read_result_file read.
@@ -97,28 +98,23 @@ struct ResultFile {
   std::uint64_t row_count = 0;          ///< with kRowCount
   std::vector<CaseRow> rows;            ///< with kRows: in file order
   std::vector<FailureRecord> failures;  ///< with kFailures: by case_id
-  std::vector<Launch> launches;         ///< with kLaunches: by id (none in shard files and before schema 1.3)
+  std::vector<Launch> launches;         ///< with kLaunches: by id (none in shard files)
 };
 
 /// Reads `parts` of one result file (a shard, partial or merged file). Throws
 /// DamagedFileError for damage (any failure of the HDF5 library on a file that has the HDF5
-/// signature, or no signature at all for a file that a results directory holds), and
-/// nqc::InputError naming the file for a file that is not nqc's: missing, not HDF5, no
-/// schema_version ("FILE: not an nqc result file (no schema_version attribute)"), another
-/// schema major version ("FILE: schema version 2.0, this nqc reads 1.x"), no `cases`
-/// dataset, a missing member, an outcome other than 0, 1, 2; the system refusing the read
-/// (EACCES, EIO): h5::Error or nqc::IoError (exit code 7). Variable-length text attributes
-/// (schema 2.1) are read only after text_checksum matches. A file in the format of schema 1.0
-/// or 1.1 (no checksums: HDF5 superblock 0 or 1), or one with variable-length text attributes
-/// but no text_checksum (not written so by nqc), is read in a child process only
-/// (formats/isolated.hpp), so that damage that crashes the HDF5 library, makes it loop or
-/// corrupts its memory is reported as damage ("reading it crashed the HDF5 library
-/// (SIGSEGV)") instead.
+/// signature; no signature, HDF5 superblock 0 or 1 (no checksums) or text attributes without
+/// text_checksum for a file that a results directory holds), and nqc::InputError naming the
+/// file for a file that is not nqc's: missing, not HDF5, no checksums, no schema_version
+/// ("FILE: not an nqc result file (no schema_version attribute)"), another schema version
+/// ("FILE: schema version 2.1, this nqc reads 2.2 only ..."), no `cases` dataset, a missing
+/// member or one of another type class, an outcome other than 0, 1, 2; the system refusing
+/// the read (EACCES, EIO): h5::Error or nqc::IoError (exit code 7). The text attributes are
+/// read only after text_checksum matches.
 ResultFile read_result_file(const std::filesystem::path& file, unsigned parts = kEverything);
 
 /// Calls `each` with the rows of one result file, `batch_rows` at a time in file order, so
-/// that a file of any size is read in bounded memory (a file read in a child process comes in
-/// one batch). The same checks and errors as read_result_file.
+/// that a file of any size is read in bounded memory. The same checks and errors as read_result_file.
 void read_rows_in_batches(const std::filesystem::path& file, std::size_t batch_rows,
                           const std::function<void(const std::vector<CaseRow>&)>& each);
 
@@ -174,10 +170,27 @@ std::optional<FailureRecord> find_failure(const std::filesystem::path& path, std
 /// not exist or holds no result file.
 std::vector<CaseRow> load_rows(const std::filesystem::path& path);
 
+/// One entry of a results directory DIR: DIR/name is a file, or (`folder`) a directory of
+/// files; `what` names it (or one of its files) in messages; `marks_run`: a directory that
+/// holds it is a results directory.
+struct RunFile {
+  std::string_view name;
+  std::string_view what;
+  bool folder;
+  bool marks_run;
+};
+
+/// A results directory's own entries, which only nqc run writes (run_file_refusal). One
+/// table for nqc and, through result_schema.json's "run_files", the analysis' outputs.
+inline constexpr std::array<RunFile, 5> kRunFiles = {{{"results.h5", "its results", false, false},
+                                                      {"plan.json", "its plan", false, true},
+                                                      {"config.json", "its config", false, false},
+                                                      {"shards", "a shard file", true, true},
+                                                      {"launches", "a launch record", true, false}}};
+
 /// Why `file` (a resolved output path) may not be written by any command but `nqc run`: it is
-/// one of a results directory's own files (results.h5, plan.json, config.json, or a file in
-/// its shards/ or launches/; a results directory holds plan.json or shards/), e.g. "a file of
-/// the run in DIR (its results; only nqc run writes it)"; "" for any other file.
+/// one of a results directory's own files (kRunFiles), e.g. "a file of the run in DIR (its
+/// results; only nqc run writes it)"; "" for any other file.
 std::string run_file_refusal(const std::filesystem::path& file);
 
 }  // namespace nqc

@@ -23,10 +23,9 @@ enum class AttributeFiles : std::uint8_t {
 
 // The root attributes, in the order `nqc info --columns` lists them:
 //   X(name, C++ type, files, description)
-// std::string: UTF-8 text, stored as a variable-length string (since 2.1; fixed-length in 1.2
-// to 2.0, variable-length before) under the checksum text_checksum (result_schema.hpp);
-// std::int64_t: an int64 (since 2.0; a decimal string before). Adding one: a row here (a new
-// minor version), kSchemaMinor, the tests, and analysis/result_schema.json regenerated.
+// std::string: UTF-8 text, stored as a variable-length string under the checksum
+// text_checksum (result_schema.hpp); std::int64_t: an int64. Adding one: a row here, a new
+// kSchemaMinor, the tests, and analysis/result_schema.json regenerated.
 #define NQC_ROOT_ATTRIBUTES(X)                                                                         \
   X(schema_version, std::string, all, "the layout version, \"MAJOR.MINOR\" (set by the writer)")       \
   X(nqc_version, std::string, all, "the nqc that wrote the file")                                      \

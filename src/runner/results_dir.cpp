@@ -153,8 +153,10 @@ void check_plan_file(const fs::path& dir, const PinnedPlan& pinned, const Conten
                    ": restore what changed, or run into another output directory");
 }
 
-// DIR/results.h5, when there: this config's merged run of this plan, whole (read: damage is
-// named with its remedy). Throws nqc::InputError otherwise: another config's results are never
+// DIR/results.h5, when there: this config's merged run of this plan, whole. It is read to its
+// last row (in bounded memory): any damage, in its metadata or its rows, is refused the same
+// way, DamagedFileError with its remedy (delete it and merge again from the shards), before
+// anything in DIR changes. Throws nqc::InputError otherwise: another config's results are never
 // overwritten, nor a file nqc did not write.
 void check_results_file(const fs::path& dir, const PinnedPlan& pinned, const Plan& plan) {
   const fs::path file = dir / "results.h5";
@@ -163,7 +165,8 @@ void check_results_file(const fs::path& dir, const PinnedPlan& pinned, const Pla
   if (!fs::is_regular_file(fs::symlink_status(file, ec)))
     throw InputError(file.string() +
                      ": not a file nqc wrote (a directory, link or device): choose another output directory");
-  const ResultFile merged = read_result_file(file, kRowCount);
+  const ResultFile merged = read_result_file(file, kRowCount | kFailures | kLaunches);
+  read_rows_in_batches(file, std::size_t{1} << 16, [](const std::vector<CaseRow>&) {});
   const std::string hash = attr(merged, "config_hash");
   if (hash != pinned.config_hash)
     throw InputError(dir.string() + ": holds results of another config (" + file.string() + ", config_hash " +

@@ -67,7 +67,7 @@ expect_stderr_line "nqc: error: --engine: unknown engine 'nosuch' (valid engines
 
 run "$NQC" nosuch
 expect_exit 1 "unknown subcommand"
-expect_stderr_line "nqc: error: unknown subcommand 'nosuch' (valid subcommands: verify, construct, generate, derive, convert, complete, count, randset, run, aggregate, rerun, export, info, challenge)" \
+expect_stderr_line "nqc: error: unknown subcommand 'nosuch' (valid subcommands: verify, construct, generate, derive, convert, complete, count, randset, run, aggregate, rows, rerun, export, info, challenge)" \
   "unknown subcommand: named, with the valid ones"
 run "$NQC" verify --nosuch "$TMP/empty8.txt"
 expect_exit 1 "unknown option of verify"
@@ -347,7 +347,7 @@ expect_stderr_line "nqc: error: $res/: given twice (its cases would count twice)
 
 run "$NQC" aggregate "$res" "$res/results.h5"
 expect_exit 1 "aggregate of a directory and its own results.h5"
-expect_stderr_line "nqc: error: $res/results.h5 and $res hold results of the same config (config_hash $(/usr/bin/python3 -c "import h5py; print(h5py.File('$res/results.h5').attrs['config_hash'])" 2>/dev/null)); aggregate one of them" \
+expect_stderr_line "nqc: error: $res/results.h5 and $res hold results of the same config (config_hash $(/usr/bin/python3 -c "import h5py; print(h5py.File('$res/results.h5').attrs['config_hash'])" 2>/dev/null)): their cases would count twice; give one of them" \
   "aggregate of one config twice: refused"
 # Runs of one engine with the same settings pool (a study split over configs); other engines or
 # settings do not: one row per n would mix two samples.
@@ -362,13 +362,13 @@ sed 's/"name": "other"/"name": "other-refills9", "engine_params": {"refills": 9}
 "$NQC" run "$TMP/other-refills9.json" -o "$TMP/other-refills9" -q 2>/dev/null
 run "$NQC" aggregate "$res" "$TMP/other-refills9"
 expect_exit 1 "aggregate: auto with refills 9 does not"
-expect_stderr_line "nqc: error: $res and $TMP/other-refills9 are runs of other engines or settings (engine_params/refills 8 and 9): one table would mix them; aggregate each alone, or compare them with python3 -m analysis compare" \
+expect_stderr_line "nqc: error: $res and $TMP/other-refills9 are runs of other engines or settings (engine_params/refills 8 and 9): one table would mix them; read each alone, or compare them with python3 -m analysis compare" \
   "... the parameter named"
 sed 's/"name": "other"/"name": "other-mc", "engine": "minconflicts", "time_limit_s": 5/' "$DATA/other-config.json" >"$TMP/other-mc.json"
 "$NQC" run "$TMP/other-mc.json" -o "$TMP/other-mc" -q 2>/dev/null
 run "$NQC" aggregate "$res" "$TMP/other-mc"
 expect_exit 1 "aggregate of runs of two engines"
-expect_stderr_line "nqc: error: $res and $TMP/other-mc are runs of other engines or settings (engine \"auto\" and \"minconflicts\", time_limit_s 0 and 5): one table would mix them; aggregate each alone, or compare them with python3 -m analysis compare" \
+expect_stderr_line "nqc: error: $res and $TMP/other-mc are runs of other engines or settings (engine \"auto\" and \"minconflicts\", time_limit_s 0 and 5): one table would mix them; read each alone, or compare them with python3 -m analysis compare" \
   "... refused, the differences named"
 partial=$TMP/results-partial
 cp -r "$res" "$partial" && rm "$partial/results.h5" "$partial/shards/shard-000003.h5"

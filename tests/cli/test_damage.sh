@@ -1,7 +1,7 @@
 #!/usr/bin/env bash
 # Damaged files never crash nqc and never pass as good data: result files, shards,
 # config.json and plan.json damaged by a bit flip, truncation or a zeroed block; a shard whose
-# rows were cut; an instance set changed between launches; an old (schema 1.0) file whose
+# rows were cut; an instance set changed between launches; a file without checksums whose
 # damage crashes HDF5 1.10; .param files with a BOM or CR line ends. Every damage gives one
 # line naming the file as damaged and what to do, exit 1, and nothing else changes; following
 # the advice completes the run with the rows of an undamaged one.
@@ -82,8 +82,8 @@ for cmd in "aggregate $d" "rerun $d --case 3" "export $d --case 3"; do
 done
 run analysis table "$d"
 expect_exit 1 "results.h5, one bit flipped in its root attributes: python3 -m analysis table"
-expect_stderr_match "^nqc-analysis: error: $(ere "$d/results.h5: damaged (cannot read the root attributes: incorrect metadata checksum after all read attempts)$(advice_rebuild "$d")")\$" \
-  "analysis table: one line naming results.h5 as damaged"
+expect_stderr_match "^nqc-analysis: error: $(ere "$d/results.h5: damaged (cannot list the attributes of /: incorrect metadata checksum after all read attempts)$(advice_rebuild "$d")")\$" \
+  "analysis table: nqc's line (nqc reads the files for it)"
 check "nothing changed in the directory" test "$(snapshot "$d")" = "$before"
 rm "$d/results.h5"
 run "$NQC" run "$d/config.json" -o "$d" --resume -q
@@ -99,6 +99,26 @@ expect_stderr_match "^nqc: error: $(ere "$d/results.h5: damaged (cannot read /ca
 run analysis table "$d"
 expect_stderr_match "^nqc-analysis: error: $(ere "$d/results.h5: damaged (cannot read /cases: data error detected by Fletcher32 checksum)")" \
   "analysis table: the same"
+# run --resume on a damaged results.h5, in its rows or its metadata: one behaviour, refused with
+# the remedy, nothing changed (before: rows damage was merged over silently, metadata refused).
+for spot in chunk metadata; do
+  d=$(fresh "resume-$spot")
+  damage "$d/results.h5" bit "$(where "$d/results.h5" "$spot")" 2
+  before=$(snapshot "$d")
+  run "$NQC" run "$CONFIG" -o "$d" --resume -q
+  expect_exit 1 "results.h5 damaged in its $spot: run --resume"
+  case $spot in
+    chunk) detail="cannot read /cases: data error detected by Fletcher32 checksum" ;;
+    metadata) detail="cannot list the attributes of /: incorrect metadata checksum after all read attempts" ;;
+  esac
+  expect_stderr_match "${LOG}$(ere "$d/results.h5: damaged ($detail)$(advice_rebuild "$d")")\$" \
+    "results.h5 damaged in its $spot: run --resume names it, with how to merge again from the shards"
+  check "results.h5 damaged in its $spot: nothing changed" test "$(snapshot "$d")" = "$before"
+  rm "$d/results.h5"
+  run "$NQC" run "$CONFIG" -o "$d" --resume -q
+  expect_exit 0 "results.h5 damaged in its $spot: the remedy (delete it, --resume)"
+  check "results.h5 damaged in its $spot: merged again, the reference rows" same_rows "$TMP/ref/results.h5" "$d/results.h5"
+done
 
 # Text attributes (schema 2.1) keep their values in a global heap collection, which HDF5 does not
 # checksum (and whose damage can crash HDF5 1.10): text_checksum finds a flipped byte there
@@ -118,16 +138,15 @@ expect_stderr_match "^nqc-analysis: error: $(ere "$d/results.h5: damaged (the te
   "analysis table: the same line"
 check "a damaged text attribute: nothing changed in the directory" test "$(snapshot "$d")" = "$before"
 
-# Found by bench/damage_campaign.py: damage in /cases' object header (the link to it intact)
-# was "no compound dataset 'cases'" for the analysis loader (h5py's get() hid the error).
+# Found by bench/damage_campaign.py: damage in /cases' object header (the link to it intact).
 d=$(fresh header)
 damage "$d/results.h5" bit "$(where "$d/results.h5" header)" 2
 run "$NQC" aggregate "$d"
 expect_stderr_match "^nqc: error: $(ere "$d/results.h5: damaged (cannot open dataset /cases: incorrect metadata checksum after all read attempts)$(advice_rebuild "$d")")\$" \
   "one bit flipped in /cases' object header: named as damaged"
 run analysis table "$d"
-expect_stderr_match "^nqc-analysis: error: $(ere "$d/results.h5: damaged (cannot open /cases: incorrect metadata checksum after all read attempts)$(advice_rebuild "$d")")\$" \
-  "analysis table: the same (before: 'no compound dataset')"
+expect_stderr_match "^nqc-analysis: error: $(ere "$d/results.h5: damaged (cannot open dataset /cases: incorrect metadata checksum after all read attempts)$(advice_rebuild "$d")")\$" \
+  "analysis table: the same"
 
 d=$(fresh truncated)
 damage "$d/results.h5" truncate 6000
@@ -292,30 +311,17 @@ for sub in rerun export; do
     "$sub: refused, the generation named"
 done
 
-# ---- a file of schema 1.0 (no checksums) whose damage crashes HDF5 1.10 ------------------------
-old=$TMP/old/shard-000000.h5
-mkdir -p "$TMP/old" && cp "$REPO/tests/data/schema-1.0-shard.h5" "$old"
-damage "$old" bit "$(where "$old" heap-index)" 2
-run "$NQC" aggregate "$old"
-expect_exit 1 "a schema 1.0 file with a damaged string attribute: aggregate"
-expect_stderr_line "nqc: error: $old: damaged (reading it crashed the HDF5 library (SIGSEGV); a file of schema 1.0 or 1.1 has no checksums)" \
-  "the crash happens in a child process and is reported (before: SIGSEGV, no message)"
+# ---- a file in HDF5's original format (no checksums): refused before HDF5 reads it -------------
+# Found by tests/fuzz: a damaged file of that format on which HDF5 1.10 loops for ever (others
+# crash it); nqc never lets HDF5 read one.
+old=$TMP/old.h5
+cp "$REPO/tests/fuzz/failed/result_file/timeout-0e2ee225fad7a7b558102fc86daa2ff357519992" "$old"
+run timeout 60 "$NQC" aggregate "$old"
+expect_exit 1 "a file without checksums: aggregate"
+expect_stderr_line "nqc: error: $old: not a result file of this nqc (HDF5 superblock version 0, without checksums)" \
+  "refused at once, named"
 run analysis table "$old"
-expect_exit 1 "the same file: analysis table"
-expect_stderr_line "nqc-analysis: error: $old: damaged (reading it crashed the HDF5 library (SIGSEGV); a file of schema 1.0 or 1.1 has no checksums)" \
-  "analysis: the same message"
-run "$NQC" aggregate "$REPO/tests/data/schema-1.0-shard.h5"
-expect_exit 0 "the undamaged schema 1.0 file still reads"
-# Found by tests/fuzz: an old file on which HDF5 1.10 loops for ever (a global heap read again
-# and again): the child that reads it stops at 5 s (plus 1 s per 8 MiB).
-loop=$TMP/old/loop.h5
-cp "$REPO/tests/fuzz/failed/result_file_old/timeout-0e2ee225fad7a7b558102fc86daa2ff357519992" "$loop"
-run timeout 60 "$NQC" aggregate "$loop"
-expect_exit 1 "a schema 1.0 file on which HDF5 loops: aggregate"
-expect_stderr_line "nqc: error: $loop: damaged (reading it did not end within 5 s; a file of schema 1.0 or 1.1 has no checksums)" \
-  "the loop is stopped and reported (before: 600 s, then the same)"
-run analysis table "$loop"
-expect_stderr_line "nqc-analysis: error: $loop: damaged (reading it did not end within 5 s; a file of schema 1.0 or 1.1 has no checksums)" \
+expect_stderr_line "nqc-analysis: error: $old: not a result file of this nqc (HDF5 superblock version 0, without checksums)" \
   "analysis: the same message"
 
 # ---- .param files: one text discipline ---------------------------------------------------------

@@ -245,7 +245,7 @@ check "aggregate: header names the cases column" grep -qE '^\| +n \| +cases \|' 
 check "aggregate: one table row per n of ci.json (8, got $table_rows)" test "$table_rows" = 8
 check "aggregate: cases column sums to the plan's $planned (got $table_sum)" test "$table_sum" = "${planned:-x}"
 check "aggregate --csv: header line" test "$(head -n 1 "$csv" 2>/dev/null)" = \
-  "n,cases,mean_s,median_s,t90mean_s,max_s,share_no_backtrack,mean_backtracks,false_negatives,gave_up,infeasible"
+  "n,cases,mean_s,median_s,t90mean_s,max_s,bt0,bt1,bt2,bt3,bt_more,false_negatives,gave_up,infeasible,mean_backtracks,mean_k"
 csv_sum=$(awk -F, 'NR > 1 { s += $2; rows++ } END { print s + 0 "/" rows + 0 }' "$csv" 2>/dev/null)
 check "aggregate --csv: cases sum to $planned over 8 rows (got $csv_sum)" test "$csv_sum" = "${planned:-x}/8"
 run "$NQC" aggregate "$res/results.h5"

@@ -6,13 +6,13 @@
 # target fail is copied to tests/fuzz/failed/TARGET/ (commit it with the fix: the ctest
 # fuzz_replay_TARGET replays it from then on). Prints one Markdown row per target:
 # executions, seconds, executions per second, corpus size, findings.
-# Usage: tests/fuzz/run.sh [SECONDS] [TARGET...]     (targets: composition param config result_file result_file_old)
+# Usage: tests/fuzz/run.sh [SECONDS] [TARGET...]     (targets: composition param config result_file)
 set -euo pipefail
 cd "$(dirname "${BASH_SOURCE[0]}")/../.."
 seconds=${1:-60}
 shift || true
 targets=("$@")
-[ ${#targets[@]} -gt 0 ] || targets=(composition param config result_file result_file_old)
+[ ${#targets[@]} -gt 0 ] || targets=(composition param config result_file)
 build=${NQC_FUZZ_BUILD_DIR:-build-fuzz}
 scripts/fuzz-build.sh "$build" >&2
 # shellcheck source=options.sh

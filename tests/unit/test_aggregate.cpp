@@ -1,8 +1,11 @@
 #include <gtest/gtest.h>
 
 #include <cmath>
+#include <sstream>
 
 #include "experiment/aggregate.hpp"
+#include "experiment/result_schema.hpp"
+#include "system/errors.hpp"
 
 namespace nqc {
 namespace {
@@ -29,7 +32,7 @@ TEST(Aggregate, PerNStatistics) {
   EXPECT_DOUBLE_EQ(t[0].mean_s, 3.0);
   EXPECT_DOUBLE_EQ(t[0].median_s, 3.0);
   EXPECT_DOUBLE_EQ(t[0].t90mean_s, 2.0);  // floor(0.9 * 2) = 1 fastest case
-  EXPECT_DOUBLE_EQ(t[0].share_no_backtrack, 0.5);
+  EXPECT_DOUBLE_EQ(t[0].bt[0], 0.5);
   EXPECT_EQ(t[0].false_negatives, 1u);
   EXPECT_EQ(t[0].gave_up, 1u);
   EXPECT_EQ(t[1].n, 100);
@@ -37,13 +40,16 @@ TEST(Aggregate, PerNStatistics) {
   EXPECT_DOUBLE_EQ(t[1].median_s, 5.5);
   EXPECT_DOUBLE_EQ(t[1].t90mean_s, 5.0);  // mean of 1..9
   EXPECT_DOUBLE_EQ(t[1].max_s, 10.0);
-  EXPECT_DOUBLE_EQ(t[1].share_no_backtrack, 0.4);
+  EXPECT_DOUBLE_EQ(t[1].bt[0], 0.4);
   EXPECT_DOUBLE_EQ(t[1].mean_backtracks, 0.6);
+  EXPECT_DOUBLE_EQ(t[1].bt[1], 0.6);
+  EXPECT_DOUBLE_EQ(t[0].bt[4], 0.0);
+  EXPECT_DOUBLE_EQ(t[0].bt[3], 0.5);
   const std::string csv = format_csv(t);
-  EXPECT_EQ(
-      csv.substr(0, csv.find('\n')),
-      "n,cases,mean_s,median_s,t90mean_s,max_s,share_no_backtrack,mean_backtracks,false_negatives,gave_up,infeasible");
-  EXPECT_NE(csv.find("\n100,10,5.5,5.5,5,10,0.400000,0.600000,0,0,0\n"), std::string::npos);
+  EXPECT_EQ(csv.substr(0, csv.find('\n')),
+            "n,cases,mean_s,median_s,t90mean_s,max_s,bt0,bt1,bt2,bt3,bt_more,false_negatives,gave_up,infeasible,"
+            "mean_backtracks,mean_k");
+  EXPECT_NE(csv.find("\n100,10,5.5,5.5,5,10,0.40000000000000002,"), std::string::npos) << csv;
   const std::string md = format_table(t);
   EXPECT_NE(md.find("|        100 |       10 |  5.500e+00 |"), std::string::npos);
 }
@@ -121,4 +127,31 @@ TEST(Aggregate, InstanceGroupsByNThenDiags) {
 }
 
 }  // namespace
+// nqc rows' CSV read back (aggregate --rows): columns by name, enums by name, quoted text.
+TEST(Aggregate, RowsFromCsv) {
+  std::string header, line;
+  for (const ColumnInfo& c : case_columns()) {
+    header += std::string(c.name) + ",";
+    line += c.name == "outcome"          ? "gave_up,"
+            : c.name == "false_negative" ? "TRUE,"
+            : c.name == "engine"         ? "sat,"
+            : c.name == "limit"          ? "time_limit,"
+            : c.name == "instance"       ? "\"a,\"\"b\"\".param\","
+            : c.name == "wall_s"         ? "0.25,"
+                                         : "7,";
+  }
+  std::istringstream in(header + "source\n" + line + "x.h5\n");
+  const std::vector<CaseRow> rows = parse_rows_csv(in, "rows.csv");
+  ASSERT_EQ(rows.size(), 1u);
+  EXPECT_EQ(rows[0].n, 7);
+  EXPECT_EQ(rows[0].wall_s, 0.25);
+  EXPECT_EQ(rows[0].outcome, 2);
+  EXPECT_EQ(rows[0].false_negative, 1);
+  EXPECT_EQ(engine_name(rows[0].engine), "sat");
+  EXPECT_EQ(stop_reason_name(rows[0].limit), "time_limit");
+  EXPECT_EQ(instance_file(rows[0]), "a,\"b\".param");
+  std::istringstream bad(header + "source\n" + std::string(line).replace(0, 1, "x") + "x.h5\n");
+  EXPECT_THROW(parse_rows_csv(bad, "rows.csv"), InputError);
+}
+
 }  // namespace nqc

@@ -44,52 +44,6 @@ CaseRow row(std::uint64_t id) {
   return r;
 }
 
-// A file as nqc 1.3 wrote it: engine and limit 24-byte names, false_negative uint8, integer
-// attributes as decimal strings; members packed in column order, `instance` left out.
-void write_schema13(const fs::path& path, const std::vector<CaseRow>& rows, const std::vector<std::string>& engines,
-                    const std::vector<std::string>& limits) {
-  std::vector<h5::Handle> keep;
-  h5::CompoundBuilder type;
-  std::vector<std::pair<const ColumnInfo*, std::size_t>> at;  // column, offset in the packed row
-  std::size_t width = 0;
-  for (const ColumnInfo& c : case_columns()) {
-    if (c.kind == ColumnKind::text) continue;
-    hid_t t = 0;
-    switch (c.kind) {
-      case ColumnKind::u64: t = H5T_NATIVE_UINT64; break;
-      case ColumnKind::i64: t = H5T_NATIVE_INT64; break;
-      case ColumnKind::u32: t = H5T_NATIVE_UINT32; break;
-      case ColumnKind::i32: t = H5T_NATIVE_INT32; break;
-      case ColumnKind::f64: t = H5T_NATIVE_DOUBLE; break;
-      case ColumnKind::outcome:
-        t = keep.emplace_back(h5::enum_type(H5T_NATIVE_INT8, column_value_names(c.kind))).id();
-        break;
-      case ColumnKind::flag: t = H5T_NATIVE_UINT8; break;
-      default: t = keep.emplace_back(h5::fixed_string_type(24)).id(); break;
-    }
-    type.append(std::string(c.name), t);
-    at.emplace_back(&c, width);
-    width += H5Tget_size(t);
-  }
-  std::vector<char> bytes(rows.size() * width);
-  for (std::size_t i = 0; i < rows.size(); ++i)
-    for (const auto& [c, offset] : at) {
-      char* to = bytes.data() + i * width + offset;
-      if (c->kind == ColumnKind::engine || c->kind == ColumnKind::stop_reason) {
-        const std::string& name = c->kind == ColumnKind::engine ? engines[i] : limits[i];
-        std::memcpy(to, name.data(), std::min<std::size_t>(name.size(), 24));
-      } else {
-        std::memcpy(to, reinterpret_cast<const char*>(&rows[i]) + c->offset, c->size);
-      }
-    }
-  h5::Handle file = h5::create_file(path);
-  h5::write_string_attribute(file, "schema_version", "1.3");
-  h5::write_string_attribute(file, "launches", "2");
-  const h5::Handle built = type.build();
-  h5::write_dataset(file, "cases", built.id(), built.id(), bytes.data(), rows.size());
-  file.close();
-}
-
 // analysis/result_schema.json is what the Python loader reads; this table is its source.
 TEST(ResultSchema, CommittedJsonIsTheGeneratedOne) {
   std::ifstream in(NQC_SOURCE_DIR "/analysis/result_schema.json", std::ios::binary);
@@ -169,49 +123,7 @@ TEST_F(ResultSchemaTest, FilesStoreEveryColumnWithItsType) {
   EXPECT_EQ(read_attributes(shard_path(dir_, 0)).at("world_size"), "2");
 }
 
-TEST_F(ResultSchemaTest, Schema13NamesReadAsCodes) {
-  const std::vector<CaseRow> rows = {row(0), row(1)};
-  const fs::path path = dir_ / "old.h5";
-  write_schema13(path, rows, {"sat", "sat"}, {"", "time_limit"});
-  const std::vector<CaseRow> back = read_rows(path);
-  ASSERT_EQ(back.size(), 2u);
-  for (std::size_t i = 0; i < 2; ++i) {
-    EXPECT_EQ(back[i].engine, rows[i].engine);
-    EXPECT_EQ(back[i].limit, rows[i].limit);
-    EXPECT_EQ(back[i].false_negative, rows[i].false_negative);
-    EXPECT_EQ(back[i].outcome, rows[i].outcome);
-  }
-  EXPECT_EQ(read_attributes(path).at("launches"), "2");
-  // The merge turns them into a file of this schema.
-  fs::create_directories(dir_ / "run" / "shards");
-  fs::copy_file(path, shard_path(dir_ / "run", 0));
-  merge_results(dir_ / "run", {});
-  const std::vector<CaseRow> merged = read_rows(dir_ / "run" / "results.h5");
-  ASSERT_EQ(merged.size(), 2u);
-  EXPECT_EQ(stop_reason_name(merged[1].limit), "time_limit");
-  EXPECT_EQ(engine_name(merged[1].engine), "sat");
-  EXPECT_EQ(read_attributes(dir_ / "run" / "results.h5").at("schema_version"), "2.2");
-}
-
-TEST_F(ResultSchemaTest, UnknownNamesAreNamed) {
-  const fs::path path = dir_ / "old.h5";
-  write_schema13(path, {row(0), row(1)}, {"sat", "backtrack"}, {"", ""});
-  try {
-    read_rows(path);
-    FAIL() << "no exception";
-  } catch (const InputError& e) {
-    EXPECT_EQ(std::string(e.what()), path.string() + ": case 1: engine 'backtrack' is not one this nqc knows");
-  }
-  write_schema13(path, {row(0)}, {"sat"}, {"out_of_patience"});
-  try {
-    read_rows(path);
-    FAIL() << "no exception";
-  } catch (const InputError& e) {
-    EXPECT_EQ(std::string(e.what()), path.string() + ": case 0: limit 'out_of_patience' is not one this nqc knows");
-  }
-}
-
-// A 2.0 file whose engine enum has a name this nqc lacks (written by a newer nqc).
+// A file whose engine enum has a name this nqc lacks (written by a newer nqc).
 TEST_F(ResultSchemaTest, EnumNameOfANewerNqcIsNamed) {
   std::vector<std::string> engines = column_value_names(ColumnKind::engine);
   engines.insert(engines.begin(), "quantum");
@@ -237,7 +149,7 @@ TEST_F(ResultSchemaTest, EnumNameOfANewerNqcIsNamed) {
   const fs::path path = dir_ / "newer.h5";
   {
     h5::Handle file = h5::create_file(path);
-    h5::write_string_attribute(file, "schema_version", "2.1");
+    h5::write_string_attribute(file, "schema_version", "2.2");
     h5::write_dataset(file, "cases", type.id(), type.id(), &r, 1);
     file.close();
   }
@@ -245,21 +157,11 @@ TEST_F(ResultSchemaTest, EnumNameOfANewerNqcIsNamed) {
     read_rows(path);
     FAIL() << "no exception";
   } catch (const InputError& e) {
-    EXPECT_EQ(std::string(e.what()),
-              path.string() + ": case 5: engine 'quantum' is not one this nqc knows (written by a newer nqc?)");
+    EXPECT_EQ(
+        std::string(e.what()),
+        path.string() +
+            ": /cases member 'engine' has the value 'quantum', which this nqc does not know (written by a newer nqc?)");
   }
-  // Rows that use only names this nqc knows read as usual.
-  r.engine = static_cast<std::uint8_t>(engine_code("sat") + 1);  // "sat" in the newer enum
-  {
-    h5::Handle file = h5::create_file(path);
-    h5::write_string_attribute(file, "schema_version", "2.1");
-    h5::write_dataset(file, "cases", type.id(), type.id(), &r, 1);
-    file.close();
-  }
-  const std::vector<CaseRow> rows = read_rows(path);
-  ASSERT_EQ(rows.size(), 1u);
-  EXPECT_EQ(engine_name(rows[0].engine), "sat");
-  EXPECT_EQ(stop_reason_name(rows[0].limit), "time_limit");
 }
 
 // A member whose type cannot be the column's: named with what was expected, not called damage.
@@ -281,7 +183,7 @@ TEST_F(ResultSchemaTest, MemberOfTheWrongTypeIsNamed) {
   const h5::Handle type = b.build(sizeof(CaseRow));
   {
     h5::Handle file = h5::create_file(path);
-    h5::write_string_attribute(file, "schema_version", "2.0");
+    h5::write_string_attribute(file, "schema_version", "2.2");
     h5::write_dataset(file, "cases", type.id(), type.id(), &r, 1);
     file.close();
   }
@@ -289,13 +191,12 @@ TEST_F(ResultSchemaTest, MemberOfTheWrongTypeIsNamed) {
     read_rows(path);
     FAIL() << "no exception";
   } catch (const InputError& e) {
-    EXPECT_EQ(std::string(e.what()),
-              path.string() + ": /cases member 'engine' is an integer, expected an enum or (schema 1.x) a string");
+    EXPECT_EQ(std::string(e.what()), path.string() + ": /cases member 'engine' is an integer, expected an enum");
   }
 }
 
 // The launches table: every field round trips (texts truncated to their width), merged a
-// bool enum; a table of schema 1.3 (merged uint8) reads the same.
+// bool enum.
 TEST_F(ResultSchemaTest, LaunchesTableRoundTripsEveryField) {
   Launch a;
   a.id = 3;

@@ -306,8 +306,7 @@ TEST_F(ResultsTest, FlippedByteOfATextAttributeIsDamage) {
 }
 
 // A text attribute added after nqc wrote the file is not under text_checksum: the file is not
-// as nqc wrote it. One without any text_checksum (written by other tools) is read in a child
-// process, as a file without checksums.
+// as nqc wrote it. One without any text_checksum (written by other tools) is not read.
 TEST_F(ResultsTest, TextAttributesNotUnderTheChecksum) {
   write_shard(dir_, {0, {make_row(1, 0, 8)}, {}}, {.nqc_version = "0.1.0"});
   {
@@ -325,7 +324,8 @@ TEST_F(ResultsTest, TextAttributesNotUnderTheChecksum) {
     h5::write_variable_string_attribute(file, "config", "{}");
     file.close();
   }
-  EXPECT_EQ(read_attributes(other), (Attributes{{"config", "{}"}, {"schema_version", "2.1"}}));
+  EXPECT_EQ(message_of<InputError>([&] { read_attributes(other); }),
+            other.string() + ": not a result file of this nqc (its text attributes have no text_checksum)");
   // text_checksum of another shape, or naming bytes the file does not have.
   const auto with_checksum = [&](const std::vector<std::uint64_t>& values) {
     h5::Handle file = h5::create_file(other);
@@ -373,7 +373,7 @@ TEST_F(ResultsTest, ReadsFixedLengthStringAttributes) {
       const h5::Handle attr(H5Acreate2(file.id(), name, type.id(), scalar.id(), H5P_DEFAULT, H5P_DEFAULT), H5Aclose);
       ASSERT_GE(H5Awrite(attr.id(), type.id(), text), 0);
     };
-    write_fixed("schema_version", "1.0\0\0\0\0\0", H5T_STR_NULLPAD);
+    write_fixed("schema_version", "2.2\0\0\0\0\0", H5T_STR_NULLPAD);
     write_fixed("space", "abc     ", H5T_STR_SPACEPAD);
     write_fixed("term", "1234567\0", H5T_STR_NULLTERM);  // full: 7 characters and a NUL
     const int number = 5;
@@ -384,7 +384,7 @@ TEST_F(ResultsTest, ReadsFixedLengthStringAttributes) {
   }
   EXPECT_EQ(read_attributes(path),
             (Attributes{
-                {"number", "5"}, {"schema_version", "1.0"}, {"space", "abc"}, {"term", "1234567"}, {"variable", "v"}}));
+                {"number", "5"}, {"schema_version", "2.2"}, {"space", "abc"}, {"term", "1234567"}, {"variable", "v"}}));
 }
 
 TEST_F(ResultsTest, EmptyShardIsWritableAndReadable) {
@@ -524,13 +524,15 @@ TEST_F(ResultsTest, MergeRejectsDuplicateCasesAndNoShards) {
 }
 
 // A file written by someone else: members in reverse order, other integer widths, an extra
-// member, schema 1.7. Read by member name, converted by HDF5.
-TEST_F(ResultsTest, ReadsMembersByNameInAnyOrder) {
+// member: read by member name, converted by HDF5. Members of another type class (engine and
+// limit as strings, as nqc wrote them before schema 2.0) are refused, named.
+TEST_F(ResultsTest, ReadsMembersByNameRefusesOtherClasses) {
   struct Foreign {
     char limit[16];
     char engine[16];
+    std::uint32_t launch;
     std::int64_t rank;
-    double extra;
+    double extra, start_s;
     std::uint64_t restarts, placed_search, placed_random, nodes, backtracks;
     double cpu_s, wall_s;
     std::uint8_t false_negative;
@@ -539,38 +541,53 @@ TEST_F(ResultsTest, ReadsMembersByNameInAnyOrder) {
     std::int32_t k, n;
     std::uint64_t shard_id, case_id;
   };
-  const Foreign in{"stop", "exact", -3, 1.5, 4, 5, 6, 7, 8, 0.5, 0.75, 1, 2, 99, 10, 11, 12, 13, 14, 15};
   const fs::path path = dir_ / "foreign.h5";
-  {
+  const auto write = [&](bool enums) {
+    Foreign in{"stop", "exact", 1, -3, 1.5, 2.5, 4, 5, 6, 7, 8, 0.5, 0.75, 1, 2, 99, 10, 11, 12, 13, 14, 15};
     h5::Handle file = h5::create_file(path);
-    h5::write_string_attribute(file, "schema_version", "1.7");
+    h5::write_string_attribute(file, "schema_version", "2.2");
     const h5::Handle outcome = h5::int8_enum_type(H5T_NATIVE_INT8, {{"gave_up", 2}, {"solved", 0}, {"infeasible", 1}});
+    const h5::Handle flag = h5::enum_type(H5T_NATIVE_UINT8, {"FALSE", "TRUE"});
     const h5::Handle name = h5::fixed_string_type(16);
-    const h5::Handle type = h5::CompoundBuilder{}
-                                .add("limit", offsetof(Foreign, limit), name.id())
-                                .add("engine", offsetof(Foreign, engine), name.id())
-                                .add("rank", offsetof(Foreign, rank), H5T_NATIVE_INT64)
-                                .add("extra", offsetof(Foreign, extra), H5T_NATIVE_DOUBLE)
-                                .add("restarts", offsetof(Foreign, restarts), H5T_NATIVE_UINT64)
-                                .add("placed_search", offsetof(Foreign, placed_search), H5T_NATIVE_UINT64)
-                                .add("placed_random", offsetof(Foreign, placed_random), H5T_NATIVE_UINT64)
-                                .add("nodes", offsetof(Foreign, nodes), H5T_NATIVE_UINT64)
-                                .add("backtracks", offsetof(Foreign, backtracks), H5T_NATIVE_UINT64)
-                                .add("cpu_s", offsetof(Foreign, cpu_s), H5T_NATIVE_DOUBLE)
-                                .add("wall_s", offsetof(Foreign, wall_s), H5T_NATIVE_DOUBLE)
-                                .add("false_negative", offsetof(Foreign, false_negative), H5T_NATIVE_UINT8)
-                                .add("outcome", offsetof(Foreign, outcome), outcome.id())
-                                .add("seed", offsetof(Foreign, seed), H5T_NATIVE_UINT64)
-                                .add("composition_id", offsetof(Foreign, composition_id), H5T_NATIVE_UINT64)
-                                .add("solution_id", offsetof(Foreign, solution_id), H5T_NATIVE_UINT64)
-                                .add("k", offsetof(Foreign, k), H5T_NATIVE_INT32)
-                                .add("n", offsetof(Foreign, n), H5T_NATIVE_INT32)
-                                .add("shard_id", offsetof(Foreign, shard_id), H5T_NATIVE_UINT64)
-                                .add("case_id", offsetof(Foreign, case_id), H5T_NATIVE_UINT64)
-                                .build(sizeof(Foreign));
+    h5::CompoundBuilder b;
+    const h5::Handle engines = h5::enum_type(H5T_NATIVE_UINT8, column_value_names(ColumnKind::engine));
+    const h5::Handle reasons = h5::enum_type(H5T_NATIVE_UINT8, column_value_names(ColumnKind::stop_reason));
+    if (enums) {
+      in.engine[0] = static_cast<char>(engine_code("exact"));
+      in.limit[0] = 3;  // stop
+      b.add("limit", offsetof(Foreign, limit), reasons.id()).add("engine", offsetof(Foreign, engine), engines.id());
+    } else {
+      b.add("limit", offsetof(Foreign, limit), name.id()).add("engine", offsetof(Foreign, engine), name.id());
+    }
+    b.add("launch", offsetof(Foreign, launch), H5T_NATIVE_UINT32)
+        .add("rank", offsetof(Foreign, rank), H5T_NATIVE_INT64);
+    b.add("extra", offsetof(Foreign, extra), H5T_NATIVE_DOUBLE)
+        .add("start_s", offsetof(Foreign, start_s), H5T_NATIVE_DOUBLE);
+    for (const auto& [member, offset] :
+         std::vector<std::pair<const char*, std::size_t>>{{"restarts", offsetof(Foreign, restarts)},
+                                                          {"placed_search", offsetof(Foreign, placed_search)},
+                                                          {"placed_random", offsetof(Foreign, placed_random)},
+                                                          {"nodes", offsetof(Foreign, nodes)},
+                                                          {"backtracks", offsetof(Foreign, backtracks)},
+                                                          {"seed", offsetof(Foreign, seed)},
+                                                          {"composition_id", offsetof(Foreign, composition_id)},
+                                                          {"solution_id", offsetof(Foreign, solution_id)},
+                                                          {"shard_id", offsetof(Foreign, shard_id)},
+                                                          {"case_id", offsetof(Foreign, case_id)}})
+      b.add(member, offset, H5T_NATIVE_UINT64);
+    b.add("cpu_s", offsetof(Foreign, cpu_s), H5T_NATIVE_DOUBLE)
+        .add("wall_s", offsetof(Foreign, wall_s), H5T_NATIVE_DOUBLE);
+    b.add("false_negative", offsetof(Foreign, false_negative), flag.id())
+        .add("outcome", offsetof(Foreign, outcome), outcome.id());
+    b.add("k", offsetof(Foreign, k), H5T_NATIVE_INT32).add("n", offsetof(Foreign, n), H5T_NATIVE_INT32);
+    const h5::Handle type = b.build(sizeof(Foreign));
     h5::write_dataset(file, "cases", type.id(), type.id(), &in, 1);
     file.close();
-  }
+  };
+  write(false);
+  EXPECT_EQ(message_of<InputError>([&] { read_rows(path); }),
+            path.string() + ": /cases member 'engine' is a string, expected an enum");
+  write(true);
   const std::vector<CaseRow> rows = read_rows(path);
   ASSERT_EQ(rows.size(), 1U);
   CaseRow expected;
@@ -585,12 +602,14 @@ TEST_F(ResultsTest, ReadsMembersByNameInAnyOrder) {
   expected.false_negative = 1;
   expected.wall_s = 0.75;
   expected.cpu_s = 0.5;
+  expected.start_s = 2.5;
   expected.backtracks = 8;
   expected.nodes = 7;
   expected.placed_random = 6;
   expected.placed_search = 5;
   expected.restarts = 4;
   expected.rank = -3;
+  expected.launch = 1;
   expected.engine = engine_code("exact");
   expected.limit = 3;  // stop
   expect_same(rows[0], expected);
@@ -600,7 +619,7 @@ TEST_F(ResultsTest, MissingMemberIsNamed) {
   const fs::path path = dir_ / "partial.h5";
   {
     h5::Handle file = h5::create_file(path);
-    h5::write_string_attribute(file, "schema_version", "1.0");
+    h5::write_string_attribute(file, "schema_version", "2.2");
     const std::uint64_t id = 1;
     const h5::Handle type = h5::CompoundBuilder{}.append("case_id", H5T_NATIVE_UINT64).build();
     h5::write_dataset(file, "cases", type.id(), type.id(), &id, 1);
@@ -613,19 +632,19 @@ TEST_F(ResultsTest, SchemaVersionIsChecked) {
   const fs::path v3 = dir_ / "v3.h5";
   write_bare_file(v3, {{"schema_version", "3.0"}});
   EXPECT_EQ(message_of<InputError>([&] { read_rows(v3); }),
-            v3.string() + ": schema version 3.0, this nqc reads 1.x and 2.x");
+            v3.string() + ": schema version 3.0, this nqc reads 2.2 only (read it with the nqc that wrote it)");
   const fs::path none = dir_ / "none.h5";
   write_bare_file(none, {{"hostname", "x"}});
   EXPECT_EQ(message_of<InputError>([&] { read_rows(none); }),
             none.string() + ": not an nqc result file (no schema_version attribute)");
   const fs::path no_cases = dir_ / "no-cases.h5";
-  write_bare_file(no_cases, {{"schema_version", "1.0"}});
+  write_bare_file(no_cases, {{"schema_version", "2.2"}});
   EXPECT_EQ(message_of<InputError>([&] { read_rows(no_cases); }), no_cases.string() + ": no cases dataset");
-  for (const char* bad : {"1.x", "1", "1.", ".0", "+1.0", "1.0.0", "01.0 ", ""}) {
+  for (const char* bad : {"2.1", "2", "2.2.0", "02.2", "2.2 ", "1.0", ""}) {
     const fs::path f = dir_ / "bad-version.h5";
     write_bare_file(f, {{"schema_version", bad}});
     EXPECT_EQ(message_of<InputError>([&] { read_rows(f); }),
-              f.string() + ": schema_version '" + bad + "' is not MAJOR.MINOR (this nqc reads 1.x and 2.x)")
+              f.string() + ": schema version " + bad + ", this nqc reads 2.2 only (read it with the nqc that wrote it)")
         << bad;
   }
   const fs::path number = dir_ / "number-version.h5";
@@ -638,7 +657,7 @@ TEST_F(ResultsTest, SchemaVersionIsChecked) {
     ASSERT_GE(H5Awrite(attr.id(), H5T_NATIVE_DOUBLE, &two), 0);
   }
   EXPECT_EQ(message_of<InputError>([&] { read_rows(number); }),
-            number.string() + ": schema_version is not a string 'MAJOR.MINOR' (this nqc reads 1.x and 2.x)");
+            number.string() + ": schema_version is not a string (this nqc reads schema 2.2)");
 }
 
 TEST_F(ResultsTest, NonHdf5FileIsNamed) {
@@ -741,64 +760,6 @@ TEST_F(ResultsTest, PandasReadsCasesInOneLine) {
       "seed,wall_s,cpu_s,start_s,backtracks,nodes,placed_random,placed_search,restarts,rank,launch,outcome,false_"
       "negative,"
       "engine,limit,instance\n");
-}
-
-}  // namespace
-}  // namespace nqc
-
-namespace nqc {
-namespace {
-
-// A shard file of schema 1.0 (before the `instance` member; tests/data/schema-1.0-shard.h5,
-// shard 0 of configs/ci.json): read with `instance` empty and every other field intact.
-TEST(ResultsCompatibility, Schema10FilesReadWithAnEmptyInstance) {
-  const std::vector<CaseRow> rows = read_rows(std::string(NQC_TEST_DATA_DIR) + "/schema-1.0-shard.h5");
-  ASSERT_EQ(rows.size(), 20u);
-  EXPECT_EQ(rows[0].seed, 3642079336031410661ULL);
-  EXPECT_EQ(engine_name(rows[0].engine), "auto");
-  EXPECT_EQ(stop_reason_name(rows[0].limit), "none");
-  for (std::size_t i = 0; i < rows.size(); ++i) {
-    EXPECT_EQ(rows[i].case_id, i);
-    EXPECT_EQ(rows[i].n, 1);
-    EXPECT_EQ(rows[i].outcome, 0);
-    EXPECT_EQ(rows[i].instance[0], '\0');
-  }
-}
-
-// Files of schema 2.0 (text attributes fixed-length strings, no text_checksum;
-// tests/data/schema-2.0-*.h5, written by nqc 0.1.0 at 853591bb45e4: a run of n = 8 and 10, 4
-// cases in 2 shards): read with every value, integers and text alike.
-TEST(ResultsCompatibility, Schema20FilesRead) {
-  const std::string data = NQC_TEST_DATA_DIR;
-  const Attributes shard = read_attributes(data + "/schema-2.0-shard.h5");
-  EXPECT_EQ(shard.at("schema_version"), "2.0");
-  EXPECT_EQ(shard.at("config_hash"), "edbe19a21ebe088d");
-  EXPECT_EQ(shard.at("plan_hash"), "7f13b787f400e477");
-  EXPECT_EQ(shard.at("hostname"), "vm");
-  EXPECT_EQ(shard.at("shard_id"), "1");
-  EXPECT_EQ(shard.at("world_size"), "1");
-  EXPECT_EQ(shard.at("launch"), "1");
-  EXPECT_EQ(shard.size(), 14u);
-  EXPECT_EQ(shard.at("config").rfind("{\"description\":\"\",\"engine\":\"auto\"", 0), 0u);
-  const ResultFile merged = read_result_file(data + "/schema-2.0-results.h5", kEverything | kLaunches);
-  EXPECT_EQ(merged.attrs.at("launches"), "1");
-  EXPECT_EQ(merged.attrs.at("end_utc"), "2026-12-01T20:48:43Z");
-  EXPECT_EQ(merged.attrs.size(), 10u);
-  ASSERT_EQ(merged.rows.size(), 4u);
-  const std::array<std::int64_t, 4> n{8, 8, 10, 10}, k{4, 5, 1, 4};
-  const std::array<std::uint64_t, 4> seeds{2029485380485348667ULL, 15148407315622999875ULL, 11370762889600555379ULL,
-                                           15546534738231027657ULL};
-  for (std::size_t i = 0; i < 4; ++i) {
-    EXPECT_EQ(merged.rows[i].case_id, i);
-    EXPECT_EQ(merged.rows[i].n, n[i]);
-    EXPECT_EQ(merged.rows[i].k, k[i]);
-    EXPECT_EQ(merged.rows[i].seed, seeds[i]);
-    EXPECT_EQ(merged.rows[i].outcome, 0);
-    EXPECT_EQ(stop_reason_name(merged.rows[i].limit), "none");
-  }
-  EXPECT_EQ(merged.rows[2].backtracks, 10u);
-  ASSERT_EQ(merged.launches.size(), 1u);
-  EXPECT_TRUE(merged.launches[0].merged);
 }
 
 }  // namespace
