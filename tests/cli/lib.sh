@@ -9,6 +9,7 @@
 #   log_line R LEVEL          an ERE of the start of nqc's log line "[TIME] [rank R] [LEVEL] "
 #   expect_log_error M DESC   stderr is exactly one log line "[TIME] [rank 0] [error] M"
 #   plan_field KEY CONFIG ARGS...   KEY of `nqc run --dry-run --json CONFIG ARGS...` (cases, shards, ...)
+#   doc_block MD NAME OUT     the commands between <!-- NAME --> and <!-- /NAME --> of MD, as the script OUT
 #   expect_stdout_contains S DESC   the last run's stdout contains S (fixed string)
 #   expect_stdout_line L DESC       the last run's stdout has a line exactly L
 #   check DESC CMD ARGS...    passes when CMD succeeds
@@ -80,6 +81,8 @@ log_line() { printf '^\\[[0-9-]+ [0-9:.]+\\] \\[rank %s\\] \\[%s\\] ' "$1" "$2";
 plan_field() {
   "$NQC" run --dry-run --json "${@:2}" | /usr/bin/python3 -c 'import json, sys; print(json.load(sys.stdin)[sys.argv[1]])' "$1"
 }
+
+doc_block() { sed -n "/^<!-- $2 -->\$/,/^<!-- \\/$2 -->\$/p" "$1" | sed '/^```/d; /^<!--/d' >"$3"; }
 
 expect_log_error() {
   local lines line message

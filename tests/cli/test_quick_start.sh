@@ -23,9 +23,8 @@ ln -s "$NQC" "$W/build/src/cli/nqc"
 ln -s "$REPO/analysis" "$W/analysis"
 cp "$REPO/configs/demo.json" "$W/configs/"
 cp "$REPO/scripts/env.sh" "$W/scripts/"
-block() { sed -n "/^<!-- $1 -->\$/,/^<!-- \\/$1 -->\$/p" "$REPO/README.md" | sed '/^```/d; /^<!--/d' >"$W/$1.sh"; }
-block first-study
-block one-composition
+doc_block "$REPO/README.md" first-study "$W/first-study.sh"
+doc_block "$REPO/README.md" one-composition "$W/one-composition.sh"
 check "README: the first study is there (6 commands)" test "$(grep -c . "$W/first-study.sh")" = 6
 check "README: the one composition is there (2 commands)" test "$(grep -c . "$W/one-composition.sh")" = 2
 # The block names Debian's /usr/bin/python3; the test's PYTHON is the same one on CI.

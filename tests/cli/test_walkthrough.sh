@@ -23,7 +23,7 @@ mkdir -p "$W/build/src/cli"
 ln -s "$NQC" "$W/build/src/cli/nqc"
 cp -r "$REPO/analysis" "$W/analysis"
 rm -rf "$W/analysis/examples/compare/figures" "$W/analysis/examples/compare/"*.csv "$W/analysis/examples/compare/"*.md
-sed -n '/^<!-- walkthrough -->$/,/^<!-- \/walkthrough -->$/p' "$REPO/analysis/README.md" | sed '/^```/d; /^<!--/d' >"$W/walkthrough.sh"
+doc_block "$REPO/analysis/README.md" walkthrough "$W/walkthrough.sh"
 check "analysis/README.md: the walkthrough block is there (4 commands)" test "$(grep -c . "$W/walkthrough.sh")" = 4
 run bash -c "cd '$W' && PYTHONDONTWRITEBYTECODE=1 MPLBACKEND=Agg bash -e walkthrough.sh"
 expect_exit 0 "the walkthrough runs as written"
