@@ -89,6 +89,21 @@ std::vector<std::filesystem::path> files_of(const std::filesystem::path& path) {
   return unmerged_run_files(path, false);
 }
 
+// `output` (of option `option`) may not be one of `inputs` (a file, or a directory's
+// results.h5 or shard files): writing it would replace what is being read. Where it lands is
+// found with its links followed, as the write follows them (system/durable.hpp).
+void refuse_output_onto_inputs(const std::string& option, const std::string& output,
+                               const std::vector<std::string>& inputs) {
+  if (output.empty() || is_std_stream(output)) return;
+  const auto target = resolved_output_path(output);
+  for (const auto& p : inputs) {
+    std::error_code ec;
+    const auto input = std::filesystem::weakly_canonical(p, ec);
+    if (target == input || target == input / "results.h5" || target.parent_path() == input / "shards")
+      throw InputError(option + ": " + output + " is an input of this command; choose another file");
+  }
+}
+
 // The sources of `paths` as JSON: per result file its path, root attributes (integers as
 // numbers), config (parsed), rows and launches table.
 nlohmann::json sources_json(const std::vector<std::string>& paths) {
@@ -131,6 +146,9 @@ Runner add_rows(CLI::App& app) {
       "aggregate's reader applies; a path given twice or two of one config are refused.");
   return [a] {
     for (const auto& p : a->paths) refuse_std_stream_results("PATH", p);
+    if (is_std_stream(a->sources))
+      throw InputError("--sources: - is standard output, which the rows take; give a file");
+    refuse_output_onto_inputs("--sources", a->sources, a->paths);
     check_pooling(a->paths, a->pool);
     std::string header;
     for (const ColumnInfo& c : case_columns()) header += std::string(c.name) + ",";
@@ -162,22 +180,17 @@ std::vector<CaseRow> aggregate_inputs(const std::vector<std::string>& paths, con
   if (paths.empty() == rows_csv.empty()) throw InputError("aggregate: give PATH... or --rows FILE (one of the two)");
   if (!rows_csv.empty()) {
     if (is_std_stream(rows_csv)) return parse_rows_csv(std::cin, "<stdin>");
+    refuse_output_onto_inputs("--csv", csv, {rows_csv});
+    std::error_code ec;
+    if (!std::filesystem::is_regular_file(rows_csv, ec))
+      throw InputError(rows_csv + ": not a regular file; expected the CSV of nqc rows");
     std::ifstream in(rows_csv, std::ios::binary);
     if (!in) throw InputError(rows_csv + ": cannot open");
     return parse_rows_csv(in, rows_csv);
   }
   for (const auto& p : paths) refuse_std_stream_results("PATH", p);
   check_pooling(paths, true);
-  if (!csv.empty() && !is_std_stream(csv)) {
-    // Where the CSV lands, its links followed as the write follows them (system/durable.hpp).
-    const auto target = resolved_output_path(csv);
-    for (const auto& p : paths) {
-      std::error_code ec;
-      const auto input = std::filesystem::weakly_canonical(p, ec);
-      if (target == input || target == input / "results.h5" || target.parent_path() == input / "shards")
-        throw InputError("--csv: " + csv + " is an input of this aggregate; choose another file");
-    }
-  }
+  refuse_output_onto_inputs("--csv", csv, paths);
   std::vector<CaseRow> rows;
   for (const auto& p : paths) {
     auto more = load_rows(p);

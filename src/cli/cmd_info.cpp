@@ -99,23 +99,57 @@ int print_launches(const fs::path& path, const std::vector<Launch>& stored, bool
   return kExitOk;
 }
 
+// The result files `info` reads for `path`: the file itself, a directory's results.h5, or the
+// shard and partial files of a run not merged yet. InputError for a directory without any.
+std::vector<fs::path> info_files(const fs::path& path, bool dir) {
+  std::error_code ec;
+  if (!dir) return {path};
+  if (fs::exists(path / "results.h5", ec)) return {path / "results.h5"};
+  // A run not merged yet: its shard files, and the partial files of interrupted shards.
+  std::vector<fs::path> files = unmerged_run_files(path, true);
+  if (files.empty() && read_launches(path).empty())
+    throw InputError(path.string() + ": no result files (expected " + (path / "shards").string() + "/*.h5 or " +
+                     (path / "results.h5").string() + ")");
+  return files;
+}
+
+// The outcomes of a set of result files, by n (generated cases) and by instance group.
+struct Tally {
+  std::map<std::int64_t, Counts> by_n;
+  std::map<InstanceGroup, InstanceCounts> by_group;
+  std::vector<std::pair<std::uint64_t, std::uint64_t>> ranges;  ///< each file's case ids, lowest and highest
+};
+
+Tally tally(const std::vector<fs::path>& files) {
+  Tally t;
+  for (const fs::path& f : files) {
+    t.ranges.emplace_back(UINT64_MAX, 0);
+    read_rows_in_batches(f, 1u << 16, [&](const std::vector<CaseRow>& rows) {
+      for (const CaseRow& r : rows) {
+        t.ranges.back().first = std::min(t.ranges.back().first, r.case_id);
+        t.ranges.back().second = std::max(t.ranges.back().second, r.case_id);
+        const auto outcome = static_cast<std::size_t>(r.outcome);
+        if (is_instance_row(r)) {
+          InstanceCounts& c = t.by_group[instance_group(r)];
+          ++c.outcomes[outcome];
+          if (const std::string_view file = instance_file(r); !c.files.contains(file)) c.files.emplace(file);
+          continue;
+        }
+        Counts& c = t.by_n[r.n];
+        ++c.outcomes[outcome];
+        c.false_negatives += r.false_negative;
+      }
+    });
+  }
+  return t;
+}
+
 // Prints what `path` holds; returns the exit code.
 int info(const fs::path& path) {
   std::error_code ec;
   if (!fs::exists(path, ec)) throw InputError(path.string() + ": no such file or directory");
   const bool dir = fs::is_directory(path, ec);
-  std::vector<fs::path> files;
-  if (!dir) {
-    files.push_back(path);
-  } else if (fs::exists(path / "results.h5", ec)) {
-    files.push_back(path / "results.h5");
-  } else {
-    // A run not merged yet: its shard files, and the partial files of interrupted shards.
-    files = unmerged_run_files(path, true);
-    if (files.empty() && read_launches(path).empty())
-      throw InputError(path.string() + ": no result files (expected " + (path / "shards").string() + "/*.h5 or " +
-                       (path / "results.h5").string() + ")");
-  }
+  const std::vector<fs::path> files = info_files(path, dir);
   if (files.empty()) {
     std::printf("%s: no result files yet (no shard has finished)\n", path.c_str());
     return print_launches(path, {}, true);
@@ -130,29 +164,8 @@ int info(const fs::path& path) {
       name = nlohmann::json::parse(config).value("name", "?");
     } catch (const nlohmann::json::exception&) {
     }
-  std::map<std::int64_t, Counts> by_n;                          // generated cases
-  std::map<InstanceGroup, InstanceCounts> by_group;             // instance cases
-  std::vector<std::pair<std::uint64_t, std::uint64_t>> ranges;  // each file's case ids
-  for (const fs::path& f : files) {
-    ranges.emplace_back(UINT64_MAX, 0);
-    read_rows_in_batches(f, 1u << 16, [&](const std::vector<CaseRow>& rows) {
-      for (const CaseRow& r : rows) {
-        ranges.back().first = std::min(ranges.back().first, r.case_id);
-        ranges.back().second = std::max(ranges.back().second, r.case_id);
-        const auto outcome = static_cast<std::size_t>(r.outcome);
-        if (is_instance_row(r)) {
-          InstanceCounts& c = by_group[instance_group(r)];
-          ++c.outcomes[outcome];
-          if (const std::string_view file = instance_file(r); !c.files.contains(file)) c.files.emplace(file);
-          continue;
-        }
-        Counts& c = by_n[r.n];
-        ++c.outcomes[outcome];
-        c.false_negatives += r.false_negative;
-      }
-    });
-  }
-  if (dir && files.size() > 1) check_disjoint_cases(path, files, ranges);
+  const Tally t = tally(files);
+  if (dir && files.size() > 1) check_disjoint_cases(path, files, t.ranges);
   std::printf("%s: config %s, schema %s, nqc %s (git %s)\n", path.c_str(), name.c_str(),
               shown(attr("schema_version")).c_str(), shown(attr("nqc_version")).c_str(),
               shown(attr("git_revision")).c_str());
@@ -165,8 +178,8 @@ int info(const fs::path& path) {
                 files.size() - partials, files.size() - partials == 1 ? "" : "s", partials, partials == 1 ? "" : "s");
   }
   // A run is generated or of instances; a file holding both kinds would show both tables.
-  if (!by_n.empty() || by_group.empty()) print_generated(by_n);
-  if (!by_group.empty()) print_instances(by_group);
+  if (!t.by_n.empty() || t.by_group.empty()) print_generated(t.by_n);
+  if (!t.by_group.empty()) print_instances(t.by_group);
   // The launches: results.h5's table, or (a directory not merged yet) its launch records.
   return print_launches(path, head.launches, dir && head.launches.empty());
 }

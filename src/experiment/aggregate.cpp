@@ -349,12 +349,29 @@ bool set_field(CaseRow& row, const ColumnInfo& c, const std::string& text) {
   }
 }
 
+// A field as quoted in a message: at most 40 bytes, then "...".
+std::string cut(const std::string& field) { return field.size() <= 40 ? field : field.substr(0, 40) + "..."; }
+
+// What a column's field must be: its enum's names, or its type.
+std::string expected_value(const ColumnInfo& c) {
+  const std::vector<std::string> names = column_value_names(c.kind);
+  if (names.empty()) return std::string("a value of type ") + column_type_name(c.kind, c.size);
+  std::string out = "one of";
+  for (const std::string& n : names) out += " " + n;
+  return out;
+}
+
 }  // namespace
 
 std::vector<CaseRow> parse_rows_csv(std::istream& in, const std::string& name) {
   std::string line;
   std::getline(in, line);
+  if (line.starts_with("\xEF\xBB\xBF")) line.erase(0, 3);  // a UTF-8 byte-order mark, as every text nqc reads
   const std::vector<std::string> header = csv_fields(line);
+  for (std::size_t i = 0; i < header.size(); ++i)
+    if (std::find(header.begin(), header.begin() + static_cast<std::ptrdiff_t>(i), header[i]) !=
+        header.begin() + static_cast<std::ptrdiff_t>(i))
+      throw InputError(name + ":1: column '" + text::escaped(header[i].substr(0, 40)) + "' given twice");
   std::vector<std::pair<const ColumnInfo*, std::size_t>> at;  // column, field index
   for (const ColumnInfo& c : case_columns()) {
     const auto it = std::find(header.begin(), header.end(), c.name);
@@ -368,10 +385,11 @@ std::vector<CaseRow> parse_rows_csv(std::istream& in, const std::string& name) {
       throw InputError(name + ":" + std::to_string(number) + ": " + std::to_string(fields.size()) +
                        " fields, the header has " + std::to_string(header.size()));
     CaseRow& row = rows.emplace_back();
+    const std::string where = name + ":" + std::to_string(number) + ": ";
     for (const auto& [c, i] : at)
       if (!set_field(row, *c, fields[i]))
-        throw InputError(name + ":" + std::to_string(number) + ": " + std::string(c->name) + " '" +
-                         text::escaped(fields[i]) + "' is not a " + column_type_name(c->kind, c->size));
+        throw InputError(where + std::string(c->name) + " '" + text::escaped(cut(fields[i])) + "': expected " +
+                         expected_value(*c));
   }
   return rows;
 }

@@ -346,37 +346,39 @@ PendingFile write_shard_file(const fs::path& target, const ShardData& shard, con
   });
 }
 
-// Rows as nqc writes them: a board size n in 1..2^31-1, k in 0..n, false_negative 0 or 1, and
-// the rest below. A file that passes its checksums holds such rows; one that does not is damaged
-// (checksums miss what was damaged before they were computed, in memory).
+}  // namespace
+
+std::string implausible(const CaseRow& r) {
+  if (r.n < 1 || r.n > kMaxBoardSize) return "n = " + std::to_string(r.n) + " is not a board size " + kBoardSizes;
+  if (r.k < 0 || r.k > r.n) return "k = " + std::to_string(r.k) + " queens, expected 0..n = 0.." + std::to_string(r.n);
+  if (r.false_negative > 1) return "false_negative = " + std::to_string(r.false_negative) + ", expected 0 or 1";
+  if (r.outcome < 0 || r.outcome > 2)
+    return "outcome = " + std::to_string(r.outcome) + ", expected 0 (solved), 1 (infeasible) or 2 (gave_up)";
+  if (!std::isfinite(r.wall_s) || r.wall_s < 0 || !std::isfinite(r.cpu_s) || r.cpu_s < 0)
+    return "wall_s = " + std::to_string(r.wall_s) + ", cpu_s = " + std::to_string(r.cpu_s) + ", expected seconds >= 0";
+  // A generated case is derived from a solution: never infeasible, a false negative exactly
+  // when not solved; an instance case is never one.
+  const bool instance = is_instance_row(r);
+  if (!instance && r.outcome == static_cast<std::int8_t>(Outcome::infeasible))
+    return "a generated case (derived from a solution) recorded infeasible";
+  const int expected = !instance && r.outcome == static_cast<std::int8_t>(Outcome::gave_up) ? 1 : 0;
+  if (r.false_negative != expected)
+    return "false_negative = " + std::to_string(r.false_negative) + " for a" +
+           (instance ? "n instance case" : " generated case") + " that " + to_string(static_cast<Outcome>(r.outcome)) +
+           ", expected " + std::to_string(expected);
+  return "";
+}
+
+namespace {
+
+// Rows as nqc writes them (implausible), each case once in ascending order. A file that
+// passes its checksums holds such rows; one that does not is damaged (checksums miss what was
+// damaged before they were computed, in memory).
 std::vector<CaseRow> plausible(std::vector<CaseRow> rows, const fs::path& file) {
   for (std::size_t i = 0; i < rows.size(); ++i) {
     const CaseRow& r = rows[i];
     const std::string at = "row " + std::to_string(i) + " (case " + std::to_string(r.case_id) + "): ";
-    if (r.n < 1 || r.n > kMaxBoardSize)
-      throw DamagedFileError(file, at + "n = " + std::to_string(r.n) + " is not a board size " + kBoardSizes);
-    if (r.k < 0 || r.k > r.n)
-      throw DamagedFileError(file,
-                             at + "k = " + std::to_string(r.k) + " queens, expected 0..n = 0.." + std::to_string(r.n));
-    if (r.false_negative > 1)
-      throw DamagedFileError(file, at + "false_negative = " + std::to_string(r.false_negative) + ", expected 0 or 1");
-    if (r.outcome < 0 || r.outcome > 2)
-      throw DamagedFileError(
-          file, at + "outcome = " + std::to_string(r.outcome) + ", expected 0 (solved), 1 (infeasible) or 2 (gave_up)");
-    if (!std::isfinite(r.wall_s) || r.wall_s < 0 || !std::isfinite(r.cpu_s) || r.cpu_s < 0)
-      throw DamagedFileError(file, at + "wall_s = " + std::to_string(r.wall_s) +
-                                       ", cpu_s = " + std::to_string(r.cpu_s) + ", expected seconds >= 0");
-    // A generated case is derived from a solution: never infeasible, a false negative exactly
-    // when not solved; an instance case is never one.
-    const bool instance = is_instance_row(r);
-    if (!instance && r.outcome == static_cast<std::int8_t>(Outcome::infeasible))
-      throw DamagedFileError(file, at + "a generated case (derived from a solution) recorded infeasible");
-    if (r.false_negative != (!instance && r.outcome == static_cast<std::int8_t>(Outcome::gave_up) ? 1 : 0))
-      throw DamagedFileError(file,
-                             at + "false_negative = " + std::to_string(r.false_negative) + " for a" +
-                                 (instance ? "n instance case" : " generated case") + " that " +
-                                 to_string(static_cast<Outcome>(r.outcome)) + ", expected " +
-                                 (!instance && r.outcome == static_cast<std::int8_t>(Outcome::gave_up) ? "1" : "0"));
+    if (const std::string why = implausible(r); !why.empty()) throw DamagedFileError(file, at + why);
     if (i > 0 && r.case_id <= rows[i - 1].case_id)
       throw DamagedFileError(file, at + "case ids are not ascending (case " + std::to_string(rows[i - 1].case_id) +
                                        " before it): a result file holds each case once, in order");

@@ -170,6 +170,11 @@ std::optional<FailureRecord> find_failure(const std::filesystem::path& path, std
 /// not exist or holds no result file.
 std::vector<CaseRow> load_rows(const std::filesystem::path& path);
 
+/// Why a row is one nqc never writes (a board size out of 1..2^31-1, k outside 0..n, seconds
+/// not finite or negative, an outcome or false_negative that disagrees with the kind of case);
+/// "" for a row nqc may have written.
+std::string implausible(const CaseRow& row);
+
 /// One entry of a results directory DIR: DIR/name is a file, or (`folder`) a directory of
 /// files; `what` names it (or one of its files) in messages; `marks_run`: a directory that
 /// holds it is a results directory.
@@ -182,11 +187,12 @@ struct RunFile {
 
 /// A results directory's own entries, which only nqc run writes (run_file_refusal). One
 /// table for nqc and, through result_schema.json's "run_files", the analysis' outputs.
-inline constexpr std::array<RunFile, 5> kRunFiles = {{{"results.h5", "its results", false, false},
+inline constexpr std::array<RunFile, 6> kRunFiles = {{{"results.h5", "its results", false, false},
                                                       {"plan.json", "its plan", false, true},
                                                       {"config.json", "its config", false, false},
                                                       {"shards", "a shard file", true, true},
-                                                      {"launches", "a launch record", true, false}}};
+                                                      {"launches", "a launch record", true, false},
+                                                      {"locks", "a lock file", true, false}}};
 
 /// Why `file` (a resolved output path) may not be written by any command but `nqc run`: it is
 /// one of a results directory's own files (kRunFiles), e.g. "a file of the run in DIR (its

@@ -106,6 +106,51 @@ void isolated_allow_more(unsigned seconds) {
   *child_limit += seconds;
 }
 
+namespace {
+
+// Everything the child writes into `fd` until it closes it; closes fd.
+std::string read_all(int fd) {
+  std::string received;
+  char buffer[1 << 16];
+  for (;;) {
+    const ssize_t n = ::read(fd, buffer, sizeof buffer);
+    if (n < 0 && errno == EINTR) continue;
+    if (n <= 0) break;
+    received.append(buffer, static_cast<std::size_t>(n));
+  }
+  ::close(fd);
+  return received;
+}
+
+// The outcome of a child that ended with wait status `status` after writing `received`;
+// `seconds` its limit then.
+IsolatedOutcome outcome_of_child(int status, const std::string& received, unsigned seconds) {
+  using Kind = IsolatedOutcome::Kind;
+  if (WIFSIGNALED(status)) {
+    const int signal = WTERMSIG(status);
+    if (signal == SIGALRM) return outcome_of(Kind::died, "did not end within " + std::to_string(seconds) + " s");
+    const char* abbrev = ::sigabbrev_np(signal);  // "SEGV"
+    return outcome_of(Kind::died,
+                      std::string("crashed the HDF5 library (") +
+                          (abbrev != nullptr ? std::string("SIG") + abbrev : "signal " + std::to_string(signal)) + ")");
+  }
+  if (!WIFEXITED(status) || WEXITSTATUS(status) != 0)
+    return outcome_of(Kind::died, "crashed the HDF5 library (exit status " + std::to_string(WEXITSTATUS(status)) + ")");
+  try {
+    ByteReader r(received);
+    IsolatedOutcome outcome;
+    outcome.kind = r.value<Kind>();
+    outcome.bytes = r.string();
+    outcome.detail = r.string();
+    outcome.error = r.value<int>();
+    return outcome;
+  } catch (const std::runtime_error&) {
+    return outcome_of(Kind::died, "crashed the HDF5 library (its result ends early)");
+  }
+}
+
+}  // namespace
+
 IsolatedOutcome run_isolated(const std::function<std::string()>& work, unsigned seconds) {
   // The limit, shared with the child (isolated_allow_more raises it there).
   void* shared = ::mmap(nullptr, sizeof(unsigned), PROT_READ | PROT_WRITE, MAP_SHARED | MAP_ANONYMOUS, -1, 0);
@@ -132,41 +177,11 @@ IsolatedOutcome run_isolated(const std::function<std::string()>& work, unsigned 
     child(work, pipe_fds[1], seconds);
   }
   ::close(pipe_fds[1]);
-  std::string received;
-  char buffer[1 << 16];
-  for (;;) {
-    const ssize_t n = ::read(pipe_fds[0], buffer, sizeof buffer);
-    if (n < 0 && errno == EINTR) continue;
-    if (n <= 0) break;
-    received.append(buffer, static_cast<std::size_t>(n));
-  }
-  ::close(pipe_fds[0]);
+  const std::string received = read_all(pipe_fds[0]);
   int status = 0;
   while (::waitpid(pid, &status, 0) < 0 && errno == EINTR) {
   }
-  using Kind = IsolatedOutcome::Kind;
-  if (WIFSIGNALED(status)) {
-    const int signal = WTERMSIG(status);
-    if (signal == SIGALRM)
-      return outcome_of(Kind::died, "did not end within " + std::to_string(limit != nullptr ? *limit : seconds) + " s");
-    const char* abbrev = ::sigabbrev_np(signal);  // "SEGV"
-    return outcome_of(Kind::died,
-                      std::string("crashed the HDF5 library (") +
-                          (abbrev != nullptr ? std::string("SIG") + abbrev : "signal " + std::to_string(signal)) + ")");
-  }
-  if (!WIFEXITED(status) || WEXITSTATUS(status) != 0)
-    return outcome_of(Kind::died, "crashed the HDF5 library (exit status " + std::to_string(WEXITSTATUS(status)) + ")");
-  try {
-    ByteReader r(received);
-    IsolatedOutcome outcome;
-    outcome.kind = r.value<Kind>();
-    outcome.bytes = r.string();
-    outcome.detail = r.string();
-    outcome.error = r.value<int>();
-    return outcome;
-  } catch (const std::runtime_error&) {
-    return outcome_of(Kind::died, "crashed the HDF5 library (its result ends early)");
-  }
+  return outcome_of_child(status, received, limit != nullptr ? *limit : seconds);
 }
 
 void rethrow_error(const IsolatedOutcome& outcome) {

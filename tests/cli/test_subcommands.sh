@@ -248,6 +248,23 @@ check "aggregate --csv: header line" test "$(head -n 1 "$csv" 2>/dev/null)" = \
   "n,cases,mean_s,median_s,t90mean_s,max_s,bt0,bt1,bt2,bt3,bt_more,false_negatives,gave_up,infeasible,mean_backtracks,mean_k"
 csv_sum=$(awk -F, 'NR > 1 { s += $2; rows++ } END { print s + 0 "/" rows + 0 }' "$csv" 2>/dev/null)
 check "aggregate --csv: cases sum to $planned over 8 rows (got $csv_sum)" test "$csv_sum" = "${planned:-x}/8"
+# No output lands on an input: rows --sources and aggregate --rows --csv refuse their own input,
+# and rows checks --sources before it writes a row.
+cp "$res/results.h5" "$TMP/lone.h5"
+lone_sum=$(sha256sum <"$TMP/lone.h5")
+run "$NQC" rows "$TMP/lone.h5" --sources "$TMP/lone.h5"
+expect_exit 1 "rows --sources onto its own input"
+expect_stderr_line "nqc: error: --sources: $TMP/lone.h5 is an input of this command; choose another file" "... refused in one line"
+check "... nothing written: the file and stdout as before" test "$(sha256sum <"$TMP/lone.h5")" = "$lone_sum" -a ! -s "$OUT_FILE"
+run "$NQC" rows "$TMP/lone.h5" --sources -
+expect_stderr_line "nqc: error: --sources: - is standard output, which the rows take; give a file" "rows --sources -: refused"
+"$NQC" rows "$TMP/lone.h5" >"$TMP/rows.csv"
+rows_sum=$(sha256sum <"$TMP/rows.csv")
+run "$NQC" aggregate --rows "$TMP/rows.csv" --csv "$TMP/rows.csv"
+expect_stderr_line "nqc: error: --csv: $TMP/rows.csv is an input of this command; choose another file" "aggregate --rows X --csv X: refused"
+check "... the rows as they were" test "$(sha256sum <"$TMP/rows.csv")" = "$rows_sum"
+run "$NQC" aggregate --rows "$TMP"
+expect_stderr_line "nqc: error: $TMP: not a regular file; expected the CSV of nqc rows" "aggregate --rows DIR: refused"
 run "$NQC" aggregate "$res/results.h5"
 check "aggregate of results.h5 alone prints the same table" cmp -s "$OUT_FILE" "$TMP/table.txt"
 # info of a generated run: cases per n with false negatives (a derived composition has a completion).
