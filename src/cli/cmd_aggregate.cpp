@@ -1,8 +1,6 @@
 // aggregate: the per-n table of result files and directories.
 #include <algorithm>
-#include <cinttypes>
 #include <cstdio>
-#include <cstring>
 #include <filesystem>
 #include <fstream>
 #include <iostream>
@@ -42,41 +40,6 @@ void warn_if_unfinished(const std::filesystem::path& p, std::size_t rows) {
   }
   std::fprintf(stderr, "nqc: warning: %s: the run is not finished (no results.h5): the table covers %zu of %s cases\n",
                p.c_str(), rows, planned ? std::to_string(planned).c_str() : "its");
-}
-
-// `text` as one CSV field: quoted when it holds a comma, a quote or a line end.
-std::string csv_field(std::string_view text) {
-  if (text.find_first_of(",\"\r\n") == std::string_view::npos) return std::string(text);
-  std::string out = "\"";
-  for (const char c : text) out += c == '"' ? std::string("\"\"") : std::string(1, c);
-  return out + "\"";
-}
-
-// One row as CSV, in case_columns() order: integers in decimal, seconds with 17 digits (read
-// back exactly), enums by name (false_negative FALSE / TRUE), then the file it came from.
-std::string row_csv(const CaseRow& row, const std::string& source) {
-  std::string out;
-  char number[32];
-  for (const ColumnInfo& c : case_columns()) {
-    const char* at = reinterpret_cast<const char*>(&row) + c.offset;
-    const auto get = [at]<typename T>(T) {
-      T v;
-      std::memcpy(&v, at, sizeof v);
-      return v;
-    };
-    switch (c.kind) {
-      case ColumnKind::u64: std::snprintf(number, sizeof number, "%" PRIu64, get(std::uint64_t{})); break;
-      case ColumnKind::i64: std::snprintf(number, sizeof number, "%" PRId64, get(std::int64_t{})); break;
-      case ColumnKind::u32: std::snprintf(number, sizeof number, "%" PRIu32, get(std::uint32_t{})); break;
-      case ColumnKind::i32: std::snprintf(number, sizeof number, "%" PRId32, get(std::int32_t{})); break;
-      case ColumnKind::f64: std::snprintf(number, sizeof number, "%.17g", get(double{})); break;
-      case ColumnKind::text: std::snprintf(number, sizeof number, "%s", ""); break;
-      default: std::snprintf(number, sizeof number, "%s", column_value_names(c.kind)[get(std::uint8_t{})].c_str());
-    }
-    out += c.kind == ColumnKind::text ? csv_field(instance_file(row)) : std::string(number);
-    out += ',';
-  }
-  return out + csv_field(source) + '\n';
 }
 
 // The result files that stand for a path (a file; DIR/results.h5; else DIR's shard files).
@@ -150,9 +113,7 @@ Runner add_rows(CLI::App& app) {
       throw InputError("--sources: - is standard output, which the rows take; give a file");
     refuse_output_onto_inputs("--sources", a->sources, a->paths);
     check_pooling(a->paths, a->pool);
-    std::string header;
-    for (const ColumnInfo& c : case_columns()) header += std::string(c.name) + ",";
-    std::fputs((header + "source\n").c_str(), stdout);
+    std::fputs(rows_csv_header().c_str(), stdout);
     for (const auto& p : a->paths) {
       const std::vector<CaseRow> rows = load_rows(p);
       warn_if_unfinished(p, rows.size());

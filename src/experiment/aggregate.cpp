@@ -3,6 +3,7 @@
 #include <algorithm>
 #include <array>
 #include <charconv>
+#include <cinttypes>
 #include <istream>
 #include <cmath>
 #include <cstdio>
@@ -349,6 +350,14 @@ bool set_field(CaseRow& row, const ColumnInfo& c, const std::string& text) {
   }
 }
 
+// `text` as one CSV field: quoted when it holds a comma, a quote or a line end.
+std::string csv_field(std::string_view text) {
+  if (text.find_first_of(",\"\r\n") == std::string_view::npos) return std::string(text);
+  std::string out = "\"";
+  for (const char c : text) out += c == '"' ? std::string("\"\"") : std::string(1, c);
+  return out + "\"";
+}
+
 // A field as quoted in a message: at most 40 bytes, then "...".
 std::string cut(const std::string& field) { return field.size() <= 40 ? field : field.substr(0, 40) + "..."; }
 
@@ -362,6 +371,37 @@ std::string expected_value(const ColumnInfo& c) {
 }
 
 }  // namespace
+
+std::string rows_csv_header() {
+  std::string header;
+  for (const ColumnInfo& c : case_columns()) header += std::string(c.name) + ",";
+  return header + "source\n";
+}
+
+std::string row_csv(const CaseRow& row, const std::string& source) {
+  std::string out;
+  char number[32];
+  for (const ColumnInfo& c : case_columns()) {
+    const char* at = reinterpret_cast<const char*>(&row) + c.offset;
+    const auto get = [at]<typename T>(T) {
+      T v;
+      std::memcpy(&v, at, sizeof v);
+      return v;
+    };
+    switch (c.kind) {
+      case ColumnKind::u64: std::snprintf(number, sizeof number, "%" PRIu64, get(std::uint64_t{})); break;
+      case ColumnKind::i64: std::snprintf(number, sizeof number, "%" PRId64, get(std::int64_t{})); break;
+      case ColumnKind::u32: std::snprintf(number, sizeof number, "%" PRIu32, get(std::uint32_t{})); break;
+      case ColumnKind::i32: std::snprintf(number, sizeof number, "%" PRId32, get(std::int32_t{})); break;
+      case ColumnKind::f64: std::snprintf(number, sizeof number, "%.17g", get(double{})); break;
+      case ColumnKind::text: std::snprintf(number, sizeof number, "%s", ""); break;
+      default: std::snprintf(number, sizeof number, "%s", column_value_names(c.kind)[get(std::uint8_t{})].c_str());
+    }
+    out += c.kind == ColumnKind::text ? csv_field(instance_file(row)) : std::string(number);
+    out += ',';
+  }
+  return out + csv_field(source) + '\n';
+}
 
 std::vector<CaseRow> parse_rows_csv(std::istream& in, const std::string& name) {
   std::string line;

@@ -108,6 +108,14 @@ void check_pooling(const std::vector<std::string>& paths, bool pooled);
 
 namespace nqc {
 
+/// The header line of `nqc rows`' CSV: the columns of case_columns(), then `source`.
+std::string rows_csv_header();
+
+/// One row of `nqc rows`' CSV (ends in a line feed): integers in decimal, seconds with 17
+/// digits (read back exactly), enums by name, the instance file quoted as CSV needs, then
+/// `source` (the file it came from).
+std::string row_csv(const CaseRow& row, const std::string& source);
+
 /// Rows as `nqc rows` prints them (CSV with its header; columns matched by name, `source`
 /// ignored) from `in`, named `name` in errors. Throws nqc::InputError "NAME:LINE: ..." for a
 /// missing column, a field that is not of its column's kind, or an unknown enum name.
