@@ -2,20 +2,23 @@
 
     /usr/bin/python3 bench/same_rows.py A.h5 B.h5
 
-Compares the rows of `cases` (sorted by case_id) in every column the two files share but the
-machine's (wall_s, cpu_s, rank, launch) and the plan's layout (shard_id, which the shard sizing
-decides), with `engine` and `limit` as names whatever the schema stored them as (1.x: strings,
-"" for none; 2.x: enums). Prints one line per file (schema, rows, sum of cpu_s and wall_s of
+Compares the rows of `cases` (sorted by case_id) in every column the two files share but those
+nqc declares run-dependent (when and where a case ran: result_schema.json's "run_dependent") and
+the plan's layout (shard_id, which the shard sizing decides), with `engine` and `limit` as names
+whatever the schema stored them as (1.x: strings, "" for none; 2.x: enums). Prints one line per file (schema, rows, sum of cpu_s and wall_s of
 the engine calls) and "same rows in N columns" or the columns that differ; exits 1 when they
 differ. Used by bench/versions.sh to show that a change keeps behaviour.
 """
+import json
 import sys
+from pathlib import Path
 
 import h5py
 import numpy as np
 import pandas as pd
 
-MACHINE = {"wall_s", "cpu_s", "rank", "launch", "shard_id", "instance"}
+SCHEMA = json.loads((Path(__file__).resolve().parent.parent / "analysis" / "result_schema.json").read_text())
+MACHINE = {c["name"] for c in SCHEMA["columns"] if c.get("run_dependent")} | {"shard_id", "instance"}
 
 
 def rows(path):
