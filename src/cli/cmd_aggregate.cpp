@@ -52,10 +52,10 @@ std::vector<std::filesystem::path> files_of(const std::filesystem::path& path) {
   return unmerged_run_files(path, false);
 }
 
-// `output` (of option `option`) may not be one of `inputs` (a file, or a directory's
+// `output` (of option `option` of `command`) may not be one of `inputs` (a file, or a directory's
 // results.h5 or shard files): writing it would replace what is being read. Where it lands is
 // found with its links followed, as the write follows them (system/durable.hpp).
-void refuse_output_onto_inputs(const std::string& option, const std::string& output,
+void refuse_output_onto_inputs(const std::string& command, const std::string& option, const std::string& output,
                                const std::vector<std::string>& inputs) {
   if (output.empty() || is_std_stream(output)) return;
   const auto target = resolved_output_path(output);
@@ -63,7 +63,7 @@ void refuse_output_onto_inputs(const std::string& option, const std::string& out
     std::error_code ec;
     const auto input = std::filesystem::weakly_canonical(p, ec);
     if (target == input || target == input / "results.h5" || target.parent_path() == input / "shards")
-      throw InputError(option + ": " + output + " is an input of this command; choose another file");
+      throw InputError(option + ": " + output + " is an input of this " + command + "; choose another file");
   }
 }
 
@@ -111,7 +111,7 @@ Runner add_rows(CLI::App& app) {
     for (const auto& p : a->paths) refuse_std_stream_results("PATH", p);
     if (is_std_stream(a->sources))
       throw InputError("--sources: - is standard output, which the rows take; give a file");
-    refuse_output_onto_inputs("--sources", a->sources, a->paths);
+    refuse_output_onto_inputs("listing", "--sources", a->sources, a->paths);
     check_pooling(a->paths, a->pool);
     std::fputs(rows_csv_header().c_str(), stdout);
     for (const auto& p : a->paths) {
@@ -141,7 +141,7 @@ std::vector<CaseRow> aggregate_inputs(const std::vector<std::string>& paths, con
   if (paths.empty() == rows_csv.empty()) throw InputError("aggregate: give PATH... or --rows FILE (one of the two)");
   if (!rows_csv.empty()) {
     if (is_std_stream(rows_csv)) return parse_rows_csv(std::cin, "<stdin>");
-    refuse_output_onto_inputs("--csv", csv, {rows_csv});
+    refuse_output_onto_inputs("aggregate", "--csv", csv, {rows_csv});
     std::error_code ec;
     if (!std::filesystem::is_regular_file(rows_csv, ec))
       throw InputError(rows_csv + ": not a regular file; expected the CSV of nqc rows");
@@ -151,7 +151,7 @@ std::vector<CaseRow> aggregate_inputs(const std::vector<std::string>& paths, con
   }
   for (const auto& p : paths) refuse_std_stream_results("PATH", p);
   check_pooling(paths, true);
-  refuse_output_onto_inputs("--csv", csv, paths);
+  refuse_output_onto_inputs("aggregate", "--csv", csv, paths);
   std::vector<CaseRow> rows;
   for (const auto& p : paths) {
     auto more = load_rows(p);

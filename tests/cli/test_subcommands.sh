@@ -254,14 +254,14 @@ cp "$res/results.h5" "$TMP/lone.h5"
 lone_sum=$(sha256sum <"$TMP/lone.h5")
 run "$NQC" rows "$TMP/lone.h5" --sources "$TMP/lone.h5"
 expect_exit 1 "rows --sources onto its own input"
-expect_stderr_line "nqc: error: --sources: $TMP/lone.h5 is an input of this command; choose another file" "... refused in one line"
+expect_stderr_line "nqc: error: --sources: $TMP/lone.h5 is an input of this listing; choose another file" "... refused in one line"
 check "... nothing written: the file and stdout as before" test "$(sha256sum <"$TMP/lone.h5")" = "$lone_sum" -a ! -s "$OUT_FILE"
 run "$NQC" rows "$TMP/lone.h5" --sources -
 expect_stderr_line "nqc: error: --sources: - is standard output, which the rows take; give a file" "rows --sources -: refused"
 "$NQC" rows "$TMP/lone.h5" >"$TMP/rows.csv"
 rows_sum=$(sha256sum <"$TMP/rows.csv")
 run "$NQC" aggregate --rows "$TMP/rows.csv" --csv "$TMP/rows.csv"
-expect_stderr_line "nqc: error: --csv: $TMP/rows.csv is an input of this command; choose another file" "aggregate --rows X --csv X: refused"
+expect_stderr_line "nqc: error: --csv: $TMP/rows.csv is an input of this aggregate; choose another file" "aggregate --rows X --csv X: refused"
 check "... the rows as they were" test "$(sha256sum <"$TMP/rows.csv")" = "$rows_sum"
 run "$NQC" aggregate --rows "$TMP"
 expect_stderr_line "nqc: error: $TMP: not a regular file; expected the CSV of nqc rows" "aggregate --rows DIR: refused"
