@@ -15,7 +15,7 @@ PACKAGES=(
   libcadical-dev cadical                # engine sat (library); the CaDiCaL binary for bench/csplib.sh
   libgtest-dev                          # unit tests
   clang libclang-rt-14-dev              # tests/fuzz: libFuzzer, ASan + UBSan (scripts/fuzz-build.sh)
-  python3 python3-h5py python3-pandas python3-numpy python3-xxhash   # Debian's Python reads result files (text_checksum: XXH64)
+  python3 python3-h5py python3-pandas python3-numpy   # Debian's Python (the analysis reads result files through nqc rows; h5py: tests, bench/)
   python3-scipy python3-statsmodels python3-matplotlib python3-tabulate python3-pytest   # analysis/
   python3-jsonschema                    # tests: configs/ schema checked by the reference validator
   slurmctld slurmd slurm-client munge   # jobs/ and its test against a real single-node Slurm
