@@ -1,21 +1,16 @@
 // challenge: the paper's pair of compositions, one with a completion and one without.
-#include <cerrno>
 #include <cstdio>
-#include <cstring>
 #include <filesystem>
-#include <fstream>
 
 #include <nlohmann/json.hpp>
 
 #include "cli/commands.hpp"
 #include "core/challenge.hpp"
 #include "core/sampling.hpp"
-#include "system/errors.hpp"
 #include "formats/composition_file.hpp"
-#include "system/std_stream.hpp"
+#include "system/errors.hpp"
 
 namespace nqc::cli {
-
 namespace {
 
 // The options of `nqc challenge`, as parsed.
@@ -64,9 +59,7 @@ int challenge_command(const ChallengeArgs& a) {
                            {"changed_rows", challenge.changes.size()},
                            {"why", "row " + std::to_string(challenge.dead_row + 1) +
                                        " is free in both; in the infeasible one every free column is attacked there"}};
-  TextOutput out(dir / "answer.json");
-  out.stream() << answer.dump(2) << "\n";
-  out.close();
+  write_text(dir / "answer.json", answer.dump(2) + "\n");
   std::printf("%s, %s: n = %d, %d free rows, %zu rows differ; which one has a completion: %s\n",
               file_a.string().c_str(), file_b.string().c_str(), a.n, a.free_rows, challenge.changes.size(),
               (dir / "answer.json").string().c_str());
@@ -87,9 +80,7 @@ Runner add_challenge(CLI::App& app) {
   cmd->add_option("--changed-rows", a->changed_rows, "at least this many kept rows differ between the two")
       ->capture_default_str()
       ->check(CLI::NonNegativeNumber);
-  cmd->add_option("--seed", a->seed, "seed of the random solution and of the choices")
-      ->capture_default_str()
-      ->check(kUnsigned);
+  add_number(cmd, "--seed", a->seed, "seed of the random solution and of the choices");
   cmd->add_option("--format", a->format, "format of the two compositions: bin, h5 or txt")
       ->capture_default_str()
       ->check(CLI::IsMember({"bin", "h5", "txt"}));

@@ -1,17 +1,15 @@
 // complete: one composition through one engine (count, its completions: cmd_count.cpp).
 #include <chrono>
 #include <cstdio>
-#include <optional>
 
 #include "cli/commands.hpp"
 #include "core/engine_options.hpp"
 #include "core/verifier.hpp"
 #include "experiment/engine_params.hpp"
-#include "formats/csplib.hpp"
 #include "formats/composition_file.hpp"
-#include "system/errors.hpp"
+#include "formats/csplib.hpp"
 #include "formats/input_file.hpp"
-#include "system/std_stream.hpp"
+#include "system/errors.hpp"
 
 namespace nqc::cli {
 
@@ -103,12 +101,8 @@ int complete_command(const CompleteArgs& a) {
   }
   print_summary(a, *engine, r, d, seconds);
   if (r.outcome == Outcome::solved && !a.output.empty()) write_composition(r.solution, a.output);
-  switch (r.outcome) {
-    case Outcome::solved: return static_cast<int>(kExitOk);
-    case Outcome::infeasible: return static_cast<int>(kExitInfeasible);
-    case Outcome::gave_up: return static_cast<int>(kExitGaveUp);
-  }
-  return static_cast<int>(kExitGaveUp);
+  constexpr ExitCode kOutcomeExit[] = {kExitOk, kExitInfeasible, kExitGaveUp};  // by Outcome
+  return kOutcomeExit[static_cast<int>(r.outcome)];
 }
 
 }  // namespace
@@ -137,14 +131,10 @@ Runner add_complete(CLI::App& app) {
          "ranges), e.g. -e minconflicts -p noise=0.2 -p init=random")
       ->type_name("NAME=VALUE")
       ->allow_extra_args(false);
-  cmd->add_option("--seed", a->seed, "seed of the engine's random choices")->capture_default_str()->check(kUnsigned);
-  cmd->add_option("--max-nodes", a->max_nodes,
-                  "give up after this many placements (sat: CaDiCaL's decisions; 0 = no limit)")
-      ->capture_default_str()
-      ->check(kUnsigned);
-  cmd->add_option("--time-limit", a->time_limit_s, "give up after this many seconds (0 = no limit)")
-      ->capture_default_str()
-      ->check(kNonNegative);
+  add_number(cmd, "--seed", a->seed, "seed of the engine's random choices");
+  add_number(cmd, "--max-nodes", a->max_nodes,
+             "give up after this many placements (sat: CaDiCaL's decisions; 0 = no limit)");
+  add_number(cmd, "--time-limit", a->time_limit_s, "give up after this many seconds (0 = no limit)");
   cmd->footer(exit_codes_footer({{kExitOk, "solved"},
                                  {kExitInfeasible, "proved infeasible (no completion)"},
                                  {kExitGaveUp, "gave up"},

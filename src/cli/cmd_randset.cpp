@@ -1,9 +1,7 @@
 // randset: [Grigoryan]'s randSet & randSet experiment on the empty board (docs/REFERENCES.md).
 #include <cmath>
 #include <cstdio>
-#include <filesystem>
 #include <map>
-#include <optional>
 
 #include "cli/commands.hpp"
 #include "core/random_fill.hpp"
@@ -12,34 +10,32 @@
 #include "system/std_stream.hpp"
 
 namespace nqc::cli {
-
 namespace {
 
 // The options of `nqc randset`, as parsed.
 struct RandsetArgs {
   Index n = 0;
   std::uint64_t trials = 1000, seed = 1;
-  std::string csv, trials_csv;
-  bool csv_given = false, trials_csv_given = false;
+  std::optional<std::string> csv, trials_csv;
 };
 
 // Runs the trials; writes the summary and the CSVs.
 int randset_command(const RandsetArgs& a) {
   if (a.n < 1) throw InputError("N: expected a board size >= 1, got " + std::to_string(a.n));
   if (a.trials < 1) throw InputError("--trials: expected at least 1, got 0");
-  if (a.csv_given && a.csv.empty()) throw InputError("--csv: expected a file path, got ''");
-  if (a.trials_csv_given && a.trials_csv.empty()) throw InputError("--trials-csv: expected a file path, got ''");
+  if (a.csv && a.csv->empty()) throw InputError("--csv: expected a file path, got ''");
+  if (a.trials_csv && a.trials_csv->empty()) throw InputError("--trials-csv: expected a file path, got ''");
   // "-" is standard output (one of the two at most); the summary then goes to stderr.
-  const NamedOutputs outputs{{"--csv", a.csv}, {"--trials-csv", a.trials_csv}};
+  const NamedOutputs outputs{{"--csv", a.csv.value_or("")}, {"--trials-csv", a.trials_csv.value_or("")}};
   require_one_stdout(outputs);
   FILE* text = text_stream(outputs);
   // The same file twice (a link, ./x and x) would write one over the other.
-  if (!a.csv.empty() && !a.trials_csv.empty() && same_output_file(a.csv, a.trials_csv))
-    throw InputError("--csv and --trials-csv: " + a.csv + " and " + a.trials_csv + " are one file; give two files");
+  if (a.csv && a.trials_csv && same_output_file(*a.csv, *a.trials_csv))
+    throw InputError("--csv and --trials-csv: " + *a.csv + " and " + *a.trials_csv + " are one file; give two files");
   std::optional<TextOutput> csv, per_trial;
-  if (!a.csv.empty()) csv.emplace(a.csv);
-  if (!a.trials_csv.empty()) {
-    per_trial.emplace(a.trials_csv);
+  if (a.csv) csv.emplace(*a.csv);
+  if (a.trials_csv) {
+    per_trial.emplace(*a.trials_csv);
     per_trial->stream() << "trial,first_pass,dead_end_k\n";
   }
   std::map<Index, std::uint64_t> lengths;
@@ -82,18 +78,14 @@ Runner add_randset(CLI::App& app) {
       "The paper's randSet & randSet experiment: share placed by the first pass, histogram of dead-end lengths");
   auto a = std::make_shared<RandsetArgs>();
   cmd->add_option("N", a->n, "board size, N >= 1")->required();
-  cmd->add_option("--trials", a->trials, "independent trials")->capture_default_str()->check(kUnsigned);
-  cmd->add_option("--seed", a->seed, "seed; trial t draws from derive_seed(seed, N, t, 0)")
-      ->capture_default_str()
-      ->check(kUnsigned);
+  add_number(cmd, "--trials", a->trials, "independent trials");
+  add_number(cmd, "--seed", a->seed, "seed; trial t draws from derive_seed(seed, N, t, 0)");
   cmd->add_option(
-         "--csv", a->csv,
-         "write the dead-end length histogram (k,count,share) here; - for stdout (the summary then going to stderr)")
-      ->each([a](const std::string&) { a->csv_given = true; });
+      "--csv", a->csv,
+      "write the dead-end length histogram (k,count,share) here; - for stdout (the summary then going to stderr)");
   cmd->add_option("--trials-csv", a->trials_csv,
                   "write one row per trial here: trial, first_pass (queens placed by the first pass), dead_end_k "
-                  "(queens at the dead end); - for stdout (the summary then going to stderr)")
-      ->each([a](const std::string&) { a->trials_csv_given = true; });
+                  "(queens at the dead end); - for stdout (the summary then going to stderr)");
   cmd->footer(
       "Prints the mean share of the N queens placed by the first pass ([Grigoryan]: 0.6057 at N = 10, 0.6005\n"
       "at N = 100) and the histogram of the composition lengths k at which repeated passes reach a dead end.\n"

@@ -1,15 +1,15 @@
-// run: an experiment config on all ranks (nqc-mpi only: it needs MPI; aggregate: cmd_aggregate.cpp).
+// run: an experiment config on all ranks; its logging; nqc-mpi's side of the hand-over (nqc-mpi
+// only: they need MPI and spdlog).
+#include <spdlog/sinks/stdout_color_sinks.h>
+#include <spdlog/spdlog.h>
 #include <unistd.h>
 
 #include <atomic>
 #include <csignal>
-#include <cstdint>
 #include <cstdio>
-#include <string>
+#include <regex>
 #include <tuple>
-#include <utility>
-
-#include <spdlog/spdlog.h>
+#include <string>
 
 #include "cli/commands.hpp"
 #include "experiment/config.hpp"
@@ -19,6 +19,9 @@
 #include "runner/session.hpp"
 
 namespace nqc::cli {
+
+void hand_over_mpi_subcommand(int /*argc*/, char** /*argv*/) {}  // count and run are nqc-mpi's own
+
 namespace {
 
 std::atomic<bool> g_stop{false};
@@ -26,25 +29,33 @@ extern "C" void on_stop_signal(int) { g_stop.store(true); }
 
 // "I/K" with 0 <= I < K -> (I, K); anything else -> InputError.
 std::pair<std::uint64_t, std::uint64_t> parse_part(const std::string& text) {
-  const auto bad = [&] {
-    return InputError("--part: expected I/K with integers 0 <= I < K <= 999999999 (e.g. 0/4), got '" + text + "'");
-  };
-  const auto slash = text.find('/');
-  if (slash == std::string::npos) throw bad();
-  const auto number = [&](const std::string& s) {
-    if (s.empty() || s.size() > 9 || s.find_first_not_of("0123456789") != std::string::npos) throw bad();
-    return static_cast<std::uint64_t>(std::stoull(s));
-  };
-  const std::uint64_t i = number(text.substr(0, slash)), k = number(text.substr(slash + 1));
-  if (k == 0 || i >= k) throw bad();
-  return {i, k};
+  std::smatch m;
+  if (std::regex_match(text, m, std::regex("([0-9]{1,9})/([0-9]{1,9})")) && std::stoull(m[1]) < std::stoull(m[2]))
+    return {std::stoull(m[1]), std::stoull(m[2])};
+  throw InputError("--part: expected I/K with integers 0 <= I < K <= 999999999 (e.g. 0/4), got '" + text + "'");
+}
+
+// Logs to stderr, "[time] [rank R] [level] message", at `level` (warn when `quiet`); the
+// end-of-launch lines (kSummaryLogger, runner/runner.hpp) on the same sink (lines never
+// interleaved) at `level`, but info under -q: warnings, errors and the summary.
+void setup_logging(int rank, const std::string& level, bool quiet) {
+  const std::string pattern = "[%Y-%m-%d %H:%M:%S.%e] [rank " + std::to_string(rank) + "] [%l] %v";
+  auto logger = spdlog::stderr_color_mt("nqc-" + std::to_string(rank));
+  logger->set_pattern(pattern);
+  spdlog::set_default_logger(logger);
+  spdlog::set_level(quiet ? spdlog::level::warn : spdlog::level::from_str(level));
+  auto summary = std::make_shared<spdlog::logger>(kSummaryLogger, logger->sinks().begin(), logger->sinks().end());
+  summary->set_pattern(pattern);
+  summary->set_level(quiet ? spdlog::level::info : spdlog::level::from_str(level));
+  spdlog::register_logger(summary);
 }
 
 // The options of `nqc run`, as parsed.
 struct RunArgs {
   RunOptions opt;
-  std::string log_level = "info", output, part;
-  bool quiet = false, help_config = false, config_schema = false, part_given = false;
+  std::string log_level = "info", output;
+  std::optional<std::string> part;
+  bool quiet = false, help_config = false, config_schema = false;
   double progress = -1.0;
 };
 
@@ -68,7 +79,7 @@ int run_command(RunArgs& a, int& argc, char**& argv) {
   refuse_std_stream("-o", a.output, "a results directory; give a directory");
   if (!a.output.empty()) a.opt.output = a.output;
   a.opt.progress_interval_s = a.progress >= 0 ? a.progress : (::isatty(STDERR_FILENO) ? 5.0 : 60.0);
-  if (a.part_given) std::tie(a.opt.part, a.opt.parts) = parse_part(a.part);
+  if (a.part) std::tie(a.opt.part, a.opt.parts) = parse_part(*a.part);
   catch_stop_signals();
   MpiSession session(argc, argv);
   catch_stop_signals();
@@ -144,10 +155,7 @@ Runner add_run(CLI::App& app, int& argc, char**& argv) {
                     "mpirun)"},
                    {kExitEngineBug, "engine bug"}}) +
               " Under mpirun every rank ends with the same code.");
-  return [a, part_option, &argc, &argv] {
-    a->part_given = part_option->count() > 0;
-    return run_command(*a, argc, argv);
-  };
+  return [a, &argc, &argv] { return run_command(*a, argc, argv); };
 }
 
 }  // namespace nqc::cli

@@ -1,22 +1,53 @@
-// nqc: the command-line front end (CLI11 subcommands). Data goes to files or stdout, logs
-// and errors to stderr; exit codes as nqc::ExitCode. The main of both programs, nqc and
-// nqc-mpi (cli/commands.hpp).
+// The main of both programs, nqc and nqc-mpi (cli/commands.hpp): CLI11 subcommands; data to
+// files or stdout, logs and errors to stderr; exit codes as nqc::ExitCode.
 #include <algorithm>
 #include <cerrno>
+#include <charconv>
+#include <cmath>
 #include <cstdio>
 #include <cstring>
-#include <functional>
 #include <iostream>
 #include <iterator>
 #include <map>
-#include <string>
-#include <utility>
 
 #include "cli/commands.hpp"
 #include "experiment/results.hpp"
+#include "nqc/version.hpp"
 #include "system/durable.hpp"
 #include "system/errors.hpp"
-#include "nqc/version.hpp"
+
+namespace nqc::cli {
+
+const CLI::Validator kNonNegative(
+    [](std::string& text) -> std::string {
+      double value = 0;
+      const bool parsed = CLI::detail::lexical_cast(text, value);
+      // "1e-3" is a number >= 0; "-0" and "-1" are not (the sign, not the value, decides).
+      const std::size_t first = text.find_first_not_of(" \t");
+      const bool negative = first != std::string::npos && text[first] == '-';
+      if (parsed && !negative && std::isinf(value)) return "expected a finite number >= 0, got " + text;
+      if (!parsed || !std::isfinite(value) || value < 0 || negative) return "expected a number >= 0, got " + text;
+      return {};
+    },
+    "NUMBER >= 0");
+
+const CLI::Validator kUnsigned(
+    [](std::string& text) -> std::string {
+      std::uint64_t value = 0;
+      const auto [ptr, ec] = std::from_chars(text.data(), text.data() + text.size(), value);
+      if (ec != std::errc() || ptr != text.data() + text.size() || text.empty())
+        return "expected an integer 0..18446744073709551615, got " + text;
+      return {};
+    },
+    "INTEGER >= 0");
+
+void write_text(const std::filesystem::path& path, const std::string& text) {
+  TextOutput out(path);
+  out.stream() << text;
+  out.close();
+}
+
+}  // namespace nqc::cli
 
 namespace {
 
@@ -27,7 +58,6 @@ int finish(int code) {
   errno = 0;
   std::cout.flush();
   const bool failed = std::fflush(stdout) != 0 || std::ferror(stdout) || std::cout.fail();
-  // A command that failed has said why (its own write to stdout included): one line only.
   if (!failed || (code != nqc::kExitOk && code != nqc::kExitInfeasible && code != nqc::kExitGaveUp)) return code;
   // The reason when the last flush failed; an earlier failed write's errno is gone by now.
   const int error = errno;
@@ -37,8 +67,7 @@ int finish(int code) {
   return nqc::kExitIoError;
 }
 
-// Every error ends here with its own exit code (nqc::current_error): bad input 1, the system
-// refusing a read or write 7, out of memory 8.
+// Every error ends here with its own exit code (nqc::current_error).
 int report_current_error() {
   const nqc::ErrorReport error = nqc::current_error();
   std::fprintf(stderr, "nqc: error: %s\n", error.message.c_str());
@@ -58,15 +87,10 @@ bool known_subcommand(CLI::App& app, int argc, char** argv) {
   return false;
 }
 
-// Parses the command line and runs the subcommand it names; the exit code.
 int parse_and_run(CLI::App& app, const std::map<CLI::App*, nqc::cli::Runner>& runners, int argc, char** argv) {
   try {
     app.parse(argc, argv);
-  } catch (const CLI::CallForHelp& e) {
-    return app.exit(e);
-  } catch (const CLI::CallForAllHelp& e) {
-    return app.exit(e);
-  } catch (const CLI::CallForVersion& e) {
+  } catch (const CLI::Success& e) {  // --help, --help-all, -V
     return app.exit(e);
   } catch (const CLI::ParseError& e) {
     std::fprintf(stderr, "nqc: error: %s\n", e.what());
