@@ -6,13 +6,15 @@
 #   LAUNCHER           auto (srun --mpi=pmix when Slurm has PMIx, else mpirun), srun or mpirun
 #   GRACE              seconds between Slurm's SIGUSR1 (#SBATCH --signal=B:USR1@GRACE) and the limit
 #   MAX_REQUEUES       requeues of one job before it gives up
-# The time-limit warning (SIGUSR1) stops nqc after its current case (exit 4) and the job
+#   EXIT_CODES         nqc's exit codes, NAME=CODE ... (nqc info --constants --json): EXIT[NAME] below
+# The time-limit warning (SIGUSR1) stops nqc after its current case (interrupted) and the job
 # requeues itself (scontrol requeue), up to MAX_REQUEUES times; the next attempt resumes from
 # the shards on disk. SIGTERM (scancel, preemption) stops nqc the same way but does not
 # requeue: submit the same command again to resume. A failure that a requeue would only repeat
-# (nqc's exit codes, `nqc --help`: 5 engine_bug, 7 io_error, 8 out_of_memory) is not requeued
-# and is logged with what to do.
+# (engine_bug, io_error, out_of_memory) is not requeued and is logged with what to do.
 set -uo pipefail
+declare -A EXIT
+for pair in $EXIT_CODES; do EXIT[${pair%=*}]=${pair#*=}; done
 restarts=${SLURM_RESTART_COUNT:-0}
 args=(run "$CONFIG" -o "$OUT")
 if ((PARTS > 1)); then args+=(--part "$SLURM_ARRAY_TASK_ID/$PARTS"); else args+=(--resume); fi
@@ -21,10 +23,10 @@ if [[ $LAUNCHER == auto ]]; then
 fi
 if [[ $LAUNCHER == srun ]]; then launch=(srun --mpi=pmix); else launch=(mpirun); fi
 
-# SIGTERM to the nqc ranks makes each stop after its current case (exit 4). srun must not be
+# SIGTERM to the nqc ranks makes each stop after its current case (interrupted). srun must not be
 # signalled itself (it kills its tasks at once): scancel signals the tasks of this job's steps.
 # mpirun gets SIGUSR1, which it forwards to its ranks (nqc stops on it too; mpirun then exits
-# 4, where SIGTERM would make it exit 1).
+# with interrupted, where SIGTERM would make it exit with bad_input).
 warned=0 stopped=0 requeued=0 step="" signalled_at=0
 stop_step() {
   [[ -n $step ]] || return 0
@@ -51,7 +53,7 @@ on_term() {
 trap on_usr1 USR1
 trap on_term TERM
 
-rc=4
+rc=${EXIT[interrupted]}
 if ((warned || stopped)); then
   say "signalled before nqc started"
 else
@@ -75,37 +77,39 @@ else
   fi
 fi
 
-if ((rc == 0)); then
-  say "nqc finished (exit 0)"
-  exit 0
+if ((rc == EXIT[ok])); then
+  say "nqc finished (exit $rc)"
+  exit "$rc"
 fi
 
-# What nqc's exit code `$1` means for this job (the names are nqc's: nqc --help).
+# What nqc's exit code `$1` means for this job: its name, and what to do.
 meaning() {
+  local v name=""
+  for v in "${!EXIT[@]}"; do if ((EXIT[$v] == $1)); then name=$v; fi; done
   case $1 in
-    1) echo "bad_input: a config, file or results directory nqc refuses: see its error above" ;;
-    5) echo "engine_bug: the composition is in $OUT/engine-bug-case-ID.txt" ;;
-    7) echo "io_error: the system refused a read or write (a full disk, a quota, a read-only or unwritable directory): see its error above; make room, then submit the same command again to resume" ;;
-    8) echo "out_of_memory: ask for more memory per task (e.g. --sbatch=--mem-per-cpu=4G) or fewer tasks per node, then submit the same command again to resume" ;;
-    *) echo "see the log above" ;;
+    "${EXIT[bad_input]}") echo "$name: a config, file or results directory nqc refuses: see its error above" ;;
+    "${EXIT[engine_bug]}") echo "$name: the composition is in $OUT/engine-bug-case-ID.txt" ;;
+    "${EXIT[io_error]}") echo "$name: the system refused a read or write (a full disk, a quota, a read-only or unwritable directory): see its error above; make room, then submit the same command again to resume" ;;
+    "${EXIT[out_of_memory]}") echo "$name: ask for more memory per task (e.g. --sbatch=--mem-per-cpu=4G) or fewer tasks per node, then submit the same command again to resume" ;;
+    *) echo "${name:+$name: }see the log above" ;;
   esac
 }
 # A failure that another attempt would only repeat: not requeued, not "stopped".
-repeats() { (($1 == 5 || $1 == 7 || $1 == 8)); }
+repeats() { (($1 == EXIT[engine_bug] || $1 == EXIT[io_error] || $1 == EXIT[out_of_memory])); }
 
 if ((warned && !stopped)) && ! repeats "$rc"; then
   if ((restarts >= MAX_REQUEUES)); then
     say "error: stopped at the time limit (exit $rc) after $restarts requeues (limit $MAX_REQUEUES): submit the same command again to resume"
-    exit 4
+    exit "${EXIT[interrupted]}"
   fi
   say "stopped at the time limit (exit $rc): requeueing; attempt $((restarts + 2)) resumes from the shards on disk"
   requeued=1
-  if scontrol requeue "$SLURM_JOB_ID"; then exit 4; fi
+  if scontrol requeue "$SLURM_JOB_ID"; then exit "${EXIT[interrupted]}"; fi
   requeued=0
   say "error: scontrol requeue $SLURM_JOB_ID failed: submit the same command again to resume"
-  exit 4
+  exit "${EXIT[interrupted]}"
 fi
-if ((rc == 4)) || { ((stopped)) && ! repeats "$rc"; }; then
+if ((rc == EXIT[interrupted])) || { ((stopped)) && ! repeats "$rc"; }; then
   say "nqc stopped (exit $rc): a job requeued by Slurm (preemption) resumes by itself; else submit the same command again"
 else
   say "nqc failed (exit $rc: $(meaning "$rc"))"

@@ -2,12 +2,8 @@
 #include <algorithm>
 #include <array>
 #include <cstdio>
-#include <filesystem>
-#include <functional>
 #include <map>
 #include <set>
-#include <string>
-#include <string_view>
 
 #include <nlohmann/json.hpp>
 
@@ -183,6 +179,16 @@ int info(const fs::path& path) {
   // The launches: results.h5's table, or (a directory not merged yet) its launch records.
   return print_launches(path, head.launches, dir && head.launches.empty());
 }
+
+// nqc's constants that scripts need (jobs/submit, the batch scripts), each from where it is
+// declared: the exit codes (NQC_EXIT_CODES) and the largest board size.
+nlohmann::json constants_json() {
+  nlohmann::json codes = nlohmann::json::array();
+  for (const ExitCodeInfo& e : kExitCodes)
+    codes.push_back({{"code", e.code}, {"name", std::string(e.name)}, {"meaning", std::string(e.meaning)}});
+  return {{"exit_codes", codes}, {"max_board_size", kMaxBoardSize}};
+}
+
 }  // namespace
 
 Runner add_info(CLI::App& app) {
@@ -192,20 +198,37 @@ Runner add_info(CLI::App& app) {
       "diags) and outcome, launches");
   auto path = std::make_shared<std::string>();
   auto columns = std::make_shared<bool>(false);
+  auto constants = std::make_shared<bool>(false);
   auto json = std::make_shared<bool>(false);
   cmd->add_option("RESULTS", *path, "a result file (results.h5, a shard file) or a results directory");
-  cmd->add_flag("--columns", *columns,
-                "print the layout of result files instead: the columns of `cases` (type, description, enum values) and "
-                "the root attributes");
-  cmd->add_flag("--json", *json, "with --columns: as JSON (analysis/result_schema.json is this output)")
-      ->needs("--columns");
+  auto* columns_flag = cmd->add_flag(
+      "--columns", *columns,
+      "print the layout of result files instead: the columns of `cases` (type, description, enum values) and "
+      "the root attributes");
+  cmd->add_flag("--constants", *constants,
+                "print nqc's constants for scripts instead: the exit codes (code, name, meaning) and the largest "
+                "board size (max_board_size)")
+      ->excludes(columns_flag);
+  cmd->add_flag("--json", *json,
+                "with --columns or --constants: as JSON (analysis/result_schema.json is --columns'; jobs/submit "
+                "reads --constants')");
   cmd->footer(
       "Reads the rows in batches (any size fits in memory). Exit-status '-' in the launches table: the launch never "
       "recorded its end (it runs, or it was killed).");
-  return [path, columns, json] {
-    if (*columns) {
-      if (!path->empty()) throw InputError("info: give RESULTS or --columns, not both");
-      std::fputs(*json ? (result_schema_json().dump(2) + "\n").c_str() : result_schema_text().c_str(), stdout);
+  return [path, columns, constants, json] {
+    if (*json && !*columns && !*constants) throw InputError("--json: goes with --columns or --constants");
+    if (*columns || *constants) {
+      if (!path->empty())
+        throw InputError(std::string("info: give RESULTS or ") + (*columns ? "--columns" : "--constants") +
+                         ", not both");
+      if (*constants)
+        std::fputs(
+            *json ? (constants_json().dump(2) + "\n").c_str()
+                  : (exit_codes_text() + "Largest board size (max_board_size): " + std::to_string(kMaxBoardSize) + "\n")
+                        .c_str(),
+            stdout);
+      else
+        std::fputs(*json ? (result_schema_json().dump(2) + "\n").c_str() : result_schema_text().c_str(), stdout);
       return static_cast<int>(kExitOk);
     }
     if (path->empty())

@@ -1,7 +1,7 @@
 #!/usr/bin/env bash
 # Exit codes: one table (src/system/errors.hpp, NQC_EXIT_CODES) that `nqc --help`
-# prints and docs/cli.md's table repeats word for word; jobs/templates/run.sh names them as nqc
-# does; and the codes themselves: bad input 1, the system refusing a write 7 (a full device:
+# prints, docs/cli.md's table repeats word for word and `nqc info --constants --json` gives scripts
+# (jobs/submit); and the codes themselves: bad input 1, the system refusing a write 7 (a full device:
 # /dev/full, no root needed; the full and read-only file systems: test_full_disk.sh), out of
 # memory 8 (an address space too small for the board: ulimit -v), also inside a shard and under
 # mpirun, where every rank ends with the code.
@@ -32,13 +32,24 @@ else
 fi
 check "7 is io_error, 8 out_of_memory" grep -qxE '7\|io_error\|.*' "$TMP/help.table"
 check "8 is out_of_memory" grep -qxE '8\|out_of_memory\|.*' "$TMP/help.table"
-# The batch script's meanings start with nqc's names.
-for code in 1 5 7 8; do
-  name=$(grep -E "^$code\|" "$TMP/help.table" | cut -d'|' -f2)
-  check "jobs/templates/run.sh names exit $code $name" grep -qE "^ +$code\) echo \"$name: " "$REPO/jobs/templates/run.sh"
-done
-check "jobs/submit names exit 7 and 8 as nqc does" \
-  grep -qF "NQC_NOT_THE_CONFIG = {7: \"$(grep -E '^7\|' "$TMP/help.table" | cut -d'|' -f2)\", 8: \"$(grep -E '^8\|' "$TMP/help.table" | cut -d'|' -f2)\"}" "$REPO/jobs/submit"
+# The same table for scripts (jobs/submit): nqc info --constants --json, with the largest board size.
+run "$NQC" info --constants --json
+expect_exit 0 "nqc info --constants --json"
+/usr/bin/python3 -c 'import json, sys
+c = json.load(open(sys.argv[1]))
+for e in c["exit_codes"]: print("%s|%s|%s" % (e["code"], e["name"], e["meaning"]))
+print(c["max_board_size"], file=sys.stderr)' "$OUT_FILE" >"$TMP/constants.table" 2>"$TMP/max_board_size"
+if diff_out=$(diff "$TMP/help.table" "$TMP/constants.table"); then
+  ok "info --constants --json: the exit codes of nqc --help (code, name, meaning)"
+else
+  fail "info --constants --json: its exit codes differ from nqc --help's (< help, > constants)" "$diff_out"
+fi
+check "info --constants --json: max_board_size 2147483647 (2^31 - 1)" test "$(cat "$TMP/max_board_size")" = 2147483647
+run "$NQC" info --constants
+expect_stdout_line "Largest board size (max_board_size): 2147483647" "info --constants: the same as text"
+run "$NQC" info --json
+expect_exit 1 "info --json alone"
+expect_stderr_line "nqc: error: --json: goes with --columns or --constants" "... says what it goes with"
 run "$NQC" construct --help
 expect_stdout_contains "Exit codes: 0 written, 2 no solution exists (N = 2, 3); every subcommand: 1 bad_input, 7 io_error, 8 out_of_memory (nqc --help)." \
   "a subcommand's help names its own codes and the common ones"

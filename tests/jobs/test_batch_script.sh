@@ -38,6 +38,15 @@ else
   fail "shellcheck is installed (scripts/setup.sh installs it; NQC_ALLOW_NO_SHELLCHECK=1 checks with bash -n only)"
 fi
 
+# The run job names nqc's exit codes as EXIT[NAME] only (jobs/submit writes them from nqc info
+# --constants --json), never by number; each NAME is one of nqc's.
+names=$("$NQC" info --constants --json | /usr/bin/python3 -c 'import json, sys
+print(" ".join(e["name"] for e in json.load(sys.stdin)["exit_codes"]))')
+for name in $(grep -oE 'EXIT\[[a-z_]+\]' "$REPO/jobs/templates/run.sh" | sort -u | sed -E 's/EXIT\[(.*)\]/\1/'); do
+  check "jobs/templates/run.sh: EXIT[$name] is one of nqc's exit codes ($names)" grep -qw -- "$name" <<<"$names"
+done
+check "jobs/templates/run.sh: no exit code by number" bash -c "! grep -nE '(exit|rc ==|rc=) *[1-9]' '$REPO/jobs/templates/run.sh'"
+
 # placeholders: the generated text with this machine's paths replaced, longest first
 placeholders() {
   local line

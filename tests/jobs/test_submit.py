@@ -348,7 +348,7 @@ class Directives(unittest.TestCase):
     def test_parameters(self):
         opts = options("--array", "3", "--max-requeues", "5", "--launcher", "mpirun", "--grace", "30")
         self.assertEqual(
-            submit.run_parameters(opts, PLAN, "/b/nqc"),
+            submit.run_parameters(opts, PLAN, "/b/nqc", {"ok": 0, "io_error": 7}),
             {
                 "NQC": "/b/nqc",
                 "CONFIG": "/c/golden.json",
@@ -357,6 +357,7 @@ class Directives(unittest.TestCase):
                 "MAX_REQUEUES": 5,
                 "LAUNCHER": "mpirun",
                 "GRACE": 30,
+                "EXIT_CODES": "ok=0 io_error=7",
             },
         )
         self.assertEqual(
@@ -368,7 +369,7 @@ class Directives(unittest.TestCase):
 class Scripts(unittest.TestCase):
     def test_layout(self):
         """Shebang, directives, parameters, set-up lines, then the static templates verbatim."""
-        text = submit.run_script(options(), PLAN, "/b/nqc", ["module load openmpi", "source /v/bin/activate"])
+        text = submit.run_script(options(), PLAN, "/b/nqc", ["module load openmpi", "source /v/bin/activate"], CODES)
         lines = text.splitlines()
         self.assertEqual(lines[0], "#!/bin/bash")
         sbatch = [i for i, line in enumerate(lines) if line.startswith("#SBATCH")]
@@ -381,7 +382,13 @@ class Scripts(unittest.TestCase):
             with open(os.path.join(REPO, "jobs", "templates", name), encoding="utf-8") as f:
                 body = f.read().split("\n", 1)[1]
             self.assertIn(body, text, f"jobs/templates/{name} is copied verbatim")
-        self.assertNotIn("module load", submit.run_script(options(), PLAN, "/b/nqc", []))
+        self.assertIn(
+            "EXIT_CODES='ok=0 bad_input=1 infeasible=2 gave_up=3 interrupted=4 engine_bug=5 rerun_differs=6 "
+            "io_error=7 out_of_memory=8'",
+            lines,
+            "nqc's exit codes, by name",
+        )
+        self.assertNotIn("module load", submit.run_script(options(), PLAN, "/b/nqc", [], CODES))
 
     def test_parameters_are_shell_quoted(self):
         plan = submit.Plan(config="/c/it's.json", name="x", output="/r/x", shards=1, cases=1)
@@ -426,6 +433,7 @@ class Plans(unittest.TestCase):
         with open(path, "w", encoding="utf-8") as f:
             f.write(
                 "#!/bin/sh\n"
+                + f'if [ "$1" = info ]; then echo {shlex.quote(json.dumps(NQC_CONSTANTS))}; exit 0; fi\n'
                 + f"printf '%s' {shlex.quote(stdout)}\n"
                 + f"printf '%s\\n' {shlex.quote(stderr)} >&2\n"
                 + f"exit {code}\n"
@@ -482,24 +490,23 @@ def record(job_id, state, reason="None", exit_code="0:0", restarts=0, task=None,
 
 
 GONE = None  # a poll at which scontrol no longer knows the job ("Invalid job id specified")
-#: nqc --help's exit-code table as nqc prints it (its tail): the stand-in's, read by submit.
-NQC_HELP = """Exit codes:
-  0 ok             success
-  1 bad_input      bad input or usage
-  2 infeasible     the composition has no completion (proved)
-  3 gave_up        an engine gave up at a limit
-  4 interrupted    run stopped by SIGTERM, SIGINT or SIGUSR1: rerun with --resume to continue
-  5 engine_bug     an engine bug
-  6 rerun_differs  rerun: the outcome or the backtracks differ from the stored row
-  7 io_error       the system refused a read or write
-  8 out_of_memory  out of memory
-"""
+#: What `nqc info --constants --json` says (its exit codes, meanings shortened): the stand-in's, read by submit.
+NQC_CONSTANTS = {
+    "exit_codes": [
+        {"code": code, "name": name, "meaning": name.replace("_", " ")}
+        for code, name in enumerate(
+            "ok bad_input infeasible gave_up interrupted engine_bug rerun_differs io_error out_of_memory".split()
+        )
+    ],
+    "max_board_size": 2147483647,
+}
+CODES = {c["name"]: c["code"] for c in NQC_CONSTANTS["exit_codes"]}
 
 
 class Waits(unittest.TestCase):
     """--wait (wait_for) against stand-ins: scontrol answers each job's polls in turn from a list
     (the last answer repeats; GONE: it no longer knows the job), and records its calls; nqc
-    prints its --help and the JSON of run --dry-run --json."""
+    prints the JSON of info --constants --json and of run --dry-run --json."""
 
     def stand_ins(self, polls, finished=True, shards_done=15, accounting=None):
         directory = tempfile.mkdtemp(prefix="nqc-submit-wait-")
@@ -533,8 +540,8 @@ print(answer)
 """
         nqc = f"""#!{sys.executable}
 import json, sys
-if sys.argv[1:] == ["--help"]:
-    sys.stdout.write("nqc: n-Queens Completion\\n\\n" + {NQC_HELP!r})
+if sys.argv[1:] == ["info", "--constants", "--json"]:
+    print(json.dumps({NQC_CONSTANTS!r}))
     sys.exit(0)
 assert sys.argv[1:] == ["run", "/c/golden.json", "--dry-run", "--json", "-o", "/r/golden"], sys.argv
 print(json.dumps({{"config": "/c/golden.json", "name": "golden", "output": "/r/golden", "shards": 15, "cases": 230,
