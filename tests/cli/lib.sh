@@ -16,6 +16,8 @@
 #   relay_checks FILE         counts the "ok - " / "FAIL - " lines of FILE (a Python check's output)
 #   wait_for_shards DIR N     waits (at most 10 s) until DIR/shards holds N shard files
 #   slow_instances DIR N      writes N copies of a slow CSPLib instance into DIR (see below)
+#   repo_test_args "$@"       NQC PYTHON REPO of a test that runs documentation as written
+#   repo_copy ITEM...         $W: a copy of the repository's layout with the built nqc (see below)
 set -u
 
 # The columns that say when and where a case ran (result_schema.json's "run_dependent"): rows
@@ -75,7 +77,7 @@ $(last_run)"
   fi
 }
 
-# The pattern of cli/logging.cpp's lines ("[%Y-%m-%d %H:%M:%S.%e] [rank R] [%l] %v").
+# The pattern of nqc run's log lines (cli/cmd_mpi.cpp) ("[%Y-%m-%d %H:%M:%S.%e] [rank R] [%l] %v").
 log_line() { printf '^\\[[0-9-]+ [0-9:.]+\\] \\[rank %s\\] \\[%s\\] ' "$1" "$2"; }
 
 plan_field() {
@@ -158,4 +160,30 @@ slow_instances() {
   diags=$(for ((a = 1; a < 79; a += 2)); do printf '[%d, 0], ' "$a"; done)
   printf 'n = 40\nnumdiags = 40\ndiags = [%s[39, 0]]\n' "$diags" >"$1/slow-0000.param"
   for ((i = 1; i < $2; i++)); do cp "$1/slow-0000.param" "$(printf '%s/slow-%04d.param' "$1" "$i")"; done
+}
+
+# repo_test_args NQC PYTHON REPO: sets NQC, PYTHON and REPO (absolute) for a test that runs
+# documentation as written; else prints its usage and exits 2.
+repo_test_args() {
+  if [ $# -ne 3 ]; then
+    echo "usage: $0 NQC PYTHON REPO" >&2
+    exit 2
+  fi
+  NQC=$(realpath "$1")
+  PYTHON=$2
+  REPO=$(realpath "$3")
+}
+
+# repo_copy ITEM...: W=$TMP/repo, a copy of the repository's layout for documentation run as
+# written from the repository's root: the built nqc at build/src/cli/nqc (a link to $NQC) and
+# each ITEM (a file or directory of $REPO) copied to the same path.
+repo_copy() {
+  local item
+  W=$TMP/repo
+  mkdir -p "$W/build/src/cli"
+  ln -s "$NQC" "$W/build/src/cli/nqc"
+  for item in "$@"; do
+    mkdir -p "$W/$(dirname "$item")"
+    cp -r "$REPO/$item" "$W/$item"
+  done
 }

@@ -6,23 +6,11 @@
 # cases over 9 board sizes, each one solved.
 # Usage: test_quick_start.sh NQC PYTHON REPO
 set -u
-if [ $# -ne 3 ]; then
-  echo "usage: $0 NQC PYTHON REPO" >&2
-  exit 2
-fi
-NQC=$(realpath "$1")
-PYTHON=$2
-REPO=$(realpath "$3")
-HERE=$(cd "$(dirname "${BASH_SOURCE[0]}")" && pwd)
 # shellcheck source=lib.sh
-source "$HERE/lib.sh"
+source "$(dirname "${BASH_SOURCE[0]}")/lib.sh"
+repo_test_args "$@"
 
-W=$TMP/repo
-mkdir -p "$W/build/src/cli" "$W/configs" "$W/scripts"
-ln -s "$NQC" "$W/build/src/cli/nqc"
-ln -s "$REPO/analysis" "$W/analysis"
-cp "$REPO/configs/demo.json" "$W/configs/"
-cp "$REPO/scripts/env.sh" "$W/scripts/"
+repo_copy configs/demo.json scripts/env.sh analysis
 doc_block "$REPO/README.md" first-study "$W/first-study.sh"
 doc_block "$REPO/README.md" one-composition "$W/one-composition.sh"
 check "README: the first study is there (6 commands)" test "$(grep -c . "$W/first-study.sh")" = 6

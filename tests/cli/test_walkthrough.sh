@@ -7,21 +7,11 @@
 # committed example in analysis/examples/compare/.
 # Usage: test_walkthrough.sh NQC PYTHON REPO
 set -u
-if [ $# -ne 3 ]; then
-  echo "usage: $0 NQC PYTHON REPO" >&2
-  exit 2
-fi
-NQC=$(realpath "$1")
-PYTHON=$2
-REPO=$(realpath "$3")
-HERE=$(cd "$(dirname "${BASH_SOURCE[0]}")" && pwd)
 # shellcheck source=lib.sh
-source "$HERE/lib.sh"
+source "$(dirname "${BASH_SOURCE[0]}")/lib.sh"
+repo_test_args "$@"
 
-W=$TMP/repo
-mkdir -p "$W/build/src/cli"
-ln -s "$NQC" "$W/build/src/cli/nqc"
-cp -r "$REPO/analysis" "$W/analysis"
+repo_copy analysis
 rm -rf "$W/analysis/examples/compare/figures" "$W/analysis/examples/compare/"*.csv "$W/analysis/examples/compare/"*.md
 doc_block "$REPO/analysis/README.md" walkthrough "$W/walkthrough.sh"
 check "analysis/README.md: the walkthrough block is there (4 commands)" test "$(grep -c . "$W/walkthrough.sh")" = 4
