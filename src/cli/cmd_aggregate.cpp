@@ -5,17 +5,12 @@
 #include <fstream>
 #include <iostream>
 #include <iterator>
-#include <map>
-#include <optional>
-#include <set>
 
 #include <nlohmann/json.hpp>
 
 #include "cli/commands.hpp"
-#include "core/engine.hpp"
 #include "experiment/aggregate.hpp"
 #include "experiment/config.hpp"
-#include "experiment/engine_params.hpp"
 #include "experiment/launches.hpp"
 #include "experiment/plan.hpp"
 #include "experiment/result_schema.hpp"
@@ -123,11 +118,7 @@ Runner add_rows(CLI::App& app) {
       for (const CaseRow& row : rows)
         std::fputs(row_csv(row, (shards ? shard_path(p, row.shard_id) : merged).string()).c_str(), stdout);
     }
-    if (!a->sources.empty()) {
-      TextOutput out(a->sources);
-      out.stream() << sources_json(a->paths).dump() << '\n';
-      out.close();
-    }
+    if (!a->sources.empty()) write_text(a->sources, sources_json(a->paths).dump() + '\n');
     return 0;
   };
 }
@@ -175,9 +166,7 @@ void print_tables(const std::vector<CaseRow>& rows, const std::string& csv) {
       throw InputError(
           "--csv: these results hold generated cases and instance runs, whose tables have other columns; "
           "aggregate them apart");
-    TextOutput out(csv);
-    out.stream() << (any_instances ? format_instance_csv(instance_table) : format_csv(table));
-    out.close();
+    write_text(csv, any_instances ? format_instance_csv(instance_table) : format_csv(table));
   }
   FILE* text = text_stream({{"--csv", csv}});
   std::string shown = generated.empty() && any_instances ? "" : format_table(table);

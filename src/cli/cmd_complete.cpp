@@ -1,4 +1,4 @@
-// complete: one composition through one engine (count, its completions: cmd_count.cpp).
+// complete: one composition through one engine (count, its completions: cmd_mpi.cpp).
 #include <chrono>
 #include <cstdio>
 

@@ -41,6 +41,13 @@ nlohmann::json config_attribute(const std::filesystem::path& file) {
 
 const char* outcome_name(std::int8_t code) { return to_string(static_cast<Outcome>(code)); }
 
+// One line of rerun: what a run of the case gave ("stored: engine ..., outcome ..., ...").
+void print_run(const char* label, const CaseRow& r) {
+  std::printf("%s engine %s, outcome %s, backtracks %llu, nodes %llu, wall %.6f s\n", label,
+              std::string(engine_name(r.engine)).c_str(), outcome_name(r.outcome),
+              static_cast<unsigned long long>(r.backtracks), static_cast<unsigned long long>(r.nodes), r.wall_s);
+}
+
 // An exported case: as a text file (or "-"), with a first comment line that says how to run
 // it again as the run did (`complete` draws from the row's seed as the run's engine call did);
 // binary and HDF5 files hold the composition alone.
@@ -94,15 +101,12 @@ struct StoredCase {
 };
 
 StoredCase load_case(const std::string& results, const CaseRow& row) {
-  const std::uint64_t case_id = row.case_id;
-  StoredCase c;
-  c.row = row;
   const std::filesystem::path file = representative_file(results);
-  c.config = parse_config(config_attribute(file), file.string() + " (config attribute)");
+  StoredCase c{row, parse_config(config_attribute(file), file.string() + " (config attribute)"), {}};
   c.plan = make_plan(c.config);
   check_plan_unchanged(results, file, c.plan);
-  if (c.row.shard_id >= c.plan.shards.size())
-    throw InputError(file.string() + ": case " + std::to_string(case_id) + " is not in its config's plan");
+  if (row.shard_id >= c.plan.shards.size())
+    throw InputError(file.string() + ": case " + std::to_string(row.case_id) + " is not in its config's plan");
   return c;
 }
 
@@ -148,14 +152,8 @@ Runner add_rerun(CLI::App& app) {
                 static_cast<unsigned long long>(stored.case_id), static_cast<long long>(stored.n),
                 static_cast<long long>(stored.k), static_cast<unsigned long long>(stored.solution_id),
                 static_cast<unsigned long long>(stored.composition_id), static_cast<unsigned long long>(stored.seed));
-    std::printf("stored: engine %s, outcome %s, backtracks %llu, nodes %llu, wall %.6f s\n",
-                std::string(engine_name(stored.engine)).c_str(), outcome_name(stored.outcome),
-                static_cast<unsigned long long>(stored.backtracks), static_cast<unsigned long long>(stored.nodes),
-                stored.wall_s);
-    std::printf("rerun:  engine %s, outcome %s, backtracks %llu, nodes %llu, wall %.6f s\n",
-                std::string(engine_name(again.engine)).c_str(), outcome_name(again.outcome),
-                static_cast<unsigned long long>(again.backtracks), static_cast<unsigned long long>(again.nodes),
-                again.wall_s);
+    print_run("stored:", stored);
+    print_run("rerun: ", again);
     if (a->verbose && !composition.q.empty()) write_composition(composition, std::cout);
     if (!same_engine) return 0;
     const bool same = again.k == stored.k && again.outcome == stored.outcome && again.backtracks == stored.backtracks;
@@ -206,9 +204,7 @@ Runner add_export(CLI::App& app) {
         // (all of them) is the case.
         const ParamInstance param = read_param(instance_case.file, instance_case.diags);
         const std::vector<DiagonalPair> used(param.pairs.begin(), param.pairs.begin() + param.used);
-        TextOutput out(to);
-        out.stream() << format_param(param.board.n(), used);
-        out.close();
+        write_text(to, format_param(param.board.n(), used));
         return 0;
       }
       composition = instance_composition(instance_case);

@@ -1,7 +1,6 @@
-// nqc's side of the split (cli/commands.hpp, docs/cli.md, "Start-up"): count and run need MPI, which
-// nqc does not link; nqc-mpi, the same command line built with MPI, runs them. This process
-// becomes nqc-mpi (execv) before parsing anything: the same process id (mpirun, srun and
-// signals see one process), arguments (argv[0] included), environment and standard streams.
+// nqc's side of the split (cli/commands.hpp): count and run need MPI, which nqc does not link.
+// This process becomes nqc-mpi (execv) before parsing anything: the same process id (mpirun,
+// srun and signals see one process), arguments, environment and standard streams.
 #include <unistd.h>
 
 #include <cerrno>
