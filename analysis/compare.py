@@ -125,8 +125,6 @@ def comparison(
     a group's label (its --by values joined by " / "), default the first group. Rows are
     ordered by n, then group. An AnalysisError when there are fewer than two groups or the
     baseline names none."""
-    if time not in cases.columns:
-        raise AnalysisError(f"no time column '{time}' in the result files (--time {time})")
     parts = list(groups.split(cases, by))
     keys = groups.columns(by)
     if len(parts) < 2:
@@ -184,7 +182,7 @@ def _interval(x: float, lo: float, hi: float, scale: float = 1.0, digits: int = 
 
 def to_markdown(comp: pd.DataFrame) -> str:
     """:func:`comparison` as Markdown: one row per n and group, intervals in parentheses."""
-    keys = comp.attrs.get("keys") or list(comp.columns[: list(comp.columns).index("n")])
+    keys = comp.attrs.get("keys") or groups.label_columns(comp)
     base = comp.attrs.get("baseline", "")
     shown = pd.DataFrame(
         {
@@ -217,7 +215,7 @@ def to_markdown(comp: pd.DataFrame) -> str:
 def summary(comp: pd.DataFrame) -> list[str]:
     """One sentence per group other than the baseline: at which n its mean time is clearly
     lower or higher (95% interval of the ratio excludes 1), and where the sample cannot tell."""
-    keys = comp.attrs.get("keys") or list(comp.columns[: list(comp.columns).index("n")])
+    keys = comp.attrs.get("keys") or groups.label_columns(comp)
     base = comp.attrs.get("baseline", "")
     lines = []
     for label in comp.attrs.get("groups", []):

@@ -262,10 +262,17 @@ def per_group(cases: pd.DataFrame, by, make, warn: bool = True) -> pd.DataFrame:
     columns first. With one group and the default `by`: ``make(cases)`` alone (no column)."""
     if not by or (tuple(by) == DEFAULT and count(cases, by) == 1):
         return make(cases)
-    frames = []
-    for labels, part in split(cases, by, warn):
-        frame = make(part)
-        for i, (name, value) in enumerate(labels.items()):
-            frame.insert(i, name, value)
-        frames.append(frame)
+    frames = [labelled(make(part), labels) for labels, part in split(cases, by, warn)]
     return pd.concat(frames, ignore_index=True) if frames else pd.DataFrame(columns=columns(by))
+
+
+def labelled(frame: pd.DataFrame, labels: dict) -> pd.DataFrame:
+    """`frame` with a column per group label (name -> value) first; `frame` is changed."""
+    for i, (name, value) in enumerate(labels.items()):
+        frame.insert(i, name, value)
+    return frame
+
+
+def label_columns(frame: pd.DataFrame, first: str = "n") -> list[str]:
+    """The group columns of a per-group table: those before its column `first`."""
+    return list(frame.columns[: list(frame.columns).index(first)])

@@ -1,24 +1,8 @@
 """[Grigoryan]'s Table 1: per board size n, completion times, backtracks and false negatives.
 
 nqc computes its columns (``nqc aggregate --rows -``: :func:`summary`); this module adds the
-confidence intervals, which need scipy. Per n, over every case of that n (t = the time column, ``wall_s`` by default: seconds of the
-engine call only):
-
-- ``cases``; ``mean_s``, ``median_s``, ``max_s`` of t;
-- ``t90mean_s``: [Grigoryan]'s mean of the fastest 90% -- the mean of the floor(0.9 m) smallest
-  times of the m cases (at least one);
-- ``bt0``, ``bt1``, ``bt2``, ``bt3``, ``bt_more``: shares (0..1) of cases with 0, 1, 2, 3
-  and more than 3 backtracks (returns to a saved base level, as the paper counts them);
-- ``false_negatives``: completable compositions not solved, ``false_negative_share`` (their
-  count / cases) and its exact (Clopper-Pearson) 95% interval ``false_negative_share_lo`` ..
-  ``false_negative_share_hi``; ``gave_up`` (stopped by a limit) and ``infeasible`` counts;
-- ``mean_backtracks`` and ``mean_k`` (queens in the composition);
-- 95% intervals: ``mean_s_lo`` .. ``mean_s_hi`` of the mean time (t distribution, m - 1
-  degrees of freedom), ``t90mean_s_lo`` .. ``t90mean_s_hi`` of t90mean (the trimmed mean's
-  winsorized standard error, Tukey & McLaughlin, with the top 10% trimmed), ``bt0_lo`` ..
-  ``bt0_hi`` of the share without backtracking (Clopper-Pearson). NaN with one case.
-
-:func:`table_by` gives one Table 1 per group of cases (analysis.groups: per run by default).
+95% intervals, which need scipy (analysis/README.md describes every column). Times are seconds
+of the engine call, shares fractions; t90mean is the mean of the fastest 90% of the cases.
 """
 
 from __future__ import annotations
@@ -31,7 +15,7 @@ import numpy as np
 import pandas as pd
 from scipy import stats
 
-from analysis import groups, load, output, paper
+from analysis import groups, load, paper
 from analysis.errors import AnalysisError
 
 #: Columns of :func:`table1`, in order.
@@ -175,14 +159,7 @@ def table1(cases: pd.DataFrame, time: str = "wall_s") -> pd.DataFrame:
 def table_by(cases: pd.DataFrame, by=groups.DEFAULT, time: str = "wall_s") -> pd.DataFrame:
     """:func:`table1` of each group of `cases` (analysis.groups; per run by default), stacked,
     with the group columns first; one group (of the default grouping): :func:`table1` alone."""
-    if time not in cases.columns:
-        raise AnalysisError(f"no time column '{time}' in the result files (--time {time})")
     return groups.per_group(cases, by, lambda part: table1(part, time))
-
-
-def group_columns(table: pd.DataFrame) -> list[str]:
-    """The group columns of a table from :func:`table_by` (those before ``n``)."""
-    return list(table.columns[: list(table.columns).index("n")])
 
 
 #: Columns of :func:`false_negative_table`.
@@ -248,15 +225,14 @@ def false_negative_table(table: pd.DataFrame) -> pd.DataFrame:
     seen, the upper end is about 3.7 / cases); for n >= 800 "none seen" or "some seen".
     ``cases_needed``: the cases, none a false negative, that would put the interval below the
     bound; ``note``: the verdict in words (:func:`power_note`)."""
-    keys = group_columns(table)
+    keys = groups.label_columns(table)
     if keys:
-        frames = []
-        for label, part in table.groupby(keys if len(keys) > 1 else keys[0], sort=False):
-            label = label if len(keys) > 1 else (label,)
-            frame = false_negative_table(part.drop(columns=keys))
-            for i, (name, value) in enumerate(zip(keys, label)):
-                frame.insert(i, name, value)
-            frames.append(frame)
+        frames = [
+            groups.labelled(
+                false_negative_table(part.drop(columns=keys)), dict(zip(keys, label if len(keys) > 1 else (label,)))
+            )
+            for label, part in table.groupby(keys if len(keys) > 1 else keys[0], sort=False)
+        ]
         return pd.concat(frames, ignore_index=True)
     ranges = [(lo, hi, bound) for lo, hi, bound in paper.FALSE_NEGATIVE_BOUNDS]
     ranges.append((paper.FALSE_NEGATIVE_NONE_FROM, None, None))
@@ -280,7 +256,7 @@ def false_negative_markdown(fn: pd.DataFrame) -> str:
     def frac(x: float) -> str:
         return "0" if x == 0 else f"{x:.3g}"
 
-    keys = list(fn.columns[: list(fn.columns).index("n")])
+    keys = groups.label_columns(fn)
 
     def verdict(r) -> str:
         if r["verdict"] == "cannot tell" and r["false_negatives"] == 0:
@@ -320,7 +296,7 @@ def to_markdown(table: pd.DataFrame) -> str:
     """The report's view of `table` (from :func:`table1` or :func:`table_by`, whose group
     columns come first): times in seconds (3 significant digits), backtrack shares in %, the
     false negative share as a fraction ([Grigoryan] quotes bounds like 1e-4)."""
-    keys = group_columns(table)
+    keys = groups.label_columns(table)
     shown = pd.DataFrame(
         {
             **{k: table[k].map(str) for k in keys},
@@ -341,9 +317,3 @@ def to_markdown(table: pd.DataFrame) -> str:
     return shown.to_markdown(
         index=False, colalign=["left"] * len(keys) + ["right"] * (len(shown.columns) - len(keys)), disable_numparse=True
     )
-
-
-def to_csv(table: pd.DataFrame, path) -> None:
-    """Writes every column of `table` (shares as fractions, times in seconds) to a CSV file,
-    whole or not at all (analysis.output: a failure is an AnalysisError naming `path`)."""
-    output.write_csv(table, path, index=False, float_format="%.9g")
