@@ -1,25 +1,10 @@
 """The timeline of a run: when each rank ran its cases, launch by launch, and how busy each
-rank and host was (like Nextflow's timeline), to see load balance across hosts at a glance.
+rank and host was, to see load balance across hosts at a glance.
 
-Every case keeps ``start_s``, the seconds from the start of its launch's
-shards (a barrier of all the launch's ranks, so comparable across hosts) to its engine call;
-with ``wall_s`` (the engine call's seconds), ``rank`` and ``launch`` that places it on the
-rank's time line. Which host each rank ran on comes from the result files
-(:func:`analysis.load.launch_ranks`: the launches table's ``hosts``, parsed by
-:func:`analysis.load.parse_hosts`, or the shard files' attributes).
-
-- :func:`busy_shares`: per rank (or per host) of each launch: cases, busy seconds (the sum of
-  ``wall_s``), when it ended its last case, the launch's span (the latest end of any case of
-  the launch, from its start) and the busy share, busy / span (a host's: busy / (its ranks x
-  span)). Ranks that ran nothing are listed with 0.
-- :func:`bars`: the cases merged into bars, one per stretch of one shard's cases on one rank
-  without a gap longer than MERGE_FRACTION of the launch's span (shorter gaps are below a
-  pixel of the figure): millions of cases draw as a few bars per shard.
-- :func:`draw`: the figure, one panel per launch (the MAX_PANELS with the most engine time when
-  there are more), a row per rank, ranks grouped by host.
-
-Rows of launch 0 (unknown) or with a time that is not
-finite are left out; :func:`has_timeline` says whether any row is left.
+Each case's ``start_s`` (seconds from its launch's start, a barrier of all its ranks), ``wall_s``,
+``rank`` and ``launch`` place it on its rank's time line; the ranks' hosts come from the result
+files (analysis.load.launch_ranks). Rows of launch 0 (unknown) or with a time that is not finite
+are left out.
 """
 
 from __future__ import annotations
@@ -167,15 +152,8 @@ def _kept(cases: pd.DataFrame) -> np.ndarray | None:
         return None
     start, wall = cases["start_s"].to_numpy(dtype=float), cases["wall_s"].to_numpy(dtype=float)
     launch, rank = cases["launch"].to_numpy(dtype=float), cases["rank"].to_numpy(dtype=float)
-    return (
-        np.isfinite(start)
-        & np.isfinite(wall)
-        & (wall >= 0)
-        & np.isfinite(launch)
-        & (launch > 0)
-        & np.isfinite(rank)
-        & (rank >= 0)
-    )
+    finite = np.isfinite(start) & np.isfinite(wall) & np.isfinite(launch) & np.isfinite(rank)
+    return finite & (wall >= 0) & (launch > 0) & (rank >= 0)
 
 
 def has_timeline(cases: pd.DataFrame) -> bool:
@@ -350,17 +328,10 @@ def of(cases: pd.DataFrame, fraction: float = MERGE_FRACTION) -> Timeline:
 
 
 def busy_shares(cases: pd.DataFrame, per: str = "rank") -> pd.DataFrame:
-    """How busy each rank (`per` "rank") or host (`per` "host") of each launch was.
-
-    busy_s is the sum of the engine seconds (``wall_s``) of its cases; span_s the launch's
-    span, the latest end (start_s + wall_s) of any case of the launch, from the launch's start;
-    busy_share = busy_s / span_s for a rank and busy_s / (rank_count x span_s) for a host, whose
-    rank_share_min and rank_share_max are its ranks' extremes. last_end_s: when the rank (the
-    host's last rank) ended its last case; after it, the rank was idle until the launch ended.
-    Ranks that the result files name but that ran no case are there with 0 cases (NaN times).
-    Columns RANK_COLUMNS or HOST_COLUMNS; rows by run and launch, ranks grouped by host (hosts in
-    the order of their first rank, "?" last: ranks whose host no file names). Empty (with the
-    columns) when no case records when it started."""
+    """How busy each rank (`per` "rank", RANK_COLUMNS) or host ("host", HOST_COLUMNS) of each
+    launch was: busy_s, the sum of its cases' ``wall_s``; span_s, the launch's latest case end;
+    busy_share = busy_s / span_s (a host's: / (rank_count x span_s)). Ranks the files name that
+    ran no case have 0 cases; ranks grouped by host ("?" last: no file names it)."""
     return of(cases).busy_shares(per)
 
 
@@ -414,16 +385,9 @@ def panel_height(rows: int) -> float:
 def draw(
     cases: pd.DataFrame, path, dpi: float = figures.DPI, max_panels: int = MAX_PANELS, fraction: float = MERGE_FRACTION
 ) -> Path:
-    """The timeline figure: one panel per launch (the `max_panels` with the most engine time when
-    there are more, in launch order), a row per rank, ranks grouped by host (labelled on the
-    left with the host and its ranks, a line between hosts; each host its colour), a bar per
-    stretch of one shard's cases (:func:`bars`; two shades alternating from shard to shard),
-    idle time empty; x: seconds since the launch's start (its ranks' barrier). Each rank's
-    busy share is written on the right when a panel has at most RANK_LABELS_MAX ranks; the
-    legend sits below the last panel. The width is that of the other figures, the height grows
-    with the ranks (:func:`panel_height`; MIN_HEIGHT_IN to MAX_HEIGHT_IN inches). Written as the
-    other figures (format by suffix, whole or not at all: figures._save). NoData when no case
-    records when it started in a known launch."""
+    """The timeline figure: a panel per launch (the `max_panels` with the most engine time), a
+    row per rank, ranks grouped by host (each its colour), a bar per stretch of one shard's
+    cases (:func:`bars`); written as the other figures. NoData when no case has a place."""
     return of(cases, fraction).draw(path, dpi, max_panels)
 
 
