@@ -1,19 +1,10 @@
 """Groups of cases: runs (config and engine) by default, or any column asked for (``--by``).
 
-A *run* is the cases of one config (``config_hash``) and one engine: results of two engines on
-one config, or of two configs, are two runs and are never pooled into one table row. Its label
-is the shortest of engine, experiment name, "experiment / engine" and that with the config
-hash that tells the runs of the data apart (``grigoryan`` and ``auto`` for one config run with
-two engines). Runs are ordered as the paths were given: the first is the baseline of
-comparisons (analysis.compare) unless another is named.
-
-``--by COLUMN`` groups by a column of the cases instead (any member of ``cases``, the columns
-analysis.load adds, ``run``, or ``k/n``, the share of the board's rows given); several ``--by``
-combine. A numeric column with many values is grouped in bins: ``--by k:4`` four bins of
-about equal counts (quantiles), ``--by k:1,10,100`` the bins [1, 10), [10, 100) and the open
-ones below and above; integer bins are labelled as ranges (``1..9``). Groups of a ``--by``
-that pools several engines raise a warning: add ``--by run`` (or ``--by engine``) to keep them
-apart.
+A run's label is the shortest of engine, experiment name, "experiment / engine" and that with
+the config hash that tells the runs apart; runs are ordered as the paths were given (the first
+is the baseline of comparisons). ``--by COLUMN`` groups by a column (``run``, ``k/n``, or any
+column of the cases); a numeric one with many values in bins (``k:4`` quantiles, ``k:1,10,100``
+edges). A group that pools several engines raises a warning.
 """
 
 from __future__ import annotations
