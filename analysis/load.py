@@ -76,28 +76,34 @@ def nqc_executable() -> str:
     )
 
 
+def run_nqc(*args, stdin: bytes | None = None) -> bytes:
+    """The standard output of ``nqc ARGS...``; its warnings become AnalysisWarnings, its error
+    line an AnalysisError."""
+    command = [nqc_executable(), *map(str, args)]
+    try:
+        done = subprocess.run(command, input=stdin, capture_output=True, check=False)
+    except OSError as e:
+        raise AnalysisError(f"{command[0]}: cannot run ({e.strerror})") from None
+    lines = done.stderr.decode("utf-8", "replace").splitlines()
+    for line in lines:
+        if line.startswith("nqc: warning: "):
+            warnings.warn(line.removeprefix("nqc: warning: "), AnalysisWarning, stacklevel=3)
+    if done.returncode != 0:
+        errors = [line.removeprefix("nqc: error: ") for line in lines if line.startswith("nqc: error: ")]
+        raise AnalysisError(errors[-1] if errors else f"{command[0]} {args[0]}: exit {done.returncode}")
+    return done.stdout
+
+
 def _nqc_rows(paths: list[Path], pool: bool) -> tuple[pd.DataFrame, list[dict]]:
-    """The rows (as text) and the sources of `paths` from ``nqc rows``; nqc's error as an
-    AnalysisError, its warnings as AnalysisWarning."""
+    """The rows (as text) and the sources of `paths` from ``nqc rows``."""
     with tempfile.TemporaryDirectory(prefix="nqc-rows-") as tmp:
         sources_file = Path(tmp) / "sources.json"
-        command = [nqc_executable(), "rows", *map(str, paths), "--sources", str(sources_file)]
-        try:
-            done = subprocess.run(command + (["--pool"] if pool else []), capture_output=True, check=False)
-        except OSError as e:
-            raise AnalysisError(f"{command[0]}: cannot run ({e.strerror})") from None
-        lines = done.stderr.decode("utf-8", "replace").splitlines()
-        for line in lines:
-            if line.startswith("nqc: warning: "):
-                warnings.warn(line[len("nqc: warning: ") :], AnalysisWarning, stacklevel=3)
-        if done.returncode != 0:
-            errors = [line[len("nqc: error: ") :] for line in lines if line.startswith("nqc: error: ")]
-            raise AnalysisError(errors[-1] if errors else f"{command[0]} rows: exit {done.returncode}")
+        stdout = run_nqc("rows", *paths, "--sources", sources_file, *(["--pool"] if pool else []))
         sources = json.loads(sources_file.read_text(encoding="utf-8"))
     text = {name: str for name in ("outcome", "false_negative", "engine", "limit", INSTANCE, SOURCE)}
     dtypes = {name: _DTYPES.get(c["type"], str) for name, c in COLUMNS.items()} | text
     rows = pd.read_csv(
-        io.BytesIO(done.stdout), dtype=dtypes, na_filter=False, encoding="utf-8", float_precision="round_trip"
+        io.BytesIO(stdout), dtype=dtypes, na_filter=False, encoding="utf-8", float_precision="round_trip"
     )
     return rows, sources
 

@@ -9,7 +9,6 @@ from __future__ import annotations
 
 import io
 import math
-import subprocess
 
 import numpy as np
 import pandas as pd
@@ -112,11 +111,8 @@ _DEFAULTS = {"outcome": "solved", "false_negative": False, "limit": "none", "ins
 
 def summary(cases: pd.DataFrame, time: str = "wall_s") -> pd.DataFrame:
     """nqc's Table 1 of `cases` (``nqc aggregate --rows -``: the one implementation of its
-    columns): per n, ascending, ``n``, ``cases``, ``mean_s``, ``median_s``, ``t90mean_s``,
-    ``max_s``, ``bt0`` .. ``bt3``, ``bt_more``, ``false_negatives``, ``gave_up``,
-    ``infeasible``, ``mean_backtracks``, ``mean_k``, of the time column `time` (seconds).
-    Columns `cases` lacks are those of a solved generated case (zeros); every case counts as a
-    generated one. An AnalysisError with nqc's line if it refuses them."""
+    columns), per n ascending, of the time column `time`. Columns `cases` lacks are those of a
+    solved generated case. An AnalysisError with nqc's line if it refuses them."""
     rows = pd.DataFrame(index=cases.index)
     for name, column in load.COLUMNS.items():
         default = _DEFAULTS.get(name, next(iter(column.get("values", {0: 0}))))
@@ -124,13 +120,9 @@ def summary(cases: pd.DataFrame, time: str = "wall_s") -> pd.DataFrame:
     rows["wall_s"] = cases[time]
     rows["outcome"] = rows["outcome"].astype(str)
     rows["false_negative"] = np.where(rows["false_negative"].astype(bool), "TRUE", "FALSE")
-    command = [load.nqc_executable(), "aggregate", "--rows", "-", "--csv", "-"]
-    text = rows.to_csv(index=False, float_format="%.17g")
-    done = subprocess.run(command, input=text.encode(), capture_output=True, check=False)
-    if done.returncode != 0:
-        lines = done.stderr.decode("utf-8", "replace").strip().splitlines() or [f"exit {done.returncode}"]
-        raise AnalysisError(lines[-1].removeprefix("nqc: error: "))
-    return pd.read_csv(io.BytesIO(done.stdout), float_precision="round_trip")
+    text = rows.to_csv(index=False, float_format="%.17g").encode()
+    stdout = load.run_nqc("aggregate", "--rows", "-", "--csv", "-", stdin=text)
+    return pd.read_csv(io.BytesIO(stdout), float_precision="round_trip")
 
 
 def table1(cases: pd.DataFrame, time: str = "wall_s") -> pd.DataFrame:

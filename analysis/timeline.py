@@ -111,11 +111,30 @@ class Timeline:
 
     def busy_shares(self, per: str = "rank") -> pd.DataFrame:
         """As :func:`busy_shares`."""
-        if per not in ("rank", "host"):
-            raise ValueError(f"per={per!r}: expected 'rank' or 'host'")
         if self.empty:
             return pd.DataFrame(columns=RANK_COLUMNS if per == "rank" else HOST_COLUMNS)
-        return _shares(self.ranks, per)
+        if per == "rank":
+            return self.ranks[RANK_COLUMNS].copy()
+        ranks = self.ranks.assign(_order=np.arange(len(self.ranks)))
+        hosts = (
+            ranks.groupby(_KEY + ["host"], sort=False)
+            .agg(
+                experiment=("experiment", "first"),
+                ranks=("rank", format_ranks),
+                rank_count=("rank", "size"),
+                cases=("cases", "sum"),
+                busy_s=("busy_s", "sum"),
+                last_end_s=("last_end_s", "max"),
+                span_s=("span_s", "first"),
+                rank_share_min=("busy_share", "min"),
+                rank_share_max=("busy_share", "max"),
+                _order=("_order", "min"),
+            )
+            .reset_index()
+            .sort_values("_order", kind="stable")
+        )
+        hosts["busy_share"] = _share(hosts["busy_s"], hosts["rank_count"].to_numpy() * hosts["span_s"])
+        return hosts.reset_index(drop=True)[HOST_COLUMNS]
 
     def chosen_launches(self, max_panels: int = MAX_PANELS) -> pd.DataFrame:
         """The launches the figure draws (config_hash, launch), in order: all, or the
@@ -129,6 +148,12 @@ class Timeline:
     def draw(self, path, dpi: float = figures.DPI, max_panels: int = MAX_PANELS) -> Path:
         """As :func:`draw`."""
         return _draw(self, path, dpi, max_panels)
+
+
+def _share(busy, time) -> np.ndarray:
+    """busy / time where time > 0, else NaN."""
+    time = np.asarray(time, dtype=float)
+    return np.where(time > 0, np.asarray(busy, dtype=float) / np.where(time > 0, time, 1), np.nan)
 
 
 _LANE_COLUMNS = [
@@ -276,45 +301,11 @@ def _per_rank(cases: pd.DataFrame, line: Timeline) -> pd.DataFrame:
     ranks = ranks.merge(launch_order, on=_KEY).merge(meta, on=_KEY, how="left")
     ranks["world_size"] = ranks["world_size"].fillna(0).astype(np.int64)
     ranks["start_utc"] = ranks["start_utc"].fillna("").astype(str)
-    span = ranks["span_s"].to_numpy(dtype=float)
-    ranks["busy_share"] = np.where(
-        span > 0, ranks["busy_s"].to_numpy(dtype=float) / np.where(span > 0, span, 1), np.nan
-    )
+    ranks["busy_share"] = _share(ranks["busy_s"], ranks["span_s"])
     first = ranks.groupby(_KEY + ["host"])["rank"].transform("min")
     ranks["_order"] = np.where(ranks["host"] == UNKNOWN_HOST, np.iinfo(np.int64).max, first)
     ranks = ranks.sort_values(["_launch", "_order", "host", "rank"], kind="stable")
     return ranks.reset_index(drop=True)[RANK_COLUMNS + ["world_size", "start_utc"]]
-
-
-def _shares(ranks: pd.DataFrame, per: str) -> pd.DataFrame:
-    """The per-rank table, or per host of each launch (see :func:`busy_shares`)."""
-    if per == "rank":
-        return ranks[RANK_COLUMNS].copy()
-    ranks = ranks.assign(_order=np.arange(len(ranks)))
-    hosts = (
-        ranks.groupby(_KEY + ["host"], sort=False)
-        .agg(
-            experiment=("experiment", "first"),
-            ranks=("rank", format_ranks),
-            rank_count=("rank", "size"),
-            cases=("cases", "sum"),
-            busy_s=("busy_s", "sum"),
-            last_end_s=("last_end_s", "max"),
-            span_s=("span_s", "first"),
-            rank_share_min=("busy_share", "min"),
-            rank_share_max=("busy_share", "max"),
-            _order=("_order", "min"),
-        )
-        .reset_index()
-        .sort_values("_order", kind="stable")
-    )
-    span = hosts["span_s"].to_numpy(dtype=float)
-    hosts["busy_share"] = np.where(
-        span > 0,
-        hosts["busy_s"].to_numpy(dtype=float) / (hosts["rank_count"].to_numpy() * np.where(span > 0, span, 1)),
-        np.nan,
-    )
-    return hosts.reset_index(drop=True)[HOST_COLUMNS]
 
 
 def of(cases: pd.DataFrame, fraction: float = MERGE_FRACTION) -> Timeline:
