@@ -397,18 +397,6 @@ def _report(args, argv: list[str]):
     return None, [f"report: {write_report(args.paths, out, options)}"]
 
 
-_default_show_warning = warnings.showwarning
-
-
-def _show_warning(message, category, filename, lineno, file=None, line=None) -> None:
-    from analysis.load import AnalysisWarning
-
-    if issubclass(category, AnalysisWarning):
-        _say(f"{PROG}: warning: {message}")
-    else:
-        _default_show_warning(message, category, filename, lineno, file, line)
-
-
 def main(argv: list[str] | None = None) -> int:
     """Runs the command line; returns the exit code (0 success, 1 error). Warnings are printed
     when the command succeeds. Every write to standard output is checked (output.CheckedStdout,
@@ -441,9 +429,11 @@ def _checked_main(argv: list[str] | None) -> int:
         return 1
     except output.StdoutClosed:  # its reader went away: stop quietly
         return 1
-    if code == 0:
-        for w in caught:
-            _show_warning(w.message, w.category, w.filename, w.lineno)
+    for w in caught if code == 0 else ():
+        if issubclass(w.category, AnalysisWarning):
+            _say(f"{PROG}: warning: {w.message}")
+        else:
+            warnings.showwarning(w.message, w.category, w.filename, w.lineno)
     return code
 
 

@@ -73,11 +73,8 @@ class Fit:
 
 
 def fit_loglog(n, t, quantity: str = "mean_s", label: str | None = None) -> Fit:
-    """Least squares of log10(1000 t) on log10(n) over the given points (t in seconds).
-
-    Raises AnalysisError when fewer than two distinct n are given or a time is not positive.
-    With exactly two points the fit is exact and the confidence intervals are NaN.
-    """
+    """Least squares of log10(1000 t) on log10(n) (t in seconds); with two points the fit is exact
+    and the intervals NaN. AnalysisError with fewer than two distinct n or a time not positive."""
     n = np.asarray(n, dtype=float)
     t = np.asarray(t, dtype=float)
     label = label or QUANTITIES.get(quantity, quantity)

@@ -57,11 +57,9 @@ BINS_MIN, BINS_MAX = 2, 100
 
 
 def parse_by(text: str) -> By:
-    """``COLUMN``, ``COLUMN:B`` (B quantile bins, BINS_MIN..BINS_MAX: a single integer, signed
-    or not, is always B) or ``COLUMN:E1,E2,...`` (bin edges, decimal numbers as nqc writes
-    them, finite and strictly ascending; a single edge has a decimal point or exponent:
-    ``k/n:0.5``, ``k:10.0``); the column is checked against the data later
-    (:func:`group_frame`). Raises AnalysisError "--by TEXT: ..." naming what was expected."""
+    """``COLUMN``, ``COLUMN:B`` (B quantile bins; a lone integer is always B) or
+    ``COLUMN:E1,E2,...`` (ascending finite edges; a lone edge has a decimal point: ``k:10.0``).
+    An AnalysisError "--by TEXT: ..." naming what was expected."""
     column, sep, spec = text.partition(":")
     column = column.strip()
     if not column:

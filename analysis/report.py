@@ -469,8 +469,18 @@ FIGURE_STEMS = [
 #: (all are removed first, so a report that fails leaves no stale report.md behind), and
 #: temporary files of an interrupted write (analysis.output).
 _OUTPUTS = [
-    *"report.md table1.csv table1.md fits.csv residuals.csv compare.csv instances.csv".split(),
-    *"instances_by_diags.csv timeline.csv timeline_by_host.csv .*.part figures/.*.part".split(),
+    "report.md",
+    "table1.csv",
+    "table1.md",
+    "fits.csv",
+    "residuals.csv",
+    "compare.csv",
+    "instances.csv",
+    "instances_by_diags.csv",
+    "timeline.csv",
+    "timeline_by_host.csv",
+    ".*.part",
+    "figures/.*.part",
     *(f"figures/{stem}.{fmt}" for stem in FIGURE_STEMS for fmt in figures.FORMATS),
     *(f"figures/{s}_n*.{fmt}" for s in ("fig10_time_histogram", "fig11_time_by_backtracks") for fmt in figures.FORMATS),
 ]

@@ -89,10 +89,9 @@ def mean_ci(times, level: float = LEVEL) -> tuple[float, float]:
 
 
 def t90mean_ci(times, level: float = LEVEL) -> tuple[float, float]:
-    """`level` confidence interval of :func:`t90mean`, a mean trimmed of its slowest 10%: its
-    standard error is the SD of the values winsorized at the largest one kept, over (h / m)
-    sqrt(m) (h kept of m; Tukey & McLaughlin), with h - 1 degrees of freedom. Approximate (the
-    trimming is one-sided); NaN for fewer than 2 values kept."""
+    """`level` confidence interval of the mean of the fastest 90%: the SD of the values winsorized
+    at the largest one kept over (h / m) sqrt(m), h - 1 degrees of freedom (Tukey & McLaughlin;
+    approximate, the trimming is one-sided); NaN for fewer than 2 values kept."""
     t = np.sort(np.asarray(times, dtype=float))
     fast = max(1, (t.size * 9) // 10)
     if fast < 2 or not np.all(np.isfinite(t)):
@@ -126,12 +125,8 @@ def summary(cases: pd.DataFrame, time: str = "wall_s") -> pd.DataFrame:
 
 
 def table1(cases: pd.DataFrame, time: str = "wall_s") -> pd.DataFrame:
-    """Table 1 of `cases` (from :func:`analysis.load.load_cases`): one row per n, ascending:
-    nqc's columns (:func:`summary`) and the intervals.
-
-    `time` names the per-case time column in seconds (``wall_s`` or ``cpu_s``); an
-    AnalysisError when the cases lack it.
-    """
+    """:func:`summary` of `cases` with the 95% intervals, one row per n ascending; `time` names
+    the per-case time column in seconds (an AnalysisError when the cases lack it)."""
     if time not in cases.columns:
         raise AnalysisError(f"no time column '{time}' in the result files (--time {time})")
     if cases.empty:
@@ -208,15 +203,10 @@ def _fn_row(label, cases: int, fn: int, bound: float | None) -> dict:
 
 
 def false_negative_table(table: pd.DataFrame) -> pd.DataFrame:
-    """The false negative share per n of `table` (from :func:`table1`, or :func:`table_by`: then
-    per group, the group columns first) with its exact 95% interval [lo, hi] beside the paper's
-    claim for that n ([Grigoryan]: below 1e-4 for n < 100, below 1e-5 for 100 <= n < 800, none seen
-    for n >= 800), then one pooled row per claim (``n`` is then the range as text).
-    ``verdict``: "below" when the interval lies below the bound, "above" when it does not reach
-    below it, "cannot tell" when it contains it (too few cases to test the claim: with none
-    seen, the upper end is about 3.7 / cases); for n >= 800 "none seen" or "some seen".
-    ``cases_needed``: the cases, none a false negative, that would put the interval below the
-    bound; ``note``: the verdict in words (:func:`power_note`)."""
+    """The false negative share per n of `table` (:func:`table1`, or :func:`table_by`: per group)
+    with its exact 95% interval beside the paper's claim for that n, then one pooled row per
+    claim: ``verdict`` "below", "above" or "cannot tell" (the interval contains the bound; for
+    n >= 800 "none seen" or "some seen"), ``cases_needed`` to test it, ``note`` in words."""
     keys = groups.label_columns(table)
     if keys:
         frames = [

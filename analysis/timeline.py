@@ -95,9 +95,8 @@ def share_text(share: float) -> str:
 
 @dataclass
 class Timeline:
-    """The cases that have a place on a time line, summarised in one pass (sorted once by run,
-    launch, rank and start; :func:`of`): small frames, a few rows per rank and shard however
-    many cases there are. Empty when no case has a place (schema < 2.2)."""
+    """The cases that have a place on a time line, summarised in one sorted pass (:func:`of`):
+    a few rows per rank and shard however many cases there are."""
 
     lanes: pd.DataFrame  #: per rank that ran a case: config_hash, experiment, launch, rank, cases, shards, busy_s, ...
     spans: pd.DataFrame  #: per launch, in order: config_hash, launch, experiment, span_s (the latest end of its cases)
@@ -287,9 +286,8 @@ def _build(cases: pd.DataFrame, fraction: float = MERGE_FRACTION) -> Timeline:
 
 
 def _per_rank(cases: pd.DataFrame, line: Timeline) -> pd.DataFrame:
-    """Every rank of the launches on the time line: those the files name (load.launch_ranks) and
-    those that ran a case, with their hosts, counts and times (RANK_COLUMNS, plus world_size
-    and start_utc), in launch order, ranks grouped by host (hosts by their first rank, "?" last)."""
+    """Every rank of the launches on the time line (named by the files or running a case), its
+    host, counts and times, in launch order, ranks grouped by host ("?" last)."""
     known = launch_ranks(cases).merge(line.spans[_KEY], on=_KEY, how="inner")
     ranks = line.lanes.drop(columns="experiment").merge(known[_KEY + ["rank", "host"]], on=_KEY + ["rank"], how="outer")
     ranks["host"] = ranks["host"].fillna(UNKNOWN_HOST)
@@ -309,9 +307,8 @@ def _per_rank(cases: pd.DataFrame, line: Timeline) -> pd.DataFrame:
 
 
 def of(cases: pd.DataFrame, fraction: float = MERGE_FRACTION) -> Timeline:
-    """The :class:`Timeline` of `cases`, its ranks named with their hosts (from the result files
-    in ``cases.attrs["sources"]``: analysis.load.launch_ranks); `fraction` as in :func:`bars`.
-    Build it once to get both tables and the figure of a large run."""
+    """The :class:`Timeline` of `cases`, its ranks named with their hosts: build it once for
+    both tables and the figure."""
     line = _build(cases, fraction)
     line.where = figures.files_note(cases)
     line.ranks = _per_rank(cases, line) if not line.empty else pd.DataFrame(columns=RANK_COLUMNS)
@@ -327,11 +324,9 @@ def busy_shares(cases: pd.DataFrame, per: str = "rank") -> pd.DataFrame:
 
 
 def bars(cases: pd.DataFrame, fraction: float = MERGE_FRACTION) -> pd.DataFrame:
-    """The cases as bars to draw: consecutive cases of one shard on one rank form one bar
-    (start_s of the first to end_s of the last) unless the rank was idle between two of them
-    for more than `fraction` of the launch's span. Columns: config_hash, launch, rank, shard_id,
-    start_s, end_s, busy_s (the engine seconds within), cases, and shade (0, 1 alternating from
-    one shard to the next on the rank, so shard boundaries show)."""
+    """The cases as bars: consecutive cases of one shard on one rank form one bar unless the rank
+    was idle between two for more than `fraction` of the launch's span; ``shade`` alternates
+    0, 1 from shard to shard on a rank."""
     return _build(cases, fraction).bars
 
 
