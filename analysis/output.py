@@ -200,9 +200,9 @@ def stdout_error(error: OSError) -> Exception:
 
 
 class CheckedStdout:
-    """sys.stdout (or its ``buffer``) whose failed writes raise :func:`stdout_error`; `stream`
-    None is a standard output closed at start. After a failure, descriptor 1 is pointed at
-    /dev/null so that Python's flush at exit has nothing to fail on: reported once."""
+    """sys.stdout (or its ``buffer``; None: closed at start) whose failed writes raise
+    :func:`stdout_error` once; then descriptor 1 points at /dev/null, so Python's flush at exit
+    has nothing to fail on."""
 
     def __init__(self, stream, fd: int | None = None, failed: list | None = None):
         self._stream = stream

@@ -86,13 +86,9 @@ def _ns(values) -> str:
 def paper_comparison(
     table: pd.DataFrame, fits: list[fit.Fit], runs: list, engines: list[str] | None = None
 ) -> pd.DataFrame:
-    """Our values next to the paper's published ones, for those our data covers, with what our
-    sample can say about each: shares with their exact 95% intervals and whether the paper's
-    value lies inside, floors and bounds tested against the intervals ("cannot tell" when the
-    sample is too small, with the cases it would take), fits on fewer than FEW_POINTS points
-    flagged. `engines` (the engines of the cases) adds a caveat to backtracks and false
-    negatives unless it is the paper's algorithm alone (engine "grigoryan"): other engines
-    count their own backtracks."""
+    """Our values next to the paper's published ones where our data has the n, with what our sample
+    can say about each (95% intervals, "cannot tell" with the cases it would take). `engines`
+    other than the paper's algorithm ("grigoryan") add a caveat: they count their own backtracks."""
     rows: list[dict] = []
     by_n = table.set_index("n")
     other = (
@@ -222,9 +218,7 @@ def randset_caption(runs: list) -> str:
 
 
 def randset_lines(runs: list, out_dir: Path) -> list[str]:
-    """The report's table of the randSet & randSet runs: per n, the mean first-pass share with its
-    standard error and standard deviation, the paper's value where it has one, the mean dead end
-    and the CSVs."""
+    """The report's table of the randSet & randSet runs, per n, beside the paper's values."""
 
     def link(path):
         if path is None:
