@@ -14,10 +14,8 @@ from pathlib import Path
 
 import numpy as np
 import pandas as pd
-from matplotlib.backends.backend_agg import FigureCanvasAgg
 from matplotlib.collections import PolyCollection
 from matplotlib.colors import to_rgb
-from matplotlib.figure import Figure
 from matplotlib.legend_handler import HandlerTuple
 from matplotlib.patches import Patch
 from matplotlib.ticker import FixedFormatter, FixedLocator, NullLocator
@@ -388,11 +386,9 @@ def _draw(line: Timeline, path, dpi: float, max_panels: int) -> Path:
     heights = np.array([panel_height(r) + (0.18 if several_runs else 0) for r in rows["rows"]])
     title_in, legend_in = (0.55 if total > len(launches) else 0.35), 0.55
     heights *= min(1.0, (MAX_HEIGHT_IN - title_in - legend_in) / heights.sum())  # several tall panels: squeezed
-    fig = Figure(
-        figsize=(WIDTH_IN, max(MIN_HEIGHT_IN, title_in + sum(heights) + legend_in)), dpi=dpi, layout="constrained"
-    )
-    FigureCanvasAgg(fig)
-    axes = fig.subplots(len(launches), 1, squeeze=False, gridspec_kw={"height_ratios": list(heights)})[:, 0]
+    size = (WIDTH_IN, max(MIN_HEIGHT_IN, title_in + sum(heights) + legend_in))
+    fig, axes = figures._figure(size, dpi, len(launches), squeeze=False, gridspec_kw={"height_ratios": list(heights)})
+    axes = axes[:, 0]
     ranks_of = dict(tuple(ranks.groupby(_KEY, sort=False)))
     bars_of = dict(tuple(line.bars.groupby(_KEY, sort=False)))
     for ax, launch, height in zip(axes, launches.itertuples(), heights):
@@ -435,15 +431,8 @@ def _panel(ax, launch, ranks: pd.DataFrame, lane_bars: pd.DataFrame, height_in: 
     y = lane_bars["rank"].map(rows).to_numpy(dtype=float)
     x0, x1 = lane_bars["start_s"].to_numpy(dtype=float), lane_bars["end_s"].to_numpy(dtype=float)
     half = 0.4
-    verts = np.stack(
-        [
-            np.column_stack([x0, y - half]),
-            np.column_stack([x0, y + half]),
-            np.column_stack([x1, y + half]),
-            np.column_stack([x1, y - half]),
-        ],
-        axis=1,
-    )
+    corners = ((x0, -half), (x0, half), (x1, half), (x1, -half))
+    verts = np.stack([np.column_stack([x, y + dy]) for x, dy in corners], axis=1)
     shades = {h: _shades(c) for h, c in colours.items()}
     faces = [shades[host_of[int(r)]][int(s)] for r, s in zip(lane_bars["rank"], lane_bars["shade"])]
     ax.add_collection(PolyCollection(verts, facecolors=faces, edgecolors=faces, linewidths=0.2))
