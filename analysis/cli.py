@@ -1,30 +1,27 @@
-"""``/usr/bin/python3 -m analysis {table,false-negatives,fit,compare,instances,report} PATH...``:
-the command line of the analysis.
-
-Result files of several runs (engines, configs) are grouped per run, or by ``--by COLUMN``
-(analysis.groups): every table gets one block per group, ``compare`` and ``report`` put the
-groups side by side.
+"""The command line of the analysis (analysis.COMMAND, see analysis/README.md).
 
 Errors (bad input, refused files, impossible options, outputs and standard output that cannot
-be written: "<stdout>: cannot write (REASON)") print one line ``nqc-analysis: error: MESSAGE``
-on stderr and exit 1, without a traceback; a broken pipe on standard output exits 1 quietly;
-warnings print ``nqc-analysis: warning: MESSAGE`` and the command goes on.
+be written) print one line ``nqc-analysis: error: MESSAGE`` and exit 1, without a traceback; a
+broken pipe on standard output exits 1 quietly; warnings print ``nqc-analysis: warning: MESSAGE``.
 """
 
 from __future__ import annotations
 
 import argparse
 import re
+import shlex
 import sys
 import warnings
 from pathlib import Path
 
 import analysis
-from analysis import fit, groups, output, paper, table
+from analysis import COMMAND, fit, groups, output, paper, table
 from analysis.schema import N_MAX
 from analysis.errors import AnalysisError
 
 PROG = "nqc-analysis"
+#: Largest trial count (64 bits); the largest board size is nqc's (analysis.schema).
+COUNT_MAX = 2**63 - 1
 
 
 class _Parser(argparse.ArgumentParser):
@@ -34,26 +31,21 @@ class _Parser(argparse.ArgumentParser):
         self.exit(1, f"{PROG}: error: {message} (see {self.prog} --help)\n")
 
 
-#: Largest trial count (64 bits); the largest board size is nqc's (analysis.schema).
-COUNT_MAX = 2**63 - 1
+def _whole(what: str, lo: int, hi: int):
+    """An argparse type: an integer in lo..hi (ASCII digits only: no '1_000', '1e3', spaces)."""
+
+    def parse(text: str) -> int:
+        if not re.fullmatch(r"[+-]?[0-9]+", text):
+            raise argparse.ArgumentTypeError(f"expected {what}, an integer in {lo}..{hi}, got '{text}'")
+        value = int(text)
+        if not lo <= value <= hi:
+            raise argparse.ArgumentTypeError(f"expected {what} in {lo}..{hi}, got {value}")
+        return value
+
+    return parse
 
 
-def _whole(text: str, what: str, lo: int, hi: int) -> int:
-    """`text` as an integer in lo..hi (ASCII digits only: no '1_000', '1e3', spaces)."""
-    if not re.fullmatch(r"[+-]?[0-9]+", text):
-        raise argparse.ArgumentTypeError(f"expected {what}, an integer in {lo}..{hi}, got '{text}'")
-    value = int(text)
-    if not lo <= value <= hi:
-        raise argparse.ArgumentTypeError(f"expected {what} in {lo}..{hi}, got {value}")
-    return value
-
-
-def _n_bound(text: str) -> int:
-    return _whole(text, "a board size", 1, N_MAX)
-
-
-def _count(text: str) -> int:
-    return _whole(text, "a number of trials", 1, COUNT_MAX)
+_n_bound = _whole("a board size", 1, N_MAX)
 
 
 def _k_range(text: str) -> tuple[int, int]:
@@ -73,7 +65,7 @@ def _by(text: str) -> groups.By:
         raise argparse.ArgumentTypeError(str(e)) from None
 
 
-def _add_common(p: argparse.ArgumentParser) -> None:
+def _common(p) -> None:
     p.add_argument(
         "paths",
         nargs="+",
@@ -103,15 +95,7 @@ def _add_common(p: argparse.ArgumentParser) -> None:
     )
 
 
-def _add_csv(p: argparse.ArgumentParser, what: str) -> None:
-    p.add_argument(
-        "--csv",
-        metavar="FILE",
-        help=f"also write {what} as CSV here; - for standard output (the " "tables then go to standard error)",
-    )
-
-
-def _add_range(p: argparse.ArgumentParser) -> None:
+def _range(p) -> None:
     p.add_argument(
         "--n-min",
         type=_n_bound,
@@ -122,87 +106,11 @@ def _add_range(p: argparse.ArgumentParser) -> None:
     p.add_argument("--n-max", type=_n_bound, default=None, metavar="N", help="largest n of the fit (default: no bound)")
 
 
-def _dpi(text: str) -> int:
-    return _whole(text, "a resolution in dots per inch", 50, 1200)
-
-
-def build_parser() -> argparse.ArgumentParser:
-    parser = _Parser(
-        prog=f"{PROG}",
-        description="Table 1, time regression, comparisons of runs and figures of nqc "
-        f"result files ({paper.REFERENCE}). Run as: /usr/bin/python3 -m analysis ...",
-    )
-    parser.add_argument("--version", action="version", version=f"%(prog)s {analysis.__version__}")
-    sub = parser.add_subparsers(
-        dest="command",
-        required=True,
-        metavar="{table,false-negatives,fit,compare,instances,report}",
-        parser_class=_Parser,
-    )
-
-    p = sub.add_parser(
-        "table",
-        help="print Table 1 (Markdown) per n",
-        description="Table 1 per n, as "
-        "Markdown on stdout; --csv writes every column (shares as fractions, times in seconds).",
-    )
-    _add_common(p)
-    _add_csv(p, "the table")
-
-    p = sub.add_parser(
-        "false-negatives",
-        help="print the false negative shares beside the paper's bounds",
-        description="Per n and pooled per claim of the paper: false negatives, their share with "
-        "its exact (Clopper-Pearson) 95%% interval, the paper's claim (< 1e-4 for n < 100, < 1e-5 "
-        "for 100 <= n < 800, none seen for n >= 800) and whether the interval lies below it.",
-    )
-    _add_common(p)
-    _add_csv(p, "the table")
-
-    p = sub.add_parser(
-        "fit",
-        help="print the regression fits beside the paper's",
-        description="Least squares of log10(1000 t) on log10(n) (mean and t90mean per case, and per placed "
-        "queen), with 95%% confidence intervals and residuals, beside the paper's a, b, R.",
-    )
-    _add_common(p)
-    _add_range(p)
-    _add_csv(p, "the fits (one row each)")
-
-    p = sub.add_parser(
-        "compare",
-        help="print the runs side by side per n, with time ratios",
-        description="Per n, the groups (runs: configs and engines; or --by) side by side: mean and t90mean "
-        "times with 95%% confidence intervals, the share without backtracking and the false "
-        "negatives with exact 95%% intervals, and the mean time as a multiple of the baseline's "
-        "with its 95%% interval (paired when both ran the same compositions).",
-    )
-    _add_common(p)
+def _baseline(p) -> None:
     p.add_argument("--baseline", metavar="GROUP", help="the group the others are compared with (default: the first)")
-    _add_csv(p, "the comparison (every column)")
 
-    p = sub.add_parser(
-        "instances",
-        help="print the outcomes of instance runs by diags and by file",
-        description="Instance runs (composition and CSPLib .param files): per diags, the cases solved, proved "
-        "infeasible and given up with the times of each verdict; per file, its outcome and time "
-        "(one column per group when there are several).",
-    )
-    _add_common(p)
-    _add_csv(p, "the per-file table (every column)")
 
-    p = sub.add_parser(
-        "report",
-        help="write report.md with tables, fits and figures",
-        description="Writes OUT_DIR/report.md with Table 1, the fits, the comparison with the paper and "
-        "the figures (OUT_DIR/figures/), and the tables as CSV. Several runs (or --by groups) "
-        "give a comparison report: per n the groups side by side, time ratios and shares with "
-        "intervals, figures with one line per group. Instance runs get their outcomes by diags "
-        "and by file. Runs of schema 2.2 on get a timeline: when each rank ran its cases, by host, "
-        "and how busy each rank and host was.",
-    )
-    _add_common(p)
-    p.add_argument("--baseline", metavar="GROUP", help="the group the others are compared with (default: the first)")
+def _figure_options(p) -> None:
     p.add_argument(
         "--format",
         nargs="+",
@@ -214,10 +122,10 @@ def build_parser() -> argparse.ArgumentParser:
     )
     p.add_argument(
         "--dpi",
-        type=_dpi,
+        type=_whole("a resolution in dots per inch", 50, 1200),
         default=output.DPI,
         metavar="DPI",
-        help=f"PNG resolution in dots per inch: {output.DPI} (default, print resolution), 100 for the " "screen",
+        help=f"PNG resolution in dots per inch: {output.DPI} (default, print resolution), 100 for the screen",
     )
     p.add_argument(
         "-o",
@@ -226,12 +134,14 @@ def build_parser() -> argparse.ArgumentParser:
         help="output directory (default: RESULTS_DIR/report for one "
         "directory, FILE's directory/report for one file; required for several paths)",
     )
-    _add_range(p)
+
+
+def _histograms_and_randset(p) -> None:
     p.add_argument(
         "--hist-n",
         type=_n_bound,
         metavar="N",
-        help="n of the time histograms (default: 1000 if present, " "else the n with the most cases)",
+        help="n of the time histograms (default: 1000 if present, else the n with the most cases)",
     )
     p.add_argument(
         "--hist-k",
@@ -264,11 +174,86 @@ def build_parser() -> argparse.ArgumentParser:
     )
     p.add_argument(
         "--randset-trials",
-        type=_count,
+        type=_whole("a number of trials", 1, COUNT_MAX),
         default=20000,
         metavar="T",
         help="trials per size for --nqc (default: %(default)s)",
     )
+
+
+def _csv(what: str):
+    def add(p) -> None:
+        p.add_argument(
+            "--csv",
+            metavar="FILE",
+            help=f"also write {what} as CSV here; - for standard output (the tables then go to standard error)",
+        )
+
+    return add
+
+
+#: The subcommands: help, description and their options after the common ones (PATH, --time, --by, --allow-mixed).
+SUBCOMMANDS = {
+    "table": (
+        "print Table 1 (Markdown) per n",
+        "Table 1 per n, as Markdown on stdout; --csv writes every column (shares as fractions, times in seconds).",
+        [_csv("the table")],
+    ),
+    "false-negatives": (
+        "print the false negative shares beside the paper's bounds",
+        "Per n and pooled per claim of the paper: false negatives, their share with "
+        "its exact (Clopper-Pearson) 95%% interval, the paper's claim (< 1e-4 for n < 100, < 1e-5 "
+        "for 100 <= n < 800, none seen for n >= 800) and whether the interval lies below it.",
+        [_csv("the table")],
+    ),
+    "fit": (
+        "print the regression fits beside the paper's",
+        "Least squares of log10(1000 t) on log10(n) (mean and t90mean per case, and per placed "
+        "queen), with 95%% confidence intervals and residuals, beside the paper's a, b, R.",
+        [_range, _csv("the fits (one row each)")],
+    ),
+    "compare": (
+        "print the runs side by side per n, with time ratios",
+        "Per n, the groups (runs: configs and engines; or --by) side by side: mean and t90mean "
+        "times with 95%% confidence intervals, the share without backtracking and the false "
+        "negatives with exact 95%% intervals, and the mean time as a multiple of the baseline's "
+        "with its 95%% interval (paired when both ran the same compositions).",
+        [_baseline, _csv("the comparison (every column)")],
+    ),
+    "instances": (
+        "print the outcomes of instance runs by diags and by file",
+        "Instance runs (composition and CSPLib .param files): per diags, the cases solved, proved "
+        "infeasible and given up with the times of each verdict; per file, its outcome and time "
+        "(one column per group when there are several).",
+        [_csv("the per-file table (every column)")],
+    ),
+    "report": (
+        "write report.md with tables, fits and figures",
+        "Writes OUT_DIR/report.md with Table 1, the fits, the comparison with the paper and "
+        "the figures (OUT_DIR/figures/), and the tables as CSV. Several runs (or --by groups) "
+        "give a comparison report: per n the groups side by side, time ratios and shares with "
+        "intervals, figures with one line per group. Instance runs get their outcomes by diags "
+        "and by file. Runs of schema 2.2 on get a timeline: when each rank ran its cases, by host, "
+        "and how busy each rank and host was.",
+        [_baseline, _figure_options, _range, _histograms_and_randset],
+    ),
+}
+
+
+def build_parser() -> argparse.ArgumentParser:
+    parser = _Parser(
+        prog=PROG,
+        description="Table 1, time regression, comparisons of runs and figures of nqc "
+        f"result files ({paper.REFERENCE}). Run as: {COMMAND} ...",
+    )
+    parser.add_argument("--version", action="version", version=f"%(prog)s {analysis.__version__}")
+    sub = parser.add_subparsers(
+        dest="command", required=True, metavar="{" + ",".join(SUBCOMMANDS) + "}", parser_class=_Parser
+    )
+    for name, (short, description, options) in SUBCOMMANDS.items():
+        p = sub.add_parser(name, help=short, description=description)
+        for add in [_common, *options]:
+            add(p)
     return parser
 
 
@@ -276,76 +261,59 @@ def _load(args):
     """The cases of args.paths: grouped per run (or pooled with --allow-mixed), and `by`."""
     from analysis.load import load_cases
 
-    if args.allow_mixed and args.by:
-        raise AnalysisError("--allow-mixed pools every case into one table: give it without --by")
     cases = load_cases(args.paths, mixed="pool" if args.allow_mixed else "group")
     return cases, () if args.allow_mixed else tuple(args.by or groups.DEFAULT)
 
 
-def _generated(cases):
+def _generated(cases, what: str | None = None):
+    """The generated cases (not instance runs); with `what`, an error when there are none."""
     from analysis.load import instance_cases
 
-    return cases[~instance_cases(cases).to_numpy()]
-
-
-def _instance_tables(cases, by, time: str) -> str:
-    from analysis import instances
-
-    per_diags = instances.by_diags(cases, by, time)
-    return (
-        ""
-        if per_diags.empty
-        else (
-            "Instance runs: outcomes by diags (times in seconds; per file: "
-            "`python3 -m analysis instances`)\n\n" + instances.by_diags_markdown(per_diags)
-        )
-    )
-
-
-def _table(args) -> int:
-    cases, by = _load(args)
-    generated = _generated(cases)
-    texts = []
-    t = None
-    if not generated.empty:
-        t = table.table_by(generated, by, args.time)
-        texts.append(table.to_markdown(t))
-    inst = _instance_tables(cases, by, args.time)
-    if inst:
-        texts.append(inst)
-    if args.csv:  # written before anything is printed: an error prints one line only
-        if t is None:
-            raise AnalysisError(
-                "--csv: these results hold instance runs only, and Table 1 is of generated cases "
-                "(python3 -m analysis instances --csv FILE writes the instance table)"
-            )
-        table.to_csv(t, args.csv)
-    print("\n\n".join(texts), file=output.text_stream(args.csv))
-    return 0
-
-
-def _need_generated(cases, what: str):
-    generated = _generated(cases)
-    if generated.empty:
-        raise AnalysisError(f"{what}: these results hold instance runs only (see python3 -m analysis instances)")
+    generated = cases[~instance_cases(cases).to_numpy()]
+    if what and generated.empty:
+        raise AnalysisError(f"{what}: these results hold instance runs only (see {COMMAND} instances)")
     return generated
 
 
-def _false_negatives(args) -> int:
+def _instance_tables(cases, by, time: str) -> list[str]:
+    from analysis import instances
+
+    per_diags = instances.by_diags(cases, by, time)
+    if per_diags.empty:
+        return []
+    return [
+        f"Instance runs: outcomes by diags (times in seconds; per file: `{COMMAND} instances`)\n\n"
+        + instances.by_diags_markdown(per_diags)
+    ]
+
+
+# Each command returns (the frame --csv writes, the lines it prints).
+
+
+def _table(args):
     cases, by = _load(args)
-    generated = _need_generated(cases, "false-negatives")
-    fn = table.false_negative_table(table.table_by(generated, by, args.time))
-    if args.csv:  # written before anything is printed
-        output.write_csv(fn, args.csv, index=False, float_format="%.9g")
-    print(table.false_negative_markdown(fn), file=output.text_stream(args.csv))
-    return 0
+    generated = _generated(cases)
+    t = table.table_by(generated, by, args.time) if not generated.empty else None
+    if args.csv and t is None:
+        raise AnalysisError(
+            "--csv: these results hold instance runs only, and Table 1 is of generated cases "
+            f"({COMMAND} instances --csv FILE writes the instance table)"
+        )
+    texts = ([table.to_markdown(t)] if t is not None else []) + _instance_tables(cases, by, args.time)
+    return t, ["\n\n".join(texts)]
 
 
-def _fit(args) -> int:
+def _false_negatives(args):
+    cases, by = _load(args)
+    fn = table.false_negative_table(table.table_by(_generated(cases, "false-negatives"), by, args.time))
+    return fn, [table.false_negative_markdown(fn)]
+
+
+def _fit(args):
     from analysis.load import AnalysisWarning
 
     cases, by = _load(args)
-    generated = _need_generated(cases, "fit")
+    generated = _generated(cases, "fit")
     parts = list(groups.split(generated, by)) if groups.count(generated, by) > 1 else [({}, generated)]
     results = []
     for labels, part in parts:
@@ -355,142 +323,85 @@ def _fit(args) -> int:
         except AnalysisError as e:
             raise AnalysisError(f"{where}: {e}" if where else str(e)) from None
         results.append((labels, where, fits))
-    csv = []
-    for labels, where, fits in results:
-        frame = fit.fits_csv(fits)
-        for i, (k, v) in enumerate(labels.items()):
-            frame.insert(i, k, v)
-        csv.append(frame)
-    if args.csv:  # written before anything is printed
-        import pandas as pd
+    import pandas as pd
 
-        output.write_csv(pd.concat(csv, ignore_index=True), args.csv, index=False, float_format="%.9g")
-    out = output.text_stream(args.csv)
+    frame = pd.concat([groups.labelled(fit.fits_csv(fits), labels) for labels, _, fits in results], ignore_index=True)
+    lines = []
     for i, (labels, where, fits) in enumerate(results):
         if where:
-            print(("\n" if i else "") + f"## {where}\n", file=out)
-        print(fit.fits_table(fits).to_markdown(index=False, disable_numparse=True), file=out)
+            lines.append(("\n" if i else "") + f"## {where}\n")
+        lines.append(fit.fits_table(fits).to_markdown(index=False, disable_numparse=True))
         few = [f for f in fits if f.warning]
         if few:  # once per group: the fits per case share their n, those per queen nearly
-            print(
-                f"\nWarning: {few[0].warning}"
-                + (f"; so do {len(few) - 1} more fits above" if len(few) > 1 else "")
-                + ".",
-                file=out,
-            )
+            more = f"; so do {len(few) - 1} more fits above" if len(few) > 1 else ""
+            lines.append(f"\nWarning: {few[0].warning}{more}.")
             warnings.warn(f"{where + ': ' if where else ''}{few[0].warning}", AnalysisWarning, stacklevel=2)
-        print(file=out)
-        print("Residuals (observed - fitted log10(1000 t)):", file=out)
-        print(fit.residuals_table(fits).to_markdown(index=False, floatfmt=".5f"), file=out)
-    return 0
+        lines += ["", "Residuals (observed - fitted log10(1000 t)):"]
+        lines.append(fit.residuals_table(fits).to_markdown(index=False, floatfmt=".5f"))
+    return frame, lines
 
 
-def _compare(args) -> int:
+def _compare(args):
     from analysis import compare
 
     cases, by = _load(args)
     if not by:
         raise AnalysisError("compare: --allow-mixed pools every case into one group: nothing to compare")
-    comp = compare.comparison(_need_generated(cases, "compare"), by, args.time, args.baseline)
-    if args.csv:  # written before anything is printed
-        output.write_csv(comp, args.csv, index=False, float_format="%.9g")
-    out = output.text_stream(args.csv)
-    print(compare.to_markdown(comp), file=out)
-    print(file=out)
-    print("\n".join(compare.summary(comp)), file=out)
-    return 0
+    comp = compare.comparison(_generated(cases, "compare"), by, args.time, args.baseline)
+    return comp, [compare.to_markdown(comp), "", *compare.summary(comp)]
 
 
-def _instances(args) -> int:
+def _instances(args):
     from analysis import instances
 
     cases, by = _load(args)
     per_file = instances.by_file(cases, by, args.time)
     if per_file.empty:
         raise AnalysisError(
-            'instances: these results hold no instance runs (a config\'s "instances"); '
-            "python3 -m analysis table shows generated cases"
+            f'instances: these results hold no instance runs (a config\'s "instances"); {COMMAND} table '
+            "shows generated cases"
         )
-    if args.csv:  # written before anything is printed
-        output.write_csv(per_file, args.csv, index=False, float_format="%.9g")
     files_md, common = instances.by_file_markdown(per_file, limit=None)
-    out = output.text_stream(args.csv)
-    print(_instance_tables(cases, by, args.time), file=out)
-    print(file=out)
-    print(f"Outcomes by file{f' (under {common})' if common else ''}:", file=out)
-    print(file=out)
-    print(files_md, file=out)
+    lines = [*_instance_tables(cases, by, args.time), "", f"Outcomes by file{f' (under {common})' if common else ''}:"]
+    lines += ["", files_md]
     conflicts = instances.disagreements(cases, by)
     if not conflicts.empty:
-        print(file=out)
-        print(
+        lines += [
+            "",
             f"Contradictions: {len(conflicts)} instances solved by one group and proved infeasible by another:",
-            file=out,
-        )
-        print(conflicts.astype(str).to_markdown(index=False, disable_numparse=True), file=out)
-    return 0
+        ]
+        lines.append(conflicts.astype(str).to_markdown(index=False, disable_numparse=True))
+    return per_file, lines
 
 
-def _default_out(paths: list[str]) -> Path:
-    if len(paths) != 1:
-        raise AnalysisError("report: -o OUT_DIR is required with several paths")
-    p = Path(paths[0])
-    return (p if p.is_dir() else p.parent) / "report"
-
-
-def _report(args, argv: list[str]) -> int:
+def _report(args, argv: list[str]):
     from analysis import randset
-    from analysis.report import ReportOptions, command_line, write_report
+    from analysis.report import ReportOptions, write_report
 
     output.refuse_std_stream(
         "-o", args.out, "the report's directory (report.md, figures/ and the CSVs); give a directory"
     )
-    out = args.out or _default_out(args.paths)
-    if args.allow_mixed and args.by:
-        raise AnalysisError("--allow-mixed pools every case into one table: give it without --by")
+    if args.out is None and len(args.paths) != 1:
+        raise AnalysisError("report: -o OUT_DIR is required with several paths")
+    first = Path(args.paths[0])
+    out = args.out or (first if first.is_dir() else first.parent) / "report"
     options = ReportOptions(
-        n_min=args.n_min,
-        n_max=args.n_max,
-        hist_n=args.hist_n,
-        hist_k=args.hist_k,
-        time=args.time,
         randset_csvs=randset.parse_specs(args.randset),
-        nqc=args.nqc,
-        randset_n=args.randset_n,
-        randset_trials=args.randset_trials,
-        allow_mixed=args.allow_mixed,
-        command=command_line(argv),
-        by=tuple(args.by or groups.DEFAULT),
-        baseline=args.baseline,
+        command=f"{COMMAND} " + " ".join(map(shlex.quote, argv)),
         formats=tuple(args.format),
-        dpi=args.dpi,
+        by=tuple(args.by or groups.DEFAULT),
     )
-    path = write_report(args.paths, out, options)
-    print(f"report: {path}")
-    return 0
-
-
-_default_show_warning = warnings.showwarning
-
-
-def _show_warning(message, category, filename, lineno, file=None, line=None) -> None:
-    from analysis.load import AnalysisWarning
-
-    if issubclass(category, AnalysisWarning):
-        _say(f"{PROG}: warning: {message}")
-    else:
-        _default_show_warning(message, category, filename, lineno, file, line)
+    for name in ("n_min", "n_max", "hist_n", "hist_k", "time", "nqc", "randset_n", "randset_trials", "baseline", "dpi"):
+        setattr(options, name, getattr(args, name))
+    options.allow_mixed = args.allow_mixed
+    return None, [f"report: {write_report(args.paths, out, options)}"]
 
 
 def main(argv: list[str] | None = None) -> int:
     """Runs the command line; returns the exit code (0 success, 1 error). Warnings are printed
-    when the command succeeds; a failed command prints its one error line alone.
-
-    Every write to standard output is checked (output.CheckedStdout, for the command's text,
-    ``-`` outputs and argparse's --help and --version alike) and flushed before the exit code
-    is settled: a full disk or a closed standard output is the error "<stdout>: cannot write
-    (REASON)", exit 1; a reader that went away (``... | head``, a broken pipe) ends the command
-    quietly, exit 1."""
+    when the command succeeds. Every write to standard output is checked (output.CheckedStdout,
+    --help and --version too) and flushed before the exit code is settled: a failure is the
+    error "<stdout>: cannot write (REASON)", a broken pipe ends the command quietly; exit 1."""
     stdout = sys.stdout
     sys.stdout = output.CheckedStdout(stdout)
     try:
@@ -518,9 +429,11 @@ def _checked_main(argv: list[str] | None) -> int:
         return 1
     except output.StdoutClosed:  # its reader went away: stop quietly
         return 1
-    if code == 0:
-        for w in caught:
-            _show_warning(w.message, w.category, w.filename, w.lineno)
+    for w in caught if code == 0 else ():
+        if issubclass(w.category, AnalysisWarning):
+            _say(f"{PROG}: warning: {w.message}")
+        else:
+            warnings.showwarning(w.message, w.category, w.filename, w.lineno)
     return code
 
 
@@ -532,23 +445,29 @@ def _say(line: str) -> None:
         pass
 
 
+_COMMANDS = {
+    "table": _table,
+    "false-negatives": _false_negatives,
+    "fit": _fit,
+    "compare": _compare,
+    "instances": _instances,
+}
+
+
 def _run(args, argv: list[str]) -> int:
     try:
         for path in args.paths:  # HDF5 files and results directories are read by name
             output.refuse_std_stream(
-                "PATH", path, "a result file or results directory (they are read by name); " "give a path", reading=True
+                "PATH", path, "a result file or results directory (they are read by name); give a path", reading=True
             )
-        if args.command == "table":
-            return _table(args)
-        if args.command == "false-negatives":
-            return _false_negatives(args)
-        if args.command == "fit":
-            return _fit(args)
-        if args.command == "compare":
-            return _compare(args)
-        if args.command == "instances":
-            return _instances(args)
-        return _report(args, argv)
+        if args.allow_mixed and args.by:
+            raise AnalysisError("--allow-mixed pools every case into one table: give it without --by")
+        frame, lines = _report(args, argv) if args.command == "report" else _COMMANDS[args.command](args)
+        csv = getattr(args, "csv", None)
+        if csv:  # written before anything is printed: an error prints one line only
+            output.write_csv(frame, csv)
+        print("\n".join(lines), file=output.text_stream(csv))
+        return 0
     except AnalysisError as e:
         _say(f"{PROG}: error: {e}")
         return 1

@@ -1,18 +1,10 @@
-"""Runs side by side: per n and group (analysis.groups: per run by default), Table 1's times and
-shares with their 95% intervals, and each group's mean time as a ratio to a baseline group.
+"""Runs side by side: per n and group (analysis.groups), Table 1's times and shares with their
+95% intervals, and each group's mean time as a ratio to a baseline group.
 
-The ratio of mean times r = mean(group) / mean(baseline) gets a 95% interval by the delta
-method on log r, t quantiles:
-
-- *paired*, when the two groups ran the same compositions at that n (every case of one
-  matches one case of the other on analysis.load.COMPOSITION_KEYS: one config run with two
-  engines): var(log r) = var(y)/(m y^2) + var(x)/(m x^2) - 2 cov(x, y)/(m x y) over the m
-  pairs (x, y the baseline's and the group's mean times), m - 1 degrees of freedom;
-- else *unpaired*: var(x)/(m_x x^2) + var(y)/(m_y y^2), Welch-Satterthwaite degrees of freedom.
-
-With heavy-tailed times and few cases the interval is approximate. The verdict says "faster"
-or "slower" only when the interval excludes 1, else "no clear difference"; "n/a" when a group
-has fewer than 2 cases at that n or the baseline has none there.
+The ratio r = mean(group) / mean(baseline) gets a 95% interval by the delta method on log r:
+*paired* when the two groups ran the same compositions at that n (analysis.load.COMPOSITION_KEYS;
+m - 1 degrees of freedom), else unpaired (Welch-Satterthwaite degrees of freedom). The verdict
+says "faster" or "slower" only when the interval excludes 1.
 """
 
 from __future__ import annotations
@@ -125,8 +117,6 @@ def comparison(
     a group's label (its --by values joined by " / "), default the first group. Rows are
     ordered by n, then group. An AnalysisError when there are fewer than two groups or the
     baseline names none."""
-    if time not in cases.columns:
-        raise AnalysisError(f"no time column '{time}' in the result files (--time {time})")
     parts = list(groups.split(cases, by))
     keys = groups.columns(by)
     if len(parts) < 2:
@@ -184,7 +174,7 @@ def _interval(x: float, lo: float, hi: float, scale: float = 1.0, digits: int = 
 
 def to_markdown(comp: pd.DataFrame) -> str:
     """:func:`comparison` as Markdown: one row per n and group, intervals in parentheses."""
-    keys = comp.attrs.get("keys") or list(comp.columns[: list(comp.columns).index("n")])
+    keys = comp.attrs.get("keys") or groups.label_columns(comp)
     base = comp.attrs.get("baseline", "")
     shown = pd.DataFrame(
         {
@@ -217,7 +207,7 @@ def to_markdown(comp: pd.DataFrame) -> str:
 def summary(comp: pd.DataFrame) -> list[str]:
     """One sentence per group other than the baseline: at which n its mean time is clearly
     lower or higher (95% interval of the ratio excludes 1), and where the sample cannot tell."""
-    keys = comp.attrs.get("keys") or list(comp.columns[: list(comp.columns).index("n")])
+    keys = comp.attrs.get("keys") or groups.label_columns(comp)
     base = comp.attrs.get("baseline", "")
     lines = []
     for label in comp.attrs.get("groups", []):

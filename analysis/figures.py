@@ -1,14 +1,8 @@
-"""The figures of the report, as PNG (default), PDF or SVG files of a fixed size.
-
-Each function draws one figure from the cases (analysis.load), Table 1 (analysis.table), the
-fits (analysis.fit) or a comparison (analysis.compare), writes it to `path` in the format its
-suffix names (.png, .pdf, .svg) and returns the path. PNGs are FIGSIZE_IN at `dpi` (DPI = 300,
-print resolution: 1920 x 1440 px; 100 for the screen: 640 x 480 px); PDF and SVG are vector files with their text
-kept as text (TrueType fonts in PDF) and no creation date, so a figure redrawn from the same
-data is the same file. Times are in seconds. Every mean and share is drawn with its 95%
-interval; reference lines from the paper each have their own colour and style, named in the
-legend, which sits below the axes so that it hides no data. Titles say what is drawn, never a
-file name. Matplotlib runs headless (Agg), through Figure objects, without pyplot's global state.
+"""The figures of the report, as PNG (default), PDF or SVG files of a fixed size (the path's
+suffix names the format). PNGs are FIGSIZE_IN at `dpi` (DPI = 300: 1920 x 1440 px); PDF and SVG
+keep their text as text and carry no date, so the same data gives the same file. Every mean and
+share is drawn with its 95% interval; the paper's statements each have their own style, named in
+the legend below the axes. Matplotlib runs headless, through Figure objects.
 """
 
 from __future__ import annotations
@@ -40,7 +34,6 @@ TALL_PX = (round(TALL_IN[0] * DPI), round(TALL_IN[1] * DPI))
 FORMATS = output.FIGURE_FORMATS
 #: Resolutions accepted for PNG (dots per inch).
 DPI_RANGE = (50, 1200)
-
 #: Backtrack groups of Table 1 and Figure 11: label and test on the backtrack count.
 BACKTRACK_GROUPS = [
     ("0", lambda b: b == 0),
@@ -49,46 +42,49 @@ BACKTRACK_GROUPS = [
     ("3", lambda b: b == 3),
     ("> 3", lambda b: b > 3),
 ]
-
 #: Styles of the paper's reference lines, one per kind of statement, so that no two look alike
 #: (our data is drawn with markers and solid lines in the C0.. colours).
 PAPER_FIT_STYLE = {"color": "C3", "linestyle": ":", "linewidth": 1.5}
 PAPER_STYLES = [
-    {"color": "C3", "linestyle": ":", "linewidth": 1.5},
-    {"color": "C1", "linestyle": "--", "linewidth": 1.5},
-    {"color": "C4", "linestyle": "-.", "linewidth": 1.5},
+    {"colors": "C3", "linestyles": ":", "linewidth": 1.5},
+    {"colors": "C1", "linestyles": "--", "linewidth": 1.5},
+    {"colors": "C4", "linestyles": "-.", "linewidth": 1.5},
 ]
 PAPER_POINT_STYLE = {"color": "C3", "marker": "D", "mfc": "none", "linestyle": "none"}
 #: Markers of the groups of a comparison, in order.
 MARKERS = ["o", "s", "^", "D", "v", "P", "X", "*"]
+#: The time histograms span these percentiles of the times, so that a few extreme cases do not
+#: squeeze the bulk into a handful of bins; the cases outside are counted in the title.
+HIST_PERCENTILES = (0.5, 99.5)
+#: Bin widths of the first-pass histogram, in queens (whole numbers, so no bin holds more
+#: possible counts than another).
+_NICE_QUEENS = [1, 2, 5, 10, 20, 50, 100, 200, 500, 1000, 2000, 5000, 10000, 20000, 50000]
 
 
-def _figure(size=FIGSIZE_IN, dpi: float = DPI) -> tuple[Figure, object]:
+class NoData(ValueError):
+    """A figure has nothing it can draw (no cases at its n, or no time that a log axis can show).
+    Raised before anything is written; the message names the n and the result files."""
+
+
+def _figure(size=FIGSIZE_IN, dpi: float = DPI, panels: int = 0, **subplots) -> tuple[Figure, object]:
+    """A figure and its axes (`panels` > 0: that many panels one under the other)."""
     fig = Figure(figsize=size, dpi=dpi, layout="constrained")
     FigureCanvasAgg(fig)
-    return fig, fig.add_subplot()
-
-
-def check_format(path) -> str:
-    """The format of `path` from its suffix: one of FORMATS, else an AnalysisError."""
-    fmt = Path(path).suffix.lower().lstrip(".")
-    if fmt not in FORMATS:
-        raise AnalysisError(f"{path}: figures are written as {', '.join(FORMATS)} (by the file's suffix)")
-    return fmt
+    return fig, fig.subplots(panels, 1, **subplots) if panels else fig.add_subplot()
 
 
 def _save(fig: Figure, path, dpi: float = DPI) -> Path:
-    """Writes the figure in the format of `path`'s suffix, whole or not at all
-    (analysis.output): a failure names `path`. No creation dates: the same data gives the same file."""
+    """Writes the figure in the format of `path`'s suffix, whole or not at all (analysis.output)."""
     path = Path(path)
-    fmt = check_format(path)
+    fmt = path.suffix.lower().lstrip(".")
+    if fmt not in FORMATS:
+        raise AnalysisError(f"{path}: figures are written as {', '.join(FORMATS)} (by the file's suffix)")
     output.make_dir(path.parent)
     metadata = {"png": {"Software": None}, "pdf": {"CreationDate": None, "Producer": None}, "svg": {"Date": None}}[fmt]
     rc = {"pdf.fonttype": 42, "ps.fonttype": 42, "svg.fonttype": "none", "svg.hashsalt": "nqc"}
 
     def write(tmp: Path) -> None:
-        with matplotlib.rc_context(rc):
-            # no bbox_inches="tight": keeps the size in pixels exactly
+        with matplotlib.rc_context(rc):  # no bbox_inches="tight": keeps the size in pixels exactly
             fig.savefig(tmp, dpi=dpi, format=fmt, metadata=metadata)
 
     return output.write_with(path, write)
@@ -105,13 +101,20 @@ def legend_below(ax, fontsize: float = 8, ncol: int | None = None) -> None:
     )
 
 
+def _label(ax, xlabel, ylabel: str, title: str, size=None, title_size: float = 10, grid=None) -> None:
+    """Axis labels (`size`: their font size), title, and a grid ("both": major and minor ticks)."""
+    font = {"fontsize": size} if size else {}
+    if xlabel:
+        ax.set_xlabel(xlabel, **font)
+    ax.set_ylabel(ylabel, **font)
+    ax.set_title(title, fontsize=title_size)
+    if grid:
+        ax.grid(True, **({"which": "both"} if grid == "both" else {}), alpha=0.3)
+
+
 def _finish(fig: Figure, ax, path, xlabel: str, ylabel: str, title: str, grid: bool = False, dpi: float = DPI) -> Path:
     """Labels (units in the label), title, optional log grid and legend below the axes, then _save."""
-    ax.set_xlabel(xlabel)
-    ax.set_ylabel(ylabel)
-    ax.set_title(title, fontsize=10)
-    if grid:
-        ax.grid(True, which="both", alpha=0.3)
+    _label(ax, xlabel, ylabel, title, grid="both" if grid else None)
     legend_below(ax)
     return _save(fig, path, dpi)
 
@@ -132,11 +135,14 @@ def _errorbar(ax, x, y, lo, hi, **style):
     return ax.errorbar(x, y, yerr=np.maximum(yerr, 0.0), capsize=2.5, elinewidth=1, **style)
 
 
+def _columns(frame: pd.DataFrame, *names: str, scale: float = 1.0) -> list[np.ndarray]:
+    return [scale * frame[name].to_numpy(dtype=float) for name in names]
+
+
 class _LogFloor:
     """Lower interval ends on a log axis: a mean's interval can reach 0 or below, which a log
     axis cannot show. Such ends are drawn at a floor below every value shown (half the smallest
-    positive value or interval end), and the axis is cut there (:meth:`apply`), so the bar
-    runs to the bottom of the axis."""
+    positive value or interval end), and the axis is cut there (:meth:`apply`)."""
 
     def __init__(self, values, lows):
         values = np.concatenate([np.asarray(v, dtype=float).ravel() for v in [*values, *lows]])
@@ -155,22 +161,12 @@ class _LogFloor:
             ax.set_ylim(bottom=self.floor)
 
 
-class NoData(ValueError):
-    """A figure has nothing it can draw (no cases at its n, or no time that a log axis can show).
-    Raised before anything is written; the message names the n and the result files."""
-
-
 def files_note(frame: pd.DataFrame) -> str:
     """The result files the rows of `frame` came from, for messages."""
     if "source" not in frame.columns or frame.empty:
         return ""
     names = sorted({str(v) for v in frame["source"].unique()})
     return " in " + ", ".join(names[:3]) + (f" and {len(names) - 3} more files" if len(names) > 3 else "")
-
-
-#: The time histograms span these percentiles of the times, so that a few extreme cases do not
-#: squeeze the bulk into a handful of bins; the cases outside are counted in the title.
-HIST_PERCENTILES = (0.5, 99.5)
 
 
 def _log_bins(t: np.ndarray) -> tuple[np.ndarray, str]:
@@ -206,17 +202,14 @@ def _positive_times(cases: pd.DataFrame, n: int, time: str) -> tuple[pd.DataFram
 
 
 def time_vs_n(table: pd.DataFrame, mean_fit: Fit | None, path, where: str = "", dpi: float = DPI) -> Path:
-    """Mean and t90mean completion time per case vs n, log-log, each with its 95% interval
-    (table columns ``*_lo``, ``*_hi``), with our fit of the mean (over its n range) and the
-    paper's line log10(1000 t) = -0.628927 + 0.781568 log10(n) over the paper's n range
-    (50..10^8) where it meets ours ([Grigoryan]'s Figure 7). Times that are 0 or not finite are left
-    out (and named in the legend); NoData when none is left (`where`, e.g. " in FILE", is added
-    to its message)."""
+    """Mean and t90mean completion time per case vs n, log-log, with their 95% intervals, our fit
+    of the mean over its n range and the paper's line over its n range where it meets ours
+    ([Grigoryan]'s Figure 7). Times 0 or not finite are left out (named in the legend); NoData
+    when none is left (`where`, e.g. " in FILE", is added to its message)."""
     n = table["n"].to_numpy(dtype=float)
     if n.size == 0 or not np.all(np.isfinite(n) & (n >= 1)):
         raise NoData(f"board sizes {n.tolist()} cannot be drawn on a log axis (expected n >= 1)")
-    mean = table["mean_s"].to_numpy(dtype=float)
-    t90 = table["t90mean_s"].to_numpy(dtype=float)
+    mean, t90 = _columns(table, "mean_s", "t90mean_s")
     shown_mean, shown_t90 = np.isfinite(mean) & (mean > 0), np.isfinite(t90) & (t90 > 0)
     if not (shown_mean.any() or shown_t90.any()):
         raise NoData(
@@ -227,47 +220,23 @@ def time_vs_n(table: pd.DataFrame, mean_fit: Fit | None, path, where: str = "", 
     fig, ax = _figure(dpi=dpi)
     ax.set_xscale("log")
     ax.set_yscale("log")
-
-    mean_lo = table["mean_s_lo"].to_numpy(dtype=float)[shown_mean]
-    t90_lo = table["t90mean_s_lo"].to_numpy(dtype=float)[shown_t90]
-    floor = _LogFloor([mean[shown_mean], t90[shown_t90]], [mean_lo, t90_lo])
-    _errorbar(
-        ax,
-        n[shown_mean],
-        mean[shown_mean],
-        floor(mean_lo),
-        table["mean_s_hi"].to_numpy(dtype=float)[shown_mean],
-        fmt="o",
-        color="C0",
-        label="mean, 95% CI",
-    )
-    _errorbar(
-        ax,
-        n[shown_t90] * 1.04,
-        t90[shown_t90],
-        floor(t90_lo),
-        table["t90mean_s_hi"].to_numpy(dtype=float)[shown_t90],
-        fmt="s",
-        color="C2",
-        mfc="none",
-        label="t90mean (fastest 90%), 95% CI",
-    )
+    mean_lo, mean_hi, t90_lo, t90_hi = _columns(table, "mean_s_lo", "mean_s_hi", "t90mean_s_lo", "t90mean_s_hi")
+    floor = _LogFloor([mean[shown_mean], t90[shown_t90]], [mean_lo[shown_mean], t90_lo[shown_t90]])
+    m, s = shown_mean, shown_t90
+    _errorbar(ax, n[m], mean[m], floor(mean_lo[m]), mean_hi[m], fmt="o", color="C0", label="mean, 95% CI")
+    style = {"fmt": "s", "color": "C2", "mfc": "none", "label": "t90mean (fastest 90%), 95% CI"}
+    _errorbar(ax, n[s] * 1.04, t90[s], floor(t90_lo[s]), t90_hi[s], **style)
     floor.apply(ax)
     if left_out:
-        ax.plot(
-            [],
-            [],
-            " ",
-            label=f"not shown (time 0 or not finite): n = {', '.join(map(str, left_out[:8]))}"
-            + (", ..." if len(left_out) > 8 else ""),
-        )
+        shown = ", ".join(map(str, left_out[:8])) + (", ..." if len(left_out) > 8 else "")
+        ax.plot([], [], " ", label=f"not shown (time 0 or not finite): n = {shown}")
     grid = np.logspace(np.log10(n.min()), np.log10(n.max()), 100)
     if mean_fit is not None:
-        inside = (grid >= mean_fit.n_min) & (grid <= mean_fit.n_max)
+        inside = grid[(grid >= mean_fit.n_min) & (grid <= mean_fit.n_max)]
         few = f" ({mean_fit.points} points: too few)" if mean_fit.points < FEW_POINTS else ""
         ax.plot(
-            grid[inside],
-            [mean_fit.predict_s(v) for v in grid[inside]],
+            inside,
+            [mean_fit.predict_s(v) for v in inside],
             "-",
             color="C0",
             label=f"our fit of the mean, n = {mean_fit.n_min}..{mean_fit.n_max}: "
@@ -282,45 +251,45 @@ def time_vs_n(table: pd.DataFrame, mean_fit: Fit | None, path, where: str = "", 
             **PAPER_FIT_STYLE,
             label=f"paper's fit (MATLAB; fitted over n = {paper.FIT_N_MIN}..10^8): a = {paper.A}, b = {paper.B}",
         )
-    return _finish(
-        fig,
-        ax,
-        path,
-        "board size n",
-        "completion time per case (s)",
-        "Completion time vs n (fit: log10(1000 t) = a + b log10 n)",
-        grid=True,
-        dpi=dpi,
-    )
+    title = "Completion time vs n (fit: log10(1000 t) = a + b log10 n)"
+    return _finish(fig, ax, path, "board size n", "completion time per case (s)", title, grid=True, dpi=dpi)
+
+
+def _histogram(cases: pd.DataFrame, n: int, path, time: str, dpi: float, title: str, by_backtracks: bool) -> Path:
+    at_n, t, dropped = _positive_times(cases, n, time)
+    fig, ax = _figure(dpi=dpi)
+    edges, note = _log_bins(t)
+    note += dropped
+    if by_backtracks:
+        bt = at_n["backtracks"].to_numpy(dtype=np.int64)
+        groups = [(label, t[test(bt)]) for label, test in BACKTRACK_GROUPS]
+        ax.hist(
+            [g for _, g in groups],
+            bins=edges,
+            stacked=True,
+            label=[f"{label} backtracks ({g.size})" for label, g in groups],
+            color=[f"C{i}" for i in range(len(groups))],
+        )
+        ax.set_xscale("log")
+    else:
+        ax.hist(t, bins=edges, color="C0")
+        ax.set_xscale("log")
+        lo, hi = table_mod.mean_ci(t)
+        if np.isfinite(lo) and np.isfinite(hi):
+            label = f"mean's 95% CI {lo:.3g}..{hi:.3g} s"
+            ax.axvspan(lo if lo > 0 else edges[0], hi, color="C3", alpha=0.15, lw=0, label=label)
+        ax.axvline(t.mean(), color="C3", linestyle="-", label=f"mean {t.mean():.3g} s")
+        ax.axvline(np.median(t), color="C1", linestyle="--", label=f"median {np.median(t):.3g} s")
+        marks = [v for v in (lo, hi, t.mean(), np.median(t)) if np.isfinite(v) and v > 0]
+        ax.set_xlim(min([edges[0], *marks]), max([edges[-1], *marks]))  # the bins, and every mark
+    title = title.format(n=n, cases=t.size, note=note)
+    return _finish(fig, ax, path, "completion time per case (s, log scale)", "cases", title, dpi=dpi)
 
 
 def time_histogram(cases: pd.DataFrame, n: int, path, time: str = "wall_s", dpi: float = DPI) -> Path:
     """Histogram of the completion times at one n, log-spaced bins over the 0.5th to 99.5th
     percentile, the mean with its 95% interval (shaded) and the median ([Grigoryan]'s Figure 10)."""
-    at_n, t, dropped = _positive_times(cases, n, time)
-    fig, ax = _figure(dpi=dpi)
-    edges, note = _log_bins(t)
-    note += dropped
-    ax.hist(t, bins=edges, color="C0")
-    ax.set_xscale("log")
-    lo, hi = table_mod.mean_ci(t)
-    if np.isfinite(lo) and np.isfinite(hi):
-        ax.axvspan(
-            lo if lo > 0 else edges[0], hi, color="C3", alpha=0.15, lw=0, label=f"mean's 95% CI {lo:.3g}..{hi:.3g} s"
-        )
-    ax.axvline(t.mean(), color="C3", linestyle="-", label=f"mean {t.mean():.3g} s")
-    ax.axvline(np.median(t), color="C1", linestyle="--", label=f"median {np.median(t):.3g} s")
-    marks = [v for v in (lo, hi, t.mean(), np.median(t)) if np.isfinite(v) and v > 0]
-    ax.set_xlim(min([edges[0], *marks]), max([edges[-1], *marks]))  # the bins, and every mark
-    return _finish(
-        fig,
-        ax,
-        path,
-        "completion time per case (s, log scale)",
-        "cases",
-        f"Completion time at n = {n} ({len(t)} cases{note})",
-        dpi=dpi,
-    )
+    return _histogram(cases, n, path, time, dpi, "Completion time at n = {n} ({cases} cases{note})", False)
 
 
 def time_histogram_by_backtracks(
@@ -333,116 +302,49 @@ def time_histogram_by_backtracks(
         cases = cases[(cases["n"] != n) | ((cases["k"] >= k_range[0]) & (cases["k"] <= k_range[1]))]
         if not (cases["n"] == n).any():
             raise NoData(f"no cases at n = {n} with k in {k_range[0]}..{k_range[1]}")
-    at_n, t, dropped = _positive_times(cases, n, time)
-    bt = at_n["backtracks"].to_numpy(dtype=np.int64)
-    groups = [(label, t[test(bt)]) for label, test in BACKTRACK_GROUPS]
-    fig, ax = _figure(dpi=dpi)
-    edges, note = _log_bins(t)
-    note += dropped
-    ax.hist(
-        [g for _, g in groups],
-        bins=edges,
-        stacked=True,
-        label=[f"{label} backtracks ({g.size})" for label, g in groups],
-        color=[f"C{i}" for i in range(len(groups))],
-    )
-    ax.set_xscale("log")
     which = f", k = {k_range[0]}..{k_range[1]}" if k_range else ", all k"
-    return _finish(
-        fig,
-        ax,
-        path,
-        "completion time per case (s, log scale)",
-        "cases",
-        f"Completion time by backtrack count at n = {n}{which}\n({t.size} cases{note})",
-        dpi=dpi,
-    )
+    title = f"Completion time by backtrack count at n = {{n}}{which}\n({{cases}} cases{{note}})"
+    return _histogram(cases, n, path, time, dpi, title, True)
 
 
 def no_backtrack_share(table: pd.DataFrame, path, dpi: float = DPI) -> Path:
     """Share of cases solved without any backtrack vs n with its exact (Clopper-Pearson) 95%
-    interval, and the paper's statements, each in its own style: above 35% for n = 7..10^5,
-    above 50% for n = 320..22500, 60.50% at n = 1000 and 61.92% at n = 5000 ([Grigoryan]'s Figure 9)."""
+    interval, and the paper's statements, each in its own style ([Grigoryan]'s Figure 9)."""
     fig, ax = _figure(dpi=dpi)
     ax.set_xscale("log")
-    _errorbar(
-        ax,
-        table["n"],
-        100 * table["bt0"],
-        100 * table["bt0_lo"],
-        100 * table["bt0_hi"],
-        fmt="o-",
-        color="C0",
-        label="ours, 95% interval (Clopper-Pearson)",
-    )
+    style = {"fmt": "o-", "color": "C0", "label": "ours, 95% interval (Clopper-Pearson)"}
+    _errorbar(ax, table["n"], *_columns(table, "bt0", "bt0_lo", "bt0_hi", scale=100), **style)
     for (lo, hi, floor), style in zip(paper.NO_BACKTRACK_FLOORS, PAPER_STYLES):
         span = _within(lo, hi, table["n"])
         if span:
-            ax.hlines(
-                100 * floor,
-                *span,
-                colors=style["color"],
-                linestyles=style["linestyle"],
-                linewidth=style["linewidth"],
-                label=f"paper: > {100 * floor:.0f}% for n = {lo}..{hi}",
-            )
+            ax.hlines(100 * floor, *span, **style, label=f"paper: > {100 * floor:.0f}% for n = {lo}..{hi}")
     pn = sorted(paper.BACKTRACK_SHARES)
-    ax.plot(
-        pn,
-        [100 * paper.BACKTRACK_SHARES[v]["bt0"] for v in pn],
-        **PAPER_POINT_STYLE,
-        label="paper: n = " + ", ".join(map(str, pn)),
-    )
+    shares = [100 * paper.BACKTRACK_SHARES[v]["bt0"] for v in pn]
+    ax.plot(pn, shares, **PAPER_POINT_STYLE, label="paper: n = " + ", ".join(map(str, pn)))
     ax.set_ylim(0, 102)  # a share of 100% stays visible
-    return _finish(
-        fig,
-        ax,
-        path,
-        "board size n",
-        "cases without backtracking (%)",
-        "Share of cases solved without backtracking",
-        grid=True,
-        dpi=dpi,
-    )
+    title = "Share of cases solved without backtracking"
+    return _finish(fig, ax, path, "board size n", "cases without backtracking (%)", title, grid=True, dpi=dpi)
 
 
 def false_negative_share(table: pd.DataFrame, path, dpi: float = DPI) -> Path:
-    """False negative share vs n (log-log) with its exact 95% interval, and the paper's bounds
-    (below 1e-4 for n < 100, 1e-5 for 100 <= n < 800, none seen for n >= 800), each bound in
-    its own style. Where none was seen the interval's upper end (about 3.7 / cases) is drawn as
-    a downward triangle."""
+    """False negative share vs n (log-log) with its exact 95% interval, and the paper's bounds,
+    each in its own style. Where none was seen the interval's upper end (about 3.7 / cases) is
+    drawn as a downward triangle."""
     fig, ax = _figure(dpi=dpi)
-    n = table["n"].to_numpy(dtype=float)
-    count = table["false_negatives"].to_numpy(dtype=float)
-    m = table["cases"].to_numpy(dtype=float)
+    n, count, m = _columns(table, "n", "false_negatives", "cases")
     share = count / m
     lo, hi = table_mod.clopper_pearson(count, m)
     seen = count > 0
     if seen.any():
-        ax.errorbar(
-            n[seen],
-            share[seen],
-            yerr=[share[seen] - lo[seen], hi[seen] - share[seen]],
-            fmt="o",
-            color="C0",
-            capsize=3,
-            label="ours: share, 95% interval",
-        )
+        style = {"fmt": "o", "color": "C0", "capsize": 3, "label": "ours: share, 95% interval"}
+        ax.errorbar(n[seen], share[seen], yerr=[share[seen] - lo[seen], hi[seen] - share[seen]], **style)
     if (~seen).any():
         ax.plot(n[~seen], hi[~seen], "v", color="C0", mfc="none", label="ours: none seen, 95% upper bound")
     _bounds(ax, n)
     ax.set_xscale("log")
     ax.set_yscale("log")
-    return _finish(
-        fig,
-        ax,
-        path,
-        "board size n",
-        "false negative share (of cases)",
-        "False negatives: completable compositions not solved",
-        grid=True,
-        dpi=dpi,
-    )
+    title = "False negatives: completable compositions not solved"
+    return _finish(fig, ax, path, "board size n", "false negative share (of cases)", title, grid=True, dpi=dpi)
 
 
 def _bounds(ax, n) -> None:
@@ -450,19 +352,7 @@ def _bounds(ax, n) -> None:
     for (lo_n, hi_n, bound), style in zip(paper.FALSE_NEGATIVE_BOUNDS, PAPER_STYLES):
         span = _within(lo_n, hi_n - 1, n)
         if span:
-            ax.hlines(
-                bound,
-                *span,
-                colors=style["color"],
-                linestyles=style["linestyle"],
-                linewidth=style["linewidth"],
-                label=f"paper: < {bound:g} for n = {lo_n}..{hi_n - 1}",
-            )
-
-
-#: Bin widths of the first-pass histogram, in queens (whole numbers, so no bin holds more
-#: possible counts than another).
-_NICE_QUEENS = [1, 2, 5, 10, 20, 50, 100, 200, 500, 1000, 2000, 5000, 10000, 20000, 50000]
+            ax.hlines(bound, *span, **style, label=f"paper: < {bound:g} for n = {lo_n}..{hi_n - 1}")
 
 
 def first_pass_bins(first_pass: np.ndarray, n: int) -> tuple[np.ndarray, int]:
@@ -483,29 +373,21 @@ def _pct(x: float) -> str:
 
 
 def randset_histogram(runs: list, path, dpi: float = DPI) -> Path:
-    """randSet & randSet on the empty board, one PNG with two panels, for each run
-    (analysis.randset.RandsetRun):
-
-    top: the first-pass histogram, share of the trials vs the share of the n queens that the
-    first pass places ([Grigoryan]: about 60%; 0.605701 at n = 10, 60.05% at n = 100, marked where
-    an n matches), from the per-trial CSV; runs without it are named as unavailable;
-    bottom: the dead-end histogram, share of the trials vs the share k / n of the queens
-    standing when repeated passes reach a dead end ([Grigoryan]'s Figure 2, drawn there for n = 100).
-    """
+    """randSet & randSet on the empty board, two panels, a line per run (analysis.randset):
+    top, the first-pass histogram (the share of the n queens the first pass places; the paper's
+    value where an n matches), from the per-trial CSV; bottom, the dead-end histogram (the share
+    k / n standing when repeated passes reach a dead end: [Grigoryan]'s Figure 2)."""
     if not runs:
         raise NoData("no randSet & randSet run to draw")
-    fig = Figure(figsize=TALL_IN, dpi=dpi, layout="constrained")
-    FigureCanvasAgg(fig)
-    top, bottom = fig.subplots(2, 1)
+    fig, (top, bottom) = _figure(TALL_IN, dpi, panels=2)
     with_trials = [(i, r) for i, r in enumerate(runs) if r.per_trial is not None]
-    without = [r.n for r in runs if r.per_trial is None]
+    without = ", ".join(str(r.n) for r in runs if r.per_trial is None)
     peak = 0.0
     for i, run in with_trials:
         counts = run.per_trial["first_pass"].to_numpy(dtype=float)
         edges, width = first_pass_bins(counts, run.n)
         hist, _ = np.histogram(counts, bins=edges)
-        se = run.first_pass_se
-        spread = f" \u00b1 {_pct(se)}" if se is not None else ""
+        spread = f" \u00b1 {_pct(run.first_pass_se)}" if run.first_pass_se is not None else ""
         top.stairs(
             100 * hist / run.trials,
             100 * edges / run.n,
@@ -516,34 +398,24 @@ def randset_histogram(runs: list, path, dpi: float = DPI) -> Path:
         peak = max(peak, 100 * hist.max() / run.trials)
     matched = [(i, r) for i, r in with_trials if r.n in paper.RANDSET_FIRST_PASS]
     for i, run in matched:
-        top.axvline(
-            100 * paper.RANDSET_FIRST_PASS[run.n],
-            color=f"C{i}",
-            linestyle=":",
-            label=f"paper, n = {run.n}: {100 * paper.RANDSET_FIRST_PASS[run.n]:.2f}%",
-        )
+        theirs = 100 * paper.RANDSET_FIRST_PASS[run.n]
+        top.axvline(theirs, color=f"C{i}", linestyle=":", label=f"paper, n = {run.n}: {theirs:.2f}%")
     if with_trials and not matched:
         top.axvline(60, color="C3", linestyle=":", label="paper: about 60% (60.05% at n = 100)")
     if with_trials:
         if without:
-            top.plot([], [], " ", label=f"n = {', '.join(map(str, without))}: no per-trial data")
-        sizes = sorted({r.trials for _, r in with_trials})
-        top.set_title(
-            f"randSet & randSet on the empty board: first pass, mean \u00b1 SE "
-            f"({'/'.join(map(str, sizes))} trials per n)",
-            fontsize=9,
-        )
+            top.plot([], [], " ", label=f"n = {without}: no per-trial data")
+        sizes = "/".join(map(str, sorted({r.trials for _, r in with_trials})))
         top.set_ylim(0, 1.1 * peak)
-        top.set_xlabel("queens placed by the first pass (% of n)", fontsize=8)
-        top.set_ylabel("trials (% per bin)", fontsize=8)
-        top.grid(True, alpha=0.3)
+        title = f"randSet & randSet on the empty board: first pass, mean \u00b1 SE ({sizes} trials per n)"
+        _label(top, "queens placed by the first pass (% of n)", "trials (% per bin)", title, 8, 9, grid=True)
         legend_below(top, fontsize=7, ncol=1)
     else:
         top.set_axis_off()
         top.text(
             0.5,
             0.5,
-            f"First-pass histogram unavailable: the CSV(s) for n = {', '.join(map(str, without))}"
+            f"First-pass histogram unavailable: the CSV(s) for n = {without}"
             "\nhold only the dead-end histogram (nqc randset --csv). Give the per-trial CSV\n"
             "of nqc randset --trials-csv, or --nqc BIN to run it.",
             ha="center",
@@ -553,18 +425,11 @@ def randset_histogram(runs: list, path, dpi: float = DPI) -> Path:
         )
         top.set_title("randSet & randSet on the empty board: first pass", fontsize=9)
     for i, run in enumerate(runs):
-        x = 100 * run.histogram["k"].to_numpy(dtype=float) / run.n
-        bottom.step(
-            x,
-            100 * run.histogram["share"].to_numpy(dtype=float),
-            where="mid",
-            color=f"C{i}",
-            label=f"n = {run.n}: mean {100 * run.mean_dead_end_share:.2f}% ({run.trials} trials)",
-        )
-    bottom.set_xlabel("queens standing at the dead end, k (% of n)", fontsize=8)
-    bottom.set_ylabel("trials (% per k)", fontsize=8)
-    bottom.set_title("randSet & randSet: repeated passes until a dead end", fontsize=9)
-    bottom.grid(True, alpha=0.3)
+        label = f"n = {run.n}: mean {100 * run.mean_dead_end_share:.2f}% ({run.trials} trials)"
+        k, share = _columns(run.histogram, "k", "share")
+        bottom.step(100 * k / run.n, 100 * share, where="mid", color=f"C{i}", label=label)
+    title = "randSet & randSet: repeated passes until a dead end"
+    _label(bottom, "queens standing at the dead end, k (% of n)", "trials (% per k)", title, 8, 9, grid=True)
     bottom.set_ylim(0, 1.1 * 100 * max(float(r.histogram["share"].max()) for r in runs))
     legend_below(bottom, fontsize=7, ncol=1)
     for ax in (top, bottom):
@@ -572,13 +437,19 @@ def randset_histogram(runs: list, path, dpi: float = DPI) -> Path:
     return _save(fig, path, dpi)
 
 
-def _comparison_groups(comp: pd.DataFrame) -> list[tuple[int, str, pd.DataFrame]]:
-    """(index, label, rows) for each group of a comparison (analysis.compare), in order."""
+def _comparison_panels(comp: pd.DataFrame, dpi: float):
+    """The figure of two panels of a comparison (analysis.compare), and (index, label, rows,
+    style) for each group, in order."""
     from analysis.compare import label_of
 
     keys = comp.attrs["keys"]
     labels = [label_of(r, keys) for _, r in comp.iterrows()]
-    return [(i, g, comp[[lab == g for lab in labels]]) for i, g in enumerate(comp.attrs["groups"])]
+    fig, (top, bottom) = _figure(TALL_IN, dpi, panels=2, sharex=True)
+    groups = []
+    for i, g in enumerate(comp.attrs["groups"]):
+        style = {"color": f"C{i % 10}", "marker": MARKERS[i % len(MARKERS)], "linestyle": "-", "markersize": 5}
+        groups.append((i, g, comp[[lab == g for lab in labels]], style))
+    return fig, top, bottom, groups
 
 
 def _dodge(n: np.ndarray, i: int, count: int) -> np.ndarray:
@@ -586,110 +457,67 @@ def _dodge(n: np.ndarray, i: int, count: int) -> np.ndarray:
     return n * 10 ** (0.02 * (i - (count - 1) / 2))
 
 
+def _finish_panels(fig, top, bottom, path, dpi, titles, ylabels, bottom_legend: float = 8) -> Path:
+    """Log n axes with grids, labels and titles, legends below each panel; then _save."""
+    for ax, ylabel, title in zip((top, bottom), ylabels, titles):
+        ax.set_xscale("log")
+        _label(ax, "board size n" if ax is bottom else None, ylabel, title, 9, grid="both")
+        ax.tick_params(labelsize=8)
+    top.tick_params(labelbottom=True)
+    legend_below(top, fontsize=8)
+    legend_below(bottom, fontsize=bottom_legend)
+    return _save(fig, path, dpi)
+
+
 def compare_time(comp: pd.DataFrame, path, dpi: float = DPI) -> Path:
-    """Two panels from a comparison (analysis.compare.comparison), one line per group (run):
-    top, the mean completion time per case vs n with its 95% interval (log-log); bottom, the
-    mean time as a multiple of the baseline's with its 95% interval (log), 1 dotted."""
-    groups = _comparison_groups(comp)
+    """Two panels from a comparison, one line per group: top, the mean completion time per case
+    vs n with its 95% interval (log-log); bottom, the mean time as a multiple of the baseline's
+    with its 95% interval (log), 1 dotted."""
+    fig, top, bottom, groups = _comparison_panels(comp, dpi)
     base = comp.attrs["baseline"]
-    fig = Figure(figsize=TALL_IN, dpi=dpi, layout="constrained")
-    FigureCanvasAgg(fig)
-    top, bottom = fig.subplots(2, 1, sharex=True)
     drawn = False
-    floor = _LogFloor([rows["mean_s"] for _, _, rows in groups], [rows["mean_s_lo"] for _, _, rows in groups])
-    for i, label, rows in groups:
-        n = rows["n"].to_numpy(dtype=float)
-        mean = rows["mean_s"].to_numpy(dtype=float)
+    floor = _LogFloor([rows["mean_s"] for _, _, rows, _ in groups], [rows["mean_s_lo"] for _, _, rows, _ in groups])
+    for i, label, rows, style in groups:
+        n, mean, lo, hi = _columns(rows, "n", "mean_s", "mean_s_lo", "mean_s_hi")
         keep = np.isfinite(mean) & (mean > 0)
         if not keep.any():
             continue
         drawn = True
-        lo = rows["mean_s_lo"].to_numpy(dtype=float)
-        style = {"color": f"C{i % 10}", "marker": MARKERS[i % len(MARKERS)], "linestyle": "-", "markersize": 5}
+        x = _dodge(n[keep], i, len(groups))
         _errorbar(
-            top,
-            _dodge(n[keep], i, len(groups)),
-            mean[keep],
-            floor(lo[keep]),
-            rows["mean_s_hi"].to_numpy(dtype=float)[keep],
-            label=f"{label} ({int(rows['cases'].sum())} cases)",
-            **style,
+            top, x, mean[keep], floor(lo[keep]), hi[keep], label=f"{label} ({int(rows['cases'].sum())} cases)", **style
         )
         if label != base:
-            ratio = rows["ratio"].to_numpy(dtype=float)
+            ratio, lo, hi = _columns(rows, "ratio", "ratio_lo", "ratio_hi")
             ok = np.isfinite(ratio) & (ratio > 0)
             if ok.any():
-                _errorbar(
-                    bottom,
-                    _dodge(n[ok], i, len(groups)),
-                    ratio[ok],
-                    rows["ratio_lo"].to_numpy(dtype=float)[ok],
-                    rows["ratio_hi"].to_numpy(dtype=float)[ok],
-                    label=f"{label} / {base}",
-                    **style,
-                )
+                x = _dodge(n[ok], i, len(groups))
+                _errorbar(bottom, x, ratio[ok], lo[ok], hi[ok], label=f"{label} / {base}", **style)
     if not drawn:
         raise NoData("no group has a mean time a log axis can show (all 0, negative or not finite)")
     floor.apply(top)
     bottom.axhline(1.0, color="0.3", linestyle=":", linewidth=1.2, label=f"{base} (baseline) = 1")
-    for ax in (top, bottom):
-        ax.set_xscale("log")
-        ax.set_yscale("log")
-        ax.grid(True, which="both", alpha=0.3)
-        ax.tick_params(labelsize=8)
-    top.set_ylabel("mean completion time per case (s)", fontsize=9)
-    top.set_title("Mean completion time per case, 95% CI", fontsize=10)
-    bottom.set_ylabel(f"mean time / {base}'s", fontsize=9)
-    bottom.set_xlabel("board size n", fontsize=9)
-    bottom.set_title(f"Ratio of mean times to {base}, 95% CI (below 1: faster)", fontsize=10)
-    top.tick_params(labelbottom=True)
-    legend_below(top, fontsize=8)
-    legend_below(bottom, fontsize=8)
-    return _save(fig, path, dpi)
+    top.set_yscale("log")
+    bottom.set_yscale("log")
+    titles = ["Mean completion time per case, 95% CI", f"Ratio of mean times to {base}, 95% CI (below 1: faster)"]
+    ylabels = ["mean completion time per case (s)", f"mean time / {base}'s"]
+    return _finish_panels(fig, top, bottom, path, dpi, titles, ylabels)
 
 
 def compare_shares(comp: pd.DataFrame, path, dpi: float = DPI) -> Path:
-    """Two panels from a comparison, one line per group, exact (Clopper-Pearson) 95% intervals:
-    top, the share of cases without backtracking vs n (each engine counts its own backtracks);
-    bottom, the false negative share vs n (log), none seen drawn at its interval's upper end
-    (open triangle), with the paper's bounds in their own styles."""
-    groups = _comparison_groups(comp)
-    fig = Figure(figsize=TALL_IN, dpi=dpi, layout="constrained")
-    FigureCanvasAgg(fig)
-    top, bottom = fig.subplots(2, 1, sharex=True)
-    for i, label, rows in groups:
+    """Two panels from a comparison, one line per group, exact 95% intervals: top, the share
+    of cases without backtracking vs n; bottom, the false negative share vs n (log), none seen
+    drawn at its interval's upper end (open triangle), with the paper's bounds."""
+    fig, top, bottom, groups = _comparison_panels(comp, dpi)
+    for i, label, rows, style in groups:
         n = _dodge(rows["n"].to_numpy(dtype=float), i, len(groups))
-        color, marker = f"C{i % 10}", MARKERS[i % len(MARKERS)]
-        _errorbar(
-            top,
-            n,
-            100 * rows["bt0"],
-            100 * rows["bt0_lo"],
-            100 * rows["bt0_hi"],
-            color=color,
-            marker=marker,
-            linestyle="-",
-            markersize=5,
-            label=label,
-        )
-        share = rows["false_negative_share"].to_numpy(dtype=float)
-        lo, hi = rows["false_negative_share_lo"].to_numpy(dtype=float), rows["false_negative_share_hi"].to_numpy(
-            dtype=float
-        )
+        _errorbar(top, n, *_columns(rows, "bt0", "bt0_lo", "bt0_hi", scale=100), **style, label=label)
+        names = ["false_negative_share", "false_negative_share_lo", "false_negative_share_hi"]
+        share, lo, hi = _columns(rows, *names)
         seen = rows["false_negatives"].to_numpy() > 0
+        style = {**style, "linestyle": "none"}
         if seen.any():
-            _errorbar(
-                bottom,
-                n[seen],
-                share[seen],
-                lo[seen],
-                hi[seen],
-                color=color,
-                marker=marker,
-                linestyle="none",
-                markersize=5,
-                label=f"{label}: share, 95% interval",
-            )
+            _errorbar(bottom, n[seen], share[seen], lo[seen], hi[seen], **style, label=f"{label}: share, 95% interval")
         if (~seen).any():
             bottom.plot(
                 n[~seen],
@@ -697,22 +525,15 @@ def compare_shares(comp: pd.DataFrame, path, dpi: float = DPI) -> Path:
                 linestyle="none",
                 marker="v",
                 mfc="none",
-                color=color,
+                color=style["color"],
                 label=f"{label}: none seen, 95% upper bound",
             )
     _bounds(bottom, comp["n"])
     top.set_ylim(0, 102)  # a share of 100% stays visible
-    for ax in (top, bottom):
-        ax.set_xscale("log")
-        ax.grid(True, which="both", alpha=0.3)
-        ax.tick_params(labelsize=8)
     bottom.set_yscale("log")
-    top.set_ylabel("cases without backtracking (%)", fontsize=9)
-    top.set_title("Share of cases solved without backtracking, 95% CI", fontsize=10)
-    bottom.set_ylabel("false negative share", fontsize=9)
-    bottom.set_xlabel("board size n", fontsize=9)
-    bottom.set_title("False negatives: completable compositions not solved, 95% CI", fontsize=10)
-    top.tick_params(labelbottom=True)
-    legend_below(top, fontsize=8)
-    legend_below(bottom, fontsize=7)
-    return _save(fig, path, dpi)
+    titles = [
+        "Share of cases solved without backtracking, 95% CI",
+        "False negatives: completable compositions not solved, 95% CI",
+    ]
+    ylabels = ["cases without backtracking (%)", "false negative share"]
+    return _finish_panels(fig, top, bottom, path, dpi, titles, ylabels, bottom_legend=7)

@@ -1,19 +1,7 @@
-"""[Grigoryan]'s time regression: least squares of log10(1000 t) on log10(n).
-
-For each board size n in the chosen range, t is a per-n summary time in seconds (the mean
-by default, also t90mean), and the fit is
-
-    log10(1000 t) = a + b log10(n)          ([Grigoryan]: a = -0.628927, b = 0.781568, R = 0.9998,
-                                             n = 50 ... 10^8, MATLAB on one desktop)
-
-by ordinary least squares (statsmodels OLS), with 95% confidence intervals of a and b
-(t distribution, n_points - 2 degrees of freedom), R^2, R = sign(b) sqrt(R^2) (the Pearson
-correlation of the two logs) and the residuals (observed - fitted, in log10 units).
-The same is fitted for the time per placed queen, t / (n - k) seconds per queen (n - k: the
-free rows the engine filled), averaged per n over cases with n > k.
-
-A fit over fewer than FEW_POINTS board sizes carries a warning (:attr:`Fit.warning`): its slope
-and intervals rest on too few points to say much (two points give no interval at all).
+"""[Grigoryan]'s time regression: least squares (statsmodels OLS) of log10(1000 t) on log10(n),
+t a per-n time in seconds (mean, t90mean; also per placed queen, t / (n - k)), with 95%
+intervals of a and b (t distribution, points - 2 degrees of freedom), R^2, R = sign(b) sqrt(R^2)
+and the residuals. A fit over fewer than FEW_POINTS board sizes carries a warning.
 """
 
 from __future__ import annotations
@@ -85,11 +73,8 @@ class Fit:
 
 
 def fit_loglog(n, t, quantity: str = "mean_s", label: str | None = None) -> Fit:
-    """Least squares of log10(1000 t) on log10(n) over the given points (t in seconds).
-
-    Raises AnalysisError when fewer than two distinct n are given or a time is not positive.
-    With exactly two points the fit is exact and the confidence intervals are NaN.
-    """
+    """Least squares of log10(1000 t) on log10(n) (t in seconds); with two points the fit is exact
+    and the intervals NaN. AnalysisError with fewer than two distinct n or a time not positive."""
     n = np.asarray(n, dtype=float)
     t = np.asarray(t, dtype=float)
     label = label or QUANTITIES.get(quantity, quantity)

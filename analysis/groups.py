@@ -1,19 +1,10 @@
 """Groups of cases: runs (config and engine) by default, or any column asked for (``--by``).
 
-A *run* is the cases of one config (``config_hash``) and one engine: results of two engines on
-one config, or of two configs, are two runs and are never pooled into one table row. Its label
-is the shortest of engine, experiment name, "experiment / engine" and that with the config
-hash that tells the runs of the data apart (``grigoryan`` and ``auto`` for one config run with
-two engines). Runs are ordered as the paths were given: the first is the baseline of
-comparisons (analysis.compare) unless another is named.
-
-``--by COLUMN`` groups by a column of the cases instead (any member of ``cases``, the columns
-analysis.load adds, ``run``, or ``k/n``, the share of the board's rows given); several ``--by``
-combine. A numeric column with many values is grouped in bins: ``--by k:4`` four bins of
-about equal counts (quantiles), ``--by k:1,10,100`` the bins [1, 10), [10, 100) and the open
-ones below and above; integer bins are labelled as ranges (``1..9``). Groups of a ``--by``
-that pools several engines raise a warning: add ``--by run`` (or ``--by engine``) to keep them
-apart.
+A run's label is the shortest of engine, experiment name, "experiment / engine" and that with
+the config hash that tells the runs apart; runs are ordered as the paths were given (the first
+is the baseline of comparisons). ``--by COLUMN`` groups by a column (``run``, ``k/n``, or any
+column of the cases); a numeric one with many values in bins (``k:4`` quantiles, ``k:1,10,100``
+edges). A group that pools several engines raises a warning.
 """
 
 from __future__ import annotations
@@ -66,11 +57,9 @@ BINS_MIN, BINS_MAX = 2, 100
 
 
 def parse_by(text: str) -> By:
-    """``COLUMN``, ``COLUMN:B`` (B quantile bins, BINS_MIN..BINS_MAX: a single integer, signed
-    or not, is always B) or ``COLUMN:E1,E2,...`` (bin edges, decimal numbers as nqc writes
-    them, finite and strictly ascending; a single edge has a decimal point or exponent:
-    ``k/n:0.5``, ``k:10.0``); the column is checked against the data later
-    (:func:`group_frame`). Raises AnalysisError "--by TEXT: ..." naming what was expected."""
+    """``COLUMN``, ``COLUMN:B`` (B quantile bins; a lone integer is always B) or
+    ``COLUMN:E1,E2,...`` (ascending finite edges; a lone edge has a decimal point: ``k:10.0``).
+    An AnalysisError "--by TEXT: ..." naming what was expected."""
     column, sep, spec = text.partition(":")
     column = column.strip()
     if not column:
@@ -262,10 +251,17 @@ def per_group(cases: pd.DataFrame, by, make, warn: bool = True) -> pd.DataFrame:
     columns first. With one group and the default `by`: ``make(cases)`` alone (no column)."""
     if not by or (tuple(by) == DEFAULT and count(cases, by) == 1):
         return make(cases)
-    frames = []
-    for labels, part in split(cases, by, warn):
-        frame = make(part)
-        for i, (name, value) in enumerate(labels.items()):
-            frame.insert(i, name, value)
-        frames.append(frame)
+    frames = [labelled(make(part), labels) for labels, part in split(cases, by, warn)]
     return pd.concat(frames, ignore_index=True) if frames else pd.DataFrame(columns=columns(by))
+
+
+def labelled(frame: pd.DataFrame, labels: dict) -> pd.DataFrame:
+    """`frame` with a column per group label (name -> value) first; `frame` is changed."""
+    for i, (name, value) in enumerate(labels.items()):
+        frame.insert(i, name, value)
+    return frame
+
+
+def label_columns(frame: pd.DataFrame, first: str = "n") -> list[str]:
+    """The group columns of a per-group table: those before its column `first`."""
+    return list(frame.columns[: list(frame.columns).index(first)])

@@ -1,20 +1,7 @@
 """Instance runs (a config's ``instances``: composition files and CSPLib prob079 .param files):
-what each file and each ``diags`` gave.
-
-An instance's outcome is a result: ``solved`` (a completion, checked), ``infeasible`` (proved to
-have none) or ``gave_up`` (stopped by a limit, or an incomplete engine such as ``grigoryan`` or
-``minconflicts`` found none). The tables count the outcomes and give the times of each verdict,
-per group (analysis.groups: per run by default):
-
-- :func:`by_diags`: per n and diags (the excluded diagonals a .param case used; composition
-  files have none): files, cases, solved / infeasible / gave up, and the mean, median and
-  maximum time of the solved cases and of the infeasibility proofs, the mean time of the cases
-  that gave up;
-- :func:`by_file`: per file and diags: its n and k, its outcome(s) and time.
-- :func:`disagreements`: instances that one group solved and another proved infeasible (one of
-  the engines is wrong: rerun the case with ``nqc rerun``).
-
-Which rows are instance rows, and where the file and diags are stored, is analysis.load's.
+the outcomes (solved, infeasible, gave up) and times of each verdict, per group and diags
+(:func:`by_diags`) or per file (:func:`by_file`), and the instances one group solved and
+another proved infeasible (:func:`disagreements`: one engine is wrong).
 """
 
 from __future__ import annotations
@@ -24,24 +11,15 @@ import os
 import numpy as np
 import pandas as pd
 
-from analysis import groups
+from analysis import groups, output
 from analysis.load import DIAGS, INSTANCE, instance_cases
 
 OUTCOMES = ("solved", "infeasible", "gave_up")
+#: The statistics of the times of each verdict in :func:`by_diags`.
+VERDICT_TIMES = {"solved": ("mean", "median", "max"), "infeasible": ("mean", "median", "max"), "gave_up": ("mean",)}
 #: Columns of :func:`by_diags` after the group columns.
-BY_DIAGS_COLUMNS = [
-    "n",
-    DIAGS,
-    "files",
-    "cases",
-    *OUTCOMES,
-    "solved_mean_s",
-    "solved_median_s",
-    "solved_max_s",
-    "infeasible_mean_s",
-    "infeasible_median_s",
-    "infeasible_max_s",
-    "gave_up_mean_s",
+BY_DIAGS_COLUMNS = ["n", DIAGS, "files", "cases", *OUTCOMES] + [
+    f"{o}_{stat}_s" for o, stats in VERDICT_TIMES.items() for stat in stats
 ]
 #: Columns of :func:`by_file` after the group columns.
 BY_FILE_COLUMNS = [INSTANCE, DIAGS, "n", "k", "cases", *OUTCOMES, "outcome", "mean_s", "nodes"]
@@ -49,94 +27,76 @@ BY_FILE_COLUMNS = [INSTANCE, DIAGS, "n", "k", "cases", *OUTCOMES, "outcome", "me
 NO_DIAGS = "-"
 #: At most this many files are listed in Markdown (the CSV has them all).
 MAX_LISTED_FILES = 50
+_STATS = {"mean": np.mean, "median": np.median, "max": np.max}
 
 
-def only(cases: pd.DataFrame) -> pd.DataFrame:
-    """The rows of instance runs among `cases`."""
-    return cases[instance_cases(cases).to_numpy()]
+def _instance_rows(cases: pd.DataFrame, by, per_group, columns) -> pd.DataFrame:
+    """``per_group(cases of one group)`` over the instance rows of `cases`, stacked with the
+    group columns first (empty with `columns` when there are none); diags as Int64."""
+    inst = cases[instance_cases(cases).to_numpy()]
+    if inst.empty:
+        return pd.DataFrame(columns=columns)
 
+    def one(part: pd.DataFrame) -> pd.DataFrame:
+        out = pd.DataFrame(per_group(part), columns=columns)
+        out[DIAGS] = out[DIAGS].astype("Int64")
+        return out
 
-def _stats(t: np.ndarray) -> tuple[float, float, float]:
-    if t.size == 0:
-        return float("nan"), float("nan"), float("nan")
-    return float(t.mean()), float(np.median(t)), float(t.max())
-
-
-def _by_diags_one(cases: pd.DataFrame, time: str) -> pd.DataFrame:
-    rows = []
-    for (n, diags), part in cases.groupby(["n", DIAGS], sort=True, dropna=False):
-        outcome = part["outcome"].astype(str).to_numpy()
-        t = part[time].to_numpy(dtype=float)
-        solved, infeasible = _stats(t[outcome == "solved"]), _stats(t[outcome == "infeasible"])
-        gave_up = t[outcome == "gave_up"]
-        rows.append(
-            {
-                "n": int(n),
-                DIAGS: diags,
-                "files": int(part[INSTANCE].nunique()),
-                "cases": len(part),
-                **{o: int(np.sum(outcome == o)) for o in OUTCOMES},
-                "solved_mean_s": solved[0],
-                "solved_median_s": solved[1],
-                "solved_max_s": solved[2],
-                "infeasible_mean_s": infeasible[0],
-                "infeasible_median_s": infeasible[1],
-                "infeasible_max_s": infeasible[2],
-                "gave_up_mean_s": float(gave_up.mean()) if gave_up.size else float("nan"),
-            }
-        )
-    out = pd.DataFrame(rows, columns=BY_DIAGS_COLUMNS)
-    out[DIAGS] = out[DIAGS].astype("Int64")
-    return out
+    return groups.per_group(inst, by, one)
 
 
 def by_diags(cases: pd.DataFrame, by=groups.DEFAULT, time: str = "wall_s") -> pd.DataFrame:
-    """Outcome counts and verdict times per group, n and diags, over the instance rows of
-    `cases` (empty when there are none)."""
-    inst = only(cases)
-    if inst.empty:
-        return pd.DataFrame(columns=BY_DIAGS_COLUMNS)
-    return groups.per_group(inst, by, lambda part: _by_diags_one(part, time))
+    """Per group, n and diags over the instance rows of `cases`: files, cases, the outcome
+    counts and the times of each verdict (seconds; empty when there are no instance rows)."""
 
+    def rows(cases: pd.DataFrame) -> list[dict]:
+        out = []
+        for (n, diags), part in cases.groupby(["n", DIAGS], sort=True, dropna=False):
+            outcome = part["outcome"].astype(str).to_numpy()
+            t = part[time].to_numpy(dtype=float)
+            row = {"n": int(n), DIAGS: diags, "files": int(part[INSTANCE].nunique()), "cases": len(part)}
+            row |= {o: int(np.sum(outcome == o)) for o in OUTCOMES}
+            for o, stats in VERDICT_TIMES.items():
+                mine = t[outcome == o]
+                row |= {f"{o}_{s}_s": float(_STATS[s](mine)) if mine.size else float("nan") for s in stats}
+            out.append(row)
+        return out
 
-def _by_file_one(cases: pd.DataFrame, time: str) -> pd.DataFrame:
-    rows = []
-    for (path, diags), part in cases.groupby([INSTANCE, DIAGS], sort=True, dropna=False):
-        outcome = part["outcome"].astype(str)
-        counts = {o: int((outcome == o).sum()) for o in OUTCOMES}
-        distinct = sorted(set(outcome))
-        rows.append(
-            {
-                INSTANCE: path,
-                DIAGS: diags,
-                "n": int(part["n"].iloc[0]),
-                "k": int(part["k"].iloc[0]),
-                "cases": len(part),
-                **counts,
-                "outcome": distinct[0] if len(distinct) == 1 else "mixed",
-                "mean_s": float(part[time].mean()),
-                "nodes": float(part["nodes"].mean()) if "nodes" in part else float("nan"),
-            }
-        )
-    out = pd.DataFrame(rows, columns=BY_FILE_COLUMNS)
-    out[DIAGS] = out[DIAGS].astype("Int64")
-    return out
+    return _instance_rows(cases, by, rows, BY_DIAGS_COLUMNS)
 
 
 def by_file(cases: pd.DataFrame, by=groups.DEFAULT, time: str = "wall_s") -> pd.DataFrame:
     """Per group, instance file and diags: n, k (queens given), cases, outcome counts, the
     outcome (or "mixed"), the mean time and nodes (empty when there are no instance rows)."""
-    inst = only(cases)
-    if inst.empty:
-        return pd.DataFrame(columns=BY_FILE_COLUMNS)
-    return groups.per_group(inst, by, lambda part: _by_file_one(part, time))
+
+    def rows(cases: pd.DataFrame) -> list[dict]:
+        out = []
+        for (path, diags), part in cases.groupby([INSTANCE, DIAGS], sort=True, dropna=False):
+            outcome = part["outcome"].astype(str)
+            distinct = sorted(set(outcome))
+            out.append(
+                {
+                    INSTANCE: path,
+                    DIAGS: diags,
+                    "n": int(part["n"].iloc[0]),
+                    "k": int(part["k"].iloc[0]),
+                    "cases": len(part),
+                    **{o: int((outcome == o).sum()) for o in OUTCOMES},
+                    "outcome": distinct[0] if len(distinct) == 1 else "mixed",
+                    "mean_s": float(part[time].mean()),
+                    "nodes": float(part["nodes"].mean()) if "nodes" in part else float("nan"),
+                }
+            )
+        return out
+
+    return _instance_rows(cases, by, rows, BY_FILE_COLUMNS)
 
 
 def disagreements(cases: pd.DataFrame, by=groups.DEFAULT) -> pd.DataFrame:
     """Instances (file and diags) that one group solved and another proved infeasible: a
     contradiction, one engine is wrong. Columns: instance, diags, then one column per group
     with its outcome(s)."""
-    inst = only(cases)
+    inst = cases[instance_cases(cases).to_numpy()]
     if inst.empty or groups.count(inst, by) < 2:
         return pd.DataFrame(columns=[INSTANCE, DIAGS])
     keys = groups.group_frame(inst, by)
@@ -183,43 +143,21 @@ def _diags_shown(v) -> str:
 
 def by_diags_markdown(table: pd.DataFrame) -> str:
     """:func:`by_diags` as Markdown: times of each verdict as mean / median / max seconds."""
-    keys = list(table.columns[: list(table.columns).index("n")])
-    shown = pd.DataFrame(
-        {
-            **{k: table[k].map(str) for k in keys},
-            "n": table["n"].map(str),
-            "diags": table[DIAGS].map(_diags_shown),
-            "files": table["files"].map(str),
-            "cases": table["cases"].map(str),
-            "solved": table["solved"].map(str),
-            "infeasible": table["infeasible"].map(str),
-            "gave up": table["gave_up"].map(str),
-            "solved: mean / median / max s": [
-                " / ".join(_s(v) for v in (a, b, c)) if s else ""
-                for a, b, c, s in zip(
-                    table["solved_mean_s"], table["solved_median_s"], table["solved_max_s"], table["solved"]
-                )
-            ],
-            "infeasible: mean / median / max s": [
-                " / ".join(_s(v) for v in (a, b, c)) if s else ""
-                for a, b, c, s in zip(
-                    table["infeasible_mean_s"],
-                    table["infeasible_median_s"],
-                    table["infeasible_max_s"],
-                    table["infeasible"],
-                )
-            ],
-            "gave up: mean s": table["gave_up_mean_s"].map(_s),
-        }
-    )
-    return shown.to_markdown(index=False, disable_numparse=True, colalign=["left"] * len(keys) + ["right"] * 10)
+    keys = groups.label_columns(table)
+    shown = {k: table[k].map(str) for k in keys} | {"n": table["n"].map(str), "diags": table[DIAGS].map(_diags_shown)}
+    shown |= {c.replace("_", " "): table[c].map(str) for c in ("files", "cases", *OUTCOMES)}
+    for o in ("solved", "infeasible"):
+        times = zip(*(table[f"{o}_{s}_s"] for s in VERDICT_TIMES[o]), table[o])
+        shown[f"{o}: mean / median / max s"] = [" / ".join(_s(v) for v in t[:-1]) if t[-1] else "" for t in times]
+    shown["gave up: mean s"] = table["gave_up_mean_s"].map(_s)
+    return output.markdown(pd.DataFrame(shown), ["left"] * len(keys) + ["right"] * 10)
 
 
 def by_file_markdown(table: pd.DataFrame, limit: int | None = MAX_LISTED_FILES) -> tuple[str, str]:
     """:func:`by_file` as Markdown (the first `limit` files), paths relative to their common
     directory; with several groups, one row per file and diags and one column per group
     ("outcome, seconds"), side by side. Returns (markdown, that directory)."""
-    keys = list(table.columns[: list(table.columns).index(INSTANCE)])
+    keys = groups.label_columns(table, INSTANCE)
     shown_paths, common = short_paths(table[INSTANCE])
     table = table.assign(_file=shown_paths.to_numpy(), _diags=table[DIAGS].map(_diags_shown).to_numpy())
     if keys:

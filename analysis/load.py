@@ -1,24 +1,11 @@
 """Result files of ``nqc run`` into one pandas DataFrame, one row per case.
 
-nqc reads them: ``nqc rows PATH... --sources FILE`` prints the rows as CSV and the files'
-attributes, configs and launches tables as JSON. So every rule of the result files is nqc's
-alone (src/experiment/results.cpp, aggregate.cpp): their layout (schema 2.2 only), the checks
-of each row, the diagnosis of damage with what to do about it, and which paths may be read
-together (:func:`load_cases`). Its one-line error is this module's AnalysisError, its
-warnings (an unfinished run) AnalysisWarning. The columns are typed from the layout nqc
-declares (``result_schema.json``, ``nqc info --columns --json``: :data:`COLUMNS`).
-
-Columns of the DataFrame: every member of ``cases`` under its own name (times in seconds),
-with ``outcome`` as a categorical of "solved" / "infeasible" / "gave_up", ``false_negative``
-as bool, ``engine`` and ``limit`` as str (their enum names) and ``instance`` as str; plus
-``source`` (the file a row came from), ``config_hash``, ``experiment`` (the config's name) and
-``diags`` (instance runs: the excluded diagonals a CSPLib .param case used, else missing).
+nqc reads them (``nqc rows PATH... --sources FILE``: the rows as CSV, the files' attributes,
+configs and launches as JSON), so every rule of the result files is nqc's alone; its error is
+this module's AnalysisError, its warnings AnalysisWarning. The columns are the members of
+``cases`` (result_schema.json: :data:`COLUMNS`) plus ``source``, ``config_hash``,
+``experiment`` and ``diags`` (the excluded diagonals of a CSPLib .param case);
 ``df.attrs["sources"]`` lists a :class:`Source` per file read.
-
-Instance runs (a config's ``instances``): the rows name their file in ``instance`` (empty for
-generated cases), its index in ``solution_id`` and, for CSPLib .param files, the diagonals
-used in ``composition_id`` (0 for composition files); :func:`instance_cases` and the ``diags``
-column read them, so no other module needs to know where they are stored.
 """
 
 from __future__ import annotations
@@ -57,10 +44,6 @@ ENGINE = "engine"
 COMPOSITION_KEYS = ("n", "k", "seed", "solution_id", "composition_id", INSTANCE)
 #: Instance files that nqc reads as CSPLib prob079 (src/formats/csplib.cpp, is_param_file): by extension.
 PARAM_SUFFIX = ".param"
-#: What load_cases does with paths of different configs: keep them apart for the caller to
-#: group (analysis.groups), or pool them into one table (nqc's rule: only runs of one engine
-#: and settings; ``nqc rows --pool``, as ``nqc aggregate``).
-MIXED_MODES = ("group", "pool")
 #: The numpy type of each kind of column as nqc rows prints it (result_schema.json's types).
 _DTYPES = {"uint64": "uint64", "int64": "int64", "uint32": "uint32", "int32": "int32", "float64": "float64"}
 
@@ -71,16 +54,13 @@ class AnalysisWarning(UserWarning):
 
 @dataclass(frozen=True)
 class Source:
-    """One result file that was read: its path, root attributes (integers as int, text as str)
-    and number of case rows."""
+    """One result file that was read: its path, root attributes (integers as int, text as str),
+    number of case rows, ``launches`` table (results.h5; else None) and resolved config."""
 
     path: Path
     attrs: dict = field(hash=False)
     rows: int
-    #: The file's ``launches`` table (results.h5: one row per launch of ``nqc run`` that worked
-    #: on the directory), else None.
     launches: pd.DataFrame | None = field(default=None, hash=False, compare=False)
-    #: The resolved config stored in the file's ``config`` attribute, parsed by nqc.
     config: dict = field(default_factory=dict, hash=False, compare=False)
 
 
@@ -96,28 +76,34 @@ def nqc_executable() -> str:
     )
 
 
+def run_nqc(*args, stdin: bytes | None = None) -> bytes:
+    """The standard output of ``nqc ARGS...``; its warnings become AnalysisWarnings, its error
+    line an AnalysisError."""
+    command = [nqc_executable(), *map(str, args)]
+    try:
+        done = subprocess.run(command, input=stdin, capture_output=True, check=False)
+    except OSError as e:
+        raise AnalysisError(f"{command[0]}: cannot run ({e.strerror})") from None
+    lines = done.stderr.decode("utf-8", "replace").splitlines()
+    for line in lines:
+        if line.startswith("nqc: warning: "):
+            warnings.warn(line.removeprefix("nqc: warning: "), AnalysisWarning, stacklevel=3)
+    if done.returncode != 0:
+        errors = [line.removeprefix("nqc: error: ") for line in lines if line.startswith("nqc: error: ")]
+        raise AnalysisError(errors[-1] if errors else f"{command[0]} {args[0]}: exit {done.returncode}")
+    return done.stdout
+
+
 def _nqc_rows(paths: list[Path], pool: bool) -> tuple[pd.DataFrame, list[dict]]:
-    """The rows (as text) and the sources of `paths` from ``nqc rows``; nqc's error as an
-    AnalysisError, its warnings as AnalysisWarning."""
+    """The rows (as text) and the sources of `paths` from ``nqc rows``."""
     with tempfile.TemporaryDirectory(prefix="nqc-rows-") as tmp:
         sources_file = Path(tmp) / "sources.json"
-        command = [nqc_executable(), "rows", *map(str, paths), "--sources", str(sources_file)]
-        try:
-            done = subprocess.run(command + (["--pool"] if pool else []), capture_output=True, check=False)
-        except OSError as e:
-            raise AnalysisError(f"{command[0]}: cannot run ({e.strerror})") from None
-        lines = done.stderr.decode("utf-8", "replace").splitlines()
-        for line in lines:
-            if line.startswith("nqc: warning: "):
-                warnings.warn(line[len("nqc: warning: ") :], AnalysisWarning, stacklevel=3)
-        if done.returncode != 0:
-            errors = [line[len("nqc: error: ") :] for line in lines if line.startswith("nqc: error: ")]
-            raise AnalysisError(errors[-1] if errors else f"{command[0]} rows: exit {done.returncode}")
+        stdout = run_nqc("rows", *paths, "--sources", sources_file, *(["--pool"] if pool else []))
         sources = json.loads(sources_file.read_text(encoding="utf-8"))
     text = {name: str for name in ("outcome", "false_negative", "engine", "limit", INSTANCE, SOURCE)}
     dtypes = {name: _DTYPES.get(c["type"], str) for name, c in COLUMNS.items()} | text
     rows = pd.read_csv(
-        io.BytesIO(done.stdout), dtype=dtypes, na_filter=False, encoding="utf-8", float_precision="round_trip"
+        io.BytesIO(stdout), dtype=dtypes, na_filter=False, encoding="utf-8", float_precision="round_trip"
     )
     return rows, sources
 
@@ -129,16 +115,11 @@ def _source(entry: dict) -> Source:
 
 
 def load_cases(*paths: str | Path | Iterable[str | Path], mixed: str = "group") -> pd.DataFrame:
-    """All cases under one or more paths (result files or results directories), one row each.
-
-    nqc reads them with every check (``nqc rows``). A path given twice, or two of one config,
-    are refused (their cases would count twice). Paths of different configs: `mixed` "group"
-    (the default: the caller keeps them apart by ``config_hash``, see analysis.groups) or
-    "pool" (one table: nqc refuses runs of other engines or settings, as ``nqc aggregate``
-    does). Raises AnalysisError with nqc's one line when a path is missing or refused, and when
+    """All cases under one or more paths (result files or results directories), one row each,
+    read by nqc with every check. Paths of different configs: `mixed` "group" (kept apart by
+    ``config_hash`` for analysis.groups) or "pool" (one table: nqc refuses runs of other
+    engines or settings). AnalysisError with nqc's one line when a path is refused, and when
     no case is found."""
-    if mixed not in MIXED_MODES:
-        raise ValueError(f"mixed={mixed!r}: expected one of {', '.join(MIXED_MODES)}")
     flat: list[Path] = []
     for p in paths:
         flat.extend([Path(p)] if isinstance(p, (str, Path)) else [Path(q) for q in p])
@@ -174,20 +155,11 @@ _RANK_RANGE = re.compile(r"([0-9]{1,9})(?:-([0-9]{1,9}))?")
 
 
 def parse_hosts(text: str, world_size: int | None = None) -> dict[int, str]:
-    """The host of each rank from a launch's ``hosts`` (the launches table), rank -> host.
-
-    nqc writes it as every host with its ranks, hosts in the order of their first rank,
-    ``HOST:RANKS,HOST:RANKS``, RANKS ranges joined by ``+``: ``nqc-h0:0-1,nqc-h1:2-3``,
-    ``vm:0-2``, ``a:0+2,b:1+3`` (``launch_hosts`` in src/runner/runner.cpp; schema 2.2). Before
-    that (schema 2.1 and older) it held the distinct host names alone, comma-separated in the
-    order of their first rank (``a,b``); a 2.2 launch that was killed before its ranks met
-    keeps its rank 0's host name alone. From a bare name only rank 0's host is known (the first
-    name is rank 0's), from ``(record damaged)`` or "" nothing. A text of HOSTS_BYTES or more
-    may have been cut: its last entry is not trusted. Malformed entries are skipped.
-
-    With `world_size` (> 0), every rank 0..world_size-1 is in the result, those no entry
-    names mapped to UNKNOWN_HOST ("?"), and named ranks outside that range are dropped;
-    without it, only the ranks named. A rank named twice keeps its first host."""
+    """The host of each rank (rank -> host) from a launch's ``hosts``: ``HOST:RANKS,...``,
+    RANKS ranges joined by ``+`` (``a:0-1,b:2+4``; ``launch_hosts`` in src/runner/runner.cpp).
+    A bare name (a launch killed before its ranks met) is rank 0's; a text of HOSTS_BYTES or
+    more may be cut, so its last entry is not trusted; malformed entries are skipped. With
+    `world_size`, every rank 0..world_size-1 (UNKNOWN_HOST where none is named)."""
     text = (text or "").strip()
     entries = [] if text in ("", DAMAGED_RECORD) else text.split(",")
     if len(text.encode()) >= HOSTS_BYTES - 1 and entries:
@@ -219,57 +191,37 @@ def parse_hosts(text: str, world_size: int | None = None) -> dict[int, str]:
 
 
 def launch_ranks(cases: pd.DataFrame) -> pd.DataFrame:
-    """Every rank of every launch the result files under `cases` (``cases.attrs["sources"]``)
-    name, one row each: ``config_hash``, ``launch`` (its id), ``rank``, ``host``,
-    ``world_size`` (0 when unknown) and ``start_utc``.
-
-    Merged files name them in their launches table (``hosts``, read by :func:`parse_hosts`);
-    shard files, in their root attributes ``launch``, ``rank``, ``hostname``, ``world_size``
-    and ``start_utc`` (the rank that wrote the file, so exact for every rank that wrote one).
-    Ranks that neither names get host UNKNOWN_HOST ("?")."""
+    """Every rank of every launch the result files under `cases` name, one row each:
+    ``config_hash``, ``launch``, ``rank``, ``host`` (UNKNOWN_HOST when no file names it),
+    ``world_size`` (0 when unknown) and ``start_utc``. Merged files name them in their launches
+    table (``hosts``, :func:`parse_hosts`); shard files in their root attributes (``launch``,
+    ``rank``, ``hostname``, ``world_size``, ``start_utc``: the rank that wrote the file)."""
     launches: dict[tuple[str, int], dict] = {}
+
+    def note(config_hash: str, launch: int, world, start_utc, hosts: dict[int, str]) -> None:
+        world = world if isinstance(world, int) else 0
+        known = launches.setdefault((config_hash, launch), {"world_size": world, "start_utc": "", "hosts": {}})
+        for rank, host in hosts.items():
+            known["hosts"].setdefault(rank, host)
+        known["start_utc"] = known["start_utc"] or str(start_utc)  # some ranks' files lack it
+        known["world_size"] = known["world_size"] or world
+
     for source in cases.attrs.get("sources", []):
-        config_hash = str(source.attrs.get("config_hash", ""))
-        if source.launches is not None:
-            for row in source.launches.itertuples():
-                key = (config_hash, int(row.id))
-                world = max(int(row.world_size), 0)
-                known = launches.setdefault(key, {"world_size": world, "start_utc": str(row.start_utc), "hosts": {}})
-                for rank, host in parse_hosts(str(row.hosts), world or None).items():
-                    if host != UNKNOWN_HOST:
-                        known["hosts"].setdefault(rank, host)
-                known["world_size"] = known["world_size"] or world
-        attrs = source.attrs
-        if isinstance(attrs.get("launch"), int) and isinstance(attrs.get("rank"), int):  # a shard file (1.3 on)
-            key = (config_hash, attrs["launch"])
-            world = attrs.get("world_size", 0)
-            known = launches.setdefault(
-                key,
-                {
-                    "world_size": world if isinstance(world, int) else 0,
-                    "start_utc": str(attrs.get("start_utc", "")),
-                    "hosts": {},
-                },
-            )
-            if attrs.get("hostname"):
-                known["hosts"].setdefault(attrs["rank"], str(attrs["hostname"]))
-            known["start_utc"] = known["start_utc"] or str(attrs.get("start_utc", ""))  # some ranks' files lack it
-            known["world_size"] = known["world_size"] or (world if isinstance(world, int) else 0)
-    rows = []
-    for (config_hash, launch), known in sorted(launches.items()):
-        world = known["world_size"]
-        for rank in sorted(set(range(world)) | set(known["hosts"])):
-            rows.append(
-                {
-                    "config_hash": config_hash,
-                    "launch": launch,
-                    "rank": rank,
-                    "host": known["hosts"].get(rank, UNKNOWN_HOST),
-                    "world_size": world,
-                    "start_utc": known["start_utc"],
-                }
-            )
-    return pd.DataFrame(rows, columns=["config_hash", "launch", "rank", "host", "world_size", "start_utc"])
+        config_hash, attrs = str(source.attrs.get("config_hash", "")), source.attrs
+        for row in source.launches.itertuples() if source.launches is not None else ():
+            world = max(int(row.world_size), 0)
+            hosts = parse_hosts(str(row.hosts), world or None)
+            note(config_hash, int(row.id), world, row.start_utc, {r: h for r, h in hosts.items() if h != UNKNOWN_HOST})
+        if isinstance(attrs.get("launch"), int) and isinstance(attrs.get("rank"), int):  # a shard file
+            hosts = {attrs["rank"]: str(attrs["hostname"])} if attrs.get("hostname") else {}
+            note(config_hash, attrs["launch"], attrs.get("world_size", 0), attrs.get("start_utc", ""), hosts)
+    columns = ["config_hash", "launch", "rank", "host", "world_size", "start_utc"]
+    rows = [
+        (config_hash, launch, rank, known["hosts"].get(rank, UNKNOWN_HOST), known["world_size"], known["start_utc"])
+        for (config_hash, launch), known in sorted(launches.items())
+        for rank in sorted(set(range(known["world_size"])) | set(known["hosts"]))
+    ]
+    return pd.DataFrame(rows, columns=columns)
 
 
 def instance_cases(cases: pd.DataFrame) -> pd.Series:

@@ -1,20 +1,12 @@
 """Writing output files whole or not at all, and ``-`` as standard output.
 
-Every file the analysis writes (PNG, CSV, Markdown, nqc randset's CSVs) is first written to a
-hidden temporary name in its own directory and renamed over the target only when complete, so
-a full disk or a lost permission never leaves a truncated file under the target's name. A
-failure is an AnalysisError naming the target: "PATH: cannot write (No space left on device)".
-A symbolic link is followed: the temporary file goes next to the file it names, which is
-replaced (the link stays). A target that exists and is not a regular file (a character or
-block device, a FIFO, a socket) or that is reached through /proc (``/dev/stdout``,
-``/dev/fd/N``: a process's open file) is written in place, as a shell's ``>`` would; a failed
-write there is the same AnalysisError. A directory is refused.
-
-The target ``"-"`` is standard output, as for every option of nqc: the same bytes as the file
-would hold (written to a temporary file first, then copied). The text a command prints beside
-such an output goes to standard error (:func:`text_stream`). A directory cannot be ``-``
-(:func:`make_dir` refuses it). Only the string ``"-"`` is a stream: ``"./-"`` and a Path name a
-file (pathlib makes ``Path("./-")`` ``Path("-")``, so the command line keeps its strings).
+A file is written to a hidden temporary name in its directory and renamed over the target
+when complete (a full disk never leaves a truncated file); a failure is the AnalysisError
+"PATH: cannot write (REASON)". A symbolic link is followed (the file it names is replaced).
+A target that is not a regular file (a device, a FIFO) or is reached through /proc
+(``/dev/stdout``) is written in place, as a shell's ``>`` would. A directory, an input of the
+command and a file of a results directory are refused. The string ``"-"`` (not ``"./-"``) is
+standard output: the bytes the file would hold; the accompanying text then goes to stderr.
 """
 
 from __future__ import annotations
@@ -32,11 +24,20 @@ from typing import Callable, Iterator
 from analysis.errors import AnalysisError
 from analysis.schema import SCHEMA
 
-
-#: The formats a figure can be written in (analysis.figures; the file's suffix names it).
+#: The formats a figure can be written in (the file's suffix names it).
 FIGURE_FORMATS = ("png", "pdf", "svg")
 #: The default resolution of PNG figures, in dots per inch: print resolution.
 DPI = 300
+#: The file name that means standard output (an output) or standard input (an input).
+STD_STREAM = "-"
+#: Standard output in messages, as nqc names it.
+STDOUT = "<stdout>"
+#: A results directory's own entries, which only ``nqc run`` writes (nqc's kRunFiles).
+RUN_FILES = SCHEMA["run_files"]
+#: Most symbolic links followed to find where a write lands (Linux's limit, ELOOP).
+_MAX_LINKS = 40
+#: The files read as inputs ((st_dev, st_ino)), which no output may replace.
+_INPUTS: set[tuple[int, int]] = set()
 
 
 def _umask() -> int:
@@ -49,47 +50,25 @@ def _umask() -> int:
 _MODE = 0o666 & ~_umask()
 
 
-#: The file name that means standard output (an output) or standard input (an input).
-STD_STREAM = "-"
-
-
 def is_std_stream(path) -> bool:
-    """True when `path` is the string ``"-"`` (standard output or input); ``"./-"`` and any Path
-    name a file."""
+    """True when `path` is the string ``"-"``; ``"./-"`` and any Path name a file."""
     return isinstance(path, str) and path == STD_STREAM
 
 
 def text_stream(*outputs):
-    """Where the text that accompanies `outputs` goes (a table, a summary): sys.stdout, or
-    sys.stderr when one of them is ``"-"``."""
+    """Where the text beside `outputs` goes: sys.stdout, or sys.stderr when one is ``"-"``."""
     return sys.stderr if any(is_std_stream(o) for o in outputs) else sys.stdout
 
 
 def refuse_std_stream(option: str, path, what: str, reading: bool = False) -> None:
-    """An AnalysisError "OPTION: '-' (standard output) cannot be WHAT" (standard input when
-    `reading`) when `path` is ``"-"``; nothing otherwise."""
+    """The AnalysisError "OPTION: '-' (standard output|input) cannot be WHAT" when `path` is ``"-"``."""
     if is_std_stream(path):
         raise AnalysisError(f"{option}: '-' (standard {'input' if reading else 'output'}) cannot be {what}")
 
 
-def check_target(path: str | Path, name: str | Path | None = None) -> Path:
-    """`path` as a Path, or an AnalysisError (naming `name`, default `path`) when it cannot be a
-    file we write: it is a directory, or its directory does not exist or is not a directory."""
-    path = Path(path)
-    name = path if name is None else name
-    if path.is_dir():
-        raise AnalysisError(f"{name}: cannot write: is a directory")
-    parent = path.parent
-    if not parent.exists():
-        raise AnalysisError(f"{name}: cannot write: directory {parent} does not exist")
-    if not parent.is_dir():
-        raise AnalysisError(f"{name}: cannot write: {parent} is not a directory")
-    return path
-
-
-#: The files this process has read as inputs ((st_dev, st_ino): links and spellings alike),
-#: which no output may replace (``table RUN --csv RUN/results.h5`` destroyed its input).
-_INPUTS: set[tuple[int, int]] = set()
+def markdown(frame, colalign=None) -> str:
+    """`frame` as a Markdown table, its cells as they are (no number parsing)."""
+    return frame.to_markdown(index=False, disable_numparse=True, **({"colalign": colalign} if colalign else {}))
 
 
 def note_input(path: str | Path) -> None:
@@ -101,27 +80,9 @@ def note_input(path: str | Path) -> None:
     _INPUTS.add((st.st_dev, st.st_ino))
 
 
-def _refuse_input(path: Path, name: str | Path) -> None:
-    why = run_file_refusal(Path(os.path.realpath(path)))
-    if why:
-        raise AnalysisError(f"{name}: {why}; choose another file")
-    try:
-        st = os.stat(path)
-    except OSError:
-        return
-    if (st.st_dev, st.st_ino) in _INPUTS:
-        raise AnalysisError(f"{name}: is an input of this command (a result file it reads); choose another file")
-
-
-#: A results directory's own entries, which only ``nqc run`` writes: nqc's table (kRunFiles,
-#: src/experiment/results.hpp), as result_schema.json carries it.
-RUN_FILES = SCHEMA["run_files"]
-
-
 def run_file_refusal(path: Path) -> str:
     """nqc's rule (run_file_refusal, src/experiment/results.cpp) for a resolved output path: why
-    no command but ``nqc run`` may write it ("a file of the run in DIR (its results; only nqc run
-    writes it)"), or "" for any other file."""
+    only ``nqc run`` may write it, or "" for any other file."""
     for entry in RUN_FILES:
         named = path.parent if entry["folder"] else path
         run = named.parent
@@ -130,14 +91,25 @@ def run_file_refusal(path: Path) -> str:
     return ""
 
 
-#: Most symbolic links followed to find where a write lands (Linux's limit, ELOOP).
-_MAX_LINKS = 40
+def _check_target(path: Path, name: Path) -> None:
+    """An AnalysisError naming `name` when `path` cannot be a file this command writes."""
+    why = run_file_refusal(Path(os.path.realpath(path)))
+    if path.is_dir():
+        why = "cannot write: is a directory"
+    elif not path.parent.exists():
+        why = f"cannot write: directory {path.parent} does not exist"
+    elif not path.parent.is_dir():
+        why = f"cannot write: {path.parent} is not a directory"
+    elif why:
+        why += "; choose another file"
+    elif path.exists() and (os.stat(path).st_dev, os.stat(path).st_ino) in _INPUTS:
+        why = "is an input of this command (a result file it reads); choose another file"
+    if why:
+        raise AnalysisError(f"{name}: {why}")
 
 
 def _through_proc(path: Path) -> bool:
-    """Whether `path`, its directories' and its own symbolic links followed, passes through
-    /proc: ``/dev/stdout`` (-> /proc/self/fd/1), ``/dev/fd/N``: an open file of a process,
-    which is written where it points, in place."""
+    """Whether `path`, its links followed one by one, passes through /proc (``/dev/stdout``)."""
     p = os.path.abspath(path)
     for _ in range(_MAX_LINKS):
         parent = os.path.realpath(os.path.dirname(p))
@@ -154,16 +126,15 @@ def _through_proc(path: Path) -> bool:
 
 
 def writes_in_place(path: str | Path) -> bool:
-    """Whether :func:`replacing` writes `path` in place (no temporary file, no rename): it
-    exists and, its links followed, is not a regular file or directory (a device, a FIFO, a
-    socket), or it is reached through /proc (``/dev/stdout``). An AnalysisError naming it when
-    its links cannot be followed (a loop)."""
+    """Whether :func:`replacing` writes `path` in place: it exists and is not a regular file or
+    directory (a device, a FIFO, a socket), or it is reached through /proc. An AnalysisError
+    when its links cannot be followed (a loop)."""
     if _through_proc(Path(path)):
         return True
     try:
         mode = os.stat(path).st_mode
     except (FileNotFoundError, NotADirectoryError):
-        return False  # a new file, or a link to one (check_target names a missing directory)
+        return False  # a new file, or a link to one (_check_target names a missing directory)
     except OSError as e:
         raise AnalysisError(f"{path}: cannot write ({e.strerror or e})") from None
     return not stat.S_ISREG(mode) and not stat.S_ISDIR(mode)
@@ -179,8 +150,7 @@ def _errors_name(path: Path) -> Iterator[None]:
 
 
 def make_dir(path: str | Path) -> Path:
-    """Creates directory `path` (and its parents); an AnalysisError naming it when it is a file
-    or cannot be created, or is ``"-"``."""
+    """Creates directory `path` and its parents; an AnalysisError naming it when it cannot."""
     if is_std_stream(path):
         raise AnalysisError("'-' (standard output) cannot be a directory; give a directory")
     path = Path(path)
@@ -195,19 +165,15 @@ def make_dir(path: str | Path) -> Path:
 
 @contextmanager
 def replacing(path: str | Path) -> Iterator[Path]:
-    """``with replacing(path) as tmp: write tmp`` -- tmp is a temporary file next to the file
-    `path` names (its symbolic links followed), renamed onto that file when the block ends
-    normally and removed otherwise. A target that exists and is not a regular file (a device,
-    a FIFO: :func:`writes_in_place`) is yielded itself, written in place. An OSError while
-    writing becomes an AnalysisError naming `path`; a directory, or a missing one, is refused
-    (:func:`check_target`)."""
+    """``with replacing(path) as tmp: write tmp``: tmp is renamed onto the file `path` names when
+    the block ends normally, removed otherwise (a device or FIFO is yielded itself)."""
     path = Path(path)
     if writes_in_place(path):
         with _errors_name(path):
             yield path
         return
-    target = check_target(os.path.realpath(path) if path.is_symlink() else path, path)
-    _refuse_input(target, path)
+    target = Path(os.path.realpath(path)) if path.is_symlink() else path
+    _check_target(target, path)
     with _errors_name(path):
         fd, name = tempfile.mkstemp(prefix=f".{target.name}.", suffix=".part", dir=target.parent)
     os.close(fd)
@@ -222,30 +188,21 @@ def replacing(path: str | Path) -> Iterator[Path]:
             tmp.unlink()
 
 
-#: Standard output in messages, as nqc names it.
-STDOUT = "<stdout>"
-
-
 class StdoutClosed(Exception):
-    """Standard output's reader went away (a broken pipe: ``... | head``); the command line
-    stops quietly (analysis.cli)."""
+    """Standard output's reader went away (a broken pipe): the command line stops quietly."""
 
 
 def stdout_error(error: OSError) -> Exception:
-    """What a failed write to standard output raises: StdoutClosed for a broken pipe, else the
-    AnalysisError "<stdout>: cannot write (REASON)"."""
+    """StdoutClosed for a broken pipe, else the AnalysisError "<stdout>: cannot write (REASON)"."""
     if isinstance(error, BrokenPipeError):
         return StdoutClosed()
     return AnalysisError(f"{STDOUT}: cannot write ({error.strerror or error})")
 
 
 class CheckedStdout:
-    """sys.stdout (or its ``buffer``) whose failed writes and flushes raise :func:`stdout_error`
-    instead of an OSError; `stream` None is a standard output closed at start (Python then sets
-    sys.stdout to None, and print() would drop its text without a word). After a failure, file
-    descriptor 1 is pointed at /dev/null, so that Python's own flush at exit finds nothing to
-    fail on ("Exception ignored ... BrokenPipeError"), and later writes are dropped: the
-    failure is reported once."""
+    """sys.stdout (or its ``buffer``; None: closed at start) whose failed writes raise
+    :func:`stdout_error` once; then descriptor 1 points at /dev/null, so Python's flush at exit
+    has nothing to fail on."""
 
     def __init__(self, stream, fd: int | None = None, failed: list | None = None):
         self._stream = stream
@@ -261,18 +218,14 @@ class CheckedStdout:
             return getattr(self._stream, method)(*args)
         except OSError as e:
             self._failed.append(e)
-            self._silence()
+            if self._fd is not None:
+                try:
+                    null = os.open(os.devnull, os.O_WRONLY)
+                    os.dup2(null, self._fd)
+                    os.close(null)
+                except OSError:
+                    pass
             raise stdout_error(e) from None
-
-    def _silence(self) -> None:
-        if self._fd is None:
-            return
-        try:
-            null = os.open(os.devnull, os.O_WRONLY)
-            os.dup2(null, self._fd)
-            os.close(null)
-        except OSError:
-            pass
 
     def write(self, data):
         return self._call("write", data)
@@ -302,21 +255,21 @@ def _fileno(stream) -> int | None:
 
 def write_with(path: str | Path, writer: Callable[[Path], object]) -> Path:
     """Calls ``writer(tmp)`` under :func:`replacing`; returns `path`. For ``"-"``, writer's
-    file is copied to standard output (byte for byte what a file would hold)."""
-    if is_std_stream(path):
-        with tempfile.TemporaryDirectory(prefix="nqc-analysis-") as directory:
-            tmp = Path(directory) / "stdout"
+    file is copied to standard output."""
+    if not is_std_stream(path):
+        with replacing(path) as tmp:
             writer(tmp)
-            try:
-                sys.stdout.flush()
-                with open(tmp, "rb") as f:
-                    shutil.copyfileobj(f, sys.stdout.buffer)
-                sys.stdout.buffer.flush()
-            except OSError as e:  # outside the command line (which checks sys.stdout itself)
-                raise stdout_error(e) from None
         return Path(path)
-    with replacing(path) as tmp:
+    with tempfile.TemporaryDirectory(prefix="nqc-analysis-") as directory:
+        tmp = Path(directory) / "stdout"
         writer(tmp)
+        try:
+            sys.stdout.flush()
+            with open(tmp, "rb") as f:
+                shutil.copyfileobj(f, sys.stdout.buffer)
+            sys.stdout.buffer.flush()
+        except OSError as e:  # outside the command line (which checks sys.stdout itself)
+            raise stdout_error(e) from None
     return Path(path)
 
 
@@ -325,14 +278,14 @@ def write_text(path: str | Path, text: str) -> Path:
     return write_with(path, lambda tmp: tmp.write_text(text, encoding="utf-8"))
 
 
-def write_csv(frame, path: str | Path, **to_csv) -> Path:
-    """``frame.to_csv(path, **to_csv)`` whole or not at all."""
-    return write_with(path, lambda tmp: frame.to_csv(tmp, **to_csv))
+def write_csv(frame, path: str | Path) -> Path:
+    """Every column of `frame` as CSV (no index, 9 significant digits), whole or not at all."""
+    return write_with(path, lambda tmp: frame.to_csv(tmp, index=False, float_format="%.9g"))
 
 
 def remove(paths) -> None:
     """Removes the regular files among `paths` (outputs of a run that failed); a symbolic link,
-    a device or a FIFO (written through or in place, see :func:`replacing`) is left alone."""
+    a device or a FIFO (written through or in place) is left alone."""
     for p in paths:
         try:
             if not Path(p).is_symlink() and stat.S_ISREG(os.stat(p).st_mode):

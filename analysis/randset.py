@@ -1,17 +1,9 @@
 """Data of [Grigoryan]'s randSet & randSet experiment, from ``nqc randset`` (src/cli/cmd_randset.cpp).
 
-``nqc randset N --trials T --seed S --csv HIST.csv --trials-csv TRIALS.csv`` fills the empty
-N x N board by repeated randSet & randSet passes until a dead end, T times. It writes two CSVs:
-
-- HIST.csv (``--csv``): the histogram of the number of queens k standing at the dead end,
-  header ``k,count,share``;
-- TRIALS.csv (``--trials-csv``): one row per trial, header ``trial,first_pass,dead_end_k``:
-  the queens the first pass placed and the queens standing at the dead end.
-
-Its standard output adds the mean share of the N queens that the first pass places
-("first_pass_share: 0.600529"). The per-trial CSV gives both the first-pass distribution and
-the dead-end histogram; the histogram CSV gives only the latter. Neither records N, so a CSV
-is given as ``N:FILE``, and :func:`read_csv` tells the two kinds apart by their header.
+``nqc randset N --trials T --seed S --csv HIST.csv --trials-csv TRIALS.csv`` writes the
+histogram of the queens k standing at the dead end (header ``k,count,share``) and one row per
+trial (header ``trial,first_pass,dead_end_k``). Neither records N, so a CSV is given as
+``N:FILE``; :func:`read_csv` tells the two kinds apart by their header.
 """
 
 from __future__ import annotations
@@ -36,17 +28,26 @@ from analysis.schema import N_MAX
 #: Headers of the two CSVs nqc randset writes.
 HIST_COLUMNS = ["k", "count", "share"]
 TRIALS_COLUMNS = ["trial", "first_pass", "dead_end_k"]
+#: Largest 64-bit integer.
+INT64_MAX = 2**63 - 1
+#: A whole number as nqc writes it (ASCII digits, optional sign) and a decimal number (also the
+#: bins and edges of --by, analysis.groups).
+INTEGER = re.compile(r"[+-]?[0-9]+")
+NUMBER = re.compile(r"[+-]?(?:[0-9]+(?:\.[0-9]*)?|\.[0-9]+)(?:[eE][+-]?[0-9]+)?")
+#: |share - count / total| allowed in the histogram CSV (nqc writes 6 significant digits).
+SHARE_TOLERANCE = 1e-6
+#: The hint for a number of queens above n.
+WRONG_N = "wrong N in N:FILE?"
+#: The name of standard input in messages (a CSV given as ``N:-``).
+STDIN = Path("<stdin>")
+_EXPECTED_HEADERS = f"{','.join(HIST_COLUMNS)} of --csv or {','.join(TRIALS_COLUMNS)} of --trials-csv"
 
 
 @dataclass
 class RandsetRun:
-    """One ``nqc randset`` run for board size n.
-
-    histogram: the dead-end histogram (k, count, share), from the histogram CSV or counted
-    from the per-trial CSV. per_trial: one row per trial (trial, first_pass, dead_end_k and
-    first_pass_share = first_pass / n), None when only the histogram CSV is known.
-    first_pass_share: mean share of n placed by the first pass: the per-trial mean, else the
-    value nqc printed, else None."""
+    """One ``nqc randset`` run for board size n: the dead-end `histogram` (k, count, share),
+    `per_trial` rows (trial, first_pass, dead_end_k, first_pass_share; None with the histogram
+    CSV alone) and the mean first-pass share (per trial, else nqc's printed value, else None)."""
 
     n: int
     trials: int
@@ -72,31 +73,13 @@ class RandsetRun:
     @property
     def mean_dead_end_share(self) -> float:
         """Mean share of n standing at the dead end."""
-        h = self.histogram
-        count = h["count"].to_numpy(dtype=float)  # float: k * count may exceed 64 bits
-        return float((h["k"].to_numpy(dtype=float) * count).sum() / count.sum() / self.n)
-
-
-#: Largest 64-bit integer (the largest board size: analysis.schema.N_MAX).
-INT64_MAX = 2**63 - 1
-#: A whole number as nqc writes it (ASCII digits, optional sign) and a decimal number (also the
-#: bins and edges of --by, analysis.groups).
-INTEGER = re.compile(r"[+-]?[0-9]+")
-NUMBER = re.compile(r"[+-]?(?:[0-9]+(?:\.[0-9]*)?|\.[0-9]+)(?:[eE][+-]?[0-9]+)?")
-#: |share - count / total| allowed in the histogram CSV (nqc writes 6 significant digits).
-SHARE_TOLERANCE = 1e-6
-#: The hint for a number of queens above n.
-WRONG_N = "wrong N in N:FILE?"
-
-
-#: The name of standard input in messages (a CSV given as ``N:-``).
-STDIN = Path("<stdin>")
+        count = self.histogram["count"].to_numpy(dtype=float)  # float: k * count may exceed 64 bits
+        return float((self.histogram["k"].to_numpy(dtype=float) * count).sum() / count.sum() / self.n)
 
 
 def _read_rows(path: Path, stdin: bool = False) -> tuple[list[str], list[tuple[int, list[str]]]]:
-    """The header and the rows (line number, fields) of a CSV (`stdin`: of standard input,
-    `path` then its name in messages); blank lines at the end are dropped, a blank line
-    elsewhere is an error."""
+    """The header and the rows (line number, fields) of a CSV (`stdin`: of standard input);
+    blank lines at the end are dropped."""
     if not stdin and not path.exists():
         raise AnalysisError(f"{path}: no such file")
     if not stdin and path.is_dir():  # a FIFO (a shell's <(nqc randset ...)) is read as a file
@@ -118,12 +101,8 @@ def _read_rows(path: Path, stdin: bool = False) -> tuple[list[str], list[tuple[i
     while records and not records[-1][1]:
         records.pop()
     if not records:
-        raise AnalysisError(
-            f"{path}: not an nqc randset CSV (empty file; expected the header "
-            f"{','.join(HIST_COLUMNS)} of --csv or {','.join(TRIALS_COLUMNS)} of --trials-csv)"
-        )
-    header = [c.strip() for c in records[0][1]]
-    return header, records[1:]
+        raise AnalysisError(f"{path}: not an nqc randset CSV (empty file; expected the header {_EXPECTED_HEADERS})")
+    return [c.strip() for c in records[0][1]], records[1:]
 
 
 def _fields(path: Path, line: int, row: list[str], columns: list[str]) -> list[str]:
@@ -134,14 +113,9 @@ def _fields(path: Path, line: int, row: list[str], columns: list[str]) -> list[s
     return [v.strip() for v in row]
 
 
-def _integer(
-    path: Path, line: int, column: str, text: str, lo: int, hi: int, expected: str, below: str = "", above: str = ""
-) -> int:
-    """`text` as an exact integer in lo..hi; else an AnalysisError naming file, row and column
-    and `expected` (what the column holds), plus the hint `below` / `above` for a value out of
-    range on that side. Checked in this order: present, a whole number (no fraction, exponent,
-    NaN), within 64 bits, then the range."""
-    where = f"{path}: row {line}, column {column}"
+def _integer(where: str, text: str, lo: int, hi: int, expected: str, below: str = "", above: str = "") -> int:
+    """`text` as an exact integer in lo..hi, else an AnalysisError "WHERE: ..., expected
+    EXPECTED" (with the hint `below` / `above` for a value out of range on that side)."""
     if not text:
         raise AnalysisError(f"{where}: empty, expected {expected}")
     if not INTEGER.fullmatch(text):
@@ -155,9 +129,8 @@ def _integer(
     return value
 
 
-def _share(path: Path, line: int, column: str, text: str, expected: str) -> float:
+def _share(where: str, text: str, expected: str) -> float:
     """`text` as a finite decimal number in 0..1."""
-    where = f"{path}: row {line}, column {column}"
     if not text:
         raise AnalysisError(f"{where}: empty, expected {expected}")
     if not NUMBER.fullmatch(text):
@@ -170,60 +143,50 @@ def _share(path: Path, line: int, column: str, text: str, expected: str) -> floa
     return value
 
 
+def _once(seen: dict, value: int, where: str, what: str, line: int) -> None:
+    """An error when `value` (of column `what`) repeats an earlier row."""
+    if value in seen:
+        raise AnalysisError(f"{where}: {what} repeats row {seen[value]}, expected each {what.split()[0]} once")
+    seen[value] = line
+
+
 def _read_histogram(path: Path, rows: list[tuple[int, list[str]]], n: int) -> pd.DataFrame:
     """The dead-end histogram: k in 0..n (each once), count >= 1, share = count / total trials."""
-    ks, counts, shares, lines = [], [], [], []
-    seen: dict[int, int] = {}
+    values, seen = [], {}
     for line, row in rows:
         k_text, count_text, share_text = _fields(path, line, row, HIST_COLUMNS)
-        k = _integer(
-            path, line, "k", k_text, 0, n, f"queens at the dead end, an integer in 0..n = 0..{n}", above=WRONG_N
-        )
-        if k in seen:
-            raise AnalysisError(f"{path}: row {line}, column k: k = {k} repeats row {seen[k]}, expected each k once")
-        seen[k] = line
-        counts.append(
-            _integer(path, line, "count", count_text, 1, INT64_MAX, "trials that ended with k queens, an integer >= 1")
-        )
-        shares.append(_share(path, line, "share", share_text, "count / total trials, a number in 0..1"))
-        ks.append(k)
-        lines.append(line)
-    total = sum(counts)
+        at = f"{path}: row {line}, column"
+        k = _integer(f"{at} k", k_text, 0, n, f"queens at the dead end, an integer in 0..n = 0..{n}", above=WRONG_N)
+        _once(seen, k, f"{at} k", f"k = {k}", line)
+        count = _integer(f"{at} count", count_text, 1, INT64_MAX, "trials that ended with k queens, an integer >= 1")
+        share = _share(f"{at} share", share_text, "count / total trials, a number in 0..1")
+        values.append((k, count, share, line))
+    total = sum(v[1] for v in values)
     if total > INT64_MAX:
         raise AnalysisError(f"{path}: column count: the counts add up to {total}, more than a 64-bit integer holds")
-    for line, count, share in zip(lines, counts, shares):
+    for _, count, share, line in values:
         if abs(share - count / total) > SHARE_TOLERANCE:
             raise AnalysisError(
                 f"{path}: row {line}, column share: {share:g} is not count / total trials = "
                 f"{count} / {total} = {count / total:.6g} (within {SHARE_TOLERANCE:g})"
             )
+    k, count, share, _ = zip(*values)
     return pd.DataFrame(
-        {
-            "k": np.array(ks, dtype=np.int64),
-            "count": np.array(counts, dtype=np.int64),
-            "share": np.array(shares, dtype=float),
-        }
+        {"k": np.array(k, dtype=np.int64), "count": np.array(count, dtype=np.int64), "share": np.array(share)}
     )
 
 
 def _read_trials(path: Path, rows: list[tuple[int, list[str]]], n: int) -> pd.DataFrame:
     """One row per trial: trial ids unique, first_pass in 1..n (the first pass on the empty
     board places at least one queen), dead_end_k in first_pass..n (passes never remove queens)."""
-    trial_ids, first, dead = [], [], []
-    seen: dict[int, int] = {}
+    values, seen = [], {}
     for line, row in rows:
         trial_text, first_text, dead_text = _fields(path, line, row, TRIALS_COLUMNS)
-        trial = _integer(path, line, "trial", trial_text, 0, INT64_MAX, "a trial number >= 0")
-        if trial in seen:
-            raise AnalysisError(
-                f"{path}: row {line}, column trial: trial {trial} repeats row {seen[trial]}, "
-                "expected each trial once"
-            )
-        seen[trial] = line
-        fp = _integer(
-            path,
-            line,
-            "first_pass",
+        at = f"{path}: row {line}, column"
+        trial = _integer(f"{at} trial", trial_text, 0, INT64_MAX, "a trial number >= 0")
+        _once(seen, trial, f"{at} trial", f"trial {trial}", line)
+        first = _integer(
+            f"{at} first_pass",
             first_text,
             1,
             n,
@@ -231,78 +194,49 @@ def _read_trials(path: Path, rows: list[tuple[int, list[str]]], n: int) -> pd.Da
             below="the first pass on the empty board places at least one queen",
             above=WRONG_N,
         )
-        dk = _integer(
-            path,
-            line,
-            "dead_end_k",
+        dead = _integer(
+            f"{at} dead_end_k",
             dead_text,
-            fp,
+            first,
             n,
-            f"queens at the dead end, an integer in first_pass..n = {fp}..{n}",
+            f"queens at the dead end, an integer in first_pass..n = {first}..{n}",
             below="repeated passes never remove queens",
             above=WRONG_N,
         )
-        trial_ids.append(trial)
-        first.append(fp)
-        dead.append(dk)
-    trials = pd.DataFrame(
-        {
-            "trial": np.array(trial_ids, dtype=np.int64),
-            "first_pass": np.array(first, dtype=np.int64),
-            "dead_end_k": np.array(dead, dtype=np.int64),
-        }
-    )
+        values.append((trial, first, dead))
+    trials = pd.DataFrame(np.array(values, dtype=np.int64).reshape(-1, 3), columns=TRIALS_COLUMNS)
     trials["first_pass_share"] = trials["first_pass"] / n
     return trials
 
 
-def _histogram_from_trials(dead_end_k: pd.Series) -> pd.DataFrame:
-    counts = dead_end_k.value_counts().sort_index()
-    return pd.DataFrame(
-        {
-            "k": counts.index.to_numpy(dtype=np.int64),
-            "count": counts.to_numpy(dtype=np.int64),
-            "share": counts.to_numpy(dtype=float) / counts.sum(),
-        }
-    )
-
-
 def read_csv(path: str | Path, n: int, first_pass_share: float | None = None) -> RandsetRun:
-    """Reads a CSV of ``nqc randset`` for board size n: the histogram (``--csv``, header
-    k,count,share) or the per-trial CSV (``--trials-csv``, header trial,first_pass,dead_end_k),
-    told apart by the header; ``"-"`` reads standard input (named ``<stdin>`` in messages).
-    `first_pass_share` (nqc's printed mean) is kept when the CSV has no per-trial values.
-
-    Every row must have exactly three fields and every field is checked (see _read_histogram,
-    _read_trials); the first fault is an AnalysisError naming the file, row (line number,
-    the header being row 1) and column, and what was expected."""
+    """Reads a CSV of ``nqc randset`` for board size n: the histogram (``--csv``) or the
+    per-trial CSV (``--trials-csv``), told apart by the header; ``"-"`` reads standard input.
+    `first_pass_share` (nqc's printed mean) is kept when the CSV has no per-trial values. The
+    first fault is an AnalysisError naming the file, row (the header is row 1) and column."""
     stdin = output.is_std_stream(path)
     path = STDIN if stdin else Path(path)
     check_n(n, f"{path}: n")
     header, rows = _read_rows(path, stdin)
     if header == HIST_COLUMNS and rows:
         hist = _read_histogram(path, rows, n)
-        return RandsetRun(
-            n=n, trials=int(hist["count"].sum()), histogram=hist, first_pass_share=first_pass_share, csv=path
-        )
+        return RandsetRun(n, int(hist["count"].sum()), hist, first_pass_share, csv=path)
     if header == TRIALS_COLUMNS and rows:
         trials = _read_trials(path, rows, n)
-        return RandsetRun(
-            n=n,
-            trials=len(trials),
-            histogram=_histogram_from_trials(trials["dead_end_k"]),
-            first_pass_share=float(trials["first_pass_share"].mean()),
-            per_trial=trials,
-            trials_csv=path,
+        counts = trials["dead_end_k"].value_counts().sort_index()
+        hist = pd.DataFrame(
+            {
+                "k": counts.index.to_numpy(dtype=np.int64),
+                "count": counts.to_numpy(dtype=np.int64),
+                "share": counts.to_numpy(dtype=float) / counts.sum(),
+            }
         )
-    found = (
-        f"no rows under the header '{','.join(header)}'"
-        if header in (HIST_COLUMNS, TRIALS_COLUMNS)
-        else f"header '{','.join(header)}'"
-    )
+        share = float(trials["first_pass_share"].mean())
+        return RandsetRun(n, len(trials), hist, share, per_trial=trials, trials_csv=path)
+    shown = ",".join(header)
+    found = f"no rows under the header '{shown}'" if header in (HIST_COLUMNS, TRIALS_COLUMNS) else f"header '{shown}'"
     raise AnalysisError(
-        f"{path}: not an nqc randset CSV (expected rows under the header {','.join(HIST_COLUMNS)} "
-        f"of --csv or {','.join(TRIALS_COLUMNS)} of --trials-csv; found {found})"
+        f"{path}: not an nqc randset CSV (expected rows under the header {_EXPECTED_HEADERS}; found {found})"
     )
 
 
@@ -314,20 +248,19 @@ def check_n(n, what: str) -> int:
 
 
 def parse_spec(spec: str) -> tuple[int, Path]:
-    """``"100:runs/randset-100.csv"`` -> (100, Path("runs/randset-100.csv")); N in 1..N_MAX;
-    ``"100:-"`` -> (100, "-"), standard input."""
+    """``"100:runs/randset-100.csv"`` -> (100, Path("runs/randset-100.csv")); ``"100:-"`` ->
+    (100, "-"), standard input."""
     match = re.fullmatch(r"([0-9]+):(.+)", spec)
     if not match:
         raise AnalysisError(
             f"--randset {spec}: expected N:FILE (the board size, a colon and a CSV "
             "of nqc randset N: --trials-csv FILE or --csv FILE), e.g. 100:randset-n100-trials.csv"
         )
-    n = int(match.group(1))
-    if not 1 <= n <= N_MAX:
+    if not 1 <= int(match.group(1)) <= N_MAX:
         raise AnalysisError(
-            f"--randset {spec}: N = {match.group(1)} is not a board size, expected N:FILE " f"with N in 1..{N_MAX}"
+            f"--randset {spec}: N = {match.group(1)} is not a board size, expected N:FILE with N in 1..{N_MAX}"
         )
-    return n, _file(match.group(2))
+    return int(match.group(1)), _file(match.group(2))
 
 
 def _file(text):
@@ -359,39 +292,23 @@ def parse_specs(specs: list[str]) -> list[tuple[int, Path]]:
 
 
 def run(nqc: str | Path, n: int, trials: int, out_dir: str | Path, seed: int = 1) -> RandsetRun:
-    """Runs ``nqc randset n --trials trials --seed seed --csv OUT_DIR/randset-n{n}.csv
-    --trials-csv OUT_DIR/randset-n{n}-trials.csv``, keeps its standard output next to them
-    (randset-n{n}.txt) and reads both CSVs (they must agree on the dead-end histogram).
-
-    nqc writes to temporary names that are renamed when it succeeds; when it fails or its CSVs
-    are refused, none of the three files is left."""
+    """Runs ``nqc randset`` for n into OUT_DIR/randset-n{n}.csv and randset-n{n}-trials.csv, keeps
+    its standard output in randset-n{n}.txt and reads both CSVs (their histograms must agree).
+    When nqc fails or its CSVs are refused, none of the three files is left."""
     n = check_n(n, "randset n")
     if Path(nqc).is_dir():  # the system would say "Permission denied"
         raise AnalysisError(f"{nqc}: is a directory, expected the nqc executable")
     out_dir = output.make_dir(out_dir)
-    hist_csv = out_dir / f"randset-n{n}.csv"
-    trials_csv = out_dir / f"randset-n{n}-trials.csv"
+    hist_csv, trials_csv = out_dir / f"randset-n{n}.csv", out_dir / f"randset-n{n}-trials.csv"
     txt = out_dir / f"randset-n{n}.txt"
 
     def command(hist_path, trials_path) -> list[str]:
-        return [
-            str(nqc),
-            "randset",
-            str(n),
-            "--trials",
-            str(trials),
-            "--seed",
-            str(seed),
-            "--csv",
-            str(hist_path),
-            "--trials-csv",
-            str(trials_path),
-        ]
+        args = (nqc, "randset", n, "--trials", trials, "--seed", seed, "--csv", hist_path, "--trials-csv", trials_path)
+        return [str(a) for a in args]
 
     with output.replacing(hist_csv) as tmp_hist, output.replacing(trials_csv) as tmp_trials:
-        cmd = command(tmp_hist, tmp_trials)
         try:
-            done = subprocess.run(cmd, capture_output=True, text=True, check=False)
+            done = subprocess.run(command(tmp_hist, tmp_trials), capture_output=True, text=True, check=False)
         except OSError as e:
             raise AnalysisError(f"{nqc}: cannot run ({e.strerror})") from None
         if done.returncode != 0:

@@ -1,24 +1,7 @@
-"""One report for one or more results directories: report.md with the tables, the fits, the
-comparison with the paper's published values and the figures, plus the tables as CSV, in one
-output directory.
-
-The cases are grouped (analysis.groups: per run, a config and an engine, by default; ``--by``).
-One group gives the report of one run; several give a comparison report (analysis.compare):
-per n the groups side by side, time ratios and shares with intervals, figures with one line
-per group. Instance runs (composition and CSPLib .param files) get their outcomes by diags and
-by file (analysis.instances) in either.
-
-OUT_DIR/report.md          the report (Markdown; figures linked relatively)
-OUT_DIR/table1.csv, .md    Table 1 (analysis.table), per group when there are several
-OUT_DIR/fits.csv           the fits (analysis.fit), one row each; residuals.csv per n
-OUT_DIR/compare.csv        several groups: the comparison per n and group
-OUT_DIR/instances.csv      instance runs: per file and diags; instances_by_diags.csv per diags
-OUT_DIR/timeline.csv       per launch and rank, how busy it was (analysis.timeline);
-                           timeline_by_host.csv per host; figures/timeline.png when each rank ran its cases
-OUT_DIR/figures/*.png      the figures (analysis.figures), 1920 x 1440 px at 300 dpi (--format
-                           pdf / svg as well or instead, --dpi 100 for the screen)
-OUT_DIR/randset-n*.csv     when the report ran ``nqc randset`` itself: the dead-end histogram,
-                           randset-n*-trials.csv the per-trial values, .txt its output
+"""One report for one or more results directories: OUT_DIR/report.md with the tables, the fits,
+the comparison with the paper's published values and the figures (OUT_DIR/figures/), plus the
+tables as CSV (analysis/README.md lists the files). The cases are grouped (analysis.groups):
+one group gives the report of one run, several a comparison report (analysis.compare).
 """
 
 from __future__ import annotations
@@ -26,10 +9,10 @@ from __future__ import annotations
 import json
 import math
 import os
-import shlex
 import warnings
 from dataclasses import dataclass, field
 from pathlib import Path
+from types import SimpleNamespace
 
 import pandas as pd
 
@@ -38,9 +21,14 @@ from analysis import randset as randset_mod
 from analysis import table as table_mod
 from analysis.errors import AnalysisError
 from analysis.load import CONFIG_HASH, EXPERIMENT, AnalysisWarning, instance_cases, load_cases
+from analysis.output import markdown as _md
 
 #: At most this many false negative / gave_up cases are listed in the report.
 MAX_LISTED_FAILURES = 20
+#: The timeline's per-rank table is printed in the report up to this many rows (timeline.csv has all).
+MAX_TIMELINE_RANK_ROWS = 32
+#: The column of paper_comparison that holds the paper's values.
+PAPER_COLUMN = f"paper ({paper.NAME})"
 
 
 @dataclass
@@ -52,9 +40,8 @@ class ReportOptions:
     hist_n: int | None = None  #: n of Figures 10 and 11 (None: 1000 if present, else the n with most cases)
     hist_k: tuple[int, int] | None = None  #: k range of Figure 11 (None: all k)
     time: str = "wall_s"  #: per-case time column: wall_s or cpu_s
-    randset_csvs: list[tuple[int, Path]] = field(
-        default_factory=list
-    )  #: (n, CSV of nqc randset: --trials-csv or --csv)
+    #: (n, CSV of nqc randset: --trials-csv or --csv)
+    randset_csvs: list[tuple[int, Path]] = field(default_factory=list)
     nqc: Path | None = None  #: an nqc binary: run ``nqc randset`` when no CSV is given
     randset_n: list[int] = field(default_factory=lambda: [100, 1000])
     randset_trials: int = 20000
@@ -64,6 +51,14 @@ class ReportOptions:
     baseline: str | None = None  #: the group the others are compared with (default: the first)
     formats: tuple[str, ...] = ("png",)  #: figure formats (analysis.figures.FORMATS)
     dpi: float = figures.DPI  #: PNG resolution (dots per inch)
+
+
+def _section(title: str | None, *paragraphs: str) -> list[str]:
+    """A report section: its heading (none without `title`), then each paragraph and a blank line."""
+    lines = [title if title.startswith("#") else f"## {title}", ""] if title else []
+    for p in paragraphs:
+        lines += [p, ""]
+    return lines
 
 
 def _shown(path: Path | str) -> str:
@@ -77,38 +72,23 @@ def default_hist_n(table: pd.DataFrame) -> int:
     n with the most cases (the larger n on a tie)."""
     if (table["n"] == 1000).any():
         return 1000
-    best = table.sort_values(["cases", "n"]).iloc[-1]
-    return int(best["n"])
-
-
-def _md(df: pd.DataFrame) -> str:
-    return df.to_markdown(index=False, disable_numparse=True)
-
-
-def _fmt(x, digits: int = 4) -> str:
-    if x is None or (isinstance(x, float) and not math.isfinite(x)):
-        return "n/a"
-    return f"{x:.{digits}g}" if isinstance(x, float) else str(x)
-
-
-#: The column of paper_comparison that holds the paper's values.
-PAPER_COLUMN = f"paper ({paper.NAME})"
+    return int(table.sort_values(["cases", "n"]).iloc[-1]["n"])
 
 
 def _share_ci(share: float, lo: float, hi: float) -> str:
     return f"{100 * share:.2f}% (95% CI {100 * lo:.1f}..{100 * hi:.1f}%)"
 
 
+def _ns(values) -> str:
+    return ", ".join(str(int(v)) for v in values)
+
+
 def paper_comparison(
     table: pd.DataFrame, fits: list[fit.Fit], runs: list, engines: list[str] | None = None
 ) -> pd.DataFrame:
-    """Our values next to the paper's published ones, for those our data covers, with what our
-    sample can say about each: shares with their exact 95% intervals and whether the paper's
-    value lies inside, floors and bounds tested against the intervals ("cannot tell" when the
-    sample is too small, with the cases it would take), fits on fewer than FEW_POINTS points
-    flagged. `engines` (the engines of the cases) adds a caveat to backtracks and false
-    negatives unless it is the paper's algorithm alone (engine "grigoryan"): other engines
-    count their own backtracks."""
+    """Our values next to the paper's published ones where our data has the n, with what our sample
+    can say about each (95% intervals, "cannot tell" with the cases it would take). `engines`
+    other than the paper's algorithm ("grigoryan") add a caveat: they count their own backtracks."""
     rows: list[dict] = []
     by_n = table.set_index("n")
     other = (
@@ -180,16 +160,13 @@ def paper_comparison(
             worst = part.loc[part["bt0"].idxmin()]
             below = part[part["bt0_hi"] < floor]
             if not below.empty:
-                verdict = (
-                    f"below the floor at n = {', '.join(str(int(v)) for v in below['n'])} (95% upper bound under it)"
-                )
+                verdict = f"below the floor at n = {_ns(below['n'])} (95% upper bound under it)"
             elif (part["bt0_lo"] > floor).all():
                 verdict = "above the floor at every n (95% lower bounds over it)"
             else:
                 unsure = part[part["bt0_lo"] <= floor]
                 verdict = (
-                    f"cannot tell at n = {', '.join(str(int(v)) for v in unsure['n'])}: the 95% interval "
-                    "contains the floor (too few cases)"
+                    f"cannot tell at n = {_ns(unsure['n'])}: the 95% interval " "contains the floor (too few cases)"
                 )
             add(
                 f"lowest share without backtracking, n = {lo_n}..{hi_n}",
@@ -241,9 +218,7 @@ def randset_caption(runs: list) -> str:
 
 
 def randset_lines(runs: list, out_dir: Path) -> list[str]:
-    """The report's table of the randSet & randSet runs: per n, the mean first-pass share with its
-    standard error and standard deviation, the paper's value where it has one, the mean dead end
-    and the CSVs."""
+    """The report's table of the randSet & randSet runs, per n, beside the paper's values."""
 
     def link(path):
         if path is None:
@@ -317,6 +292,163 @@ def _provenance(cases: pd.DataFrame) -> list[str]:
     return lines
 
 
+def _seconds(x) -> str:
+    return "" if x is None or not math.isfinite(float(x)) else f"{float(x):.4g}"
+
+
+def _plural(count: int, word: str) -> str:
+    return f"{count} {word}{'s' if count != 1 else ''}"
+
+
+def _launch_line(part: pd.DataFrame, run: str) -> str:
+    """One launch's balance in words: ranks, hosts, cases, span, busy shares and idle ranks."""
+    share = timeline.share_text
+    span = float(part["span_s"].iloc[0])
+    named = sorted({h for h in part["host"] if h != timeline.UNKNOWN_HOST})
+    unknown = int((part["host"] == timeline.UNKNOWN_HOST).sum())
+    overall = part["busy_s"].sum() / (len(part) * span) if span > 0 else float("nan")
+    least, most = part.loc[part["busy_share"].idxmin()], part.loc[part["busy_share"].idxmax()]
+    idle = part[part["cases"] == 0]
+    ended = part[part["cases"] > 0].sort_values("last_end_s").iloc[0]
+    text = (
+        f"- **{run}launch {part['launch'].iloc[0]}**: {_plural(len(part), 'rank')} on {_plural(len(named), 'host')}"
+        + (f" (and {unknown} of unknown host)" if unknown else "")
+        + f", {int(part['cases'].sum()):,} cases; span {span:.4g} s; engine busy {share(overall)} of the ranks' time"
+    )
+    if len(part) > 1:
+        text += (
+            f", from {share(least.busy_share)} (rank {least['rank']}, {least.host}) to "
+            f"{share(most.busy_share)} (rank {most['rank']}, {most.host})"
+        )
+        if span > 0:
+            text += (
+                f"; the first rank to finish (rank {ended['rank']}, {ended.host}) ended its last case at "
+                f"{ended.last_end_s:.4g} s, idle for the last {share(1 - ended.last_end_s / span)} of the span"
+            )
+    if len(idle):
+        text += f"; {_plural(len(idle), 'rank')} ran no case: {timeline.format_ranks(idle['rank'])}"
+    return text + "."
+
+
+def _timeline_lines(out: _Out, cases: pd.DataFrame) -> list[str]:
+    """The Timeline section (analysis.timeline): the figure, how busy each host and rank was
+    (timeline_by_host.csv, timeline.csv) and a line per launch on its balance."""
+    title = "Timeline"
+    if not timeline.has_timeline(cases):
+        return _section(title, "No timeline: no case records when it started in a known launch (`start_s`, `launch`).")
+    line = timeline.of(cases)
+    ranks, hosts = line.busy_shares("rank"), line.busy_shares("host")
+    out.csv("timeline.csv", ranks)
+    out.csv("timeline_by_host.csv", hosts)
+    shown = line.chosen_launches()
+    drawn = (
+        ""
+        if len(shown) == len(line.spans)
+        else f" The figure draws {len(shown)} of the {len(line.spans)} launches, those with the most engine time."
+    )
+    figure = out.figure(
+        "timeline",
+        "When each rank ran its cases, one panel per launch of `nqc run` on the directory, one row "
+        'per MPI rank, the ranks grouped by host (host and ranks on the left, a line between hosts; "?": ranks '
+        "whose host the files do not name). A bar is a stretch of one shard's cases on that rank, from the start "
+        "of its first engine call to the end of its last; the shades of the host's colour alternate from one "
+        f"shard to the next, and gaps shorter than 1/{round(1 / timeline.MERGE_FRACTION)} of the launch's span "
+        "(below a pixel) are merged. White is idle: no engine call (making compositions, writing shard files, waiting "
+        "for work, or done). x: seconds since the launch's start, a barrier of all its ranks, so the hosts line up. On "
+        "the right, each rank's busy share (few ranks)." + drawn,
+        lambda path, dpi: line.draw(path, dpi=dpi),
+    )
+    several = hosts["config_hash"].nunique() > 1
+    share = timeline.share_text
+    launches = [
+        _launch_line(part, f"{part['experiment'].iloc[0] or config_hash}, " if several else "")
+        for (config_hash, _), part in ranks.groupby(["config_hash", "launch"], sort=False)
+    ]
+
+    def shown_table(frame: pd.DataFrame, columns: dict) -> str:
+        run = {"run": frame["experiment"]} if several else {}
+        return _md(pd.DataFrame({**run, "launch": frame["launch"].astype(str), "host": frame["host"], **columns}))
+
+    per_host = shown_table(
+        hosts,
+        {
+            "ranks": hosts["ranks"],
+            "cases": hosts["cases"].map("{:,}".format),
+            "busy s": hosts["busy_s"].map(_seconds),
+            "last end s": hosts["last_end_s"].map(_seconds),
+            "span s": hosts["span_s"].map(_seconds),
+            "busy share": hosts["busy_share"].map(share),
+            "its ranks' shares": [
+                share(lo) if lo == hi else f"{share(lo)}..{share(hi)}"
+                for lo, hi in zip(hosts["rank_share_min"], hosts["rank_share_max"])
+            ],
+        },
+    )
+    per_rank = [f"Per rank: {len(ranks)} rows in [timeline.csv](timeline.csv)."]
+    if len(ranks) <= MAX_TIMELINE_RANK_ROWS:
+        columns = {"rank": ranks["rank"].astype(str), "cases": ranks["cases"].map("{:,}".format)}
+        columns |= {"shards": ranks["shards"].astype(str), "busy s": ranks["busy_s"].map(_seconds)}
+        columns |= {
+            "first start s": ranks["first_start_s"].map(_seconds),
+            "last end s": ranks["last_end_s"].map(_seconds),
+        }
+        columns["busy share"] = ranks["busy_share"].map(share)
+        per_rank = ["Per rank (busy share: busy s / span s):", shown_table(ranks, columns)]
+    return (
+        _section(
+            title,
+            "How the work was spread over the ranks and hosts over time (each case's `start_s`, with its "
+            "`rank`, `launch` and `wall_s`). Busy means in an engine call: a rank's busy share is the sum of its "
+            "cases' `wall_s` over the launch's span (from its start to the end of its last case); a host's, over its "
+            "ranks x the span. Bars that end at different times, or white stretches on some hosts only, show an "
+            "imbalance; a low share on every rank with short cases is the time between engine calls (making "
+            "compositions, writing shard files). Per rank: [timeline.csv](timeline.csv); per host: "
+            "[timeline_by_host.csv](timeline_by_host.csv).",
+        )
+        + figure
+        + launches
+        + [""]
+        + _section(None, "Per host (busy share: busy s / (ranks x span s)):", per_host, *per_rank)
+    )
+
+
+def _instance_lines(out: _Out, cases: pd.DataFrame, by) -> list[str]:
+    """instances.csv and instances_by_diags.csv, and the report's section on instance runs
+    (no lines when the cases hold none)."""
+    per_diags = instances.by_diags(cases, by, out.options.time)
+    if per_diags.empty:
+        return []
+    per_file = instances.by_file(cases, by, out.options.time)
+    out.csv("instances_by_diags.csv", per_diags)
+    out.csv("instances.csv", per_file)
+    files_md, common = instances.by_file_markdown(per_file)
+    rows, limit = instances.file_rows(per_file), instances.MAX_LISTED_FILES
+    lines = _section(
+        "Instances",
+        "Runs of instance files (composition files, CSPLib prob079 `.param` files once per `diags`, the "
+        "number of excluded diagonals used). An outcome is a result here: solved (a completion, checked), "
+        "infeasible (proved to have none) or gave up (stopped by a limit, or an engine that cannot prove "
+        "infeasibility found nothing). Times in seconds, of each verdict.",
+    )
+    lines += _section("### Outcomes by diags", instances.by_diags_markdown(per_diags))
+    lines += _section(
+        "### Outcomes by file",
+        (f"Files under `{common}`" if common else "Files")
+        + (f"; the first {limit} of {rows} rows" if rows > limit else "")
+        + ". Every file: [instances.csv](instances.csv); per diags: [instances_by_diags.csv](instances_by_diags.csv).",
+        files_md,
+    )
+    conflicts = instances.disagreements(cases, by)
+    if not conflicts.empty:
+        lines += _section(
+            "### Contradictions",
+            f"**{len(conflicts)} instances were solved by one group and proved infeasible by another**: one "
+            "engine is wrong (`nqc rerun RESULTS --case ID` runs a case again).",
+            _md(conflicts.astype(str)),
+        )
+    return lines
+
+
 #: Figures a report may draw (stems; each in every format of --format).
 FIGURE_STEMS = [
     "time_vs_n",
@@ -341,51 +473,11 @@ _OUTPUTS = [
     "instances_by_diags.csv",
     "timeline.csv",
     "timeline_by_host.csv",
-    *(f"figures/{stem}.{fmt}" for stem in FIGURE_STEMS for fmt in figures.FORMATS),
-    *(
-        f"figures/{stem}_n*.{fmt}"
-        for stem in ("fig10_time_histogram", "fig11_time_by_backtracks")
-        for fmt in figures.FORMATS
-    ),
     ".*.part",
     "figures/.*.part",
+    *(f"figures/{stem}.{fmt}" for stem in FIGURE_STEMS for fmt in figures.FORMATS),
+    *(f"figures/{s}_n*.{fmt}" for s in ("fig10_time_histogram", "fig11_time_by_backtracks") for fmt in figures.FORMATS),
 ]
-
-
-def _remove_previous_outputs(out_dir: Path) -> None:
-    for pattern in _OUTPUTS:
-        for path in out_dir.glob(pattern):
-            try:
-                path.unlink()
-            except OSError as e:
-                raise AnalysisError(f"{path}: cannot remove the previous report's file ({e.strerror or e})") from None
-
-
-@dataclass
-class FigureEntry:
-    """One figure of the report: its files, one per format (none when it was not drawn,
-    `reason` says why)."""
-
-    name: str
-    caption: str
-    paths: list[Path] = field(default_factory=list)
-    reason: str = ""
-
-    @property
-    def path(self) -> Path | None:
-        return self.paths[0] if self.paths else None
-
-
-def _check_randset_options(options: ReportOptions) -> list[tuple[int, Path]]:
-    specs = randset_mod.check_specs(options.randset_csvs)
-    if not specs and options.nqc is not None:
-        seen: set[int] = set()
-        for n in options.randset_n:
-            n = randset_mod.check_n(n, "--randset-n")
-            if n in seen:
-                raise AnalysisError(f"n = {n} given twice in --randset-n")
-            seen.add(n)
-    return specs
 
 
 def check_figure_options(formats, dpi) -> tuple[tuple[str, ...], float]:
@@ -405,45 +497,46 @@ def check_figure_options(formats, dpi) -> tuple[tuple[str, ...], float]:
 
 
 def write_report(paths, out_dir, options: ReportOptions | None = None) -> Path:
-    """Writes OUT_DIR/report.md (and the files it links) for the results under `paths` (result
-    files or results directories). Returns the path of report.md. The cases are grouped by
-    options.by (per run by default): one group gives the report of that run, several a
-    comparison report (analysis.compare). Raises AnalysisError on bad input (see
-    analysis.load) or options that select no cases, before anything is written, and when an
-    output cannot be written; then the files this call wrote are removed again.
-
-    A figure with nothing to draw (every time at its n 0 or not finite, say) is left out with a
-    warning and a note in the report."""
+    """Writes OUT_DIR/report.md (and the files it links) for the results under `paths`; returns
+    its path. One group of options.by gives the report of that run, several a comparison
+    report. AnalysisError on bad input or options before anything is written, and when an
+    output cannot be written (the files written are then removed again). A figure with nothing
+    to draw is left out with a warning and a note in the report."""
     options = options or ReportOptions()
     out_dir = Path(out_dir)
     if out_dir.exists() and not out_dir.is_dir():
         raise AnalysisError(f"{out_dir}: is not a directory")
     check_figure_options(options.formats, options.dpi)
-    randset_csvs = _check_randset_options(options)
+    specs = randset_mod.check_specs(options.randset_csvs)
+    if not specs and options.nqc is not None:
+        seen: set[int] = set()
+        for n in options.randset_n:
+            if randset_mod.check_n(n, "--randset-n") in seen:
+                raise AnalysisError(f"n = {n} given twice in --randset-n")
+            seen.add(n)
     cases = load_cases(paths, mixed="pool" if options.allow_mixed else "group")
     if options.time not in cases.columns:
         raise AnalysisError(f"no time column '{options.time}' in the result files (--time {options.time})")
     by = () if options.allow_mixed else tuple(options.by)
-    if groups.count(cases, by) > 1:
-        plan = _comparison_plan(cases, by, options)
-        return _write_all(out_dir, lambda written: _write_comparison(out_dir, plan, options, written))
-    plan = _single_plan(cases, options, randset_csvs)
-    return _write_all(out_dir, lambda written: _write_outputs(out_dir, plan, options, written))
-
-
-def _write_all(out_dir: Path, writer) -> Path:
-    """Runs ``writer(written)`` in a fresh OUT_DIR (previous outputs removed); on failure the
-    files it wrote are removed again, and OUT_DIR when this call created it."""
-    fig_dir = out_dir / "figures"
+    several = groups.count(cases, by) > 1
+    plan = _comparison_plan(cases, by, options) if several else _single_plan(cases, options, specs)
+    out = _Out(out_dir, options)
     created = not out_dir.exists()
     output.make_dir(out_dir)
-    written: list[Path] = []
     try:
-        _remove_previous_outputs(out_dir)
-        return writer(written)
+        for pattern in _OUTPUTS:
+            for path in out_dir.glob(pattern):
+                try:
+                    path.unlink()
+                except OSError as e:
+                    raise AnalysisError(
+                        f"{path}: cannot remove the previous report's file ({e.strerror or e})"
+                    ) from None
+        lines = _comparison_lines(out, plan) if several else _single_lines(out, plan)
+        return out.text("report.md", "\n".join(lines).rstrip("\n") + "\n")
     except BaseException:
-        output.remove(reversed(written))
-        for d in [fig_dir, out_dir] if created else [fig_dir]:
+        output.remove(reversed(out.written))
+        for d in [out_dir / "figures", out_dir] if created else [out_dir / "figures"]:
             try:
                 d.rmdir()  # only when empty
             except OSError:
@@ -451,21 +544,61 @@ def _write_all(out_dir: Path, writer) -> Path:
         raise
 
 
-@dataclass
-class _Single:
-    """What the report of one group holds, computed before anything is written."""
+class _Out:
+    """The files of one report, each written whole and remembered (removed if the report fails)."""
 
-    cases: pd.DataFrame
-    generated: pd.DataFrame
-    table: pd.DataFrame | None
-    hist_n: int | None
-    fits: list
-    fit_error: str | None
-    runs: list
+    def __init__(self, out_dir: Path, options: ReportOptions):
+        self.dir, self.options, self.written = out_dir, options, []
+
+    def keep(self, name: str | Path) -> Path:
+        self.written.append(self.dir / name)
+        return self.dir / name
+
+    def csv(self, name: str, frame: pd.DataFrame) -> None:
+        output.write_csv(frame, self.keep(name))
+
+    def text(self, name: str, text: str) -> Path:
+        return output.write_text(self.keep(name), text)
+
+    def figure(self, stem: str, caption: str, make) -> list[str]:
+        """``make(path, dpi)`` once per format, and the figure as Markdown: embedded (PNG, else
+        SVG; a PDF is linked), captioned, with links to the other formats. NoData leaves the
+        figure out with a warning and a note."""
+        name, paths = f"{stem}.{self.options.formats[0]}", []
+        try:
+            for fmt in self.options.formats:
+                paths.append(make(self.dir / "figures" / f"{stem}.{fmt}", self.options.dpi))
+                self.written.append(paths[-1])
+        except figures.NoData as e:
+            warnings.warn(f"figure {name} not drawn: {e}", AnalysisWarning, stacklevel=3)
+            return [f"**Not drawn: `figures/{name}`** ({e}).", "", caption, ""]
+        rels = {p.suffix.lstrip("."): os.path.relpath(p, self.dir) for p in paths}
+        shown = next((rels[f] for f in ("png", "svg") if f in rels), None)
+        others = [f"[{f.upper()}]({rel})" for f, rel in rels.items() if rel != shown]
+        head = [f"![{Path(shown).stem}]({shown})", ""] if shown else []
+        return head + [caption + (f" ({', '.join(others)})" if others else ""), ""]
+
+    def tables(self, table: pd.DataFrame) -> str:
+        """table1.csv and table1.md; returns the Markdown."""
+        self.csv("table1.csv", table)
+        table_md = table_mod.to_markdown(table)
+        self.text("table1.md", table_md + "\n")
+        return table_md
 
 
-def _single_plan(cases: pd.DataFrame, options: ReportOptions, randset_csvs) -> _Single:
-    generated = cases[~instance_cases(cases).to_numpy()]
+def _warn_few_points(fits: list, where: str = "") -> None:
+    for f in fits:
+        if f.quantity == "mean_s" and f.warning:
+            warnings.warn(f"{where}{f.warning}", AnalysisWarning, stacklevel=4)
+
+
+def _generated(cases: pd.DataFrame) -> pd.DataFrame:
+    return cases[~instance_cases(cases).to_numpy()]
+
+
+def _single_plan(cases: pd.DataFrame, options: ReportOptions, randset_csvs) -> SimpleNamespace:
+    """What the report of one group holds, computed (and its input checked) before anything is written."""
+    generated = _generated(cases)
     table, hist_n, fits, fit_error = None, None, [], None
     if generated.empty and (options.hist_n is not None or options.hist_k is not None):
         raise AnalysisError("--hist-n/--hist-k: these results hold instance runs only (no generated cases to draw)")
@@ -473,11 +606,7 @@ def _single_plan(cases: pd.DataFrame, options: ReportOptions, randset_csvs) -> _
         table = table_mod.table1(generated, options.time)
         hist_n = options.hist_n if options.hist_n is not None else default_hist_n(table)
         if not (table["n"] == hist_n).any():
-            raise AnalysisError(
-                f"--hist-n {hist_n}: no cases at that n (the data has n = "
-                + ", ".join(str(v) for v in table["n"])
-                + ")"
-            )
+            raise AnalysisError(f"--hist-n {hist_n}: no cases at that n (the data has n = {_ns(table['n'])})")
         if options.hist_k is not None:
             lo, hi = options.hist_k
             k = generated.loc[generated["n"] == hist_n, "k"]
@@ -491,542 +620,242 @@ def _single_plan(cases: pd.DataFrame, options: ReportOptions, randset_csvs) -> _
         try:
             fits = fit.fits(table, generated, options.n_min, options.n_max, options.time)
         except AnalysisError as e:
-            fits, fit_error = [], str(e)
+            fit_error = str(e)
             warnings.warn(f"no fit: {e}", AnalysisWarning, stacklevel=3)
         _warn_few_points(fits)
-    return _Single(cases, generated, table, hist_n, fits, fit_error, runs)
-
-
-def _warn_few_points(fits: list, where: str = "") -> None:
-    for f in fits:
-        if f.quantity == "mean_s" and f.warning:
-            warnings.warn(f"{where}{f.warning}", AnalysisWarning, stacklevel=4)
-
-
-class _Figures:
-    """Draws the report's figures in every format asked for, keeping the paths written."""
-
-    def __init__(self, fig_dir: Path, options: ReportOptions, keep):
-        self.fig_dir, self.options, self.keep, self.entries = fig_dir, options, keep, []
-
-    def draw(self, stem: str, caption: str, make) -> None:
-        """``make(path, dpi)`` once per format; NoData leaves the figure out with a warning."""
-        entry = FigureEntry(f"{stem}.{self.options.formats[0]}", caption)
-        try:
-            for fmt in self.options.formats:
-                entry.paths.append(self.keep(make(self.fig_dir / f"{stem}.{fmt}", self.options.dpi)))
-        except figures.NoData as e:
-            entry.reason = str(e)
-            warnings.warn(f"figure {entry.name} not drawn: {e}", AnalysisWarning, stacklevel=3)
-        self.entries.append(entry)
-
-    def lines(self, out_dir: Path) -> list[str]:
-        """The figures as Markdown: embedded (PNG, else SVG; a PDF is linked), captioned, with
-        links to the other formats."""
-        lines = []
-        for entry in self.entries:
-            if entry.path is None:
-                lines += [f"**Not drawn: `figures/{entry.name}`** ({entry.reason}).", "", entry.caption, ""]
-                continue
-            rels = {p.suffix.lstrip("."): os.path.relpath(p, out_dir) for p in entry.paths}
-            shown = next((rels[f] for f in ("png", "svg") if f in rels), None)
-            others = [f"[{f.upper()}]({rel})" for f, rel in rels.items() if rel != shown]
-            head = f"![{Path(shown).stem}]({shown})" if shown else ""
-            lines += ([head, ""] if head else []) + [entry.caption + (f" ({', '.join(others)})" if others else ""), ""]
-        return lines
-
-
-def _write_outputs(out_dir: Path, plan: _Single, options: ReportOptions, written: list) -> Path:
-    def keep(path: Path) -> Path:
-        written.append(path)
-        return path
-
-    cases, table, fits, runs, hist_n = plan.cases, plan.table, plan.fits, plan.runs, plan.hist_n
-    table_md = None
-    if table is not None:
-        table_mod.to_csv(table, keep(out_dir / "table1.csv"))
-        table_md = table_mod.to_markdown(table)
-        output.write_text(keep(out_dir / "table1.md"), table_md + "\n")
-    if fits:
-        output.write_csv(fit.fits_csv(fits), keep(out_dir / "fits.csv"), index=False, float_format="%.9g")
-        output.write_csv(fit.residuals_table(fits), keep(out_dir / "residuals.csv"), index=False, float_format="%.9g")
-    inst_lines = _instance_outputs(out_dir, cases, groups.DEFAULT, options, keep)
-
-    if not runs and options.nqc is not None and table is not None:
-        for n in options.randset_n:
-            runs.append(randset_mod.run(options.nqc, n, options.randset_trials, out_dir))
-            for name in (f"randset-n{n}.csv", f"randset-n{n}-trials.csv", f"randset-n{n}.txt"):
-                keep(out_dir / name)
-
-    figs = _Figures(out_dir / "figures", options, keep)
-    if table is not None:
-        generated = plan.generated
-        mean_fit = next((f for f in fits if f.quantity == "mean_s"), None)
-        where = figures.files_note(generated)
-        figs.draw(
-            "time_vs_n",
-            "Mean and t90mean completion time per case vs n (log-log) with their 95% "
-            "confidence intervals, our least-squares fit of log10(1000 t) on log10(n) for the mean over its "
-            "n range, and the paper's line over the n range it was fitted on (the paper's Figure 7).",
-            lambda path, dpi: figures.time_vs_n(table, mean_fit, path, where, dpi=dpi),
-        )
-        figs.draw(
-            f"fig10_time_histogram_n{hist_n}",
-            f"Completion time histogram at n = {hist_n}, log-spaced bins, the mean with its 95% confidence "
-            "interval (shaded) and the median (the paper's Figure 10, n = 1000).",
-            lambda path, dpi: figures.time_histogram(generated, hist_n, path, options.time, dpi=dpi),
-        )
-        figs.draw(
-            f"fig11_time_by_backtracks_n{hist_n}",
-            "The same histogram stacked by backtrack count (the paper's Figure 11, which took the 998 "
-            "compositions of size k = 800 at n = 1000; --hist-k LO:HI selects a k range).",
-            lambda path, dpi: figures.time_histogram_by_backtracks(
-                generated, hist_n, path, options.time, options.hist_k, dpi=dpi
-            ),
-        )
-        figs.draw(
-            "fig09_no_backtrack_share",
-            "Share of cases solved without backtracking vs n with exact (Clopper-Pearson) 95% intervals, and "
-            "the paper's statements, each in its own style (the paper's Figure 9).",
-            lambda path, dpi: figures.no_backtrack_share(table, path, dpi=dpi),
-        )
-        figs.draw(
-            "false_negative_share",
-            "False negative share vs n with exact (Clopper-Pearson) 95% intervals; where none was seen, "
-            "the interval's upper end. The paper's bounds as dotted and dashed lines.",
-            lambda path, dpi: figures.false_negative_share(table, path, dpi=dpi),
-        )
-    if runs:
-        figs.draw("randset", randset_caption(runs), lambda path, dpi: figures.randset_histogram(runs, path, dpi=dpi))
-
-    timeline_lines = _timeline_outputs(out_dir, cases, options, keep)
-    lines = _report_lines(plan, table_md, figs, inst_lines, options, out_dir, timeline_lines)
-    return output.write_text(keep(out_dir / "report.md"), "\n".join(lines) + "\n")
-
-
-#: The timeline's per-rank table is printed in the report up to this many rows (timeline.csv has all).
-MAX_TIMELINE_RANK_ROWS = 32
-
-
-def _seconds(x) -> str:
-    return "" if x is None or not math.isfinite(float(x)) else f"{float(x):.4g}"
-
-
-def _timeline_outputs(out_dir: Path, cases: pd.DataFrame, options: ReportOptions, keep) -> list[str]:
-    """The Timeline section (analysis.timeline): the figure, how busy each host and rank was
-    (timeline_by_host.csv, timeline.csv) and a line per launch on its balance; a single line when
-    no case records when it started in a known launch."""
-    L = ["## Timeline", ""]
-    if not timeline.has_timeline(cases):
-        return L + ["No timeline: no case records when it started in a known launch (`start_s`, `launch`).", ""]
-    line = timeline.of(cases)
-    ranks, hosts = line.busy_shares("rank"), line.busy_shares("host")
-    output.write_csv(ranks, keep(out_dir / "timeline.csv"), index=False, float_format="%.9g")
-    output.write_csv(hosts, keep(out_dir / "timeline_by_host.csv"), index=False, float_format="%.9g")
-    shown = line.chosen_launches()
-    drawn = (
-        ""
-        if len(shown) == len(line.spans)
-        else f" The figure draws {len(shown)} of the {len(line.spans)} launches, those with the most engine time."
+    return SimpleNamespace(
+        cases=cases, generated=generated, table=table, hist_n=hist_n, fits=fits, fit_error=fit_error, runs=runs
     )
-    figs = _Figures(out_dir / "figures", options, keep)
-    figs.draw(
-        "timeline",
-        "When each rank ran its cases, one panel per launch of `nqc run` on the directory, one row "
-        'per MPI rank, the ranks grouped by host (host and ranks on the left, a line between hosts; "?": ranks '
-        "whose host the files do not name). A bar is a stretch of one shard's cases on that rank, from the start "
-        "of its first engine call to the end of its last; the shades of the host's colour alternate from one "
-        f"shard to the next, and gaps shorter than 1/{round(1 / timeline.MERGE_FRACTION)} of the launch's span "
-        "(below a pixel) are merged. White is idle: no engine call (making compositions, writing shard files, waiting for work, "
-        "or done). x: seconds since the launch's start, a barrier of all its ranks, so the hosts line up. On "
-        "the right, each rank's busy share (few ranks)." + drawn,
-        lambda path, dpi: line.draw(path, dpi=dpi),
-    )
-    several = hosts["config_hash"].nunique() > 1
-    L += [
-        "How the work was spread over the ranks and hosts over time (each case's `start_s`, with its "
-        "`rank`, `launch` and `wall_s`). Busy means in an engine call: a rank's busy share is the sum of its cases' "
-        "`wall_s` over the launch's span (from its start to the end of its last case); a host's, over its ranks x "
-        "the span. Bars that end at different times, or white stretches on some hosts only, show an imbalance; "
-        "a low share on every rank with short cases is the time between engine calls (making compositions, "
-        "writing shard files). Per rank: [timeline.csv](timeline.csv); per host: "
-        "[timeline_by_host.csv](timeline_by_host.csv).",
-        "",
-    ]
-    L += figs.lines(out_dir)
-    for (config_hash, launch), part in ranks.groupby(["config_hash", "launch"], sort=False):
-        span = float(part["span_s"].iloc[0])
-        run = f"{part['experiment'].iloc[0] or config_hash}, " if several else ""
-        named = sorted({h for h in part["host"] if h != timeline.UNKNOWN_HOST})
-        overall = part["busy_s"].sum() / (len(part) * span) if span > 0 else float("nan")
-        least, most = part.loc[part["busy_share"].idxmin()], part.loc[part["busy_share"].idxmax()]
-        idle = part[part["cases"] == 0]
-        ended = part[part["cases"] > 0].sort_values("last_end_s").iloc[0]
-        text = (
-            f"- **{run}launch {launch}**: {len(part)} rank{'s' if len(part) != 1 else ''} on {len(named)} "
-            f"host{'s' if len(named) != 1 else ''}"
-            + (
-                f" (and {int((part['host'] == timeline.UNKNOWN_HOST).sum())} of unknown host)"
-                if (part["host"] == timeline.UNKNOWN_HOST).any()
-                else ""
-            )
-            + f", {int(part['cases'].sum()):,} cases; span {span:.4g} s; engine busy "
-            f"{timeline.share_text(overall)} of the ranks' time"
-        )
-        if len(part) > 1:
-            text += (
-                f", from {timeline.share_text(least.busy_share)} (rank {least['rank']}, {least.host}) to "
-                f"{timeline.share_text(most.busy_share)} (rank {most['rank']}, {most.host})"
-            )
-            if span > 0:
-                text += (
-                    f"; the first rank to finish (rank {ended['rank']}, {ended.host}) ended its last case at "
-                    f"{ended.last_end_s:.4g} s, idle for the last {timeline.share_text(1 - ended.last_end_s / span)}"
-                    " of the span"
-                )
-        if len(idle):
-            text += (
-                f"; {len(idle)} rank{'s' if len(idle) != 1 else ''} ran no case: {timeline.format_ranks(idle['rank'])}"
-            )
-        L.append(text + ".")
-    L.append("")
-    shown_hosts = pd.DataFrame(
-        {
-            **({"run": hosts["experiment"]} if several else {}),
-            "launch": hosts["launch"].astype(str),
-            "host": hosts["host"],
-            "ranks": hosts["ranks"],
-            "cases": hosts["cases"].map("{:,}".format),
-            "busy s": hosts["busy_s"].map(_seconds),
-            "last end s": hosts["last_end_s"].map(_seconds),
-            "span s": hosts["span_s"].map(_seconds),
-            "busy share": hosts["busy_share"].map(timeline.share_text),
-            "its ranks' shares": [
-                timeline.share_text(lo) if lo == hi else f"{timeline.share_text(lo)}..{timeline.share_text(hi)}"
-                for lo, hi in zip(hosts["rank_share_min"], hosts["rank_share_max"])
-            ],
-        }
-    )
-    L += ["Per host (busy share: busy s / (ranks x span s)):", "", _md(shown_hosts), ""]
-    if len(ranks) <= MAX_TIMELINE_RANK_ROWS:
-        shown_ranks = pd.DataFrame(
-            {
-                **({"run": ranks["experiment"]} if several else {}),
-                "launch": ranks["launch"].astype(str),
-                "host": ranks["host"],
-                "rank": ranks["rank"].astype(str),
-                "cases": ranks["cases"].map("{:,}".format),
-                "shards": ranks["shards"].astype(str),
-                "busy s": ranks["busy_s"].map(_seconds),
-                "first start s": ranks["first_start_s"].map(_seconds),
-                "last end s": ranks["last_end_s"].map(_seconds),
-                "busy share": ranks["busy_share"].map(timeline.share_text),
-            }
-        )
-        L += ["Per rank (busy share: busy s / span s):", "", _md(shown_ranks), ""]
-    else:
-        L += [f"Per rank: {len(ranks)} rows in [timeline.csv](timeline.csv).", ""]
-    return L
 
 
-def _instance_outputs(out_dir: Path, cases: pd.DataFrame, by, options: ReportOptions, keep) -> list[str]:
-    """instances.csv and instances_by_diags.csv, and the report's section on instance runs
-    (no lines when the cases hold none)."""
-    per_diags = instances.by_diags(cases, by, options.time)
-    if per_diags.empty:
-        return []
-    per_file = instances.by_file(cases, by, options.time)
-    output.write_csv(per_diags, keep(out_dir / "instances_by_diags.csv"), index=False, float_format="%.9g")
-    output.write_csv(per_file, keep(out_dir / "instances.csv"), index=False, float_format="%.9g")
-    files_md, common = instances.by_file_markdown(per_file)
-    rows = instances.file_rows(per_file)
-    limit = instances.MAX_LISTED_FILES
-    lines = [
-        "## Instances",
-        "",
-        "Runs of instance files (composition files, CSPLib prob079 `.param` files once per `diags`, the "
-        "number of excluded diagonals used). An outcome is a result here: solved (a completion, checked), "
-        "infeasible (proved to have none) or gave up (stopped by a limit, or an engine that cannot prove "
-        "infeasibility found nothing). Times in seconds, of each verdict.",
-        "",
-        "### Outcomes by diags",
-        "",
-        instances.by_diags_markdown(per_diags),
-        "",
-        "### Outcomes by file",
-        "",
-        (f"Files under `{common}`" if common else "Files")
-        + (f"; the first {limit} of {rows} rows" if rows > limit else "")
-        + ". Every file: [instances.csv](instances.csv); per diags: [instances_by_diags.csv](instances_by_diags.csv).",
-        "",
-        files_md,
-        "",
-    ]
-    conflicts = instances.disagreements(cases, by)
-    if not conflicts.empty:
-        lines += [
-            "### Contradictions",
-            "",
-            f"**{len(conflicts)} instances were solved by one group and proved infeasible by another**: one "
-            "engine is wrong (`nqc rerun RESULTS --case ID` runs a case again).",
-            "",
-            _md(conflicts.astype(str)),
-            "",
-        ]
-    return lines
-
-
-def _provenance_header(cases: pd.DataFrame, options: ReportOptions) -> list[str]:
-    sources = cases.attrs.get("sources", [])
-    config = sources[0].config if sources else {}
-    names = sorted({str(v) for v in cases[EXPERIMENT].unique() if str(v)})
-    engines = sorted(set(groups.engines(cases)))
-    ns = sorted(int(v) for v in cases["n"].unique())
-    L = [f"# nqc results: {', '.join(names) or 'unnamed experiment'}", ""]
-    if config.get("description"):
-        L += [f"> {config['description']}", ""]
-    L += [
-        f"{len(cases)} cases, n = {', '.join(map(str, ns))}; engine(s): {', '.join(engines) or '?'}; "
-        f"time per case: `{options.time}` (seconds of the engine call only).",
-        "",
-        "Result files:",
-        "",
-    ]
-    return L + _provenance(cases)
-
-
-def _report_lines(
-    plan: _Single,
-    table_md,
-    figs: _Figures,
-    inst_lines: list[str],
-    options: ReportOptions,
-    out_dir: Path,
-    timeline_lines: list[str],
-) -> list[str]:
-    cases, table, fits, fit_error, runs = plan.cases, plan.table, plan.fits, plan.fit_error, plan.runs
-    sources = cases.attrs.get("sources", [])
-    config = sources[0].config if sources else {}
-    engines = sorted(set(groups.engines(plan.generated))) if table is not None else []
-    L = _provenance_header(cases, options)
-    if table is not None:
-        L += [
-            "",
-            "## Table 1",
-            "",
-            "Per n: mean, median and maximum completion time per case; t90mean, the mean of the fastest 90% "
-            "(as the paper); shares of cases with 0, 1, 2, 3 and more than 3 backtracks; false negatives "
-            "(completable compositions not solved: count and share of cases); cases stopped by a limit "
-            "(gave up). Every column, with 95% intervals of the means and shares, mean backtracks, "
-            "infeasible counts and mean k: [table1.csv](table1.csv).",
-            "",
-            table_md,
-            "",
-        ]
-        L += [
-            "## Time regression",
-            "",
-            "Least squares (statsmodels OLS) of log10(1000 t) = a + b log10(n), t in seconds, over the n "
-            "range shown; 95% confidence intervals from the t distribution with points - 2 degrees of "
-            "freedom; R = sign(b) sqrt(R^2). Per placed queen: t / (n - k) per case, averaged per n. "
-            "The paper's fit (MATLAB, one desktop) is of the mean time per case; it published no "
-            "intervals. The intercept a depends on the machine and language, the slope b on the algorithm.",
-            "",
-        ]
-        if fits:
-            L += [_md(fit.fits_table(fits)), ""]
-            few = [f for f in fits if f.warning]
-            if few:  # the fits per case share their n, those per queen nearly: one warning
-                L += [
-                    f"**Warning:** {few[0].warning}"
-                    + (f"; so do the other {len(few) - 1} fits above" if len(few) > 1 else "")
-                    + ".",
-                    "",
-                ]
-            L += [
-                "Residuals (observed - fitted log10(1000 t)) per n ([residuals.csv](residuals.csv), "
-                "all fits: [fits.csv](fits.csv)):",
-                "",
-                _md(
-                    fit.residuals_table(fits).apply(
-                        lambda c: c.map(lambda v: f"{v:.5f}" if isinstance(v, float) else str(v))
-                    )
-                ),
-                "",
-            ]
-        else:
-            L += [f"No fit: {fit_error}", ""]
-        L += [
-            "## Compared with the paper",
-            "",
-            f"The published values of {paper.REFERENCE} beside ours, where our data has the n, with what our "
-            'sample can say about each (95% intervals; "cannot tell" when it is too small to test a claim).',
-            "",
-        ]
-        comparison = paper_comparison(table, fits, runs, engines or None)
-        L += [_md(comparison) if not comparison.empty else "(no n of ours matches a published value)", ""]
-        L += [
-            "## False negatives against the paper's bounds",
-            "",
-            'Per n and pooled per claim: the share with its exact (Clopper-Pearson) 95% interval; "below" when the '
-            'interval lies below the paper\'s bound, "cannot tell" when it contains it: the sample is too small '
-            "to test the claim, and with none seen it takes the number of cases shown (the interval's upper end "
-            "is about 3.7 / cases; the one-sided rule of three says 3 / cases).",
-            "",
-            table_mod.false_negative_markdown(table_mod.false_negative_table(table)),
-            "",
-        ]
-    else:
-        L += [""]
-    L += inst_lines
-    L += _failure_lines(cases, options)
-    L += ["## Figures", ""]
-    L += figs.lines(out_dir)
-    if table is not None:
-        if not runs:
-            L += [
-                "(No randSet & randSet figure: give `--randset N:CSV` with the per-trial CSV of "
-                "`nqc randset N --trials-csv CSV`, or `--nqc BIN` to run it.)",
-                "",
-            ]
-        else:
-            L += randset_lines(runs, out_dir)
-    L += timeline_lines
-    if options.command:
-        L += ["## Reproduce", "", "```sh", options.command, "```", ""]
-    if config:
-        L += [
-            "<details><summary>Config (resolved, from the result file)</summary>",
-            "",
-            "```json",
-            json.dumps(config, indent=2),
-            "```",
-            "",
-            "</details>",
-        ]
-    return L
-
-
-def _failure_lines(cases: pd.DataFrame, options: ReportOptions, keys: list[str] | None = None) -> list[str]:
-    failed = cases[cases["false_negative"].astype(bool) | (cases["outcome"].astype(str) == "gave_up")]
-    L = ["## False negatives and cases that gave up", ""]
-    if failed.empty:
-        return L + ["None.", ""]
-    cols = [
-        c
-        for c in [
-            *(keys or []),
-            "case_id",
-            "n",
-            "k",
-            "outcome",
-            "false_negative",
-            "backtracks",
-            "nodes",
-            "limit",
-            options.time,
-        ]
-        if c in failed.columns
-    ]
-    return L + [
-        f"{len(failed)} cases"
-        + (f"; the first {MAX_LISTED_FAILURES}" if len(failed) > MAX_LISTED_FAILURES else "")
-        + ". `nqc export RESULTS --case ID` writes a stored composition, `nqc rerun RESULTS --case ID` runs it again.",
-        "",
-        _md(failed[cols].head(MAX_LISTED_FAILURES).astype(str)),
-        "",
-    ]
-
-
-@dataclass
-class _Comparison:
+def _comparison_plan(cases: pd.DataFrame, by, options: ReportOptions) -> SimpleNamespace:
     """What a comparison report holds, computed before anything is written."""
-
-    cases: pd.DataFrame
-    by: tuple
-    generated: pd.DataFrame
-    comp: pd.DataFrame | None
-    table: pd.DataFrame | None
-    fits: list  # (labels, fits or error text)
-
-
-def _comparison_plan(cases: pd.DataFrame, by, options: ReportOptions) -> _Comparison:
     if options.hist_k is not None or options.hist_n is not None:
         warnings.warn(
-            "--hist-n/--hist-k: a comparison report draws no histograms (they are per run: give one " "run's results)",
+            "--hist-n/--hist-k: a comparison report draws no histograms (they are per run: give one run's results)",
             AnalysisWarning,
             stacklevel=3,
         )
-    generated = cases[~instance_cases(cases).to_numpy()]
+    generated = _generated(cases)
     comp, table, fit_rows = None, None, []
     if not generated.empty:
         if groups.count(generated, by) > 1:
             comp = compare.comparison(generated, by, options.time, options.baseline)
         table = table_mod.table_by(generated, by, options.time)
         for labels, part in groups.split(generated, by, warn=False):
-            label = compare.SEPARATOR.join(labels.values())
             try:
                 got = fit.fits(table_mod.table1(part, options.time), part, options.n_min, options.n_max, options.time)
-                _warn_few_points(got, f"{label}: ")
+                _warn_few_points(got, f"{compare.SEPARATOR.join(labels.values())}: ")
                 fit_rows.append((labels, got))
             except AnalysisError as e:
                 fit_rows.append((labels, str(e)))
-    return _Comparison(cases, by, generated, comp, table, fit_rows)
+    return SimpleNamespace(cases=cases, by=by, comp=comp, table=table, fits=fit_rows)
+
+
+def _single_lines(out: _Out, plan: SimpleNamespace) -> list[str]:
+    """Writes the files of the report of one group; returns the lines of its report.md."""
+    options, cases, table, fits, runs, hist_n = out.options, plan.cases, plan.table, plan.fits, plan.runs, plan.hist_n
+    table_md = out.tables(table) if table is not None else None
+    if fits:
+        out.csv("fits.csv", fit.fits_csv(fits))
+        out.csv("residuals.csv", fit.residuals_table(fits))
+    inst_lines = _instance_lines(out, cases, groups.DEFAULT)
+    if not runs and options.nqc is not None and table is not None:
+        for n in options.randset_n:
+            runs.append(randset_mod.run(options.nqc, n, options.randset_trials, out.dir))
+            for name in (f"randset-n{n}.csv", f"randset-n{n}-trials.csv", f"randset-n{n}.txt"):
+                out.keep(name)
+    figs = []
+    if table is not None:
+        generated, time = plan.generated, options.time
+        mean_fit = next((f for f in fits if f.quantity == "mean_s"), None)
+        where = figures.files_note(generated)
+        figs += out.figure(
+            "time_vs_n",
+            "Mean and t90mean completion time per case vs n (log-log) with their 95% "
+            "confidence intervals, our least-squares fit of log10(1000 t) on log10(n) for the mean over its "
+            "n range, and the paper's line over the n range it was fitted on (the paper's Figure 7).",
+            lambda path, dpi: figures.time_vs_n(table, mean_fit, path, where, dpi=dpi),
+        )
+        figs += out.figure(
+            f"fig10_time_histogram_n{hist_n}",
+            f"Completion time histogram at n = {hist_n}, log-spaced bins, the mean with its 95% confidence "
+            "interval (shaded) and the median (the paper's Figure 10, n = 1000).",
+            lambda path, dpi: figures.time_histogram(generated, hist_n, path, time, dpi=dpi),
+        )
+        figs += out.figure(
+            f"fig11_time_by_backtracks_n{hist_n}",
+            "The same histogram stacked by backtrack count (the paper's Figure 11, which took the 998 "
+            "compositions of size k = 800 at n = 1000; --hist-k LO:HI selects a k range).",
+            lambda path, dpi: figures.time_histogram_by_backtracks(
+                generated, hist_n, path, time, options.hist_k, dpi=dpi
+            ),
+        )
+        figs += out.figure(
+            "fig09_no_backtrack_share",
+            "Share of cases solved without backtracking vs n with exact (Clopper-Pearson) 95% intervals, and "
+            "the paper's statements, each in its own style (the paper's Figure 9).",
+            lambda path, dpi: figures.no_backtrack_share(table, path, dpi=dpi),
+        )
+        figs += out.figure(
+            "false_negative_share",
+            "False negative share vs n with exact (Clopper-Pearson) 95% intervals; where none was seen, "
+            "the interval's upper end. The paper's bounds as dotted and dashed lines.",
+            lambda path, dpi: figures.false_negative_share(table, path, dpi=dpi),
+        )
+    if runs:
+        figs += out.figure(
+            "randset", randset_caption(runs), lambda path, dpi: figures.randset_histogram(runs, path, dpi=dpi)
+        )
+    timeline_lines = _timeline_lines(out, cases)
+
+    sources = cases.attrs.get("sources", [])
+    config = sources[0].config if sources else {}
+    names = sorted({str(v) for v in cases[EXPERIMENT].unique() if str(v)})
+    L = [f"# nqc results: {', '.join(names) or 'unnamed experiment'}", ""]
+    if config.get("description"):
+        L += [f"> {config['description']}", ""]
+    L += [
+        f"{len(cases)} cases, n = {_ns(sorted(cases['n'].unique()))}; engine(s): "
+        f"{', '.join(sorted(set(groups.engines(cases)))) or '?'}; "
+        f"time per case: `{options.time}` (seconds of the engine call only).",
+        "",
+        "Result files:",
+        "",
+        *_provenance(cases),
+        "",
+    ]
+    if table is not None:
+        L += _section(
+            "Table 1",
+            "Per n: mean, median and maximum completion time per case; t90mean, the mean of the fastest 90% "
+            "(as the paper); shares of cases with 0, 1, 2, 3 and more than 3 backtracks; false negatives "
+            "(completable compositions not solved: count and share of cases); cases stopped by a limit "
+            "(gave up). Every column, with 95% intervals of the means and shares, mean backtracks, "
+            "infeasible counts and mean k: [table1.csv](table1.csv).",
+            table_md,
+        )
+        regression = [f"No fit: {plan.fit_error}"]
+        if fits:
+            few = [f for f in fits if f.warning]  # the fits per case share their n, those per queen nearly: one
+            more = f"; so do the other {len(few) - 1} fits above" if len(few) > 1 else ""
+            residuals = fit.residuals_table(fits).apply(
+                lambda c: c.map(lambda v: f"{v:.5f}" if isinstance(v, float) else str(v))
+            )
+            regression = [
+                _md(fit.fits_table(fits)),
+                *([f"**Warning:** {few[0].warning}{more}."] if few else []),
+                "Residuals (observed - fitted log10(1000 t)) per n ([residuals.csv](residuals.csv), "
+                "all fits: [fits.csv](fits.csv)):",
+                _md(residuals),
+            ]
+        comparison = paper_comparison(table, fits, runs, sorted(set(groups.engines(plan.generated))) or None)
+        L += _section(
+            "Time regression",
+            "Least squares (statsmodels OLS) of log10(1000 t) = a + b log10(n), t in seconds, over the n "
+            "range shown; 95% confidence intervals from the t distribution with points - 2 degrees of "
+            "freedom; R = sign(b) sqrt(R^2). Per placed queen: t / (n - k) per case, averaged per n. "
+            "The paper's fit (MATLAB, one desktop) is of the mean time per case; it published no "
+            "intervals. The intercept a depends on the machine and language, the slope b on the algorithm.",
+            *regression,
+        )
+        L += _section(
+            "Compared with the paper",
+            f"The published values of {paper.REFERENCE} beside ours, where our data has the n, with what our "
+            'sample can say about each (95% intervals; "cannot tell" when it is too small to test a claim).',
+            _md(comparison) if not comparison.empty else "(no n of ours matches a published value)",
+        )
+        L += _section(
+            "False negatives against the paper's bounds",
+            'Per n and pooled per claim: the share with its exact (Clopper-Pearson) 95% interval; "below" when the '
+            'interval lies below the paper\'s bound, "cannot tell" when it contains it: the sample is too small '
+            "to test the claim, and with none seen it takes the number of cases shown (the interval's upper end "
+            "is about 3.7 / cases; the one-sided rule of three says 3 / cases).",
+            table_mod.false_negative_markdown(table_mod.false_negative_table(table)),
+        )
+    L += inst_lines + _failure_lines(cases, options) + ["## Figures", ""] + figs
+    if table is not None and not runs:
+        L += [
+            "(No randSet & randSet figure: give `--randset N:CSV` with the per-trial CSV of "
+            "`nqc randset N --trials-csv CSV`, or `--nqc BIN` to run it.)",
+            "",
+        ]
+    elif table is not None:
+        L += randset_lines(runs, out.dir)
+    return L + timeline_lines + _closing_lines(options, [(config, None)] if config else [])
+
+
+def _closing_lines(options: ReportOptions, configs: list[tuple[dict, str | None]]) -> list[str]:
+    """The Reproduce section and each (resolved config, its hash; None: the report of one run)."""
+    L = _section("Reproduce", f"```sh\n{options.command}\n```") if options.command else []
+    for config, config_hash in configs:
+        named = f" {config.get('name', '')} ({config_hash}, " if config_hash is not None else " ("
+        L += [f"<details><summary>Config{named}resolved, from the result file)</summary>", ""]
+        L += [f"```json\n{json.dumps(config, indent=2)}\n```", "", "</details>", ""]
+    return L
+
+
+def _failure_lines(cases: pd.DataFrame, options: ReportOptions, keys: list[str] | None = None) -> list[str]:
+    failed = cases[cases["false_negative"].astype(bool) | (cases["outcome"].astype(str) == "gave_up")]
+    title = "False negatives and cases that gave up"
+    if failed.empty:
+        return _section(title, "None.")
+    listed = ["case_id", "n", "k", "outcome", "false_negative", "backtracks", "nodes", "limit", options.time]
+    cols = [c for c in [*(keys or []), *listed] if c in failed.columns]
+    return _section(
+        title,
+        f"{len(failed)} cases"
+        + (f"; the first {MAX_LISTED_FAILURES}" if len(failed) > MAX_LISTED_FAILURES else "")
+        + ". `nqc export RESULTS --case ID` writes a stored composition, `nqc rerun RESULTS --case ID` runs it again.",
+        _md(failed[cols].head(MAX_LISTED_FAILURES).astype(str)),
+    )
 
 
 def _groups_table(cases: pd.DataFrame, by) -> pd.DataFrame:
     """Per group: its cases, engines, experiments, config hashes and result files."""
-    rows = []
-    for labels, part in groups.split(cases, by, warn=False):
-        rows.append(
-            {
-                **labels,
-                "cases": str(len(part)),
-                "engine": ", ".join(sorted(set(groups.engines(part)))),
-                "experiment": ", ".join(sorted({str(v) for v in part[EXPERIMENT].unique()})),
-                "config hash": ", ".join(sorted({str(v)[:16] for v in part[CONFIG_HASH].unique()})),
-                "n": ", ".join(str(int(v)) for v in sorted(part["n"].unique())),
-            }
-        )
+
+    def joined(values) -> str:
+        return ", ".join(sorted({str(v) for v in values}))
+
+    rows = [
+        {
+            **labels,
+            "cases": str(len(part)),
+            "engine": joined(groups.engines(part)),
+            "experiment": joined(part[EXPERIMENT].unique()),
+            "config hash": joined(str(v)[:16] for v in part[CONFIG_HASH].unique()),
+            "n": _ns(sorted(part["n"].unique())),
+        }
+        for labels, part in groups.split(cases, by, warn=False)
+    ]
     return pd.DataFrame(rows)
 
 
-def _write_comparison(out_dir: Path, plan: _Comparison, options: ReportOptions, written: list) -> Path:
-    def keep(path: Path) -> Path:
-        written.append(path)
-        return path
-
-    cases, comp, table = plan.cases, plan.comp, plan.table
+def _comparison_lines(out: _Out, plan: SimpleNamespace) -> list[str]:
+    """Writes the files of a comparison report; returns the lines of its report.md."""
+    options, cases, comp, table = out.options, plan.cases, plan.comp, plan.table
     by_text = " ".join(f"--by {b}" for b in plan.by) if tuple(plan.by) != groups.DEFAULT else "run (config and engine)"
     names = [str(v) for v in dict.fromkeys(cases[EXPERIMENT].astype(str)) if str(v)]
-    L = [
+    L = _section(
         f"# nqc comparison: {', '.join(names) or 'unnamed experiments'}",
-        "",
         f"{len(cases)} cases in {groups.count(cases, plan.by)} groups by {by_text}; time per case: `{options.time}` "
         "(seconds of the engine call only). Every interval is a 95% interval.",
-        "",
         _md(_groups_table(cases, plan.by)),
-        "",
         "Result files:",
-        "",
-    ]
-    L += _provenance(cases)
-    L += [""]
-    figs = _Figures(out_dir / "figures", options, keep)
+        "\n".join(_provenance(cases)),
+    )
+    figs = []
     if comp is not None:
-        output.write_csv(comp, keep(out_dir / "compare.csv"), index=False, float_format="%.9g")
+        out.csv("compare.csv", comp)
         base = comp.attrs["baseline"]
-        L += [
-            "## Summary",
-            "",
+        L += _section(
+            "Summary",
             f'Mean completion time per case against **{base}** (the baseline), per n: "faster" or "slower" '
             "only where the 95% interval of the ratio of mean times excludes 1.",
-            "",
-        ]
-        L += compare.summary(comp) + [""]
-        L += [
-            "## Side by side per n",
-            "",
+            "\n".join(compare.summary(comp)),
+        )
+        L += _section(
+            "Side by side per n",
             "Per n, the groups one under the other: cases; mean and t90mean time per case with their 95% "
             "confidence intervals (t distribution; the t90mean's from its winsorized variance); the share without "
             "backtracking (each engine counts its own backtracks) and the false negatives with exact "
@@ -1034,40 +863,19 @@ def _write_comparison(out_dir: Path, plan: _Comparison, options: ReportOptions, 
             f"time as a multiple of {base}'s with its 95% interval (delta method on the log ratio; *paired* when "
             "both ran the same compositions, as two engines on one config do). All columns: "
             "[compare.csv](compare.csv); Table 1 per group: [table1.csv](table1.csv).",
-            "",
             compare.to_markdown(comp),
-            "",
-        ]
+        )
     if table is not None:
-        table_mod.to_csv(table, keep(out_dir / "table1.csv"))
-        table_md = table_mod.to_markdown(table)
-        output.write_text(keep(out_dir / "table1.md"), table_md + "\n")
+        table_md = out.tables(table)
         if comp is None:  # one group of generated cases: nothing side by side, its Table 1 instead
-            L += [
-                "## Table 1",
-                "",
-                "Of the generated cases (every column: [table1.csv](table1.csv)).",
-                "",
-                table_md,
-                "",
-            ]
-        L += [
-            "## False negatives against the paper's bounds",
-            "",
+            L += _section("Table 1", "Of the generated cases (every column: [table1.csv](table1.csv)).", table_md)
+        L += _section(
+            "False negatives against the paper's bounds",
             "Per group, per n and pooled per claim of the paper: the share with its exact 95% interval, "
             '"cannot tell" when the interval contains the bound (with the cases it would take, none seen).',
-            "",
             table_mod.false_negative_markdown(table_mod.false_negative_table(table)),
-            "",
-        ]
-        L += [
-            "## Time regression per group",
-            "",
-            "Least squares of log10(1000 t) = a + b log10(n) for the mean time per case, per group, beside the "
-            f"paper's b = {paper.B} (fitted over n = {paper.FIT_N_MIN}..10^8).",
-            "",
-        ]
-        fit_rows, csv_rows = [], []
+        )
+        fit_rows, csv_rows, warned = [], [], []
         for labels, got in plan.fits:
             label = compare.SEPARATOR.join(labels.values())
             if isinstance(got, str):
@@ -1075,37 +883,23 @@ def _write_comparison(out_dir: Path, plan: _Comparison, options: ReportOptions, 
                 continue
             f = next(f for f in got if f.quantity == "mean_s")
             ci = f" ({f.b_ci[0]:.3f}..{f.b_ci[1]:.3f})" if math.isfinite(f.b_ci[0]) else " (no interval)"
-            fit_rows.append(
-                {
-                    "group": label,
-                    "n range": f"{f.n_min}..{f.n_max}",
-                    "points": str(f.points),
-                    "b (95% CI)": f"{f.b:.3f}{ci}",
-                    "R": f"{f.r:.4f}",
-                }
-            )
-            csv = fit.fits_csv(got)
-            for i, (k, v) in enumerate(labels.items()):
-                csv.insert(i, k, v)
-            csv_rows.append(csv)
-        L += [_md(pd.DataFrame(fit_rows)), ""]
-        warned = [
-            f"**Warning** ({compare.SEPARATOR.join(labels.values())}): {f.warning}."
-            for labels, got in plan.fits
-            if not isinstance(got, str)
-            for f in got
-            if f.quantity == "mean_s" and f.warning
-        ]
-        for line in warned:
-            L += [line, ""]
+            row = {"n range": f"{f.n_min}..{f.n_max}", "points": str(f.points), "b (95% CI)": f"{f.b:.3f}{ci}"}
+            fit_rows.append({"group": label, **row, "R": f"{f.r:.4f}"})
+            warned += [f"**Warning** ({label}): {f.warning}."] if f.warning else []
+            csv_rows.append(groups.labelled(fit.fits_csv(got), labels))
         if csv_rows:
-            output.write_csv(
-                pd.concat(csv_rows, ignore_index=True), keep(out_dir / "fits.csv"), index=False, float_format="%.9g"
-            )
-            L += ["All fits (per placed queen too): [fits.csv](fits.csv).", ""]
-    L += _instance_outputs(out_dir, cases, plan.by, options, keep)
+            out.csv("fits.csv", pd.concat(csv_rows, ignore_index=True))
+        L += _section(
+            "Time regression per group",
+            "Least squares of log10(1000 t) = a + b log10(n) for the mean time per case, per group, beside the "
+            f"paper's b = {paper.B} (fitted over n = {paper.FIT_N_MIN}..10^8).",
+            _md(pd.DataFrame(fit_rows)),
+            *warned,
+            *(["All fits (per placed queen too): [fits.csv](fits.csv)."] if csv_rows else []),
+        )
+    L += _instance_lines(out, cases, plan.by)
     if comp is not None:
-        figs.draw(
+        figs += out.figure(
             "compare_time",
             "Mean completion time per case vs n, one line per group, with 95% confidence "
             f"intervals (top), and each group's mean time as a multiple of {comp.attrs['baseline']}'s with "
@@ -1113,7 +907,7 @@ def _write_comparison(out_dir: Path, plan: _Comparison, options: ReportOptions, 
             "sideways so that their intervals do not overlap.",
             lambda path, dpi: figures.compare_time(comp, path, dpi=dpi),
         )
-        figs.draw(
+        figs += out.figure(
             "compare_shares",
             "Share of cases solved without backtracking (top) and false negative share "
             "(bottom, log; an open triangle is the 95% upper bound where none was seen) vs n, one line per "
@@ -1122,27 +916,6 @@ def _write_comparison(out_dir: Path, plan: _Comparison, options: ReportOptions, 
         )
     labels = groups.group_frame(cases, plan.by).astype(str).agg(compare.SEPARATOR.join, axis=1)
     L += _failure_lines(cases.assign(group=labels.to_numpy()), options, ["group"])
-    if figs.entries:
-        L += ["## Figures", ""] + figs.lines(out_dir)
-    L += _timeline_outputs(out_dir, cases, options, keep)
-    if options.command:
-        L += ["## Reproduce", "", "```sh", options.command, "```", ""]
-    for s in {s.attrs.get("config_hash", ""): s for s in cases.attrs.get("sources", [])}.values():
-        if s.config:
-            L += [
-                f"<details><summary>Config {s.config.get('name', '')} ({s.attrs.get('config_hash', '')}, "
-                "resolved, from the result file)</summary>",
-                "",
-                "```json",
-                json.dumps(s.config, indent=2),
-                "```",
-                "",
-                "</details>",
-                "",
-            ]
-    return output.write_text(keep(out_dir / "report.md"), "\n".join(L).rstrip("\n") + "\n")
-
-
-def command_line(argv: list[str]) -> str:
-    """The shell command that reproduces a report (for its Reproduce section)."""
-    return "/usr/bin/python3 -m analysis " + " ".join(shlex.quote(a) for a in argv)
+    L += (["## Figures", ""] + figs if figs else []) + _timeline_lines(out, cases)
+    runs = {s.attrs.get("config_hash", ""): s for s in cases.attrs.get("sources", [])}.values()
+    return L + _closing_lines(options, [(s.config, s.attrs.get("config_hash", "")) for s in runs if s.config])

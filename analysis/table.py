@@ -1,37 +1,20 @@
 """[Grigoryan]'s Table 1: per board size n, completion times, backtracks and false negatives.
 
 nqc computes its columns (``nqc aggregate --rows -``: :func:`summary`); this module adds the
-confidence intervals, which need scipy. Per n, over every case of that n (t = the time column, ``wall_s`` by default: seconds of the
-engine call only):
-
-- ``cases``; ``mean_s``, ``median_s``, ``max_s`` of t;
-- ``t90mean_s``: [Grigoryan]'s mean of the fastest 90% -- the mean of the floor(0.9 m) smallest
-  times of the m cases (at least one);
-- ``bt0``, ``bt1``, ``bt2``, ``bt3``, ``bt_more``: shares (0..1) of cases with 0, 1, 2, 3
-  and more than 3 backtracks (returns to a saved base level, as the paper counts them);
-- ``false_negatives``: completable compositions not solved, ``false_negative_share`` (their
-  count / cases) and its exact (Clopper-Pearson) 95% interval ``false_negative_share_lo`` ..
-  ``false_negative_share_hi``; ``gave_up`` (stopped by a limit) and ``infeasible`` counts;
-- ``mean_backtracks`` and ``mean_k`` (queens in the composition);
-- 95% intervals: ``mean_s_lo`` .. ``mean_s_hi`` of the mean time (t distribution, m - 1
-  degrees of freedom), ``t90mean_s_lo`` .. ``t90mean_s_hi`` of t90mean (the trimmed mean's
-  winsorized standard error, Tukey & McLaughlin, with the top 10% trimmed), ``bt0_lo`` ..
-  ``bt0_hi`` of the share without backtracking (Clopper-Pearson). NaN with one case.
-
-:func:`table_by` gives one Table 1 per group of cases (analysis.groups: per run by default).
+95% intervals, which need scipy (analysis/README.md describes every column). Times are seconds
+of the engine call, shares fractions; t90mean is the mean of the fastest 90% of the cases.
 """
 
 from __future__ import annotations
 
 import io
 import math
-import subprocess
 
 import numpy as np
 import pandas as pd
 from scipy import stats
 
-from analysis import groups, load, output, paper
+from analysis import groups, load, paper
 from analysis.errors import AnalysisError
 
 #: Columns of :func:`table1`, in order.
@@ -106,10 +89,9 @@ def mean_ci(times, level: float = LEVEL) -> tuple[float, float]:
 
 
 def t90mean_ci(times, level: float = LEVEL) -> tuple[float, float]:
-    """`level` confidence interval of :func:`t90mean`, a mean trimmed of its slowest 10%: its
-    standard error is the SD of the values winsorized at the largest one kept, over (h / m)
-    sqrt(m) (h kept of m; Tukey & McLaughlin), with h - 1 degrees of freedom. Approximate (the
-    trimming is one-sided); NaN for fewer than 2 values kept."""
+    """`level` confidence interval of the mean of the fastest 90%: the SD of the values winsorized
+    at the largest one kept over (h / m) sqrt(m), h - 1 degrees of freedom (Tukey & McLaughlin;
+    approximate, the trimming is one-sided); NaN for fewer than 2 values kept."""
     t = np.sort(np.asarray(times, dtype=float))
     fast = max(1, (t.size * 9) // 10)
     if fast < 2 or not np.all(np.isfinite(t)):
@@ -128,11 +110,8 @@ _DEFAULTS = {"outcome": "solved", "false_negative": False, "limit": "none", "ins
 
 def summary(cases: pd.DataFrame, time: str = "wall_s") -> pd.DataFrame:
     """nqc's Table 1 of `cases` (``nqc aggregate --rows -``: the one implementation of its
-    columns): per n, ascending, ``n``, ``cases``, ``mean_s``, ``median_s``, ``t90mean_s``,
-    ``max_s``, ``bt0`` .. ``bt3``, ``bt_more``, ``false_negatives``, ``gave_up``,
-    ``infeasible``, ``mean_backtracks``, ``mean_k``, of the time column `time` (seconds).
-    Columns `cases` lacks are those of a solved generated case (zeros); every case counts as a
-    generated one. An AnalysisError with nqc's line if it refuses them."""
+    columns), per n ascending, of the time column `time`. Columns `cases` lacks are those of a
+    solved generated case. An AnalysisError with nqc's line if it refuses them."""
     rows = pd.DataFrame(index=cases.index)
     for name, column in load.COLUMNS.items():
         default = _DEFAULTS.get(name, next(iter(column.get("values", {0: 0}))))
@@ -140,22 +119,14 @@ def summary(cases: pd.DataFrame, time: str = "wall_s") -> pd.DataFrame:
     rows["wall_s"] = cases[time]
     rows["outcome"] = rows["outcome"].astype(str)
     rows["false_negative"] = np.where(rows["false_negative"].astype(bool), "TRUE", "FALSE")
-    command = [load.nqc_executable(), "aggregate", "--rows", "-", "--csv", "-"]
-    text = rows.to_csv(index=False, float_format="%.17g")
-    done = subprocess.run(command, input=text.encode(), capture_output=True, check=False)
-    if done.returncode != 0:
-        lines = done.stderr.decode("utf-8", "replace").strip().splitlines() or [f"exit {done.returncode}"]
-        raise AnalysisError(lines[-1].removeprefix("nqc: error: "))
-    return pd.read_csv(io.BytesIO(done.stdout), float_precision="round_trip")
+    text = rows.to_csv(index=False, float_format="%.17g").encode()
+    stdout = load.run_nqc("aggregate", "--rows", "-", "--csv", "-", stdin=text)
+    return pd.read_csv(io.BytesIO(stdout), float_precision="round_trip")
 
 
 def table1(cases: pd.DataFrame, time: str = "wall_s") -> pd.DataFrame:
-    """Table 1 of `cases` (from :func:`analysis.load.load_cases`): one row per n, ascending:
-    nqc's columns (:func:`summary`) and the intervals.
-
-    `time` names the per-case time column in seconds (``wall_s`` or ``cpu_s``); an
-    AnalysisError when the cases lack it.
-    """
+    """:func:`summary` of `cases` with the 95% intervals, one row per n ascending; `time` names
+    the per-case time column in seconds (an AnalysisError when the cases lack it)."""
     if time not in cases.columns:
         raise AnalysisError(f"no time column '{time}' in the result files (--time {time})")
     if cases.empty:
@@ -175,14 +146,7 @@ def table1(cases: pd.DataFrame, time: str = "wall_s") -> pd.DataFrame:
 def table_by(cases: pd.DataFrame, by=groups.DEFAULT, time: str = "wall_s") -> pd.DataFrame:
     """:func:`table1` of each group of `cases` (analysis.groups; per run by default), stacked,
     with the group columns first; one group (of the default grouping): :func:`table1` alone."""
-    if time not in cases.columns:
-        raise AnalysisError(f"no time column '{time}' in the result files (--time {time})")
     return groups.per_group(cases, by, lambda part: table1(part, time))
-
-
-def group_columns(table: pd.DataFrame) -> list[str]:
-    """The group columns of a table from :func:`table_by` (those before ``n``)."""
-    return list(table.columns[: list(table.columns).index("n")])
 
 
 #: Columns of :func:`false_negative_table`.
@@ -239,24 +203,18 @@ def _fn_row(label, cases: int, fn: int, bound: float | None) -> dict:
 
 
 def false_negative_table(table: pd.DataFrame) -> pd.DataFrame:
-    """The false negative share per n of `table` (from :func:`table1`, or :func:`table_by`: then
-    per group, the group columns first) with its exact 95% interval [lo, hi] beside the paper's
-    claim for that n ([Grigoryan]: below 1e-4 for n < 100, below 1e-5 for 100 <= n < 800, none seen
-    for n >= 800), then one pooled row per claim (``n`` is then the range as text).
-    ``verdict``: "below" when the interval lies below the bound, "above" when it does not reach
-    below it, "cannot tell" when it contains it (too few cases to test the claim: with none
-    seen, the upper end is about 3.7 / cases); for n >= 800 "none seen" or "some seen".
-    ``cases_needed``: the cases, none a false negative, that would put the interval below the
-    bound; ``note``: the verdict in words (:func:`power_note`)."""
-    keys = group_columns(table)
+    """The false negative share per n of `table` (:func:`table1`, or :func:`table_by`: per group)
+    with its exact 95% interval beside the paper's claim for that n, then one pooled row per
+    claim: ``verdict`` "below", "above" or "cannot tell" (the interval contains the bound; for
+    n >= 800 "none seen" or "some seen"), ``cases_needed`` to test it, ``note`` in words."""
+    keys = groups.label_columns(table)
     if keys:
-        frames = []
-        for label, part in table.groupby(keys if len(keys) > 1 else keys[0], sort=False):
-            label = label if len(keys) > 1 else (label,)
-            frame = false_negative_table(part.drop(columns=keys))
-            for i, (name, value) in enumerate(zip(keys, label)):
-                frame.insert(i, name, value)
-            frames.append(frame)
+        frames = [
+            groups.labelled(
+                false_negative_table(part.drop(columns=keys)), dict(zip(keys, label if len(keys) > 1 else (label,)))
+            )
+            for label, part in table.groupby(keys if len(keys) > 1 else keys[0], sort=False)
+        ]
         return pd.concat(frames, ignore_index=True)
     ranges = [(lo, hi, bound) for lo, hi, bound in paper.FALSE_NEGATIVE_BOUNDS]
     ranges.append((paper.FALSE_NEGATIVE_NONE_FROM, None, None))
@@ -280,7 +238,7 @@ def false_negative_markdown(fn: pd.DataFrame) -> str:
     def frac(x: float) -> str:
         return "0" if x == 0 else f"{x:.3g}"
 
-    keys = list(fn.columns[: list(fn.columns).index("n")])
+    keys = groups.label_columns(fn)
 
     def verdict(r) -> str:
         if r["verdict"] == "cannot tell" and r["false_negatives"] == 0:
@@ -320,7 +278,7 @@ def to_markdown(table: pd.DataFrame) -> str:
     """The report's view of `table` (from :func:`table1` or :func:`table_by`, whose group
     columns come first): times in seconds (3 significant digits), backtrack shares in %, the
     false negative share as a fraction ([Grigoryan] quotes bounds like 1e-4)."""
-    keys = group_columns(table)
+    keys = groups.label_columns(table)
     shown = pd.DataFrame(
         {
             **{k: table[k].map(str) for k in keys},
@@ -341,9 +299,3 @@ def to_markdown(table: pd.DataFrame) -> str:
     return shown.to_markdown(
         index=False, colalign=["left"] * len(keys) + ["right"] * (len(shown.columns) - len(keys)), disable_numparse=True
     )
-
-
-def to_csv(table: pd.DataFrame, path) -> None:
-    """Writes every column of `table` (shares as fractions, times in seconds) to a CSV file,
-    whole or not at all (analysis.output: a failure is an AnalysisError naming `path`)."""
-    output.write_csv(table, path, index=False, float_format="%.9g")

@@ -1,25 +1,10 @@
 """The timeline of a run: when each rank ran its cases, launch by launch, and how busy each
-rank and host was (like Nextflow's timeline), to see load balance across hosts at a glance.
+rank and host was, to see load balance across hosts at a glance.
 
-Every case keeps ``start_s``, the seconds from the start of its launch's
-shards (a barrier of all the launch's ranks, so comparable across hosts) to its engine call;
-with ``wall_s`` (the engine call's seconds), ``rank`` and ``launch`` that places it on the
-rank's time line. Which host each rank ran on comes from the result files
-(:func:`analysis.load.launch_ranks`: the launches table's ``hosts``, parsed by
-:func:`analysis.load.parse_hosts`, or the shard files' attributes).
-
-- :func:`busy_shares`: per rank (or per host) of each launch: cases, busy seconds (the sum of
-  ``wall_s``), when it ended its last case, the launch's span (the latest end of any case of
-  the launch, from its start) and the busy share, busy / span (a host's: busy / (its ranks x
-  span)). Ranks that ran nothing are listed with 0.
-- :func:`bars`: the cases merged into bars, one per stretch of one shard's cases on one rank
-  without a gap longer than MERGE_FRACTION of the launch's span (shorter gaps are below a
-  pixel of the figure): millions of cases draw as a few bars per shard.
-- :func:`draw`: the figure, one panel per launch (the MAX_PANELS with the most engine time when
-  there are more), a row per rank, ranks grouped by host.
-
-Rows of launch 0 (unknown) or with a time that is not
-finite are left out; :func:`has_timeline` says whether any row is left.
+Each case's ``start_s`` (seconds from its launch's start, a barrier of all its ranks), ``wall_s``,
+``rank`` and ``launch`` place it on its rank's time line; the ranks' hosts come from the result
+files (analysis.load.launch_ranks). Rows of launch 0 (unknown) or with a time that is not finite
+are left out.
 """
 
 from __future__ import annotations
@@ -29,10 +14,8 @@ from pathlib import Path
 
 import numpy as np
 import pandas as pd
-from matplotlib.backends.backend_agg import FigureCanvasAgg
 from matplotlib.collections import PolyCollection
 from matplotlib.colors import to_rgb
-from matplotlib.figure import Figure
 from matplotlib.legend_handler import HandlerTuple
 from matplotlib.patches import Patch
 from matplotlib.ticker import FixedFormatter, FixedLocator, NullLocator
@@ -110,9 +93,8 @@ def share_text(share: float) -> str:
 
 @dataclass
 class Timeline:
-    """The cases that have a place on a time line, summarised in one pass (sorted once by run,
-    launch, rank and start; :func:`of`): small frames, a few rows per rank and shard however
-    many cases there are. Empty when no case has a place (schema < 2.2)."""
+    """The cases that have a place on a time line, summarised in one sorted pass (:func:`of`):
+    a few rows per rank and shard however many cases there are."""
 
     lanes: pd.DataFrame  #: per rank that ran a case: config_hash, experiment, launch, rank, cases, shards, busy_s, ...
     spans: pd.DataFrame  #: per launch, in order: config_hash, launch, experiment, span_s (the latest end of its cases)
@@ -126,11 +108,30 @@ class Timeline:
 
     def busy_shares(self, per: str = "rank") -> pd.DataFrame:
         """As :func:`busy_shares`."""
-        if per not in ("rank", "host"):
-            raise ValueError(f"per={per!r}: expected 'rank' or 'host'")
         if self.empty:
             return pd.DataFrame(columns=RANK_COLUMNS if per == "rank" else HOST_COLUMNS)
-        return _shares(self.ranks, per)
+        if per == "rank":
+            return self.ranks[RANK_COLUMNS].copy()
+        ranks = self.ranks.assign(_order=np.arange(len(self.ranks)))
+        hosts = (
+            ranks.groupby(_KEY + ["host"], sort=False)
+            .agg(
+                experiment=("experiment", "first"),
+                ranks=("rank", format_ranks),
+                rank_count=("rank", "size"),
+                cases=("cases", "sum"),
+                busy_s=("busy_s", "sum"),
+                last_end_s=("last_end_s", "max"),
+                span_s=("span_s", "first"),
+                rank_share_min=("busy_share", "min"),
+                rank_share_max=("busy_share", "max"),
+                _order=("_order", "min"),
+            )
+            .reset_index()
+            .sort_values("_order", kind="stable")
+        )
+        hosts["busy_share"] = _share(hosts["busy_s"], hosts["rank_count"].to_numpy() * hosts["span_s"])
+        return hosts.reset_index(drop=True)[HOST_COLUMNS]
 
     def chosen_launches(self, max_panels: int = MAX_PANELS) -> pd.DataFrame:
         """The launches the figure draws (config_hash, launch), in order: all, or the
@@ -144,6 +145,12 @@ class Timeline:
     def draw(self, path, dpi: float = figures.DPI, max_panels: int = MAX_PANELS) -> Path:
         """As :func:`draw`."""
         return _draw(self, path, dpi, max_panels)
+
+
+def _share(busy, time) -> np.ndarray:
+    """busy / time where time > 0, else NaN."""
+    time = np.asarray(time, dtype=float)
+    return np.where(time > 0, np.asarray(busy, dtype=float) / np.where(time > 0, time, 1), np.nan)
 
 
 _LANE_COLUMNS = [
@@ -167,15 +174,8 @@ def _kept(cases: pd.DataFrame) -> np.ndarray | None:
         return None
     start, wall = cases["start_s"].to_numpy(dtype=float), cases["wall_s"].to_numpy(dtype=float)
     launch, rank = cases["launch"].to_numpy(dtype=float), cases["rank"].to_numpy(dtype=float)
-    return (
-        np.isfinite(start)
-        & np.isfinite(wall)
-        & (wall >= 0)
-        & np.isfinite(launch)
-        & (launch > 0)
-        & np.isfinite(rank)
-        & (rank >= 0)
-    )
+    finite = np.isfinite(start) & np.isfinite(wall) & np.isfinite(launch) & np.isfinite(rank)
+    return finite & (wall >= 0) & (launch > 0) & (rank >= 0)
 
 
 def has_timeline(cases: pd.DataFrame) -> bool:
@@ -284,9 +284,8 @@ def _build(cases: pd.DataFrame, fraction: float = MERGE_FRACTION) -> Timeline:
 
 
 def _per_rank(cases: pd.DataFrame, line: Timeline) -> pd.DataFrame:
-    """Every rank of the launches on the time line: those the files name (load.launch_ranks) and
-    those that ran a case, with their hosts, counts and times (RANK_COLUMNS, plus world_size
-    and start_utc), in launch order, ranks grouped by host (hosts by their first rank, "?" last)."""
+    """Every rank of the launches on the time line (named by the files or running a case), its
+    host, counts and times, in launch order, ranks grouped by host ("?" last)."""
     known = launch_ranks(cases).merge(line.spans[_KEY], on=_KEY, how="inner")
     ranks = line.lanes.drop(columns="experiment").merge(known[_KEY + ["rank", "host"]], on=_KEY + ["rank"], how="outer")
     ranks["host"] = ranks["host"].fillna(UNKNOWN_HOST)
@@ -298,51 +297,16 @@ def _per_rank(cases: pd.DataFrame, line: Timeline) -> pd.DataFrame:
     ranks = ranks.merge(launch_order, on=_KEY).merge(meta, on=_KEY, how="left")
     ranks["world_size"] = ranks["world_size"].fillna(0).astype(np.int64)
     ranks["start_utc"] = ranks["start_utc"].fillna("").astype(str)
-    span = ranks["span_s"].to_numpy(dtype=float)
-    ranks["busy_share"] = np.where(
-        span > 0, ranks["busy_s"].to_numpy(dtype=float) / np.where(span > 0, span, 1), np.nan
-    )
+    ranks["busy_share"] = _share(ranks["busy_s"], ranks["span_s"])
     first = ranks.groupby(_KEY + ["host"])["rank"].transform("min")
     ranks["_order"] = np.where(ranks["host"] == UNKNOWN_HOST, np.iinfo(np.int64).max, first)
     ranks = ranks.sort_values(["_launch", "_order", "host", "rank"], kind="stable")
     return ranks.reset_index(drop=True)[RANK_COLUMNS + ["world_size", "start_utc"]]
 
 
-def _shares(ranks: pd.DataFrame, per: str) -> pd.DataFrame:
-    """The per-rank table, or per host of each launch (see :func:`busy_shares`)."""
-    if per == "rank":
-        return ranks[RANK_COLUMNS].copy()
-    ranks = ranks.assign(_order=np.arange(len(ranks)))
-    hosts = (
-        ranks.groupby(_KEY + ["host"], sort=False)
-        .agg(
-            experiment=("experiment", "first"),
-            ranks=("rank", format_ranks),
-            rank_count=("rank", "size"),
-            cases=("cases", "sum"),
-            busy_s=("busy_s", "sum"),
-            last_end_s=("last_end_s", "max"),
-            span_s=("span_s", "first"),
-            rank_share_min=("busy_share", "min"),
-            rank_share_max=("busy_share", "max"),
-            _order=("_order", "min"),
-        )
-        .reset_index()
-        .sort_values("_order", kind="stable")
-    )
-    span = hosts["span_s"].to_numpy(dtype=float)
-    hosts["busy_share"] = np.where(
-        span > 0,
-        hosts["busy_s"].to_numpy(dtype=float) / (hosts["rank_count"].to_numpy() * np.where(span > 0, span, 1)),
-        np.nan,
-    )
-    return hosts.reset_index(drop=True)[HOST_COLUMNS]
-
-
 def of(cases: pd.DataFrame, fraction: float = MERGE_FRACTION) -> Timeline:
-    """The :class:`Timeline` of `cases`, its ranks named with their hosts (from the result files
-    in ``cases.attrs["sources"]``: analysis.load.launch_ranks); `fraction` as in :func:`bars`.
-    Build it once to get both tables and the figure of a large run."""
+    """The :class:`Timeline` of `cases`, its ranks named with their hosts: build it once for
+    both tables and the figure."""
     line = _build(cases, fraction)
     line.where = figures.files_note(cases)
     line.ranks = _per_rank(cases, line) if not line.empty else pd.DataFrame(columns=RANK_COLUMNS)
@@ -350,26 +314,17 @@ def of(cases: pd.DataFrame, fraction: float = MERGE_FRACTION) -> Timeline:
 
 
 def busy_shares(cases: pd.DataFrame, per: str = "rank") -> pd.DataFrame:
-    """How busy each rank (`per` "rank") or host (`per` "host") of each launch was.
-
-    busy_s is the sum of the engine seconds (``wall_s``) of its cases; span_s the launch's
-    span, the latest end (start_s + wall_s) of any case of the launch, from the launch's start;
-    busy_share = busy_s / span_s for a rank and busy_s / (rank_count x span_s) for a host, whose
-    rank_share_min and rank_share_max are its ranks' extremes. last_end_s: when the rank (the
-    host's last rank) ended its last case; after it, the rank was idle until the launch ended.
-    Ranks that the result files name but that ran no case are there with 0 cases (NaN times).
-    Columns RANK_COLUMNS or HOST_COLUMNS; rows by run and launch, ranks grouped by host (hosts in
-    the order of their first rank, "?" last: ranks whose host no file names). Empty (with the
-    columns) when no case records when it started."""
+    """How busy each rank (`per` "rank", RANK_COLUMNS) or host ("host", HOST_COLUMNS) of each
+    launch was: busy_s, the sum of its cases' ``wall_s``; span_s, the launch's latest case end;
+    busy_share = busy_s / span_s (a host's: / (rank_count x span_s)). Ranks the files name that
+    ran no case have 0 cases; ranks grouped by host ("?" last: no file names it)."""
     return of(cases).busy_shares(per)
 
 
 def bars(cases: pd.DataFrame, fraction: float = MERGE_FRACTION) -> pd.DataFrame:
-    """The cases as bars to draw: consecutive cases of one shard on one rank form one bar
-    (start_s of the first to end_s of the last) unless the rank was idle between two of them
-    for more than `fraction` of the launch's span. Columns: config_hash, launch, rank, shard_id,
-    start_s, end_s, busy_s (the engine seconds within), cases, and shade (0, 1 alternating from
-    one shard to the next on the rank, so shard boundaries show)."""
+    """The cases as bars: consecutive cases of one shard on one rank form one bar unless the rank
+    was idle between two for more than `fraction` of the launch's span; ``shade`` alternates
+    0, 1 from shard to shard on a rank."""
     return _build(cases, fraction).bars
 
 
@@ -414,16 +369,9 @@ def panel_height(rows: int) -> float:
 def draw(
     cases: pd.DataFrame, path, dpi: float = figures.DPI, max_panels: int = MAX_PANELS, fraction: float = MERGE_FRACTION
 ) -> Path:
-    """The timeline figure: one panel per launch (the `max_panels` with the most engine time when
-    there are more, in launch order), a row per rank, ranks grouped by host (labelled on the
-    left with the host and its ranks, a line between hosts; each host its colour), a bar per
-    stretch of one shard's cases (:func:`bars`; two shades alternating from shard to shard),
-    idle time empty; x: seconds since the launch's start (its ranks' barrier). Each rank's
-    busy share is written on the right when a panel has at most RANK_LABELS_MAX ranks; the
-    legend sits below the last panel. The width is that of the other figures, the height grows
-    with the ranks (:func:`panel_height`; MIN_HEIGHT_IN to MAX_HEIGHT_IN inches). Written as the
-    other figures (format by suffix, whole or not at all: figures._save). NoData when no case
-    records when it started in a known launch."""
+    """The timeline figure: a panel per launch (the `max_panels` with the most engine time), a
+    row per rank, ranks grouped by host (each its colour), a bar per stretch of one shard's
+    cases (:func:`bars`); written as the other figures. NoData when no case has a place."""
     return of(cases, fraction).draw(path, dpi, max_panels)
 
 
@@ -438,11 +386,9 @@ def _draw(line: Timeline, path, dpi: float, max_panels: int) -> Path:
     heights = np.array([panel_height(r) + (0.18 if several_runs else 0) for r in rows["rows"]])
     title_in, legend_in = (0.55 if total > len(launches) else 0.35), 0.55
     heights *= min(1.0, (MAX_HEIGHT_IN - title_in - legend_in) / heights.sum())  # several tall panels: squeezed
-    fig = Figure(
-        figsize=(WIDTH_IN, max(MIN_HEIGHT_IN, title_in + sum(heights) + legend_in)), dpi=dpi, layout="constrained"
-    )
-    FigureCanvasAgg(fig)
-    axes = fig.subplots(len(launches), 1, squeeze=False, gridspec_kw={"height_ratios": list(heights)})[:, 0]
+    size = (WIDTH_IN, max(MIN_HEIGHT_IN, title_in + sum(heights) + legend_in))
+    fig, axes = figures._figure(size, dpi, len(launches), squeeze=False, gridspec_kw={"height_ratios": list(heights)})
+    axes = axes[:, 0]
     ranks_of = dict(tuple(ranks.groupby(_KEY, sort=False)))
     bars_of = dict(tuple(line.bars.groupby(_KEY, sort=False)))
     for ax, launch, height in zip(axes, launches.itertuples(), heights):
@@ -485,15 +431,8 @@ def _panel(ax, launch, ranks: pd.DataFrame, lane_bars: pd.DataFrame, height_in: 
     y = lane_bars["rank"].map(rows).to_numpy(dtype=float)
     x0, x1 = lane_bars["start_s"].to_numpy(dtype=float), lane_bars["end_s"].to_numpy(dtype=float)
     half = 0.4
-    verts = np.stack(
-        [
-            np.column_stack([x0, y - half]),
-            np.column_stack([x0, y + half]),
-            np.column_stack([x1, y + half]),
-            np.column_stack([x1, y - half]),
-        ],
-        axis=1,
-    )
+    corners = ((x0, -half), (x0, half), (x1, half), (x1, -half))
+    verts = np.stack([np.column_stack([x, y + dy]) for x, dy in corners], axis=1)
     shades = {h: _shades(c) for h, c in colours.items()}
     faces = [shades[host_of[int(r)]][int(s)] for r, s in zip(lane_bars["rank"], lane_bars["shade"])]
     ax.add_collection(PolyCollection(verts, facecolors=faces, edgecolors=faces, linewidths=0.2))

@@ -123,7 +123,7 @@ def test_output_helpers(tmp_path, capsysbinary):
     assert output.text_stream(None, "x.csv") is __import__("sys").stdout
     assert output.text_stream("x.csv", "-") is __import__("sys").stderr
     output.write_text("-", "héllo\n")
-    output.write_csv(pd.DataFrame({"a": [1, 2]}), "-", index=False)
+    output.write_csv(pd.DataFrame({"a": [1, 2]}), "-")
     assert capsysbinary.readouterr().out == "héllo\n".encode() + b"a\n1\n2\n"
     with pytest.raises(AnalysisError, match=r"^'-' \(standard output\) cannot be a directory; give a directory$"):
         output.make_dir("-")

@@ -10,7 +10,7 @@ import numpy as np
 import pandas as pd
 import pytest
 
-from analysis import table
+from analysis import output, table
 from analysis.load import load_cases
 from conftest import run_env
 
@@ -108,7 +108,7 @@ def test_markdown_and_csv(table1, tmp_path):
     assert first[0] == "10" and first[1] == str(table1["cases"][0])
     assert first[6].endswith("%") and float(first[6][:-1]) == pytest.approx(100 * table1["bt0"][0], abs=0.005)
     path = tmp_path / "t.csv"
-    table.to_csv(table1, path)
+    output.write_csv(table1, path)
     back = pd.read_csv(path)
     assert back.columns.tolist() == table.COLUMNS
     np.testing.assert_allclose(back["mean_s"], table1["mean_s"], rtol=1e-8)

@@ -62,7 +62,7 @@ def test_run_labels_fall_back_to_experiment_and_config_hash(tmp_path):
 
 def test_table_by_run_is_table1_of_each_run(both, small_run, auto_run):
     t = table.table_by(both)
-    assert table.group_columns(t) == ["run"]
+    assert groups.label_columns(t) == ["run"]
     for label, path in [("grigoryan", small_run), ("auto", auto_run)]:
         alone = table.table1(load_cases(path))
         mine = t[t["run"] == label].drop(columns="run").reset_index(drop=True)
@@ -178,11 +178,11 @@ def test_by_an_unknown_or_many_valued_column(both):
 def test_by_a_column_that_pools_engines_warns(both):
     with pytest.warns(AnalysisWarning, match=r"pools the engines auto, grigoryan .*add --by run or --by engine"):
         t = table.table_by(both, [groups.parse_by("k:2")])
-    assert table.group_columns(t) == ["k"]
+    assert groups.label_columns(t) == ["k"]
     with warnings.catch_warnings():
         warnings.simplefilter("error")
         t = table.table_by(both, [groups.parse_by("run"), groups.parse_by("k:2")])
-    assert table.group_columns(t) == ["run", "k"] and set(t["run"]) == {"grigoryan", "auto"}
+    assert groups.label_columns(t) == ["run", "k"] and set(t["run"]) == {"grigoryan", "auto"}
 
 
 # The comparison: ratios with intervals.

@@ -189,8 +189,6 @@ def test_busy_shares_per_host():
     np.testing.assert_allclose(got["busy_share"], [2.7 / (2 * 4), 3.5 / 4, 0.6, 1.0], rtol=1e-12)
     np.testing.assert_allclose(got["rank_share_min"], [0.0, 0.875, 0.6, 1.0], rtol=1e-12)
     np.testing.assert_allclose(got["rank_share_max"], [0.675, 0.875, 0.6, 1.0], rtol=1e-12)
-    with pytest.raises(ValueError, match="per='shard'"):
-        timeline.busy_shares(hand_made(), "shard")
 
 
 def test_bars_merge_one_shards_cases_and_alternate_shades():
