@@ -20,7 +20,6 @@
 #include "system/errors.hpp"
 #include "formats/hdf5.hpp"
 #include "formats/input_file.hpp"
-#include "formats/isolated.hpp"
 #include "system/std_stream.hpp"
 #include "formats/text_format.hpp"
 
@@ -236,7 +235,19 @@ void read_values(const h5::Handle& dataset, hid_t mem_type, std::uint64_t n, con
   }
 }
 
-LoadedComposition read_hdf5_here(const InputFile& in) {
+// HDF5's original format (superblock 0 or 1: h5py's default) has no checksums, and damage to
+// its metadata can crash HDF5 1.10, make it loop or corrupt its memory: such a file is refused
+// before the library reads it, with the command that rewrites it in the checksummed format.
+void require_checksummed(const InputFile& in) {
+  if (const int version = h5::superblock_version(in.bytes()); version < 2)
+    throw InputError(in.name() + ": HDF5 composition in HDF5's original file format (superblock version " +
+                     std::to_string(version) +
+                     ", no checksums), which nqc does not read: rewrite it with 'h5repack -L IN OUT' or write it "
+                     "with h5py.File(..., libver='latest')");
+}
+
+LoadedComposition read_hdf5(const InputFile& in) {
+  require_checksummed(in);
   const std::string& name = in.name();
   LoadedComposition out;
   out.source = name;
@@ -266,9 +277,6 @@ LoadedComposition read_hdf5_here(const InputFile& in) {
     if (n > kMaxN)
       throw InputError(name + ": /composition has " + std::to_string(n) + " values (n must be at most " +
                        std::to_string(kMaxBoardSize) + ")");
-    // In a child (a file without checksums): its time grows with n, not with the file's size
-    // (a compressed or never written dataset of 2*10^8 values is a few KB): 1 s more per 2^22.
-    isolated_allow_more(static_cast<unsigned>(n >> 22));
     const bool is_signed = H5Tget_sign(type.id()) != H5T_SGN_NONE;
     std::vector<Index>& q = out.composition.q;
     if (H5Tget_size(type.id()) <= 4) {
@@ -295,31 +303,6 @@ LoadedComposition read_hdf5_here(const InputFile& in) {
   return out;
 }
 
-// An HDF5 file without checksums (superblock 0 or 1: h5py's and most programs' default) is
-// read in a child process only (formats/isolated.hpp): damaged metadata can crash the HDF5
-// library, make it loop or corrupt its memory. The values come back through a pipe (a
-// moment of twice the composition's memory, in two processes).
-LoadedComposition read_hdf5(const InputFile& in) {
-  if (h5::superblock_version(in.bytes()) >= 2) return read_hdf5_here(in);
-  const IsolatedOutcome outcome = run_isolated(
-      [&] {
-        ByteWriter w;
-        const LoadedComposition loaded = read_hdf5_here(in);
-        w.put(loaded.composition.q.data(), loaded.composition.q.size());
-        return w.take();
-      },
-      isolated_seconds(in.size()));
-  if (outcome.kind == IsolatedOutcome::Kind::died)
-    throw InputError(in.name() + ": unreadable HDF5 composition: damaged (reading it " + outcome.bytes +
-                     "; a file in HDF5's original format has no checksums)");
-  rethrow_error(outcome);
-  LoadedComposition out;
-  out.source = in.name();
-  out.format = CompositionFormat::hdf5;
-  out.composition.q = ByteReader(outcome.bytes).vector<Index>();
-  return out;
-}
-
 // The most an HDF5 composition read from a stream may have: /composition at the largest n
 // in 8-byte integers, and 1 GiB of metadata (17407 MiB).
 constexpr std::uint64_t kMaxStreamHdf5Bytes = 8 * kMaxN + (std::uint64_t{1} << 30);
@@ -334,6 +317,7 @@ LoadedComposition read_hdf5_stream(const InputFile& in) {
     throw InputError(in.name() + ": the HDF5 superblock gives the file " + std::to_string(*end) +
                      " bytes, more than an HDF5 composition on a stream may have (" +
                      std::to_string(kMaxStreamHdf5Bytes >> 20) + " MiB)");
+  require_checksummed(in);
   in.spool(*end);
   return read_hdf5(in);
 }

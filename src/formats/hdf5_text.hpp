@@ -35,7 +35,7 @@ enum class TextCheck {
   none,       ///< no variable-length string attribute: nothing to check
   passed,     ///< the checksum matches: HDF5 may read the values
   unchecked,  ///< variable-length string attributes but no attribute `checksum` (a file nqc
-              ///< did not write so): reading them may crash HDF5; read it in a child process
+              ///< did not write so): reading them may crash HDF5, so refuse the file
 };
 
 /// Checks the variable-length string attributes of the root group of `file` (open from
