@@ -2,14 +2,14 @@
 
 #include <fcntl.h>
 #include <sys/file.h>
-#include <sys/stat.h>
 #include <unistd.h>
 
 #include <algorithm>
 #include <cerrno>
 #include <cstdlib>
-#include <fstream>
 #include <stdexcept>
+
+#include "formats/input_file.hpp"
 
 namespace nqc::h5 {
 
@@ -253,18 +253,6 @@ std::string read_string(const Attribute& a, hid_t loc, const std::string& name) 
   return value;
 }
 
-// The descriptor of an open file of the sec2 driver.
-int descriptor(const Handle& file) {
-  const hid_t id = file.id();
-  const Handle fapl(check(H5Fget_access_plist(id), id, "read the file access of"), H5Pclose);
-  if (H5Pget_driver(fapl.id()) != H5FD_SEC2)
-    throw Error(file_name(id) + ": cannot read raw bytes: not a file of the sec2 driver",
-                "cannot read raw bytes: not a file of the sec2 driver");
-  void* handle = nullptr;
-  check(H5Fget_vfd_handle(id, H5P_DEFAULT, &handle), id, "read the file descriptor of");
-  return *static_cast<int*>(handle);
-}
-
 // The type of a dataset's compound member `name`, or an empty handle without one.
 Handle find_member_type(const Handle& dataset, const std::string& name) {
   const Handle type = element_type(dataset);
@@ -373,17 +361,7 @@ Handle open_file_image(const void* data, std::size_t size, const std::string& na
 }
 
 int superblock_version(const std::filesystem::path& file) {
-  std::ifstream in(file, std::ios::binary);
-  if (!in) throw_errno(file.string() + ": cannot read", errno);
-  char head[9];
-  // At offset 0, or after a user block of 512, 1024, 2048, ... bytes (the HDF5 spec).
-  for (std::uint64_t at = 0; at < (std::uint64_t{1} << 40); at = at == 0 ? 512 : 2 * at) {
-    in.clear();
-    in.seekg(static_cast<std::streamoff>(at));
-    if (!in.read(head, sizeof head)) return -1;
-    if (std::string_view(head, kSignature.size()) == kSignature) return static_cast<unsigned char>(head[8]);
-  }
-  return -1;
+  return superblock_version(InputFile::open(file)->bytes());  // mapped: only the pages looked at are read
 }
 
 int superblock_version(std::string_view bytes) {
@@ -512,29 +490,6 @@ std::optional<std::vector<std::uint64_t>> read_uint64s_attribute(const Handle& l
   std::vector<std::uint64_t> values(static_cast<std::size_t>(a.count));
   check(H5Aread(a.attr.id(), H5T_NATIVE_UINT64, values.data()), loc.id(), "read attribute", name);
   return values;
-}
-
-std::string read_raw(const Handle& file, std::uint64_t offset, std::uint64_t size) {
-  const int fd = descriptor(file);
-  std::string bytes;
-  constexpr std::uint64_t kPiece = std::uint64_t{1} << 20;
-  while (size > 0) {
-    std::string piece(static_cast<std::size_t>(std::min(size, kPiece)), '\0');
-    const ssize_t got = ::pread(fd, piece.data(), piece.size(), static_cast<off_t>(offset));
-    if (got < 0 && errno == EINTR) continue;
-    if (got < 0) throw_errno(file_name(file.id()) + ": cannot read", errno);
-    if (got == 0) break;
-    bytes.append(piece.data(), static_cast<std::size_t>(got));
-    offset += static_cast<std::uint64_t>(got);
-    size -= static_cast<std::uint64_t>(got);
-  }
-  return bytes;
-}
-
-std::uint64_t raw_size(const Handle& file) {
-  struct stat st {};
-  if (::fstat(descriptor(file), &st) != 0) throw_errno(file_name(file.id()) + ": cannot read", errno);
-  return static_cast<std::uint64_t>(st.st_size);
 }
 
 Handle fixed_string_type(std::size_t size) { return string_type(size); }

@@ -44,7 +44,7 @@ class Error : public nqc::Error {
 
 /// The version of the HDF5 superblock (0 and 1: the original format, without checksums; 2 and
 /// 3: every piece of metadata checksummed), found where the signature is (offset 0, 512, 1024,
-/// ...); -1 without a signature. The path form throws "FILE: cannot read: REASON".
+/// ...); -1 without a signature. The path form throws as InputFile::open.
 int superblock_version(const std::filesystem::path& file);
 int superblock_version(std::string_view bytes);
 /// The end-of-file address the superblock gives (the file's size as HDF5 checks it), from the
@@ -116,12 +116,6 @@ std::vector<std::string> variable_string_attributes(const Handle& loc);
 /// most N uint64" for another type.
 std::optional<std::vector<std::uint64_t>> read_uint64s_attribute(const Handle& loc, const std::string& name,
                                                                  std::size_t max_values);
-
-/// Bytes offset .. offset + size - 1 of `file` as on disk (fewer at its end), and its size on
-/// disk, through the descriptor HDF5 opened (files of create_file and open_file). Throws
-/// nqc::IoError "FILE: cannot read: REASON" when the system fails.
-std::string read_raw(const Handle& file, std::uint64_t offset, std::uint64_t size);
-std::uint64_t raw_size(const Handle& file);
 
 /// A fixed-length NUL-padded ASCII string type of `size` bytes.
 Handle fixed_string_type(std::size_t size);
