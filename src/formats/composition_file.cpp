@@ -39,9 +39,12 @@ std::string out_of_range(const std::string& source, std::size_t row, const std::
 
 // --- binary ----------------------------------------------------------------------------------
 
+// `v` from or to little-endian (uint32 or uint64).
 template <typename T>
-T byteswap(T v) {
-  if constexpr (sizeof(T) == 4)
+T swap_le(T v) {
+  if constexpr (std::endian::native == std::endian::little)
+    return v;
+  else if constexpr (sizeof(T) == 4)
     return __builtin_bswap32(v);
   else
     return __builtin_bswap64(v);
@@ -51,13 +54,12 @@ template <typename T>
 T little_endian(const char* p) {
   T v;
   std::memcpy(&v, p, sizeof v);
-  if constexpr (std::endian::native == std::endian::big) v = byteswap(v);
-  return v;
+  return swap_le(v);
 }
 
 template <typename T>
 void put_little_endian(char* p, T v) {
-  if constexpr (std::endian::native == std::endian::big) v = byteswap(v);
+  v = swap_le(v);
   std::memcpy(p, &v, sizeof v);
 }
 
@@ -130,7 +132,7 @@ LoadedComposition read_binary(const InputFile& in) {
     q.resize(first + got / 4);
     std::uint32_t largest = 0;
     for (std::size_t i = first; i < q.size(); ++i) {
-      if constexpr (std::endian::native == std::endian::big) q[i] = static_cast<Index>(byteswap(std::uint32_t(q[i])));
+      q[i] = static_cast<Index>(swap_le(static_cast<std::uint32_t>(q[i])));
       largest = std::max(largest, static_cast<std::uint32_t>(q[i]));
     }
     const auto above = [n](Index v) { return static_cast<std::uint32_t>(v) > n; };
@@ -279,17 +281,12 @@ LoadedComposition read_hdf5(const InputFile& in) {
                        std::to_string(kMaxBoardSize) + ")");
     const bool is_signed = H5Tget_sign(type.id()) != H5T_SGN_NONE;
     std::vector<Index>& q = out.composition.q;
-    if (H5Tget_size(type.id()) <= 4) {
-      if (is_signed)
-        read_values<std::int32_t>(dataset, H5T_NATIVE_INT32, n, name, q);
-      else
-        read_values<std::uint32_t>(dataset, H5T_NATIVE_UINT32, n, name, q);
-    } else {
-      if (is_signed)
-        read_values<std::int64_t>(dataset, H5T_NATIVE_INT64, n, name, q);
-      else
-        read_values<std::uint64_t>(dataset, H5T_NATIVE_UINT64, n, name, q);
-    }
+    if (H5Tget_size(type.id()) <= 4)
+      is_signed ? read_values<std::int32_t>(dataset, H5T_NATIVE_INT32, n, name, q)
+                : read_values<std::uint32_t>(dataset, H5T_NATIVE_UINT32, n, name, q);
+    else
+      is_signed ? read_values<std::int64_t>(dataset, H5T_NATIVE_INT64, n, name, q)
+                : read_values<std::uint64_t>(dataset, H5T_NATIVE_UINT64, n, name, q);
   } catch (const h5::Error& e) {
     // The HDF5 layer's message names the file too: "NAME: cannot read /composition: ..." or
     // "cannot open NAME: ..."; named once here. The class stays the cause's: the content

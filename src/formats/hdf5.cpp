@@ -440,8 +440,7 @@ void write_variable_string_attribute(const Handle& loc, const std::string& name,
 }
 
 void write_uint64s_attribute(const Handle& loc, const std::string& name, const std::vector<std::uint64_t>& values) {
-  write_attribute(loc, name, H5T_STD_U64LE, space_of(loc.id(), name, values.size()), H5T_NATIVE_UINT64,
-                  values.data());
+  write_attribute(loc, name, H5T_STD_U64LE, space_of(loc.id(), name, values.size()), H5T_NATIVE_UINT64, values.data());
 }
 
 void write_int_attribute(const Handle& loc, const std::string& name, std::int64_t value) {
@@ -483,8 +482,8 @@ std::optional<std::vector<std::uint64_t>> read_uint64s_attribute(const Handle& l
   if (check(H5Aexists(loc.id(), name.c_str()), loc.id(), "look up attribute", name) <= 0) return std::nullopt;
   const Attribute a = open_attribute(loc, name);
   const hid_t type = a.type.id();
-  if (H5Tget_class(type) != H5T_INTEGER || H5Tget_size(type) != 8 || H5Tget_sign(type) != H5T_SGN_NONE ||
-      a.count < 1 || static_cast<std::uint64_t>(a.count) > max_values)
+  if (H5Tget_class(type) != H5T_INTEGER || H5Tget_size(type) != 8 || H5Tget_sign(type) != H5T_SGN_NONE || a.count < 1 ||
+      static_cast<std::uint64_t>(a.count) > max_values)
     throw InputError(file_name(loc.id()) + ": attribute " + name + " is not a 1-D array of at most " +
                      std::to_string(max_values) + " uint64");
   std::vector<std::uint64_t> values(static_cast<std::size_t>(a.count));

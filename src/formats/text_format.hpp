@@ -25,7 +25,7 @@ LoadedComposition parse_composition(std::string text, const std::string& source)
 /// defaults are nqc's; smaller ones serve tests.
 struct StreamLimits {
   std::uint64_t max_rows = static_cast<std::uint64_t>(kMaxBoardSize);  ///< values
-  std::uint64_t max_bytes = 16 * (max_rows + 1);                        ///< bytes in all: 32 GiB
+  std::uint64_t max_bytes = 16 * (max_rows + 1);                       ///< bytes in all: 32 GiB
   /// A text of at most this many bytes (16 MiB) is kept, so that a message found after reading
   /// it can name a line (line_of_row); of a longer one messages name rows only.
   std::size_t keep_bytes = std::size_t{16} << 20;

@@ -279,8 +279,7 @@ TEST_F(CompositionFileTest, Hdf5InTheOriginalFormatIsRefused) {
     h5::write_int32s(file, "composition", values);
   }
   EXPECT_EQ(h5::superblock_version(std::string_view(slurp(f))), 0);
-  EXPECT_EQ(error_of(f), f +
-                             ": HDF5 composition in HDF5's original file format (superblock version 0, no checksums), "
+  EXPECT_EQ(error_of(f), f + ": HDF5 composition in HDF5's original file format (superblock version 0, no checksums), "
                              "which nqc does not read: rewrite it with 'h5repack -L IN OUT' or write it with "
                              "h5py.File(..., libver='latest')");
 }
