@@ -20,7 +20,6 @@
 #include "system/errors.hpp"
 #include "formats/hdf5.hpp"
 #include "formats/input_file.hpp"
-#include "formats/isolated.hpp"
 #include "system/std_stream.hpp"
 #include "formats/text_format.hpp"
 
@@ -40,9 +39,12 @@ std::string out_of_range(const std::string& source, std::size_t row, const std::
 
 // --- binary ----------------------------------------------------------------------------------
 
+// `v` from or to little-endian (uint32 or uint64).
 template <typename T>
-T byteswap(T v) {
-  if constexpr (sizeof(T) == 4)
+T swap_le(T v) {
+  if constexpr (std::endian::native == std::endian::little)
+    return v;
+  else if constexpr (sizeof(T) == 4)
     return __builtin_bswap32(v);
   else
     return __builtin_bswap64(v);
@@ -52,13 +54,12 @@ template <typename T>
 T little_endian(const char* p) {
   T v;
   std::memcpy(&v, p, sizeof v);
-  if constexpr (std::endian::native == std::endian::big) v = byteswap(v);
-  return v;
+  return swap_le(v);
 }
 
 template <typename T>
 void put_little_endian(char* p, T v) {
-  if constexpr (std::endian::native == std::endian::big) v = byteswap(v);
+  v = swap_le(v);
   std::memcpy(p, &v, sizeof v);
 }
 
@@ -131,7 +132,7 @@ LoadedComposition read_binary(const InputFile& in) {
     q.resize(first + got / 4);
     std::uint32_t largest = 0;
     for (std::size_t i = first; i < q.size(); ++i) {
-      if constexpr (std::endian::native == std::endian::big) q[i] = static_cast<Index>(byteswap(std::uint32_t(q[i])));
+      q[i] = static_cast<Index>(swap_le(static_cast<std::uint32_t>(q[i])));
       largest = std::max(largest, static_cast<std::uint32_t>(q[i]));
     }
     const auto above = [n](Index v) { return static_cast<std::uint32_t>(v) > n; };
@@ -236,7 +237,19 @@ void read_values(const h5::Handle& dataset, hid_t mem_type, std::uint64_t n, con
   }
 }
 
-LoadedComposition read_hdf5_here(const InputFile& in) {
+// HDF5's original format (superblock 0 or 1: h5py's default) has no checksums, and damage to
+// its metadata can crash HDF5 1.10, make it loop or corrupt its memory: such a file is refused
+// before the library reads it, with the command that rewrites it in the checksummed format.
+void require_checksummed(const InputFile& in) {
+  if (const int version = h5::superblock_version(in.bytes()); version < 2)
+    throw InputError(in.name() + ": HDF5 composition in HDF5's original file format (superblock version " +
+                     std::to_string(version) +
+                     ", no checksums), which nqc does not read: rewrite it with 'h5repack -L IN OUT' or write it "
+                     "with h5py.File(..., libver='latest')");
+}
+
+LoadedComposition read_hdf5(const InputFile& in) {
+  require_checksummed(in);
   const std::string& name = in.name();
   LoadedComposition out;
   out.source = name;
@@ -266,22 +279,14 @@ LoadedComposition read_hdf5_here(const InputFile& in) {
     if (n > kMaxN)
       throw InputError(name + ": /composition has " + std::to_string(n) + " values (n must be at most " +
                        std::to_string(kMaxBoardSize) + ")");
-    // In a child (a file without checksums): its time grows with n, not with the file's size
-    // (a compressed or never written dataset of 2*10^8 values is a few KB): 1 s more per 2^22.
-    isolated_allow_more(static_cast<unsigned>(n >> 22));
     const bool is_signed = H5Tget_sign(type.id()) != H5T_SGN_NONE;
     std::vector<Index>& q = out.composition.q;
-    if (H5Tget_size(type.id()) <= 4) {
-      if (is_signed)
-        read_values<std::int32_t>(dataset, H5T_NATIVE_INT32, n, name, q);
-      else
-        read_values<std::uint32_t>(dataset, H5T_NATIVE_UINT32, n, name, q);
-    } else {
-      if (is_signed)
-        read_values<std::int64_t>(dataset, H5T_NATIVE_INT64, n, name, q);
-      else
-        read_values<std::uint64_t>(dataset, H5T_NATIVE_UINT64, n, name, q);
-    }
+    if (H5Tget_size(type.id()) <= 4)
+      is_signed ? read_values<std::int32_t>(dataset, H5T_NATIVE_INT32, n, name, q)
+                : read_values<std::uint32_t>(dataset, H5T_NATIVE_UINT32, n, name, q);
+    else
+      is_signed ? read_values<std::int64_t>(dataset, H5T_NATIVE_INT64, n, name, q)
+                : read_values<std::uint64_t>(dataset, H5T_NATIVE_UINT64, n, name, q);
   } catch (const h5::Error& e) {
     // The HDF5 layer's message names the file too: "NAME: cannot read /composition: ..." or
     // "cannot open NAME: ..."; named once here. The class stays the cause's: the content
@@ -292,31 +297,6 @@ LoadedComposition read_hdf5_here(const InputFile& in) {
         if (what.starts_with(prefix)) what.remove_prefix(prefix.size());
     throw_error(e.code(), name + ": unreadable HDF5 composition: " + std::string(what));
   }
-  return out;
-}
-
-// An HDF5 file without checksums (superblock 0 or 1: h5py's and most programs' default) is
-// read in a child process only (formats/isolated.hpp): damaged metadata can crash the HDF5
-// library, make it loop or corrupt its memory. The values come back through a pipe (a
-// moment of twice the composition's memory, in two processes).
-LoadedComposition read_hdf5(const InputFile& in) {
-  if (h5::superblock_version(in.bytes()) >= 2) return read_hdf5_here(in);
-  const IsolatedOutcome outcome = run_isolated(
-      [&] {
-        ByteWriter w;
-        const LoadedComposition loaded = read_hdf5_here(in);
-        w.put(loaded.composition.q.data(), loaded.composition.q.size());
-        return w.take();
-      },
-      isolated_seconds(in.size()));
-  if (outcome.kind == IsolatedOutcome::Kind::died)
-    throw InputError(in.name() + ": unreadable HDF5 composition: damaged (reading it " + outcome.bytes +
-                     "; a file in HDF5's original format has no checksums)");
-  rethrow_error(outcome);
-  LoadedComposition out;
-  out.source = in.name();
-  out.format = CompositionFormat::hdf5;
-  out.composition.q = ByteReader(outcome.bytes).vector<Index>();
   return out;
 }
 
@@ -334,6 +314,7 @@ LoadedComposition read_hdf5_stream(const InputFile& in) {
     throw InputError(in.name() + ": the HDF5 superblock gives the file " + std::to_string(*end) +
                      " bytes, more than an HDF5 composition on a stream may have (" +
                      std::to_string(kMaxStreamHdf5Bytes >> 20) + " MiB)");
+  require_checksummed(in);
   in.spool(*end);
   return read_hdf5(in);
 }

@@ -30,57 +30,41 @@ struct LoadedComposition {
   Composition composition;
   std::string source;  ///< file name as given ("<stdin>" for standard input), used in messages
   CompositionFormat format = CompositionFormat::text;
-  /// The bytes a text composition was parsed from, kept (a mapped file's pages are given
-  /// back, not resident) so that a message can name the line of a row (line_of_row in
-  /// text_format.hpp); null for the binary and HDF5 formats, which have no lines.
+  /// The text a composition was parsed from (mapped, not resident), for line_of_row; null for
+  /// binary and HDF5, which have no lines.
   std::shared_ptr<const InputFile> text;
 };
 
-/// The format of a file from its content `bytes` (its first 8 bytes decide, except for an
-/// HDF5 user block): bytes starting with "\x89NQC" (the binary magic's first half) are
-/// binary, so that a damaged magic is reported as such; the HDF5 signature
-/// "\x89HDF\r\n\x1a\n" at offset 0, 512, 1024, 2048, ... is HDF5; anything else is text.
+/// The format of content `bytes` (its first 8 bytes decide): "\x89NQC" (the binary magic's
+/// first half, so that a damaged magic is reported as such) binary, the HDF5 signature at
+/// offset 0, 512, 1024, ... HDF5, anything else text.
 CompositionFormat detect_format(std::string_view bytes);
 
-/// The format an output file gets from its name: ".bin" binary, ".h5" or ".hdf5" HDF5
-/// (any letter case), anything else (and "-", standard output) text.
+/// The format an output gets from its name: ".bin" binary, ".h5" or ".hdf5" HDF5 (any case),
+/// anything else (and "-", standard output) text.
 CompositionFormat format_for_output(const std::filesystem::path& file);
 
-/// Reads a composition file in any format, found by content (detect_format); "-" reads
-/// standard input (any format). Checks that n >= 1 and every value is in 0..n, not consistency
-/// (require_consistent). A file is memory-mapped: binary copied in cache-sized steps, its
-/// pages given back as it goes (peak memory about the 4n-byte composition); text parsed in
-/// parallel parts (text_format.hpp). A stream (a pipe, a FIFO,
-/// a device: InputFile::is_stream) is read no further than it must be, its format told by its
-/// first 64 KiB: text as it arrives (parse_composition: StreamLimits); binary up to its 24 +
-/// 4n bytes and one more (trailing data: "FILE: trailing data: header says n = 10 (24 + 4n =
-/// 64 bytes), the file has at least 65 bytes"); HDF5 into memory up to the end its
-/// superblock gives, at most 17407 MiB ("FILE: the HDF5 superblock gives the file N bytes,
-/// more than an HDF5 composition on a stream may have (17407 MiB)", "FILE: unreadable HDF5
-/// composition: no superblock that gives the file's end"). Throws nqc::InputError (one
-/// line, naming the file) for a file that does not exist ("FILE: cannot open: REASON"; the
-/// system refusing a read: nqc::IoError), the
-/// text errors of parse_composition, and the binary and HDF5 errors listed in docs/formats.md,
-/// e.g. "FILE: truncated: header says n = 10 (24 + 4n = 64 bytes),
-/// the file has 60 bytes", "FILE: row 3: value 11 is out of range 0..10", "FILE: no dataset
-/// /composition ...".
+/// Reads a composition in any format (detect_format); "-" is standard input. Checks n >= 1 and
+/// every value in 0..n, not consistency (require_consistent). A file is memory-mapped, its pages
+/// given back as it is read; a stream (InputFile::is_stream) is read no further than it must be
+/// (docs/formats.md, "Streams"). Throws nqc::InputError, one line naming the file, for the
+/// errors listed in docs/formats.md ("FILE: cannot open: REASON", "FILE: truncated: header says
+/// n = 10 (24 + 4n = 64 bytes), the file has 60 bytes", "FILE: row 3: value 11 is out of range
+/// 0..10", "FILE: no dataset /composition ...", an HDF5 file in the original format);
+/// nqc::IoError when the system refuses a read.
 LoadedComposition read_composition(const std::filesystem::path& file);
-/// The same for a file already open (InputFile::open), e.g. standard input whose first bytes
-/// were looked at.
+/// The same for a file already open, e.g. standard input whose first bytes were looked at.
 LoadedComposition read_composition(std::shared_ptr<const InputFile> in);
 
-/// Throws nqc::InputError "SOURCE:LINE: rows A and B: two queens on one column (column C)"
-/// (or the diagonal / anti-diagonal / out-of-range variants, see nqc::Verdict::describe)
-/// when the composition is not consistent; LINE is the text file's line of the later row
-/// (the binary and HDF5 formats have no lines: "SOURCE: rows A and B: ...").
+/// Throws nqc::InputError "SOURCE:LINE: rows A and B: two queens on one column (column C)" (or
+/// another Verdict::describe) when the composition is not consistent; LINE is the text's line
+/// of the later row (binary and HDF5 have none: "SOURCE: rows A and B: ...").
 void require_consistent(const LoadedComposition& loaded);
 
-/// Writes `c` (n >= 1) to `file` in `format`; "-" is standard output (text or binary; HDF5
-/// needs a file: nqc::InputError). Text as write_composition(c, std::ostream&); binary and
-/// HDF5 as described at CompositionFormat (HDF5: /composition as H5T_STD_U32LE, chunks of
-/// 2^20 values, Fletcher32 checksums). Throws "FILE: cannot write: REASON" when the
-/// file cannot be written: nqc::IoError (the HDF5 layer's errors too), or nqc::InputError for
-/// a path that cannot name a file (a missing directory, a directory: nqc::throw_errno).
+/// Writes `c` (n >= 1) to `file` in `format`; "-" is standard output (text or binary; HDF5:
+/// nqc::InputError). HDF5: /composition as uint32 LE in chunks of 2^20 values with Fletcher32.
+/// Throws "FILE: cannot write: REASON": nqc::IoError, or nqc::InputError for a path that cannot
+/// name a file (nqc::throw_errno).
 void write_composition(const Composition& c, const std::filesystem::path& file, CompositionFormat format);
 /// Writes `c` in the format its name asks for (format_for_output).
 void write_composition(const Composition& c, const std::filesystem::path& file);

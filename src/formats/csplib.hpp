@@ -31,47 +31,37 @@ struct ParamInstance {
 };
 
 /// Parses a CSPLib prob079 generator output ([CSPLib079]; tests/data/csplib-prob079/README.md):
-/// lines "n = N", "numdiags = D", "diags = [[a, t], ...]" where t = 1 excludes the sum
-/// diagonal r + c = a and t = 0 the difference diagonal r - c = a - (n - 1) (0-based r, c).
-/// An instance is the first `diags` pairs (all when not given), 0 <= diags <= numdiags.
-/// Throws nqc::InputError naming SOURCE:LINE and what was expected, for: a missing or
-/// malformed line, n < 1, a list that is not pairs of
-/// integers, a type other than 0 or 1, an index outside 0..2n-2, a list whose length differs
-/// from numdiags, or `diags` above numdiags ("--diags 20 is above numdiags = 14").
+/// lines "n = N", "numdiags = D", "diags = [[a, t], ...]" (t as in DiagonalPair). An instance
+/// is the first `diags` pairs (all when not given). Throws nqc::InputError naming SOURCE:LINE
+/// and what was expected: a missing or malformed line, n < 1, a list that is not pairs [index,
+/// 0 or 1] with index in 0..2n-2 or whose length is not numdiags, `diags` above numdiags.
 ParamInstance parse_param(const std::string& text, const std::string& source, std::optional<int> diags);
 
 /// The most bytes a .param text may have, in a file or on standard input (CSPLib's are < 1 KB).
 inline constexpr std::uintmax_t kMaxParamBytes = 16u << 20;
 
-/// Reads a .param file (see parse_param). Throws "FILE: cannot open: REASON" as
-/// text::read_small_file does (a missing file: nqc::InputError; EACCES, EIO: nqc::IoError),
-/// nqc::InputError "FILE: N bytes, more than a .param file may have (16 MiB)" (kMaxParamBytes).
+/// Reads a .param file (see parse_param) as text::read_small_file does, at most kMaxParamBytes.
 ParamInstance read_param(const std::filesystem::path& file, std::optional<int> diags);
 
-/// Parses the .param text of `in` (standard input, which has no extension), held to the
-/// limit of a named file: throws "NAME: N bytes, more than a .param file may have (16 MiB)"
-/// above kMaxParamBytes ("NAME: at least 16777217 bytes, ..." for a stream, read no further
-/// than that), then as parse_param.
+/// Parses the .param text of `in` (standard input), at most kMaxParamBytes ("NAME: at least
+/// 16777217 bytes, more than a .param file may have (16 MiB)" for a stream, read no further).
 ParamInstance read_param(const InputFile& in, std::optional<int> diags);
 
-/// True when `text` reads as a .param file rather than a composition: its first line that is
-/// not blank starts with a letter (a composition's text holds integers and `#` comments only).
-/// For standard input, which has no extension.
+/// True when `text` (standard input, which has no extension) reads as a .param file: its first
+/// byte that is not blank is a letter (a composition holds integers and `#` comments only).
 bool looks_like_param(std::string_view text);
 
 /// A random prob079 instance list as CSPLib's generator draws one (queens-diag-gen.py in
-/// the data of [CSPLib079]; [Gent17]): the sum and the difference diagonals each in random order; repeatedly a random
-/// direction (the other when one is used up) and its next diagonal, which is excluded unless a row or a column it
-/// crosses would keep `mininfile` or fewer open cells (CSPLib's files: mininfile = 4). Returns every pair excluded, in
-/// order: an instance is its first d pairs (excluded_board). The same procedure, not the same draws (Python's generator
-/// differs from Rng).
+/// [CSPLib079]; [Gent17]): the sum and the difference diagonals each in random order; repeatedly
+/// a random direction (the other when one is used up) and its next diagonal, excluded unless a
+/// row or column it crosses would keep `mininfile` or fewer open cells (CSPLib: 4). Returns
+/// every pair excluded, in order. The same procedure, not the same draws.
 std::vector<DiagonalPair> random_excluded_diagonals(Index n, int mininfile, Rng& rng);
 
 /// A random composition as CSPLib's placed-queens generator draws one (queens-gen-fast.py in
-/// [CSPLib079]; [Gent17]): up to n^2 attempts, each a random row and a random column among those
-/// still free, the queen kept when neither of its diagonals holds one, until `queens` stand.
-/// Returns the composition (k = queens), or std::nullopt when the attempts ran out (as the
-/// generator gives up). Requires 0 <= queens <= n. The same procedure, not the same draws.
+/// [CSPLib079]; [Gent17]): up to n^2 attempts, each a random free row and free column, the queen
+/// kept when neither of its diagonals holds one, until `queens` (0..n) stand; std::nullopt when
+/// the attempts ran out. The same procedure, not the same draws.
 std::optional<Composition> random_placed_queens(Index n, Index queens, Rng& rng);
 
 /// The empty n x n board with the first `d` of `pairs` excluded (d <= pairs.size()).

@@ -18,9 +18,8 @@ std::uint64_t xxh64(std::string_view bytes, std::uint64_t seed = 0);
 /// `value` as 16 lowercase hexadecimal digits.
 std::string hex64(std::uint64_t value);
 
-/// The size and XXH64 of a file's content, read once in 1 MiB pieces, up to its size when
-/// opened (fstat). Throws "FILE: cannot read: REASON" (nqc::throw_errno: a missing file is an
-/// InputError, EACCES or EIO an IoError).
+/// The size and XXH64 of a file's content, up to its size when opened. Throws as
+/// InputFile::open ("FILE: cannot open: REASON").
 struct FileDigest {
   std::uint64_t bytes = 0;
   std::uint64_t xxh64 = 0;

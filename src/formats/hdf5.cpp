@@ -2,32 +2,29 @@
 
 #include <fcntl.h>
 #include <sys/file.h>
-#include <sys/stat.h>
 #include <unistd.h>
 
 #include <algorithm>
 #include <cerrno>
 #include <cstdlib>
-#include <cstring>
-#include <fstream>
-#include <string_view>
 #include <stdexcept>
-#include <utility>
 
-#include "system/errors.hpp"
+#include "formats/input_file.hpp"
 
 namespace nqc::h5 {
 
 namespace {
 
-// HDF5 prints its error stack to stderr by default; we turn it into exception text
-// instead. The setting is per thread in thread-safe builds, so it is made once per thread
-// by every function that can start a sequence of HDF5 calls (files and new types).
+constexpr std::string_view kSignature = "\x89HDF\r\n\x1a\n";
+
+// HDF5 prints its error stack to stderr by default; we turn it into exception text instead.
+// The setting is per thread in thread-safe builds, so every function that can start a
+// sequence of HDF5 calls (files and new types) makes it.
 void silence() {
   // HDF5's own atexit handler closes every ID still open; after a failed write (a full disk)
   // the file ID whose close failed is left half-closed and that handler crashes in
-  // H5F__close_cb (HDF5 1.10.8). Our handles close what they own, so the handler has nothing
-  // to do; H5dont_atexit must come before any other HDF5 call.
+  // H5F__close_cb (HDF5 1.10.8). Our handles close what they own; H5dont_atexit must come
+  // before any other HDF5 call.
   static const bool no_atexit = H5dont_atexit() >= 0;
   (void)no_atexit;
   thread_local bool silenced = false;
@@ -40,23 +37,22 @@ struct StackEntry {
 };
 
 herr_t append_entry(unsigned /*depth*/, const H5E_error2_t* entry, void* entries_ptr) {
-  auto& entries = *static_cast<std::vector<StackEntry>*>(entries_ptr);
   StackEntry e{entry->func_name != nullptr ? entry->func_name : "?", ""};
   for (const char* c = entry->desc != nullptr ? entry->desc : ""; *c != '\0'; ++c) {
     if (*c != '\n') e.desc += *c;  // some descriptions embed ctime() output: keep one line
   }
-  entries.push_back(std::move(e));
+  static_cast<std::vector<StackEntry>*>(entries_ptr)->push_back(std::move(e));
   return 0;
 }
 
 // "file write failed: time = ..., errno = 28, ..." -> "file write failed".
 std::string headline(const std::string& desc) { return desc.substr(0, desc.find(':')); }
 
-// The current error stack in one short line, then cleared: the cause (the system's error
-// text when a driver call failed, e.g. "No space left on device", else the innermost
-// description), then where (innermost function, and the API function it was called from).
-// HDF5's full stack runs to 20 entries and 2 KB for one full disk. Must run right after the
-// failed call: every HDF5 API call starts by clearing the stack.
+// The current error stack in one short line, then cleared: the cause (the system's error text
+// when a driver call failed, e.g. "No space left on device", else the innermost description),
+// then where (innermost function, and the API function it was called from). HDF5's full stack
+// runs to 20 entries and 2 KB for one full disk. Must run right after the failed call: every
+// HDF5 API call starts by clearing the stack.
 struct Stack {
   std::string cause;  ///< e.g. "incorrect metadata checksum after all read attempts"
   std::string where;  ///< e.g. "H5C_load_entry(): ...; called from H5Aiterate2()"
@@ -71,20 +67,19 @@ Stack take_stack() {
   if (entries.empty()) return {"no HDF5 error details", "unknown"};
   std::string cause;
   int error = 0;
+  const std::string key = "error message = '", errno_key = "errno = ";
   for (const StackEntry& e : entries) {
-    const std::string key = "error message = '";
     if (const auto at = e.desc.find(key); at != std::string::npos && cause.empty()) {
       const auto from = at + key.size();
       cause = e.desc.substr(from, e.desc.find('\'', from) - from);
       // "..., errno = 28, error message = 'No space left on device'": the errno before it.
-      const std::string errno_key = "errno = ";
       if (const auto e_at = e.desc.rfind(errno_key, at); e_at != std::string::npos)
         error = std::atoi(e.desc.c_str() + e_at + errno_key.size());
       if (error <= 0) error = EIO;
     }
   }
-  // Downward walk: the API function first; the innermost is the last entry that has a
-  // description of its own before the stack repeats (HDF5 may append a second chain).
+  // Downward walk: the API function first; the innermost is the last entry before the stack
+  // repeats (HDF5 may append a second chain).
   const StackEntry& api = entries.front();
   std::size_t inner = 0;
   while (inner + 1 < entries.size() && entries[inner + 1].func != api.func) ++inner;
@@ -95,7 +90,7 @@ Stack take_stack() {
   return stack;
 }
 
-// Reads a name through the usual HDF5 two-call protocol (size first); "" on failure.
+// Reads a name through HDF5's two-call protocol (size first); "" on failure.
 template <typename Getter>
 std::string read_name(Getter get) {
   const auto size = get(nullptr, 0);
@@ -130,10 +125,12 @@ std::string object_path(hid_t loc, const std::string& name) {
               stack.error);
 }
 
-// Throws "HDF5: cannot ACTION: STACK" for a failed call that has no file (types).
-[[noreturn]] void fail_type(const std::string& action) {
+// Throws "cannot VERB WHAT: STACK" (detail "cannot VERB: CAUSE") for a failed call on a whole
+// file, or "HDF5: cannot VERB: STACK" for one without a file (types): WHAT empty.
+[[noreturn]] void fail_file(const std::string& verb, const std::string& what) {
   const Stack stack = take_stack();
-  throw Error("HDF5: cannot " + action + ": " + stack.text(), "cannot " + action + ": " + stack.cause);
+  if (what.empty()) throw Error("HDF5: cannot " + verb + ": " + stack.text(), "cannot " + verb + ": " + stack.cause);
+  throw Error("cannot " + verb + " " + what + ": " + stack.text(), "cannot " + verb + ": " + stack.cause, stack.error);
 }
 
 template <typename T>
@@ -144,13 +141,13 @@ T check(T result, hid_t loc, const std::string& action, const std::string& name 
 
 template <typename T>
 T check_type(T result, const std::string& action) {
-  if (result < 0) fail_type(action);
+  if (result < 0) fail_file(action, "");
   return result;
 }
 
-// Whether flock() works in the directory of `path`. False where the file system refuses it
-// as unsupported: ENOSYS, ENOLCK (NFS without a lock daemon), EOPNOTSUPP / ENOTSUP, and 524
-// (the kernel's ENOTSUPP, from Lustre and Cray DVS); HDF5 itself tolerates ENOSYS only.
+// Whether flock() works in the directory of `path`. False where the file system refuses it as
+// unsupported: ENOSYS, ENOLCK (NFS without a lock daemon), EOPNOTSUPP / ENOTSUP, and 524 (the
+// kernel's ENOTSUPP, from Lustre and Cray DVS); HDF5 itself tolerates ENOSYS only.
 bool flock_works(const std::string& path) {
   const auto slash = path.rfind('/');
   const std::string dir = slash == std::string::npos ? "." : (slash == 0 ? "/" : path.substr(0, slash));
@@ -165,11 +162,12 @@ bool flock_works(const std::string& path) {
          !(error == ENOSYS || error == ENOLCK || error == EOPNOTSUPP || error == ENOTSUP || error == kKernelEnotsupp);
 }
 
-// File access: HDF5's file locking where the file system supports flock, none where it does
-// not (docs/configs.md, "Results on network file systems"): nqc never writes a file that another
+// File access: HDF5's file locking where the file system supports flock, none where it does not
+// (docs/configs.md, "Results on network file systems"): nqc never writes a file that another
 // process reads (temporary name, then rename), and launches on one results directory are
 // serialized by its lock files (system/dir_lock.hpp), which need no flock.
 Handle file_access(const std::string& path) {
+  silence();
   Handle fapl(check_type(H5Pcreate(H5P_FILE_ACCESS), "create a property list for " + path), H5Pclose);
 #if H5_VERSION_GE(1, 10, 7)
   check_type(H5Pset_file_locking(fapl.id(), flock_works(path), true), "set file locking for " + path);
@@ -177,57 +175,128 @@ Handle file_access(const std::string& path) {
   return fapl;
 }
 
-// Copies H5T_C_S1 with the given size (H5T_VARIABLE for variable length).
-Handle string_type(std::size_t size) {
+// Opens `name` read-only with `fapl`.
+Handle open_with(const std::string& name, const Handle& fapl) {
+  const hid_t id = H5Fopen(name.c_str(), H5F_ACC_RDONLY, fapl.id());
+  if (id < 0) fail_file("open", name);
+  return {id, H5Fclose};
+}
+
+// H5T_C_S1 of `size` bytes (H5T_VARIABLE for variable length), NUL-padded, in `cset`.
+Handle string_type(std::size_t size, H5T_cset_t cset = H5T_CSET_ASCII) {
   silence();
   Handle type(check_type(H5Tcopy(H5T_C_S1), "copy the string type"), H5Tclose);
   check_type(H5Tset_size(type.id(), size), "set the size of a string type");
+  if (size != H5T_VARIABLE) check_type(H5Tset_strpad(type.id(), H5T_STR_NULLPAD), "make a NUL-padded string type");
+  check_type(H5Tset_cset(type.id(), cset), "set the character set of a string type");
   return type;
 }
 
-std::string read_string(const Handle& attr, hid_t loc, const std::string& name) {
-  const Handle stored(check(H5Aget_type(attr.id()), loc, "read the type of attribute", name), H5Tclose);
-  const htri_t variable = check(H5Tis_variable_str(stored.id()), loc, "read attribute", name);
-  const H5T_cset_t cset = H5Tget_cset(stored.id());
-  if (variable > 0) {
-    const Handle mem = string_type(H5T_VARIABLE);
-    check(H5Tset_cset(mem.id(), cset), loc, "read attribute", name);
-    char* text = nullptr;
-    check(H5Aread(attr.id(), mem.id(), &text), loc, "read attribute", name);
-    std::string value = text != nullptr ? text : "";
-    H5free_memory(text);
-    return value;
-  }
-  const std::size_t size = H5Tget_size(stored.id());
-  const Handle mem = string_type(size);  // NUL-padded; HDF5 converts from space padding
-  check(H5Tset_strpad(mem.id(), H5T_STR_NULLPAD), loc, "read attribute", name);
-  check(H5Tset_cset(mem.id(), cset), loc, "read attribute", name);
-  std::string value(size, '\0');
-  check(H5Aread(attr.id(), mem.id(), value.data()), loc, "read attribute", name);
-  value.resize(value.find('\0') == std::string::npos ? size : value.find('\0'));
-  return value;
+// The space of `count` values: scalar for none (nullopt), else 1-D.
+Handle space_of(hid_t loc, const std::string& name, std::optional<hsize_t> count) {
+  const hid_t id = count ? H5Screate_simple(1, &*count, nullptr) : H5Screate(H5S_SCALAR);
+  return {check(id, loc, "write attribute", name), H5Sclose};
 }
 
-// A scalar (or one-element) string attribute; others are not "string attributes" here.
-bool is_string_attribute(const Handle& attr, hid_t loc, const std::string& name) {
-  const Handle type(check(H5Aget_type(attr.id()), loc, "read the type of attribute", name), H5Tclose);
-  const Handle space(check(H5Aget_space(attr.id()), loc, "read the shape of attribute", name), H5Sclose);
-  return H5Tget_class(type.id()) == H5T_STRING &&
-         check(H5Sget_simple_extent_npoints(space.id()), loc, "read attribute", name) == 1;
+// Creates the attribute `name` of `type` and `space` on `loc` and writes `data` (of `mem`).
+void write_attribute(const Handle& loc, const std::string& name, hid_t type, const Handle& space, hid_t mem,
+                     const void* data) {
+  Handle attr(check(H5Acreate2(loc.id(), name.c_str(), type, space.id(), H5P_DEFAULT, H5P_DEFAULT), loc.id(),
+                    "create attribute", name),
+              H5Aclose);
+  check(H5Awrite(attr.id(), mem, data), loc.id(), "write attribute", name);
+  attr.close();
 }
 
-bool is_integer_attribute(const Handle& attr, hid_t loc, const std::string& name) {
-  const Handle type(check(H5Aget_type(attr.id()), loc, "read the type of attribute", name), H5Tclose);
-  const Handle space(check(H5Aget_space(attr.id()), loc, "read the shape of attribute", name), H5Sclose);
-  // Up to 8 bytes: what converts to int64 (a uint64 beyond 2^63 would not, and nqc writes none).
-  return H5Tget_class(type.id()) == H5T_INTEGER && H5Tget_size(type.id()) <= 8 &&
-         !(H5Tget_size(type.id()) == 8 && H5Tget_sign(type.id()) == H5T_SGN_NONE) &&
-         check(H5Sget_simple_extent_npoints(space.id()), loc, "read attribute", name) == 1;
+// An open attribute with its stored type and the number of its values.
+struct Attribute {
+  Handle attr, type;
+  hssize_t count = 0;
+};
+
+Attribute open_attribute(const Handle& loc, const std::string& name) {
+  Attribute a{{check(H5Aopen(loc.id(), name.c_str(), H5P_DEFAULT), loc.id(), "open attribute", name), H5Aclose}, {}};
+  a.type = {check(H5Aget_type(a.attr.id()), loc.id(), "read the type of attribute", name), H5Tclose};
+  const Handle space(check(H5Aget_space(a.attr.id()), loc.id(), "read the shape of attribute", name), H5Sclose);
+  a.count = check(H5Sget_simple_extent_npoints(space.id()), loc.id(), "read the shape of attribute", name);
+  if (check(H5Sget_simple_extent_ndims(space.id()), loc.id(), "read the shape of attribute", name) > 1) a.count = -1;
+  return a;
 }
 
 herr_t append_name(hid_t /*loc*/, const char* name, const H5A_info_t* /*info*/, void* names) {
   static_cast<std::vector<std::string>*>(names)->emplace_back(name);
   return 0;
+}
+
+std::vector<std::string> attribute_names(const Handle& loc) {
+  std::vector<std::string> names;
+  check(H5Aiterate2(loc.id(), H5_INDEX_NAME, H5_ITER_INC, nullptr, append_name, &names), loc.id(),
+        "list the attributes of");
+  return names;
+}
+
+std::string read_string(const Attribute& a, hid_t loc, const std::string& name) {
+  const hid_t stored = a.type.id();
+  const H5T_cset_t cset = H5Tget_cset(stored);
+  if (check(H5Tis_variable_str(stored), loc, "read attribute", name) > 0) {
+    const Handle mem = string_type(H5T_VARIABLE, cset);
+    char* text = nullptr;
+    check(H5Aread(a.attr.id(), mem.id(), &text), loc, "read attribute", name);
+    std::string value = text != nullptr ? text : "";
+    H5free_memory(text);
+    return value;
+  }
+  const std::size_t size = H5Tget_size(stored);
+  std::string value(size, '\0');
+  check(H5Aread(a.attr.id(), string_type(size, cset).id(), value.data()), loc, "read attribute", name);
+  value.resize(value.find('\0') == std::string::npos ? size : value.find('\0'));  // HDF5 converts space padding
+  return value;
+}
+
+// The type of a dataset's compound member `name`, or an empty handle without one.
+Handle find_member_type(const Handle& dataset, const std::string& name) {
+  const Handle type = element_type(dataset);
+  if (H5Tget_class(type.id()) != H5T_COMPOUND) return {};
+  silence();
+  const int index = H5Tget_member_index(type.id(), name.c_str());
+  if (index < 0) {
+    H5Eclear2(H5E_DEFAULT);
+    return {};
+  }
+  return {check(H5Tget_member_type(type.id(), static_cast<unsigned>(index)), dataset.id(),
+                "read the type of member '" + name + "' of"),
+          H5Tclose};
+}
+
+// The space of `dataset` with elements first .. first + count - 1 selected.
+Handle select(hid_t dataset, const std::string& name, std::size_t first, std::size_t count) {
+  Handle space(check(H5Dget_space(dataset), dataset, "read the shape of", name), H5Sclose);
+  const hsize_t start[1] = {first}, size[1] = {count};
+  check(H5Sselect_hyperslab(space.id(), H5S_SELECT_SET, start, nullptr, size, nullptr), dataset, "select rows of",
+        name);
+  return space;
+}
+
+// Creates the 1-D dataset `name` of `count` elements (see write_dataset).
+Handle create_dataset(const Handle& loc, const std::string& name, hid_t file_type, std::size_t count,
+                      const Layout& layout) {
+  const hid_t at = loc.id();
+  const bool growable = layout.chunk_rows > 0;
+  const hsize_t dims[1] = {count}, max_dims[1] = {growable ? H5S_UNLIMITED : count};
+  const Handle space(check(H5Screate_simple(1, dims, max_dims), at, "create the shape of", name), H5Sclose);
+  const Handle dcpl(check(H5Pcreate(H5P_DATASET_CREATE), at, "create dataset", name), H5Pclose);
+  const hsize_t chunk[1] = {growable ? layout.chunk_rows : std::clamp<std::size_t>(count, 1, std::size_t{1} << 16)};
+  check(H5Pset_chunk(dcpl.id(), 1, chunk), at, "set the chunks of", name);
+  if (layout.deflate_level >= 0) {
+    check(H5Pset_shuffle(dcpl.id()), at, "set the shuffle filter of", name);
+    check(H5Pset_deflate(dcpl.id(), static_cast<unsigned>(layout.deflate_level)), at, "set the compression of", name);
+  }
+  // Last in the pipeline: the checksum covers the bytes as stored, so damage is found before
+  // anything is decompressed.
+  check(H5Pset_fletcher32(dcpl.id()), at, "set the checksum filter of", name);
+  return {check(H5Dcreate2(at, name.c_str(), file_type, space.id(), H5P_DEFAULT, dcpl.id(), H5P_DEFAULT), at,
+                "create dataset", name),
+          H5Dclose};
 }
 
 }  // namespace
@@ -249,40 +318,29 @@ void Handle::close() {
   if (id_ < 0 || closer_ == nullptr) return;
   const std::string what = file_name(id_) + " " + object_path(id_, "");
   const hid_t id = std::exchange(id_, H5I_INVALID_HID);
-  if (std::exchange(closer_, nullptr)(id) < 0) {
-    const Stack stack = take_stack();
-    throw Error("cannot close " + what + ": " + stack.text(), "cannot close: " + stack.cause, stack.error);
-  }
+  if (std::exchange(closer_, nullptr)(id) < 0) fail_file("close", what);
 }
 
 Handle create_file(const std::filesystem::path& path) {
-  silence();
   const std::string name = path.string();
   const Handle fapl = file_access(name);
   // Strong close: H5Fclose really closes the file, so it can be fsync'ed and renamed.
   check_type(H5Pset_fclose_degree(fapl.id(), H5F_CLOSE_STRONG), "set the close degree for " + name);
-  // The newest file format this library writes (1.10: superblock 3, object headers 2, chunk
-  // indexes by fixed and extensible arrays): every piece of metadata carries a checksum, so a
-  // damaged file is refused on reading instead of read as other data. HDF5 1.10 and h5py
-  // built on it read it; HDF5 1.8 does not.
+  // The newest file format (1.10: superblock 3, object headers 2, chunk indexes by fixed and
+  // extensible arrays): every piece of metadata carries a checksum, so a damaged file is
+  // refused on reading instead of read as other data. HDF5 1.8 cannot read it.
   check_type(H5Pset_libver_bounds(fapl.id(), H5F_LIBVER_LATEST, H5F_LIBVER_LATEST), "set the file format of " + name);
-  // No aggregation blocks for metadata and small raw data (2 KiB each by default): their
-  // unused tails stayed in the file as bytes no reader looks at, 28% of a shard file of
-  // configs/ci.json (a flipped bit there changed nothing, and told nothing). Without them a
-  // shard file is 23% smaller and 7% of it is such slack (a B-tree node's unused tail, the
-  // free-space sections of the attribute heap): bench/damage_campaign.py, "no effect".
+  // No aggregation blocks for metadata and small raw data (2 KiB each by default): their unused
+  // tails were 28% of a shard file of configs/ci.json, bytes no reader looks at (a flipped bit
+  // there changed nothing, and told nothing): bench/damage_campaign.py, "no effect".
   check_type(H5Pset_meta_block_size(fapl.id(), 0), "set the metadata block size of " + name);
   check_type(H5Pset_small_data_block_size(fapl.id(), 0), "set the small data block size of " + name);
   const hid_t id = H5Fcreate(name.c_str(), H5F_ACC_TRUNC, H5P_DEFAULT, fapl.id());
-  if (id < 0) {
-    const Stack stack = take_stack();
-    throw Error("cannot create " + name + ": " + stack.text(), "cannot create: " + stack.cause, stack.error);
-  }
+  if (id < 0) fail_file("create", name);
   return {id, H5Fclose};
 }
 
 Handle open_file(const std::filesystem::path& path) {
-  silence();
   const std::string name = path.string();
   const Handle fapl = file_access(name);
 #if H5_VERSION_GE(1, 12, 0)
@@ -291,32 +349,22 @@ Handle open_file(const std::filesystem::path& path) {
   const htri_t is_hdf5 = H5Fis_hdf5(name.c_str());
 #endif
   if (is_hdf5 == 0) throw Error(name + ": not an HDF5 file", "not an HDF5 file");
-  const hid_t id = is_hdf5 < 0 ? is_hdf5 : H5Fopen(name.c_str(), H5F_ACC_RDONLY, fapl.id());
-  if (id < 0) {
-    const Stack stack = take_stack();
-    throw Error("cannot open " + name + ": " + stack.text(), "cannot open: " + stack.cause, stack.error);
-  }
-  return {id, H5Fclose};
+  if (is_hdf5 < 0) fail_file("open", name);
+  return open_with(name, fapl);
+}
+
+Handle open_file_image(const void* data, std::size_t size, const std::string& name) {
+  const Handle fapl = file_access(name);
+  check_type(H5Pset_fapl_core(fapl.id(), std::size_t{1} << 20, false), "use the in-memory driver for " + name);
+  check_type(H5Pset_file_image(fapl.id(), const_cast<void*>(data), size), "set the file image of " + name);
+  return open_with(name, fapl);
 }
 
 int superblock_version(const std::filesystem::path& file) {
-  const std::string name = file.string();
-  std::ifstream in(file, std::ios::binary);
-  if (!in) throw_errno(name + ": cannot read", errno);
-  constexpr std::string_view kSignature = "\x89HDF\r\n\x1a\n";
-  char head[9];
-  // At offset 0, or after a user block of 512, 1024, 2048, ... bytes (the HDF5 spec).
-  for (std::uint64_t at = 0; at < (std::uint64_t{1} << 40); at = at == 0 ? 512 : 2 * at) {
-    in.clear();
-    in.seekg(static_cast<std::streamoff>(at));
-    if (!in.read(head, sizeof head)) return -1;
-    if (std::string_view(head, kSignature.size()) == kSignature) return static_cast<unsigned char>(head[8]);
-  }
-  return -1;
+  return superblock_version(InputFile::open(file)->bytes());  // mapped: only the pages looked at are read
 }
 
 int superblock_version(std::string_view bytes) {
-  constexpr std::string_view kSignature = "\x89HDF\r\n\x1a\n";
   for (std::size_t at = 0; at + kSignature.size() <= bytes.size(); at = at == 0 ? 512 : 2 * at) {
     if (bytes.substr(at, kSignature.size()) != kSignature) continue;
     const std::size_t version = at + kSignature.size();
@@ -326,7 +374,6 @@ int superblock_version(std::string_view bytes) {
 }
 
 std::optional<std::uint64_t> file_end(std::string_view bytes) {
-  constexpr std::string_view kSignature = "\x89HDF\r\n\x1a\n";
   for (std::size_t at = 0; at + kSignature.size() <= bytes.size(); at = at == 0 ? 512 : 2 * at) {
     if (bytes.substr(at, kSignature.size()) != kSignature) continue;
     // The superblock (HDF5 File Format Specification, "Superblock"): versions 0 and 1 give the
@@ -345,25 +392,8 @@ std::optional<std::uint64_t> file_end(std::string_view bytes) {
   return std::nullopt;
 }
 
-Handle open_file_image(const void* data, std::size_t size, const std::string& name) {
-  silence();
-  const Handle fapl = file_access(name);
-  check_type(H5Pset_fapl_core(fapl.id(), std::size_t{1} << 20, false), "use the in-memory driver for " + name);
-  check_type(H5Pset_file_image(fapl.id(), const_cast<void*>(data), size), "set the file image of " + name);
-  const hid_t id = H5Fopen(name.c_str(), H5F_ACC_RDONLY, fapl.id());
-  if (id < 0) {
-    const Stack stack = take_stack();
-    throw Error("cannot open " + name + ": " + stack.text(), "cannot open: " + stack.cause, stack.error);
-  }
-  return {id, H5Fclose};
-}
-
 void flush(const Handle& file) {
-  if (H5Fflush(file.id(), H5F_SCOPE_GLOBAL) < 0) {
-    const Stack stack = take_stack();
-    throw Error("cannot flush " + file_name(file.id()) + ": " + stack.text(), "cannot flush: " + stack.cause,
-                stack.error);
-  }
+  if (H5Fflush(file.id(), H5F_SCOPE_GLOBAL) < 0) fail_file("flush", file_name(file.id()));
 }
 
 std::string file_name_of(const Handle& object) { return file_name(object.id()); }
@@ -396,65 +426,39 @@ std::vector<std::string> link_names(const Handle& loc) {
 }
 
 void write_string_attribute(const Handle& loc, const std::string& name, const std::string& value) {
-  // Fixed length, so that the value is stored in the object header, under its checksum (a
-  // variable-length string lives in a global heap, which has none).
-  const Handle type = string_type(std::max<std::size_t>(value.size(), 1));
-  check(H5Tset_strpad(type.id(), H5T_STR_NULLPAD), loc.id(), "write attribute", name);
-  check(H5Tset_cset(type.id(), H5T_CSET_UTF8), loc.id(), "write attribute", name);
-  const Handle space(check(H5Screate(H5S_SCALAR), loc.id(), "write attribute", name), H5Sclose);
-  Handle attr(check(H5Acreate2(loc.id(), name.c_str(), type.id(), space.id(), H5P_DEFAULT, H5P_DEFAULT), loc.id(),
-                    "create attribute", name),
-              H5Aclose);
   const std::string padded = value.empty() ? std::string(1, '\0') : value;
-  check(H5Awrite(attr.id(), type.id(), padded.data()), loc.id(), "write attribute", name);
-  attr.close();
+  const Handle type = string_type(padded.size(), H5T_CSET_UTF8);
+  write_attribute(loc, name, type.id(), space_of(loc.id(), name, std::nullopt), type.id(), padded.data());
 }
 
 void write_variable_string_attribute(const Handle& loc, const std::string& name, const std::string& value) {
   if (value.find('\0') != std::string::npos)
     throw std::invalid_argument("attribute " + name + ": a variable-length string cannot hold a NUL byte");
-  const Handle type = string_type(H5T_VARIABLE);
-  check(H5Tset_cset(type.id(), H5T_CSET_UTF8), loc.id(), "write attribute", name);
-  const Handle space(check(H5Screate(H5S_SCALAR), loc.id(), "write attribute", name), H5Sclose);
-  Handle attr(check(H5Acreate2(loc.id(), name.c_str(), type.id(), space.id(), H5P_DEFAULT, H5P_DEFAULT), loc.id(),
-                    "create attribute", name),
-              H5Aclose);
+  const Handle type = string_type(H5T_VARIABLE, H5T_CSET_UTF8);
   const char* text = value.c_str();
-  check(H5Awrite(attr.id(), type.id(), &text), loc.id(), "write attribute", name);
-  attr.close();
+  write_attribute(loc, name, type.id(), space_of(loc.id(), name, std::nullopt), type.id(), &text);
 }
 
 void write_uint64s_attribute(const Handle& loc, const std::string& name, const std::vector<std::uint64_t>& values) {
-  const hsize_t dims[1] = {values.size()};
-  const Handle space(check(H5Screate_simple(1, dims, nullptr), loc.id(), "write attribute", name), H5Sclose);
-  Handle attr(check(H5Acreate2(loc.id(), name.c_str(), H5T_STD_U64LE, space.id(), H5P_DEFAULT, H5P_DEFAULT), loc.id(),
-                    "create attribute", name),
-              H5Aclose);
-  check(H5Awrite(attr.id(), H5T_NATIVE_UINT64, values.data()), loc.id(), "write attribute", name);
-  attr.close();
+  write_attribute(loc, name, H5T_STD_U64LE, space_of(loc.id(), name, values.size()), H5T_NATIVE_UINT64, values.data());
 }
 
 void write_int_attribute(const Handle& loc, const std::string& name, std::int64_t value) {
-  const Handle space(check(H5Screate(H5S_SCALAR), loc.id(), "write attribute", name), H5Sclose);
-  Handle attr(check(H5Acreate2(loc.id(), name.c_str(), H5T_STD_I64LE, space.id(), H5P_DEFAULT, H5P_DEFAULT), loc.id(),
-                    "create attribute", name),
-              H5Aclose);
-  check(H5Awrite(attr.id(), H5T_NATIVE_INT64, &value), loc.id(), "write attribute", name);
-  attr.close();
+  write_attribute(loc, name, H5T_STD_I64LE, space_of(loc.id(), name, std::nullopt), H5T_NATIVE_INT64, &value);
 }
 
 std::map<std::string, std::string> read_attributes_as_text(const Handle& loc) {
-  std::vector<std::string> names;
-  check(H5Aiterate2(loc.id(), H5_INDEX_NAME, H5_ITER_INC, nullptr, append_name, &names), loc.id(),
-        "list the attributes of");
   std::map<std::string, std::string> values;
-  for (const std::string& name : names) {
-    const Handle attr(check(H5Aopen(loc.id(), name.c_str(), H5P_DEFAULT), loc.id(), "open attribute", name), H5Aclose);
-    if (is_string_attribute(attr, loc.id(), name)) {
-      values[name] = read_string(attr, loc.id(), name);
-    } else if (is_integer_attribute(attr, loc.id(), name)) {
+  for (const std::string& name : attribute_names(loc)) {
+    const Attribute a = open_attribute(loc, name);
+    const hid_t type = a.type.id();
+    if (a.count != 1) continue;
+    if (H5Tget_class(type) == H5T_STRING) {
+      values[name] = read_string(a, loc.id(), name);
+    } else if (H5Tget_class(type) == H5T_INTEGER && H5Tget_size(type) <= 8 &&
+               !(H5Tget_size(type) == 8 && H5Tget_sign(type) == H5T_SGN_NONE)) {  // what converts to int64
       std::int64_t value = 0;
-      check(H5Aread(attr.id(), H5T_NATIVE_INT64, &value), loc.id(), "read attribute", name);
+      check(H5Aread(a.attr.id(), H5T_NATIVE_INT64, &value), loc.id(), "read attribute", name);
       values[name] = std::to_string(value);
     }
   }
@@ -462,15 +466,11 @@ std::map<std::string, std::string> read_attributes_as_text(const Handle& loc) {
 }
 
 std::vector<std::string> variable_string_attributes(const Handle& loc) {
-  std::vector<std::string> names;
-  check(H5Aiterate2(loc.id(), H5_INDEX_NAME, H5_ITER_INC, nullptr, append_name, &names), loc.id(),
-        "list the attributes of");
   std::vector<std::string> variable;
-  for (const std::string& name : names) {
-    const Handle attr(check(H5Aopen(loc.id(), name.c_str(), H5P_DEFAULT), loc.id(), "open attribute", name), H5Aclose);
-    const Handle type(check(H5Aget_type(attr.id()), loc.id(), "read the type of attribute", name), H5Tclose);
-    if (H5Tget_class(type.id()) == H5T_STRING &&
-        check(H5Tis_variable_str(type.id()), loc.id(), "read the type of attribute", name) > 0)
+  for (const std::string& name : attribute_names(loc)) {
+    const Attribute a = open_attribute(loc, name);
+    if (H5Tget_class(a.type.id()) == H5T_STRING &&
+        check(H5Tis_variable_str(a.type.id()), loc.id(), "read the type of attribute", name) > 0)
       variable.push_back(name);
   }
   std::sort(variable.begin(), variable.end());
@@ -480,93 +480,40 @@ std::vector<std::string> variable_string_attributes(const Handle& loc) {
 std::optional<std::vector<std::uint64_t>> read_uint64s_attribute(const Handle& loc, const std::string& name,
                                                                  std::size_t max_values) {
   if (check(H5Aexists(loc.id(), name.c_str()), loc.id(), "look up attribute", name) <= 0) return std::nullopt;
-  const Handle attr(check(H5Aopen(loc.id(), name.c_str(), H5P_DEFAULT), loc.id(), "open attribute", name), H5Aclose);
-  const Handle type(check(H5Aget_type(attr.id()), loc.id(), "read the type of attribute", name), H5Tclose);
-  const Handle space(check(H5Aget_space(attr.id()), loc.id(), "read the shape of attribute", name), H5Sclose);
-  const int rank = check(H5Sget_simple_extent_ndims(space.id()), loc.id(), "read the shape of attribute", name);
-  const hssize_t count = check(H5Sget_simple_extent_npoints(space.id()), loc.id(), "read the shape of attribute", name);
-  if (H5Tget_class(type.id()) != H5T_INTEGER || H5Tget_size(type.id()) != 8 || H5Tget_sign(type.id()) != H5T_SGN_NONE ||
-      rank > 1 || count < 1 || static_cast<std::uint64_t>(count) > max_values)
+  const Attribute a = open_attribute(loc, name);
+  const hid_t type = a.type.id();
+  if (H5Tget_class(type) != H5T_INTEGER || H5Tget_size(type) != 8 || H5Tget_sign(type) != H5T_SGN_NONE || a.count < 1 ||
+      static_cast<std::uint64_t>(a.count) > max_values)
     throw InputError(file_name(loc.id()) + ": attribute " + name + " is not a 1-D array of at most " +
                      std::to_string(max_values) + " uint64");
-  std::vector<std::uint64_t> values(static_cast<std::size_t>(count));
-  check(H5Aread(attr.id(), H5T_NATIVE_UINT64, values.data()), loc.id(), "read attribute", name);
+  std::vector<std::uint64_t> values(static_cast<std::size_t>(a.count));
+  check(H5Aread(a.attr.id(), H5T_NATIVE_UINT64, values.data()), loc.id(), "read attribute", name);
   return values;
 }
 
-namespace {
-
-// The descriptor of an open file of the sec2 driver.
-int descriptor(const Handle& file) {
-  const hid_t id = file.id();
-  const Handle fapl(check(H5Fget_access_plist(id), id, "read the file access of"), H5Pclose);
-  if (H5Pget_driver(fapl.id()) != H5FD_SEC2)
-    throw Error(file_name(id) + ": cannot read raw bytes: not a file of the sec2 driver",
-                "cannot read raw bytes: not a file of the sec2 driver");
-  void* handle = nullptr;
-  check(H5Fget_vfd_handle(id, H5P_DEFAULT, &handle), id, "read the file descriptor of");
-  return *static_cast<int*>(handle);
-}
-
-}  // namespace
-
-std::string read_raw(const Handle& file, std::uint64_t offset, std::uint64_t size) {
-  const int fd = descriptor(file);
-  std::string bytes;
-  constexpr std::uint64_t kPiece = std::uint64_t{1} << 20;
-  while (size > 0) {
-    std::string piece(static_cast<std::size_t>(std::min(size, kPiece)), '\0');
-    const ssize_t got = ::pread(fd, piece.data(), piece.size(), static_cast<off_t>(offset));
-    if (got < 0) {
-      if (errno == EINTR) continue;
-      throw_errno(file_name(file.id()) + ": cannot read", errno);
-    }
-    if (got == 0) break;
-    bytes.append(piece.data(), static_cast<std::size_t>(got));
-    offset += static_cast<std::uint64_t>(got);
-    size -= static_cast<std::uint64_t>(got);
-  }
-  return bytes;
-}
-
-std::uint64_t raw_size(const Handle& file) {
-  struct stat st {};
-  if (::fstat(descriptor(file), &st) != 0) throw_errno(file_name(file.id()) + ": cannot read", errno);
-  return static_cast<std::uint64_t>(st.st_size);
-}
-
-Handle fixed_string_type(std::size_t size) {
-  Handle type = string_type(size);
-  check_type(H5Tset_strpad(type.id(), H5T_STR_NULLPAD), "make a NUL-padded string type");
-  return type;
-}
+Handle fixed_string_type(std::size_t size) { return string_type(size); }
 
 Handle int8_enum_type(hid_t base, const std::vector<std::pair<std::string, std::int8_t>>& members) {
   silence();
+  if (H5Tget_size(base) != 1 || members.size() > 127)
+    throw std::invalid_argument("h5::enum_type: " + std::to_string(members.size()) + " names over a base of " +
+                                std::to_string(H5Tget_size(base)) + " bytes");
   Handle type(check_type(H5Tenum_create(base), "create an enum type"), H5Tclose);
-  for (const auto& [name, value] : members) {
+  for (const auto& [name, value] : members)  // the same byte for int8 and uint8 below 128
     check_type(H5Tenum_insert(type.id(), name.c_str(), &value), "add enum member '" + name + "'");
-  }
   return type;
 }
 
 Handle enum_type(hid_t base, const std::vector<std::string>& names) {
-  silence();
-  if (H5Tget_size(base) != 1 || names.size() > 127)
-    throw std::invalid_argument("h5::enum_type: " + std::to_string(names.size()) + " names over a base of " +
-                                std::to_string(H5Tget_size(base)) + " bytes");
-  Handle type(check_type(H5Tenum_create(base), "create an enum type"), H5Tclose);
-  for (std::size_t i = 0; i < names.size(); ++i) {
-    const auto value = static_cast<std::uint8_t>(i);  // the same byte for int8 and uint8 below 128
-    check_type(H5Tenum_insert(type.id(), names[i].c_str(), &value), "add enum member '" + names[i] + "'");
-  }
-  return type;
+  std::vector<std::pair<std::string, std::int8_t>> members;
+  for (const std::string& name : names) members.emplace_back(name, static_cast<std::int8_t>(members.size()));
+  return int8_enum_type(base, members);
 }
 
 CompoundBuilder& CompoundBuilder::add(std::string name, std::size_t offset, hid_t type) {
   silence();
   const std::size_t size = H5Tget_size(type);
-  if (size == 0) fail_type("get the size of compound member '" + name + "'");
+  if (size == 0) fail_file("get the size of compound member '" + name + "'", "");
   members_.push_back({std::move(name), offset, type});
   end_ = std::max(end_, offset + size);
   return *this;
@@ -577,46 +524,16 @@ CompoundBuilder& CompoundBuilder::append(std::string name, hid_t type) { return 
 Handle CompoundBuilder::build(std::size_t size) const {
   silence();
   Handle type(check_type(H5Tcreate(H5T_COMPOUND, size != 0 ? size : end_), "create a compound type"), H5Tclose);
-  for (const Member& m : members_) {
+  for (const Member& m : members_)
     check_type(H5Tinsert(type.id(), m.name.c_str(), m.offset, m.type), "add compound member '" + m.name + "'");
-  }
   return type;
 }
-
-namespace {
-
-// Creates the 1-D dataset `name` of `count` elements (see write_dataset).
-Handle create_dataset(const Handle& loc, const std::string& name, hid_t file_type, std::size_t count,
-                      const Layout& layout) {
-  const hid_t at = loc.id();
-  constexpr std::size_t kDefaultChunk = std::size_t{1} << 16;
-  const bool growable = layout.chunk_rows > 0;
-  const hsize_t dims[1] = {count};
-  const hsize_t max_dims[1] = {growable ? H5S_UNLIMITED : count};
-  const Handle space(check(H5Screate_simple(1, dims, max_dims), at, "create the shape of", name), H5Sclose);
-  const Handle dcpl(check(H5Pcreate(H5P_DATASET_CREATE), at, "create dataset", name), H5Pclose);
-  const hsize_t chunk[1] = {growable ? layout.chunk_rows : std::clamp<std::size_t>(count, 1, kDefaultChunk)};
-  check(H5Pset_chunk(dcpl.id(), 1, chunk), at, "set the chunks of", name);
-  if (layout.deflate_level >= 0) {
-    check(H5Pset_shuffle(dcpl.id()), at, "set the shuffle filter of", name);
-    check(H5Pset_deflate(dcpl.id(), static_cast<unsigned>(layout.deflate_level)), at, "set the compression of", name);
-  }
-  // Last in the pipeline: the checksum covers the bytes as stored, so damage is found before
-  // anything is decompressed.
-  check(H5Pset_fletcher32(dcpl.id()), at, "set the checksum filter of", name);
-  return {check(H5Dcreate2(at, name.c_str(), file_type, space.id(), H5P_DEFAULT, dcpl.id(), H5P_DEFAULT), at,
-                "create dataset", name),
-          H5Dclose};
-}
-
-}  // namespace
 
 void write_dataset(const Handle& loc, const std::string& name, hid_t file_type, hid_t mem_type, const void* data,
                    std::size_t count, const Layout& layout) {
   Handle dataset = create_dataset(loc, name, file_type, count, layout);
-  if (count > 0) {
+  if (count > 0)
     check(H5Dwrite(dataset.id(), mem_type, H5S_ALL, H5S_ALL, H5P_DEFAULT, data), loc.id(), "write dataset", name);
-  }
   dataset.close();  // writes the cached chunks: checked, unlike a destructor
 }
 
@@ -631,11 +548,8 @@ void GrowingDataset::append(hid_t mem_type, const void* data, std::size_t count)
   const hid_t id = dataset_.id();
   const hsize_t size[1] = {size_ + count};
   check(H5Dset_extent(id, size), id, "extend", name_);
-  const Handle file_space(check(H5Dget_space(id), id, "read the shape of", name_), H5Sclose);
-  const hsize_t start[1] = {size_};
+  const Handle file_space = select(id, name_, size_, count);
   const hsize_t counts[1] = {count};
-  check(H5Sselect_hyperslab(file_space.id(), H5S_SELECT_SET, start, nullptr, counts, nullptr), id, "select rows of",
-        name_);
   const Handle memory_space(check(H5Screate_simple(1, counts, nullptr), id, "create the shape of", name_), H5Sclose);
   check(H5Dwrite(id, mem_type, memory_space.id(), file_space.id(), H5P_DEFAULT, data), id, "write dataset", name_);
   size_ += count;
@@ -648,14 +562,11 @@ Handle open_dataset(const Handle& loc, const std::string& name) {
 }
 
 std::size_t length(const Handle& dataset) {
-  const hid_t id = dataset.id();
-  const Handle space(check(H5Dget_space(id), id, "read the shape of"), H5Sclose);
-  if (check(H5Sget_simple_extent_ndims(space.id()), id, "read the shape of") != 1) {
-    throw Error(file_name(id) + ": " + object_path(id, "") + " is not a 1-D dataset",
-                object_path(id, "") + " is not a 1-D dataset");
+  const std::vector<std::uint64_t> dims = shape(dataset);
+  if (dims.size() != 1) {
+    const std::string what = object_path(dataset.id(), "") + " is not a 1-D dataset";
+    throw Error(file_name(dataset.id()) + ": " + what, what);
   }
-  hsize_t dims[1] = {0};
-  check(H5Sget_simple_extent_dims(space.id(), dims, nullptr), id, "read the shape of");
   return static_cast<std::size_t>(dims[0]);
 }
 
@@ -674,14 +585,13 @@ Handle element_type(const Handle& dataset) {
 
 std::vector<std::string> member_names(const Handle& dataset) {
   const hid_t id = dataset.id();
-  const Handle type(check(H5Dget_type(id), id, "read the type of"), H5Tclose);
+  const Handle type = element_type(dataset);
   if (H5Tget_class(type.id()) != H5T_COMPOUND) {
-    throw Error(file_name(id) + ": " + object_path(id, "") + " is not a compound dataset",
-                object_path(id, "") + " is not a compound dataset");
+    const std::string what = object_path(id, "") + " is not a compound dataset";
+    throw Error(file_name(id) + ": " + what, what);
   }
-  const int count = check(H5Tget_nmembers(type.id()), id, "read the members of");
   std::vector<std::string> names;
-  for (int i = 0; i < count; ++i) {
+  for (int i = 0; i < check(H5Tget_nmembers(type.id()), id, "read the members of"); ++i) {
     char* name = H5Tget_member_name(type.id(), static_cast<unsigned>(i));
     if (name == nullptr) fail(id, "read the members of");
     names.emplace_back(name);
@@ -691,27 +601,17 @@ std::vector<std::string> member_names(const Handle& dataset) {
 }
 
 H5T_class_t member_class(const Handle& dataset, const std::string& name) {
-  const hid_t id = dataset.id();
-  const Handle type(check(H5Dget_type(id), id, "read the type of"), H5Tclose);
-  if (H5Tget_class(type.id()) != H5T_COMPOUND) return H5T_NO_CLASS;
-  silence();
-  const int index = H5Tget_member_index(type.id(), name.c_str());
-  if (index < 0) {
-    H5Eclear2(H5E_DEFAULT);
-    return H5T_NO_CLASS;
-  }
-  return H5Tget_member_class(type.id(), static_cast<unsigned>(index));
+  const Handle type = find_member_type(dataset, name);
+  return type ? H5Tget_class(type.id()) : H5T_NO_CLASS;
 }
 
 Handle member_type(const Handle& dataset, const std::string& name) {
-  const hid_t id = dataset.id();
-  const Handle type(check(H5Dget_type(id), id, "read the type of"), H5Tclose);
-  silence();
-  const int index = H5Tget_member_index(type.id(), name.c_str());
-  if (index < 0) fail(id, "find member '" + name + "' of");
-  return Handle(check(H5Tget_member_type(type.id(), static_cast<unsigned>(index)), id,
-                      "read the type of member '" + name + "' of"),
-                H5Tclose);
+  Handle type = find_member_type(dataset, name);
+  if (!type) {
+    const std::string what = "cannot find member '" + name + "' of " + object_path(dataset.id(), "");
+    throw Error(file_name(dataset.id()) + ": " + what, what);
+  }
+  return type;
 }
 
 std::vector<std::pair<std::string, int>> enum_members(const Handle& type) {
@@ -720,11 +620,10 @@ std::vector<std::pair<std::string, int>> enum_members(const Handle& type) {
     throw Error("not an enum type of 1 byte", "not an enum type of 1 byte");
   const Handle base(check_type(H5Tget_super(type.id()), "read the base of an enum type"), H5Tclose);
   const bool is_signed = H5Tget_sign(base.id()) == H5T_SGN_2;
-  const int count = check_type(H5Tget_nmembers(type.id()), "read the members of an enum type");
   std::vector<std::pair<std::string, int>> members;
-  for (int i = 0; i < count; ++i) {
+  for (int i = 0; i < check_type(H5Tget_nmembers(type.id()), "read the members of an enum type"); ++i) {
     char* name = H5Tget_member_name(type.id(), static_cast<unsigned>(i));
-    if (name == nullptr) fail_type("read the name of an enum member");
+    if (name == nullptr) fail_file("read the name of an enum member", "");
     std::string text(name);
     H5free_memory(name);
     unsigned char byte = 0;
@@ -744,16 +643,13 @@ void read_all(const Handle& dataset, hid_t mem_type, void* out) {
 void read_range(const Handle& dataset, hid_t mem_type, std::size_t first, std::size_t count, void* out) {
   if (count == 0) return;
   const hid_t id = dataset.id();
-  const Handle file_space(check(H5Dget_space(id), id, "read the shape of"), H5Sclose);
-  const hsize_t start[1] = {first};
+  const Handle file_space = select(id, "", first, count);
   const hsize_t size[1] = {count};
-  check(H5Sselect_hyperslab(file_space.id(), H5S_SELECT_SET, start, nullptr, size, nullptr), id, "select a range of");
   const Handle mem_space(check(H5Screate_simple(1, size, nullptr), id, "read"), H5Sclose);
   check(H5Dread(id, mem_type, mem_space.id(), file_space.id(), H5P_DEFAULT, out), id, "read");
 }
 
-void write_int32s(const Handle& loc, const std::string& name,
-                  const std::vector<std::int32_t>& v) {  // chunked, checksummed
+void write_int32s(const Handle& loc, const std::string& name, const std::vector<std::int32_t>& v) {
   write_dataset(loc, name, H5T_STD_I32LE, H5T_NATIVE_INT32, v.data(), v.size());
 }
 

@@ -8,6 +8,7 @@
 
 #include "system/errors.hpp"
 #include "formats/hash.hpp"
+#include "formats/input_file.hpp"
 
 namespace nqc::h5 {
 
@@ -74,7 +75,8 @@ void write_text_attributes(const Handle& file, const std::map<std::string, std::
     if (!value.empty()) values.push_back(value);
   }
   flush(file);
-  const std::string bytes = read_raw(file, 0, raw_size(file));
+  const auto disk = InputFile::open(file_name_of(file));  // as written, by the name HDF5 created it with
+  const std::string_view bytes = disk->bytes();
   // Collections in file order; one whose objects are not values written here (a signature in
   // other bytes) is skipped.
   std::vector<std::uint64_t> stored{0};
@@ -99,7 +101,7 @@ void write_text_attributes(const Handle& file, const std::map<std::string, std::
     missing = std::move(left);
     stored.push_back(c.offset);
     stored.push_back(c.size);
-    heaps.push_back(bytes.substr(c.offset, c.size));
+    heaps.emplace_back(bytes.substr(c.offset, c.size));
     at = c.offset + c.size - 1;
   }
   if (!missing.empty() || heaps.size() > kMaxTextHeaps)
@@ -118,7 +120,8 @@ TextCheck check_text_attributes(const Handle& file, const std::string& checksum)
   if (stored->size() % 2 == 0)
     throw InputError(file_name_of(file) + ": attribute " + checksum + " holds " + std::to_string(stored->size()) +
                      " values, expected 1 + 2 per heap collection");
-  const std::uint64_t end = raw_size(file);
+  const auto disk = InputFile::open(file_name_of(file));
+  const std::uint64_t end = disk->size();
   std::vector<std::string> heaps;
   std::uint64_t named = 0;  // collections do not overlap: all of them fit in the file
   for (std::size_t i = 1; i < stored->size(); i += 2) {
@@ -131,7 +134,7 @@ TextCheck check_text_attributes(const Handle& file, const std::string& checksum)
     else if ((named += size) > end)
       detail = checksum + " names " + std::to_string(named) + " bytes or more, the file has " + std::to_string(end);
     if (!detail.empty()) throw Error(file_name_of(file) + ": " + detail, detail);
-    heaps.push_back(read_raw(file, offset, size));
+    heaps.emplace_back(disk->bytes().substr(offset, size));
   }
   if (xxh64(covered(names, heaps)) != (*stored)[0]) {
     const std::string detail = "the text attributes do not match " + checksum;

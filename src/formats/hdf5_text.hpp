@@ -21,12 +21,11 @@
 
 namespace nqc::h5 {
 
-/// Writes `texts` (name -> UTF-8 value) as scalar variable-length string attributes of the
-/// root group of `file` (open from create_file), then the checksum attribute `checksum` (see
-/// the top). The file is flushed and read back from its start to find the heap collections:
-/// call it right after create_file, before anything large is written. Throws
-/// std::invalid_argument for a value with a NUL byte, h5::Error when a write fails or the
-/// collections are not found as written.
+/// Writes `texts` (name -> UTF-8 value) as variable-length string attributes of the root group
+/// of `file` (from create_file), then the attribute `checksum`. The file is flushed and read
+/// back to find the heap collections: call it before anything large is written. Throws
+/// std::invalid_argument for a value with a NUL byte, h5::Error when the collections are not
+/// found as written.
 void write_text_attributes(const Handle& file, const std::map<std::string, std::string>& texts,
                            const std::string& checksum);
 
@@ -35,7 +34,7 @@ enum class TextCheck {
   none,       ///< no variable-length string attribute: nothing to check
   passed,     ///< the checksum matches: HDF5 may read the values
   unchecked,  ///< variable-length string attributes but no attribute `checksum` (a file nqc
-              ///< did not write so): reading them may crash HDF5; read it in a child process
+              ///< did not write so): reading them may crash HDF5, so refuse the file
 };
 
 /// Checks the variable-length string attributes of the root group of `file` (open from

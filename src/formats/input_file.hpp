@@ -17,22 +17,18 @@
 
 namespace nqc {
 
-/// An input file, read-only. A regular file (also standard input redirected from one, read
-/// from its start) is memory-mapped by bytes() on first use. Anything else is a stream, which
-/// may never end: open() reads its first kStreamHead bytes into memory (all of it when it
-/// ends there: then it is bytes in memory like any other), and a reader takes the rest in
-/// order with read_stream(), or into memory up to a limit with spool(), so that nothing reads
-/// a stream further than it needs (docs/formats.md). Not copyable.
+/// An input file, read-only and not copyable. A regular file (also standard input redirected
+/// from one, read from its start) is memory-mapped by bytes() on first use. Anything else is a
+/// stream, which may never end: open() reads its first kStreamHead bytes into memory (all of it
+/// when it ends there), and a reader takes the rest in order with read_stream() or into memory
+/// up to a limit with spool(), so that nothing reads a stream further than it needs.
 class InputFile {
  public:
-  /// The bytes of a stream that open() reads first (a format is told from them): 64 KiB.
   static constexpr std::size_t kStreamHead = std::size_t{1} << 16;
 
-  /// Opens `file`; "-" is standard input. Opening a FIFO waits for a writer, reading a stream
-  /// waits for its bytes (as any Unix tool does). Throws "FILE: cannot open: REASON":
-  /// nqc::InputError for a directory (REASON "is a directory") or a missing file, else as
-  /// nqc::throw_errno classes the system's error (EACCES: IoError); "FILE: cannot read: REASON"
-  /// likewise.
+  /// Opens `file`; "-" is standard input. A FIFO waits for a writer. Throws "FILE: cannot
+  /// open: REASON" (a directory or a missing file: nqc::InputError, else as nqc::throw_errno
+  /// classes the error) and "FILE: cannot read: REASON" likewise.
   static std::shared_ptr<const InputFile> open(const std::filesystem::path& file);
   /// Wraps bytes already in memory (`name` is used in messages).
   static std::shared_ptr<const InputFile> from_memory(std::string bytes, std::string name);
@@ -42,30 +38,26 @@ class InputFile {
   ~InputFile();
 
   /// True for a stream that did not end within its first kStreamHead bytes (until spool()):
-  /// size() and bytes() then cover those bytes only, and read_stream() gives the rest.
+  /// size() and bytes() then cover those bytes only.
   [[nodiscard]] bool is_stream() const { return stream_; }
-  /// The next bytes of a stream: at most `count`, what one read(2) gives; 0 at its end and
-  /// for what is not a stream. Throws nqc::InputError "NAME: cannot read: REASON". Not
-  /// thread-safe.
+  /// The next bytes of a stream: at most `count`, one read(2); 0 at its end and for what is not
+  /// a stream. Throws "NAME: cannot read: REASON". Not thread-safe.
   std::size_t read_stream(char* out, std::size_t count) const;
-  /// Reads a stream (not read by read_stream yet) on into memory until its end or until it
-  /// has `max_bytes` in all (the rest is never read): it is bytes in memory from then on
-  /// (is_stream() false). A no-op for anything else. Throws as read_stream. Not thread-safe.
+  /// Reads a stream on into memory until its end or `max_bytes` in all (the rest is never
+  /// read): bytes in memory from then on. A no-op for anything else. Not thread-safe.
   void spool(std::uintmax_t max_bytes) const;
 
-  /// The size in bytes (of a stream: of the bytes in memory).
   [[nodiscard]] std::size_t size() const { return size_; }
-  /// The whole content (of a stream: the bytes in memory). A regular file is mapped on the
-  /// first call (read sequentially; read into memory if it cannot be mapped). Thread-safe.
+  /// The whole content (of a stream: the bytes in memory), mapped on the first call (read into
+  /// memory if it cannot be mapped). Thread-safe.
   [[nodiscard]] std::string_view bytes() const;
   /// The name for messages: the path as given, "<stdin>" for "-".
   [[nodiscard]] const std::string& name() const { return name_; }
-  /// The path to open again by name: that of a regular file; empty for standard input, a
-  /// stream and bytes in memory.
+  /// The path of a regular file, to open again by name; empty for standard input, a stream and
+  /// bytes in memory.
   [[nodiscard]] const std::filesystem::path& path() const { return path_; }
-  /// Tells the kernel that the mapped bytes `from` .. `to` - 1 are done with: their whole
-  /// pages leave this process's memory (read again from the page cache if touched). A no-op
-  /// for bytes in memory.
+  /// Gives the whole pages of mapped bytes `from` .. `to` - 1 back to the kernel (read again
+  /// from the page cache if touched). A no-op for bytes in memory.
   void release(std::size_t from, std::size_t to) const;
 
  private:
@@ -83,10 +75,9 @@ class InputFile {
   std::filesystem::path path_;
 };
 
-/// The values of a stream, whose count is not known while it is read, set aside a chunk at a
-/// time in memory mapped from the system (given back when freed, whatever the allocator's
-/// thresholds): a vector that grows holds about twice its values while it copies them, these
-/// take about their own size. Not copyable.
+/// The values of a stream, whose count is unknown while it is read, set aside a chunk at a time
+/// in memory mapped from the system: a growing vector holds about twice its values while it
+/// copies them, these take their own size. Not copyable.
 class SetAside {
  public:
   SetAside() = default;
@@ -97,8 +88,7 @@ class SetAside {
   void add(std::vector<Index>& values);
   /// How many values are set aside.
   [[nodiscard]] std::size_t size() const { return size_; }
-  /// All values set aside, then `last`, in one vector (allocated once; each chunk given back
-  /// as it is copied). Throws std::bad_alloc.
+  /// All values set aside, then `last`, in one vector (each chunk given back as it is copied).
   std::vector<Index> take(const std::vector<Index>& last);
 
  private:

@@ -57,13 +57,10 @@ std::string quoted(std::string_view bytes, std::size_t max = kQuotedBytes);
 void require_at_most(const std::string& name, std::uintmax_t size, std::uintmax_t max_bytes, const std::string& what,
                      bool at_least = false);
 
-/// The whole of a small text file (a config, a .param file). Throws nqc::InputError naming
-/// the file: "FILE: cannot open: is a directory", "FILE: cannot open: not a regular file" (a
-/// FIFO or a device would block or never end), "FILE: N bytes, more than a WHAT may have
-/// (LIMIT)" (one that reads on beyond its size, growing or a file of /proc: "FILE: at least
-/// N bytes, ...", read no further); "FILE: cannot open: REASON" and "FILE: cannot read:
-/// REASON" as nqc::throw_errno classes the system's error (a missing file: InputError;
-/// EACCES, EIO: IoError).
+/// The whole of a small text file (a config, a .param file). Throws nqc::InputError "FILE:
+/// cannot open: is a directory", "... not a regular file" (a FIFO would block), require_at_most's
+/// (a file that reads on beyond its size: "at least", read no further); "FILE: cannot open:
+/// REASON" and "FILE: cannot read: REASON" as nqc::throw_errno classes the error.
 std::string read_small_file(const std::filesystem::path& file, std::uintmax_t max_bytes, const std::string& what);
 
 }  // namespace nqc::text

@@ -160,10 +160,11 @@ expect_exit 1 "a binary file with another magic is read as text"
 check "another magic: the text parser names the bad token" grep -qF "nqc: error: $f:1: row 1: expected an integer 0..n, got 'NQCB" "$ERR_FILE"
 
 # HDF5 files of the wrong shape, written with h5py.
-# h5 FILE PYTHON-STATEMENTS: writes FILE (f is the open file, np numpy).
+# h5 FILE PYTHON-STATEMENTS [LIBVER]: writes FILE (f is the open file, np numpy) in HDF5's newest
+# format (LIBVER latest), or in its original one (LIBVER earliest, h5py's default).
 h5() {
   "$PY" -c "import h5py, numpy as np, sys
-f = h5py.File(sys.argv[1], 'w')
+f = h5py.File(sys.argv[1], 'w', libver='${3:-latest}')
 $2
 f.close()" "$1"
 }
@@ -187,6 +188,12 @@ bad_h5 negative.h5 "f['composition'] = np.array([0, 2, -1, 0], dtype='<i8')" "ro
 bad_h5 group.h5 "f.create_group('composition')" \
   "unreadable HDF5 composition: cannot open dataset /composition: not a dataset (H5D__open_name(): not a dataset; called from H5Dopen2())" \
   "HDF5 /composition is a group"
+f=$TMP/original-format.h5
+h5 "$f" "f['composition'] = np.array([2, 4, 1, 3], dtype='<i4')" earliest
+old_format="HDF5 composition in HDF5's original file format (superblock version 0, no checksums), which nqc does not read: rewrite it with 'h5repack -L IN OUT' or write it with h5py.File(..., libver='latest')"
+bad_file "$f" "$f: $old_format" "HDF5 in the original format (h5py's default): refused, the way to rewrite it named"
+run "$NQC" verify - <"$f"
+expect_stderr_line "nqc: error: <stdin>: $old_format" "HDF5 in the original format from stdin: refused"
 f=$TMP/int16.h5
 h5 "$f" "f['composition'] = np.array([2, 4, 1, 3], dtype='>i2')"
 run "$NQC" verify "$f"

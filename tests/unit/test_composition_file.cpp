@@ -269,6 +269,21 @@ TEST_F(CompositionFileTest, DamagedHdf5IsRefused) {
   EXPECT_EQ(e.find('\n'), std::string::npos) << e;
 }
 
+// HDF5's original format (superblock 0, the library's and h5py's default) has no checksums:
+// refused before HDF5 reads it, with the way to rewrite it.
+TEST_F(CompositionFileTest, Hdf5InTheOriginalFormatIsRefused) {
+  const std::string f = path("old.h5");
+  {
+    const h5::Handle file(H5Fcreate(f.c_str(), H5F_ACC_TRUNC, H5P_DEFAULT, H5P_DEFAULT), H5Fclose);
+    const std::vector<std::int32_t> values{2, 4, 1, 3};
+    h5::write_int32s(file, "composition", values);
+  }
+  EXPECT_EQ(h5::superblock_version(std::string_view(slurp(f))), 0);
+  EXPECT_EQ(error_of(f), f + ": HDF5 composition in HDF5's original file format (superblock version 0, no checksums), "
+                             "which nqc does not read: rewrite it with 'h5repack -L IN OUT' or write it with "
+                             "h5py.File(..., libver='latest')");
+}
+
 // Runs read_composition("-") with standard input fed `bytes`: through a pipe (written by a
 // thread), or redirected from a file.
 LoadedComposition read_stdin(const std::string& bytes, const std::string& file = "") {
