@@ -269,12 +269,11 @@ DirectoryState prepare_directory(const fs::path& dir, const std::string& config_
   bool write_plan = false;
   check_config_file(dir, config_text, pinned.config_hash, contents, repair);
   check_results_file(dir, pinned, plan);
-  if (!done.empty() && !resume) {
-    if (done.size() == plan.shards.size() && fs::exists(dir / "results.h5", ec)) return DirectoryState::finished;
+  const bool finished = done.size() == plan.shards.size() && fs::exists(dir / "results.h5", ec);
+  if (!done.empty() && !resume && !finished)
     throw InputError(
         dir.string() +
         ": already holds results of this config; pass --resume to continue the run, or --force to start it over");
-  }
   check_plan_file(dir, pinned, contents, repair, write_plan);
   const RunIdentity run{pinned.config_hash, pinned.hash()};
   for (const std::uint64_t id : done)
@@ -290,12 +289,14 @@ DirectoryState prepare_directory(const fs::path& dir, const std::string& config_
       throw InputError(file.string() + ": belongs to another config (config_hash " +
                        text::escaped(attr(contents[file], "config_hash")) + ", this config " + run.config_hash +
                        "); move it out of " + (dir / "shards").string());
-    if (!dry) fs::remove(file, ec);
+    if (!dry && !finished) fs::remove(file, ec);
   }
-  if (dry) return DirectoryState::ready;
+  const DirectoryState state = finished ? DirectoryState::finished : DirectoryState::ready;
+  // A finished run is left as it is (--repair still rewrites what it was asked to).
+  if (dry || (finished && !repair)) return state;
   write_small_file(dir / "config.json", config_text);
   if (write_plan) write_small_file(dir / "plan.json", plan_file_text(pinned, NQC_VERSION));
-  return DirectoryState::ready;
+  return state;
 }
 
 // At the merge: the instance files and DIR/plan.json still as the launch pinned them.

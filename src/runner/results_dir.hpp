@@ -17,7 +17,7 @@ namespace nqc {
 /// What prepare_directory found.
 enum class DirectoryState {
   ready,     ///< the run goes on (`done` lists the shards already there)
-  finished,  ///< this config's run is finished there (every shard and results.h5; no --resume): nothing to do
+  finished,  ///< this config's run is finished there (every shard and results.h5): nothing to do, nothing written
 };
 
 /// Makes DIR usable for this run and lists the shards already done there. Every shard and

@@ -139,11 +139,11 @@ Planned stage_plan(const Loaded& l) {
 void dry_run(const RunOptions& options, const Loaded& l, const Planned& p) {
   DryRun d{options.config, l.config, p.plan};
   std::vector<std::uint64_t> done;
-  (void)prepare_directory(l.dir, l.config_text, p.pinned, p.plan, true, false, true, done);
+  d.finished =
+      prepare_directory(l.dir, l.config_text, p.pinned, p.plan, true, false, true, done) == DirectoryState::finished;
   std::error_code ec;
   d.has_shards = fs::is_directory(l.dir / "shards", ec);
   d.shards_done = done.size();
-  d.finished = done.size() == p.plan.shards.size() && fs::exists(l.dir / "results.h5", ec);
   const std::string out = options.json ? dry_run_json(d).dump() + "\n" : dry_run_text(d);
   std::fputs(out.c_str(), stdout);
 }
@@ -240,10 +240,10 @@ Prepared stage_prepare(const RunOptions& options, const Loaded& l, const Planned
   if (!stale.empty()) spdlog::warn("{}", stale);
   // Start over, under the lock: this config's run goes, never another config's nor a user's files.
   if (options.force) remove_run_for_force(l.dir, l.config_text, p.pinned.config_hash);
-  if (options.parts <= 1) remove_temporaries(l.dir);
   const bool resume = options.resume || options.repair || options.parts > 1;
   out.state = prepare_directory(l.dir, l.config_text, p.pinned, p.plan, resume, options.repair, false, out.done);
   if (out.state == DirectoryState::finished) return out;
+  if (options.parts <= 1) remove_temporaries(l.dir);
   out.launch = launch_here(NQC_VERSION, NQC_GIT_REVISION, options.part, options.parts, world_size);
   out.launch.hosts = hosts;
   register_launch(l.dir, out.launch);
