@@ -205,9 +205,8 @@ void write_probe(const Run& r, std::string& token, bool& made) {
 
 struct Prepared {
   std::unique_ptr<DirectoryLock> lock;
-  bool finished = false;
   std::vector<std::uint64_t> done;  ///< shard ids already on disk
-  Launch launch;                    ///< registered (id > 0) when the run goes on
+  Launch launch;                    ///< registered (id > 0) when the run goes on; id 0: the run is finished
 };
 
 // The directory's lock (held until the run returns: a second launch is refused before it
@@ -221,24 +220,22 @@ void prepare(const RunOptions& options, const Run& r, int world_size, const std:
   if (!stale.empty()) spdlog::warn("{}", stale);
   if (options.force) remove_run_for_force(r.dir, r.config_text, r.pinned.config_hash);
   const bool resume = options.resume || options.repair || options.parts > 1;
-  out.finished = prepare_directory(r.dir, r.config_text, r.pinned, r.plan, resume, options.repair, false, out.done) ==
-                 DirectoryState::finished;
-  if (out.finished) return;
+  if (prepare_directory(r.dir, r.config_text, r.pinned, r.plan, resume, options.repair, false, out.done) ==
+      DirectoryState::finished)
+    return;
   if (options.parts <= 1) remove_temporaries(r.dir);
   out.launch = launch_here(NQC_VERSION, NQC_GIT_REVISION, options.part, options.parts, world_size);
   out.launch.hosts = hosts;
   register_launch(r.dir, out.launch);
 }
 
-// Rank 0's prepared directory on every rank: finished or not, the launch as every rank's shard
+// Rank 0's prepared directory on every rank: the launch (id 0: finished) as every rank's shard
 // files record it (shard_attributes) and the shards already done. Collective.
 void share_prepared(Prepared& prepared, const MpiSession& session) {
-  int finished = prepared.finished ? 1 : 0, id = static_cast<int>(prepared.launch.id);
-  session.broadcast(finished);
-  prepared.finished = finished != 0;
-  if (prepared.finished) return;
+  int id = static_cast<int>(prepared.launch.id);
   session.broadcast(id);
   prepared.launch.id = static_cast<std::uint32_t>(id);
+  if (id == 0) return;
   for (std::string* field : {&prepared.launch.start_utc, &prepared.launch.nqc_version, &prepared.launch.git_revision})
     session.broadcast(*field);
   session.broadcast(prepared.done);
@@ -267,7 +264,7 @@ std::string launch_hosts(const MpiSession& session) {
 struct LaunchShards {
   std::vector<std::uint64_t> mine;  ///< shard ids of this launch, in schedule order
   std::vector<std::uint64_t> todo;  ///< of mine, those not on disk yet: the shared counter's slots
-  std::uint64_t cases_mine = 0, shards_already = 0;
+  std::uint64_t cases_mine = 0;
   std::uint64_t cases_already = 0;         ///< of cases_mine, in shards already on disk
   double cost_mine = 0, cost_already = 0;  ///< estimated seconds, the same way
 };
@@ -283,7 +280,6 @@ LaunchShards launch_shards(const RunOptions& options, const Plan& plan, const st
       s.todo.push_back(i);
       continue;
     }
-    ++s.shards_already;
     s.cases_already += shard.case_count();
     s.cost_already += shard.cost;
   }
@@ -582,7 +578,7 @@ int run_experiment(const RunOptions& options, const MpiSession& session, const s
       code != kExitOk)
     return code;
   share_prepared(prepared, session);
-  if (prepared.finished) {
+  if (prepared.launch.id == 0) {
     if (root) summary_log()->info("{}", finished_line(r.dir));
     return kExitOk;
   }
@@ -593,7 +589,7 @@ int run_experiment(const RunOptions& options, const MpiSession& session, const s
                  options.parts > 1 ? fmt::format(" (part {}/{}: {} shards, {} cases)", options.part, options.parts,
                                                  s.mine.size(), s.cases_mine)
                                    : std::string(),
-                 session.size(), s.shards_already, r.dir.string(), prepared.launch.id);
+                 session.size(), s.mine.size() - s.todo.size(), r.dir.string(), prepared.launch.id);
 
   const Tally totals = reduce(execute(options, r, s, prepared.launch, session, stop), session);
   int status = totals.status;
