@@ -8,14 +8,6 @@
 
 namespace nqc {
 
-Progress::Progress(std::uint64_t total, double total_cost_s, std::uint64_t already, double already_cost_s,
-                   double interval_s)
-    : total_(total),
-      already_(already),
-      total_cost_s_(total_cost_s),
-      already_cost_s_(already_cost_s),
-      interval_s_(interval_s) {}
-
 std::string progress_line(std::uint64_t total, double total_cost_s, std::uint64_t already, double already_cost_s,
                           std::uint64_t done_cases, double cost_s, double elapsed_s) {
   const std::uint64_t done = std::min(done_cases, total);
@@ -27,33 +19,49 @@ std::string progress_line(std::uint64_t total, double total_cost_s, std::uint64_
                      total ? 100.0 * static_cast<double>(done) / static_cast<double>(total) : 100.0, rate, eta);
 }
 
-void Progress::log(std::uint64_t done_cases, std::uint64_t cost_us) {
+Progress::Progress(WorkCounter& counter, bool root, int world_size, double interval_s, std::uint64_t total,
+                   double total_cost_s, std::uint64_t already, double already_cost_s)
+    : counter_(counter),
+      interval_s_(root ? interval_s : 0),
+      report_s_(std::max(interval_s > 0 ? std::min(1.0, interval_s) : 1.0, world_size / 1000.0)),
+      total_cost_s_(total_cost_s),
+      already_cost_s_(already_cost_s),
+      total_(total),
+      already_(already) {
   if (interval_s_ <= 0) return;
-  const auto now = std::chrono::steady_clock::now();
-  last_ = now;
-  logged_ = true;
-  spdlog::info("{}",
-               progress_line(total_, total_cost_s_, already_, already_cost_s_, done_cases,
-                             1e-6 * static_cast<double>(cost_us), std::chrono::duration<double>(now - start_).count()));
-}
-
-ProgressLog::ProgressLog(Progress& progress, WorkCounter& counter, bool root)
-    : progress_(progress), counter_(counter), root_(root) {
-  if (!root_ || progress_.interval_s() <= 0) return;
   thread_ = std::thread([this] {
-    const auto interval = std::chrono::duration<double>(progress_.interval_s());
     std::unique_lock lock(mutex_);
-    while (!wake_.wait_for(lock, interval, [this] { return stopping_; })) {
+    while (!wake_.wait_for(lock, std::chrono::duration<double>(interval_s_), [this] { return stopping_; })) {
       lock.unlock();
-      progress_.log(counter_.done(), counter_.cost_done());
+      log();
       lock.lock();
     }
   });
 }
 
-ProgressLog::~ProgressLog() { stop(); }
+Progress::~Progress() { stop(); }
 
-void ProgressLog::stop() {
+void Progress::add(std::uint64_t cases, double cost_s) {
+  cases_ += cases;
+  cost_s_ += cost_s;
+  if (std::chrono::duration<double>(std::chrono::steady_clock::now() - reported_).count() >= report_s_) flush();
+}
+
+void Progress::flush() {
+  if (cases_ != 0) counter_.add_done(cases_, static_cast<std::uint64_t>(std::llround(cost_s_ * 1e6)));
+  cases_ = 0;
+  cost_s_ = 0;
+  reported_ = std::chrono::steady_clock::now();
+}
+
+void Progress::log() {
+  logged_ = true;
+  const double elapsed_s = std::chrono::duration<double>(std::chrono::steady_clock::now() - start_).count();
+  spdlog::info("{}", progress_line(total_, total_cost_s_, already_, already_cost_s_, counter_.done(),
+                                   1e-6 * static_cast<double>(counter_.cost_done()), elapsed_s));
+}
+
+void Progress::stop() {
   if (!thread_.joinable()) return;
   {
     const std::lock_guard lock(mutex_);
@@ -63,26 +71,9 @@ void ProgressLog::stop() {
   thread_.join();
 }
 
-void ProgressLog::finish() {
+void Progress::finish() {
   stop();
-  if (root_ && progress_.logged()) progress_.log(counter_.done(), counter_.cost_done());
-}
-
-CaseReporter::CaseReporter(WorkCounter& counter, double progress_interval_s, int world_size)
-    : counter_(counter),
-      every_s_(std::max(progress_interval_s > 0 ? std::min(1.0, progress_interval_s) : 1.0, world_size / 1000.0)) {}
-
-void CaseReporter::add(std::uint64_t cases, double cost_s) {
-  cases_ += cases;
-  cost_s_ += cost_s;
-  if (std::chrono::duration<double>(std::chrono::steady_clock::now() - last_).count() >= every_s_) flush();
-}
-
-void CaseReporter::flush() {
-  if (cases_ != 0) counter_.add_done(cases_, static_cast<std::uint64_t>(std::llround(cost_s_ * 1e6)));
-  cases_ = 0;
-  cost_s_ = 0;
-  last_ = std::chrono::steady_clock::now();
+  if (logged_) log();
 }
 
 }  // namespace nqc

@@ -3,9 +3,7 @@
 #include <unistd.h>
 
 #include <algorithm>
-#include <cerrno>
 #include <cstring>
-#include <fstream>
 #include <map>
 #include <regex>
 #include <set>
@@ -24,9 +22,8 @@ namespace nqc {
 namespace fs = std::filesystem;
 namespace {
 
-// A file of the results directory written atomically: a per-process temporary name (the
-// parts of a job array may prepare one directory at once), then a rename. Throws
-// nqc::IoError.
+// A file of the results directory written atomically under a per-process temporary name (the
+// parts of a job array may prepare one directory at once). Throws nqc::IoError.
 void write_small_file(const fs::path& target, const std::string& text) {
   const fs::path tmp = target.string() + ".tmp." + std::to_string(::getpid());
   if (const int error = write_whole_file(tmp, text); error != 0)
@@ -61,14 +58,12 @@ std::string attr(const ResultFile& content, const char* key) {
   return it == content.attrs.end() ? std::string() : it->second;
 }
 
-// The result files of a results directory (shard and partial files), as read at launch:
-// their attributes and row counts (partial files: their rows too).
+// The shard and partial files as read at launch: attributes and row counts (partials: rows).
 using Contents = std::map<fs::path, ResultFile>;
 
-// What DIR/config.json says, against this config and the result files beside it. Throws
-// nqc::InputError when the run may not go on; else returns (config.json is then written from
-// this config). A config.json that cannot be read as this config's, beside result files that
-// carry this config's config_hash, is damaged (or edited): --repair rewrites it.
+// DIR/config.json against this config and the result files beside it: returns when the run may
+// go on, else throws nqc::InputError. A config.json that is not this config's, beside result
+// files of this config's config_hash, is damaged (or edited): --repair rewrites it.
 void check_config_file(const fs::path& dir, const std::string& config_text, const std::string& config_hash,
                        const Contents& contents, bool repair) {
   const fs::path stored = dir / "config.json";
@@ -89,10 +84,7 @@ void check_config_file(const fs::path& dir, const std::string& config_text, cons
         ", and the directory holds no result files yet: choose another output directory, or run again with --repair "
         "to rewrite it from this config");
   }
-  if (hashes.empty() && problem.empty())
-    throw InputError(dir.string() + ": holds results of another config (" + stored.string() +
-                     " differs from this one); choose another output directory");
-  if (hashes == std::set<std::string>{hex64(xxh64(text))})
+  if ((hashes.empty() && problem.empty()) || hashes == std::set<std::string>{hex64(xxh64(text))})
     throw InputError(dir.string() + ": holds results of another config (" + stored.string() +
                      " differs from this one); choose another output directory");
   const std::string why = problem.empty() ? "it is not the config its " + count + " were written with" : problem;
@@ -112,9 +104,8 @@ void check_config_file(const fs::path& dir, const std::string& config_text, cons
                        ", this config " + config_hash + "); choose another output directory");
 }
 
-// What DIR/plan.json says, against this launch's plan and the result files. Throws
-// nqc::InputError when the run may not go on; sets `rewrite` when plan.json must be
-// (re)written.
+// DIR/plan.json against this launch's plan and the result files: throws nqc::InputError when
+// the run may not go on; sets `rewrite` when plan.json must be (re)written.
 void check_plan_file(const fs::path& dir, const PinnedPlan& pinned, const Contents& contents, bool repair,
                      bool& rewrite) {
   const fs::path file = dir / "plan.json";
@@ -153,11 +144,10 @@ void check_plan_file(const fs::path& dir, const PinnedPlan& pinned, const Conten
                    ": restore what changed, or run into another output directory");
 }
 
-// DIR/results.h5, when there: this config's merged run of this plan, whole. It is read to its
-// last row (in bounded memory): any damage, in its metadata or its rows, is refused the same
-// way, DamagedFileError with its remedy (delete it and merge again from the shards), before
-// anything in DIR changes. Throws nqc::InputError otherwise: another config's results are never
-// overwritten, nor a file nqc did not write.
+// DIR/results.h5, when there, must be this config's merged run of this plan, whole: read to its
+// last row (bounded memory), so that any damage is refused (with its remedy: delete it and
+// merge again) before anything in DIR changes. Throws nqc::InputError: another config's
+// results are never overwritten, nor a file nqc did not write.
 void check_results_file(const fs::path& dir, const PinnedPlan& pinned, const Plan& plan) {
   const fs::path file = dir / "results.h5";
   std::error_code ec;
@@ -238,28 +228,21 @@ void remove_run_for_force(const fs::path& dir, const std::string& config_text, c
       refuse(file.string() + ": belongs to another config (config_hash " + text::escaped(hash) + ", this config " +
              config_hash + ")");
   }
+  const std::size_t result_files = files.size();
+  files.insert(files.end(), {dir / "plan.json", dir / "launches"});
   for (const fs::path& file : files) {
-    fs::remove(file, ec);
+    fs::remove_all(file, ec);
     if (ec) throw IoError(file.string() + ": cannot remove (--force): " + ec.message());
   }
-  for (const char* entry : {"plan.json", "launches"}) {
-    fs::remove_all(dir / entry, ec);
-    if (ec) throw IoError((dir / entry).string() + ": cannot remove (--force): " + ec.message());
-  }
   fs::remove(shards, ec);  // only when empty: a user's files stay
-  if (!files.empty())
-    spdlog::info("{}: --force removed this config's run ({} result files)", dir.string(), files.size());
+  if (result_files > 0)
+    spdlog::info("{}: --force removed this config's run ({} result files)", dir.string(), result_files);
 }
 
 DirectoryState prepare_directory(const fs::path& dir, const std::string& config_text, const PinnedPlan& pinned,
                                  const Plan& plan, bool resume, bool repair, bool dry,
                                  std::vector<std::uint64_t>& done) {
   std::error_code ec;
-  if (!dry) {
-    fs::create_directories(dir, ec);
-    if (ec)
-      throw_error(errno_exit_code(ec.value()), dir.string() + ": cannot create the results directory: " + ec.message());
-  }
   done = done_shards(dir);
   const std::vector<std::uint64_t> partials = partial_shards(dir);
   Contents contents;
@@ -269,12 +252,11 @@ DirectoryState prepare_directory(const fs::path& dir, const std::string& config_
   bool write_plan = false;
   check_config_file(dir, config_text, pinned.config_hash, contents, repair);
   check_results_file(dir, pinned, plan);
-  if (!done.empty() && !resume) {
-    if (done.size() == plan.shards.size() && fs::exists(dir / "results.h5", ec)) return DirectoryState::finished;
+  const bool finished = done.size() == plan.shards.size() && fs::exists(dir / "results.h5", ec);
+  if (!done.empty() && !resume && !finished)
     throw InputError(
         dir.string() +
         ": already holds results of this config; pass --resume to continue the run, or --force to start it over");
-  }
   check_plan_file(dir, pinned, contents, repair, write_plan);
   const RunIdentity run{pinned.config_hash, pinned.hash()};
   for (const std::uint64_t id : done)
@@ -290,15 +272,16 @@ DirectoryState prepare_directory(const fs::path& dir, const std::string& config_
       throw InputError(file.string() + ": belongs to another config (config_hash " +
                        text::escaped(attr(contents[file], "config_hash")) + ", this config " + run.config_hash +
                        "); move it out of " + (dir / "shards").string());
-    if (!dry) fs::remove(file, ec);
+    if (!dry && !finished) fs::remove(file, ec);
   }
-  if (dry) return DirectoryState::ready;
+  const DirectoryState state = finished ? DirectoryState::finished : DirectoryState::ready;
+  // A finished run is left as it is (--repair still rewrites what it was asked to).
+  if (dry || (finished && !repair)) return state;
   write_small_file(dir / "config.json", config_text);
   if (write_plan) write_small_file(dir / "plan.json", plan_file_text(pinned, NQC_VERSION));
-  return DirectoryState::ready;
+  return state;
 }
 
-// At the merge: the instance files and DIR/plan.json still as the launch pinned them.
 void check_plan_unchanged(const fs::path& dir, const ExperimentConfig& config, const PinnedPlan& pinned) {
   PinnedPlan now = pinned;
   if (!config.instances.files.empty()) now.instances = instance_files_now(config);

@@ -3,20 +3,44 @@
 #include <mpi.h>
 
 #include <algorithm>
-#include <atomic>
 #include <chrono>
 #include <cstdlib>
-#include <thread>
 
 #include "system/errors.hpp"
 
 namespace nqc {
+namespace {
 
-bool MpiSession::launched_by_mpi() {
+using Sleep = std::chrono::duration<double>;
+
+bool launched_by_mpi() {
   for (const char* var : {"OMPI_COMM_WORLD_SIZE", "PMIX_RANK", "PMI_RANK"})
     if (std::getenv(var) != nullptr) return true;
   return false;
 }
+
+// The environment variable `name` as a positive count, or 0 when unset or not a count.
+long env_count(const char* name) {
+  const char* v = std::getenv(name);
+  if (v == nullptr) return 0;
+  char* end = nullptr;
+  const long n = std::strtol(v, &end, 10);
+  return end != v && *end == '\0' && n > 0 ? n : 0;
+}
+
+// Waits for `request`, testing it with sleeps from `first` doubling to `longest` in between: a
+// blocking MPI wait spins, and where ranks share cores (oversubscribed, or rank 0's service
+// thread beside its busy main thread) it takes the core that the others need to answer.
+void poll(MPI_Request& request, Sleep first, Sleep longest) {
+  for (int done = 0;;) {
+    MPI_Test(&request, &done, MPI_STATUS_IGNORE);
+    if (done) return;
+    std::this_thread::sleep_for(first);
+    first = std::min(first * 2, longest);
+  }
+}
+
+}  // namespace
 
 MpiSession::MpiSession(int& argc, char**& argv) {
   if (!launched_by_mpi()) return;
@@ -34,18 +58,9 @@ MpiSession::MpiSession(int& argc, char**& argv) {
   }
 }
 
-namespace {
-
-// The environment variable `name` as a positive count, or 0 when unset or not a count.
-long env_count(const char* name) {
-  const char* v = std::getenv(name);
-  if (v == nullptr) return 0;
-  char* end = nullptr;
-  const long n = std::strtol(v, &end, 10);
-  return end != v && *end == '\0' && n > 0 ? n : 0;
+MpiSession::~MpiSession() {
+  if (active_) MPI_Finalize();
 }
-
-}  // namespace
 
 std::string MpiSession::world_mismatch() const {
   if (std::getenv("OMPI_COMM_WORLD_SIZE") != nullptr) return "";  // mpirun: the world its -np asked for
@@ -68,23 +83,15 @@ bool MpiSession::speaks() const {
   return procid == nullptr || std::string(procid) == "0";
 }
 
-MpiSession::~MpiSession() {
-  if (active_) MPI_Finalize();
+void MpiSession::barrier() const {
+  if (active_) MPI_Barrier(MPI_COMM_WORLD);
 }
 
 void MpiSession::idle_barrier(double poll_s) const {
   if (!active_) return;
   MPI_Request request = MPI_REQUEST_NULL;
   MPI_Ibarrier(MPI_COMM_WORLD, &request);
-  for (int done = 0;;) {
-    MPI_Test(&request, &done, MPI_STATUS_IGNORE);
-    if (done) return;
-    std::this_thread::sleep_for(std::chrono::duration<double>(poll_s));
-  }
-}
-
-void MpiSession::barrier() const {
-  if (active_) MPI_Barrier(MPI_COMM_WORLD);
+  poll(request, Sleep(poll_s), Sleep(poll_s));
 }
 
 int MpiSession::allreduce_max(int value) const {
@@ -99,42 +106,22 @@ std::uint64_t MpiSession::allreduce_sum(std::uint64_t value) const {
   return out;
 }
 
-void MpiSession::broadcast(int& value) const {
-  if (active_) MPI_Bcast(&value, 1, MPI_INT, 0, MPI_COMM_WORLD);
-}
-
-void MpiSession::broadcast(std::string& value) const {
-  if (!active_) return;
-  auto size = static_cast<unsigned long long>(value.size());
-  MPI_Bcast(&size, 1, MPI_UNSIGNED_LONG_LONG, 0, MPI_COMM_WORLD);
-  value.resize(size);
-  MPI_Bcast(value.data(), static_cast<int>(size), MPI_CHAR, 0, MPI_COMM_WORLD);
+void MpiSession::broadcast_bytes(void* data, std::size_t bytes) const {
+  if (active_) MPI_Bcast(data, static_cast<int>(bytes), MPI_BYTE, 0, MPI_COMM_WORLD);
 }
 
 std::vector<std::string> MpiSession::gather(const std::string& value) const {
   if (!active_) return {value};
   const int length = static_cast<int>(value.size());
-  std::vector<int> lengths(rank_ == 0 ? size_ : 0);
+  std::vector<int> lengths(rank_ == 0 ? size_ : 0), offsets(lengths.size());
   MPI_Gather(&length, 1, MPI_INT, lengths.data(), 1, MPI_INT, 0, MPI_COMM_WORLD);
-  std::vector<int> offsets(lengths.size());
   int total = 0;
-  for (std::size_t r = 0; r < lengths.size(); ++r) {
-    offsets[r] = total;
-    total += lengths[r];
-  }
+  for (std::size_t r = 0; r < lengths.size(); total += lengths[r++]) offsets[r] = total;
   std::string all(static_cast<std::size_t>(total), '\0');
   MPI_Gatherv(value.data(), length, MPI_CHAR, all.data(), lengths.data(), offsets.data(), MPI_CHAR, 0, MPI_COMM_WORLD);
   std::vector<std::string> out;
   for (std::size_t r = 0; r < lengths.size(); ++r) out.push_back(all.substr(offsets[r], lengths[r]));
   return out;
-}
-
-void MpiSession::broadcast(std::vector<std::uint64_t>& values) const {
-  if (!active_) return;
-  auto size = static_cast<unsigned long long>(values.size());
-  MPI_Bcast(&size, 1, MPI_UNSIGNED_LONG_LONG, 0, MPI_COMM_WORLD);
-  values.resize(size);
-  MPI_Bcast(values.data(), static_cast<int>(size), MPI_UINT64_T, 0, MPI_COMM_WORLD);
 }
 
 void MpiSession::abort(int code) const {
@@ -149,12 +136,11 @@ namespace {
 enum Op : std::uint64_t { kTake = 0, kAddDone = 1, kStop = 2 };
 constexpr int kRequestTag = 1;
 constexpr int kReplyTag = 2;
-// The service sleeps between polls when idle, 50 us doubling to 1 ms: a request waits at most
-// about 1 ms while rank 0 computes, and an idle service costs about 1,000 polls a second. It
-// does not sleep while requests are queued.
+// The idle service sleeps between polls, 50 us doubling to 1 ms: a request waits at most about
+// 1 ms while rank 0 computes, and an idle service polls about 1,000 times a second. A rank
+// waiting for its reply polls from 10 us on (a reply over TCP takes about 50-100 us).
 constexpr auto kFirstIdleSleep = std::chrono::microseconds(50);
 constexpr auto kLongestIdleSleep = std::chrono::microseconds(1000);
-// A rank waiting for its reply polls from 10 us on (a reply over TCP takes about 50-100 us).
 constexpr auto kFirstReplySleep = std::chrono::microseconds(10);
 
 MPI_Comm as_comm(void* comm) { return *static_cast<MPI_Comm*>(comm); }
@@ -198,18 +184,15 @@ void WorkCounter::serve() {
       sleep = std::min(sleep * 2, kLongestIdleSleep);
       continue;
     }
-    sleep = kFirstIdleSleep;
-    switch (request[0]) {
-      case kTake: {
-        const std::uint64_t index = counters_[0].fetch_add(1);
-        MPI_Send(&index, 1, MPI_UINT64_T, status.MPI_SOURCE, kReplyTag, comm);
-        break;
-      }
-      case kAddDone:
-        counters_[1].fetch_add(request[1]);
-        counters_[2].fetch_add(request[2]);
-        break;
-      default: --running;
+    sleep = kFirstIdleSleep;  // no sleep while requests are queued
+    if (request[0] == kTake) {
+      const std::uint64_t index = counters_[0].fetch_add(1);
+      MPI_Send(&index, 1, MPI_UINT64_T, status.MPI_SOURCE, kReplyTag, comm);
+    } else if (request[0] == kAddDone) {
+      counters_[1].fetch_add(request[1]);
+      counters_[2].fetch_add(request[2]);
+    } else {
+      --running;
     }
     if (running > 0) MPI_Irecv(request, 3, MPI_UINT64_T, MPI_ANY_SOURCE, kRequestTag, comm, &pending);
   }
@@ -221,21 +204,11 @@ std::uint64_t WorkCounter::take() {
   if (comm_ == nullptr || session_.rank() == 0) {
     index = counters_[0].fetch_add(1);
   } else {
-    const MPI_Comm comm = as_comm(comm_);
     const std::uint64_t request[3] = {kTake, 0, 0};
-    MPI_Send(request, 3, MPI_UINT64_T, 0, kRequestTag, comm);
-    // Polled with sleeps, not a blocking MPI_Recv (which spins): where ranks share cores
-    // (oversubscribed, or rank 0's service thread beside its busy main thread), a spinning
-    // waiter takes the core that rank 0's service needs to answer it.
+    MPI_Send(request, 3, MPI_UINT64_T, 0, kRequestTag, as_comm(comm_));
     MPI_Request reply = MPI_REQUEST_NULL;
-    MPI_Irecv(&index, 1, MPI_UINT64_T, 0, kReplyTag, comm, &reply);
-    auto sleep = kFirstReplySleep;
-    for (int arrived = 0;;) {
-      MPI_Test(&reply, &arrived, MPI_STATUS_IGNORE);
-      if (arrived != 0) break;
-      std::this_thread::sleep_for(sleep);
-      sleep = std::min(sleep * 2, kLongestIdleSleep);
-    }
+    MPI_Irecv(&index, 1, MPI_UINT64_T, 0, kReplyTag, as_comm(comm_), &reply);
+    poll(reply, kFirstReplySleep, kLongestIdleSleep);
   }
   const double waited = std::chrono::duration<double>(std::chrono::steady_clock::now() - t0).count();
   ++waits_.count;
@@ -253,8 +226,5 @@ void WorkCounter::add_done(std::uint64_t cases, std::uint64_t cost_us) {
   const std::uint64_t request[3] = {kAddDone, cases, cost_us};
   MPI_Send(request, 3, MPI_UINT64_T, 0, kRequestTag, as_comm(comm_));
 }
-
-std::uint64_t WorkCounter::done() const { return counters_[1].load(std::memory_order_relaxed); }
-std::uint64_t WorkCounter::cost_done() const { return counters_[2].load(std::memory_order_relaxed); }
 
 }  // namespace nqc

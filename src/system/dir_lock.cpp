@@ -10,9 +10,8 @@
 #include <fstream>
 #include <nlohmann/json.hpp>
 #include <sstream>
-#include <vector>
 
-#include "system/errors.hpp"
+#include "system/durable.hpp"
 
 namespace nqc {
 namespace fs = std::filesystem;
@@ -75,9 +74,9 @@ long long start_ticks(long long pid) {
   return 0;
 }
 
-// Whether the holder of a lock of this host is still running: not gone, not a zombie (a
-// killed process its parent has not reaped yet: mpirun's ranks for a moment after it exits),
-// not another process that got its pid since.
+// Whether the holder of a lock of this host still runs: not gone, not a zombie (a killed
+// process not reaped yet: mpirun's ranks for a moment after it exits), not another process
+// that got its pid since.
 bool alive(const LockHolder& h) {
   if (h.pid <= 0) return false;
   if (::kill(static_cast<pid_t>(h.pid), 0) != 0 && errno == ESRCH) return false;
@@ -87,36 +86,49 @@ bool alive(const LockHolder& h) {
   return now == 0 || h.start_ticks == 0 || now == h.start_ticks;
 }
 
-std::string slurm_job() { return SlurmJob::here().describe(); }
-
-// The job of a slurm_job string, without its restart count: "4242_3 (restart 2)" -> "4242_3".
+// Of a slurm_job string "4242_3 (restart 2)": the job, "4242_3", and the restart count, 2 (0
+// without one).
 std::string job_of(const std::string& slurm_job) { return slurm_job.substr(0, slurm_job.find(' ')); }
-
-// The restart count of a slurm_job string: "4242_3 (restart 2)" -> 2, "4242" -> 0.
 long long restart_of(const std::string& slurm_job) {
   const auto at = slurm_job.find("(restart ");
   return at == std::string::npos ? 0 : std::atoll(slurm_job.c_str() + at + 9);
 }
 
-// "part-I-of-K" -> K, "all" -> 0.
-unsigned long long parts_of(const std::string& scope) {
-  const auto of = scope.rfind("-of-");
-  return scope.rfind("part-", 0) == 0 && of != std::string::npos ? std::strtoull(scope.c_str() + of + 4, nullptr, 10)
-                                                                 : 0;
-}
-
+// "all" conflicts with every scope, and part-I-of-K with itself and with parts of another K.
 bool conflict(const std::string& a, const std::string& b) {
-  if (a == "all" || b == "all") return true;
-  return a == b || parts_of(a) != parts_of(b);
+  const auto parts_of = [](const std::string& scope) { return scope.substr(scope.rfind("-of-") + 1); };
+  return a == "all" || b == "all" || a == b || parts_of(a) != parts_of(b);
 }
 
-std::string describe(const LockHolder& h, const fs::path& file) {
-  if (h.pid == 0) return "a lock file that cannot be read (" + file.string() + ")";
-  std::string s = "nqc run on " + h.host + ", pid " + std::to_string(h.pid);
-  if (!h.slurm_job.empty()) s += ", Slurm job " + h.slurm_job;
-  s += ", since " + h.since_utc + " (" + (h.scope == "all" ? std::string("the whole plan") : h.scope) + ", " +
-       file.string() + ")";
-  return s;
+LockHeldError held(const fs::path& dir, const std::optional<LockHolder>& h, const fs::path& file) {
+  std::string who = file.string();
+  if (h && h->pid == 0) who = "a lock file that cannot be read (" + file.string() + ")";
+  if (h && h->pid != 0)
+    who = "nqc run on " + h->host + ", pid " + std::to_string(h->pid) +
+          (h->slurm_job.empty() ? "" : ", Slurm job " + h->slurm_job) + ", since " + h->since_utc + " (" +
+          (h->scope == "all" ? std::string("the whole plan") : h->scope) + ", " + file.string() + ")";
+  return LockHeldError(dir.string() + ": in use by " + who + ": wait for it to end (if it is dead, remove " +
+                       file.string() + ")");
+}
+
+// The holder of the lock `file` if it is alive (or cannot be checked: another host's, or a
+// file that cannot be read); else removes the stale file, saying so in *stale_removed.
+std::optional<LockHolder> live_holder(const fs::path& file, const LockHolder& me, std::string* stale_removed) {
+  const auto h = DirectoryLock::read(file);
+  if (!h) return LockHolder{file.stem().string(), "", 0, 0, "", ""};  // damaged (link(2) writes it whole)
+  // Slurm runs one attempt of a job at a time: a lock of an earlier attempt (killed at its time
+  // limit or with its node, then requeued, maybe elsewhere) is stale. Two tasks of one attempt
+  // (srun without an MPI launch) have the same restart count: neither may take the other's lock.
+  const bool earlier_attempt = !me.slurm_job.empty() && job_of(h->slurm_job) == job_of(me.slurm_job) &&
+                               restart_of(h->slurm_job) < restart_of(me.slurm_job);
+  if ((h->host != me.host || alive(*h)) && !earlier_attempt) return h;
+  std::error_code ec;
+  fs::remove(file, ec);
+  if (stale_removed != nullptr)
+    *stale_removed =
+        file.string() + ": removed a stale lock (pid " + std::to_string(h->pid) + " on " + h->host +
+        (earlier_attempt ? ", an earlier attempt of Slurm job " + job_of(me.slurm_job) + ")" : " is gone)");
+  return std::nullopt;
 }
 
 }  // namespace
@@ -134,100 +146,47 @@ std::optional<LockHolder> DirectoryLock::read(const fs::path& file) {
   if (!in) return std::nullopt;
   try {
     const nlohmann::json j = nlohmann::json::parse(in);
-    LockHolder h;
-    h.scope = j.at("scope").get<std::string>();
-    h.host = j.at("host").get<std::string>();
-    h.pid = j.at("pid").get<long long>();
-    h.start_ticks = j.value("start_ticks", 0LL);
-    h.slurm_job = j.value("slurm_job", std::string());
-    h.since_utc = j.value("since_utc", std::string());
-    return h;
+    return LockHolder{j.at("scope").get<std::string>(),    j.at("host").get<std::string>(),
+                      j.at("pid").get<long long>(),        j.value("start_ticks", 0LL),
+                      j.value("slurm_job", std::string()), j.value("since_utc", std::string())};
   } catch (const nlohmann::json::exception&) {
     return std::nullopt;
   }
 }
-
-namespace {
-
-// Writes the lock file's content (me, as JSON) to tmp; IoError when the directory refuses it.
-void write_holder(const fs::path& tmp, const LockHolder& me, const fs::path& dir) {
-  const nlohmann::json j{
-      {"scope", me.scope},         {"host", me.host},          {"pid", me.pid}, {"start_ticks", me.start_ticks},
-      {"slurm_job", me.slurm_job}, {"since_utc", me.since_utc}};
-  errno = 0;
-  std::ofstream out(tmp, std::ios::trunc);
-  out << j.dump() << "\n";
-  out.flush();
-  if (!out) {
-    const int error = errno;
-    std::error_code ec;
-    fs::remove(tmp, ec);
-    throw IoError(dir.string() + ": cannot write to the results directory: " +
-                  (error != 0 ? std::strerror(error) : "the directory is not writable"));
-  }
-}
-
-// The holder of the lock `file` if it is alive (or cannot be checked); else removes the stale
-// file (saying so in *stale_removed) and returns nothing.
-std::optional<LockHolder> live_holder(const fs::path& file, const LockHolder& me, std::string* stale_removed) {
-  const auto h = DirectoryLock::read(file);
-  // Unreadable: being written this instant (the link makes that impossible) or damaged.
-  if (!h) return LockHolder{file.stem().string(), "", 0, 0, "", ""};
-  // Slurm runs one attempt of a job at a time: a lock of this job's earlier attempt (killed
-  // at its time limit or with its node, then requeued, maybe onto other nodes) is stale. The
-  // restart count proves it earlier: two tasks of one attempt (srun without an MPI launch)
-  // have the same count, and neither may take the other's lock.
-  const bool earlier_attempt = !me.slurm_job.empty() && job_of(h->slurm_job) == job_of(me.slurm_job) &&
-                               restart_of(h->slurm_job) < restart_of(me.slurm_job);
-  if ((h->host == me.host && !alive(*h)) || earlier_attempt) {
-    std::error_code ec;
-    fs::remove(file, ec);
-    if (stale_removed != nullptr)
-      *stale_removed =
-          file.string() + ": removed a stale lock (pid " + std::to_string(h->pid) + " on " + h->host +
-          (earlier_attempt ? ", an earlier attempt of Slurm job " + job_of(me.slurm_job) + ")" : " is gone)");
-    return std::nullopt;
-  }
-  return h;
-}
-
-}  // namespace
 
 DirectoryLock::DirectoryLock(const fs::path& dir, const std::string& scope, std::string* stale_removed) {
   const fs::path locks = dir / "locks";
   std::error_code ec;
   fs::create_directories(locks, ec);
   if (ec) throw IoError(dir.string() + ": cannot write to the results directory: " + ec.message());
-  LockHolder me{scope, host_name(), static_cast<long long>(::getpid()), 0, slurm_job(), utc_now()};
-  me.start_ticks = start_ticks(me.pid);
+  const long long pid = ::getpid();
+  const LockHolder me{scope, host_name(), pid, start_ticks(pid), SlurmJob::here().describe(), utc_now()};
+  const nlohmann::json j{
+      {"scope", me.scope},         {"host", me.host},          {"pid", me.pid}, {"start_ticks", me.start_ticks},
+      {"slurm_job", me.slurm_job}, {"since_utc", me.since_utc}};
+  // Written whole under a name of its own, then linked to its final name: link(2) is atomic,
+  // also on NFS (where O_EXCL is not always).
   const fs::path tmp = locks / (".tmp-" + me.host + "-" + std::to_string(me.pid));
-  write_holder(tmp, me, dir);
+  if (const int error = write_whole_file(tmp, j.dump() + "\n"); error != 0)
+    throw IoError(dir.string() + ": cannot write to the results directory: " + std::strerror(error));
   const fs::path mine = locks / (scope + ".lock");
-  for (int attempt = 0;; ++attempt) {
-    if (::link(tmp.c_str(), mine.c_str()) == 0) break;
+  for (int attempt = 0; ::link(tmp.c_str(), mine.c_str()) != 0; ++attempt) {
     const int error = errno;
-    if (error != EEXIST) {
-      fs::remove(tmp, ec);
-      throw IoError(mine.string() + ": cannot create the lock: " + std::strerror(error));
-    }
-    if (const auto h = live_holder(mine, me, stale_removed); h || attempt > 0) {
-      fs::remove(tmp, ec);
-      throw LockHeldError(dir.string() + ": in use by " + (h ? describe(*h, mine) : mine.string()) +
-                          ": wait for it to end (if it is dead, remove " + mine.string() + ")");
-    }
+    std::optional<LockHolder> h;
+    if (error == EEXIST && !(h = live_holder(mine, me, stale_removed)) && attempt == 0) continue;  // stale: removed
+    fs::remove(tmp, ec);
+    if (error != EEXIST) throw IoError(mine.string() + ": cannot create the lock: " + std::strerror(error));
+    throw held(dir, h, mine);
   }
   fs::remove(tmp, ec);
   file_ = mine;
-  // Other scopes that overlap this one.
   for (const auto& entry : fs::directory_iterator(locks, ec)) {
     const fs::path other = entry.path();
-    if (other == mine || other.extension() != ".lock") continue;
-    if (!conflict(scope, other.stem().string())) continue;
+    if (other == mine || other.extension() != ".lock" || !conflict(scope, other.stem().string())) continue;
     if (const auto h = live_holder(other, me, stale_removed)) {
       fs::remove(mine, ec);
       file_.clear();
-      throw LockHeldError(dir.string() + ": in use by " + describe(*h, other) +
-                          ": wait for it to end (if it is dead, remove " + other.string() + ")");
+      throw held(dir, h, other);
     }
   }
 }

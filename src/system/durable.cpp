@@ -23,40 +23,24 @@ namespace {
   throw IoError(what + ": " + std::system_category().message(error));
 }
 
-}  // namespace
-
-int write_whole_file(const std::filesystem::path& file, const std::string& text) {
-  errno = 0;
-  std::ofstream out(file, std::ios::trunc | std::ios::binary);
-  out << text;
-  out.flush();
-  if (out) return 0;
-  const int error = errno != 0 ? errno : EIO;
-  out.close();
-  std::error_code ignored;
-  fs::remove(file, ignored);
-  return error;
-}
-
-fs::path resolved_output_path(const fs::path& path) {
-  fs::path file = path;
-  std::error_code ec;
-  for (int links = 0; fs::is_symlink(fs::symlink_status(file, ec)); ++links) {
-    if (links == 40) return path;
-    const fs::path to = fs::read_symlink(file, ec);
-    if (ec) return path;
-    file = to.is_absolute() ? to : file.parent_path() / to;
+// fsync(2) of a file or directory (`flags`: O_RDONLY, or O_RDONLY | O_DIRECTORY).
+void sync_path(const std::filesystem::path& path, int flags) {
+  const int fd = ::open(path.c_str(), flags | O_CLOEXEC);
+  if (fd < 0) {
+    const int error = errno;  // before any allocation below
+    throw_io_error("cannot open " + path.string() + " to sync it", error);
   }
-  const fs::path resolved = fs::weakly_canonical(file, ec);
-  return ec ? file : resolved;
+  const int rc = ::fsync(fd);
+  const int error = errno;
+  ::close(fd);
+  if (rc != 0) throw_io_error("cannot fsync " + path.string(), error);
 }
-
-namespace {
 
 // The temporary file being written (one at a time: commands write their outputs in turn), for
 // the signal handler below; "" when none.
 char pending_part[4096] = "";
 volatile std::sig_atomic_t pending_set = 0;
+ReplacingOutput::Rule output_rule = nullptr;
 
 // SIGINT, SIGTERM, SIGHUP while an output is written: its temporary file goes, then the
 // signal's default action ends the process as it would have (exit 130 for ^C).
@@ -85,9 +69,31 @@ void set_pending(const fs::path& tmp) {
 
 }  // namespace
 
-namespace {
-ReplacingOutput::Rule output_rule = nullptr;
-}  // namespace
+int write_whole_file(const std::filesystem::path& file, const std::string& text) {
+  errno = 0;
+  std::ofstream out(file, std::ios::trunc | std::ios::binary);
+  out << text;
+  out.flush();
+  if (out) return 0;
+  const int error = errno != 0 ? errno : EIO;
+  out.close();
+  std::error_code ignored;
+  fs::remove(file, ignored);
+  return error;
+}
+
+fs::path resolved_output_path(const fs::path& path) {
+  fs::path file = path;
+  std::error_code ec;
+  for (int links = 0; fs::is_symlink(fs::symlink_status(file, ec)); ++links) {
+    if (links == 40) return path;
+    const fs::path to = fs::read_symlink(file, ec);
+    if (ec) return path;
+    file = to.is_absolute() ? to : file.parent_path() / to;
+  }
+  const fs::path resolved = fs::weakly_canonical(file, ec);
+  return ec ? file : resolved;
+}
 
 void ReplacingOutput::set_rule(Rule rule) { output_rule = rule; }
 
@@ -155,18 +161,6 @@ void ReplacingOutput::commit() {
   temporary_ = false;
 }
 
-void sync_path(const std::filesystem::path& path, int flags) {
-  const int fd = ::open(path.c_str(), flags | O_CLOEXEC);
-  if (fd < 0) {
-    const int error = errno;  // before any allocation below
-    throw_io_error("cannot open " + path.string() + " to sync it", error);
-  }
-  const int rc = ::fsync(fd);
-  const int error = errno;
-  ::close(fd);
-  if (rc != 0) throw_io_error("cannot fsync " + path.string(), error);
-}
-
 void commit_file(const PendingFile& file) {
   std::error_code ignored;
   try {
@@ -199,19 +193,17 @@ BackgroundWriter::~BackgroundWriter() {
   thread_.join();
 }
 
-void BackgroundWriter::submit(std::function<void()> job) {
-  std::unique_lock lock(mutex_);
+void BackgroundWriter::wait_idle(std::unique_lock<std::mutex>& lock) {
   changed_.wait(lock, [&] { return !busy_ && !next_; });
   if (error_) std::rethrow_exception(std::exchange(error_, nullptr));
+}
+
+void BackgroundWriter::submit(std::function<void()> job) {
+  std::unique_lock lock(mutex_);
+  wait_idle(lock);
   next_ = std::move(job);
   lock.unlock();
   changed_.notify_all();
-}
-
-void BackgroundWriter::finish() {
-  std::unique_lock lock(mutex_);
-  changed_.wait(lock, [&] { return !busy_ && !next_; });
-  if (error_) std::rethrow_exception(std::exchange(error_, nullptr));
 }
 
 double BackgroundWriter::cpu_seconds() {

@@ -1,5 +1,5 @@
-// Files made durable before they are named (fsync, rename, fsync of the directory), and a
-// background thread to write them in, so that a rank computes while its files are written.
+// Files made durable before they are named (fsync, rename, fsync of the directory), outputs
+// that replace a file only once whole, and a background thread to write files in.
 #pragma once
 
 #include <condition_variable>
@@ -30,38 +30,27 @@ void commit_file(const PendingFile& file);
 /// stream gave none); on failure `file` is removed.
 int write_whole_file(const std::filesystem::path& file, const std::string& text);
 
-/// fsync(2) of a file or directory (`flags`: O_RDONLY, or O_RDONLY | O_DIRECTORY). Throws
-/// nqc::IoError "cannot fsync PATH: REASON".
-void sync_path(const std::filesystem::path& path, int flags);
-
 /// The file an output path names: symbolic links followed (dangling ones too: the file they
 /// would create), "." and ".." resolved. A loop, or more than 40 links, gives the path as is
 /// (opening it then fails with the system's reason).
 std::filesystem::path resolved_output_path(const std::filesystem::path& path);
 
-/// Where a command's output file is written so that a failure leaves what the path held
-/// (construct, generate, derive, convert, export, complete -o, randset and aggregate --csv,
-/// challenge): for a path that names a regular file or nothing, a new file beside it (under a
-/// name of its own, mode 0666 less the umask) that commit() renames onto it; through a
-/// symbolic link, onto the link's target (the link stays; a loop is ELOOP, the link kept). The
-/// new file takes the mode (and, for root, the owner) of the one it replaces; a hard link to
-/// the old file keeps the old content, as with any rename. Anything else that exists (a device
-/// such as /dev/full, a FIFO) is written in place: path() is then the path itself. The
+/// A command's output file, written so that a failure leaves what the path held: a new file
+/// beside it (mode 0666 less the umask, or the mode and, for root, owner of the file it
+/// replaces) that commit() renames onto it; through a symbolic link, onto the link's target
+/// (a loop is ELOOP). A device or FIFO is written in place (path() is the target). The
 /// destructor removes an uncommitted temporary file, and so does SIGINT, SIGTERM or SIGHUP
-/// while it is written (where no other handler is set), before the signal ends the process.
-/// Not copyable.
+/// while it is written (where no other handler is set). Not copyable.
 class ReplacingOutput {
  public:
-  /// A rule on output targets that a layer above io knows: given the file a path names
-  /// (resolved_output_path), why it may not be written, or "" when it may.
+  /// Why the file a path names (resolved_output_path) may not be written, or "" when it may.
   using Rule = std::string (*)(const std::filesystem::path& file);
-  /// The rule every ReplacingOutput checks first (nqc's: a run's own files, see
-  /// run_file_refusal in experiment/results.hpp); set once at start-up.
+  /// The rule every ReplacingOutput checks first (run_file_refusal: a run's own files); set
+  /// once at start-up.
   static void set_rule(Rule rule);
 
-  /// Throws "TARGET: cannot write: REASON" (nqc::throw_errno's classes: a missing directory is
-  /// bad input, ENOSPC or EACCES an IoError) when the temporary file cannot be made, and
-  /// nqc::InputError "TARGET: REASON; choose another file" when the rule refuses it.
+  /// Throws "TARGET: cannot write: REASON" (as nqc::throw_errno) when the temporary file cannot
+  /// be made, nqc::InputError "TARGET: REASON; choose another file" when the rule refuses it.
   explicit ReplacingOutput(const std::filesystem::path& target);
   ~ReplacingOutput();
   ReplacingOutput(const ReplacingOutput&) = delete;
@@ -78,15 +67,11 @@ class ReplacingOutput {
   bool temporary_ = false;
 };
 
-/// Runs jobs one at a time in a background thread (a rank's shard writes must not hold up its
-/// cases): the runner hands it each finished shard, whose file the job writes and commits
-/// while the next shard runs. At most one job is in flight: submit() first waits
-/// for the one before, so memory holds at most one shard being written, and a killed rank
-/// loses at most that shard and the one it was running. The error of a job (an
-/// nqc::IoError) is rethrown by the next submit() or by finish().
-///
-/// HDF5 is not thread-safe here: a caller that submits HDF5 work must call finish() before
-/// it calls HDF5 itself.
+/// Runs jobs one at a time in a background thread, so that a rank's shard files are written
+/// while it runs its next shard. At most one job is in flight (submit() waits for the one
+/// before): memory holds at most one shard being written, and a killed rank loses at most that
+/// shard and the one it was running. A job's error is rethrown by the next submit() or by
+/// finish(). HDF5 is not thread-safe here: call finish() before calling HDF5 beside HDF5 jobs.
 class BackgroundWriter {
  public:
   BackgroundWriter();
@@ -95,15 +80,19 @@ class BackgroundWriter {
   BackgroundWriter(const BackgroundWriter&) = delete;
   BackgroundWriter& operator=(const BackgroundWriter&) = delete;
 
-  /// Waits for the previous job (rethrowing its error), then starts `job`.
+  /// Waits for the previous job (as finish()), then starts `job`.
   void submit(std::function<void()> job);
   /// Waits for the job in flight; rethrows its error.
-  void finish();
+  void finish() {
+    std::unique_lock lock(mutex_);
+    wait_idle(lock);
+  }
   /// CPU seconds the background thread spent in jobs so far (CLOCK_THREAD_CPUTIME_ID).
   [[nodiscard]] double cpu_seconds();
 
  private:
   void loop();
+  void wait_idle(std::unique_lock<std::mutex>& lock);
   std::mutex mutex_;
   std::condition_variable changed_;
   std::function<void()> next_;

@@ -28,18 +28,12 @@ std::string exit_codes_text() {
 }
 
 std::string exit_codes_footer(std::initializer_list<std::pair<ExitCode, std::string_view>> own) {
-  std::string out = "Exit codes: ";
-  bool first = true;
-  for (const auto& [code, what] : own) {
-    out += (first ? "" : ", ") + std::to_string(code) + " " + std::string(what);
-    first = false;
-  }
-  out += "; every subcommand: ";
-  first = true;
-  for (const ExitCode code : {kExitBadInput, kExitIoError, kExitOutOfMemory}) {
-    out += (first ? "" : ", ") + std::to_string(code) + " " + std::string(exit_code_name(code));
-    first = false;
-  }
+  std::string out;
+  for (const auto& [code, what] : own)
+    out += (out.empty() ? "" : ", ") + std::to_string(code) + " " + std::string(what);
+  out = "Exit codes: " + out + "; every subcommand:";
+  for (const ExitCode code : {kExitBadInput, kExitIoError, kExitOutOfMemory})
+    out += (code == kExitBadInput ? " " : ", ") + std::to_string(code) + " " + std::string(exit_code_name(code));
   return out + " (nqc --help).";
 }
 

@@ -1,6 +1,6 @@
-// The process exit codes (declared once, in NQC_EXIT_CODES: the enum, `nqc --help`'s list and
-// docs/cli.md's table, which test cli_exit_codes compares, follow from it) and the exception
-// hierarchy outside the core: every nqc::Error carries the exit code it ends the process with.
+// The process exit codes (NQC_EXIT_CODES: the enum, `nqc --help`'s list and docs/cli.md's
+// table, compared by test cli_exit_codes, follow from it) and the exceptions outside the core:
+// every nqc::Error carries the exit code it ends the process with.
 #pragma once
 
 #include <array>
@@ -41,14 +41,13 @@ enum ExitCode : int {
 #undef NQC_EXIT_ENUM
 };
 
-/// One row of the exit-code table.
 struct ExitCodeInfo {
   ExitCode code;
   std::string_view name;     ///< e.g. "io_error"
   std::string_view meaning;  ///< one sentence
 };
 
-/// Every exit code, by value (NQC_EXIT_CODES).
+/// Every exit code, by value.
 inline constexpr std::array kExitCodes = {
 #define NQC_EXIT_INFO(id, value, name, meaning) ExitCodeInfo{id, name, meaning},
     NQC_EXIT_CODES(NQC_EXIT_INFO)
@@ -58,8 +57,7 @@ inline constexpr std::array kExitCodes = {
 /// The name of `code` ("io_error"), or "unknown" for a value not in the table.
 std::string_view exit_code_name(int code);
 
-/// The exit-code table as `nqc --help` prints it: "Exit codes:", then one line per code,
-/// "  VALUE NAME  MEANING" (names padded to one column).
+/// "Exit codes:", then "  VALUE NAME  MEANING" per code (names padded to one column): nqc --help.
 std::string exit_codes_text();
 
 /// A subcommand's footer line: "Exit codes: 0 WHAT, ...; every subcommand: 1 bad_input, 7
@@ -68,8 +66,7 @@ std::string exit_codes_text();
 std::string exit_codes_footer(std::initializer_list<std::pair<ExitCode, std::string_view>> own);
 
 /// An error that ends the process with code() (main prints "nqc: error: what()"; `run` logs
-/// it). Throw a subclass: InputError, IoError, OutOfMemoryError (or h5::Error, whose code
-/// follows its cause); catch nqc::Error for "any failure", a subclass for one kind.
+/// it). Throw a subclass (or h5::Error, whose code follows its cause).
 class Error : public std::runtime_error {
  public:
   Error(ExitCode code, const std::string& what) : std::runtime_error(what), code_(code) {}
@@ -79,48 +76,37 @@ class Error : public std::runtime_error {
   ExitCode code_;
 };
 
+/// An nqc::Error of a fixed exit code.
+template <ExitCode Code>
+class ErrorOf : public Error {
+ public:
+  explicit ErrorOf(const std::string& what) : Error(Code, what) {}
+};
+
 /// Bad input from a user (exit 1): a config, an argument, a file whose content is wrong or
 /// damaged, a path that does not exist. The message names the source (file and row, or JSON
 /// path) and what was expected.
-class InputError : public Error {
- public:
-  explicit InputError(const std::string& what) : Error(kExitBadInput, what) {}
-};
-
+using InputError = ErrorOf<kExitBadInput>;
 /// The system refused a read or write (exit 7): ENOSPC, EIO, EACCES, EROFS, EDQUOT, a failed
 /// fsync, rename or HDF5 write. The message names the file and the system's reason.
-class IoError : public Error {
- public:
-  explicit IoError(const std::string& what) : Error(kExitIoError, what) {}
-};
+using IoError = ErrorOf<kExitIoError>;
+/// Out of memory (exit 8) where what() can name what did not fit, unlike std::bad_alloc.
+using OutOfMemoryError = ErrorOf<kExitOutOfMemory>;
 
-/// Out of memory where nqc can say more than std::bad_alloc does (exit 8): what() names
-/// what did not fit.
-class OutOfMemoryError : public Error {
- public:
-  explicit OutOfMemoryError(const std::string& what) : Error(kExitOutOfMemory, what) {}
-};
-
-/// The exit code of a failed system call on a file the user named (errno `error`):
-/// kExitBadInput for a path that names no usable file (ENOENT, ENOTDIR, EISDIR, ENAMETOOLONG,
-/// ELOOP, EEXIST: a file where a directory must go), kExitOutOfMemory for ENOMEM, else
-/// kExitIoError (EACCES, EPERM, EROFS, ENOSPC, EDQUOT, EIO, ...).
+/// The exit code of a failed system call on a file the user named (errno `error`): bad input
+/// for a path that names no usable file (ENOENT, ENOTDIR, EISDIR, ENAMETOOLONG, ELOOP, EEXIST),
+/// out of memory for ENOMEM, else an I/O error (EACCES, EROFS, ENOSPC, EDQUOT, EIO, ...).
 ExitCode errno_exit_code(int error);
 
-/// Throws `what + ": " + strerror(error)` as the error of errno_exit_code(error): InputError,
-/// OutOfMemoryError or IoError.
+/// Throws `what + ": " + strerror(error)` as the class of errno_exit_code(error).
 [[noreturn]] void throw_errno(const std::string& what, int error);
 
-/// Throws `what` as the class of `code`: InputError (1), IoError (7), OutOfMemoryError (8),
-/// else nqc::Error with that code.
+/// Throws `what` as the class of `code` (InputError, IoError, OutOfMemoryError; else nqc::Error).
 [[noreturn]] void throw_error(ExitCode code, const std::string& what);
 
-/// The exception being handled, as an exit code and a message: call inside a catch block.
-/// nqc::Error: its code and what(); std::bad_alloc: kExitOutOfMemory, "out of memory (the
-/// board or the file is too large for this machine)"; std::filesystem::filesystem_error:
-/// "PATH: REASON" with errno_exit_code of its code; std::ios_base::failure: kExitIoError;
-/// another std::system_error: errno_exit_code of its code; any other std::exception:
-/// kExitBadInput.
+/// The exception being handled (call inside a catch block) as an exit code and a message:
+/// nqc::Error's own; std::bad_alloc 8; a filesystem_error "PATH: REASON" and another
+/// system_error by errno_exit_code; std::ios_base::failure 7; anything else 1.
 struct ErrorReport {
   ExitCode code = kExitBadInput;
   std::string message;

@@ -1,8 +1,6 @@
-// "-" as a file name, the same for every option of nqc that names a file: standard output for
-// an output, standard input for an input (docs/cli.md). An option that
-// cannot be a stream (a directory, a file read by name) refuses "-" with one line; the text
-// that usually goes to standard output beside a data output (a summary, a table) goes to
-// standard error while that output is "-", so that standard output holds the data alone.
+// "-" as a file name, for every option of nqc that names a file: standard output for an output,
+// standard input for an input (docs/cli.md). An option that cannot be a stream refuses "-" with
+// one line; text beside a data output "-" (a summary, a table) goes to standard error.
 #pragma once
 
 #include <cstdio>
@@ -21,8 +19,7 @@ namespace nqc {
 bool is_std_stream(const std::filesystem::path& path);
 
 /// Throws nqc::InputError "OPTION: '-' (standard output) cannot be WHAT" (standard input when
-/// `input`) when `value` is "-"; e.g. refuse_std_stream("-o", dir, "a results directory;
-/// give a directory"). A no-op for any other value.
+/// `input`) when `value` is "-".
 void refuse_std_stream(const std::string& option, const std::filesystem::path& value, const std::string& what,
                        bool input = false);
 
@@ -33,30 +30,26 @@ using NamedOutputs = std::vector<std::pair<std::string, std::string>>;
 /// one" when two or more of `outputs` are "-" (one stream cannot hold two files).
 void require_one_stdout(const NamedOutputs& outputs);
 
-/// True when the outputs `a` and `b` (neither "-") are one file: the same existing file
-/// (std::filesystem::equivalent: hard links too) or the same path once "." and ".." and
-/// symbolic links are resolved (files yet to be written).
+/// True when the outputs `a` and `b` (neither "-") are one file: the same existing file (hard
+/// links too) or the same resolved_output_path (files yet to be written).
 bool same_output_file(const std::filesystem::path& a, const std::filesystem::path& b);
 
 /// Where text that accompanies `outputs` goes (a summary, a table): stdout, or stderr when one
 /// of them is "-".
 FILE* text_stream(const NamedOutputs& outputs);
 
-/// A text output: the file `path`, or standard output for "-". A file is written under a
-/// temporary name and named by close() (ReplacingOutput, system/durable.hpp: a failure leaves what
-/// `path` held; a device or FIFO is written in place). Not copyable.
+/// A text output: the file `path` (a ReplacingOutput, named by close()), or standard output for
+/// "-". Not copyable.
 class TextOutput {
  public:
-  /// Opens `path`. Throws "PATH: cannot write: REASON" as nqc::throw_errno classes the
-  /// system's error (a missing directory: nqc::InputError; ENOSPC, EACCES, EROFS: nqc::IoError).
+  /// Opens `path`. Throws "PATH: cannot write: REASON" as nqc::throw_errno.
   explicit TextOutput(const std::filesystem::path& path);
   TextOutput(const TextOutput&) = delete;
   TextOutput& operator=(const TextOutput&) = delete;
 
   /// The stream to write to (std::cout for "-").
   std::ostream& stream();
-  /// Flushes; throws "PATH: cannot write: REASON" ("<stdout>: ..." for "-"), classed as by the
-  /// constructor, when any write failed.
+  /// Flushes; throws "PATH: cannot write: REASON" ("<stdout>: ..." for "-") when any write failed.
   void close();
   /// The name for messages: the path, or "<stdout>".
   [[nodiscard]] const std::string& name() const { return name_; }

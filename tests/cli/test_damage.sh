@@ -67,6 +67,19 @@ for name in sys.argv[1:]:
         assert all(d.kind == "i" or h5py.check_string_dtype(d).length is None for d in kinds.values()), (name, kinds)
 ' "$TMP/ref/results.h5" "$TMP/ref/shards/shard-000003.h5"
 
+# ---- a finished run: --resume and --part report it and change nothing -------------------------
+every_file() { (cd "$1" && find . -type f -print0 | sort -z | xargs -0 sha256sum); }
+before=$(every_file "$TMP/ref")
+for how in "--resume" "--resume --repair" "--part 1/2"; do
+  # shellcheck disable=SC2086
+  run "$NQC" run "$CONFIG" -o "$TMP/ref" $how
+  expect_exit 0 "a finished run, run $how"
+  check "a finished run, run $how: says the run is finished" \
+    grep -q "\[info\] $TMP/ref: the run of this config is finished ($TMP/ref/results.h5): nothing to do (--force starts it over)$" "$ERR_FILE"
+  check "a finished run, run $how: no merge, no launch record (sha256 of every file unchanged)" \
+    test "$(every_file "$TMP/ref")" = "$before"
+done
+
 # ---- results.h5 -----------------------------------------------------------------------------
 fresh() { rm -rf "$TMP/$1" && cp -r "$TMP/ref" "$TMP/$1" && echo "$TMP/$1"; }
 advice_rebuild() { echo ": delete it and rebuild it from the shard files: nqc run $1/config.json -o $1 --resume"; }
