@@ -80,12 +80,9 @@ struct Plan {
   std::vector<InstanceFile> instance_files;  ///< the files of an instance config, in file-index order
 };
 
-/// The files of an instance config, in file-index order: each entry of instances/files, a
-/// directory expanded to its *.param and *.txt files (sorted by name). Throws
-/// nqc::InputError for a directory without any.
-std::vector<std::string> instance_file_list(const ExperimentConfig& config);
-
-/// instance_file_list with each file's size and content hash, as they are now.
+/// The files of an instance config in file-index order (its entries, a directory expanded to
+/// its *.param and *.txt files, sorted) with their sizes and content hashes as they are now.
+/// Throws nqc::InputError for a directory without any and for a file given twice.
 std::vector<InstanceFile> instance_files_now(const ExperimentConfig& config);
 
 /// Expands a config. Each generated shard holds the cases shard_size gives (whole solutions

@@ -457,7 +457,7 @@ ResultFile read_checked(const fs::path& file, unsigned parts, std::size_t batch_
 std::vector<fs::path> files_of(const fs::path& path) {
   std::error_code ec;
   if (!fs::is_directory(path, ec)) return {path};
-  if (fs::exists(path / "results.h5", ec)) return {path / "results.h5"};
+  if (fs::exists(path / "results.h5")) return {path / "results.h5"};  // throws for a link loop, naming it
   std::vector<fs::path> files = unmerged_run_files(path, false);
   if (files.empty())
     throw InputError(path.string() + ": no result files (expected " + (path / "shards").string() + "/*.h5 or " +

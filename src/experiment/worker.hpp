@@ -35,17 +35,14 @@ inline constexpr Index kMaxStoredFailureN = 1'000'000;
 /// Rng(derive_seed(config.seed, n, solution_id, kSolutionStream)), verified.
 Composition sample_solution(const ExperimentConfig& config, Index n, std::uint64_t solution_id);
 
-/// The composition of one case and its seed: k by draw_k and the rows by
-/// derive_composition, both from Rng(seed, 0), seed = derive_seed(config.seed, n,
-/// solution id, composition id). The engine later draws from Rng(seed, 1).
+/// The composition of one case and its seed, seed = derive_seed(config.seed, n, solution id,
+/// composition id): k by draw_k and the rows by derive_composition, both from Rng(seed, 0)
+/// (the engine later draws from Rng(seed, 1)), made in `solution`'s memory.
 struct CaseInput {
   std::uint64_t seed = 0;
   Composition composition;
 };
-CaseInput derive_case(const ExperimentConfig& config, const Composition& solution, std::uint64_t solution_id,
-                      std::uint64_t composition_id);
-/// The same case made in the solution's own memory (for a solution used once: large n).
-CaseInput derive_case(const ExperimentConfig& config, Composition&& solution, std::uint64_t solution_id,
+CaseInput derive_case(const ExperimentConfig& config, Composition solution, std::uint64_t solution_id,
                       std::uint64_t composition_id);
 
 /// Runs one case: times only the engine call (wall and thread CPU seconds), then verifies
