@@ -30,17 +30,30 @@
 
 namespace nqc {
 
+namespace {
+
+constexpr double kNone = std::numeric_limits<double>::quiet_NaN();
+
+double mean(const std::vector<double>& t) {
+  return std::accumulate(t.begin(), t.end(), 0.0) / static_cast<double>(t.size());
+}
+
+double median_of_sorted(const std::vector<double>& t) {
+  return t.size() % 2 == 1 ? t[t.size() / 2] : 0.5 * (t[t.size() / 2 - 1] + t[t.size() / 2]);
+}
+
+}  // namespace
+
 std::vector<SizeSummary> summarize(const std::vector<CaseRow>& rows) {
   std::map<std::int64_t, std::vector<const CaseRow*>> by_n;
   for (const CaseRow& r : rows) by_n[r.n].push_back(&r);
   std::vector<SizeSummary> table;
   for (const auto& [n, group] : by_n) {
-    SizeSummary s;
+    SizeSummary& s = table.emplace_back();
     s.n = n;
     s.cases = group.size();
     const auto m = static_cast<double>(group.size());
     std::vector<double> t;
-    t.reserve(group.size());
     std::array<std::uint64_t, 5> bt{};
     std::uint64_t backtracks = 0, queens = 0;  // sums: exact, divided once
     for (const CaseRow* r : group) {
@@ -56,13 +69,11 @@ std::vector<SizeSummary> summarize(const std::vector<CaseRow>& rows) {
     s.mean_backtracks = static_cast<double>(backtracks) / m;
     s.mean_k = static_cast<double>(queens) / m;
     std::sort(t.begin(), t.end());
-    s.mean_s = std::accumulate(t.begin(), t.end(), 0.0) / m;
-    s.median_s = t.size() % 2 == 1 ? t[t.size() / 2] : 0.5 * (t[t.size() / 2 - 1] + t[t.size() / 2]);
-    const std::size_t fast = std::max<std::size_t>(1, t.size() * 9 / 10);
-    s.t90mean_s =
-        std::accumulate(t.begin(), t.begin() + static_cast<std::ptrdiff_t>(fast), 0.0) / static_cast<double>(fast);
+    s.mean_s = mean(t);
+    s.median_s = median_of_sorted(t);
+    const auto fast = static_cast<std::ptrdiff_t>(std::max<std::size_t>(1, t.size() * 9 / 10));  // t90mean
+    s.t90mean_s = mean({t.begin(), t.begin() + fast});
     s.max_s = t.back();
-    table.push_back(s);
   }
   return table;
 }
@@ -116,16 +127,10 @@ InstanceGroup instance_group(const CaseRow& row) {
 
 namespace {
 
-constexpr double kNone = std::numeric_limits<double>::quiet_NaN();
-
-double median_of_sorted(const std::vector<double>& t) {
-  return t.size() % 2 == 1 ? t[t.size() / 2] : 0.5 * (t[t.size() / 2 - 1] + t[t.size() / 2]);
-}
-
 VerdictTimes verdict_times(std::vector<double> t) {
   if (t.empty()) return {kNone, kNone, kNone};
   std::sort(t.begin(), t.end());
-  return {std::accumulate(t.begin(), t.end(), 0.0) / static_cast<double>(t.size()), median_of_sorted(t), t.back()};
+  return {mean(t), median_of_sorted(t), t.back()};
 }
 
 // A time in the Markdown table, "-" for none.
@@ -172,9 +177,7 @@ std::vector<InstanceSummary> summarize_instances(const std::vector<CaseRow>& row
     s.gave_up = gave_up.size();
     s.solved_s = verdict_times(std::move(solved));
     s.infeasible_s = verdict_times(std::move(infeasible));
-    s.gave_up_mean_s = gave_up.empty()
-                           ? kNone
-                           : std::accumulate(gave_up.begin(), gave_up.end(), 0.0) / static_cast<double>(gave_up.size());
+    s.gave_up_mean_s = gave_up.empty() ? kNone : mean(gave_up);
     table.push_back(s);
   }
   return table;
@@ -222,9 +225,6 @@ std::string format_instance_csv(const std::vector<InstanceSummary>& table) {
   return out;
 }
 
-}  // namespace nqc
-
-namespace nqc {
 namespace {
 
 // How the cases of a run were run: engine, engine_params (the engine's defaults filled in:
@@ -296,9 +296,6 @@ void check_pooling(const std::vector<std::string>& paths, bool pooled) {
   }
 }
 
-}  // namespace nqc
-
-namespace nqc {
 namespace {
 
 // The fields of one CSV line (RFC 4180 quoting: "a,b" and "" inside quotes).
@@ -321,33 +318,37 @@ std::vector<std::string> csv_fields(const std::string& line) {
   return fields;
 }
 
+// Calls `f` with a zero of the C++ type of a number kind (u64 .. f64); false for other kinds.
+template <typename F>
+bool with_number_type(ColumnKind kind, F f) {
+  switch (kind) {
+    case ColumnKind::u64: f(std::uint64_t{}); return true;
+    case ColumnKind::i64: f(std::int64_t{}); return true;
+    case ColumnKind::u32: f(std::uint32_t{}); return true;
+    case ColumnKind::i32: f(std::int32_t{}); return true;
+    case ColumnKind::f64: f(double{}); return true;
+    default: return false;
+  }
+}
+
 // Sets column `c` of `row` from its text; false when the text is not of the column's kind.
 bool set_field(CaseRow& row, const ColumnInfo& c, const std::string& text) {
   char* at = reinterpret_cast<char*>(&row) + c.offset;
+  bool ok = false;
   const auto number = [&]<typename T>(T value) {
     const auto [end, ec] = std::from_chars(text.data(), text.data() + text.size(), value);
-    if (ec != std::errc{} || end != text.data() + text.size()) return false;
+    ok = ec == std::errc{} && end == text.data() + text.size();
     std::memcpy(at, &value, sizeof value);
-    return true;
   };
-  switch (c.kind) {
-    case ColumnKind::u64: return number(std::uint64_t{});
-    case ColumnKind::i64: return number(std::int64_t{});
-    case ColumnKind::u32: return number(std::uint32_t{});
-    case ColumnKind::i32: return number(std::int32_t{});
-    case ColumnKind::f64: return number(double{});
-    case ColumnKind::text:
-      if (text.size() >= c.size) return false;
-      std::memcpy(at, text.data(), text.size());
-      return true;
-    default: {
-      const std::vector<std::string> names = column_value_names(c.kind);
-      const auto it = std::find(names.begin(), names.end(), text);
-      if (it == names.end()) return false;
-      *at = static_cast<char>(it - names.begin());
-      return true;
-    }
+  if (with_number_type(c.kind, number)) return ok;
+  if (c.kind == ColumnKind::text) {
+    std::memcpy(at, text.data(), std::min(text.size(), c.size));
+    return text.size() < c.size;
   }
+  const std::vector<std::string> names = column_value_names(c.kind);
+  const auto it = std::find(names.begin(), names.end(), text);
+  *at = static_cast<char>(it - names.begin());
+  return it != names.end();
 }
 
 // `text` as one CSV field: quoted when it holds a comma, a quote or a line end.
@@ -380,24 +381,22 @@ std::string rows_csv_header() {
 
 std::string row_csv(const CaseRow& row, const std::string& source) {
   std::string out;
-  char number[32];
   for (const ColumnInfo& c : case_columns()) {
     const char* at = reinterpret_cast<const char*>(&row) + c.offset;
-    const auto get = [at]<typename T>(T) {
-      T v;
+    const auto number = [&]<typename T>(T v) {
       std::memcpy(&v, at, sizeof v);
-      return v;
+      if constexpr (std::is_floating_point_v<T>) {
+        char text[32];
+        std::snprintf(text, sizeof text, "%.17g", v);
+        out += text;
+      } else {
+        out += std::to_string(v);
+      }
     };
-    switch (c.kind) {
-      case ColumnKind::u64: std::snprintf(number, sizeof number, "%" PRIu64, get(std::uint64_t{})); break;
-      case ColumnKind::i64: std::snprintf(number, sizeof number, "%" PRId64, get(std::int64_t{})); break;
-      case ColumnKind::u32: std::snprintf(number, sizeof number, "%" PRIu32, get(std::uint32_t{})); break;
-      case ColumnKind::i32: std::snprintf(number, sizeof number, "%" PRId32, get(std::int32_t{})); break;
-      case ColumnKind::f64: std::snprintf(number, sizeof number, "%.17g", get(double{})); break;
-      case ColumnKind::text: std::snprintf(number, sizeof number, "%s", ""); break;
-      default: std::snprintf(number, sizeof number, "%s", column_value_names(c.kind)[get(std::uint8_t{})].c_str());
-    }
-    out += c.kind == ColumnKind::text ? csv_field(instance_file(row)) : std::string(number);
+    if (c.kind == ColumnKind::text)
+      out += csv_field(instance_file(row));
+    else if (!with_number_type(c.kind, number))
+      out += column_value_names(c.kind)[static_cast<unsigned char>(*at)];
     out += ',';
   }
   return out + csv_field(source) + '\n';
@@ -430,6 +429,9 @@ std::vector<CaseRow> parse_rows_csv(std::istream& in, const std::string& name) {
       if (!set_field(row, *c, fields[i]))
         throw InputError(where + std::string(c->name) + " '" + text::escaped(cut(fields[i])) + "': expected " +
                          expected_value(*c));
+    // The rule of rows from any source (results.hpp); the time the analysis passes in wall_s
+    // (cpu_s, or seconds per placed queen) is seconds too.
+    if (const std::string why = implausible(row); !why.empty()) throw InputError(where + why);
   }
   return rows;
 }

@@ -1,7 +1,5 @@
-// One row of a result file: everything recorded about one case. The columns are declared
-// once, in NQC_CASE_COLUMNS below; CaseRow, the HDF5 types of the writer and the reader
-// (results.cpp), `nqc info --columns` and analysis/result_schema.json (which the Python
-// loader reads) all follow from it (result_schema.hpp).
+// One row of a result file: everything recorded about one case, declared once in
+// NQC_CASE_COLUMNS (result_schema.hpp makes the schema of it).
 #pragma once
 
 #include <array>

@@ -30,10 +30,9 @@ struct InstanceSet {
   std::vector<int> diags;
 };
 
-/// A validated experiment config: what parse_config reads, every default filled in from the
-/// config table (config.cpp, the one place of the keys, defaults and checks; members left
-/// without one here). `resolved` is the config with every default filled in: it is what
-/// result files store and what reruns and resumes compare.
+/// A validated experiment config, every default filled in from the config table (config.cpp, the
+/// one place of keys, defaults and checks). `resolved`: the config JSON with every default, what
+/// result files store and reruns and resumes compare.
 struct ExperimentConfig {
   std::string name;
   std::string description;
@@ -58,13 +57,11 @@ struct ExperimentConfig {
 /// (valid keys: ...)".
 ExperimentConfig parse_config(const nlohmann::json& j, const std::string& source);
 
-/// Reads and validates a config file (parse_config). Relative paths in it (output and its
-/// default results/NAME, instance files) are taken from the directory of the config file
-/// (the "Paths" paragraph of config_help): instance files become absolute (in `resolved` too, so that a rerun or
-/// resume works from any working directory), output becomes that directory joined with it.
-/// Throws nqc::InputError naming the file for a missing file, invalid JSON (with line and
-/// column), a duplicate key, any validation error, or an instance path that does not exist;
-/// nqc::IoError when the system refuses the read (EACCES, EIO).
+/// Reads and validates a config file (parse_config); relative paths in it are taken from its
+/// directory (config_help, "Paths"; instance files become absolute, in `resolved` too). Throws
+/// nqc::InputError naming the file for a missing file, invalid JSON (line and column), a
+/// duplicate key, a validation error or a missing instance path; nqc::IoError when the system
+/// refuses the read.
 ExperimentConfig load_config(const std::filesystem::path& file);
 
 /// The keys a config may have, with their defaults and meaning, every engine's parameters

@@ -1,8 +1,6 @@
-// The shape of a JSON value as a table row declares it: its type and range, the text of its
-// error message, its help, and where a checked value goes. One walk checks a value against a
-// shape and stores it (the config reader, config.cpp); another writes the same shape as JSON
-// Schema draft-07 (configs/nqc-config.schema.json, for editors and for the reference validator
-// of tests/cli/test_config_schema.py). Nothing else checks a config's structure.
+// The shape of a JSON value as a table row declares it (type, range, message, help, where a
+// checked value goes): check_json checks and stores a value (config.cpp), json_schema_of writes
+// the same shape as JSON Schema draft-07 (configs/nqc-config.schema.json).
 #pragma once
 
 #include <cstdint>
@@ -19,10 +17,9 @@ namespace nqc {
 
 struct JsonField;
 
-/// What a JSON value must be. Messages: a value that fails its own shape gives "expected
-/// EXPECTED, got V" (", got V" left out when V is a non-empty object: "got an object" says
-/// nothing); an object's undeclared key "unknown key (valid keys: K, ...)" (`unknown`, the keys,
-/// ")") at the key's path (keys starting with '$' are not listed); a missing required key "missing required key \"K\"".
+/// What a JSON value must be. Messages: "expected EXPECTED, got V" (", got V" left out for a
+/// non-empty object); an undeclared key "unknown key (valid keys: K, ...)" at its path ('$' keys
+/// not listed); "missing required key \"K\"".
 struct JsonShape {
   enum class Type : std::int8_t {
     integer,      ///< an integer written as one (8, not 8.0) in min..max, or `also`
@@ -54,8 +51,8 @@ struct JsonShape {
   std::function<void(const nlohmann::json&)> store;
 };
 
-/// One key of an object shape: whether required, its default (applied as if written: checked
-/// and stored), its help, and its shape.
+/// One key of an object shape: whether required, its default (checked and stored as if
+/// written), its help and its shape.
 struct JsonField {
   std::string key;
   bool required = false;
@@ -67,15 +64,13 @@ struct JsonField {
 /// The field `key` of an object shape. Throws std::logic_error when it has none.
 const JsonField& field_of(const JsonShape& object, const std::string& key);
 
-/// Short description of a JSON value for messages: its text cut at 40 characters; arrays and
-/// objects are described ("an array of 3"), never dumped (a hostile value nests 10^5 deep).
+/// A JSON value for messages: its text cut at 40 characters; arrays and objects described ("an
+/// array of 3"), never dumped (a hostile value nests 10^5 deep).
 std::string describe_json_value(const nlohmann::json& v);
 
-/// Checks `value` against `shape` in document order (an object: its undeclared keys in the
-/// value's order, then its required keys, then its fields in declared order, each missing one
-/// with a fallback as if the fallback were written) and stores what passes. Throws
-/// nqc::InputError "SOURCE: PATH: message" at the first failure; PATH is `path` and the JSON
-/// Pointer below it ("/" for the root), escaped to one line.
+/// Checks `value` against `shape` (an object: undeclared keys, required keys, then its fields in
+/// declared order, fallbacks as if written) and stores what passes. Throws nqc::InputError
+/// "SOURCE: PATH: message" at the first failure (PATH: `path` and the JSON Pointer below it).
 void check_json(const nlohmann::json& value, const JsonShape& shape, const std::string& source,
                 const std::string& path = "");
 
@@ -87,10 +82,9 @@ void check_json(const nlohmann::json& value, const JsonShape& shape, const std::
 /// Throws nqc::InputError "SOURCE: PATH: WHAT" (PATH "/" when empty, escaped to one line).
 [[noreturn]] void fail_at(const std::string& source, const std::string& path, const std::string& what);
 
-/// `shape` as a JSON Schema (draft-07) node, with `expected` as an annotation (the text of
-/// nqc's message). The schema refuses exactly what check_json refuses (tested against Debian's
-/// python3-jsonschema: tests/cli/test_config_schema.py), but for nqc's two extra rules:
-/// integers written as integers, no key twice in one object.
+/// `shape` as a JSON Schema (draft-07) node, `expected` an annotation. It refuses what
+/// check_json refuses (tests/cli/test_config_schema.py) but for nqc's two extra rules: integers
+/// written as integers, no key twice in one object.
 nlohmann::ordered_json json_schema_of(const JsonShape& shape);
 
 /// `field`'s node of an object schema: its shape's schema with "default" and "description".

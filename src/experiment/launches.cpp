@@ -42,22 +42,6 @@ std::uint32_t id_of(const fs::path& file) {
   return ec == std::errc{} && ptr == name.data() + 13 ? id : 0;
 }
 
-json to_json(const Launch& l) {
-  json j = json::object();
-#define NQC_LAUNCH_TO_JSON(name, type, kind, width, init, doc) j[#name] = l.name;
-  NQC_LAUNCH_COLUMNS(NQC_LAUNCH_TO_JSON)
-#undef NQC_LAUNCH_TO_JSON
-  return j;
-}
-
-Launch from_json(const json& j) {
-  Launch l;
-#define NQC_LAUNCH_FROM_JSON(name, type, kind, width, init, doc) l.name = j.at(#name).get<type>();
-  NQC_LAUNCH_COLUMNS(NQC_LAUNCH_FROM_JSON)
-#undef NQC_LAUNCH_FROM_JSON
-  return l;
-}
-
 [[noreturn]] void fail(const fs::path& path, const std::string& what, int error) {
   throw IoError(path.string() + ": cannot write: " + what +
                 (error != 0 ? std::string(": ") + std::strerror(error) : ""));
@@ -75,6 +59,19 @@ fs::path temporary_name(const fs::path& dir) {
 }
 
 }  // namespace
+
+void to_json(nlohmann::json& j, const Launch& l) {
+  j = json::object();
+#define NQC_LAUNCH_TO_JSON(name, type, kind, width, init, doc) j[#name] = l.name;
+  NQC_LAUNCH_COLUMNS(NQC_LAUNCH_TO_JSON)
+#undef NQC_LAUNCH_TO_JSON
+}
+
+void from_json(const nlohmann::json& j, Launch& l) {
+#define NQC_LAUNCH_FROM_JSON(name, type, kind, width, init, doc) l.name = j.at(#name).get<type>();
+  NQC_LAUNCH_COLUMNS(NQC_LAUNCH_FROM_JSON)
+#undef NQC_LAUNCH_FROM_JSON
+}
 
 Launch launch_here(const std::string& nqc_version, const std::string& git_revision, std::uint64_t part,
                    std::uint64_t parts, int world_size) {
@@ -106,7 +103,7 @@ void register_launch(const std::filesystem::path& dir, Launch& launch) {
   // this id makes us take the next one.
   for (;; ++next) {
     launch.id = next;
-    write_text(tmp, record_path(dir, next), to_json(launch).dump(2) + "\n");
+    write_text(tmp, record_path(dir, next), json(launch).dump(2) + "\n");
     if (::link(tmp.c_str(), record_path(dir, next).c_str()) == 0) break;
     const int error = errno;
     fs::remove(tmp, ec);
@@ -118,7 +115,7 @@ void register_launch(const std::filesystem::path& dir, Launch& launch) {
 void update_launch(const std::filesystem::path& dir, const Launch& launch) {
   const fs::path target = record_path(dir, launch.id);
   const fs::path tmp = temporary_name(dir);
-  write_text(tmp, target, to_json(launch).dump(2) + "\n");
+  write_text(tmp, target, json(launch).dump(2) + "\n");
   std::error_code ec;
   fs::rename(tmp, target, ec);
   if (ec) {
@@ -135,7 +132,7 @@ std::vector<Launch> read_launches(const std::filesystem::path& dir, std::vector<
     const std::uint32_t id = id_of(it->path());
     if (id == 0) continue;
     try {
-      Launch l = from_json(json::parse(text::read_small_file(it->path(), 1u << 20, "launch record")));
+      Launch l = json::parse(text::read_small_file(it->path(), 1u << 20, "launch record")).get<Launch>();
       if (l.id != id) throw std::runtime_error("it says id " + std::to_string(l.id));
       out.push_back(std::move(l));
     } catch (const std::exception& e) {
@@ -157,6 +154,6 @@ std::vector<Launch> read_launches(const std::filesystem::path& dir, std::vector<
   return out;
 }
 
-std::string launch_json(const Launch& launch) { return to_json(launch).dump(); }
+std::string launch_json(const Launch& launch) { return json(launch).dump(); }
 
 }  // namespace nqc

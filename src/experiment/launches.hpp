@@ -8,6 +8,8 @@
 #include <string>
 #include <vector>
 
+#include <nlohmann/json.hpp>
+
 namespace nqc {
 
 // The fields of a launch, declared once: Launch, its JSON record, the `launches` table of
@@ -60,6 +62,11 @@ void update_launch(const std::filesystem::path& dir, const Launch& launch);
 /// table built from it stays truthful about what is known; `problems` (when given) receives
 /// one line per such record, "FILE: damaged (REASON); launch ID is listed with its id only".
 std::vector<Launch> read_launches(const std::filesystem::path& dir, std::vector<std::string>* problems = nullptr);
+
+/// A launch as its JSON record (DIR/launches/launch-ID.json): an object of its fields by name.
+void to_json(nlohmann::json& j, const Launch& launch);
+/// The launch of a JSON record; throws nlohmann::json::exception for a missing or mistyped field.
+void from_json(const nlohmann::json& j, Launch& launch);
 
 /// The launch records as JSON text (one object per line), for `nqc info` and tests.
 std::string launch_json(const Launch& launch);

@@ -40,15 +40,13 @@ json record(const PinnedPlan& p) {
           {"instances", files}};
 }
 
+// The one form of plan.json's text (nlohmann's objects keep their keys sorted).
+std::string as_written(const json& record) { return record.dump(2) + "\n"; }
+
 // The advice for a result file whose rows are not the plan's.
 std::string rewrite_advice(const std::filesystem::path& file) {
   const std::string advice = damage_advice(file);
   return advice.empty() ? "" : ": " + advice;
-}
-
-template <typename T>
-std::string shown(const T& v) {
-  return std::to_string(v);
 }
 
 }  // namespace
@@ -70,11 +68,6 @@ PinnedPlan pin_plan(const Plan& plan, const std::string& config_hash) {
   p.instances = plan.instance_files;
   return p;
 }
-
-namespace {
-// The one form of plan.json's text (nlohmann's objects keep their keys sorted).
-std::string as_written(const json& record) { return record.dump(2) + "\n"; }
-}  // namespace
 
 std::string plan_file_text(const PinnedPlan& pinned, const std::string& nqc_version) {
   json record = pinned.to_json();
@@ -100,16 +93,12 @@ PinnedPlan parse_pinned_plan(const std::string& text) {
   PinnedPlan p;
   try {
     if (!j.is_object()) throw InputError("not a JSON object");
-    constexpr std::array<const char*, 8> kKeys{"case_generation", "cases",       "config_hash", "instances",
-                                               "layout",          "nqc_version", "plan_hash",   "shards"};
-    for (const char* key : kKeys)
-      if (!j.contains(key)) throw InputError(std::string("no '") + key + "'");
-    if (j.size() != kKeys.size())
-      for (auto it = j.begin(); it != j.end(); ++it) {
-        const std::string& key = it.key();
-        if (std::find_if(kKeys.begin(), kKeys.end(), [&key](const char* k) { return key == k; }) == kKeys.end())
-          throw InputError("unexpected key '" + text::escaped(key) + "'");
-      }
+    json keys = PinnedPlan{}.to_json();  // the keys nqc writes: its record's
+    keys["nqc_version"] = "";
+    for (const auto& [key, value] : keys.items())
+      if (!j.contains(key)) throw InputError("no '" + key + "'");
+    for (const auto& [key, value] : j.items())
+      if (!keys.contains(key)) throw InputError("unexpected key '" + text::escaped(key) + "'");
     const std::string version = j.at("nqc_version").get<std::string>();
     if (version.empty() || version.find_first_not_of("0123456789.") != std::string::npos)
       throw InputError("nqc_version '" + text::escaped(version) + "' is not a version");
@@ -132,15 +121,15 @@ PinnedPlan parse_pinned_plan(const std::string& text) {
 
 std::string plan_change(const PinnedPlan& then, const PinnedPlan& now) {
   if (then.case_generation != now.case_generation)
-    return "this nqc makes cases of generation " + shown(now.case_generation) + ", the run started with generation " +
-           shown(then.case_generation) + " (another nqc version)";
+    return "this nqc makes cases of generation " + std::to_string(now.case_generation) +
+           ", the run started with generation " + std::to_string(then.case_generation) + " (another nqc version)";
   if (then.config_hash != now.config_hash)
     return "the config changed (config_hash " + then.config_hash + " then, " + now.config_hash + " now)";
   std::map<std::string, const InstanceFile*> before, after;
   for (const InstanceFile& f : then.instances) before[f.path] = &f;
   for (const InstanceFile& f : now.instances) after[f.path] = &f;
   const std::string counts =
-      " (" + shown(then.instances.size()) + " files then, " + shown(now.instances.size()) + " now)";
+      " (" + std::to_string(then.instances.size()) + " files then, " + std::to_string(now.instances.size()) + " now)";
   for (const InstanceFile& f : now.instances)
     if (!before.contains(f.path)) return "the instance file " + f.path + " was added" + counts;
   for (const InstanceFile& f : then.instances)
@@ -148,12 +137,13 @@ std::string plan_change(const PinnedPlan& then, const PinnedPlan& now) {
   for (const InstanceFile& f : then.instances) {
     const InstanceFile& g = *after.at(f.path);
     if (f.bytes != g.bytes || f.xxh64 != g.xxh64)
-      return "the instance file " + f.path + " changed (" + shown(f.bytes) + " bytes, xxh64 " + f.xxh64 + " then; " +
-             shown(g.bytes) + " bytes, xxh64 " + g.xxh64 + " now)";
+      return "the instance file " + f.path + " changed (" + std::to_string(f.bytes) + " bytes, xxh64 " + f.xxh64 +
+             " then; " + std::to_string(g.bytes) + " bytes, xxh64 " + g.xxh64 + " now)";
   }
   if (then.shards != now.shards || then.cases != now.cases || then.layout != now.layout)
-    return "this nqc splits the config into other shards (" + shown(then.shards) + " shards of " + shown(then.cases) +
-           " cases then, " + shown(now.shards) + " of " + shown(now.cases) + " now; another nqc version)";
+    return "this nqc splits the config into other shards (" + std::to_string(then.shards) + " shards of " +
+           std::to_string(then.cases) + " cases then, " + std::to_string(now.shards) + " of " +
+           std::to_string(now.cases) + " now; another nqc version)";
   return "";
 }
 
@@ -169,26 +159,26 @@ void check_against_plan(const std::filesystem::path& file, std::uint64_t shard_i
     throw InputError(name + ": belongs to another config (config_hash " + text::escaped(attr("config_hash")) +
                      ", this config " + run.config_hash + "); move it out of " + shards_dir);
   if (shard_id >= plan.shards.size())
-    throw InputError(name + ": shard " + shown(shard_id) + " is not in this config's plan of " +
-                     shown(plan.shards.size()) + " shards; move it out of " + shards_dir);
+    throw InputError(name + ": shard " + std::to_string(shard_id) + " is not in this config's plan of " +
+                     std::to_string(plan.shards.size()) + " shards; move it out of " + shards_dir);
   if (content.attrs.contains("plan_hash") && attr("plan_hash") != run.plan_hash)
     throw InputError(name + ": was written for another plan of this config (plan_hash " +
                      text::escaped(attr("plan_hash")) + ", this run's " + run.plan_hash +
                      "): its instance files or nqc's case making differed; move it out of " + shards_dir);
-  if (content.attrs.contains("shard_id") && attr("shard_id") != shown(shard_id))
+  if (content.attrs.contains("shard_id") && attr("shard_id") != std::to_string(shard_id))
     throw InputError(name + ": its shard_id attribute says " + text::quoted(attr("shard_id")) + ", its name shard " +
-                     shown(shard_id) + rewrite_advice(file));
+                     std::to_string(shard_id) + rewrite_advice(file));
   const Shard& shard = plan.shards[shard_id];
-  const std::string which = "shard " + shown(shard_id) + " of the plan";
+  const std::string which = "shard " + std::to_string(shard_id) + " of the plan";
   if (partial ? content.row_count >= shard.case_count() : content.row_count != shard.case_count())
-    throw InputError(name + ": holds " + shown(content.row_count) + " rows, " + which + " has " +
-                     shown(shard.case_count()) + " cases" + rewrite_advice(file));
+    throw InputError(name + ": holds " + std::to_string(content.row_count) + " rows, " + which + " has " +
+                     std::to_string(shard.case_count()) + " cases" + rewrite_advice(file));
   if (content.rows.size() != content.row_count) return;  // the rows were not read: metadata only
   std::uint64_t i = 0;
   const auto expect = [&](const char* field, std::uint64_t got, std::uint64_t want) {
     if (got != want)
-      throw InputError(name + ": row " + shown(i) + " has " + field + " " + shown(got) + ", " + which + " has " +
-                       shown(want) + " there" + rewrite_advice(file));
+      throw InputError(name + ": row " + std::to_string(i) + " has " + field + " " + std::to_string(got) + ", " +
+                       which + " has " + std::to_string(want) + " there" + rewrite_advice(file));
   };
   for (const CaseRow& row : content.rows) {
     const std::uint64_t id = shard.first_case + i;
@@ -212,8 +202,8 @@ void check_against_plan(const std::filesystem::path& file, std::uint64_t shard_i
   }
   for (const FailureRecord& f : content.failures)
     if (f.case_id < shard.first_case || f.case_id >= shard.first_case + content.row_count)
-      throw InputError(name + ": holds the composition of case " + shown(f.case_id) + ", which is not among its rows" +
-                       rewrite_advice(file));
+      throw InputError(name + ": holds the composition of case " + std::to_string(f.case_id) +
+                       ", which is not among its rows" + rewrite_advice(file));
 }
 
 }  // namespace nqc

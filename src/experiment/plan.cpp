@@ -17,6 +17,8 @@
 
 namespace nqc {
 
+namespace fs = std::filesystem;
+
 double estimated_case_seconds(std::string_view engine, Index n) { return engine_info(engine).cost.seconds(n); }
 
 double instance_case_seconds(const ExperimentConfig& config) {
@@ -32,54 +34,10 @@ ShardSize shard_size(const ExperimentConfig& config, Index n, std::uint64_t comp
 
 namespace {
 
-void plan_instances(const ExperimentConfig& config, Plan& plan) {
-  const std::vector<std::string> files = instance_file_list(config);
-  for (std::uint64_t i = 0; i < files.size(); ++i) {
-    if (files[i].size() > kMaxInstancePath)
-      throw InputError(files[i] + ": the path is " + std::to_string(files[i].size()) + " bytes long, more than the " +
-                       std::to_string(kMaxInstancePath) + " a result row holds; use a shorter path");
-    const FileDigest digest = digest_file(files[i]);
-    plan.instance_files.push_back({files[i], digest.bytes, hex64(digest.xxh64)});
-    if (is_param_file(files[i])) {
-      const ParamInstance all = read_param(files[i], std::nullopt);
-      for (const int d : config.instances.diags) {
-        const int used = d < 0 ? all.numdiags : d;
-        if (used > all.numdiags)
-          throw InputError(files[i] + ": diags " + std::to_string(used) +
-                           " (from the config's instances/diags) is above numdiags = " + std::to_string(all.numdiags));
-        plan.instance_cases.push_back({files[i], i, used, all.board.n(), true});
-      }
-    } else {
-      const LoadedComposition loaded = read_composition(files[i]);
-      require_consistent(loaded);
-      plan.instance_cases.push_back({files[i], i, 0, loaded.composition.n(), false});
-    }
-  }
-  // Consecutive cases up to shard_seconds of estimated work (instance_case_seconds) and at
-  // most shard_cases cases.
-  const double per_case = instance_case_seconds(config);
-  const auto per_shard = static_cast<std::uint64_t>(
-      std::clamp(std::floor(config.shard_seconds / per_case), 1.0, static_cast<double>(config.shard_cases)));
-  for (std::uint64_t first = 0; first < plan.instance_cases.size(); first += per_shard) {
-    Shard shard;
-    shard.id = plan.shards.size();
-    shard.instances = true;
-    shard.first_solution = first;
-    shard.solution_count = std::min<std::uint64_t>(per_shard, plan.instance_cases.size() - first);
-    shard.compositions_per_solution = 1;
-    shard.composition_count = 1;
-    shard.first_case = first;
-    shard.cost = static_cast<double>(shard.solution_count) * per_case;
-    shard.n = plan.instance_cases[first].n;
-    plan.shards.push_back(shard);
-  }
-  plan.total_cases = plan.instance_cases.size();
-}
-
-}  // namespace
-
+// The files of an instance config, in file-index order: its entries, a directory expanded to
+// its *.param and *.txt files (sorted). Throws nqc::InputError for a directory without any and
+// for a file given twice.
 std::vector<std::string> instance_file_list(const ExperimentConfig& config) {
-  namespace fs = std::filesystem;
   std::vector<std::string> files;
   for (const std::string& f : config.instances.files) {
     std::error_code ec;
@@ -109,6 +67,51 @@ std::vector<std::string> instance_file_list(const ExperimentConfig& config) {
   }
   return files;
 }
+
+void plan_instances(const ExperimentConfig& config, Plan& plan) {
+  plan.instance_files = instance_files_now(config);
+  for (std::uint64_t i = 0; i < plan.instance_files.size(); ++i) {
+    const std::string& file = plan.instance_files[i].path;
+    if (file.size() > kMaxInstancePath)
+      throw InputError(file + ": the path is " + std::to_string(file.size()) + " bytes long, more than the " +
+                       std::to_string(kMaxInstancePath) + " a result row holds; use a shorter path");
+    if (is_param_file(file)) {
+      const ParamInstance all = read_param(file, std::nullopt);
+      for (const int d : config.instances.diags) {
+        const int used = d < 0 ? all.numdiags : d;
+        if (used > all.numdiags)
+          throw InputError(file + ": diags " + std::to_string(used) +
+                           " (from the config's instances/diags) is above numdiags = " + std::to_string(all.numdiags));
+        plan.instance_cases.push_back({file, i, used, all.board.n(), true});
+      }
+    } else {
+      const LoadedComposition loaded = read_composition(file);
+      require_consistent(loaded);
+      plan.instance_cases.push_back({file, i, 0, loaded.composition.n(), false});
+    }
+  }
+  // Consecutive cases up to shard_seconds of estimated work (instance_case_seconds) and at
+  // most shard_cases cases.
+  const double per_case = instance_case_seconds(config);
+  const auto per_shard = static_cast<std::uint64_t>(
+      std::clamp(std::floor(config.shard_seconds / per_case), 1.0, static_cast<double>(config.shard_cases)));
+  for (std::uint64_t first = 0; first < plan.instance_cases.size(); first += per_shard) {
+    Shard shard;
+    shard.id = plan.shards.size();
+    shard.instances = true;
+    shard.first_solution = first;
+    shard.solution_count = std::min<std::uint64_t>(per_shard, plan.instance_cases.size() - first);
+    shard.compositions_per_solution = 1;
+    shard.composition_count = 1;
+    shard.first_case = first;
+    shard.cost = static_cast<double>(shard.solution_count) * per_case;
+    shard.n = plan.instance_cases[first].n;
+    plan.shards.push_back(shard);
+  }
+  plan.total_cases = plan.instance_cases.size();
+}
+
+}  // namespace
 
 std::vector<InstanceFile> instance_files_now(const ExperimentConfig& config) {
   std::vector<InstanceFile> out;

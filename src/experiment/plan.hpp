@@ -10,11 +10,9 @@
 
 namespace nqc {
 
-/// A contiguous range of cases of one n: solutions [first_solution, first_solution +
-/// solution_count), each with its compositions [first_composition, first_composition +
-/// composition_count) (all of them, unless the cases are so large that a solution's
-/// compositions are spread over several shards; then solution_count is 1). Case ids are
-/// consecutive within a shard.
+/// Consecutive cases of one n: solution_count solutions from first_solution, each with
+/// composition_count compositions from first_composition (all, unless a solution's
+/// compositions span several shards: then solution_count is 1).
 struct Shard {
   std::uint64_t id = 0;
   Index n = 0;
@@ -24,9 +22,8 @@ struct Shard {
   std::uint64_t first_composition = 0;
   std::uint64_t composition_count = 0;
   std::uint64_t first_case = 0;  ///< case id of (first_solution, first_composition)
-  double cost = 0.0;  ///< estimated CPU seconds (estimated_case_seconds or instance_case_seconds per case): scheduling,
-                      ///< shard sizes, ETA
-  bool instances = false;  ///< a shard of Plan::instance_cases: [first_solution, +solution_count)
+  double cost = 0.0;             ///< estimated CPU seconds: scheduling, shard sizes, ETA
+  bool instances = false;        ///< a shard of Plan::instance_cases: [first_solution, +solution_count)
 
   [[nodiscard]] std::uint64_t case_count() const { return solution_count * composition_count; }
   /// Case id of (solution s, composition c) of this shard.
@@ -35,29 +32,23 @@ struct Shard {
   }
 };
 
-/// Estimated CPU seconds of one generated case of board size n for `engine` (a registry name):
-/// its registry row's CaseCost (core/engine.hpp; `auto`: 2*10^-5 + 7*10^-5 (n/1000)^1.15 s).
-/// A guide for shard sizes, scheduling, progress and --dry-run, not a promise. Throws
-/// std::invalid_argument for an unknown engine.
+/// Estimated CPU seconds of one generated case of size n for `engine`: its registry row's
+/// CaseCost (core/engine.hpp), a guide, not a promise. Throws std::invalid_argument for an unknown engine.
 double estimated_case_seconds(std::string_view engine, Index n);
 
-/// Estimated seconds of one instance case (a composition or CSPLib file, whose hardness is
-/// unknown): the config's time_limit_s, or 1 s without one.
+/// Estimated seconds of one instance case (hardness unknown): time_limit_s, or 1 s without one.
 double instance_case_seconds(const ExperimentConfig& config);
 
-/// How many cases a shard of board size n holds: the most whose estimated seconds fit in
-/// config.shard_seconds, at least 1 and at most config.shard_cases; as whole solutions
-/// (`solutions` of them, all their compositions) when a solution's compositions fit, else as
-/// runs of `compositions` compositions of one solution (then solutions is 1).
+/// The cases of a shard of size n: the most whose estimated seconds fit shard_seconds (1 ..
+/// shard_cases), as whole solutions when a solution's compositions fit, else as runs of
+/// `compositions` compositions of one solution.
 struct ShardSize {
   std::uint64_t solutions = 1;
   std::uint64_t compositions = 1;
 };
 ShardSize shard_size(const ExperimentConfig& config, Index n, std::uint64_t compositions_per_solution);
 
-/// All shards of a config, in plan order (sizes groups in order, n in order, solutions in
-/// order). Ids and case ids are pure functions of the config, so reruns and resumes find the
-/// same ones. A board size listed twice gets two disjoint blocks of solution ids.
+/// One case of an instance config.
 struct InstanceCase {
   std::string file;              ///< composition file or CSPLib .param file
   std::uint64_t file_index = 0;  ///< position of the file in the expanded file list
@@ -66,7 +57,7 @@ struct InstanceCase {
   bool param = false;
 };
 
-/// One file of an instance config as its plan found it: what the run's cases are made from.
+/// One file of an instance config as its plan found it.
 struct InstanceFile {
   std::string path;         ///< absolute
   std::uint64_t bytes = 0;  ///< size
@@ -80,33 +71,25 @@ struct Plan {
   std::vector<InstanceFile> instance_files;  ///< the files of an instance config, in file-index order
 };
 
-/// The files of an instance config, in file-index order: each entry of instances/files, a
-/// directory expanded to its *.param and *.txt files (sorted by name). Throws
-/// nqc::InputError for a directory without any.
-std::vector<std::string> instance_file_list(const ExperimentConfig& config);
-
-/// instance_file_list with each file's size and content hash, as they are now.
+/// The files of an instance config in file-index order (its entries, a directory expanded to
+/// its *.param and *.txt files, sorted) with their sizes and content hashes as they are now.
+/// Throws nqc::InputError for a directory without any and for a file given twice.
 std::vector<InstanceFile> instance_files_now(const ExperimentConfig& config);
 
-/// Expands a config. Each generated shard holds the cases shard_size gives (whole solutions
-/// when a solution's compositions fit, else runs of the compositions of one solution), so
-/// that a case of n = 10^8 is a shard of its own (a shard is the unit a killed rank loses and
-/// a rank holds in memory), and its cost is its estimated seconds. Instance shards hold
-/// consecutive instance cases by the same rule (instance_case_seconds each).
-/// An instance config expands its directories (their *.param and *.txt files, sorted) and
-/// reads every file once for n and numdiags (and its size and content hash, for the pinned
-/// plan): one case per (file, diags entry), shards of shard_cases cases. Throws
-/// nqc::InputError for a missing or malformed instance file, nqc::IoError when the system
-/// refuses its read (EACCES, EIO).
+/// Expands a config into shards in plan order (sizes groups, n, solutions in order; a size
+/// listed twice gets disjoint solution ids): ids and case ids are pure functions of the
+/// config, so reruns and resumes find the same ones. Generated shards hold shard_size's cases,
+/// instance shards consecutive instance cases (one per file and diags entry) by the same rule.
+/// Throws nqc::InputError for a missing or malformed instance file, nqc::IoError when the
+/// system refuses its read.
 Plan make_plan(const ExperimentConfig& config);
 
 /// Indices into plan.shards, largest expected cost first (ties by id): the order in which
 /// ranks take shards.
 std::vector<std::uint64_t> schedule_order(const Plan& plan);
 
-/// One board size of a plan: its shards (an instance shard counts for every n it holds a case
-/// of), cases, and their estimated CPU seconds (the sum of their shards' Shard::cost, per case:
-/// a guide for sizing jobs, not a promise).
+/// One board size of a plan: its shards (an instance shard counts for every n it holds), cases
+/// and estimated CPU seconds.
 struct PlanSize {
   Index n = 0;
   std::uint64_t shards = 0;
@@ -124,10 +107,8 @@ struct PlanEstimate {
 /// The per-n breakdown of `plan`.
 PlanEstimate estimate_plan(const Plan& plan);
 
-/// The shards of part `part` (0-based) of `parts` independent parts (a Slurm job array),
-/// in schedule order: the shard at position p of schedule_order() belongs to part p mod
-/// `parts`, so every part gets a like share of large and small shards. The parts are
-/// disjoint and together hold every shard. Requires part < parts.
+/// The shards of part `part` of `parts` (a Slurm job array): position p of schedule_order()
+/// belongs to part p mod `parts`, so that every part gets a like share. Requires part < parts.
 std::vector<std::uint64_t> part_order(const Plan& plan, std::uint64_t part, std::uint64_t parts);
 
 }  // namespace nqc

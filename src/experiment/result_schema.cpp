@@ -46,6 +46,9 @@ constexpr std::array kAttributeTable = {
             "checked before they are read"},
 };
 
+constexpr std::array<std::string_view, 3> kFilesNames = {"all", "shard", "merged"};               // by AttributeFiles
+constexpr std::array<std::string_view, 3> kAttributeTypeNames = {"string", "int64", "checksum"};  // by AttributeType
+
 nlohmann::json values_json(ColumnKind kind) {
   nlohmann::json values = nlohmann::json::object();
   const std::vector<std::string> names = column_value_names(kind);
@@ -77,19 +80,9 @@ std::vector<std::string> column_value_names(ColumnKind kind) {
 }
 
 std::string column_type_name(ColumnKind kind, std::size_t bytes) {
-  switch (kind) {
-    case ColumnKind::u64: return "uint64";
-    case ColumnKind::i64: return "int64";
-    case ColumnKind::u32: return "uint32";
-    case ColumnKind::i32: return "int32";
-    case ColumnKind::f64: return "float64";
-    case ColumnKind::outcome: return "enum int8";
-    case ColumnKind::flag: return "bool";
-    case ColumnKind::engine:
-    case ColumnKind::stop_reason: return "enum uint8";
-    case ColumnKind::text: return "string " + std::to_string(bytes) + " bytes";
-  }
-  return "";
+  constexpr std::array<const char*, 9> kNames = {"uint64",    "int64", "uint32",     "int32",     "float64",
+                                                 "enum int8", "bool",  "enum uint8", "enum uint8"};
+  return kind == ColumnKind::text ? "string " + std::to_string(bytes) + " bytes" : kNames[static_cast<int>(kind)];
 }
 
 std::uint8_t engine_code(std::string_view engine) { return engine_info(engine).code; }
@@ -113,24 +106,6 @@ AttributeType attribute_type(std::string_view name) {
   return AttributeType::text;
 }
 
-std::string_view files_name(AttributeFiles files) {
-  switch (files) {
-    case AttributeFiles::all: return "all";
-    case AttributeFiles::shard: return "shard";
-    case AttributeFiles::merged: return "merged";
-  }
-  return "";
-}
-
-std::string_view attribute_type_name(AttributeType type) {
-  switch (type) {
-    case AttributeType::text: return "string";
-    case AttributeType::integer: return "int64";
-    case AttributeType::checksum: return "checksum";
-  }
-  return "";
-}
-
 nlohmann::json result_schema_json() {
   nlohmann::json columns = nlohmann::json::array();
   for (const ColumnInfo& c : kColumns) {
@@ -143,8 +118,8 @@ nlohmann::json result_schema_json() {
   nlohmann::json attributes = nlohmann::json::array();
   for (const AttributeInfo& a : kAttributeTable)
     attributes.push_back({{"name", a.name},
-                          {"type", attribute_type_name(a.type)},
-                          {"files", files_name(a.files)},
+                          {"type", kAttributeTypeNames[static_cast<int>(a.type)]},
+                          {"files", kFilesNames[static_cast<int>(a.files)]},
                           {"description", a.description}});
   nlohmann::json launches = nlohmann::json::array();
   for (const LaunchColumnInfo& c : kLaunchColumns)
@@ -166,26 +141,24 @@ std::string result_schema_text() {
     out.resize(std::max(out.size() + 1, width), ' ');
     return out;
   };
+  const auto header = [&](std::string_view first, std::size_t type_width) {
+    return cell(first, 23) + cell("type", type_width) + (type_width == 9 ? cell("files", 7) : "") + "description\n";
+  };
   std::string out = "Result files, schema " + std::to_string(kSchemaMajor) + "." + std::to_string(kSchemaMinor) +
-                    ". Dataset `cases`, one row per case:\n" + cell("  column", 23) + cell("type", 19) +
-                    "description\n";
+                    ". Dataset `cases`, one row per case:\n" + header("  column", 19);
   for (const ColumnInfo& c : kColumns) {
     std::string text(c.description);
     const std::vector<std::string> names = column_value_names(c.kind);
-    if (!names.empty() && c.kind != ColumnKind::flag) {
-      text += " (";
-      for (std::size_t i = 0; i < names.size(); ++i) text += (i ? ", " : "") + std::to_string(i) + " " + names[i];
-      text += ")";
-    }
+    for (std::size_t i = 0; c.kind != ColumnKind::flag && i < names.size(); ++i)
+      text += (i ? ", " : " (") + std::to_string(i) + " " + names[i] + (i + 1 == names.size() ? ")" : "");
     out += cell("  " + std::string(c.name), 23) + cell(column_type_name(c.kind, c.size), 19) + text + "\n";
   }
   out += "Root attributes (files: all; shard = shard and partial files; merged = results.h5):\n" +
-         cell("  attribute", 23) + cell("type", 9) + cell("files", 7) + "description\n";
+         header("  attribute", 9);
   for (const AttributeInfo& a : kAttributeTable)
-    out += cell("  " + std::string(a.name), 23) + cell(attribute_type_name(a.type), 9) + cell(files_name(a.files), 7) +
-           std::string(a.description) + "\n";
-  out += "Dataset `launches` (results.h5), one row per launch of nqc run on the directory:\n" + cell("  column", 23) +
-         cell("type", 19) + "description\n";
+    out += cell("  " + std::string(a.name), 23) + cell(kAttributeTypeNames[static_cast<int>(a.type)], 9) +
+           cell(kFilesNames[static_cast<int>(a.files)], 7) + std::string(a.description) + "\n";
+  out += "Dataset `launches` (results.h5), one row per launch of nqc run on the directory:\n" + header("  column", 19);
   for (const LaunchColumnInfo& c : kLaunchColumns)
     out += cell("  " + std::string(c.name), 23) + cell(column_type_name(c.kind, c.bytes), 19) +
            std::string(c.description) + "\n";

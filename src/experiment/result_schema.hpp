@@ -1,7 +1,6 @@
-// The schema of result files as data: the columns of `cases` (declared in case_row.hpp,
-// NQC_CASE_COLUMNS) and the root attributes, with their types, the values of enum columns
-// and descriptions. results.cpp builds its HDF5 types from it; `nqc info --columns` prints it;
-// analysis/result_schema.json is its JSON form (tested equal), which the Python loader reads.
+// The schema of result files as data (the tables of case_row.hpp, launches.hpp and
+// root_attributes.hpp): results.cpp builds its HDF5 types from it, `nqc info --columns` prints
+// it, analysis/result_schema.json is its JSON form (tested equal).
 #pragma once
 
 #include <cstddef>
@@ -31,13 +30,11 @@ struct ColumnInfo {
 /// Every column, in CaseRow's order (NQC_CASE_COLUMNS).
 std::span<const ColumnInfo> case_columns();
 
-/// The names of the values of an enum column kind, value 0 first (outcome: solved,
-/// infeasible, gave_up; flag: FALSE, TRUE; engine: the registry's names by EngineInfo::code;
-/// stop_reason: StopReason's names); empty for the other kinds.
+/// The names of an enum column kind's values by code (outcome, flag, engine: by EngineInfo::code,
+/// stop_reason); empty for the other kinds.
 std::vector<std::string> column_value_names(ColumnKind kind);
 
-/// The kind's type as users read it: "uint64", "int64", "uint32", "int32", "float64",
-/// "enum int8", "enum uint8", "bool", "string N bytes" (`bytes`: a text field's width).
+/// The kind's type as users read it ("uint64", "enum int8", "string N bytes" with N = `bytes`, ...).
 std::string column_type_name(ColumnKind kind, std::size_t bytes = 0);
 
 /// One column of the `launches` table of results.h5 (NQC_LAUNCH_COLUMNS, launches.hpp).
@@ -51,8 +48,7 @@ struct LaunchColumnInfo {
 /// Every column of the `launches` table, in order.
 std::span<const LaunchColumnInfo> launch_columns();
 
-/// The engine code stored in `engine` columns: the registry's EngineInfo::code.
-/// Throws std::invalid_argument for a name that is not an engine.
+/// The registry's EngineInfo::code of `engine`; throws std::invalid_argument for another name.
 std::uint8_t engine_code(std::string_view engine);
 /// The name of engine code `code` ("" for a code no engine has).
 std::string_view engine_name(std::uint8_t code);
@@ -87,17 +83,9 @@ AttributeType attribute_type(std::string_view name);
 constexpr bool carries(AttributeFiles kind, AttributeFiles files) {
   return files == AttributeFiles::all || files == kind;
 }
-/// "all", "shard" or "merged".
-std::string_view files_name(AttributeFiles files);
-/// "string", "int64" or "checksum".
-std::string_view attribute_type_name(AttributeType type);
 
-/// The whole schema as JSON: {"schema_version", "run_files" (kRunFiles),
-/// "max_board_size",
-/// "columns": [{name, type, description, run_dependent, values (enums: name -> code)}],
-/// "attributes": [{name, type, files, description}], "launch_columns": [{name, type,
-/// description}]}
-/// (analysis/result_schema.json).
+/// The whole schema as JSON (analysis/result_schema.json): schema_version, run_files,
+/// max_board_size, columns (with run_dependent and enums' values), attributes, launch_columns.
 nlohmann::json result_schema_json();
 /// The same as text for `nqc info --columns`: one line per column, then per attribute.
 std::string result_schema_text();

@@ -18,56 +18,42 @@
 
 namespace nqc {
 
-/// Root attributes of a result file as read, as text: root_attributes() (result_schema.hpp)
-/// lists those nqc writes (schema_version, nqc_version, git_revision, config, config_hash,
-/// plan_hash, case_generation, start_utc, end_utc; shard files: hostname, world_size, rank,
-/// launch, shard_id; results.h5: launches). Integers (int64) come as decimal text;
-/// text_checksum, which checks the text ones before they are read, is left out. Writers take
-/// a RootAttributes (root_attributes.hpp).
+/// Root attributes of a result file as read, as text (integers in decimal), text_checksum left
+/// out; root_attributes() (result_schema.hpp) lists them. Writers take a RootAttributes.
 using Attributes = std::map<std::string, std::string>;
 
-/// Path of the file that holds shard `shard_id`: DIR/shards/shard-<id, 6 digits>.h5.
+/// DIR/shards/shard-<id, 6 digits>.h5.
 std::filesystem::path shard_path(const std::filesystem::path& dir, std::uint64_t shard_id);
 
-/// Writes one shard durably: to "<path>.tmp", flushed and fsync'ed, then renamed into
-/// place, so that a file at shard_path() is always complete. Layout: the root attributes of
-/// shard files (root_attributes()) from `attrs`, schema_version and shard_id set here; dataset `cases` (compound of
-/// CaseRow, chunked, deflate); group `failures` with one int32 dataset `case-<case_id>` per failure. Throws
-/// nqc::IoError naming the path and the HDF5 error stack (or the system's reason) on any failure (then no file is left
-/// at the final path).
+/// Writes one shard durably (to a .tmp, fsync'ed, renamed: a file at shard_path() is always
+/// complete) with the root attributes of shard files from `attrs` (schema_version and shard_id
+/// set here), `cases` and `failures`. Throws std::invalid_argument for rows a reader would
+/// refuse (implausible, case ids not ascending), nqc::IoError naming the path and the HDF5
+/// error stack for a failed write (then no file is left).
 void write_shard(const std::filesystem::path& dir, const ShardData& shard, const RootAttributes& attrs);
 
-/// write_shard without the last step: the file is written and closed under its temporary
-/// name, and commit_file (system/durable.hpp; or a BackgroundWriter) makes it durable and names
-/// it. Throws nqc::IoError (then no temporary file is left).
+/// write_shard without the last step: commit_file (system/durable.hpp) or a BackgroundWriter
+/// makes the closed temporary file durable and names it.
 PendingFile write_shard_pending(const std::filesystem::path& dir, const ShardData& shard, const RootAttributes& attrs);
 
-/// Path of the partial file of shard `shard_id`: DIR/shards/partial-<id, 6 digits>.h5, the
-/// finished cases of an interrupted shard (its first cases, in order).
+/// DIR/shards/partial-<id, 6 digits>.h5: the first cases of an interrupted shard, in order.
 std::filesystem::path partial_path(const std::filesystem::path& dir, std::uint64_t shard_id);
 
-/// Writes the finished cases of an interrupted shard to partial_path(), atomically, in the
-/// layout of write_shard (root attributes from `attrs`). Throws nqc::IoError.
+/// Writes a partial file as write_shard writes a shard file.
 void write_partial(const std::filesystem::path& dir, const ShardData& partial, const RootAttributes& attrs);
 
-/// Reads partial_path(dir, shard_id): rows (file order) and failures. Throws as
-/// read_result_file does.
+/// The rows and failures of partial_path(dir, shard_id); throws as read_result_file does.
 ShardData read_partial(const std::filesystem::path& dir, std::uint64_t shard_id);
 
-/// Ids of the shards that have a partial file in DIR/shards.
+/// Ids of the shards that have a partial file in DIR/shards, ascending.
 std::vector<std::uint64_t> partial_shards(const std::filesystem::path& dir);
 
-/// Ids of the shards whose files exist in DIR/shards (complete by construction);
-/// leftover "*.tmp" files and partial files are ignored.
+/// Ids of the shards whose files exist in DIR/shards, ascending ("*.tmp" and partial files ignored).
 std::vector<std::uint64_t> done_shards(const std::filesystem::path& dir);
 
-/// A result file that cannot be read as it was written: a checksum fails (HDF5's, or
-/// text_checksum: "the text attributes do not match text_checksum"), it is truncated, or a
-/// piece of its metadata is not what HDF5 wrote. what() is one line naming the file,
-/// "FILE: damaged (DETAIL)", and for a file of a results directory what to do: a shard or
-/// partial file ": delete it and run the config again with --resume (its cases run again)",
-/// DIR/results.h5 ": delete it and rebuild it from the shard files: nqc run DIR/config.json -o
-/// DIR --resume".
+/// A result file that cannot be read as it was written (a checksum fails, it is truncated, a
+/// row breaks the rule of result files). what(): "FILE: damaged (DETAIL)", then for a file of a
+/// results directory what to do (damage_advice).
 class DamagedFileError : public InputError {
  public:
   DamagedFileError(const std::filesystem::path& file, const std::string& detail);
@@ -79,7 +65,9 @@ class DamagedFileError : public InputError {
   std::string detail_;
 };
 
-/// What to do about a damaged file of a results directory (see DamagedFileError), or "".
+/// For a damaged file of a results directory, what to do: a shard or partial file "delete it
+/// and run the config again with --resume (its cases run again)", DIR/results.h5 "delete it
+/// and rebuild it from the shard files: nqc run DIR/config.json -o DIR --resume"; else "".
 std::string damage_advice(const std::filesystem::path& file);
 
 /// The parts of a result file that read_result_file reads (bits; the root attributes always).
@@ -101,59 +89,49 @@ struct ResultFile {
   std::vector<Launch> launches;         ///< with kLaunches: by id (none in shard files)
 };
 
-/// Reads `parts` of one result file (a shard, partial or merged file). Throws
-/// DamagedFileError for damage (any failure of the HDF5 library on a file that has the HDF5
-/// signature; no signature, HDF5 superblock 0 or 1 (no checksums) or text attributes without
-/// text_checksum for a file that a results directory holds), and nqc::InputError naming the
-/// file for a file that is not nqc's: missing, not HDF5, no checksums, no schema_version
-/// ("FILE: not an nqc result file (no schema_version attribute)"), another schema version
-/// ("FILE: schema version 2.1, this nqc reads 2.2 only ..."), no `cases` dataset, a missing
-/// member or one of another type class, an outcome other than 0, 1, 2; the system refusing
-/// the read (EACCES, EIO): h5::Error or nqc::IoError (exit code 7). The text attributes are
-/// read only after text_checksum matches.
+/// Reads `parts` of one result file. Throws DamagedFileError for damage: any HDF5 failure on
+/// a file with the HDF5 signature, a row that breaks the rule of result files (implausible, or
+/// case ids not ascending), and in a results directory no signature, superblock 0 or 1 (no
+/// checksums) or text attributes without text_checksum. Throws nqc::InputError naming the file
+/// for one that is not nqc's: missing, not HDF5, no checksums, no schema_version, another
+/// schema version, no `cases`, a missing member or one of another type class, an enum name
+/// this nqc does not know. h5::Error or nqc::IoError (exit 7) when the system refuses the read.
 ResultFile read_result_file(const std::filesystem::path& file, unsigned parts = kEverything);
 
-/// Calls `each` with the rows of one result file, `batch_rows` at a time in file order, so
-/// that a file of any size is read in bounded memory. The same checks and errors as read_result_file.
+/// Calls `each` with the rows of one result file, `batch_rows` at a time in file order (bounded
+/// memory), with the checks and errors of read_result_file.
 void read_rows_in_batches(const std::filesystem::path& file, std::size_t batch_rows,
                           const std::function<void(const std::vector<CaseRow>&)>& each);
 
-/// Reads the `cases` rows of one result file (read_result_file with kRows).
+/// read_result_file with kRows: the rows.
 std::vector<CaseRow> read_rows(const std::filesystem::path& file);
 
-/// Reads the root attributes of a result file, as text (read_result_file with kAttributes).
+/// read_result_file with kAttributes: the root attributes.
 Attributes read_attributes(const std::filesystem::path& file);
 
 /// The result files of a run not merged yet, as `nqc info` and `aggregate` read them: DIR's
-/// shard files and (with `partials`) the partial files of shards not done, in id order. Each
-/// must be the run's: its config_hash that of DIR/config.json (or, without one, of the first
-/// file). Throws nqc::InputError "FILE: belongs to another config (config_hash X, the run's
-/// Y): move it out of DIR/shards" otherwise (a resume refuses it too).
+/// shard files and (with `partials`) the partial files of shards not done, in id order. Throws
+/// nqc::InputError "FILE: belongs to another config (config_hash X, the run's Y): move it out
+/// of DIR/shards" for a file whose config_hash is not that of DIR/config.json (without one: of
+/// the first file).
 std::vector<std::filesystem::path> unmerged_run_files(const std::filesystem::path& dir, bool partials);
 
 /// Throws nqc::InputError "DIR: case C is in FILE and in FILE2 (a copy?): ..." when two of
-/// `files` hold one case id: `ranges` are each file's smallest and largest case id (shard
-/// files hold ascending, disjoint runs of ids), in the order of `files`; a file without rows
-/// has first > second.
+/// `files` hold one case id; `ranges`: each file's smallest and largest case id (first > second
+/// for a file without rows).
 void check_disjoint_cases(const std::filesystem::path& dir, const std::vector<std::filesystem::path>& files,
                           const std::vector<std::pair<std::uint64_t, std::uint64_t>>& ranges);
 
-/// Reads the stored failure compositions of a result file (empty if none).
-std::vector<FailureRecord> read_failures(const std::filesystem::path& file);
-
-/// Checks one shard file before it is merged (throws to refuse it): called with the file,
-/// its id and everything read from it.
+/// Checks one shard file before it is merged (throws to refuse it).
 using ShardCheck =
     std::function<void(const std::filesystem::path& file, std::uint64_t shard_id, const ResultFile& content)>;
 
-/// Merges every shard file of DIR into DIR/results.h5 (written to a .tmp and renamed):
-/// the root attributes of results.h5 from `attrs` (schema_version set here), `cases` in case_id order, `shards` (uint64
-/// ids of the merged shards), `failures` and `launches`. Streams: the shard files are read one at a time in id order
-/// (which is case order) and appended, so memory holds one shard, whatever the study's size. `check` (when given) sees
-/// each shard file first; `expected_cases` (when not 0) is the number of rows the merged file must hold. Throws
-/// nqc::InputError (or what `check` throws) for a case id that is not above the one before it (a case in two shard
-/// files, or shards out of order), a wrong total or a damaged shard file, nqc::IoError for a failed read or write; then
-/// no results.h5 is written (nor a .tmp left), and the shard files are untouched.
+/// Merges the shard files of DIR into DIR/results.h5 (atomically): root attributes from `attrs`,
+/// `cases` in case_id order, `shards`, `failures` and `launches`, one shard file in memory at a
+/// time. `check` sees each shard file first; `expected_cases` (when not 0) is the number of rows
+/// results.h5 must hold. Throws nqc::InputError (or what `check` throws) for a case id not above
+/// the one before it, a wrong total or a damaged shard file, nqc::IoError for a failed read or
+/// write; then no results.h5 (nor .tmp) is written and the shard files are untouched.
 void merge_results(const std::filesystem::path& dir, const RootAttributes& attrs, const ShardCheck& check = {},
                    std::uint64_t expected_cases = 0, const std::vector<Launch>& launches = {});
 
@@ -161,23 +139,24 @@ void merge_results(const std::filesystem::path& dir, const RootAttributes& attrs
 /// DIR's first shard file; empty when there is none.
 std::filesystem::path representative_file(const std::filesystem::path& path);
 
-/// The stored composition of case `case_id` under a path (a result file, or a results
-/// directory: its results.h5, else its shard files); nullopt when none is stored.
+/// The stored composition of case `case_id` under a path (a result file, or a results directory:
+/// its results.h5, else its shard files); nullopt when none is stored.
 std::optional<FailureRecord> find_failure(const std::filesystem::path& path, std::uint64_t case_id);
 
-/// All rows under a path: a result file, or a results directory (its results.h5 when the
-/// run finished, else the shard files done so far). Sorted by case_id. Throws nqc::InputError when the path does
-/// not exist or holds no result file.
+/// All rows under a path (a result file; a results directory: its results.h5, else its shard
+/// files), sorted by case_id. Throws nqc::InputError for a path that does not exist or holds no
+/// result file, and as read_result_file and check_disjoint_cases do.
 std::vector<CaseRow> load_rows(const std::filesystem::path& path);
 
-/// Why a row is one nqc never writes (a board size out of 1..2^31-1, k outside 0..n, seconds
-/// not finite or negative, an outcome or false_negative that disagrees with the kind of case);
-/// "" for a row nqc may have written.
+/// Why a row is one nqc never writes, "" for one it may have written: an enum code that is not
+/// one of its column's (outcome, false_negative, engine, limit), n not a board size, k outside
+/// 0..n, wall_s or cpu_s not finite seconds >= 0, a generated case infeasible, or
+/// false_negative other than (generated case and gave_up). Rows from any source are checked
+/// with it: result files (read and written) and the CSV of `nqc aggregate --rows`.
 std::string implausible(const CaseRow& row);
 
 /// One entry of a results directory DIR: DIR/name is a file, or (`folder`) a directory of
-/// files; `what` names it (or one of its files) in messages; `marks_run`: a directory that
-/// holds it is a results directory.
+/// files; `what` names it in messages; `marks_run`: a directory that holds it is a results directory.
 struct RunFile {
   std::string_view name;
   std::string_view what;
@@ -185,8 +164,8 @@ struct RunFile {
   bool marks_run;
 };
 
-/// A results directory's own entries, which only nqc run writes (run_file_refusal). One
-/// table for nqc and, through result_schema.json's "run_files", the analysis' outputs.
+/// A results directory's own entries, which only nqc run writes (run_file_refusal); the
+/// analysis reads them from result_schema.json's "run_files".
 inline constexpr std::array<RunFile, 6> kRunFiles = {{{"results.h5", "its results", false, false},
                                                       {"plan.json", "its plan", false, true},
                                                       {"config.json", "its config", false, false},
@@ -194,9 +173,9 @@ inline constexpr std::array<RunFile, 6> kRunFiles = {{{"results.h5", "its result
                                                       {"launches", "a launch record", true, false},
                                                       {"locks", "a lock file", true, false}}};
 
-/// Why `file` (a resolved output path) may not be written by any command but `nqc run`: it is
-/// one of a results directory's own files (kRunFiles), e.g. "a file of the run in DIR (its
-/// results; only nqc run writes it)"; "" for any other file.
+/// Why `file` (a resolved output path) may not be written by any command but `nqc run`: "a file
+/// of the run in DIR (its results; only nqc run writes it)" for a results directory's own file
+/// (kRunFiles); "" for any other.
 std::string run_file_refusal(const std::filesystem::path& file);
 
 }  // namespace nqc

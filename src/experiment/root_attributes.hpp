@@ -1,7 +1,5 @@
-// The root attributes of result files, declared once, in NQC_ROOT_ATTRIBUTES below:
-// RootAttributes (what a writer is given), the writer (results.cpp, which writes those of
-// the file's kind with their types), `nqc info --columns` and analysis/result_schema.json
-// (result_schema.cpp) follow from it.
+// The root attributes of result files, declared once in NQC_ROOT_ATTRIBUTES: RootAttributes,
+// the writer (results.cpp) and the schema (result_schema.cpp) follow from it.
 #pragma once
 
 #include <cstddef>
@@ -51,16 +49,13 @@ struct RootAttributes {
 #undef NQC_ROOT_ATTRIBUTE_MEMBER
 };
 
-/// The attributes of a shard or partial file that rank `rank` of `world_size` on this host
-/// writes in `launch` (nqc_version, git_revision, start_utc, launch: the launch's) for the
-/// run of `config` pinned as `pinned` (config: its resolved JSON; config_hash, plan_hash),
-/// case_generation this nqc's. end_utc is left for the writer of each file to set.
+/// The attributes of a shard or partial file written by rank `rank` of `world_size` on this host
+/// in `launch`, for `config` pinned as `pinned`; end_utc is left to the writer of each file.
 RootAttributes shard_attributes(const ExperimentConfig& config, const PinnedPlan& pinned, const Launch& launch,
                                 int world_size, int rank);
 
-/// The attributes of results.h5 merged by `launch` (nqc_version, git_revision) for the run of
-/// `config` pinned as `pinned`: start_utc `start_utc` (the first launch's start), end_utc now,
-/// launches `launches` (rows of its launches table).
+/// The attributes of results.h5 merged by `launch` for `config` pinned as `pinned`: start_utc
+/// the first launch's, end_utc now, `launches` rows in its launches table.
 RootAttributes merged_attributes(const ExperimentConfig& config, const PinnedPlan& pinned, const Launch& launch,
                                  const std::string& start_utc, std::size_t launches);
 

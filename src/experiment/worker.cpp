@@ -36,17 +36,7 @@ Composition sample_solution(const ExperimentConfig& config, Index n, std::uint64
   return random_solution(n, rng);
 }
 
-CaseInput derive_case(const ExperimentConfig& config, const Composition& solution, std::uint64_t solution_id,
-                      std::uint64_t composition_id) {
-  CaseInput in;
-  in.seed = derive_seed(config.seed, static_cast<std::uint64_t>(solution.n()), solution_id, composition_id);
-  Rng rng(in.seed, 0);
-  const Index k = draw_k(solution.n(), config.k, rng);
-  in.composition = derive_composition(solution, k, rng);
-  return in;
-}
-
-CaseInput derive_case(const ExperimentConfig& config, Composition&& solution, std::uint64_t solution_id,
+CaseInput derive_case(const ExperimentConfig& config, Composition solution, std::uint64_t solution_id,
                       std::uint64_t composition_id) {
   CaseInput in;
   const Index n = solution.n();
@@ -166,16 +156,23 @@ ShardRun run_shard(const ExperimentConfig& config, const Plan& plan, const Shard
   run.data.shard_id = shard.id;
   run.data.rows.reserve(std::min<std::uint64_t>(shard.case_count(), 1 << 16));
   const auto engine = make_engine(config.engine, config.engine_options);
+  // Runs one case; false when `stop` ended the shard (an interrupted case is not a result).
+  const auto one = [&](const std::function<CaseRow(FailureRecord*)>& run_one) {
+    if (stop != nullptr && stop->load()) return false;
+    FailureRecord failure;
+    const CaseRow row = run_one(&failure);
+    if (row.limit == static_cast<std::uint8_t>(StopReason::stop)) return false;
+    run.data.rows.push_back(row);
+    if (!failure.q.empty()) run.data.failures.push_back(std::move(failure));
+    if (after_case) after_case();
+    return true;
+  };
   if (shard.instances) {
-    for (std::uint64_t c = shard.first_solution + skip; c < shard.first_solution + shard.solution_count; ++c) {
-      if (stop != nullptr && stop->load()) return run;
-      FailureRecord failure;
-      const CaseRow row = run_instance_case(config, *engine, shard, c, plan.instance_cases[c], rank, stop, &failure);
-      if (row.limit == static_cast<std::uint8_t>(StopReason::stop)) return run;
-      run.data.rows.push_back(row);
-      if (!failure.q.empty()) run.data.failures.push_back(std::move(failure));
-      if (after_case) after_case();
-    }
+    for (std::uint64_t c = shard.first_solution + skip; c < shard.first_solution + shard.solution_count; ++c)
+      if (!one([&](FailureRecord* f) {
+            return run_instance_case(config, *engine, shard, c, plan.instance_cases[c], rank, stop, f);
+          }))
+        return run;
     run.complete = true;
     return run;
   }
@@ -186,17 +183,12 @@ ShardRun run_shard(const ExperimentConfig& config, const Plan& plan, const Shard
     Composition solution = sample_solution(config, shard.n, s);
     const std::uint64_t c_end = shard.first_composition + per;
     for (std::uint64_t c = shard.first_composition + (s == shard.first_solution + skip / per ? skip % per : 0);
-         c < c_end; ++c) {
-      if (stop != nullptr && stop->load()) return run;
-      CaseInput input =
-          c + 1 == c_end ? derive_case(config, std::move(solution), s, c) : derive_case(config, solution, s, c);
-      FailureRecord failure;
-      const CaseRow row = run_case(config, *engine, shard, s, c, std::move(input), rank, stop, &failure);
-      if (row.limit == static_cast<std::uint8_t>(StopReason::stop)) return run;  // interrupted: not a result
-      run.data.rows.push_back(row);
-      if (!failure.q.empty()) run.data.failures.push_back(std::move(failure));
-      if (after_case) after_case();
-    }
+         c < c_end; ++c)
+      if (!one([&](FailureRecord* f) {
+            CaseInput input = derive_case(config, c + 1 == c_end ? std::move(solution) : Composition(solution), s, c);
+            return run_case(config, *engine, shard, s, c, std::move(input), rank, stop, f);
+          }))
+        return run;
   }
   run.complete = true;
   return run;

@@ -14,8 +14,8 @@
 
 namespace nqc {
 
-/// An engine declared a derived (hence completable) composition infeasible, or returned a
-/// completion that the verifier rejects: a bug in the engine. Carries the composition.
+/// An engine declared a derived (completable) composition infeasible, or returned a completion
+/// the verifier rejects: a bug in the engine. Carries the composition.
 class EngineBugError : public std::logic_error {
  public:
   EngineBugError(const std::string& what, std::uint64_t case_id, Composition composition)
@@ -31,58 +31,49 @@ class EngineBugError : public std::logic_error {
 /// Largest n whose failing compositions are stored in result files.
 inline constexpr Index kMaxStoredFailureN = 1'000'000;
 
-/// Solution `solution_id` of the sample for board size n: random_solution drawn from
-/// Rng(derive_seed(config.seed, n, solution_id, kSolutionStream)), verified.
+/// Solution `solution_id` of the sample for size n: random_solution from
+/// Rng(derive_seed(config.seed, n, solution_id, kSolutionStream)).
 Composition sample_solution(const ExperimentConfig& config, Index n, std::uint64_t solution_id);
 
-/// The composition of one case and its seed: k by draw_k and the rows by
-/// derive_composition, both from Rng(seed, 0), seed = derive_seed(config.seed, n,
-/// solution id, composition id). The engine later draws from Rng(seed, 1).
+/// The composition of one case and its seed, seed = derive_seed(config.seed, n, solution id,
+/// composition id): k by draw_k and the rows by derive_composition, both from Rng(seed, 0)
+/// (the engine later draws from Rng(seed, 1)), made in `solution`'s memory.
 struct CaseInput {
   std::uint64_t seed = 0;
   Composition composition;
 };
-CaseInput derive_case(const ExperimentConfig& config, const Composition& solution, std::uint64_t solution_id,
-                      std::uint64_t composition_id);
-/// The same case made in the solution's own memory (for a solution used once: large n).
-CaseInput derive_case(const ExperimentConfig& config, Composition&& solution, std::uint64_t solution_id,
+CaseInput derive_case(const ExperimentConfig& config, Composition solution, std::uint64_t solution_id,
                       std::uint64_t composition_id);
 
-/// Runs one case: times only the engine call (wall and thread CPU seconds), then verifies
-/// a solved result independently (complete, consistent, and extending the composition: its
-/// CompositionDigest, since the engine may work in the composition's own memory).
-/// Fills `failure` (when given and the case is a false negative with n <= kMaxStoredFailureN).
-/// Throws EngineBugError when the engine says infeasible or its solution fails verification
-/// (with the composition when n <= kMaxStoredFailureN).
+/// Runs one case, timing the engine call only (wall and thread CPU seconds), and verifies a
+/// completion independently (complete, consistent, extending the composition's digest). Fills
+/// `failure` for a false negative with n <= kMaxStoredFailureN. Throws EngineBugError for
+/// `infeasible` or a completion that fails verification.
 CaseRow run_case(const ExperimentConfig& config, Engine& engine, const Shard& shard, std::uint64_t solution_id,
                  std::uint64_t composition_id, CaseInput input, int rank, const std::atomic<bool>* stop,
                  FailureRecord* failure);
 
-/// What run_shard did. `complete` is false when `stop` ended it early; then the shard must
-/// not be recorded as done.
+/// What run_shard did; not `complete` when `stop` ended it (then it is not done).
 struct ShardRun {
   ShardData data;
   bool complete = false;
 };
 
-/// The composition of an instance case: its composition file, or its CSPLib .param file with
-/// the case's diags (excluded diagonals). Throws InputError naming the file.
+/// The composition of an instance case (its file; a .param file with the case's diags).
+/// Throws InputError naming the file.
 Composition instance_composition(const InstanceCase& instance);
 
-/// Runs one case of an instance config: reads its file, runs the engine, verifies a
-/// completion. The completability of an instance is unknown, so `infeasible` is a result
-/// (not a bug) and no case is a false negative. Seed: derive_seed(seed, n, file index, diags).
-/// Throws nqc::InputError for a file that became unreadable, EngineBugError for a
-/// completion that fails verification.
+/// Runs one case of an instance config as run_case does; `infeasible` is a result and no case
+/// is a false negative. Seed: derive_seed(seed, n, file index, diags). Throws nqc::InputError
+/// for a file that became unreadable, EngineBugError for a completion that fails verification.
 CaseRow run_instance_case(const ExperimentConfig& config, Engine& engine, const Shard& shard, std::uint64_t case_id,
                           const InstanceCase& instance, int rank, const std::atomic<bool>* stop,
                           FailureRecord* failure);
 
-/// Runs every case of a shard in case-id order, calling `after_case` after each. Stops after
-/// the current case once `*stop` is set. `done`: the shard's first cases, finished by an
-/// interrupted run (read_partial; empty: none); they start the result and are not run again
-/// (every case draws from its own seed, so the rest are the same cases). Throws
-/// std::invalid_argument when `done` is not a prefix of this shard (case ids, count).
+/// Runs the cases of a shard in case-id order, `after_case` after each, stopping after the
+/// current case once `*stop` is set. `done`: the first cases, finished by an interrupted run
+/// (read_partial), kept and not run again. Throws std::invalid_argument when `done` is not a
+/// prefix of the shard.
 ShardRun run_shard(const ExperimentConfig& config, const Plan& plan, const Shard& shard, int rank,
                    const std::atomic<bool>* stop, const std::function<void()>& after_case, ShardData done = {});
 

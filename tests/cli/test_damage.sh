@@ -226,12 +226,12 @@ cp "$TMP/ref/shards/shard-000003.h5" "$d/shards/"
 import sys, h5py
 with h5py.File(sys.argv[1], "a") as f:
     rows = f["cases"][()]
-    rows["case_id"][4] = 99  # another case's id, the count right
+    rows["case_id"][9] = 99  # another case's id (still ascending), the count right
     f["cases"][...] = rows
 PY
 run "$NQC" run "$CONFIG" -o "$d" --resume -q
 expect_exit 1 "a shard with another case's id in a row: run --resume"
-expect_stderr_match "${LOG}$(ere "$d/shards/shard-000003.h5: row 4 has case_id 99, shard 3 of the plan has 54 there$shard_advice")\$" \
+expect_stderr_match "${LOG}$(ere "$d/shards/shard-000003.h5: row 9 has case_id 99, shard 3 of the plan has 59 there$shard_advice")\$" \
   "the merge checks each row's case id against the plan"
 
 # ---- config.json and plan.json ----------------------------------------------------------------

@@ -133,7 +133,7 @@ TEST(Aggregate, RowsFromCsv) {
   for (const ColumnInfo& c : case_columns()) {
     header += std::string(c.name) + ",";
     line += c.name == "outcome"          ? "gave_up,"
-            : c.name == "false_negative" ? "TRUE,"
+            : c.name == "false_negative" ? "FALSE,"
             : c.name == "engine"         ? "sat,"
             : c.name == "limit"          ? "time_limit,"
             : c.name == "instance"       ? "\"a,\"\"b\"\".param\","
@@ -146,12 +146,50 @@ TEST(Aggregate, RowsFromCsv) {
   EXPECT_EQ(rows[0].n, 7);
   EXPECT_EQ(rows[0].wall_s, 0.25);
   EXPECT_EQ(rows[0].outcome, 2);
-  EXPECT_EQ(rows[0].false_negative, 1);
+  EXPECT_EQ(rows[0].false_negative, 0);  // an instance case
   EXPECT_EQ(engine_name(rows[0].engine), "sat");
   EXPECT_EQ(stop_reason_name(rows[0].limit), "time_limit");
   EXPECT_EQ(instance_file(rows[0]), "a,\"b\".param");
   std::istringstream bad(header + "source\n" + std::string(line).replace(0, 1, "x") + "x.h5\n");
   EXPECT_THROW(parse_rows_csv(bad, "rows.csv"), InputError);
+}
+
+// Rows from the CSV are checked by the rule of result rows (implausible), named by line; a
+// time the analysis transforms into wall_s (seconds per placed queen) is seconds, accepted.
+TEST(Aggregate, CsvRowsAreCheckedAsResultRows) {
+  CaseRow per_queen = row(10, 1.0 / 7, 2);  // t / (n - k) with k = 3
+  per_queen.k = 3;
+  const auto parse = [](const std::vector<CaseRow>& rows) {
+    std::string text = rows_csv_header();
+    for (const CaseRow& r : rows) text += row_csv(r, "x.h5");
+    std::istringstream in(text);
+    return parse_rows_csv(in, "rows.csv");
+  };
+  const std::vector<CaseRow> back = parse({per_queen, row(12, 0.5, 0, 2)});
+  ASSERT_EQ(back.size(), 2u);
+  EXPECT_EQ(back[0].wall_s, 1.0 / 7);
+  EXPECT_EQ(back[0].k, 3);
+  EXPECT_EQ(back[1].false_negative, 1);
+  const auto refusal = [&](const CaseRow& r) -> std::string {
+    try {
+      parse({per_queen, r});
+    } catch (const InputError& e) {
+      return e.what();
+    }
+    return "accepted";
+  };
+  CaseRow nan = per_queen;
+  nan.wall_s = std::nan("");
+  EXPECT_EQ(refusal(nan), "rows.csv:3: wall_s = nan, cpu_s = 0.000000, expected seconds >= 0");
+  CaseRow infeasible = row(10, 1.0, 0, 1);
+  infeasible.false_negative = 0;
+  EXPECT_EQ(refusal(infeasible), "rows.csv:3: a generated case (derived from a solution) recorded infeasible");
+  CaseRow missed = row(10, 1.0, 0, 2);
+  missed.false_negative = 0;
+  EXPECT_EQ(refusal(missed), "rows.csv:3: false_negative = 0 for a generated case that gave_up, expected 1");
+  CaseRow many = per_queen;
+  many.k = 11;
+  EXPECT_EQ(refusal(many), "rows.csv:3: k = 11 queens, expected 0..n = 0..10");
 }
 
 }  // namespace nqc

@@ -76,16 +76,16 @@ CaseRow make_row(std::uint64_t case_id, std::uint64_t shard_id, std::int64_t n) 
   return row;
 }
 
-// Rows with extreme values in every field.
+// Rows with extreme values in every field, as far as the rule of result files (implausible) lets them.
 std::vector<CaseRow> extreme_rows() {
   CaseRow big = make_row(std::numeric_limits<std::uint64_t>::max(), 7, 1000);
-  big.n = std::numeric_limits<std::int64_t>::max();
-  big.k = std::numeric_limits<std::int64_t>::min();
+  big.n = kMaxBoardSize;
+  big.k = kMaxBoardSize;
   big.solution_id = std::numeric_limits<std::uint64_t>::max() - 1;
   big.composition_id = 1ULL << 63;
   big.seed = 0xffffffffffffffffULL;
   big.outcome = 2;
-  big.false_negative = 1;
+  big.false_negative = 0;  // an instance case
   big.wall_s = 1e300;
   big.cpu_s = -0.0;
   big.backtracks = std::numeric_limits<std::uint64_t>::max();
@@ -94,11 +94,11 @@ std::vector<CaseRow> extreme_rows() {
   big.engine = static_cast<std::uint8_t>(column_value_names(ColumnKind::engine).size() - 1);      // the last engine
   big.limit = static_cast<std::uint8_t>(column_value_names(ColumnKind::stop_reason).size() - 1);  // the last reason
   big.instance = fixed_string<256>(std::string(255, 'p'));  // the longest path a row holds
-  CaseRow neg = make_row(0, 7, -5);
-  neg.k = -1;
+  CaseRow neg = make_row(0, 7, 1);
+  neg.k = 0;
   neg.outcome = 1;
   neg.wall_s = 1e-300;
-  neg.cpu_s = -2.5;
+  neg.cpu_s = 0.0;
   neg.rank = -1;
   neg.engine = engine_code("minconflicts");
   neg.instance = fixed_string<256>("/data/prob079/diag-10/diag-10-4-1.param");
@@ -175,7 +175,7 @@ TEST_F(ResultsTest, RowsRoundTripExactly) {
 TEST_F(ResultsTest, FailuresRoundTripSortedByCaseId) {
   const ShardData shard{1, {make_row(2, 1, 8)}, {{33, {1, 3, 0, 0}}, {2, {}}, {10, {-7, 2147483647}}}};
   write_shard(dir_, shard, {});
-  const std::vector<FailureRecord> back = read_failures(shard_path(dir_, 1));
+  const std::vector<FailureRecord> back = read_result_file(shard_path(dir_, 1), kFailures).failures;
   ASSERT_EQ(back.size(), 3U);
   EXPECT_EQ(back[0].case_id, 2U);
   EXPECT_TRUE(back[0].q.empty());
@@ -390,7 +390,7 @@ TEST_F(ResultsTest, ReadsFixedLengthStringAttributes) {
 TEST_F(ResultsTest, EmptyShardIsWritableAndReadable) {
   write_shard(dir_, {0, {}, {}}, {});
   EXPECT_TRUE(read_rows(shard_path(dir_, 0)).empty());
-  EXPECT_TRUE(read_failures(shard_path(dir_, 0)).empty());
+  EXPECT_TRUE(read_result_file(shard_path(dir_, 0), kFailures).failures.empty());
   EXPECT_EQ(done_shards(dir_), (std::vector<std::uint64_t>{0}));
   EXPECT_TRUE(load_rows(dir_).empty());
 }
@@ -430,7 +430,7 @@ TEST_F(ResultsTest, MergeStreamsTheShardsInIdOrder) {
     const std::uint64_t s = rows[i].shard_id;
     expect_same(rows[i], make_row(i, s, 8 + static_cast<std::int64_t>(s)));
   }
-  const std::vector<FailureRecord> failures = read_failures(merged);
+  const std::vector<FailureRecord> failures = read_result_file(merged, kFailures).failures;
   ASSERT_EQ(failures.size(), 3U);
   EXPECT_EQ(failures[0].case_id, 1U);
   EXPECT_EQ(failures[0].q, (std::vector<std::int32_t>{1}));
@@ -500,8 +500,21 @@ TEST_F(ResultsTest, LoadRowsOfShardsIsSorted) {
   std::vector<std::uint64_t> ids;
   for (const CaseRow& row : load_rows(dir_)) ids.push_back(row.case_id);
   EXPECT_EQ(ids, (std::vector<std::uint64_t>{0, 1, 3, 5}));
-  // Rows out of order in a file are damage (nqc writes each file's cases ascending).
-  write_shard(dir_, {2, {make_row(9, 2, 8), make_row(7, 2, 8)}, {}}, {});
+  // Rows out of order in a file are damage (nqc writes each file's cases ascending): its two
+  // rows swapped in place (the writer refuses such rows).
+  write_shard(dir_, {2, {make_row(7, 2, 8), make_row(9, 2, 8)}, {}}, {});
+  {
+    const hid_t file = H5Fopen(shard_path(dir_, 2).c_str(), H5F_ACC_RDWR, H5P_DEFAULT);
+    const hid_t cases = H5Dopen2(file, "cases", H5P_DEFAULT);
+    const hid_t type = H5Dget_type(cases);
+    std::vector<char> bytes(2 * H5Tget_size(type));
+    ASSERT_GE(H5Dread(cases, type, H5S_ALL, H5S_ALL, H5P_DEFAULT, bytes.data()), 0);
+    std::rotate(bytes.begin(), bytes.begin() + static_cast<std::ptrdiff_t>(bytes.size() / 2), bytes.end());
+    ASSERT_GE(H5Dwrite(cases, type, H5S_ALL, H5S_ALL, H5P_DEFAULT, bytes.data()), 0);
+    H5Tclose(type);
+    H5Dclose(cases);
+    H5Fclose(file);
+  }
   EXPECT_EQ(message_of<DamagedFileError>([&] { (void)load_rows(dir_); }),
             shard_path(dir_, 2).string() +
                 ": damaged (row 1 (case 7): case ids are not ascending (case 9 before it): a result "
@@ -718,7 +731,8 @@ TEST_F(ResultsTest, InvalidOutcomeIsRejected) {
   const std::string message = message_of<std::invalid_argument>([&] {
     write_shard(dir_, {0, {row}, {}}, {});
   });  // a bug, not input
-  EXPECT_EQ(message, "cannot write " + shard_path(dir_, 0).string() + ": case 6 has outcome 7 (expected 0, 1 or 2)");
+  EXPECT_EQ(message, "cannot write " + shard_path(dir_, 0).string() +
+                         ": row 0 (case 6): outcome = 7, expected 0 (solved), 1 (infeasible) or 2 (gave_up)");
   EXPECT_FALSE(fs::exists(shard_path(dir_, 0)));
 }
 
