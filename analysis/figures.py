@@ -32,8 +32,6 @@ SIZE_PX = (round(FIGSIZE_IN[0] * DPI), round(FIGSIZE_IN[1] * DPI))
 TALL_PX = (round(TALL_IN[0] * DPI), round(TALL_IN[1] * DPI))
 #: The formats a figure can be written in (its path's suffix).
 FORMATS = output.FIGURE_FORMATS
-#: Resolutions accepted for PNG (dots per inch).
-DPI_RANGE = (50, 1200)
 #: Backtrack groups of Table 1 and Figure 11: label and test on the backtrack count.
 BACKTRACK_GROUPS = [
     ("0", lambda b: b == 0),

@@ -450,50 +450,16 @@ def _instance_lines(out: _Out, cases: pd.DataFrame, by) -> list[str]:
 
 
 #: Figures a report may draw (stems; each in every format of --format).
-FIGURE_STEMS = [
-    "time_vs_n",
-    "fig09_no_backtrack_share",
-    "false_negative_share",
-    "randset",
-    "compare_time",
-    "compare_shares",
-    "timeline",
-]
+_FIGURES = "time_vs_n fig09_no_backtrack_share false_negative_share randset compare_time compare_shares timeline"
+_FIGURES += " fig10_time_histogram_n* fig11_time_by_backtracks_n*"
 #: Files a previous report in the same directory may have left that this one might not rewrite
 #: (all are removed first, so a report that fails leaves no stale report.md behind), and
 #: temporary files of an interrupted write (analysis.output).
 _OUTPUTS = [
-    "report.md",
-    "table1.csv",
-    "table1.md",
-    "fits.csv",
-    "residuals.csv",
-    "compare.csv",
-    "instances.csv",
-    "instances_by_diags.csv",
-    "timeline.csv",
-    "timeline_by_host.csv",
-    ".*.part",
-    "figures/.*.part",
-    *(f"figures/{stem}.{fmt}" for stem in FIGURE_STEMS for fmt in figures.FORMATS),
-    *(f"figures/{s}_n*.{fmt}" for s in ("fig10_time_histogram", "fig11_time_by_backtracks") for fmt in figures.FORMATS),
+    *"report.md table1.csv table1.md fits.csv residuals.csv compare.csv instances.csv".split(),
+    *"instances_by_diags.csv timeline.csv timeline_by_host.csv .*.part figures/.*.part".split(),
+    *(f"figures/{stem}.{fmt}" for stem in _FIGURES.split() for fmt in figures.FORMATS),
 ]
-
-
-def check_figure_options(formats, dpi) -> tuple[tuple[str, ...], float]:
-    """The figure formats (known, each once, at least one) and the PNG resolution, checked."""
-    formats = tuple(formats)
-    if not formats:
-        raise AnalysisError("--format: give at least one of " + ", ".join(figures.FORMATS))
-    for fmt in formats:
-        if fmt not in figures.FORMATS:
-            raise AnalysisError(f"--format {fmt}: expected one of {', '.join(figures.FORMATS)}")
-    if len(set(formats)) != len(formats):
-        raise AnalysisError(f"--format: {formats} names a format twice")
-    lo, hi = figures.DPI_RANGE
-    if not (isinstance(dpi, (int, float)) and math.isfinite(dpi) and lo <= dpi <= hi):
-        raise AnalysisError(f"--dpi {dpi}: expected {lo}..{hi} dots per inch")
-    return formats, float(dpi)
 
 
 def write_report(paths, out_dir, options: ReportOptions | None = None) -> Path:
@@ -506,7 +472,8 @@ def write_report(paths, out_dir, options: ReportOptions | None = None) -> Path:
     out_dir = Path(out_dir)
     if out_dir.exists() and not out_dir.is_dir():
         raise AnalysisError(f"{out_dir}: is not a directory")
-    check_figure_options(options.formats, options.dpi)
+    if len(set(options.formats)) != len(options.formats):  # argparse checks each format and --dpi
+        raise AnalysisError(f"--format: {tuple(options.formats)} names a format twice")
     specs = randset_mod.check_specs(options.randset_csvs)
     if not specs and options.nqc is not None:
         seen: set[int] = set()
@@ -642,13 +609,10 @@ def _comparison_plan(cases: pd.DataFrame, by, options: ReportOptions) -> SimpleN
         if groups.count(generated, by) > 1:
             comp = compare.comparison(generated, by, options.time, options.baseline)
         table = table_mod.table_by(generated, by, options.time)
-        for labels, part in groups.split(generated, by, warn=False):
-            try:
-                got = fit.fits(table_mod.table1(part, options.time), part, options.n_min, options.n_max, options.time)
+        fit_rows = fit.per_group(groups.split(generated, by, warn=False), options.n_min, options.n_max, options.time)
+        for labels, got in fit_rows:
+            if not isinstance(got, str):
                 _warn_few_points(got, f"{compare.SEPARATOR.join(labels.values())}: ")
-                fit_rows.append((labels, got))
-            except AnalysisError as e:
-                fit_rows.append((labels, str(e)))
     return SimpleNamespace(cases=cases, by=by, comp=comp, table=table, fits=fit_rows)
 
 

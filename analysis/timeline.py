@@ -98,7 +98,10 @@ class Timeline:
 
     lanes: pd.DataFrame  #: per rank that ran a case: config_hash, experiment, launch, rank, cases, shards, busy_s, ...
     spans: pd.DataFrame  #: per launch, in order: config_hash, launch, experiment, span_s (the latest end of its cases)
-    bars: pd.DataFrame  #: the bars to draw (:func:`bars`)
+    #: the bars to draw: consecutive cases of one shard on one rank form one bar unless the rank was
+    #: idle between two for more than `fraction` of the launch's span; ``shade`` alternates 0, 1
+    #: from shard to shard on a rank
+    bars: pd.DataFrame
     ranks: pd.DataFrame | None = None  #: every rank with its host (RANK_COLUMNS, world_size, start_utc)
     where: str = ""  #: " in FILES", for messages
 
@@ -107,7 +110,10 @@ class Timeline:
         return self.spans.empty
 
     def busy_shares(self, per: str = "rank") -> pd.DataFrame:
-        """As :func:`busy_shares`."""
+        """How busy each rank (`per` "rank", RANK_COLUMNS) or host ("host", HOST_COLUMNS) of each
+        launch was: busy_s, the sum of its cases' ``wall_s``; span_s, the launch's latest case end;
+        busy_share = busy_s / span_s (a host's: / (rank_count x span_s)). Ranks the files name that
+        ran no case have 0 cases; ranks grouped by host ("?" last: no file names it)."""
         if self.empty:
             return pd.DataFrame(columns=RANK_COLUMNS if per == "rank" else HOST_COLUMNS)
         if per == "rank":
@@ -143,7 +149,9 @@ class Timeline:
         return order[_KEY].reset_index(drop=True)
 
     def draw(self, path, dpi: float = figures.DPI, max_panels: int = MAX_PANELS) -> Path:
-        """As :func:`draw`."""
+        """The timeline figure: a panel per launch (the `max_panels` with the most engine time), a
+        row per rank, ranks grouped by host (each its colour), a bar per stretch of one shard's
+        cases (:attr:`bars`); written as the other figures. NoData when no case has a place."""
         return _draw(self, path, dpi, max_panels)
 
 
@@ -313,21 +321,6 @@ def of(cases: pd.DataFrame, fraction: float = MERGE_FRACTION) -> Timeline:
     return line
 
 
-def busy_shares(cases: pd.DataFrame, per: str = "rank") -> pd.DataFrame:
-    """How busy each rank (`per` "rank", RANK_COLUMNS) or host ("host", HOST_COLUMNS) of each
-    launch was: busy_s, the sum of its cases' ``wall_s``; span_s, the launch's latest case end;
-    busy_share = busy_s / span_s (a host's: / (rank_count x span_s)). Ranks the files name that
-    ran no case have 0 cases; ranks grouped by host ("?" last: no file names it)."""
-    return of(cases).busy_shares(per)
-
-
-def bars(cases: pd.DataFrame, fraction: float = MERGE_FRACTION) -> pd.DataFrame:
-    """The cases as bars: consecutive cases of one shard on one rank form one bar unless the rank
-    was idle between two for more than `fraction` of the launch's span; ``shade`` alternates
-    0, 1 from shard to shard on a rank."""
-    return _build(cases, fraction).bars
-
-
 def _launch_table(ranks: pd.DataFrame) -> pd.DataFrame:
     """Per launch (config_hash, launch): experiment, world size, start, ranks, cases, busy and span."""
     per = (
@@ -364,15 +357,6 @@ def _host_colours(hosts: list[str]) -> dict[str, str]:
 def panel_height(rows: int) -> float:
     """Inches of a panel of `rows` ranks (its title and x axis included): 1.7 to 6."""
     return float(np.clip(0.95 + 0.2 * rows, 1.7, 6.0))
-
-
-def draw(
-    cases: pd.DataFrame, path, dpi: float = figures.DPI, max_panels: int = MAX_PANELS, fraction: float = MERGE_FRACTION
-) -> Path:
-    """The timeline figure: a panel per launch (the `max_panels` with the most engine time), a
-    row per rank, ranks grouped by host (each its colour), a bar per stretch of one shard's
-    cases (:func:`bars`); written as the other figures. NoData when no case has a place."""
-    return of(cases, fraction).draw(path, dpi, max_panels)
 
 
 def _draw(line: Timeline, path, dpi: float, max_panels: int) -> Path:
