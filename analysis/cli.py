@@ -219,9 +219,9 @@ def _load(args):
 
 def _generated(cases, what: str | None = None):
     """The generated cases (not instance runs); with `what`, an error when there are none."""
-    from analysis.load import instance_cases
+    from analysis.load import generated_cases
 
-    generated = cases[~instance_cases(cases).to_numpy()]
+    generated = generated_cases(cases)
     if what and generated.empty:
         raise AnalysisError(f"{what}: these results hold instance runs only (see {COMMAND} instances)")
     return generated
@@ -277,7 +277,7 @@ def _fit(args):
         where = " / ".join(labels.values())
         if where:
             lines.append(("\n" if i else "") + f"## {where}\n")
-        lines.append(fit.fits_table(fits).to_markdown(index=False, disable_numparse=True))
+        lines.append(output.markdown(fit.fits_table(fits)))
         few = [f for f in fits if f.warning]
         if few:  # once per group: the fits per case share their n, those per queen nearly
             more = f"; so do {len(few) - 1} more fits above" if len(few) > 1 else ""
@@ -317,7 +317,7 @@ def _instances(args):
             "",
             f"Contradictions: {len(conflicts)} instances solved by one group and proved infeasible by another:",
         ]
-        lines.append(conflicts.astype(str).to_markdown(index=False, disable_numparse=True))
+        lines.append(output.markdown(conflicts.astype(str)))
     return per_file, lines
 
 
@@ -332,15 +332,14 @@ def _report(args):
         raise AnalysisError("report: -o OUT_DIR is required with several paths")
     first = Path(args.paths[0])
     out = args.out or (first if first.is_dir() else first.parent) / "report"
+    copied = ("n_min", "n_max", "hist_n", "hist_k", "time", "nqc", "randset_n", "randset_trials", "baseline", "dpi")
     options = ReportOptions(
+        **{name: getattr(args, name) for name in (*copied, "allow_mixed")},
         randset_csvs=randset.parse_specs(args.randset),
         command=f"{COMMAND} " + " ".join(map(shlex.quote, args.argv)),
         formats=tuple(args.format),
         by=tuple(args.by or groups.DEFAULT),
     )
-    for name in ("n_min", "n_max", "hist_n", "hist_k", "time", "nqc", "randset_n", "randset_trials", "baseline", "dpi"):
-        setattr(options, name, getattr(args, name))
-    options.allow_mixed = args.allow_mixed
     return None, [f"report: {write_report(args.paths, out, options)}"]
 
 

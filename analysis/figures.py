@@ -347,7 +347,7 @@ def false_negative_share(table: pd.DataFrame, path, dpi: float = DPI) -> Path:
 
 def _bounds(ax, n) -> None:
     """The paper's false negative bounds, each in its own style, where our n meet their ranges."""
-    for (lo_n, hi_n, bound), style in zip(paper.FALSE_NEGATIVE_BOUNDS, PAPER_STYLES):
+    for (lo_n, hi_n, bound), style in zip(paper.FALSE_NEGATIVE_CLAIMS[:-1], PAPER_STYLES):
         span = _within(lo_n, hi_n - 1, n)
         if span:
             ax.hlines(bound, *span, **style, label=f"paper: < {bound:g} for n = {lo_n}..{hi_n - 1}")

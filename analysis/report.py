@@ -20,7 +20,7 @@ from analysis import compare, figures, fit, groups, instances, output, paper, ti
 from analysis import randset as randset_mod
 from analysis import table as table_mod
 from analysis.errors import AnalysisError
-from analysis.load import CONFIG_HASH, EXPERIMENT, AnalysisWarning, instance_cases, load_cases
+from analysis.load import CONFIG_HASH, EXPERIMENT, AnalysisWarning, generated_cases, load_cases
 from analysis.output import markdown as _md
 
 #: At most this many false negative / gave_up cases are listed in the report.
@@ -139,21 +139,16 @@ def paper_comparison(
     for n, shares in paper.BACKTRACK_SHARES.items():
         if n in by_n.index:
             cases = int(by_n.loc[n, "cases"])
-            for key, label in [("bt0", "0"), ("bt1", "1"), ("bt2", "2"), ("bt3", "3"), ("bt_more", "> 3")]:
-                if key in shares:
-                    share = float(by_n.loc[n, key])
-                    lo, hi = (float(v) for v in table_mod.clopper_pearson(round(share * cases), cases))
-                    inside = (
-                        "the paper's value is inside our interval"
-                        if lo <= shares[key] <= hi
-                        else "the paper's value is outside our interval"
-                    )
-                    add(
-                        f"cases with {label} backtracks at n = {n}",
-                        _share_ci(share, lo, hi),
-                        f"{100 * shares[key]:.2f}%",
-                        "; ".join(filter(None, [f"{cases} cases here", inside, other])),
-                    )
+            for key, theirs in shares.items():
+                share = float(by_n.loc[n, key])
+                lo, hi = (float(v) for v in table_mod.clopper_pearson(round(share * cases), cases))
+                inside = f"the paper's value is {'inside' if lo <= theirs <= hi else 'outside'} our interval"
+                add(
+                    f"cases with {'> 3' if key == 'bt_more' else key[2:]} backtracks at n = {n}",
+                    _share_ci(share, lo, hi),
+                    f"{100 * theirs:.2f}%",
+                    "; ".join(filter(None, [f"{cases} cases here", inside, other])),
+                )
     for lo_n, hi_n, floor in paper.NO_BACKTRACK_FLOORS:
         part = table[(table["n"] >= lo_n) & (table["n"] <= hi_n)]
         if not part.empty:
@@ -174,17 +169,15 @@ def paper_comparison(
                 f"> {100 * floor:.0f}%",
                 "; ".join(filter(None, [verdict, other])),
             )
-    for lo, hi, bound in [*paper.FALSE_NEGATIVE_BOUNDS, (paper.FALSE_NEGATIVE_NONE_FROM, None, None)]:
+    for lo, hi, bound in paper.FALSE_NEGATIVE_CLAIMS:
         part = table[(table["n"] >= lo) & ((table["n"] < hi) if hi is not None else True)]
         if not part.empty:
-            fn, cases = int(part["false_negatives"].sum()), int(part["cases"].sum())
-            low, high = (float(v) for v in table_mod.clopper_pearson(fn, cases))
-            verdict = table_mod.false_negative_table(part).iloc[-1]["verdict"]
+            r = table_mod.fn_row("", int(part["cases"].sum()), int(part["false_negatives"].sum()), bound)
             add(
                 f"false negative share, n = {lo}..{hi - 1}" if hi is not None else f"false negatives, n >= {lo}",
-                f"{fn} of {cases} (95% interval {low:.2g}..{high:.2g}): {verdict}",
+                f"{r['false_negatives']} of {r['cases']} (95% interval {r['lo']:.2g}..{r['hi']:.2g}): {r['verdict']}",
                 f"< {bound:g}" if bound is not None else "none seen",
-                "; ".join(filter(None, [table_mod.power_note(cases, fn, low, high, bound), other])),
+                "; ".join(filter(None, [r["note"], other])),
             )
     for run in runs:
         if run.first_pass_share is not None and run.n in paper.RANDSET_FIRST_PASS:
@@ -482,8 +475,6 @@ def write_report(paths, out_dir, options: ReportOptions | None = None) -> Path:
                 raise AnalysisError(f"n = {n} given twice in --randset-n")
             seen.add(n)
     cases = load_cases(paths, mixed="pool" if options.allow_mixed else "group")
-    if options.time not in cases.columns:
-        raise AnalysisError(f"no time column '{options.time}' in the result files (--time {options.time})")
     by = () if options.allow_mixed else tuple(options.by)
     several = groups.count(cases, by) > 1
     plan = _comparison_plan(cases, by, options) if several else _single_plan(cases, options, specs)
@@ -559,13 +550,9 @@ def _warn_few_points(fits: list, where: str = "") -> None:
             warnings.warn(f"{where}{f.warning}", AnalysisWarning, stacklevel=4)
 
 
-def _generated(cases: pd.DataFrame) -> pd.DataFrame:
-    return cases[~instance_cases(cases).to_numpy()]
-
-
 def _single_plan(cases: pd.DataFrame, options: ReportOptions, randset_csvs) -> SimpleNamespace:
     """What the report of one group holds, computed (and its input checked) before anything is written."""
-    generated = _generated(cases)
+    generated = generated_cases(cases)
     table, hist_n, fits, fit_error = None, None, [], None
     if generated.empty and (options.hist_n is not None or options.hist_k is not None):
         raise AnalysisError("--hist-n/--hist-k: these results hold instance runs only (no generated cases to draw)")
@@ -603,7 +590,7 @@ def _comparison_plan(cases: pd.DataFrame, by, options: ReportOptions) -> SimpleN
             AnalysisWarning,
             stacklevel=3,
         )
-    generated = _generated(cases)
+    generated = generated_cases(cases)
     comp, table, fit_rows = None, None, []
     if not generated.empty:
         if groups.count(generated, by) > 1:
