@@ -8,6 +8,7 @@ broken pipe on standard output exits 1 quietly; warnings print ``nqc-analysis: w
 from __future__ import annotations
 
 import argparse
+import contextlib
 import re
 import shlex
 import sys
@@ -399,10 +400,8 @@ SUBCOMMANDS = {
 
 
 def main(argv: list[str] | None = None) -> int:
-    """Runs the command line; returns the exit code (0 success, 1 error). Warnings are printed
-    when the command succeeds. Every write to standard output is checked (output.CheckedStdout,
-    --help and --version too) and flushed before the exit code is settled: a failure is the
-    error "<stdout>: cannot write (REASON)", a broken pipe ends the command quietly; exit 1."""
+    """Runs the command line; returns the exit code (0 success, 1 error; see the module). Standard
+    output is checked (output.CheckedStdout) and flushed before the exit code is settled."""
     stdout = sys.stdout
     sys.stdout = output.CheckedStdout(stdout)
     try:
@@ -441,10 +440,8 @@ def _checked_main(argv: list[str] | None) -> int:
 
 def _say(line: str) -> None:
     """Prints `line` on stderr; a standard error that cannot be written is left at that."""
-    try:
+    with contextlib.suppress(OSError, ValueError):
         print(line, file=sys.stderr, flush=True)
-    except (OSError, ValueError):
-        pass
 
 
 def _run(args) -> int:

@@ -6,6 +6,7 @@ one group gives the report of one run, several a comparison report (analysis.com
 
 from __future__ import annotations
 
+import contextlib
 import json
 import math
 import os
@@ -468,12 +469,9 @@ def write_report(paths, out_dir, options: ReportOptions | None = None) -> Path:
     if len(set(options.formats)) != len(options.formats):  # argparse checks each format and --dpi
         raise AnalysisError(f"--format: {tuple(options.formats)} names a format twice")
     specs = randset_mod.check_specs(options.randset_csvs)
-    if not specs and options.nqc is not None:
-        seen: set[int] = set()
-        for n in options.randset_n:
-            if randset_mod.check_n(n, "--randset-n") in seen:
-                raise AnalysisError(f"n = {n} given twice in --randset-n")
-            seen.add(n)
+    twice = [n for i, n in enumerate(options.randset_n) if n in options.randset_n[:i]]
+    if not specs and options.nqc is not None and twice:  # argparse checks each n
+        raise AnalysisError(f"n = {twice[0]} given twice in --randset-n")
     cases = load_cases(paths, mixed="pool" if options.allow_mixed else "group")
     by = () if options.allow_mixed else tuple(options.by)
     several = groups.count(cases, by) > 1
@@ -495,10 +493,8 @@ def write_report(paths, out_dir, options: ReportOptions | None = None) -> Path:
     except BaseException:
         output.remove(reversed(out.written))
         for d in [out_dir / "figures", out_dir] if created else [out_dir / "figures"]:
-            try:
+            with contextlib.suppress(OSError):
                 d.rmdir()  # only when empty
-            except OSError:
-                pass
         raise
 
 
