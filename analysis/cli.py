@@ -8,6 +8,7 @@ broken pipe on standard output exits 1 quietly; warnings print ``nqc-analysis: w
 from __future__ import annotations
 
 import argparse
+import contextlib
 import re
 import shlex
 import sys
@@ -192,54 +193,6 @@ def _csv(what: str):
     return add
 
 
-#: The subcommands: help, description and their options after the common ones (PATH, --time, --by, --allow-mixed).
-SUBCOMMANDS = {
-    "table": (
-        "print Table 1 (Markdown) per n",
-        "Table 1 per n, as Markdown on stdout; --csv writes every column (shares as fractions, times in seconds).",
-        [_csv("the table")],
-    ),
-    "false-negatives": (
-        "print the false negative shares beside the paper's bounds",
-        "Per n and pooled per claim of the paper: false negatives, their share with "
-        "its exact (Clopper-Pearson) 95%% interval, the paper's claim (< 1e-4 for n < 100, < 1e-5 "
-        "for 100 <= n < 800, none seen for n >= 800) and whether the interval lies below it.",
-        [_csv("the table")],
-    ),
-    "fit": (
-        "print the regression fits beside the paper's",
-        "Least squares of log10(1000 t) on log10(n) (mean and t90mean per case, and per placed "
-        "queen), with 95%% confidence intervals and residuals, beside the paper's a, b, R.",
-        [_range, _csv("the fits (one row each)")],
-    ),
-    "compare": (
-        "print the runs side by side per n, with time ratios",
-        "Per n, the groups (runs: configs and engines; or --by) side by side: mean and t90mean "
-        "times with 95%% confidence intervals, the share without backtracking and the false "
-        "negatives with exact 95%% intervals, and the mean time as a multiple of the baseline's "
-        "with its 95%% interval (paired when both ran the same compositions).",
-        [_baseline, _csv("the comparison (every column)")],
-    ),
-    "instances": (
-        "print the outcomes of instance runs by diags and by file",
-        "Instance runs (composition and CSPLib .param files): per diags, the cases solved, proved "
-        "infeasible and given up with the times of each verdict; per file, its outcome and time "
-        "(one column per group when there are several).",
-        [_csv("the per-file table (every column)")],
-    ),
-    "report": (
-        "write report.md with tables, fits and figures",
-        "Writes OUT_DIR/report.md with Table 1, the fits, the comparison with the paper and "
-        "the figures (OUT_DIR/figures/), and the tables as CSV. Several runs (or --by groups) "
-        "give a comparison report: per n the groups side by side, time ratios and shares with "
-        "intervals, figures with one line per group. Instance runs get their outcomes by diags "
-        "and by file. Runs of schema 2.2 on get a timeline: when each rank ran its cases, by host, "
-        "and how busy each rank and host was.",
-        [_baseline, _figure_options, _range, _histograms_and_randset],
-    ),
-}
-
-
 def build_parser() -> argparse.ArgumentParser:
     parser = _Parser(
         prog=PROG,
@@ -250,7 +203,7 @@ def build_parser() -> argparse.ArgumentParser:
     sub = parser.add_subparsers(
         dest="command", required=True, metavar="{" + ",".join(SUBCOMMANDS) + "}", parser_class=_Parser
     )
-    for name, (short, description, options) in SUBCOMMANDS.items():
+    for name, (short, description, options, _) in SUBCOMMANDS.items():
         p = sub.add_parser(name, help=short, description=description)
         for add in [_common, *options]:
             add(p)
@@ -267,9 +220,9 @@ def _load(args):
 
 def _generated(cases, what: str | None = None):
     """The generated cases (not instance runs); with `what`, an error when there are none."""
-    from analysis.load import instance_cases
+    from analysis.load import generated_cases
 
-    generated = cases[~instance_cases(cases).to_numpy()]
+    generated = generated_cases(cases)
     if what and generated.empty:
         raise AnalysisError(f"{what}: these results hold instance runs only (see {COMMAND} instances)")
     return generated
@@ -285,9 +238,6 @@ def _instance_tables(cases, by, time: str) -> list[str]:
         f"Instance runs: outcomes by diags (times in seconds; per file: `{COMMAND} instances`)\n\n"
         + instances.by_diags_markdown(per_diags)
     ]
-
-
-# Each command returns (the frame --csv writes, the lines it prints).
 
 
 def _table(args):
@@ -315,22 +265,20 @@ def _fit(args):
     cases, by = _load(args)
     generated = _generated(cases, "fit")
     parts = list(groups.split(generated, by)) if groups.count(generated, by) > 1 else [({}, generated)]
-    results = []
-    for labels, part in parts:
-        where = " / ".join(labels.values())
-        try:
-            fits = fit.fits(table.table1(part, args.time), part, args.n_min, args.n_max, args.time)
-        except AnalysisError as e:
-            raise AnalysisError(f"{where}: {e}" if where else str(e)) from None
-        results.append((labels, where, fits))
+    results = fit.per_group(parts, args.n_min, args.n_max, args.time)
+    for labels, fits in results:
+        if isinstance(fits, str):
+            where = " / ".join(labels.values())
+            raise AnalysisError(f"{where}: {fits}" if where else fits)
     import pandas as pd
 
-    frame = pd.concat([groups.labelled(fit.fits_csv(fits), labels) for labels, _, fits in results], ignore_index=True)
+    frame = pd.concat([groups.labelled(fit.fits_csv(fits), labels) for labels, fits in results], ignore_index=True)
     lines = []
-    for i, (labels, where, fits) in enumerate(results):
+    for i, (labels, fits) in enumerate(results):
+        where = " / ".join(labels.values())
         if where:
             lines.append(("\n" if i else "") + f"## {where}\n")
-        lines.append(fit.fits_table(fits).to_markdown(index=False, disable_numparse=True))
+        lines.append(output.markdown(fit.fits_table(fits)))
         few = [f for f in fits if f.warning]
         if few:  # once per group: the fits per case share their n, those per queen nearly
             more = f"; so do {len(few) - 1} more fits above" if len(few) > 1 else ""
@@ -370,11 +318,11 @@ def _instances(args):
             "",
             f"Contradictions: {len(conflicts)} instances solved by one group and proved infeasible by another:",
         ]
-        lines.append(conflicts.astype(str).to_markdown(index=False, disable_numparse=True))
+        lines.append(output.markdown(conflicts.astype(str)))
     return per_file, lines
 
 
-def _report(args, argv: list[str]):
+def _report(args):
     from analysis import randset
     from analysis.report import ReportOptions, write_report
 
@@ -385,23 +333,75 @@ def _report(args, argv: list[str]):
         raise AnalysisError("report: -o OUT_DIR is required with several paths")
     first = Path(args.paths[0])
     out = args.out or (first if first.is_dir() else first.parent) / "report"
+    copied = ("n_min", "n_max", "hist_n", "hist_k", "time", "nqc", "randset_n", "randset_trials", "baseline", "dpi")
     options = ReportOptions(
+        **{name: getattr(args, name) for name in (*copied, "allow_mixed")},
         randset_csvs=randset.parse_specs(args.randset),
-        command=f"{COMMAND} " + " ".join(map(shlex.quote, argv)),
+        command=f"{COMMAND} " + " ".join(map(shlex.quote, args.argv)),
         formats=tuple(args.format),
         by=tuple(args.by or groups.DEFAULT),
     )
-    for name in ("n_min", "n_max", "hist_n", "hist_k", "time", "nqc", "randset_n", "randset_trials", "baseline", "dpi"):
-        setattr(options, name, getattr(args, name))
-    options.allow_mixed = args.allow_mixed
     return None, [f"report: {write_report(args.paths, out, options)}"]
 
 
+#: The subcommands: help, description, their options after the common ones (PATH, --time, --by,
+#: --allow-mixed) and the function that returns (the frame --csv writes, the lines it prints).
+SUBCOMMANDS = {
+    "table": (
+        "print Table 1 (Markdown) per n",
+        "Table 1 per n, as Markdown on stdout; --csv writes every column (shares as fractions, times in seconds).",
+        [_csv("the table")],
+        _table,
+    ),
+    "false-negatives": (
+        "print the false negative shares beside the paper's bounds",
+        "Per n and pooled per claim of the paper: false negatives, their share with "
+        "its exact (Clopper-Pearson) 95%% interval, the paper's claim (< 1e-4 for n < 100, < 1e-5 "
+        "for 100 <= n < 800, none seen for n >= 800) and whether the interval lies below it.",
+        [_csv("the table")],
+        _false_negatives,
+    ),
+    "fit": (
+        "print the regression fits beside the paper's",
+        "Least squares of log10(1000 t) on log10(n) (mean and t90mean per case, and per placed "
+        "queen), with 95%% confidence intervals and residuals, beside the paper's a, b, R.",
+        [_range, _csv("the fits (one row each)")],
+        _fit,
+    ),
+    "compare": (
+        "print the runs side by side per n, with time ratios",
+        "Per n, the groups (runs: configs and engines; or --by) side by side: mean and t90mean "
+        "times with 95%% confidence intervals, the share without backtracking and the false "
+        "negatives with exact 95%% intervals, and the mean time as a multiple of the baseline's "
+        "with its 95%% interval (paired when both ran the same compositions).",
+        [_baseline, _csv("the comparison (every column)")],
+        _compare,
+    ),
+    "instances": (
+        "print the outcomes of instance runs by diags and by file",
+        "Instance runs (composition and CSPLib .param files): per diags, the cases solved, proved "
+        "infeasible and given up with the times of each verdict; per file, its outcome and time "
+        "(one column per group when there are several).",
+        [_csv("the per-file table (every column)")],
+        _instances,
+    ),
+    "report": (
+        "write report.md with tables, fits and figures",
+        "Writes OUT_DIR/report.md with Table 1, the fits, the comparison with the paper and "
+        "the figures (OUT_DIR/figures/), and the tables as CSV. Several runs (or --by groups) "
+        "give a comparison report: per n the groups side by side, time ratios and shares with "
+        "intervals, figures with one line per group. Instance runs get their outcomes by diags "
+        "and by file. Runs of schema 2.2 on get a timeline: when each rank ran its cases, by host, "
+        "and how busy each rank and host was.",
+        [_baseline, _figure_options, _range, _histograms_and_randset],
+        _report,
+    ),
+}
+
+
 def main(argv: list[str] | None = None) -> int:
-    """Runs the command line; returns the exit code (0 success, 1 error). Warnings are printed
-    when the command succeeds. Every write to standard output is checked (output.CheckedStdout,
-    --help and --version too) and flushed before the exit code is settled: a failure is the
-    error "<stdout>: cannot write (REASON)", a broken pipe ends the command quietly; exit 1."""
+    """Runs the command line; returns the exit code (0 success, 1 error; see the module). Standard
+    output is checked (output.CheckedStdout) and flushed before the exit code is settled."""
     stdout = sys.stdout
     sys.stdout = output.CheckedStdout(stdout)
     try:
@@ -422,7 +422,8 @@ def _checked_main(argv: list[str] | None) -> int:
             return e.code if isinstance(e.code, int) else int(e.code is not None)
         with warnings.catch_warnings(record=True) as caught:
             warnings.simplefilter("always", AnalysisWarning)
-            code = _run(args, argv)
+            args.argv = argv
+            code = _run(args)
         sys.stdout.flush()
     except AnalysisError as e:  # standard output failed outside a command (--help, the last flush)
         _say(f"{PROG}: error: {e}")
@@ -439,22 +440,11 @@ def _checked_main(argv: list[str] | None) -> int:
 
 def _say(line: str) -> None:
     """Prints `line` on stderr; a standard error that cannot be written is left at that."""
-    try:
+    with contextlib.suppress(OSError, ValueError):
         print(line, file=sys.stderr, flush=True)
-    except (OSError, ValueError):
-        pass
 
 
-_COMMANDS = {
-    "table": _table,
-    "false-negatives": _false_negatives,
-    "fit": _fit,
-    "compare": _compare,
-    "instances": _instances,
-}
-
-
-def _run(args, argv: list[str]) -> int:
+def _run(args) -> int:
     try:
         for path in args.paths:  # HDF5 files and results directories are read by name
             output.refuse_std_stream(
@@ -462,7 +452,7 @@ def _run(args, argv: list[str]) -> int:
             )
         if args.allow_mixed and args.by:
             raise AnalysisError("--allow-mixed pools every case into one table: give it without --by")
-        frame, lines = _report(args, argv) if args.command == "report" else _COMMANDS[args.command](args)
+        frame, lines = SUBCOMMANDS[args.command][3](args)
         csv = getattr(args, "csv", None)
         if csv:  # written before anything is printed: an error prints one line only
             output.write_csv(frame, csv)

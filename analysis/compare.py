@@ -15,7 +15,7 @@ import numpy as np
 import pandas as pd
 from scipy import stats
 
-from analysis import groups
+from analysis import groups, output
 from analysis import table as table_mod
 from analysis.errors import AnalysisError
 from analysis.load import COMPOSITION_KEYS
@@ -199,9 +199,7 @@ def to_markdown(comp: pd.DataFrame) -> str:
             "verdict": comp["verdict"],
         }
     )
-    return shown.to_markdown(
-        index=False, disable_numparse=True, colalign=["right"] + ["left"] * len(keys) + ["right"] * 8 + ["left"]
-    )
+    return output.markdown(shown, ["right"] + ["left"] * len(keys) + ["right"] * 8 + ["left"])
 
 
 def summary(comp: pd.DataFrame) -> list[str]:

@@ -32,16 +32,6 @@ SIZE_PX = (round(FIGSIZE_IN[0] * DPI), round(FIGSIZE_IN[1] * DPI))
 TALL_PX = (round(TALL_IN[0] * DPI), round(TALL_IN[1] * DPI))
 #: The formats a figure can be written in (its path's suffix).
 FORMATS = output.FIGURE_FORMATS
-#: Resolutions accepted for PNG (dots per inch).
-DPI_RANGE = (50, 1200)
-#: Backtrack groups of Table 1 and Figure 11: label and test on the backtrack count.
-BACKTRACK_GROUPS = [
-    ("0", lambda b: b == 0),
-    ("1", lambda b: b == 1),
-    ("2", lambda b: b == 2),
-    ("3", lambda b: b == 3),
-    ("> 3", lambda b: b > 3),
-]
 #: Styles of the paper's reference lines, one per kind of statement, so that no two look alike
 #: (our data is drawn with markers and solid lines in the C0.. colours).
 PAPER_FIT_STYLE = {"color": "C3", "linestyle": ":", "linewidth": 1.5}
@@ -262,7 +252,7 @@ def _histogram(cases: pd.DataFrame, n: int, path, time: str, dpi: float, title: 
     note += dropped
     if by_backtracks:
         bt = at_n["backtracks"].to_numpy(dtype=np.int64)
-        groups = [(label, t[test(bt)]) for label, test in BACKTRACK_GROUPS]
+        groups = [(str(b), t[bt == b]) for b in range(4)] + [("> 3", t[bt > 3])]  # as Table 1
         ax.hist(
             [g for _, g in groups],
             bins=edges,
@@ -349,7 +339,7 @@ def false_negative_share(table: pd.DataFrame, path, dpi: float = DPI) -> Path:
 
 def _bounds(ax, n) -> None:
     """The paper's false negative bounds, each in its own style, where our n meet their ranges."""
-    for (lo_n, hi_n, bound), style in zip(paper.FALSE_NEGATIVE_BOUNDS, PAPER_STYLES):
+    for (lo_n, hi_n, bound), style in zip(paper.FALSE_NEGATIVE_CLAIMS[:-1], PAPER_STYLES):
         span = _within(lo_n, hi_n - 1, n)
         if span:
             ax.hlines(bound, *span, **style, label=f"paper: < {bound:g} for n = {lo_n}..{hi_n - 1}")

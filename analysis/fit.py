@@ -169,6 +169,19 @@ def fits(
     return out
 
 
+def per_group(parts, n_min: int | None, n_max: int | None, time: str) -> list[tuple[dict, list[Fit] | str]]:
+    """(labels, its fits, or why it has none) for each (labels, generated cases) of `parts`."""
+    from analysis.table import table1
+
+    out = []
+    for labels, part in parts:
+        try:
+            out.append((labels, fits(table1(part, time), part, n_min, n_max, time)))
+        except AnalysisError as e:
+            out.append((labels, str(e)))
+    return out
+
+
 def _num(x: float, digits: int = 6) -> str:
     return "n/a" if not math.isfinite(x) else f"{x:.{digits}f}"
 

@@ -189,14 +189,11 @@ def group_frame(cases: pd.DataFrame, by=DEFAULT) -> pd.DataFrame:
         else:
             series = pd.Series(values, index=cases.index)
             distinct = series.dropna().unique()
-            if pd.api.types.is_float_dtype(series) or (
-                pd.api.types.is_numeric_dtype(series) and len(distinct) > MAX_VALUES
-            ):
-                if len(distinct) > MAX_VALUES:
-                    raise AnalysisError(
-                        f"--by {b.column}: {len(distinct)} distinct values; give bins, e.g. "
-                        f"--by {b.column}:4 (quartiles) or --by {b.column}:EDGE,EDGE,... (edges)"
-                    )
+            if pd.api.types.is_numeric_dtype(series) and len(distinct) > MAX_VALUES:
+                raise AnalysisError(
+                    f"--by {b.column}: {len(distinct)} distinct values; give bins, e.g. "
+                    f"--by {b.column}:4 (quartiles) or --by {b.column}:EDGE,EDGE,... (edges)"
+                )
             order = sorted(distinct, key=lambda v: (isinstance(v, str), v)) if len(distinct) else []
             out[b.column] = pd.Categorical(
                 series.astype(object).where(series.notna(), "(none)"),

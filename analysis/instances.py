@@ -180,14 +180,7 @@ def by_file_markdown(table: pd.DataFrame, limit: int | None = MAX_LISTED_FILES) 
                 **{g: part[g] for g in wide.columns[4:]},
             }
         )
-        return (
-            shown.to_markdown(
-                index=False,
-                disable_numparse=True,
-                colalign=["left"] + ["right"] * 3 + ["left"] * (len(shown.columns) - 4),
-            ),
-            common,
-        )
+        return output.markdown(shown, ["left"] + ["right"] * 3 + ["left"] * (len(shown.columns) - 4)), common
     part = table if limit is None else table.head(limit)
     shown = pd.DataFrame(
         {
@@ -201,7 +194,7 @@ def by_file_markdown(table: pd.DataFrame, limit: int | None = MAX_LISTED_FILES) 
             "nodes": part["nodes"].map(lambda v: "" if not np.isfinite(v) else f"{v:.0f}"),
         }
     )
-    return shown.to_markdown(index=False, disable_numparse=True, colalign=["left"] + ["right"] * 7), common
+    return output.markdown(shown, ["left"] + ["right"] * 7), common
 
 
 def file_rows(table: pd.DataFrame) -> int:

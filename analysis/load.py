@@ -231,6 +231,11 @@ def instance_cases(cases: pd.DataFrame) -> pd.Series:
     return cases[INSTANCE].fillna("").astype(str).str.len() > 0
 
 
+def generated_cases(cases: pd.DataFrame) -> pd.DataFrame:
+    """The generated cases of `cases` (not instance runs)."""
+    return cases[~instance_cases(cases).to_numpy()]
+
+
 def param_cases(cases: pd.DataFrame) -> pd.Series:
     """True for the rows of CSPLib prob079 .param files (their ``composition_id`` is the diags used)."""
     if INSTANCE not in cases.columns:

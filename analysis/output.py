@@ -17,7 +17,7 @@ import shutil
 import stat
 import sys
 import tempfile
-from contextlib import contextmanager
+from contextlib import contextmanager, suppress
 from pathlib import Path
 from typing import Callable, Iterator
 
@@ -219,12 +219,10 @@ class CheckedStdout:
         except OSError as e:
             self._failed.append(e)
             if self._fd is not None:
-                try:
+                with suppress(OSError):
                     null = os.open(os.devnull, os.O_WRONLY)
                     os.dup2(null, self._fd)
                     os.close(null)
-                except OSError:
-                    pass
             raise stdout_error(e) from None
 
     def write(self, data):
@@ -287,8 +285,6 @@ def remove(paths) -> None:
     """Removes the regular files among `paths` (outputs of a run that failed); a symbolic link,
     a device or a FIFO (written through or in place) is left alone."""
     for p in paths:
-        try:
+        with suppress(OSError):  # gone already, or already failing: the first error is the one to report
             if not Path(p).is_symlink() and stat.S_ISREG(os.stat(p).st_mode):
                 Path(p).unlink()
-        except OSError:
-            pass  # gone already, or already failing: the first error is the one to report

@@ -39,10 +39,9 @@ BACKTRACK_SHARES = {
 #: Share of cases without backtracking: above 35% for n in 7..10^5, above 50% for 320..22500.
 NO_BACKTRACK_FLOORS = [(7, 100_000, 0.35), (320, 22_500, 0.50)]
 
-#: Upper bounds the paper gives for the false negative share: (n_min, n_max exclusive, bound).
-FALSE_NEGATIVE_BOUNDS = [(1, 100, 1e-4), (100, 800, 1e-5)]
-#: From this n on the paper saw no false negative at all.
-FALSE_NEGATIVE_NONE_FROM = 800
+#: The paper's claims on the false negative share: (n_min, n_max exclusive, upper bound), and
+#: (n_min, None, None): from n_min on it saw no false negative at all.
+FALSE_NEGATIVE_CLAIMS = [(1, 100, 1e-4), (100, 800, 1e-5), (800, None, None)]
 
 #: Mean share of the n queens that the first randSet & randSet pass places on an empty board.
 RANDSET_FIRST_PASS = {10: 0.605701, 100: 0.6005, 1_000_000: 0.599777, 10_000_000: 0.5997}

@@ -312,8 +312,7 @@ def run(nqc: str | Path, n: int, trials: int, out_dir: str | Path, seed: int = 1
         except OSError as e:
             raise AnalysisError(f"{nqc}: cannot run ({e.strerror})") from None
         if done.returncode != 0:
-            hint = " (this nqc predates --trials-csv: rebuild it)" if "--trials-csv" in done.stderr else ""
-            message = f"{' '.join(command(hist_csv, trials_csv))}: exit {done.returncode}: {done.stderr.strip()}{hint}"
+            message = f"{' '.join(command(hist_csv, trials_csv))}: exit {done.returncode}: {done.stderr.strip()}"
             for tmp, final in ((tmp_hist, hist_csv), (tmp_trials, trials_csv)):  # the names the user knows
                 message = message.replace(str(tmp), str(final))
             raise AnalysisError(message)

@@ -6,6 +6,7 @@ one group gives the report of one run, several a comparison report (analysis.com
 
 from __future__ import annotations
 
+import contextlib
 import json
 import math
 import os
@@ -20,7 +21,7 @@ from analysis import compare, figures, fit, groups, instances, output, paper, ti
 from analysis import randset as randset_mod
 from analysis import table as table_mod
 from analysis.errors import AnalysisError
-from analysis.load import CONFIG_HASH, EXPERIMENT, AnalysisWarning, instance_cases, load_cases
+from analysis.load import CONFIG_HASH, EXPERIMENT, AnalysisWarning, generated_cases, load_cases
 from analysis.output import markdown as _md
 
 #: At most this many false negative / gave_up cases are listed in the report.
@@ -139,21 +140,16 @@ def paper_comparison(
     for n, shares in paper.BACKTRACK_SHARES.items():
         if n in by_n.index:
             cases = int(by_n.loc[n, "cases"])
-            for key, label in [("bt0", "0"), ("bt1", "1"), ("bt2", "2"), ("bt3", "3"), ("bt_more", "> 3")]:
-                if key in shares:
-                    share = float(by_n.loc[n, key])
-                    lo, hi = (float(v) for v in table_mod.clopper_pearson(round(share * cases), cases))
-                    inside = (
-                        "the paper's value is inside our interval"
-                        if lo <= shares[key] <= hi
-                        else "the paper's value is outside our interval"
-                    )
-                    add(
-                        f"cases with {label} backtracks at n = {n}",
-                        _share_ci(share, lo, hi),
-                        f"{100 * shares[key]:.2f}%",
-                        "; ".join(filter(None, [f"{cases} cases here", inside, other])),
-                    )
+            for key, theirs in shares.items():
+                share = float(by_n.loc[n, key])
+                lo, hi = (float(v) for v in table_mod.clopper_pearson(round(share * cases), cases))
+                inside = f"the paper's value is {'inside' if lo <= theirs <= hi else 'outside'} our interval"
+                add(
+                    f"cases with {'> 3' if key == 'bt_more' else key[2:]} backtracks at n = {n}",
+                    _share_ci(share, lo, hi),
+                    f"{100 * theirs:.2f}%",
+                    "; ".join(filter(None, [f"{cases} cases here", inside, other])),
+                )
     for lo_n, hi_n, floor in paper.NO_BACKTRACK_FLOORS:
         part = table[(table["n"] >= lo_n) & (table["n"] <= hi_n)]
         if not part.empty:
@@ -174,17 +170,15 @@ def paper_comparison(
                 f"> {100 * floor:.0f}%",
                 "; ".join(filter(None, [verdict, other])),
             )
-    for lo, hi, bound in [*paper.FALSE_NEGATIVE_BOUNDS, (paper.FALSE_NEGATIVE_NONE_FROM, None, None)]:
+    for lo, hi, bound in paper.FALSE_NEGATIVE_CLAIMS:
         part = table[(table["n"] >= lo) & ((table["n"] < hi) if hi is not None else True)]
         if not part.empty:
-            fn, cases = int(part["false_negatives"].sum()), int(part["cases"].sum())
-            low, high = (float(v) for v in table_mod.clopper_pearson(fn, cases))
-            verdict = table_mod.false_negative_table(part).iloc[-1]["verdict"]
+            r = table_mod.fn_row("", int(part["cases"].sum()), int(part["false_negatives"].sum()), bound)
             add(
                 f"false negative share, n = {lo}..{hi - 1}" if hi is not None else f"false negatives, n >= {lo}",
-                f"{fn} of {cases} (95% interval {low:.2g}..{high:.2g}): {verdict}",
+                f"{r['false_negatives']} of {r['cases']} (95% interval {r['lo']:.2g}..{r['hi']:.2g}): {r['verdict']}",
                 f"< {bound:g}" if bound is not None else "none seen",
-                "; ".join(filter(None, [table_mod.power_note(cases, fn, low, high, bound), other])),
+                "; ".join(filter(None, [r["note"], other])),
             )
     for run in runs:
         if run.first_pass_share is not None and run.n in paper.RANDSET_FIRST_PASS:
@@ -450,50 +444,16 @@ def _instance_lines(out: _Out, cases: pd.DataFrame, by) -> list[str]:
 
 
 #: Figures a report may draw (stems; each in every format of --format).
-FIGURE_STEMS = [
-    "time_vs_n",
-    "fig09_no_backtrack_share",
-    "false_negative_share",
-    "randset",
-    "compare_time",
-    "compare_shares",
-    "timeline",
-]
+_FIGURES = "time_vs_n fig09_no_backtrack_share false_negative_share randset compare_time compare_shares timeline"
+_FIGURES += " fig10_time_histogram_n* fig11_time_by_backtracks_n*"
 #: Files a previous report in the same directory may have left that this one might not rewrite
 #: (all are removed first, so a report that fails leaves no stale report.md behind), and
 #: temporary files of an interrupted write (analysis.output).
 _OUTPUTS = [
-    "report.md",
-    "table1.csv",
-    "table1.md",
-    "fits.csv",
-    "residuals.csv",
-    "compare.csv",
-    "instances.csv",
-    "instances_by_diags.csv",
-    "timeline.csv",
-    "timeline_by_host.csv",
-    ".*.part",
-    "figures/.*.part",
-    *(f"figures/{stem}.{fmt}" for stem in FIGURE_STEMS for fmt in figures.FORMATS),
-    *(f"figures/{s}_n*.{fmt}" for s in ("fig10_time_histogram", "fig11_time_by_backtracks") for fmt in figures.FORMATS),
+    *"report.md table1.csv table1.md fits.csv residuals.csv compare.csv instances.csv".split(),
+    *"instances_by_diags.csv timeline.csv timeline_by_host.csv .*.part figures/.*.part".split(),
+    *(f"figures/{stem}.{fmt}" for stem in _FIGURES.split() for fmt in figures.FORMATS),
 ]
-
-
-def check_figure_options(formats, dpi) -> tuple[tuple[str, ...], float]:
-    """The figure formats (known, each once, at least one) and the PNG resolution, checked."""
-    formats = tuple(formats)
-    if not formats:
-        raise AnalysisError("--format: give at least one of " + ", ".join(figures.FORMATS))
-    for fmt in formats:
-        if fmt not in figures.FORMATS:
-            raise AnalysisError(f"--format {fmt}: expected one of {', '.join(figures.FORMATS)}")
-    if len(set(formats)) != len(formats):
-        raise AnalysisError(f"--format: {formats} names a format twice")
-    lo, hi = figures.DPI_RANGE
-    if not (isinstance(dpi, (int, float)) and math.isfinite(dpi) and lo <= dpi <= hi):
-        raise AnalysisError(f"--dpi {dpi}: expected {lo}..{hi} dots per inch")
-    return formats, float(dpi)
 
 
 def write_report(paths, out_dir, options: ReportOptions | None = None) -> Path:
@@ -506,17 +466,13 @@ def write_report(paths, out_dir, options: ReportOptions | None = None) -> Path:
     out_dir = Path(out_dir)
     if out_dir.exists() and not out_dir.is_dir():
         raise AnalysisError(f"{out_dir}: is not a directory")
-    check_figure_options(options.formats, options.dpi)
+    if len(set(options.formats)) != len(options.formats):  # argparse checks each format and --dpi
+        raise AnalysisError(f"--format: {tuple(options.formats)} names a format twice")
     specs = randset_mod.check_specs(options.randset_csvs)
-    if not specs and options.nqc is not None:
-        seen: set[int] = set()
-        for n in options.randset_n:
-            if randset_mod.check_n(n, "--randset-n") in seen:
-                raise AnalysisError(f"n = {n} given twice in --randset-n")
-            seen.add(n)
+    twice = [n for i, n in enumerate(options.randset_n) if n in options.randset_n[:i]]
+    if not specs and options.nqc is not None and twice:  # argparse checks each n
+        raise AnalysisError(f"n = {twice[0]} given twice in --randset-n")
     cases = load_cases(paths, mixed="pool" if options.allow_mixed else "group")
-    if options.time not in cases.columns:
-        raise AnalysisError(f"no time column '{options.time}' in the result files (--time {options.time})")
     by = () if options.allow_mixed else tuple(options.by)
     several = groups.count(cases, by) > 1
     plan = _comparison_plan(cases, by, options) if several else _single_plan(cases, options, specs)
@@ -537,10 +493,8 @@ def write_report(paths, out_dir, options: ReportOptions | None = None) -> Path:
     except BaseException:
         output.remove(reversed(out.written))
         for d in [out_dir / "figures", out_dir] if created else [out_dir / "figures"]:
-            try:
+            with contextlib.suppress(OSError):
                 d.rmdir()  # only when empty
-            except OSError:
-                pass
         raise
 
 
@@ -592,13 +546,9 @@ def _warn_few_points(fits: list, where: str = "") -> None:
             warnings.warn(f"{where}{f.warning}", AnalysisWarning, stacklevel=4)
 
 
-def _generated(cases: pd.DataFrame) -> pd.DataFrame:
-    return cases[~instance_cases(cases).to_numpy()]
-
-
 def _single_plan(cases: pd.DataFrame, options: ReportOptions, randset_csvs) -> SimpleNamespace:
     """What the report of one group holds, computed (and its input checked) before anything is written."""
-    generated = _generated(cases)
+    generated = generated_cases(cases)
     table, hist_n, fits, fit_error = None, None, [], None
     if generated.empty and (options.hist_n is not None or options.hist_k is not None):
         raise AnalysisError("--hist-n/--hist-k: these results hold instance runs only (no generated cases to draw)")
@@ -636,19 +586,16 @@ def _comparison_plan(cases: pd.DataFrame, by, options: ReportOptions) -> SimpleN
             AnalysisWarning,
             stacklevel=3,
         )
-    generated = _generated(cases)
+    generated = generated_cases(cases)
     comp, table, fit_rows = None, None, []
     if not generated.empty:
         if groups.count(generated, by) > 1:
             comp = compare.comparison(generated, by, options.time, options.baseline)
         table = table_mod.table_by(generated, by, options.time)
-        for labels, part in groups.split(generated, by, warn=False):
-            try:
-                got = fit.fits(table_mod.table1(part, options.time), part, options.n_min, options.n_max, options.time)
+        fit_rows = fit.per_group(groups.split(generated, by, warn=False), options.n_min, options.n_max, options.time)
+        for labels, got in fit_rows:
+            if not isinstance(got, str):
                 _warn_few_points(got, f"{compare.SEPARATOR.join(labels.values())}: ")
-                fit_rows.append((labels, got))
-            except AnalysisError as e:
-                fit_rows.append((labels, str(e)))
     return SimpleNamespace(cases=cases, by=by, comp=comp, table=table, fits=fit_rows)
 
 

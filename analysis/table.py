@@ -14,8 +14,7 @@ import numpy as np
 import pandas as pd
 from scipy import stats
 
-from analysis import groups, load, paper
-from analysis.errors import AnalysisError
+from analysis import groups, load, output, paper
 
 #: Columns of :func:`table1`, in order.
 COLUMNS = [
@@ -126,9 +125,7 @@ def summary(cases: pd.DataFrame, time: str = "wall_s") -> pd.DataFrame:
 
 def table1(cases: pd.DataFrame, time: str = "wall_s") -> pd.DataFrame:
     """:func:`summary` of `cases` with the 95% intervals, one row per n ascending; `time` names
-    the per-case time column in seconds (an AnalysisError when the cases lack it)."""
-    if time not in cases.columns:
-        raise AnalysisError(f"no time column '{time}' in the result files (--time {time})")
+    the per-case time column in seconds."""
     if cases.empty:
         return pd.DataFrame(columns=COLUMNS)
     out = summary(cases, time)
@@ -181,7 +178,8 @@ def power_note(cases: int, fn: int, lo: float, hi: float, bound: float | None) -
     return f"the sample cannot tell: the 95% interval {lo:.2g}..{hi:.2g} contains {bound:g}"
 
 
-def _fn_row(label, cases: int, fn: int, bound: float | None) -> dict:
+def fn_row(label, cases: int, fn: int, bound: float | None) -> dict:
+    """A row of :func:`false_negative_table`: `fn` false negatives in `cases` against `bound`."""
     lo, hi = (float(v) for v in clopper_pearson(fn, cases))
     if bound is None:  # the paper saw none
         claim, verdict = "none seen", ("none seen" if fn == 0 else "some seen")
@@ -216,16 +214,14 @@ def false_negative_table(table: pd.DataFrame) -> pd.DataFrame:
             for label, part in table.groupby(keys if len(keys) > 1 else keys[0], sort=False)
         ]
         return pd.concat(frames, ignore_index=True)
-    ranges = [(lo, hi, bound) for lo, hi, bound in paper.FALSE_NEGATIVE_BOUNDS]
-    ranges.append((paper.FALSE_NEGATIVE_NONE_FROM, None, None))
     rows, pooled = [], []
-    for lo_n, hi_n, bound in ranges:
+    for lo_n, hi_n, bound in paper.FALSE_NEGATIVE_CLAIMS:
         part = table[(table["n"] >= lo_n) & ((table["n"] < hi_n) if hi_n is not None else True)]
         for _, r in part.iterrows():
-            rows.append(_fn_row(int(r["n"]), int(r["cases"]), int(r["false_negatives"]), bound))
+            rows.append(fn_row(int(r["n"]), int(r["cases"]), int(r["false_negatives"]), bound))
         if len(part) > 1:
             label = f"{int(part['n'].min())}..{int(part['n'].max())}"
-            pooled.append(_fn_row(label, int(part["cases"].sum()), int(part["false_negatives"].sum()), bound))
+            pooled.append(fn_row(label, int(part["cases"].sum()), int(part["false_negatives"].sum()), bound))
     out = pd.DataFrame(rows + pooled, columns=FN_COLUMNS)
     out["cases_needed"] = out["cases_needed"].astype("Int64")
     return out
@@ -257,9 +253,7 @@ def false_negative_markdown(fn: pd.DataFrame) -> str:
             "verdict": [verdict(r) for _, r in fn.iterrows()],
         }
     )
-    return shown.to_markdown(
-        index=False, colalign=["left"] * len(keys) + ["right"] * 5 + ["left"] * 2, disable_numparse=True
-    )
+    return output.markdown(shown, ["left"] * len(keys) + ["right"] * 5 + ["left"] * 2)
 
 
 def _seconds(x: float) -> str:
@@ -296,6 +290,4 @@ def to_markdown(table: pd.DataFrame) -> str:
             },
         }
     )
-    return shown.to_markdown(
-        index=False, colalign=["left"] * len(keys) + ["right"] * (len(shown.columns) - len(keys)), disable_numparse=True
-    )
+    return output.markdown(shown, ["left"] * len(keys) + ["right"] * (len(shown.columns) - len(keys)))

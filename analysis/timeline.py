@@ -98,7 +98,10 @@ class Timeline:
 
     lanes: pd.DataFrame  #: per rank that ran a case: config_hash, experiment, launch, rank, cases, shards, busy_s, ...
     spans: pd.DataFrame  #: per launch, in order: config_hash, launch, experiment, span_s (the latest end of its cases)
-    bars: pd.DataFrame  #: the bars to draw (:func:`bars`)
+    #: the bars to draw: consecutive cases of one shard on one rank form one bar unless the rank was
+    #: idle between two for more than `fraction` of the launch's span; ``shade`` alternates 0, 1
+    #: from shard to shard on a rank
+    bars: pd.DataFrame
     ranks: pd.DataFrame | None = None  #: every rank with its host (RANK_COLUMNS, world_size, start_utc)
     where: str = ""  #: " in FILES", for messages
 
@@ -107,7 +110,10 @@ class Timeline:
         return self.spans.empty
 
     def busy_shares(self, per: str = "rank") -> pd.DataFrame:
-        """As :func:`busy_shares`."""
+        """How busy each rank (`per` "rank", RANK_COLUMNS) or host ("host", HOST_COLUMNS) of each
+        launch was: busy_s, the sum of its cases' ``wall_s``; span_s, the launch's latest case end;
+        busy_share = busy_s / span_s (a host's: / (rank_count x span_s)). Ranks the files name that
+        ran no case have 0 cases; ranks grouped by host ("?" last: no file names it)."""
         if self.empty:
             return pd.DataFrame(columns=RANK_COLUMNS if per == "rank" else HOST_COLUMNS)
         if per == "rank":
@@ -143,8 +149,47 @@ class Timeline:
         return order[_KEY].reset_index(drop=True)
 
     def draw(self, path, dpi: float = figures.DPI, max_panels: int = MAX_PANELS) -> Path:
-        """As :func:`draw`."""
-        return _draw(self, path, dpi, max_panels)
+        """The timeline figure: a panel per launch (the `max_panels` with the most engine time), a
+        row per rank, ranks grouped by host (each its colour), a bar per stretch of one shard's
+        cases (:attr:`bars`); written as the other figures. NoData when no case has a place."""
+        if self.empty:
+            raise figures.NoData("no case records when it started in a known launch: no timeline" + self.where)
+        ranks = self.ranks
+        launches = self.chosen_launches(max_panels).merge(_launch_table(ranks), on=_KEY)
+        total = len(self.spans)
+        several_runs = self.spans["config_hash"].nunique() > 1
+        rows = launches[_KEY].merge(ranks.groupby(_KEY, sort=False).size().rename("rows").reset_index(), on=_KEY)
+        heights = np.array([panel_height(r) + (0.18 if several_runs else 0) for r in rows["rows"]])
+        title_in, legend_in = (0.55 if total > len(launches) else 0.35), 0.55
+        heights *= min(1.0, (MAX_HEIGHT_IN - title_in - legend_in) / heights.sum())  # several tall panels: squeezed
+        size = (WIDTH_IN, max(MIN_HEIGHT_IN, title_in + sum(heights) + legend_in))
+        fig, axes = figures._figure(
+            size, dpi, len(launches), squeeze=False, gridspec_kw={"height_ratios": list(heights)}
+        )
+        axes = axes[:, 0]
+        ranks_of = dict(tuple(ranks.groupby(_KEY, sort=False)))
+        bars_of = dict(tuple(self.bars.groupby(_KEY, sort=False)))
+        for ax, launch, height in zip(axes, launches.itertuples(), heights):
+            key = (launch.config_hash, launch.launch)
+            _panel(ax, launch, ranks_of[key], bars_of[key], height, several_runs)
+        axes[-1].legend(
+            *_legend_handles(),
+            handler_map={tuple: HandlerTuple(ndivide=None, pad=0)},
+            loc="upper center",
+            bbox_to_anchor=(0.5, 0),
+            ncol=2,
+            fontsize=7,
+            frameon=False,
+            bbox_transform=blended_transform_factory(fig.transFigure, axes[-1].transAxes)
+            + ScaledTranslation(0, -0.42, fig.dpi_scale_trans),
+        )  # centred on the figure, below the x label
+        more = (
+            f"\n{len(launches)} of {total} launches drawn (those with the most engine time); the tables list every one"
+            if total > len(launches)
+            else ""
+        )
+        fig.suptitle("Timeline: each rank's engine calls over time, ranks grouped by host" + more, fontsize=10)
+        return figures._save(fig, path, dpi)
 
 
 def _share(busy, time) -> np.ndarray:
@@ -313,21 +358,6 @@ def of(cases: pd.DataFrame, fraction: float = MERGE_FRACTION) -> Timeline:
     return line
 
 
-def busy_shares(cases: pd.DataFrame, per: str = "rank") -> pd.DataFrame:
-    """How busy each rank (`per` "rank", RANK_COLUMNS) or host ("host", HOST_COLUMNS) of each
-    launch was: busy_s, the sum of its cases' ``wall_s``; span_s, the launch's latest case end;
-    busy_share = busy_s / span_s (a host's: / (rank_count x span_s)). Ranks the files name that
-    ran no case have 0 cases; ranks grouped by host ("?" last: no file names it)."""
-    return of(cases).busy_shares(per)
-
-
-def bars(cases: pd.DataFrame, fraction: float = MERGE_FRACTION) -> pd.DataFrame:
-    """The cases as bars: consecutive cases of one shard on one rank form one bar unless the rank
-    was idle between two for more than `fraction` of the launch's span; ``shade`` alternates
-    0, 1 from shard to shard on a rank."""
-    return _build(cases, fraction).bars
-
-
 def _launch_table(ranks: pd.DataFrame) -> pd.DataFrame:
     """Per launch (config_hash, launch): experiment, world size, start, ranks, cases, busy and span."""
     per = (
@@ -364,54 +394,6 @@ def _host_colours(hosts: list[str]) -> dict[str, str]:
 def panel_height(rows: int) -> float:
     """Inches of a panel of `rows` ranks (its title and x axis included): 1.7 to 6."""
     return float(np.clip(0.95 + 0.2 * rows, 1.7, 6.0))
-
-
-def draw(
-    cases: pd.DataFrame, path, dpi: float = figures.DPI, max_panels: int = MAX_PANELS, fraction: float = MERGE_FRACTION
-) -> Path:
-    """The timeline figure: a panel per launch (the `max_panels` with the most engine time), a
-    row per rank, ranks grouped by host (each its colour), a bar per stretch of one shard's
-    cases (:func:`bars`); written as the other figures. NoData when no case has a place."""
-    return of(cases, fraction).draw(path, dpi, max_panels)
-
-
-def _draw(line: Timeline, path, dpi: float, max_panels: int) -> Path:
-    if line.empty:
-        raise figures.NoData("no case records when it started in a known launch: no timeline" + line.where)
-    ranks = line.ranks
-    launches = line.chosen_launches(max_panels).merge(_launch_table(ranks), on=_KEY)
-    total = len(line.spans)
-    several_runs = line.spans["config_hash"].nunique() > 1
-    rows = launches[_KEY].merge(ranks.groupby(_KEY, sort=False).size().rename("rows").reset_index(), on=_KEY)
-    heights = np.array([panel_height(r) + (0.18 if several_runs else 0) for r in rows["rows"]])
-    title_in, legend_in = (0.55 if total > len(launches) else 0.35), 0.55
-    heights *= min(1.0, (MAX_HEIGHT_IN - title_in - legend_in) / heights.sum())  # several tall panels: squeezed
-    size = (WIDTH_IN, max(MIN_HEIGHT_IN, title_in + sum(heights) + legend_in))
-    fig, axes = figures._figure(size, dpi, len(launches), squeeze=False, gridspec_kw={"height_ratios": list(heights)})
-    axes = axes[:, 0]
-    ranks_of = dict(tuple(ranks.groupby(_KEY, sort=False)))
-    bars_of = dict(tuple(line.bars.groupby(_KEY, sort=False)))
-    for ax, launch, height in zip(axes, launches.itertuples(), heights):
-        key = (launch.config_hash, launch.launch)
-        _panel(ax, launch, ranks_of[key], bars_of[key], height, several_runs)
-    axes[-1].legend(
-        *_legend_handles(),
-        handler_map={tuple: HandlerTuple(ndivide=None, pad=0)},
-        loc="upper center",
-        bbox_to_anchor=(0.5, 0),
-        ncol=2,
-        fontsize=7,
-        frameon=False,
-        bbox_transform=blended_transform_factory(fig.transFigure, axes[-1].transAxes)
-        + ScaledTranslation(0, -0.42, fig.dpi_scale_trans),
-    )  # centred on the figure, below the x label
-    more = (
-        f"\n{len(launches)} of {total} launches drawn (those with the most engine time); the tables list every one"
-        if total > len(launches)
-        else ""
-    )
-    fig.suptitle("Timeline: each rank's engine calls over time, ranks grouped by host" + more, fontsize=10)
-    return figures._save(fig, path, dpi)
 
 
 def _legend_handles() -> tuple[list, list]:

@@ -159,7 +159,7 @@ def hand_made() -> pd.DataFrame:
 
 
 def test_busy_shares_per_rank():
-    got = timeline.busy_shares(hand_made(), "rank")
+    got = timeline.of(hand_made()).busy_shares("rank")
     assert list(got.columns) == timeline.RANK_COLUMNS
     assert got[["launch", "host", "rank", "cases", "shards"]].values.tolist() == [
         [1, "a", 0, 4, 2],
@@ -177,7 +177,7 @@ def test_busy_shares_per_rank():
 
 
 def test_busy_shares_per_host():
-    got = timeline.busy_shares(hand_made(), "host")
+    got = timeline.of(hand_made()).busy_shares("host")
     assert list(got.columns) == timeline.HOST_COLUMNS
     assert got[["launch", "host", "ranks", "rank_count", "cases"]].values.tolist() == [
         [1, "a", "0+2", 2, 4],
@@ -192,7 +192,7 @@ def test_busy_shares_per_host():
 
 
 def test_bars_merge_one_shards_cases_and_alternate_shades():
-    got = timeline.bars(hand_made())
+    got = timeline.of(hand_made()).bars
     assert got[["launch", "rank", "shard_id", "cases", "shade"]].values.tolist() == [
         [1, 0, 0, 1, 0],
         [1, 0, 0, 2, 0],
@@ -206,7 +206,7 @@ def test_bars_merge_one_shards_cases_and_alternate_shades():
     np.testing.assert_allclose(got["end_s"], [1, 3.501, 3.8, 4, 2, 2.5, 2.5], rtol=1e-12)
     np.testing.assert_allclose(got["busy_s"], [1, 1.5, 0.2, 3.5, 1, 0.5, 2.5], rtol=1e-12)
     # a tolerance below the 0.001 s gap keeps the two cases apart
-    assert len(timeline.bars(hand_made(), fraction=1e-4)) == 8
+    assert len(timeline.of(hand_made(), fraction=1e-4).bars) == 8
 
 
 def test_millions_of_cases_draw_as_a_few_bars(tmp_path):
@@ -259,7 +259,7 @@ def labels(ticks) -> list[str]:
 
 
 def test_figure_panels_rows_and_labels(tmp_path, drawn):
-    path = timeline.draw(hand_made(), tmp_path / "timeline.png")
+    path = timeline.of(hand_made()).draw(tmp_path / "timeline.png")
     fig = drawn["timeline.png"]
     width, height = png_size(path)
     assert (width, height) == (1920, round(fig.get_figheight() * figures.DPI)) and height >= 3.2 * 300
@@ -291,7 +291,7 @@ def test_figure_panels_rows_and_labels(tmp_path, drawn):
 
 
 def test_figure_draws_the_launches_with_the_most_engine_time(tmp_path, drawn):
-    timeline.draw(hand_made(), tmp_path / "one.png", max_panels=1)
+    timeline.of(hand_made()).draw(tmp_path / "one.png", max_panels=1)
     (ax,) = drawn["one.png"].axes
     assert ax.get_title().startswith("launch 1,")  # 6.2 s of engine time against 4
     assert "1 of 2 launches drawn" in drawn["one.png"]._suptitle.get_text()
@@ -311,7 +311,7 @@ def test_figure_of_many_ranks_and_hosts(tmp_path, drawn):
             ),
         )
     ]
-    timeline.draw(cases, tmp_path / "many.svg")
+    timeline.of(cases).draw(tmp_path / "many.svg")
     (ax,) = drawn["many.svg"].axes
     assert ax.get_ylim() == (159.5, -0.5)
     shown = labels(ax.get_yticklabels())
@@ -326,16 +326,19 @@ def test_figure_formats_and_no_data(tmp_path):
     from test_figures import svg_texts
 
     for suffix in ("pdf", "svg"):
-        path = timeline.draw(hand_made(), tmp_path / f"t.{suffix}")
+        path = timeline.of(hand_made()).draw(tmp_path / f"t.{suffix}")
         assert path.stat().st_size > 1000
     assert any("rank 1: 88% busy" in t for t in svg_texts(tmp_path / "t.svg"))
-    assert png_size(timeline.draw(hand_made(), tmp_path / "screen.png", dpi=100))[0] == 640
+    assert png_size(timeline.of(hand_made()).draw(tmp_path / "screen.png", dpi=100))[0] == 640
     old = load_cases(write_result_file(tmp_path / "launch0.h5", synthetic_rows([10], [3], [1e-3])))  # launch 0
     assert not timeline.has_timeline(old)
     with pytest.raises(figures.NoData, match=r"no case records when it started in a known launch"):
-        timeline.draw(old, tmp_path / "old.png")
+        timeline.of(old).draw(tmp_path / "old.png")
     assert not (tmp_path / "old.png").exists()
-    assert timeline.busy_shares(old).empty and list(timeline.busy_shares(old, "host").columns) == timeline.HOST_COLUMNS
+    assert (
+        timeline.of(old).busy_shares().empty
+        and list(timeline.of(old).busy_shares("host").columns) == timeline.HOST_COLUMNS
+    )
 
 
 # ---- real runs: nqc run and mpirun -np 2 nqc run of configs/ci.json ------------------------------
@@ -349,7 +352,7 @@ def stored(run: Path) -> np.ndarray:
 def test_two_rank_run_busy_shares_equal_the_stored_rows(ci_runs):
     rows = stored(ci_runs[2])
     assert set(rows["rank"]) == {0, 1} and (rows["start_s"] >= 0).all()
-    got = timeline.busy_shares(load_cases(ci_runs[2]), "rank")
+    got = timeline.of(load_cases(ci_runs[2])).busy_shares("rank")
     span = float((rows["start_s"] + rows["wall_s"]).max())
     assert got["rank"].tolist() == [0, 1]
     for r in (0, 1):
@@ -394,8 +397,8 @@ def test_report_of_a_one_rank_run_and_of_its_shards(ci_runs, tmp_path):
     shutil.copytree(ci_runs[2] / "shards", shards / "shards")
     with pytest.warns(AnalysisWarning, match="no results.h5"):
         cases = load_cases(shards)
-    got = timeline.busy_shares(cases, "rank")  # the hosts from the shard files' attributes
-    merged = timeline.busy_shares(load_cases(ci_runs[2]), "rank")
+    got = timeline.of(cases).busy_shares("rank")  # the hosts from the shard files' attributes
+    merged = timeline.of(load_cases(ci_runs[2])).busy_shares("rank")
     assert got["host"].tolist() == merged["host"].tolist() and UNKNOWN_HOST not in got["host"].tolist()
     np.testing.assert_allclose(got["busy_s"], merged["busy_s"], rtol=1e-12)
 
