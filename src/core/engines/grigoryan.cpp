@@ -561,10 +561,7 @@ StopReason Grigoryan::block0() {
 
 Result Grigoryan::run() {
   Result result;
-  if (const StopReason hit = block0(); hit != StopReason::none) {
-    result.limit = hit;
-    return result;
-  }
+  if ((result.limit = block0()) != StopReason::none) return result;
   k_ = k_input_ = n_ - static_cast<Index>(rows_.size());
   if (rows_.empty()) {
     result.outcome = Outcome::solved;
