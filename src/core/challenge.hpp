@@ -25,17 +25,12 @@ struct Challenge {
 };
 
 /// Turns `solution` (a full solution of n >= 8) into the first composition of a challenge, in
-/// place: `free_rows` rows drawn uniformly at random are emptied, so it has a completion (the
-/// solution). Returns the changes that make the second: queens of kept rows swap columns in
-/// pairs, each swap putting a queen on a diagonal through one of the free cells of one free
-/// row until that row has none left, then decoy swaps elsewhere until at least
-/// `changed_rows` rows differ; every swap keeps the composition consistent (the second is a
-/// composition, without completion). Use a random solution: the residuals of the explicit
-/// construction are so regular that no engine here completes them quickly (518 free rows of
-/// it at n = 10^6 took minutes), while those of random solutions take milliseconds. O(n)
-/// time; 4 bytes and 5 bits per row beside the composition. Draws everything from `rng`.
-/// Throws std::invalid_argument unless 8 <= n and 1 <= free_rows <= n / 2, and
-/// std::runtime_error when no swap fits (not seen for n >= 1000).
+/// place: `free_rows` random rows emptied. Returns the changes that make the second: kept rows
+/// swap columns in pairs, each swap keeping it consistent, until one free row has no free cell
+/// left, then decoy swaps until at least `changed_rows` rows differ. Use a random solution (the
+/// explicit construction's residuals are too regular to complete quickly). O(n) time. Throws
+/// std::invalid_argument unless 8 <= n and 1 <= free_rows <= n / 2, std::runtime_error when no
+/// swap fits.
 Challenge make_challenge(Composition& solution, Index free_rows, Rng& rng, Index changed_rows = 0);
 
 /// Applies the changes of a challenge to its first composition: the result is the second.

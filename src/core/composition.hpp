@@ -18,15 +18,10 @@ inline constexpr Index kMaxBoardSize = std::numeric_limits<Index>::max();
 /// "1..2147483647": the board sizes, as messages name them.
 inline const std::string kBoardSizes = "1.." + std::to_string(kMaxBoardSize);
 
-/// A composition in the format of [Grigoryan] ("The algorithm begins by reading a file ..."):
-/// `q[i]` is the 1-based column of the queen in board row i+1 (rows are 0-based in code,
-/// 1-based in files and messages), and 0 marks an empty (free) row. A solution is a
-/// composition with k == n that the verifier accepts.
-///
-/// A composition may also exclude diagonals, as in the Excluded Diagonals problem of CSPLib
-/// prob079 ([CSPLib079], [Gent17]): no queen may stand on them.
-/// Indices are 0-based as in CSPLib: difference diagonal a holds the cells with
-/// r - c = a - (n - 1), sum diagonal a those with r + c = a (r, c 0-based), 0 <= a <= 2n - 2.
+/// A composition in the format of [Grigoryan]: `q[i]` is the 1-based column of the queen in
+/// board row i+1 (rows 0-based in code, 1-based in files and messages), 0 an empty (free) row.
+/// It may exclude diagonals (CSPLib prob079, [CSPLib079], [Gent17]), 0-based as in CSPLib:
+/// difference diagonal a holds r - c = a - (n - 1), sum diagonal a holds r + c = a.
 struct Composition {
   std::vector<Index> q;
   std::vector<Index> excluded_difference;  ///< excluded diagonals r - c = a - (n - 1)
@@ -48,19 +43,5 @@ struct Composition {
 
   friend bool operator==(const Composition&, const Composition&) = default;
 };
-
-/// The free rows and free columns of a composition, 0-based and increasing: the rows
-/// without a queen, and the columns no queen uses. For a consistent composition both have
-/// n - k entries. O(n).
-struct FreeLines {
-  std::vector<Index> rows;
-  std::vector<Index> cols;
-};
-FreeLines free_lines(const Composition& c);
-
-/// Sets closed[a] = 1 in `difference` (size >= 2n-1, index r - c + n - 1) and `sum` (index
-/// r + c) for every excluded diagonal of `c` in range 0..2n-2.
-void close_excluded_diagonals(const Composition& c, std::vector<std::uint8_t>& difference,
-                              std::vector<std::uint8_t>& sum);
 
 }  // namespace nqc

@@ -7,12 +7,9 @@
 
 namespace nqc {
 
-/// An explicit solution for board size n (the classic construction of [Hoffman69], as
-/// [Bernhardsson91] gives it; [Mikhailovskii] has another family of explicit O(n) solutions;
-/// docs/REFERENCES.md). Columns of the even rows first, then the odd ones,
-/// with the two repairs for n mod 6 in {2, 3}. O(n) time.
-/// Returns std::nullopt for n = 2 and n = 3, which have no solution; n = 1 gives {1}.
-/// Throws std::invalid_argument for n < 1.
+/// An explicit solution for board size n in O(n) ([Hoffman69] as [Bernhardsson91] gives it):
+/// even columns first, then odd, with the repairs for n mod 6 in {2, 3}. std::nullopt for
+/// n = 2, 3; throws std::invalid_argument for n < 1.
 std::optional<Composition> construct_solution(Index n);
 
 }  // namespace nqc

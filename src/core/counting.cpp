@@ -92,11 +92,8 @@ void QueensCounter::emit(int row, u64 left, u64 down, u64 right) {
   out_->prefixes.push_back(p);
 }
 
-// Which of the symmetric solutions the inner subproblem keeps: the board, read as the
-// columns of rows 0..n-1, against each quarter turn that leaves row 0's queen where it is
-// (the reflections are excluded by the bounds already). Returns 0 when a turn is smaller
-// (that turn is counted instead), else the size of the board's orbit: 2 when the quarter
-// turn gives the board itself, 4 when the half turn does, else 8.
+// Which of the symmetric solutions the inner subproblem keeps: 0 when a quarter turn that
+// keeps row 0's queen is smaller (that one is counted), else its orbit's size: 2, 4 or 8.
 int QueensCounter::orbit_weight() const {
   // A turn keeps row 0's queen (column bound1) in place only when row bound2's queen is in
   // column 0 (quarter turn), the last row's in column n-1-bound1 (half turn) or row
@@ -140,10 +137,8 @@ void QueensCounter::solution(u64 last_bit) {
   }
 }
 
-// Rows y = n-2 and n-1: two columns are left, a (the lower) and b, so the two rows take
-// them in one of two orders. Both are decided without a branch (a branch here mispredicts
-// about half the time); the inner subproblem branches only on a solution. Checked: near
-// the node budget, one placement at a time instead, so that max_nodes stays exact.
+// Rows n-2 and n-1: two columns a < b are left, taken in one of two orders, both decided
+// without a branch. Checked: near the node budget, one placement at a time (max_nodes exact).
 template <bool Corner, bool Checked>
 inline void QueensCounter::last_two_rows(int y, u64 left, u64 down, u64 right, u64 free) {
   const u64 rest = full_ & ~down;
@@ -188,18 +183,11 @@ inline void QueensCounter::last_two_rows(int y, u64 left, u64 down, u64 right, u
   }
 }
 
-// Row y of a subproblem, its free cells `free` (before the subproblem's own bounds).
-// The masks are those of row y: `left` moves one column up per row, `right` one down.
-//
-// Recursive, and `inline` so that GCC inlines the recursion into itself a few levels deep:
-// 15% faster than the same function out of line, and 10-15% faster than the search on an
-// explicit stack of per-row arrays (n = 16).
-//
-// Checked: every placement is checked against the node budget (may_place). A subtree of
-// k rows holds at most M(k) = k (1 + M(k-1)) placements (at most k cells in its first row,
-// then k - 1 rows), so once that fits the budget, the subtree runs unchecked: only the top
-// rows (k > 8 at the poll interval of 2^20) pay for the checks, which cost 7% when made at
-// every placement. List: stop at row cutoff_ and emit the state as a prefix instead.
+// Row y of a subproblem, its free cells `free` (before the subproblem's bounds). Recursive and
+// `inline`: GCC inlines it into itself, 15% faster than out of line.
+// Checked: placements are checked against the node budget; a subtree of k rows holds at most
+// M(k) = k (1 + M(k-1)) placements, so once that fits it runs unchecked (the checks cost 7%).
+// List: stop at row cutoff_ and emit a prefix instead.
 template <bool Corner, bool List, bool Checked>
 inline void QueensCounter::search(int y, u64 left, u64 down, u64 right, u64 free) {
   if constexpr (Corner) {

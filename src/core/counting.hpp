@@ -20,30 +20,16 @@ struct CountResult {
   StopReason limit = StopReason::none;  ///< which limit, when gave_up
 };
 
-/// Counts the completions of a consistent composition; the empty board gives Q(n)
-/// (OEIS A000170).
-/// - The empty board (no queen, no excluded diagonal) with n <= 64: QueensCounter over the
-///   prefixes of queens_prefix_depth(n) rows, in order (what `mpirun nqc count N` splits
-///   among ranks: runner/count.hpp).
-/// - Any other composition whose residual has at most kBitboardMaxFree free rows:
-///   count_bitboard (engines/bitboard.hpp: minimum remaining values and forward checking on
-///   words; on n = 16 with one queen given, 40x fewer nodes and 9x less time than a
-///   row-by-row mask counter).
-/// - Larger residuals: count_completions_reduced (engines/exact.hpp).
-/// Throws std::invalid_argument for an inconsistent composition. Limits are polled from the
-/// start, the set-up included (its O(n) passes every kSetupChunk rows, core/limit_watch.hpp):
-/// a stop flag set before the call stops it before any O(n) work. A residual that can never be
-/// held (ResidualBoard::require_fits) is refused before it is allocated: CapacityError,
-/// "cannot count the completions: the residual board of ...".
+/// Counts the completions of a consistent composition (the empty board: Q(n), OEIS A000170):
+/// the empty board of n <= 64 by QueensCounter over queens_prefix_depth(n) prefixes, residuals
+/// of at most kBitboardMaxFree free rows by count_bitboard, larger ones by
+/// count_completions_reduced. Throws std::invalid_argument for an inconsistent composition, and
+/// CapacityError ("cannot count the completions: ...") for a residual that can never be held.
+/// Limits are polled from the start, the set-up included.
 CountResult count_completions(const Composition& composition, const Limits& limits);
 
-/// Refuses (CapacityError) the count of the empty n x n board when it can never run, in O(1)
-/// and before the board's n rows are allocated (`nqc count N` calls it first): n <= 64 is
-/// counted by QueensCounter, 65..128 on words, larger boards on the residual board, whose n^2
-/// cells exceed kMaxResidualCells from n = 46341 on, or the memory left sooner
-/// (ResidualBoard::require_fits): "cannot count the empty 46341 x 46341 board: the residual
-/// board of 46341 free rows x 46341 free columns has at least 2147488281 free cells, more than
-/// the 2147483647 a residual board holds (32-bit cell ids)".
+/// Refuses (CapacityError, "cannot count the empty N x N board: ...") in O(1) the count of the
+/// empty n x n board when its residual board can never be held (n >= 46341, or the memory left).
 void require_countable_empty_board(Index n);
 
 /// Rows a QueensPrefix can hold: prefixes are at most this deep.
@@ -68,37 +54,22 @@ struct QueensPrefixes {
   std::uint64_t nodes = 0;        ///< placements tried while listing
 };
 
-/// The prefix depth that count_completions and `mpirun nqc count N` use: 3 rows up to
-/// n = 21 (n = 16: 860 prefixes, the largest 0.4% of the work at n = 15; n = 17: 1,031),
-/// 4 from n = 22 (37,360 at n = 22: enough for hundreds of ranks). The depth changes
-/// neither the count nor the node total.
+/// The prefix depth of count_completions and `mpirun nqc count N`: 3 rows up to n = 21, 4 from
+/// n = 22 (37,360 prefixes: enough for hundreds of ranks). It changes neither count nor nodes.
 int queens_prefix_depth(Index n);
 
-/// Q(n) for 1 <= n <= 64 by bit-parallel backtracking (one 64-bit mask each for the columns
-/// and the two diagonal directions, shifted one column per row; the lowest free bit first:
-/// [Somers02]) with the board's eight symmetries as in K. Takahashi's ("takaken") N-Queens
-/// program ([Takahashi]):
-/// - corner: the queen of row 0 in column 0 (no solution has two corner queens, and none
-///   with a corner queen is symmetric under a rotation); the queen of row 1 in column
-///   bound1 = 2..n-2 fixes the subproblem, and rows 1..bound1-1 may not use column 1 (that
-///   solution is the reflection, in the main diagonal, of one counted elsewhere). Each
-///   solution stands for 8.
-/// - inner: the queen of row 0 in column bound1 with 1 <= bound1 < n - 2 - bound1 + 1,
-///   i.e. the nearest to a corner of the four edge queens: rows above bound1 keep off
-///   both side columns, row bound2 = n-1-bound1 has the side queens bounded, and the last
-///   row keeps off the bound1 columns nearest each side. A solution that passes is compared
-///   with its 90, 180 and 270 degree turns (row by row, where the turn keeps the queen of
-///   row 0): kept if none is smaller, and it stands for 2 (symmetric under 90 degrees), 4
-///   (under 180) or 8.
-/// These cut the n = 16 tree from 1.14e9 placements (5.7e8 with the mirror symmetry alone)
-/// to 2.5e8. A node costs about 6 ns, mostly a mispredicted branch; the last two rows are
-/// decided without branches (two columns remain: two candidate orders). Rows are bits
-/// 0..n-1 of a word; row 0's corner queen is bit 0.
-///
-/// Limits: `max_nodes` is exact (the counter stops before the placement that would exceed
-/// it), the stop flag and the time limit are polled every 2^20 placements (about 6 ms).
-/// A stopped count's completions are a lower bound (whole orbits of solutions found).
-/// Not thread-safe; one per thread or rank.
+/// Q(n) for 1 <= n <= 64 by bit-parallel backtracking ([Somers02]) with the board's eight
+/// symmetries as in Takahashi's N-Queens program ([Takahashi]):
+/// - corner: row 0's queen in column 0, row 1's in column bound1 = 2..n-2; rows 1..bound1-1
+///   keep off column 1 (the diagonal reflection). Each solution stands for 8.
+/// - inner: row 0's queen in column bound1 (the nearest to a corner of the four edge queens):
+///   rows above bound1 keep off both side columns, row bound2 = n-1-bound1 has the side queens
+///   bounded, the last row keeps off the bound1 columns nearest each side. A solution is
+///   compared with its quarter turns: kept if none is smaller, standing for 2, 4 or 8.
+/// n = 16: 2.5e8 placements instead of 1.14e9, about 6 ns each; the last two rows without
+/// branches. Rows are bits 0..n-1 of a word.
+/// Limits: max_nodes is exact, the stop flag and the clock are polled every 2^20 placements. A
+/// stopped count is a lower bound (whole orbits). Not thread-safe.
 class QueensCounter {
  public:
   /// 1 <= n <= 64 (throws std::invalid_argument otherwise).

@@ -1,7 +1,6 @@
 #include "core/engine.hpp"
 
 #include <cmath>
-#include <functional>
 #include <stdexcept>
 #include <string>
 
@@ -17,49 +16,47 @@ namespace nqc {
 
 namespace {
 
-// The residual must fit the engine (EngineInfo::max_free_rows).
-void check_free_rows(const EngineInfo& info, const Composition& c) {
+// What the engine's row says it takes: its excluded diagonals and most free rows.
+void check(const EngineInfo& info, const Composition& c) {
+  const auto list = [](bool (*keep)(const EngineInfo&)) { return " (use " + engine_list(keep, " or ") + ")"; };
+  if (!info.excluded_diagonals && c.has_excluded_diagonals())
+    throw std::invalid_argument("engine '" + info.name + "' does not support excluded diagonals" +
+                                list([](const EngineInfo& e) { return e.excluded_diagonals; }));
   const Index f = c.n() - c.k();
   if (info.max_free_rows != 0 && f > info.max_free_rows)
-    throw std::invalid_argument(
-        "engine '" + info.name + "' takes at most " + std::to_string(info.max_free_rows) +
-        " free rows, this composition has " + std::to_string(f) + " (use " +
-        engine_list([](const EngineInfo& e) { return e.complete && e.max_free_rows == 0; }, " or ") + ")");
+    throw std::invalid_argument("engine '" + info.name + "' takes at most " + std::to_string(info.max_free_rows) +
+                                " free rows, this composition has " + std::to_string(f) +
+                                list([](const EngineInfo& e) { return e.complete && e.max_free_rows == 0; }));
 }
 
-// Engines that know only queens refuse CSPLib's excluded diagonals (EngineInfo::excluded_diagonals).
-void check_excluded_diagonals(const EngineInfo& info, const Composition& c) {
-  if (!info.excluded_diagonals && c.has_excluded_diagonals())
-    throw std::invalid_argument("engine '" + info.name + "' does not support excluded diagonals (use " +
-                                engine_list([](const EngineInfo& e) { return e.excluded_diagonals; }, " or ") + ")");
-}
-
-// An engine of the registry: checks what its row says it takes, then calls its function.
+// An engine of the registry: checks what its row says it takes, then calls `complete`, which
+// takes the composition as given (const or rvalue: engines that work in its memory overload both).
+template <class F>
 class RegisteredEngine final : public Engine {
  public:
-  using Complete = std::function<Result(const Composition&, Rng&, const Limits&)>;
-  using Consume = std::function<Result(Composition&&, Rng&, const Limits&)>;
-  RegisteredEngine(const EngineInfo& info, Complete complete, Consume consume = {})
-      : info_(info), complete_(std::move(complete)), consume_(std::move(consume)) {}
+  RegisteredEngine(const EngineInfo& info, F complete) : info_(info), complete_(std::move(complete)) {}
   [[nodiscard]] std::string name() const override { return info_.name; }
   Result complete(const Composition& c, Rng& rng, const Limits& limits) override {
-    check(c);
+    check(info_, c);
     return complete_(c, rng, limits);
   }
   Result complete(Composition&& c, Rng& rng, const Limits& limits) override {
-    check(c);
-    return consume_ ? consume_(std::move(c), rng, limits) : complete_(c, rng, limits);
+    check(info_, c);
+    return complete_(std::move(c), rng, limits);
   }
 
  private:
-  void check(const Composition& c) const {
-    check_excluded_diagonals(info_, c);
-    check_free_rows(info_, c);
-  }
   const EngineInfo& info_;
-  Complete complete_;
-  Consume consume_;
+  F complete_;
 };
+
+// The factory of EngineInfo::make for the call CALL of (c, rng, limits) and the options `p`
+// (c: a const or rvalue composition, std::move(c) keeps which).
+#define NQC_ENGINE_FACTORY(CALL)                                                                   \
+  [](const EngineInfo& self, [[maybe_unused]] const EngineOptions& p) -> std::unique_ptr<Engine> { \
+    auto f = [p](auto&& c, Rng& rng, const Limits& limits) { return CALL; };                       \
+    return std::make_unique<RegisteredEngine<decltype(f)>>(self, std::move(f));                    \
+  }
 
 const ParamSpec kAutoParams[] = {NQC_AUTO_PARAMS(NQC_PARAM_ROW, automatic)};
 const ParamSpec kBitboardParams[] = {NQC_BITBOARD_PARAMS(NQC_PARAM_ROW, bitboard)};
@@ -91,32 +88,12 @@ const std::vector<EngineInfo>& engine_infos() {
   static const std::vector<EngineInfo> infos{
       {"auto", 0, true, true, 0,
        "random fill, min-conflicts, then a complete search of the residual (words when it fits)", kAutoParams,
-       [](const EngineInfo& self, const EngineOptions& o) -> std::unique_ptr<Engine> {
-         return std::make_unique<RegisteredEngine>(
-             self,
-             [p = o.automatic](const Composition& c, Rng& rng, const Limits& limits) {
-               return complete_auto(c, rng, limits, p);
-             },
-             [p = o.automatic](Composition&& c, Rng& rng, const Limits& limits) {
-               return complete_auto(std::move(c), rng, limits, p);
-             });
-       }},
+       NQC_ENGINE_FACTORY(complete_auto(std::move(c), rng, limits, p.automatic))},
       {"bitboard", 1, true, true, kBitboardMaxFree,
        "complete search on machine words (rows and columns of fewest candidates, forward checking)", kBitboardParams,
-       [](const EngineInfo& self, const EngineOptions& o) -> std::unique_ptr<Engine> {
-         return std::make_unique<RegisteredEngine>(
-             self, [p = o.bitboard](const Composition& c, Rng& rng, const Limits& limits) {
-               return complete_bitboard(c, rng, limits, p);
-             });
-       }},
+       NQC_ENGINE_FACTORY(complete_bitboard(c, rng, limits, p.bitboard))},
       {"exact", 2, true, true, 0, "complete search on the residual board (MRV, forward checking, restarts)",
-       kExactParams,
-       [](const EngineInfo& self, const EngineOptions& o) -> std::unique_ptr<Engine> {
-         return std::make_unique<RegisteredEngine>(self,
-                                                   [p = o.exact](const Composition& c, Rng& rng, const Limits& limits) {
-                                                     return complete_exact(c, rng, limits, {}, p);
-                                                   });
-       }},
+       kExactParams, NQC_ENGINE_FACTORY(complete_exact(c, rng, limits, {}, p.exact))},
       // The paper's algorithm knows only queens; CSPLib's excluded diagonals are not part of it.
       {"grigoryan",
        3,
@@ -125,27 +102,11 @@ const std::vector<EngineInfo>& engine_infos() {
        0,
        "the paper's randomized algorithm with bounded backtracking ([Grigoryan])",
        kGrigoryanParams,
-       [](const EngineInfo& self, const EngineOptions& o) -> std::unique_ptr<Engine> {
-         return std::make_unique<RegisteredEngine>(
-             self,
-             [p = o.grigoryan](const Composition& c, Rng& rng, const Limits& limits) {
-               return complete_grigoryan(c, rng, limits, p);
-             },
-             [p = o.grigoryan](Composition&& c, Rng& rng, const Limits& limits) {
-               return complete_grigoryan(std::move(c), rng, limits, p);
-             });
-       },
-       // Flat near 250 us up to n = 300 (its backtracking), then about n^0.88: 5x auto at
-       // n = 1000, 1.2x at 10^5 (BENCHMARKS.md, "Cost estimates").
+       NQC_ENGINE_FACTORY(complete_grigoryan(std::move(c), rng, limits, p.grigoryan)),
+       // Flat near 250 us up to n = 300, then about n^0.88 (BENCHMARKS.md, "Cost estimates").
        {2.5e-4, 2.7e-4, 0.88}},
       {"minconflicts", 4, false, true, 0, "min-conflicts local search ([Minton92]) with the composition's rows fixed",
-       kMinConflictsParams,
-       [](const EngineInfo& self, const EngineOptions& o) -> std::unique_ptr<Engine> {
-         return std::make_unique<RegisteredEngine>(
-             self, [p = o.minconflicts](const Composition& c, Rng& rng, const Limits& limits) {
-               return complete_minconflicts(c, rng, limits, p);
-             });
-       }},
+       kMinConflictsParams, NQC_ENGINE_FACTORY(complete_minconflicts(c, rng, limits, p.minconflicts))},
       {"sat",
        5,
        true,
@@ -153,10 +114,7 @@ const std::vector<EngineInfo>& engine_infos() {
        kSatMaxFree,
        "CaDiCaL on a CNF of the residual board",
        {},
-       [](const EngineInfo& self, const EngineOptions&) -> std::unique_ptr<Engine> {
-         return std::make_unique<RegisteredEngine>(
-             self, [](const Composition& c, Rng& rng, const Limits& limits) { return complete_sat(c, rng, limits); });
-       }},
+       NQC_ENGINE_FACTORY(complete_sat(c, rng, limits))},
   };
   [[maybe_unused]] static const bool checked = (check_engine_codes(infos), true);
   return infos;

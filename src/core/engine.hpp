@@ -17,11 +17,8 @@
 
 namespace nqc {
 
-/// What an engine concluded. `infeasible` may only come from a complete search that
-/// exhausted the space; `gave_up` means a limit stopped it.
-/// What an engine call ended with, one row each: X(NAME, CODE). The one table of outcomes:
-/// Outcome, its names (to_string), the `outcome` column's HDF5 enum and the CLI's "outcome:
-/// NAME" follow from it. CODE is what result files store (0, 1, 2, ... in this order).
+/// What an engine call ended with, one row each: X(NAME, CODE), the one table of outcomes (the
+/// `outcome` column's HDF5 enum and the CLI's names follow). CODE is stored: 0, 1, 2, ... in order.
 #define NQC_OUTCOMES(X)                                             \
   X(solved, 0)     /* a completion, checked by the verifier */      \
   X(infeasible, 1) /* no completion: proved by a complete search */ \
@@ -51,10 +48,8 @@ constexpr const char* to_string(Outcome outcome) {
   return code < std::size(kOutcomeNames) ? kOutcomeNames[code].data() : "?";
 }
 
-/// Why an engine call (or a count) stopped, one row each: X(NAME, CODE). The one table of limit
-/// names: StopReason, its names (to_string), the `limit` column's HDF5 enum and the CLI's
-/// "limit: NAME" follow from it. CODE is what result files store: never renumber or reuse one
-/// (codes are 0, 1, 2, ... in this order, static_assert below).
+/// Why an engine call (or a count) stopped, one row each: X(NAME, CODE), the one table of limit
+/// names. CODE is stored: never renumber or reuse one (0, 1, 2, ... in order).
 #define NQC_STOP_REASONS(X)                                                                        \
   X(none, 0)                /* not stopped by a limit: solved, infeasible, or within its limits */ \
   X(max_nodes, 1)           /* Limits::max_nodes placements were tried */                          \
@@ -117,21 +112,16 @@ class Engine {
   virtual ~Engine() = default;
   /// Name as used in configs and on the command line.
   [[nodiscard]] virtual std::string name() const = 0;
-  /// Completes `composition` (which must be consistent: the caller verifies first; an
-  /// inconsistent one throws std::invalid_argument). Draws every random choice from `rng`.
+  /// Completes a consistent `composition` (else std::invalid_argument), every random choice from `rng`.
   virtual Result complete(const Composition& composition, Rng& rng, const Limits& limits) = 0;
-  /// The same, free to work in the composition's own memory and to return the solution in it
-  /// (no copy of an n-row composition: what n = 10^9 needs). The default copies nothing
-  /// either: it calls the const overload on the composition.
+  /// The same, free to work in the composition's own memory (no copy at n = 10^9).
   virtual Result complete(Composition&& composition, Rng& rng, const Limits& limits) {
     return complete(static_cast<const Composition&>(composition), rng, limits);
   }
 };
 
-/// An engine's estimated CPU seconds per derived case of board size n (composition derivation
-/// and verification included): base_s + at_1000_s * (n / 1000)^exponent, fitted to measured
-/// means on this project's machine kind (BENCHMARKS.md, "Cost estimates"). A guide for shard
-/// sizes, scheduling, the progress ETA and --dry-run, not a promise.
+/// An engine's estimated CPU seconds per derived case of board size n: base_s + at_1000_s *
+/// (n / 1000)^exponent, fitted on this project's machine kind (BENCHMARKS.md, "Cost estimates").
 struct CaseCost {
   double base_s = 2e-5;     ///< per case whatever n (the default: `auto`'s fit)
   double at_1000_s = 7e-5;  ///< the n-dependent part at n = 1000
@@ -139,8 +129,7 @@ struct CaseCost {
   [[nodiscard]] double seconds(Index n) const;
 };
 
-/// An engine as the registry declares it (engine.cpp: the one place of engine names and facts;
-/// make_engine, the CLI's help, the config's checks, help and JSON Schema and the tests read it).
+/// An engine as the registry (engine.cpp) declares it: the one place of engine names and facts.
 struct EngineInfo {
   std::string name;       ///< as used in configs and on the command line
   std::uint8_t code = 0;  ///< stored in result files (the `engine` column's enum): never renumber or reuse one
@@ -155,12 +144,10 @@ struct EngineInfo {
   CaseCost cost{};  ///< estimated seconds per case (the default where not measured)
 };
 
-/// Every engine, in the order shown to users (not the order of their codes). Its codes are
-/// checked on first use: unique and 0..N-1 (std::logic_error otherwise).
+/// Every engine, in the order shown to users; codes checked on first use (check_engine_codes).
 const std::vector<EngineInfo>& engine_infos();
 
-/// Checks the codes of a registry: unique and 0..N-1 for N engines (the `engine` column's enum
-/// is their names by code). Throws std::logic_error naming the engine otherwise.
+/// Throws std::logic_error naming the engine unless the codes are unique and 0..N-1.
 void check_engine_codes(std::span<const EngineInfo> infos);
 
 /// The engine of a config without "engine" and of `nqc complete` without --engine.
@@ -175,12 +162,10 @@ const EngineInfo* engine_of_code(std::uint8_t code);
 /// Names accepted by make_engine, in the order shown to users.
 const std::vector<std::string>& engine_names();
 
-/// The names of the engines for which `keep` holds, in the registry's order, as "a, b, c" or,
-/// with `last` = " or " or " and ", "a, b or c". Empty when none is kept.
+/// The names of the engines for which `keep` holds: "a, b, c", or with `last` = " or ", "a, b or c".
 std::string engine_list(bool (*keep)(const EngineInfo&), std::string_view last = ", ");
 
-/// Creates an engine by name with its default parameters. Throws std::invalid_argument naming
-/// the valid engines for an unknown name.
+/// Creates an engine by name with its default parameters (std::invalid_argument for an unknown name).
 std::unique_ptr<Engine> make_engine(std::string_view name);
 
 }  // namespace nqc

@@ -16,11 +16,9 @@
 
 namespace nqc {
 
-/// Checks Limits for an engine: max_nodes on every call, the stop flag and the wall clock
-/// every `poll_every` calls (a clock read per placement would cost more than the placement
-/// on small boards; engines whose steps cost O(f) on f free rows poll more often). It counts
-/// its own calls rather than nodes, because some engines check between nodes too (probes,
-/// swap evaluations, failed random draws).
+/// Checks Limits for an engine: max_nodes on every call, the stop flag and the clock every
+/// `poll_every` calls (a clock read costs more than a placement on small boards). It counts its
+/// own calls, as some engines check between nodes too.
 class LimitWatch {
  public:
   using Clock = std::chrono::steady_clock;
@@ -28,8 +26,7 @@ class LimitWatch {
   explicit LimitWatch(const Limits& limits, std::uint64_t poll_every = 1024)
       : limits_(limits), start_(Clock::now()), poll_every_(poll_every == 0 ? 1 : poll_every) {}
 
-  /// StopReason::none while within limits, else the limit that was hit: max_nodes, stop,
-  /// time_limit. Call before each node with the count of nodes done so far.
+  /// The limit hit (max_nodes, stop, time_limit), else none. Call before each node with the nodes done.
   StopReason check(std::uint64_t nodes) {
     if (limits_.max_nodes != 0 && nodes >= limits_.max_nodes) return StopReason::max_nodes;
     if (++calls_ < poll_every_) return StopReason::none;
@@ -56,18 +53,13 @@ class LimitWatch {
   std::uint64_t calls_ = 0;
 };
 
-/// Iterations of a set-up pass (the O(n) preparation before a search: line sets, the lists of
-/// free rows and columns, initial states, the residual board's cells) between two polls of the
-/// stop flag and the time limit: 2^16, well under a millisecond of work at any n.
+/// Iterations of a set-up pass between two polls: well under a millisecond of work at any n.
 inline constexpr std::int64_t kSetupChunk = std::int64_t{1} << 16;
 
-/// The limits as the set-up passes see them: the stop flag and the time limit of a LimitWatch,
-/// polled at the start of every pass and then before each chunk of kSetupChunk iterations, so
-/// that a stop flag set before the call stops the set-up before any O(n) work, and a time limit
-/// within a chunk of it. Set-up tries no placement, so max_nodes does not stop it (nodes stay the
-/// placements tried; the random fill, which places queens, counts them against max_nodes
-/// itself). Once a limit is hit it stays hit: every later pass stops at once, its output
-/// incomplete, and the caller returns gave_up with hit(). Without a watch it never stops.
+/// The limits as the O(n) set-up passes see them: the stop flag and the time limit of a
+/// LimitWatch, polled at the start of every pass and before each chunk of kSetupChunk
+/// iterations (max_nodes does not stop a set-up: it places no queen). Once hit it stays hit:
+/// every later pass stops at once, its output incomplete. Without a watch it never stops.
 class SetupWatch {
  public:
   explicit SetupWatch(const LimitWatch* watch = nullptr) : watch_(watch) {}
@@ -80,8 +72,7 @@ class SetupWatch {
   /// The limit that stopped the set-up, else StopReason::none.
   [[nodiscard]] StopReason hit() const { return hit_; }
 
-  /// Runs body(begin, end) over [0, count) in chunks of kSetupChunk, polling before each chunk:
-  /// true when every chunk ran, false when a limit stopped it.
+  /// Runs body(begin, end) over [0, count) in chunks, polling before each: false when stopped.
   template <class Body>
   bool chunks(std::int64_t count, Body&& body) {
     for (std::int64_t begin = 0; begin < count; begin += kSetupChunk) {
@@ -96,10 +87,8 @@ class SetupWatch {
   StopReason hit_ = StopReason::none;
 };
 
-/// A refusal of what can never run: an input whose set-up would need more memory than the
-/// process can get, or more than a structure can index (a residual board's 32-bit cell ids).
-/// Thrown before the memory is allocated; what() is one line naming what and why. A
-/// std::invalid_argument, so that `nqc` reports it as bad input (exit 1).
+/// A refusal of what can never run (more memory than the process can get, more cells than a
+/// structure can index), thrown before allocating: one line; bad input (exit 1).
 class CapacityError : public std::invalid_argument {
  public:
   using std::invalid_argument::invalid_argument;
@@ -120,13 +109,9 @@ inline std::string format_bytes(std::uint64_t bytes) {
   return text;
 }
 
-/// What this process can still allocate, as the set-up checks see it before allocating O(n)
-/// or O(free cells) memory: the smaller of
-///   - the physical memory and swap of the machine less this process's resident set, and
-///   - the address-space limit (RLIMIT_AS, `ulimit -v`), if any, less its address space now
-///     (/proc/self/statm).
-/// It errs only towards room (the memory of other processes is not subtracted): a request
-/// beyond it can never be met, while one within it may still fail (bad_alloc: exit 8).
+/// What this process can still allocate: the smaller of the machine's memory and swap less its
+/// resident set, and the address-space limit (`ulimit -v`) less its address space. It errs
+/// towards room: a request beyond it can never be met.
 struct MemoryRoom {
   std::uint64_t bytes = UINT64_MAX;  ///< room left
   std::string bound;                 ///< what bounds it, for messages
@@ -163,7 +148,7 @@ inline MemoryRoom memory_room() {
 }
 
 /// Throws CapacityError "WHAT needs BYTES, more than this process can get (ROOM)" when `bytes`
-/// exceed the room: the refusal of a set-up that could never allocate its memory.
+/// exceed the room.
 inline void require_memory(std::uint64_t bytes, const std::string& what, const MemoryRoom& room) {
   if (bytes <= room.bytes) return;
   throw CapacityError(what + " needs " + format_bytes(bytes) + ", more than this process can get (" + room.bound + ")");
@@ -184,9 +169,8 @@ constexpr std::uint64_t saturating_mul(std::uint64_t a, std::uint64_t b) {
   return b != 0 && a > UINT64_MAX / b ? UINT64_MAX : a * b;
 }
 
-/// The unit of the Luby restart budgets of the complete searches (exact, bitboard), as
-/// parameter rows of both: X(A, TYPE, NAME, DEFAULT, MIN, MAX, HELP) (core/param_spec.hpp).
-/// The constant is at least 1, so that every run tries a node.
+/// The Luby restart parameters of the complete searches (exact, bitboard), as rows:
+/// X(A, TYPE, NAME, DEFAULT, MIN, MAX, HELP). The constant is at least 1: every run tries a node.
 #define NQC_LUBY_PARAMS(X, A, RESTART_NODES, RESTART_GROWTH)                                                         \
   X(A, std::uint64_t, luby_nodes_per_free_row, 2, 0, UINT64_MAX,                                                     \
     "restarts: run i may try (luby_nodes_per_free_row * f + luby_nodes_base) * Luby(i) nodes (f: free rows; Luby: "  \
@@ -200,8 +184,7 @@ constexpr std::uint64_t saturating_mul(std::uint64_t a, std::uint64_t b) {
     "the unit): an infeasibility proof costs at most about restart_growth / (restart_growth - 1) times one run; 0: " \
     "one last run to the end")
 
-/// The Luby sequence, 1-based: 1, 1, 2, 1, 1, 2, 4, 1, 1, 2, 1, 1, 2, 4, 8, ... ([Luby93]):
-/// the restart budgets of the complete searches (exact, bitboard) are a unit times luby(run).
+/// The Luby sequence, 1-based: 1, 1, 2, 1, 1, 2, 4, ... ([Luby93]).
 inline std::uint64_t luby(std::uint64_t i) {
   for (std::uint64_t k = 1; k < 64; ++k) {
     const std::uint64_t full = (std::uint64_t{1} << k) - 1;
@@ -211,17 +194,15 @@ inline std::uint64_t luby(std::uint64_t i) {
   return std::uint64_t{1} << 62;
 }
 
-/// The node budget of restart `run` (1-based) of a search on `free_rows` free rows:
 /// (per_free_row * free_rows + base) * luby(run), saturated at UINT64_MAX.
 inline std::uint64_t luby_budget(std::uint64_t per_free_row, std::uint64_t base, std::uint64_t free_rows,
                                  std::uint64_t run) {
   return saturating_mul(saturating_add(saturating_mul(per_free_row, free_rows), base), luby(run));
 }
 
-/// The node budget of run `run` (1-based) of a search with Luby restarts (NQC_LUBY_PARAMS' fields
-/// in `params`) on `free_rows` free rows after `nodes` nodes: luby_budget while nodes <
-/// luby_restart_nodes; then max(unit, (restart_growth - 1) * nodes), or UINT64_MAX (no restart:
-/// the run goes to the end) when restart_growth < 2.
+/// The node budget of run `run` (1-based) after `nodes` nodes: luby_budget while nodes <
+/// luby_restart_nodes, then max(unit, (restart_growth - 1) * nodes), or UINT64_MAX (one run to
+/// the end) when restart_growth < 2.
 template <typename Params>
 std::uint64_t restart_budget(const Params& params, std::uint64_t free_rows, std::uint64_t run, std::uint64_t nodes) {
   if (nodes < params.luby_restart_nodes)

@@ -4,6 +4,13 @@
 
 namespace nqc {
 
+void close_excluded_diagonals(const Composition& c, Bitset& diff, Bitset& sum) {
+  for (const Index a : c.excluded_difference)
+    if (a >= 0 && static_cast<std::size_t>(a) < diagonal_lines(c.n())) diff.set(static_cast<std::size_t>(a));
+  for (const Index a : c.excluded_sum)
+    if (a >= 0 && static_cast<std::size_t>(a) < diagonal_lines(c.n())) sum.set(static_cast<std::size_t>(a));
+}
+
 bool close_lines(const Composition& c, Bitset& used, Bitset& diff, Bitset& sum, SetupWatch* setup) {
   SetupWatch unpolled;
   SetupWatch& watch = setup != nullptr ? *setup : unpolled;
@@ -14,10 +21,7 @@ bool close_lines(const Composition& c, Bitset& used, Bitset& diff, Bitset& sum, 
   diff.assign(2 * un);
   sum.assign(2 * un);
   constexpr Index kAhead = 64;
-  for (const Index a : c.excluded_difference)
-    if (a >= 0 && static_cast<std::size_t>(a) < diagonal_lines(n)) diff.set(static_cast<std::size_t>(a));
-  for (const Index a : c.excluded_sum)
-    if (a >= 0 && static_cast<std::size_t>(a) < diagonal_lines(n)) sum.set(static_cast<std::size_t>(a));
+  close_excluded_diagonals(c, diff, sum);
   const Index* q = c.q.data();
   bool consistent = true;
   watch.chunks(n, [&](std::int64_t from, std::int64_t to) {

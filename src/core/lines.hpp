@@ -1,6 +1,5 @@
-// The lines of the board (columns, both diagonal directions) as array indices, and the bit
-// sets that mark them closed: the control vectors of [Grigoryan] (section "The algorithm", D1 and
-// D2), shared by the verifier, the random phases and the engines.
+// The lines of the board (columns, both diagonal directions) as array indices and the bit sets
+// that mark them closed: [Grigoryan]'s control vectors D1 and D2.
 #pragma once
 
 #include <cstddef>
@@ -28,11 +27,8 @@ constexpr std::size_t sum_line(Index r, Index c) { return static_cast<std::size_
 /// Lines per diagonal direction of an n x n board: 2n - 1 (n >= 1), in 64 bits.
 constexpr std::size_t diagonal_lines(Index n) { return 2 * static_cast<std::size_t>(n) - 1; }
 
-/// A fixed-size set of bits (one per line), 64 to a word: 2n bits per diagonal direction
-/// keep random probes in cache far longer than bytes would (n = 10^6: 250 KB instead of
-/// 2 MB). prefetch() hints the word of bit i into the cache for loops that know their
-/// indices some steps ahead (at n >= 10^7 a probe is a cache miss; prefetching 16-32 probes
-/// ahead made a randSet pass 3.5x faster at n = 10^8).
+/// A fixed-size set of bits, 64 to a word: one bit per line keeps random probes in cache far
+/// longer than bytes; prefetch() hints the word of bit i for loops that know it some steps ahead.
 class Bitset {
  public:
   Bitset() = default;
@@ -59,21 +55,18 @@ class Bitset {
   std::vector<std::uint64_t, LargeArrayAllocator<std::uint64_t>> w_;
 };
 
-/// The lines a composition closes: its queens' columns (`used`, n bits), diagonals (`diff`,
-/// index diff_line) and anti-diagonals (`sum`, index sum_line; 2n bits each), and the
-/// diagonals it excludes (CSPLib prob079). The sets are (re)sized and cleared first. One pass
-/// over the rows, the random probes prefetched some rows ahead: the set-up of the engines and
-/// random phases at large n (n = 10^9: about 10 s, most of it waiting for memory). Returns
-/// false when the composition is not consistent (a value outside 0..n, two queens on one
-/// line, or a queen on an excluded diagonal): the engines' check of their input, for free
-/// (verify() says what is wrong).
-/// With `setup`, polls its limits before every kSetupChunk rows: when they stop it
-/// (setup->hit() set), the sets are incomplete and the result is true (nothing found so far).
+/// The lines a composition closes: its queens' columns (`used`, n bits), diagonals (`diff`)
+/// and anti-diagonals (`sum`, 2n bits each), and its excluded diagonals; the sets are resized
+/// and cleared first. One pass, prefetched some rows ahead. False when the composition is not
+/// consistent (verify() says why). With `setup`, polled: a stopped call returns true, its sets
+/// incomplete.
 bool close_lines(const Composition& c, Bitset& used, Bitset& diff, Bitset& sum, SetupWatch* setup = nullptr);
 
-/// The free rows of `c` (0-based, ascending), in a list of exactly their number (no growth by
-/// doubling, which at n = 10^9 would hold 12 GB for a moment). With `setup`, polled as
-/// close_lines; a stopped call returns an incomplete list.
+/// Sets the bits of `c`'s excluded diagonals (those in 0..2n-2) in `diff` and `sum`.
+void close_excluded_diagonals(const Composition& c, Bitset& diff, Bitset& sum);
+
+/// The free rows of `c`, ascending, in a list of exactly their number (no doubling: at
+/// n = 10^9 it would hold 12 GB for a moment). With `setup`, polled as close_lines.
 std::vector<Index> free_rows_of(const Composition& c, SetupWatch* setup = nullptr);
 
 /// The columns 0..n-1 not in `used` (ascending), in a list of exactly their number. With

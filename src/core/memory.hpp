@@ -7,15 +7,11 @@
 namespace nqc {
 
 /// Advises the kernel to back the 2 MiB-aligned part of [data, data + bytes) with transparent
-/// huge pages (Linux, THP in "madvise" mode, the default; elsewhere nothing). Call before the
-/// memory is first touched: n = 10^9 then takes 2 thousand page faults instead of a million,
-/// and random probes of it miss the TLB far less often. Advice only: never fails.
+/// huge pages, before first touch (n = 10^9: far fewer page faults and TLB misses). Never fails.
 void advise_huge_pages(void* data, std::size_t bytes);
 
-/// Allocator for large arrays of random access (the line sets): from 2 MiB on, memory aligned
-/// to 2 MiB and advised for transparent huge pages, so that random probes of a set of 10^9
-/// lines do not each miss the TLB (Linux with THP in "madvise" mode, the default; elsewhere a
-/// no-op). Below 2 MiB plain operator new.
+/// Allocator for large arrays of random access (the line sets): from 2 MiB on, 2 MiB-aligned and
+/// advised for huge pages; below, plain operator new.
 template <class T>
 struct LargeArrayAllocator {
   using value_type = T;

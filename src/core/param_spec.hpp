@@ -1,9 +1,6 @@
-// Engine parameters as rows (CaDiCaL's options.hpp model). Each engine lists its parameters
-// once, as an X-macro in its header: X(A, TYPE, NAME, DEFAULT, MIN, MAX, HELP) (MIN, MAX: the range
-// of an integer or real; flags and choices write 0, 1, unused). From that list
-// come the engine's parameter struct (NQC_PARAM_FIELD) and its rows in the engine registry
-// (engine.cpp, NQC_PARAM_ROW); the experiment layer turns the rows into the config's checks,
-// `nqc run --help-config` and the JSON Schema (experiment/engine_params.hpp). No JSON here.
+// Engine parameters as rows (CaDiCaL's options.hpp model): each engine lists its parameters
+// once, as X(A, TYPE, NAME, DEFAULT, MIN, MAX, HELP) in its header; from that come its
+// parameter struct (NQC_PARAM_FIELD) and its registry rows (NQC_PARAM_ROW). No JSON here.
 #pragma once
 
 #include <cstdint>

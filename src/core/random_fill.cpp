@@ -12,9 +12,8 @@
 namespace nqc {
 namespace {
 
-// Pairs are probed this many steps after their lines are prefetched: at n >= 10^7 a probe of
-// a diagonal set is a cache miss (a randSet pass at n = 10^8: 2.2 s plain, 0.6 s prefetched
-// 32 ahead).
+// Pairs are probed this many steps after their lines are prefetched (a randSet pass at n = 10^8:
+// 2.2 s plain, 0.6 s prefetched).
 constexpr std::size_t kAhead = 32;
 
 // The stop flag and the time limit of `watch`, if any.
@@ -26,8 +25,8 @@ std::uint64_t room_left(const LimitWatch* watch, std::uint64_t done) {
   return max == 0 ? UINT64_MAX : max > done ? max - done : 0;
 }
 
-// Gives the pages of `v` beyond its size back to the system without reallocating (a copy
-// would need both buffers at once: at n = 10^9, 4 GB more at the peak).
+// Gives the pages of `v` beyond its size back to the system without reallocating (a copy would
+// need both buffers at once).
 void release_unused(std::vector<Index>& v) {
   const auto page = static_cast<std::uintptr_t>(sysconf(_SC_PAGESIZE));
   const auto begin = reinterpret_cast<std::uintptr_t>(v.data() + v.size());
@@ -36,10 +35,8 @@ void release_unused(std::vector<Index>& v) {
   if (last > first) madvise(reinterpret_cast<void*>(first), last - first, MADV_DONTNEED);
 }
 
-// Puts a queen on (r, col) of `c` when both its diagonals are open (its row and column are
-// free by construction: the passes keep the lists of free rows and columns); returns whether
-// it did. Without `budget` (max_nodes reached) a free cell sets `over` instead: the placement
-// max_nodes forbids (an attacked cell is no placement, so it never stops a fill).
+// Puts a queen on (r, col) when both its diagonals are open. Without `budget` (max_nodes
+// reached) a free cell sets `over` instead.
 inline bool try_place(Composition& c, Bitset& d1, Bitset& d2, Index r, Index col, bool budget = true,
                       bool* over = nullptr) {
   const std::size_t a = diff_line(c.n(), r, col), b = sum_line(r, col);
@@ -59,10 +56,8 @@ void prefetch_pair(const Bitset& d1, const Bitset& d2, Index n, Index r, Index c
   d2.prefetch(sum_line(r, col));
 }
 
-// One pass over the pairs (rows[i], cols[i]): a queen wherever the cell is free; the pairs
-// left unplaced are compacted to the front of both lists. Returns the queens placed. With
-// `watch`, polls it every 2^16 pairs, and places at most `room` queens: `hit` says which
-// limit stopped the pass (the lists are then left as they stand).
+// One pass over the pairs (rows[i], cols[i]), the unplaced ones compacted to the front; returns
+// the queens placed. With `watch`, polled, at most `room` queens, `hit` the limit that stopped it.
 std::uint64_t pass(Composition& c, Bitset& d1, Bitset& d2, std::vector<Index>& rows, std::vector<Index>& cols,
                    const LimitWatch* watch = nullptr, std::uint64_t room = UINT64_MAX, StopReason* hit = nullptr) {
   const std::size_t f = rows.size();
@@ -145,9 +140,8 @@ StopReason RandomFill::run(Index target_free, Rng& rng, FillStats& stats, const 
   return later_passes(target_free, rng, stats, watch, nodes_before);
 }
 
-// First pass without a row list: the i-th free row (ascending) meets cols_[i] (shuffled); a
-// cursor runs kAhead free rows ahead to prefetch their lines. Places at most `can_place`
-// queens; leaves the columns left in cols_.
+// First pass without a row list: the i-th free row meets cols_[i] (shuffled), prefetched kAhead
+// rows ahead. At most `can_place` queens.
 StopReason RandomFill::first_pass(FillStats& stats, const LimitWatch* watch, std::uint64_t can_place) {
   const std::size_t f = cols_.size();
   Index ring[kAhead];
@@ -199,10 +193,8 @@ StopReason RandomFill::first_pass(FillStats& stats, const LimitWatch* watch, std
 StopReason RandomFill::later_passes(Index target_free, Rng& rng, FillStats& stats, const LimitWatch* watch,
                                     std::uint64_t nodes_before) {
   const auto room = [&] { return room_left(watch, nodes_before + stats.placed); };
-  // Further passes: the rows left, ascending, against the columns left, which stay in the
-  // first pass's random order and are rotated by a random offset for each pass: a new
-  // random matching every pass for the price of a sequential rotation (a fresh shuffle per
-  // pass was a third of the time at n = 10^8, where each swap is a cache miss).
+  // The rows left against the columns left rotated by a random offset: a new random matching
+  // every pass for a sequential rotation (a fresh shuffle was a third of the time at n = 10^8).
   while (rows_.size() > static_cast<std::size_t>(target_free)) {
     if (const StopReason hit = polled(watch); hit != StopReason::none) return hit;
     const std::size_t before = rows_.size();

@@ -55,9 +55,8 @@ StopReason ResidualBoard::build(const Composition& c, bool check_columns, const 
   SetupWatch setup(watch);
   if (setup.stopped()) return setup.hit();
   const Index n = c.n();
-  // Before any O(n) allocation: can the residual ever be held? A consistent composition has f
-  // free columns for its f free rows; each of its k queens closes one diagonal of each
-  // direction, each excluded diagonal closes one, and a diagonal meets a row in one cell at most.
+  // Before any O(n) allocation: f free rows keep at least f (f - closed) cells, each queen and
+  // excluded diagonal closing at most one cell of a row.
   const Index* q = c.q.data();
   std::int64_t f = 0;
   if (!setup.chunks(n, [&](std::int64_t from, std::int64_t to) {
@@ -92,10 +91,8 @@ StopReason ResidualBoard::build(Index n, std::vector<Index> rows, std::vector<In
   const auto fc = static_cast<Index>(cols_.size());
   cells_.clear();
   if (setup.stopped()) return setup.hit();
-  // The scan of the f x fc cells: calls cell(a, b) for each free one. The limits are
-  // polled by the cells examined (every 2^16), not by rows: a row of 10^7 columns is seconds
-  // of work and gigabytes of cells (`count 10000000 --time-limit 1` ran on). False when a
-  // limit stopped it.
+  // The scan of the f x fc cells, cell(a, b) for each free one; polled by cells examined (a row of
+  // 10^7 columns is seconds of work). False when a limit stopped it.
   const auto scan = [&](auto&& cell) {
     std::uint64_t examined = 0;
     for (Index a = 0; a < f; ++a) {
@@ -123,11 +120,8 @@ StopReason ResidualBoard::build(Index n, std::vector<Index> rows, std::vector<In
   return StopReason::none;
 }
 
-// A board that may not fit (allocated as it grows: up to 48 bytes a cell while its list is
-// moved) is refused at once when at least f x (fc - closed diagonals) cells would not fit (a
-// closed diagonal takes at most one cell of a row), else counted first by `scan` (nothing
-// allocated) and refused as soon as the count passes what fits, then allocated exactly. False
-// when a limit stopped the count.
+// A board that may not fit is refused at once when f x (fc - closed diagonals) cells would not
+// fit, else counted first (nothing allocated) and allocated exactly. False when stopped.
 template <class Scan>
 bool ResidualBoard::reserve_cells(const Bitset& diff_closed, const Bitset& sum_closed, Scan&& scan) {
   const auto f = static_cast<Index>(rows_.size());
@@ -243,11 +237,8 @@ void ResidualBoard::visit_list(Index e, const std::vector<Index>& begin, const s
   }
 }
 
-// Sets `field` of every cell to a compact id of its board diagonal key(cell): 0 .. (number of
-// distinct values) - 1 in order of first appearance; returns their number. An
-// open-addressing table of about 2x the cells keeps it O(cells) in time and memory whatever n
-// (a table over all 2n diagonals would cost O(n) per build, and sorting O(cells log cells)).
-// The keys are computed again from the cells rather than stored (16 bytes per cell less).
+// Sets `field` of every cell to a compact id of its diagonal key(cell), in order of first
+// appearance; returns their number. An open-addressing table keeps it O(cells) whatever n.
 template <class Key>
 Index ResidualBoard::renumber(Key key_of, Index Cell::*field) {
   constexpr std::uint64_t kEmpty = ~std::uint64_t{0};

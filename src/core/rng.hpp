@@ -22,10 +22,8 @@ constexpr std::uint64_t splitmix64(std::uint64_t x) {
 /// Composition id that stands for "the solution itself" in seed derivation.
 inline constexpr std::uint64_t kSolutionStream = std::numeric_limits<std::uint64_t>::max();
 
-/// The seed of one case: a pure function of (experiment seed, n, solution id,
-/// composition id), so that every rank and every rerun draws the same case
-/// (docs/configs.md, "Cases and shards": every random choice). Pass kSolutionStream as composition id for the seed
-/// that generates the solution itself.
+/// The seed of one case: a pure function of (experiment seed, n, solution id, composition id),
+/// so that every rank and rerun draws the same case; kSolutionStream for the solution's own seed.
 constexpr std::uint64_t derive_seed(std::uint64_t experiment_seed, std::uint64_t n, std::uint64_t solution_id,
                                     std::uint64_t composition_id) {
   std::uint64_t h = splitmix64(experiment_seed);
@@ -85,14 +83,10 @@ class Rng {
   std::uint64_t s_[4]{};
 };
 
-/// Fisher-Yates shuffle driven by Rng (std::shuffle's draws are implementation-defined,
-/// which would make results depend on the standard library). Random-access iterators over
-/// objects in memory. The draws are made kAhead steps before their swap and the element
-/// they name is prefetched, so that large arrays (every swap a cache miss from about 10^7
-/// elements on) shuffle twice as fast; the draws, their order and the result are those of
-/// the plain loop: for i = size - 1 down to 1, swap(first[i], first[below(i + 1)]).
-/// shuffle_until asks `stop()` every 2^16 steps (a set-up polling its limits) and returns
-/// false, the range partly shuffled, when it says stop; else it is shuffle() and returns true.
+/// Fisher-Yates shuffle driven by Rng (std::shuffle's draws depend on the library), each draw
+/// made kAhead steps before its swap and its element prefetched (twice as fast from 10^7
+/// elements on): the same result as the plain loop. shuffle_until asks `stop()` every 2^16
+/// steps and returns false, partly shuffled, when it says stop.
 template <class It, class Stop>
 bool shuffle_until(It first, It last, Rng& rng, Stop&& stop) {
   using Diff = decltype(last - first);
@@ -123,17 +117,11 @@ void shuffle(It first, It last, Rng& rng) {
   shuffle_until(first, last, rng, [] { return false; });
 }
 
-/// A uniformly random permutation of `v` for large vectors, about twice as fast as shuffle()
-/// from 10^7 elements on (0.41 s against 0.85 s for 9.2*10^7 at n = 10^8): every element
-/// draws a bucket (i.i.d. uniform over 2^b buckets of about 2^20 elements each, which fit in
-/// the last-level cache), the elements are scattered into `buffer` bucket by bucket (a
-/// sequential write per bucket), each bucket is shuffled in cache, and `v` swaps with
-/// `buffer`. Ordering by i.i.d. uniform keys with uniformly random tie-breaks is a uniform
-/// permutation. Deterministic for a given rng state, but not the permutation shuffle() would
-/// give; below 2^21 elements it is shuffle(). Memory: `buffer` grows to v's size.
-/// shuffle_bucketed_until asks `stop()` every 2^16 elements of each step (counting,
-/// scattering, shuffling the buckets) and returns false, `v` partly permuted, when it says
-/// stop; else it is shuffle_bucketed() (the same draws and result) and returns true.
+/// A uniform permutation of `v`, twice as fast as shuffle() from 10^7 elements on: every element
+/// draws one of 2^b buckets of about 2^20 elements (cache-sized), is scattered into `buffer`
+/// by bucket, and each bucket is shuffled in cache; i.i.d. keys with random tie-breaks give a
+/// uniform permutation (not shuffle()'s; below 2^21 elements it is shuffle()). `buffer` grows
+/// to v's size. Polled like shuffle_until.
 template <class T, class Stop>
 bool shuffle_bucketed_until(std::vector<T>& v, Rng& rng, std::vector<T>& buffer, Stop&& stop) {
   const std::size_t size = v.size();

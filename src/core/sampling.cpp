@@ -38,19 +38,7 @@ Index draw_k(Index n, const KRange& range, Rng& rng) {
 }
 
 Composition derive_composition(const Composition& solution, Index k, Rng& rng) {
-  const Index n = solution.n();
-  if (k < 0 || k > n)
-    throw std::invalid_argument("composition size k = " + std::to_string(k) + " is outside 0.." + std::to_string(n));
-  Composition c(n);
-  std::int64_t needed = k;
-  for (Index i = 0; i < n && needed > 0; ++i) {
-    // Keep row i with probability needed / (rows left).
-    if (static_cast<std::int64_t>(rng.below(static_cast<std::uint64_t>(n - i))) < needed) {
-      c.q[static_cast<std::size_t>(i)] = solution.q[static_cast<std::size_t>(i)];
-      --needed;
-    }
-  }
-  return c;
+  return derive_composition(Composition(solution.q), k, rng);
 }
 
 Composition derive_composition(Composition&& solution, Index k, Rng& rng) {
@@ -60,8 +48,7 @@ Composition derive_composition(Composition&& solution, Index k, Rng& rng) {
   Composition c = std::move(solution);
   std::int64_t needed = k;
   for (Index i = 0; i < n; ++i) {
-    // Keep row i with probability needed / (rows left): the draws of the copying overload,
-    // which stops drawing once k rows are kept.
+    // Keep row i with probability needed / (rows left); no draw once k rows are kept.
     if (needed > 0 && static_cast<std::int64_t>(rng.below(static_cast<std::uint64_t>(n - i))) < needed)
       --needed;
     else

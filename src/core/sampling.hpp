@@ -8,12 +8,9 @@
 
 namespace nqc {
 
-/// A random solution for board size n, drawn with `rng` by the `auto` engine on the empty
-/// board (random fill, then complete search on the residual), and checked by the verifier.
-/// The distribution is not uniform over all solutions (nor was the paper's, whose generator
-/// is unpublished); it is a pure function of the rng state. n = 1 gives {1}.
-/// Throws std::invalid_argument for n < 1 and for n = 2, 3 (no solution exists), and
-/// std::logic_error if the engine's answer fails verification (a bug).
+/// A random solution for board size n (min-conflicts, else `auto`, on the empty board),
+/// verified; a pure function of the rng state, not uniform over all solutions. n = 1 gives {1}.
+/// Throws std::invalid_argument for n < 1 and n = 2, 3, std::logic_error on a failed verification.
 Composition random_solution(Index n, Rng& rng);
 
 /// How the size k of a derived composition is drawn. The paper's "arbitrary size" is

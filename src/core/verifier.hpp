@@ -27,13 +27,9 @@ struct Verdict {
   [[nodiscard]] std::string describe(const Composition& c) const;
 };
 
-/// Checks that a composition is consistent: every value in 0..n, no two queens on one
-/// column, one diagonal (i - Q(i) constant) or one anti-diagonal (i + Q(i) constant).
-/// Returns the conflict whose later row is smallest (the first found scanning rows
-/// top-down), with the earliest partner row. O(n) time, O(n) bits of memory: one pass over
-/// bitmaps of columns and of the 2n-1 diagonals of each direction ([Grigoryan], "control
-/// vectors"), and a second pass only to find the partner row of a conflict. Never throws
-/// except std::bad_alloc.
+/// Checks that a composition is consistent: values in 0..n, no two queens on one line, none on
+/// an excluded diagonal. Returns the conflict whose later row is smallest, with the earliest
+/// partner row. O(n) time and bits ([Grigoryan]'s control vectors); never throws but bad_alloc.
 Verdict verify(const Composition& c);
 
 /// True when `solution` is a full (k == n) consistent composition.
@@ -43,10 +39,9 @@ bool is_solution(const Composition& solution);
 /// (same n, and q[i] equal wherever composition.q[i] != 0).
 bool extends(const Composition& completion, const Composition& composition);
 
-/// What a completion must keep of a composition, in n bits and a few words: the rows that
-/// hold a queen and a 64-bit sum of a mix of (row, column) over them. Lets a caller hand the
-/// composition itself to an engine that works in its memory (Engine::complete(Composition&&))
-/// and still check the completion: n = 10^9 costs 125 MB instead of a 4 GB copy.
+/// What a completion must keep of a composition: the rows holding a queen and a 64-bit sum of a
+/// mix of (row, column) over them, so that an engine may work in the composition's own memory
+/// and the completion still be checked (n = 10^9: 125 MB instead of a 4 GB copy).
 struct CompositionDigest {
   Index n = 0;
   Index k = 0;
@@ -57,9 +52,8 @@ struct CompositionDigest {
 /// The digest of `composition`. O(n).
 CompositionDigest digest(const Composition& composition);
 
-/// extends(completion, composition) against the composition's digest: the same n, and the
-/// completion's (row, column) pairs over the digest's rows sum to its hash (a completion that
-/// moved or dropped a queen passes with probability about 2^-64).
+/// extends() against the digest: the completion's (row, column) pairs over the digest's rows
+/// sum to its hash (a moved or dropped queen passes with probability about 2^-64).
 bool extends(const Composition& completion, const CompositionDigest& digest);
 
 }  // namespace nqc

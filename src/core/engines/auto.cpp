@@ -76,9 +76,8 @@ class AutoSearch {
   }
 
  private:
-  // Limits for the next call: what is left of the caller's after earlier calls, capped at
-  // `node_budget` (0: no cap). Engines that count from `counters_` get an absolute node
-  // limit (`from` = counters_.nodes), min-conflicts one relative to its own count.
+  // Limits for the next call: the caller's left after earlier calls, capped at `node_budget`
+  // (0: none); absolute from `from` (engines that count from counters_) or relative (0).
   Limits remaining(std::uint64_t node_budget, std::uint64_t from) const {
     Limits left = limits_;
     if (limits_.time_limit_s > 0.0) {
@@ -114,9 +113,7 @@ class AutoSearch {
     LimitWatch watch(limits_, exact_poll_interval(free_rows_));
     ResidualBoard board;
     Result e;
-    if (const StopReason hit = board.build(c_, true, &watch); hit != StopReason::none)
-      e.limit = hit;
-    else
+    if ((e.limit = board.build(c_, true, &watch)) == StopReason::none)
       e.outcome = search_residual(board, rng_, watch, counters_, c_, e.limit);
     if (e.outcome == Outcome::solved) e.solution = std::move(c_);
     return finish(std::move(e), StopReason::none);
@@ -146,13 +143,9 @@ class AutoSearch {
     const Limits left = remaining(budget, counters_.nodes);
     LimitWatch search_watch(left, exact_poll_interval(static_cast<Index>(f)));
     Result e;
-    if (const StopReason hit = board.build(c_.n(), fill.free_rows(), fill.free_cols(), fill.diff_closed(),
-                                           fill.sum_closed(), true, &search_watch);
-        hit != StopReason::none) {
-      e.limit = hit;
-    } else {
-      e.outcome = search_residual(board, rng_, search_watch, counters_, c_, e.limit);
-    }
+    e.limit = board.build(c_.n(), fill.free_rows(), fill.free_cols(), fill.diff_closed(), fill.sum_closed(), true,
+                          &search_watch);
+    if (e.limit == StopReason::none) e.outcome = search_residual(board, rng_, search_watch, counters_, c_, e.limit);
     if (e.outcome == Outcome::solved) {
       e.counters = counters_;
       e.counters.placed_random = stats.placed;
@@ -170,9 +163,8 @@ class AutoSearch {
     return std::nullopt;
   }
 
-  // Min-conflicts first: by far the fastest on completable compositions (derived ones at
-  // n = 1000: 0.07 ms of CPU, against 0.5 ms for fill + exact), but a few tries can fail
-  // where more succeed: 3 * 2^r tries in round r.
+  // Min-conflicts first: by far the fastest on completable compositions, but a few tries can
+  // fail where more succeed.
   std::optional<Result> minconflicts_stage(std::uint64_t round) {
     MinConflictsParams mc;
     const std::uint64_t tries =
@@ -216,11 +208,8 @@ class AutoSearch {
     return std::nullopt;
   }
 
-  // A complete search on the composition itself with (4f + 1024) * 8^r nodes: its budget
-  // grows without bound, so `auto` stays complete and proves infeasibility, at a constant-factor
-  // cost over the search alone (`exact` has heavy-tailed runs even on small residuals: a
-  // derived n = 80 composition with 24 free rows took 3.5*10^7 nodes, 22 s, where
-  // min-conflicts with more tries needed 8000).
+  // A complete search on the composition itself with a budget growing without bound: `auto`
+  // stays complete at a constant factor (exact alone has heavy-tailed runs even on small residuals).
   std::optional<Result> search_stage(std::uint64_t round) {
     const std::uint64_t budget = saturating_mul(
         linear_budget(p_.search_nodes_per_free_row, p_.search_nodes_base, static_cast<std::uint64_t>(free_rows_)),
@@ -257,10 +246,8 @@ class AutoSearch {
 Result complete_auto(Composition&& composition, Rng& rng, const Limits& limits, const AutoParams& params) {
   const Index free_rows = composition.n() - composition.k();
   if (free_rows == 0) return complete_exact(composition, rng, limits);
-  // Words first where they fit and win: boards of n <= 64 (one word per row, by board column:
-  // derived compositions in 3-12 µs, a quarter to half of min-conflicts' time) and boards of
-  // CSPLib prob079's shape (excluded diagonals) with at most kBitboardMaxFree free rows (near
-  // its phase transition 7.7-28x faster than the published solver; BENCHMARKS.md). Complete by itself.
+  // Words first where they win: boards of n <= 64 and CSPLib prob079's boards with at most
+  // kBitboardMaxFree free rows (BENCHMARKS.md). Complete by itself.
   if (free_rows <= kBitboardMaxFree && (composition.n() <= 64 || composition.has_excluded_diagonals()))
     return complete_bitboard(composition, rng, limits);
   const bool large = composition.n() >= params.fill_first_n;

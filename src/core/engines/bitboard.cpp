@@ -51,8 +51,7 @@ struct Words {
   // Calls fn(i) for every member, ascending.
   template <class Fn>
   void each(Fn&& fn) const {
-    for (int i = 0; i < W; ++i)
-      for (std::uint64_t x = w[static_cast<std::size_t>(i)]; x != 0; x &= x - 1) fn(64 * i + __builtin_ctzll(x));
+    each_while([&](int i) { return fn(i), true; });
   }
   // The j-th member, ascending (j < count()).
   [[nodiscard]] int nth(std::uint64_t j) const {
@@ -100,18 +99,14 @@ struct ColumnCounts {
   }
 };
 
-// The residual on words: free rows a (board row rows[a]); attack(a, b, a2) are the cells of
-// row a2 that a queen on (a, b) takes. Two layouts. Boards of n <= 64 W: bit b is board
-// column b, and a queen's three lines in another row are three shifts of its bit (nothing to
-// set up beyond the rows' free cells). Larger boards: bit b is the b-th free column
-// (ascending), and a queen's diagonals in row a2 are the free columns col +- d (d the rows'
-// distance), found through a map of board columns (an earlier table of f^3 sets cost 1.3 ms
-// of set-up a case at n = 100).
+// The residual on words: free rows a; attack(a, b, a2) are the cells of row a2 that a queen on
+// (a, b) takes. Boards of n <= 64 W: bit b is board column b, a queen's lines in another row
+// three shifts of its bit. Larger: bit b is the b-th free column, the diagonals found through a
+// map of board columns.
 template <int W>
 class WordBoard {
  public:
-  // With `setup`, its O(n) passes are polled: a board whose set-up a limit stopped
-  // (setup->hit() set) is incomplete, for no search.
+  // With `setup`, polled: a board whose set-up a limit stopped is incomplete.
   explicit WordBoard(const Composition& c, SetupWatch* setup = nullptr) : n_(c.n()) {
     Bitset used, diff, sum;
     if (!close_lines(c, used, diff, sum, setup))
@@ -197,10 +192,9 @@ class WordBoard {
   std::vector<int> compact_;
 };
 
-// The board policy of DepthFirst (engines/depth_first.hpp) over a WordBoard. Level l holds the
-// free cells of every open row after l placements (rows already filled keep stale sets, never
-// read) and its Level value (open rows, free columns); its candidates are pool_'s f entries
-// from l * f, as a << 8 | b. `rng` null: counting (every cell in ascending order).
+// The board policy of DepthFirst over a WordBoard: level l holds the free cells of every open
+// row after l placements, its open rows and free columns, and its candidates (a << 8 | b) in
+// pool_ from l * f. `rng` null: counting (every cell ascending).
 template <int W>
 class WordSearch {
  public:
@@ -238,12 +232,10 @@ class WordSearch {
   // candidates rotated by one random draw (counting: ascending).
   void start_run(bool randomized) { shuffled_ = randomized && rng_ != nullptr; }
 
-  // The candidates of `level` into pool_, their count returned: a free column with k candidate
-  // cells, fewer than the row of fewest cells (k < 8): its queen can only go to one of them, so
-  // branch on it (k children); else the minimum-remaining-values row (pick_tied's ties in a
-  // randomized run; else the first), its cells in the run's order (order(); least damage first
-  // with least_damage_). The counts are made here, not in place(), as about half the
-  // placements fail.
+  // The candidates of `level` into pool_, their count returned: a free column with k < 8
+  // candidates, fewer than the row of fewest cells, is branched on; else the minimum-remaining-
+  // values row, its cells in the run's order (least damage first with least_damage_). Counted
+  // here, not in place(): about half the placements fail.
   int candidates(int level) {
     const Level& at = levels_[static_cast<std::size_t>(level)];
     int* out = pool_.data() + static_cast<std::ptrdiff_t>(level) * f_;
@@ -272,8 +264,7 @@ class WordSearch {
   // `level + 1` := `level` with candidate i's queen: its cells and choice; false when an open
   // row or a free column is left without a free cell (forward checking).
   bool place(int level, int i) {
-    const int cell =
-        pool_[static_cast<std::size_t>(level) * static_cast<std::size_t>(f_) + static_cast<std::size_t>(i)];
+    const int cell = candidate(level, i);
     const int a = cell >> 8, b = cell & 255;
     const Level& at = levels_[static_cast<std::size_t>(level)];
     Level& next = levels_[static_cast<std::size_t>(level) + 1];
@@ -298,8 +289,7 @@ class WordSearch {
   // Each level keeps its own cells: nothing to take back.
   void undo(int /*level*/, int /*i*/) {}
   [[nodiscard]] std::pair<Index, Index> queen(int level, int i) const {
-    const int cell =
-        pool_[static_cast<std::size_t>(level) * static_cast<std::size_t>(f_) + static_cast<std::size_t>(i)];
+    const int cell = candidate(level, i);
     return {board_.board_row(cell >> 8), board_.board_col(cell & 255)};
   }
 
@@ -316,6 +306,9 @@ class WordSearch {
     Words<W> rows;
   };
 
+  [[nodiscard]] int candidate(int level, int i) const {
+    return pool_[static_cast<std::size_t>(level) * static_cast<std::size_t>(f_) + static_cast<std::size_t>(i)];
+  }
   Words<W>& cells(int level, int a) {
     return cells_[static_cast<std::size_t>(level) * static_cast<std::size_t>(f_) + static_cast<std::size_t>(a)];
   }
@@ -357,9 +350,8 @@ class WordSearch {
     }
   }
 
-  // The candidates out[0, size) in the run's order: shuffled in a randomized run; else rotated
-  // by a random offset, as random orders pay only with restarts but ascending columns (corners
-  // first) took 10-20% more nodes near CSPLib prob079's phase transition; ascending in counting.
+  // The candidates in the run's order: shuffled in a randomized run, else rotated by a random
+  // offset (ascending columns took 10-20% more nodes near prob079's phase transition).
   void order(int* out, int size) {
     if (rng_ == nullptr || size < 2) return;
     if (shuffled_)
@@ -421,10 +413,7 @@ Result solve(const Composition& c, Rng& rng, const Limits& limits, const Bitboar
   SetupWatch setup(&watch);
   const WordBoard<W> board(c, &setup);
   Result result;
-  if (setup.hit() != StopReason::none) {
-    result.limit = setup.hit();
-    return result;
-  }
+  if ((result.limit = setup.hit()) != StopReason::none) return result;
   WordSearch<W> policy(board, &rng, params.least_damage, params.column_branching);
   DepthFirst<WordSearch<W>> search(policy, watch, result.counters);
   result.outcome = luby_restarts(search, result.counters, params, result.limit);

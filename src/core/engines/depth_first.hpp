@@ -13,27 +13,18 @@
 
 namespace nqc {
 
-/// The row that minimum remaining values ([Grigoryan]'s "minimum risk" rule) takes among `ties`
-/// rows tied at the fewest free cells: the j-th of them in ascending order (nth(j)), with
-/// j = rng->below(ties) (one draw) when rng is given and there are ties, else the first.
+/// The row that minimum remaining values takes among `ties` rows tied at the fewest free cells:
+/// nth(rng->below(ties)) when rng is given and there are ties, else nth(0).
 template <class Nth>
 auto pick_tied(std::uint64_t ties, Rng* rng, Nth&& nth) {
   return nth(rng != nullptr && ties > 1 ? rng->below(ties) : 0);
 }
 
-/// Depth-first search over a board policy, one queen a level, iterative (depths of 10^4 free
-/// rows and more). Board provides, all inline (no virtual call in the loop):
-///   int free_rows() const                  the levels of a completion (one free row each)
-///   bool dead_at_root()                    an open row (or free column) without a free cell;
-///                                          also prepares the root (called before run())
-///   void start_run(bool randomized)        a run of the Luby driver: random orders or not
-///   int candidates(int level)              the node's candidates, their number (with the
-///                                          levels above it placed)
-///   bool place(int level, int i)           candidate i: false when forward checking fails
-///                                          (the placement stands until undo)
-///   void undo(int level, int i)            takes candidate i back, last placed first
-///   std::pair<Index, Index> queen(int level, int i) const   its board row and column
-/// Counters: nodes = placements tried, backtracks = placements taken back.
+/// Depth-first search over a board policy, one queen a level, iterative. Board provides, inline:
+/// free_rows(); dead_at_root() (an open line without a free cell; prepares the root);
+/// start_run(randomized); candidates(level) (their number); place(level, i) (false when forward
+/// checking fails; stands until undo); undo(level, i) (last placed first); queen(level, i)
+/// (board row and column). Counters: nodes = placements tried, backtracks = placements taken back.
 template <class Board>
 class DepthFirst {
  public:
@@ -47,10 +38,9 @@ class DepthFirst {
 
   [[nodiscard]] Board& board() { return board_; }
 
-  /// Searches (f >= 1, after dead_at_root()) until on_solution() returns true (solved: the
-  /// queens stay on the board for write()), the space is exhausted (none), a limit (returned),
-  /// or `restart_at` nodes (none, with *restarted set; 0: never). A search stopped by a limit or
-  /// a restart takes its queens back off the board first.
+  /// Searches until on_solution() returns true (solved: the queens stay for write()), the space
+  /// is exhausted (none), a limit (returned), or `restart_at` nodes (none, *restarted set; 0:
+  /// never). A stopped search takes its queens back first.
   template <class OnSolution>
   StopReason run(std::uint64_t restart_at, OnSolution&& on_solution, bool* restarted = nullptr) {
     int level = 0;
@@ -107,13 +97,10 @@ class DepthFirst {
   std::vector<int> next_, size_;  // a level's next candidate and its number of candidates
 };
 
-/// The complete search with randomized restarts ([Gomes98]) over `search`'s board: run i may
-/// try restart_budget(params, f, i, nodes since the call) nodes (Luby budgets [Luby93], then
-/// growing ones or one last run to the end, which goes in order: start_run(false)). Every run
-/// is complete within its budget and budgets grow without bound, so exhausting the space in any
-/// run proves infeasibility: the search as a whole stays complete. Returns solved (the queens
-/// for search.write(); also with f = 0), infeasible, or gave_up with `limit` set. Counters
-/// accumulate: nodes, backtracks, restarts, placed_search.
+/// The complete search with randomized restarts ([Gomes98]): run i may try restart_budget()
+/// nodes; budgets grow without bound (the last run goes in order to the end), so exhausting the
+/// space in any run proves infeasibility. Returns solved (queens for search.write()),
+/// infeasible, or gave_up with `limit` set. Counters accumulate.
 template <class Board, class Params>
 Outcome luby_restarts(DepthFirst<Board>& search, Counters& counters, const Params& params, StopReason& limit) {
   Board& board = search.board();

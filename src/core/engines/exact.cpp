@@ -12,10 +12,8 @@
 namespace nqc {
 namespace {
 
-// Exact's rules over the residual board (free rows x free columns as the list of their free
-// cells, core/residual_board.hpp; forward checking on rows and columns): the board policy of
-// DepthFirst (engines/depth_first.hpp). Each level's candidates (cell ids) follow those of the
-// levels above it in one pool. `rng` null: counting (the first tied row, cells ascending).
+// Exact's rules over the residual board: the board policy of DepthFirst. Each level's
+// candidates follow those of the levels above in one pool. `rng` null: counting.
 class ResidualSearch {
  public:
   ResidualSearch(ResidualBoard& board, Rng* rng)
@@ -90,10 +88,8 @@ class ResidualSearch {
 
 Outcome search_residual(ResidualBoard& board, Rng& rng, LimitWatch& watch, Counters& counters, Composition& solution,
                         StopReason& limit, const ExactParams& params) {
-  // Restarts ([Gomes98], [Luby93]; luby_restarts): depth-first search on queens has a heavy
-  // tail (one MRV run on the empty n = 1000 board spent 2*10^7 nodes without a solution, while
-  // most random tie-breaks need about n; doubling budgets still took 3 s on some derived
-  // n = 1000 cases).
+  // Restarts ([Gomes98], [Luby93]): depth-first search on queens has a heavy tail (one run on the
+  // empty n = 1000 board spent 2*10^7 nodes; most random tie-breaks need about n).
   ResidualSearch policy(board, &rng);
   DepthFirst<ResidualSearch> search(policy, watch, counters);
   const Outcome outcome = luby_restarts(search, counters, params, limit);
@@ -106,15 +102,12 @@ Result complete_exact(const Composition& composition, Rng& rng, const Limits& li
   Result result;  // the board's build checks the composition and throws std::invalid_argument
   LimitWatch watch(limits, exact_poll_interval(composition.n() - composition.k()));
   ResidualBoard board;
-  if (const StopReason hit = board.build(composition, true, &watch); hit != StopReason::none) {
-    result.outcome = Outcome::gave_up;
-    result.limit = hit;
-    result.counters = counters;
-    return result;
+  result.limit = board.build(composition, true, &watch);
+  if (result.limit == StopReason::none) {
+    result.solution = composition;
+    result.outcome = search_residual(board, rng, watch, counters, result.solution, result.limit, params);
+    if (result.outcome != Outcome::solved) result.solution = Composition();
   }
-  result.solution = composition;
-  result.outcome = search_residual(board, rng, watch, counters, result.solution, result.limit, params);
-  if (result.outcome != Outcome::solved) result.solution = Composition();
   result.counters = counters;
   return result;
 }
@@ -123,9 +116,8 @@ CountResult count_completions_reduced(const Composition& composition, const Limi
   CountResult out;
   LimitWatch watch(limits, exact_poll_interval(composition.n() - composition.k()));
   ResidualBoard board;
-  if (const StopReason hit = board.build(composition, true, &watch); hit != StopReason::none) {
+  if ((out.limit = board.build(composition, true, &watch)) != StopReason::none) {
     out.gave_up = true;
-    out.limit = hit;
     return out;
   }
   ResidualSearch policy(board, nullptr);

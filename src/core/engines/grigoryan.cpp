@@ -14,16 +14,11 @@
 #include "core/residual_board.hpp"
 #include "core/verifier.hpp"
 
-// Interpretation notes. [Grigoryan] draws its blocks in figures that its text does not
-// repeat; the block structure, the limits and what counts as a backtrack below are the paper's
-// as the author's code [GrigoryanCode] confirms and completes them (docs/REFERENCES.md).
-// Where both are silent, the choice is written next to the code as "Choice:" with its reason.
+// Where the paper and the author's code are silent, the choice is marked "Choice:" with its reason.
 
 namespace nqc {
 
 namespace {
-
-// ---- Base levels ([Grigoryan]; [GrigoryanCode]) ----
 
 double cubic(double u, double a3, double a2, double a1, double a0) { return ((a3 * u + a2) * u + a1) * u + a0; }
 
@@ -32,65 +27,43 @@ Index level_from(Index n, double b) {
   return static_cast<Index>(std::clamp<std::int64_t>(static_cast<std::int64_t>(n) - free_rows, 0, n));
 }
 
-// Blocks 4 and 5: the reduced matrix of the free rows x free columns at restore point z (a
-// ResidualBoard: the list of its free cells, with incremental free counts per line), block
-// 4's damage E of every cell and ranking of the rows, and the final stage's tie rules.
+// Blocks 4 and 5: the reduced matrix at restore point z (a ResidualBoard), block 4's damage E
+// of every cell and ranking of the rows, and the final stage's tie rules.
 class FinalStage {
  public:
-  /// Builds the matrix of `rows` x `cols` (both ascending board indices) from the board's
-  /// closed diagonals, with block 4's counts and every cell's damage E at z. Returns false
-  /// when some row has no free cell (block 4's check).
-  /// Choice (GrigoryanParams::damage_at_z): block 5 ranks cells by the E counted here, not
-  /// recounted after each placement. The block structure puts the counting of free cells
-  /// per diagonal and column in block 4, while [Grigoryan]'s worked steps 89-91 recount only
-  /// the rows; and only E from z reproduces the paper's backtrack shares (n = 1000, 10^4 cases: 60.9%
-  /// without backtrack against the paper's 60.50%; recounted E gives 97.6%).
+  /// Builds the matrix of `rows` x `cols` (ascending board indices) with block 4's counts.
+  /// False when some row has no free cell (block 4 checks rows only).
+  /// Choice (GrigoryanParams::damage_at_z): block 5 ranks cells by E counted here, at z: only
+  /// that reproduces the paper's backtrack shares.
   bool build(Index n, const std::vector<Index>& rows, const std::vector<Index>& cols, const Bitset& d1_closed,
              const Bitset& d2_closed, bool check_columns) {
-    board_.build(n, rows, cols, d1_closed, d2_closed, check_columns);
-    const Index f = board_.free_rows();
-    damage_at_z_.resize(static_cast<std::size_t>(board_.cell_count()));
-    for (Index e = 0; e < board_.cell_count(); ++e) damage_at_z_[static_cast<std::size_t>(e)] = board_.damage(e);
-    // Block 4's ranking of the rows: ascending free-cell count, ties in ascending row index.
-    ranked_.resize(static_cast<std::size_t>(f));
-    for (Index a = 0; a < f; ++a) ranked_[static_cast<std::size_t>(a)] = a;
-    std::stable_sort(ranked_.begin(), ranked_.end(),
-                     [this](Index x, Index y) { return board_.row_free(x) < board_.row_free(y); });
-    // Block 4 checks the rows only (a dead column fails the first descent's look-ahead).
+    board.build(n, rows, cols, d1_closed, d2_closed, check_columns);
+    const Index f = board.free_rows();
+    damage_at_z_.resize(static_cast<std::size_t>(board.cell_count()));
+    for (Index e = 0; e < board.cell_count(); ++e) damage_at_z_[static_cast<std::size_t>(e)] = board.damage(e);
+    ranked.resize(static_cast<std::size_t>(f));
+    for (Index a = 0; a < f; ++a) ranked[static_cast<std::size_t>(a)] = a;
+    std::stable_sort(ranked.begin(), ranked.end(),
+                     [this](Index x, Index y) { return board.row_free(x) < board.row_free(y); });
     for (Index a = 0; a < f; ++a)
-      if (board_.row_free(a) == 0) return false;
+      if (board.row_free(a) == 0) return false;
     return true;
   }
 
-  /// The rows of the reduced matrix as block 4 ranks them at z: ascending number of free
-  /// cells, ties in ascending row index.
-  [[nodiscard]] const std::vector<Index>& ranked_rows() const { return ranked_; }
-  /// Row a's free cells at z are the cell ids [row_cells_begin(a), row_cells_end(a)), in
-  /// ascending column order.
-  [[nodiscard]] Index row_cells_begin(Index a) const { return board_.row_cells_begin(a); }
-  [[nodiscard]] Index row_cells_end(Index a) const { return board_.row_cells_end(a); }
+  [[nodiscard]] Index board_row(Index e) const { return board.board_row(board.cell(e).a); }
+  [[nodiscard]] Index board_col(Index e) const { return board.board_col(board.cell(e).b); }
 
-  [[nodiscard]] Index open_rows() const { return board_.open_rows(); }
-  /// Random tie breaks drawn so far by choose_row and candidates: a descent that drew none is
-  /// a function of its first queen alone.
-  [[nodiscard]] std::uint64_t draws() const { return draws_; }
-  [[nodiscard]] Index cell_count() const { return board_.cell_count(); }
-  [[nodiscard]] Index board_row(Index e) const { return board_.board_row(board_.cell(e).a); }
-  [[nodiscard]] Index board_col(Index e) const { return board_.board_col(board_.cell(e).b); }
-
-  /// Minimum-risk rule ([Grigoryan], steps 89-91): the open row with the fewest free cells.
-  /// Rows are ranked by count with ties in ascending row index (the order of the paper's listings:
-  /// "7(2), 12(2), 22(2), 82(2), 88(2)"), and a tie is broken uniformly among the first
-  /// min(ties, tied) rows ("one of the first three rows is randomly selected").
+  /// Minimum-risk rule ([Grigoryan], steps 89-91): the open row with the fewest free cells,
+  /// a tie broken uniformly among the first min(ties, tied) rows in ascending row index.
   Index choose_row(Rng& rng, std::uint32_t ties) {
     constexpr std::uint32_t kMaxTies = 8;
     ties = std::clamp<std::uint32_t>(ties, 1, kMaxTies);
     Index first[kMaxTies];
     std::uint32_t tied = 0;
     Index best = 0;
-    for (Index a = 0; a < board_.free_rows(); ++a) {
-      if (!board_.row_open(a)) continue;
-      const Index v = board_.row_free(a);
+    for (Index a = 0; a < board.free_rows(); ++a) {
+      if (!board.row_open(a)) continue;
+      const Index v = board.row_free(a);
       if (tied == 0 || v < best) {
         best = v;
         first[0] = a;
@@ -100,44 +73,38 @@ class FinalStage {
       }
     }
     if (tied == 1) return first[0];
-    ++draws_;
+    ++draws;
     return first[rng.below(tied)];
   }
 
   /// Minimum-damage rule: appends the free cells of open row a to `out` as (damage, cell),
-  /// lowest damage first. A cell's damage E is the free cells on its two diagonals plus those
-  /// in its column (the cell itself counts on all three lines, the same offset for every
-  /// cell): as counted at z by block 4 when `at_z`, else as counted now. Ties keep ascending
-  /// column order, then a tie among the first min(ties, tied) cells is broken uniformly: the
-  /// chosen cell moves to the front and the others keep their order (the "next cell" order).
+  /// lowest damage first (E at z when `at_z`, else now), ties in column order; a tie among the
+  /// first min(ties, tied) is broken uniformly, the chosen cell moved to the front.
   void candidates(Index a, Rng& rng, std::uint32_t ties, bool at_z, std::vector<std::pair<Index, Index>>& out) {
     const std::size_t first = out.size();
-    for (Index e = board_.row_cells_begin(a); e < board_.row_cells_end(a); ++e) {
-      if (!board_.is_free(e)) continue;
-      out.emplace_back(at_z ? damage_at_z_[static_cast<std::size_t>(e)] : board_.damage(e), e);
+    for (Index e = board.row_cells_begin(a); e < board.row_cells_end(a); ++e) {
+      if (!board.is_free(e)) continue;
+      out.emplace_back(at_z ? damage_at_z_[static_cast<std::size_t>(e)] : board.damage(e), e);
     }
-    // Rows hold a handful of free cells at this stage: insertion sort, stable, no allocation.
+    // A handful of cells: a stable insertion sort without allocation.
     for (std::size_t i = first + 1; i < out.size(); ++i)
       for (std::size_t j = i; j > first && out[j].first < out[j - 1].first; --j) std::swap(out[j], out[j - 1]);
     std::size_t tied = 1;
     while (first + tied < out.size() && tied < ties && out[first + tied].first == out[first].first) ++tied;
     if (tied > 1) {
       const auto begin = out.begin() + static_cast<std::ptrdiff_t>(first);
-      ++draws_;
+      ++draws;
       const auto pick = static_cast<std::ptrdiff_t>(rng.below(tied));
       std::rotate(begin, begin + pick, begin + pick + 1);
     }
   }
 
-  /// See ResidualBoard::place and undo: the look-ahead of block 5.
-  bool place(Index e) { return board_.place(e); }
-  void undo(Index e) { board_.undo(e); }
+  ResidualBoard board;
+  std::vector<Index> ranked;  // block 4's ranking: ascending free cells, ties by row index
+  std::uint64_t draws = 0;    // random tie breaks so far: a descent without any is a function of its first queen
 
  private:
-  ResidualBoard board_;
-  std::vector<Index> damage_at_z_;  // block 4's E of every cell
-  std::vector<Index> ranked_;       // block 4's ranking of the rows
-  std::uint64_t draws_ = 0;
+  std::vector<Index> damage_at_z_;
 };
 
 // One call of the algorithm. The full board (D1, D2 as bitmaps, the working composition and a
@@ -187,11 +154,8 @@ class Grigoryan {
     }
   }
 
-  // x's free rows and free columns, ascending, into rows_ and cols_: recomputed from the
-  // board (O(n), at the start and at each rare return to x) rather than kept, which saves
-  // two lists of up to n entries.
-  // `used`: the columns holding a queen (from close_lines at block 0).
-  // With `setup` (block 0), polled: a stopped call leaves the lists incomplete.
+  // x's free rows and columns into rows_ and cols_: recomputed (O(n), at each rare return to
+  // x) rather than kept, which saves two lists of up to n entries.
   void collect_free_lines(const Bitset& used, SetupWatch* setup = nullptr) {
     rows_ = free_rows_of(board_, setup);
     cols_ = free_columns_of(used, n_, setup);
@@ -203,18 +167,14 @@ class Grigoryan {
       if (const Index j = board_.q[static_cast<std::size_t>(r)]; j != 0) used.set(static_cast<std::size_t>(j - 1));
     collect_free_lines(used);
   }
-  // Whether some free row (rows_) has no free cell on the free columns (cols_): O(f^2) at worst.
+  [[nodiscard]] bool is_free(Index r, Index c) const {
+    return !d1_closed_.test(d1(r, c)) && !d2_closed_.test(d2(r, c));
+  }
+  // Whether some free row has no free cell on the free columns: O(f^2) at worst.
   [[nodiscard]] bool has_dead_row() const {
-    for (const Index r : rows_) {
-      bool free = false;
-      for (const Index c : cols_)
-        if (!d1_closed_.test(d1(r, c)) && !d2_closed_.test(d2(r, c))) {
-          free = true;
-          break;
-        }
-      if (!free) return true;
-    }
-    return false;
+    return std::any_of(rows_.begin(), rows_.end(), [&](Index r) {
+      return std::none_of(cols_.begin(), cols_.end(), [&](Index c) { return is_free(r, c); });
+    });
   }
   void save_y() {
     y_rows_ = rows_;
@@ -227,8 +187,7 @@ class Grigoryan {
     cols_ = y_cols_;
   }
 
-  // One return to a saved level: counted in the total and in the attempt's budget. False when
-  // the budget is spent (the attempt ends).
+  // One return to a saved level; false when the attempt's budget is spent.
   bool backtrack() {
     ++counters_.backtracks;
     return ++attempt_backtracks_ <= p_.backtracks_per_attempt;  // 64 bits: never wraps at UINT32_MAX
@@ -244,7 +203,6 @@ class Grigoryan {
   void unwind();
   std::optional<Exit> block4(Start start, Block& block);
   Exit attempt(Start start);
-  // The base levels and the level a run starts from, for the composition's k_input_ queens.
   Start start_level();
   bool block3_failed(Start start, Block& next);
 
@@ -260,6 +218,7 @@ class Grigoryan {
   Index k_input_ = 0;
   Index level2_ = 0, level3_ = 0, block3_target_ = 0;
   bool small_ = false;  // n < small_n
+  std::uint32_t limit5_ = 0, repeat_bound_ = 0;
   Bitset d1_closed_, d2_closed_;
   std::vector<Index> trail_;  // rows filled since x, in order
   std::vector<Index> y_rows_, y_cols_;
@@ -272,16 +231,15 @@ class Grigoryan {
 
   FinalStage final_;
   std::vector<Index> sorted_rows_, sorted_cols_;
-  // Block 5: one frame per row placed since z, its candidates in pool_[begin, end) as
-  // (damage, cell), `next` the first untried one, `placed` the cell of its queen or -1.
+  // Block 5: one frame per row placed since z: candidates pool_[begin, end), the next untried,
+  // the cell placed (or -1).
   struct Frame {
     std::size_t begin, end, next;
     Index placed;
   };
   std::vector<Frame> frames_;
   std::vector<std::pair<Index, Index>> pool_;
-  // Where block 5's sweep of first queens stands: index into the ranked rows, the first
-  // queen's cell (-1: the row's first cell) and the descents already made from it.
+  // Where block 5's sweep stands: ranked row, first queen's cell (-1: the row's first), descents from it.
   struct SweepPosition {
     std::size_t rank = 0;
     Index first = -1;
@@ -290,19 +248,13 @@ class Grigoryan {
   SweepPosition sweep_;
 };
 
-// Block 1, randSet & randSet ([Grigoryan]): shuffle the free rows and the free
-// columns, pair them in order, place a queen wherever the pair's cell is free, and repeat
-// passes until level2 queens stand; the pass that reaches level2 stops there.
-// Choice: a pass that places no queen is the "dead end" of the randSet experiment in [Grigoryan]
-// ("as long as such an opportunity exists"): the block fails and the run returns to x. This is
-// rare: the base levels lie far below where the random phases stall (measured on the empty
-// n = 1000 board: a pass first places nothing at 967 +- 8 queens, a row first loses its last
-// free cell at 942 +- 11; level2 = 804, level3 = 900).
+// Block 1, randSet & randSet: shuffle the free rows and columns, pair them in order, a queen
+// wherever the pair's cell is free; passes until level2 queens stand.
+// Choice: a pass that places nothing is the randSet "dead end": the block fails, back to x
+// (rare: on the empty n = 1000 board passes stall at 967 +- 8 queens; level2 = 804).
 Grigoryan::Step Grigoryan::block1() {
   while (k_ < level2_) {
-    // A uniform shuffle of each list (shuffle_bucketed: Fisher-Yates below 2^21 entries,
-    // twice as fast from 10^7 entries on), polling the clock and the stop flag (at n = 10^8
-    // the two shuffles of the first pass take a second).
+    // Polled: at n = 10^8 the two shuffles take a second.
     const auto stop = [&] { return (hit_ = watch_.poll()) != StopReason::none; };
     if (!shuffle_bucketed_until(rows_, rng_, shuffled_, stop) || !shuffle_bucketed_until(cols_, rng_, shuffled_, stop))
       return Step::limit;
@@ -310,8 +262,7 @@ Grigoryan::Step Grigoryan::block1() {
     std::size_t kept = 0;
     bool placed = false;
     for (std::size_t i = 0; i < f; ++i) {
-      // The pairs come in random order: every probe of a diagonal set, and the row's entry
-      // of the board, is a cache miss at large n; prefetched kAhead pairs ahead.
+      // Random pairs: each probe is a cache miss at large n.
       if (constexpr std::size_t kAhead = 32; i + kAhead < f) {
         const Index r = rows_[i + kAhead], c = cols_[i + kAhead];
         d1_closed_.prefetch(d1(r, c));
@@ -348,7 +299,7 @@ Grigoryan::Step Grigoryan::block3() {
     buffer_.clear();
     for (std::size_t j = 0; j < cols_.size(); ++j) {
       const Index c = cols_[j];
-      if (!d1_closed_.test(d1(r, c)) && !d2_closed_.test(d2(r, c))) buffer_.push_back(static_cast<Index>(j));
+      if (is_free(r, c)) buffer_.push_back(static_cast<Index>(j));
     }
     if (buffer_.empty()) return Step::failed;
     const auto j = static_cast<std::size_t>(buffer_[rng_.below(buffer_.size())]);
@@ -361,12 +312,10 @@ Grigoryan::Step Grigoryan::block3() {
   return Step::ok;
 }
 
-// A failure of block 3 (or block 4's dead row, which block 4 sends back to block 3). Returns
-// false when the attempt ends. Choice: failures count from the last save of y and reset when
-// a z is saved (the retries bound consecutive failures to reach the final stage); the
-// block3_retries-th failure goes straight back to x (one backtrack, not y then x). For a run
-// that did not start at block 1, "give up" ([Grigoryan], block 3) ends the attempt, so the restarts
-// still apply: the paper declares "no completion" only when the limits are spent.
+// A failure of block 3 (or block 4's dead row); false when the attempt ends. Choice: failures
+// count from the last save of y and reset when z is saved; the block3_retries-th goes straight
+// back to x (one backtrack). For a run not started at block 1, "give up" ends the attempt:
+// the restarts still apply.
 bool Grigoryan::block3_failed(Start start, Block& next) {
   if (++block3_failures_ >= p_.block3_retries) {
     if (start != Start::x) return false;
@@ -379,13 +328,10 @@ bool Grigoryan::block3_failed(Start start, Block& next) {
   return backtrack();
 }
 
-// One descent of block 5 from z: the queen on cell `first` (or, when first < 0, on the
-// minimum-risk row's minimum-damage cell), then minimum-risk row and minimum-damage cell at
-// every step until the board is full (solved) or the look-ahead finds an open row (or column)
-// without a free cell (dead_end). With `search`, a dead end first tries the row's next cells,
-// then earlier rows' next cells, up to search_retractions rows (the retraction reading, see
-// GrigoryanParams::first_move_sweep). The queens stay on the final stage: unwind() takes them
-// back.
+// One descent of block 5 from z: the queen on cell `first` (first < 0: by the rules), then
+// minimum-risk row and minimum-damage cell until solved or the look-ahead's dead end. With
+// `search`, a dead end first tries next cells, up to search_retractions rows back. unwind()
+// takes the queens back.
 Grigoryan::Descent Grigoryan::descend(Index first, bool search) {
   std::uint64_t retractions = 0;
   const auto push_row = [&] {
@@ -403,12 +349,11 @@ Grigoryan::Descent Grigoryan::descend(Index first, bool search) {
   for (;;) {
     Frame& top = frames_.back();
     if (top.next == top.end) {
-      // The row has no untried cell left: take back the previous row's queen and try its
-      // next cell.
+      // No untried cell left: retract the previous row's queen.
       if (!search || frames_.size() == 1 || retractions >= p_.search_retractions) return Descent::dead_end;
       pool_.resize(top.begin);
       frames_.pop_back();
-      final_.undo(frames_.back().placed);
+      final_.board.undo(frames_.back().placed);
       frames_.back().placed = -1;
       ++retractions;
       continue;
@@ -416,71 +361,56 @@ Grigoryan::Descent Grigoryan::descend(Index first, bool search) {
     if ((hit_ = watch_.check(counters_.nodes)) != StopReason::none) return Descent::limit;
     const Index e = pool_[top.next++].second;
     ++counters_.nodes;
-    if (final_.place(e)) {
+    if (final_.board.place(e)) {
       top.placed = e;
-      if (final_.open_rows() == 0) return Descent::solved;
+      if (final_.board.open_rows() == 0) return Descent::solved;
       push_row();
       continue;
     }
-    final_.undo(e);
+    final_.board.undo(e);
     if (!search) return Descent::dead_end;
   }
 }
 
-// Block 5, the final stage from z. Each dead end of a descent returns to z (one backtrack).
-// After block5_backtracks returns to z, a run that started at block 1 or 2 goes back to
-// block 3 (the caller restores y: one backtrack); a run that started at block 4 has no block 3
-// and goes on until the attempt's budget is spent ([GrigoryanCode] restricts the limit of 100
-// to runs started at block 1 or 2).
+// Block 5, the final stage from z: each dead end returns to z (one backtrack); after
+// block5_backtracks returns a run started at block 1 or 2 goes back to block 3, one started at
+// block 4 goes on to the attempt's budget (as [GrigoryanCode]).
 Grigoryan::Exit Grigoryan::block5(Start start) {
   if (p_.first_move_sweep) return block5_sweep(start);
-  // The retraction reading: every descent starts with the minimum-risk rule; the first
-  // repeat_bound dead ends of a session return to z and descend again with fresh random tie
-  // breaks; after that a dead end is searched depth-first (descend's `search`) before it
-  // returns to z.
-  const std::uint32_t limit5 = small_ ? p_.block5_backtracks_small : p_.block5_backtracks;
-  const std::uint32_t repeat_bound = small_ ? p_.repeat_bound_small : p_.repeat_bound;
+  // The retraction reading: descents by the rules; after repeat_bound returns, dead ends are
+  // searched depth-first first.
   for (std::uint32_t returns = 0;; ++returns) {
-    const Descent d = descend(-1, returns >= repeat_bound);
+    const Descent d = descend(-1, returns >= repeat_bound_);
     if (d == Descent::solved) return Exit::solved;
     if (d == Descent::limit) return Exit::limit;
-    if (start != Start::z && returns >= limit5) return Exit::back_to_block3;
+    if (start != Start::z && returns >= limit5_) return Exit::back_to_block3;
     unwind();
     if (!backtrack()) return Exit::attempt_failed;
   }
 }
 
 // Block 5 as the paper's "restore z and retry (up to repeatBound times), then try the row's
-// next cell" ([Grigoryan], block 5), with the loops of the author's code: the first queen
-// of a descent sweeps the rows in block 4's ranking and, within a row, its free cells at z in
-// ascending column order; from each such first queen, descents follow the minimum-risk and
-// minimum-damage rules, and a dead end returns to z and descends again from the same first
-// queen (fresh random tie breaks) until repeat_bound returns have failed, then the next cell,
-// then the next row. A sweep that ends without a completion starts over. The position is
-// kept in sweep_: a later session at the same z goes on from it (GrigoryanParams::
-// sweep_resumes, set by block 4).
+// next cell", with the author's loops: the first queen sweeps block 4's ranked rows and their
+// cells at z; repeat_bound + 1 descents from each; a finished sweep starts over. sweep_ keeps
+// the position for a later session at the same z (sweep_resumes).
 Grigoryan::Exit Grigoryan::block5_sweep(Start start) {
-  const std::uint32_t limit5 = small_ ? p_.block5_backtracks_small : p_.block5_backtracks;
-  const std::uint32_t repeat_bound = small_ ? p_.repeat_bound_small : p_.repeat_bound;
-  const std::vector<Index>& ranked = final_.ranked_rows();
+  const std::vector<Index>& ranked = final_.ranked;
   std::uint32_t returns = 0;
   for (;; sweep_.rank = 0) {
     for (; sweep_.rank < ranked.size(); ++sweep_.rank, sweep_.first = -1) {
       const Index a = ranked[sweep_.rank];
       if (sweep_.first < 0) {
-        sweep_.first = final_.row_cells_begin(a);
+        sweep_.first = final_.board.row_cells_begin(a);
         sweep_.repeat = 0;
       }
-      for (; sweep_.first < final_.row_cells_end(a); ++sweep_.first, sweep_.repeat = 0) {
+      for (; sweep_.first < final_.board.row_cells_end(a); ++sweep_.first, sweep_.repeat = 0) {
         // A descent that broke no tie at random is a function of its first queen: its repeats
-        // are the same descent to the same dead end. They are counted (nodes, returns to z,
-        // limits: every counter and the random stream as if they had run) but not run.
+        // are counted (every counter as if they had run) but not run.
         bool repeats_identical = false;
         std::uint64_t per_descent = 0;
-        for (; sweep_.repeat <= repeat_bound; ++sweep_.repeat) {
-          const bool search = p_.search_retractions > 0 && sweep_.repeat == repeat_bound;
+        for (; sweep_.repeat <= repeat_bound_; ++sweep_.repeat) {
+          const bool search = p_.search_retractions > 0 && sweep_.repeat == repeat_bound_;
           if (repeats_identical && !search) {
-            // Not run, but polled as a descent is (the clock and the stop flag too).
             if ((hit_ = watch_.check(counters_.nodes)) != StopReason::none) return Exit::limit;
             if (const std::uint64_t max = watch_.max_nodes(); max != 0 && counters_.nodes + per_descent > max) {
               counters_.nodes = std::max(counters_.nodes, max);
@@ -489,15 +419,15 @@ Grigoryan::Exit Grigoryan::block5_sweep(Start start) {
             }
             counters_.nodes += per_descent;
           } else {
-            const std::uint64_t draws = final_.draws(), nodes = counters_.nodes;
+            const std::uint64_t draws = final_.draws, nodes = counters_.nodes;
             const Descent d = descend(sweep_.first, search);
             if (d == Descent::solved) return Exit::solved;
             if (d == Descent::limit) return Exit::limit;
-            repeats_identical = !search && final_.draws() == draws;
+            repeats_identical = !search && final_.draws == draws;
             per_descent = counters_.nodes - nodes;
             unwind();
           }
-          if (start != Start::z && returns >= limit5) {
+          if (start != Start::z && returns >= limit5_) {
             ++sweep_.repeat;  // a later session at the same z goes on after this descent
             return Exit::back_to_block3;
           }
@@ -512,47 +442,40 @@ Grigoryan::Exit Grigoryan::block5_sweep(Start start) {
 // Takes every block-5 queen back: the final stage is at z again.
 void Grigoryan::unwind() {
   for (auto f = frames_.rbegin(); f != frames_.rend(); ++f)
-    if (f->placed >= 0) final_.undo(f->placed);
+    if (f->placed >= 0) final_.board.undo(f->placed);
   frames_.clear();
   pool_.clear();
 }
 
-// Block 4: ranks the rows of the reduced matrix and builds the final stage from them. Returns
-// the attempt's exit, or nothing with `block` set to the next block (b5, or block3_failed's).
+// Block 4: builds the final stage. Returns the attempt's exit, or nothing with `block` set to
+// the next block.
 std::optional<Grigoryan::Exit> Grigoryan::block4(Start start, Block& block) {
-  // Rows and columns ascending so that the minimum-risk tie order is the paper's (ascending
-  // row index).
+  // Ascending, so that minimum-risk ties go by row index as in the paper.
   sorted_rows_ = rows_;
   sorted_cols_ = cols_;
   std::sort(sorted_rows_.begin(), sorted_rows_.end());
   std::sort(sorted_cols_.begin(), sorted_cols_.end());
-  // Blocks 1 and 3 filled the board (a base level of n, e.g. level3 = n: the regression
-  // gives that below n = 7 when small_n is lowered): solved, nothing left for block 5.
+  // Blocks 1 and 3 filled the board (a base level of n): solved.
   if (sorted_rows_.empty()) {
     frames_.clear();  // a block-5 session's queens, if any, are not on the board
     pool_.clear();
     return Exit::solved;
   }
   if (!final_.build(n_, sorted_rows_, sorted_cols_, d1_closed_, d2_closed_, p_.lookahead_columns)) {
-    // Started at block 4: the composition itself has a row without a free cell, and no
-    // retry can change that.
-    // Likewise from y when block 3 has nothing to place (y is x, block 4 sees x again).
+    // A dead row in the composition itself (from z, or from y with nothing for block 3): no retry helps.
     if (start == Start::z || (start == Start::y && k_input_ >= block3_target_)) return Exit::hopeless;
-    // Block 3 with nothing to place (k >= its target) and block 4 failing again places
-    // no queen: only the clock and the stop flag bound that loop (besides the budgets).
+    // This loop may place no queen: only the clock and the stop flag bound it.
     if ((hit_ = watch_.poll()) != StopReason::none) return Exit::limit;
     if (!block3_failed(start, block)) return Exit::attempt_failed;
     return std::nullopt;
   }
   block3_failures_ = 0;
-  // Choice (GrigoryanParams::sweep_resumes): when blocks 1 and 3 placed no queen, z is
-  // the composition again, ranked as before, and block 5's sweep goes on where the last
-  // session stopped instead of starting over.
+  // Choice (sweep_resumes): z is the composition again when blocks 1 and 3 placed nothing.
   if (!p_.sweep_resumes || k_ != k_input_) sweep_ = {};
   frames_.clear();
   pool_.clear();
   frames_.reserve(sorted_rows_.size());
-  pool_.reserve(static_cast<std::size_t>(final_.cell_count()));
+  pool_.reserve(static_cast<std::size_t>(final_.board.cell_count()));
   block = Block::b5;
   return std::nullopt;
 }
@@ -568,8 +491,7 @@ Grigoryan::Exit Grigoryan::attempt(Start start) {
         const Step s = block1();
         if (s == Step::limit) return Exit::limit;
         if (s == Step::failed) {
-          // A pass from x itself that placed nothing: when x has a row without a free cell,
-          // no pass ever will (and no queen would count towards max_nodes): no completion.
+          // From x itself: a dead row means no pass ever places a queen.
           if (k_ == k_input_ && has_dead_row()) return Exit::hopeless;
           restore_x();
           if (!backtrack()) return Exit::attempt_failed;
@@ -609,10 +531,10 @@ Grigoryan::Exit Grigoryan::attempt(Start start) {
 }
 
 Grigoryan::Start Grigoryan::start_level() {
-  // Which blocks run ([Grigoryan]; [GrigoryanCode]). Choice for n < 7, where the paper
-  // defines nothing (its study starts at n = 7): the same final stage as 7 <= n < 50, the only part of the
-  // algorithm that does not need base levels; n = 2, 3 then end at the limits.
+  // Choice for n < 7, which the paper leaves undefined: the final stage, as below small_n.
   small_ = n_ < p_.small_n;
+  limit5_ = small_ ? p_.block5_backtracks_small : p_.block5_backtracks;
+  repeat_bound_ = small_ ? p_.repeat_bound_small : p_.repeat_bound;
   level2_ = p_.level2 >= 0 ? static_cast<Index>(std::min<std::int64_t>(p_.level2, n_)) : grigoryan_level2(n_);
   level3_ = p_.level3 >= 0 ? static_cast<Index>(std::min<std::int64_t>(p_.level3, n_)) : grigoryan_level3(n_);
   block3_target_ = p_.block3_stops_at_level2 ? level2_ : level3_;
@@ -621,10 +543,8 @@ Grigoryan::Start Grigoryan::start_level() {
   return k_input_ < level2_ ? Start::x : k_input_ < level3_ ? Start::y : Start::z;
 }
 
-// Block 0: control arrays of the composition's columns and diagonals; x is the composition.
-// Its O(n) passes are polled (core/limit_watch.hpp, SetupWatch); a composition whose lists
-// (16 bytes per free row: rows, columns, the trail, block 1's shuffle buffer) can never fit
-// is refused before they are allocated. Returns the limit that stopped it, else none.
+// Block 0: the control arrays; x is the composition. Polled; the lists (16 bytes per free
+// row) are refused before allocation when they can never fit.
 StopReason Grigoryan::block0() {
   SetupWatch setup(&watch_);
   Bitset used;
@@ -641,10 +561,7 @@ StopReason Grigoryan::block0() {
 
 Result Grigoryan::run() {
   Result result;
-  if (const StopReason hit = block0(); hit != StopReason::none) {
-    result.limit = hit;
-    return result;
-  }
+  if ((result.limit = block0()) != StopReason::none) return result;
   k_ = k_input_ = n_ - static_cast<Index>(rows_.size());
   if (rows_.empty()) {
     result.outcome = Outcome::solved;
@@ -656,8 +573,7 @@ Result Grigoryan::run() {
   const Start start = start_level();
   for (std::uint32_t a = 0;; ++a) {
     if (a > 0) {
-      // A restart: back to the start level with a fresh budget; the return is a backtrack.
-      // Every start level holds the composition itself, so the board goes back to x.
+      // A restart (one backtrack): every start level holds the composition, x.
       ++counters_.restarts;
       ++counters_.backtracks;
       restore_x();
@@ -711,7 +627,6 @@ Result complete_grigoryan(const Composition& composition, Rng& rng, const Limits
 }
 
 Result complete_grigoryan(Composition&& composition, Rng& rng, const Limits& limits, const GrigoryanParams& params) {
-  // Block 0 checks the composition (close_lines) and throws std::invalid_argument.
   Grigoryan run(std::move(composition), rng, limits, params);
   return run.run();
 }

@@ -15,45 +15,28 @@
 namespace nqc {
 namespace {
 
-// One diagonal (or anti-diagonal) of the full board: how many queens stand on it, fixed and
-// free, and the XOR of the ids of its free queens (free row a has id a + 1, a fixed queen
-// id 0). With the count, the XOR names the one other queen on a line that just got its
-// second queen, in O(1) and without a per-line list; it is 0 when that queen is fixed.
-// Count and XOR share a cache line: each line costs one miss at n = 10^6.
+// A diagonal of the board: its queens, fixed and free, and the XOR of its free queens' ids
+// (free row a: a + 1; fixed: 0), which names in O(1) the other queen of a line that just got
+// its second. Count and XOR share a cache line.
 struct Line {
   std::int32_t count = 0;
   std::uint32_t ids = 0;
 };
 
-// The search state. Design: the free rows always hold a permutation of the free columns and
-// a move swaps the columns of two free rows (QS4 of [SosicGu91]), rather than moving
-// one queen to its min-conflict column (min-conflicts of [Minton92]). Reasons:
-//  - the column constraint then holds by construction, so only the two diagonal directions
-//    carry conflicts, and a move is evaluated in O(1) (four lines off, four lines on) with
-//    no O(f) scan of the domain; a min-conflict value choice costs O(f) per move, which is
-//    O(n^2) overall at n = 10^6 if a constant fraction of rows ever moves;
-//  - the greedy start then has O(1) expected probes per row (about half the lines of each
-//    direction stay free until the end, 2n - 1 lines for n queens), so a try costs O(f),
-//    where Minton's greedy min-conflict start costs O(f^2).
-// The min-conflicts flavour is kept in the choice of what to repair: only a conflicted free
-// row is repaired, and it takes the first sampled swap that lowers the number of attacking
-// pairs E (random tie-breaks among the least bad ones for the noise step). QS4 instead
-// sweeps all rows looking for attacked ones, O(f) per sweep even when two rows conflict;
-// the conflict list below makes finding one O(1) amortized.
-//
-// Conflicted rows are kept in a lazy list: every conflicted free row is in it (invariant),
-// but a row in it may have become conflict-free, and is dropped when drawn. A row becomes
-// conflicted only when it moves (the swapped rows are pushed) or when a line through it
-// gains a queen; a line that gains queens in a swap either had one other queen (named by
-// Line::ids, pushed if free) or several, which were conflicted already.
+// The search state. The free rows hold a permutation of the free columns and a move swaps two
+// of them (QS4 of [SosicGu91]) rather than moving a queen to its min-conflict column
+// ([Minton92]): columns hold by construction, a move costs O(1) instead of O(f), and the
+// greedy start O(1) probes per row. Min-conflicts' flavour stays in what is repaired: a
+// conflicted row, by the first sampled swap that lowers the attacking pairs E.
+// Conflicted rows are kept in a lazy list: every conflicted free row is in it, a row in it may
+// have become conflict-free and is dropped when drawn.
 class SwapSearch {
  public:
-  // The state of consistent composition `c`, whose used columns are `used`; the O(n) passes
-  // and the zeroing of the line counts are polled by `setup` (a stopped one leaves the state
-  // incomplete, for no search).
+  // The state of consistent composition `c` (used columns `used`); the set-up is polled by
+  // `setup` (a stopped one leaves the state incomplete).
   SwapSearch(const Composition& c, const Bitset& used, SetupWatch& setup) : n_(c.n()) {
     const auto lines = 2 * static_cast<std::int64_t>(n_);
-    // Zeroed in pieces: the 32 bytes per row of the line counts take seconds to touch at n = 10^8.
+    // Zeroed in pieces: the line counts take seconds to touch at n = 10^8.
     d1_.reserve(static_cast<std::size_t>(lines));
     d2_.reserve(static_cast<std::size_t>(lines));
     if (!setup.chunks(lines, [&](std::int64_t, std::int64_t to) {
@@ -70,17 +53,15 @@ class SwapSearch {
             }
         }))
       return;
-    // An excluded diagonal (CSPLib prob079) holds a phantom fixed queen: count 1, id 0. A
-    // free queen on it then conflicts like one on a fixed queen's line, E = 0 still means a
-    // valid completion, and no other code needs to know. Consistent compositions have no
-    // queen on an excluded diagonal, so phantoms never attack fixed queens.
+    // An excluded diagonal holds a phantom fixed queen (count 1, id 0): a free queen on it
+    // conflicts, and E = 0 still means a valid completion.
     if (c.has_excluded_diagonals()) {
-      std::vector<std::uint8_t> off1(static_cast<std::size_t>(lines), 0), off2(static_cast<std::size_t>(lines), 0);
+      Bitset off1(static_cast<std::size_t>(lines)), off2(static_cast<std::size_t>(lines));
       close_excluded_diagonals(c, off1, off2);  // also drops duplicates
       if (!setup.chunks(lines, [&](std::int64_t from, std::int64_t to) {
             for (auto i = static_cast<std::size_t>(from); i < static_cast<std::size_t>(to); ++i) {
-              d1_[i].count += off1[i];
-              d2_[i].count += off2[i];
+              d1_[i].count += off1.test(i) ? 1 : 0;
+              d2_[i].count += off2.test(i) ? 1 : 0;
             }
           }))
         return;
@@ -101,9 +82,8 @@ class SwapSearch {
     for (std::size_t a = 0; a < rows_.size(); ++a) out.q[static_cast<std::size_t>(rows_[a])] = cols_[a] + 1;
   }
 
-  /// Starts a try: places every free row (cols_ is a permutation of the free columns
-  /// throughout) and fills the conflict list. Counts one node per placement; returns the
-  /// limit hit, with the board left half-built (the search must end there).
+  /// Starts a try: places every free row and fills the conflict list, one node per placement;
+  /// returns the limit hit (the board then half-built, for no further search).
   StopReason initialize(MinConflictsInit init, std::uint32_t probes, Rng& rng, LimitWatch& watch,
                         std::uint64_t& nodes) {
     const Index f = free_count();
@@ -129,10 +109,9 @@ class SwapSearch {
     list_.clear();
   }
 
-  /// One repair step: draws a row from the conflict list; if it is conflicted, samples swap
-  /// partners (one node each) and makes the first improving swap, else with probability
-  /// `noise` the least bad one. Returns the limit hit, else none. Requires energy() > 0,
-  /// free_count() >= 2 and partner_samples >= 1.
+  /// One repair step: draws a listed row; if conflicted, samples swap partners (one node each)
+  /// and makes the first improving swap, else with probability `noise` the least bad one.
+  /// Requires energy() > 0 and free_count() >= 2.
   StopReason repair_step(const MinConflictsParams& p, Rng& rng, LimitWatch& watch, std::uint64_t& nodes,
                          std::uint64_t& moves) {
     assert(!list_.empty());  // energy() > 0: some free row is conflicted, hence listed
@@ -183,13 +162,10 @@ class SwapSearch {
   }
 
  private:
-  // The greedy choice for free row a: an index j in [a, f) into the unused columns
-  // cols_[a..f). Probes random ones (each once, from a random offset, when no more than
-  // `probes` are left); the first conflict-free one wins, else the least conflicted (the
-  // first probe among equals: probes are random). Probes go in batches whose lines are
-  // prefetched together: at n = 10^6 the line arrays (32 MB) miss the cache, and probing
-  // one cell at a time spent three quarters of the run waiting on two dependent misses
-  // per probe; a batch overlaps them.
+  // The greedy choice for free row a: an index j in [a, f) into the unused columns. Random
+  // probes (all from a random offset when at most `probes` are left); the first conflict-free
+  // wins, else the least conflicted. Probes go in batches prefetched together: at n = 10^6 one
+  // at a time spent three quarters of the run waiting on cache misses.
   Index greedy_pick(Index a, std::uint32_t probes, Rng& rng) {
     constexpr Index kBatch = 4;
     const Index f = free_count();
@@ -223,13 +199,8 @@ class SwapSearch {
     return best;
   }
 
-  // Line indices in std::size_t: r + c overflows Index for n > 2^30.
-  [[nodiscard]] std::size_t d1(Index r, Index c) const {
-    return static_cast<std::size_t>(r) + static_cast<std::size_t>(n_ - 1 - c);
-  }
-  [[nodiscard]] static std::size_t d2(Index r, Index c) {
-    return static_cast<std::size_t>(r) + static_cast<std::size_t>(c);
-  }
+  [[nodiscard]] std::size_t d1(Index r, Index c) const { return diff_line(n_, r, c); }
+  [[nodiscard]] static std::size_t d2(Index r, Index c) { return sum_line(r, c); }
   [[nodiscard]] Line& line1(Index a) {
     return d1_[d1(rows_[static_cast<std::size_t>(a)], cols_[static_cast<std::size_t>(a)])];
   }
@@ -273,10 +244,8 @@ class SwapSearch {
     list_.push_back(a);
   }
 
-  // Keeps the list invariant after an accepted swap of a and b. The four lines a and b now
-  // stand on all gained a queen (a swap never puts a row back on a line it or its partner
-  // left, since ca != cb and ra != rb); on each, the queens other than a and b were
-  // conflict-free before only if there is exactly one of them.
+  // Keeps the list invariant after an accepted swap of a and b: on each of the four lines they
+  // now stand on, the other queens were conflict-free before only if there is exactly one.
   void after_swap(Index a, Index b) {
     if (conflicted(a)) push(a);
     if (conflicted(b)) push(b);
@@ -327,10 +296,7 @@ Result complete_minconflicts(const Composition& composition, Rng& rng, const Lim
       throw std::invalid_argument("inconsistent composition: " + verify(composition).describe(composition));
   }
   SwapSearch search(composition, used, setup);
-  if (setup.hit() != StopReason::none) {
-    result.limit = setup.hit();
-    return result;
-  }
+  if ((result.limit = setup.hit()) != StopReason::none) return result;
   const Index f = search.free_count();
   // Saturated: moves_per_free_row may be +infinity (times f = 0: NaN) and min_moves_per_try UINT64_MAX.
   const double per_try = params.moves_per_free_row * static_cast<double>(f);

@@ -56,24 +56,12 @@ struct MinConflictsParams {
   NQC_MINCONFLICTS_PARAMS(NQC_PARAM_FIELD, _)
 };
 
-/// Completes a consistent `composition` by local search: one column per free row, the
-/// prescribed rows fixed, the free rows always a permutation of the free columns, repaired
-/// by swapping the columns of two free rows. O(n) memory; O(1) per swap evaluated.
-/// Excluded diagonals of the composition (CSPLib prob079) are respected: no queen is put on
-/// one in a solution.
-///
-/// Outcome: `solved` (Result::solution extends the composition and passes the verifier) or
-/// `gave_up`, never `infeasible`: a local minimum proves nothing, so a composition
-/// without completion exhausts the tries and gives up like a hard one. Limit names:
-/// "minconflicts_limits" (moves and restarts exhausted, or f = 1 with its one cell
-/// attacked), "max_nodes", "time_limit", "stop".
-///
-/// Counters: nodes = free-row placements of the initial assignments (f per try) plus swap
-/// evaluations, the unit of Limits::max_nodes; restarts = tries thrown away; placed_search =
-/// f when solved; backtracks and placed_random stay 0 (nothing is retracted: a rejected swap
-/// is an evaluation, and a restart is counted under restarts).
-///
-/// Throws std::invalid_argument when the composition is inconsistent.
+/// Completes a consistent `composition` by local search: the free rows a permutation of the
+/// free columns, repaired by swapping two of them; excluded diagonals respected. O(n) memory,
+/// O(1) per swap evaluated. `solved` or `gave_up` (never `infeasible`: a local minimum proves
+/// nothing), limits "minconflicts_limits", "max_nodes", "time_limit", "stop". Counters: nodes =
+/// initial placements (f per try) plus swap evaluations; restarts = tries thrown away;
+/// placed_search = f when solved. Throws std::invalid_argument for an inconsistent composition.
 Result complete_minconflicts(const Composition& composition, Rng& rng, const Limits& limits,
                              const MinConflictsParams& params = {});
 

@@ -108,10 +108,7 @@ Result complete_sat(const Composition& c, Rng& rng, const Limits& limits) {
   Result result;
   LimitWatch watch(limits, 1);
   ResidualBoard board;
-  if (const StopReason hit = board.build(c, true, &watch); hit != StopReason::none) {
-    result.limit = hit;
-    return result;
-  }
+  if ((result.limit = board.build(c, true, &watch)) != StopReason::none) return result;
   if (board.free_rows() == 0) {
     result.outcome = Outcome::solved;
     result.solution = c;
