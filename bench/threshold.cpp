@@ -1,4 +1,4 @@
-// The n-queens completion threshold (OEIS A374013): the largest k such that every consistent
+// The n-queens completion threshold ([OEIS-A374013]): the largest k such that every consistent
 // k-queen composition of the n x n board completes, with its certificate. For k = 1, 2, ...
 // every canonical k-queen composition (up to the board's eight symmetries, core/symmetry.hpp)
 // is completed by ENGINE (default bitboard, complete); the first k with one that is not gives

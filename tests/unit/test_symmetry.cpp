@@ -56,7 +56,7 @@ TEST(Symmetry, TheEightTransformsAreTheDihedralGroup) {
   EXPECT_EQ(orbit({{0, 0}}, n).size, 4);                                 // a corner
 }
 
-// Solutions (k = n): canonical ones are OEIS A002562, the orbit sizes add up to A000170.
+// Solutions (k = n): canonical ones are [OEIS-A002562], the orbit sizes add up to [OEIS-A000170].
 TEST(Symmetry, SolutionsUpToSymmetryAreA002562) {
   const std::array<std::uint64_t, 10> a002562{1, 0, 0, 1, 2, 1, 6, 12, 46, 92};
   const std::array<std::uint64_t, 10> a000170{1, 0, 0, 2, 10, 4, 40, 92, 352, 724};
@@ -68,7 +68,7 @@ TEST(Symmetry, SolutionsUpToSymmetryAreA002562) {
 }
 
 // Every consistent k-queen composition is counted once: the orbit sizes of the canonical ones
-// add up to all of them (two queens: n(n-1)(n-2)(3n-1)/6, OEIS A036464).
+// add up to all of them (two queens: n(n-1)(n-2)(3n-1)/6, [OEIS-A036464]).
 TEST(Symmetry, OrbitSizesAddUpToAllCompositions) {
   for (Index n = 2; n <= 9; ++n)
     for (Index k = 1; k <= std::min<Index>(n, 5); ++k)
@@ -80,7 +80,7 @@ TEST(Symmetry, OrbitSizesAddUpToAllCompositions) {
   EXPECT_EQ(tally(8, 1).canonical, 10u);  // the cells of an 8 x 8 board up to symmetry
 }
 
-// OEIS A374013: the largest k such that every consistent k-queen composition of the n x n board
+// [OEIS-A374013]: the largest k such that every consistent k-queen composition of the n x n board
 // completes. Each canonical composition is completed by `exact`; the first that is not
 // (a witness of size a(n) + 1) is confirmed infeasible by `sat`.
 TEST(Symmetry, CompletionThresholdA374013ForSmallBoards) {
