@@ -21,7 +21,6 @@
 #include "formats/hdf5.hpp"
 #include "formats/input_file.hpp"
 #include "system/std_stream.hpp"
-#include "formats/text_format.hpp"
 
 namespace nqc {
 namespace {

@@ -1,4 +1,4 @@
-#include "formats/text_format.hpp"
+#include "formats/composition_file.hpp"
 
 #include <algorithm>
 #include <bit>
@@ -6,7 +6,6 @@
 #include <cstring>
 #include <optional>
 #include <ostream>
-#include <thread>
 
 #include "system/errors.hpp"
 #include "formats/input_file.hpp"
@@ -171,9 +170,6 @@ class TextReader {
   }
 
   [[nodiscard]] bool stopped() const { return stopped_; }
-  /// Every value so far in 0..2^31-1, and no more than max_rows of them.
-  [[nodiscard]] bool clean() const { return !stopped_ && !unadmitted_; }
-  [[nodiscard]] std::int64_t max_value() const { return max_value_; }
   [[nodiscard]] std::int64_t line() const { return line_; }
 
   /// Throws the problems found once n is known: no values, or the first value out of 0..n,
@@ -300,71 +296,20 @@ void read_stream(const InputFile& in, const StreamLimits& limits, TextReader& re
   reader.check(out.text.get());
 }
 
-// Feeds in.bytes()[from, to) to `reader` 8 MiB at a time, each given back once read, so that
+// The values of a text read whole, 8 MiB at a time, each slice given back once read, so that
 // a mapped file is not resident beside its values.
-void feed_mapped(TextReader& reader, const InputFile& in, std::size_t from, std::size_t to) {
-  constexpr std::size_t kSlice = std::size_t{8} << 20;
-  for (std::size_t at = from; at < to; at += kSlice) {
-    const std::size_t end = std::min(to, at + kSlice);
-    reader.feed(in.bytes().substr(at, end - at));
-    in.release(at, end);
-  }
-}
-
-// Reads the parts in.bytes()[cuts[k], cuts[k + 1]) on parallel threads, the first into `q`, and
-// appends the others. False when a part found a problem, or when their values together are
-// too many or one is above n: the text is then read again in one part, for the message.
-bool read_parts(const InputFile& in, const std::vector<std::size_t>& cuts, std::vector<Index>& q) {
-  const std::size_t parts = cuts.size() - 1;
-  std::vector<std::vector<Index>> rest(parts);
-  std::vector<char> clean(parts, 0);
-  std::vector<std::int64_t> largest(parts, 0);
-  const auto read = [&](std::size_t k) {
-    try {
-      std::vector<Index>& out = k == 0 ? q : rest[k];
-      if (k > 0) out.reserve((cuts[k + 1] - cuts[k]) / 2 + 1);
-      advise_huge_pages(out.data(), out.capacity() * sizeof(Index));
-      TextReader reader(in.name(), static_cast<std::uint64_t>(kMaxN), out);
-      feed_mapped(reader, in, cuts[k], cuts[k + 1]);
-      reader.end();
-      clean[k] = reader.clean() ? 1 : 0;
-      largest[k] = reader.max_value();
-    } catch (...) {  // read again, to throw it where it belongs
-    }
-  };
-  {
-    std::vector<std::jthread> threads;
-    for (std::size_t k = 1; k < parts; ++k) threads.emplace_back(read, k);
-    read(0);
-  }
-  std::size_t total = 0;
-  for (std::size_t k = 0; k < parts; ++k) total += k == 0 ? q.size() : rest[k].size();
-  if (std::count(clean.begin(), clean.end(), 1) < static_cast<std::ptrdiff_t>(parts) || total == 0 ||
-      total > static_cast<std::size_t>(kMaxN) ||
-      *std::max_element(largest.begin(), largest.end()) > std::int64_t(total))
-    return false;
-  for (std::size_t k = 1; k < parts; ++k) q.insert(q.end(), rest[k].begin(), rest[k].end());
-  return true;
-}
-
-// The values of a text read whole: in parts, one per hardware thread (at most 8) of at least
-// 2 MiB each, cut after a line feed (so never in a token or a comment); else, or to word a
-// problem, in one.
 void read_whole(const InputFile& in, std::vector<Index>& q) {
   const std::string_view bytes = in.bytes();
-  const std::size_t start = text::first_byte(bytes), size = bytes.size() - start;
-  q.reserve(std::min(size / 2 + 1, static_cast<std::size_t>(kMaxN)));  // a value takes 2 bytes at least
+  const std::size_t start = text::first_byte(bytes);
+  q.reserve(std::min((bytes.size() - start) / 2 + 1, static_cast<std::size_t>(kMaxN)));  // 2 bytes a value at least
   advise_huge_pages(q.data(), q.capacity() * sizeof(Index));
-  const std::size_t threads = std::min<std::size_t>({std::thread::hardware_concurrency(), 8, size >> 21});
-  std::vector<std::size_t> cuts{start};
-  for (std::size_t k = 1; k < threads; ++k)
-    if (const std::size_t lf = bytes.find('\n', std::max(cuts.back(), start + k * (size / threads))); lf != bytes.npos)
-      cuts.push_back(lf + 1);
-  cuts.push_back(bytes.size());
-  if (cuts.size() > 2 && read_parts(in, cuts, q)) return;
-  q.clear();
   TextReader reader(in.name(), static_cast<std::uint64_t>(kMaxN), q);
-  feed_mapped(reader, in, start, bytes.size());
+  constexpr std::size_t kSlice = std::size_t{8} << 20;
+  for (std::size_t at = start; at < bytes.size(); at += kSlice) {
+    const std::size_t end = std::min(bytes.size(), at + kSlice);
+    reader.feed(bytes.substr(at, end - at));
+    in.release(at, end);
+  }
   reader.end();
   if (reader.stopped()) throw InputError(too_many_values(in.name(), kMaxN));
   reader.check(&in);

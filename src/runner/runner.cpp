@@ -25,7 +25,7 @@
 #include "system/durable.hpp"
 #include "system/errors.hpp"
 #include "formats/hash.hpp"
-#include "formats/text_format.hpp"
+#include "formats/composition_file.hpp"
 #include "runner/dry_run.hpp"
 #include "runner/progress.hpp"
 #include "runner/results_dir.hpp"
