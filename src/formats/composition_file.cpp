@@ -1,18 +1,12 @@
 #include "formats/composition_file.hpp"
 
-#include <fcntl.h>
-#include <unistd.h>
-
 #include <algorithm>
 #include <bit>
 #include <cctype>
-#include <cerrno>
 #include <cstdio>
 #include <cstring>
-#include <fstream>
-#include <iostream>
-#include <limits>
 #include <optional>
+#include <ostream>
 #include <stdexcept>
 
 #include "core/verifier.hpp"
@@ -151,19 +145,9 @@ LoadedComposition read_binary(const InputFile& in) {
   return out;
 }
 
-// Writes all of `data` to `fd`; IoError "NAME: cannot write: REASON".
-void write_all(int fd, const char* data, std::size_t size, const std::string& name) {
-  while (size > 0) {
-    const ssize_t put = ::write(fd, data, size);
-    if (put < 0 && errno == EINTR) continue;
-    if (put <= 0) throw IoError(name + ": cannot write: " + std::strerror(put < 0 ? errno : EIO));
-    data += put;
-    size -= static_cast<std::size_t>(put);
-  }
-}
-
-void write_binary(const Composition& c, int fd, const std::string& name) {
-  constexpr std::size_t kBufferValues = std::size_t{1} << 20;  // 4 MiB writes
+// Writes `c` in the binary format, 4 MiB at a time.
+void write_binary(const Composition& c, std::ostream& out) {
+  constexpr std::size_t kBufferValues = std::size_t{1} << 20;
   std::vector<char> buffer(kHeaderBytes + 4 * std::min(kBufferValues, c.q.size()));
   std::memcpy(buffer.data(), kBinaryMagic.data(), kBinaryMagic.size());
   put_little_endian<std::uint32_t>(buffer.data() + 8, kBinaryVersion);
@@ -174,24 +158,9 @@ void write_binary(const Composition& c, int fd, const std::string& name) {
     const std::size_t count = std::min(kBufferValues, c.q.size() - first);
     for (std::size_t i = 0; i < count; ++i)
       put_little_endian<std::uint32_t>(buffer.data() + used + 4 * i, static_cast<std::uint32_t>(c.q[first + i]));
-    write_all(fd, buffer.data(), used + 4 * count, name);
+    out.write(buffer.data(), static_cast<std::streamsize>(used + 4 * count));
     used = 0;
   }
-}
-
-void write_binary(const Composition& c, const std::filesystem::path& file) {
-  const std::string name = file.string();
-  ReplacingOutput output(file);
-  const int fd = ::open(output.path().c_str(), O_WRONLY | O_CREAT | O_TRUNC | O_CLOEXEC, 0666);
-  if (fd < 0) throw_errno(name + ": cannot write", errno);
-  try {
-    write_binary(c, fd, name);
-  } catch (...) {
-    ::close(fd);
-    throw;
-  }
-  if (::close(fd) != 0) throw IoError(name + ": cannot write: " + std::strerror(errno));
-  output.commit();
 }
 
 // --- HDF5 ------------------------------------------------------------------------------------
@@ -386,20 +355,13 @@ void require_consistent(const LoadedComposition& loaded) {
 }
 
 void write_composition(const Composition& c, const std::filesystem::path& file, CompositionFormat format) {
-  const bool to_stdout = is_std_stream(file);
   if (format != CompositionFormat::text && c.q.empty()) throw std::invalid_argument("write_composition: n = 0");
-  switch (format) {
-    case CompositionFormat::binary:
-      if (!to_stdout) return write_binary(c, file);
-      std::cout.flush();
-      return write_binary(c, STDOUT_FILENO, "<stdout>");
-    case CompositionFormat::hdf5:
-      if (to_stdout) throw InputError("-: an HDF5 file cannot be written to standard output (name a file)");
-      return write_hdf5(c, file);
-    case CompositionFormat::text: break;
+  if (format == CompositionFormat::hdf5) {
+    if (is_std_stream(file)) throw InputError("-: an HDF5 file cannot be written to standard output (name a file)");
+    return write_hdf5(c, file);
   }
   TextOutput out(file);
-  write_composition(c, out.stream());
+  format == CompositionFormat::binary ? write_binary(c, out.stream()) : write_composition(c, out.stream());
   out.close();
 }
 
