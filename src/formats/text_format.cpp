@@ -16,7 +16,7 @@ namespace {
 
 constexpr std::int64_t kMaxN = kMaxBoardSize;
 
-// The format's whitespace: space, \t, \n, \v, \f, \r. A token runs to whitespace or '#'.
+// Whitespace: space, \t, \n, \v, \f, \r. A token runs to whitespace or '#'.
 bool is_space(char c) { return c == ' ' || (c >= '\t' && c <= '\r'); }
 bool ends_token(char c) { return c == '#' || is_space(c); }
 
@@ -60,9 +60,8 @@ std::string out_of_range(const std::string& source, std::int64_t line, std::uint
          " is out of range 0.." + std::to_string(n);
 }
 
-// A token that the end of a piece of a stream cut, taken on across pieces without being kept
-// whole (it may never end): its first bytes, for a message, and for digits the sign and the
-// digits after leading zeros (20 of them: beyond 64 bits).
+// A token cut by the end of a stream's piece, not kept whole (it may never end): its head for a
+// message, and its sign and digits after leading zeros (20 of them: beyond 64 bits).
 struct PendingToken {
   std::string head;  // the first kQuotedBytes + 1 bytes
   std::string digits;
@@ -70,8 +69,7 @@ struct PendingToken {
   bool negative = false;
   bool bad = false;
 
-  // Takes the token's next bytes (none that ends a token), no further than a bad byte once
-  // the head is full: the token is bad whatever follows, and what a message shows is known.
+  // Takes the token's next bytes; once the head is full and a byte bad, what follows is moot.
   void add(std::string_view bytes) {
     for (const char c : bytes) {
       if (bad && head.size() > text::kQuotedBytes) return;
@@ -86,8 +84,8 @@ struct PendingToken {
     }
   }
   [[nodiscard]] bool decided() const { return bad && head.size() > text::kQuotedBytes; }
-  // A short token that reads the same: the token itself when short, its head and a bad byte,
-  // the value without leading zeros, or the head a message shows and digits beyond 64 bits.
+  // A short token that take() reads the same: the token, its head and a bad byte, the value
+  // without leading zeros, or the head and digits beyond 64 bits.
   [[nodiscard]] std::string text() const {
     if (length == head.size()) return head;
     if (bad) return head + "x";
@@ -96,10 +94,9 @@ struct PendingToken {
   }
 };
 
-// The one reader of the text format: fed the text in order (after a byte-order mark), whole
-// or in the pieces a stream gives, it appends the values to `q` (0 in place of one out of
-// range), counting lines (LF, CRLF, CR) for messages. It throws at the first bad token, and
-// stops (stopped()) at the token after max_rows values; check() then finds what needs n.
+// The one reader of the text format, fed the text (after a byte-order mark) whole or in pieces:
+// appends the values to `q` (0 for one out of range), counting lines (LF, CRLF, CR). Throws at
+// the first bad token; stops (stopped()) at the token after max_rows values.
 class TextReader {
  public:
   TextReader(std::string source, std::uint64_t max_rows, std::vector<Index>& q)
@@ -157,7 +154,7 @@ class TextReader {
     take(token);
   }
 
-  /// Sets the values so far aside in `store` (a stream's, to be gathered by gather()).
+  /// Moves a stream's values so far to `store`; gather() takes them back.
   void set_aside(SetAside& store) {
     before_ += q_.size();
     max_rows_ -= q_.size();
@@ -172,8 +169,7 @@ class TextReader {
   [[nodiscard]] bool stopped() const { return stopped_; }
   [[nodiscard]] std::int64_t line() const { return line_; }
 
-  /// Throws the problems found once n is known: no values, or the first value out of 0..n,
-  /// with its line (one above n: found in `text`, none when null).
+  /// Throws what needs n: no values, or the first value out of 0..n (its line from `text`).
   void check(const InputFile* text) const {
     const std::uint64_t n = q_.size();
     if (n == 0) throw InputError(no_values(source_));
@@ -202,8 +198,7 @@ class TextReader {
   }
 
  private:
-  // Goes on with a comment or a token that an earlier piece's end cut (or that starts at p):
-  // returns where the piece goes on after it, `end` when it goes on in the next piece.
+  // Goes on with a comment or a token cut by a piece's end: returns where the piece goes on.
   const char* go_on(const char* p, const char* end) {
     if (in_comment_) {
       const char* const stop = std::find_if(p, end, [](char c) { return c == '\n' || c == '\r'; });
@@ -243,8 +238,7 @@ class TextReader {
     if (fits) max_value_ = std::max(max_value_, v);
   }
 
-  // The first value that no n admits (negative, or above 2^31 - 1): its message waits for n
-  // and for the tokens after it (a bad one is reported first).
+  // The first value no n admits (negative, above 2^31 - 1): a later bad token is reported first.
   struct Unadmitted {
     std::uint64_t row = 0;  // 1-based
     std::int64_t line = 0;
@@ -264,9 +258,8 @@ class TextReader {
   std::optional<Unadmitted> unadmitted_;
 };
 
-// A stream, parsed as it arrives (memory: the values, set aside a chunk at a time, a piece and the text kept while it
-// is at most limits.keep_bytes): read no further than its first bad token, the token after limits.max_rows values or
-// the byte after limits.max_bytes.
+// A stream, parsed as it arrives, read no further than its first bad token, the token after
+// limits.max_rows values or the byte after limits.max_bytes.
 void read_stream(const InputFile& in, const StreamLimits& limits, TextReader& reader, LoadedComposition& out) {
   constexpr std::size_t kPiece = std::size_t{1} << 18;
   constexpr std::size_t kChunk = std::size_t{1} << 20;  // values set aside at a time
