@@ -14,7 +14,7 @@
 #include "formats/csplib.hpp"
 #include "system/errors.hpp"
 #include "system/std_stream.hpp"
-#include "formats/text_format.hpp"
+#include "formats/composition_file.hpp"
 #include "formats/text_input.hpp"
 
 namespace nqc::cli {

@@ -5,7 +5,7 @@
 #include "formats/csplib.hpp"
 #include "system/errors.hpp"
 #include "formats/hash.hpp"
-#include "formats/text_format.hpp"
+#include "formats/composition_file.hpp"
 
 #include <algorithm>
 #include <cmath>

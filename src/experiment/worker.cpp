@@ -12,7 +12,7 @@
 #include "core/verifier.hpp"
 #include "experiment/result_schema.hpp"
 #include "formats/csplib.hpp"
-#include "formats/text_format.hpp"
+#include "formats/composition_file.hpp"
 
 namespace nqc {
 namespace {

@@ -1,18 +1,12 @@
 #include "formats/composition_file.hpp"
 
-#include <fcntl.h>
-#include <unistd.h>
-
 #include <algorithm>
 #include <bit>
 #include <cctype>
-#include <cerrno>
 #include <cstdio>
 #include <cstring>
-#include <fstream>
-#include <iostream>
-#include <limits>
 #include <optional>
+#include <ostream>
 #include <stdexcept>
 
 #include "core/verifier.hpp"
@@ -21,7 +15,6 @@
 #include "formats/hdf5.hpp"
 #include "formats/input_file.hpp"
 #include "system/std_stream.hpp"
-#include "formats/text_format.hpp"
 
 namespace nqc {
 namespace {
@@ -95,11 +88,9 @@ std::string wrong_size(const std::string& name, std::uint64_t n, std::uint64_t s
          std::to_string(size) + " bytes";
 }
 
-// A binary composition: from a file (mapped, its pages given back as they are copied, so that
-// memory peaks at about the 4n bytes of the composition), or from a stream as its values
-// arrive, then one byte more to find trailing data ("the file has at least 24 + 4n + 1
-// bytes"; a header's n is not believed before its bytes arrive). The size is reported before
-// a value out of range.
+// A binary composition: a file mapped, its pages given back as copied (memory peaks at the 4n
+// bytes of the values); a stream as its values arrive (a header's n is not believed before
+// they do), then one byte more to find trailing data. The size is reported before a value.
 LoadedComposition read_binary(const InputFile& in) {
   const std::string_view head = in.bytes();
   const std::string& name = in.name();
@@ -152,19 +143,9 @@ LoadedComposition read_binary(const InputFile& in) {
   return out;
 }
 
-// Writes all of `data` to `fd`; IoError "NAME: cannot write: REASON".
-void write_all(int fd, const char* data, std::size_t size, const std::string& name) {
-  while (size > 0) {
-    const ssize_t put = ::write(fd, data, size);
-    if (put < 0 && errno == EINTR) continue;
-    if (put <= 0) throw IoError(name + ": cannot write: " + std::strerror(put < 0 ? errno : EIO));
-    data += put;
-    size -= static_cast<std::size_t>(put);
-  }
-}
-
-void write_binary(const Composition& c, int fd, const std::string& name) {
-  constexpr std::size_t kBufferValues = std::size_t{1} << 20;  // 4 MiB writes
+// Writes `c` in the binary format, 4 MiB at a time.
+void write_binary(const Composition& c, std::ostream& out) {
+  constexpr std::size_t kBufferValues = std::size_t{1} << 20;
   std::vector<char> buffer(kHeaderBytes + 4 * std::min(kBufferValues, c.q.size()));
   std::memcpy(buffer.data(), kBinaryMagic.data(), kBinaryMagic.size());
   put_little_endian<std::uint32_t>(buffer.data() + 8, kBinaryVersion);
@@ -175,24 +156,9 @@ void write_binary(const Composition& c, int fd, const std::string& name) {
     const std::size_t count = std::min(kBufferValues, c.q.size() - first);
     for (std::size_t i = 0; i < count; ++i)
       put_little_endian<std::uint32_t>(buffer.data() + used + 4 * i, static_cast<std::uint32_t>(c.q[first + i]));
-    write_all(fd, buffer.data(), used + 4 * count, name);
+    out.write(buffer.data(), static_cast<std::streamsize>(used + 4 * count));
     used = 0;
   }
-}
-
-void write_binary(const Composition& c, const std::filesystem::path& file) {
-  const std::string name = file.string();
-  ReplacingOutput output(file);
-  const int fd = ::open(output.path().c_str(), O_WRONLY | O_CREAT | O_TRUNC | O_CLOEXEC, 0666);
-  if (fd < 0) throw_errno(name + ": cannot write", errno);
-  try {
-    write_binary(c, fd, name);
-  } catch (...) {
-    ::close(fd);
-    throw;
-  }
-  if (::close(fd) != 0) throw IoError(name + ": cannot write: " + std::strerror(errno));
-  output.commit();
 }
 
 // --- HDF5 ------------------------------------------------------------------------------------
@@ -213,9 +179,8 @@ const char* class_name(H5T_class_t type_class) {
   }
 }
 
-// Reads the values of /composition (n of them) into `q`, 2^20 at a time as integers of the
-// stored sign and at least the stored size (so every integer type converts exactly, and the
-// uint32 nqc writes is read without conversion), refusing values outside 0..n.
+// Reads the n values of /composition into `q`, 2^20 at a time, refusing values outside 0..n.
+// Wide has the stored sign and at least the stored size: every integer type converts exactly.
 template <typename Wide>
 void read_values(const h5::Handle& dataset, hid_t mem_type, std::uint64_t n, const std::string& name,
                  std::vector<Index>& q) {
@@ -254,9 +219,8 @@ LoadedComposition read_hdf5(const InputFile& in) {
   LoadedComposition out;
   out.source = name;
   out.format = CompositionFormat::hdf5;
-  // HDF5's in-memory driver opens a file image's name to make sure no such file exists (1.10):
-  // the image is named below /dev/null, which no file can be, so that nothing is opened by
-  // name (a FIFO that would block, a device, a file called "<stdin>").
+  // HDF5 1.10 opens a file image's name to check no such file exists: below /dev/null no
+  // file can be, so nothing is opened (a FIFO that would block, a file called "<stdin>").
   const std::string image = "/dev/null/" + name;
   try {
     const h5::Handle file =
@@ -288,9 +252,7 @@ LoadedComposition read_hdf5(const InputFile& in) {
       is_signed ? read_values<std::int64_t>(dataset, H5T_NATIVE_INT64, n, name, q)
                 : read_values<std::uint64_t>(dataset, H5T_NATIVE_UINT64, n, name, q);
   } catch (const h5::Error& e) {
-    // The HDF5 layer's message names the file too: "NAME: cannot read /composition: ..." or
-    // "cannot open NAME: ..."; named once here. The class stays the cause's: the content
-    // (InputError), or the system refusing the read (EIO, EACCES: IoError).
+    // The file is named once; the class stays the cause's (content or system).
     std::string_view what = e.what();
     for (const std::string& file : {name, image})
       for (const std::string& prefix : {file + ": ", "cannot open " + file + ": "})
@@ -304,9 +266,8 @@ LoadedComposition read_hdf5(const InputFile& in) {
 // in 8-byte integers, and 1 GiB of metadata (17407 MiB).
 constexpr std::uint64_t kMaxStreamHdf5Bytes = 8 * kMaxN + (std::uint64_t{1} << 30);
 
-// An HDF5 composition from a stream (InputFile::is_stream): HDF5 reads a file in any order,
-// so the stream is read into memory, as far as its superblock's end-of-file address (what
-// follows is not read, as the HDF5 library ignores what follows a file's end).
+// HDF5 reads in any order: a stream is read into memory up to its superblock's end-of-file
+// address (HDF5 ignores what follows).
 LoadedComposition read_hdf5_stream(const InputFile& in) {
   const std::optional<std::uint64_t> end = h5::file_end(in.bytes());
   if (!end) throw InputError(in.name() + ": unreadable HDF5 composition: no superblock that gives the file's end");
@@ -319,8 +280,7 @@ LoadedComposition read_hdf5_stream(const InputFile& in) {
   return read_hdf5(in);
 }
 
-// A failed write is the system's (its errno classes it: a missing directory is the user's
-// path, a full disk an IoError) or, without an errno, an IoError: never the content's.
+// A failed write is the system's (classed by its errno) or else an IoError, never the content's.
 void write_hdf5(const Composition& c, const std::filesystem::path& file) {
   ReplacingOutput output(file);
   try {
@@ -387,20 +347,13 @@ void require_consistent(const LoadedComposition& loaded) {
 }
 
 void write_composition(const Composition& c, const std::filesystem::path& file, CompositionFormat format) {
-  const bool to_stdout = is_std_stream(file);
   if (format != CompositionFormat::text && c.q.empty()) throw std::invalid_argument("write_composition: n = 0");
-  switch (format) {
-    case CompositionFormat::binary:
-      if (!to_stdout) return write_binary(c, file);
-      std::cout.flush();
-      return write_binary(c, STDOUT_FILENO, "<stdout>");
-    case CompositionFormat::hdf5:
-      if (to_stdout) throw InputError("-: an HDF5 file cannot be written to standard output (name a file)");
-      return write_hdf5(c, file);
-    case CompositionFormat::text: break;
+  if (format == CompositionFormat::hdf5) {
+    if (is_std_stream(file)) throw InputError("-: an HDF5 file cannot be written to standard output (name a file)");
+    return write_hdf5(c, file);
   }
   TextOutput out(file);
-  write_composition(c, out.stream());
+  format == CompositionFormat::binary ? write_binary(c, out.stream()) : write_composition(c, out.stream());
   out.close();
 }
 

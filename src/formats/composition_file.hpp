@@ -1,10 +1,12 @@
-// Composition files in every format nqc reads and writes: the text format (text_format.hpp),
+// Composition files in every format nqc reads and writes: the text format (text_format.cpp),
 // the binary format and HDF5. An input's format is found from its content, an output's from
 // its name. docs/formats.md describes the three.
 #pragma once
 
+#include <cstddef>
 #include <cstdint>
 #include <filesystem>
+#include <iosfwd>
 #include <memory>
 #include <string>
 #include <string_view>
@@ -17,7 +19,7 @@ class InputFile;
 
 /// The composition file formats.
 enum class CompositionFormat {
-  text,    ///< whitespace-separated integers Q(1..n), `#` comments (text_format.hpp)
+  text,    ///< whitespace-separated integers Q(1..n), `#` comments
   binary,  ///< 24-byte header (magic "\x89NQC\r\n\x1a\n", version 1, flags 0, n) + n uint32 LE
   hdf5,    ///< HDF5 file whose 1-D integer dataset /composition holds Q(1..n)
 };
@@ -68,5 +70,38 @@ void require_consistent(const LoadedComposition& loaded);
 void write_composition(const Composition& c, const std::filesystem::path& file, CompositionFormat format);
 /// Writes `c` in the format its name asks for (format_for_output).
 void write_composition(const Composition& c, const std::filesystem::path& file);
+
+// --- the text format (text_format.cpp) ---
+
+/// Parses the text format of [Grigoryan] (docs/formats.md): whitespace-separated integers Q(i),
+/// the 1-based column of the queen in row i, 0 for an empty row; n is the number of values; `#`
+/// comments; the text discipline of text_input.hpp. Checks every value is in 0..n, not
+/// consistency. Throws nqc::InputError, the first problem in this order: "SOURCE:LINE: row I:
+/// expected an integer 0..n, got 'TOKEN'", "SOURCE: too many values (n must be at most
+/// 2147483647)", "SOURCE: no values (...)", "SOURCE:LINE: row I: value V is out of range 0..N".
+LoadedComposition parse_composition(std::string text, const std::string& source);
+
+/// What a text read from a stream may have, read no further (docs/formats.md, "Streams"). The
+/// defaults are nqc's; smaller ones serve tests.
+struct StreamLimits {
+  std::uint64_t max_rows = static_cast<std::uint64_t>(kMaxBoardSize);  ///< values
+  std::uint64_t max_bytes = 16 * (max_rows + 1);                       ///< bytes in all: 32 GiB
+  /// A text of at most this many bytes (16 MiB) is kept, so that a message found after reading
+  /// it can name a line (line_of_row); of a longer one messages name rows only.
+  std::size_t keep_bytes = std::size_t{16} << 20;
+};
+
+/// The same for an input file: a regular file is mapped and parsed in one pass; a stream
+/// as it arrives (memory: the values, a 256 KiB piece and the text kept up to
+/// limits.keep_bytes), with the messages of a file of the same bytes.
+LoadedComposition parse_composition(std::shared_ptr<const InputFile> in, const StreamLimits& limits = {});
+
+/// The 1-based line of board row `row` (0-based) of a composition parsed from text, found by
+/// reading the text again (for messages); 0 without a text or with fewer rows.
+std::int64_t line_of_row(const LoadedComposition& loaded, Index row);
+
+/// Writes `c` in the text format: a `#` header line with n and k, then one value per line (file
+/// line 1 + i holds row i). Throws nqc::IoError when the stream fails.
+void write_composition(const Composition& c, std::ostream& out);
 
 }  // namespace nqc

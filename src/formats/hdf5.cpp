@@ -583,23 +583,6 @@ Handle element_type(const Handle& dataset) {
   return {check(H5Dget_type(dataset.id()), dataset.id(), "read the type of"), H5Tclose};
 }
 
-std::vector<std::string> member_names(const Handle& dataset) {
-  const hid_t id = dataset.id();
-  const Handle type = element_type(dataset);
-  if (H5Tget_class(type.id()) != H5T_COMPOUND) {
-    const std::string what = object_path(id, "") + " is not a compound dataset";
-    throw Error(file_name(id) + ": " + what, what);
-  }
-  std::vector<std::string> names;
-  for (int i = 0; i < check(H5Tget_nmembers(type.id()), id, "read the members of"); ++i) {
-    char* name = H5Tget_member_name(type.id(), static_cast<unsigned>(i));
-    if (name == nullptr) fail(id, "read the members of");
-    names.emplace_back(name);
-    H5free_memory(name);
-  }
-  return names;
-}
-
 H5T_class_t member_class(const Handle& dataset, const std::string& name) {
   const Handle type = find_member_type(dataset, name);
   return type ? H5Tget_class(type.id()) : H5T_NO_CLASS;

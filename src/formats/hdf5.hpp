@@ -179,8 +179,6 @@ std::size_t length(const Handle& dataset);
 std::vector<std::uint64_t> shape(const Handle& dataset);
 /// The element type of a dataset as stored.
 Handle element_type(const Handle& dataset);
-/// Member names of a dataset's compound type, in stored order (throws if not compound).
-std::vector<std::string> member_names(const Handle& dataset);
 /// The class of member `name` of a dataset's compound type; H5T_NO_CLASS without one.
 H5T_class_t member_class(const Handle& dataset, const std::string& name);
 /// The type of member `name` of a dataset's compound type (throws h5::Error without one).

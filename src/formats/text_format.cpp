@@ -1,4 +1,4 @@
-#include "formats/text_format.hpp"
+#include "formats/composition_file.hpp"
 
 #include <algorithm>
 #include <bit>
@@ -6,7 +6,6 @@
 #include <cstring>
 #include <optional>
 #include <ostream>
-#include <thread>
 
 #include "system/errors.hpp"
 #include "formats/input_file.hpp"
@@ -17,7 +16,7 @@ namespace {
 
 constexpr std::int64_t kMaxN = kMaxBoardSize;
 
-// The format's whitespace: space, \t, \n, \v, \f, \r. A token runs to whitespace or '#'.
+// Whitespace: space, \t, \n, \v, \f, \r. A token runs to whitespace or '#'.
 bool is_space(char c) { return c == ' ' || (c >= '\t' && c <= '\r'); }
 bool ends_token(char c) { return c == '#' || is_space(c); }
 
@@ -61,9 +60,8 @@ std::string out_of_range(const std::string& source, std::int64_t line, std::uint
          " is out of range 0.." + std::to_string(n);
 }
 
-// A token that the end of a piece of a stream cut, taken on across pieces without being kept
-// whole (it may never end): its first bytes, for a message, and for digits the sign and the
-// digits after leading zeros (20 of them: beyond 64 bits).
+// A token cut by the end of a stream's piece, not kept whole (it may never end): its head for a
+// message, and its sign and digits after leading zeros (20 of them: beyond 64 bits).
 struct PendingToken {
   std::string head;  // the first kQuotedBytes + 1 bytes
   std::string digits;
@@ -71,8 +69,7 @@ struct PendingToken {
   bool negative = false;
   bool bad = false;
 
-  // Takes the token's next bytes (none that ends a token), no further than a bad byte once
-  // the head is full: the token is bad whatever follows, and what a message shows is known.
+  // Takes the token's next bytes; once the head is full and a byte bad, what follows is moot.
   void add(std::string_view bytes) {
     for (const char c : bytes) {
       if (bad && head.size() > text::kQuotedBytes) return;
@@ -87,8 +84,8 @@ struct PendingToken {
     }
   }
   [[nodiscard]] bool decided() const { return bad && head.size() > text::kQuotedBytes; }
-  // A short token that reads the same: the token itself when short, its head and a bad byte,
-  // the value without leading zeros, or the head a message shows and digits beyond 64 bits.
+  // A short token that take() reads the same: the token, its head and a bad byte, the value
+  // without leading zeros, or the head and digits beyond 64 bits.
   [[nodiscard]] std::string text() const {
     if (length == head.size()) return head;
     if (bad) return head + "x";
@@ -97,10 +94,9 @@ struct PendingToken {
   }
 };
 
-// The one reader of the text format: fed the text in order (after a byte-order mark), whole
-// or in the pieces a stream gives, it appends the values to `q` (0 in place of one out of
-// range), counting lines (LF, CRLF, CR) for messages. It throws at the first bad token, and
-// stops (stopped()) at the token after max_rows values; check() then finds what needs n.
+// The one reader of the text format, fed the text (after a byte-order mark) whole or in pieces:
+// appends the values to `q` (0 for one out of range), counting lines (LF, CRLF, CR). Throws at
+// the first bad token; stops (stopped()) at the token after max_rows values.
 class TextReader {
  public:
   TextReader(std::string source, std::uint64_t max_rows, std::vector<Index>& q)
@@ -158,7 +154,7 @@ class TextReader {
     take(token);
   }
 
-  /// Sets the values so far aside in `store` (a stream's, to be gathered by gather()).
+  /// Moves a stream's values so far to `store`; gather() takes them back.
   void set_aside(SetAside& store) {
     before_ += q_.size();
     max_rows_ -= q_.size();
@@ -171,13 +167,9 @@ class TextReader {
   }
 
   [[nodiscard]] bool stopped() const { return stopped_; }
-  /// Every value so far in 0..2^31-1, and no more than max_rows of them.
-  [[nodiscard]] bool clean() const { return !stopped_ && !unadmitted_; }
-  [[nodiscard]] std::int64_t max_value() const { return max_value_; }
   [[nodiscard]] std::int64_t line() const { return line_; }
 
-  /// Throws the problems found once n is known: no values, or the first value out of 0..n,
-  /// with its line (one above n: found in `text`, none when null).
+  /// Throws what needs n: no values, or the first value out of 0..n (its line from `text`).
   void check(const InputFile* text) const {
     const std::uint64_t n = q_.size();
     if (n == 0) throw InputError(no_values(source_));
@@ -206,8 +198,7 @@ class TextReader {
   }
 
  private:
-  // Goes on with a comment or a token that an earlier piece's end cut (or that starts at p):
-  // returns where the piece goes on after it, `end` when it goes on in the next piece.
+  // Goes on with a comment or a token cut by a piece's end: returns where the piece goes on.
   const char* go_on(const char* p, const char* end) {
     if (in_comment_) {
       const char* const stop = std::find_if(p, end, [](char c) { return c == '\n' || c == '\r'; });
@@ -247,8 +238,7 @@ class TextReader {
     if (fits) max_value_ = std::max(max_value_, v);
   }
 
-  // The first value that no n admits (negative, or above 2^31 - 1): its message waits for n
-  // and for the tokens after it (a bad one is reported first).
+  // The first value no n admits (negative, above 2^31 - 1): a later bad token is reported first.
   struct Unadmitted {
     std::uint64_t row = 0;  // 1-based
     std::int64_t line = 0;
@@ -268,9 +258,8 @@ class TextReader {
   std::optional<Unadmitted> unadmitted_;
 };
 
-// A stream, parsed as it arrives (memory: the values, set aside a chunk at a time, a piece and the text kept while it
-// is at most limits.keep_bytes): read no further than its first bad token, the token after limits.max_rows values or
-// the byte after limits.max_bytes.
+// A stream, parsed as it arrives, read no further than its first bad token, the token after
+// limits.max_rows values or the byte after limits.max_bytes.
 void read_stream(const InputFile& in, const StreamLimits& limits, TextReader& reader, LoadedComposition& out) {
   constexpr std::size_t kPiece = std::size_t{1} << 18;
   constexpr std::size_t kChunk = std::size_t{1} << 20;  // values set aside at a time
@@ -300,71 +289,20 @@ void read_stream(const InputFile& in, const StreamLimits& limits, TextReader& re
   reader.check(out.text.get());
 }
 
-// Feeds in.bytes()[from, to) to `reader` 8 MiB at a time, each given back once read, so that
+// The values of a text read whole, 8 MiB at a time, each slice given back once read, so that
 // a mapped file is not resident beside its values.
-void feed_mapped(TextReader& reader, const InputFile& in, std::size_t from, std::size_t to) {
-  constexpr std::size_t kSlice = std::size_t{8} << 20;
-  for (std::size_t at = from; at < to; at += kSlice) {
-    const std::size_t end = std::min(to, at + kSlice);
-    reader.feed(in.bytes().substr(at, end - at));
-    in.release(at, end);
-  }
-}
-
-// Reads the parts in.bytes()[cuts[k], cuts[k + 1]) on parallel threads, the first into `q`, and
-// appends the others. False when a part found a problem, or when their values together are
-// too many or one is above n: the text is then read again in one part, for the message.
-bool read_parts(const InputFile& in, const std::vector<std::size_t>& cuts, std::vector<Index>& q) {
-  const std::size_t parts = cuts.size() - 1;
-  std::vector<std::vector<Index>> rest(parts);
-  std::vector<char> clean(parts, 0);
-  std::vector<std::int64_t> largest(parts, 0);
-  const auto read = [&](std::size_t k) {
-    try {
-      std::vector<Index>& out = k == 0 ? q : rest[k];
-      if (k > 0) out.reserve((cuts[k + 1] - cuts[k]) / 2 + 1);
-      advise_huge_pages(out.data(), out.capacity() * sizeof(Index));
-      TextReader reader(in.name(), static_cast<std::uint64_t>(kMaxN), out);
-      feed_mapped(reader, in, cuts[k], cuts[k + 1]);
-      reader.end();
-      clean[k] = reader.clean() ? 1 : 0;
-      largest[k] = reader.max_value();
-    } catch (...) {  // read again, to throw it where it belongs
-    }
-  };
-  {
-    std::vector<std::jthread> threads;
-    for (std::size_t k = 1; k < parts; ++k) threads.emplace_back(read, k);
-    read(0);
-  }
-  std::size_t total = 0;
-  for (std::size_t k = 0; k < parts; ++k) total += k == 0 ? q.size() : rest[k].size();
-  if (std::count(clean.begin(), clean.end(), 1) < static_cast<std::ptrdiff_t>(parts) || total == 0 ||
-      total > static_cast<std::size_t>(kMaxN) ||
-      *std::max_element(largest.begin(), largest.end()) > std::int64_t(total))
-    return false;
-  for (std::size_t k = 1; k < parts; ++k) q.insert(q.end(), rest[k].begin(), rest[k].end());
-  return true;
-}
-
-// The values of a text read whole: in parts, one per hardware thread (at most 8) of at least
-// 2 MiB each, cut after a line feed (so never in a token or a comment); else, or to word a
-// problem, in one.
 void read_whole(const InputFile& in, std::vector<Index>& q) {
   const std::string_view bytes = in.bytes();
-  const std::size_t start = text::first_byte(bytes), size = bytes.size() - start;
-  q.reserve(std::min(size / 2 + 1, static_cast<std::size_t>(kMaxN)));  // a value takes 2 bytes at least
+  const std::size_t start = text::first_byte(bytes);
+  q.reserve(std::min((bytes.size() - start) / 2 + 1, static_cast<std::size_t>(kMaxN)));  // 2 bytes a value at least
   advise_huge_pages(q.data(), q.capacity() * sizeof(Index));
-  const std::size_t threads = std::min<std::size_t>({std::thread::hardware_concurrency(), 8, size >> 21});
-  std::vector<std::size_t> cuts{start};
-  for (std::size_t k = 1; k < threads; ++k)
-    if (const std::size_t lf = bytes.find('\n', std::max(cuts.back(), start + k * (size / threads))); lf != bytes.npos)
-      cuts.push_back(lf + 1);
-  cuts.push_back(bytes.size());
-  if (cuts.size() > 2 && read_parts(in, cuts, q)) return;
-  q.clear();
   TextReader reader(in.name(), static_cast<std::uint64_t>(kMaxN), q);
-  feed_mapped(reader, in, start, bytes.size());
+  constexpr std::size_t kSlice = std::size_t{8} << 20;
+  for (std::size_t at = start; at < bytes.size(); at += kSlice) {
+    const std::size_t end = std::min(bytes.size(), at + kSlice);
+    reader.feed(bytes.substr(at, end - at));
+    in.release(at, end);
+  }
   reader.end();
   if (reader.stopped()) throw InputError(too_many_values(in.name(), kMaxN));
   reader.check(&in);

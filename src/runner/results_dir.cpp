@@ -15,7 +15,7 @@
 #include "system/errors.hpp"
 #include "nqc/version.hpp"
 #include "formats/hash.hpp"
-#include "formats/text_format.hpp"
+#include "formats/composition_file.hpp"
 #include "formats/text_input.hpp"
 
 namespace nqc {

@@ -16,7 +16,6 @@
 #include "system/errors.hpp"
 #include "formats/hdf5.hpp"
 #include "formats/input_file.hpp"
-#include "formats/text_format.hpp"
 
 namespace nqc {
 namespace {

@@ -13,7 +13,7 @@
 #include "core/rng.hpp"
 #include "core/sampling.hpp"
 #include "core/verifier.hpp"
-#include "formats/text_format.hpp"
+#include "formats/composition_file.hpp"
 
 namespace nqc {
 namespace {

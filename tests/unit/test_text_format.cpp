@@ -13,7 +13,7 @@
 #include "fifo_writer.hpp"
 #include "system/errors.hpp"
 #include "formats/input_file.hpp"
-#include "formats/text_format.hpp"
+#include "formats/composition_file.hpp"
 #include "formats/text_input.hpp"
 
 namespace nqc {
@@ -251,9 +251,8 @@ TEST(TextFormat, FastParserAtEveryBlockOffset) {
   }
 }
 
-// Texts of several MiB are parsed in parts by parallel threads: values across the cuts, and
-// the first error of the file wherever it is.
-TEST(TextFormat, LargeTextsInParallelParts) {
+// A text of several MiB: its values, and the first error of the file wherever it is.
+TEST(TextFormat, LargeTexts) {
   std::mt19937_64 rng(7);
   const std::string text = random_text(rng, 1500000, 0.0);
   std::vector<Index> expected;

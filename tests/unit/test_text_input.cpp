@@ -14,7 +14,6 @@
 #include "formats/csplib.hpp"
 #include "system/errors.hpp"
 #include "formats/input_file.hpp"
-#include "formats/text_format.hpp"
 #include "formats/text_input.hpp"
 
 namespace nqc {
