@@ -134,9 +134,7 @@ Runner add_convert(CLI::App& app) {
       ->check(CLI::IsMember({"text", "binary", "hdf5"}));
   cmd->footer(
       "The composition must be consistent, as verify checks (a converter does not pass bad data on).\n"
-      "Binary: 24-byte header (magic \\x89NQC\\r\\n\\x1a\\n, uint32 version 1, uint32 flags 0, uint64 n), then n "
-      "uint32\n"
-      "values Q(1..n), all little-endian. HDF5: the 1-D dataset /composition (uint32, chunked, Fletcher32).\n" +
+      "The formats: docs/formats.md.\n" +
       exit_codes_footer({{kExitOk, "written"}}));
   return [a] {
     LoadedComposition loaded = read_consistent(a->file);
