@@ -37,9 +37,8 @@ void warn_if_unfinished(const std::filesystem::path& p, std::size_t rows) {
                p.c_str(), rows, planned ? std::to_string(planned).c_str() : "its");
 }
 
-// `output` (of option `option` of `command`) may not be one of `inputs` (a file, or a directory's
-// results.h5 or shard files): writing it would replace what is being read. Where it lands is
-// found with its links followed, as the write follows them (system/durable.hpp).
+// `output` (of `option` of `command`) may not be one of `inputs`, a file or a directory's
+// results.h5 or shard files, its links followed as the write follows them.
 void refuse_output_onto_inputs(const std::string& command, const std::string& option, const std::string& output,
                                const std::vector<std::string>& inputs) {
   if (output.empty() || is_std_stream(output)) return;
@@ -137,8 +136,7 @@ std::vector<CaseRow> aggregate_inputs(const std::vector<std::string>& paths, con
   return rows;
 }
 
-// Prints the tables of `rows` (generated cases and instance runs have tables of their own),
-// the CSV to `csv` when given.
+// Prints the tables of `rows` (generated and instance cases apart), the CSV to `csv` if given.
 void print_tables(const std::vector<CaseRow>& rows, const std::string& csv) {
   std::vector<CaseRow> generated;
   std::copy_if(rows.begin(), rows.end(), std::back_inserter(generated),

@@ -80,9 +80,8 @@ void print_table(const std::map<InstanceGroup, Counts>& groups, bool instances) 
   print_cells(cells("total", instances ? std::optional<std::string>("") : std::nullopt, total));
 }
 
-// Prints the launches table: `stored` (a file's), or with `from_records` DIR/launches' records
-// (a damaged record named on stderr). A launch that never recorded its end shows "-" for its
-// exit status and counts: unknown, not 0.
+// Prints the launches table: `stored`, or with `from_records` DIR/launches' records. A launch
+// that never recorded its end shows "-" for its exit status and counts: unknown, not 0.
 int print_launches(const fs::path& path, const std::vector<Launch>& stored, bool from_records) {
   std::vector<std::string> problems;
   const std::vector<Launch> launches = from_records ? read_launches(path, &problems) : stored;
@@ -170,8 +169,7 @@ int info(const fs::path& path) {
   return print_launches(path, head.launches, dir && head.launches.empty());
 }
 
-// nqc's constants that scripts need (jobs/submit, the batch scripts), each from where it is
-// declared: the exit codes (NQC_EXIT_CODES) and the largest board size.
+// nqc's constants that scripts need (jobs/submit): the exit codes and the largest board size.
 nlohmann::json constants_json() {
   nlohmann::json codes = nlohmann::json::array();
   for (const ExitCodeInfo& e : kExitCodes)
@@ -186,45 +184,43 @@ Runner add_info(CLI::App& app) {
       "info",
       "Show what a result file or results directory holds: config, schema, cases by n (instance runs: by n and "
       "diags) and outcome, launches");
-  auto path = std::make_shared<std::string>();
-  auto columns = std::make_shared<bool>(false);
-  auto constants = std::make_shared<bool>(false);
-  auto json = std::make_shared<bool>(false);
-  cmd->add_option("RESULTS", *path, "a result file (results.h5, a shard file) or a results directory");
+  struct Args {
+    std::string path;
+    bool columns = false, constants = false, json = false;
+  };
+  auto a = std::make_shared<Args>();
+  cmd->add_option("RESULTS", a->path, "a result file (results.h5, a shard file) or a results directory");
   auto* columns_flag = cmd->add_flag(
-      "--columns", *columns,
+      "--columns", a->columns,
       "print the layout of result files instead: the columns of `cases` (type, description, enum values) and "
       "the root attributes");
-  cmd->add_flag("--constants", *constants,
+  cmd->add_flag("--constants", a->constants,
                 "print nqc's constants for scripts instead: the exit codes (code, name, meaning) and the largest "
                 "board size (max_board_size)")
       ->excludes(columns_flag);
-  cmd->add_flag("--json", *json,
+  cmd->add_flag("--json", a->json,
                 "with --columns or --constants: as JSON (analysis/result_schema.json is --columns'; jobs/submit "
                 "reads --constants')");
   cmd->footer(
       "Reads the rows in batches (any size fits in memory). Exit-status '-' in the launches table: the launch never "
       "recorded its end (it runs, or it was killed).");
-  return [path, columns, constants, json] {
-    if (*json && !*columns && !*constants) throw InputError("--json: goes with --columns or --constants");
-    if (*columns || *constants) {
-      if (!path->empty())
-        throw InputError(std::string("info: give RESULTS or ") + (*columns ? "--columns" : "--constants") +
-                         ", not both");
-      if (*constants)
-        std::fputs(
-            *json ? (constants_json().dump(2) + "\n").c_str()
-                  : (exit_codes_text() + "Largest board size (max_board_size): " + std::to_string(kMaxBoardSize) + "\n")
-                        .c_str(),
-            stdout);
-      else
-        std::fputs(*json ? (result_schema_json().dump(2) + "\n").c_str() : result_schema_text().c_str(), stdout);
-      return static_cast<int>(kExitOk);
+  return [a] {
+    if (a->json && !a->columns && !a->constants) throw InputError("--json: goes with --columns or --constants");
+    if (!a->columns && !a->constants) {
+      if (a->path.empty())
+        throw InputError("info: RESULTS is required (a result file or a results directory), or --columns");
+      refuse_std_stream_results("RESULTS", a->path);
+      return info(a->path);
     }
-    if (path->empty())
-      throw InputError("info: RESULTS is required (a result file or a results directory), or --columns");
-    refuse_std_stream_results("RESULTS", *path);
-    return info(*path);
+    const char* option = a->columns ? "--columns" : "--constants";
+    if (!a->path.empty()) throw InputError(std::string("info: give RESULTS or ") + option + ", not both");
+    const std::string text =
+        a->constants ? exit_codes_text() + "Largest board size (max_board_size): " + std::to_string(kMaxBoardSize) + "\n"
+                     : result_schema_text();
+    std::fputs(a->json ? ((a->constants ? constants_json() : result_schema_json()).dump(2) + "\n").c_str()
+                       : text.c_str(),
+               stdout);
+    return static_cast<int>(kExitOk);
   };
 }
 

@@ -35,9 +35,8 @@ void print_run(const char* label, const CaseRow& r) {
               static_cast<unsigned long long>(r.backtracks), static_cast<unsigned long long>(r.nodes), r.wall_s);
 }
 
-// An exported case: as a text file (or "-"), with a first comment line that says how to run
-// it again as the run did (`complete` draws from the row's seed as the run's engine call did);
-// binary and HDF5 files hold the composition alone.
+// An exported case; a text file (or "-") begins with a comment line saying how to run it again
+// as the run did.
 void write_exported(const Composition& composition, const std::string& to, const std::string& results,
                     const CaseRow& row) {
   if (format_for_output(to) != CompositionFormat::text) return write_composition(composition, to);
@@ -53,8 +52,6 @@ void write_exported(const Composition& composition, const std::string& to, const
 // making) as pinned in the result file's plan_hash (files of schema 1.2 on).
 void check_plan_unchanged(const std::string& results, const std::filesystem::path& file, const Attributes& attrs,
                           const Plan& plan) {
-  // nqc's case making as the file says it was (schema 1.2 on): another generation's cases
-  // cannot be rebuilt by this nqc.
   if (const auto generation = attrs.find("case_generation");
       generation != attrs.end() && generation->second != std::to_string(kCaseGeneration))
     throw InputError(file.string() + ": its cases are of generation " + text::escaped(generation->second) +
@@ -185,8 +182,7 @@ Runner add_export(CLI::App& app) {
               "-o: case " + std::to_string(*case_id) + " is the CSPLib instance " + instance_case.file + " with " +
               std::to_string(instance_case.diags) +
               " excluded diagonals, which a composition file cannot hold; name a .param file (or - for stdout)");
-        // The diagonals the case excluded, as the whole list of a file of its own: the default
-        // (all of them) is the case.
+        // The diagonals the case excluded, as the whole list of a file of its own.
         const ParamInstance param = read_param(instance_case.file, instance_case.diags);
         const std::vector<DiagonalPair> used(param.pairs.begin(), param.pairs.begin() + param.used);
         write_text(to, format_param(param.board.n(), used));
