@@ -215,11 +215,12 @@ Runner add_info(CLI::App& app) {
     const char* option = a->columns ? "--columns" : "--constants";
     if (!a->path.empty()) throw InputError(std::string("info: give RESULTS or ") + option + ", not both");
     const std::string text =
-        a->constants ? exit_codes_text() + "Largest board size (max_board_size): " + std::to_string(kMaxBoardSize) + "\n"
-                     : result_schema_text();
-    std::fputs(a->json ? ((a->constants ? constants_json() : result_schema_json()).dump(2) + "\n").c_str()
-                       : text.c_str(),
-               stdout);
+        a->constants
+            ? exit_codes_text() + "Largest board size (max_board_size): " + std::to_string(kMaxBoardSize) + "\n"
+            : result_schema_text();
+    std::fputs(
+        a->json ? ((a->constants ? constants_json() : result_schema_json()).dump(2) + "\n").c_str() : text.c_str(),
+        stdout);
     return static_cast<int>(kExitOk);
   };
 }

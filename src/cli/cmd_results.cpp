@@ -97,6 +97,12 @@ StoredCase load_case(const std::string& results, const CaseRow& row) {
   return c;
 }
 
+// A generated case's input, rebuilt from its solution and composition ids.
+CaseInput generated_input(const StoredCase& c) {
+  const Composition solution = sample_solution(c.config, c.plan.shards[c.row.shard_id].n, c.row.solution_id);
+  return derive_case(c.config, solution, c.row.solution_id, c.row.composition_id);
+}
+
 }  // namespace
 
 Runner add_rerun(CLI::App& app) {
@@ -130,8 +136,7 @@ Runner add_rerun(CLI::App& app) {
       const InstanceCase& instance = c.plan.instance_cases[a->case_id];
       again = run_instance_case(config, *engine, shard, a->case_id, instance, 0, nullptr, &ignored);
     } else {
-      const Composition solution = sample_solution(config, shard.n, stored.solution_id);
-      const CaseInput input = derive_case(config, solution, stored.solution_id, stored.composition_id);
+      const CaseInput input = generated_input(c);
       composition = input.composition;
       again = run_case(config, *engine, shard, stored.solution_id, stored.composition_id, input, 0, nullptr, &ignored);
     }
@@ -190,8 +195,7 @@ Runner add_export(CLI::App& app) {
       }
       composition = instance_composition(instance_case);
     } else {
-      const Composition solution = sample_solution(c.config, shard.n, c.row.solution_id);
-      composition = derive_case(c.config, solution, c.row.solution_id, c.row.composition_id).composition;
+      composition = generated_input(c).composition;
     }
     write_exported(composition, to, *results, row);
     return 0;
