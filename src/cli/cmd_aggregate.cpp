@@ -37,19 +37,8 @@ void warn_if_unfinished(const std::filesystem::path& p, std::size_t rows) {
                p.c_str(), rows, planned ? std::to_string(planned).c_str() : "its");
 }
 
-// The result files that stand for a path (a file; DIR/results.h5; else DIR's shard files).
-std::vector<std::filesystem::path> files_of(const std::filesystem::path& path) {
-  std::error_code ec;
-  if (!std::filesystem::is_directory(path, ec) || std::filesystem::exists(path / "results.h5", ec)) {
-    const std::filesystem::path file = representative_file(path);
-    return {file.empty() ? path : file};
-  }
-  return unmerged_run_files(path, false);
-}
-
-// `output` (of option `option` of `command`) may not be one of `inputs` (a file, or a directory's
-// results.h5 or shard files): writing it would replace what is being read. Where it lands is
-// found with its links followed, as the write follows them (system/durable.hpp).
+// `output` (of `option` of `command`) may not be one of `inputs`, a file or a directory's
+// results.h5 or shard files, its links followed as the write follows them.
 void refuse_output_onto_inputs(const std::string& command, const std::string& option, const std::string& output,
                                const std::vector<std::string>& inputs) {
   if (output.empty() || is_std_stream(output)) return;
@@ -67,19 +56,16 @@ void refuse_output_onto_inputs(const std::string& command, const std::string& op
 nlohmann::json sources_json(const std::vector<std::string>& paths) {
   nlohmann::json sources = nlohmann::json::array();
   for (const std::string& p : paths)
-    for (const std::filesystem::path& file : files_of(p)) {
+    for (const std::filesystem::path& file : result_files(p, false)) {
       const ResultFile content = read_result_file(file, kRowCount | kLaunches);
       nlohmann::json attrs = nlohmann::json::object(), launches = nlohmann::json::array();
       for (const auto& [name, value] : content.attrs)
         attrs[name] =
             attribute_type(name) == AttributeType::integer ? nlohmann::json(std::stoll(value)) : nlohmann::json(value);
-      nlohmann::json config =
-          nlohmann::json::parse(content.attrs.count("config") ? content.attrs.at("config") : "{}", nullptr, false);
-      if (!config.is_object()) throw InputError(file.string() + " (config attribute): not a JSON object");
       for (const Launch& l : content.launches) launches.push_back(nlohmann::json::parse(launch_json(l)));
       sources.push_back({{"path", file.string()},
                          {"attrs", attrs},
-                         {"config", config},
+                         {"config", config_attribute(content.attrs, file)},
                          {"rows", content.row_count},
                          {"launches", launches}});
     }
@@ -99,9 +85,7 @@ Runner add_rows(CLI::App& app) {
   cmd->add_option("PATH", a->paths, "results directories or HDF5 result files")->required();
   cmd->add_option("--sources", a->sources, "also write each result file's attributes, config and launches as JSON");
   cmd->add_flag("--pool", a->pool, "the rows make one table: refuse runs of other engines or settings (as aggregate)");
-  cmd->footer(
-      "Columns: those of nqc info --columns (enums by name), then source (the file of the row). Every check of\n"
-      "aggregate's reader applies; a path given twice or two of one config are refused.");
+  cmd->footer("Columns: those of nqc info --columns (enums by name), then source (docs/cli.md).");
   return [a] {
     for (const auto& p : a->paths) refuse_std_stream_results("PATH", p);
     if (is_std_stream(a->sources))
@@ -152,8 +136,7 @@ std::vector<CaseRow> aggregate_inputs(const std::vector<std::string>& paths, con
   return rows;
 }
 
-// Prints the tables of `rows` (generated cases and instance runs have tables of their own),
-// the CSV to `csv` when given.
+// Prints the tables of `rows` (generated and instance cases apart), the CSV to `csv` if given.
 void print_tables(const std::vector<CaseRow>& rows, const std::string& csv) {
   std::vector<CaseRow> generated;
   std::copy_if(rows.begin(), rows.end(), std::back_inserter(generated),
@@ -187,11 +170,7 @@ Runner add_aggregate(CLI::App& app) {
                   "instead of PATH: rows as nqc rows prints them (CSV; - for stdin), e.g. a part of a run's rows");
   cmd->add_option("--csv", *csv,
                   "also write the table as CSV to this file; - for stdout (the table then going to stderr)");
-  cmd->footer(
-      "Generated cases: one row per n. Instance runs (a config's \"instances\"): one row per n and diags (the "
-      "excluded\n"
-      "diagonals of a CSPLib .param case, - for composition files) with the cases solved, proved infeasible and\n"
-      "given up, and the times of each verdict.");
+  cmd->footer("The columns, and which runs pool into one table: docs/cli.md, docs/results.md.");
   return [paths, csv, rows_csv] {
     print_tables(aggregate_inputs(*paths, *rows_csv, *csv), *csv);
     return 0;

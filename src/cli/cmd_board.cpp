@@ -16,7 +16,6 @@ namespace {
 constexpr const char* kOutputHelp = "output file (default: stdout); .bin: binary, .h5 or .hdf5: HDF5, else text";
 constexpr const char* kInputHelp = "composition file: text, binary or HDF5 (found by content); - for stdin";
 
-// The options of these subcommands, as parsed (each uses its own).
 struct BoardArgs {
   std::string file, output, to;
   Index n = 0;
@@ -27,8 +26,7 @@ struct BoardArgs {
 
 void emit(const Composition& c, const std::string& output) { write_composition(c, output.empty() ? "-" : output); }
 
-// construct's and generate's N: InputError below 1; false, said on stderr, when no solution
-// exists (N = 2, 3).
+// construct's and generate's N: InputError below 1; false, said on stderr, for N = 2, 3.
 bool solvable(Index n) {
   if (n < 1) throw InputError("N: expected a board size >= 1, got " + std::to_string(n));
   if (n != 2 && n != 3) return true;
@@ -134,9 +132,7 @@ Runner add_convert(CLI::App& app) {
       ->check(CLI::IsMember({"text", "binary", "hdf5"}));
   cmd->footer(
       "The composition must be consistent, as verify checks (a converter does not pass bad data on).\n"
-      "Binary: 24-byte header (magic \\x89NQC\\r\\n\\x1a\\n, uint32 version 1, uint32 flags 0, uint64 n), then n "
-      "uint32\n"
-      "values Q(1..n), all little-endian. HDF5: the 1-D dataset /composition (uint32, chunked, Fletcher32).\n" +
+      "The formats: docs/formats.md.\n" +
       exit_codes_footer({{kExitOk, "written"}}));
   return [a] {
     LoadedComposition loaded = read_consistent(a->file);

@@ -84,11 +84,8 @@ Runner add_challenge(CLI::App& app) {
   cmd->add_option("--format", a->format, "format of the two compositions: bin, h5 or txt")
       ->capture_default_str()
       ->check(CLI::IsMember({"bin", "h5", "txt"}));
-  cmd->footer(
-      "Writes DIR/a.FORMAT and DIR/b.FORMAT, made from a random solution: the same N and free rows,\n"
-      "identical but for a few thousand kept rows; one has a completion, the other none (a free row\n"
-      "whose free cells are all attacked). DIR/answer.json says which.\n" +
-      exit_codes_footer({{kExitOk, "written"}}));
+  cmd->footer("Writes DIR/a.FORMAT, DIR/b.FORMAT and DIR/answer.json (docs/cli.md).\n" +
+              exit_codes_footer({{kExitOk, "written"}}));
   return [a] { return challenge_command(*a); };
 }
 

@@ -13,9 +13,7 @@
 
 namespace nqc::cli {
 
-// A composition file, or a CSPLib .param file (the first `diags` excluded diagonals); "-" is
-// standard input, either of the two (told apart by content: it has no extension; a .param
-// text there is held to a named .param file's size limit).
+// Standard input has no extension: a .param text there is told apart by content.
 Composition load_instance(const std::string& file, std::optional<int> diags) {
   if (is_param_file(file)) return read_param(file, diags).board;
   const bool from_stdin = is_std_stream(file);
@@ -48,7 +46,6 @@ EngineOptions engine_options(const EngineInfo& engine, const std::vector<std::st
 // Solutions up to this n are printed by `complete` without -o (one line of Q(i), 1-based).
 constexpr Index kPrintedSolutionMaxN = 100;
 
-// The options of `nqc complete`, as parsed.
 struct CompleteArgs {
   std::string file, output, engine = kDefaultEngine;
   std::uint64_t seed = 1, max_nodes = 0;
@@ -87,8 +84,7 @@ int complete_command(const CompleteArgs& a) {
   }
   const std::unique_ptr<Engine> engine = make_engine(a.engine, engine_options(engine_info(a.engine), a.params));
   Composition c = load_instance(a.file, a.diags);
-  // The engine may work in the composition's own memory (no copy at n = 10^9); its digest
-  // is what the check of the completion needs.
+  // The engine may work in the composition's own memory: its digest checks the completion.
   const CompositionDigest d = digest(c);
   Rng rng(a.seed, 1);
   const auto t0 = std::chrono::steady_clock::now();

@@ -16,61 +16,72 @@
 #include "system/std_stream.hpp"
 
 namespace nqc::cli {
-namespace {
 
 namespace fs = std::filesystem;
 
-struct Counts {
-  std::array<std::uint64_t, 3> outcomes{};  // solved, infeasible, gave_up
-  std::uint64_t false_negatives = 0;
-  [[nodiscard]] std::uint64_t cases() const { return outcomes[0] + outcomes[1] + outcomes[2]; }
-};
+std::vector<fs::path> result_files(const fs::path& path, bool partials) {
+  std::error_code ec;
+  if (!fs::is_directory(path, ec)) return {path};
+  if (fs::exists(path / "results.h5", ec)) return {path / "results.h5"};
+  return unmerged_run_files(path, partials);
+}
 
-// The outcome counts of instance rows in one group (n, diags), and the files they came from.
-struct InstanceCounts {
-  std::array<std::uint64_t, 3> outcomes{};  // solved, infeasible, gave_up
+nlohmann::json config_attribute(const Attributes& attrs, const fs::path& file) {
+  const auto it = attrs.find("config");
+  nlohmann::json config = nlohmann::json::parse(it == attrs.end() ? "{}" : it->second, nullptr, false);
+  if (!config.is_object()) throw InputError(file.string() + " (config attribute): not a JSON object");
+  return config;
+}
+
+namespace {
+
+// The outcome counts of a group of rows (solved, infeasible, gave_up), the false negatives of
+// generated cases (a derived composition has a completion) and the files of instance cases.
+struct Counts {
+  std::array<std::uint64_t, 3> outcomes{};
+  std::uint64_t false_negatives = 0;
   std::set<std::string, std::less<>> files;
   [[nodiscard]] std::uint64_t cases() const { return outcomes[0] + outcomes[1] + outcomes[2]; }
 };
 
 std::string shown(const std::string& s) { return s.empty() ? "-" : s; }
 
-unsigned long long ull(std::uint64_t v) { return static_cast<unsigned long long>(v); }
-
-// Generated cases per n: their outcomes and false negatives (a derived composition has a completion).
-void print_generated(const std::map<std::int64_t, Counts>& by_n) {
-  std::printf("%12s %12s %12s %12s %12s %12s\n", "n", "cases", "solved", "infeasible", "gave_up", "false_neg");
-  Counts total;
-  for (const auto& [n, c] : by_n) {
-    std::printf("%12lld %12llu %12llu %12llu %12llu %12llu\n", static_cast<long long>(n), ull(c.cases()),
-                ull(c.outcomes[0]), ull(c.outcomes[1]), ull(c.outcomes[2]), ull(c.false_negatives));
-    for (std::size_t o = 0; o < 3; ++o) total.outcomes[o] += c.outcomes[o];
-    total.false_negatives += c.false_negatives;
-  }
-  std::printf("%12s %12llu %12llu %12llu %12llu %12llu\n", "total", ull(total.cases()), ull(total.outcomes[0]),
-              ull(total.outcomes[1]), ull(total.outcomes[2]), ull(total.false_negatives));
+void print_cells(const std::vector<std::string>& cells) {
+  for (std::size_t i = 0; i < cells.size(); ++i) std::printf(i == 0 ? "%12s" : " %12s", cells[i].c_str());
+  std::printf("\n");
 }
 
-// Instance cases per n and diags (aggregate's groups; diags "-" for composition files): the
-// files and the outcomes, each a result (an instance need not have a completion).
-void print_instances(const std::map<InstanceGroup, InstanceCounts>& groups) {
-  std::printf("%12s %12s %12s %12s %12s %12s %12s\n", "n", "diags", "files", "cases", "solved", "infeasible",
-              "gave_up");
-  InstanceCounts total;
+// One row: n, then (instance cases) diags and files, the cases and outcomes, then (generated
+// cases) the false negatives.
+std::vector<std::string> cells(const std::string& n, const std::optional<std::string>& diags, const Counts& c) {
+  std::vector<std::string> row{n};
+  if (diags) row.insert(row.end(), {*diags, std::to_string(c.files.size())});
+  row.push_back(std::to_string(c.cases()));
+  for (const std::uint64_t o : c.outcomes) row.push_back(std::to_string(o));
+  if (!diags) row.push_back(std::to_string(c.false_negatives));
+  return row;
+}
+
+// Generated cases per n, or instance cases per n and diags (aggregate's groups; diags "-" for
+// composition files), and the total.
+void print_table(const std::map<InstanceGroup, Counts>& groups, bool instances) {
+  if (instances)
+    print_cells({"n", "diags", "files", "cases", "solved", "infeasible", "gave_up"});
+  else
+    print_cells({"n", "cases", "solved", "infeasible", "gave_up", "false_neg"});
+  Counts total;
   for (const auto& [g, c] : groups) {
     const std::string diags = g.diags ? std::to_string(*g.diags) : "-";
-    std::printf("%12lld %12s %12zu %12llu %12llu %12llu %12llu\n", static_cast<long long>(g.n), diags.c_str(),
-                c.files.size(), ull(c.cases()), ull(c.outcomes[0]), ull(c.outcomes[1]), ull(c.outcomes[2]));
+    print_cells(cells(std::to_string(g.n), instances ? std::optional(diags) : std::nullopt, c));
     for (std::size_t o = 0; o < 3; ++o) total.outcomes[o] += c.outcomes[o];
+    total.false_negatives += c.false_negatives;
     total.files.insert(c.files.begin(), c.files.end());
   }
-  std::printf("%12s %12s %12zu %12llu %12llu %12llu %12llu\n", "total", "", total.files.size(), ull(total.cases()),
-              ull(total.outcomes[0]), ull(total.outcomes[1]), ull(total.outcomes[2]));
+  print_cells(cells("total", instances ? std::optional<std::string>("") : std::nullopt, total));
 }
 
-// Prints the launches table: `stored` (a file's), or with `from_records` DIR/launches' records
-// (a damaged record named on stderr). A launch that never recorded its end shows "-" for its
-// exit status and counts: unknown, not 0.
+// Prints the launches table: `stored`, or with `from_records` DIR/launches' records. A launch
+// that never recorded its end shows "-" for its exit status and counts: unknown, not 0.
 int print_launches(const fs::path& path, const std::vector<Launch>& stored, bool from_records) {
   std::vector<std::string> problems;
   const std::vector<Launch> launches = from_records ? read_launches(path, &problems) : stored;
@@ -95,24 +106,9 @@ int print_launches(const fs::path& path, const std::vector<Launch>& stored, bool
   return kExitOk;
 }
 
-// The result files `info` reads for `path`: the file itself, a directory's results.h5, or the
-// shard and partial files of a run not merged yet. InputError for a directory without any.
-std::vector<fs::path> info_files(const fs::path& path, bool dir) {
-  std::error_code ec;
-  if (!dir) return {path};
-  if (fs::exists(path / "results.h5", ec)) return {path / "results.h5"};
-  // A run not merged yet: its shard files, and the partial files of interrupted shards.
-  std::vector<fs::path> files = unmerged_run_files(path, true);
-  if (files.empty() && read_launches(path).empty())
-    throw InputError(path.string() + ": no result files (expected " + (path / "shards").string() + "/*.h5 or " +
-                     (path / "results.h5").string() + ")");
-  return files;
-}
-
 // The outcomes of a set of result files, by n (generated cases) and by instance group.
 struct Tally {
-  std::map<std::int64_t, Counts> by_n;
-  std::map<InstanceGroup, InstanceCounts> by_group;
+  std::map<InstanceGroup, Counts> by_n, by_group;
   std::vector<std::pair<std::uint64_t, std::uint64_t>> ranges;  ///< each file's case ids, lowest and highest
 };
 
@@ -124,16 +120,11 @@ Tally tally(const std::vector<fs::path>& files) {
       for (const CaseRow& r : rows) {
         t.ranges.back().first = std::min(t.ranges.back().first, r.case_id);
         t.ranges.back().second = std::max(t.ranges.back().second, r.case_id);
-        const auto outcome = static_cast<std::size_t>(r.outcome);
-        if (is_instance_row(r)) {
-          InstanceCounts& c = t.by_group[instance_group(r)];
-          ++c.outcomes[outcome];
-          if (const std::string_view file = instance_file(r); !c.files.contains(file)) c.files.emplace(file);
-          continue;
-        }
-        Counts& c = t.by_n[r.n];
-        ++c.outcomes[outcome];
+        const bool instance = is_instance_row(r);
+        Counts& c = instance ? t.by_group[instance_group(r)] : t.by_n[{r.n, std::nullopt}];
+        ++c.outcomes[static_cast<std::size_t>(r.outcome)];
         c.false_negatives += r.false_negative;
+        if (const std::string_view file = instance_file(r); instance && !c.files.contains(file)) c.files.emplace(file);
       }
     });
   }
@@ -145,7 +136,10 @@ int info(const fs::path& path) {
   std::error_code ec;
   if (!fs::exists(path, ec)) throw InputError(path.string() + ": no such file or directory");
   const bool dir = fs::is_directory(path, ec);
-  const std::vector<fs::path> files = info_files(path, dir);
+  const std::vector<fs::path> files = result_files(path, true);
+  if (files.empty() && read_launches(path).empty())
+    throw InputError(path.string() + ": no result files (expected " + (path / "shards").string() + "/*.h5 or " +
+                     (path / "results.h5").string() + ")");
   if (files.empty()) {
     std::printf("%s: no result files yet (no shard has finished)\n", path.c_str());
     return print_launches(path, {}, true);
@@ -153,20 +147,15 @@ int info(const fs::path& path) {
   const ResultFile head = read_result_file(files.front(), kAttributes | kLaunches);
   const auto attr = [&](const char* key) {
     const auto it = head.attrs.find(key);
-    return it == head.attrs.end() ? std::string() : it->second;
+    return shown(it == head.attrs.end() ? std::string() : it->second);
   };
-  std::string name = "?";
-  if (const auto config = attr("config"); !config.empty()) try {
-      name = nlohmann::json::parse(config).value("name", "?");
-    } catch (const nlohmann::json::exception&) {
-    }
   const Tally t = tally(files);
   if (dir && files.size() > 1) check_disjoint_cases(path, files, t.ranges);
-  std::printf("%s: config %s, schema %s, nqc %s (git %s)\n", path.c_str(), name.c_str(),
-              shown(attr("schema_version")).c_str(), shown(attr("nqc_version")).c_str(),
-              shown(attr("git_revision")).c_str());
-  std::printf("config_hash %s, plan_hash %s, %s .. %s\n", shown(attr("config_hash")).c_str(),
-              shown(attr("plan_hash")).c_str(), shown(attr("start_utc")).c_str(), shown(attr("end_utc")).c_str());
+  std::printf("%s: config %s, schema %s, nqc %s (git %s)\n", path.c_str(),
+              config_attribute(head.attrs, files.front()).value("name", "?").c_str(), attr("schema_version").c_str(),
+              attr("nqc_version").c_str(), attr("git_revision").c_str());
+  std::printf("config_hash %s, plan_hash %s, %s .. %s\n", attr("config_hash").c_str(), attr("plan_hash").c_str(),
+              attr("start_utc").c_str(), attr("end_utc").c_str());
   if (dir && files.front().filename() != "results.h5") {
     const auto partials = static_cast<std::size_t>(std::count_if(
         files.begin(), files.end(), [](const fs::path& f) { return f.filename().string().rfind("partial-", 0) == 0; }));
@@ -174,14 +163,13 @@ int info(const fs::path& path) {
                 files.size() - partials, files.size() - partials == 1 ? "" : "s", partials, partials == 1 ? "" : "s");
   }
   // A run is generated or of instances; a file holding both kinds would show both tables.
-  if (!t.by_n.empty() || t.by_group.empty()) print_generated(t.by_n);
-  if (!t.by_group.empty()) print_instances(t.by_group);
+  if (!t.by_n.empty() || t.by_group.empty()) print_table(t.by_n, false);
+  if (!t.by_group.empty()) print_table(t.by_group, true);
   // The launches: results.h5's table, or (a directory not merged yet) its launch records.
   return print_launches(path, head.launches, dir && head.launches.empty());
 }
 
-// nqc's constants that scripts need (jobs/submit, the batch scripts), each from where it is
-// declared: the exit codes (NQC_EXIT_CODES) and the largest board size.
+// nqc's constants that scripts need (jobs/submit): the exit codes and the largest board size.
 nlohmann::json constants_json() {
   nlohmann::json codes = nlohmann::json::array();
   for (const ExitCodeInfo& e : kExitCodes)
@@ -196,45 +184,44 @@ Runner add_info(CLI::App& app) {
       "info",
       "Show what a result file or results directory holds: config, schema, cases by n (instance runs: by n and "
       "diags) and outcome, launches");
-  auto path = std::make_shared<std::string>();
-  auto columns = std::make_shared<bool>(false);
-  auto constants = std::make_shared<bool>(false);
-  auto json = std::make_shared<bool>(false);
-  cmd->add_option("RESULTS", *path, "a result file (results.h5, a shard file) or a results directory");
+  struct Args {
+    std::string path;
+    bool columns = false, constants = false, json = false;
+  };
+  auto a = std::make_shared<Args>();
+  cmd->add_option("RESULTS", a->path, "a result file (results.h5, a shard file) or a results directory");
   auto* columns_flag = cmd->add_flag(
-      "--columns", *columns,
+      "--columns", a->columns,
       "print the layout of result files instead: the columns of `cases` (type, description, enum values) and "
       "the root attributes");
-  cmd->add_flag("--constants", *constants,
+  cmd->add_flag("--constants", a->constants,
                 "print nqc's constants for scripts instead: the exit codes (code, name, meaning) and the largest "
                 "board size (max_board_size)")
       ->excludes(columns_flag);
-  cmd->add_flag("--json", *json,
+  cmd->add_flag("--json", a->json,
                 "with --columns or --constants: as JSON (analysis/result_schema.json is --columns'; jobs/submit "
                 "reads --constants')");
   cmd->footer(
       "Reads the rows in batches (any size fits in memory). Exit-status '-' in the launches table: the launch never "
       "recorded its end (it runs, or it was killed).");
-  return [path, columns, constants, json] {
-    if (*json && !*columns && !*constants) throw InputError("--json: goes with --columns or --constants");
-    if (*columns || *constants) {
-      if (!path->empty())
-        throw InputError(std::string("info: give RESULTS or ") + (*columns ? "--columns" : "--constants") +
-                         ", not both");
-      if (*constants)
-        std::fputs(
-            *json ? (constants_json().dump(2) + "\n").c_str()
-                  : (exit_codes_text() + "Largest board size (max_board_size): " + std::to_string(kMaxBoardSize) + "\n")
-                        .c_str(),
-            stdout);
-      else
-        std::fputs(*json ? (result_schema_json().dump(2) + "\n").c_str() : result_schema_text().c_str(), stdout);
-      return static_cast<int>(kExitOk);
+  return [a] {
+    if (a->json && !a->columns && !a->constants) throw InputError("--json: goes with --columns or --constants");
+    if (!a->columns && !a->constants) {
+      if (a->path.empty())
+        throw InputError("info: RESULTS is required (a result file or a results directory), or --columns");
+      refuse_std_stream_results("RESULTS", a->path);
+      return info(a->path);
     }
-    if (path->empty())
-      throw InputError("info: RESULTS is required (a result file or a results directory), or --columns");
-    refuse_std_stream_results("RESULTS", *path);
-    return info(*path);
+    const char* option = a->columns ? "--columns" : "--constants";
+    if (!a->path.empty()) throw InputError(std::string("info: give RESULTS or ") + option + ", not both");
+    const std::string text =
+        a->constants
+            ? exit_codes_text() + "Largest board size (max_board_size): " + std::to_string(kMaxBoardSize) + "\n"
+            : result_schema_text();
+    std::fputs(
+        a->json ? ((a->constants ? constants_json() : result_schema_json()).dump(2) + "\n").c_str() : text.c_str(),
+        stdout);
+    return static_cast<int>(kExitOk);
   };
 }
 

@@ -26,8 +26,8 @@ void hand_over_mpi_subcommand(int /*argc*/, char** /*argv*/) {}  // count and ru
 
 namespace {
 
-// False when this world is not the one Slurm or mpirun meant (each task would run the whole
-// work alone): the first task throws InputError saying why, the others are to exit bad_input.
+// False when this is not the world Slurm or mpirun meant: the first task throws InputError
+// saying why, the others are to exit bad_input.
 bool right_world(const MpiSession& session) {
   const std::string why = session.world_mismatch();
   if (why.empty()) return true;
@@ -47,8 +47,7 @@ std::pair<std::uint64_t, std::uint64_t> parse_part(const std::string& text) {
 }
 
 // Logs to stderr, "[time] [rank R] [level] message", at `level` (warn when `quiet`); the
-// end-of-launch lines (kSummaryLogger, runner/runner.hpp) on the same sink (lines never
-// interleaved) at `level`, but info under -q: warnings, errors and the summary.
+// end-of-launch summary (kSummaryLogger) on the same sink, shown under -q too.
 void setup_logging(int rank, const std::string& level, bool quiet) {
   const std::string pattern = "[%Y-%m-%d %H:%M:%S.%e] [rank " + std::to_string(rank) + "] [%l] %v";
   auto logger = spdlog::stderr_color_mt("nqc-" + std::to_string(rank));
@@ -61,7 +60,6 @@ void setup_logging(int rank, const std::string& level, bool quiet) {
   spdlog::register_logger(summary);
 }
 
-// The options of `nqc run`, as parsed.
 struct RunArgs {
   RunOptions opt;
   std::string log_level = "info", output;
@@ -70,8 +68,7 @@ struct RunArgs {
   double progress = -1.0;
 };
 
-// Before MPI_Init too, so that a signal during start-up is not fatal; again after it, in case
-// the MPI library installed handlers of its own.
+// Before MPI_Init (a signal during start-up) and after it (the MPI library's own handlers).
 void catch_stop_signals() {
   std::signal(SIGTERM, on_stop_signal);
   std::signal(SIGINT, on_stop_signal);
@@ -100,9 +97,7 @@ int run_command(RunArgs& a, int& argc, char**& argv) {
   try {
     return run_experiment(a.opt, session, g_stop);
   } catch (...) {
-    // Anything not handled inside: one message, and every rank ends with its exit code
-    // (out of memory 8, a file system error 7), so that no rank waits forever in a
-    // collective.
+    // One message, and every rank ends with the code: none waits forever in a collective.
     const ErrorReport error = current_error();
     spdlog::critical("{}", error.message);
     session.abort(error.code);

@@ -12,7 +12,6 @@
 namespace nqc::cli {
 namespace {
 
-// The options of `nqc randset`, as parsed.
 struct RandsetArgs {
   Index n = 0;
   std::uint64_t trials = 1000, seed = 1;

@@ -1,10 +1,10 @@
 // rerun and export: one case of a result file, again.
 #include <cstdio>
-#include <cstring>
 #include <optional>
 
 #include "cli/commands.hpp"
 #include "core/engine_options.hpp"
+#include "experiment/aggregate.hpp"
 #include "experiment/config.hpp"
 #include "experiment/pinning.hpp"
 #include "experiment/plan.hpp"
@@ -26,19 +26,6 @@ CaseRow find_row(const std::string& results, std::uint64_t case_id) {
   throw InputError(results + ": no case " + std::to_string(case_id));
 }
 
-// The run's config as a result file stores it (its `config` attribute), parsed; a file whose
-// attribute is missing or is not JSON is named.
-nlohmann::json config_attribute(const std::filesystem::path& file) {
-  const Attributes attrs = read_attributes(file);
-  const auto it = attrs.find("config");
-  if (it == attrs.end()) throw InputError(file.string() + ": no config attribute (not a result file of nqc run)");
-  try {
-    return nlohmann::json::parse(it->second);
-  } catch (const nlohmann::json::exception&) {
-    throw InputError(file.string() + ": its config attribute is not valid JSON");
-  }
-}
-
 const char* outcome_name(std::int8_t code) { return to_string(static_cast<Outcome>(code)); }
 
 // One line of rerun: what a run of the case gave ("stored: engine ..., outcome ..., ...").
@@ -48,9 +35,8 @@ void print_run(const char* label, const CaseRow& r) {
               static_cast<unsigned long long>(r.backtracks), static_cast<unsigned long long>(r.nodes), r.wall_s);
 }
 
-// An exported case: as a text file (or "-"), with a first comment line that says how to run
-// it again as the run did (`complete` draws from the row's seed as the run's engine call did);
-// binary and HDF5 files hold the composition alone.
+// An exported case; a text file (or "-") begins with a comment line saying how to run it again
+// as the run did.
 void write_exported(const Composition& composition, const std::string& to, const std::string& results,
                     const CaseRow& row) {
   if (format_for_output(to) != CompositionFormat::text) return write_composition(composition, to);
@@ -64,10 +50,8 @@ void write_exported(const Composition& composition, const std::string& to, const
 
 // The case rerun builds must be the one the run ran: the plan (the instance files, nqc's case
 // making) as pinned in the result file's plan_hash (files of schema 1.2 on).
-void check_plan_unchanged(const std::string& results, const std::filesystem::path& file, const Plan& plan) {
-  const Attributes attrs = read_attributes(file);
-  // nqc's case making as the file says it was (schema 1.2 on): another generation's cases
-  // cannot be rebuilt by this nqc.
+void check_plan_unchanged(const std::string& results, const std::filesystem::path& file, const Attributes& attrs,
+                          const Plan& plan) {
   if (const auto generation = attrs.find("case_generation");
       generation != attrs.end() && generation->second != std::to_string(kCaseGeneration))
     throw InputError(file.string() + ": its cases are of generation " + text::escaped(generation->second) +
@@ -102,12 +86,21 @@ struct StoredCase {
 
 StoredCase load_case(const std::string& results, const CaseRow& row) {
   const std::filesystem::path file = representative_file(results);
-  StoredCase c{row, parse_config(config_attribute(file), file.string() + " (config attribute)"), {}};
+  const Attributes attrs = read_attributes(file);
+  const nlohmann::json config = config_attribute(attrs, file);
+  if (config.empty()) throw InputError(file.string() + ": no config attribute (not a result file of nqc run)");
+  StoredCase c{row, parse_config(config, file.string() + " (config attribute)"), {}};
   c.plan = make_plan(c.config);
-  check_plan_unchanged(results, file, c.plan);
+  check_plan_unchanged(results, file, attrs, c.plan);
   if (row.shard_id >= c.plan.shards.size())
     throw InputError(file.string() + ": case " + std::to_string(row.case_id) + " is not in its config's plan");
   return c;
+}
+
+// A generated case's input, rebuilt from its solution and composition ids.
+CaseInput generated_input(const StoredCase& c) {
+  const Composition solution = sample_solution(c.config, c.plan.shards[c.row.shard_id].n, c.row.solution_id);
+  return derive_case(c.config, solution, c.row.solution_id, c.row.composition_id);
 }
 
 }  // namespace
@@ -143,8 +136,7 @@ Runner add_rerun(CLI::App& app) {
       const InstanceCase& instance = c.plan.instance_cases[a->case_id];
       again = run_instance_case(config, *engine, shard, a->case_id, instance, 0, nullptr, &ignored);
     } else {
-      const Composition solution = sample_solution(config, shard.n, stored.solution_id);
-      const CaseInput input = derive_case(config, solution, stored.solution_id, stored.composition_id);
+      const CaseInput input = generated_input(c);
       composition = input.composition;
       again = run_case(config, *engine, shard, stored.solution_id, stored.composition_id, input, 0, nullptr, &ignored);
     }
@@ -173,18 +165,13 @@ Runner add_export(CLI::App& app) {
   cmd->add_option(
       "-o,--output", *output,
       "output file (default, or -: stdout); .bin: binary, .h5 or .hdf5: HDF5, else text; a CSPLib case: a .param file");
-  cmd->footer(
-      "False negatives and gave_up cases of n <= 10^6 are stored in the result file; every other case is\n"
-      "rebuilt from the stored config and seed (the plan checked unchanged since the run). A case of a CSPLib\n"
-      "prob079 .param file is written as a .param file of the diagonals it excluded (the first D of its file's\n"
-      "list, D its diags): nqc complete FILE.param --seed SEED runs the same case again.");
+  cmd->footer("Which cases are stored, which rebuilt, and a CSPLib case's .param file: docs/cli.md.");
   return [results, case_id, output] {
     refuse_std_stream_results("RESULTS", *results);
     const std::string to = output->empty() ? "-" : *output;
     const CaseRow row = find_row(*results, *case_id);
-    const std::string instance(row.instance.data(), strnlen(row.instance.data(), row.instance.size()));
     // A .param case's failure record holds its empty board only (no diagonals): it is rebuilt.
-    if (!is_param_file(instance))
+    if (!is_param_file(std::string(instance_file(row))))
       if (const auto record = find_failure(*results, *case_id)) {
         write_exported(Composition(record->q), to, *results, row);
         return 0;
@@ -200,8 +187,7 @@ Runner add_export(CLI::App& app) {
               "-o: case " + std::to_string(*case_id) + " is the CSPLib instance " + instance_case.file + " with " +
               std::to_string(instance_case.diags) +
               " excluded diagonals, which a composition file cannot hold; name a .param file (or - for stdout)");
-        // The diagonals the case excluded, as the whole list of a file of its own: the default
-        // (all of them) is the case.
+        // The diagonals the case excluded, as the whole list of a file of its own.
         const ParamInstance param = read_param(instance_case.file, instance_case.diags);
         const std::vector<DiagonalPair> used(param.pairs.begin(), param.pairs.begin() + param.used);
         write_text(to, format_param(param.board.n(), used));
@@ -209,8 +195,7 @@ Runner add_export(CLI::App& app) {
       }
       composition = instance_composition(instance_case);
     } else {
-      const Composition solution = sample_solution(c.config, shard.n, c.row.solution_id);
-      composition = derive_case(c.config, solution, c.row.solution_id, c.row.composition_id).composition;
+      composition = generated_input(c).composition;
     }
     write_exported(composition, to, *results, row);
     return 0;

@@ -1,7 +1,5 @@
-// The subcommands of nqc. Each add_X adds itself to the app and returns the function that runs
-// it (after parsing) and yields the process exit code (nqc::ExitCode). Two programs share them
-// (src/cli/CMakeLists.txt, docs/cli.md, "Start-up"): nqc, which links neither MPI nor spdlog so
-// that it starts in a millisecond or so, and nqc-mpi, which runs count and run.
+// The subcommands of nqc and nqc-mpi (docs/cli.md, "Start-up"). Each add_X adds itself to the
+// app and returns the function that runs it after parsing, yielding the exit code (nqc::ExitCode).
 #pragma once
 
 #include <cstdint>
@@ -12,16 +10,17 @@
 
 #include <CLI/CLI.hpp>
 
+#include <nlohmann/json.hpp>
+
 #include "core/composition.hpp"
+#include "experiment/results.hpp"
 #include "system/std_stream.hpp"
 
 namespace nqc::cli {
 
 using Runner = std::function<int()>;
 
-/// In nqc: when argv[1] is a subcommand that needs MPI (count, run), becomes nqc-mpi with the
-/// same arguments (never returns; throws nqc::IoError when nqc-mpi cannot be run). Else, and
-/// always in nqc-mpi, returns.
+/// In nqc: becomes nqc-mpi when argv[1] is count or run (throws nqc::IoError when it cannot).
 void hand_over_mpi_subcommand(int argc, char** argv);
 /// count's and run's one-line descriptions: both programs list them (nqc --help).
 inline constexpr const char* kCountSummary =
@@ -29,8 +28,6 @@ inline constexpr const char* kCountSummary =
 inline constexpr const char* kRunSummary =
     "Run an experiment config (under mpirun: on all ranks) and write HDF5 results";
 
-/// verify, construct, generate, derive, convert (cmd_board.cpp); complete; randset ([Grigoryan]'s
-/// randSet & randSet experiment); challenge (the paper's pair of compositions).
 Runner add_verify(CLI::App& app);
 Runner add_construct(CLI::App& app);
 Runner add_generate(CLI::App& app);
@@ -42,26 +39,29 @@ Runner add_challenge(CLI::App& app);
 /// count and run: on all MPI ranks; argc/argv are MPI_Init's (in nqc: nqc-mpi's).
 Runner add_count(CLI::App& app, int& argc, char**& argv);
 Runner add_run(CLI::App& app, int& argc, char**& argv);
-/// Of result files: aggregate (the per-n table), rows (as CSV, what the analysis reads), rerun
-/// and export (one case again), info (what they hold; with --constants, nqc's own constants).
 Runner add_aggregate(CLI::App& app);
 Runner add_rows(CLI::App& app);
 Runner add_rerun(CLI::App& app);
 Runner add_export(CLI::App& app);
 Runner add_info(CLI::App& app);
 
-/// complete's and count's input: a composition file, or a CSPLib .param file (the first
-/// `diags` excluded diagonals); "-" is standard input, either of the two (told apart by content).
+/// A composition file, or a CSPLib .param file (its first `diags` excluded diagonals); "-" is
+/// standard input, either of the two (told apart by content).
 Composition load_instance(const std::string& file, std::optional<int> diags);
 
-/// Accepts a finite number >= 0 (CLI11's NonNegativeNumber lets "nan" through and unsigned
-/// options would wrap "-1").
+/// The result files that stand for `path`: the file itself, DIR/results.h5, else DIR's shard
+/// files (with `partials`, also those of shards not done: unmerged_run_files, which throws).
+std::vector<std::filesystem::path> result_files(const std::filesystem::path& path, bool partials);
+/// The run's config a result file stores (its `config` attribute, of `attrs`), parsed; an empty
+/// object without one. Throws InputError naming `file` when it is not a JSON object.
+nlohmann::json config_attribute(const Attributes& attrs, const std::filesystem::path& file);
+
+/// A finite number >= 0 (CLI11's NonNegativeNumber lets "nan" through; unsigned options wrap "-1").
 extern const CLI::Validator kNonNegative;
-/// Accepts a decimal integer 0..2^64-1 (CLI11 clamps larger values to the maximum).
+/// A decimal integer 0..2^64-1 (CLI11 clamps larger values to the maximum).
 extern const CLI::Validator kUnsigned;
 
-/// An option of a number >= 0 (kUnsigned for integers, kNonNegative for doubles), its default
-/// shown in --help.
+/// An option of a number >= 0 (kUnsigned, kNonNegative), its default shown in --help.
 template <class T>
 CLI::Option* add_number(CLI::App* cmd, const std::string& name, T& value, const std::string& help) {
   return cmd->add_option(name, value, help)
@@ -69,12 +69,10 @@ CLI::Option* add_number(CLI::App* cmd, const std::string& name, T& value, const 
       ->check(std::is_integral_v<T> ? kUnsigned : kNonNegative);
 }
 
-/// Writes `text` to the file `path` (or stdout for "-") as TextOutput does: replaced whole or
-/// not at all. Throws as TextOutput.
+/// Writes `text` to `path` ("-": stdout) through TextOutput (replaced whole or not at all).
 void write_text(const std::filesystem::path& path, const std::string& text);
 
-/// Refuses "-" for an option naming results: a result file or a results directory is read by
-/// name (HDF5, a directory). Throws nqc::InputError.
+/// Refuses "-" for an option naming results (read by name). Throws nqc::InputError.
 inline void refuse_std_stream_results(const std::string& option, const std::string& value) {
   refuse_std_stream(option, value, "a result file or results directory (they are read by name); give a path", true);
 }

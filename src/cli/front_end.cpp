@@ -1,6 +1,5 @@
-// nqc's side of the split (cli/commands.hpp): count and run need MPI, which nqc does not link.
-// This process becomes nqc-mpi (execv) before parsing anything: the same process id (mpirun,
-// srun and signals see one process), arguments, environment and standard streams.
+// nqc's side of the split: count and run need MPI, which nqc does not link. nqc becomes nqc-mpi
+// (execv) before parsing: one process id for mpirun, srun and signals.
 #include <unistd.h>
 
 #include <cerrno>
@@ -26,11 +25,8 @@ bool needs_mpi(const char* subcommand) {
   return std::strcmp(subcommand, "count") == 0 || std::strcmp(subcommand, "run") == 0;
 }
 
-// nqc-mpi beside this nqc (a build directory), else where the installation puts it
-// (NQC_MPI_PROGRAM_DIR, e.g. ../libexec/nqc from bin/), else the one built with this nqc
-// (NQC_MPI_PROGRAM_BUILT: a build's nqc copied elsewhere, as a cluster user copies a binary
-// to a shared directory, still runs). This nqc's own file, links resolved: a link to an
-// installed nqc finds the installation's nqc-mpi.
+// nqc-mpi beside this nqc (links resolved), else where the installation puts it, else the one
+// built with this nqc (a build's nqc copied to a shared directory still runs).
 std::filesystem::path mpi_program() {
   std::error_code ec;
   const std::filesystem::path self = std::filesystem::read_symlink("/proc/self/exe", ec);

@@ -1,5 +1,4 @@
-// The main of both programs, nqc and nqc-mpi (cli/commands.hpp): CLI11 subcommands; data to
-// files or stdout, logs and errors to stderr; exit codes as nqc::ExitCode.
+// The main of nqc and nqc-mpi: data to files or stdout, logs and errors to stderr.
 #include <algorithm>
 #include <cerrno>
 #include <charconv>
@@ -51,15 +50,13 @@ void write_text(const std::filesystem::path& path, const std::string& text) {
 
 namespace {
 
-// The exit code once standard output is flushed: a write to it that failed (a full device, a
-// closed pipe that does not end the process) turns success and the verdicts (0, 2, 3) into
-// io_error (7), with one line; a command that failed keeps its code and its one line.
+// The exit code once stdout is flushed: a failed write turns success and the verdicts (0, 2, 3)
+// into io_error (7), with one line; a command that failed keeps its code and its line.
 int finish(int code) {
   errno = 0;
   std::cout.flush();
   const bool failed = std::fflush(stdout) != 0 || std::ferror(stdout) || std::cout.fail();
   if (!failed || (code != nqc::kExitOk && code != nqc::kExitInfeasible && code != nqc::kExitGaveUp)) return code;
-  // The reason when the last flush failed; an earlier failed write's errno is gone by now.
   const int error = errno;
   std::fprintf(stderr, "nqc: error: <stdout>: cannot write%s%s\n", error != 0 ? ": " : " (a write failed)",
                error != 0 ? std::strerror(error) : "");
@@ -67,24 +64,10 @@ int finish(int code) {
   return nqc::kExitIoError;
 }
 
-// Every error ends here with its own exit code (nqc::current_error).
 int report_current_error() {
   const nqc::ErrorReport error = nqc::current_error();
   std::fprintf(stderr, "nqc: error: %s\n", error.message.c_str());
   return error.code;
-}
-
-// CLI11 reads an unknown first word as a stray argument ("A subcommand is required"): name it
-// instead, with the valid ones. False after that message.
-bool known_subcommand(CLI::App& app, int argc, char** argv) {
-  if (argc < 2 || argv[1][0] == '-') return true;
-  std::string valid;
-  for (const CLI::App* sub : app.get_subcommands({})) {
-    if (sub->get_name() == argv[1]) return true;
-    valid += (valid.empty() ? "" : ", ") + sub->get_name();
-  }
-  std::fprintf(stderr, "nqc: error: unknown subcommand '%s' (valid subcommands: %s)\n", argv[1], valid.c_str());
-  return false;
 }
 
 int parse_and_run(CLI::App& app, const std::map<CLI::App*, nqc::cli::Runner>& runners, int argc, char** argv) {
@@ -135,18 +118,22 @@ int run_main(int argc, char** argv) {
       {"info", nqc::cli::add_info},
       {"challenge", nqc::cli::add_challenge},
   };
-  // The subcommand argv[1] names, alone when it names one (its options, not the 15
-  // subcommands' 80: 0.1 ms of `nqc complete`'s 1.5, docs/cli.md, "Start-up"); every one for
-  // --help, -V, and no or an unknown subcommand. Parsing is the same: one subcommand at most.
+  // Only the subcommand argv[1] names, when it names one (0.1 ms of 1.5: docs/cli.md, "Start-up").
   const bool named = argc > 1 && std::any_of(std::begin(subcommands), std::end(subcommands),
                                              [&](const auto& s) { return std::strcmp(s.first, argv[1]) == 0; });
   std::map<CLI::App*, nqc::cli::Runner> runners;
+  std::string valid;
   for (const auto& [name, add] : subcommands) {
+    valid += (valid.empty() ? "" : ", ") + std::string(name);
     if (named && std::strcmp(name, argv[1]) != 0) continue;
     nqc::cli::Runner runner = add(app);
     runners[app.get_subcommands({}).back()] = std::move(runner);
   }
-  if (!known_subcommand(app, argc, argv)) return nqc::kExitBadInput;
+  // CLI11 reads an unknown first word as a stray argument: name it instead, with the valid ones.
+  if (!named && argc > 1 && argv[1][0] != '-') {
+    std::fprintf(stderr, "nqc: error: unknown subcommand '%s' (valid subcommands: %s)\n", argv[1], valid.c_str());
+    return nqc::kExitBadInput;
+  }
   return parse_and_run(app, runners, argc, argv);
 }
 

@@ -67,7 +67,7 @@ expect_exit 1 "convert --to json"
 check "convert --to json: names the option" grep -qF -- "--to: json not in {text,binary,hdf5}" "$ERR_FILE"
 run "$NQC" convert --help
 expect_exit 0 "convert --help"
-expect_stdout_contains "magic \\x89NQC\\r\\n\\x1a\\n" "convert --help describes the binary layout"
+expect_stdout_contains "The formats: docs/formats.md." "convert --help points to the formats' layout"
 
 # --- every command takes every format, found by content ---------------------------------
 cp "$TMP/d1000.bin" "$TMP/binary-named.txt"
