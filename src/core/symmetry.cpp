@@ -96,8 +96,15 @@ void for_each_canonical_composition(Index n, Index k, Cell first,
     throw std::invalid_argument("canonical compositions: expected 1 <= k <= n <= 1024, got n = " + std::to_string(n) +
                                 ", k = " + std::to_string(k));
   const auto un = static_cast<std::size_t>(n);
-  CanonicalSearch s{n, k, first.row, n - 1 - first.row, visit, std::vector<std::uint8_t>(un),
-                    std::vector<std::uint8_t>(2 * un - 1), std::vector<std::uint8_t>(2 * un - 1), {}};
+  CanonicalSearch s{n,
+                    k,
+                    first.row,
+                    n - 1 - first.row,
+                    visit,
+                    std::vector<std::uint8_t>(un),
+                    std::vector<std::uint8_t>(2 * un - 1),
+                    std::vector<std::uint8_t>(2 * un - 1),
+                    {}};
   if (first.col < s.lo || first.col > s.hi) return;
   s.place(first, true);
   s.queens.push_back(first);

@@ -393,7 +393,8 @@ std::optional<std::uint64_t> file_end(std::string_view bytes) {
 }
 
 void flush(const Handle& file) {
-  if (H5Fflush(file.id(), H5F_SCOPE_GLOBAL) < 0) fail_file("flush", file_name(file.id()));
+  const std::string name = file_name(file.id());  // before the call: HDF5 calls clear its error stack
+  if (H5Fflush(file.id(), H5F_SCOPE_GLOBAL) < 0) fail_file("flush", name);
 }
 
 std::string file_name_of(const Handle& object) { return file_name(object.id()); }

@@ -66,6 +66,35 @@ def run_env() -> dict:
     return {**os.environ, **MPI_ENV}
 
 
+def analysis_cli(*args, preexec_fn=None) -> subprocess.CompletedProcess:
+    """``/usr/bin/python3 -m analysis ARGS`` from the repository root, its output captured."""
+    return subprocess.run(
+        [PYTHON, "-m", "analysis", *map(str, args)],
+        capture_output=True,
+        text=True,
+        cwd=REPO,
+        env={**run_env(), "PYTHONDONTWRITEBYTECODE": "1"},
+        timeout=120,
+        preexec_fn=preexec_fn,
+    )
+
+
+@pytest.fixture()
+def drawn(monkeypatch):
+    """The Figure objects figures._save writes, by file name."""
+    from analysis import figures
+
+    figs = {}
+    save = figures._save
+
+    def keep(fig, path, dpi=figures.DPI):
+        figs[Path(path).name] = fig
+        return save(fig, path, dpi)
+
+    monkeypatch.setattr(figures, "_save", keep)
+    return figs
+
+
 @pytest.fixture(scope="session")
 def small_run(nqc_bin, tmp_path_factory) -> Path:
     """A results directory written by `nqc run` (serial) for SMALL_CONFIG."""

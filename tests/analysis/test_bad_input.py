@@ -18,7 +18,7 @@ from analysis.cli import main
 from analysis.errors import AnalysisError
 from analysis.load import AnalysisWarning, load_cases
 from analysis.report import ReportOptions, write_report
-from conftest import PYTHON, REPO, run_env
+from conftest import analysis_cli, PYTHON, REPO, run_env
 
 
 class Done:
@@ -38,18 +38,6 @@ def analysis(capsys, *args) -> Done:
         code = e.code
     out, err = capsys.readouterr()
     return Done(code, out, err)
-
-
-def analysis_process(*args, preexec_fn=None) -> subprocess.CompletedProcess:
-    return subprocess.run(
-        [PYTHON, "-m", "analysis", *map(str, args)],
-        capture_output=True,
-        text=True,
-        cwd=REPO,
-        env={**run_env(), "PYTHONDONTWRITEBYTECODE": "1"},
-        timeout=120,
-        preexec_fn=preexec_fn,
-    )
 
 
 def one_error(done, *fragments: str) -> str:
@@ -126,7 +114,7 @@ def test_histogram_with_a_bad_share_on_the_command_line(small_run, tmp_path):
     bad = tmp_path / "hist.csv"
     bad.write_text(HIST + "5,3,abc\n")  # was a traceback (ValueError in figures.randset_histogram)
     one_error(
-        analysis_process("report", small_run, "-o", tmp_path / "out", "--randset", f"20:{bad}"),
+        analysis_cli("report", small_run, "-o", tmp_path / "out", "--randset", f"20:{bad}"),
         f"{bad}: row 2, column share: 'abc' is not a number",
     )
     assert not (tmp_path / "out").exists()
@@ -342,7 +330,7 @@ def test_a_failed_write_names_the_file_and_leaves_nothing_partial(small_run, tmp
     out = tmp_path / "out"
     write_report([small_run], out)  # a report written before is removed, not left half replaced
     assert (out / "report.md").is_file()
-    done = analysis_process("report", small_run, "-o", out, preexec_fn=small_file_limit)
+    done = analysis_cli("report", small_run, "-o", out, preexec_fn=small_file_limit)
     line = one_error(done, f"{out / 'figures' / 'time_vs_n.png'}: cannot write (File too large)")
     assert done.stdout == "", line
     assert not [p for p in out.rglob("*") if p.is_file()], list(out.rglob("*"))

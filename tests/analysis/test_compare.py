@@ -5,7 +5,6 @@ intervals; the comparison report and its figures, one line per run."""
 from __future__ import annotations
 
 import re
-import subprocess
 import warnings
 
 import numpy as np
@@ -16,18 +15,7 @@ from analysis import compare, figures, groups, table
 from analysis.errors import AnalysisError
 from analysis.load import AnalysisWarning, load_cases
 from analysis.report import write_report
-from conftest import PYTHON, REPO, SCHEMA_ENGINES, png_size, run_env, synthetic_rows, write_result_file
-
-
-def cli(*args) -> subprocess.CompletedProcess:
-    return subprocess.run(
-        [PYTHON, "-m", "analysis", *map(str, args)],
-        capture_output=True,
-        text=True,
-        cwd=REPO,
-        env={**run_env(), "PYTHONDONTWRITEBYTECODE": "1"},
-        timeout=120,
-    )
+from conftest import analysis_cli, SCHEMA_ENGINES, png_size, synthetic_rows, write_result_file
 
 
 @pytest.fixture(scope="module")
@@ -274,21 +262,21 @@ def test_unpaired_when_the_compositions_differ(small_run, tmp_path):
 
 
 def test_table_and_compare_on_the_command_line(small_run, auto_run, tmp_path):
-    done = cli("table", small_run, auto_run)
+    done = analysis_cli("table", small_run, auto_run)
     assert done.returncode == 0 and done.stderr == "", done.stderr
     runs = [line.split("|")[1].strip() for line in done.stdout.splitlines() if re.match(r"\| (grigoryan|auto) ", line)]
     assert runs == ["grigoryan"] * 5 + ["auto"] * 5
-    done = cli("compare", small_run, auto_run, "--csv", tmp_path / "c.csv")
+    done = analysis_cli("compare", small_run, auto_run, "--csv", tmp_path / "c.csv")
     assert done.returncode == 0, done.stderr
     assert "mean time / grigoryan (95% CI)" in done.stdout and "paired" in done.stdout
     assert re.search(r"^- \*\*auto\*\* against \*\*grigoryan\*\*: ", done.stdout, re.M)
     csv = pd.read_csv(tmp_path / "c.csv")
     assert list(csv.columns) == ["run"] + compare.COLUMNS and len(csv) == 10
-    done = cli("compare", small_run, auto_run, "--by", "engine", "--baseline", "auto")
+    done = analysis_cli("compare", small_run, auto_run, "--by", "engine", "--baseline", "auto")
     assert done.returncode == 0 and "mean time / auto (95% CI)" in done.stdout, done.stderr
-    done = cli("compare", small_run)
+    done = analysis_cli("compare", small_run)
     assert done.returncode == 1 and "a comparison needs at least two groups" in done.stderr
-    done = cli("fit", small_run, auto_run, "--n-min", 10)
+    done = analysis_cli("fit", small_run, auto_run, "--n-min", 10)
     assert done.returncode == 0 and "## grigoryan" in done.stdout and "## auto" in done.stdout, done.stderr
 
 

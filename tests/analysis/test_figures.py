@@ -3,7 +3,6 @@ the figures are fit for a paper."""
 
 from __future__ import annotations
 
-from pathlib import Path
 
 import matplotlib.image
 import numpy as np
@@ -118,20 +117,6 @@ def test_no_file_names_or_internal_references_in_the_figures(data, randset_runs,
         for text in texts:
             for bad in ("000_", "../", "shared/", ".h5", ".md", str(small_run.parent), str(tmp_path), "pytest"):
                 assert bad not in text, (path.name, text)
-
-
-@pytest.fixture()
-def drawn(monkeypatch):
-    """The Figure objects the figure functions save, by file name."""
-    figs = {}
-    save = figures._save
-
-    def keep(fig, path, dpi=figures.DPI):
-        figs[Path(path).name] = fig
-        return save(fig, path, dpi)
-
-    monkeypatch.setattr(figures, "_save", keep)
-    return figs
 
 
 def test_legends_do_not_hide_data(data, randset_runs, small_run, auto_run, tmp_path, drawn):

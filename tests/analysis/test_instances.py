@@ -15,18 +15,7 @@ import pytest
 from analysis import instances
 from analysis.load import DIAGS, instance_cases, load_cases, param_cases
 from analysis.report import write_report
-from conftest import PARAM_FILES, PYTHON, REPO, SCHEMA_ENGINES, run_env, synthetic_rows, write_result_file
-
-
-def cli(*args) -> subprocess.CompletedProcess:
-    return subprocess.run(
-        [PYTHON, "-m", "analysis", *map(str, args)],
-        capture_output=True,
-        text=True,
-        cwd=REPO,
-        env={**run_env(), "PYTHONDONTWRITEBYTECODE": "1"},
-        timeout=120,
-    )
+from conftest import analysis_cli, PARAM_FILES, SCHEMA_ENGINES, run_env, synthetic_rows, write_result_file
 
 
 @pytest.fixture(scope="module")
@@ -123,16 +112,16 @@ def test_a_contradiction_between_engines_is_reported(tmp_path):
 
 
 def test_instance_results_on_the_command_line(instance_runs, tmp_path):
-    done = cli("table", instance_runs["auto"])
+    done = analysis_cli("table", instance_runs["auto"])
     assert done.returncode == 0, done.stderr
     assert "Instance runs: outcomes by diags" in done.stdout
     assert re.search(r"^\| +10 \| +10 \| +6 \| +6 \| +0 \| +6 \| +0 \|", done.stdout, re.M), done.stdout
-    done = cli("instances", instance_runs["auto"], instance_runs["bitboard"], "--csv", tmp_path / "i.csv")
+    done = analysis_cli("instances", instance_runs["auto"], instance_runs["bitboard"], "--csv", tmp_path / "i.csv")
     assert done.returncode == 0, done.stderr
     assert "Outcomes by file (under " in done.stdout and "| diag-10-4-1000.param " in done.stdout
     csv = pd.read_csv(tmp_path / "i.csv")
     assert list(csv.columns) == ["run"] + instances.BY_FILE_COLUMNS and len(csv) == 2 * 13
-    done = cli("table", instance_runs["auto"], "--csv", tmp_path / "t.csv")
+    done = analysis_cli("table", instance_runs["auto"], "--csv", tmp_path / "t.csv")
     assert done.returncode == 1 and "instance runs only" in done.stderr
 
 

@@ -240,20 +240,6 @@ def test_millions_of_cases_draw_as_a_few_bars(tmp_path):
 # ---- the figure ----------------------------------------------------------------------------------
 
 
-@pytest.fixture()
-def drawn(monkeypatch):
-    """The Figure objects figures._save writes, by file name."""
-    figs = {}
-    save = figures._save
-
-    def keep(fig, path, dpi=figures.DPI):
-        figs[Path(path).name] = fig
-        return save(fig, path, dpi)
-
-    monkeypatch.setattr(figures, "_save", keep)
-    return figs
-
-
 def labels(ticks) -> list[str]:
     return [t.get_text() for t in ticks]
 

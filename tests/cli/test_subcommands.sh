@@ -292,14 +292,14 @@ check "output and instance files from the config's directory: cfg/out/p/results.
 check "nothing written in the working directory" test -z "$(ls -A "$TMP/paths/elsewhere")"
 run bash -c 'cd / && "$2" run "$1/cfg/p.json" --resume' _ "$TMP/paths" "$(readlink -f "$NQC")"
 expect_exit 0 "the same config from / with --resume"
-check "... resumes its run (same directory, same resolved config: its shard is done)" \
-  grep -q "1 shards already done; results in $TMP/paths/cfg/out/p (launch 2)$" "$ERR_FILE"
+check "... finds its run (same directory, same resolved config: finished)" \
+  grep -qF "$TMP/paths/cfg/out/p: the run of this config is finished" "$ERR_FILE"
 run bash -c 'cd "$1/elsewhere" && "$2" run ../cfg/p.json -o o2 -q' _ "$TMP/paths" "$(readlink -f "$NQC")"
 expect_exit 0 "run -o o2 from another directory"
 check "-o DIR from the working directory: elsewhere/o2/results.h5" test -s "$TMP/paths/elsewhere/o2/results.h5"
 run bash -c 'cd "$1/cfg" && "$2" run p.json -o ../elsewhere/o2 --resume' _ "$TMP/paths" "$(readlink -f "$NQC")"
 expect_exit 0 "--resume of that directory from the config's directory"
-check "... resumes it (its shard is done)" grep -q "1 shards already done; results in $TMP/paths/elsewhere/o2 (launch 2)$" "$ERR_FILE"
+check "... finds it (finished)" grep -qF "$TMP/paths/elsewhere/o2: the run of this config is finished" "$ERR_FILE"
 
 # --- count, randset, CSPLib .param files ---------------------------------------------------
 run "$NQC" count 14

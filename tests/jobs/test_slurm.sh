@@ -142,7 +142,8 @@ step "3. resubmitting ci.json into the 2-task job's directory"
 run timeout "$LIMIT" "$SUBMIT" "$CONFIG" --ntasks 2 -o "$TMP/job" --wait --no-aggregate
 expect_exit 0 "the resubmission"
 run_id=$(job_id "run job")
-check "it resumed: 15 shards already done" grep -q "15 shards already done" "$TMP/job/logs/nqc-ci-$run_id.out"
+check "it found the run finished (nothing to do)" \
+  grep -qF "$TMP/job: the run of this config is finished" "$TMP/job/logs/nqc-ci-$run_id.out"
 py rows "$TMP/direct/results.h5" "$TMP/job/results.h5"
 
 step "4. a job whose time limit (2 min) expires mid-run"

@@ -52,8 +52,8 @@ TEST(Symmetry, TheEightTransformsAreTheDihedralGroup) {
   EXPECT_EQ(transform(p, n, 4), (Cell{1, 4}));  // the columns mirrored
   std::sort(images.begin(), images.end());
   EXPECT_EQ(std::unique(images.begin(), images.end()), images.end());  // a cell off every axis: 8 images
-  EXPECT_EQ(orbit({{3, 3}}, n).size, 1);                                 // the centre
-  EXPECT_EQ(orbit({{0, 0}}, n).size, 4);                                 // a corner
+  EXPECT_EQ(orbit({{3, 3}}, n).size, 1);                               // the centre
+  EXPECT_EQ(orbit({{0, 0}}, n).size, 4);                               // a corner
 }
 
 // Solutions (k = n): canonical ones are [OEIS-A002562], the orbit sizes add up to [OEIS-A000170].
