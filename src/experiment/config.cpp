@@ -327,16 +327,36 @@ json parse_file(const fs::path& file) {
   // A byte-order mark dropped and CR / CRLF made LF (text_input.hpp), so that the parser's line
   // numbers are an editor's.
   const std::string text = text::normalized(text::read_small_file(file, 16u << 20, "config"));
-  std::vector<std::set<std::string>> keys;  // one set of keys per open object
+  // The open objects and arrays, each with its JSON path, so that a key given twice is named
+  // where it is ("/sizes/0/n"), as the config table's checks name theirs.
+  struct Open {
+    std::string path;
+    bool array = false;
+    std::size_t elements = 0;
+    std::set<std::string> keys;
+    std::string key;
+  };
+  std::vector<Open> open;
   std::string duplicate;
+  const auto element_path = [&] {
+    if (open.empty()) return std::string();
+    Open& parent = open.back();
+    return parent.path + "/" + (parent.array ? std::to_string(parent.elements++) : parent.key);
+  };
   const json::parser_callback_t check_keys = [&](int, json::parse_event_t event, json& parsed) {
-    if (event == json::parse_event_t::object_start)
-      keys.emplace_back();
-    else if (event == json::parse_event_t::object_end && !keys.empty())
-      keys.pop_back();
-    else if (event == json::parse_event_t::key && !keys.empty() &&
-             !keys.back().insert(parsed.get<std::string>()).second && duplicate.empty())
-      duplicate = parsed.get<std::string>();
+    using E = json::parse_event_t;
+    if (event == E::object_start || event == E::array_start) {
+      std::string path = element_path();
+      open.push_back({std::move(path), event == E::array_start, 0, {}, {}});
+    } else if (event == E::object_end || event == E::array_end) {
+      if (!open.empty()) open.pop_back();
+    } else if (event == E::value) {
+      if (!open.empty() && open.back().array) ++open.back().elements;
+    } else if (event == E::key && !open.empty()) {
+      open.back().key = parsed.get<std::string>();
+      if (!open.back().keys.insert(open.back().key).second && duplicate.empty())
+        duplicate = open.back().path + "/" + open.back().key;
+    }
     return true;
   };
   json j;
@@ -348,7 +368,9 @@ json parse_file(const fs::path& file) {
     const auto cut = what.find("] ");
     throw InputError(name + ": invalid JSON: " + text::escaped(cut == std::string::npos ? what : what.substr(cut + 2)));
   }
-  if (!duplicate.empty()) throw InputError(name + ": invalid JSON: duplicate key \"" + text::escaped(duplicate) + "\"");
+  if (!duplicate.empty())
+    throw InputError(name + ": " + text::escaped(duplicate) +
+                     ": this key is given twice in its object (expected once)");
   return j;
 }
 

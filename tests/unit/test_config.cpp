@@ -322,6 +322,29 @@ TEST(Config, LoadFileErrors) {
   }
 }
 
+// A key given twice is refused where it is, as the table's checks name their paths.
+TEST(Config, DuplicateKeysAreNamedByTheirJsonPath) {
+  namespace fs = std::filesystem;
+  const fs::path file = fs::temp_directory_path() / ("nqc-config-dup-" + std::to_string(::getpid()) + ".json");
+  const auto error_of_text = [&](const std::string& text) {
+    std::ofstream(file) << text;
+    try {
+      (void)load_config(file);
+    } catch (const InputError& e) {
+      return std::string(e.what());
+    }
+    return std::string("no error");
+  };
+  const std::string f = file.string();
+  EXPECT_EQ(error_of_text(R"({"name": "d", "sizes": [{"n": 8, "solutions": 1, "n": 9}]})"),
+            f + ": /sizes/0/n: this key is given twice in its object (expected once)");
+  EXPECT_EQ(error_of_text(R"({"name": "d", "sizes": [[1, {}], {"n": [8, 9], "k": {"min": 1, "min": 2}}]})"),
+            f + ": /sizes/1/k/min: this key is given twice in its object (expected once)");
+  EXPECT_EQ(error_of_text(R"({"seed": 1, "name": "d", "seed": 2})"),
+            f + ": /seed: this key is given twice in its object (expected once)");
+  fs::remove(file);
+}
+
 // configs/nqc-config.schema.json is committed for editors; the config table is its source.
 TEST(ConfigTable, CommittedSchemaIsTheGeneratedOne) {
   std::ifstream in(NQC_SOURCE_DIR "/configs/nqc-config.schema.json", std::ios::binary);
