@@ -98,20 +98,21 @@ def drawn(monkeypatch):
 @pytest.fixture(scope="session")
 def small_run(nqc_bin, tmp_path_factory) -> Path:
     """A results directory written by `nqc run` (serial) for SMALL_CONFIG."""
-    base = tmp_path_factory.mktemp("small-run")
-    config = base / "config.json"
-    config.write_text(json.dumps(SMALL_CONFIG))
-    out = base / "results"
-    done = subprocess.run(
-        [str(nqc_bin), "run", str(config), "-o", str(out), "--quiet"],
-        capture_output=True,
-        text=True,
-        env=run_env(),
-        timeout=120,
-    )
-    assert done.returncode == 0, done.stderr
+    out = run_config(nqc_bin, tmp_path_factory.mktemp("small-run"), SMALL_CONFIG)
     assert (out / "results.h5").is_file()
     return out
+
+
+def randset_trials(nqc_bin: Path, path: Path) -> Path:
+    """The per-trial CSV of `nqc randset 50 --trials 200`, written to `path`."""
+    subprocess.run(
+        [str(nqc_bin), "randset", "50", "--trials", "200", "--trials-csv", str(path)],
+        check=True,
+        capture_output=True,
+        env=run_env(),
+        timeout=60,
+    )
+    return path
 
 
 def run_config(nqc_bin: Path, base: Path, config: dict) -> Path:

@@ -18,7 +18,7 @@ from analysis.cli import main
 from analysis.errors import AnalysisError
 from analysis.load import AnalysisWarning, load_cases
 from analysis.report import ReportOptions, write_report
-from conftest import analysis_cli, PYTHON, REPO, run_env
+from conftest import analysis_cli, randset_trials, PYTHON, REPO, run_env
 
 
 class Done:
@@ -221,14 +221,7 @@ def test_randset_csv_from_a_fifo_is_read(nqc_bin, tmp_path):
     import os
     import threading
 
-    trials = tmp_path / "trials.csv"
-    subprocess.run(
-        [str(nqc_bin), "randset", "50", "--trials", "200", "--trials-csv", str(trials)],
-        check=True,
-        capture_output=True,
-        env=run_env(),
-        timeout=60,
-    )
+    trials = randset_trials(nqc_bin, tmp_path / "trials.csv")
     fifo = tmp_path / "fifo.csv"
     os.mkfifo(fifo)
     writer = threading.Thread(target=lambda: fifo.write_bytes(trials.read_bytes()), daemon=True)

@@ -12,7 +12,7 @@ import pytest
 
 from analysis import output, randset
 from analysis.errors import AnalysisError
-from conftest import PYTHON, REPO, run_env
+from conftest import PYTHON, REPO, randset_trials, run_env
 
 
 def analysis(*args, cwd, stdin=None) -> subprocess.CompletedProcess:
@@ -78,13 +78,7 @@ def test_report_directory_and_result_paths_cannot_be_streams(small_run, tmp_path
 
 
 def test_randset_csv_from_standard_input(nqc_bin, tmp_path):
-    trials = tmp_path / "trials.csv"
-    subprocess.run(
-        [str(nqc_bin), "randset", "50", "--trials", "200", "--trials-csv", str(trials)],
-        check=True,
-        capture_output=True,
-        env=run_env(),
-    )
+    trials = randset_trials(nqc_bin, tmp_path / "trials.csv")
     import sys
 
     saved = sys.stdin

@@ -112,6 +112,9 @@ expect_stderr_match "^nqc: error: $(ere "$d/results.h5: damaged (cannot read /ca
 run analysis table "$d"
 expect_stderr_match "^nqc-analysis: error: $(ere "$d/results.h5: damaged (cannot read /cases: data error detected by Fletcher32 checksum)")" \
   "analysis table: the same"
+# What HDF5 says of a bit flipped in a chunk of /cases and in the metadata of /.
+chunk_detail="cannot read /cases: data error detected by Fletcher32 checksum"
+metadata_detail="cannot list the attributes of /: incorrect metadata checksum after all read attempts"
 # run --resume on a damaged results.h5, in its rows or its metadata: one behaviour, refused with
 # the remedy, nothing changed (before: rows damage was merged over silently, metadata refused).
 for spot in chunk metadata; do
@@ -121,8 +124,8 @@ for spot in chunk metadata; do
   run "$NQC" run "$CONFIG" -o "$d" --resume -q
   expect_exit 1 "results.h5 damaged in its $spot: run --resume"
   case $spot in
-    chunk) detail="cannot read /cases: data error detected by Fletcher32 checksum" ;;
-    metadata) detail="cannot list the attributes of /: incorrect metadata checksum after all read attempts" ;;
+    chunk) detail=$chunk_detail ;;
+    metadata) detail=$metadata_detail ;;
   esac
   expect_stderr_match "${LOG}$(ere "$d/results.h5: damaged ($detail)$(advice_rebuild "$d")")\$" \
     "results.h5 damaged in its $spot: run --resume names it, with how to merge again from the shards"
@@ -189,8 +192,8 @@ for kind in metadata chunk text; do
   run "$NQC" run "$CONFIG" -o "$d" --resume -q
   expect_exit 1 "a shard with one bit flipped in its $kind: run --resume"
   case $kind in
-    metadata) detail="cannot list the attributes of /: incorrect metadata checksum after all read attempts" ;;
-    chunk) detail="cannot read /cases: data error detected by Fletcher32 checksum" ;;
+    metadata) detail=$metadata_detail ;;
+    chunk) detail=$chunk_detail ;;
     text) detail="the text attributes do not match text_checksum" ;;
   esac
   expect_stderr_match "${LOG}$(ere "$s: damaged ($detail)$shard_advice")\$" \
