@@ -182,6 +182,17 @@ def _histograms_and_randset(p) -> None:
     )
 
 
+def _published(p) -> None:
+    p.add_argument(
+        "--published",
+        type=Path,
+        metavar="CSV",
+        help="published shares completable to compare with: a CSV with the header "
+        "free_rows,n,share_completable,compositions (or diags,...) (default for random compositions: "
+        "[Gent17]'s, analysis/data/gent17-phase-transition.csv)",
+    )
+
+
 def _csv(what: str):
     def add(p) -> None:
         p.add_argument(
@@ -218,14 +229,28 @@ def _load(args):
     return cases, () if args.allow_mixed else tuple(args.by or groups.DEFAULT)
 
 
-def _generated(cases, what: str | None = None):
-    """The generated cases (not instance runs); with `what`, an error when there are none."""
-    from analysis.load import generated_cases
+#: The command that analyses the cases of each origin but derived ones.
+_COMMAND_OF = {"instance": "instances", "random": "phase", "excluded_diagonals": "phase", "canonical": "threshold"}
 
-    generated = generated_cases(cases)
-    if what and generated.empty:
-        raise AnalysisError(f"{what}: these results hold instance runs only (see {COMMAND} instances)")
-    return generated
+
+def _other_origins(cases) -> str:
+    """The origins of `cases` other than derived, each with the command that analyses it."""
+    from analysis.load import DERIVED, origins
+
+    found = [o for o in dict.fromkeys(origins(cases)) if o != DERIVED]
+    return "; ".join(f"{o}: {COMMAND} {_COMMAND_OF.get(o, 'report')}" for o in found)
+
+
+def _derived(cases, what: str | None = None):
+    """The derived cases (Table 1's); with `what`, an error when there are none."""
+    from analysis.load import INSTANCE_ORIGIN, derived_cases, origins
+
+    derived = derived_cases(cases)
+    if what and derived.empty:
+        if set(origins(cases)) == {INSTANCE_ORIGIN}:
+            raise AnalysisError(f"{what}: these results hold instance runs only (see {COMMAND} instances)")
+        raise AnalysisError(f"{what}: these results hold no derived cases ({_other_origins(cases)})")
+    return derived
 
 
 def _instance_tables(cases, by, time: str) -> list[str]:
@@ -242,20 +267,23 @@ def _instance_tables(cases, by, time: str) -> list[str]:
 
 def _table(args):
     cases, by = _load(args)
-    generated = _generated(cases)
+    generated = _derived(cases)
     t = table.table_by(generated, by, args.time) if not generated.empty else None
-    if args.csv and t is None:
+    instance_tables = _instance_tables(cases, by, args.time)
+    if args.csv and t is None and instance_tables:
         raise AnalysisError(
             "--csv: these results hold instance runs only, and Table 1 is of generated cases "
             f"({COMMAND} instances --csv FILE writes the instance table)"
         )
-    texts = ([table.to_markdown(t)] if t is not None else []) + _instance_tables(cases, by, args.time)
+    if t is None and not instance_tables:
+        raise AnalysisError(f"table: these results hold no derived cases or instance runs ({_other_origins(cases)})")
+    texts = ([table.to_markdown(t)] if t is not None else []) + instance_tables
     return t, ["\n\n".join(texts)]
 
 
 def _false_negatives(args):
     cases, by = _load(args)
-    fn = table.false_negative_table(table.table_by(_generated(cases, "false-negatives"), by, args.time))
+    fn = table.false_negative_table(table.table_by(_derived(cases, "false-negatives"), by, args.time))
     return fn, [table.false_negative_markdown(fn)]
 
 
@@ -263,7 +291,7 @@ def _fit(args):
     from analysis.load import AnalysisWarning
 
     cases, by = _load(args)
-    generated = _generated(cases, "fit")
+    generated = _derived(cases, "fit")
     parts = list(groups.split(generated, by)) if groups.count(generated, by) > 1 else [({}, generated)]
     results = fit.per_group(parts, args.n_min, args.n_max, args.time)
     for labels, fits in results:
@@ -295,7 +323,7 @@ def _compare(args):
     cases, by = _load(args)
     if not by:
         raise AnalysisError("compare: --allow-mixed pools every case into one group: nothing to compare")
-    comp = compare.comparison(_generated(cases, "compare"), by, args.time, args.baseline)
+    comp = compare.comparison(_derived(cases, "compare"), by, args.time, args.baseline)
     return comp, [compare.to_markdown(comp), "", *compare.summary(comp)]
 
 
@@ -322,6 +350,39 @@ def _instances(args):
     return per_file, lines
 
 
+def _phase(args):
+    from analysis import phase
+
+    cases, by = _load(args)
+    points = phase.points(cases, by, args.time)
+    if points.empty:
+        raise AnalysisError(
+            "phase: these results hold no random compositions or Excluded Diagonals instances (a config's "
+            f'"random_compositions" or "excluded_diagonals"; here: {_other_origins(cases) or "derived"})'
+        )
+    published = phase.read_published(args.published) if args.published else phase.default_published(points)
+    if published is not None:
+        points = phase.compare(points, published)
+    lines = [phase.to_markdown(points), "", "Per f or d: where the share falls through 1/2, where the effort peaks:"]
+    lines += ["", phase.peaks_markdown(phase.peaks(points))]
+    return points, lines + (["", *phase.summary(points)] if published is not None else [])
+
+
+def _threshold(args):
+    from analysis import threshold
+
+    cases, by = _load(args)
+    counts = threshold.by_k(cases, by)
+    if counts.empty:
+        raise AnalysisError(
+            'threshold: these results hold no canonical cases (a config\'s "canonical_compositions"; '
+            f'here: {_other_origins(cases) or "derived"})'
+        )
+    table = threshold.thresholds(cases, by)
+    lines = ["Canonical cases per n and k:", "", threshold.by_k_markdown(counts), "", "a(n):", ""]
+    return table, lines + [threshold.to_markdown(table), "", *threshold.summary(table)]
+
+
 def _report(args):
     from analysis import randset
     from analysis.report import ReportOptions, write_report
@@ -334,6 +395,7 @@ def _report(args):
     first = Path(args.paths[0])
     out = args.out or (first if first.is_dir() else first.parent) / "report"
     copied = ("n_min", "n_max", "hist_n", "hist_k", "time", "nqc", "randset_n", "randset_trials", "baseline", "dpi")
+    copied += ("published",)
     options = ReportOptions(
         **{name: getattr(args, name) for name in (*copied, "allow_mixed")},
         randset_csvs=randset.parse_specs(args.randset),
@@ -385,15 +447,35 @@ SUBCOMMANDS = {
         [_csv("the per-file table (every column)")],
         _instances,
     ),
+    "phase": (
+        "print the phase transition of random compositions and Excluded Diagonals instances",
+        "Cases of random compositions (f free rows) and Excluded Diagonals instances (d diagonals): per "
+        "point (f or d, n) the outcomes, the share completable with its exact (Clopper-Pearson) 95%% "
+        "interval, the median, mean and 90th percentile of the time and of the nodes; per f or d the n "
+        "where the share falls through 1/2 and where the effort peaks; beside published shares "
+        "(Fisher's exact test, Holm-adjusted, and Newcombe's interval of the difference).",
+        [_published, _csv("the table per point (every column)")],
+        _phase,
+    ),
+    "threshold": (
+        "print the completion threshold a(n) of canonical runs beside OEIS A374013",
+        "Canonical cases (every composition of k queens up to symmetry): per n and k the cases, the "
+        "compositions they stand for and the outcomes; per n a(n), the largest k such that every "
+        "composition of k' <= k queens completes, where the rows settle it (else its bounds), with a "
+        "witness case, beside the terms of OEIS A374013.",
+        [_csv("the table of a(n) per n (every column)")],
+        _threshold,
+    ),
     "report": (
         "write report.md with tables, fits and figures",
         "Writes OUT_DIR/report.md with Table 1, the fits, the comparison with the paper and "
         "the figures (OUT_DIR/figures/), and the tables as CSV. Several runs (or --by groups) "
         "give a comparison report: per n the groups side by side, time ratios and shares with "
         "intervals, figures with one line per group. Instance runs get their outcomes by diags "
-        "and by file. Runs of schema 2.2 on get a timeline: when each rank ran its cases, by host, "
-        "and how busy each rank and host was.",
-        [_baseline, _figure_options, _range, _histograms_and_randset],
+        "and by file, random compositions and Excluded Diagonals their phase transition, canonical "
+        "runs the completion threshold. Runs of schema 2.2 on get a timeline: when each rank ran its "
+        "cases, by host, and how busy each rank and host was.",
+        [_baseline, _figure_options, _range, _histograms_and_randset, _published],
         _report,
     ),
 }

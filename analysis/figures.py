@@ -22,6 +22,7 @@ from analysis import output, paper  # noqa: E402
 from analysis import table as table_mod  # noqa: E402
 from analysis.errors import AnalysisError  # noqa: E402
 from analysis.fit import FEW_POINTS, Fit  # noqa: E402
+from analysis.phase import ORIGIN, PARAM, param_label  # noqa: E402
 
 #: Figure size in inches and the default resolution (print: 300 dpi): every PNG is 1920 x 1440 pixels at DPI.
 FIGSIZE_IN = (6.4, 4.8)
@@ -527,3 +528,40 @@ def compare_shares(comp: pd.DataFrame, path, dpi: float = DPI) -> Path:
     ]
     ylabels = ["cases without backtracking (%)", "false negative share"]
     return _finish_panels(fig, top, bottom, path, dpi, titles, ylabels, bottom_legend=7)
+
+
+def phase_transition(table: pd.DataFrame, path, dpi: float = DPI) -> Path:
+    """Two panels from analysis.phase.points (or .compare), one line per group and parameter:
+    top, the share completable (%) vs n with its exact 95% interval and the published shares
+    (open markers of the same colour); bottom, the median (solid) and 90th percentile (dashed)
+    nodes per case vs n, on a symmetric log axis (0 at the bottom, log from 1 on)."""
+    published = table.attrs.get("published")
+    keys = list(table.columns[: list(table.columns).index(ORIGIN)])
+    fig, (top, bottom) = _figure(TALL_IN, dpi, panels=2, sharex=True)
+    lines = list(table.groupby([*keys, ORIGIN, PARAM], sort=False))
+    if not lines:
+        raise NoData("no random compositions or Excluded Diagonals instances")
+    for i, (key, rows) in enumerate(lines):
+        label = " / ".join([*map(str, key[:-2]), param_label(key[-2], key[-1])])
+        style = {"color": f"C{i % 10}", "marker": MARKERS[i % len(MARKERS)], "markersize": 4}
+        n = rows["n"].to_numpy(dtype=float)
+        _errorbar(top, n, *_columns(rows, "share", "share_lo", "share_hi", scale=100), **style, label=label)
+        if published is not None:
+            mine = published.frame[(published.frame[ORIGIN] == key[-2]) & (published.frame[PARAM] == key[-1])]
+            if not mine.empty:
+                shown = {**style, "marker": "D", "mfc": "none", "linestyle": "none"}
+                top.plot(mine["n"], 100 * mine["published_share"], **shown, label=f"{published.name}: {label}")
+        bottom.plot(n, rows["median_nodes"], linestyle="-", **style, label=f"{label}: median")
+        bottom.plot(n, rows["p90_nodes"], linestyle="--", **{**style, "mfc": "none"}, label=f"{label}: 90th percentile")
+    top.set_ylim(-2, 102)  # shares of 0 and 100% stay visible
+    bottom.set_yscale("symlog", linthresh=1)
+    top_nodes = np.nanmax(table[["median_nodes", "p90_nodes"]].to_numpy(dtype=float))
+    bottom.set_ylim(0, 3 * max(top_nodes, 1.0) if np.isfinite(top_nodes) else 10)
+    titles = ["Share of compositions completable, exact 95% CI", "Search effort per case (nodes)"]
+    ylabels = ["completable (% of decided cases)", "nodes per case"]
+    for ax, ylabel, title in zip((top, bottom), ylabels, titles):
+        _label(ax, "board size n" if ax is bottom else None, ylabel, title, 9, grid="both")
+        ax.tick_params(labelsize=8)
+        legend_below(ax, fontsize=7)
+    top.tick_params(labelbottom=True)
+    return _save(fig, path, dpi)

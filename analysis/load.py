@@ -22,6 +22,7 @@ from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Iterable
 
+import numpy as np
 import pandas as pd
 
 from analysis import output
@@ -38,6 +39,19 @@ SOURCE, CONFIG_HASH, EXPERIMENT, DIAGS = "source", "config_hash", "experiment", 
 INSTANCE = "instance"
 #: The member that names the engine of a case.
 ENGINE = "engine"
+#: The member that says where a case's composition comes from, and its values: only derived
+#: cases (drawn from a solution) are known to be completable, so Table 1, the fits and the false
+#: negatives are of them alone; the others may be infeasible.
+ORIGIN = "origin"
+DERIVED, INSTANCE_ORIGIN, CANONICAL = "derived", "instance", "canonical"
+#: Origins that sample one point of a phase transition per (n, parameter), and the name of the
+#: parameter they keep in ``solution_id``: random compositions with f free rows, Excluded
+#: Diagonals instances with d diagonals asked for ([Gent17]).
+SAMPLED = {"random": "free_rows", "excluded_diagonals": "diags"}
+#: The member that holds a SAMPLED case's parameter.
+SAMPLE_PARAM = "solution_id"
+#: The compositions a canonical case stands for (its orbit under the board's symmetries).
+ORBIT_SIZE = "orbit_size"
 #: Members that name the composition a case ran on: generated cases draw it from (seed, n,
 #: solution_id, composition_id), instance runs read it from ``instance`` (with the diags in
 #: composition_id). Two runs of one config with different engines have the same values.
@@ -231,9 +245,21 @@ def instance_cases(cases: pd.DataFrame) -> pd.Series:
     return cases[INSTANCE].fillna("").astype(str).str.len() > 0
 
 
-def generated_cases(cases: pd.DataFrame) -> pd.DataFrame:
-    """The generated cases of `cases` (not instance runs)."""
-    return cases[~instance_cases(cases).to_numpy()]
+def origins(cases: pd.DataFrame) -> pd.Series:
+    """The origin of each case (``origin``; a frame without it: instance or derived)."""
+    if ORIGIN in cases.columns:
+        return cases[ORIGIN].astype(str)
+    return pd.Series(np.where(instance_cases(cases), INSTANCE_ORIGIN, DERIVED), index=cases.index)
+
+
+def origin_cases(cases: pd.DataFrame, *names: str) -> pd.DataFrame:
+    """The cases of `cases` whose origin is one of `names`."""
+    return cases[origins(cases).isin(names).to_numpy()]
+
+
+def derived_cases(cases: pd.DataFrame) -> pd.DataFrame:
+    """The cases derived from solutions (each has a completion): those of Table 1 and the fits."""
+    return origin_cases(cases, DERIVED)
 
 
 def param_cases(cases: pd.DataFrame) -> pd.Series:

@@ -77,13 +77,20 @@ class RandsetRun:
         return float((self.histogram["k"].to_numpy(dtype=float) * count).sum() / count.sum() / self.n)
 
 
-def _read_rows(path: Path, stdin: bool = False) -> tuple[list[str], list[tuple[int, list[str]]]]:
+def read_rows(
+    path: Path,
+    stdin: bool = False,
+    kind: str = "an nqc randset CSV",
+    expected: str = _EXPECTED_HEADERS,
+    directory: str = "a CSV of nqc randset (--trials-csv FILE or --csv FILE)",
+) -> tuple[list[str], list[tuple[int, list[str]]]]:
     """The header and the rows (line number, fields) of a CSV (`stdin`: of standard input);
-    blank lines at the end are dropped."""
+    blank lines at the end are dropped. Errors say the file is not `kind`, whose header is
+    `expected` (a directory: not `directory`)."""
     if not stdin and not path.exists():
         raise AnalysisError(f"{path}: no such file")
     if not stdin and path.is_dir():  # a FIFO (a shell's <(nqc randset ...)) is read as a file
-        raise AnalysisError(f"{path}: is a directory, expected a CSV of nqc randset (--trials-csv FILE or --csv FILE)")
+        raise AnalysisError(f"{path}: is a directory, expected {directory}")
     try:
         with (
             io.StringIO(sys.stdin.buffer.read().decode("utf-8-sig"), newline="")
@@ -93,19 +100,19 @@ def _read_rows(path: Path, stdin: bool = False) -> tuple[list[str], list[tuple[i
             reader = csv.reader(f, strict=True)
             records = [(reader.line_num, row) for row in reader]
     except UnicodeDecodeError as e:
-        raise AnalysisError(f"{path}: not an nqc randset CSV (not UTF-8 text: {e.reason} at byte {e.start})") from None
+        raise AnalysisError(f"{path}: not {kind} (not UTF-8 text: {e.reason} at byte {e.start})") from None
     except csv.Error as e:
-        raise AnalysisError(f"{path}: not an nqc randset CSV (row {reader.line_num}: {e})") from None
+        raise AnalysisError(f"{path}: not {kind} (row {reader.line_num}: {e})") from None
     except OSError as e:
         raise AnalysisError(f"{path}: cannot read ({e.strerror or e})") from None
     while records and not records[-1][1]:
         records.pop()
     if not records:
-        raise AnalysisError(f"{path}: not an nqc randset CSV (empty file; expected the header {_EXPECTED_HEADERS})")
+        raise AnalysisError(f"{path}: not {kind} (empty file; expected the header {expected})")
     return [c.strip() for c in records[0][1]], records[1:]
 
 
-def _fields(path: Path, line: int, row: list[str], columns: list[str]) -> list[str]:
+def csv_fields(path: Path, line: int, row: list[str], columns: list[str]) -> list[str]:
     """The row's fields, stripped; an error unless there is exactly one per column."""
     if len(row) != len(columns):
         got = "a blank line" if not row else f"{len(row)} field{'s' if len(row) != 1 else ''} '{','.join(row)}'"
@@ -113,7 +120,7 @@ def _fields(path: Path, line: int, row: list[str], columns: list[str]) -> list[s
     return [v.strip() for v in row]
 
 
-def _integer(where: str, text: str, lo: int, hi: int, expected: str, below: str = "", above: str = "") -> int:
+def csv_integer(where: str, text: str, lo: int, hi: int, expected: str, below: str = "", above: str = "") -> int:
     """`text` as an exact integer in lo..hi, else an AnalysisError "WHERE: ..., expected
     EXPECTED" (with the hint `below` / `above` for a value out of range on that side)."""
     if not text:
@@ -129,7 +136,7 @@ def _integer(where: str, text: str, lo: int, hi: int, expected: str, below: str 
     return value
 
 
-def _share(where: str, text: str, expected: str) -> float:
+def csv_share(where: str, text: str, expected: str) -> float:
     """`text` as a finite decimal number in 0..1."""
     if not text:
         raise AnalysisError(f"{where}: empty, expected {expected}")
@@ -143,7 +150,7 @@ def _share(where: str, text: str, expected: str) -> float:
     return value
 
 
-def _once(seen: dict, value: int, where: str, what: str, line: int) -> None:
+def csv_once(seen: dict, value: int, where: str, what: str, line: int) -> None:
     """An error when `value` (of column `what`) repeats an earlier row."""
     if value in seen:
         raise AnalysisError(f"{where}: {what} repeats row {seen[value]}, expected each {what.split()[0]} once")
@@ -154,12 +161,12 @@ def _read_histogram(path: Path, rows: list[tuple[int, list[str]]], n: int) -> pd
     """The dead-end histogram: k in 0..n (each once), count >= 1, share = count / total trials."""
     values, seen = [], {}
     for line, row in rows:
-        k_text, count_text, share_text = _fields(path, line, row, HIST_COLUMNS)
+        k_text, count_text, share_text = csv_fields(path, line, row, HIST_COLUMNS)
         at = f"{path}: row {line}, column"
-        k = _integer(f"{at} k", k_text, 0, n, f"queens at the dead end, an integer in 0..n = 0..{n}", above=WRONG_N)
-        _once(seen, k, f"{at} k", f"k = {k}", line)
-        count = _integer(f"{at} count", count_text, 1, INT64_MAX, "trials that ended with k queens, an integer >= 1")
-        share = _share(f"{at} share", share_text, "count / total trials, a number in 0..1")
+        k = csv_integer(f"{at} k", k_text, 0, n, f"queens at the dead end, an integer in 0..n = 0..{n}", above=WRONG_N)
+        csv_once(seen, k, f"{at} k", f"k = {k}", line)
+        count = csv_integer(f"{at} count", count_text, 1, INT64_MAX, "trials that ended with k queens, an integer >= 1")
+        share = csv_share(f"{at} share", share_text, "count / total trials, a number in 0..1")
         values.append((k, count, share, line))
     total = sum(v[1] for v in values)
     if total > INT64_MAX:
@@ -181,11 +188,11 @@ def _read_trials(path: Path, rows: list[tuple[int, list[str]]], n: int) -> pd.Da
     board places at least one queen), dead_end_k in first_pass..n (passes never remove queens)."""
     values, seen = [], {}
     for line, row in rows:
-        trial_text, first_text, dead_text = _fields(path, line, row, TRIALS_COLUMNS)
+        trial_text, first_text, dead_text = csv_fields(path, line, row, TRIALS_COLUMNS)
         at = f"{path}: row {line}, column"
-        trial = _integer(f"{at} trial", trial_text, 0, INT64_MAX, "a trial number >= 0")
-        _once(seen, trial, f"{at} trial", f"trial {trial}", line)
-        first = _integer(
+        trial = csv_integer(f"{at} trial", trial_text, 0, INT64_MAX, "a trial number >= 0")
+        csv_once(seen, trial, f"{at} trial", f"trial {trial}", line)
+        first = csv_integer(
             f"{at} first_pass",
             first_text,
             1,
@@ -194,7 +201,7 @@ def _read_trials(path: Path, rows: list[tuple[int, list[str]]], n: int) -> pd.Da
             below="the first pass on the empty board places at least one queen",
             above=WRONG_N,
         )
-        dead = _integer(
+        dead = csv_integer(
             f"{at} dead_end_k",
             dead_text,
             first,
@@ -217,7 +224,7 @@ def read_csv(path: str | Path, n: int, first_pass_share: float | None = None) ->
     stdin = output.is_std_stream(path)
     path = STDIN if stdin else Path(path)
     check_n(n, f"{path}: n")
-    header, rows = _read_rows(path, stdin)
+    header, rows = read_rows(path, stdin)
     if header == HIST_COLUMNS and rows:
         hist = _read_histogram(path, rows, n)
         return RandsetRun(n, int(hist["count"].sum()), hist, first_pass_share, csv=path)

@@ -17,11 +17,11 @@ from types import SimpleNamespace
 
 import pandas as pd
 
-from analysis import compare, figures, fit, groups, instances, output, paper, timeline
+from analysis import compare, figures, fit, groups, instances, output, paper, phase, threshold, timeline
 from analysis import randset as randset_mod
 from analysis import table as table_mod
 from analysis.errors import AnalysisError
-from analysis.load import CONFIG_HASH, EXPERIMENT, AnalysisWarning, generated_cases, load_cases
+from analysis.load import CONFIG_HASH, EXPERIMENT, AnalysisWarning, derived_cases, load_cases
 from analysis.output import markdown as _md
 
 #: At most this many false negative / gave_up cases are listed in the report.
@@ -52,6 +52,8 @@ class ReportOptions:
     baseline: str | None = None  #: the group the others are compared with (default: the first)
     formats: tuple[str, ...] = ("png",)  #: figure formats (analysis.figures.FORMATS)
     dpi: float = figures.DPI  #: PNG resolution (dots per inch)
+    #: published shares for the phase transition (None: phase.DEFAULT_PUBLISHED of the origin)
+    published: Path | None = None
 
 
 def _section(title: str | None, *paragraphs: str) -> list[str]:
@@ -445,6 +447,7 @@ def _instance_lines(out: _Out, cases: pd.DataFrame, by) -> list[str]:
 
 #: Figures a report may draw (stems; each in every format of --format).
 _FIGURES = "time_vs_n fig09_no_backtrack_share false_negative_share randset compare_time compare_shares timeline"
+_FIGURES += " phase_transition"
 _FIGURES += " fig10_time_histogram_n* fig11_time_by_backtracks_n*"
 #: Files a previous report in the same directory may have left that this one might not rewrite
 #: (all are removed first, so a report that fails leaves no stale report.md behind), and
@@ -452,6 +455,7 @@ _FIGURES += " fig10_time_histogram_n* fig11_time_by_backtracks_n*"
 _OUTPUTS = [
     *"report.md table1.csv table1.md fits.csv residuals.csv compare.csv instances.csv".split(),
     *"instances_by_diags.csv timeline.csv timeline_by_host.csv .*.part figures/.*.part".split(),
+    *"phase.csv phase_peaks.csv threshold.csv threshold_by_k.csv".split(),
     *(f"figures/{stem}.{fmt}" for stem in _FIGURES.split() for fmt in figures.FORMATS),
 ]
 
@@ -548,10 +552,10 @@ def _warn_few_points(fits: list, where: str = "") -> None:
 
 def _single_plan(cases: pd.DataFrame, options: ReportOptions, randset_csvs) -> SimpleNamespace:
     """What the report of one group holds, computed (and its input checked) before anything is written."""
-    generated = generated_cases(cases)
+    generated = derived_cases(cases)
     table, hist_n, fits, fit_error = None, None, [], None
     if generated.empty and (options.hist_n is not None or options.hist_k is not None):
-        raise AnalysisError("--hist-n/--hist-k: these results hold instance runs only (no generated cases to draw)")
+        raise AnalysisError("--hist-n/--hist-k: these results hold no derived cases (no histograms to draw)")
     if not generated.empty:
         table = table_mod.table1(generated, options.time)
         hist_n = options.hist_n if options.hist_n is not None else default_hist_n(table)
@@ -574,8 +578,102 @@ def _single_plan(cases: pd.DataFrame, options: ReportOptions, randset_csvs) -> S
             warnings.warn(f"no fit: {e}", AnalysisWarning, stacklevel=3)
         _warn_few_points(fits)
     return SimpleNamespace(
-        cases=cases, generated=generated, table=table, hist_n=hist_n, fits=fits, fit_error=fit_error, runs=runs
+        cases=cases,
+        generated=generated,
+        table=table,
+        hist_n=hist_n,
+        fits=fits,
+        fit_error=fit_error,
+        runs=runs,
+        origins=_origin_plan(cases, groups.DEFAULT, options),
     )
+
+
+def _origin_plan(cases: pd.DataFrame, by, options: ReportOptions) -> SimpleNamespace:
+    """The phase transition (analysis.phase: its points beside the published shares) and the
+    completion threshold (analysis.threshold) of `cases`, computed before anything is written."""
+    points = phase.points(cases, by, options.time)
+    if points.empty and options.published is not None:
+        raise AnalysisError(
+            f"--published {options.published}: these results hold no random compositions or Excluded "
+            "Diagonals instances to compare"
+        )
+    published = phase.read_published(options.published) if options.published else phase.default_published(points)
+    if published is not None:
+        points = phase.compare(points, published)
+    counts = threshold.by_k(cases, by)
+    limits = threshold.thresholds(cases, by) if not counts.empty else None
+    return SimpleNamespace(points=points, published=published, counts=counts, thresholds=limits)
+
+
+def _origin_lines(out: _Out, plan: SimpleNamespace) -> tuple[list[str], list[str]]:
+    """phase.csv, phase_peaks.csv, threshold.csv and threshold_by_k.csv, and the report's
+    sections on the phase transition and the completion threshold, and its figure (no lines
+    when the cases hold neither)."""
+    lines, figs = [], []
+    points = plan.points
+    if not points.empty:
+        peaks = phase.peaks(points)
+        out.csv("phase.csv", points)
+        out.csv("phase_peaks.csv", peaks)
+        lines += _section(
+            "Phase transition",
+            "Random compositions (f free rows, CSPLib's placed-queens procedure) and Excluded Diagonals "
+            f"instances (d diagonals) of {phase.GENT17_REFERENCE}: these may have no completion. Per point "
+            "(f or d, n): the cases and their outcomes; the share completable, solved / (solved + infeasible), "
+            "with its exact (Clopper-Pearson) 95% interval; the median, mean and 90th percentile of the time "
+            f"per case (`{out.options.time}`, seconds) and of the nodes, over all the point's cases. Nodes and "
+            "times are the engine's: an engine that changes its method with n (`auto`, docs/engines.md) can "
+            "make a step in the effort that is its own, not the problem's. Every column: [phase.csv](phase.csv).",
+            phase.to_markdown(points),
+        )
+        lines += _section(
+            "### Where the share falls through 1/2 and where the effort peaks",
+            "Per f or d: the n where the share completable falls from at least 1/2 to below it (linear "
+            "between the two board sizes around it), and the peaks of difficulty: the n with the largest "
+            "median nodes and the n with the largest mean time ([phase_peaks.csv](phase_peaks.csv)).",
+            phase.peaks_markdown(peaks),
+        )
+        if plan.published is not None:
+            lines += _section(
+                f"### Compared with {plan.published.name}",
+                "Per point that both have: whether the published share lies inside our 95% interval (which "
+                "leaves out the published sample's own error); our share minus the published one with "
+                "Newcombe's 95% interval (hybrid score) for two independent samples; Fisher's exact two-sided "
+                "test of equal shares, its p-value adjusted by Holm's method over every point compared, and "
+                '"differs" where the adjusted p-value is below 0.05.',
+                "\n".join(phase.summary(points)),
+            )
+        figs += out.figure(
+            "phase_transition",
+            "The phase transition: the share of compositions completable vs n, one line per f (or d), with "
+            "exact 95% intervals"
+            + (f", and the published shares ({plan.published.name}, open diamonds)" if plan.published else "")
+            + " (top); the median (solid) and 90th percentile (dashed) nodes per case vs n, on a symmetric "
+            "log axis, 0 at the bottom (bottom).",
+            lambda path, dpi: figures.phase_transition(points, path, dpi=dpi),
+        )
+    if plan.thresholds is not None:
+        out.csv("threshold_by_k.csv", plan.counts)
+        out.csv("threshold.csv", plan.thresholds)
+        lines += _section(
+            "Completion threshold",
+            "Canonical cases: every consistent composition of k queens up to the board's 8 symmetries, one "
+            "case standing for the compositions of its orbit. Per n and k: the cases, the compositions they "
+            "stand for and the outcomes ([threshold_by_k.csv](threshold_by_k.csv)).",
+            threshold.by_k_markdown(plan.counts),
+        )
+        lines += _section(
+            "### a(n)",
+            "a(n) is the largest k such that every composition of k' <= k queens completes "
+            f"({threshold.OEIS_NAME}): settled when k = a(n) + 1 has an infeasible case and every k' <= a(n) "
+            "was run and solved (a(n) = 0 when k = 1 has one); a case that gave up, a k not run or shard "
+            "files leave it open between bounds. The witness is the lowest infeasible case at k = a(n) + 1: "
+            "`nqc export RESULTS --case ID` writes its composition. Every column: [threshold.csv](threshold.csv).",
+            threshold.to_markdown(plan.thresholds),
+            "\n".join(threshold.summary(plan.thresholds)),
+        )
+    return lines, figs
 
 
 def _comparison_plan(cases: pd.DataFrame, by, options: ReportOptions) -> SimpleNamespace:
@@ -586,7 +684,7 @@ def _comparison_plan(cases: pd.DataFrame, by, options: ReportOptions) -> SimpleN
             AnalysisWarning,
             stacklevel=3,
         )
-    generated = generated_cases(cases)
+    generated = derived_cases(cases)
     comp, table, fit_rows = None, None, []
     if not generated.empty:
         if groups.count(generated, by) > 1:
@@ -596,7 +694,8 @@ def _comparison_plan(cases: pd.DataFrame, by, options: ReportOptions) -> SimpleN
         for labels, got in fit_rows:
             if not isinstance(got, str):
                 _warn_few_points(got, f"{compare.SEPARATOR.join(labels.values())}: ")
-    return SimpleNamespace(cases=cases, by=by, comp=comp, table=table, fits=fit_rows)
+    origins = _origin_plan(cases, by, options)
+    return SimpleNamespace(cases=cases, by=by, comp=comp, table=table, fits=fit_rows, origins=origins)
 
 
 def _single_lines(out: _Out, plan: SimpleNamespace) -> list[str]:
@@ -720,7 +819,9 @@ def _single_lines(out: _Out, plan: SimpleNamespace) -> list[str]:
             "is about 3.7 / cases; the one-sided rule of three says 3 / cases).",
             table_mod.false_negative_markdown(table_mod.false_negative_table(table)),
         )
-    L += inst_lines + _failure_lines(cases, options) + ["## Figures", ""] + figs
+    origin_lines, origin_figs = _origin_lines(out, plan.origins)
+    figs += origin_figs
+    L += inst_lines + origin_lines + _failure_lines(cases, options) + (["## Figures", ""] + figs if figs else [])
     if table is not None and not runs:
         L += [
             "(No randSet & randSet figure: give `--randset N:CSV` with the per-trial CSV of "
@@ -845,6 +946,8 @@ def _comparison_lines(out: _Out, plan: SimpleNamespace) -> list[str]:
             *(["All fits (per placed queen too): [fits.csv](fits.csv)."] if csv_rows else []),
         )
     L += _instance_lines(out, cases, plan.by)
+    origin_lines, origin_figs = _origin_lines(out, plan.origins)
+    L += origin_lines
     if comp is not None:
         figs += out.figure(
             "compare_time",
@@ -863,6 +966,7 @@ def _comparison_lines(out: _Out, plan: SimpleNamespace) -> list[str]:
         )
     labels = groups.group_frame(cases, plan.by).astype(str).agg(compare.SEPARATOR.join, axis=1)
     L += _failure_lines(cases.assign(group=labels.to_numpy()), options, ["group"])
+    figs += origin_figs
     L += (["## Figures", ""] + figs if figs else []) + _timeline_lines(out, cases)
     runs = {s.attrs.get("config_hash", ""): s for s in cases.attrs.get("sources", [])}.values()
     return L + _closing_lines(options, [(s.config, s.attrs.get("config_hash", "")) for s in runs if s.config])

@@ -103,8 +103,8 @@ def t90mean_ci(times, level: float = LEVEL) -> tuple[float, float]:
 
 
 #: What nqc's Table 1 needs of a case beside its time, when a frame lacks the column: a
-#: solved generated case.
-_DEFAULTS = {"outcome": "solved", "false_negative": False, "limit": "none", "instance": ""}
+#: solved derived case.
+_DEFAULTS = {"outcome": "solved", "false_negative": False, "limit": "none", "instance": "", "origin": "derived"}
 
 
 def summary(cases: pd.DataFrame, time: str = "wall_s") -> pd.DataFrame:

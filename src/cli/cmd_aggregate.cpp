@@ -136,18 +136,18 @@ std::vector<CaseRow> aggregate_inputs(const std::vector<std::string>& paths, con
   return rows;
 }
 
-// Prints the tables of `rows` (generated and instance cases apart), the CSV to `csv` if given.
+// Prints the tables of `rows` (derived cases apart from the others), the CSV to `csv` if given.
 void print_tables(const std::vector<CaseRow>& rows, const std::string& csv) {
   std::vector<CaseRow> generated;
   std::copy_if(rows.begin(), rows.end(), std::back_inserter(generated),
-               [](const CaseRow& r) { return !is_instance_row(r); });
+               [](const CaseRow& r) { return is_derived_row(r); });
   const bool any_instances = generated.size() < rows.size();
   const auto table = summarize(generated);
   const auto instance_table = summarize_instances(rows);
   if (!csv.empty()) {
     if (!generated.empty() && any_instances)
       throw InputError(
-          "--csv: these results hold generated cases and instance runs, whose tables have other columns; "
+          "--csv: these results hold derived cases and cases of other origins, whose tables have other columns; "
           "aggregate them apart");
     write_text(csv, any_instances ? format_instance_csv(instance_table) : format_csv(table));
   }

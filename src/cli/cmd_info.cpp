@@ -62,16 +62,17 @@ std::vector<std::string> cells(const std::string& n, const std::optional<std::st
   return row;
 }
 
-// Generated cases per n, or instance cases per n and diags (aggregate's groups; diags "-" for
-// composition files), and the total.
+// Derived cases per n, or the cases of another origin per n and its parameter (aggregate's
+// groups, a run has one origin; diags "-" for composition files), and the total.
 void print_table(const std::map<InstanceGroup, Counts>& groups, bool instances) {
   if (instances)
-    print_cells({"n", "diags", "files", "cases", "solved", "infeasible", "gave_up"});
+    print_cells({"n", std::string(param_name(groups.begin()->first.origin)), "files", "cases", "solved", "infeasible",
+                 "gave_up"});
   else
     print_cells({"n", "cases", "solved", "infeasible", "gave_up", "false_neg"});
   Counts total;
   for (const auto& [g, c] : groups) {
-    const std::string diags = g.diags ? std::to_string(*g.diags) : "-";
+    const std::string diags = g.param ? std::to_string(*g.param) : "-";
     print_cells(cells(std::to_string(g.n), instances ? std::optional(diags) : std::nullopt, c));
     for (std::size_t o = 0; o < 3; ++o) total.outcomes[o] += c.outcomes[o];
     total.false_negatives += c.false_negatives;
@@ -121,7 +122,7 @@ Tally tally(const std::vector<fs::path>& files) {
         t.ranges.back().first = std::min(t.ranges.back().first, r.case_id);
         t.ranges.back().second = std::max(t.ranges.back().second, r.case_id);
         const bool instance = is_instance_row(r);
-        Counts& c = instance ? t.by_group[instance_group(r)] : t.by_n[{r.n, std::nullopt}];
+        Counts& c = !is_derived_row(r) ? t.by_group[instance_group(r)] : t.by_n[{Origin::derived, r.n, std::nullopt}];
         ++c.outcomes[static_cast<std::size_t>(r.outcome)];
         c.false_negatives += r.false_negative;
         if (const std::string_view file = instance_file(r); instance && !c.files.contains(file)) c.files.emplace(file);
@@ -162,7 +163,7 @@ int info(const fs::path& path) {
     std::printf("not merged: %zu shard file%s and %zu partial file%s read (the run goes on, or waits for --resume)\n",
                 files.size() - partials, files.size() - partials == 1 ? "" : "s", partials, partials == 1 ? "" : "s");
   }
-  // A run is generated or of instances; a file holding both kinds would show both tables.
+  // A run is of one origin; a file holding derived cases and others would show both tables.
   if (!t.by_n.empty() || t.by_group.empty()) print_table(t.by_n, false);
   if (!t.by_group.empty()) print_table(t.by_group, true);
   // The launches: results.h5's table, or (a directory not merged yet) its launch records.

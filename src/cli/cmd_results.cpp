@@ -99,8 +99,7 @@ StoredCase load_case(const std::string& results, const CaseRow& row) {
 
 // A generated case's input, rebuilt from its solution and composition ids.
 CaseInput generated_input(const StoredCase& c) {
-  const Composition solution = sample_solution(c.config, c.plan.shards[c.row.shard_id].n, c.row.solution_id);
-  return derive_case(c.config, solution, c.row.solution_id, c.row.composition_id);
+  return case_input(c.config, c.plan.shards[c.row.shard_id], c.row.solution_id, c.row.composition_id);
 }
 
 }  // namespace
@@ -132,7 +131,7 @@ Runner add_rerun(CLI::App& app) {
     FailureRecord ignored;
     CaseRow again;
     Composition composition;
-    if (shard.instances) {
+    if (shard.origin == Origin::instance) {
       const InstanceCase& instance = c.plan.instance_cases[a->case_id];
       again = run_instance_case(config, *engine, shard, a->case_id, instance, 0, nullptr, &ignored);
     } else {
@@ -170,8 +169,10 @@ Runner add_export(CLI::App& app) {
     refuse_std_stream_results("RESULTS", *results);
     const std::string to = output->empty() ? "-" : *output;
     const CaseRow row = find_row(*results, *case_id);
-    // A .param case's failure record holds its empty board only (no diagonals): it is rebuilt.
-    if (!is_param_file(std::string(instance_file(row))))
+    // A .param or excluded_diagonals case's failure record holds its empty board only (no
+    // diagonals): it is rebuilt.
+    if (!is_param_file(std::string(instance_file(row))) &&
+        row.origin != static_cast<std::uint8_t>(Origin::excluded_diagonals))
       if (const auto record = find_failure(*results, *case_id)) {
         write_exported(Composition(record->q), to, *results, row);
         return 0;
@@ -179,7 +180,15 @@ Runner add_export(CLI::App& app) {
     const StoredCase c = load_case(*results, row);
     const Shard& shard = c.plan.shards[c.row.shard_id];
     Composition composition;
-    if (shard.instances) {
+    if (shard.origin == Origin::excluded_diagonals) {
+      const CaseInput input = generated_input(c);
+      if (!is_std_stream(to) && !is_param_file(to))
+        throw InputError("-o: case " + std::to_string(*case_id) + " excludes " + std::to_string(input.excluded.size()) +
+                         " diagonals, which a composition file cannot hold; name a .param file (or - for stdout)");
+      write_text(to, format_param(shard.n, input.excluded));
+      return 0;
+    }
+    if (shard.origin == Origin::instance) {
       const InstanceCase& instance_case = c.plan.instance_cases[*case_id];
       if (instance_case.param) {
         if (!is_std_stream(to) && !is_param_file(to))

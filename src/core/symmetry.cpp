@@ -92,9 +92,10 @@ struct CanonicalSearch {
 
 void for_each_canonical_composition(Index n, Index k, Cell first,
                                     const std::function<bool(const std::vector<Cell>&, int)>& visit) {
-  if (n < 1 || n > 1024 || k < 1 || k > n)
-    throw std::invalid_argument("canonical compositions: expected 1 <= k <= n <= 1024, got n = " + std::to_string(n) +
-                                ", k = " + std::to_string(k));
+  if (n < 1 || n > kMaxCanonicalBoard || k < 1 || k > n)
+    throw std::invalid_argument(
+        "canonical compositions: expected 1 <= k <= n <= " + std::to_string(kMaxCanonicalBoard) +
+        ", got n = " + std::to_string(n) + ", k = " + std::to_string(k));
   const auto un = static_cast<std::size_t>(n);
   CanonicalSearch s{n,
                     k,

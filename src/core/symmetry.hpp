@@ -43,12 +43,15 @@ Orbit orbit(const std::vector<Cell>& queens, Index n);
 /// rows and columns p.row .. n - 1 - p.row (else an image would start before p).
 std::vector<Cell> canonical_first_cells(Index n);
 
+/// The largest board for_each_canonical_composition takes.
+inline constexpr Index kMaxCanonicalBoard = 1024;
+
 /// Calls visit(queens, orbit size) for every canonical consistent composition of k queens on
 /// the n x n board whose first queen (the queen of its smallest row) is `first`, in
 /// lexicographic order of (row, column) of its queens, until visit returns false. Every consistent k-queen composition
 /// is the image of exactly one canonical one, so over canonical_first_cells(n) the orbit sizes
 /// add up to the number of consistent k-queen compositions. Depth-first over rows with column
-/// and diagonal marks; O(n) memory. Requires 1 <= k <= n <= 1024; throws std::invalid_argument
+/// and diagonal marks; O(n) memory. Requires 1 <= k <= n <= kMaxCanonicalBoard; throws std::invalid_argument
 /// otherwise.
 void for_each_canonical_composition(Index n, Index k, Cell first,
                                     const std::function<bool(const std::vector<Cell>&, int)>& visit);

@@ -113,15 +113,31 @@ std::string format_csv(const std::vector<SizeSummary>& table) {
   return out;
 }
 
-bool is_instance_row(const CaseRow& row) { return row.instance[0] != '\0'; }
+bool is_derived_row(const CaseRow& row) { return static_cast<Origin>(row.origin) == Origin::derived; }
+
+bool is_instance_row(const CaseRow& row) { return static_cast<Origin>(row.origin) == Origin::instance; }
 
 std::string_view instance_file(const CaseRow& row) {
   return {row.instance.data(), strnlen(row.instance.data(), row.instance.size())};
 }
 
+std::string_view param_name(Origin origin) {
+  switch (origin) {
+    case Origin::random: return "free_rows";
+    case Origin::canonical: return "k";
+    default: return "diags";
+  }
+}
+
 InstanceGroup instance_group(const CaseRow& row) {
-  InstanceGroup g{row.n, std::nullopt};
-  if (is_param_file(std::string(instance_file(row)))) g.diags = row.composition_id;
+  InstanceGroup g{static_cast<Origin>(row.origin), row.n, std::nullopt};
+  switch (g.origin) {
+    case Origin::instance:
+      if (is_param_file(std::string(instance_file(row)))) g.param = row.composition_id;
+      break;
+    case Origin::canonical: g.param = static_cast<std::uint64_t>(row.k); break;
+    default: g.param = row.solution_id; break;
+  }
   return g;
 }
 
@@ -154,17 +170,18 @@ std::string seconds_field(double s) {
 std::vector<InstanceSummary> summarize_instances(const std::vector<CaseRow>& rows) {
   std::map<InstanceGroup, std::vector<const CaseRow*>> groups;
   for (const CaseRow& r : rows)
-    if (is_instance_row(r)) groups[instance_group(r)].push_back(&r);
+    if (!is_derived_row(r)) groups[instance_group(r)].push_back(&r);
   std::vector<InstanceSummary> table;
   for (const auto& [key, group] : groups) {
     InstanceSummary s;
+    s.origin = key.origin;
     s.n = key.n;
-    s.diags = key.diags;
+    s.param = key.param;
     s.cases = group.size();
     std::set<std::string_view> files;
     std::vector<double> solved, infeasible, gave_up;
     for (const CaseRow* r : group) {
-      files.insert(instance_file(*r));
+      if (is_instance_row(*r)) files.insert(instance_file(*r));
       switch (static_cast<Outcome>(r->outcome)) {
         case Outcome::solved: solved.push_back(r->wall_s); break;
         case Outcome::infeasible: infeasible.push_back(r->wall_s); break;
@@ -184,37 +201,53 @@ std::vector<InstanceSummary> summarize_instances(const std::vector<CaseRow>& row
 }
 
 std::string format_instance_table(const std::vector<InstanceSummary>& table) {
-  std::string out =
-      "|          n |  diags |    files |    cases |   solved | infeasible |  gave up | solved mean s | solved median "
-      "s | "
-      "solved max s | infeasible mean s | infeasible median s | infeasible max s | gave up mean s |\n"
-      "|-----------:|-------:|---------:|---------:|---------:|-----------:|---------:|--------------:|----------------"
-      ":|"
-      "-------------:|------------------:|--------------------:|-----------------:|---------------:|\n";
+  std::string out;
   char line[512];
-  for (const InstanceSummary& s : table) {
-    const std::string diags = s.diags ? std::to_string(*s.diags) : "-";
+  for (std::size_t i = 0; i < table.size(); ++i) {
+    const InstanceSummary& s = table[i];
+    if (i == 0 || s.origin != table[i - 1].origin) {
+      if (i > 0) out += "\n";
+      std::snprintf(line, sizeof line,
+                    "| %-18s |          n | %9s |    files |    cases |   solved | infeasible |  gave up | solved mean "
+                    "s | solved median s | solved max s | infeasible mean s | infeasible median s | infeasible max s | "
+                    "gave up mean s |\n",
+                    "origin", std::string(param_name(s.origin)).c_str());
+      out += line;
+      out +=
+          "|:-------------------|-----------:|----------:|---------:|---------:|---------:|-----------:|---------:|--"
+          "------------:|----------------:|-------------:|------------------:|--------------------:|-------------"
+          "----:|---------------:|\n";
+    }
+    const std::string param = s.param ? std::to_string(*s.param) : "-";
     std::snprintf(
         line, sizeof line,
-        "| %10lld | %6s | %8llu | %8llu | %8llu | %10llu | %8llu | %13s | %15s | %12s | %17s | %19s | %16s | %14s |\n",
-        static_cast<long long>(s.n), diags.c_str(), static_cast<unsigned long long>(s.files),
-        static_cast<unsigned long long>(s.cases), static_cast<unsigned long long>(s.solved),
-        static_cast<unsigned long long>(s.infeasible), static_cast<unsigned long long>(s.gave_up),
-        seconds_cell(s.solved_s.mean_s).c_str(), seconds_cell(s.solved_s.median_s).c_str(),
-        seconds_cell(s.solved_s.max_s).c_str(), seconds_cell(s.infeasible_s.mean_s).c_str(),
-        seconds_cell(s.infeasible_s.median_s).c_str(), seconds_cell(s.infeasible_s.max_s).c_str(),
-        seconds_cell(s.gave_up_mean_s).c_str());
+        "| %-18s | %10lld | %9s | %8llu | %8llu | %8llu | %10llu | %8llu | %13s | %15s | %12s | %17s | %19s | %16s | "
+        "%14s |\n",
+        kOriginNames[static_cast<int>(s.origin)].data(), static_cast<long long>(s.n), param.c_str(),
+        static_cast<unsigned long long>(s.files), static_cast<unsigned long long>(s.cases),
+        static_cast<unsigned long long>(s.solved), static_cast<unsigned long long>(s.infeasible),
+        static_cast<unsigned long long>(s.gave_up), seconds_cell(s.solved_s.mean_s).c_str(),
+        seconds_cell(s.solved_s.median_s).c_str(), seconds_cell(s.solved_s.max_s).c_str(),
+        seconds_cell(s.infeasible_s.mean_s).c_str(), seconds_cell(s.infeasible_s.median_s).c_str(),
+        seconds_cell(s.infeasible_s.max_s).c_str(), seconds_cell(s.gave_up_mean_s).c_str());
     out += line;
   }
   return out;
 }
 
 std::string format_instance_csv(const std::vector<InstanceSummary>& table) {
-  std::string out =
-      "n,diags,files,cases,solved,infeasible,gave_up,solved_mean_s,solved_median_s,solved_max_s,infeasible_mean_s,"
-      "infeasible_median_s,infeasible_max_s,gave_up_mean_s\n";
+  const Origin origin = table.empty() ? Origin::instance : table.front().origin;
+  for (const InstanceSummary& s : table)
+    if (s.origin != origin)
+      throw InputError(std::string("--csv: these results hold cases of origins ") +
+                       kOriginNames[static_cast<int>(origin)].data() + " and " +
+                       kOriginNames[static_cast<int>(s.origin)].data() +
+                       ", whose tables have other columns; aggregate them apart");
+  std::string out = "n," + std::string(param_name(origin)) +
+                    ",files,cases,solved,infeasible,gave_up,solved_mean_s,solved_median_s,solved_max_s,"
+                    "infeasible_mean_s,infeasible_median_s,infeasible_max_s,gave_up_mean_s\n";
   for (const InstanceSummary& s : table) {
-    out += std::to_string(s.n) + ',' + (s.diags ? std::to_string(*s.diags) : std::string()) + ',' +
+    out += std::to_string(s.n) + ',' + (s.param ? std::to_string(*s.param) : std::string()) + ',' +
            std::to_string(s.files) + ',' + std::to_string(s.cases) + ',' + std::to_string(s.solved) + ',' +
            std::to_string(s.infeasible) + ',' + std::to_string(s.gave_up);
     for (const double t : {s.solved_s.mean_s, s.solved_s.median_s, s.solved_s.max_s, s.infeasible_s.mean_s,

@@ -42,18 +42,27 @@ std::string format_table(const std::vector<SizeSummary>& table);
 /// with 17 significant digits (read back exactly).
 std::string format_csv(const std::vector<SizeSummary>& table);
 
-/// True for a row of an instance run (its `instance` names a file), false for a generated case.
+/// True for a case derived from a solution (origin derived): the rows of Table 1.
+bool is_derived_row(const CaseRow& row);
+
+/// True for a row of an instance run (origin instance: its `instance` names a file).
 bool is_instance_row(const CaseRow& row);
 
-/// The group of an instance row in the tables by n and diags: its n, and a CSPLib .param case's
-/// excluded diagonals (composition_id; none for a composition file). Ordered by n, then diags.
+/// The group of a row of any origin but derived in the tables of outcomes: its origin, n and
+/// the origin's parameter (param_name): a .param case's excluded diagonals (composition_id; none
+/// for a composition file), the free rows or excluded diagonals asked for (solution_id), or k.
+/// Ordered by origin, n, then param.
 struct InstanceGroup {
+  Origin origin = Origin::instance;
   std::int64_t n = 0;
-  std::optional<std::uint64_t> diags;
+  std::optional<std::uint64_t> param;
   auto operator<=>(const InstanceGroup&) const = default;
 };
 
-/// The group of an instance row (is_instance_row).
+/// The name of InstanceGroup::param for `origin`: "diags", "free_rows" or "k".
+std::string_view param_name(Origin origin);
+
+/// The group of a row that is not derived (is_derived_row).
 InstanceGroup instance_group(const CaseRow& row);
 
 /// The instance file of an instance row: its `instance` column up to the padding.
@@ -64,26 +73,28 @@ struct VerdictTimes {
   double mean_s = 0.0, median_s = 0.0, max_s = 0.0;
 };
 
-/// Summary of the instance cases of one n and diags (InstanceGroup).
+/// Summary of the cases of one InstanceGroup.
 struct InstanceSummary {
+  Origin origin = Origin::instance;
   std::int64_t n = 0;
-  std::optional<std::uint64_t>
-      diags;                ///< a .param case's excluded diagonals (its composition_id); none for composition files
-  std::uint64_t files = 0;  ///< distinct instance files
+  std::optional<std::uint64_t> param;  ///< InstanceGroup::param
+  std::uint64_t files = 0;             ///< distinct instance files (0 for generated origins)
   std::uint64_t cases = 0, solved = 0, infeasible = 0, gave_up = 0;
   VerdictTimes solved_s, infeasible_s;  ///< of the solved cases, of the infeasibility proofs
   double gave_up_mean_s = 0.0;          ///< NaN when none gave up
 };
 
-/// One summary per InstanceGroup of the instance rows among `rows`, in InstanceGroup order.
+/// One summary per InstanceGroup of the rows among `rows` that are not derived, in
+/// InstanceGroup order.
 std::vector<InstanceSummary> summarize_instances(const std::vector<CaseRow>& rows);
 
-/// The instance summaries as a Markdown table; diags "-" for composition files, times "-"
-/// where no case had that outcome.
+/// The summaries as Markdown tables, one per origin (its param column named by param_name);
+/// param "-" for composition files, times "-" where no case had that outcome.
 std::string format_instance_table(const std::vector<InstanceSummary>& table);
 
-/// The instance summaries as CSV with a header line (the analysis' instances_by_diags.csv);
-/// empty fields where there is no value.
+/// The summaries of one origin as CSV with a header line (for instances, the analysis'
+/// instances_by_diags.csv); empty fields where there is no value. Throws nqc::InputError when
+/// `table` holds more than one origin (their param columns differ).
 std::string format_instance_csv(const std::vector<InstanceSummary>& table);
 
 /// The rule for reading several paths together (aggregate, rows, the analysis): a path given

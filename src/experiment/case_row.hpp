@@ -11,10 +11,12 @@
 
 namespace nqc {
 
-/// Layout version of result files: nqc writes and reads this one only ("2.2").
+/// Layout version of result files: nqc writes and reads this one only ("2.3").
 inline constexpr int kSchemaMajor = 2;
 /// Changed with any change of the layout (a column, an attribute, a type).
-inline constexpr int kSchemaMinor = 2;
+inline constexpr int kSchemaMinor = 3;
+/// "MAJOR.MINOR", as the schema_version attribute holds it.
+inline std::string schema_version() { return std::to_string(kSchemaMajor) + "." + std::to_string(kSchemaMinor); }
 
 /// The `instance` column: a path, NUL-padded.
 using InstancePath = std::array<char, 256>;
@@ -31,7 +33,44 @@ enum class ColumnKind : std::uint8_t {
   engine,       ///< uint8 enum of the engine registry's names (code = EngineInfo::code, stable)
   stop_reason,  ///< uint8 enum of nqc::StopReason's names
   text,         ///< fixed-length NUL-padded string (the field's bytes)
+  origin,       ///< uint8 enum of nqc::Origin's names
 };
+
+/// Where a case's composition comes from, one row each: X(NAME, CODE, config key). CODE is
+/// stored: never renumber or reuse one.
+/// Only `derived` cases are known to be completable (infeasible is an engine bug there, gave_up
+/// a false negative); the others may have no completion.
+#define NQC_ORIGINS(X)                                                        \
+  X(derived, 0, "sizes")                         /* from a random solution */ \
+  X(instance, 1, "instances")                    /* a file */                 \
+  X(random, 2, "random_compositions")            /* CSPLib's placed queens */ \
+  X(excluded_diagonals, 3, "excluded_diagonals") /* CSPLib's generator */     \
+  X(canonical, 4, "canonical_compositions")      /* each up to symmetry */
+
+enum class Origin : std::uint8_t {
+#define NQC_ORIGIN_VALUE(name, code, key) name = code,
+  NQC_ORIGINS(NQC_ORIGIN_VALUE)
+#undef NQC_ORIGIN_VALUE
+};
+
+/// The names of Origin's values, by code.
+inline constexpr std::string_view kOriginNames[] = {
+#define NQC_ORIGIN_NAME(name, code, key) #name,
+    NQC_ORIGINS(NQC_ORIGIN_NAME)
+#undef NQC_ORIGIN_NAME
+};
+
+/// The config key of each origin's cases, by code.
+inline constexpr std::string_view kOriginKeys[] = {
+#define NQC_ORIGIN_KEY(name, code, key) key,
+    NQC_ORIGINS(NQC_ORIGIN_KEY)
+#undef NQC_ORIGIN_KEY
+};
+
+#define NQC_ORIGIN_CODE_CHECK(name, code, key) \
+  static_assert(kOriginNames[code] == #name, "NQC_ORIGINS: codes must be 0, 1, 2, ... in order");
+NQC_ORIGINS(NQC_ORIGIN_CODE_CHECK)
+#undef NQC_ORIGIN_CODE_CHECK
 
 // The columns of the `cases` dataset, in CaseRow's order (widest first, so the struct has no
 // padding before `instance` and a shard file's rows are a prefix of it):
@@ -44,10 +83,12 @@ enum class ColumnKind : std::uint8_t {
   X(n, std::int64_t, i64, "board size")                                                                                \
   X(k, std::int64_t, i64, "queens in the composition")                                                                 \
   X(solution_id, std::uint64_t, u64,                                                                                   \
-    "generated runs: index of the solution in the sample for n; instance runs: the file's index (0-based)")            \
+    "by origin: derived: the solution's index in the sample for n; instance: the file's index; random: the free rows " \
+    "f; excluded_diagonals: the diagonals d asked for; canonical: the first queen's cell (canonical_first_cells)")     \
   X(composition_id, std::uint64_t, u64,                                                                                \
-    "generated runs: index of the composition derived from that solution; instance runs: the excluded diagonals of a " \
-    "CSPLib .param case (0 for composition files)")                                                                    \
+    "by origin: derived: the composition's index among the solution's; instance: a .param case's excluded diagonals "  \
+    "(0 for composition files); random, excluded_diagonals: the sample's index; canonical: the index among the "       \
+    "cell's")                                                                                                          \
   X(seed, std::uint64_t, u64, "the case's seed: derive_seed(experiment seed, n, solution_id, composition_id)")         \
   X(wall_s, double, f64, "wall-clock seconds of the engine call only")                                                 \
   X(cpu_s, double, f64, "thread CPU seconds of the engine call only")                                                  \
@@ -62,11 +103,16 @@ enum class ColumnKind : std::uint8_t {
   X(restarts, std::uint64_t, u64, "random fills thrown away and redone")                                               \
   X(rank, std::int32_t, i32, "the MPI rank that ran the case")                                                         \
   X(launch, std::uint32_t, u32, "the launch that ran the case: its id in the launches table (0 = unknown)")            \
+  X(orbit_size, std::uint32_t, u32,                                                                                    \
+    "canonical cases: the compositions the case stands for, its orbit under the board's 8 symmetries (1, 2, 4 or 8); " \
+    "others 0")                                                                                                        \
   X(outcome, std::int8_t, outcome,                                                                                     \
     "the answer; infeasible: proved to have no completion; gave_up: stopped by a limit")                               \
   X(false_negative, std::uint8_t, flag, "true when a completable (derived) composition was not solved")                \
   X(engine, std::uint8_t, engine, "the engine that ran the case")                                                      \
   X(limit, std::uint8_t, stop_reason, "for gave_up: the limit that stopped the engine; else none")                     \
+  X(origin, std::uint8_t, origin,                                                                                      \
+    "where the composition comes from (derived cases alone are known to be completable; docs/configs.md)")             \
   X(instance, InstancePath, text,                                                                                      \
     "instance runs: the composition or CSPLib file's path, NUL-padded (left out of generated runs' files: empty)")
 

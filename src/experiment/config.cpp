@@ -1,11 +1,14 @@
 #include "experiment/config.hpp"
 
 #include <algorithm>
+#include <cmath>
 #include <cstdint>
 #include <set>
 #include <sstream>
 
 #include "core/engine.hpp"
+#include "core/symmetry.hpp"
+#include "experiment/aggregate.hpp"
 #include "experiment/engine_params.hpp"
 #include "experiment/json_shape.hpp"
 #include "experiment/plan.hpp"
@@ -86,6 +89,14 @@ JsonShape array_of(const JsonShape& items, std::string expected, Store store = {
   return s;
 }
 
+// One `item` ("a ONE"), or a non-empty list of them ("a non-empty list of MANY").
+JsonShape one_or_list(const JsonShape& item, const std::string& one, const std::string& many) {
+  JsonShape s = shape(Type::one_or_list, "a " + one + " or a non-empty list of them");
+  s.items = std::make_shared<const JsonShape>(item);
+  s.list = std::make_shared<const JsonShape>(array_of(item, "a non-empty list of " + many));
+  return s;
+}
+
 JsonShape object_of(std::vector<JsonField> fields, std::string expected, Store store = {}) {
   JsonShape s = shape(Type::object, std::move(expected), std::move(store));
   s.fields = std::move(fields);
@@ -100,6 +111,9 @@ json fallbacks_of(const JsonShape& object) {
   return j;
 }
 
+// The config key of an origin's cases.
+std::string key(Origin origin) { return std::string(kOriginKeys[static_cast<int>(origin)]); }
+
 // The config table: one row per key: key, whether required, default, help, and shape (type,
 // range, the text of its message, where the value goes in `c`). The one place of the keys,
 // their defaults, checks and messages: parse_config checks with it (check_json, json_shape.hpp),
@@ -107,11 +121,9 @@ json fallbacks_of(const JsonShape& object) {
 // (EngineInfo::params), checked after the table (read_engine_params). Keys starting with '$'
 // are for editors, not part of the experiment.
 JsonShape config_table(ExperimentConfig& c) {
-  const JsonShape board_size =
-      integer(1, kMaxIndex, "an integer n", [&c](const json& v) { c.sizes.back().n.push_back(v.get<Index>()); });
-  JsonShape n = shape(Type::one_or_list, "a board size n or a non-empty list of them");
-  n.items = std::make_shared<const JsonShape>(board_size);
-  n.list = std::make_shared<const JsonShape>(array_of(board_size, "a non-empty list of board sizes"));
+  const JsonShape n = one_or_list(
+      integer(1, kMaxIndex, "an integer n", [&c](const json& v) { c.sizes.back().n.push_back(v.get<Index>()); }),
+      "board size n", "board sizes");
   const JsonShape group = object_of(
       {{"n", true, {}, "board sizes: N or [N, ...]", n},
        {"solutions",
@@ -126,6 +138,43 @@ JsonShape config_table(ExperimentConfig& c) {
         "compositions derived from each solution",
         integer(1, 100'000'000, "an integer", into_last(c.sizes, &SizeGroup::compositions_per_solution))}},
       "an object with keys n, solutions, compositions_per_solution", [&c](const json&) { c.sizes.emplace_back(); });
+
+  // The cases of the other generated origins: board sizes, the origin's parameter, samples.
+  const JsonField group_n{"n",
+                          true,
+                          {},
+                          "board sizes: N or [N, ...]",
+                          one_or_list(integer(1, kMaxIndex, "an integer n",
+                                              [&c](const json& v) { c.groups.back().n.push_back(v.get<Index>()); }),
+                                      "board size n", "board sizes")};
+  const auto values = [&c](const std::string& key, std::int64_t min, const std::string& help) {
+    return JsonField{key,
+                     true,
+                     {},
+                     help + ": V or [V, ...]",
+                     one_or_list(integer(min, kMaxIndex, "an integer",
+                                         [&c](const json& v) { c.groups.back().values.push_back(v.get<Index>()); }),
+                                 key + " value", key + " values")};
+  };
+  const JsonField samples{
+      "samples", true, {}, "cases per n and value", integer(1, kMaxU63, "an integer", [&c](const json& v) {
+        c.groups.back().samples = v.get<std::uint64_t>();
+      })};
+  const auto origin_group = [&c](Origin origin, std::vector<JsonField> fields) {
+    std::string keys;
+    for (const JsonField& f : fields) keys += (keys.empty() ? "" : ", ") + f.key;
+    return array_of(object_of(std::move(fields), "an object with keys " + keys,
+                              [&c, origin](const json&) {
+                                c.origin = origin;
+                                c.groups.emplace_back();
+                              }),
+                    "a non-empty array of {" + keys + "}");
+  };
+  const JsonShape random =
+      origin_group(Origin::random, {group_n, values("free_rows", 1, "free rows f (k = n - f queens)"), samples});
+  const JsonShape excluded =
+      origin_group(Origin::excluded_diagonals, {group_n, values("diags", 0, "diagonals d to exclude"), samples});
+  const JsonShape canonical = origin_group(Origin::canonical, {group_n, values("k", 1, "queens k")});
 
   JsonShape path =
       shape(Type::string, "a file or directory path", [&c](const json& v) { c.instances.files.push_back(v); });
@@ -143,7 +192,7 @@ JsonShape config_table(ExperimentConfig& c) {
         "for .param files: the numbers of excluded diagonals to run each with (-1 = all)",
         array_of(diag, "a non-empty list of diagonal counts (-1 = all)",
                  [&c](const json&) { c.instances.diags.clear(); })}},
-      "an object {\"files\": [...], \"diags\": [...]}");
+      "an object {\"files\": [...], \"diags\": [...]}", [&c](const json&) { c.origin = Origin::instance; });
 
   const JsonShape k_max = also(integer(1, kMaxK, "an integer k", into(c.k.max)), -1, "n - 1");
   const JsonShape k = object_of(
@@ -184,16 +233,28 @@ JsonShape config_table(ExperimentConfig& c) {
           {"engine_params", false, json::object(),
            "parameters of the engine by name; each engine's defaults are its own (grigoryan: the paper's)",
            engine_params},
-          {"instances",
+          {key(Origin::instance), false, {}, "external instances, each run as given (k does not apply)", instances},
+          {key(Origin::derived),
            false,
            {},
-           "instead of sizes: external instances, each run as given (k does not apply)",
-           instances},
-          {"sizes",
-           false,
-           {},
-           "generated cases: a list of groups of board sizes with their sample sizes",
+           "derived cases (each has a completion): groups of board sizes with their sample sizes",
            array_of(group, "a non-empty array of {\"n\", \"solutions\", \"compositions_per_solution\"}")},
+          {key(Origin::random),
+           false,
+           {},
+           "random consistent compositions with f free rows, CSPLib's placed-queens procedure ([Gent17]): groups",
+           random},
+          {key(Origin::excluded_diagonals),
+           false,
+           {},
+           "CSPLib's Excluded Diagonals instances with d diagonals excluded ([Gent17]): groups",
+           excluded},
+          {key(Origin::canonical),
+           false,
+           {},
+           "every consistent composition of k queens up to the board's 8 symmetries (one canonical case each, with "
+           "its orbit size): groups",
+           canonical},
           {"k", false, fallbacks_of(k),
            "queens in each composition: uniform on min..max (max -1 = n - 1) or fixed; each k must lie in 1..n-1", k},
           {"time_limit_s", false, 0, "per-case wall-clock limit in seconds, 0 = none (a case over it is gave_up)",
@@ -211,8 +272,16 @@ JsonShape config_table(ExperimentConfig& c) {
       "a JSON object");
 }
 
-// Neither or both of sizes and instances: the one rule across keys that JSON Schema states too.
-const char* const kExactlyOne = "exactly one of \"sizes\" (generated cases) and \"instances\" (files)";
+// One kind of case per config: the one rule across keys that JSON Schema states too.
+const std::string kExactlyOne = [] {
+  std::string keys;
+  for (std::size_t i = 0; i < std::size(kOriginKeys); ++i)
+    keys += std::string(i == 0                            ? ""
+                        : i + 1 == std::size(kOriginKeys) ? " and "
+                                                          : ", ") +
+            "\"" + std::string(kOriginKeys[i]) + "\"";
+  return "exactly one of " + keys;
+}();
 
 // Relative paths in a config: one base, the config file's directory (load_config resolves them).
 const char* const kConfigPathsHelp =
@@ -278,10 +347,49 @@ void check_k_against_sizes(const ExperimentConfig& cfg, const std::string& sourc
     }
 }
 
+// The cases of the other generated origins: each (n, value) once; a value the board allows
+// (f <= n, k <= n, d <= 4n - 2, the board's diagonals); the free rows an engine for small
+// residuals takes.
+void check_groups(const ExperimentConfig& cfg, const std::string& source) {
+  const EngineInfo& engine = engine_info(cfg.engine);
+  const std::string at_key = "/" + key(cfg.origin) + "/";
+  const std::string name(param_name(cfg.origin));
+  std::set<std::pair<Index, Index>> seen;
+  for (std::size_t g = 0; g < cfg.groups.size(); ++g)
+    for (const Index n : cfg.groups[g].n)
+      for (const Index v : cfg.groups[g].values) {
+        const std::string at = at_key + std::to_string(g);
+        const std::string pair = "(n = " + std::to_string(n) + ", " + name + " = " + std::to_string(v) + ")";
+        if (!seen.emplace(n, v).second)
+          fail_at(source, at, pair + " is given twice (expected each n and " + name + " once)");
+        if (cfg.origin == Origin::canonical && n > kMaxCanonicalBoard)
+          fail_at(source, at,
+                  pair + ": expected n <= " + std::to_string(kMaxCanonicalBoard) + " for canonical compositions");
+        const std::int64_t most = cfg.origin == Origin::excluded_diagonals ? 4 * std::int64_t{n} - 2 : n;
+        if (v > most)
+          fail_at(source, at,
+                  pair + ": expected " + name + " <= " + std::to_string(most) +
+                      (cfg.origin == Origin::excluded_diagonals ? " (the board's diagonals)" : " (= n)"));
+        const std::int64_t free_rows = cfg.origin == Origin::random ? v : cfg.origin == Origin::canonical ? n - v : n;
+        if (engine.max_free_rows != 0 && free_rows > engine.max_free_rows)
+          fail_at(source, "/engine",
+                  "engine '" + cfg.engine + "' takes at most " + std::to_string(engine.max_free_rows) +
+                      " free rows, but " + pair + " (at " + at + ") leaves " + std::to_string(free_rows));
+      }
+}
+
+// A large count as "6.6e+17".
+std::string approx(long double count) {
+  char text[32];
+  std::snprintf(text, sizeof text, "%.2Lg", count);
+  return text;
+}
+
 // The plan must fit in memory and its counts in 64 bits: at most kMaxCases cases and
 // kMaxShards shards (make_plan keeps one small record per shard).
 constexpr long double kMaxCases = 1e12L;
 constexpr long double kMaxShards = 1e7L;
+constexpr long double kMaxCanonicalCases = 1e9L;
 
 void check_plan_size(const ExperimentConfig& cfg, const std::string& source) {
   long double cases = 0, shards = 0;  // exact far past the bounds, never overflows
@@ -300,6 +408,29 @@ void check_plan_size(const ExperimentConfig& cfg, const std::string& source) {
               "the plan has more than 10^12 cases (n count x solutions x compositions_per_solution); split it into "
               "several configs");
   }
+  for (std::size_t g = 0; g < cfg.groups.size(); ++g)
+    for (const Index n : cfg.groups[g].n)
+      for (const Index v : cfg.groups[g].values) {
+        long double count = static_cast<long double>(cfg.groups[g].samples);
+        if (cfg.origin == Origin::canonical) {
+          // About C(n^2, k) / 8 compositions up to symmetry, more than there are: the plan
+          // enumerates them to number the cases, so they must be few.
+          count = 1;
+          for (Index i = 0; i < v; ++i)
+            count *= static_cast<long double>(std::int64_t{n} * n - i) / static_cast<long double>(i + 1);
+          count /= 8;
+          if (count > kMaxCanonicalCases)
+            fail_at(source, "/" + key(cfg.origin) + "/" + std::to_string(g),
+                    "(n = " + std::to_string(n) + ", k = " + std::to_string(v) +
+                        ") has up to C(n^2, k) / 8 = " + approx(count) +
+                        " canonical compositions, more than the 10^9 a plan enumerates (nqc_bench_threshold counts "
+                        "past it)");
+        }
+        cases += count;
+        shards += std::ceil(count / static_cast<long double>(shard_size(cfg, n, 1).solutions)) + 1;
+        if (cases > kMaxCases)
+          fail_at(source, "/" + key(cfg.origin), "the plan has more than 10^12 cases; split it into several configs");
+      }
   if (shards > kMaxShards)
     fail_at(source, "/shard_cases",
             "the plan would have more than 10^7 shards; raise shard_cases (now " + std::to_string(cfg.shard_cases) +
@@ -385,19 +516,22 @@ ExperimentConfig parse_config(const json& j, const std::string& source) {
   ExperimentConfig cfg;
   const JsonShape table = config_table(cfg);
   check_json(j, table, source);
-  if (j.contains("sizes") == j.contains("instances")) fail_at(source, "", std::string("expected ") + kExactlyOne);
+  if (std::ranges::count_if(kOriginKeys, [&j](std::string_view k) { return j.contains(k); }) != 1)
+    fail_at(source, "", "expected " + kExactlyOne);
   const EngineInfo& engine = engine_info(cfg.engine);
   if (j.contains("engine_params"))
     read_engine_params(j["engine_params"], engine, cfg.engine_options, source, "/engine_params");
   check_sizes_have_solutions(j, cfg, source);
   check_k(j, cfg, source);
   // (The resolved config that result files store holds the default k: that one passes.)
-  if (!cfg.instances.files.empty() && j.contains("k") && j["k"] != *field_of(table, "k").fallback)
-    fail_at(source, "/k", "instances run as given: k applies to generated cases (sizes) only");
-  if (!cfg.instances.files.empty() && !engine.excluded_diagonals)
+  if (cfg.origin != Origin::derived && j.contains("k") && j["k"] != *field_of(table, "k").fallback)
+    fail_at(source, "/k", "k applies to derived cases (sizes) only, not to " + key(cfg.origin));
+  const bool diagonals = cfg.origin == Origin::instance || cfg.origin == Origin::excluded_diagonals;
+  if (diagonals && !engine.excluded_diagonals)
     fail_at(source, "/engine",
-            "engine '" + cfg.engine + "' runs derived compositions only (instances may exclude diagonals): use " +
-                engine_list([](const EngineInfo& e) { return e.excluded_diagonals; }, " or "));
+            "engine '" + cfg.engine + "' cannot exclude diagonals, which the cases of " + key(cfg.origin) +
+                " do: use " + engine_list([](const EngineInfo& e) { return e.excluded_diagonals; }, " or "));
+  check_groups(cfg, source);
   if (cfg.output.empty()) cfg.output = "results/" + cfg.name;
   check_k_against_sizes(cfg, source);
   check_plan_size(cfg, source);
@@ -463,10 +597,9 @@ nlohmann::ordered_json config_schema() {
                           "config in configs/ and a corpus of bad ones the same verdict."}};
   schema.update(json_schema_of(config_table(scratch)));
   ordered_json all_of = ordered_json::array();
-  all_of.push_back({{"oneOf",
-                     {{{"required", {"sizes"}}, {"not", {{"required", {"instances"}}}}},
-                      {{"required", {"instances"}}, {"not", {{"required", {"sizes"}}}}}}},
-                    {"expected", kExactlyOne}});
+  ordered_json one_of = ordered_json::array();
+  for (const std::string_view k : kOriginKeys) one_of.push_back({{"required", {k}}});
+  all_of.push_back({{"oneOf", one_of}, {"expected", kExactlyOne}});
   // Each engine's parameters, when the engine is chosen (by name, or as the default).
   const std::string default_engine = field_of(config_table(scratch), "engine").fallback->get<std::string>();
   for (const EngineInfo& e : engine_infos()) {

@@ -11,6 +11,7 @@
 #include "core/composition.hpp"
 #include "core/engine_options.hpp"
 #include "core/sampling.hpp"
+#include "experiment/case_row.hpp"
 
 namespace nqc {
 
@@ -30,6 +31,15 @@ struct InstanceSet {
   std::vector<int> diags;
 };
 
+/// Cases of an origin other than derived and instance (random_compositions, excluded_diagonals,
+/// canonical_compositions): for each n and each value of the origin's parameter (free rows f,
+/// excluded diagonals d, queens k), `samples` cases; canonical: every canonical composition.
+struct CaseGroup {
+  std::vector<Index> n;
+  std::vector<Index> values;
+  std::uint64_t samples = 0;  ///< 0 for canonical
+};
+
 /// A validated experiment config, every default filled in from the config table (config.cpp, the
 /// one place of keys, defaults and checks). `resolved`: the config JSON with every default, what
 /// result files store and reruns and resumes compare.
@@ -38,15 +48,17 @@ struct ExperimentConfig {
   std::string description;
   std::uint64_t seed{};
   std::string engine;
-  EngineOptions engine_options;  ///< from "engine_params", for engines that take some
-  std::vector<SizeGroup> sizes;  ///< generated cases (empty when `instances` is used)
-  InstanceSet instances;         ///< external instances (empty when `sizes` is used)
-  KRange k;                      ///< k uniform on [min, max]; max -1 means n - 1
-  double time_limit_s{};         ///< per case, 0 = none
-  std::uint64_t max_nodes{};     ///< per case, 0 = none
-  double shard_seconds{};        ///< target estimated CPU seconds per shard (make_plan)
-  std::uint64_t shard_cases{};   ///< at most this many cases per shard (whole solutions when they fit)
-  std::string output;            ///< results directory (load_config: resolved from the config file's directory)
+  EngineOptions engine_options;     ///< from "engine_params", for engines that take some
+  Origin origin = Origin::derived;  ///< which of the case keys the config has (exactly one)
+  std::vector<SizeGroup> sizes;     ///< derived cases
+  InstanceSet instances;            ///< external instances
+  std::vector<CaseGroup> groups;    ///< cases of the other origins
+  KRange k;                         ///< k uniform on [min, max]; max -1 means n - 1
+  double time_limit_s{};            ///< per case, 0 = none
+  std::uint64_t max_nodes{};        ///< per case, 0 = none
+  double shard_seconds{};           ///< target estimated CPU seconds per shard (make_plan)
+  std::uint64_t shard_cases{};      ///< at most this many cases per shard (whole solutions when they fit)
+  std::string output;               ///< results directory (load_config: resolved from the config file's directory)
   nlohmann::json resolved;
 };
 

@@ -17,9 +17,9 @@ using nlohmann::json;
 std::string layout_hash(const Plan& plan) {
   std::string table;
   for (const Shard& s : plan.shards) {
-    for (const std::uint64_t v :
-         {s.id, static_cast<std::uint64_t>(s.n), s.first_solution, s.solution_count, s.compositions_per_solution,
-          s.first_composition, s.composition_count, s.first_case, static_cast<std::uint64_t>(s.instances)})
+    for (const std::uint64_t v : {s.id, static_cast<std::uint64_t>(s.n), s.first_solution, s.solution_count,
+                                  s.compositions_per_solution, s.first_composition, s.composition_count, s.first_case,
+                                  static_cast<std::uint64_t>(s.origin), static_cast<std::uint64_t>(s.k)})
       table += std::to_string(v) + ",";
     table += "\n";
   }
@@ -184,7 +184,7 @@ void check_against_plan(const std::filesystem::path& file, std::uint64_t shard_i
     const std::uint64_t id = shard.first_case + i;
     std::uint64_t solution = 0, composition = 0;
     Index n = shard.n;
-    if (shard.instances) {
+    if (shard.origin == Origin::instance) {
       const InstanceCase& c = plan.instance_cases[shard.first_solution + i];
       solution = c.file_index;
       composition = static_cast<std::uint64_t>(c.diags);

@@ -1,6 +1,7 @@
 #include "experiment/plan.hpp"
 
 #include "core/engine.hpp"
+#include "core/symmetry.hpp"
 #include "experiment/case_row.hpp"
 #include "formats/csplib.hpp"
 #include "system/errors.hpp"
@@ -98,7 +99,7 @@ void plan_instances(const ExperimentConfig& config, Plan& plan) {
   for (std::uint64_t first = 0; first < plan.instance_cases.size(); first += per_shard) {
     Shard shard;
     shard.id = plan.shards.size();
-    shard.instances = true;
+    shard.origin = Origin::instance;
     shard.first_solution = first;
     shard.solution_count = std::min<std::uint64_t>(per_shard, plan.instance_cases.size() - first);
     shard.compositions_per_solution = 1;
@@ -109,6 +110,52 @@ void plan_instances(const ExperimentConfig& config, Plan& plan) {
     plan.shards.push_back(shard);
   }
   plan.total_cases = plan.instance_cases.size();
+}
+
+// A shard of every run of up to `per_shard` of the `count` cases of one "solution" (the
+// origin's value, or a canonical first cell).
+void add_runs(Plan& plan, Origin origin, Index n, Index k, std::uint64_t solution, std::uint64_t count,
+              std::uint64_t per_shard, double case_seconds) {
+  for (std::uint64_t c = 0; c < count; c += per_shard) {
+    Shard shard;
+    shard.id = plan.shards.size();
+    shard.origin = origin;
+    shard.n = n;
+    shard.k = k;
+    shard.first_solution = solution;
+    shard.solution_count = 1;
+    shard.compositions_per_solution = count;
+    shard.first_composition = c;
+    shard.composition_count = std::min(per_shard, count - c);
+    shard.first_case = plan.total_cases;
+    shard.cost = static_cast<double>(shard.case_count()) * case_seconds;
+    plan.total_cases += shard.case_count();
+    plan.shards.push_back(shard);
+  }
+}
+
+// random_compositions and excluded_diagonals: per group, n and value, runs of its samples;
+// canonical_compositions: per group, n, k and first cell, runs of that cell's compositions
+// (counted here, by enumeration).
+void plan_groups(const ExperimentConfig& config, Plan& plan) {
+  for (const CaseGroup& group : config.groups)
+    for (const Index n : group.n) {
+      const double case_seconds = estimated_case_seconds(config.engine, n);
+      const std::uint64_t per_shard = shard_size(config, n, 1).solutions;
+      for (const Index v : group.values) {
+        if (config.origin != Origin::canonical) {
+          add_runs(plan, config.origin, n, 0, static_cast<std::uint64_t>(v), group.samples, per_shard, case_seconds);
+          continue;
+        }
+        const std::vector<Cell> cells = canonical_first_cells(n);
+        for (std::uint64_t i = 0; i < cells.size(); ++i) {
+          std::uint64_t count = 0;
+          for_each_canonical_composition(n, v, cells[i],
+                                         [&count](const std::vector<Cell>&, int) { return ++count, true; });
+          add_runs(plan, Origin::canonical, n, v, i, count, per_shard, case_seconds);
+        }
+      }
+    }
 }
 
 }  // namespace
@@ -124,8 +171,12 @@ std::vector<InstanceFile> instance_files_now(const ExperimentConfig& config) {
 
 Plan make_plan(const ExperimentConfig& config) {
   Plan plan;
-  if (!config.instances.files.empty()) {
+  if (config.origin == Origin::instance) {
     plan_instances(config, plan);
+    return plan;
+  }
+  if (config.origin != Origin::derived) {
+    plan_groups(config, plan);
     return plan;
   }
   std::map<Index, std::uint64_t> solutions_used;  // next free solution id per n
@@ -169,7 +220,7 @@ std::vector<std::uint64_t> schedule_order(const Plan& plan) {
 
 PlanEstimate estimate_plan(const Plan& plan) {
   std::map<Index, PlanSize> by_n;
-  if (plan.instance_cases.empty()) {
+  if (plan.instance_cases.empty()) {  // a shard holds cases of one n
     for (const Shard& s : plan.shards) {
       ++by_n[s.n].shards;
       by_n[s.n].cases += s.case_count();

@@ -12,7 +12,9 @@ namespace nqc {
 
 /// Consecutive cases of one n: solution_count solutions from first_solution, each with
 /// composition_count compositions from first_composition (all, unless a solution's
-/// compositions span several shards: then solution_count is 1).
+/// compositions span several shards: then solution_count is 1). Other generated origins: one
+/// "solution", the value of the origin's parameter (random: f, excluded_diagonals: d) or the
+/// first queen's cell (canonical, with k), and a run of its samples or canonical compositions.
 struct Shard {
   std::uint64_t id = 0;
   Index n = 0;
@@ -21,9 +23,10 @@ struct Shard {
   std::uint64_t compositions_per_solution = 0;
   std::uint64_t first_composition = 0;
   std::uint64_t composition_count = 0;
-  std::uint64_t first_case = 0;  ///< case id of (first_solution, first_composition)
-  double cost = 0.0;             ///< estimated CPU seconds: scheduling, shard sizes, ETA
-  bool instances = false;        ///< a shard of Plan::instance_cases: [first_solution, +solution_count)
+  std::uint64_t first_case = 0;     ///< case id of (first_solution, first_composition)
+  double cost = 0.0;                ///< estimated CPU seconds: scheduling, shard sizes, ETA
+  Origin origin = Origin::derived;  ///< instance: a shard of Plan::instance_cases [first_solution, +solution_count)
+  Index k = 0;                      ///< canonical: the queens of its compositions
 
   [[nodiscard]] std::uint64_t case_count() const { return solution_count * composition_count; }
   /// Case id of (solution s, composition c) of this shard.

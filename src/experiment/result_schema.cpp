@@ -74,14 +74,18 @@ std::vector<std::string> column_value_names(ColumnKind kind) {
     case ColumnKind::stop_reason:
       for (const std::string_view r : kStopReasonNames) names.emplace_back(r);
       break;
+    case ColumnKind::origin:
+      for (const std::string_view o : kOriginNames) names.emplace_back(o);
+      break;
     default: break;
   }
   return names;
 }
 
 std::string column_type_name(ColumnKind kind, std::size_t bytes) {
-  constexpr std::array<const char*, 9> kNames = {"uint64",    "int64", "uint32",     "int32",     "float64",
-                                                 "enum int8", "bool",  "enum uint8", "enum uint8"};
+  constexpr std::array<const char*, 11> kNames = {"uint64",     "int64",     "uint32",    "int32",
+                                                  "float64",    "enum int8", "bool",      "enum uint8",
+                                                  "enum uint8", "string",    "enum uint8"};
   return kind == ColumnKind::text ? "string " + std::to_string(bytes) + " bytes" : kNames[static_cast<int>(kind)];
 }
 
@@ -127,12 +131,9 @@ nlohmann::json result_schema_json() {
   nlohmann::json run_files = nlohmann::json::array();
   for (const RunFile& f : kRunFiles)
     run_files.push_back({{"name", f.name}, {"what", f.what}, {"folder", f.folder}, {"marks_run", f.marks_run}});
-  return {{"schema_version", std::to_string(kSchemaMajor) + "." + std::to_string(kSchemaMinor)},
-          {"run_files", std::move(run_files)},
-          {"max_board_size", kMaxBoardSize},
-          {"columns", std::move(columns)},
-          {"attributes", std::move(attributes)},
-          {"launch_columns", std::move(launches)}};
+  return {{"schema_version", schema_version()},  {"run_files", std::move(run_files)},
+          {"max_board_size", kMaxBoardSize},     {"columns", std::move(columns)},
+          {"attributes", std::move(attributes)}, {"launch_columns", std::move(launches)}};
 }
 
 std::string result_schema_text() {
@@ -144,8 +145,8 @@ std::string result_schema_text() {
   const auto header = [&](std::string_view first, std::size_t type_width) {
     return cell(first, 23) + cell("type", type_width) + (type_width == 9 ? cell("files", 7) : "") + "description\n";
   };
-  std::string out = "Result files, schema " + std::to_string(kSchemaMajor) + "." + std::to_string(kSchemaMinor) +
-                    ". Dataset `cases`, one row per case:\n" + header("  column", 19);
+  std::string out =
+      "Result files, schema " + schema_version() + ". Dataset `cases`, one row per case:\n" + header("  column", 19);
   for (const ColumnInfo& c : kColumns) {
     std::string text(c.description);
     const std::vector<std::string> names = column_value_names(c.kind);

@@ -168,8 +168,6 @@ class RowReader {
 
 bool has_instance(const std::vector<CaseRow>& rows) { return std::ranges::any_of(rows, is_instance_row); }
 
-std::string schema_version() { return std::to_string(kSchemaMajor) + "." + std::to_string(kSchemaMinor); }
-
 // Refuses a file of another layout: nqc reads the schema it writes (schema_version()) only.
 void check_schema(const Attributes& attrs, const h5::Handle& file, const fs::path& path) {
   const auto it = attrs.find("schema_version");
@@ -488,16 +486,26 @@ std::string implausible(const CaseRow& r) {
   if (r.k < 0 || r.k > r.n) return "k = " + std::to_string(r.k) + " queens, expected 0..n = 0.." + std::to_string(r.n);
   if (!std::isfinite(r.wall_s) || r.wall_s < 0 || !std::isfinite(r.cpu_s) || r.cpu_s < 0)
     return "wall_s = " + std::to_string(r.wall_s) + ", cpu_s = " + std::to_string(r.cpu_s) + ", expected seconds >= 0";
-  // A generated case is derived from a solution: never infeasible, a false negative exactly
-  // when not solved; an instance case is never one.
-  const bool instance = is_instance_row(r);
-  if (!instance && r.outcome == static_cast<std::int8_t>(Outcome::infeasible))
-    return "a generated case (derived from a solution) recorded infeasible";
-  const int expected = !instance && r.outcome == static_cast<std::int8_t>(Outcome::gave_up) ? 1 : 0;
+  // A derived case has a completion: never infeasible, a false negative exactly when not
+  // solved; a case of another origin is never one. Only instance cases name a file.
+  const auto origin = static_cast<Origin>(r.origin);
+  const bool derived = origin == Origin::derived;
+  if (derived && r.outcome == static_cast<std::int8_t>(Outcome::infeasible))
+    return "a derived case (it has a completion) recorded infeasible";
+  const int expected = derived && r.outcome == static_cast<std::int8_t>(Outcome::gave_up) ? 1 : 0;
   if (r.false_negative != expected)
-    return "false_negative = " + std::to_string(r.false_negative) + " for a" +
-           (instance ? "n instance case" : " generated case") + " that " + to_string(static_cast<Outcome>(r.outcome)) +
-           ", expected " + std::to_string(expected);
+    return "false_negative = " + std::to_string(r.false_negative) + " for a " +
+           (derived ? std::string("derived case") : "case of origin " + std::string(kOriginNames[r.origin])) +
+           " that " + to_string(static_cast<Outcome>(r.outcome)) + ", expected " + std::to_string(expected);
+  if ((origin == Origin::instance) != (r.instance[0] != '\0'))
+    return std::string("origin ") + kOriginNames[r.origin].data() +
+           (origin == Origin::instance ? " without" : " with") + " an instance file";
+  const bool canonical = origin == Origin::canonical;
+  const std::uint32_t o = r.orbit_size;
+  if (canonical ? o != 1 && o != 2 && o != 4 && o != 8 : o != 0)
+    return "orbit_size = " + std::to_string(o) + ", expected " +
+           (canonical ? std::string("1, 2, 4 or 8 for a canonical case")
+                      : "0 for a case of origin " + std::string(kOriginNames[r.origin]));
   return "";
 }
 

@@ -9,10 +9,12 @@
 #include "core/engine_options.hpp"
 #include "core/rng.hpp"
 #include "core/sampling.hpp"
+#include "core/symmetry.hpp"
 #include "core/verifier.hpp"
 #include "experiment/result_schema.hpp"
 #include "formats/csplib.hpp"
 #include "formats/composition_file.hpp"
+#include "system/errors.hpp"
 
 namespace nqc {
 namespace {
@@ -45,6 +47,57 @@ CaseInput derive_case(const ExperimentConfig& config, Composition solution, std:
   const Index k = draw_k(n, config.k, rng);
   in.composition = derive_composition(std::move(solution), k, rng);
   return in;
+}
+
+std::uint64_t max_placed_draws(Index n) {
+  const auto attempts = static_cast<std::uint64_t>(n) * static_cast<std::uint64_t>(n);
+  return std::clamp<std::uint64_t>(10'000'000'000ULL / attempts, 1, 10'000);
+}
+
+CaseInput case_input(const ExperimentConfig& config, const Shard& shard, std::uint64_t solution_id,
+                     std::uint64_t composition_id) {
+  const Index n = shard.n;
+  if (shard.origin == Origin::derived)
+    return derive_case(config, sample_solution(config, n, solution_id), solution_id, composition_id);
+  CaseInput in;
+  in.seed = derive_seed(config.seed, static_cast<std::uint64_t>(n), solution_id, composition_id);
+  Rng rng(in.seed, 0);
+  switch (shard.origin) {
+    case Origin::random: {
+      const auto queens = n - static_cast<Index>(solution_id);
+      const std::uint64_t draws = max_placed_draws(n);
+      for (std::uint64_t draw = 0; draw < draws; ++draw)
+        if (auto c = random_placed_queens(n, queens, rng)) {
+          in.composition = std::move(*c);
+          return in;
+        }
+      throw InputError("n = " + std::to_string(n) + ", free_rows = " + std::to_string(solution_id) +
+                       ": CSPLib's placed-queens procedure placed no " + std::to_string(queens) + " queens in " +
+                       std::to_string(draws) + " draws (sample " + std::to_string(composition_id) +
+                       "); raise free_rows");
+    }
+    case Origin::excluded_diagonals: {
+      in.excluded = random_excluded_diagonals(n, 4, rng);
+      in.excluded.resize(std::min<std::size_t>(in.excluded.size(), solution_id));
+      in.composition = excluded_board(n, in.excluded, in.excluded.size());
+      return in;
+    }
+    case Origin::canonical: {
+      std::uint64_t index = 0;
+      for_each_canonical_composition(n, shard.k, canonical_first_cells(n).at(solution_id),
+                                     [&](const std::vector<Cell>& queens, int orbit_size) {
+                                       if (index++ < composition_id) return true;
+                                       in.composition = composition_of(n, queens);
+                                       in.orbit_size = static_cast<std::uint32_t>(orbit_size);
+                                       return false;
+                                     });
+      if (index <= composition_id)
+        throw std::invalid_argument("canonical case " + std::to_string(composition_id) + " of cell " +
+                                    std::to_string(solution_id) + ": the cell has " + std::to_string(index));
+      return in;
+    }
+    default: throw std::invalid_argument("case_input: an instance case has no generated input");
+  }
 }
 
 namespace {
@@ -92,7 +145,7 @@ void execute(const ExperimentConfig& config, Engine& engine, Composition&& compo
               (!v.ok() ? v.describe(result.solution) : std::string("incomplete or moves a given queen")),
           row.case_id, kept);
   } else if (result.outcome == Outcome::gave_up) {
-    row.false_negative = derived ? 1 : 0;
+    row.false_negative = derived ? 1 : 0;  // only a derived case is known to have a completion
     if (failure != nullptr && row.n <= kMaxStoredFailureN) {
       failure->case_id = row.case_id;
       failure->q = std::move(kept.q);
@@ -112,7 +165,9 @@ CaseRow run_case(const ExperimentConfig& config, Engine& engine, const Shard& sh
   row.composition_id = composition_id;
   row.seed = input.seed;
   row.rank = rank;
-  execute(config, engine, std::move(input.composition), true, stop, row, failure);
+  row.origin = static_cast<std::uint8_t>(shard.origin);
+  row.orbit_size = input.orbit_size;
+  execute(config, engine, std::move(input.composition), shard.origin == Origin::derived, stop, row, failure);
   return row;
 }
 
@@ -135,6 +190,7 @@ CaseRow run_instance_case(const ExperimentConfig& config, Engine& engine, const 
   row.seed = derive_seed(config.seed, static_cast<std::uint64_t>(composition.n()), instance.file_index,
                          static_cast<std::uint64_t>(instance.diags));
   row.rank = rank;
+  row.origin = static_cast<std::uint8_t>(Origin::instance);
   row.instance = fixed_string<sizeof(CaseRow::instance)>(instance.file);  // plan_instances checked the length
   execute(config, engine, std::move(composition), false, stop, row, failure);
   return row;
@@ -167,13 +223,45 @@ ShardRun run_shard(const ExperimentConfig& config, const Plan& plan, const Shard
     if (after_case) after_case();
     return true;
   };
-  if (shard.instances) {
+  if (shard.origin == Origin::instance) {
     for (std::uint64_t c = shard.first_solution + skip; c < shard.first_solution + shard.solution_count; ++c)
       if (!one([&](FailureRecord* f) {
             return run_instance_case(config, *engine, shard, c, plan.instance_cases[c], rank, stop, f);
           }))
         return run;
     run.complete = true;
+    return run;
+  }
+  const std::uint64_t first = shard.first_composition + skip, end = shard.first_composition + shard.composition_count;
+  if (shard.origin == Origin::random || shard.origin == Origin::excluded_diagonals) {
+    for (std::uint64_t c = first; c < end; ++c)
+      if (!one([&](FailureRecord* f) {
+            return run_case(config, *engine, shard, shard.first_solution, c,
+                            case_input(config, shard, shard.first_solution, c), rank, stop, f);
+          }))
+        return run;
+    run.complete = true;
+    return run;
+  }
+  if (shard.origin == Origin::canonical) {
+    // One enumeration of the cell, its compositions before the shard's skipped.
+    const Index n = shard.n;
+    std::uint64_t index = 0;
+    bool going = true;
+    for_each_canonical_composition(
+        n, shard.k, canonical_first_cells(n).at(shard.first_solution),
+        [&](const std::vector<Cell>& queens, int orbit_size) {
+          if (index < first) return ++index, true;
+          CaseInput input;
+          input.seed = derive_seed(config.seed, static_cast<std::uint64_t>(n), shard.first_solution, index);
+          input.composition = composition_of(n, queens);
+          input.orbit_size = static_cast<std::uint32_t>(orbit_size);
+          going = one([&](FailureRecord* f) {
+            return run_case(config, *engine, shard, shard.first_solution, index, std::move(input), rank, stop, f);
+          });
+          return going && ++index < end;
+        });
+    run.complete = going && index >= end;
     return run;
   }
   // Solution by solution; the compositions of a solution reuse it, and its last composition

@@ -11,6 +11,7 @@
 #include "experiment/case_row.hpp"
 #include "experiment/config.hpp"
 #include "experiment/plan.hpp"
+#include "formats/csplib.hpp"
 
 namespace nqc {
 
@@ -41,14 +42,31 @@ Composition sample_solution(const ExperimentConfig& config, Index n, std::uint64
 struct CaseInput {
   std::uint64_t seed = 0;
   Composition composition;
+  std::uint32_t orbit_size = 0;        ///< canonical: its orbit under the board's symmetries
+  std::vector<DiagonalPair> excluded;  ///< excluded_diagonals: the diagonals excluded, in order
 };
 CaseInput derive_case(const ExperimentConfig& config, Composition solution, std::uint64_t solution_id,
                       std::uint64_t composition_id);
 
+/// Most draws of CSPLib's placed-queens procedure for one random composition of size n: 10^4,
+/// fewer where its n^2 attempts each would pass 10^10 attempts in all (at least one draw).
+std::uint64_t max_placed_draws(Index n);
+
+/// The input of generated case (solution_id, composition_id) of `shard` (of any origin but
+/// instance), seed derive_seed(config.seed, n, solution_id, composition_id) and its
+/// composition from Rng(seed, 0): derived: derive_case of sample_solution; random: CSPLib's
+/// placed queens with solution_id free rows (random_placed_queens, drawn again until one stands);
+/// excluded_diagonals: the first solution_id (at most all) of random_excluded_diagonals(n, 4) on
+/// the empty board; canonical: the composition_id-th canonical composition of shard.k queens
+/// whose first queen is cell solution_id (for_each_canonical_composition). Throws
+/// nqc::InputError when max_placed_draws(n) draws made no random composition.
+CaseInput case_input(const ExperimentConfig& config, const Shard& shard, std::uint64_t solution_id,
+                     std::uint64_t composition_id);
+
 /// Runs one case, timing the engine call only (wall and thread CPU seconds), and verifies a
 /// completion independently (complete, consistent, extending the composition's digest). Fills
-/// `failure` for a false negative with n <= kMaxStoredFailureN. Throws EngineBugError for
-/// `infeasible` or a completion that fails verification.
+/// `failure` for a case not completed (gave_up) with n <= kMaxStoredFailureN. Throws
+/// EngineBugError for a completion that fails verification, or `infeasible` for a derived case.
 CaseRow run_case(const ExperimentConfig& config, Engine& engine, const Shard& shard, std::uint64_t solution_id,
                  std::uint64_t composition_id, CaseInput input, int rank, const std::atomic<bool>* stop,
                  FailureRecord* failure);

@@ -441,7 +441,7 @@ Tally execute(const RunOptions& options, const Run& r, const LaunchShards& shard
     const Shard& shard = r.plan.shards[shards.todo[slot]];
     std::error_code ec;
     // Reading a partial file, and instance cases (whose composition files may be HDF5), call HDF5.
-    if ((shard.instances || fs::exists(partial_path(r.dir, shard.id), ec)) && !files.wait()) break;
+    if ((shard.origin == Origin::instance || fs::exists(partial_path(r.dir, shard.id), ec)) && !files.wait()) break;
     ShardData done_part = load_partial(r.dir, shard);
     const std::size_t continued = done_part.rows.size();
     ShardRun run = run_one_shard(r, session, stop, progress, shard, std::move(done_part));

@@ -18,6 +18,8 @@ from analysis.schema import SCHEMA
 
 #: Engine name -> code in the `engine` column.
 SCHEMA_ENGINES = next(c["values"] for c in SCHEMA["columns"] if c["name"] == "engine")
+#: Origin name -> code in the `origin` column.
+SCHEMA_ORIGINS = next(c["values"] for c in SCHEMA["columns"] if c["name"] == "origin")
 
 REPO = Path(__file__).resolve().parents[2]
 if str(REPO) not in sys.path:
@@ -241,7 +243,8 @@ def _member_dtype(column: dict):
 
 def synthetic_rows(n, k, wall_s, backtracks=None, outcome=None, false_negative=None, instance=None) -> np.ndarray:
     """Rows of the `cases` compound type with the given columns (ascending case ids, engine
-    grigoryan, the rest zero; ``instance`` only when given)."""
+    grigoryan, the rest zero: derived cases; ``instance`` only when given, its
+    rows with a file of origin instance)."""
     columns = [c for c in SCHEMA["columns"] if c["name"] != "instance" or instance is not None]
     rows = np.zeros(len(n), dtype=[(c["name"], _member_dtype(c)) for c in columns])
     rows["case_id"] = np.arange(len(n))
@@ -252,6 +255,11 @@ def synthetic_rows(n, k, wall_s, backtracks=None, outcome=None, false_negative=N
     rows["engine"] = SCHEMA_ENGINES["grigoryan"]
     if instance is not None:
         rows["instance"] = instance
+        rows["origin"] = np.where(
+            np.char.str_len(np.asarray(instance, dtype=bytes)) > 0,
+            SCHEMA_ORIGINS["instance"],
+            SCHEMA_ORIGINS["derived"],
+        )
     return rows
 
 

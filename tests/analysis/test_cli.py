@@ -10,6 +10,7 @@ import h5py
 import pytest
 
 from analysis import figures, timeline
+from analysis.schema import SCHEMA
 from conftest import PYTHON, REPO, png_size, run_env, synthetic_rows, write_result_file
 
 
@@ -133,9 +134,10 @@ def test_empty_results_directory(tmp_path):
 
 def test_file_of_another_schema_version(tmp_path):
     path = write_result_file(tmp_path / "v3.h5", synthetic_rows([10], [3], [1e-3]), schema_version="3.1")
+    version = SCHEMA["schema_version"]
     expect_error(
         analysis("fit", path),
-        f"{path}: schema version 3.1, this nqc reads 2.2 only (read it with the nqc that wrote it)",
+        f"{path}: schema version 3.1, this nqc reads {version} only (read it with the nqc that wrote it)",
     )
 
 

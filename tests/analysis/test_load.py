@@ -41,7 +41,7 @@ def test_columns_are_decoded(small_run):
     assert set(cases["limit"]) <= {"none", "max_nodes", "grigoryan_limits"}
     assert (cases["limit"] == "none").sum() == (cases["outcome"] != "gave_up").sum()
     assert set(cases["experiment"]) == {"analysis-test"}
-    assert cases.attrs["sources"][0].attrs["schema_version"] == SCHEMA["schema_version"] == "2.2"
+    assert cases.attrs["sources"][0].attrs["schema_version"] == SCHEMA["schema_version"] == "2.3"
     assert cases.attrs["sources"][0].attrs["launches"] == 1
     launches = cases.attrs["sources"][0].launches
     assert list(launches.columns) == [c["name"] for c in SCHEMA["launch_columns"]]
@@ -90,7 +90,7 @@ def test_plain_h5py_gives_every_root_attribute_its_type(small_run):
         assert sorted(attrs) == sorted(n for n, a in declared.items() if a["files"] in ("all", kind)), path
         for name, value in attrs.items():
             assert type(value) is H5PY_TYPES[declared[name]["type"]], (path, name, type(value))
-        assert attrs["schema_version"] == "2.2"
+        assert attrs["schema_version"] == "2.3"
         assert json.loads(attrs["config"])["name"] == "analysis-test"
         assert re.fullmatch(r"[0-9a-f]{16}", attrs["config_hash"]) and re.fullmatch(r"[0-9a-f]{16}", attrs["plan_hash"])
         assert re.fullmatch(r"\d{4}-\d\d-\d\dT\d\d:\d\d:\d\dZ", attrs["end_utc"])

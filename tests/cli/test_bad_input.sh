@@ -117,7 +117,7 @@ bad_config() {
 }
 
 bad_config bad-config-unknown-key.json \
-  "/shard_case: unknown key (valid keys: name, description, seed, engine, engine_params, instances, sizes, k, time_limit_s, max_nodes, shard_seconds, shard_cases, output)" \
+  "/shard_case: unknown key (valid keys: name, description, seed, engine, engine_params, instances, sizes, random_compositions, excluded_diagonals, canonical_compositions, k, time_limit_s, max_nodes, shard_seconds, shard_cases, output)" \
   "unknown top-level key"
 bad_config bad-config-unknown-size-key.json \
   "/sizes/1/compositions: unknown key (valid keys: n, solutions, compositions_per_solution)" \
@@ -144,7 +144,7 @@ bad_config bad-config-engine.json '/engine: expected one of the engines auto, bi
 # .param file's diags list is a malformed list naming the file, not an uncaught exception.
 printf '{"name": "x", "sizes": [{"n": [8], "solutions": 1, "compositions_per_solution": 1}], "sh\\nard\\u001b[31m": 3}\n' >"$TMP/key-newline.json"
 run "$NQC" run "$TMP/key-newline.json" -o "$TMP/out-key"
-expect_log_error "$TMP/key-newline.json: /sh\x0aard\x1b[31m: unknown key (valid keys: name, description, seed, engine, engine_params, instances, sizes, k, time_limit_s, max_nodes, shard_seconds, shard_cases, output)" \
+expect_log_error "$TMP/key-newline.json: /sh\x0aard\x1b[31m: unknown key (valid keys: name, description, seed, engine, engine_params, instances, sizes, random_compositions, excluded_diagonals, canonical_compositions, k, time_limit_s, max_nodes, shard_seconds, shard_cases, output)" \
   "run: a key with a newline and an escape sequence: shown escaped, one line"
 printf 'n = 4\nnumdiags = 1\ndiags = [[1e999, 0]]\n' >"$TMP/overflow.param"
 run "$NQC" count "$TMP/overflow.param"

@@ -33,7 +33,10 @@ SEMANTIC = [
     r"/k: k range .* is empty \(min > max\)",
     r"/k: give either \"fixed\" or \"min\"/\"max\", not both",
     r"n = [23] has no solution",
-    r"/engine: engine 'grigoryan' runs derived compositions only",
+    r"/engine: engine '\w+' takes at most \d+ free rows",
+    r"/k: k applies to derived cases \(sizes\) only",
+    r"\(n = \d+, \w+ = \d+\)(: expected \w+ <= | is given twice| has up to C)",
+    r"/engine: engine 'grigoryan' cannot exclude diagonals",
     r"more than 10\^(7 shards|12 cases)",
     r"/instances/files/\d+: .*(cannot open|No such file|not a composition)",
 ]
@@ -183,6 +186,32 @@ def mutations():
         else:
             c["extra"] = 1
         yield f"unknown key at /{where}", c
+    # The other generated origins: each key's group, every wrong value of each field, a missing
+    # field, and what only nqc can refuse (a value the board does not allow, a pair twice).
+    origins = {
+        "random_compositions": {"n": [14, 20], "free_rows": 10, "samples": 3},
+        "excluded_diagonals": {"n": 12, "diags": [8, 10], "samples": 3},
+        "canonical_compositions": {"n": [8, 9], "k": [1, 2]},
+    }
+    for key, group in origins.items():
+        good = {k: v for k, v in base.items() if k != "sizes"}
+        yield f"/{key}", {**good, key: [group]}
+        for field in group:
+            for what, value in WRONG.items():
+                yield f"/{key}/0/{field} = {what}", {**good, key: [{**group, field: value}]}
+            yield f"/{key}/0 without {field}", {**good, key: [{f: v for f, v in group.items() if f != field}]}
+        yield f"/{key} and /sizes", {**copy.deepcopy(base), key: [group]}
+        yield f"/{key} with /k", {**good, key: [group], "k": {"fixed": 2}}
+        yield f"/{key}: a pair twice", {**good, key: [group, group]}
+        param = [f for f in group if f not in ("n", "samples")][0]
+        yield f"/{key}: {param} beyond the board", {**good, key: [{**group, "n": 4, param: 20}]}
+    yield "/canonical_compositions: too many", {"name": "c", "canonical_compositions": [{"n": 40, "k": 7}]}
+    yield "/canonical_compositions: board too large", {"name": "c", "canonical_compositions": [{"n": 2000, "k": 1}]}
+    yield "/excluded_diagonals with grigoryan", {
+        "name": "c",
+        "engine": "grigoryan",
+        "excluded_diagonals": [origins["excluded_diagonals"]],
+    }
     c = copy.deepcopy(base)
     del c["name"]
     yield "without name", c

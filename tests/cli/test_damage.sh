@@ -52,20 +52,21 @@ run "$NQC" run "$CONFIG" -o "$TMP/ref" -q
 expect_exit 0 "the reference run of configs/ci.json"
 run "$NQC" aggregate "$TMP/ref"
 cp "$OUT_FILE" "$TMP/ref.table"
-check "schema 2.2 files: superblock 3 (checksummed metadata), Fletcher32 on every dataset, text attributes variable-length under text_checksum" \
+check "this schema's files: superblock 3 (checksummed metadata), Fletcher32 on every dataset, text attributes variable-length under text_checksum" \
   "$PYTHON" -c '
-import sys, h5py
-for name in sys.argv[1:]:
+import json, sys, h5py
+version = json.load(open(sys.argv[1]))["schema_version"]
+for name in sys.argv[2:]:
     with h5py.File(name, "r") as f:
         assert f.id.get_create_plist().get_version()[0] == 3, name
-        assert f.attrs["schema_version"] == "2.2", name
+        assert f.attrs["schema_version"] == version, name
         sets = []
         f.visititems(lambda k, o: sets.append(o) if isinstance(o, h5py.Dataset) else None)
         assert sets and all(d.fletcher32 for d in sets), name
         kinds = {a: f.attrs.get_id(a).dtype for a in f.attrs}
         assert kinds.pop("text_checksum").kind == "u", (name, kinds)
         assert all(d.kind == "i" or h5py.check_string_dtype(d).length is None for d in kinds.values()), (name, kinds)
-' "$TMP/ref/results.h5" "$TMP/ref/shards/shard-000003.h5"
+'  "$REPO/analysis/result_schema.json" "$TMP/ref/results.h5" "$TMP/ref/shards/shard-000003.h5"
 
 # ---- a finished run: --resume and --part report it and change nothing -------------------------
 every_file() { (cd "$1" && find . -type f -print0 | sort -z | xargs -0 sha256sum); }

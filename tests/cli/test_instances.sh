@@ -68,7 +68,7 @@ cat >"$TMP/bad-both.json" <<'JSON'
 JSON
 run "$NQC" run "$TMP/bad-both.json" -o "$TMP/bad"
 expect_exit 1 "instances and sizes together"
-expect_log_error "$TMP/bad-both.json: /: expected exactly one of \"sizes\" (generated cases) and \"instances\" (files)" "instances and sizes: message"
+expect_log_error "$TMP/bad-both.json: /: expected exactly one of \"sizes\", \"instances\", \"random_compositions\", \"excluded_diagonals\" and \"canonical_compositions\"" "instances and sizes: message"
 cat >"$TMP/bad-missing.json" <<'JSON'
 {"name": "bad", "instances": {"files": ["nosuch.param"]}}
 JSON
@@ -109,7 +109,7 @@ expect_log_error "$TMP/corner4.txt: listed twice in instances/files (directly or
   "instances: ./corner4.txt and corner4.txt are one file"
 printf '{"name": "bad", "instances": {"files": ["corner4.txt"]}, "k": {"fixed": 1}}\n' >"$TMP/bad-k.json"
 run "$NQC" run "$TMP/bad-k.json" --dry-run
-expect_log_error "$TMP/bad-k.json: /k: instances run as given: k applies to generated cases (sizes) only" "instances with k: refused"
+expect_log_error "$TMP/bad-k.json: /k: k applies to derived cases (sizes) only, not to instances" "instances with k: refused"
 # Relative instance paths are stored absolute: rerun works from any directory.
 printf '{"name": "rel", "instances": {"files": ["corner4.txt"]}}\n' >"$TMP/rel.json"
 (cd "$TMP" && "$NQC" run rel.json -o rel-out -q)
@@ -183,13 +183,13 @@ expect_exit 3 "the exported gave_up case gives up again at the same node limit"
 run "$NQC" aggregate "$TMP/one" --csv "$TMP/one.csv"
 expect_exit 0 "aggregate of the instance run"
 u5=${expected% *} u10=${expected#* }
-rows=$(awk -F'|' 'NR > 2 { gsub(/ /, ""); print $2, $3, $4, $5, $6, $7, $8 }' "$OUT_FILE" | tr '\n' ';')
-check "aggregate: rows n diags files cases solved infeasible gave_up (got: $rows)" \
-  test "$rows" = "4 - 1 1 0 1 0;10 5 1000 1000 $((1000 - u5)) $u5 0;10 10 1000 1000 $((1000 - u10)) $u10 0;"
+rows=$(awk -F'|' 'NR > 2 { gsub(/ /, ""); print $2, $3, $4, $5, $6, $7, $8, $9 }' "$OUT_FILE" | tr '\n' ';')
+check "aggregate: rows origin n diags files cases solved infeasible gave_up (got: $rows)" \
+  test "$rows" = "instance 4 - 1 1 0 1 0;instance 10 5 1000 1000 $((1000 - u5)) $u5 0;instance 10 10 1000 1000 $((1000 - u10)) $u10 0;"
 check "aggregate --csv: the same rows" test "$(cut -d, -f1-7 "$TMP/one.csv" | tr '\n' ';')" = \
   "n,diags,files,cases,solved,infeasible,gave_up;4,,1,1,0,1,0;10,5,1000,1000,$((1000 - u5)),$u5,0;10,10,1000,1000,$((1000 - u10)),$u10,0;"
 check "aggregate: no solved time for corner4 (-), an infeasible time for it" \
-  bash -c "awk -F'|' 'NR == 3 { exit !(\$9 ~ /^ +- *\$/ && \$12 ~ /e[-+]/) }' '$OUT_FILE'"
+  bash -c "awk -F'|' 'NR == 3 { exit !(\$10 ~ /^ +- *\$/ && \$13 ~ /e[-+]/) }' '$OUT_FILE'"
 
 # info of an instance run: its cases by n and diags (aggregate's groups, - for composition
 # files): files, cases and outcomes, no false-negative column (an instance need not have a
@@ -218,7 +218,7 @@ sed -n '/^<!-- instance-example -->$/,/^<!-- \/instance-example -->$/p' "$DOC" |
 check "docs/configs.md: the instance example is there" test -s "$TMP/example/example.sh"
 run bash -c "cd '$TMP/example' && bash -e example.sh"
 expect_exit 0 "docs/configs.md's instance example runs as written"
-rows=$(awk -F'|' 'NR > 2 { gsub(/ /, ""); print $2, $3, $4, $5, $6, $7, $8 }' "$OUT_FILE" | tr '\n' ';')
+rows=$(awk -F'|' 'NR > 2 { gsub(/ /, ""); print $3, $4, $5, $6, $7, $8, $9 }' "$OUT_FILE" | tr '\n' ';')
 check "docs/configs.md's instance example: its table by n and diags, $u5 + $u10 = 1240 of 2000 cases infeasible as the labels say (got: $rows)" \
   test "$rows;$((u5 + u10))" = "10 5 1000 1000 $((1000 - u5)) $u5 0;10 10 1000 1000 $((1000 - u10)) $u10 0;;1240"
 summary

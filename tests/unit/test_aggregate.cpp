@@ -59,6 +59,7 @@ CaseRow instance_row(const std::string& file, std::int64_t n, std::uint64_t diag
   CaseRow r = row(n, wall, 0, outcome);
   r.false_negative = 0;  // an instance's outcome is a result
   r.composition_id = diags;
+  r.origin = static_cast<std::uint8_t>(Origin::instance);
   r.instance = fixed_string<sizeof(CaseRow::instance)>(file);
   return r;
 }
@@ -74,13 +75,13 @@ TEST(Aggregate, InstanceRunsPerNAndDiags) {
   const auto t = summarize_instances(rows);
   ASSERT_EQ(t.size(), 3u);
   EXPECT_EQ(t[0].n, 4);
-  EXPECT_FALSE(t[0].diags.has_value());  // a composition file
+  EXPECT_FALSE(t[0].param.has_value());  // a composition file
   EXPECT_EQ(t[0].files, 1u);
   EXPECT_EQ(t[0].infeasible, 1u);
   EXPECT_TRUE(std::isnan(t[0].solved_s.mean_s));
   EXPECT_DOUBLE_EQ(t[0].infeasible_s.max_s, 0.5);
   EXPECT_EQ(t[1].n, 10);
-  EXPECT_EQ(t[1].diags, 5u);
+  EXPECT_EQ(t[1].param, 5u);
   EXPECT_EQ(t[1].files, 3u);
   EXPECT_EQ(t[1].cases, 3u);
   EXPECT_EQ(t[1].solved, 2u);
@@ -91,7 +92,7 @@ TEST(Aggregate, InstanceRunsPerNAndDiags) {
   EXPECT_DOUBLE_EQ(t[1].solved_s.max_s, 3.0);
   EXPECT_DOUBLE_EQ(t[1].infeasible_s.median_s, 8.0);
   EXPECT_TRUE(std::isnan(t[1].gave_up_mean_s));
-  EXPECT_EQ(t[2].diags, 10u);
+  EXPECT_EQ(t[2].param, 10u);
   EXPECT_EQ(t[2].solved, 0u);
   EXPECT_EQ(t[2].infeasible, 2u);
   EXPECT_EQ(t[2].gave_up, 1u);
@@ -105,11 +106,15 @@ TEST(Aggregate, InstanceRunsPerNAndDiags) {
       "10,5,3,3,2,1,0,2,2,3,8,8,8,\n"
       "10,10,3,3,0,2,1,,,,3,3,4,9\n");
   const std::string md = format_instance_table(t);
-  EXPECT_NE(md.find("|          4 |      - |        1 |        1 |        0 |          1 |        0 |             - |"),
-            std::string::npos)
+  EXPECT_NE(
+      md.find(
+          "| instance           |          4 |         - |        1 |        1 |        0 |          1 |        0 |"),
+      std::string::npos)
       << md;
-  EXPECT_NE(md.find("|         10 |     10 |        3 |        3 |        0 |          2 |        1 |             - |"),
-            std::string::npos)
+  EXPECT_NE(
+      md.find(
+          "| instance           |         10 |        10 |        3 |        3 |        0 |          2 |        1 |"),
+      std::string::npos)
       << md;
   EXPECT_NE(md.find(" 9.000e+00 |\n"), std::string::npos) << md;
 }
@@ -119,11 +124,46 @@ TEST(Aggregate, InstanceRunsPerNAndDiags) {
 TEST(Aggregate, InstanceGroupsByNThenDiags) {
   const CaseRow param = instance_row("/d/a.param", 10, 5, 1.0, 0), text = instance_row("/d/c.txt", 10, 7, 1.0, 1);
   EXPECT_EQ(instance_file(param), "/d/a.param");
-  EXPECT_EQ(instance_group(param), (InstanceGroup{10, 5}));
-  EXPECT_EQ(instance_group(text), (InstanceGroup{10, std::nullopt}));
+  EXPECT_EQ(instance_group(param), (InstanceGroup{Origin::instance, 10, 5}));
+  EXPECT_EQ(instance_group(text), (InstanceGroup{Origin::instance, 10, std::nullopt}));
   EXPECT_LT(instance_group(text), instance_group(param));
   EXPECT_LT(instance_group(param), instance_group(instance_row("/d/a.param", 10, 10, 1.0, 0)));
   EXPECT_LT(instance_group(instance_row("/d/a.param", 8, 10, 1.0, 0)), instance_group(text));
+}
+
+// Cases of the generated origins that need not complete: grouped by origin, n and the origin's
+// parameter (random: the free rows in solution_id; canonical: k), kept apart from derived rows;
+// one CSV holds one origin, its parameter column named by it.
+TEST(Aggregate, OtherOriginsPerNAndParameter) {
+  const auto made = [](Origin origin, std::int64_t n, std::int64_t k, std::uint64_t solution, std::int8_t outcome) {
+    CaseRow r = row(n, 1.0, 0, outcome);
+    r.false_negative = 0;
+    r.origin = static_cast<std::uint8_t>(origin);
+    r.k = k;
+    r.solution_id = solution;
+    return r;
+  };
+  const std::vector<CaseRow> rows{made(Origin::random, 20, 10, 10, 0), made(Origin::random, 20, 10, 10, 1),
+                                  made(Origin::random, 20, 15, 5, 1), made(Origin::canonical, 8, 2, 3, 1),
+                                  made(Origin::derived, 8, 2, 0, 0)};
+  const auto t = summarize_instances(rows);
+  ASSERT_EQ(t.size(), 3u);  // the derived row is Table 1's
+  EXPECT_EQ(t[0].origin, Origin::random);
+  EXPECT_EQ(t[0].param, 5u);
+  EXPECT_EQ(t[0].infeasible, 1u);
+  EXPECT_EQ(t[1].param, 10u);
+  EXPECT_EQ(t[1].solved, 1u);
+  EXPECT_EQ(t[1].infeasible, 1u);
+  EXPECT_EQ(t[1].files, 0u);
+  EXPECT_EQ(t[2].origin, Origin::canonical);
+  EXPECT_EQ(t[2].param, 2u);  // k
+  const std::vector<InstanceSummary> random(t.begin(), t.begin() + 2);
+  EXPECT_EQ(format_instance_csv(random).substr(0, 18), "n,free_rows,files,");
+  EXPECT_THROW(format_instance_csv(t), InputError);
+  const std::string table = format_instance_table(t);
+  EXPECT_NE(table.find("|          n | free_rows |"), std::string::npos) << table;
+  EXPECT_NE(table.find("|          n |         k |"), std::string::npos) << table;
+  EXPECT_NE(table.find("| canonical          |          8 |         2 |"), std::string::npos) << table;
 }
 
 }  // namespace
@@ -138,6 +178,8 @@ TEST(Aggregate, RowsFromCsv) {
             : c.name == "limit"          ? "time_limit,"
             : c.name == "instance"       ? "\"a,\"\"b\"\".param\","
             : c.name == "wall_s"         ? "0.25,"
+            : c.name == "origin"         ? "instance,"
+            : c.name == "orbit_size"     ? "0,"
                                          : "7,";
   }
   std::istringstream in(header + "source\n" + line + "x.h5\n");
@@ -183,10 +225,10 @@ TEST(Aggregate, CsvRowsAreCheckedAsResultRows) {
   EXPECT_EQ(refusal(nan), "rows.csv:3: wall_s = nan, cpu_s = 0.000000, expected seconds >= 0");
   CaseRow infeasible = row(10, 1.0, 0, 1);
   infeasible.false_negative = 0;
-  EXPECT_EQ(refusal(infeasible), "rows.csv:3: a generated case (derived from a solution) recorded infeasible");
+  EXPECT_EQ(refusal(infeasible), "rows.csv:3: a derived case (it has a completion) recorded infeasible");
   CaseRow missed = row(10, 1.0, 0, 2);
   missed.false_negative = 0;
-  EXPECT_EQ(refusal(missed), "rows.csv:3: false_negative = 0 for a generated case that gave_up, expected 1");
+  EXPECT_EQ(refusal(missed), "rows.csv:3: false_negative = 0 for a derived case that gave_up, expected 1");
   CaseRow many = per_queen;
   many.k = 11;
   EXPECT_EQ(refusal(many), "rows.csv:3: k = 11 queens, expected 0..n = 0..10");

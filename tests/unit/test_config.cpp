@@ -53,8 +53,8 @@ TEST(Config, ErrorsNameTheJsonPath) {
   j["shard_case"] = 3;
   EXPECT_EQ(error_of(j),
             "c.json: /shard_case: unknown key (valid keys: name, description, seed, engine, engine_params, instances, "
-            "sizes, k, time_limit_s, "
-            "max_nodes, shard_seconds, shard_cases, output)");
+            "sizes, random_compositions, excluded_diagonals, canonical_compositions, k, time_limit_s, max_nodes, "
+            "shard_seconds, shard_cases, output)");
   j = minimal();
   j["seed"] = "x";
   EXPECT_EQ(error_of(j), "c.json: /seed: expected an integer seed >= 0, got \"x\"");

@@ -168,7 +168,7 @@ TEST(Plan, EstimateCountsAMixedInstanceShardForEachOfItsSizes) {
   for (const auto& [first, count] : std::vector<std::pair<std::uint64_t, std::uint64_t>>{{0, 3}, {3, 2}}) {
     Shard s;
     s.id = p.shards.size();
-    s.instances = true;
+    s.origin = Origin::instance;
     s.first_solution = s.first_case = first;
     s.solution_count = count;
     s.composition_count = 1;

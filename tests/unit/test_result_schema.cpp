@@ -101,7 +101,7 @@ TEST(ResultSchema, ColumnsAreCaseRowsMembersInOrder) {
     EXPECT_FALSE(c.description.empty()) << c.name;
   }
   EXPECT_EQ(end, offsetof(CaseRow, instance) + sizeof(CaseRow::instance));
-  EXPECT_EQ(case_columns().size(), 22u);
+  EXPECT_EQ(case_columns().size(), 24u);
 }
 
 // What a file holds: every column under its name and the kind's HDF5 class; integer root
@@ -109,6 +109,7 @@ TEST(ResultSchema, ColumnsAreCaseRowsMembersInOrder) {
 TEST_F(ResultSchemaTest, FilesStoreEveryColumnWithItsType) {
   CaseRow r = row(0);
   r.instance = fixed_string<256>("a.txt");
+  r.origin = static_cast<std::uint8_t>(Origin::instance);
   write_shard(dir_, {0, {r}, {}}, {.hostname = "h", .world_size = 2});
   const h5::Handle file = h5::open_file(shard_path(dir_, 0));
   const h5::Handle cases = h5::open_dataset(file, "cases");
@@ -161,7 +162,7 @@ TEST_F(ResultSchemaTest, EnumNameOfANewerNqcIsNamed) {
   const fs::path path = dir_ / "newer.h5";
   {
     h5::Handle file = h5::create_file(path);
-    h5::write_string_attribute(file, "schema_version", "2.2");
+    h5::write_string_attribute(file, "schema_version", schema_version());
     h5::write_dataset(file, "cases", type.id(), type.id(), &r, 1);
     file.close();
   }
@@ -195,7 +196,7 @@ TEST_F(ResultSchemaTest, MemberOfTheWrongTypeIsNamed) {
   const h5::Handle type = b.build(sizeof(CaseRow));
   {
     h5::Handle file = h5::create_file(path);
-    h5::write_string_attribute(file, "schema_version", "2.2");
+    h5::write_string_attribute(file, "schema_version", schema_version());
     h5::write_dataset(file, "cases", type.id(), type.id(), &r, 1);
     file.close();
   }

@@ -61,7 +61,10 @@ CaseRow make_row(std::uint64_t case_id, std::uint64_t shard_id, std::int64_t n) 
   // Rows as a run writes them (plausible: the readers check): every outcome, an infeasible one
   // of an instance file; a generated case that gave up is a false negative.
   row.outcome = static_cast<std::int8_t>(case_id % 3);
-  if (row.outcome == 1) row.instance = fixed_string<256>("/data/instance-" + std::to_string(case_id) + ".txt");
+  if (row.outcome == 1) {
+    row.origin = static_cast<std::uint8_t>(Origin::instance);
+    row.instance = fixed_string<256>("/data/instance-" + std::to_string(case_id) + ".txt");
+  }
   row.false_negative = row.outcome == 2 ? 1 : 0;
   row.wall_s = 0.25 * static_cast<double>(case_id);
   row.cpu_s = 0.125 * static_cast<double>(case_id);
@@ -94,6 +97,7 @@ std::vector<CaseRow> extreme_rows() {
   big.engine = static_cast<std::uint8_t>(column_value_names(ColumnKind::engine).size() - 1);      // the last engine
   big.limit = static_cast<std::uint8_t>(column_value_names(ColumnKind::stop_reason).size() - 1);  // the last reason
   big.instance = fixed_string<256>(std::string(255, 'p'));  // the longest path a row holds
+  big.origin = static_cast<std::uint8_t>(Origin::instance);
   CaseRow neg = make_row(0, 7, 1);
   neg.k = 0;
   neg.outcome = 1;
@@ -102,6 +106,7 @@ std::vector<CaseRow> extreme_rows() {
   neg.rank = -1;
   neg.engine = engine_code("minconflicts");
   neg.instance = fixed_string<256>("/data/prob079/diag-10/diag-10-4-1.param");
+  neg.origin = static_cast<std::uint8_t>(Origin::instance);
   return {neg, make_row(42, 7, 8), big};
 }
 
@@ -217,7 +222,7 @@ TEST_F(ResultsTest, EveryRootAttributeRoundTripsWithItsType) {
                          {"nqc_version", "0.1.0"},
                          {"plan_hash", "fedcba9876543210"},
                          {"rank", "-9223372036854775808"},
-                         {"schema_version", "2.2"},
+                         {"schema_version", schema_version()},
                          {"shard_id", "4"},
                          {"start_utc", "2026-12-01T10:00:00Z"},
                          {"world_size", "9223372036854775807"}};
@@ -373,7 +378,7 @@ TEST_F(ResultsTest, ReadsFixedLengthStringAttributes) {
       const h5::Handle attr(H5Acreate2(file.id(), name, type.id(), scalar.id(), H5P_DEFAULT, H5P_DEFAULT), H5Aclose);
       ASSERT_GE(H5Awrite(attr.id(), type.id(), text), 0);
     };
-    write_fixed("schema_version", "2.2\0\0\0\0\0", H5T_STR_NULLPAD);
+    write_fixed("schema_version", "2.3\0\0\0\0\0", H5T_STR_NULLPAD);  // schema_version()
     write_fixed("space", "abc     ", H5T_STR_SPACEPAD);
     write_fixed("term", "1234567\0", H5T_STR_NULLTERM);  // full: 7 characters and a NUL
     const int number = 5;
@@ -382,9 +387,11 @@ TEST_F(ResultsTest, ReadsFixedLengthStringAttributes) {
     ASSERT_GE(H5Awrite(attr.id(), H5T_NATIVE_INT, &number), 0);
     h5::write_string_attribute(file, "variable", "v");
   }
-  EXPECT_EQ(read_attributes(path),
-            (Attributes{
-                {"number", "5"}, {"schema_version", "2.2"}, {"space", "abc"}, {"term", "1234567"}, {"variable", "v"}}));
+  EXPECT_EQ(read_attributes(path), (Attributes{{"number", "5"},
+                                               {"schema_version", schema_version()},
+                                               {"space", "abc"},
+                                               {"term", "1234567"},
+                                               {"variable", "v"}}));
 }
 
 TEST_F(ResultsTest, EmptyShardIsWritableAndReadable) {
@@ -444,7 +451,7 @@ TEST_F(ResultsTest, MergeStreamsTheShardsInIdOrder) {
                                                  {"launches", "0"},
                                                  {"nqc_version", "0.1.0"},
                                                  {"plan_hash", ""},
-                                                 {"schema_version", "2.2"},
+                                                 {"schema_version", schema_version()},
                                                  {"start_utc", ""}}));
   const std::vector<Launch> back = read_result_file(merged, kLaunches).launches;
   ASSERT_EQ(back.size(), 1U);
@@ -553,12 +560,14 @@ TEST_F(ResultsTest, ReadsMembersByNameRefusesOtherClasses) {
     std::uint64_t seed, composition_id, solution_id;
     std::int32_t k, n;
     std::uint64_t shard_id, case_id;
+    std::uint16_t orbit_size;
+    std::uint8_t origin;
   };
   const fs::path path = dir_ / "foreign.h5";
   const auto write = [&](bool enums) {
-    Foreign in{"stop", "exact", 1, -3, 1.5, 2.5, 4, 5, 6, 7, 8, 0.5, 0.75, 1, 2, 99, 10, 11, 12, 13, 14, 15};
+    Foreign in{"stop", "exact", 1, -3, 1.5, 2.5, 4, 5, 6, 7, 8, 0.5, 0.75, 1, 2, 99, 10, 11, 12, 13, 14, 15, 0, 0};
     h5::Handle file = h5::create_file(path);
-    h5::write_string_attribute(file, "schema_version", "2.2");
+    h5::write_string_attribute(file, "schema_version", schema_version());
     const h5::Handle outcome = h5::int8_enum_type(H5T_NATIVE_INT8, {{"gave_up", 2}, {"solved", 0}, {"infeasible", 1}});
     const h5::Handle flag = h5::enum_type(H5T_NATIVE_UINT8, {"FALSE", "TRUE"});
     const h5::Handle name = h5::fixed_string_type(16);
@@ -593,6 +602,9 @@ TEST_F(ResultsTest, ReadsMembersByNameRefusesOtherClasses) {
     b.add("false_negative", offsetof(Foreign, false_negative), flag.id())
         .add("outcome", offsetof(Foreign, outcome), outcome.id());
     b.add("k", offsetof(Foreign, k), H5T_NATIVE_INT32).add("n", offsetof(Foreign, n), H5T_NATIVE_INT32);
+    const h5::Handle origins = h5::enum_type(H5T_NATIVE_UINT8, column_value_names(ColumnKind::origin));
+    b.add("orbit_size", offsetof(Foreign, orbit_size), H5T_NATIVE_UINT16)
+        .add("origin", offsetof(Foreign, origin), origins.id());
     const h5::Handle type = b.build(sizeof(Foreign));
     h5::write_dataset(file, "cases", type.id(), type.id(), &in, 1);
     file.close();
@@ -632,7 +644,7 @@ TEST_F(ResultsTest, MissingMemberIsNamed) {
   const fs::path path = dir_ / "partial.h5";
   {
     h5::Handle file = h5::create_file(path);
-    h5::write_string_attribute(file, "schema_version", "2.2");
+    h5::write_string_attribute(file, "schema_version", schema_version());
     const std::uint64_t id = 1;
     const h5::Handle type = h5::CompoundBuilder{}.append("case_id", H5T_NATIVE_UINT64).build();
     h5::write_dataset(file, "cases", type.id(), type.id(), &id, 1);
@@ -644,20 +656,22 @@ TEST_F(ResultsTest, MissingMemberIsNamed) {
 TEST_F(ResultsTest, SchemaVersionIsChecked) {
   const fs::path v3 = dir_ / "v3.h5";
   write_bare_file(v3, {{"schema_version", "3.0"}});
-  EXPECT_EQ(message_of<InputError>([&] { read_rows(v3); }),
-            v3.string() + ": schema version 3.0, this nqc reads 2.2 only (read it with the nqc that wrote it)");
+  EXPECT_EQ(message_of<InputError>([&] { read_rows(v3); }), v3.string() + ": schema version 3.0, this nqc reads " +
+                                                                schema_version() +
+                                                                " only (read it with the nqc that wrote it)");
   const fs::path none = dir_ / "none.h5";
   write_bare_file(none, {{"hostname", "x"}});
   EXPECT_EQ(message_of<InputError>([&] { read_rows(none); }),
             none.string() + ": not an nqc result file (no schema_version attribute)");
   const fs::path no_cases = dir_ / "no-cases.h5";
-  write_bare_file(no_cases, {{"schema_version", "2.2"}});
+  write_bare_file(no_cases, {{"schema_version", schema_version()}});
   EXPECT_EQ(message_of<InputError>([&] { read_rows(no_cases); }), no_cases.string() + ": no cases dataset");
   for (const char* bad : {"2.1", "2", "2.2.0", "02.2", "2.2 ", "1.0", ""}) {
     const fs::path f = dir_ / "bad-version.h5";
     write_bare_file(f, {{"schema_version", bad}});
-    EXPECT_EQ(message_of<InputError>([&] { read_rows(f); }),
-              f.string() + ": schema version " + bad + ", this nqc reads 2.2 only (read it with the nqc that wrote it)")
+    EXPECT_EQ(message_of<InputError>([&] { read_rows(f); }), f.string() + ": schema version " + bad +
+                                                                 ", this nqc reads " + schema_version() +
+                                                                 " only (read it with the nqc that wrote it)")
         << bad;
   }
   const fs::path number = dir_ / "number-version.h5";
@@ -670,7 +684,7 @@ TEST_F(ResultsTest, SchemaVersionIsChecked) {
     ASSERT_GE(H5Awrite(attr.id(), H5T_NATIVE_DOUBLE, &two), 0);
   }
   EXPECT_EQ(message_of<InputError>([&] { read_rows(number); }),
-            number.string() + ": schema_version is not a string (this nqc reads schema 2.2)");
+            number.string() + ": schema_version is not a string (this nqc reads schema " + schema_version() + ")");
 }
 
 TEST_F(ResultsTest, NonHdf5FileIsNamed) {
@@ -771,9 +785,8 @@ TEST_F(ResultsTest, PandasReadsCasesInOneLine) {
   EXPECT_EQ(
       output,
       "5000 50000 exact max_nodes none gave_up bool 1666 int64 0 4999 case_id,shard_id,n,k,solution_id,composition_id,"
-      "seed,wall_s,cpu_s,start_s,backtracks,nodes,placed_random,placed_search,restarts,rank,launch,outcome,false_"
-      "negative,"
-      "engine,limit,instance\n");
+      "seed,wall_s,cpu_s,start_s,backtracks,nodes,placed_random,placed_search,restarts,rank,launch,orbit_size,outcome,"
+      "false_negative,engine,limit,origin,instance\n");
 }
 
 }  // namespace

@@ -17,6 +17,10 @@ namespace nqc {
 namespace {
 
 // The most the search budgets grow (budget_growth^r stops there).
+// Free rows up to which the word search beats the fill stages on every board measured
+// (n = 65 .. 10^4, derived and random compositions: BENCHMARKS.md, "auto and few free rows").
+constexpr Index kWordsWinFreeRows = 32;
+
 constexpr std::uint64_t kMaxGrowth = std::uint64_t{1} << 40;
 
 // budget_growth^round, at most kMaxGrowth.
@@ -246,9 +250,11 @@ class AutoSearch {
 Result complete_auto(Composition&& composition, Rng& rng, const Limits& limits, const AutoParams& params) {
   const Index free_rows = composition.n() - composition.k();
   if (free_rows == 0) return complete_exact(composition, rng, limits);
-  // Words first where they win: boards of n <= 64 and CSPLib prob079's boards with at most
-  // kBitboardMaxFree free rows (BENCHMARKS.md). Complete by itself.
-  if (free_rows <= kBitboardMaxFree && (composition.n() <= 64 || composition.has_excluded_diagonals()))
+  // Words first where they win (BENCHMARKS.md): boards of n <= 64 and CSPLib prob079's boards
+  // with at most kBitboardMaxFree free rows, and any board with at most kWordsWinFreeRows, where
+  // the fill stages cost more than the whole search (infeasible cases most). Complete by itself.
+  if (free_rows <= kWordsWinFreeRows ||
+      (free_rows <= kBitboardMaxFree && (composition.n() <= 64 || composition.has_excluded_diagonals())))
     return complete_bitboard(composition, rng, limits);
   const bool large = composition.n() >= params.fill_first_n;
   AutoSearch search(std::move(composition), rng, limits, params);

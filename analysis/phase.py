@@ -1,0 +1,316 @@
+"""The phase transition of n-Queens Completion ([Gent17], docs/REFERENCES.md) in the cases of the
+SAMPLED origins (analysis.load): random compositions with f free rows (CSPLib's placed-queens
+procedure) and Excluded Diagonals instances with d diagonals asked for. Per point (origin,
+parameter, n): the outcomes, the share completable with its exact 95% interval and the effort
+(time and nodes) (:func:`points`); per parameter, where the share falls through one half and
+where the effort peaks (:func:`peaks`); beside published shares (:func:`compare`, by default
+[Gent17]'s for random compositions). analysis/README.md describes every column.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+from pathlib import Path
+
+import numpy as np
+import pandas as pd
+from scipy import stats
+
+from analysis import groups, output
+from analysis import table as table_mod
+from analysis.errors import AnalysisError
+from analysis.load import ORIGIN, SAMPLE_PARAM, SAMPLED, origin_cases
+from analysis.randset import INT64_MAX, csv_fields, csv_integer, csv_once, csv_share, read_rows
+from analysis.schema import N_MAX
+
+#: The published phase transition of [Gent17]: the share completable of 1000 random
+#: compositions per point, by free rows f and board size n.
+GENT17 = Path(__file__).resolve().parent / "data" / "gent17-phase-transition.csv"
+#: How outputs name it (legends, tables; never a file name) and how reports cite it.
+GENT17_NAME = "Gent et al. 2017"
+GENT17_REFERENCE = "[Gent17] (I. P. Gent, C. Jefferson, P. Nightingale, JAIR 59, 2017; nqc's docs/REFERENCES.md)"
+#: Published shares compared by default, per origin.
+DEFAULT_PUBLISHED = {"random": GENT17}
+#: The column of a point's parameter (SAMPLED: the free rows f or the diagonals d).
+PARAM = "param"
+#: The parameter's symbol per origin, in tables and legends.
+SYMBOL = {"random": "f", "excluded_diagonals": "d"}
+#: Columns of :func:`points` after the group columns.
+COLUMNS = [ORIGIN, PARAM, "n", "cases", "solved", "infeasible", "gave_up", "share", "share_lo", "share_hi"] + [
+    f"{stat}_{what}" for what in ("s", "nodes") for stat in ("median", "mean", "p90")
+]
+#: Columns :func:`compare` adds.
+PUBLISHED_COLUMNS = [
+    "published_share",
+    "published_compositions",
+    "inside",
+    "difference",
+    "difference_lo",
+    "difference_hi",
+    "p_value",
+    "p_holm",
+    "verdict",
+]
+#: Columns of :func:`peaks` after the group columns.
+PEAK_COLUMNS = [
+    ORIGIN,
+    PARAM,
+    "points",
+    "n_half",
+    "published_n_half",
+    "peak_nodes_n",
+    "peak_median_nodes",
+    "peak_time_n",
+    "peak_mean_s",
+]
+#: A published CSV: the parameter's column (its name gives the origin), then these.
+PUBLISHED_HEADER = ["n", "share_completable", "compositions"]
+#: The significance level of the verdicts (after Holm's correction).
+ALPHA = 1 - table_mod.LEVEL
+
+
+@dataclass(frozen=True)
+class Published:
+    """Published shares of one origin: `frame` (origin, param, n, published_share,
+    published_compositions), the file and how legends name it."""
+
+    frame: pd.DataFrame
+    path: Path
+    name: str
+
+
+def _expected_header() -> str:
+    return " or ".join(",".join([p, *PUBLISHED_HEADER]) for p in SAMPLED.values())
+
+
+def read_published(path: str | Path) -> Published:
+    """A CSV of published shares: the header PARAM,n,share_completable,compositions (PARAM
+    free_rows for random compositions, diags for Excluded Diagonals), one row per point (each
+    once): whole numbers and a share in 0..1. An AnalysisError naming the row and column at fault."""
+    path = Path(path)
+    kind = "a CSV of published shares"
+    header, rows = read_rows(path, kind=kind, expected=_expected_header(), directory=kind)
+    origin = {name: o for o, name in SAMPLED.items()}.get(header[0] if header else "")
+    if origin is None or header[1:] != PUBLISHED_HEADER:
+        raise AnalysisError(f"{path}: header '{','.join(header)}', expected {_expected_header()}")
+    if not rows:
+        raise AnalysisError(f"{path}: not {kind} (no rows under the header)")
+    values, seen = [], {}
+    for line, row in rows:
+        param_text, n_text, share_text, count_text = csv_fields(path, line, row, header)
+        at = f"{path}: row {line}, column"
+        param = csv_integer(f"{at} {header[0]}", param_text, 0, N_MAX, f"an integer in 0..{N_MAX}")
+        n = csv_integer(f"{at} n", n_text, 1, N_MAX, f"a board size, an integer in 1..{N_MAX}")
+        csv_once(seen, (param, n), f"{at} n", f"point {header[0]} = {param}, n = {n}", line)
+        share = csv_share(f"{at} share_completable", share_text, "a share in 0..1")
+        count = csv_integer(f"{at} compositions", count_text, 1, INT64_MAX, "the compositions drawn, an integer >= 1")
+        values.append((origin, param, n, share, count))
+    frame = pd.DataFrame(values, columns=[ORIGIN, PARAM, "n", "published_share", "published_compositions"])
+    return Published(frame, path, GENT17_NAME if path.resolve() == GENT17 else "published")
+
+
+def _quantiles(values: np.ndarray) -> list[float]:
+    """Median, mean and 90th percentile (numpy's linear interpolation); NaN when empty."""
+    if values.size == 0:
+        return [float("nan")] * 3
+    return [float(np.median(values)), float(values.mean()), float(np.percentile(values, 90))]
+
+
+def points(cases: pd.DataFrame, by=groups.DEFAULT, time: str = "wall_s") -> pd.DataFrame:
+    """Per group and point (origin, param, n) of the SAMPLED cases: the outcomes, the share
+    completable solved / (solved + infeasible) with its exact (Clopper-Pearson) 95% interval
+    (NaN when every case gave up), and the median, mean and 90th percentile of the time column
+    `time` and of the nodes over all the point's cases. Empty when there are none."""
+    sampled = origin_cases(cases, *SAMPLED)
+    if sampled.empty:
+        return pd.DataFrame(columns=COLUMNS)
+    sampled = sampled.assign(**{PARAM: sampled[SAMPLE_PARAM].astype("int64").to_numpy()})
+
+    def rows(part: pd.DataFrame) -> pd.DataFrame:
+        out = []
+        for (origin, param, n), point in part.groupby([ORIGIN, PARAM, "n"], sort=True):
+            outcome = point["outcome"].astype(str).to_numpy()
+            solved, infeasible = int(np.sum(outcome == "solved")), int(np.sum(outcome == "infeasible"))
+            decided = solved + infeasible
+            lo, hi = (float(v) for v in table_mod.clopper_pearson(solved, decided)) if decided else (np.nan,) * 2
+            out.append(
+                [origin, int(param), int(n), len(point), solved, infeasible, int(np.sum(outcome == "gave_up"))]
+                + [solved / decided if decided else float("nan"), lo, hi]
+                + _quantiles(point[time].to_numpy(dtype=float))
+                + _quantiles(point["nodes"].to_numpy(dtype=float))
+            )
+        return pd.DataFrame(out, columns=COLUMNS)
+
+    return groups.per_group(sampled, by, rows)
+
+
+def default_published(table: pd.DataFrame) -> Published | None:
+    """The published shares compared by default: DEFAULT_PUBLISHED of the first origin of
+    `table` (from :func:`points`) that has one; None when none has."""
+    for origin in dict.fromkeys(table[ORIGIN]) if not table.empty else ():
+        if origin in DEFAULT_PUBLISHED:
+            return read_published(DEFAULT_PUBLISHED[origin])
+    return None
+
+
+def compare(table: pd.DataFrame, published: Published) -> pd.DataFrame:
+    """`table` (from :func:`points`) with the published share of each point it shares with
+    `published` (NaN elsewhere): whether it lies `inside` our 95% interval; our share minus it
+    with Newcombe's 95% interval of a difference of two independent shares (hybrid score);
+    Fisher's exact two-sided p-value, and Holm's adjustment over every point compared;
+    `verdict` "differs" when the adjusted p-value is below ALPHA, else "consistent". The
+    published count of completable compositions is share x compositions, rounded. An
+    AnalysisError when `table` has no case of the published origin."""
+    origin = published.frame[ORIGIN].iloc[0]
+    if not (table[ORIGIN] == origin).any():
+        raise AnalysisError(
+            f"--published {published.path}: its shares are of origin {origin} ({SAMPLED[origin]}), "
+            "these results hold no such cases"
+        )
+    out = table.merge(published.frame, on=[ORIGIN, PARAM, "n"], how="left")
+    has = out["published_share"].notna() & (out["solved"] + out["infeasible"] > 0)
+    for name in PUBLISHED_COLUMNS[2:]:
+        out[name] = pd.Series(dtype=object if name in ("inside", "verdict") else float, index=out.index)
+    from statsmodels.stats.multitest import multipletests  # here: as in analysis.fit, its import is slow
+    from statsmodels.stats.proportion import confint_proportions_2indep
+
+    for i in out.index[has]:
+        r = out.loc[i]
+        ours, decided = int(r["solved"]), int(r["solved"] + r["infeasible"])
+        total = int(r["published_compositions"])
+        theirs = int(round(r["published_share"] * total))
+        out.at[i, "inside"] = bool(r["share_lo"] <= r["published_share"] <= r["share_hi"])
+        out.at[i, "difference"] = r["share"] - theirs / total
+        lo, hi = confint_proportions_2indep(ours, decided, theirs, total, method="newcomb", compare="diff")
+        out.at[i, "difference_lo"], out.at[i, "difference_hi"] = float(lo), float(hi)
+        out.at[i, "p_value"] = float(stats.fisher_exact([[ours, decided - ours], [theirs, total - theirs]])[1])
+    if has.any():
+        out.loc[has, "p_holm"] = multipletests(out.loc[has, "p_value"].astype(float), method="holm")[1]
+        out.loc[has, "verdict"] = np.where(out.loc[has, "p_holm"] < ALPHA, "differs", "consistent")
+    out.attrs["published"] = published
+    return out
+
+
+def _half(n: np.ndarray, share: np.ndarray) -> float:
+    """The n where the share first falls from at least 1/2 to below it, linear between the two
+    board sizes around it; NaN when it never does."""
+    keep = np.isfinite(share)
+    n, share = n[keep], share[keep]
+    for i in range(len(n) - 1):
+        if share[i] >= 0.5 > share[i + 1]:
+            return float(n[i] + (share[i] - 0.5) / (share[i] - share[i + 1]) * (n[i + 1] - n[i]))
+    return float("nan")
+
+
+def _argmax_n(n: np.ndarray, values: np.ndarray) -> tuple[str, float]:
+    """The n (all of them on a tie, "20, 21") with the largest value, and that value."""
+    if not np.isfinite(values).any():
+        return "", float("nan")
+    top = np.nanmax(values)
+    return ", ".join(str(int(v)) for v in n[values == top]), float(top)
+
+
+def peaks(table: pd.DataFrame) -> pd.DataFrame:
+    """Per group and parameter of `table` (from :func:`points`, or :func:`compare`): its points,
+    the n where the share completable falls through 1/2 (ours and the published one), and the
+    peaks of difficulty: the n with the largest median nodes and with the largest mean time."""
+    keys = groups.label_columns(table, ORIGIN) + [ORIGIN, PARAM]
+    published = table.attrs.get("published")
+    rows = []
+    for key, part in table.groupby(keys, sort=False):
+        n = part["n"].to_numpy(dtype=float)
+        theirs = float("nan")
+        if published is not None:
+            mine = published.frame[(published.frame[ORIGIN] == key[-2]) & (published.frame[PARAM] == key[-1])]
+            theirs = _half(mine["n"].to_numpy(dtype=float), mine["published_share"].to_numpy(dtype=float))
+        rows.append(
+            [*key, len(part), _half(n, part["share"].to_numpy(dtype=float)), theirs]
+            + [*_argmax_n(n, part["median_nodes"].to_numpy(dtype=float))]
+            + [*_argmax_n(n, part["mean_s"].to_numpy(dtype=float))]
+        )
+    return pd.DataFrame(rows, columns=[*keys[:-2], *PEAK_COLUMNS])
+
+
+def _g(x, fmt: str = ".3g") -> str:
+    return "" if x is None or (isinstance(x, float) and not np.isfinite(x)) else format(x, fmt)
+
+
+def param_label(origin: str, param) -> str:
+    """A point's parameter as tables and legends show it: "f = 10", "d = 4"."""
+    return f"{SYMBOL.get(origin, origin)} = {int(param)}"
+
+
+def to_markdown(table: pd.DataFrame) -> str:
+    """:func:`points` (or :func:`compare`) as Markdown: shares with their intervals, times and
+    nodes as median / mean / p90; the published share, whether it is inside our interval, the
+    difference with its interval, the Holm-adjusted p-value and the verdict where compared."""
+    keys = groups.label_columns(table, ORIGIN)
+    shown = {k: table[k].map(str) for k in keys}
+    shown["point"] = [param_label(o, p) for o, p in zip(table[ORIGIN], table[PARAM])]
+    shown |= {c.replace("_", " "): table[c].map(str) for c in ("n", "cases", "solved", "infeasible", "gave_up")}
+    shown["share completable (95% CI)"] = [
+        f"{_g(s, '.3f')} ({_g(lo, '.3f')}..{_g(hi, '.3f')})" if np.isfinite(s) else ""
+        for s, lo, hi in zip(table["share"], table["share_lo"], table["share_hi"])
+    ]
+    for what, unit in (("s", "s"), ("nodes", "nodes")):
+        shown[f"median / mean / p90 {unit}"] = [
+            " / ".join(_g(v) for v in row) for row in zip(*(table[f"{s}_{what}"] for s in ("median", "mean", "p90")))
+        ]
+    if "verdict" in table.columns:
+        published = table.attrs["published"].name
+        has = table["p_value"].notna()
+        shown[published] = table["published_share"].map(lambda v: _g(v, ".3f"))
+        shown["inside our CI"] = np.where(has, table["inside"].map({True: "yes", False: "no"}), "")
+        shown["ours - published (95% CI)"] = [
+            f"{d:+.3f} ({lo:+.3f}..{hi:+.3f})" if ok else ""
+            for d, lo, hi, ok in zip(table["difference"], table["difference_lo"], table["difference_hi"], has)
+        ]
+        shown["p (Holm)"] = [f"{p:.2g}" if ok else "" for p, ok in zip(table["p_holm"], has)]
+        shown["verdict"] = table["verdict"].fillna("")
+    frame = pd.DataFrame(shown)
+    return output.markdown(frame, ["left"] * (len(keys) + 1) + ["right"] * (len(frame.columns) - len(keys) - 1))
+
+
+def peaks_markdown(table: pd.DataFrame) -> str:
+    """:func:`peaks` as Markdown."""
+    keys = groups.label_columns(table, ORIGIN)
+    shown = {k: table[k].map(str) for k in keys}
+    shown["point"] = [param_label(o, p) for o, p in zip(table[ORIGIN], table[PARAM])]
+    shown["points"] = table["points"].map(str)
+    shown["n at share 1/2"] = table["n_half"].map(lambda v: _g(v, ".1f"))
+    if table["published_n_half"].notna().any():
+        shown["published n at share 1/2"] = table["published_n_half"].map(lambda v: _g(v, ".1f"))
+    shown["peak median nodes: n"] = table["peak_nodes_n"]
+    shown["median nodes"] = table["peak_median_nodes"].map(_g)
+    shown["peak mean time: n"] = table["peak_time_n"]
+    shown["mean s"] = table["peak_mean_s"].map(_g)
+    return output.markdown(pd.DataFrame(shown), ["left"] * (len(keys) + 1) + ["right"] * (len(shown) - len(keys) - 1))
+
+
+def summary(compared: pd.DataFrame) -> list[str]:
+    """Sentences on the comparison with the published shares (:func:`compare`)."""
+    published = compared.attrs["published"]
+    has = compared["p_value"].notna()
+    if not has.any():
+        return [f"No point of ours matches one of {published.name}."]
+    inside, differs = int(compared.loc[has, "inside"].sum()), compared[has & (compared["verdict"] == "differs")]
+    missing = published.frame.merge(compared[[ORIGIN, PARAM, "n"]], how="left", indicator=True)
+    missing = missing[missing["_merge"] == "left_only"]
+    lines = [
+        f"{int(has.sum())} points compared with {published.name}: its share lies inside our 95% interval at "
+        f"{inside} of them; the two-sample test (Fisher's exact, Holm-adjusted over the {int(has.sum())} points) "
+        + (
+            "finds no point where the shares differ at the 5% level."
+            if differs.empty
+            else f"finds {len(differs)} where they differ at the 5% level: "
+            + ", ".join(f"{param_label(r[ORIGIN], r[PARAM])}, n = {r['n']}" for _, r in differs.iterrows())
+            + "."
+        )
+    ]
+    if not missing.empty:
+        lines.append(
+            f"Not run here: {len(missing)} published point{'s' if len(missing) != 1 else ''} ("
+            + "; ".join(f"{param_label(r[ORIGIN], r[PARAM])}, n = {r['n']}" for _, r in missing.iterrows())
+            + ")."
+        )
+    return lines

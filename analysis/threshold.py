@@ -1,0 +1,187 @@
+"""The completion threshold a(n) ([OEIS-A374013], docs/REFERENCES.md): the largest k such that
+every composition of k' <= k queens on the n x n board completes, read off the canonical cases
+(analysis.load.CANONICAL: every consistent composition of k queens up to the board's 8
+symmetries, one case standing for its orbit of orbit_size compositions). Per group, n and k the
+outcomes (:func:`by_k`); per n, a(n) where the rows settle it, else its bounds, with the
+witnesses and the published terms (:func:`thresholds`). analysis/README.md describes the columns.
+"""
+
+from __future__ import annotations
+
+from pathlib import Path
+
+import numpy as np
+import pandas as pd
+
+from analysis import groups, output
+from analysis.errors import AnalysisError
+from analysis.load import CANONICAL, ORBIT_SIZE, SOURCE, origin_cases
+from analysis.randset import csv_fields, csv_integer, csv_once, read_rows
+from analysis.schema import N_MAX
+
+#: The published terms of A374013 (a(4..20)), as the OEIS gives them.
+OEIS = Path(__file__).resolve().parent / "data" / "oeis-a374013.csv"
+#: How outputs name them.
+OEIS_NAME = "OEIS A374013"
+#: Columns of :func:`by_k` after the group columns.
+BY_K_COLUMNS = ["n", "k", "cases", "compositions", "solved", "infeasible", "gave_up", "infeasible_compositions"]
+#: Columns of :func:`thresholds` after the group columns.
+COLUMNS = ["n", "ks", "a", "a_lo", "a_hi", "note", "witness", "witnesses", "oeis", "agreement"]
+
+
+def read_oeis(path: Path = OEIS) -> dict[int, int]:
+    """a(n) by n from a CSV with the header n,a (each n once)."""
+    header, rows = read_rows(path, kind="a CSV of a(n)", expected="n,a", directory="a CSV of a(n)")
+    if header != ["n", "a"]:
+        raise AnalysisError(f"{path}: header '{','.join(header)}', expected n,a")
+    terms, seen = {}, {}
+    for line, row in rows:
+        n_text, a_text = csv_fields(path, line, row, header)
+        n = csv_integer(f"{path}: row {line}, column n", n_text, 1, N_MAX, f"a board size in 1..{N_MAX}")
+        csv_once(seen, n, f"{path}: row {line}, column n", f"n = {n}", line)
+        terms[n] = csv_integer(f"{path}: row {line}, column a", a_text, 0, n, f"a number of queens in 0..n = 0..{n}")
+    return terms
+
+
+def _canonical(cases: pd.DataFrame) -> pd.DataFrame:
+    return origin_cases(cases, CANONICAL)
+
+
+def by_k(cases: pd.DataFrame, by=groups.DEFAULT) -> pd.DataFrame:
+    """Per group, n and k of the canonical cases: cases, the compositions they stand for (the
+    sum of orbit_size), the outcome counts (of cases) and the infeasible compositions. Empty
+    when there are none."""
+
+    def rows(part: pd.DataFrame) -> pd.DataFrame:
+        out = []
+        for (n, k), cell in part.groupby(["n", "k"], sort=True):
+            outcome = cell["outcome"].astype(str).to_numpy()
+            orbit = cell[ORBIT_SIZE].to_numpy(dtype=np.int64)
+            counts = [int(np.sum(outcome == o)) for o in ("solved", "infeasible", "gave_up")]
+            out.append(
+                [int(n), int(k), len(cell), int(orbit.sum()), *counts, int(orbit[outcome == "infeasible"].sum())]
+            )
+        return pd.DataFrame(out, columns=BY_K_COLUMNS)
+
+    canonical = _canonical(cases)
+    return pd.DataFrame(columns=BY_K_COLUMNS) if canonical.empty else groups.per_group(canonical, by, rows)
+
+
+def _ranges(ks: list[int]) -> str:
+    """Whole numbers as ranges: 1..3, 5."""
+    parts, start = [], None
+    for i, k in enumerate(ks):
+        start = k if start is None else start
+        if i + 1 == len(ks) or ks[i + 1] != k + 1:
+            parts.append(str(k) if start == k else f"{start}..{k}")
+            start = None
+    return ", ".join(parts)
+
+
+def _bounds(cells: pd.DataFrame, complete: bool) -> tuple[int | None, int | None, str]:
+    """(lower bound, upper bound, why a(n) is not settled: "" when it is) from the rows of one
+    n of :func:`by_k`. The lower bound: the k' = 1, 2, ... run and solved without exception, in
+    a row (None when the rows may be incomplete); the upper bound: one below the first k with
+    an infeasible case (None when there is none)."""
+    at = cells.set_index("k")
+    infeasible = [int(k) for k in at.index if at.loc[k, "infeasible"] > 0]
+    hi = min(infeasible) - 1 if infeasible else None
+    lo = 0
+    while lo + 1 in at.index and at.loc[lo + 1, "infeasible"] == 0 and at.loc[lo + 1, "gave_up"] == 0:
+        lo += 1
+    if not complete:
+        return None, hi, "read from shard files: the run may be unfinished, its cases incomplete"
+    if hi is not None and lo == hi:
+        return lo, hi, ""
+    nxt = lo + 1
+    if nxt not in at.index:
+        return lo, hi, f"k = {nxt} not run" + ("" if hi is not None else f": no infeasible case up to k = {lo}")
+    gave_up = int(at.loc[nxt, "gave_up"])
+    return lo, hi, f"k = {nxt}: {gave_up} case{'s' if gave_up != 1 else ''} gave up"
+
+
+def thresholds(cases: pd.DataFrame, by=groups.DEFAULT, oeis: dict[int, int] | None = None) -> pd.DataFrame:
+    """Per group and n of the canonical cases: the k run; a(n) when the rows settle it (k = a(n)
+    + 1 has an infeasible case, and every k' <= a(n) was run and solved; a(n) = 0 when k = 1
+    has one), else NA with its bounds a_lo, a_hi (NA: none known) and a note on what is
+    missing. Cases that gave up leave it open, and so do shard files (an unfinished run's cases
+    may be incomplete). The witness: the lowest case id of the infeasible cases at k = a_hi + 1
+    (`nqc export RESULTS --case ID` writes its composition), and their number. `oeis`: the
+    published terms (default: :func:`read_oeis`), and "agrees", "differs" (a(n) settled and not
+    equal, or the term outside the bounds) or "within bounds"."""
+    oeis = read_oeis() if oeis is None else oeis
+    shards = {str(s.path) for s in cases.attrs.get("sources", []) if s.launches is None}
+
+    def rows(part: pd.DataFrame) -> pd.DataFrame:
+        counts = by_k(part, ())
+        out = []
+        for n, cells in counts.groupby("n", sort=True):
+            complete = not part.loc[part["n"] == n, SOURCE].astype(str).isin(shards).any()
+            lo, hi, note = _bounds(cells, complete)
+            a = lo if not note else None
+            witness, witnesses = None, 0
+            if hi is not None:
+                wit = part[(part["n"] == n) & (part["k"] == hi + 1) & (part["outcome"].astype(str) == "infeasible")]
+                witness, witnesses = int(wit["case_id"].min()), len(wit)
+            term = oeis.get(int(n))
+            agreement = ""
+            if term is not None:
+                inside = (lo is None or lo <= term) and (hi is None or term <= hi)
+                agreement = "agrees" if a is not None and a == term else "within bounds" if inside else "differs"
+            ks = _ranges(sorted(int(k) for k in cells["k"]))
+            out.append([int(n), ks, a, lo, hi, note, witness, witnesses, term, agreement])
+        frame = pd.DataFrame(out, columns=COLUMNS)
+        for name in ("a", "a_lo", "a_hi", "witness", "oeis"):
+            frame[name] = frame[name].astype("Int64")
+        return frame
+
+    canonical = _canonical(cases)
+    return pd.DataFrame(columns=COLUMNS) if canonical.empty else groups.per_group(canonical, by, rows)
+
+
+def _int(v) -> str:
+    return "" if pd.isna(v) else str(int(v))
+
+
+def to_markdown(table: pd.DataFrame) -> str:
+    """:func:`thresholds` as Markdown: a(n), else its bounds and what is missing."""
+    keys = groups.label_columns(table)
+    shown = {k: table[k].map(str) for k in keys} | {"n": table["n"].map(str), "k run": table["ks"]}
+    shown["a(n)"] = [
+        _int(a) if not pd.isna(a) else f"open: {_int(lo) or '?'}..{_int(hi) or '?'}"
+        for a, lo, hi in zip(table["a"], table["a_lo"], table["a_hi"])
+    ]
+    shown["witness case (k = a(n) + 1)"] = [
+        f"{_int(w)}" + (f" (of {c} infeasible cases)" if c > 1 else "") if not pd.isna(w) else ""
+        for w, c in zip(table["witness"], table["witnesses"])
+    ]
+    shown[OEIS_NAME] = table["oeis"].map(_int)
+    shown["agreement"] = table["agreement"]
+    shown["note"] = table["note"]
+    return output.markdown(pd.DataFrame(shown), ["left"] * len(keys) + ["right"] * 5 + ["left"] * 2)
+
+
+def by_k_markdown(table: pd.DataFrame) -> str:
+    """:func:`by_k` as Markdown."""
+    keys = groups.label_columns(table)
+    shown = {k: table[k].map(str) for k in keys}
+    shown |= {c.replace("_", " "): table[c].map(str) for c in BY_K_COLUMNS}
+    return output.markdown(pd.DataFrame(shown), ["left"] * len(keys) + ["right"] * len(BY_K_COLUMNS))
+
+
+def summary(table: pd.DataFrame) -> list[str]:
+    """Sentences on :func:`thresholds`: the n settled, and how they compare with the OEIS terms."""
+    settled = table[table["a"].notna()]
+    compared = table[table["agreement"] != ""]
+    line = f"a(n) settled for {len(settled)} of {len(table)} board sizes"
+    if not settled.empty:
+        line += ": " + ", ".join(f"a({r.n}) = {int(r.a)}" for r in settled.itertuples())
+    lines = [line + "."]
+    if not compared.empty:
+        counts = compared["agreement"].value_counts()
+        lines.append(
+            f"Against {OEIS_NAME} ({len(compared)} n with a published term): "
+            + ", ".join(f"{counts[v]} {v}" for v in ("agrees", "within bounds", "differs") if v in counts)
+            + "."
+        )
+    return lines

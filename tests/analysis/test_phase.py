@@ -1,0 +1,262 @@
+"""analysis.phase: the phase transition of random compositions and Excluded Diagonals instances,
+per point and beside published shares, on the command line, in the report and its figure."""
+
+from __future__ import annotations
+
+import re
+
+import numpy as np
+import pandas as pd
+import pytest
+from statsmodels.stats.proportion import proportion_confint
+
+from analysis import figures, phase
+from analysis.errors import AnalysisError
+from analysis.load import load_cases
+from analysis.table import clopper_pearson
+from conftest import analysis_cli, png_size, run_config
+from test_figures import svg_texts
+
+#: Random compositions (f = 10 at n = 14, 20, 26: points of [Gent17]): 180 cases, well under a second.
+PHASE_CONFIG = {
+    "name": "phase-test",
+    "seed": 7,
+    "engine": "auto",
+    "random_compositions": [{"n": [14, 20, 26], "free_rows": 10, "samples": 60}],
+    "output": "unused",
+}
+#: Excluded Diagonals instances (d = 4 at n = 10, 12): 60 cases (a config has one origin).
+DIAGS_CONFIG = {
+    "name": "diags-test",
+    "seed": 7,
+    "engine": "auto",
+    "excluded_diagonals": [{"n": [10, 12], "diags": [4], "samples": 30}],
+    "output": "unused",
+}
+
+
+@pytest.fixture(scope="module")
+def phase_run(nqc_bin, tmp_path_factory):
+    return run_config(nqc_bin, tmp_path_factory.mktemp("phase-run"), PHASE_CONFIG)
+
+
+@pytest.fixture(scope="module")
+def diags_run(nqc_bin, tmp_path_factory):
+    return run_config(nqc_bin, tmp_path_factory.mktemp("diags-run"), DIAGS_CONFIG)
+
+
+def expect_one_error_line(done, *fragments: str) -> None:
+    assert done.returncode == 1, (done.returncode, done.stdout, done.stderr)
+    lines = done.stderr.splitlines()
+    assert len(lines) == 1 and lines[0].startswith("nqc-analysis: error: "), done.stderr
+    for fragment in fragments:
+        assert fragment in lines[0], (fragment, lines[0])
+
+
+def test_clopper_pearson_of_none_in_ten():
+    lo, hi = (float(v) for v in clopper_pearson(0, 10))
+    assert lo == 0.0 and hi == pytest.approx(0.3085, abs=5e-5)
+    for count, cases in ((0, 10), (3, 10), (10, 10), (497, 1000)):
+        np.testing.assert_allclose(
+            [float(v) for v in clopper_pearson(count, cases)],
+            proportion_confint(count, cases, alpha=0.05, method="beta"),
+            rtol=1e-9,
+        )
+
+
+def synthetic(points: dict[tuple[str, int, int], tuple[int, int, int]]) -> pd.DataFrame:
+    """Cases of each point (origin, param, n) -> (solved, infeasible, gave up), with wall_s and
+    nodes 1, 2, 3, ... in order."""
+    rows = []
+    for (origin, param, n), counts in points.items():
+        outcomes = [o for o, c in zip(("solved", "infeasible", "gave_up"), counts) for _ in range(c)]
+        for i, outcome in enumerate(outcomes):
+            rows.append({"origin": origin, "solution_id": param, "n": n, "outcome": outcome, "wall_s": i + 1.0})
+    frame = pd.DataFrame(rows)
+    frame["nodes"] = frame["wall_s"].astype("uint64")
+    frame["solution_id"] = frame["solution_id"].astype("uint64")
+    return frame.assign(config_hash="0123456789abcdef", experiment="synthetic", engine="auto")
+
+
+def test_points_count_outcomes_and_leave_gave_up_out_of_the_share():
+    cases = synthetic({("random", 10, 20): (3, 7, 2), ("excluded_diagonals", 4, 10): (0, 10, 0)})
+    cases = pd.concat([cases, cases.iloc[:1].assign(origin="derived")], ignore_index=True)  # not a point
+    table = phase.points(cases)
+    assert list(table.columns) == phase.COLUMNS
+    assert table[["origin", "param", "n"]].values.tolist() == [["excluded_diagonals", 4, 10], ["random", 10, 20]]
+    ed, rnd = table.iloc[0], table.iloc[1]
+    assert (rnd.cases, rnd.solved, rnd.infeasible, rnd.gave_up) == (12, 3, 7, 2)
+    assert rnd.share == pytest.approx(0.3)
+    assert (rnd.share_lo, rnd.share_hi) == pytest.approx([float(v) for v in clopper_pearson(3, 10)])
+    assert ed.share == 0 and ed.share_lo == 0 and ed.share_hi == pytest.approx(0.3085, abs=5e-5)
+    # time and nodes over all 12 cases of the point (1..12)
+    assert (rnd.median_s, rnd.mean_s, rnd.p90_s) == pytest.approx([6.5, 6.5, 10.9])  # numpy's linear p90
+    assert (rnd.median_nodes, rnd.mean_nodes, rnd.p90_nodes) == pytest.approx([6.5, 6.5, 10.9])
+
+
+def write_published(path, text: str):
+    path.write_text(text)
+    return path
+
+
+def test_the_comparison_flags_a_point_outside_the_interval(tmp_path):
+    cases = synthetic({("random", 10, 20): (500, 500, 0), ("random", 10, 22): (330, 670, 0)})
+    published = phase.read_published(
+        write_published(
+            tmp_path / "made-up.csv",
+            "free_rows,n,share_completable,compositions\n10,20,0.9,1000\n10,22,0.321,1000\n10,30,0.05,1000\n",
+        )
+    )
+    assert published.name == "published"  # a file of the user's: no name of a paper in the legends
+    compared = phase.compare(phase.points(cases), published)
+    assert list(compared.columns) == phase.COLUMNS + phase.PUBLISHED_COLUMNS
+    far, near = compared.iloc[0], compared.iloc[1]
+    assert far.inside is False and far.verdict == "differs" and far.p_holm < 1e-10
+    assert far.difference == pytest.approx(-0.4) and far.difference_lo < -0.4 < far.difference_hi < 0
+    assert near.inside is True and near.verdict == "consistent" and near.difference_lo < 0 < near.difference_hi
+    assert far.p_holm == pytest.approx(min(1.0, 2 * far.p_value))  # Holm over the 2 points compared
+    text = "\n".join(phase.summary(compared))
+    assert "its share lies inside our 95% interval at 1 of them" in text
+    assert "finds 1 where they differ at the 5% level: f = 10, n = 20." in text
+    assert "Not run here: 1 published point (f = 10, n = 30)." in text
+    markdown = phase.to_markdown(compared)
+    assert "| f = 10  |  20 |" in markdown and "differs" in markdown and "consistent" in markdown
+
+
+def test_the_published_shares_of_gent17():
+    published = phase.read_published(phase.GENT17)
+    assert published.name == phase.GENT17_NAME
+    frame = published.frame
+    assert set(frame["origin"]) == {"random"} and (frame["published_compositions"] == 1000).all()
+    assert frame.groupby("param").size().to_dict() == {10: 15, 15: 15, 20: 2}
+    assert phase.default_published(phase.points(synthetic({("random", 10, 20): (1, 1, 0)}))).path == phase.GENT17
+    assert phase.default_published(phase.points(synthetic({("excluded_diagonals", 4, 10): (1, 1, 0)}))) is None
+
+
+@pytest.mark.parametrize(
+    "text, fragment",
+    [
+        ("f,n,share_completable,compositions\n10,20,0.5,1000\n", "header 'f,n,share_completable,compositions'"),
+        ("free_rows,n,share_completable,compositions\n", "no rows under the header"),
+        ("free_rows,n,share_completable,compositions\n10,20,1.5,1000\n", "row 2, column share_completable: 1.5"),
+        ("free_rows,n,share_completable,compositions\n10,20,0.5\n", "row 2: 3 fields '10,20,0.5', expected 4"),
+        (
+            "free_rows,n,share_completable,compositions\n10,20,0.5,1000\n10,20,0.4,1000\n",
+            "row 3, column n: point free_rows = 10, n = 20 repeats row 2",
+        ),
+    ],
+)
+def test_a_bad_published_csv_is_one_error_line(phase_run, tmp_path, text, fragment):
+    path = write_published(tmp_path / "published.csv", text)
+    expect_one_error_line(analysis_cli("phase", phase_run, "--published", path), fragment)
+
+
+def test_published_shares_of_an_origin_not_run_are_refused(tmp_path):
+    path = write_published(tmp_path / "p.csv", "diags,n,share_completable,compositions\n4,10,0.5,1000\n")
+    with pytest.raises(AnalysisError, match="its shares are of origin excluded_diagonals .diags., these results"):
+        phase.compare(phase.points(synthetic({("random", 10, 20): (1, 1, 0)})), phase.read_published(path))
+
+
+def test_phase_on_the_command_line(phase_run, diags_run, tmp_path):
+    out = tmp_path / "phase.csv"
+    done = analysis_cli("phase", phase_run, diags_run, "--csv", out)
+    assert done.returncode == 0, done.stderr
+    table = pd.read_csv(out)
+    assert list(table.columns) == ["run", *phase.COLUMNS, *phase.PUBLISHED_COLUMNS]  # two runs: two groups
+    cases = load_cases(phase_run, diags_run)
+    assert table["cases"].sum() == len(cases) == 240
+    assert table[["run", "origin", "param", "n"]].values.tolist() == [
+        ["phase-test", "random", 10, 14],
+        ["phase-test", "random", 10, 20],
+        ["phase-test", "random", 10, 26],
+        ["diags-test", "excluded_diagonals", 4, 10],
+        ["diags-test", "excluded_diagonals", 4, 12],
+    ]
+    assert table.loc[table["origin"] == "excluded_diagonals", "published_share"].isna().all()
+    assert table.loc[table["origin"] == "random", "published_share"].tolist() == [0.999, 0.545, 0.125]
+    for n, solved in cases[cases["origin"] == "random"].groupby("n")["outcome"]:
+        assert (
+            table.loc[(table["origin"] == "random") & (table["n"] == n), "solved"].item() == (solved == "solved").sum()
+        )
+    assert "Gent et al. 2017" in done.stdout and "3 points compared with Gent et al. 2017" in done.stdout
+    assert re.search(r"\| diags-test +\| d = 4 +\| +10 \|", done.stdout), done.stdout
+
+
+def test_other_commands_on_a_phase_run_say_where_to_look(phase_run):
+    for command in ("table", "fit", "false-negatives", "threshold"):
+        done = analysis_cli(command, phase_run)
+        expect_one_error_line(done, "random", f"{command}:")
+    expect_one_error_line(analysis_cli("table", phase_run), "/usr/bin/python3 -m analysis phase")
+
+
+def test_phase_of_derived_cases_is_one_error_line(small_run):
+    expect_one_error_line(
+        analysis_cli("phase", small_run), "phase: these results hold no random compositions or Excluded Diagonals"
+    )
+
+
+def test_diags_alone_have_no_default_published_shares(diags_run):
+    done = analysis_cli("phase", diags_run)
+    assert done.returncode == 0, done.stderr
+    assert "| d = 4   |  12 |" in done.stdout and "published" not in done.stdout and "Gent" not in done.stdout
+
+
+def test_report_of_a_phase_run(phase_run, tmp_path):
+    out = tmp_path / "report"
+    done = analysis_cli("report", phase_run, "-o", out)
+    assert done.returncode == 0, done.stderr
+    text = (out / "report.md").read_text()
+    for heading in ("## Phase transition", "### Where the share falls", "### Compared with Gent et al. 2017"):
+        assert heading in text
+    assert "## Table 1" not in text and "## Time regression" not in text and not (out / "table1.csv").exists()
+    assert "![phase_transition](figures/phase_transition.png)" in text
+    assert png_size(out / "figures/phase_transition.png") == figures.TALL_PX
+    assert list(pd.read_csv(out / "phase.csv").columns) == phase.COLUMNS + phase.PUBLISHED_COLUMNS
+    assert list(pd.read_csv(out / "phase_peaks.csv").columns) == phase.PEAK_COLUMNS
+
+
+def test_published_given_to_a_report_of_derived_cases_is_refused(small_run, tmp_path):
+    path = write_published(tmp_path / "p.csv", "free_rows,n,share_completable,compositions\n10,20,0.5,1000\n")
+    done = analysis_cli("report", small_run, "-o", tmp_path / "r", "--published", path)
+    expect_one_error_line(done, f"--published {path}: these results hold no random compositions")
+    assert not (tmp_path / "r").exists()
+
+
+def test_peaks_and_the_half_way_n():
+    table = phase.points(synthetic({("random", 10, 14): (9, 1, 0), ("random", 10, 20): (3, 7, 0)}))
+    table["median_nodes"] = [5.0, 5.0]
+    table["mean_s"] = [1.0, 2.0]
+    (peak,) = phase.peaks(table).itertuples()
+    assert peak.n_half == pytest.approx(14 + (0.9 - 0.5) / (0.9 - 0.3) * 6)
+    assert (peak.peak_nodes_n, peak.peak_time_n, peak.points) == ("14, 20", "20", 2)
+
+
+def test_the_figure_has_intervals_published_points_and_no_file_names(phase_run, diags_run, tmp_path, drawn):
+    table = phase.points(load_cases(phase_run, diags_run), by=())
+    table = phase.compare(table, phase.default_published(table))
+    path = figures.phase_transition(table, tmp_path / "phase.svg")
+    for text in svg_texts(path):
+        for bad in (".csv", "gent17", "data/", str(tmp_path)):
+            assert bad not in text, text
+    figures.phase_transition(table, tmp_path / "phase.png", dpi=100)
+    fig = drawn["phase.png"]
+    top, bottom = fig.axes
+    bars = {c.get_label(): c for c in top.containers}
+    assert set(bars) == {"f = 10", "d = 4"}
+    segments = bars["f = 10"].lines[2][0].get_segments()
+    random = table[table["origin"] == "random"]
+    np.testing.assert_allclose([s[1][1] for s in segments], 100 * random["share_hi"], rtol=1e-9)
+    labels = [line.get_label() for line in top.get_lines()]
+    assert "Gent et al. 2017: f = 10" in labels and not any("d = 4" in lab and "Gent" in lab for lab in labels)
+    assert bottom.get_yscale() == "symlog"
+    renderer = fig.canvas.get_renderer()
+    boxes = [ax.get_window_extent(renderer) for ax in fig.axes]
+    for ax in fig.axes:
+        box = ax.get_legend().get_window_extent(renderer)
+        assert not any(box.overlaps(b) for b in boxes)
+
+
+def test_an_unknown_origin_in_a_published_csv_is_refused(tmp_path):
+    path = write_published(tmp_path / "p.csv", "diagonals,n,share_completable,compositions\n1,2,0.5,10\n")
+    with pytest.raises(AnalysisError, match="expected free_rows,n,share_completable,compositions or diags,"):
+        phase.read_published(path)
