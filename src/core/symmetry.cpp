@@ -1,6 +1,7 @@
 #include "core/symmetry.hpp"
 
 #include <algorithm>
+#include <compare>
 #include <stdexcept>
 #include <string>
 
@@ -55,7 +56,7 @@ struct CanonicalSearch {
   Index n, k, lo, hi;
   const std::function<bool(const std::vector<Cell>&, int)>& visit;
   std::vector<std::uint8_t> col, sum, difference;
-  std::vector<Cell> queens;
+  std::vector<Cell> queens, image;
 
   void place(Cell q, bool on) {
     col[static_cast<std::size_t>(q.col)] = on;
@@ -66,11 +67,28 @@ struct CanonicalSearch {
     return !col[static_cast<std::size_t>(q.col)] && !sum[static_cast<std::size_t>(q.row + q.col)] &&
            !difference[static_cast<std::size_t>(q.row - q.col + n - 1)];
   }
+  // The orbit size of `queens` (in row order) when it is the least of its images, else 0: as
+  // orbit() does, without its allocations, stopping at the first smaller image. The images
+  // equal to it are its stabilizer, of 8 / orbit size elements.
+  int orbit_size_if_canonical() {
+    int same = 1;
+    for (int t = 1; t < 8; ++t) {
+      image.clear();
+      for (const Cell& q : queens) image.push_back(transform(q, n, t));
+      std::sort(image.begin(), image.end());
+      const auto order =
+          std::lexicographical_compare_three_way(image.begin(), image.end(), queens.begin(), queens.end());
+      if (order < 0) return 0;
+      same += order == 0;
+    }
+    return 8 / same;
+  }
+
   // False once visit asked to stop.
   bool extend(Index next_row) {
     if (static_cast<Index>(queens.size()) == k) {
-      const Orbit o = orbit(queens, n);
-      return o.canonical != queens || visit(queens, o.size);
+      const int size = orbit_size_if_canonical();
+      return size == 0 || visit(queens, size);
     }
     // Rows left must hold the queens still missing.
     for (Index r = next_row; r <= hi - (k - static_cast<Index>(queens.size()) - 1); ++r)
@@ -105,6 +123,7 @@ void for_each_canonical_composition(Index n, Index k, Cell first,
                     std::vector<std::uint8_t>(un),
                     std::vector<std::uint8_t>(2 * un - 1),
                     std::vector<std::uint8_t>(2 * un - 1),
+                    {},
                     {}};
   if (first.col < s.lo || first.col > s.hi) return;
   s.place(first, true);

@@ -147,7 +147,9 @@ JsonShape config_table(ExperimentConfig& c) {
                           one_or_list(integer(1, kMaxIndex, "an integer n",
                                               [&c](const json& v) { c.groups.back().n.push_back(v.get<Index>()); }),
                                       "board size n", "board sizes")};
-  const auto values = [&c](const std::string& key, std::int64_t min, const std::string& help) {
+  // The origin's parameter, named as the tables of outcomes name it (param_name).
+  const auto values = [&c](Origin origin, std::int64_t min, const std::string& help) {
+    const std::string key(param_name(origin));
     return JsonField{key,
                      true,
                      {},
@@ -171,10 +173,10 @@ JsonShape config_table(ExperimentConfig& c) {
                     "a non-empty array of {" + keys + "}");
   };
   const JsonShape random =
-      origin_group(Origin::random, {group_n, values("free_rows", 1, "free rows f (k = n - f queens)"), samples});
-  const JsonShape excluded =
-      origin_group(Origin::excluded_diagonals, {group_n, values("diags", 0, "diagonals d to exclude"), samples});
-  const JsonShape canonical = origin_group(Origin::canonical, {group_n, values("k", 1, "queens k")});
+      origin_group(Origin::random, {group_n, values(Origin::random, 1, "free rows f (k = n - f queens)"), samples});
+  const JsonShape excluded = origin_group(
+      Origin::excluded_diagonals, {group_n, values(Origin::excluded_diagonals, 0, "diagonals d to exclude"), samples});
+  const JsonShape canonical = origin_group(Origin::canonical, {group_n, values(Origin::canonical, 1, "queens k")});
 
   JsonShape path =
       shape(Type::string, "a file or directory path", [&c](const json& v) { c.instances.files.push_back(v); });
@@ -580,9 +582,9 @@ nlohmann::ordered_json config_schema() {
                          {"$id", "https://nqc.invalid/configs/nqc-config.schema.json"},
                          {"title", "nqc experiment config"},
                          {"description",
-                          "An nqc experiment: generated cases (sizes) or instance files (instances), the engine and "
-                          "its parameters, limits and the "
-                          "results directory. Generated from nqc's config table (src/experiment/config.cpp, the "
+                          "An nqc experiment: its cases (derived from solutions, instance files, random "
+                          "compositions, Excluded Diagonals instances or canonical compositions), the engine and its "
+                          "parameters, limits and the results directory. Generated from nqc's config table (src/experiment/config.cpp, the "
                           "engines' parameter rows): do not "
                           "edit; `nqc run --config-schema` writes it. nqc checks every config with that table before "
                           "any shard runs, then what a "
