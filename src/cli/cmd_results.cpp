@@ -99,7 +99,7 @@ StoredCase load_case(const std::string& results, const CaseRow& row) {
 
 // A generated case's input, rebuilt from its solution and composition ids.
 CaseInput generated_input(const StoredCase& c) {
-  return case_input(c.config, c.plan.shards[c.row.shard_id], c.row.solution_id, c.row.composition_id);
+  return case_input(c.config, c.plan, c.plan.shards[c.row.shard_id], c.row.solution_id, c.row.composition_id);
 }
 
 }  // namespace

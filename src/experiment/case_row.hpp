@@ -84,11 +84,11 @@ NQC_ORIGINS(NQC_ORIGIN_CODE_CHECK)
   X(k, std::int64_t, i64, "queens in the composition")                                                                 \
   X(solution_id, std::uint64_t, u64,                                                                                   \
     "by origin: derived: the solution's index in the sample for n; instance: the file's index; random: the free rows " \
-    "f; excluded_diagonals: the diagonals d asked for; canonical: the first queen's cell (canonical_first_cells)")     \
+    "f; excluded_diagonals: the diagonals d asked for; canonical: k")                                                  \
   X(composition_id, std::uint64_t, u64,                                                                                \
     "by origin: derived: the composition's index among the solution's; instance: a .param case's excluded diagonals "  \
-    "(0 for composition files); random, excluded_diagonals: the sample's index; canonical: the index among the "       \
-    "cell's")                                                                                                          \
+    "(0 for composition files); random, excluded_diagonals: the sample's index; canonical: its index in the "       \
+    "enumeration of the canonical compositions of n and k")                                                         \
   X(seed, std::uint64_t, u64, "the case's seed: derive_seed(experiment seed, n, solution_id, composition_id)")         \
   X(wall_s, double, f64, "wall-clock seconds of the engine call only")                                                 \
   X(cpu_s, double, f64, "thread CPU seconds of the engine call only")                                                  \

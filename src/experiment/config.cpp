@@ -584,7 +584,8 @@ nlohmann::ordered_json config_schema() {
                          {"description",
                           "An nqc experiment: its cases (derived from solutions, instance files, random "
                           "compositions, Excluded Diagonals instances or canonical compositions), the engine and its "
-                          "parameters, limits and the results directory. Generated from nqc's config table (src/experiment/config.cpp, the "
+                          "parameters, limits and the results directory. Generated from nqc's config table "
+                          "(src/experiment/config.cpp, the "
                           "engines' parameter rows): do not "
                           "edit; `nqc run --config-schema` writes it. nqc checks every config with that table before "
                           "any shard runs, then what a "

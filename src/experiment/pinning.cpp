@@ -17,9 +17,9 @@ using nlohmann::json;
 std::string layout_hash(const Plan& plan) {
   std::string table;
   for (const Shard& s : plan.shards) {
-    for (const std::uint64_t v : {s.id, static_cast<std::uint64_t>(s.n), s.first_solution, s.solution_count,
-                                  s.compositions_per_solution, s.first_composition, s.composition_count, s.first_case,
-                                  static_cast<std::uint64_t>(s.origin), static_cast<std::uint64_t>(s.k)})
+    for (const std::uint64_t v :
+         {s.id, static_cast<std::uint64_t>(s.n), s.first_solution, s.solution_count, s.compositions_per_solution,
+          s.first_composition, s.composition_count, s.first_case, static_cast<std::uint64_t>(s.origin)})
       table += std::to_string(v) + ",";
     table += "\n";
   }

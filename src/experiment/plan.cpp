@@ -113,15 +113,14 @@ void plan_instances(const ExperimentConfig& config, Plan& plan) {
 }
 
 // A shard of every run of up to `per_shard` of the `count` cases of one "solution" (the
-// origin's value, or a canonical first cell).
-void add_runs(Plan& plan, Origin origin, Index n, Index k, std::uint64_t solution, std::uint64_t count,
-              std::uint64_t per_shard, double case_seconds) {
+// origin's value).
+void add_runs(Plan& plan, Origin origin, Index n, std::uint64_t solution, std::uint64_t count, std::uint64_t per_shard,
+              double case_seconds) {
   for (std::uint64_t c = 0; c < count; c += per_shard) {
     Shard shard;
     shard.id = plan.shards.size();
     shard.origin = origin;
     shard.n = n;
-    shard.k = k;
     shard.first_solution = solution;
     shard.solution_count = 1;
     shard.compositions_per_solution = count;
@@ -134,26 +133,27 @@ void add_runs(Plan& plan, Origin origin, Index n, Index k, std::uint64_t solutio
   }
 }
 
-// random_compositions and excluded_diagonals: per group, n and value, runs of its samples;
-// canonical_compositions: per group, n, k and first cell, runs of that cell's compositions
-// (counted here, by enumeration).
+// random_compositions, excluded_diagonals and canonical_compositions: per group, n and value,
+// runs of its samples, or of its canonical compositions in enumeration order (counted here,
+// per first queen's cell).
 void plan_groups(const ExperimentConfig& config, Plan& plan) {
   for (const CaseGroup& group : config.groups)
     for (const Index n : group.n) {
       const double case_seconds = estimated_case_seconds(config.engine, n);
       const std::uint64_t per_shard = shard_size(config, n, 1).solutions;
       for (const Index v : group.values) {
-        if (config.origin != Origin::canonical) {
-          add_runs(plan, config.origin, n, 0, static_cast<std::uint64_t>(v), group.samples, per_shard, case_seconds);
-          continue;
+        std::uint64_t count = group.samples;
+        if (config.origin == Origin::canonical) {
+          std::vector<std::uint64_t>& starts = plan.canonical_starts[{n, v}];
+          starts.assign(1, 0);
+          for (const Cell& first : canonical_first_cells(n)) {
+            count = starts.back();
+            for_each_canonical_composition(n, v, first,
+                                           [&count](const std::vector<Cell>&, int) { return ++count, true; });
+            starts.push_back(count);
+          }
         }
-        const std::vector<Cell> cells = canonical_first_cells(n);
-        for (std::uint64_t i = 0; i < cells.size(); ++i) {
-          std::uint64_t count = 0;
-          for_each_canonical_composition(n, v, cells[i],
-                                         [&count](const std::vector<Cell>&, int) { return ++count, true; });
-          add_runs(plan, Origin::canonical, n, v, i, count, per_shard, case_seconds);
-        }
+        add_runs(plan, config.origin, n, static_cast<std::uint64_t>(v), count, per_shard, case_seconds);
       }
     }
 }

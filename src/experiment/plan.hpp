@@ -2,6 +2,8 @@
 #pragma once
 
 #include <cstdint>
+#include <map>
+#include <utility>
 #include <string>
 #include <string_view>
 #include <vector>
@@ -13,8 +15,8 @@ namespace nqc {
 /// Consecutive cases of one n: solution_count solutions from first_solution, each with
 /// composition_count compositions from first_composition (all, unless a solution's
 /// compositions span several shards: then solution_count is 1). Other generated origins: one
-/// "solution", the value of the origin's parameter (random: f, excluded_diagonals: d) or the
-/// first queen's cell (canonical, with k), and a run of its samples or canonical compositions.
+/// "solution", the value of the origin's parameter (random: f, excluded_diagonals: d,
+/// canonical: k), and a run of its samples or canonical compositions (by enumeration index).
 struct Shard {
   std::uint64_t id = 0;
   Index n = 0;
@@ -26,7 +28,6 @@ struct Shard {
   std::uint64_t first_case = 0;     ///< case id of (first_solution, first_composition)
   double cost = 0.0;                ///< estimated CPU seconds: scheduling, shard sizes, ETA
   Origin origin = Origin::derived;  ///< instance: a shard of Plan::instance_cases [first_solution, +solution_count)
-  Index k = 0;                      ///< canonical: the queens of its compositions
 
   [[nodiscard]] std::uint64_t case_count() const { return solution_count * composition_count; }
   /// Case id of (solution s, composition c) of this shard.
@@ -72,6 +73,9 @@ struct Plan {
   std::uint64_t total_cases = 0;
   std::vector<InstanceCase> instance_cases;  ///< the cases of an instance config, in case-id order
   std::vector<InstanceFile> instance_files;  ///< the files of an instance config, in file-index order
+  /// canonical_compositions: per (n, k), the enumeration index of the first composition of each
+  /// first queen's cell (canonical_first_cells order), then their number.
+  std::map<std::pair<Index, Index>, std::vector<std::uint64_t>> canonical_starts;
 };
 
 /// The files of an instance config in file-index order (its entries, a directory expanded to

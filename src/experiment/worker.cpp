@@ -54,7 +54,27 @@ std::uint64_t max_placed_draws(Index n) {
   return std::clamp<std::uint64_t>(10'000'000'000ULL / attempts, 1, 10'000);
 }
 
-CaseInput case_input(const ExperimentConfig& config, const Shard& shard, std::uint64_t solution_id,
+bool for_each_canonical_case(const Plan& plan, Index n, Index k, std::uint64_t first, std::uint64_t end,
+                             const std::function<bool(std::uint64_t, const std::vector<Cell>&, int)>& visit) {
+  const std::vector<std::uint64_t>& starts = plan.canonical_starts.at({n, k});
+  const std::vector<Cell> cells = canonical_first_cells(n);
+  // The cell whose compositions hold `first`: the last that starts at or before it.
+  auto cell = static_cast<std::size_t>(std::upper_bound(starts.begin(), starts.end(), first) - starts.begin());
+  for (cell = cell == 0 ? 0 : cell - 1; cell < cells.size() && starts[cell] < end; ++cell) {
+    std::uint64_t index = starts[cell];
+    bool going = true;
+    for_each_canonical_composition(n, k, cells[cell], [&](const std::vector<Cell>& queens, int orbit_size) {
+      if (index >= end) return false;
+      if (index >= first) going = visit(index, queens, orbit_size);
+      ++index;
+      return going;
+    });
+    if (!going) return false;
+  }
+  return true;
+}
+
+CaseInput case_input(const ExperimentConfig& config, const Plan& plan, const Shard& shard, std::uint64_t solution_id,
                      std::uint64_t composition_id) {
   const Index n = shard.n;
   if (shard.origin == Origin::derived)
@@ -83,17 +103,15 @@ CaseInput case_input(const ExperimentConfig& config, const Shard& shard, std::ui
       return in;
     }
     case Origin::canonical: {
-      std::uint64_t index = 0;
-      for_each_canonical_composition(n, shard.k, canonical_first_cells(n).at(solution_id),
-                                     [&](const std::vector<Cell>& queens, int orbit_size) {
-                                       if (index++ < composition_id) return true;
-                                       in.composition = composition_of(n, queens);
-                                       in.orbit_size = static_cast<std::uint32_t>(orbit_size);
-                                       return false;
-                                     });
-      if (index <= composition_id)
-        throw std::invalid_argument("canonical case " + std::to_string(composition_id) + " of cell " +
-                                    std::to_string(solution_id) + ": the cell has " + std::to_string(index));
+      for_each_canonical_case(plan, n, static_cast<Index>(solution_id), composition_id, composition_id + 1,
+                              [&](std::uint64_t, const std::vector<Cell>& queens, int orbit_size) {
+                                in.composition = composition_of(n, queens);
+                                in.orbit_size = static_cast<std::uint32_t>(orbit_size);
+                                return false;
+                              });
+      if (in.orbit_size == 0)
+        throw std::invalid_argument("canonical case " + std::to_string(composition_id) +
+                                    " of k = " + std::to_string(solution_id) + ": the plan has fewer");
       return in;
     }
     default: throw std::invalid_argument("case_input: an instance case has no generated input");
@@ -237,31 +255,26 @@ ShardRun run_shard(const ExperimentConfig& config, const Plan& plan, const Shard
     for (std::uint64_t c = first; c < end; ++c)
       if (!one([&](FailureRecord* f) {
             return run_case(config, *engine, shard, shard.first_solution, c,
-                            case_input(config, shard, shard.first_solution, c), rank, stop, f);
+                            case_input(config, plan, shard, shard.first_solution, c), rank, stop, f);
           }))
         return run;
     run.complete = true;
     return run;
   }
   if (shard.origin == Origin::canonical) {
-    // One enumeration of the cell, its compositions before the shard's skipped.
     const Index n = shard.n;
-    std::uint64_t index = 0;
-    bool going = true;
-    for_each_canonical_composition(
-        n, shard.k, canonical_first_cells(n).at(shard.first_solution),
-        [&](const std::vector<Cell>& queens, int orbit_size) {
-          if (index < first) return ++index, true;
-          CaseInput input;
-          input.seed = derive_seed(config.seed, static_cast<std::uint64_t>(n), shard.first_solution, index);
-          input.composition = composition_of(n, queens);
-          input.orbit_size = static_cast<std::uint32_t>(orbit_size);
-          going = one([&](FailureRecord* f) {
-            return run_case(config, *engine, shard, shard.first_solution, index, std::move(input), rank, stop, f);
-          });
-          return going && ++index < end;
-        });
-    run.complete = going && index >= end;
+    const std::uint64_t k = shard.first_solution;
+    run.complete =
+        for_each_canonical_case(plan, n, static_cast<Index>(k), first, end,
+                                [&](std::uint64_t index, const std::vector<Cell>& queens, int orbit) {
+                                  CaseInput input;
+                                  input.seed = derive_seed(config.seed, static_cast<std::uint64_t>(n), k, index);
+                                  input.composition = composition_of(n, queens);
+                                  input.orbit_size = static_cast<std::uint32_t>(orbit);
+                                  return one([&](FailureRecord* f) {
+                                    return run_case(config, *engine, shard, k, index, std::move(input), rank, stop, f);
+                                  });
+                                });
     return run;
   }
   // Solution by solution; the compositions of a solution reuse it, and its last composition

@@ -11,6 +11,7 @@
 #include "experiment/case_row.hpp"
 #include "experiment/config.hpp"
 #include "experiment/plan.hpp"
+#include "core/symmetry.hpp"
 #include "formats/csplib.hpp"
 
 namespace nqc {
@@ -53,15 +54,21 @@ CaseInput derive_case(const ExperimentConfig& config, Composition solution, std:
 std::uint64_t max_placed_draws(Index n);
 
 /// The input of generated case (solution_id, composition_id) of `shard` (of any origin but
-/// instance), seed derive_seed(config.seed, n, solution_id, composition_id) and its
+/// instance) of `plan`, seed derive_seed(config.seed, n, solution_id, composition_id) and its
 /// composition from Rng(seed, 0): derived: derive_case of sample_solution; random: CSPLib's
 /// placed queens with solution_id free rows (random_placed_queens, drawn again until one stands);
 /// excluded_diagonals: the first solution_id (at most all) of random_excluded_diagonals(n, 4) on
-/// the empty board; canonical: the composition_id-th canonical composition of shard.k queens
-/// whose first queen is cell solution_id (for_each_canonical_composition). Throws
-/// nqc::InputError when max_placed_draws(n) draws made no random composition.
-CaseInput case_input(const ExperimentConfig& config, const Shard& shard, std::uint64_t solution_id,
+/// the empty board; canonical: the composition_id-th canonical composition of solution_id
+/// queens (for_each_canonical_case). Throws nqc::InputError when max_placed_draws(n) draws
+/// made no random composition.
+CaseInput case_input(const ExperimentConfig& config, const Plan& plan, const Shard& shard, std::uint64_t solution_id,
                      std::uint64_t composition_id);
+
+/// Calls visit(index, queens, orbit size) for the canonical compositions of k queens on the n
+/// board with enumeration index in [first, end) (plan.canonical_starts: from the first queen's
+/// cell that holds `first` on), in order, until visit returns false; false then.
+bool for_each_canonical_case(const Plan& plan, Index n, Index k, std::uint64_t first, std::uint64_t end,
+                             const std::function<bool(std::uint64_t, const std::vector<Cell>&, int)>& visit);
 
 /// Runs one case, timing the engine call only (wall and thread CPU seconds), and verifies a
 /// completion independently (complete, consistent, extending the composition's digest). Fills
