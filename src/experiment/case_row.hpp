@@ -87,8 +87,8 @@ NQC_ORIGINS(NQC_ORIGIN_CODE_CHECK)
     "f; excluded_diagonals: the diagonals d asked for; canonical: k")                                                  \
   X(composition_id, std::uint64_t, u64,                                                                                \
     "by origin: derived: the composition's index among the solution's; instance: a .param case's excluded diagonals "  \
-    "(0 for composition files); random, excluded_diagonals: the sample's index; canonical: its index in the "       \
-    "enumeration of the canonical compositions of n and k")                                                         \
+    "(0 for composition files); random, excluded_diagonals: the sample's index; canonical: its index in the "          \
+    "enumeration of the canonical compositions of n and k")                                                            \
   X(seed, std::uint64_t, u64, "the case's seed: derive_seed(experiment seed, n, solution_id, composition_id)")         \
   X(wall_s, double, f64, "wall-clock seconds of the engine call only")                                                 \
   X(cpu_s, double, f64, "thread CPU seconds of the engine call only")                                                  \
