@@ -112,13 +112,21 @@ void plan_instances(const ExperimentConfig& config, Plan& plan) {
   plan.total_cases = plan.instance_cases.size();
 }
 
+// Appends `shard` (its cases given) as the plan's next: its id, first case id and cost.
+void push_shard(Plan& plan, Shard shard, double case_seconds) {
+  shard.id = plan.shards.size();
+  shard.first_case = plan.total_cases;
+  shard.cost = static_cast<double>(shard.case_count()) * case_seconds;
+  plan.total_cases += shard.case_count();
+  plan.shards.push_back(shard);
+}
+
 // A shard of every run of up to `per_shard` of the `count` cases of one "solution" (the
 // origin's value).
 void add_runs(Plan& plan, Origin origin, Index n, std::uint64_t solution, std::uint64_t count, std::uint64_t per_shard,
               double case_seconds) {
   for (std::uint64_t c = 0; c < count; c += per_shard) {
     Shard shard;
-    shard.id = plan.shards.size();
     shard.origin = origin;
     shard.n = n;
     shard.first_solution = solution;
@@ -126,10 +134,7 @@ void add_runs(Plan& plan, Origin origin, Index n, std::uint64_t solution, std::u
     shard.compositions_per_solution = count;
     shard.first_composition = c;
     shard.composition_count = std::min(per_shard, count - c);
-    shard.first_case = plan.total_cases;
-    shard.cost = static_cast<double>(shard.case_count()) * case_seconds;
-    plan.total_cases += shard.case_count();
-    plan.shards.push_back(shard);
+    push_shard(plan, shard, case_seconds);
   }
 }
 
@@ -191,17 +196,13 @@ Plan make_plan(const ExperimentConfig& config) {
       for (std::uint64_t s = 0; s < group.solutions; s += solutions_per_shard) {
         for (std::uint64_t c = 0; c < per; c += compositions_per_shard) {
           Shard shard;
-          shard.id = plan.shards.size();
           shard.n = n;
           shard.first_solution = base + s;
           shard.solution_count = std::min(solutions_per_shard, group.solutions - s);
           shard.compositions_per_solution = per;
           shard.first_composition = c;
           shard.composition_count = std::min(compositions_per_shard, per - c);
-          shard.first_case = plan.total_cases;
-          shard.cost = static_cast<double>(shard.case_count()) * case_seconds;
-          plan.total_cases += shard.case_count();
-          plan.shards.push_back(shard);
+          push_shard(plan, shard, case_seconds);
         }
       }
       base += group.solutions;
