@@ -241,6 +241,22 @@ def _other_origins(cases) -> str:
     return "; ".join(f"{o}: {COMMAND} {_COMMAND_OF.get(o, 'report')}" for o in found)
 
 
+def _left_out(cases, command: str, kept) -> str:
+    """The cases of `cases` of origins other than `kept`, counted, each with the command that
+    analyses it ("70000 derived (COMMAND report)"), and a warning that `command` leaves them out."""
+    from analysis.load import AnalysisWarning, origins
+
+    found = origins(cases)
+    text = "; ".join(
+        f"{int((found == o).sum())} {o} ({COMMAND} {_COMMAND_OF.get(o, 'report')})"
+        for o in dict.fromkeys(found)
+        if o not in kept
+    )
+    if text:
+        warnings.warn(f"{command}: left out the cases of other origins: {text}", AnalysisWarning, stacklevel=2)
+    return text
+
+
 def _derived(cases, what: str | None = None):
     """The derived cases (Table 1's); with `what`, an error when there are none."""
     from analysis.load import INSTANCE_ORIGIN, derived_cases, origins
@@ -352,31 +368,38 @@ def _instances(args):
 
 def _phase(args):
     from analysis import phase
+    from analysis.load import SAMPLED
 
     cases, by = _load(args)
     points = phase.points(cases, by, args.time)
+    others = _left_out(cases, "phase", SAMPLED)
     if points.empty:
         raise AnalysisError(
             "phase: these results hold no random compositions or Excluded Diagonals instances (a config's "
-            f'"random_compositions" or "excluded_diagonals"; here: {_other_origins(cases) or "derived"})'
+            f'"random_compositions" or "excluded_diagonals"; here: {others})'
         )
     published = phase.read_published(args.published) if args.published else phase.default_published(points)
     if published is not None:
         points = phase.compare(points, published)
-    lines = [phase.to_markdown(points), "", "Per f or d: where the share falls through 1/2, where the effort peaks:"]
+    lines = [
+        phase.to_markdown(points),
+        "",
+        "Per f or d: where the share crosses 1/2 (and which way), where the effort peaks:",
+    ]
     lines += ["", phase.peaks_markdown(phase.peaks(points))]
     return points, lines + (["", *phase.summary(points)] if published is not None else [])
 
 
 def _threshold(args):
     from analysis import threshold
+    from analysis.load import CANONICAL
 
     cases, by = _load(args)
     counts = threshold.by_k(cases, by)
+    others = _left_out(cases, "threshold", (CANONICAL,))
     if counts.empty:
         raise AnalysisError(
-            'threshold: these results hold no canonical cases (a config\'s "canonical_compositions"; '
-            f'here: {_other_origins(cases) or "derived"})'
+            f'threshold: these results hold no canonical cases (a config\'s "canonical_compositions"; here: {others})'
         )
     table = threshold.thresholds(cases, by)
     lines = ["Canonical cases per n and k:", "", threshold.by_k_markdown(counts), "", "a(n):", ""]
@@ -418,7 +441,7 @@ SUBCOMMANDS = {
     "false-negatives": (
         "print the false negative shares beside the paper's bounds",
         "Per n and pooled per claim of the paper: false negatives, their share with "
-        "its exact (Clopper-Pearson) 95%% interval, the paper's claim (< 1e-4 for n < 100, < 1e-5 "
+        "its exact (Clopper-Pearson) 95% interval, the paper's claim (< 1e-4 for n < 100, < 1e-5 "
         "for 100 <= n < 800, none seen for n >= 800) and whether the interval lies below it.",
         [_csv("the table")],
         _false_negatives,
@@ -426,16 +449,16 @@ SUBCOMMANDS = {
     "fit": (
         "print the regression fits beside the paper's",
         "Least squares of log10(1000 t) on log10(n) (mean and t90mean per case, and per placed "
-        "queen), with 95%% confidence intervals and residuals, beside the paper's a, b, R.",
+        "queen), with 95% confidence intervals and residuals, beside the paper's a, b, R.",
         [_range, _csv("the fits (one row each)")],
         _fit,
     ),
     "compare": (
         "print the runs side by side per n, with time ratios",
         "Per n, the groups (runs: configs and engines; or --by) side by side: mean and t90mean "
-        "times with 95%% confidence intervals, the share without backtracking and the false "
-        "negatives with exact 95%% intervals, and the mean time as a multiple of the baseline's "
-        "with its 95%% interval (paired when both ran the same compositions).",
+        "times with 95% confidence intervals, the share without backtracking and the false "
+        "negatives with exact 95% intervals, and the mean time as a multiple of the baseline's "
+        "with its 95% interval (paired when both ran the same compositions).",
         [_baseline, _csv("the comparison (every column)")],
         _compare,
     ),
@@ -450,9 +473,9 @@ SUBCOMMANDS = {
     "phase": (
         "print the phase transition of random compositions and Excluded Diagonals instances",
         "Cases of random compositions (f free rows) and Excluded Diagonals instances (d diagonals): per "
-        "point (f or d, n) the outcomes, the share completable with its exact (Clopper-Pearson) 95%% "
+        "point (f or d, n) the outcomes, the share completable with its exact (Clopper-Pearson) 95% "
         "interval, the median, mean and 90th percentile of the time and of the nodes; per f or d the n "
-        "where the share falls through 1/2 and where the effort peaks; beside published shares "
+        "where the share crosses 1/2 (falling or rising) and where the effort peaks; beside published shares "
         "(Fisher's exact test, Holm-adjusted, and Newcombe's interval of the difference).",
         [_published, _csv("the table per point (every column)")],
         _phase,

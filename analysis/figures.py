@@ -119,11 +119,12 @@ def _within(lo: float, hi: float, n) -> tuple[float, float] | None:
 
 
 def _errorbar(ax, x, y, lo, hi, **style):
-    """y at x with error bars to [lo, hi] (a point without a finite interval plain)."""
+    """y at x with error bars to [lo, hi] (a point without a finite interval plain; one without a
+    finite y, such as a share of no decided case, without a bar: matplotlib warns of those)."""
     x, y, lo, hi = (np.asarray(v, dtype=float) for v in (x, y, lo, hi))
     has = np.isfinite(lo) & np.isfinite(hi)
     yerr = np.vstack([np.where(has, y - lo, 0.0), np.where(has, hi - y, 0.0)])
-    return ax.errorbar(x, y, yerr=np.maximum(yerr, 0.0), capsize=2.5, elinewidth=1, **style)
+    return ax.errorbar(x, y, yerr=np.maximum(yerr, 0.0), errorevery=np.isfinite(y), capsize=2.5, elinewidth=1, **style)
 
 
 def _columns(frame: pd.DataFrame, *names: str, scale: float = 1.0) -> list[np.ndarray]:

@@ -203,6 +203,20 @@ def group_frame(cases: pd.DataFrame, by=DEFAULT) -> pd.DataFrame:
     return pd.DataFrame(out, index=cases.index)
 
 
+#: Columns whose groups are whole runs (or unions of them): the groupings of tables that need
+#: every case of a point or of a board size together (analysis.phase, analysis.threshold).
+WHOLE_RUNS = (RUN, ENGINE, EXPERIMENT, CONFIG_HASH)
+
+
+def whole_runs(by, what: str, why: str) -> None:
+    """An AnalysisError "--by B: WHAT groups whole runs only (WHY): ..." for the first of `by`
+    that is not a column of WHOLE_RUNS without bins (it could split the cases WHAT needs together)."""
+    for b in by:
+        if b.column not in WHOLE_RUNS or b.edges is not None or b.bins is not None:
+            accepted = ", ".join(WHOLE_RUNS[:-1]) + f" or {WHOLE_RUNS[-1]}"
+            raise AnalysisError(f"--by {b}: {what} groups whole runs only ({why}): give --by {accepted}, or no --by")
+
+
 def columns(by=DEFAULT) -> list[str]:
     """The names of the group columns of `by`, in order."""
     return [b.column for b in by]

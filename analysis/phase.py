@@ -2,9 +2,10 @@
 SAMPLED origins (analysis.load): random compositions with f free rows (CSPLib's placed-queens
 procedure) and Excluded Diagonals instances with d diagonals asked for. Per point (origin,
 parameter, n): the outcomes, the share completable with its exact 95% interval and the effort
-(time and nodes) (:func:`points`); per parameter, where the share falls through one half and
-where the effort peaks (:func:`peaks`); beside published shares (:func:`compare`, by default
-[Gent17]'s for random compositions). analysis/README.md describes every column.
+(time and nodes) (:func:`points`); per parameter, where the share crosses one half (falling, as
+at fixed f, or rising, as at fixed d) and where the effort peaks (:func:`peaks`); beside
+published shares (:func:`compare`, by default [Gent17]'s for random compositions).
+analysis/README.md describes every column.
 """
 
 from __future__ import annotations
@@ -35,6 +36,9 @@ DEFAULT_PUBLISHED = {"random": GENT17}
 PARAM = "param"
 #: The parameter's symbol per origin, in tables and legends.
 SYMBOL = {"random": "f", "excluded_diagonals": "d"}
+#: The parameter's values per origin at board size n, as nqc's configs allow them (published
+#: CSVs are held to them): f free rows in 1..n, d diagonals from 0.
+PARAM_RANGE = {"random": lambda n: (1, n), "excluded_diagonals": lambda n: (0, N_MAX)}
 #: Columns of :func:`points` after the group columns.
 COLUMNS = [ORIGIN, PARAM, "n", "cases", "solved", "infeasible", "gave_up", "share", "share_lo", "share_hi"] + [
     f"{stat}_{what}" for what in ("s", "nodes") for stat in ("median", "mean", "p90")
@@ -57,6 +61,7 @@ PEAK_COLUMNS = [
     PARAM,
     "points",
     "n_half",
+    "half_direction",
     "published_n_half",
     "peak_nodes_n",
     "peak_median_nodes",
@@ -86,7 +91,8 @@ def _expected_header() -> str:
 def read_published(path: str | Path) -> Published:
     """A CSV of published shares: the header PARAM,n,share_completable,compositions (PARAM
     free_rows for random compositions, diags for Excluded Diagonals), one row per point (each
-    once): whole numbers and a share in 0..1. An AnalysisError naming the row and column at fault."""
+    once): whole numbers (the parameter in PARAM_RANGE) and a share in 0..1. An AnalysisError
+    naming the file, the row and column at fault and what was expected."""
     path = Path(path)
     kind = "a CSV of published shares"
     header, rows = read_rows(path, kind=kind, expected=_expected_header(), directory=kind)
@@ -99,8 +105,12 @@ def read_published(path: str | Path) -> Published:
     for line, row in rows:
         param_text, n_text, share_text, count_text = csv_fields(path, line, row, header)
         at = f"{path}: row {line}, column"
-        param = csv_integer(f"{at} {header[0]}", param_text, 0, N_MAX, f"an integer in 0..{N_MAX}")
         n = csv_integer(f"{at} n", n_text, 1, N_MAX, f"a board size, an integer in 1..{N_MAX}")
+        lo, hi = PARAM_RANGE[origin](n)
+        limit = f"{lo}..n = {lo}..{n}" if hi == n else f"{lo}..{hi}"
+        param = csv_integer(
+            f"{at} {header[0]}", param_text, lo, hi, f"{header[0]} {SYMBOL[origin]}, an integer in {limit}"
+        )
         csv_once(seen, (param, n), f"{at} n", f"point {header[0]} = {param}, n = {n}", line)
         share = csv_share(f"{at} share_completable", share_text, "a share in 0..1")
         count = csv_integer(f"{at} compositions", count_text, 1, INT64_MAX, "the compositions drawn, an integer >= 1")
@@ -124,6 +134,7 @@ def points(cases: pd.DataFrame, by=groups.DEFAULT, time: str = "wall_s") -> pd.D
     sampled = origin_cases(cases, *SAMPLED)
     if sampled.empty:
         return pd.DataFrame(columns=COLUMNS)
+    groups.whole_runs(by, "the phase transition", "its points are per origin, f or d and n, each from all its cases")
     sampled = sampled.assign(**{PARAM: sampled[SAMPLE_PARAM].astype("int64").to_numpy()})
 
     def rows(part: pd.DataFrame) -> pd.DataFrame:
@@ -191,15 +202,21 @@ def compare(table: pd.DataFrame, published: Published) -> pd.DataFrame:
     return out
 
 
-def _half(n: np.ndarray, share: np.ndarray) -> float:
-    """The n where the share first falls from at least 1/2 to below it, linear between the two
-    board sizes around it; NaN when it never does."""
+#: How :func:`peaks` says which way the share crosses 1/2 (``half_direction``).
+FALLS, RISES = "falls", "rises"
+
+
+def _half(n: np.ndarray, share: np.ndarray) -> tuple[float, str]:
+    """The n where the share first crosses 1/2 between two adjacent board sizes (of those with a
+    share), linear between them, and which way: FALLS (from at least 1/2 to below it, as at fixed
+    f) or RISES (from below 1/2 to at least it, as at fixed d); (NaN, "") when it never does."""
     keep = np.isfinite(share)
     n, share = n[keep], share[keep]
     for i in range(len(n) - 1):
-        if share[i] >= 0.5 > share[i + 1]:
-            return float(n[i] + (share[i] - 0.5) / (share[i] - share[i + 1]) * (n[i + 1] - n[i]))
-    return float("nan")
+        a, b = share[i], share[i + 1]
+        if (a >= 0.5) != (b >= 0.5):
+            return float(n[i] + (a - 0.5) / (a - b) * (n[i + 1] - n[i])), FALLS if a > b else RISES
+    return float("nan"), ""
 
 
 def _argmax_n(n: np.ndarray, values: np.ndarray) -> tuple[str, float]:
@@ -212,8 +229,9 @@ def _argmax_n(n: np.ndarray, values: np.ndarray) -> tuple[str, float]:
 
 def peaks(table: pd.DataFrame) -> pd.DataFrame:
     """Per group and parameter of `table` (from :func:`points`, or :func:`compare`): its points,
-    the n where the share completable falls through 1/2 (ours and the published one), and the
-    peaks of difficulty: the n with the largest median nodes and with the largest mean time."""
+    the n where the share completable first crosses 1/2 and which way (:func:`_half`; ours, and
+    the published shares' n), and the peaks of difficulty: the n with the largest median nodes
+    and with the largest mean time."""
     keys = groups.label_columns(table, ORIGIN) + [ORIGIN, PARAM]
     published = table.attrs.get("published")
     rows = []
@@ -222,9 +240,9 @@ def peaks(table: pd.DataFrame) -> pd.DataFrame:
         theirs = float("nan")
         if published is not None:
             mine = published.frame[(published.frame[ORIGIN] == key[-2]) & (published.frame[PARAM] == key[-1])]
-            theirs = _half(mine["n"].to_numpy(dtype=float), mine["published_share"].to_numpy(dtype=float))
+            theirs = _half(mine["n"].to_numpy(dtype=float), mine["published_share"].to_numpy(dtype=float))[0]
         rows.append(
-            [*key, len(part), _half(n, part["share"].to_numpy(dtype=float)), theirs]
+            [*key, len(part), *_half(n, part["share"].to_numpy(dtype=float)), theirs]
             + [*_argmax_n(n, part["median_nodes"].to_numpy(dtype=float))]
             + [*_argmax_n(n, part["mean_s"].to_numpy(dtype=float))]
         )
@@ -277,7 +295,9 @@ def peaks_markdown(table: pd.DataFrame) -> str:
     shown = {k: table[k].map(str) for k in keys}
     shown["point"] = [param_label(o, p) for o, p in zip(table[ORIGIN], table[PARAM])]
     shown["points"] = table["points"].map(str)
-    shown["n at share 1/2"] = table["n_half"].map(lambda v: _g(v, ".1f"))
+    shown["n at share 1/2"] = [
+        f"{_g(v, '.1f')} ({way})" if way else "" for v, way in zip(table["n_half"], table["half_direction"])
+    ]
     if table["published_n_half"].notna().any():
         shown["published n at share 1/2"] = table["published_n_half"].map(lambda v: _g(v, ".1f"))
     shown["peak median nodes: n"] = table["peak_nodes_n"]
@@ -287,30 +307,42 @@ def peaks_markdown(table: pd.DataFrame) -> str:
     return output.markdown(pd.DataFrame(shown), ["left"] * (len(keys) + 1) + ["right"] * (len(shown) - len(keys) - 1))
 
 
+def _points_text(rows: pd.DataFrame, sep: str = ", ") -> str:
+    return sep.join(f"{param_label(r[ORIGIN], r[PARAM])}, n = {r['n']}" for _, r in rows.iterrows())
+
+
 def summary(compared: pd.DataFrame) -> list[str]:
-    """Sentences on the comparison with the published shares (:func:`compare`)."""
+    """Sentences on the comparison with the published shares (:func:`compare`): the points
+    compared, those that match a published one but have no decided case (every case gave up),
+    the published points not run here."""
     published = compared.attrs["published"]
     has = compared["p_value"].notna()
-    if not has.any():
+    undecided = compared[compared["published_share"].notna() & ~has]
+    if not has.any() and undecided.empty:
         return [f"No point of ours matches one of {published.name}."]
-    inside, differs = int(compared.loc[has, "inside"].sum()), compared[has & (compared["verdict"] == "differs")]
     missing = published.frame.merge(compared[[ORIGIN, PARAM, "n"]], how="left", indicator=True)
     missing = missing[missing["_merge"] == "left_only"]
-    lines = [
-        f"{int(has.sum())} points compared with {published.name}: its share lies inside our 95% interval at "
-        f"{inside} of them; the two-sample test (Fisher's exact, Holm-adjusted over the {int(has.sum())} points) "
-        + (
-            "finds no point where the shares differ at the 5% level."
-            if differs.empty
-            else f"finds {len(differs)} where they differ at the 5% level: "
-            + ", ".join(f"{param_label(r[ORIGIN], r[PARAM])}, n = {r['n']}" for _, r in differs.iterrows())
-            + "."
+    lines = []
+    if has.any():
+        inside, differs = int(compared.loc[has, "inside"].sum()), compared[has & (compared["verdict"] == "differs")]
+        lines.append(
+            f"{int(has.sum())} points compared with {published.name}: its share lies inside our 95% interval at "
+            f"{inside} of them; the two-sample test (Fisher's exact, Holm-adjusted over the {int(has.sum())} points) "
+            + (
+                "finds no point where the shares differ at the 5% level."
+                if differs.empty
+                else f"finds {len(differs)} where they differ at the 5% level: {_points_text(differs)}."
+            )
         )
-    ]
+    if not undecided.empty:
+        lines.append(
+            f"Not compared: {len(undecided)} published point{'s' if len(undecided) != 1 else ''} with no decided "
+            f"case here, every case gave up ({_points_text(undecided, '; ')})."
+        )
     if not missing.empty:
         lines.append(
             f"Not run here: {len(missing)} published point{'s' if len(missing) != 1 else ''} ("
-            + "; ".join(f"{param_label(r[ORIGIN], r[PARAM])}, n = {r['n']}" for _, r in missing.iterrows())
+            + _points_text(missing, "; ")
             + ")."
         )
     return lines

@@ -628,10 +628,11 @@ def _origin_lines(out: _Out, plan: SimpleNamespace) -> tuple[list[str], list[str
             phase.to_markdown(points),
         )
         lines += _section(
-            "### Where the share falls through 1/2 and where the effort peaks",
-            "Per f or d: the n where the share completable falls from at least 1/2 to below it (linear "
-            "between the two board sizes around it), and the peaks of difficulty: the n with the largest "
-            "median nodes and the n with the largest mean time ([phase_peaks.csv](phase_peaks.csv)).",
+            "### Where the share crosses 1/2 and where the effort peaks",
+            "Per f or d: the n where the share completable first crosses 1/2 (linear between the two board "
+            "sizes around it) and which way: it falls as n grows at fixed f, and rises at fixed d; and the "
+            "peaks of difficulty: the n with the largest median nodes and the n with the largest mean time "
+            "([phase_peaks.csv](phase_peaks.csv)).",
             phase.peaks_markdown(peaks),
         )
         if plan.published is not None:

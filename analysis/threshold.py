@@ -43,8 +43,12 @@ def read_oeis(path: Path = OEIS) -> dict[int, int]:
     return terms
 
 
-def _canonical(cases: pd.DataFrame) -> pd.DataFrame:
-    return origin_cases(cases, CANONICAL)
+def _canonical(cases: pd.DataFrame, by) -> pd.DataFrame:
+    """The canonical cases; an AnalysisError when there are some and `by` could split a board size."""
+    canonical = origin_cases(cases, CANONICAL)
+    if not canonical.empty:
+        groups.whole_runs(by, "the completion threshold", "a(n) is read off every case of n, of every k")
+    return canonical
 
 
 def by_k(cases: pd.DataFrame, by=groups.DEFAULT) -> pd.DataFrame:
@@ -63,7 +67,7 @@ def by_k(cases: pd.DataFrame, by=groups.DEFAULT) -> pd.DataFrame:
             )
         return pd.DataFrame(out, columns=BY_K_COLUMNS)
 
-    canonical = _canonical(cases)
+    canonical = _canonical(cases, by)
     return pd.DataFrame(columns=BY_K_COLUMNS) if canonical.empty else groups.per_group(canonical, by, rows)
 
 
@@ -135,7 +139,7 @@ def thresholds(cases: pd.DataFrame, by=groups.DEFAULT, oeis: dict[int, int] | No
             frame[name] = frame[name].astype("Int64")
         return frame
 
-    canonical = _canonical(cases)
+    canonical = _canonical(cases, by)
     return pd.DataFrame(columns=COLUMNS) if canonical.empty else groups.per_group(canonical, by, rows)
 
 

@@ -139,10 +139,20 @@ Runner add_rerun(CLI::App& app) {
       composition = input.composition;
       again = run_case(config, *engine, shard, stored.solution_id, stored.composition_id, input, 0, nullptr, &ignored);
     }
-    std::printf("case %llu: n = %lld, k = %lld, solution %llu, composition %llu, seed %llu\n",
-                static_cast<unsigned long long>(stored.case_id), static_cast<long long>(stored.n),
-                static_cast<long long>(stored.k), static_cast<unsigned long long>(stored.solution_id),
-                static_cast<unsigned long long>(stored.composition_id), static_cast<unsigned long long>(stored.seed));
+    // The ids by what they mean for the case's origin (kOriginParams): "free_rows 10, sample 5".
+    const auto origin = static_cast<Origin>(stored.origin);
+    const bool sampled = origin == Origin::random || origin == Origin::excluded_diagonals;
+    const bool derived_or_file = origin == Origin::derived || origin == Origin::instance;
+    const std::string ids = (derived_or_file ? std::string(origin == Origin::derived ? "solution" : "file")
+                                             : std::string(param_name(origin))) +
+                            " " + std::to_string(stored.solution_id) + ", " +
+                            (derived_or_file ? "composition"
+                             : sampled       ? "sample"
+                                             : "index") +
+                            " " + std::to_string(stored.composition_id);
+    std::printf("case %llu: n = %lld, k = %lld, %s, seed %llu\n", static_cast<unsigned long long>(stored.case_id),
+                static_cast<long long>(stored.n), static_cast<long long>(stored.k), ids.c_str(),
+                static_cast<unsigned long long>(stored.seed));
     print_run("stored:", stored);
     print_run("rerun: ", again);
     if (a->verbose && !composition.q.empty()) write_composition(composition, std::cout);
@@ -182,6 +192,10 @@ Runner add_export(CLI::App& app) {
     Composition composition;
     if (shard.origin == Origin::excluded_diagonals) {
       const CaseInput input = generated_input(c);
+      if (input.excluded.empty() && !is_std_stream(to) && !is_param_file(to)) {  // d = 0: the empty board
+        write_exported(input.composition, to, *results, row);
+        return 0;
+      }
       if (!is_std_stream(to) && !is_param_file(to))
         throw InputError("-o: case " + std::to_string(*case_id) + " excludes " + std::to_string(input.excluded.size()) +
                          " diagonals, which a composition file cannot hold; name a .param file (or - for stdout)");

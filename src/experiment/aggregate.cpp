@@ -121,14 +121,6 @@ std::string_view instance_file(const CaseRow& row) {
   return {row.instance.data(), strnlen(row.instance.data(), row.instance.size())};
 }
 
-std::string_view param_name(Origin origin) {
-  switch (origin) {
-    case Origin::random: return "free_rows";
-    case Origin::canonical: return "k";
-    default: return "diags";
-  }
-}
-
 InstanceGroup instance_group(const CaseRow& row) {
   InstanceGroup g{static_cast<Origin>(row.origin), row.n, std::nullopt};
   switch (g.origin) {

@@ -59,9 +59,6 @@ struct InstanceGroup {
   auto operator<=>(const InstanceGroup&) const = default;
 };
 
-/// The name of InstanceGroup::param for `origin`: "diags", "free_rows" or "k".
-std::string_view param_name(Origin origin);
-
 /// The group of a row that is not derived (is_derived_row).
 InstanceGroup instance_group(const CaseRow& row);
 

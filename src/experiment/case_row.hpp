@@ -36,38 +36,49 @@ enum class ColumnKind : std::uint8_t {
   origin,       ///< uint8 enum of nqc::Origin's names
 };
 
-/// Where a case's composition comes from, one row each: X(NAME, CODE, config key). CODE is
-/// stored: never renumber or reuse one.
+/// Where a case's composition comes from, one row each: X(NAME, CODE, config key, parameter).
+/// CODE is stored: never renumber or reuse one. The parameter is what solution_id holds for
+/// generated origins (a config key inside each group) and what a .param instance runs with.
 /// Only `derived` cases are known to be completable (infeasible is an engine bug there, gave_up
 /// a false negative); the others may have no completion.
-#define NQC_ORIGINS(X)                                                        \
-  X(derived, 0, "sizes")                         /* from a random solution */ \
-  X(instance, 1, "instances")                    /* a file */                 \
-  X(random, 2, "random_compositions")            /* CSPLib's placed queens */ \
-  X(excluded_diagonals, 3, "excluded_diagonals") /* CSPLib's generator */     \
-  X(canonical, 4, "canonical_compositions")      /* each up to symmetry */
+#define NQC_ORIGINS(X)                                                                 \
+  X(derived, 0, "sizes", "solution")                      /* from a random solution */ \
+  X(instance, 1, "instances", "diags")                    /* a file */                 \
+  X(random, 2, "random_compositions", "free_rows")        /* CSPLib's placed queens */ \
+  X(excluded_diagonals, 3, "excluded_diagonals", "diags") /* CSPLib's generator */     \
+  X(canonical, 4, "canonical_compositions", "k")          /* each up to symmetry */
 
 enum class Origin : std::uint8_t {
-#define NQC_ORIGIN_VALUE(name, code, key) name = code,
+#define NQC_ORIGIN_VALUE(name, code, key, param) name = code,
   NQC_ORIGINS(NQC_ORIGIN_VALUE)
 #undef NQC_ORIGIN_VALUE
 };
 
 /// The names of Origin's values, by code.
 inline constexpr std::string_view kOriginNames[] = {
-#define NQC_ORIGIN_NAME(name, code, key) #name,
+#define NQC_ORIGIN_NAME(name, code, key, param) #name,
     NQC_ORIGINS(NQC_ORIGIN_NAME)
 #undef NQC_ORIGIN_NAME
 };
 
 /// The config key of each origin's cases, by code.
 inline constexpr std::string_view kOriginKeys[] = {
-#define NQC_ORIGIN_KEY(name, code, key) key,
+#define NQC_ORIGIN_KEY(name, code, key, param) key,
     NQC_ORIGINS(NQC_ORIGIN_KEY)
 #undef NQC_ORIGIN_KEY
 };
 
-#define NQC_ORIGIN_CODE_CHECK(name, code, key) \
+/// The parameter of each origin, by code: "free_rows", "diags", "k", ...
+inline constexpr std::string_view kOriginParams[] = {
+#define NQC_ORIGIN_PARAM(name, code, key, param) param,
+    NQC_ORIGINS(NQC_ORIGIN_PARAM)
+#undef NQC_ORIGIN_PARAM
+};
+
+/// The name of `origin`'s parameter (kOriginParams).
+inline std::string_view param_name(Origin origin) { return kOriginParams[static_cast<int>(origin)]; }
+
+#define NQC_ORIGIN_CODE_CHECK(name, code, key, param) \
   static_assert(kOriginNames[code] == #name, "NQC_ORIGINS: codes must be 0, 1, 2, ... in order");
 NQC_ORIGINS(NQC_ORIGIN_CODE_CHECK)
 #undef NQC_ORIGIN_CODE_CHECK
@@ -84,7 +95,7 @@ NQC_ORIGINS(NQC_ORIGIN_CODE_CHECK)
   X(k, std::int64_t, i64, "queens in the composition")                                                                 \
   X(solution_id, std::uint64_t, u64,                                                                                   \
     "by origin: derived: the solution's index in the sample for n; instance: the file's index; random: the free rows " \
-    "f; excluded_diagonals: the diagonals d asked for; canonical: k")                                                  \
+    "f; excluded_diagonals: the diagonals d excluded; canonical: k")                                                   \
   X(composition_id, std::uint64_t, u64,                                                                                \
     "by origin: derived: the composition's index among the solution's; instance: a .param case's excluded diagonals "  \
     "(0 for composition files); random, excluded_diagonals: the sample's index; canonical: its index in the "          \

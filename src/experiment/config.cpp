@@ -27,6 +27,8 @@ constexpr std::uint64_t kMaxU64 = UINT64_MAX;
 constexpr std::uint64_t kMaxU63 = INT64_MAX;
 constexpr std::uint64_t kMaxIndex = kMaxBoardSize;
 constexpr std::uint64_t kMaxK = kMaxBoardSize - 1;
+// The largest board of excluded_diagonals: one draw of its generator costs up to 8 n^2 steps.
+constexpr Index kMaxExcludedBoard = 1 << 14;
 
 // Stores that write the value into `field`, or into `field` of the last element of `list`.
 template <class T>
@@ -367,11 +369,22 @@ void check_groups(const ExperimentConfig& cfg, const std::string& source) {
         if (cfg.origin == Origin::canonical && n > kMaxCanonicalBoard)
           fail_at(source, at,
                   pair + ": expected n <= " + std::to_string(kMaxCanonicalBoard) + " for canonical compositions");
+        if (cfg.origin == Origin::excluded_diagonals && n > kMaxExcludedBoard)
+          fail_at(source, at,
+                  pair + ": expected n <= " + std::to_string(kMaxExcludedBoard) +
+                      " for excluded_diagonals (its generator takes O(n) steps per diagonal)");
         const std::int64_t most = cfg.origin == Origin::excluded_diagonals ? 4 * std::int64_t{n} - 2 : n;
         if (v > most)
           fail_at(source, at,
                   pair + ": expected " + name + " <= " + std::to_string(most) +
                       (cfg.origin == Origin::excluded_diagonals ? " (the board's diagonals)" : " (= n)"));
+        // The most queens that stand on the board without attacking: n, but 1 and 2 for n = 2, 3
+        // (random compositions leave at least one free row, so they always fit).
+        const std::int64_t most_queens = n == 2 || n == 3 ? n - 1 : n;
+        if (cfg.origin == Origin::canonical && v > most_queens)
+          fail_at(source, at,
+                  pair + ": no " + std::to_string(v) + " queens stand on the " + std::to_string(n) +
+                      " board without attacking; expected k <= " + std::to_string(most_queens));
         const std::int64_t free_rows = cfg.origin == Origin::random ? v : cfg.origin == Origin::canonical ? n - v : n;
         if (engine.max_free_rows != 0 && free_rows > engine.max_free_rows)
           fail_at(source, "/engine",
@@ -391,7 +404,8 @@ std::string approx(long double count) {
 // kMaxShards shards (make_plan keeps one small record per shard).
 constexpr long double kMaxCases = 1e12L;
 constexpr long double kMaxShards = 1e7L;
-constexpr long double kMaxCanonicalCases = 1e9L;
+// Canonical compositions are counted by every rank at its start (about 0.1-0.7 us each).
+constexpr long double kMaxCanonicalCases = 3e8L;
 
 void check_plan_size(const ExperimentConfig& cfg, const std::string& source) {
   long double cases = 0, shards = 0;  // exact far past the bounds, never overflows
@@ -425,7 +439,7 @@ void check_plan_size(const ExperimentConfig& cfg, const std::string& source) {
             fail_at(source, "/" + key(cfg.origin) + "/" + std::to_string(g),
                     "(n = " + std::to_string(n) + ", k = " + std::to_string(v) +
                         ") has up to C(n^2, k) / 8 = " + approx(count) +
-                        " canonical compositions, more than the 10^9 a plan enumerates (nqc_bench_threshold counts "
+                        " canonical compositions, more than the 3*10^8 a plan enumerates (nqc_bench_threshold counts "
                         "past it)");
         }
         cases += count;
@@ -533,7 +547,14 @@ ExperimentConfig parse_config(const json& j, const std::string& source) {
     fail_at(source, "/engine",
             "engine '" + cfg.engine + "' cannot exclude diagonals, which the cases of " + key(cfg.origin) +
                 " do: use " + engine_list([](const EngineInfo& e) { return e.excluded_diagonals; }, " or "));
+  // A generated composition may have no completion: only a complete search tells.
+  if (cfg.origin != Origin::derived && cfg.origin != Origin::instance && !engine.complete)
+    fail_at(source, "/engine",
+            "engine '" + cfg.engine + "' is incomplete (it cannot prove a composition infeasible), and the cases of " +
+                key(cfg.origin) + " may have no completion: use " +
+                engine_list([](const EngineInfo& e) { return e.complete; }, " or "));
   check_groups(cfg, source);
+  cfg.source = source;
   if (cfg.output.empty()) cfg.output = "results/" + cfg.name;
   check_k_against_sizes(cfg, source);
   check_plan_size(cfg, source);

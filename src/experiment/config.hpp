@@ -60,6 +60,7 @@ struct ExperimentConfig {
   std::uint64_t shard_cases{};      ///< at most this many cases per shard (whole solutions when they fit)
   std::string output;               ///< results directory (load_config: resolved from the config file's directory)
   nlohmann::json resolved;
+  std::string source;  ///< the config's file (or what parse_config was given), for errors found later
 };
 
 /// Validates a parsed JSON config against the config table and fills every default in. Paths

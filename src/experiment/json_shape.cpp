@@ -120,8 +120,7 @@ void fail_at(const std::string& source, const std::string& path, const std::stri
 }
 
 void fail_expected(const json& value, const std::string& expected, const std::string& source, const std::string& path) {
-  fail_at(source, path,
-          "expected " + expected + (value.is_object() && !value.empty() ? "" : ", got " + describe_json_value(value)));
+  fail_at(source, path, "expected " + expected + ", got " + describe_json_value(value));
 }
 
 void check_json(const json& v, const JsonShape& s, const std::string& source, const std::string& path) {

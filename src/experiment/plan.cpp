@@ -141,7 +141,7 @@ void add_runs(Plan& plan, Origin origin, Index n, std::uint64_t solution, std::u
 // random_compositions, excluded_diagonals and canonical_compositions: per group, n and value,
 // runs of its samples, or of its canonical compositions in enumeration order (counted here,
 // per first queen's cell).
-void plan_groups(const ExperimentConfig& config, Plan& plan) {
+void plan_groups(const ExperimentConfig& config, Plan& plan, const std::atomic<bool>* stop) {
   for (const CaseGroup& group : config.groups)
     for (const Index n : group.n) {
       const double case_seconds = estimated_case_seconds(config.engine, n);
@@ -153,8 +153,14 @@ void plan_groups(const ExperimentConfig& config, Plan& plan) {
           starts.assign(1, 0);
           for (const Cell& first : canonical_first_cells(n)) {
             count = starts.back();
-            for_each_canonical_composition(n, v, first,
-                                           [&count](const std::vector<Cell>&, int) { return ++count, true; });
+            // The stop flag every 2^20 compositions (about 0.1-0.7 s).
+            bool going = true;
+            for_each_canonical_composition(n, v, first, [&](const std::vector<Cell>&, int) {
+              return going = (++count & 0xFFFFF) != 0 || stop == nullptr || !stop->load();
+            });
+            if (!going)
+              throw_error(kExitInterrupted, "interrupted while counting the canonical compositions of (n = " +
+                                                std::to_string(n) + ", k = " + std::to_string(v) + ")");
             starts.push_back(count);
           }
         }
@@ -174,14 +180,14 @@ std::vector<InstanceFile> instance_files_now(const ExperimentConfig& config) {
   return out;
 }
 
-Plan make_plan(const ExperimentConfig& config) {
+Plan make_plan(const ExperimentConfig& config, const std::atomic<bool>* stop) {
   Plan plan;
   if (config.origin == Origin::instance) {
     plan_instances(config, plan);
     return plan;
   }
   if (config.origin != Origin::derived) {
-    plan_groups(config, plan);
+    plan_groups(config, plan, stop);
     return plan;
   }
   std::map<Index, std::uint64_t> solutions_used;  // next free solution id per n

@@ -1,6 +1,7 @@
 // The plan: a config expanded into an ordered list of shards of cases (docs/configs.md, "Cases and shards").
 #pragma once
 
+#include <atomic>
 #include <cstdint>
 #include <map>
 #include <utility>
@@ -88,8 +89,9 @@ std::vector<InstanceFile> instance_files_now(const ExperimentConfig& config);
 /// config, so reruns and resumes find the same ones. Generated shards hold shard_size's cases,
 /// instance shards consecutive instance cases (one per file and diags entry) by the same rule.
 /// Throws nqc::InputError for a missing or malformed instance file, nqc::IoError when the
-/// system refuses its read.
-Plan make_plan(const ExperimentConfig& config);
+/// system refuses its read; nqc::Error with kExitInterrupted when `stop` is set while it
+/// counts canonical compositions (up to 3*10^8, 0.1-0.7 us each).
+Plan make_plan(const ExperimentConfig& config, const std::atomic<bool>* stop = nullptr);
 
 /// Indices into plan.shards, largest expected cost first (ties by id): the order in which
 /// ranks take shards.

@@ -49,9 +49,9 @@ CaseInput derive_case(const ExperimentConfig& config, Composition solution, std:
   return in;
 }
 
-std::uint64_t max_placed_draws(Index n) {
-  const auto attempts = static_cast<std::uint64_t>(n) * static_cast<std::uint64_t>(n);
-  return std::clamp<std::uint64_t>(10'000'000'000ULL / attempts, 1, 10'000);
+std::uint64_t max_draws(Index n) {
+  const auto cells = static_cast<std::uint64_t>(n) * static_cast<std::uint64_t>(n);
+  return std::clamp<std::uint64_t>(1'000'000'000ULL / cells, 1, 10'000);
 }
 
 bool for_each_canonical_case(const Plan& plan, Index n, Index k, std::uint64_t first, std::uint64_t end,
@@ -82,25 +82,40 @@ CaseInput case_input(const ExperimentConfig& config, const Plan& plan, const Sha
   CaseInput in;
   in.seed = derive_seed(config.seed, static_cast<std::uint64_t>(n), solution_id, composition_id);
   Rng rng(in.seed, 0);
+  // A draw that fails is drawn again, at most max_draws(n) times, then the config is at fault.
+  const std::uint64_t draws = max_draws(n);
+  const auto no_draw = [&](const std::string& what, const std::string& expected) {
+    std::string at = "/" + std::string(kOriginKeys[static_cast<int>(shard.origin)]);
+    for (std::size_t g = 0; g < config.groups.size(); ++g)
+      if (std::ranges::count(config.groups[g].n, n) > 0 &&
+          std::ranges::count(config.groups[g].values, static_cast<Index>(solution_id)) > 0)
+        at += "/" + std::to_string(g);
+    return InputError(config.source + ": " + at + ": (n = " + std::to_string(n) + ", " +
+                      std::string(param_name(shard.origin)) + " = " + std::to_string(solution_id) + "), sample " +
+                      std::to_string(composition_id) + ": " + what + " in " + std::to_string(draws) +
+                      " draws (min(10^4, 10^9 / n^2)); expected " + expected);
+  };
   switch (shard.origin) {
     case Origin::random: {
       const auto queens = n - static_cast<Index>(solution_id);
-      const std::uint64_t draws = max_placed_draws(n);
       for (std::uint64_t draw = 0; draw < draws; ++draw)
         if (auto c = random_placed_queens(n, queens, rng)) {
           in.composition = std::move(*c);
           return in;
         }
-      throw InputError("n = " + std::to_string(n) + ", free_rows = " + std::to_string(solution_id) +
-                       ": CSPLib's placed-queens procedure placed no " + std::to_string(queens) + " queens in " +
-                       std::to_string(draws) + " draws (sample " + std::to_string(composition_id) +
-                       "); raise free_rows");
+      throw no_draw("CSPLib's placed-queens procedure placed no " + std::to_string(queens) + " queens",
+                    "more free_rows");
     }
     case Origin::excluded_diagonals: {
-      in.excluded = random_excluded_diagonals(n, 4, rng);
-      in.excluded.resize(std::min<std::size_t>(in.excluded.size(), solution_id));
-      in.composition = excluded_board(n, in.excluded, in.excluded.size());
-      return in;
+      const auto diags = static_cast<std::size_t>(solution_id);
+      for (std::uint64_t draw = 0; draw < draws; ++draw) {
+        in.excluded = random_excluded_diagonals(n, 4, rng, diags);
+        if (in.excluded.size() == diags) {
+          in.composition = excluded_board(n, in.excluded, diags);
+          return in;
+        }
+      }
+      throw no_draw("CSPLib's generator excluded fewer than " + std::to_string(diags) + " diagonals", "fewer diags");
     }
     case Origin::canonical: {
       for_each_canonical_case(plan, n, static_cast<Index>(solution_id), composition_id, composition_id + 1,
@@ -230,11 +245,21 @@ ShardRun run_shard(const ExperimentConfig& config, const Plan& plan, const Shard
   run.data.shard_id = shard.id;
   run.data.rows.reserve(std::min<std::uint64_t>(shard.case_count(), 1 << 16));
   const auto engine = make_engine(config.engine, config.engine_options);
-  // Runs one case; false when `stop` ended the shard (an interrupted case is not a result).
+  // Runs one case; false when `stop` ended the shard (an interrupted case is not a result) or
+  // its input could not be made (the shard's earlier rows stay results).
   const auto one = [&](const std::function<CaseRow(FailureRecord*)>& run_one) {
     if (stop != nullptr && stop->load()) return false;
     FailureRecord failure;
-    const CaseRow row = run_one(&failure);
+    CaseRow row;
+    try {
+      row = run_one(&failure);
+    } catch (const InputError&) {
+      run.failed = current_error();
+      return false;
+    } catch (const IoError&) {
+      run.failed = current_error();
+      return false;
+    }
     if (row.limit == static_cast<std::uint8_t>(StopReason::stop)) return false;
     run.data.rows.push_back(row);
     if (!failure.q.empty()) run.data.failures.push_back(std::move(failure));

@@ -4,6 +4,7 @@
 #include <atomic>
 #include <cstdint>
 #include <functional>
+#include <optional>
 #include <stdexcept>
 
 #include "core/composition.hpp"
@@ -13,6 +14,7 @@
 #include "experiment/plan.hpp"
 #include "core/symmetry.hpp"
 #include "formats/csplib.hpp"
+#include "system/errors.hpp"
 
 namespace nqc {
 
@@ -49,18 +51,18 @@ struct CaseInput {
 CaseInput derive_case(const ExperimentConfig& config, Composition solution, std::uint64_t solution_id,
                       std::uint64_t composition_id);
 
-/// Most draws of CSPLib's placed-queens procedure for one random composition of size n: 10^4,
-/// fewer where its n^2 attempts each would pass 10^10 attempts in all (at least one draw).
-std::uint64_t max_placed_draws(Index n);
+/// Most draws of a CSPLib generator for one random case of the n board: min(10^4, 10^9 / n^2),
+/// at least 1 (a draw costs up to n^2 steps).
+std::uint64_t max_draws(Index n);
 
 /// The input of generated case (solution_id, composition_id) of `shard` (of any origin but
 /// instance) of `plan`, seed derive_seed(config.seed, n, solution_id, composition_id) and its
 /// composition from Rng(seed, 0): derived: derive_case of sample_solution; random: CSPLib's
 /// placed queens with solution_id free rows (random_placed_queens, drawn again until one stands);
-/// excluded_diagonals: the first solution_id (at most all) of random_excluded_diagonals(n, 4) on
-/// the empty board; canonical: the composition_id-th canonical composition of solution_id
-/// queens (for_each_canonical_case). Throws nqc::InputError when max_placed_draws(n) draws
-/// made no random composition.
+/// excluded_diagonals: the first solution_id of random_excluded_diagonals(n, 4) on the empty
+/// board (drawn again until one has that many); canonical: the composition_id-th canonical
+/// composition of solution_id queens (for_each_canonical_case). Throws nqc::InputError naming
+/// the config and its group when max_draws(n) draws made no case.
 CaseInput case_input(const ExperimentConfig& config, const Plan& plan, const Shard& shard, std::uint64_t solution_id,
                      std::uint64_t composition_id);
 
@@ -82,6 +84,7 @@ CaseRow run_case(const ExperimentConfig& config, Engine& engine, const Shard& sh
 struct ShardRun {
   ShardData data;
   bool complete = false;
+  std::optional<ErrorReport> failed;  ///< set when a case's input could not be made (bad input, I/O)
 };
 
 /// The composition of an instance case (its file; a .param file with the case's diags).

@@ -1,5 +1,6 @@
 #include "formats/csplib.hpp"
 
+#include <algorithm>
 #include <cctype>
 #include <charconv>
 #include <map>
@@ -118,7 +119,7 @@ ParamInstance read_param(const InputFile& in, std::optional<int> diags) {
   return parse_param(std::string(in.bytes()), in.name(), diags);
 }
 
-std::vector<DiagonalPair> random_excluded_diagonals(Index n, int mininfile, Rng& rng) {
+std::vector<DiagonalPair> random_excluded_diagonals(Index n, int mininfile, Rng& rng, std::size_t most) {
   const Index lines = 2 * n - 1;
   std::vector<Index> sums(static_cast<std::size_t>(lines)), differences(static_cast<std::size_t>(lines));
   for (Index i = 0; i < lines; ++i) sums[static_cast<std::size_t>(i)] = differences[static_cast<std::size_t>(i)] = i;
@@ -126,25 +127,25 @@ std::vector<DiagonalPair> random_excluded_diagonals(Index n, int mininfile, Rng&
   shuffle(differences.begin(), differences.end(), rng);
   std::vector<int> in_row(static_cast<std::size_t>(n), n), in_column(static_cast<std::size_t>(n), n);
   std::vector<DiagonalPair> out;
-  while (!sums.empty() || !differences.empty()) {
+  while ((!sums.empty() || !differences.empty()) && out.size() < most) {
     const bool sum = differences.empty() || (!sums.empty() && rng.below(2) == 1);
     auto& pool = sum ? sums : differences;
     const Index d = pool.back();
     pool.pop_back();
-    // Cells (r, c) of the diagonal; c = d - r (sum) or c = r - d + n - 1 (difference).
+    // The rows r the diagonal crosses, the same for both directions; its cell in row r is
+    // column d - r (sum) or r - d + n - 1 (difference).
+    const auto first = static_cast<std::size_t>(std::max<Index>(0, d - n + 1));
+    const auto last = static_cast<std::size_t>(std::min<Index>(n - 1, d));
+    const auto column = [&](std::size_t r) {
+      return static_cast<std::size_t>(sum ? d - static_cast<Index>(r) : static_cast<Index>(r) - d + n - 1);
+    };
     bool allowed = true;
-    for (Index r = 0; r < n && allowed; ++r) {
-      const Index c = sum ? d - r : r - d + n - 1;
-      if (c >= 0 && c < n &&
-          (in_row[static_cast<std::size_t>(r)] <= mininfile || in_column[static_cast<std::size_t>(c)] <= mininfile))
-        allowed = false;
-    }
+    for (std::size_t r = first; r <= last && allowed; ++r)
+      allowed = in_row[r] > mininfile && in_column[column(r)] > mininfile;
     if (!allowed) continue;
-    for (Index r = 0; r < n; ++r) {
-      const Index c = sum ? d - r : r - d + n - 1;
-      if (c < 0 || c >= n) continue;
-      --in_row[static_cast<std::size_t>(r)];
-      --in_column[static_cast<std::size_t>(c)];
+    for (std::size_t r = first; r <= last; ++r) {
+      --in_row[r];
+      --in_column[column(r)];
     }
     out.push_back({d, sum ? 1 : 0});
   }
@@ -157,14 +158,33 @@ std::optional<Composition> random_placed_queens(Index n, Index queens, Rng& rng)
   std::vector<Index> rows(static_cast<std::size_t>(n)), cols(static_cast<std::size_t>(n));
   for (Index i = 0; i < n; ++i) rows[static_cast<std::size_t>(i)] = cols[static_cast<std::size_t>(i)] = i;
   std::vector<char> sum(2 * static_cast<std::size_t>(n)), difference(2 * static_cast<std::size_t>(n));
+  const auto open = [&](Index r, Index col) {
+    return sum[static_cast<std::size_t>(r + col)] == 0 && difference[static_cast<std::size_t>(r - col + n - 1)] == 0;
+  };
+  // True when some free row and free column meet on open diagonals: once none do, the
+  // remaining attempts would all fail, so the draw ends early with the same outcome.
+  const auto any_open = [&](std::size_t left) {
+    for (std::size_t i = 0; i < left; ++i)
+      for (std::size_t j = 0; j < left; ++j)
+        if (open(rows[i], cols[j])) return true;
+    return false;
+  };
   auto left = static_cast<std::size_t>(n);
+  std::uint64_t failed = 0;  // attempts since the last queen or the last any_open
   const std::uint64_t attempts = static_cast<std::uint64_t>(n) * static_cast<std::uint64_t>(n);
   for (std::uint64_t attempt = 0; attempt < attempts; ++attempt) {
     const auto i = static_cast<std::size_t>(rng.below(left)), j = static_cast<std::size_t>(rng.below(left));
     const Index r = rows[i], col = cols[j];
-    const auto s = static_cast<std::size_t>(r + col), d = static_cast<std::size_t>(r - col + n - 1);
-    if (sum[s] != 0 || difference[d] != 0) continue;
-    sum[s] = difference[d] = 1;
+    if (!open(r, col)) {
+      // A scan costs left^2, no more than the failed attempts before it.
+      if (++failed >= static_cast<std::uint64_t>(left) * left) {
+        if (!any_open(left)) return std::nullopt;
+        failed = 0;
+      }
+      continue;
+    }
+    failed = 0;
+    sum[static_cast<std::size_t>(r + col)] = difference[static_cast<std::size_t>(r - col + n - 1)] = 1;
     c.q[static_cast<std::size_t>(r)] = col + 1;
     rows[i] = rows[left - 1];
     cols[j] = cols[left - 1];

@@ -2,6 +2,7 @@
 #pragma once
 
 #include <filesystem>
+#include <limits>
 #include <optional>
 #include <string>
 #include <string_view>
@@ -55,13 +56,16 @@ bool looks_like_param(std::string_view text);
 /// [CSPLib079]; [Gent17]): the sum and the difference diagonals each in random order; repeatedly
 /// a random direction (the other when one is used up) and its next diagonal, excluded unless a
 /// row or column it crosses would keep `mininfile` or fewer open cells (CSPLib: 4). Returns
-/// every pair excluded, in order. The same procedure, not the same draws.
-std::vector<DiagonalPair> random_excluded_diagonals(Index n, int mininfile, Rng& rng);
+/// the pairs excluded, in order, stopping after `most` (the first `most` of the whole list).
+/// The same procedure, not the same draws. O(n) memory; time O(n) per diagonal tried.
+std::vector<DiagonalPair> random_excluded_diagonals(Index n, int mininfile, Rng& rng,
+                                                    std::size_t most = std::numeric_limits<std::size_t>::max());
 
 /// A random composition as CSPLib's placed-queens generator draws one (queens-gen-fast.py in
 /// [CSPLib079]; [Gent17]): up to n^2 attempts, each a random free row and free column, the queen
 /// kept when neither of its diagonals holds one, until `queens` (0..n) stand; std::nullopt when
-/// the attempts ran out. The same procedure, not the same draws.
+/// the attempts ran out, or as soon as no free row and free column meet on open diagonals (the
+/// attempts left could place none). The same procedure, not the same draws.
 std::optional<Composition> random_placed_queens(Index n, Index queens, Rng& rng);
 
 /// The empty n x n board with the first `d` of `pairs` excluded (d <= pairs.size()).

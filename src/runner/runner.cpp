@@ -89,12 +89,14 @@ struct Run {
   Plan plan;
   PinnedPlan
       pinned;  ///< what pins the shards: config_hash, the instance files' sizes and hashes, nqc's case generation
+  double plan_seconds = 0;  ///< making the plan took (every rank makes it)
 };
 
 // The config, with -o applied and "output" made absolute (a relative path means nothing once
 // the run's working directory is gone), and its plan. Throws nqc::InputError (a missing or
-// invalid config or instance file), nqc::IoError, std::bad_alloc (a plan too large).
-void load_and_plan(const RunOptions& options, Run& r) {
+// invalid config or instance file), nqc::IoError, std::bad_alloc (a plan too large), nqc::Error
+// (interrupted: `stop` while it counts canonical compositions, which rank 0 says it does).
+void load_and_plan(const RunOptions& options, Run& r, bool root, const std::atomic<bool>& stop) {
   r.config = load_config(options.config);
   if (options.output) r.config.output = *options.output;
   r.config.output = fs::absolute(r.config.output).lexically_normal().string();
@@ -103,7 +105,12 @@ void load_and_plan(const RunOptions& options, Run& r) {
   nlohmann::json stored = r.config.resolved;
   stored.erase("output");
   r.config_text = stored.dump(2) + "\n";
-  r.plan = make_plan(r.config);
+  if (root && r.config.origin == Origin::canonical)
+    spdlog::info("counting the canonical compositions of each (n, k) of {} to number the cases",
+                 options.config.string());
+  const auto start = Clock::now();
+  r.plan = make_plan(r.config, &stop);
+  r.plan_seconds = seconds_since(start);
   r.pinned = pin_plan(r.plan, hex64(xxh64(r.config_text)));
 }
 
@@ -128,6 +135,7 @@ void dry_run(const RunOptions& options, const Run& r) {
                          {"finished", finished},
                          {"by_n", by_n},
                          {"cpu_seconds", estimate.cpu_seconds},
+                         {"plan_seconds", r.plan_seconds},
                          {"core_hours", estimate.core_hours()}}
               .dump() +
           "\n";
@@ -139,6 +147,11 @@ void dry_run(const RunOptions& options, const Run& r) {
       out += fmt::format("{:>12} {:>10} {:>14} {:>16.1f}\n", s.n, s.shards, s.cases, s.cpu_seconds);
     out += fmt::format("{:>12} {:>10} {:>14} {:>16.1f}  ({:.2f} core-hours)\n", "total", r.plan.shards.size(),
                        r.plan.total_cases, estimate.cpu_seconds, estimate.core_hours());
+    if (r.plan_seconds >= 1)
+      out += fmt::format(
+          "making the plan took {:.1f} s (every rank takes it at its start; info, export and rerun "
+          "again)\n",
+          r.plan_seconds);
     std::error_code ec;
     if (finished)
       out += finished_line(r.dir) + "\n";
@@ -316,9 +329,9 @@ Tally reduce(const Tally& t, const MpiSession& session) {
 }
 
 // Runs one shard on this rank after the cases of its partial file (`done_part`), reporting
-// each finished case. A failure inside the shard ends every rank, after naming the shard: an
-// engine bug with exit code 5 (its composition written to DIR), anything else with its own
-// exit code (out of memory 8, an instance file that became unreadable 1 or 7).
+// each finished case. A case whose input could not be made ends the shard (ShardRun::failed);
+// any other failure inside the shard ends every rank, after naming the shard: an engine bug
+// with exit code 5 (its composition written to DIR), anything else with its own exit code.
 ShardRun run_one_shard(const Run& r, const MpiSession& session, const std::atomic<bool>& stop, Progress& progress,
                        const Shard& shard, ShardData done_part) {
   const std::size_t continued = done_part.rows.size();  // rows of an earlier launch
@@ -398,10 +411,12 @@ class ShardFiles {
   BackgroundWriter writer_;
 };
 
-// An interrupted shard: its finished cases kept in its partial file (a resume continues after
-// them), and a warning saying so. Sets kExitInterrupted, or the exit code of a failed write.
-void keep_interrupted(const fs::path& dir, const Shard& shard, const ShardData& data, const RootAttributes& attrs,
-                      ShardFiles& files, Tally& out) {
+// A shard that did not finish: stopped, or a case whose input could not be made (`failed`,
+// logged with its exit code). Its finished cases are kept in its partial file (a resume
+// continues after them). Sets kExitInterrupted or the failure's code, or that of a failed write.
+void keep_unfinished(const fs::path& dir, const Shard& shard, const ShardRun& run, const RootAttributes& attrs,
+                     ShardFiles& files, Tally& out) {
+  const ShardData& data = run.data;
   std::string kept = data.rows.empty() ? "none kept" : "not kept: the shard file before it failed";
   if (!data.rows.empty() && files.wait()) {
     try {
@@ -411,6 +426,12 @@ void keep_interrupted(const fs::path& dir, const Shard& shard, const ShardData& 
       kept = std::string("not kept: ") + e.what();
       out.status = e.code();
     }
+  }
+  if (run.failed) {
+    out.status = std::max(out.status, static_cast<int>(run.failed->code));
+    spdlog::critical("{} (shard {}: {} of {} cases done, {})", run.failed->message, shard.id, data.rows.size(),
+                     shard.case_count(), kept);
+    return;
   }
   out.status = std::max(out.status, static_cast<int>(kExitInterrupted));
   spdlog::warn("interrupted in shard {} after {} of {} cases ({}); rerun with --resume to continue", shard.id,
@@ -453,7 +474,7 @@ Tally execute(const RunOptions& options, const Run& r, const LaunchShards& shard
     shard_attrs.end_utc = utc_now();
     if (!run.complete) {
       count_outcomes(run.data.rows, continued, out);
-      keep_interrupted(r.dir, shard, run.data, shard_attrs, files, out);
+      keep_unfinished(r.dir, shard, run, shard_attrs, files, out);
       out.cases += run.data.rows.size() - continued;
       break;
     }
@@ -563,7 +584,8 @@ int run_experiment(const RunOptions& options, const MpiSession& session, const s
   const bool root = session.rank() == 0;
   const auto launch_start = Clock::now();
   Run r;
-  if (const int code = on_ranks(session, true, [&] { load_and_plan(options, r); }); code != kExitOk) return code;
+  if (const int code = on_ranks(session, true, [&] { load_and_plan(options, r, root, stop); }); code != kExitOk)
+    return code;
   if (options.dry_run) return on_ranks(session, false, [&] { dry_run(options, r); });
   if (session.size() > 1) {
     std::string token;

@@ -157,3 +157,13 @@ def test_file_of_another_schema_version(tmp_path):
 )
 def test_bad_options(small_run, tmp_path, args, fragment):
     expect_error(analysis(*[a.format(run=small_run) for a in args], cwd=REPO), fragment)
+
+
+def test_help_shows_percent_signs_once(capsys):
+    from analysis.cli import SUBCOMMANDS, main
+
+    for command in SUBCOMMANDS:
+        assert main([command, "--help"]) == 0
+        text = capsys.readouterr().out
+        assert "%%" not in text and ("95%" in text or "95" not in text), (command, text)
+    assert main(["phase", "--help"]) == 0 and "exact (Clopper-Pearson) 95%" in capsys.readouterr().out

@@ -4,6 +4,7 @@ per point and beside published shares, on the command line, in the report and it
 from __future__ import annotations
 
 import re
+import warnings
 
 import numpy as np
 import pandas as pd
@@ -144,11 +145,23 @@ def test_the_published_shares_of_gent17():
             "free_rows,n,share_completable,compositions\n10,20,0.5,1000\n10,20,0.4,1000\n",
             "row 3, column n: point free_rows = 10, n = 20 repeats row 2",
         ),
+        (
+            "free_rows,n,share_completable,compositions\n0,20,0.5,1000\n",
+            "row 2, column free_rows: 0 is out of range, expected free_rows f, an integer in 1..n = 1..20",
+        ),
+        (
+            "free_rows,n,share_completable,compositions\n21,20,0.5,1000\n",
+            "row 2, column free_rows: 21 is out of range, expected free_rows f, an integer in 1..n = 1..20",
+        ),
+        ("free_rows,n,share_completable,compositions\n-1,20,0.5,1000\n", "row 2, column free_rows: -1 is out of"),
+        ("free_rows,n,share_completable,compositions\n10,0,0.5,1000\n", "row 2, column n: 0 is out of range"),
+        ("free_rows,n,share_completable,compositions\n10,20,-0.1,1000\n", "row 2, column share_completable: -0.1"),
+        ("diags,n,share_completable,compositions\n-1,20,0.5,1000\n", "row 2, column diags: -1 is out of range"),
     ],
 )
 def test_a_bad_published_csv_is_one_error_line(phase_run, tmp_path, text, fragment):
     path = write_published(tmp_path / "published.csv", text)
-    expect_one_error_line(analysis_cli("phase", phase_run, "--published", path), fragment)
+    expect_one_error_line(analysis_cli("phase", phase_run, "--published", path), f"{path}: ", fragment)
 
 
 def test_published_shares_of_an_origin_not_run_are_refused(tmp_path):
@@ -206,7 +219,7 @@ def test_report_of_a_phase_run(phase_run, tmp_path):
     done = analysis_cli("report", phase_run, "-o", out)
     assert done.returncode == 0, done.stderr
     text = (out / "report.md").read_text()
-    for heading in ("## Phase transition", "### Where the share falls", "### Compared with Gent et al. 2017"):
+    for heading in ("## Phase transition", "### Where the share crosses 1/2", "### Compared with Gent et al. 2017"):
         assert heading in text
     assert "## Table 1" not in text and "## Time regression" not in text and not (out / "table1.csv").exists()
     assert "![phase_transition](figures/phase_transition.png)" in text
@@ -260,3 +273,68 @@ def test_an_unknown_origin_in_a_published_csv_is_refused(tmp_path):
     path = write_published(tmp_path / "p.csv", "diagonals,n,share_completable,compositions\n1,2,0.5,10\n")
     with pytest.raises(AnalysisError, match="expected free_rows,n,share_completable,compositions or diags,"):
         phase.read_published(path)
+
+
+@pytest.mark.parametrize("by", ["origin", "param", "solution_id", "k:2", "outcome", "run:2"])
+def test_a_by_that_could_split_a_point_is_one_error_line(phase_run, by):
+    expect_one_error_line(
+        analysis_cli("phase", phase_run, "--by", by),
+        f"--by {by}: the phase transition groups whole runs only",
+        "give --by run, engine, experiment or config_hash, or no --by",
+    )
+
+
+def test_a_by_of_whole_runs_gives_the_points_of_each(phase_run, diags_run, tmp_path):
+    out = tmp_path / "phase.csv"
+    done = analysis_cli("phase", phase_run, diags_run, "--by", "experiment", "--by", "engine", "--csv", out)
+    assert done.returncode == 0, done.stderr
+    table = pd.read_csv(out)
+    assert list(table.columns[:3]) == ["experiment", "engine", "origin"]
+    assert table["experiment"].tolist() == ["diags-test"] * 2 + ["phase-test"] * 3 and (table["engine"] == "auto").all()
+
+
+def test_the_half_way_n_is_found_rising_too():
+    rising = synthetic({("excluded_diagonals", 8, 10): (2, 8, 0), ("excluded_diagonals", 8, 12): (6, 4, 0)})
+    falling = synthetic({("random", 10, 14): (9, 1, 0), ("random", 10, 20): (3, 7, 0)})
+    peaks = phase.peaks(phase.points(pd.concat([rising, falling], ignore_index=True)))
+    assert peaks[["origin", "half_direction"]].values.tolist() == [
+        ["excluded_diagonals", phase.RISES],
+        ["random", phase.FALLS],
+    ]
+    assert peaks["n_half"].tolist() == pytest.approx([10 + (0.5 - 0.2) / (0.6 - 0.2) * 2, 14 + 0.4 / 0.6 * 6])
+    markdown = phase.peaks_markdown(peaks)
+    assert "| d = 8   |        2 |     11.5 (rises) |" in markdown and "18.0 (falls)" in markdown
+    never = phase.peaks(phase.points(synthetic({("excluded_diagonals", 4, 10): (9, 1, 0)})))
+    assert np.isnan(never["n_half"].item()) and never["half_direction"].item() == ""
+
+
+def test_a_published_point_without_decided_cases_is_named(tmp_path, drawn):
+    cases = synthetic({("random", 10, 20): (0, 0, 5), ("random", 10, 22): (3, 7, 0)})
+    path = write_published(
+        tmp_path / "p.csv", "free_rows,n,share_completable,compositions\n10,20,0.5,1000\n10,22,0.3,1000\n"
+    )
+    only_undecided = phase.compare(phase.points(cases[cases["n"] == 20]), phase.read_published(path))
+    assert phase.summary(only_undecided) == [
+        "Not compared: 1 published point with no decided case here, every case gave up (f = 10, n = 20).",
+        "Not run here: 1 published point (f = 10, n = 22).",
+    ]
+    compared = phase.compare(phase.points(cases), phase.read_published(path))
+    text = phase.summary(compared)
+    assert text[0].startswith("1 points compared with published") and text[1].startswith("Not compared: 1 ")
+    with warnings.catch_warnings():
+        warnings.simplefilter("error")  # no "converting a masked element to nan" from matplotlib
+        figures.phase_transition(only_undecided, tmp_path / "undecided.png", dpi=100)
+        figures.phase_transition(compared, tmp_path / "compared.png", dpi=100)
+    (bars,) = drawn["compared.png"].axes[0].containers
+    assert len(bars.lines[2][0].get_segments()) == 1  # the point with a share only
+
+
+def test_derived_cases_given_to_phase_are_named_as_left_out(phase_run, small_run):
+    done = analysis_cli("phase", phase_run, small_run)
+    assert done.returncode == 0, done.stderr
+    derived = int((load_cases(small_run)["origin"] == "derived").sum())
+    assert done.stderr.splitlines() == [
+        f"nqc-analysis: warning: phase: left out the cases of other origins: {derived} derived "
+        "(/usr/bin/python3 -m analysis report)"
+    ]
+    expect_one_error_line(analysis_cli("phase", small_run), f"here: {derived} derived (")

@@ -117,3 +117,33 @@ def test_report_of_a_canonical_run(canonical_run, tmp_path):
     assert "## Figures" not in text  # nothing drawn but the timeline, which has its own section
     assert pd.read_csv(out / "threshold.csv")["a"].tolist() == [0, 1, 0, 1, 1, 1]
     assert list(pd.read_csv(out / "threshold_by_k.csv").columns) == threshold.BY_K_COLUMNS
+
+
+@pytest.mark.parametrize("by", ["k", "k:4", "k:2,3", "k/n:0.5", "outcome", "orbit_size"])
+def test_a_by_that_could_split_a_board_size_is_one_error_line(canonical_run, tmp_path, by):
+    for args in (("threshold",), ("report", "-o", tmp_path / "report")):
+        done = analysis_cli(*args, canonical_run, "--by", by)
+        assert done.returncode == 1 and len(done.stderr.splitlines()) == 1, done.stderr
+        assert (
+            done.stderr.startswith(f"nqc-analysis: error: --by {by}: the completion threshold groups whole runs only (")
+            and "give --by run, engine, experiment or config_hash, or no --by" in done.stderr
+        )
+    assert not (tmp_path / "report").exists()
+
+
+def test_a_by_of_whole_runs_gives_a_of_n_per_group(canonical_run, tmp_path):
+    out = tmp_path / "a.csv"
+    done = analysis_cli("threshold", canonical_run, "--by", "engine", "--csv", out)
+    assert done.returncode == 0, done.stderr
+    table = pd.read_csv(out)
+    assert list(table.columns) == ["engine", *threshold.COLUMNS] and table["a"].tolist() == [0, 1, 0, 1, 1, 1]
+
+
+def test_other_origins_given_to_threshold_are_named_as_left_out(canonical_run, small_run):
+    done = analysis_cli("threshold", canonical_run, small_run)
+    assert done.returncode == 0, done.stderr
+    derived = len(load_cases(small_run))
+    assert done.stderr.splitlines() == [
+        f"nqc-analysis: warning: threshold: left out the cases of other origins: {derived} derived "
+        "(/usr/bin/python3 -m analysis report)"
+    ]

@@ -35,8 +35,9 @@ SEMANTIC = [
     r"n = [23] has no solution",
     r"/engine: engine '\w+' takes at most \d+ free rows",
     r"/k: k applies to derived cases \(sizes\) only",
-    r"\(n = \d+, \w+ = \d+\)(: expected \w+ <= | is given twice| has up to C)",
+    r"\(n = \d+, \w+ = \d+\)(: expected \w+ <= | is given twice| has up to C|: no \d+ queens stand)",
     r"/engine: engine 'grigoryan' cannot exclude diagonals",
+    r"/engine: engine '\w+' is incomplete \(it cannot prove a composition infeasible\)",
     r"more than 10\^(7 shards|12 cases)",
     r"/instances/files/\d+: .*(cannot open|No such file|not a composition)",
 ]
@@ -207,6 +208,22 @@ def mutations():
         yield f"/{key}: {param} beyond the board", {**good, key: [{**group, "n": 4, param: 20}]}
     yield "/canonical_compositions: too many", {"name": "c", "canonical_compositions": [{"n": 40, "k": 7}]}
     yield "/canonical_compositions: board too large", {"name": "c", "canonical_compositions": [{"n": 2000, "k": 1}]}
+    yield "/canonical_compositions: more than plan time allows", {
+        "name": "c",
+        "canonical_compositions": [{"n": 60, "k": 3}],
+    }
+    for n, k in ((2, 2), (3, 3)):
+        yield f"/canonical_compositions: no {k} queens stand on the {n} board", {
+            "name": "c",
+            "canonical_compositions": [{"n": n, "k": k}],
+        }
+    yield "/excluded_diagonals: board too large", {
+        "name": "c",
+        "excluded_diagonals": [{"n": 20000, "diags": 10, "samples": 1}],
+    }
+    for key, group in origins.items():
+        for engine in ("grigoryan", "minconflicts"):
+            yield f"/{key} with the incomplete {engine}", {"name": "c", "engine": engine, key: [group]}
     yield "/excluded_diagonals with grigoryan", {
         "name": "c",
         "engine": "grigoryan",

@@ -142,6 +142,56 @@ if [ "$py_rc" -eq 0 ]; then ok "python checks ran ($PYTHON)"
 else fail "python checks ran ($PYTHON, exit $py_rc)" "$(head -c 2000 "$TMP/py.err")"
 fi
 
+# Refused before any case runs: an incomplete engine (a generated composition may have no
+# completion), k queens that cannot stand on the board, a plan too long to count, a board too
+# large for the Excluded Diagonals generator. One line each, naming the file and JSON path.
+refuse() {  # refuse NAME JSON EXPECTED-MESSAGE
+  printf '%s\n' "$2" >"$TMP/$1.json"
+  run "$NQC" run "$TMP/$1.json" -o "$TMP/$1-out" --dry-run
+  expect_exit 1 "$1: refused"
+  expect_log_error "$TMP/$1.json: $3" "$1: one line naming the file and JSON path"
+}
+refuse incomplete '{"name": "i", "engine": "minconflicts", "random_compositions": [{"n": 20, "free_rows": 10, "samples": 3}]}' \
+  "/engine: engine 'minconflicts' is incomplete (it cannot prove a composition infeasible), and the cases of random_compositions may have no completion: use auto, bitboard, exact or sat"
+refuse no-composition '{"name": "z", "canonical_compositions": [{"n": [4, 3], "k": 3}]}' \
+  "/canonical_compositions/0: (n = 3, k = 3): no 3 queens stand on the 3 board without attacking; expected k <= 2"
+refuse long-plan '{"name": "l", "canonical_compositions": [{"n": 60, "k": 3}]}' \
+  "/canonical_compositions/0: (n = 60, k = 3) has up to C(n^2, k) / 8 = 9.7e+08 canonical compositions, more than the 3*10^8 a plan enumerates (nqc_bench_threshold counts past it)"
+refuse large-board '{"name": "b", "excluded_diagonals": [{"n": 20000, "diags": 10, "samples": 1}]}' \
+  "/excluded_diagonals/0: (n = 20000, diags = 10): expected n <= 16384 for excluded_diagonals (its generator takes O(n) steps per diagonal)"
+
+# A generator that makes no case within its draws ends the run with exit 1 and one line
+# naming the config, its group and the sample; the lock is released and the launch records it.
+fault() {  # fault NAME JSON EXPECTED-MESSAGE
+  printf '%s\n' "$2" >"$TMP/$1.json"
+  run timeout "$LIMIT" "$NQC" run "$TMP/$1.json" -o "$TMP/$1-out"
+  expect_exit 1 "$1: the run ends"
+  check "$1: one critical line naming the config, group and sample" \
+    test "$(grep -c "\] \[critical\] $(printf '%s' "$TMP/$1.json: $3" | sed 's/[][\.*^$/]/\\&/g')" "$ERR_FILE")" = 1
+  check "$1: the lock released" test -z "$(ls -A "$TMP/$1-out/locks")"
+  run "$NQC" info "$TMP/$1-out"
+  check "$1: launch 1 recorded with exit status 1" \
+    test "$(awk '$1 == "1" && $2 ~ /Z$/ { print $(NF - 3) }' "$OUT_FILE")" = 1
+}
+fault few-free-rows '{"name": "f", "random_compositions": [{"n": 14, "free_rows": 10, "samples": 3}, {"n": 2000, "free_rows": 2, "samples": 2}]}' \
+  "/random_compositions/1: (n = 2000, free_rows = 2), sample 0: CSPLib's placed-queens procedure placed no 1998 queens in 250 draws (min(10^4, 10^9 / n^2)); expected more free_rows"
+fault many-diags '{"name": "d", "excluded_diagonals": [{"n": 14, "diags": 54, "samples": 1}]}' \
+  "/excluded_diagonals/0: (n = 14, diags = 54), sample 0: CSPLib's generator excluded fewer than 54 diagonals in 10000 draws (min(10^4, 10^9 / n^2)); expected fewer diags"
+
+# SIGTERM while the plan counts canonical compositions (about a minute for n = 49, k = 3):
+# exit 4 and one line saying so, nothing written.
+printf '%s\n' '{"name": "t", "canonical_compositions": [{"n": 49, "k": 3}]}' >"$TMP/count.json"
+"$NQC" run "$TMP/count.json" -o "$TMP/count-out" >"$TMP/count.out" 2>"$TMP/count.err" &
+pid=$!
+for _ in $(seq 1 600); do grep -q "counting the canonical compositions" "$TMP/count.err" && break; sleep 0.1; done
+kill -TERM "$pid"
+wait "$pid"
+RC=$?
+check "SIGTERM while counting canonical compositions: exit 4 (got $RC)" test "$RC" = 4
+check "SIGTERM while counting: one line saying so" \
+  grep -q "\[error\] interrupted while counting the canonical compositions of (n = 49, k = 3)" "$TMP/count.err"
+check "SIGTERM while counting: no results directory" test ! -e "$TMP/count-out"
+
 # docs/configs.md's studies as written, from a copy of the repository's layout: JAIR's curves
 # (30,000 cases) beside the published shares, and a(4..12) with a witness each.
 repo_copy configs/phase-transition.json configs/threshold.json analysis

@@ -3,7 +3,10 @@
 
 #include <cstdio>
 #include <filesystem>
+#include <algorithm>
 #include <map>
+#include <optional>
+#include <set>
 #include <sstream>
 
 #include "core/counting.hpp"
@@ -207,6 +210,89 @@ TEST(CsplibParse, VerifierRejectsQueensOnExcludedDiagonals) {
   // Difference index 3 is r - c = 0, the main diagonal: 2413 has no queen on it.
   c.excluded_difference = {3};
   EXPECT_TRUE(verify(c).ok());
+}
+
+}  // namespace
+}  // namespace nqc
+
+namespace nqc {
+namespace {
+
+// CSPLib's placed-queens procedure as queens-gen-fast.py writes it: n^2 attempts, each a random
+// free row and free column, no early end.
+std::optional<Composition> placed_queens_as_published(Index n, Index queens, Rng& rng) {
+  Composition c(n);
+  std::vector<Index> rows(static_cast<std::size_t>(n)), cols(static_cast<std::size_t>(n));
+  for (Index i = 0; i < n; ++i) rows[static_cast<std::size_t>(i)] = cols[static_cast<std::size_t>(i)] = i;
+  std::set<Index> sums, differences;
+  std::size_t left = static_cast<std::size_t>(n);
+  if (queens == 0) return c;
+  for (Index attempt = 0; attempt < n * n; ++attempt) {
+    const auto i = static_cast<std::size_t>(rng.below(left)), j = static_cast<std::size_t>(rng.below(left));
+    if (sums.count(rows[i] + cols[j]) > 0 || differences.count(rows[i] - cols[j]) > 0) continue;
+    sums.insert(rows[i] + cols[j]);
+    differences.insert(rows[i] - cols[j]);
+    c.q[static_cast<std::size_t>(rows[i])] = cols[j] + 1;
+    rows[i] = rows[left - 1];
+    cols[j] = cols[left - 1];
+    if (n - static_cast<Index>(--left) == queens) return c;
+  }
+  return std::nullopt;
+}
+
+// nqc's draw ends as soon as no queen can stand: the same outcome as the published procedure
+// (the same composition from the same seed, or none), failed draws included.
+TEST(Generators, PlacedQueensGiveThePublishedProcedureOutcome) {
+  int placed = 0, failed = 0;
+  for (Index n = 4; n <= 30; ++n)
+    for (const Index free_rows : {Index{1}, Index{2}, n / 4 + 1, n / 2})
+      for (std::uint64_t seed = 1; seed <= 20; ++seed) {
+        Rng a(seed, static_cast<std::uint64_t>(n)), b(seed, static_cast<std::uint64_t>(n));
+        const auto ours = random_placed_queens(n, n - free_rows, a);
+        const auto published = placed_queens_as_published(n, n - free_rows, b);
+        ASSERT_EQ(ours.has_value(), published.has_value()) << "n = " << n << ", f = " << free_rows << ", seed " << seed;
+        if (!ours) {
+          ++failed;
+          continue;
+        }
+        ++placed;
+        ASSERT_EQ(ours->q, published->q) << "n = " << n << ", f = " << free_rows << ", seed " << seed;
+        EXPECT_EQ(ours->k(), n - free_rows);
+        EXPECT_TRUE(verify(*ours).ok()) << "n = " << n;
+      }
+  EXPECT_GT(placed, 500);  // both outcomes occur
+  EXPECT_GT(failed, 500);
+}
+
+// The first `most` diagonals are those of the whole list; each row and column keeps more than
+// 4 open cells.
+TEST(Generators, ExcludedDiagonalsStopAfterMostWithTheSamePrefix) {
+  for (Index n = 5; n <= 40; n += 5)
+    for (std::uint64_t seed = 1; seed <= 10; ++seed) {
+      Rng full_rng(seed, 0);
+      const auto full = random_excluded_diagonals(n, 4, full_rng);
+      ASSERT_GE(full.size(), static_cast<std::size_t>(n - 4));  // nothing is refused before then
+      for (const std::size_t most :
+           {std::size_t{0}, std::size_t{1}, static_cast<std::size_t>(n), full.size(), full.size() + 3}) {
+        Rng rng(seed, 0);
+        const auto first = random_excluded_diagonals(n, 4, rng, most);
+        ASSERT_EQ(first.size(), std::min(most, full.size())) << "n = " << n;
+        for (std::size_t i = 0; i < first.size(); ++i) {
+          EXPECT_EQ(first[i].index, full[i].index);
+          EXPECT_EQ(first[i].type, full[i].type);
+        }
+      }
+      std::vector<int> in_row(static_cast<std::size_t>(n), n), in_column(static_cast<std::size_t>(n), n);
+      for (const DiagonalPair& p : full)
+        for (Index r = 0; r < n; ++r) {
+          const Index c = p.type == 1 ? p.index - r : r - p.index + n - 1;
+          if (c < 0 || c >= n) continue;
+          --in_row[static_cast<std::size_t>(r)];
+          --in_column[static_cast<std::size_t>(c)];
+        }
+      EXPECT_GT(*std::min_element(in_row.begin(), in_row.end()), 3) << "n = " << n;
+      EXPECT_GT(*std::min_element(in_column.begin(), in_column.end()), 3) << "n = " << n;
+    }
 }
 
 }  // namespace
