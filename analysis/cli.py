@@ -66,7 +66,29 @@ def _by(text: str) -> groups.By:
         raise argparse.ArgumentTypeError(str(e)) from None
 
 
-def _common(p) -> None:
+#: The commands that group whole runs only (analysis.groups.whole_runs), and what they need of a group.
+_WHOLE_RUN_COMMANDS = {
+    "phase": "; a group may pool runs of one engine and settings only (nqc's rule, as --allow-mixed)",
+    "threshold": "",
+}
+
+
+def _by_help(command: str | None) -> str:
+    if command in _WHOLE_RUN_COMMANDS:
+        first, *others = groups.WHOLE_RUNS
+        accepted = ", ".join(others[:-1]) + f" or {others[-1]}"
+        return (
+            f"group whole runs by COLUMN: {first} (the default: one group per config and engine), {accepted}; "
+            f"no bins; repeatable{_WHOLE_RUN_COMMANDS[command]}"
+        )
+    return (
+        "group the cases by COLUMN instead of by run (config and engine): e.g. --by engine; "
+        "a numeric column in bins: --by k:4 (quartiles) or --by k:1,10,100 (edges), --by k/n:0.5; "
+        "repeatable (--by run --by k:4)"
+    )
+
+
+def _common(p, command: str | None = None) -> None:
     p.add_argument(
         "paths",
         nargs="+",
@@ -78,16 +100,15 @@ def _common(p) -> None:
         "--time",
         choices=["wall_s", "cpu_s"],
         default="wall_s",
-        help="per-case time column, seconds of the engine call (default: %(default)s)",
+        help="per-case time column, seconds of the engine call (default: %(default)s)"
+        + ("; threshold shows no times" if command == "threshold" else ""),
     )
     p.add_argument(
         "--by",
         type=_by,
         action="append",
-        metavar="COLUMN[:BINS]",
-        help="group the cases by COLUMN instead of by run (config and engine): e.g. --by engine; "
-        "a numeric column in bins: --by k:4 (quartiles) or --by k:1,10,100 (edges), --by k/n:0.5; "
-        "repeatable (--by run --by k:4)",
+        metavar="COLUMN" if command in _WHOLE_RUN_COMMANDS else "COLUMN[:BINS]",
+        help=_by_help(command),
     )
     p.add_argument(
         "--allow-mixed",
@@ -216,7 +237,8 @@ def build_parser() -> argparse.ArgumentParser:
     )
     for name, (short, description, options, _) in SUBCOMMANDS.items():
         p = sub.add_parser(name, help=short, description=description)
-        for add in [_common, *options]:
+        _common(p, name)
+        for add in options:
             add(p)
     return parser
 
@@ -474,9 +496,11 @@ SUBCOMMANDS = {
         "print the phase transition of random compositions and Excluded Diagonals instances",
         "Cases of random compositions (f free rows) and Excluded Diagonals instances (d diagonals): per "
         "point (f or d, n) the outcomes, the share completable with its exact (Clopper-Pearson) 95% "
-        "interval, the median, mean and 90th percentile of the time and of the nodes; per f or d the n "
-        "where the share crosses 1/2 (falling or rising) and where the effort peaks; beside published shares "
-        "(Fisher's exact test, Holm-adjusted, and Newcombe's interval of the difference).",
+        "interval (cases that gave up counted both ways, completable and not), the median, mean and 90th "
+        "percentile of the time and of the nodes; per f or d the n where the share crosses 1/2 (falling or "
+        "rising) and where the effort peaks; beside published shares (Fisher's exact test, Holm-adjusted, "
+        'and Newcombe\'s interval of the difference; "cannot tell" where the cases that gave up could '
+        "go either way).",
         [_published, _csv("the table per point (every column)")],
         _phase,
     ),
@@ -484,8 +508,8 @@ SUBCOMMANDS = {
         "print the completion threshold a(n) of canonical runs beside OEIS A374013",
         "Canonical cases (every composition of k queens up to symmetry): per n and k the cases, the "
         "compositions they stand for and the outcomes; per n a(n), the largest k such that every "
-        "composition of k' <= k queens completes, where the rows settle it (else its bounds), with a "
-        "witness case, beside the terms of OEIS A374013.",
+        "composition of k' <= k queens completes, where the rows settle it (else its bounds and what is "
+        "missing: the k not run, the cases that gave up), with a witness case, beside the terms of OEIS A374013.",
         [_csv("the table of a(n) per n (every column)")],
         _threshold,
     ),

@@ -4,21 +4,24 @@ A run's label is the shortest of engine, experiment name, "experiment / engine" 
 the config hash that tells the runs apart; runs are ordered as the paths were given (the first
 is the baseline of comparisons). ``--by COLUMN`` groups by a column (``run``, ``k/n``, or any
 column of the cases); a numeric one with many values in bins (``k:4`` quantiles, ``k:1,10,100``
-edges). A group that pools several engines raises a warning.
+edges). A group that pools several engines raises a warning; the phase transition refuses a
+group that pools runs of other engine settings (:func:`one_setting`).
 """
 
 from __future__ import annotations
 
 import math
+import re
 import warnings
 from dataclasses import dataclass
+from pathlib import Path
 from typing import Iterator
 
 import numpy as np
 import pandas as pd
 
 from analysis.errors import AnalysisError
-from analysis.load import CONFIG_HASH, ENGINE, EXPERIMENT, SOURCE, AnalysisWarning
+from analysis.load import CONFIG_HASH, ENGINE, EXPERIMENT, SOURCE, AnalysisWarning, run_nqc
 from analysis.randset import INTEGER, NUMBER
 
 #: The pseudo-column of the default grouping: one group per run (config and engine).
@@ -215,6 +218,50 @@ def whole_runs(by, what: str, why: str) -> None:
         if b.column not in WHOLE_RUNS or b.edges is not None or b.bins is not None:
             accepted = ", ".join(WHOLE_RUNS[:-1]) + f" or {WHOLE_RUNS[-1]}"
             raise AnalysisError(f"--by {b}: {what} groups whole runs only ({why}): give --by {accepted}, or no --by")
+
+
+#: The part of nqc's refusal of runs that one table would mix (src/experiment/aggregate.cpp,
+#: check_pooling) that names them and what differs: "A and B are runs of ... (max_nodes 0 and 5)".
+_NQC_MIXED = re.compile(
+    r"(?P<runs>.+) are (?P<what>runs of other engines or settings \(.*\)): one table would mix them"
+)
+
+
+def one_setting(cases: pd.DataFrame, by, what: str) -> None:
+    """An AnalysisError "--by B: the group ... holds A and B, runs of other engines or settings
+    (max_nodes 0 and 5): WHAT would mix cases run under other limits or engine options; ..."
+    when a group of `by` pools runs (configs) that nqc would not pool into one table: other
+    engine, engine_params (defaults filled in), time_limit_s or max_nodes; or "--by B: the
+    group ... holds P2: case C (...) is case C' of P1: pooled, it would count twice; ..." when
+    two of its runs hold one case (nqc's rules and wording, as --allow-mixed: ``nqc rows
+    --pool`` of the runs of the group)."""
+    if not by or RUN in columns(by):  # one table already checked by nqc, or a run per group at most
+        return
+    run_paths: dict[str, list[str]] = {}  # config_hash -> its runs (a shard file stands for its directory)
+    for s in cases.attrs.get("sources", []):
+        path = Path(s.path)
+        run = str(path.parent.parent if path.parent.name == "shards" else path)
+        paths = run_paths.setdefault(str(s.attrs.get("config_hash", "")), [])
+        if run not in paths:
+            paths.append(run)
+    for labels, part in split(cases, by, warn=False):
+        runs = [h for h in dict.fromkeys(part[CONFIG_HASH].astype(str)) if h in run_paths]
+        if len(runs) < 2:
+            continue
+        try:
+            with warnings.catch_warnings():
+                warnings.simplefilter("ignore")  # the reading itself warned already (unfinished runs)
+                run_nqc("rows", *(p for h in runs for p in run_paths[h]), "--pool")
+        except AnalysisError as e:
+            where = ", ".join(f"{k} = {v}" for k, v in labels.items())
+            found = _NQC_MIXED.match(str(e))
+            if not found:  # a case in two runs: nqc's line says it
+                raise AnalysisError(f"--by {' '.join(map(str, by))}: the group {where} holds {e}") from None
+            raise AnalysisError(
+                f"--by {' '.join(map(str, by))}: the group {where} holds {found['runs']}, {found['what']}: "
+                f"{what} would mix cases run under other limits or engine options; give --by run (the default: "
+                "one group per run)"
+            ) from None
 
 
 def columns(by=DEFAULT) -> list[str]:

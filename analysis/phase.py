@@ -53,6 +53,8 @@ PUBLISHED_COLUMNS = [
     "difference_hi",
     "p_value",
     "p_holm",
+    "p_value_max",
+    "p_holm_max",
     "verdict",
 ]
 #: Columns of :func:`peaks` after the group columns.
@@ -126,15 +128,29 @@ def _quantiles(values: np.ndarray) -> list[float]:
     return [float(np.median(values)), float(values.mean()), float(np.percentile(values, 90))]
 
 
+def _share_interval(solved: int, gave_up: int, cases: int) -> tuple[float, float]:
+    """The exact 95% interval of the share completable of a point's `cases` compositions with
+    the cases that gave up counted both ways: from the Clopper-Pearson lower bound of `solved`
+    (those counted infeasible) to the upper bound of `solved + gave_up` (counted completable),
+    of `cases`. It covers the share whatever the cases that gave up are (at least 95%: it holds
+    the exact interval of every count between); with none, the exact interval itself."""
+    lo = table_mod.clopper_pearson(solved, cases)[0]
+    hi = table_mod.clopper_pearson(solved + gave_up, cases)[1]
+    return float(lo), float(hi)
+
+
 def points(cases: pd.DataFrame, by=groups.DEFAULT, time: str = "wall_s") -> pd.DataFrame:
     """Per group and point (origin, param, n) of the SAMPLED cases: the outcomes, the share
-    completable solved / (solved + infeasible) with its exact (Clopper-Pearson) 95% interval
-    (NaN when every case gave up), and the median, mean and 90th percentile of the time column
-    `time` and of the nodes over all the point's cases. Empty when there are none."""
+    completable solved / (solved + infeasible) with its exact 95% interval, the cases that gave
+    up counted both ways (:func:`_share_interval`; NaN when every case gave up), and the median,
+    mean and 90th percentile of the time column `time` and of the nodes over all the point's
+    cases. Empty when there are none. An AnalysisError when `by` could split a point or pools
+    runs of other settings (analysis.groups)."""
     sampled = origin_cases(cases, *SAMPLED)
     if sampled.empty:
         return pd.DataFrame(columns=COLUMNS)
     groups.whole_runs(by, "the phase transition", "its points are per origin, f or d and n, each from all its cases")
+    groups.one_setting(sampled, by, "a point of the phase transition")
     sampled = sampled.assign(**{PARAM: sampled[SAMPLE_PARAM].astype("int64").to_numpy()})
 
     def rows(part: pd.DataFrame) -> pd.DataFrame:
@@ -142,10 +158,10 @@ def points(cases: pd.DataFrame, by=groups.DEFAULT, time: str = "wall_s") -> pd.D
         for (origin, param, n), point in part.groupby([ORIGIN, PARAM, "n"], sort=True):
             outcome = point["outcome"].astype(str).to_numpy()
             solved, infeasible = int(np.sum(outcome == "solved")), int(np.sum(outcome == "infeasible"))
-            decided = solved + infeasible
-            lo, hi = (float(v) for v in table_mod.clopper_pearson(solved, decided)) if decided else (np.nan,) * 2
+            decided, gave_up = solved + infeasible, int(np.sum(outcome == "gave_up"))
+            lo, hi = _share_interval(solved, gave_up, len(point)) if decided else (np.nan,) * 2
             out.append(
-                [origin, int(param), int(n), len(point), solved, infeasible, int(np.sum(outcome == "gave_up"))]
+                [origin, int(param), int(n), len(point), solved, infeasible, gave_up]
                 + [solved / decided if decided else float("nan"), lo, hi]
                 + _quantiles(point[time].to_numpy(dtype=float))
                 + _quantiles(point["nodes"].to_numpy(dtype=float))
@@ -164,14 +180,42 @@ def default_published(table: pd.DataFrame) -> Published | None:
     return None
 
 
+def _fisher_range(solved: int, gave_up: int, cases: int, theirs: int, total: int) -> tuple[float, float]:
+    """The smallest and largest of Fisher's exact two-sided p-values of (c of `cases`) against
+    (`theirs` of `total`) over the counts c = solved .. solved + gave_up, the cases that gave up
+    counted either way. The p-value is unimodal in c, largest near theirs / total: the smallest
+    is at an end, the largest at an end or at the counts next to that share."""
+
+    def p(count: int) -> float:
+        return float(stats.fisher_exact([[count, cases - count], [theirs, total - theirs]])[1])
+
+    near = theirs / total * cases
+    counts = {solved, solved + gave_up} | {
+        c for c in (int(np.floor(near)), int(np.ceil(near))) if solved <= c <= solved + gave_up
+    }
+    values = [p(c) for c in sorted(counts)]
+    return min(values[0], values[-1]), max(values)
+
+
+#: The verdict of a point whose cases that gave up, counted completable or not, lead to different verdicts.
+CANNOT_TELL = "cannot tell"
+
+
 def compare(table: pd.DataFrame, published: Published) -> pd.DataFrame:
     """`table` (from :func:`points`) with the published share of each point it shares with
-    `published` (NaN elsewhere): whether it lies `inside` our 95% interval; our share minus it
-    with Newcombe's 95% interval of a difference of two independent shares (hybrid score);
-    Fisher's exact two-sided p-value, and Holm's adjustment over every point compared;
-    `verdict` "differs" when the adjusted p-value is below ALPHA, else "consistent". The
-    published count of completable compositions is share x compositions, rounded. An
-    AnalysisError when `table` has no case of the published origin."""
+    `published` (NaN elsewhere), compared where the point has a decided case. The cases that
+    gave up are counted both ways, completable and not (the share is of all the point's
+    compositions): whether the published share lies `inside` our 95% interval (:func:`points`);
+    our share minus it with Newcombe's 95% interval of a difference of two independent shares
+    (hybrid score), from its lower end with them counted infeasible to its upper end with them
+    counted completable; Fisher's exact two-sided p-value, the smallest (`p_value`) and the
+    largest (`p_value_max`) over the ways they could go (:func:`_fisher_range`), each
+    Holm-adjusted over every point compared (`p_holm`, `p_holm_max`); `verdict` "differs" when
+    the shares differ whichever way they went (p_holm_max below ALPHA), "consistent" when they
+    do not whichever way (p_holm at least ALPHA), else CANNOT_TELL: too many gave up to tell.
+    With none given up, the two p-values are one. The published count of completable
+    compositions is share x compositions, rounded. An AnalysisError when `table` has no case of
+    the published origin."""
     origin = published.frame[ORIGIN].iloc[0]
     if not (table[ORIGIN] == origin).any():
         raise AnalysisError(
@@ -187,17 +231,20 @@ def compare(table: pd.DataFrame, published: Published) -> pd.DataFrame:
 
     for i in out.index[has]:
         r = out.loc[i]
-        ours, decided = int(r["solved"]), int(r["solved"] + r["infeasible"])
+        ours, gave_up, cases = int(r["solved"]), int(r["gave_up"]), int(r["cases"])
         total = int(r["published_compositions"])
         theirs = int(round(r["published_share"] * total))
         out.at[i, "inside"] = bool(r["share_lo"] <= r["published_share"] <= r["share_hi"])
         out.at[i, "difference"] = r["share"] - theirs / total
-        lo, hi = confint_proportions_2indep(ours, decided, theirs, total, method="newcomb", compare="diff")
+        lo = confint_proportions_2indep(ours, cases, theirs, total, method="newcomb", compare="diff")[0]
+        hi = confint_proportions_2indep(ours + gave_up, cases, theirs, total, method="newcomb", compare="diff")[1]
         out.at[i, "difference_lo"], out.at[i, "difference_hi"] = float(lo), float(hi)
-        out.at[i, "p_value"] = float(stats.fisher_exact([[ours, decided - ours], [theirs, total - theirs]])[1])
+        out.at[i, "p_value"], out.at[i, "p_value_max"] = _fisher_range(ours, gave_up, cases, theirs, total)
     if has.any():
-        out.loc[has, "p_holm"] = multipletests(out.loc[has, "p_value"].astype(float), method="holm")[1]
-        out.loc[has, "verdict"] = np.where(out.loc[has, "p_holm"] < ALPHA, "differs", "consistent")
+        for p in ("p_value", "p_value_max"):
+            out.loc[has, p.replace("value", "holm")] = multipletests(out.loc[has, p].astype(float), method="holm")[1]
+        low, high = out.loc[has, "p_holm"], out.loc[has, "p_holm_max"]
+        out.loc[has, "verdict"] = np.where(high < ALPHA, "differs", np.where(low >= ALPHA, "consistent", CANNOT_TELL))
     out.attrs["published"] = published
     return out
 
@@ -261,7 +308,8 @@ def param_label(origin: str, param) -> str:
 def to_markdown(table: pd.DataFrame) -> str:
     """:func:`points` (or :func:`compare`) as Markdown: shares with their intervals, times and
     nodes as median / mean / p90; the published share, whether it is inside our interval, the
-    difference with its interval, the Holm-adjusted p-value and the verdict where compared."""
+    difference with its interval, the Holm-adjusted p-value (smallest..largest over the ways
+    the cases that gave up could go, when they differ) and the verdict where compared."""
     keys = groups.label_columns(table, ORIGIN)
     shown = {k: table[k].map(str) for k in keys}
     shown["point"] = [param_label(o, p) for o, p in zip(table[ORIGIN], table[PARAM])]
@@ -283,7 +331,10 @@ def to_markdown(table: pd.DataFrame) -> str:
             f"{d:+.3f} ({lo:+.3f}..{hi:+.3f})" if ok else ""
             for d, lo, hi, ok in zip(table["difference"], table["difference_lo"], table["difference_hi"], has)
         ]
-        shown["p (Holm)"] = [f"{p:.2g}" if ok else "" for p, ok in zip(table["p_holm"], has)]
+        shown["p (Holm)"] = [
+            "" if not ok else f"{p:.2g}" if p == top else f"{p:.2g}..{top:.2g}"
+            for p, top, ok in zip(table["p_holm"], table["p_holm_max"], has)
+        ]
         shown["verdict"] = table["verdict"].fillna("")
     frame = pd.DataFrame(shown)
     return output.markdown(frame, ["left"] * (len(keys) + 1) + ["right"] * (len(frame.columns) - len(keys) - 1))
@@ -313,12 +364,15 @@ def _points_text(rows: pd.DataFrame, sep: str = ", ") -> str:
 
 def summary(compared: pd.DataFrame) -> list[str]:
     """Sentences on the comparison with the published shares (:func:`compare`): the points
-    compared, those that match a published one but have no decided case (every case gave up),
+    compared; those that match a published one but were not compared, having no decided case
+    (every case gave up) or too many cases that gave up to tell (CANNOT_TELL: decided of cases);
     the published points not run here."""
     published = compared.attrs["published"]
-    has = compared["p_value"].notna()
-    undecided = compared[compared["published_share"].notna() & ~has]
-    if not has.any() and undecided.empty:
+    tested = compared["p_value"].notna()
+    open_ = tested & (compared["verdict"] == CANNOT_TELL)
+    has = tested & ~open_
+    undecided = compared[compared["published_share"].notna() & ~tested]
+    if not tested.any() and undecided.empty:
         return [f"No point of ours matches one of {published.name}."]
     missing = published.frame.merge(compared[[ORIGIN, PARAM, "n"]], how="left", indicator=True)
     missing = missing[missing["_merge"] == "left_only"]
@@ -327,12 +381,26 @@ def summary(compared: pd.DataFrame) -> list[str]:
         inside, differs = int(compared.loc[has, "inside"].sum()), compared[has & (compared["verdict"] == "differs")]
         lines.append(
             f"{int(has.sum())} points compared with {published.name}: its share lies inside our 95% interval at "
-            f"{inside} of them; the two-sample test (Fisher's exact, Holm-adjusted over the {int(has.sum())} points) "
+            f"{inside} of them; the two-sample test (Fisher's exact, Holm-adjusted over the {int(tested.sum())} points"
+            + (" tested" if open_.any() else "")
+            + ") "
             + (
                 "finds no point where the shares differ at the 5% level."
                 if differs.empty
                 else f"finds {len(differs)} where they differ at the 5% level: {_points_text(differs)}."
             )
+        )
+    if open_.any():
+        rows = compared[open_]
+        lines.append(
+            f"Not compared: {len(rows)} published point{'s' if len(rows) != 1 else ''} where too many cases gave up "
+            "to tell: counted completable they give one verdict, counted infeasible another ("
+            + "; ".join(
+                f"{param_label(r[ORIGIN], r[PARAM])}, n = {r['n']}: {r['solved'] + r['infeasible']} decided of "
+                f"{r['cases']}"
+                for _, r in rows.iterrows()
+            )
+            + ")."
         )
     if not undecided.empty:
         lines.append(

@@ -621,7 +621,10 @@ def _origin_lines(out: _Out, plan: SimpleNamespace) -> tuple[list[str], list[str
             "Random compositions (f free rows, CSPLib's placed-queens procedure) and Excluded Diagonals "
             f"instances (d diagonals) of {phase.GENT17_REFERENCE}: these may have no completion. Per point "
             "(f or d, n): the cases and their outcomes; the share completable, solved / (solved + infeasible), "
-            "with its exact (Clopper-Pearson) 95% interval; the median, mean and 90th percentile of the time "
+            "with its exact (Clopper-Pearson) 95% interval of all the point's cases, those that gave up counted "
+            "both ways (from the lower bound with them infeasible to the upper bound with them completable: the "
+            "share of the point's compositions lies inside whatever they are); the median, mean and 90th "
+            "percentile of the time "
             f"per case (`{out.options.time}`, seconds) and of the nodes, over all the point's cases. Nodes and "
             "times are the engine's: an engine that changes its method with n (`auto`, docs/engines.md) can "
             "make a step in the effort that is its own, not the problem's. Every column: [phase.csv](phase.csv).",
@@ -642,7 +645,9 @@ def _origin_lines(out: _Out, plan: SimpleNamespace) -> tuple[list[str], list[str
                 "leaves out the published sample's own error); our share minus the published one with "
                 "Newcombe's 95% interval (hybrid score) for two independent samples; Fisher's exact two-sided "
                 "test of equal shares, its p-value adjusted by Holm's method over every point compared, and "
-                '"differs" where the adjusted p-value is below 0.05.',
+                '"differs" where the adjusted p-value is below 0.05. Cases that gave up are counted both ways, '
+                'completable and not (the p-value then a range): "differs" or "consistent" only when both give '
+                'that verdict, else "cannot tell", and the point is named as not compared.',
                 "\n".join(phase.summary(points)),
             )
         figs += out.figure(
@@ -668,8 +673,9 @@ def _origin_lines(out: _Out, plan: SimpleNamespace) -> tuple[list[str], list[str
             "### a(n)",
             "a(n) is the largest k such that every composition of k' <= k queens completes "
             f"({threshold.OEIS_NAME}): settled when k = a(n) + 1 has an infeasible case and every k' <= a(n) "
-            "was run and solved (a(n) = 0 when k = 1 has one); a case that gave up, a k not run or shard "
-            "files leave it open between bounds. The witness is the lowest infeasible case at k = a(n) + 1: "
+            "was run and solved (a(n) = 0 when k = 1 has one; a(n) = n when every k' = 1..n was run and solved, "
+            "as at n = 1; undefined on a board without solution, n = 2 and 3); a case that gave up, a k not run "
+            "or shard files leave it open between bounds, and the note names them. The witness is the lowest infeasible case at k = a(n) + 1: "
             "`nqc export RESULTS --case ID` writes its composition. Every column: [threshold.csv](threshold.csv).",
             threshold.to_markdown(plan.thresholds),
             "\n".join(threshold.summary(plan.thresholds)),

@@ -48,6 +48,7 @@ def _canonical(cases: pd.DataFrame, by) -> pd.DataFrame:
     canonical = origin_cases(cases, CANONICAL)
     if not canonical.empty:
         groups.whole_runs(by, "the completion threshold", "a(n) is read off every case of n, of every k")
+        groups.one_setting(canonical, by, "a board size's certificate")
     return canonical
 
 
@@ -82,11 +83,21 @@ def _ranges(ks: list[int]) -> str:
     return ", ".join(parts)
 
 
-def _bounds(cells: pd.DataFrame, complete: bool) -> tuple[int | None, int | None, str]:
-    """(lower bound, upper bound, why a(n) is not settled: "" when it is) from the rows of one
-    n of :func:`by_k`. The lower bound: the k' = 1, 2, ... run and solved without exception, in
-    a row (None when the rows may be incomplete); the upper bound: one below the first k with
-    an infeasible case (None when there is none)."""
+#: The note of a board with no solution (every queen of k = 1, on each of the n^2 cells,
+#: infeasible: n = 2 and 3): not even the empty board completes, so no k qualifies and a(n) is
+#: undefined.
+NO_SOLUTION = "no solution: every case of k = 1 is infeasible, so not even the empty board completes"
+
+
+def _bounds(n: int, cells: pd.DataFrame, complete: bool) -> tuple[int | None, int | None, bool, str]:
+    """(lower bound, upper bound, settled, note) from the rows of board size `n` of :func:`by_k`.
+    The lower bound: the k' = 1, 2, ... run and solved without exception, in a row (None when
+    the rows may be incomplete); the upper bound: one below the first k with an infeasible case
+    (None when there is none). Settled when every k' <= the upper bound was run and solved, or
+    when every k' = 1..n was (a(n) = n: no k = n + 1 exists to fail). The note says what leaves
+    it open: every k <= the upper bound not run or with cases that gave up, and the k to run
+    when no k has an infeasible case; NO_SOLUTION when the cases of k = 1 stand for all n^2
+    cells and every one is infeasible."""
     at = cells.set_index("k")
     infeasible = [int(k) for k in at.index if at.loc[k, "infeasible"] > 0]
     hi = min(infeasible) - 1 if infeasible else None
@@ -94,22 +105,36 @@ def _bounds(cells: pd.DataFrame, complete: bool) -> tuple[int | None, int | None
     while lo + 1 in at.index and at.loc[lo + 1, "infeasible"] == 0 and at.loc[lo + 1, "gave_up"] == 0:
         lo += 1
     if not complete:
-        return None, hi, "read from shard files: the run may be unfinished, its cases incomplete"
-    if hi is not None and lo == hi:
-        return lo, hi, ""
-    nxt = lo + 1
-    if nxt not in at.index:
-        return lo, hi, f"k = {nxt} not run" + ("" if hi is not None else f": no infeasible case up to k = {lo}")
-    gave_up = int(at.loc[nxt, "gave_up"])
-    return lo, hi, f"k = {nxt}: {gave_up} case{'s' if gave_up != 1 else ''} gave up"
+        return None, hi, False, "read from shard files: the run may be unfinished, its cases incomplete"
+    if 1 in at.index and at.loc[1, "infeasible"] == at.loc[1, "cases"] and at.loc[1, "compositions"] == n * n:
+        return None, None, False, NO_SOLUTION  # every cell's queen infeasible: no solution at all
+    if lo == hi or lo == n:
+        return lo, lo, True, ""
+    top = hi if hi is not None else int(at.index.max())
+    notes, start = [], None  # in the order of k: the ranges of k not run, the k with cases that gave up
+    for k in range(1, top + 2):
+        if k <= top and k not in at.index:
+            start = k if start is None else start
+            continue
+        if start is not None:
+            notes.append(f"k = {_ranges(list(range(start, k)))} not run")
+            start = None
+        gave_up = int(at.loc[k, "gave_up"]) if k <= top else 0
+        if gave_up:
+            notes.append(f"k = {k}: {gave_up} case{'s' if gave_up != 1 else ''} gave up")
+    if hi is None and top < n:
+        notes.append(f"k = {top + 1} not run: no infeasible case up to k = {top}")
+    return lo, hi, False, "; ".join(notes)
 
 
 def thresholds(cases: pd.DataFrame, by=groups.DEFAULT, oeis: dict[int, int] | None = None) -> pd.DataFrame:
     """Per group and n of the canonical cases: the k run; a(n) when the rows settle it (k = a(n)
     + 1 has an infeasible case, and every k' <= a(n) was run and solved; a(n) = 0 when k = 1
-    has one), else NA with its bounds a_lo, a_hi (NA: none known) and a note on what is
-    missing. Cases that gave up leave it open, and so do shard files (an unfinished run's cases
-    may be incomplete). The witness: the lowest case id of the infeasible cases at k = a_hi + 1
+    has one; a(n) = n when every k' = 1..n was run and solved, as at n = 1), else NA with its
+    bounds a_lo, a_hi (NA: none known) and a note on what is missing (:func:`_bounds`). Cases
+    that gave up leave it open, and so do shard files (an unfinished run's cases may be
+    incomplete); a board without solution (every case of k = 1 infeasible: n = 2, 3) has none
+    (NO_SOLUTION). The witness: the lowest case id of the infeasible cases at k = a_hi + 1
     (`nqc export RESULTS --case ID` writes its composition), and their number. `oeis`: the
     published terms (default: :func:`read_oeis`), and "agrees", "differs" (a(n) settled and not
     equal, or the term outside the bounds) or "within bounds"."""
@@ -121,16 +146,16 @@ def thresholds(cases: pd.DataFrame, by=groups.DEFAULT, oeis: dict[int, int] | No
         out = []
         for n, cells in counts.groupby("n", sort=True):
             complete = not part.loc[part["n"] == n, SOURCE].astype(str).isin(shards).any()
-            lo, hi, note = _bounds(cells, complete)
-            a = lo if not note else None
+            lo, hi, settled, note = _bounds(int(n), cells, complete)
+            a = lo if settled else None
             witness, witnesses = None, 0
-            if hi is not None:
+            if hi is not None and hi < n:
                 wit = part[(part["n"] == n) & (part["k"] == hi + 1) & (part["outcome"].astype(str) == "infeasible")]
                 witness, witnesses = int(wit["case_id"].min()), len(wit)
             term = oeis.get(int(n))
             agreement = ""
             if term is not None:
-                inside = (lo is None or lo <= term) and (hi is None or term <= hi)
+                inside = note != NO_SOLUTION and (lo is None or lo <= term) and (hi is None or term <= hi)
                 agreement = "agrees" if a is not None and a == term else "within bounds" if inside else "differs"
             ks = _ranges(sorted(int(k) for k in cells["k"]))
             out.append([int(n), ks, a, lo, hi, note, witness, witnesses, term, agreement])
@@ -147,14 +172,19 @@ def _int(v) -> str:
     return "" if pd.isna(v) else str(int(v))
 
 
+def _shown_a(r) -> str:
+    """a(n) of a row of :func:`thresholds` as the table shows it: the value, "undefined" (a board
+    without solution) or "open: LO..HI" ("?" for a bound not known)."""
+    if not pd.isna(r.a):
+        return _int(r.a)
+    return "undefined" if r.note == NO_SOLUTION else f"open: {_int(r.a_lo) or '?'}..{_int(r.a_hi) or '?'}"
+
+
 def to_markdown(table: pd.DataFrame) -> str:
     """:func:`thresholds` as Markdown: a(n), else its bounds and what is missing."""
     keys = groups.label_columns(table)
     shown = {k: table[k].map(str) for k in keys} | {"n": table["n"].map(str), "k run": table["ks"]}
-    shown["a(n)"] = [
-        _int(a) if not pd.isna(a) else f"open: {_int(lo) or '?'}..{_int(hi) or '?'}"
-        for a, lo, hi in zip(table["a"], table["a_lo"], table["a_hi"])
-    ]
+    shown["a(n)"] = [_shown_a(r) for r in table.itertuples()]
     shown["witness case (k = a(n) + 1)"] = [
         f"{_int(w)}" + (f" (of {c} infeasible cases)" if c > 1 else "") if not pd.isna(w) else ""
         for w, c in zip(table["witness"], table["witnesses"])
@@ -173,14 +203,33 @@ def by_k_markdown(table: pd.DataFrame) -> str:
     return output.markdown(pd.DataFrame(shown), ["left"] * len(keys) + ["right"] * len(BY_K_COLUMNS))
 
 
-def summary(table: pd.DataFrame) -> list[str]:
-    """Sentences on :func:`thresholds`: the n settled, and how they compare with the OEIS terms."""
+def summary(table: pd.DataFrame, oeis: dict[int, int] | None = None) -> list[str]:
+    """Sentences on :func:`thresholds`: the n settled, those not settled with what is missing,
+    the boards without solution, how they compare with the OEIS terms (`oeis`, default
+    :func:`read_oeis`) and the n outside the terms' range."""
+    oeis = read_oeis() if oeis is None else oeis
+    keys = groups.label_columns(table)
+    where = lambda r: " / ".join(str(getattr(r, k)) for k in keys) + ": " if keys else ""  # noqa: E731
     settled = table[table["a"].notna()]
+    undefined = table[table["note"] == NO_SOLUTION]
+    unsettled = table[table["a"].isna() & (table["note"] != NO_SOLUTION)]
     compared = table[table["agreement"] != ""]
     line = f"a(n) settled for {len(settled)} of {len(table)} board sizes"
     if not settled.empty:
-        line += ": " + ", ".join(f"a({r.n}) = {int(r.a)}" for r in settled.itertuples())
+        line += ": " + ", ".join(f"{where(r)}a({r.n}) = {int(r.a)}" for r in settled.itertuples())
     lines = [line + "."]
+    if not unsettled.empty:
+        lines.append(
+            "Not settled: "
+            + "; ".join(
+                f"{where(r)}a({r.n}) in {_int(r.a_lo) or '?'}..{_int(r.a_hi) or '?'} ({r.note})"
+                for r in unsettled.itertuples()
+            )
+            + "."
+        )
+    if not undefined.empty:
+        ns = ", ".join(f"{where(r)}a({r.n})" for r in undefined.itertuples())
+        lines.append(f"Undefined ({NO_SOLUTION}): {ns}.")
     if not compared.empty:
         counts = compared["agreement"].value_counts()
         lines.append(
@@ -188,4 +237,12 @@ def summary(table: pd.DataFrame) -> list[str]:
             + ", ".join(f"{counts[v]} {v}" for v in ("agrees", "within bounds", "differs") if v in counts)
             + "."
         )
+    if oeis:
+        first, last = min(oeis), max(oeis)
+        below = sorted({int(n) for n in table["n"] if n < first})
+        above = sorted({int(n) for n in table["n"] if n > last})
+        if below:
+            lines.append(f"No published term for n = {_ranges(below)}: {OEIS_NAME} starts at n = {first}.")
+        if above:
+            lines.append(f"No published term for n = {_ranges(above)}: the terms read here end at n = {last}.")
     return lines

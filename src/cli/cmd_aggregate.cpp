@@ -18,6 +18,7 @@
 #include "system/durable.hpp"
 #include "system/errors.hpp"
 #include "system/std_stream.hpp"
+#include "system/stop_signals.hpp"
 
 namespace nqc::cli {
 namespace {
@@ -29,9 +30,11 @@ void warn_if_unfinished(const std::filesystem::path& p, std::size_t rows) {
   if (!std::filesystem::is_directory(p, ec) || std::filesystem::exists(p / "results.h5", ec)) return;
   std::uint64_t planned = 0;
   try {
-    planned = make_plan(load_config(p / "config.json")).total_cases;
+    const StopSignalsScope stoppable;  // counting canonical compositions may take a minute
+    planned = make_plan(load_config(p / "config.json"), &stop_requested()).total_cases;
+  } catch (const Error& e) {
+    if (e.code() == kExitInterrupted) throw;
   } catch (const std::exception&) {
-    planned = 0;
   }
   std::fprintf(stderr, "nqc: warning: %s: the run is not finished (no results.h5): the table covers %zu of %s cases\n",
                p.c_str(), rows, planned ? std::to_string(planned).c_str() : "its");
@@ -56,7 +59,7 @@ void refuse_output_onto_inputs(const std::string& command, const std::string& op
 nlohmann::json sources_json(const std::vector<std::string>& paths) {
   nlohmann::json sources = nlohmann::json::array();
   for (const std::string& p : paths)
-    for (const std::filesystem::path& file : result_files(p, false)) {
+    for (const std::filesystem::path& file : result_files(p)) {
       const ResultFile content = read_result_file(file, kRowCount | kLaunches);
       nlohmann::json attrs = nlohmann::json::object(), launches = nlohmann::json::array();
       for (const auto& [name, value] : content.attrs)
@@ -93,14 +96,24 @@ Runner add_rows(CLI::App& app) {
     refuse_output_onto_inputs("listing", "--sources", a->sources, a->paths);
     check_pooling(a->paths, a->pool);
     std::fputs(rows_csv_header().c_str(), stdout);
+    PooledCases pooled;
     for (const auto& p : a->paths) {
       const std::vector<CaseRow> rows = load_rows(p);
       warn_if_unfinished(p, rows.size());
+      if (a->pool) pooled.add(p, rows);
       const std::filesystem::path merged = representative_file(p);
-      std::error_code ec;  // a directory without results.h5: its shard files, named by shard_id
+      std::error_code ec;  // a directory without results.h5: its shard (or partial) files, by shard_id
       const bool shards = std::filesystem::is_directory(p, ec) && merged.filename() != "results.h5";
-      for (const CaseRow& row : rows)
-        std::fputs(row_csv(row, (shards ? shard_path(p, row.shard_id) : merged).string()).c_str(), stdout);
+      std::uint64_t shard = UINT64_MAX;
+      std::string source = merged.string();
+      for (const CaseRow& row : rows) {
+        if (shards && row.shard_id != shard) {
+          shard = row.shard_id;
+          const std::filesystem::path done = shard_path(p, shard);
+          source = (std::filesystem::exists(done, ec) ? done : partial_path(p, shard)).string();
+        }
+        std::fputs(row_csv(row, source).c_str(), stdout);
+      }
     }
     if (!a->sources.empty()) write_text(a->sources, sources_json(a->paths).dump() + '\n');
     return 0;
@@ -128,9 +141,11 @@ std::vector<CaseRow> aggregate_inputs(const std::vector<std::string>& paths, con
   check_pooling(paths, true);
   refuse_output_onto_inputs("aggregate", "--csv", csv, paths);
   std::vector<CaseRow> rows;
+  PooledCases pooled;
   for (const auto& p : paths) {
     auto more = load_rows(p);
     warn_if_unfinished(p, more.size());
+    pooled.add(p, more);
     rows.insert(rows.end(), more.begin(), more.end());
   }
   return rows;

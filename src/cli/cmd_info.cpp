@@ -19,13 +19,6 @@ namespace nqc::cli {
 
 namespace fs = std::filesystem;
 
-std::vector<fs::path> result_files(const fs::path& path, bool partials) {
-  std::error_code ec;
-  if (!fs::is_directory(path, ec)) return {path};
-  if (fs::exists(path / "results.h5", ec)) return {path / "results.h5"};
-  return unmerged_run_files(path, partials);
-}
-
 nlohmann::json config_attribute(const Attributes& attrs, const fs::path& file) {
   const auto it = attrs.find("config");
   nlohmann::json config = nlohmann::json::parse(it == attrs.end() ? "{}" : it->second, nullptr, false);
@@ -137,7 +130,7 @@ int info(const fs::path& path) {
   std::error_code ec;
   if (!fs::exists(path, ec)) throw InputError(path.string() + ": no such file or directory");
   const bool dir = fs::is_directory(path, ec);
-  const std::vector<fs::path> files = result_files(path, true);
+  const std::vector<fs::path> files = result_files(path);
   if (files.empty() && read_launches(path).empty())
     throw InputError(path.string() + ": no result files (expected " + (path / "shards").string() + "/*.h5 or " +
                      (path / "results.h5").string() + ")");

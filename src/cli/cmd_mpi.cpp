@@ -19,6 +19,7 @@
 #include "runner/runner.hpp"
 #include "runner/session.hpp"
 #include "system/errors.hpp"
+#include "system/stop_signals.hpp"
 
 namespace nqc::cli {
 
@@ -34,9 +35,6 @@ bool right_world(const MpiSession& session) {
   if (session.speaks()) throw InputError(why);
   return false;
 }
-
-std::atomic<bool> g_stop{false};
-extern "C" void on_stop_signal(int) { g_stop.store(true); }
 
 // "I/K" with 0 <= I < K -> (I, K); anything else -> InputError.
 std::pair<std::uint64_t, std::uint64_t> parse_part(const std::string& text) {
@@ -68,13 +66,6 @@ struct RunArgs {
   double progress = -1.0;
 };
 
-// Before MPI_Init (a signal during start-up) and after it (the MPI library's own handlers).
-void catch_stop_signals() {
-  std::signal(SIGTERM, on_stop_signal);
-  std::signal(SIGINT, on_stop_signal);
-  std::signal(SIGUSR1, on_stop_signal);  // mpirun forwards USR1 to the ranks (not TERM: it ends the job itself)
-}
-
 int run_command(RunArgs& a, int& argc, char**& argv) {
   if (a.help_config || a.config_schema) {
     std::fputs((a.help_config ? config_help() : config_schema_text()).c_str(), stdout);
@@ -88,14 +79,14 @@ int run_command(RunArgs& a, int& argc, char**& argv) {
   if (!a.output.empty()) a.opt.output = a.output;
   a.opt.progress_interval_s = a.progress >= 0 ? a.progress : (::isatty(STDERR_FILENO) ? 5.0 : 60.0);
   if (a.part) std::tie(a.opt.part, a.opt.parts) = parse_part(*a.part);
-  catch_stop_signals();
+  catch_stop_signals();  // before MPI_Init (a signal during start-up) and after it (MPI's own handlers)
   MpiSession session(argc, argv);
   catch_stop_signals();
   setup_logging(session.rank(), a.log_level, a.quiet);
   // Before anything is written: every task of a wrong world would run the whole plan alone.
   if (!right_world(session)) return static_cast<int>(kExitBadInput);
   try {
-    return run_experiment(a.opt, session, g_stop);
+    return run_experiment(a.opt, session, stop_requested());
   } catch (...) {
     // One message, and every rank ends with the code: none waits forever in a collective.
     const ErrorReport error = current_error();

@@ -14,6 +14,7 @@
 #include "formats/csplib.hpp"
 #include "system/errors.hpp"
 #include "system/std_stream.hpp"
+#include "system/stop_signals.hpp"
 #include "formats/composition_file.hpp"
 #include "formats/text_input.hpp"
 
@@ -21,9 +22,18 @@ namespace nqc::cli {
 namespace {
 
 CaseRow find_row(const std::string& results, std::uint64_t case_id) {
-  for (const CaseRow& row : load_rows(results))
+  const std::vector<CaseRow> rows = load_rows(results);
+  for (const CaseRow& row : rows)
     if (row.case_id == case_id) return row;
-  throw InputError(results + ": no case " + std::to_string(case_id));
+  std::error_code ec;
+  const bool unfinished = std::filesystem::is_directory(results, ec) &&
+                          !std::filesystem::exists(std::filesystem::path(results) / "results.h5", ec);
+  throw InputError(
+      results + ": no case " + std::to_string(case_id) + " among its " + std::to_string(rows.size()) + " rows" +
+      (unfinished ? " (the run is not finished: nqc run CONFIG -o " + results + " --resume runs the rest)"
+       : rows.empty()
+           ? ""
+           : " (case ids " + std::to_string(rows.front().case_id) + ".." + std::to_string(rows.back().case_id) + ")"));
 }
 
 const char* outcome_name(std::int8_t code) { return to_string(static_cast<Outcome>(code)); }
@@ -90,7 +100,10 @@ StoredCase load_case(const std::string& results, const CaseRow& row) {
   const nlohmann::json config = config_attribute(attrs, file);
   if (config.empty()) throw InputError(file.string() + ": no config attribute (not a result file of nqc run)");
   StoredCase c{row, parse_config(config, file.string() + " (config attribute)"), {}};
-  c.plan = make_plan(c.config);
+  {
+    const StopSignalsScope stoppable;  // counting canonical compositions may take a minute
+    c.plan = make_plan(c.config, &stop_requested());
+  }
   check_plan_unchanged(results, file, attrs, c.plan);
   if (row.shard_id >= c.plan.shards.size())
     throw InputError(file.string() + ": case " + std::to_string(row.case_id) + " is not in its config's plan");
@@ -139,17 +152,15 @@ Runner add_rerun(CLI::App& app) {
       composition = input.composition;
       again = run_case(config, *engine, shard, stored.solution_id, stored.composition_id, input, 0, nullptr, &ignored);
     }
-    // The ids by what they mean for the case's origin (kOriginParams): "free_rows 10, sample 5".
+    // The ids by what they mean for the case's origin (kOriginParams): "free_rows 10, sample 5";
+    // a canonical case's k is printed already.
     const auto origin = static_cast<Origin>(stored.origin);
-    const bool sampled = origin == Origin::random || origin == Origin::excluded_diagonals;
-    const bool derived_or_file = origin == Origin::derived || origin == Origin::instance;
-    const std::string ids = (derived_or_file ? std::string(origin == Origin::derived ? "solution" : "file")
-                                             : std::string(param_name(origin))) +
-                            " " + std::to_string(stored.solution_id) + ", " +
-                            (derived_or_file ? "composition"
-                             : sampled       ? "sample"
-                                             : "index") +
-                            " " + std::to_string(stored.composition_id);
+    const std::string first = std::to_string(stored.solution_id), second = std::to_string(stored.composition_id);
+    const std::string ids = origin == Origin::derived    ? "solution " + first + ", composition " + second
+                            : origin == Origin::instance ? "file " + first + ", composition " + second
+                            : origin == Origin::canonical
+                                ? "index " + second
+                                : std::string(param_name(origin)) + " " + first + ", sample " + second;
     std::printf("case %llu: n = %lld, k = %lld, %s, seed %llu\n", static_cast<unsigned long long>(stored.case_id),
                 static_cast<long long>(stored.n), static_cast<long long>(stored.k), ids.c_str(),
                 static_cast<unsigned long long>(stored.seed));
@@ -179,10 +190,15 @@ Runner add_export(CLI::App& app) {
     refuse_std_stream_results("RESULTS", *results);
     const std::string to = output->empty() ? "-" : *output;
     const CaseRow row = find_row(*results, *case_id);
+    const bool param_case = is_param_file(std::string(instance_file(row))) ||
+                            row.origin == static_cast<std::uint8_t>(Origin::excluded_diagonals);
+    if (!param_case && is_param_file(to))
+      throw InputError("-o: case " + std::to_string(*case_id) + " is a composition (" +
+                       std::string(kOriginNames[row.origin]) +
+                       "), which a CSPLib .param file cannot hold; name a composition file (.txt, .bin, .h5) or -");
     // A .param or excluded_diagonals case's failure record holds its empty board only (no
     // diagonals): it is rebuilt.
-    if (!is_param_file(std::string(instance_file(row))) &&
-        row.origin != static_cast<std::uint8_t>(Origin::excluded_diagonals))
+    if (!param_case)
       if (const auto record = find_failure(*results, *case_id)) {
         write_exported(Composition(record->q), to, *results, row);
         return 0;

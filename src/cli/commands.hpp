@@ -49,9 +49,6 @@ Runner add_info(CLI::App& app);
 /// standard input, either of the two (told apart by content).
 Composition load_instance(const std::string& file, std::optional<int> diags);
 
-/// The result files that stand for `path`: the file itself, DIR/results.h5, else DIR's shard
-/// files (with `partials`, also those of shards not done: unmerged_run_files, which throws).
-std::vector<std::filesystem::path> result_files(const std::filesystem::path& path, bool partials);
 /// The run's config a result file stores (its `config` attribute, of `attrs`), parsed; an empty
 /// object without one. Throws InputError naming `file` when it is not a JSON object.
 nlohmann::json config_attribute(const Attributes& attrs, const std::filesystem::path& file);

@@ -97,8 +97,27 @@ std::string format_instance_csv(const std::vector<InstanceSummary>& table);
 /// The rule for reading several paths together (aggregate, rows, the analysis): a path given
 /// twice or two paths of one config_hash (cases counted twice) are refused; with `pooled` (one
 /// table), so are runs that differ in engine, engine_params (defaults filled in), time_limit_s
-/// or max_nodes, naming what differs. Throws nqc::InputError, one line naming both paths.
+/// or max_nodes, naming what differs, and (PooledCases, as their rows are read) runs that hold
+/// one case. Throws nqc::InputError, one line naming both paths.
 void check_pooling(const std::vector<std::string>& paths, bool pooled);
+
+/// The cases of several runs read together, refused where two runs hold one case (a canonical
+/// composition (n, k, index), an instance file with its diags, or a generated case of one seed
+/// and n: configs that share their seed and a point): pooled, it would count twice.
+class PooledCases {
+ public:
+  /// Adds the rows of `path`. Throws nqc::InputError "P2: case C (WHAT) is case C' of P1: ..."
+  /// for a case an earlier path holds.
+  void add(const std::string& path, const std::vector<CaseRow>& rows);
+
+ private:
+  struct Key {
+    std::uint64_t n_origin, a, b;  // (n << 8 | origin) and the origin's identity of the case
+    auto operator<=>(const Key&) const = default;
+  };
+  std::vector<std::string> paths_;
+  std::vector<std::pair<Key, std::pair<std::size_t, std::uint64_t>>> keys_;  // sorted; (path, case id)
+};
 
 /// The header line of `nqc rows`' CSV: the columns of case_columns(), then `source`.
 std::string rows_csv_header();

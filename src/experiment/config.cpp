@@ -12,6 +12,7 @@
 #include "experiment/engine_params.hpp"
 #include "experiment/json_shape.hpp"
 #include "experiment/plan.hpp"
+#include "formats/csplib.hpp"
 #include "formats/text_input.hpp"
 #include "system/errors.hpp"
 
@@ -27,8 +28,16 @@ constexpr std::uint64_t kMaxU64 = UINT64_MAX;
 constexpr std::uint64_t kMaxU63 = INT64_MAX;
 constexpr std::uint64_t kMaxIndex = kMaxBoardSize;
 constexpr std::uint64_t kMaxK = kMaxBoardSize - 1;
-// The largest board of excluded_diagonals: one draw of its generator costs up to 8 n^2 steps.
-constexpr Index kMaxExcludedBoard = 1 << 14;
+// The largest board of each generated origin, and why (derived boards: kMaxBoardSize).
+std::pair<Index, const char*> max_board(Origin origin) {
+  switch (origin) {
+    case Origin::canonical: return {kMaxCanonicalBoard, "canonical compositions"};
+    case Origin::random: return {kMaxPlacedQueensBoard, "random_compositions (16 n bytes and seconds per draw)"};
+    case Origin::excluded_diagonals:
+      return {kMaxExcludedDiagonalsBoard, "excluded_diagonals (its generator takes O(n) steps per diagonal)"};
+    default: return {static_cast<Index>(kMaxBoardSize), "a board"};
+  }
+}
 
 // Stores that write the value into `field`, or into `field` of the last element of `list`.
 template <class T>
@@ -366,25 +375,25 @@ void check_groups(const ExperimentConfig& cfg, const std::string& source) {
         const std::string pair = "(n = " + std::to_string(n) + ", " + name + " = " + std::to_string(v) + ")";
         if (!seen.emplace(n, v).second)
           fail_at(source, at, pair + " is given twice (expected each n and " + name + " once)");
-        if (cfg.origin == Origin::canonical && n > kMaxCanonicalBoard)
-          fail_at(source, at,
-                  pair + ": expected n <= " + std::to_string(kMaxCanonicalBoard) + " for canonical compositions");
-        if (cfg.origin == Origin::excluded_diagonals && n > kMaxExcludedBoard)
-          fail_at(source, at,
-                  pair + ": expected n <= " + std::to_string(kMaxExcludedBoard) +
-                      " for excluded_diagonals (its generator takes O(n) steps per diagonal)");
-        const std::int64_t most = cfg.origin == Origin::excluded_diagonals ? 4 * std::int64_t{n} - 2 : n;
+        if (const auto [largest, what] = max_board(cfg.origin); n > largest)
+          fail_at(source, at, pair + ": expected n <= " + std::to_string(largest) + " for " + what);
+        // CSPLib's generator excludes a diagonal only where every row and column it crosses
+        // keeps more than 4 open cells: on a board of n <= 4, none.
+        const bool excluded = cfg.origin == Origin::excluded_diagonals;
+        const std::int64_t most = excluded ? (n <= 4 ? 0 : 4 * std::int64_t{n} - 2) : n;
         if (v > most)
           fail_at(source, at,
                   pair + ": expected " + name + " <= " + std::to_string(most) +
-                      (cfg.origin == Origin::excluded_diagonals ? " (the board's diagonals)" : " (= n)"));
+                      (!excluded ? " (= n)"
+                       : n <= 4  ? " (CSPLib's generator keeps more than 4 open cells in each row and column)"
+                                 : " (the board's diagonals)"));
         // The most queens that stand on the board without attacking: n, but 1 and 2 for n = 2, 3
         // (random compositions leave at least one free row, so they always fit).
         const std::int64_t most_queens = n == 2 || n == 3 ? n - 1 : n;
         if (cfg.origin == Origin::canonical && v > most_queens)
           fail_at(source, at,
-                  pair + ": no " + std::to_string(v) + " queens stand on the " + std::to_string(n) +
-                      " board without attacking; expected k <= " + std::to_string(most_queens));
+                  pair + ": no " + std::to_string(v) + " queens stand on the " + std::to_string(n) + " x " +
+                      std::to_string(n) + " board without attacking; expected k <= " + std::to_string(most_queens));
         const std::int64_t free_rows = cfg.origin == Origin::random ? v : cfg.origin == Origin::canonical ? n - v : n;
         if (engine.max_free_rows != 0 && free_rows > engine.max_free_rows)
           fail_at(source, "/engine",

@@ -450,13 +450,9 @@ ResultFile read_checked(const fs::path& file, unsigned parts, std::size_t batch_
   }
 }
 
-// The result files that hold a path's rows: the file itself, DIR/results.h5, or the run's
-// shard files (unmerged_run_files). Throws nqc::InputError for a directory with none.
+// result_files, at least one: throws nqc::InputError for a directory with none.
 std::vector<fs::path> files_of(const fs::path& path) {
-  std::error_code ec;
-  if (!fs::is_directory(path, ec)) return {path};
-  if (fs::exists(path / "results.h5")) return {path / "results.h5"};  // throws for a link loop, naming it
-  std::vector<fs::path> files = unmerged_run_files(path, false);
+  std::vector<fs::path> files = result_files(path);
   if (files.empty())
     throw InputError(path.string() + ": no result files (expected " + (path / "shards").string() + "/*.h5 or " +
                      (path / "results.h5").string() + ")");
@@ -567,16 +563,17 @@ std::vector<std::uint64_t> partial_shards(const std::filesystem::path& dir) { re
 
 std::vector<std::uint64_t> done_shards(const std::filesystem::path& dir) { return list_shards(dir, "shard-"); }
 
-std::vector<std::filesystem::path> unmerged_run_files(const std::filesystem::path& dir, bool partials) {
+std::vector<std::filesystem::path> result_files(const std::filesystem::path& path) {
+  std::error_code ec;
+  if (!fs::is_directory(path, ec)) return {path};
+  if (fs::exists(path / "results.h5")) return {path / "results.h5"};  // throws for a link loop, naming it
+  const fs::path& dir = path;
   std::vector<fs::path> files;
   const std::vector<std::uint64_t> done = done_shards(dir);
   for (const std::uint64_t id : done) files.push_back(shard_path(dir, id));
-  if (partials)
-    for (const std::uint64_t id : partial_shards(dir))
-      if (!std::binary_search(done.begin(), done.end(), id))
-        files.push_back(partial_path(dir, id));  // done: superseded
+  for (const std::uint64_t id : partial_shards(dir))
+    if (!std::binary_search(done.begin(), done.end(), id)) files.push_back(partial_path(dir, id));  // done: superseded
   std::string run_hash;
-  std::error_code ec;
   if (fs::exists(dir / "config.json", ec))
     run_hash = hex64(xxh64(text::read_small_file(dir / "config.json", 16u << 20, "config.json")));
   for (const fs::path& f : files) {
@@ -655,9 +652,8 @@ void merge_results(const std::filesystem::path& dir, const RootAttributes& attrs
 std::filesystem::path representative_file(const std::filesystem::path& p) {
   std::error_code ec;
   if (!fs::is_directory(p, ec)) return fs::exists(p, ec) ? p : fs::path();
-  if (fs::exists(p / "results.h5", ec)) return p / "results.h5";
-  const auto ids = done_shards(p);
-  return ids.empty() ? fs::path() : shard_path(p, ids.front());
+  const std::vector<fs::path> files = result_files(p);
+  return files.empty() ? fs::path() : files.front();
 }
 
 std::optional<FailureRecord> find_failure(const std::filesystem::path& path, std::uint64_t case_id) {

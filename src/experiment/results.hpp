@@ -109,12 +109,13 @@ std::vector<CaseRow> read_rows(const std::filesystem::path& file);
 /// read_result_file with kAttributes: the root attributes.
 Attributes read_attributes(const std::filesystem::path& file);
 
-/// The result files of a run not merged yet, as `nqc info` and `aggregate` read them: DIR's
-/// shard files and (with `partials`) the partial files of shards not done, in id order. Throws
+/// The result files that stand for `path`, as every command reads them: the file itself,
+/// DIR/results.h5, else (a run not merged yet) DIR's shard files and the partial files of
+/// shards not done (their finished cases), in id order; empty when DIR has none. Throws
 /// nqc::InputError "FILE: belongs to another config (config_hash X, the run's Y): move it out
 /// of DIR/shards" for a file whose config_hash is not that of DIR/config.json (without one: of
 /// the first file).
-std::vector<std::filesystem::path> unmerged_run_files(const std::filesystem::path& dir, bool partials);
+std::vector<std::filesystem::path> result_files(const std::filesystem::path& path);
 
 /// Throws nqc::InputError "DIR: case C is in FILE and in FILE2 (a copy?): ..." when two of
 /// `files` hold one case id; `ranges`: each file's smallest and largest case id (first > second
@@ -136,7 +137,7 @@ void merge_results(const std::filesystem::path& dir, const RootAttributes& attrs
                    std::uint64_t expected_cases = 0, const std::vector<Launch>& launches = {});
 
 /// The result file whose attributes stand for a path: the file itself, DIR/results.h5, or
-/// DIR's first shard file; empty when there is none.
+/// the first of result_files; empty when there is none.
 std::filesystem::path representative_file(const std::filesystem::path& path);
 
 /// The stored composition of case `case_id` under a path (a result file, or a results directory:

@@ -75,7 +75,7 @@ bool for_each_canonical_case(const Plan& plan, Index n, Index k, std::uint64_t f
 }
 
 CaseInput case_input(const ExperimentConfig& config, const Plan& plan, const Shard& shard, std::uint64_t solution_id,
-                     std::uint64_t composition_id) {
+                     std::uint64_t composition_id, const std::atomic<bool>* stop) {
   const Index n = shard.n;
   if (shard.origin == Origin::derived)
     return derive_case(config, sample_solution(config, n, solution_id), solution_id, composition_id);
@@ -84,6 +84,10 @@ CaseInput case_input(const ExperimentConfig& config, const Plan& plan, const Sha
   Rng rng(in.seed, 0);
   // A draw that fails is drawn again, at most max_draws(n) times, then the config is at fault.
   const std::uint64_t draws = max_draws(n);
+  const auto stopped = [&] {
+    if (stop != nullptr && stop->load())
+      throw_error(kExitInterrupted, "interrupted while drawing sample " + std::to_string(composition_id));
+  };
   const auto no_draw = [&](const std::string& what, const std::string& expected) {
     std::string at = "/" + std::string(kOriginKeys[static_cast<int>(shard.origin)]);
     for (std::size_t g = 0; g < config.groups.size(); ++g)
@@ -93,13 +97,13 @@ CaseInput case_input(const ExperimentConfig& config, const Plan& plan, const Sha
     return InputError(config.source + ": " + at + ": (n = " + std::to_string(n) + ", " +
                       std::string(param_name(shard.origin)) + " = " + std::to_string(solution_id) + "), sample " +
                       std::to_string(composition_id) + ": " + what + " in " + std::to_string(draws) +
-                      " draws (min(10^4, 10^9 / n^2)); expected " + expected);
+                      (draws == 1 ? " draw" : " draws") + " (min(10^4, 10^9 / n^2)); expected " + expected);
   };
   switch (shard.origin) {
     case Origin::random: {
       const auto queens = n - static_cast<Index>(solution_id);
-      for (std::uint64_t draw = 0; draw < draws; ++draw)
-        if (auto c = random_placed_queens(n, queens, rng)) {
+      for (std::uint64_t draw = 0; draw < draws; ++draw, stopped())
+        if (auto c = random_placed_queens(n, queens, rng, stop)) {
           in.composition = std::move(*c);
           return in;
         }
@@ -108,7 +112,7 @@ CaseInput case_input(const ExperimentConfig& config, const Plan& plan, const Sha
     }
     case Origin::excluded_diagonals: {
       const auto diags = static_cast<std::size_t>(solution_id);
-      for (std::uint64_t draw = 0; draw < draws; ++draw) {
+      for (std::uint64_t draw = 0; draw < draws; ++draw, stopped()) {
         in.excluded = random_excluded_diagonals(n, 4, rng, diags);
         if (in.excluded.size() == diags) {
           in.composition = excluded_board(n, in.excluded, diags);
@@ -246,18 +250,15 @@ ShardRun run_shard(const ExperimentConfig& config, const Plan& plan, const Shard
   run.data.rows.reserve(std::min<std::uint64_t>(shard.case_count(), 1 << 16));
   const auto engine = make_engine(config.engine, config.engine_options);
   // Runs one case; false when `stop` ended the shard (an interrupted case is not a result) or
-  // its input could not be made (the shard's earlier rows stay results).
+  // the case threw (the shard's earlier rows stay results; the caller says what ended it).
   const auto one = [&](const std::function<CaseRow(FailureRecord*)>& run_one) {
     if (stop != nullptr && stop->load()) return false;
     FailureRecord failure;
     CaseRow row;
     try {
       row = run_one(&failure);
-    } catch (const InputError&) {
-      run.failed = current_error();
-      return false;
-    } catch (const IoError&) {
-      run.failed = current_error();
+    } catch (...) {
+      run.failure = std::current_exception();
       return false;
     }
     if (row.limit == static_cast<std::uint8_t>(StopReason::stop)) return false;
@@ -280,7 +281,7 @@ ShardRun run_shard(const ExperimentConfig& config, const Plan& plan, const Shard
     for (std::uint64_t c = first; c < end; ++c)
       if (!one([&](FailureRecord* f) {
             return run_case(config, *engine, shard, shard.first_solution, c,
-                            case_input(config, plan, shard, shard.first_solution, c), rank, stop, f);
+                            case_input(config, plan, shard, shard.first_solution, c, stop), rank, stop, f);
           }))
         return run;
     run.complete = true;

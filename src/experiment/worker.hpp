@@ -1,6 +1,7 @@
 // The worker: builds each case of a shard, runs the engine on it, verifies, emits rows.
 #pragma once
 
+#include <exception>
 #include <atomic>
 #include <cstdint>
 #include <functional>
@@ -62,9 +63,10 @@ std::uint64_t max_draws(Index n);
 /// excluded_diagonals: the first solution_id of random_excluded_diagonals(n, 4) on the empty
 /// board (drawn again until one has that many); canonical: the composition_id-th canonical
 /// composition of solution_id queens (for_each_canonical_case). Throws nqc::InputError naming
-/// the config and its group when max_draws(n) draws made no case.
+/// the config and its group when max_draws(n) draws made no case, nqc::Error with
+/// kExitInterrupted when `stop` is set during the draws.
 CaseInput case_input(const ExperimentConfig& config, const Plan& plan, const Shard& shard, std::uint64_t solution_id,
-                     std::uint64_t composition_id);
+                     std::uint64_t composition_id, const std::atomic<bool>* stop = nullptr);
 
 /// Calls visit(index, queens, orbit size) for the canonical compositions of k queens on the n
 /// board with enumeration index in [first, end) (plan.canonical_starts: from the first queen's
@@ -80,11 +82,14 @@ CaseRow run_case(const ExperimentConfig& config, Engine& engine, const Shard& sh
                  std::uint64_t composition_id, CaseInput input, int rank, const std::atomic<bool>* stop,
                  FailureRecord* failure);
 
-/// What run_shard did; not `complete` when `stop` ended it (then it is not done).
+/// What run_shard did; not `complete` when `stop` or a failure ended it (then it is not done).
 struct ShardRun {
-  ShardData data;
+  ShardData data;  ///< the cases finished before it ended: results either way
   bool complete = false;
-  std::optional<ErrorReport> failed;  ///< set when a case's input could not be made (bad input, I/O)
+  /// What ended it, when not `stop` between cases: a case's input that could not be made
+  /// (nqc::InputError), an engine bug (EngineBugError), out of memory, nqc::Error with
+  /// kExitInterrupted (stopped while drawing a case), or anything else a case threw.
+  std::exception_ptr failure;
 };
 
 /// The composition of an instance case (its file; a .param file with the case's diags).
@@ -99,7 +104,8 @@ CaseRow run_instance_case(const ExperimentConfig& config, Engine& engine, const 
                           FailureRecord* failure);
 
 /// Runs the cases of a shard in case-id order, `after_case` after each, stopping after the
-/// current case once `*stop` is set. `done`: the first cases, finished by an interrupted run
+/// current case once `*stop` is set; a case that throws ends the shard (ShardRun::failure),
+/// keeping the cases before it. `done`: the first cases, finished by an interrupted run
 /// (read_partial), kept and not run again. Throws std::invalid_argument when `done` is not a
 /// prefix of the shard.
 ShardRun run_shard(const ExperimentConfig& config, const Plan& plan, const Shard& shard, int rank,

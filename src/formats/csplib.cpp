@@ -152,7 +152,7 @@ std::vector<DiagonalPair> random_excluded_diagonals(Index n, int mininfile, Rng&
   return out;
 }
 
-std::optional<Composition> random_placed_queens(Index n, Index queens, Rng& rng) {
+std::optional<Composition> random_placed_queens(Index n, Index queens, Rng& rng, const std::atomic<bool>* stop) {
   Composition c(n);
   if (queens == 0) return c;
   std::vector<Index> rows(static_cast<std::size_t>(n)), cols(static_cast<std::size_t>(n));
@@ -173,6 +173,7 @@ std::optional<Composition> random_placed_queens(Index n, Index queens, Rng& rng)
   std::uint64_t failed = 0;  // attempts since the last queen or the last any_open
   const std::uint64_t attempts = static_cast<std::uint64_t>(n) * static_cast<std::uint64_t>(n);
   for (std::uint64_t attempt = 0; attempt < attempts; ++attempt) {
+    if ((attempt & 0xffff) == 0xffff && stop != nullptr && stop->load(std::memory_order_relaxed)) return std::nullopt;
     const auto i = static_cast<std::size_t>(rng.below(left)), j = static_cast<std::size_t>(rng.below(left));
     const Index r = rows[i], col = cols[j];
     if (!open(r, col)) {

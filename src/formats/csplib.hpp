@@ -1,6 +1,7 @@
 // CSPLib prob079 "Excluded Diagonals" instances (.param files).
 #pragma once
 
+#include <atomic>
 #include <filesystem>
 #include <limits>
 #include <optional>
@@ -65,8 +66,16 @@ std::vector<DiagonalPair> random_excluded_diagonals(Index n, int mininfile, Rng&
 /// [CSPLib079]; [Gent17]): up to n^2 attempts, each a random free row and free column, the queen
 /// kept when neither of its diagonals holds one, until `queens` (0..n) stand; std::nullopt when
 /// the attempts ran out, or as soon as no free row and free column meet on open diagonals (the
-/// attempts left could place none). The same procedure, not the same draws.
-std::optional<Composition> random_placed_queens(Index n, Index queens, Rng& rng);
+/// attempts left could place none), or when `stop` is set (polled every 2^16 attempts). The same
+/// procedure, not the same draws. About 16 n bytes; seconds per draw at n = 10^7.
+std::optional<Composition> random_placed_queens(Index n, Index queens, Rng& rng,
+                                                const std::atomic<bool>* stop = nullptr);
+
+/// The largest boards of the generators in configs: a placed-queens draw needs 16 n bytes and
+/// about 4 s at 10^7 (the phase transition of f free rows lies near n = 2 f); an Excluded
+/// Diagonals draw costs up to 8 n^2 steps.
+inline constexpr Index kMaxPlacedQueensBoard = 10'000'000;
+inline constexpr Index kMaxExcludedDiagonalsBoard = 1 << 14;
 
 /// The empty n x n board with the first `d` of `pairs` excluded (d <= pairs.size()).
 Composition excluded_board(Index n, const std::vector<DiagonalPair>& pairs, std::size_t d);

@@ -329,37 +329,38 @@ Tally reduce(const Tally& t, const MpiSession& session) {
 }
 
 // Runs one shard on this rank after the cases of its partial file (`done_part`), reporting
-// each finished case. A case whose input could not be made ends the shard (ShardRun::failed);
-// any other failure inside the shard ends every rank, after naming the shard: an engine bug
-// with exit code 5 (its composition written to DIR), anything else with its own exit code.
+// each finished case. Whatever ends it early is in ShardRun::failure (keep_unfinished says it).
 ShardRun run_one_shard(const Run& r, const MpiSession& session, const std::atomic<bool>& stop, Progress& progress,
                        const Shard& shard, ShardData done_part) {
   const std::size_t continued = done_part.rows.size();  // rows of an earlier launch
   const double case_cost = shard.cost / static_cast<double>(std::max<std::uint64_t>(1, shard.case_count()));
   progress.add(continued, static_cast<double>(continued) * case_cost);
-  const std::string where = fmt::format("shard {} (n = {}, {} cases)", shard.id, shard.n, shard.case_count());
   try {
     return run_shard(
         r.config, r.plan, shard, session.rank(), &stop, [&] { progress.add(1, case_cost); }, std::move(done_part));
+  } catch (...) {  // before its first case (its partial file stays as it was)
+    ShardRun run;
+    run.failure = std::current_exception();
+    return run;
+  }
+}
+
+// What ended a shard early, with its exit code: an engine bug's composition is written to
+// DIR/engine-bug-case-ID.txt first. kExitOk when `stop` ended it between cases.
+ErrorReport shard_failure(const fs::path& dir, const ShardRun& run) {
+  if (!run.failure) return {kExitOk, ""};
+  try {
+    std::rethrow_exception(run.failure);
   } catch (const EngineBugError& e) {
-    const fs::path file = r.dir / ("engine-bug-case-" + std::to_string(e.case_id()) + ".txt");
+    const fs::path file = dir / ("engine-bug-case-" + std::to_string(e.case_id()) + ".txt");
     try {
       write_composition(e.composition(), file);
-      spdlog::critical("{} (composition written to {})", e.what(), file.string());
+      return {kExitEngineBug, std::string(e.what()) + " (composition written to " + file.string() + ")"};
     } catch (const std::exception& io) {
-      spdlog::critical("{} (could not write the composition: {})", e.what(), io.what());
+      return {kExitEngineBug, std::string(e.what()) + " (could not write the composition: " + io.what() + ")"};
     }
-    session.abort(kExitEngineBug);
-  } catch (const std::bad_alloc&) {
-    spdlog::critical("out of memory in {}", where);
-    session.abort(kExitOutOfMemory);
   } catch (...) {
-    const ErrorReport error = current_error();
-    if (error.code == kExitOutOfMemory)
-      spdlog::critical("out of memory in {}: {}", where, error.message);
-    else
-      spdlog::critical("shard {}: {}", shard.id, error.message);
-    session.abort(error.code);
+    return current_error();
   }
 }
 
@@ -411,11 +412,12 @@ class ShardFiles {
   BackgroundWriter writer_;
 };
 
-// A shard that did not finish: stopped, or a case whose input could not be made (`failed`,
-// logged with its exit code). Its finished cases are kept in its partial file (a resume
-// continues after them). Sets kExitInterrupted or the failure's code, or that of a failed write.
-void keep_unfinished(const fs::path& dir, const Shard& shard, const ShardRun& run, const RootAttributes& attrs,
+// A shard that did not finish: stopped, or ended by a failure (shard_failure, logged with its
+// exit code). Its finished cases are kept in its partial file (a resume continues after them).
+// Sets kExitInterrupted or the failure's code, or that of a failed write; true for a failure.
+bool keep_unfinished(const fs::path& dir, const Shard& shard, const ShardRun& run, const RootAttributes& attrs,
                      ShardFiles& files, Tally& out) {
+  const ErrorReport failure = shard_failure(dir, run);
   const ShardData& data = run.data;
   std::string kept = data.rows.empty() ? "none kept" : "not kept: the shard file before it failed";
   if (!data.rows.empty() && files.wait()) {
@@ -427,21 +429,23 @@ void keep_unfinished(const fs::path& dir, const Shard& shard, const ShardRun& ru
       out.status = e.code();
     }
   }
-  if (run.failed) {
-    out.status = std::max(out.status, static_cast<int>(run.failed->code));
-    spdlog::critical("{} (shard {}: {} of {} cases done, {})", run.failed->message, shard.id, data.rows.size(),
-                     shard.case_count(), kept);
-    return;
+  if (failure.code != kExitOk && failure.code != kExitInterrupted) {
+    out.status = std::max(out.status, static_cast<int>(failure.code));
+    spdlog::critical("{} (shard {}, n = {}: {} of {} cases done, {})", failure.message, shard.id, shard.n,
+                     data.rows.size(), shard.case_count(), kept);
+    return true;
   }
   out.status = std::max(out.status, static_cast<int>(kExitInterrupted));
   spdlog::warn("interrupted in shard {} after {} of {} cases ({}); rerun with --resume to continue", shard.id,
                data.rows.size(), shard.case_count(), kept);
+  return false;
 }
 
 // Every rank takes slots of `shards.todo` from the shared counter until none is left, runs
 // each shard and hands its file to the background writer. Returns the rank's tally, whose
-// status is kExitOk, kExitInterrupted (stop) or the exit code of a failed write; a failure
-// inside a shard ends every rank (run_one_shard). Rank 0 logs progress. Collective.
+// status is kExitOk, kExitInterrupted (stop) or the exit code of a failure (a shard's, or a
+// failed write); after a shard's failure no rank takes another shard. Rank 0 logs progress.
+// Collective.
 Tally execute(const RunOptions& options, const Run& r, const LaunchShards& shards, const Launch& launch,
               const MpiSession& session, const std::atomic<bool>& stop) {
   const bool root = session.rank() == 0;
@@ -474,7 +478,7 @@ Tally execute(const RunOptions& options, const Run& r, const LaunchShards& shard
     shard_attrs.end_utc = utc_now();
     if (!run.complete) {
       count_outcomes(run.data.rows, continued, out);
-      keep_unfinished(r.dir, shard, run, shard_attrs, files, out);
+      if (keep_unfinished(r.dir, shard, run, shard_attrs, files, out)) counter.close();
       out.cases += run.data.rows.size() - continued;
       break;
     }
@@ -512,10 +516,10 @@ void merge(const Run& r, Launch& launch) {
   std::vector<Launch> launches = read_launches(r.dir, &damaged);
   for (const std::string& problem : damaged) spdlog::warn("{}", problem);
   std::string start = launch.start_utc;
+  launch.end_utc = utc_now();  // the same end in results.h5 and in the launch record
   for (Launch& other : launches) {
     if (other.id == launch.id) {
       other = launch;
-      other.end_utc = utc_now();
       other.exit_status = kExitOk;  // the merge is its last step: results.h5 exists only if it succeeded
       other.merged = true;
     }
@@ -569,7 +573,7 @@ void end_launch(const Run& r, const Tally& t, Launch& launch, int status, double
       wall > 0 ? static_cast<double>(ran) / wall : 0.0, on_disk, r.plan.shards.size(),
       (launch.merged ? r.dir / "results.h5" : r.dir / "shards").string(),
       status == kExitInterrupted ? " (interrupted: rerun with --resume to continue)" : "");
-  launch.end_utc = utc_now();
+  if (!launch.merged) launch.end_utc = utc_now();
   launch.exit_status = status;
   try {
     update_launch(r.dir, launch);

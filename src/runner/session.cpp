@@ -133,7 +133,9 @@ namespace {
 
 // Requests to rank 0's service: {op, a, b} as three uint64, all with one tag (MPI keeps the
 // order of messages from one sender on one tag, so a rank's last cases arrive before its stop).
-enum Op : std::uint64_t { kTake = 0, kAddDone = 1, kStop = 2 };
+enum Op : std::uint64_t { kTake = 0, kAddDone = 1, kStop = 2, kClose = 3 };
+// take()'s answers once closed: past any plan's shards, and far from overflowing.
+constexpr std::uint64_t kClosed = std::uint64_t{1} << 62;
 constexpr int kRequestTag = 1;
 constexpr int kReplyTag = 2;
 // The idle service sleeps between polls, 50 us doubling to 1 ms: a request waits at most about
@@ -191,6 +193,8 @@ void WorkCounter::serve() {
     } else if (request[0] == kAddDone) {
       counters_[1].fetch_add(request[1]);
       counters_[2].fetch_add(request[2]);
+    } else if (request[0] == kClose) {
+      counters_[0].store(kClosed);
     } else {
       --running;
     }
@@ -215,6 +219,15 @@ std::uint64_t WorkCounter::take() {
   waits_.total_s += waited;
   waits_.max_s = std::max(waits_.max_s, waited);
   return index;
+}
+
+void WorkCounter::close() {
+  if (comm_ == nullptr || session_.rank() == 0) {
+    counters_[0].store(kClosed);
+    return;
+  }
+  const std::uint64_t request[3] = {kClose, 0, 0};
+  MPI_Send(request, 3, MPI_UINT64_T, 0, kRequestTag, as_comm(comm_));
 }
 
 void WorkCounter::add_done(std::uint64_t cases, std::uint64_t cost_us) {

@@ -75,6 +75,9 @@ class WorkCounter {
 
   /// The next index (0, 1, 2, ... across all ranks, each to exactly one rank).
   std::uint64_t take();
+  /// Ends the handing out: every later take(), on any rank, returns an index past every slot.
+  /// Does not wait for rank 0.
+  void close();
   /// Adds `cases` and their estimated cost (`cost_us`, microseconds) to the global counts done.
   /// Does not wait for rank 0.
   void add_done(std::uint64_t cases, std::uint64_t cost_us = 0);

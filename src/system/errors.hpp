@@ -26,13 +26,15 @@ namespace nqc {
     "run stopped by SIGTERM, SIGINT or SIGUSR1 after the current case of each rank: rerun with --resume to continue") \
   X(kExitEngineBug, 5, "engine_bug",                                                                                  \
     "an engine declared a derived (completable) composition infeasible, or returned a completion the verifier "       \
-    "rejects (run: every rank stops, the composition is in DIR/engine-bug-case-ID.txt)")                              \
+    "rejects (run: no rank takes another shard, the shard's finished cases are kept, the composition is in "          \
+    "DIR/engine-bug-case-ID.txt)")                                                                                    \
   X(kExitRerunDiffers, 6, "rerun_differs", "rerun: the outcome or the backtracks differ from the stored row")         \
   X(kExitIoError, 7, "io_error",                                                                                      \
     "the system refused a read or write: a full disk, a read-only file system, no permission, a quota, a failed "     \
     "fsync or rename, an I/O error (the message names the file and the system's reason)")                             \
   X(kExitOutOfMemory, 8, "out_of_memory",                                                                             \
-    "out of memory: an allocation failed (run: every rank stops; the log names the shard, its n and cases)")
+    "out of memory: an allocation failed (run: no rank takes another shard, the shard's finished cases are kept; "    \
+    "the log names the shard and its n)")
 
 /// Exit codes of the nqc executable (NQC_EXIT_CODES).
 enum ExitCode : int {

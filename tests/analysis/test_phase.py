@@ -79,7 +79,7 @@ def synthetic(points: dict[tuple[str, int, int], tuple[int, int, int]]) -> pd.Da
     return frame.assign(config_hash="0123456789abcdef", experiment="synthetic", engine="auto")
 
 
-def test_points_count_outcomes_and_leave_gave_up_out_of_the_share():
+def test_points_count_outcomes_and_count_gave_up_both_ways_in_the_interval():
     cases = synthetic({("random", 10, 20): (3, 7, 2), ("excluded_diagonals", 4, 10): (0, 10, 0)})
     cases = pd.concat([cases, cases.iloc[:1].assign(origin="derived")], ignore_index=True)  # not a point
     table = phase.points(cases)
@@ -88,7 +88,10 @@ def test_points_count_outcomes_and_leave_gave_up_out_of_the_share():
     ed, rnd = table.iloc[0], table.iloc[1]
     assert (rnd.cases, rnd.solved, rnd.infeasible, rnd.gave_up) == (12, 3, 7, 2)
     assert rnd.share == pytest.approx(0.3)
-    assert (rnd.share_lo, rnd.share_hi) == pytest.approx([float(v) for v in clopper_pearson(3, 10)])
+    # the share is of the decided cases; its interval counts the 2 that gave up both ways, of all 12
+    assert (rnd.share_lo, rnd.share_hi) == pytest.approx(
+        [float(clopper_pearson(3, 12)[0]), float(clopper_pearson(5, 12)[1])]
+    )
     assert ed.share == 0 and ed.share_lo == 0 and ed.share_hi == pytest.approx(0.3085, abs=5e-5)
     # time and nodes over all 12 cases of the point (1..12)
     assert (rnd.median_s, rnd.mean_s, rnd.p90_s) == pytest.approx([6.5, 6.5, 10.9])  # numpy's linear p90
@@ -338,3 +341,98 @@ def test_derived_cases_given_to_phase_are_named_as_left_out(phase_run, small_run
         "(/usr/bin/python3 -m analysis report)"
     ]
     expect_one_error_line(analysis_cli("phase", small_run), f"here: {derived} derived (")
+
+
+#: PHASE_CONFIG under a node limit so low that most cases give up: the same points, other settings.
+CAPPED_CONFIG = {**PHASE_CONFIG, "name": "phase-test-capped", "max_nodes": 5}
+
+
+@pytest.fixture(scope="module")
+def capped_run(nqc_bin, tmp_path_factory):
+    return run_config(nqc_bin, tmp_path_factory.mktemp("capped-run"), CAPPED_CONFIG)
+
+
+def test_a_by_never_pools_runs_of_other_settings_into_a_point(nqc_bin, phase_run, capped_run, tmp_path):
+    # --allow-mixed is refused for them (nqc's rule), and so is a --by that would pool them
+    expect_one_error_line(analysis_cli("phase", phase_run, capped_run, "--allow-mixed"), "(max_nodes 0 and 5)")
+    expect_one_error_line(
+        analysis_cli("phase", phase_run, capped_run, "--by", "engine"),
+        "--by engine: the group engine = auto holds ",
+        f"{phase_run}/results.h5 and {capped_run}/results.h5, runs of other engines or settings (max_nodes 0 "
+        "and 5): a point of the phase transition would mix cases run under other limits or engine options; "
+        "give --by run (the default: one group per run)",
+    )
+    # kept apart by run (the default) and by experiment; runs of one setting pool
+    assert analysis_cli("phase", phase_run, capped_run, "--by", "experiment").returncode == 0
+    done = analysis_cli("report", phase_run, capped_run, "--by", "engine", "-o", tmp_path / "report")
+    assert done.returncode == 0, done.stderr  # one group: the report of one, its phase section per run
+    assert set(pd.read_csv(tmp_path / "report" / "phase.csv")["run"]) == {"phase-test", "phase-test-capped"}
+    out = tmp_path / "pooled.csv"
+    more = run_config(nqc_bin, tmp_path, {**PHASE_CONFIG, "name": "phase-test-more", "seed": 8})
+    done = analysis_cli("phase", phase_run, more, "--by", "engine", "--csv", out)
+    assert done.returncode == 0, done.stderr
+    assert pd.read_csv(out)["cases"].tolist() == [120, 120, 120]
+    # two runs of one seed and point hold the same cases: pooled, they would count twice (nqc's line)
+    points = [{"n": 14, "free_rows": 10, "samples": 5}]
+    same = run_config(nqc_bin, tmp_path, {**PHASE_CONFIG, "name": "phase-test-same", "random_compositions": points})
+    expect_one_error_line(
+        analysis_cli("phase", phase_run, same, "--by", "engine"),
+        "--by engine: the group engine = auto holds ",
+        f"{same}/results.h5: case 0 (random, n = 14, free_rows 10, seed ",
+        f") is case 0 of {phase_run}/results.h5: pooled, it would count twice",
+    )
+
+
+def test_a_point_of_few_decided_cases_is_not_called_consistent():
+    # 48 of 50 gave up, 2 infeasible: its share lies anywhere in 0..0.96, so no verdict
+    cases = synthetic({("random", 10, 22): (0, 2, 48), ("random", 10, 20): (21, 28, 1), ("random", 10, 26): (0, 0, 3)})
+    published = phase.read_published(phase.GENT17)
+    table = phase.points(cases)
+    few = table[table["n"] == 22].iloc[0]
+    assert (few.share_lo, few.share_hi) == pytest.approx(
+        [0.0, float(clopper_pearson(48, 50)[1])]
+    )  # both ways: 0 of 50 .. 48 of 50
+    compared = phase.compare(table, published)
+    at = compared.set_index("n")
+    assert at.loc[22, "verdict"] == phase.CANNOT_TELL and at.loc[22, "p_holm"] < 0.05 <= at.loc[22, "p_holm_max"]
+    assert at.loc[20, "verdict"] == "consistent"  # 1 of 50 gave up: either way it agrees
+    assert at.loc[20, "p_holm"] < at.loc[20, "p_holm_max"]
+    assert pd.isna(at.loc[26, "verdict"])  # no decided case
+    text = phase.summary(compared)
+    assert text[0].startswith("1 points compared with Gent et al. 2017") and "over the 2 points tested" in text[0]
+    assert text[1] == (
+        "Not compared: 1 published point where too many cases gave up to tell: counted completable they give one "
+        "verdict, counted infeasible another (f = 10, n = 22: 2 decided of 50)."
+    )
+    assert text[2] == "Not compared: 1 published point with no decided case here, every case gave up (f = 10, n = 26)."
+    markdown = phase.to_markdown(compared)
+    assert re.search(r"\| f = 10 +\| +22 \|.*\| +cannot tell \|", markdown), markdown
+    # none gave up: one p-value, the verdict as before
+    plain = phase.compare(phase.points(synthetic({("random", 10, 20): (22, 28, 0)})), published)
+    assert plain["p_value"].item() == plain["p_value_max"].item() and plain["verdict"].item() == "consistent"
+
+
+def test_a_run_where_most_cases_gave_up_is_not_compared(capped_run, tmp_path):
+    out = tmp_path / "phase.csv"
+    done = analysis_cli("phase", capped_run, "--csv", out)
+    assert done.returncode == 0, done.stderr
+    table = pd.read_csv(out)
+    assert "consistent" not in set(table["verdict"].dropna()), table
+    decided = table[(table["solved"] + table["infeasible"] > 0) & (table["gave_up"] > 0)]
+    assert not decided.empty and (decided["verdict"] == phase.CANNOT_TELL).all()
+    assert "too many cases gave up to tell" in done.stdout
+    for r in decided.itertuples():
+        assert f"f = 10, n = {r.n}: {r.solved + r.infeasible} decided of {r.cases}" in done.stdout
+
+
+@pytest.mark.parametrize("command", ["phase", "threshold"])
+def test_the_help_of_whole_run_commands_offers_only_whole_run_groups(command):
+    done = analysis_cli(command, "--help")
+    assert done.returncode == 0 and done.stderr == ""
+    text = " ".join(done.stdout.split())
+    assert (
+        "--by COLUMN group whole runs by COLUMN: run (the default: one group per config and engine), engine, " in text
+    )
+    assert "experiment or config_hash; no bins" in text and "k:4" not in text and "[:BINS]" not in text
+    by_help = text.split("--by COLUMN group")[1].split("--allow-mixed pool")[0]
+    assert ("a group may pool runs of one engine and settings only" in by_help) == (command == "phase")

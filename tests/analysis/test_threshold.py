@@ -3,6 +3,7 @@ witnesses, beside the published terms; on the command line and in the report."""
 
 from __future__ import annotations
 
+import re
 import shutil
 import warnings
 
@@ -77,6 +78,18 @@ def cells(rows: list[tuple[int, int, str]], n: int = 10) -> pd.DataFrame:
         ([(1, 8, "solved"), (2, 8, "solved")], None, 2, None, "k = 3 not run: no infeasible case up to k = 2", "with"),
         ([(1, 8, "solved"), (2, 8, "infeasible")], 1, 1, 1, "", "differs"),
         ([(1, 8, "infeasible"), (2, 8, "solved")], 0, 0, 0, "", "differs"),
+        # every k <= a_hi not run is named, and the k to run next when no k has an infeasible case
+        ([(2, 8, "solved"), (3, 8, "infeasible")], None, 0, 2, "k = 1 not run", "within bounds"),
+        ([(3, 8, "infeasible")], None, 0, 2, "k = 1..2 not run", "within bounds"),
+        ([(2, 8, "solved")], None, 0, None, "k = 1 not run; k = 3 not run: no infeasible case up to k = 2", "with"),
+        (
+            [(1, 8, "solved"), (2, 8, "gave_up"), (4, 8, "infeasible"), (6, 8, "infeasible")],
+            None,
+            1,
+            3,
+            "k = 2: 1 case gave up; k = 3 not run",
+            "within bounds",
+        ),
     ],
 )
 def test_a_of_n_is_settled_only_when_certain(rows, a, lo, hi, note, agreement):
@@ -131,12 +144,22 @@ def test_a_by_that_could_split_a_board_size_is_one_error_line(canonical_run, tmp
     assert not (tmp_path / "report").exists()
 
 
-def test_a_by_of_whole_runs_gives_a_of_n_per_group(canonical_run, tmp_path):
+def test_a_by_of_whole_runs_gives_a_of_n_per_group(nqc_bin, canonical_run, tmp_path):
     out = tmp_path / "a.csv"
     done = analysis_cli("threshold", canonical_run, "--by", "engine", "--csv", out)
     assert done.returncode == 0, done.stderr
     table = pd.read_csv(out)
     assert list(table.columns) == ["engine", *threshold.COLUMNS] and table["a"].tolist() == [0, 1, 0, 1, 1, 1]
+    # another run of n = 9, k = 2 holds the same canonical compositions: pooled, they would count twice
+    again = run_config(
+        nqc_bin, tmp_path, {**THRESHOLD_CONFIG, "name": "again", "canonical_compositions": [{"n": 9, "k": 2}]}
+    )
+    done = analysis_cli("threshold", canonical_run, again, "--by", "engine")
+    assert done.returncode == 1 and len(done.stderr.splitlines()) == 1, done.stderr
+    assert done.stderr.startswith(
+        f"nqc-analysis: error: --by engine: the group engine = auto holds {again}/results.h5: case 0 (canonical, "
+        f"n = 9, k 2, index 0) is case "
+    ), done.stderr
 
 
 def test_other_origins_given_to_threshold_are_named_as_left_out(canonical_run, small_run):
@@ -147,3 +170,31 @@ def test_other_origins_given_to_threshold_are_named_as_left_out(canonical_run, s
         f"nqc-analysis: warning: threshold: left out the cases of other origins: {derived} derived "
         "(/usr/bin/python3 -m analysis report)"
     ]
+
+
+#: Board sizes 1..3 (outside A374013, which starts at n = 4) and n = 10 without k = 1: 7254 cases, well under a second.
+EDGE_CONFIG = {
+    "name": "threshold-edges",
+    "engine": "auto",
+    "canonical_compositions": [{"n": [1, 2, 3], "k": [1]}, {"n": [10], "k": [2, 3]}],
+    "output": "unused",
+}
+
+
+def test_small_boards_and_missing_k_are_said_plainly(nqc_bin, tmp_path):
+    run = run_config(nqc_bin, tmp_path, EDGE_CONFIG)
+    out = tmp_path / "a.csv"
+    done = analysis_cli("threshold", run, "--csv", out)
+    assert done.returncode == 0, done.stderr
+    table = pd.read_csv(out, keep_default_na=False)
+    assert table["n"].tolist() == [1, 2, 3, 10]
+    assert table["a"].astype(str).tolist() == ["1", "", "", ""]  # a(1) = 1: every k <= n completes
+    assert table["note"].tolist() == ["", threshold.NO_SOLUTION, threshold.NO_SOLUTION, "k = 1 not run"]
+    assert table["witness"].astype(str).tolist()[:3] == ["", "", ""]
+    assert "?" not in done.stdout and "open: 1.." not in done.stdout
+    assert re.search(r"\| +2 \| +1 \| +undefined \|", done.stdout), done.stdout
+    lines = done.stdout.splitlines()
+    assert "a(n) settled for 1 of 4 board sizes: a(1) = 1." in lines
+    assert "Not settled: a(10) in 0..2 (k = 1 not run)." in lines
+    assert f"Undefined ({threshold.NO_SOLUTION}): a(2), a(3)." in lines
+    assert "No published term for n = 1..3: OEIS A374013 starts at n = 4." in lines

@@ -79,6 +79,15 @@ for attempt in 1 2 3; do
 done
 check "SIGTERM mid-shard: the finished cases are kept ($partial, attempt $attempt)" \
   grep -q "kept in $TMP/slow/shards/$partial" "$TMP/slow.log"
+# Before the resume every command reads the partial file's cases, as info counts them.
+info_cases=$("$NQC" info "$TMP/slow" | awk '$1 == 100000 { print $2 }')
+"$NQC" rows "$TMP/slow" >"$TMP/slow-rows.csv" 2>/dev/null
+row_count=$(tail -n +2 "$TMP/slow-rows.csv" | grep -c .)
+kept_case=$(grep "/shards/$partial\$" "$TMP/slow-rows.csv" | head -n 1 | cut -d, -f1)
+check "unfinished run: rows lists info's $info_cases cases ($row_count), the partial file's by its name" \
+  test -n "$kept_case" -a "$row_count" = "$info_cases"
+run "$NQC" rerun "$TMP/slow" --case "$kept_case"
+expect_exit 0 "rerun of case $kept_case, kept in $partial"
 run "$NQC" run "$TMP/slow.json" -o "$TMP/slow" --resume
 expect_exit 0 "--resume after SIGTERM mid-shard"
 check "--resume continues the interrupted shard after its kept cases" \

@@ -52,6 +52,11 @@ stored=$("$NQC" rows "$TMP/excluded-1" | awk -F, 'NR == 1 { for (i = 1; i <= NF;
 run "$NQC" complete "$TMP/case3.param" -e exact
 check "the exported case has the stored outcome ($stored) under complete -e exact (exit $RC)" \
   test "$RC:$stored" = "0:solved" -o "$RC:$stored" = "4:infeasible"
+run "$NQC" export "$TMP/random-1" --case 3 -o "$TMP/random3.param"
+expect_exit 1 "export of a random composition to a .param file"
+expect_stderr_line "nqc: error: -o: case 3 is a composition (random), which a CSPLib .param file cannot hold; name a composition file (.txt, .bin, .h5) or -" \
+  "export of a composition to a .param file: refused"
+check "... and writes nothing" test ! -e "$TMP/random3.param"
 for origin in random excluded canonical; do
   run "$NQC" rerun "$TMP/$origin-1" --case 9
   expect_exit 0 "rerun of case 9 of the $origin run: the stored outcome and backtracks again"
@@ -154,11 +159,15 @@ refuse() {  # refuse NAME JSON EXPECTED-MESSAGE
 refuse incomplete '{"name": "i", "engine": "minconflicts", "random_compositions": [{"n": 20, "free_rows": 10, "samples": 3}]}' \
   "/engine: engine 'minconflicts' is incomplete (it cannot prove a composition infeasible), and the cases of random_compositions may have no completion: use auto, bitboard, exact or sat"
 refuse no-composition '{"name": "z", "canonical_compositions": [{"n": [4, 3], "k": 3}]}' \
-  "/canonical_compositions/0: (n = 3, k = 3): no 3 queens stand on the 3 board without attacking; expected k <= 2"
+  "/canonical_compositions/0: (n = 3, k = 3): no 3 queens stand on the 3 x 3 board without attacking; expected k <= 2"
 refuse long-plan '{"name": "l", "canonical_compositions": [{"n": 60, "k": 3}]}' \
   "/canonical_compositions/0: (n = 60, k = 3) has up to C(n^2, k) / 8 = 9.7e+08 canonical compositions, more than the 3*10^8 a plan enumerates (nqc_bench_threshold counts past it)"
 refuse large-board '{"name": "b", "excluded_diagonals": [{"n": 20000, "diags": 10, "samples": 1}]}' \
   "/excluded_diagonals/0: (n = 20000, diags = 10): expected n <= 16384 for excluded_diagonals (its generator takes O(n) steps per diagonal)"
+refuse small-excluded '{"name": "e", "excluded_diagonals": [{"n": [5, 4], "diags": 1, "samples": 1}]}' \
+  "/excluded_diagonals/0: (n = 4, diags = 1): expected diags <= 0 (CSPLib's generator keeps more than 4 open cells in each row and column)"
+refuse large-random '{"name": "b", "random_compositions": [{"n": [100, 10000001], "free_rows": 10, "samples": 1}]}' \
+  "/random_compositions/0: (n = 10000001, free_rows = 10): expected n <= 10000000 for random_compositions (16 n bytes and seconds per draw)"
 
 # A generator that makes no case within its draws ends the run with exit 1 and one line
 # naming the config, its group and the sample; the lock is released and the launch records it.
@@ -178,19 +187,55 @@ fault few-free-rows '{"name": "f", "random_compositions": [{"n": 14, "free_rows"
 fault many-diags '{"name": "d", "excluded_diagonals": [{"n": 14, "diags": 54, "samples": 1}]}' \
   "/excluded_diagonals/0: (n = 14, diags = 54), sample 0: CSPLib's generator excluded fewer than 54 diagonals in 10000 draws (min(10^4, 10^9 / n^2)); expected fewer diags"
 
+# term_when NAME JSON PATTERN: nqc run of the config JSON into $TMP/NAME-out, sent SIGTERM once
+# its log ($TMP/NAME.err) holds PATTERN; RC its exit code.
+term_when() {
+  printf '%s\n' "$2" >"$TMP/$1.json"
+  "$NQC" run "$TMP/$1.json" -o "$TMP/$1-out" >"$TMP/$1.out" 2>"$TMP/$1.err" &
+  local pid=$!
+  for _ in $(seq 1 600); do grep -q "$3" "$TMP/$1.err" && break; sleep 0.1; done
+  kill -TERM "$pid"
+  wait "$pid"
+  RC=$?
+}
+
 # SIGTERM while the plan counts canonical compositions (about a minute for n = 49, k = 3):
 # exit 4 and one line saying so, nothing written.
-printf '%s\n' '{"name": "t", "canonical_compositions": [{"n": 49, "k": 3}]}' >"$TMP/count.json"
-"$NQC" run "$TMP/count.json" -o "$TMP/count-out" >"$TMP/count.out" 2>"$TMP/count.err" &
-pid=$!
-for _ in $(seq 1 600); do grep -q "counting the canonical compositions" "$TMP/count.err" && break; sleep 0.1; done
-kill -TERM "$pid"
-wait "$pid"
-RC=$?
+term_when count '{"name": "t", "canonical_compositions": [{"n": 49, "k": 3}]}' "counting the canonical compositions"
 check "SIGTERM while counting canonical compositions: exit 4 (got $RC)" test "$RC" = 4
 check "SIGTERM while counting: one line saying so" \
   grep -q "\[error\] interrupted while counting the canonical compositions of (n = 49, k = 3)" "$TMP/count.err"
 check "SIGTERM while counting: no results directory" test ! -e "$TMP/count-out"
+
+# Runs that hold one case are not pooled: the same canonical composition in two configs, or
+# random compositions of one seed and point (their cases would count twice).
+pool_refused() {  # pool_refused NAME JSON1 JSON2 EXPECTED-TAIL (@SEED@: the seed of the first run's case 0)
+  printf '%s\n' "$2" >"$TMP/$1-a.json"
+  printf '%s\n' "$3" >"$TMP/$1-b.json"
+  "$NQC" run "$TMP/$1-a.json" -o "$TMP/$1-a" -q && "$NQC" run "$TMP/$1-b.json" -o "$TMP/$1-b" -q
+  local seed
+  seed=$("$NQC" rows "$TMP/$1-a" | awk -F, '$1 == 0 { print $7 }')
+  for command in aggregate "rows --pool"; do
+    run "$NQC" $command "$TMP/$1-a" "$TMP/$1-b"
+    expect_exit 1 "$1: $command refused"
+    expect_stderr_line "nqc: error: $TMP/$1-b: ${4//@SEED@/$seed}" "$1: $command names the case and both runs"
+  done
+}
+pool_refused canonical '{"name": "a", "canonical_compositions": [{"n": 7, "k": 3}]}' \
+  '{"name": "b", "seed": 9, "canonical_compositions": [{"n": [6, 7], "k": 3}]}' \
+  "case 128 (canonical, n = 7, k 3, index 0) is case 0 of $TMP/canonical-a: pooled, it would count twice; give runs whose cases differ (other (n, k))"
+pool_refused random '{"name": "a", "seed": 3, "random_compositions": [{"n": 16, "free_rows": 10, "samples": 5}]}' \
+  '{"name": "b", "seed": 3, "random_compositions": [{"n": [14, 16], "free_rows": 10, "samples": 8}]}' \
+  "case 8 (random, n = 16, free_rows 10, seed @SEED@) is case 0 of $TMP/random-a: pooled, it would count twice; give runs whose cases differ (another seed, or other points)"
+run "$NQC" aggregate "$TMP/random-a" "$TMP/canonical-b"
+expect_exit 0 "runs of disjoint cases pool"
+
+# SIGTERM during a draw of the placed-queens procedure (seconds each at n = 10^7): exit 4
+# at once, the lock released, the launch recorded as interrupted.
+term_when draw '{"name": "t", "random_compositions": [{"n": 10000000, "free_rows": 5, "samples": 2}]}' "shards already done"
+check "SIGTERM while drawing a random composition of n = 10^7: exit 4 (got $RC)" test "$RC" = 4
+check "... the shard said interrupted" grep -q "\[warning\] interrupted in shard 0 after 0 of 2 cases" "$TMP/draw.err"
+check "... the lock released" test -z "$(ls -A "$TMP/draw-out/locks")"
 
 # docs/configs.md's studies as written, from a copy of the repository's layout: JAIR's curves
 # (30,000 cases) beside the published shares, and a(4..12) with a witness each.

@@ -431,7 +431,7 @@ expect_exit 0 "export -o - writes to stdout"
 check "export -o -: no file named '-'" test ! -e ./-
 run "$NQC" export "$res" --case 99999
 expect_exit 1 "export of a case the file does not hold"
-expect_stderr_line "nqc: error: $res: no case 99999" "export of a missing case: message"
+expect_stderr_line "nqc: error: $res: no case 99999 among its 230 rows (case ids 0..229)" "export of a missing case: message"
 
 # --- no command but run writes a run's own files (results, plan, config, shards, launches) ---
 onto=$TMP/onto-run
