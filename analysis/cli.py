@@ -11,6 +11,7 @@ import argparse
 import contextlib
 import re
 import shlex
+import signal
 import sys
 import warnings
 from pathlib import Path
@@ -533,9 +534,16 @@ def main(argv: list[str] | None = None) -> int:
     output is checked (output.CheckedStdout) and flushed before the exit code is settled."""
     stdout = sys.stdout
     sys.stdout = output.CheckedStdout(stdout)
+    # SIGTERM as Ctrl-C: the exception ends an nqc child (subprocess.run kills it) and removes
+    # the temporary files on its way out.
+    previous = signal.signal(signal.SIGTERM, signal.default_int_handler)
     try:
         return _checked_main(argv)
+    except KeyboardInterrupt:
+        _say(f"{PROG}: interrupted (SIGTERM or SIGINT): stopped, its nqc child too")
+        return 1
     finally:
+        signal.signal(signal.SIGTERM, previous)
         sys.stdout = stdout
 
 

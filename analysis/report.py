@@ -585,7 +585,7 @@ def _single_plan(cases: pd.DataFrame, options: ReportOptions, randset_csvs) -> S
         fits=fits,
         fit_error=fit_error,
         runs=runs,
-        origins=_origin_plan(cases, groups.DEFAULT, options),
+        origins=_origin_plan(cases, () if options.allow_mixed else tuple(options.by), options),
     )
 
 

@@ -95,12 +95,12 @@ Runner add_rows(CLI::App& app) {
       throw InputError("--sources: - is standard output, which the rows take; give a file");
     refuse_output_onto_inputs("listing", "--sources", a->sources, a->paths);
     check_pooling(a->paths, a->pool);
-    std::fputs(rows_csv_header().c_str(), stdout);
     PooledCases pooled;
     for (const auto& p : a->paths) {
       const std::vector<CaseRow> rows = load_rows(p);
       warn_if_unfinished(p, rows.size());
       if (a->pool) pooled.add(p, rows);
+      if (&p == &a->paths.front()) std::fputs(rows_csv_header().c_str(), stdout);  // once its checks passed
       const std::filesystem::path merged = representative_file(p);
       std::error_code ec;  // a directory without results.h5: its shard (or partial) files, by shard_id
       const bool shards = std::filesystem::is_directory(p, ec) && merged.filename() != "results.h5";

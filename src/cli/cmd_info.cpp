@@ -81,7 +81,7 @@ int print_launches(const fs::path& path, const std::vector<Launch>& stored, bool
   const std::vector<Launch> launches = from_records ? read_launches(path, &problems) : stored;
   for (const std::string& p : problems) std::fprintf(stderr, "nqc: warning: %s\n", p.c_str());
   if (launches.empty()) {
-    std::printf("launches: none recorded (files of schema 1.3 on record them)\n");
+    std::printf("launches: none recorded (a shard or partial file holds none: its directory and results.h5 do)\n");
     return kExitOk;
   }
   std::printf("launches: %zu\n%4s %-20s %-20s %6s %-6s %-20s %-12s %6s %8s %10s %s\n", launches.size(), "id",

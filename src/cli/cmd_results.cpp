@@ -174,6 +174,48 @@ Runner add_rerun(CLI::App& app) {
   };
 }
 
+namespace {
+
+// Writes case `case_id` of `results` to `to` ("-": stdout): its composition (stored in a
+// failure record, or rebuilt), or a CSPLib case's diagonals as a .param file (its board alone
+// would lose them). Throws nqc::InputError when `to` cannot hold the case.
+void export_case(const std::string& results, std::uint64_t case_id, const std::string& to) {
+  const CaseRow row = find_row(results, case_id);
+  const bool param_case = is_param_file(std::string(instance_file(row))) ||
+                          row.origin == static_cast<std::uint8_t>(Origin::excluded_diagonals);
+  const bool param_out = is_param_file(to), composition_out = !param_out && !is_std_stream(to);
+  const std::string name = "-o: case " + std::to_string(case_id);
+  const std::string use_param = ", which a composition file cannot hold; name a .param file (or - for stdout)";
+  if (!param_case && param_out)
+    throw InputError(name + " is a composition (" + std::string(kOriginNames[row.origin]) +
+                     "), which a CSPLib .param file cannot hold; name a composition file (.txt, .bin, .h5) or -");
+  // A .param or excluded_diagonals case's failure record holds its empty board only (no
+  // diagonals): it is rebuilt.
+  if (const auto record = param_case ? std::nullopt : find_failure(results, case_id))
+    return write_exported(Composition(record->q), to, results, row);
+  const StoredCase c = load_case(results, row);
+  const Shard& shard = c.plan.shards[c.row.shard_id];
+  if (shard.origin == Origin::excluded_diagonals) {
+    const CaseInput input = generated_input(c);
+    if (input.excluded.empty() && composition_out) return write_exported(input.composition, to, results, row);
+    if (composition_out)
+      throw InputError(name + " excludes " + std::to_string(input.excluded.size()) + " diagonals" + use_param);
+    return write_text(to, format_param(shard.n, input.excluded));
+  }
+  if (shard.origin != Origin::instance) return write_exported(generated_input(c).composition, to, results, row);
+  const InstanceCase& instance_case = c.plan.instance_cases[case_id];
+  if (!instance_case.param) return write_exported(instance_composition(instance_case), to, results, row);
+  if (composition_out)
+    throw InputError(name + " is the CSPLib instance " + instance_case.file + " with " +
+                     std::to_string(instance_case.diags) + " excluded diagonals" + use_param);
+  // The diagonals the case excluded, as the whole list of a file of its own.
+  const ParamInstance param = read_param(instance_case.file, instance_case.diags);
+  const std::vector<DiagonalPair> used(param.pairs.begin(), param.pairs.begin() + param.used);
+  write_text(to, format_param(param.board.n(), used));
+}
+
+}  // namespace
+
 Runner add_export(CLI::App& app) {
   auto* cmd = app.add_subcommand(
       "export", "Write the input of any case of a result file (a composition, or a CSPLib .param instance) to a file");
@@ -188,55 +230,7 @@ Runner add_export(CLI::App& app) {
   cmd->footer("Which cases are stored, which rebuilt, and a CSPLib case's .param file: docs/cli.md.");
   return [results, case_id, output] {
     refuse_std_stream_results("RESULTS", *results);
-    const std::string to = output->empty() ? "-" : *output;
-    const CaseRow row = find_row(*results, *case_id);
-    const bool param_case = is_param_file(std::string(instance_file(row))) ||
-                            row.origin == static_cast<std::uint8_t>(Origin::excluded_diagonals);
-    if (!param_case && is_param_file(to))
-      throw InputError("-o: case " + std::to_string(*case_id) + " is a composition (" +
-                       std::string(kOriginNames[row.origin]) +
-                       "), which a CSPLib .param file cannot hold; name a composition file (.txt, .bin, .h5) or -");
-    // A .param or excluded_diagonals case's failure record holds its empty board only (no
-    // diagonals): it is rebuilt.
-    if (!param_case)
-      if (const auto record = find_failure(*results, *case_id)) {
-        write_exported(Composition(record->q), to, *results, row);
-        return 0;
-      }
-    const StoredCase c = load_case(*results, row);
-    const Shard& shard = c.plan.shards[c.row.shard_id];
-    Composition composition;
-    if (shard.origin == Origin::excluded_diagonals) {
-      const CaseInput input = generated_input(c);
-      if (input.excluded.empty() && !is_std_stream(to) && !is_param_file(to)) {  // d = 0: the empty board
-        write_exported(input.composition, to, *results, row);
-        return 0;
-      }
-      if (!is_std_stream(to) && !is_param_file(to))
-        throw InputError("-o: case " + std::to_string(*case_id) + " excludes " + std::to_string(input.excluded.size()) +
-                         " diagonals, which a composition file cannot hold; name a .param file (or - for stdout)");
-      write_text(to, format_param(shard.n, input.excluded));
-      return 0;
-    }
-    if (shard.origin == Origin::instance) {
-      const InstanceCase& instance_case = c.plan.instance_cases[*case_id];
-      if (instance_case.param) {
-        if (!is_std_stream(to) && !is_param_file(to))
-          throw InputError(
-              "-o: case " + std::to_string(*case_id) + " is the CSPLib instance " + instance_case.file + " with " +
-              std::to_string(instance_case.diags) +
-              " excluded diagonals, which a composition file cannot hold; name a .param file (or - for stdout)");
-        // The diagonals the case excluded, as the whole list of a file of its own.
-        const ParamInstance param = read_param(instance_case.file, instance_case.diags);
-        const std::vector<DiagonalPair> used(param.pairs.begin(), param.pairs.begin() + param.used);
-        write_text(to, format_param(param.board.n(), used));
-        return 0;
-      }
-      composition = instance_composition(instance_case);
-    } else {
-      composition = generated_input(c).composition;
-    }
-    write_exported(composition, to, *results, row);
+    export_case(*results, *case_id, output->empty() ? "-" : *output);
     return 0;
   };
 }

@@ -414,15 +414,15 @@ bool exists(const Handle& loc, const std::string& name) {
 }
 
 std::vector<std::string> link_names(const Handle& loc) {
-  H5G_info_t info{};
-  check(H5Gget_info(loc.id(), &info), loc.id(), "list group");
+  // One pass of H5Literate2: H5Lget_name_by_idx would rebuild the group's name table for each
+  // index (quadratic: 10 minutes for the 20,000 failure records of one run).
   std::vector<std::string> names;
-  for (hsize_t i = 0; i < info.nlinks; ++i) {
-    names.push_back(read_name([&loc, i](char* buf, std::size_t n) {
-      return H5Lget_name_by_idx(loc.id(), ".", H5_INDEX_NAME, H5_ITER_INC, i, buf, n, H5P_DEFAULT);
-    }));
-    if (names.back().empty()) fail(loc.id(), "list group");
-  }
+  const auto append = [](hid_t, const char* name, const H5L_info_t*, void* out) -> herr_t {
+    static_cast<std::vector<std::string>*>(out)->emplace_back(name);
+    return 0;
+  };
+  hsize_t index = 0;
+  check(H5Literate(loc.id(), H5_INDEX_NAME, H5_ITER_INC, &index, append, &names), loc.id(), "list group");
   return names;
 }
 

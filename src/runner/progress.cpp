@@ -3,6 +3,7 @@
 #include <algorithm>
 #include <cmath>
 #include <string>
+#include <system_error>
 
 #include <spdlog/spdlog.h>
 
@@ -29,14 +30,18 @@ Progress::Progress(WorkCounter& counter, bool root, int world_size, double inter
       total_(total),
       already_(already) {
   if (interval_s_ <= 0) return;
-  thread_ = std::thread([this] {
-    std::unique_lock lock(mutex_);
-    while (!wake_.wait_for(lock, std::chrono::duration<double>(interval_s_), [this] { return stopping_; })) {
-      lock.unlock();
-      log();
-      lock.lock();
-    }
-  });
+  try {
+    thread_ = std::thread([this] {
+      std::unique_lock lock(mutex_);
+      while (!wake_.wait_for(lock, std::chrono::duration<double>(interval_s_), [this] { return stopping_; })) {
+        lock.unlock();
+        log();
+        lock.lock();
+      }
+    });
+  } catch (const std::system_error& e) {  // no memory or threads left: the run goes on without progress lines
+    spdlog::warn("no progress lines: their thread could not start ({})", e.what());
+  }
 }
 
 Progress::~Progress() { stop(); }

@@ -441,25 +441,12 @@ bool keep_unfinished(const fs::path& dir, const Shard& shard, const ShardRun& ru
   return false;
 }
 
-// Every rank takes slots of `shards.todo` from the shared counter until none is left, runs
-// each shard and hands its file to the background writer. Returns the rank's tally, whose
-// status is kExitOk, kExitInterrupted (stop) or the exit code of a failure (a shard's, or a
-// failed write); after a shard's failure no rank takes another shard. Rank 0 logs progress.
-// Collective.
-Tally execute(const RunOptions& options, const Run& r, const LaunchShards& shards, const Launch& launch,
-              const MpiSession& session, const std::atomic<bool>& stop) {
-  const bool root = session.rank() == 0;
-  Tally out;
-  const RootAttributes attrs = shard_attributes(r.config, r.pinned, launch, session.size(), session.rank());
-  ShardFiles files(r.dir, out);
-  WorkCounter counter(session);
-  // The timeline's zero (start_s): the same instant on every rank, whatever its host's clock.
-  session.barrier();
-  const auto run_start = Clock::now();
-  const double epoch_s = std::chrono::duration<double>(run_start.time_since_epoch()).count();
-  if (root) counter.add_done(shards.cases_already, static_cast<std::uint64_t>(std::llround(shards.cost_already * 1e6)));
-  Progress progress(counter, root, session.size(), options.progress_interval_s, shards.cases_mine, shards.cost_mine,
-                    shards.cases_already, shards.cost_already);
+// The loop of execute: takes slots of `shards.todo` until none is left or a shard fails, runs
+// each shard and hands its file to the writer; a shard that did not finish is kept as a partial
+// file (keep_unfinished), and its failure closes the counter for every rank.
+void take_shards(const Run& r, const LaunchShards& shards, const Launch& launch, const MpiSession& session,
+                 const std::atomic<bool>& stop, const RootAttributes& attrs, double epoch_s, WorkCounter& counter,
+                 Progress& progress, ShardFiles& files, Tally& out) {
   while (out.status == kExitOk) {
     const std::uint64_t slot = counter.take();
     if (slot >= shards.todo.size()) break;
@@ -486,6 +473,35 @@ Tally execute(const RunOptions& options, const Run& r, const LaunchShards& shard
     if (!files.submit(data, std::move(shard_attrs), continued)) break;
     count_outcomes(data->rows, continued, out);
     spdlog::debug("shard {} done: n = {}, {} cases", shard.id, shard.n, shard.case_count());
+  }
+}
+
+// Every rank takes slots of `shards.todo` from the shared counter until none is left, runs
+// each shard and hands its file to the background writer. Returns the rank's tally, whose
+// status is kExitOk, kExitInterrupted (stop) or the exit code of a failure (a shard's, or a
+// failed write); after a shard's failure no rank takes another shard. Rank 0 logs progress.
+// Collective.
+Tally execute(const RunOptions& options, const Run& r, const LaunchShards& shards, const Launch& launch,
+              const MpiSession& session, const std::atomic<bool>& stop) {
+  const bool root = session.rank() == 0;
+  Tally out;
+  const RootAttributes attrs = shard_attributes(r.config, r.pinned, launch, session.size(), session.rank());
+  ShardFiles files(r.dir, out);
+  WorkCounter counter(session);
+  // The timeline's zero (start_s): the same instant on every rank, whatever its host's clock.
+  session.barrier();
+  const auto run_start = Clock::now();
+  const double epoch_s = std::chrono::duration<double>(run_start.time_since_epoch()).count();
+  if (root) counter.add_done(shards.cases_already, static_cast<std::uint64_t>(std::llround(shards.cost_already * 1e6)));
+  Progress progress(counter, root, session.size(), options.progress_interval_s, shards.cases_mine, shards.cost_mine,
+                    shards.cases_already, shards.cost_already);
+  try {
+    take_shards(r, shards, launch, session, stop, attrs, epoch_s, counter, progress, files, out);
+  } catch (...) {  // outside a shard (reading its partial file, a thread that cannot start): this rank ends
+    const ErrorReport error = current_error();
+    spdlog::critical("{}", error.message);
+    out.status = std::max(out.status, static_cast<int>(error.code));
+    counter.close();  // and no rank takes another shard; every rank still meets the barriers below
   }
   files.finish();
   out.busy_seconds = seconds_since(run_start);

@@ -45,7 +45,8 @@ ExitCode errno_exit_code(int error) {
     case ENAMETOOLONG:
     case ELOOP:
     case EEXIST: return kExitBadInput;
-    case ENOMEM: return kExitOutOfMemory;
+    case ENOMEM:
+    case EAGAIN: return kExitOutOfMemory;  // EAGAIN: a thread or process could not start (memory, limits)
     default: return kExitIoError;
   }
 }

@@ -97,7 +97,8 @@ using OutOfMemoryError = ErrorOf<kExitOutOfMemory>;
 
 /// The exit code of a failed system call on a file the user named (errno `error`): bad input
 /// for a path that names no usable file (ENOENT, ENOTDIR, EISDIR, ENAMETOOLONG, ELOOP, EEXIST),
-/// out of memory for ENOMEM, else an I/O error (EACCES, EROFS, ENOSPC, EDQUOT, EIO, ...).
+/// out of memory for ENOMEM and EAGAIN (a thread that could not start), else an I/O error (EACCES, EROFS, ENOSPC,
+/// EDQUOT, EIO, ...).
 ExitCode errno_exit_code(int error);
 
 /// Throws `what + ": " + strerror(error)` as the class of errno_exit_code(error).

@@ -5,6 +5,7 @@ from __future__ import annotations
 import os
 import re
 import subprocess
+import time
 
 import h5py
 import pytest
@@ -167,3 +168,31 @@ def test_help_shows_percent_signs_once(capsys):
         text = capsys.readouterr().out
         assert "%%" not in text and ("95%" in text or "95" not in text), (command, text)
     assert main(["phase", "--help"]) == 0 and "exact (Clopper-Pearson) 95%" in capsys.readouterr().out
+
+
+def test_sigterm_stops_the_command_and_its_nqc(tmp_path):
+    # an nqc that reads for a long time (a plan that counts): SIGTERM ends both, one line, exit 1
+    fake = tmp_path / "nqc"
+    pid_file = tmp_path / "nqc.pid"
+    fake.write_text(f"#!/bin/sh\necho $$ > {pid_file}\nexec sleep 300\n")
+    fake.chmod(0o755)
+    (tmp_path / "results.h5").write_bytes(b"")
+    command = subprocess.Popen(
+        [PYTHON, "-m", "analysis", "table", str(tmp_path / "results.h5")],
+        cwd=REPO,
+        env={**run_env(), "NQC_BIN": str(fake), "PYTHONDONTWRITEBYTECODE": "1"},
+        stderr=subprocess.PIPE,
+        text=True,
+    )
+    for _ in range(600):  # until the fake nqc runs (its pid written)
+        if pid_file.exists() and pid_file.read_text().strip():
+            break
+        time.sleep(0.1)
+    child = int(pid_file.read_text())
+    command.terminate()
+    _, err = command.communicate(timeout=60)
+    assert command.returncode == 1 and err.splitlines() == [
+        "nqc-analysis: interrupted (SIGTERM or SIGINT): stopped, its nqc child too"
+    ], err
+    with pytest.raises(ProcessLookupError):  # killed and reaped by subprocess.run
+        os.kill(child, 0)

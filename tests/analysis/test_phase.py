@@ -364,14 +364,22 @@ def test_a_by_never_pools_runs_of_other_settings_into_a_point(nqc_bin, phase_run
     )
     # kept apart by run (the default) and by experiment; runs of one setting pool
     assert analysis_cli("phase", phase_run, capped_run, "--by", "experiment").returncode == 0
-    done = analysis_cli("report", phase_run, capped_run, "--by", "engine", "-o", tmp_path / "report")
-    assert done.returncode == 0, done.stderr  # one group: the report of one, its phase section per run
-    assert set(pd.read_csv(tmp_path / "report" / "phase.csv")["run"]) == {"phase-test", "phase-test-capped"}
+    # report's phase section is grouped as asked, with the same refusal
+    expect_one_error_line(
+        analysis_cli("report", phase_run, capped_run, "--by", "engine", "-o", tmp_path / "report"),
+        "--by engine: the group engine = auto holds ",
+        "a point of the phase transition would mix cases run under other limits or engine options",
+    )
+    assert not (tmp_path / "report").exists()
     out = tmp_path / "pooled.csv"
     more = run_config(nqc_bin, tmp_path, {**PHASE_CONFIG, "name": "phase-test-more", "seed": 8})
     done = analysis_cli("phase", phase_run, more, "--by", "engine", "--csv", out)
     assert done.returncode == 0, done.stderr
     assert pd.read_csv(out)["cases"].tolist() == [120, 120, 120]
+    done = analysis_cli("report", phase_run, more, "--by", "engine", "-o", tmp_path / "pooled")
+    assert done.returncode == 0, done.stderr
+    pooled = pd.read_csv(tmp_path / "pooled" / "phase.csv")
+    assert set(pooled["engine"]) == {"auto"} and pooled["cases"].tolist() == [120, 120, 120]
     # two runs of one seed and point hold the same cases: pooled, they would count twice (nqc's line)
     points = [{"n": 14, "free_rows": 10, "samples": 5}]
     same = run_config(nqc_bin, tmp_path, {**PHASE_CONFIG, "name": "phase-test-same", "random_compositions": points})

@@ -432,6 +432,9 @@ check "export -o -: no file named '-'" test ! -e ./-
 run "$NQC" export "$res" --case 99999
 expect_exit 1 "export of a case the file does not hold"
 expect_stderr_line "nqc: error: $res: no case 99999 among its 230 rows (case ids 0..229)" "export of a missing case: message"
+run "$NQC" rows "$TMP/no-such-run"
+expect_exit 1 "rows of a path that does not exist"
+check "rows: nothing on stdout before its checks pass (not even the header)" test ! -s "$OUT_FILE"
 
 # --- no command but run writes a run's own files (results, plan, config, shards, launches) ---
 onto=$TMP/onto-run

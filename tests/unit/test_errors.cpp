@@ -43,6 +43,7 @@ TEST(ExitCodes, TheSystemsErrorsAreIoErrorsButAPathThatNamesNothing) {
   for (const int e : {ENOSPC, EDQUOT, EROFS, EACCES, EPERM, EIO, EFBIG, EMFILE})
     EXPECT_EQ(errno_exit_code(e), kExitIoError) << e;
   EXPECT_EQ(errno_exit_code(ENOMEM), kExitOutOfMemory);
+  EXPECT_EQ(errno_exit_code(EAGAIN), kExitOutOfMemory);  // a thread that could not start
   EXPECT_THROW(throw_errno("f: cannot read", ENOENT), InputError);
   EXPECT_THROW(throw_errno("f: cannot read", ENOMEM), OutOfMemoryError);
   try {
