@@ -174,10 +174,11 @@ def _int(v) -> str:
 
 def _shown_a(r) -> str:
     """a(n) of a row of :func:`thresholds` as the table shows it: the value, "undefined" (a board
-    without solution) or "open: LO..HI" ("?" for a bound not known)."""
+    without solution) or "open: LO..HI" ("?" for a lower bound not known; n for an upper one,
+    since a(n) <= n)."""
     if not pd.isna(r.a):
         return _int(r.a)
-    return "undefined" if r.note == NO_SOLUTION else f"open: {_int(r.a_lo) or '?'}..{_int(r.a_hi) or '?'}"
+    return "undefined" if r.note == NO_SOLUTION else f"open: {_int(r.a_lo) or '?'}..{_int(r.a_hi) or r.n}"
 
 
 def to_markdown(table: pd.DataFrame) -> str:

@@ -198,3 +198,7 @@ def test_small_boards_and_missing_k_are_said_plainly(nqc_bin, tmp_path):
     assert "Not settled: a(10) in 0..2 (k = 1 not run)." in lines
     assert f"Undefined ({threshold.NO_SOLUTION}): a(2), a(3)." in lines
     assert "No published term for n = 1..3: OEIS A374013 starts at n = 4." in lines
+    # no infeasible case yet: the upper bound is n (a(n) <= n), not "?"
+    k1 = run_config(nqc_bin, tmp_path, {**EDGE_CONFIG, "name": "k1", "canonical_compositions": [{"n": 5, "k": 1}]})
+    done = analysis_cli("threshold", k1)
+    assert done.returncode == 0 and re.search(r"\| +5 \| +1 \| +open: 1\.\.5 \|", done.stdout), done.stdout
