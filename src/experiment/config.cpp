@@ -453,8 +453,12 @@ void check_plan_size(const ExperimentConfig& cfg, const std::string& source) {
         }
         cases += count;
         shards += std::ceil(count / static_cast<long double>(shard_size(cfg, n, 1).solutions)) + 1;
-        if (cases > kMaxCases)
-          fail_at(source, "/" + key(cfg.origin), "the plan has more than 10^12 cases; split it into several configs");
+        if (cases > kMaxCases)  // one group's samples alone, or the points together
+          fail_at(
+              source,
+              "/" + key(cfg.origin) +
+                  (count > kMaxCases && cfg.origin != Origin::canonical ? "/" + std::to_string(g) + "/samples" : ""),
+              "the plan has more than 10^12 cases; split it into several configs");
       }
   if (shards > kMaxShards)
     fail_at(source, "/shard_cases",

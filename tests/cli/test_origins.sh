@@ -166,6 +166,8 @@ refuse large-board '{"name": "b", "excluded_diagonals": [{"n": 20000, "diags": 1
   "/excluded_diagonals/0: (n = 20000, diags = 10): expected n <= 16384 for excluded_diagonals (its generator takes O(n) steps per diagonal)"
 refuse small-excluded '{"name": "e", "excluded_diagonals": [{"n": [5, 4], "diags": 1, "samples": 1}]}' \
   "/excluded_diagonals/0: (n = 4, diags = 1): expected diags <= 0 (CSPLib's generator keeps more than 4 open cells in each row and column)"
+refuse many-samples '{"name": "s", "random_compositions": [{"n": 20, "free_rows": 10, "samples": 9223372036854775807}]}' \
+  "/random_compositions/0/samples: the plan has more than 10^12 cases; split it into several configs"
 refuse large-random '{"name": "b", "random_compositions": [{"n": [100, 10000001], "free_rows": 10, "samples": 1}]}' \
   "/random_compositions/0: (n = 10000001, free_rows = 10): expected n <= 10000000 for random_compositions (16 n bytes and seconds per draw)"
 
