@@ -46,8 +46,11 @@ check "results.h5 written" test -s "$WORK/six/results.h5"
 py once "$WORK/six/results.h5" "${planned:-0}"
 py rows "$NQC" "$WORK/one/results.h5" "$WORK/six/results.h5"
 py host_names "$WORK/six/results.h5" 1 nqc-h0,nqc-h1,nqc-h2
-ranks=$("$PYTHON" -c 'import sys, h5py; f = h5py.File(sys.argv[1], "r"); print(len(f["launches"]), int(f["launches"]["world_size"][0]), sorted(set(f["cases"]["rank"].tolist())))' "$WORK/six/results.h5" 2>&1)
-check "one launch of world size 6, rows from ranks 0..5 ($ranks)" test "$ranks" = "1 6 [0, 1, 2, 3, 4, 5]"
+# Every rank joined on its host (the launch's hosts); the rows come from ranks among them (the
+# work is taken dynamically: on a loaded machine a rank may get no shard).
+ranks=$("$PYTHON" -c 'import sys, h5py; f = h5py.File(sys.argv[1], "r"); l = f["launches"]; print(len(l), int(l["world_size"][0]), l["hosts"][0].decode(), set(f["cases"]["rank"].tolist()) <= set(range(6)))' "$WORK/six/results.h5" 2>&1)
+check "one launch of world size 6 on the 3 hosts, rows from ranks 0..5 ($ranks)" \
+  test "$ranks" = "1 6 nqc-h0:0-1,nqc-h1:2-3,nqc-h2:4-5 True"
 "$PYTHON" "$HERE/check.py" launches "$WORK/six/results.h5"
 
 step "2. nqc count 12 on 3 hosts x 2 ranks"
