@@ -1,9 +1,5 @@
-"""The command line of the analysis (analysis.COMMAND, see analysis/README.md).
-
-Errors (bad input, refused files, impossible options, outputs and standard output that cannot
-be written) print one line ``nqc-analysis: error: MESSAGE`` and exit 1, without a traceback; a
-broken pipe on standard output exits 1 quietly; warnings print ``nqc-analysis: warning: MESSAGE``.
-"""
+"""The command line of the analysis (analysis/README.md): errors are one line 'nqc-analysis: error: ...' and exit
+1."""
 
 from __future__ import annotations
 

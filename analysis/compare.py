@@ -1,11 +1,5 @@
-"""Runs side by side: per n and group (analysis.groups), Table 1's times and shares with their
-95% intervals, and each group's mean time as a ratio to a baseline group.
-
-The ratio r = mean(group) / mean(baseline) gets a 95% interval by the delta method on log r:
-*paired* when the two groups ran the same compositions at that n (analysis.load.COMPOSITION_KEYS;
-m - 1 degrees of freedom), else unpaired (Welch-Satterthwaite degrees of freedom). The verdict
-says "faster" or "slower" only when the interval excludes 1.
-"""
+"""Runs side by side per n and group, with each group's mean time as a ratio to a baseline's (delta method on log r:
+paired over the same compositions, else Welch)."""
 
 from __future__ import annotations
 
@@ -21,31 +15,11 @@ from analysis.errors import AnalysisError
 from analysis.load import COMPOSITION_KEYS
 
 #: Columns of :func:`comparison` after the group columns.
-COLUMNS = [
-    "n",
-    "cases",
-    "mean_s",
-    "mean_s_lo",
-    "mean_s_hi",
-    "median_s",
-    "t90mean_s",
-    "t90mean_s_lo",
-    "t90mean_s_hi",
-    "bt0",
-    "bt0_lo",
-    "bt0_hi",
-    "false_negatives",
-    "false_negative_share",
-    "false_negative_share_lo",
-    "false_negative_share_hi",
-    "gave_up",
-    "infeasible",
-    "ratio",
-    "ratio_lo",
-    "ratio_hi",
-    "paired",
-    "verdict",
-]
+COLUMNS = (
+    "n cases mean_s mean_s_lo mean_s_hi median_s t90mean_s t90mean_s_lo t90mean_s_hi bt0 bt0_lo bt0_hi "
+    "false_negatives false_negative_share false_negative_share_lo false_negative_share_hi gave_up infeasible "
+    "ratio ratio_lo ratio_hi paired verdict"
+).split()
 #: The verdict where the baseline has no case at that n.
 NO_BASELINE = "n/a (no baseline cases)"
 #: The label of a group made of several --by columns.
@@ -111,12 +85,8 @@ def _verdict(r: float, lo: float, hi: float) -> str:
 def comparison(
     cases: pd.DataFrame, by=groups.DEFAULT, time: str = "wall_s", baseline: str | None = None
 ) -> pd.DataFrame:
-    """Per n and group: the group columns, then COLUMNS (times in seconds, shares as fractions,
-    95% intervals; ``ratio`` = mean time / the baseline's at that n with its interval,
-    ``paired`` whether it was computed over the same compositions, ``verdict``). `baseline`:
-    a group's label (its --by values joined by " / "), default the first group. Rows are
-    ordered by n, then group. An AnalysisError when there are fewer than two groups or the
-    baseline names none."""
+    """Per n and group: the group columns, then COLUMNS (ratio to `baseline`, default the first group).
+    AnalysisError for fewer than two groups or an unknown baseline."""
     parts = list(groups.split(cases, by))
     keys = groups.columns(by)
     if len(parts) < 2:

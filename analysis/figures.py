@@ -1,9 +1,4 @@
-"""The figures of the report, as PNG (default), PDF or SVG files of a fixed size (the path's
-suffix names the format). PNGs are FIGSIZE_IN at `dpi` (DPI = 300: 1920 x 1440 px); PDF and SVG
-keep their text as text and carry no date, so the same data gives the same file. Every mean and
-share is drawn with its 95% interval; the paper's statements each have their own style, named in
-the legend below the axes. Matplotlib runs headless, through Figure objects.
-"""
+"""The report's figures as PNG, PDF or SVG of a fixed size (the suffix names the format); same data, same file."""
 
 from __future__ import annotations
 
@@ -132,9 +127,7 @@ def _columns(frame: pd.DataFrame, *names: str, scale: float = 1.0) -> list[np.nd
 
 
 class _LogFloor:
-    """Lower interval ends on a log axis: a mean's interval can reach 0 or below, which a log
-    axis cannot show. Such ends are drawn at a floor below every value shown (half the smallest
-    positive value or interval end), and the axis is cut there (:meth:`apply`)."""
+    """Draws interval ends <= 0 on a log axis at half the smallest positive value, and cuts the axis there."""
 
     def __init__(self, values, lows):
         values = np.concatenate([np.asarray(v, dtype=float).ravel() for v in [*values, *lows]])
@@ -194,10 +187,8 @@ def _positive_times(cases: pd.DataFrame, n: int, time: str) -> tuple[pd.DataFram
 
 
 def time_vs_n(table: pd.DataFrame, mean_fit: Fit | None, path, where: str = "", dpi: float = DPI) -> Path:
-    """Mean and t90mean completion time per case vs n, log-log, with their 95% intervals, our fit
-    of the mean over its n range and the paper's line over its n range where it meets ours
-    ([Grigoryan]'s Figure 7). Times 0 or not finite are left out (named in the legend); NoData
-    when none is left (`where`, e.g. " in FILE", is added to its message)."""
+    """Mean and t90mean time vs n (log-log) with 95% intervals, our fit and the paper's ([Grigoryan]'s Figure 7).
+    NoData when no time is positive."""
     n = table["n"].to_numpy(dtype=float)
     if n.size == 0 or not np.all(np.isfinite(n) & (n >= 1)):
         raise NoData(f"board sizes {n.tolist()} cannot be drawn on a log axis (expected n >= 1)")
@@ -287,9 +278,7 @@ def time_histogram(cases: pd.DataFrame, n: int, path, time: str = "wall_s", dpi:
 def time_histogram_by_backtracks(
     cases: pd.DataFrame, n: int, path, time: str = "wall_s", k_range: tuple[int, int] | None = None, dpi: float = DPI
 ) -> Path:
-    """The completion time histogram at one n, stacked by backtrack count 0, 1, 2, 3, > 3
-    ([Grigoryan]'s Figure 11, which took the compositions of one size k = 800 at n = 1000:
-    `k_range` (inclusive) restricts the cases the same way)."""
+    """The time histogram at n stacked by backtracks 0..3, > 3 ([Grigoryan]'s Figure 11); `k_range` restricts k."""
     if k_range is not None:
         cases = cases[(cases["n"] != n) | ((cases["k"] >= k_range[0]) & (cases["k"] <= k_range[1]))]
         if not (cases["n"] == n).any():
@@ -319,9 +308,8 @@ def no_backtrack_share(table: pd.DataFrame, path, dpi: float = DPI) -> Path:
 
 
 def false_negative_share(table: pd.DataFrame, path, dpi: float = DPI) -> Path:
-    """False negative share vs n (log-log) with its exact 95% interval, and the paper's bounds,
-    each in its own style. Where none was seen the interval's upper end (about 3.7 / cases) is
-    drawn as a downward triangle."""
+    """False negative share vs n (log-log) with exact 95% intervals (none seen: the upper end) and the paper's
+    bounds."""
     fig, ax = _figure(dpi=dpi)
     n, count, m = _columns(table, "n", "false_negatives", "cases")
     share = count / m
@@ -348,9 +336,8 @@ def _bounds(ax, n) -> None:
 
 
 def first_pass_bins(first_pass: np.ndarray, n: int) -> tuple[np.ndarray, int]:
-    """Bin edges (in queens, at half-integers) for the first-pass counts of one n, and the bin
-    width in queens: the smallest of _NICE_QUEENS that spans the observed range in at most
-    sqrt(trials) bins, 10 to 40."""
+    """Bin edges (half-integers) and width in queens for the first-pass counts: the least _NICE_QUEENS width giving
+    at most sqrt(trials) bins (10..40)."""
     lo, hi = int(first_pass.min()), int(first_pass.max())
     target = int(np.clip(np.sqrt(first_pass.size), 10, 40))
     width = next((q for q in _NICE_QUEENS if (hi - lo + 1) / q <= target), _NICE_QUEENS[-1])
@@ -365,10 +352,8 @@ def _pct(x: float) -> str:
 
 
 def randset_histogram(runs: list, path, dpi: float = DPI) -> Path:
-    """randSet & randSet on the empty board, two panels, a line per run (analysis.randset):
-    top, the first-pass histogram (the share of the n queens the first pass places; the paper's
-    value where an n matches), from the per-trial CSV; bottom, the dead-end histogram (the share
-    k / n standing when repeated passes reach a dead end: [Grigoryan]'s Figure 2)."""
+    """randSet & randSet on the empty board: first-pass (top) and dead-end (bottom, [Grigoryan]'s Figure 2)
+    histograms, a line per run."""
     if not runs:
         raise NoData("no randSet & randSet run to draw")
     fig, (top, bottom) = _figure(TALL_IN, dpi, panels=2)
@@ -462,9 +447,7 @@ def _finish_panels(fig, top, bottom, path, dpi, titles, ylabels, bottom_legend: 
 
 
 def compare_time(comp: pd.DataFrame, path, dpi: float = DPI) -> Path:
-    """Two panels from a comparison, one line per group: top, the mean completion time per case
-    vs n with its 95% interval (log-log); bottom, the mean time as a multiple of the baseline's
-    with its 95% interval (log), 1 dotted."""
+    """A comparison's mean time per case vs n (top) and ratio to the baseline (bottom), a line per group."""
     fig, top, bottom, groups = _comparison_panels(comp, dpi)
     base = comp.attrs["baseline"]
     drawn = False
@@ -497,9 +480,7 @@ def compare_time(comp: pd.DataFrame, path, dpi: float = DPI) -> Path:
 
 
 def compare_shares(comp: pd.DataFrame, path, dpi: float = DPI) -> Path:
-    """Two panels from a comparison, one line per group, exact 95% intervals: top, the share
-    of cases without backtracking vs n; bottom, the false negative share vs n (log), none seen
-    drawn at its interval's upper end (open triangle), with the paper's bounds."""
+    """A comparison's no-backtrack share (top) and false negative share (bottom, log) vs n, a line per group."""
     fig, top, bottom, groups = _comparison_panels(comp, dpi)
     for i, label, rows, style in groups:
         n = _dodge(rows["n"].to_numpy(dtype=float), i, len(groups))
@@ -532,10 +513,8 @@ def compare_shares(comp: pd.DataFrame, path, dpi: float = DPI) -> Path:
 
 
 def phase_transition(table: pd.DataFrame, path, dpi: float = DPI) -> Path:
-    """Two panels from analysis.phase.points (or .compare), one line per group and parameter:
-    top, the share completable (%) vs n with its exact 95% interval and the published shares
-    (open markers of the same colour); bottom, the median (solid) and 90th percentile (dashed)
-    nodes per case vs n, on a symmetric log axis (0 at the bottom, log from 1 on)."""
+    """analysis.phase.points: share completable vs n (top, published shares beside) and median/p90 nodes (bottom,
+    symlog), a line per group and parameter."""
     published = table.attrs.get("published")
     keys = list(table.columns[: list(table.columns).index(ORIGIN)])
     fig, (top, bottom) = _figure(TALL_IN, dpi, panels=2, sharex=True)

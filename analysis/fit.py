@@ -1,8 +1,4 @@
-"""[Grigoryan]'s time regression: least squares (statsmodels OLS) of log10(1000 t) on log10(n),
-t a per-n time in seconds (mean, t90mean; also per placed queen, t / (n - k)), with 95%
-intervals of a and b (t distribution, points - 2 degrees of freedom), R^2, R = sign(b) sqrt(R^2)
-and the residuals. A fit over fewer than FEW_POINTS board sizes carries a warning.
-"""
+"""Least-squares fits of log10(1000 t) on log10(n) (statsmodels), as [Grigoryan]'s, with 95% intervals."""
 
 from __future__ import annotations
 

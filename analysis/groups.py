@@ -60,9 +60,8 @@ BINS_MIN, BINS_MAX = 2, 100
 
 
 def parse_by(text: str) -> By:
-    """``COLUMN``, ``COLUMN:B`` (B quantile bins; a lone integer is always B) or
-    ``COLUMN:E1,E2,...`` (ascending finite edges; a lone edge has a decimal point: ``k:10.0``).
-    An AnalysisError "--by TEXT: ..." naming what was expected."""
+    """``COLUMN``, ``COLUMN:B`` (B quantile bins) or ``COLUMN:E1,E2,...`` (ascending edges); AnalysisError
+    otherwise."""
     column, sep, spec = text.partition(":")
     column = column.strip()
     if not column:
@@ -228,13 +227,8 @@ _NQC_MIXED = re.compile(
 
 
 def one_setting(cases: pd.DataFrame, by, what: str) -> None:
-    """An AnalysisError "--by B: the group ... holds A and B, runs of other engines or settings
-    (max_nodes 0 and 5): WHAT would mix cases run under other limits or engine options; ..."
-    when a group of `by` pools runs (configs) that nqc would not pool into one table: other
-    engine, engine_params (defaults filled in), time_limit_s or max_nodes; or "--by B: the
-    group ... holds P2: case C (...) is case C' of P1: pooled, it would count twice; ..." when
-    two of its runs hold one case (nqc's rules and wording, as --allow-mixed: ``nqc rows
-    --pool`` of the runs of the group)."""
+    """AnalysisError when a group of `by` pools runs nqc would not pool into one table (``nqc rows --pool``: other
+    engine settings, or a case in two runs)."""
     if not by or RUN in columns(by):  # one table already checked by nqc, or a run per group at most
         return
     run_paths: dict[str, list[str]] = {}  # config_hash -> its runs (a shard file stands for its directory)

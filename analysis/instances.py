@@ -93,9 +93,8 @@ def by_file(cases: pd.DataFrame, by=groups.DEFAULT, time: str = "wall_s") -> pd.
 
 
 def disagreements(cases: pd.DataFrame, by=groups.DEFAULT) -> pd.DataFrame:
-    """Instances (file and diags) that one group solved and another proved infeasible: a
-    contradiction, one engine is wrong. Columns: instance, diags, then one column per group
-    with its outcome(s)."""
+    """Instances solved by one group and proved infeasible by another (each row: instance, diags, its verdict per
+    group)."""
     inst = cases[instance_cases(cases).to_numpy()]
     if inst.empty or groups.count(inst, by) < 2:
         return pd.DataFrame(columns=[INSTANCE, DIAGS])
@@ -154,9 +153,7 @@ def by_diags_markdown(table: pd.DataFrame) -> str:
 
 
 def by_file_markdown(table: pd.DataFrame, limit: int | None = MAX_LISTED_FILES) -> tuple[str, str]:
-    """:func:`by_file` as Markdown (the first `limit` files), paths relative to their common
-    directory; with several groups, one row per file and diags and one column per group
-    ("outcome, seconds"), side by side. Returns (markdown, that directory)."""
+    """The per-file table as Markdown (at most `limit` rows) and the directory common to its files."""
     keys = groups.label_columns(table, INSTANCE)
     shown_paths, common = short_paths(table[INSTANCE])
     table = table.assign(_file=shown_paths.to_numpy(), _diags=table[DIAGS].map(_diags_shown).to_numpy())

@@ -1,12 +1,5 @@
-"""Result files of ``nqc run`` into one pandas DataFrame, one row per case.
-
-nqc reads them (``nqc rows PATH... --sources FILE``: the rows as CSV, the files' attributes,
-configs and launches as JSON), so every rule of the result files is nqc's alone; its error is
-this module's AnalysisError, its warnings AnalysisWarning. The columns are the members of
-``cases`` (result_schema.json: :data:`COLUMNS`) plus ``source``, ``config_hash``,
-``experiment`` and ``diags`` (the excluded diagonals of a CSPLib .param case);
-``df.attrs["sources"]`` lists a :class:`Source` per file read.
-"""
+"""Result files of ``nqc run`` into one DataFrame, one row per case, read by nqc itself (``nqc rows``): the
+``cases`` members plus source, config_hash, experiment, diags; attrs['sources'] a :class:`Source` per file."""
 
 from __future__ import annotations
 
@@ -68,8 +61,7 @@ class AnalysisWarning(UserWarning):
 
 @dataclass(frozen=True)
 class Source:
-    """One result file that was read: its path, root attributes (integers as int, text as str),
-    number of case rows, ``launches`` table (results.h5; else None) and resolved config."""
+    """One result file read: path, root attributes, rows, launches table (results.h5; else None) and config."""
 
     path: Path
     attrs: dict = field(hash=False)
@@ -79,8 +71,7 @@ class Source:
 
 
 def nqc_executable() -> str:
-    """The nqc that reads result files: $NQC_BIN, else ``nqc`` on PATH, else the repository's
-    build (build/src/cli/nqc). An AnalysisError when there is none."""
+    """$NQC_BIN, else ``nqc`` on PATH, else build/src/cli/nqc; AnalysisError when there is none."""
     repo_build = Path(__file__).resolve().parent.parent / "build" / "src" / "cli" / "nqc"
     for candidate in (os.environ.get("NQC_BIN"), shutil.which("nqc"), str(repo_build)):
         if candidate and os.access(candidate, os.X_OK) and not os.path.isdir(candidate):
@@ -129,11 +120,8 @@ def _source(entry: dict) -> Source:
 
 
 def load_cases(*paths: str | Path | Iterable[str | Path], mixed: str = "group") -> pd.DataFrame:
-    """All cases under one or more paths (result files or results directories), one row each,
-    read by nqc with every check. Paths of different configs: `mixed` "group" (kept apart by
-    ``config_hash`` for analysis.groups) or "pool" (one table: nqc refuses runs of other
-    engines or settings). AnalysisError with nqc's one line when a path is refused, and when
-    no case is found."""
+    """The cases of `paths` (results directories or files) as one frame, its sources in attrs; `mixed` 'group' or
+    'pool'. AnalysisError on bad input."""
     flat: list[Path] = []
     for p in paths:
         flat.extend([Path(p)] if isinstance(p, (str, Path)) else [Path(q) for q in p])
@@ -169,11 +157,8 @@ _RANK_RANGE = re.compile(r"([0-9]{1,9})(?:-([0-9]{1,9}))?")
 
 
 def parse_hosts(text: str, world_size: int | None = None) -> dict[int, str]:
-    """The host of each rank (rank -> host) from a launch's ``hosts``: ``HOST:RANKS,...``,
-    RANKS ranges joined by ``+`` (``a:0-1,b:2+4``; ``launch_hosts`` in src/runner/runner.cpp).
-    A bare name (a launch killed before its ranks met) is rank 0's; a text of HOSTS_BYTES or
-    more may be cut, so its last entry is not trusted; malformed entries are skipped. With
-    `world_size`, every rank 0..world_size-1 (UNKNOWN_HOST where none is named)."""
+    """rank -> host from a launch's ``hosts`` (``a:0-1,b:2+4``; a bare name is rank 0's; a text cut at HOSTS_BYTES
+    loses its last entry); with `world_size`, every rank."""
     text = (text or "").strip()
     entries = [] if text in ("", DAMAGED_RECORD) else text.split(",")
     if len(text.encode()) >= HOSTS_BYTES - 1 and entries:
@@ -205,11 +190,8 @@ def parse_hosts(text: str, world_size: int | None = None) -> dict[int, str]:
 
 
 def launch_ranks(cases: pd.DataFrame) -> pd.DataFrame:
-    """Every rank of every launch the result files under `cases` name, one row each:
-    ``config_hash``, ``launch``, ``rank``, ``host`` (UNKNOWN_HOST when no file names it),
-    ``world_size`` (0 when unknown) and ``start_utc``. Merged files name them in their launches
-    table (``hosts``, :func:`parse_hosts`); shard files in their root attributes (``launch``,
-    ``rank``, ``hostname``, ``world_size``, ``start_utc``: the rank that wrote the file)."""
+    """Every rank of every launch named by the files (launches tables, or shard files' root attributes):
+    config_hash, launch, rank, host, world_size, start_utc."""
     launches: dict[tuple[str, int], dict] = {}
 
     def note(config_hash: str, launch: int, world, start_utc, hosts: dict[int, str]) -> None:

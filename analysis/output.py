@@ -1,13 +1,5 @@
-"""Writing output files whole or not at all, and ``-`` as standard output.
-
-A file is written to a hidden temporary name in its directory and renamed over the target
-when complete (a full disk never leaves a truncated file); a failure is the AnalysisError
-"PATH: cannot write (REASON)". A symbolic link is followed (the file it names is replaced).
-A target that is not a regular file (a device, a FIFO) or is reached through /proc
-(``/dev/stdout``) is written in place, as a shell's ``>`` would. A directory, an input of the
-command and a file of a results directory are refused. The string ``"-"`` (not ``"./-"``) is
-standard output: the bytes the file would hold; the accompanying text then goes to stderr.
-"""
+"""Writing output files whole or not at all (a temporary file renamed), in place for devices, FIFOs and /proc; ``-``
+is standard output. Directories, inputs and run files are refused."""
 
 from __future__ import annotations
 
@@ -126,9 +118,7 @@ def _through_proc(path: Path) -> bool:
 
 
 def writes_in_place(path: str | Path) -> bool:
-    """Whether :func:`replacing` writes `path` in place: it exists and is not a regular file or
-    directory (a device, a FIFO, a socket), or it is reached through /proc. An AnalysisError
-    when its links cannot be followed (a loop)."""
+    """Whether `path` exists and is no regular file or directory, or is reached through /proc."""
     if _through_proc(Path(path)):
         return True
     try:
@@ -200,9 +190,7 @@ def stdout_error(error: OSError) -> Exception:
 
 
 class CheckedStdout:
-    """sys.stdout (or its ``buffer``; None: closed at start) whose failed writes raise
-    :func:`stdout_error` once; then descriptor 1 points at /dev/null, so Python's flush at exit
-    has nothing to fail on."""
+    """sys.stdout whose first failed write raises :func:`stdout_error`, then points fd 1 at /dev/null."""
 
     def __init__(self, stream, fd: int | None = None, failed: list | None = None):
         self._stream = stream

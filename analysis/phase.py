@@ -1,12 +1,6 @@
-"""The phase transition of n-Queens Completion ([Gent17], docs/REFERENCES.md) in the cases of the
-SAMPLED origins (analysis.load): random compositions with f free rows (CSPLib's placed-queens
-procedure) and Excluded Diagonals instances with d diagonals asked for. Per point (origin,
-parameter, n): the outcomes, the share completable with its exact 95% interval and the effort
-(time and nodes) (:func:`points`); per parameter, where the share crosses one half (falling, as
-at fixed f, or rising, as at fixed d) and where the effort peaks (:func:`peaks`); beside
-published shares (:func:`compare`, by default [Gent17]'s for random compositions).
-analysis/README.md describes every column.
-"""
+"""The phase transition ([Gent17]) in random compositions (f free rows) and Excluded Diagonals instances (d): per
+point, the share completable and the effort; per parameter, the crossing of 1/2 and the peaks; beside published
+shares."""
 
 from __future__ import annotations
 
@@ -44,31 +38,15 @@ COLUMNS = [ORIGIN, PARAM, "n", "cases", "solved", "infeasible", "gave_up", "shar
     f"{stat}_{what}" for what in ("s", "nodes") for stat in ("median", "mean", "p90")
 ]
 #: Columns :func:`compare` adds.
-PUBLISHED_COLUMNS = [
-    "published_share",
-    "published_compositions",
-    "inside",
-    "difference",
-    "difference_lo",
-    "difference_hi",
-    "p_value",
-    "p_holm",
-    "p_value_max",
-    "p_holm_max",
-    "verdict",
-]
+PUBLISHED_COLUMNS = (
+    "published_share published_compositions inside difference difference_lo difference_hi p_value p_holm "
+    "p_value_max p_holm_max verdict"
+).split()
 #: Columns of :func:`peaks` after the group columns.
 PEAK_COLUMNS = [
     ORIGIN,
     PARAM,
-    "points",
-    "n_half",
-    "half_direction",
-    "published_n_half",
-    "peak_nodes_n",
-    "peak_median_nodes",
-    "peak_time_n",
-    "peak_mean_s",
+    *"points n_half half_direction published_n_half peak_nodes_n peak_median_nodes peak_time_n peak_mean_s".split(),
 ]
 #: A published CSV: the parameter's column (its name gives the origin), then these.
 PUBLISHED_HEADER = ["n", "share_completable", "compositions"]
@@ -91,10 +69,8 @@ def _expected_header() -> str:
 
 
 def read_published(path: str | Path) -> Published:
-    """A CSV of published shares: the header PARAM,n,share_completable,compositions (PARAM
-    free_rows for random compositions, diags for Excluded Diagonals), one row per point (each
-    once): whole numbers (the parameter in PARAM_RANGE) and a share in 0..1. An AnalysisError
-    naming the file, the row and column at fault and what was expected."""
+    """A CSV PARAM,n,share_completable,compositions (PARAM free_rows or diags), each point once; AnalysisError
+    naming row and column."""
     path = Path(path)
     kind = "a CSV of published shares"
     header, rows = read_rows(path, kind=kind, expected=_expected_header(), directory=kind)
@@ -129,23 +105,16 @@ def _quantiles(values: np.ndarray) -> list[float]:
 
 
 def _share_interval(solved: int, gave_up: int, cases: int) -> tuple[float, float]:
-    """The exact 95% interval of the share completable of a point's `cases` compositions with
-    the cases that gave up counted both ways: from the Clopper-Pearson lower bound of `solved`
-    (those counted infeasible) to the upper bound of `solved + gave_up` (counted completable),
-    of `cases`. It covers the share whatever the cases that gave up are (at least 95%: it holds
-    the exact interval of every count between); with none, the exact interval itself."""
+    """Exact 95% interval of the share completable with the cases that gave up counted both ways (lower bound of
+    `solved`, upper of `solved + gave_up`)."""
     lo = table_mod.clopper_pearson(solved, cases)[0]
     hi = table_mod.clopper_pearson(solved + gave_up, cases)[1]
     return float(lo), float(hi)
 
 
 def points(cases: pd.DataFrame, by=groups.DEFAULT, time: str = "wall_s") -> pd.DataFrame:
-    """Per group and point (origin, param, n) of the SAMPLED cases: the outcomes, the share
-    completable solved / (solved + infeasible) with its exact 95% interval, the cases that gave
-    up counted both ways (:func:`_share_interval`; NaN when every case gave up), and the median,
-    mean and 90th percentile of the time column `time` and of the nodes over all the point's
-    cases. Empty when there are none. An AnalysisError when `by` could split a point or pools
-    runs of other settings (analysis.groups)."""
+    """Per group and point (origin, param, n) of the SAMPLED cases: outcomes, share completable with its interval,
+    time and nodes; empty without such cases."""
     sampled = origin_cases(cases, *SAMPLED)
     if sampled.empty:
         return pd.DataFrame(columns=COLUMNS)
@@ -181,10 +150,8 @@ def default_published(table: pd.DataFrame) -> Published | None:
 
 
 def _fisher_range(solved: int, gave_up: int, cases: int, theirs: int, total: int) -> tuple[float, float]:
-    """The smallest and largest of Fisher's exact two-sided p-values of (c of `cases`) against
-    (`theirs` of `total`) over the counts c = solved .. solved + gave_up, the cases that gave up
-    counted either way. The p-value is unimodal in c, largest near theirs / total: the smallest
-    is at an end, the largest at an end or at the counts next to that share."""
+    """The least and largest Fisher two-sided p-value over the counts solved..solved + gave_up (unimodal: ends and
+    the counts nearest theirs / total)."""
 
     def p(count: int) -> float:
         return float(stats.fisher_exact([[count, cases - count], [theirs, total - theirs]])[1])
@@ -202,20 +169,8 @@ CANNOT_TELL = "cannot tell"
 
 
 def compare(table: pd.DataFrame, published: Published) -> pd.DataFrame:
-    """`table` (from :func:`points`) with the published share of each point it shares with
-    `published` (NaN elsewhere), compared where the point has a decided case. The cases that
-    gave up are counted both ways, completable and not (the share is of all the point's
-    compositions): whether the published share lies `inside` our 95% interval (:func:`points`);
-    our share minus it with Newcombe's 95% interval of a difference of two independent shares
-    (hybrid score), from its lower end with them counted infeasible to its upper end with them
-    counted completable; Fisher's exact two-sided p-value, the smallest (`p_value`) and the
-    largest (`p_value_max`) over the ways they could go (:func:`_fisher_range`), each
-    Holm-adjusted over every point compared (`p_holm`, `p_holm_max`); `verdict` "differs" when
-    the shares differ whichever way they went (p_holm_max below ALPHA), "consistent" when they
-    do not whichever way (p_holm at least ALPHA), else CANNOT_TELL: too many gave up to tell.
-    With none given up, the two p-values are one. The published count of completable
-    compositions is share x compositions, rounded. An AnalysisError when `table` has no case of
-    the published origin."""
+    """`table` with the published shares of `published`: inside, Newcombe difference, Fisher p-values (range over
+    the cases that gave up) Holm-adjusted, verdict. AnalysisError without its origin."""
     origin = published.frame[ORIGIN].iloc[0]
     if not (table[ORIGIN] == origin).any():
         raise AnalysisError(
@@ -254,9 +209,8 @@ FALLS, RISES = "falls", "rises"
 
 
 def _half(n: np.ndarray, share: np.ndarray) -> tuple[float, str]:
-    """The n where the share first crosses 1/2 between two adjacent board sizes (of those with a
-    share), linear between them, and which way: FALLS (from at least 1/2 to below it, as at fixed
-    f) or RISES (from below 1/2 to at least it, as at fixed d); (NaN, "") when it never does."""
+    """The n where the share first crosses 1/2 (linear between sizes) and FALLS or RISES; (NaN, '') when it does
+    not."""
     keep = np.isfinite(share)
     n, share = n[keep], share[keep]
     for i in range(len(n) - 1):
@@ -275,10 +229,8 @@ def _argmax_n(n: np.ndarray, values: np.ndarray) -> tuple[str, float]:
 
 
 def peaks(table: pd.DataFrame) -> pd.DataFrame:
-    """Per group and parameter of `table` (from :func:`points`, or :func:`compare`): its points,
-    the n where the share completable first crosses 1/2 and which way (:func:`_half`; ours, and
-    the published shares' n), and the peaks of difficulty: the n with the largest median nodes
-    and with the largest mean time."""
+    """Per group and parameter: the crossing of 1/2 (ours, published) and the n of the largest median nodes and mean
+    time."""
     keys = groups.label_columns(table, ORIGIN) + [ORIGIN, PARAM]
     published = table.attrs.get("published")
     rows = []
@@ -306,10 +258,7 @@ def param_label(origin: str, param) -> str:
 
 
 def to_markdown(table: pd.DataFrame) -> str:
-    """:func:`points` (or :func:`compare`) as Markdown: shares with their intervals, times and
-    nodes as median / mean / p90; the published share, whether it is inside our interval, the
-    difference with its interval, the Holm-adjusted p-value (smallest..largest over the ways
-    the cases that gave up could go, when they differ) and the verdict where compared."""
+    """:func:`points` (or :func:`compare`) as Markdown."""
     keys = groups.label_columns(table, ORIGIN)
     shown = {k: table[k].map(str) for k in keys}
     shown["point"] = [param_label(o, p) for o, p in zip(table[ORIGIN], table[PARAM])]
@@ -363,10 +312,8 @@ def _points_text(rows: pd.DataFrame, sep: str = ", ") -> str:
 
 
 def summary(compared: pd.DataFrame) -> list[str]:
-    """Sentences on the comparison with the published shares (:func:`compare`): the points
-    compared; those that match a published one but were not compared, having no decided case
-    (every case gave up) or too many cases that gave up to tell (CANNOT_TELL: decided of cases);
-    the published points not run here."""
+    """Sentences on :func:`compare`: the points compared, those not compared and why, and the published points not
+    run."""
     published = compared.attrs["published"]
     tested = compared["p_value"].notna()
     open_ = tested & (compared["verdict"] == CANNOT_TELL)

@@ -45,9 +45,8 @@ _EXPECTED_HEADERS = f"{','.join(HIST_COLUMNS)} of --csv or {','.join(TRIALS_COLU
 
 @dataclass
 class RandsetRun:
-    """One ``nqc randset`` run for board size n: the dead-end `histogram` (k, count, share),
-    `per_trial` rows (trial, first_pass, dead_end_k, first_pass_share; None with the histogram
-    CSV alone) and the mean first-pass share (per trial, else nqc's printed value, else None)."""
+    """One ``nqc randset`` run: the dead-end `histogram`, `per_trial` rows (None from --csv) and the mean first-pass
+    share."""
 
     n: int
     trials: int
@@ -84,9 +83,7 @@ def read_rows(
     expected: str = _EXPECTED_HEADERS,
     directory: str = "a CSV of nqc randset (--trials-csv FILE or --csv FILE)",
 ) -> tuple[list[str], list[tuple[int, list[str]]]]:
-    """The header and the rows (line number, fields) of a CSV (`stdin`: of standard input);
-    blank lines at the end are dropped. Errors say the file is not `kind`, whose header is
-    `expected` (a directory: not `directory`)."""
+    """Header and (line, fields) rows of a CSV (or standard input); errors say it is not `kind`."""
     if not stdin and not path.exists():
         raise AnalysisError(f"{path}: no such file")
     if not stdin and path.is_dir():  # a FIFO (a shell's <(nqc randset ...)) is read as a file
@@ -217,10 +214,8 @@ def _read_trials(path: Path, rows: list[tuple[int, list[str]]], n: int) -> pd.Da
 
 
 def read_csv(path: str | Path, n: int, first_pass_share: float | None = None) -> RandsetRun:
-    """Reads a CSV of ``nqc randset`` for board size n: the histogram (``--csv``) or the
-    per-trial CSV (``--trials-csv``), told apart by the header; ``"-"`` reads standard input.
-    `first_pass_share` (nqc's printed mean) is kept when the CSV has no per-trial values. The
-    first fault is an AnalysisError naming the file, row (the header is row 1) and column."""
+    """A CSV of ``nqc randset`` for n (``--csv`` or ``--trials-csv``, by its header; ``-`` is stdin); AnalysisError
+    naming file, row and column."""
     stdin = output.is_std_stream(path)
     path = STDIN if stdin else Path(path)
     check_n(n, f"{path}: n")
@@ -299,9 +294,8 @@ def parse_specs(specs: list[str]) -> list[tuple[int, Path]]:
 
 
 def run(nqc: str | Path, n: int, trials: int, out_dir: str | Path, seed: int = 1) -> RandsetRun:
-    """Runs ``nqc randset`` for n into OUT_DIR/randset-n{n}.csv and randset-n{n}-trials.csv, keeps
-    its standard output in randset-n{n}.txt and reads both CSVs (their histograms must agree).
-    When nqc fails or its CSVs are refused, none of the three files is left."""
+    """Runs ``nqc randset`` for n into OUT_DIR/randset-n{n}.csv, -trials.csv and .txt, and reads them; nothing is
+    left when it fails."""
     n = check_n(n, "randset n")
     if Path(nqc).is_dir():  # the system would say "Permission denied"
         raise AnalysisError(f"{nqc}: is a directory, expected the nqc executable")

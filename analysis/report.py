@@ -1,8 +1,5 @@
-"""One report for one or more results directories: OUT_DIR/report.md with the tables, the fits,
-the comparison with the paper's published values and the figures (OUT_DIR/figures/), plus the
-tables as CSV (analysis/README.md lists the files). The cases are grouped (analysis.groups):
-one group gives the report of one run, several a comparison report (analysis.compare).
-"""
+"""OUT_DIR/report.md with tables, fits, the paper's values and figures, and the tables as CSV (analysis/README.md);
+several groups give a comparison report."""
 
 from __future__ import annotations
 
@@ -89,9 +86,7 @@ def _ns(values) -> str:
 def paper_comparison(
     table: pd.DataFrame, fits: list[fit.Fit], runs: list, engines: list[str] | None = None
 ) -> pd.DataFrame:
-    """Our values next to the paper's published ones where our data has the n, with what our sample
-    can say about each (95% intervals, "cannot tell" with the cases it would take). `engines`
-    other than the paper's algorithm ("grigoryan") add a caveat: they count their own backtracks."""
+    """Our values beside the paper's where our data has the n, with what our sample can say about each."""
     rows: list[dict] = []
     by_n = table.set_index("n")
     other = (
@@ -461,11 +456,8 @@ _OUTPUTS = [
 
 
 def write_report(paths, out_dir, options: ReportOptions | None = None) -> Path:
-    """Writes OUT_DIR/report.md (and the files it links) for the results under `paths`; returns
-    its path. One group of options.by gives the report of that run, several a comparison
-    report. AnalysisError on bad input or options before anything is written, and when an
-    output cannot be written (the files written are then removed again). A figure with nothing
-    to draw is left out with a warning and a note in the report."""
+    """Writes OUT_DIR/report.md and the files it links; returns its path. AnalysisError before anything is written,
+    or when a write fails (what was written is removed)."""
     options = options or ReportOptions()
     out_dir = Path(out_dir)
     if out_dir.exists() and not out_dir.is_dir():
@@ -519,9 +511,8 @@ class _Out:
         return output.write_text(self.keep(name), text)
 
     def figure(self, stem: str, caption: str, make) -> list[str]:
-        """``make(path, dpi)`` once per format, and the figure as Markdown: embedded (PNG, else
-        SVG; a PDF is linked), captioned, with links to the other formats. NoData leaves the
-        figure out with a warning and a note."""
+        """``make(path, dpi)`` per format; the figure as Markdown (PNG, else SVG, shown; others linked). NoData: a
+        note and a warning instead."""
         name, paths = f"{stem}.{self.options.formats[0]}", []
         try:
             for fmt in self.options.formats:
@@ -607,9 +598,7 @@ def _origin_plan(cases: pd.DataFrame, by, options: ReportOptions) -> SimpleNames
 
 
 def _origin_lines(out: _Out, plan: SimpleNamespace) -> tuple[list[str], list[str]]:
-    """phase.csv, phase_peaks.csv, threshold.csv and threshold_by_k.csv, and the report's
-    sections on the phase transition and the completion threshold, and its figure (no lines
-    when the cases hold neither)."""
+    """The phase transition and completion threshold sections and CSVs, and their figure."""
     lines, figs = [], []
     points = plan.points
     if not points.empty:

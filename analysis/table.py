@@ -1,9 +1,5 @@
-"""[Grigoryan]'s Table 1: per board size n, completion times, backtracks and false negatives.
-
-nqc computes its columns (``nqc aggregate --rows -``: :func:`summary`); this module adds the
-95% intervals, which need scipy (analysis/README.md describes every column). Times are seconds
-of the engine call, shares fractions; t90mean is the mean of the fastest 90% of the cases.
-"""
+"""[Grigoryan]'s Table 1 per n (nqc aggregate computes it) with the 95% intervals; times in seconds, shares as
+fractions."""
 
 from __future__ import annotations
 
@@ -17,33 +13,11 @@ from scipy import stats
 from analysis import groups, load, output, paper
 
 #: Columns of :func:`table1`, in order.
-COLUMNS = [
-    "n",
-    "cases",
-    "mean_s",
-    "median_s",
-    "t90mean_s",
-    "max_s",
-    "bt0",
-    "bt1",
-    "bt2",
-    "bt3",
-    "bt_more",
-    "false_negatives",
-    "false_negative_share",
-    "false_negative_share_lo",
-    "false_negative_share_hi",
-    "gave_up",
-    "infeasible",
-    "mean_backtracks",
-    "mean_k",
-    "mean_s_lo",
-    "mean_s_hi",
-    "t90mean_s_lo",
-    "t90mean_s_hi",
-    "bt0_lo",
-    "bt0_hi",
-]
+COLUMNS = (
+    "n cases mean_s median_s t90mean_s max_s bt0 bt1 bt2 bt3 bt_more false_negatives false_negative_share "
+    "false_negative_share_lo false_negative_share_hi gave_up infeasible mean_backtracks mean_k mean_s_lo "
+    "mean_s_hi t90mean_s_lo t90mean_s_hi bt0_lo bt0_hi"
+).split()
 #: Confidence level of every interval the analysis gives.
 LEVEL = 0.95
 
@@ -67,9 +41,7 @@ _MARKDOWN = {
 
 
 def clopper_pearson(count, cases, level: float = 0.95) -> tuple[np.ndarray, np.ndarray]:
-    """Exact two-sided `level` confidence interval (lo, hi) of the binomial share count / cases
-    (arrays or scalars; shares as fractions). With count = 0, hi = 1 - (alpha/2)^(1/cases),
-    about 3.7 / cases at 95%."""
+    """Exact two-sided interval (lo, hi) of the share count / cases (arrays or scalars)."""
     count, cases = np.asarray(count, dtype=float), np.asarray(cases, dtype=float)
     alpha = 1 - level
     lo = np.where(count > 0, stats.beta.ppf(alpha / 2, np.maximum(count, 1), cases - count + 1), 0.0)
@@ -88,9 +60,8 @@ def mean_ci(times, level: float = LEVEL) -> tuple[float, float]:
 
 
 def t90mean_ci(times, level: float = LEVEL) -> tuple[float, float]:
-    """`level` confidence interval of the mean of the fastest 90%: the SD of the values winsorized
-    at the largest one kept over (h / m) sqrt(m), h - 1 degrees of freedom (Tukey & McLaughlin;
-    approximate, the trimming is one-sided); NaN for fewer than 2 values kept."""
+    """Interval of the mean of the fastest 90% (winsorized SD, Tukey & McLaughlin; approximate); NaN for fewer than
+    2 kept."""
     t = np.sort(np.asarray(times, dtype=float))
     fast = max(1, (t.size * 9) // 10)
     if fast < 2 or not np.all(np.isfinite(t)):
@@ -108,9 +79,7 @@ _DEFAULTS = {"outcome": "solved", "false_negative": False, "limit": "none", "ins
 
 
 def summary(cases: pd.DataFrame, time: str = "wall_s") -> pd.DataFrame:
-    """nqc's Table 1 of `cases` (``nqc aggregate --rows -``: the one implementation of its
-    columns), per n ascending, of the time column `time`. Columns `cases` lacks are those of a
-    solved generated case. An AnalysisError with nqc's line if it refuses them."""
+    """nqc's Table 1 of `cases` (``nqc aggregate --rows -``), per n; missing columns are a solved derived case's."""
     rows = pd.DataFrame(index=cases.index)
     for name, column in load.COLUMNS.items():
         default = _DEFAULTS.get(name, next(iter(column.get("values", {0: 0}))))
@@ -151,9 +120,7 @@ FN_COLUMNS = ["n", "cases", "false_negatives", "share", "lo", "hi", "paper", "ve
 
 
 def cases_needed(bound: float, level: float = LEVEL) -> int:
-    """How many cases, none of them a false negative, put the upper end of the exact two-sided
-    `level` interval below `bound`: the least m with 1 - ((1 - level) / 2)^(1/m) < bound (about
-    3.7 / bound at 95%; the one-sided rule of three says 3 / bound)."""
+    """The least number of cases, none a false negative, whose 95% upper bound is below `bound`."""
     return int(math.floor(math.log((1 - level) / 2) / math.log1p(-bound))) + 1
 
 
@@ -201,10 +168,8 @@ def fn_row(label, cases: int, fn: int, bound: float | None) -> dict:
 
 
 def false_negative_table(table: pd.DataFrame) -> pd.DataFrame:
-    """The false negative share per n of `table` (:func:`table1`, or :func:`table_by`: per group)
-    with its exact 95% interval beside the paper's claim for that n, then one pooled row per
-    claim: ``verdict`` "below", "above" or "cannot tell" (the interval contains the bound; for
-    n >= 800 "none seen" or "some seen"), ``cases_needed`` to test it, ``note`` in words."""
+    """False negative share per n (and pooled per claim) with its exact interval beside the paper's claim: verdict,
+    cases_needed, note."""
     keys = groups.label_columns(table)
     if keys:
         frames = [
@@ -269,9 +234,7 @@ def _fraction(x: float) -> str:
 
 
 def to_markdown(table: pd.DataFrame) -> str:
-    """The report's view of `table` (from :func:`table1` or :func:`table_by`, whose group
-    columns come first): times in seconds (3 significant digits), backtrack shares in %, the
-    false negative share as a fraction ([Grigoryan] quotes bounds like 1e-4)."""
+    """Table 1 as Markdown: times (3 digits), backtrack shares in %, false negative share as a fraction."""
     keys = groups.label_columns(table)
     shown = pd.DataFrame(
         {

@@ -1,10 +1,5 @@
-"""The completion threshold a(n) ([OEIS-A374013], docs/REFERENCES.md): the largest k such that
-every composition of k' <= k queens on the n x n board completes, read off the canonical cases
-(analysis.load.CANONICAL: every consistent composition of k queens up to the board's 8
-symmetries, one case standing for its orbit of orbit_size compositions). Per group, n and k the
-outcomes (:func:`by_k`); per n, a(n) where the rows settle it, else its bounds, with the
-witnesses and the published terms (:func:`thresholds`). analysis/README.md describes the columns.
-"""
+"""The completion threshold a(n) ([OEIS-A374013]) from canonical cases: the largest k such that every composition of
+k' <= k queens completes."""
 
 from __future__ import annotations
 
@@ -53,9 +48,7 @@ def _canonical(cases: pd.DataFrame, by) -> pd.DataFrame:
 
 
 def by_k(cases: pd.DataFrame, by=groups.DEFAULT) -> pd.DataFrame:
-    """Per group, n and k of the canonical cases: cases, the compositions they stand for (the
-    sum of orbit_size), the outcome counts (of cases) and the infeasible compositions. Empty
-    when there are none."""
+    """Per group, n and k of the canonical cases: cases, compositions, outcomes, infeasible compositions."""
 
     def rows(part: pd.DataFrame) -> pd.DataFrame:
         out = []
@@ -90,14 +83,8 @@ NO_SOLUTION = "no solution: every case of k = 1 is infeasible, so not even the e
 
 
 def _bounds(n: int, cells: pd.DataFrame, complete: bool) -> tuple[int | None, int | None, bool, str]:
-    """(lower bound, upper bound, settled, note) from the rows of board size `n` of :func:`by_k`.
-    The lower bound: the k' = 1, 2, ... run and solved without exception, in a row (None when
-    the rows may be incomplete); the upper bound: one below the first k with an infeasible case
-    (None when there is none). Settled when every k' <= the upper bound was run and solved, or
-    when every k' = 1..n was (a(n) = n: no k = n + 1 exists to fail). The note says what leaves
-    it open: every k <= the upper bound not run or with cases that gave up, and the k to run
-    when no k has an infeasible case; NO_SOLUTION when the cases of k = 1 stand for all n^2
-    cells and every one is infeasible."""
+    """(lower bound, upper bound, settled, note) of a(n) from the :func:`by_k` rows of n; the note says what leaves
+    it open."""
     at = cells.set_index("k")
     infeasible = [int(k) for k in at.index if at.loc[k, "infeasible"] > 0]
     hi = min(infeasible) - 1 if infeasible else None
@@ -128,16 +115,8 @@ def _bounds(n: int, cells: pd.DataFrame, complete: bool) -> tuple[int | None, in
 
 
 def thresholds(cases: pd.DataFrame, by=groups.DEFAULT, oeis: dict[int, int] | None = None) -> pd.DataFrame:
-    """Per group and n of the canonical cases: the k run; a(n) when the rows settle it (k = a(n)
-    + 1 has an infeasible case, and every k' <= a(n) was run and solved; a(n) = 0 when k = 1
-    has one; a(n) = n when every k' = 1..n was run and solved, as at n = 1), else NA with its
-    bounds a_lo, a_hi (NA: none known) and a note on what is missing (:func:`_bounds`). Cases
-    that gave up leave it open, and so do shard files (an unfinished run's cases may be
-    incomplete); a board without solution (every case of k = 1 infeasible: n = 2, 3) has none
-    (NO_SOLUTION). The witness: the lowest case id of the infeasible cases at k = a_hi + 1
-    (`nqc export RESULTS --case ID` writes its composition), and their number. `oeis`: the
-    published terms (default: :func:`read_oeis`), and "agrees", "differs" (a(n) settled and not
-    equal, or the term outside the bounds) or "within bounds"."""
+    """Per group and n: a(n) when settled, else its bounds and a note; the witness (lowest infeasible case at k =
+    a_hi + 1); the OEIS term and agreement."""
     oeis = read_oeis() if oeis is None else oeis
     shards = {str(s.path) for s in cases.attrs.get("sources", []) if s.launches is None}
 
@@ -173,9 +152,7 @@ def _int(v) -> str:
 
 
 def _shown_a(r) -> str:
-    """a(n) of a row of :func:`thresholds` as the table shows it: the value, "undefined" (a board
-    without solution) or "open: LO..HI" ("?" for a lower bound not known; n for an upper one,
-    since a(n) <= n)."""
+    """a(n) as shown: the value, 'undefined', or 'open: LO..HI'."""
     if not pd.isna(r.a):
         return _int(r.a)
     return "undefined" if r.note == NO_SOLUTION else f"open: {_int(r.a_lo) or '?'}..{_int(r.a_hi) or r.n}"
@@ -205,9 +182,7 @@ def by_k_markdown(table: pd.DataFrame) -> str:
 
 
 def summary(table: pd.DataFrame, oeis: dict[int, int] | None = None) -> list[str]:
-    """Sentences on :func:`thresholds`: the n settled, those not settled with what is missing,
-    the boards without solution, how they compare with the OEIS terms (`oeis`, default
-    :func:`read_oeis`) and the n outside the terms' range."""
+    """Sentences on :func:`thresholds`: settled, open, undefined, against the OEIS terms."""
     oeis = read_oeis() if oeis is None else oeis
     keys = groups.label_columns(table)
     where = lambda r: " / ".join(str(getattr(r, k)) for k in keys) + ": " if keys else ""  # noqa: E731

@@ -1,11 +1,5 @@
-"""The timeline of a run: when each rank ran its cases, launch by launch, and how busy each
-rank and host was, to see load balance across hosts at a glance.
-
-Each case's ``start_s`` (seconds from its launch's start, a barrier of all its ranks), ``wall_s``,
-``rank`` and ``launch`` place it on its rank's time line; the ranks' hosts come from the result
-files (analysis.load.launch_ranks). Rows of launch 0 (unknown) or with a time that is not finite
-are left out.
-"""
+"""The timeline of a run: when each rank ran its cases (``start_s``, ``wall_s``, ``rank``, ``launch``) and how busy
+each rank and host was."""
 
 from __future__ import annotations
 
@@ -39,35 +33,13 @@ MIN_HEIGHT_IN, MAX_HEIGHT_IN = 3.2, 16.0
 #: The columns the timeline needs.
 NEEDED = ("start_s", "wall_s", "rank", "launch")
 
-RANK_COLUMNS = [
-    "experiment",
-    "config_hash",
-    "launch",
-    "host",
-    "rank",
-    "cases",
-    "shards",
-    "busy_s",
-    "first_start_s",
-    "last_end_s",
-    "span_s",
-    "busy_share",
-]
-HOST_COLUMNS = [
-    "experiment",
-    "config_hash",
-    "launch",
-    "host",
-    "ranks",
-    "rank_count",
-    "cases",
-    "busy_s",
-    "last_end_s",
-    "span_s",
-    "busy_share",
-    "rank_share_min",
-    "rank_share_max",
-]
+RANK_COLUMNS = (
+    "experiment config_hash launch host rank cases shards busy_s first_start_s last_end_s span_s busy_share".split()
+)
+HOST_COLUMNS = (
+    "experiment config_hash launch host ranks rank_count cases busy_s last_end_s span_s busy_share "
+    "rank_share_min rank_share_max"
+).split()
 _KEY = ["config_hash", "launch"]
 
 
@@ -110,10 +82,7 @@ class Timeline:
         return self.spans.empty
 
     def busy_shares(self, per: str = "rank") -> pd.DataFrame:
-        """How busy each rank (`per` "rank", RANK_COLUMNS) or host ("host", HOST_COLUMNS) of each
-        launch was: busy_s, the sum of its cases' ``wall_s``; span_s, the launch's latest case end;
-        busy_share = busy_s / span_s (a host's: / (rank_count x span_s)). Ranks the files name that
-        ran no case have 0 cases; ranks grouped by host ("?" last: no file names it)."""
+        """Per rank (RANK_COLUMNS) or host (HOST_COLUMNS) of each launch: busy_s, span_s and busy_share."""
         if self.empty:
             return pd.DataFrame(columns=RANK_COLUMNS if per == "rank" else HOST_COLUMNS)
         if per == "rank":
@@ -149,9 +118,8 @@ class Timeline:
         return order[_KEY].reset_index(drop=True)
 
     def draw(self, path, dpi: float = figures.DPI, max_panels: int = MAX_PANELS) -> Path:
-        """The timeline figure: a panel per launch (the `max_panels` with the most engine time), a
-        row per rank, ranks grouped by host (each its colour), a bar per stretch of one shard's
-        cases (:attr:`bars`); written as the other figures. NoData when no case has a place."""
+        """The timeline figure: a panel per launch (the most engine time), a row per rank grouped by host. NoData
+        when empty."""
         if self.empty:
             raise figures.NoData("no case records when it started in a known launch: no timeline" + self.where)
         ranks = self.ranks
@@ -198,17 +166,7 @@ def _share(busy, time) -> np.ndarray:
     return np.where(time > 0, np.asarray(busy, dtype=float) / np.where(time > 0, time, 1), np.nan)
 
 
-_LANE_COLUMNS = [
-    "config_hash",
-    "experiment",
-    "launch",
-    "rank",
-    "cases",
-    "shards",
-    "busy_s",
-    "first_start_s",
-    "last_end_s",
-]
+_LANE_COLUMNS = "config_hash experiment launch rank cases shards busy_s first_start_s last_end_s".split()
 _BAR_COLUMNS = ["config_hash", "launch", "rank", "shard_id", "start_s", "end_s", "busy_s", "cases", "shade"]
 
 
