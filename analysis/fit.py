@@ -191,35 +191,13 @@ def fits_table(fit_list: list[Fit]) -> pd.DataFrame:
     """Our fits side by side with the paper's published one (rows), as strings for printing."""
     rows = []
     for f in fit_list:
-        rows.append(
-            {
-                "fit": f"ours: {f.label}",
-                "n range": f"{f.n_min}..{f.n_max}",
-                "points": str(f.points),
-                "a": _num(f.a),
-                "a 95% CI": _ci(f.a_ci),
-                "b": _num(f.b),
-                "b 95% CI": _ci(f.b_ci),
-                "R": _num(f.r),
-                "R^2": _num(f.r2),
-            }
-        )
+        ours = [_num(f.a), _ci(f.a_ci), _num(f.b), _ci(f.b_ci), _num(f.r), _num(f.r2)]
+        rows.append([f"ours: {f.label}", f"{f.n_min}..{f.n_max}", str(f.points), *ours])
         if f.paper is not None:
             a, b, r = f.paper
-            rows.append(
-                {
-                    "fit": f"paper ({paper.NAME}): {f.label}",
-                    "n range": f"{paper.FIT_N_MIN}..{paper.FIT_N_MAX}",
-                    "points": "",
-                    "a": _num(a),
-                    "a 95% CI": "not published",
-                    "b": _num(b),
-                    "b 95% CI": "not published",
-                    "R": _num(r, 4),
-                    "R^2": _num(r * r, 4),
-                }
-            )
-    return pd.DataFrame(rows)
+            theirs = [_num(a), "not published", _num(b), "not published", _num(r, 4), _num(r * r, 4)]
+            rows.append([f"paper ({paper.NAME}): {f.label}", f"{paper.FIT_N_MIN}..{paper.FIT_N_MAX}", "", *theirs])
+    return pd.DataFrame(rows, columns=["fit", "n range", "points", "a", "a 95% CI", "b", "b 95% CI", "R", "R^2"])
 
 
 def residuals_table(fit_list: list[Fit]) -> pd.DataFrame:
@@ -235,25 +213,9 @@ def residuals_table(fit_list: list[Fit]) -> pd.DataFrame:
 
 def fits_csv(fit_list: list[Fit]) -> pd.DataFrame:
     """One row per fit with every number unformatted (for fits.csv)."""
-    return pd.DataFrame(
-        [
-            {
-                "quantity": f.quantity,
-                "n_min": f.n_min,
-                "n_max": f.n_max,
-                "points": f.points,
-                "a": f.a,
-                "a_ci_low": f.a_ci[0],
-                "a_ci_high": f.a_ci[1],
-                "b": f.b,
-                "b_ci_low": f.b_ci[0],
-                "b_ci_high": f.b_ci[1],
-                "r": f.r,
-                "r2": f.r2,
-                "paper_a": f.paper[0] if f.paper else np.nan,
-                "paper_b": f.paper[1] if f.paper else np.nan,
-                "paper_r": f.paper[2] if f.paper else np.nan,
-            }
-            for f in fit_list
-        ]
-    )
+    rows = [
+        [f.quantity, f.n_min, f.n_max, f.points, f.a, *f.a_ci, f.b, *f.b_ci, f.r, f.r2, *(f.paper or [np.nan] * 3)]
+        for f in fit_list
+    ]
+    columns = "quantity n_min n_max points a a_ci_low a_ci_high b b_ci_low b_ci_high r r2 paper_a paper_b paper_r"
+    return pd.DataFrame(rows, columns=columns.split())
