@@ -261,8 +261,8 @@ def _other_origins(cases) -> str:
 
 
 def _left_out(cases, command: str, kept) -> str:
-    """The cases of `cases` of origins other than `kept`, counted, each with the command that
-    analyses it ("70000 derived (COMMAND report)"), and a warning that `command` leaves them out."""
+    """'COUNT ORIGIN (COMMAND)' for the cases of origins other than `kept`, and a warning that `command` leaves them
+    out."""
     from analysis.load import AnalysisWarning, origins
 
     found = origins(cases)
@@ -448,8 +448,7 @@ def _report(args):
     return None, [f"report: {write_report(args.paths, out, options)}"]
 
 
-#: The subcommands: help, description, their options after the common ones (PATH, --time, --by,
-#: --allow-mixed) and the function that returns (the frame --csv writes, the lines it prints).
+#: Subcommand -> (help, description, options beyond the common ones, function -> (CSV frame, lines)).
 SUBCOMMANDS = {
     "table": (
         "print Table 1 (Markdown) per n",
@@ -526,12 +525,10 @@ SUBCOMMANDS = {
 
 
 def main(argv: list[str] | None = None) -> int:
-    """Runs the command line; returns the exit code (0 success, 1 error; see the module). Standard
-    output is checked (output.CheckedStdout) and flushed before the exit code is settled."""
+    """Runs the command line; returns the exit code (0 success, 1 error), stdout checked and flushed first."""
     stdout = sys.stdout
     sys.stdout = output.CheckedStdout(stdout)
-    # SIGTERM as Ctrl-C: the exception ends an nqc child (subprocess.run kills it) and removes
-    # the temporary files on its way out.
+    # SIGTERM as Ctrl-C: the exception ends an nqc child and removes temporary files.
     previous = signal.signal(signal.SIGTERM, signal.default_int_handler)
     try:
         return _checked_main(argv)

@@ -34,12 +34,9 @@ def label_of(row, keys: list[str]) -> str:
 def ratio_ci(
     baseline: np.ndarray, other: np.ndarray, paired: bool, level: float = table_mod.LEVEL
 ) -> tuple[float, float, float]:
-    """mean(other) / mean(baseline) with its `level` interval (delta method on the log, see the
-    module). `paired`: the arrays are aligned pairs. NaN interval when it cannot be computed."""
+    """mean(other) / mean(baseline) with its `level` interval (delta method on the log; `paired`: aligned pairs)."""
     x, y = np.asarray(baseline, dtype=float), np.asarray(other, dtype=float)
-    if x.size == 0 or y.size == 0:
-        return float("nan"), float("nan"), float("nan")
-    mx, my = x.mean(), y.mean()
+    mx, my = (v.mean() if v.size else float("nan") for v in (x, y))
     if not (mx > 0 and my > 0 and math.isfinite(mx) and math.isfinite(my)):
         return float("nan"), float("nan"), float("nan")
     r = my / mx
@@ -63,8 +60,7 @@ def ratio_ci(
 
 
 def pairs(baseline: pd.DataFrame, other: pd.DataFrame, time: str) -> tuple[np.ndarray, np.ndarray] | None:
-    """The times of the same compositions in two groups at one n, aligned, when every case of
-    each matches exactly one of the other (else None)."""
+    """The two groups' times of the same compositions at one n, aligned; None unless they match one to one."""
     keys = [k for k in COMPOSITION_KEYS if k in baseline.columns and k in other.columns]
     if len(baseline) != len(other) or not keys:
         return None
@@ -109,19 +105,17 @@ def comparison(
             base_n = base_cases[base_cases["n"] == n]
             mine = part[part["n"] == n]
             if label == base:
-                row.update(ratio=1.0, ratio_lo=1.0, ratio_hi=1.0, paired=None, verdict="baseline")
+                ratio, paired, verdict = (1.0, 1.0, 1.0), None, "baseline"
             elif base_n.empty:
-                row.update(
-                    ratio=float("nan"), ratio_lo=float("nan"), ratio_hi=float("nan"), paired=None, verdict=NO_BASELINE
-                )
+                ratio, paired, verdict = (float("nan"),) * 3, None, NO_BASELINE
             else:
                 matched = pairs(base_n, mine, time)
                 x, y = matched if matched is not None else (base_n[time].to_numpy(float), mine[time].to_numpy(float))
-                ratio, lo, hi = ratio_ci(x, y, matched is not None)
-                row.update(
-                    ratio=ratio, ratio_lo=lo, ratio_hi=hi, paired=matched is not None, verdict=_verdict(ratio, lo, hi)
-                )
-            rows.append(row)
+                ratio, paired = ratio_ci(x, y, matched is not None), matched is not None
+                verdict = _verdict(*ratio)
+            rows.append(
+                {**row, **dict(zip(("ratio", "ratio_lo", "ratio_hi"), ratio)), "paired": paired, "verdict": verdict}
+            )
     out = pd.DataFrame(rows, columns=keys + COLUMNS)
     order = {label: i for i, label in enumerate(labels)}
     out["_order"] = [order[label_of(r, keys)] for _, r in out.iterrows()]
@@ -173,8 +167,8 @@ def to_markdown(comp: pd.DataFrame) -> str:
 
 
 def summary(comp: pd.DataFrame) -> list[str]:
-    """One sentence per group other than the baseline: at which n its mean time is clearly
-    lower or higher (95% interval of the ratio excludes 1), and where the sample cannot tell."""
+    """One sentence per group but the baseline: the n where it is clearly faster or slower, and where it cannot
+    tell."""
     keys = comp.attrs.get("keys") or groups.label_columns(comp)
     base = comp.attrs.get("baseline", "")
     lines = []

@@ -28,8 +28,7 @@ SIZE_PX = (round(FIGSIZE_IN[0] * DPI), round(FIGSIZE_IN[1] * DPI))
 TALL_PX = (round(TALL_IN[0] * DPI), round(TALL_IN[1] * DPI))
 #: The formats a figure can be written in (its path's suffix).
 FORMATS = output.FIGURE_FORMATS
-#: Styles of the paper's reference lines, one per kind of statement, so that no two look alike
-#: (our data is drawn with markers and solid lines in the C0.. colours).
+#: Styles of the paper's reference lines, one per kind of statement (ours: markers, solid lines).
 PAPER_FIT_STYLE = {"color": "C3", "linestyle": ":", "linewidth": 1.5}
 PAPER_STYLES = [
     {"colors": "C3", "linestyles": ":", "linewidth": 1.5},
@@ -39,17 +38,14 @@ PAPER_STYLES = [
 PAPER_POINT_STYLE = {"color": "C3", "marker": "D", "mfc": "none", "linestyle": "none"}
 #: Markers of the groups of a comparison, in order.
 MARKERS = ["o", "s", "^", "D", "v", "P", "X", "*"]
-#: The time histograms span these percentiles of the times, so that a few extreme cases do not
-#: squeeze the bulk into a handful of bins; the cases outside are counted in the title.
+#: The time histograms span these percentiles (outliers counted in the title, not squeezing the bins).
 HIST_PERCENTILES = (0.5, 99.5)
-#: Bin widths of the first-pass histogram, in queens (whole numbers, so no bin holds more
-#: possible counts than another).
+#: Bin widths of the first-pass histogram, in whole queens.
 _NICE_QUEENS = [1, 2, 5, 10, 20, 50, 100, 200, 500, 1000, 2000, 5000, 10000, 20000, 50000]
 
 
 class NoData(ValueError):
-    """A figure has nothing it can draw (no cases at its n, or no time that a log axis can show).
-    Raised before anything is written; the message names the n and the result files."""
+    """A figure has nothing it can draw; raised before anything is written, naming the n and the files."""
 
 
 def _figure(size=FIGSIZE_IN, dpi: float = DPI, panels: int = 0, **subplots) -> tuple[Figure, object]:
@@ -106,16 +102,15 @@ def _finish(fig: Figure, ax, path, xlabel: str, ylabel: str, title: str, grid: b
 
 
 def _within(lo: float, hi: float, n) -> tuple[float, float] | None:
-    """The part of the paper's n range lo..hi that our board sizes n span (None when they miss
-    it): reference lines are drawn only where both the paper's statement and our data are."""
+    """The part of lo..hi that our board sizes span (None when disjoint): reference lines only where we have
+    data."""
     n = np.asarray(n, dtype=float)
     a, b = max(lo, float(n.min())), min(hi, float(n.max()))
     return (a, b) if a <= b else None
 
 
 def _errorbar(ax, x, y, lo, hi, **style):
-    """y at x with error bars to [lo, hi] (a point without a finite interval plain; one without a
-    finite y, such as a share of no decided case, without a bar: matplotlib warns of those)."""
+    """y at x with bars to [lo, hi]; no bar where the interval (or y) is not finite."""
     x, y, lo, hi = (np.asarray(v, dtype=float) for v in (x, y, lo, hi))
     has = np.isfinite(lo) & np.isfinite(hi)
     yerr = np.vstack([np.where(has, y - lo, 0.0), np.where(has, hi - y, 0.0)])
@@ -155,8 +150,7 @@ def files_note(frame: pd.DataFrame) -> str:
 
 
 def _log_bins(t: np.ndarray) -> tuple[np.ndarray, str]:
-    """Log-spaced bin edges over the HIST_PERCENTILES range of t (2 sqrt(cases) bins, 10 to
-    80), and a note on the cases outside it ("" when none). t: positive finite times, not empty."""
+    """Log-spaced edges over HIST_PERCENTILES of t (2 sqrt(cases) bins, 10..80) and a note on the cases outside."""
     if t.size == 0 or not np.all(np.isfinite(t) & (t > 0)):
         raise ValueError("log bins need positive finite times")
     bins = int(np.clip(2 * np.sqrt(t.size), 10, 80))
@@ -169,8 +163,7 @@ def _log_bins(t: np.ndarray) -> tuple[np.ndarray, str]:
 
 
 def _positive_times(cases: pd.DataFrame, n: int, time: str) -> tuple[pd.DataFrame, np.ndarray, str]:
-    """The cases at n whose time is positive and finite (what a log axis can show), their
-    times, and a note on the cases left out ("" when none). NoData when no case is left."""
+    """The cases at n with a positive finite time, those times and a note on the rest; NoData when none."""
     at_n = cases[cases["n"] == n]
     if at_n.empty:
         raise NoData(f"no cases at n = {n}")
@@ -270,8 +263,8 @@ def _histogram(cases: pd.DataFrame, n: int, path, time: str, dpi: float, title: 
 
 
 def time_histogram(cases: pd.DataFrame, n: int, path, time: str = "wall_s", dpi: float = DPI) -> Path:
-    """Histogram of the completion times at one n, log-spaced bins over the 0.5th to 99.5th
-    percentile, the mean with its 95% interval (shaded) and the median ([Grigoryan]'s Figure 10)."""
+    """Completion time histogram at n: log bins, the mean with its 95% interval, the median ([Grigoryan]'s Figure
+    10)."""
     return _histogram(cases, n, path, time, dpi, "Completion time at n = {n} ({cases} cases{note})", False)
 
 
@@ -289,8 +282,8 @@ def time_histogram_by_backtracks(
 
 
 def no_backtrack_share(table: pd.DataFrame, path, dpi: float = DPI) -> Path:
-    """Share of cases solved without any backtrack vs n with its exact (Clopper-Pearson) 95%
-    interval, and the paper's statements, each in its own style ([Grigoryan]'s Figure 9)."""
+    """Share without backtracking vs n with exact 95% intervals and the paper's statements ([Grigoryan]'s Figure
+    9)."""
     fig, ax = _figure(dpi=dpi)
     ax.set_xscale("log")
     style = {"fmt": "o-", "color": "C0", "label": "ours, 95% interval (Clopper-Pearson)"}
@@ -389,17 +382,12 @@ def randset_histogram(runs: list, path, dpi: float = DPI) -> Path:
         legend_below(top, fontsize=7, ncol=1)
     else:
         top.set_axis_off()
-        top.text(
-            0.5,
-            0.5,
+        note = (
             f"First-pass histogram unavailable: the CSV(s) for n = {without}"
             "\nhold only the dead-end histogram (nqc randset --csv). Give the per-trial CSV\n"
-            "of nqc randset --trials-csv, or --nqc BIN to run it.",
-            ha="center",
-            va="center",
-            fontsize=9,
-            transform=top.transAxes,
+            "of nqc randset --trials-csv, or --nqc BIN to run it."
         )
+        top.text(0.5, 0.5, note, ha="center", va="center", fontsize=9, transform=top.transAxes)
         top.set_title("randSet & randSet on the empty board: first pass", fontsize=9)
     for i, run in enumerate(runs):
         label = f"n = {run.n}: mean {100 * run.mean_dead_end_share:.2f}% ({run.trials} trials)"
@@ -415,8 +403,7 @@ def randset_histogram(runs: list, path, dpi: float = DPI) -> Path:
 
 
 def _comparison_panels(comp: pd.DataFrame, dpi: float):
-    """The figure of two panels of a comparison (analysis.compare), and (index, label, rows,
-    style) for each group, in order."""
+    """A comparison's two-panel figure and (index, label, rows, style) per group, in order."""
     from analysis.compare import label_of
 
     keys = comp.attrs["keys"]
@@ -492,14 +479,9 @@ def compare_shares(comp: pd.DataFrame, path, dpi: float = DPI) -> Path:
         if seen.any():
             _errorbar(bottom, n[seen], share[seen], lo[seen], hi[seen], **style, label=f"{label}: share, 95% interval")
         if (~seen).any():
+            none_seen = f"{label}: none seen, 95% upper bound"
             bottom.plot(
-                n[~seen],
-                hi[~seen],
-                linestyle="none",
-                marker="v",
-                mfc="none",
-                color=style["color"],
-                label=f"{label}: none seen, 95% upper bound",
+                n[~seen], hi[~seen], linestyle="none", marker="v", mfc="none", color=style["color"], label=none_seen
             )
     _bounds(bottom, comp["n"])
     top.set_ylim(0, 102)  # a share of 100% stays visible

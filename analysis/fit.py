@@ -69,8 +69,7 @@ class Fit:
 
 
 def fit_loglog(n, t, quantity: str = "mean_s", label: str | None = None) -> Fit:
-    """Least squares of log10(1000 t) on log10(n) (t in seconds); with two points the fit is exact
-    and the intervals NaN. AnalysisError with fewer than two distinct n or a time not positive."""
+    """Least squares of log10(1000 t) on log10(n); AnalysisError with fewer than two n or a time not positive."""
     n = np.asarray(n, dtype=float)
     t = np.asarray(t, dtype=float)
     label = label or QUANTITIES.get(quantity, quantity)
@@ -122,8 +121,7 @@ def fit_loglog(n, t, quantity: str = "mean_s", label: str | None = None) -> Fit:
 
 
 def per_queen_times(cases: pd.DataFrame, time: str = "wall_s") -> pd.DataFrame:
-    """Per n: mean and t90mean of t / (n - k), seconds per placed queen (cases with n > k), as
-    nqc computes Table 1's (analysis.table.summary of that time)."""
+    """Per n: mean and t90mean of t / (n - k), seconds per placed queen, as nqc computes Table 1's."""
     free = cases["n"].to_numpy(dtype=float) - cases["k"].to_numpy(dtype=float)
     keep = free > 0
     if not keep.any():
@@ -139,8 +137,8 @@ def fits(
     n_max: int | None = None,
     time: str = "wall_s",
 ) -> list[Fit]:
-    """The fits of mean and t90mean per case (from `table`, see analysis.table.table1) and,
-    when `cases` is given, per placed queen, over n_min <= n <= n_max (None: no bound)."""
+    """Fits of mean and t90mean per case (`table`) and per placed queen (`cases`) over n_min..n_max (None: no
+    bound)."""
 
     def in_range(df: pd.DataFrame) -> pd.DataFrame:
         keep = np.ones(len(df), dtype=bool)

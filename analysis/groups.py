@@ -1,12 +1,5 @@
-"""Groups of cases: runs (config and engine) by default, or any column asked for (``--by``).
-
-A run's label is the shortest of engine, experiment name, "experiment / engine" and that with
-the config hash that tells the runs apart; runs are ordered as the paths were given (the first
-is the baseline of comparisons). ``--by COLUMN`` groups by a column (``run``, ``k/n``, or any
-column of the cases); a numeric one with many values in bins (``k:4`` quantiles, ``k:1,10,100``
-edges). A group that pools several engines raises a warning; the phase transition refuses a
-group that pools runs of other engine settings (:func:`one_setting`).
-"""
+"""Groups of cases: one per run (config and engine) by default, or by the ``--by`` columns (numeric ones in
+bins)."""
 
 from __future__ import annotations
 
@@ -125,8 +118,7 @@ def run_labels(cases: pd.DataFrame) -> pd.Categorical:
 
 
 def _range_label(lo: float | None, hi: float | None, integer: bool, closed: bool = False) -> str:
-    """[lo, hi) as a label ([lo, hi] when `closed`): "1..9" for integers, "[0.25, 0.5)" else;
-    open ends: "< hi" / "<= hi - 1", ">= lo"."""
+    """[lo, hi) (or [lo, hi] when `closed`) as a label: '1..9' for integers, '[0.25, 0.5)' else; open ends."""
     if lo is None:
         return f"<= {_number(math.ceil(hi) - 1)}" if integer else f"< {_number(hi)}"
     if hi is None:
@@ -205,22 +197,19 @@ def group_frame(cases: pd.DataFrame, by=DEFAULT) -> pd.DataFrame:
     return pd.DataFrame(out, index=cases.index)
 
 
-#: Columns whose groups are whole runs (or unions of them): the groupings of tables that need
-#: every case of a point or of a board size together (analysis.phase, analysis.threshold).
+#: Columns whose groups are whole runs (or unions of them), for tables needing all of a point's cases.
 WHOLE_RUNS = (RUN, ENGINE, EXPERIMENT, CONFIG_HASH)
 
 
 def whole_runs(by, what: str, why: str) -> None:
-    """An AnalysisError "--by B: WHAT groups whole runs only (WHY): ..." for the first of `by`
-    that is not a column of WHOLE_RUNS without bins (it could split the cases WHAT needs together)."""
+    """AnalysisError for the first of `by` that could split a run (not WHOLE_RUNS, or binned)."""
     for b in by:
         if b.column not in WHOLE_RUNS or b.edges is not None or b.bins is not None:
             accepted = ", ".join(WHOLE_RUNS[:-1]) + f" or {WHOLE_RUNS[-1]}"
             raise AnalysisError(f"--by {b}: {what} groups whole runs only ({why}): give --by {accepted}, or no --by")
 
 
-#: The part of nqc's refusal of runs that one table would mix (src/experiment/aggregate.cpp,
-#: check_pooling) that names them and what differs: "A and B are runs of ... (max_nodes 0 and 5)".
+#: nqc's refusal of runs one table would mix (aggregate.cpp check_pooling): the runs and what differs.
 _NQC_MIXED = re.compile(
     r"(?P<runs>.+) are (?P<what>runs of other engines or settings \(.*\)): one table would mix them"
 )
@@ -264,8 +253,7 @@ def columns(by=DEFAULT) -> list[str]:
 
 
 def split(cases: pd.DataFrame, by=DEFAULT, warn: bool = True) -> Iterator[tuple[dict, pd.DataFrame]]:
-    """(labels, cases of that group) for each non-empty group, in label order. `warn`: a
-    warning when a group pools several engines and `by` groups by neither run nor engine."""
+    """(labels, cases) per non-empty group in label order; `warn` when a group pools engines."""
     keys = group_frame(cases, by)
     names = list(keys.columns)
     pooled = []
@@ -299,8 +287,7 @@ def count(cases: pd.DataFrame, by=DEFAULT) -> int:
 
 
 def per_group(cases: pd.DataFrame, by, make, warn: bool = True) -> pd.DataFrame:
-    """``make(cases of one group)`` (a DataFrame) for each group, stacked, with the group
-    columns first. With one group and the default `by`: ``make(cases)`` alone (no column)."""
+    """``make(part)`` per group stacked, the group columns first; one default group: ``make(cases)`` alone."""
     if not by or (tuple(by) == DEFAULT and count(cases, by) == 1):
         return make(cases)
     frames = [labelled(make(part), labels) for labels, part in split(cases, by, warn)]

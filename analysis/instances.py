@@ -1,8 +1,5 @@
-"""Instance runs (a config's ``instances``: composition files and CSPLib prob079 .param files):
-the outcomes (solved, infeasible, gave up) and times of each verdict, per group and diags
-(:func:`by_diags`) or per file (:func:`by_file`), and the instances one group solved and
-another proved infeasible (:func:`disagreements`: one engine is wrong).
-"""
+"""Instance runs (composition and CSPLib prob079 .param files): outcomes and times per diags or file, and
+contradictions."""
 
 from __future__ import annotations
 
@@ -31,8 +28,7 @@ _STATS = {"mean": np.mean, "median": np.median, "max": np.max}
 
 
 def _instance_rows(cases: pd.DataFrame, by, per_group, columns) -> pd.DataFrame:
-    """``per_group(cases of one group)`` over the instance rows of `cases`, stacked with the
-    group columns first (empty with `columns` when there are none); diags as Int64."""
+    """``per_group(part)`` over the instance rows, stacked with the group columns first; diags as Int64."""
     inst = cases[instance_cases(cases).to_numpy()]
     if inst.empty:
         return pd.DataFrame(columns=columns)
@@ -46,8 +42,7 @@ def _instance_rows(cases: pd.DataFrame, by, per_group, columns) -> pd.DataFrame:
 
 
 def by_diags(cases: pd.DataFrame, by=groups.DEFAULT, time: str = "wall_s") -> pd.DataFrame:
-    """Per group, n and diags over the instance rows of `cases`: files, cases, the outcome
-    counts and the times of each verdict (seconds; empty when there are no instance rows)."""
+    """Per group, n and diags: files, cases, outcome counts and the times of each verdict (seconds)."""
 
     def rows(cases: pd.DataFrame) -> list[dict]:
         out = []
@@ -66,8 +61,7 @@ def by_diags(cases: pd.DataFrame, by=groups.DEFAULT, time: str = "wall_s") -> pd
 
 
 def by_file(cases: pd.DataFrame, by=groups.DEFAULT, time: str = "wall_s") -> pd.DataFrame:
-    """Per group, instance file and diags: n, k (queens given), cases, outcome counts, the
-    outcome (or "mixed"), the mean time and nodes (empty when there are no instance rows)."""
+    """Per group, file and diags: n, k, cases, outcome counts, the outcome (or 'mixed'), mean time and nodes."""
 
     def rows(cases: pd.DataFrame) -> list[dict]:
         out = []
@@ -93,8 +87,7 @@ def by_file(cases: pd.DataFrame, by=groups.DEFAULT, time: str = "wall_s") -> pd.
 
 
 def disagreements(cases: pd.DataFrame, by=groups.DEFAULT) -> pd.DataFrame:
-    """Instances solved by one group and proved infeasible by another (each row: instance, diags, its verdict per
-    group)."""
+    """Instances solved by one group and proved infeasible by another, with each group's verdicts."""
     inst = cases[instance_cases(cases).to_numpy()]
     if inst.empty or groups.count(inst, by) < 2:
         return pd.DataFrame(columns=[INSTANCE, DIAGS])

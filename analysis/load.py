@@ -32,22 +32,16 @@ SOURCE, CONFIG_HASH, EXPERIMENT, DIAGS = "source", "config_hash", "experiment", 
 INSTANCE = "instance"
 #: The member that names the engine of a case.
 ENGINE = "engine"
-#: The member that says where a case's composition comes from, and its values: only derived
-#: cases (drawn from a solution) are known to be completable, so Table 1, the fits and the false
-#: negatives are of them alone; the others may be infeasible.
+#: The origin member and its values: only derived cases are known completable (Table 1, fits, false negatives).
 ORIGIN = "origin"
 DERIVED, INSTANCE_ORIGIN, CANONICAL = "derived", "instance", "canonical"
-#: Origins that sample one point of a phase transition per (n, parameter), and the name of the
-#: parameter they keep in ``solution_id``: random compositions with f free rows, Excluded
-#: Diagonals instances with d diagonals asked for ([Gent17]).
+#: Origins sampling a phase transition, and the parameter kept in ``solution_id`` (f free rows, d diagonals).
 SAMPLED = {"random": "free_rows", "excluded_diagonals": "diags"}
 #: The member that holds a SAMPLED case's parameter.
 SAMPLE_PARAM = "solution_id"
 #: The compositions a canonical case stands for (its orbit under the board's symmetries).
 ORBIT_SIZE = "orbit_size"
-#: Members that name the composition a case ran on: generated cases draw it from (seed, n,
-#: solution_id, composition_id), instance runs read it from ``instance`` (with the diags in
-#: composition_id). Two runs of one config with different engines have the same values.
+#: Members naming a case's composition (the same for two engines on one config).
 COMPOSITION_KEYS = ("n", "k", "seed", "solution_id", "composition_id", INSTANCE)
 #: Instance files that nqc reads as CSPLib prob079 (src/formats/csplib.cpp, is_param_file): by extension.
 PARAM_SUFFIX = ".param"
@@ -82,8 +76,7 @@ def nqc_executable() -> str:
 
 
 def run_nqc(*args, stdin: bytes | None = None) -> bytes:
-    """The standard output of ``nqc ARGS...``; its warnings become AnalysisWarnings, its error
-    line an AnalysisError."""
+    """Standard output of ``nqc ARGS...``; its warnings become AnalysisWarnings, its error an AnalysisError."""
     command = [nqc_executable(), *map(str, args)]
     try:
         done = subprocess.run(command, input=stdin, capture_output=True, check=False)

@@ -73,8 +73,7 @@ def note_input(path: str | Path) -> None:
 
 
 def run_file_refusal(path: Path) -> str:
-    """nqc's rule (run_file_refusal, src/experiment/results.cpp) for a resolved output path: why
-    only ``nqc run`` may write it, or "" for any other file."""
+    """Why only ``nqc run`` may write `path` (nqc's run_file_refusal), or '' for any other file."""
     for entry in RUN_FILES:
         named = path.parent if entry["folder"] else path
         run = named.parent
@@ -155,8 +154,7 @@ def make_dir(path: str | Path) -> Path:
 
 @contextmanager
 def replacing(path: str | Path) -> Iterator[Path]:
-    """``with replacing(path) as tmp: write tmp``: tmp is renamed onto the file `path` names when
-    the block ends normally, removed otherwise (a device or FIFO is yielded itself)."""
+    """``with replacing(path) as tmp``: tmp renamed onto `path` on success, removed otherwise."""
     path = Path(path)
     if writes_in_place(path):
         with _errors_name(path):
@@ -240,8 +238,7 @@ def _fileno(stream) -> int | None:
 
 
 def write_with(path: str | Path, writer: Callable[[Path], object]) -> Path:
-    """Calls ``writer(tmp)`` under :func:`replacing`; returns `path`. For ``"-"``, writer's
-    file is copied to standard output."""
+    """``writer(tmp)`` under :func:`replacing`; for ``-`` the file is copied to standard output."""
     if not is_std_stream(path):
         with replacing(path) as tmp:
             writer(tmp)
@@ -270,8 +267,7 @@ def write_csv(frame, path: str | Path) -> Path:
 
 
 def remove(paths) -> None:
-    """Removes the regular files among `paths` (outputs of a run that failed); a symbolic link,
-    a device or a FIFO (written through or in place) is left alone."""
+    """Removes the regular files among `paths` (outputs of a failed run); links, devices and FIFOs are left."""
     for p in paths:
         with suppress(OSError):  # gone already, or already failing: the first error is the one to report
             if not Path(p).is_symlink() and stat.S_ISREG(os.stat(p).st_mode):

@@ -1,11 +1,4 @@
-"""Published values of [Grigoryan] (docs/REFERENCES.md) that our results are set against.
-
-Sources in the paper: "The time complexity of the algorithm" (Figure 7), Table 1 and its
-discussion, "The number of cases when the Back Tracking procedure has never been used"
-(Figure 9), "False Negative solutions", "The effectiveness of the randSet & randSet algorithm"
-(Figure 2). Times are seconds of MATLAB on one desktop: compare slopes and shapes, not absolute
-times.
-"""
+"""Published values of [Grigoryan] (docs/REFERENCES.md); times are MATLAB seconds on one desktop: compare shapes."""
 
 from __future__ import annotations
 
@@ -29,8 +22,7 @@ FIT_N_MAX = 100_000_000
 MEAN_S_AT_1000 = 0.062
 T90MEAN_S_AT_1000 = 0.0277
 
-#: Share of cases with 0, 1, 2, 3 and more than 3 backtracks, by n (fractions).
-#: n = 5000 reports no "more than 3" share (the four given sum to 96.63%).
+#: Share of cases with 0, 1, 2, 3 and > 3 backtracks by n (n = 5000 gives no '> 3').
 BACKTRACK_SHARES = {
     1000: {"bt0": 0.6050, "bt1": 0.2272, "bt2": 0.0921, "bt3": 0.0395, "bt_more": 0.0362},
     5000: {"bt0": 0.6192, "bt1": 0.2187, "bt2": 0.0907, "bt3": 0.0377},
@@ -39,8 +31,7 @@ BACKTRACK_SHARES = {
 #: Share of cases without backtracking: above 35% for n in 7..10^5, above 50% for 320..22500.
 NO_BACKTRACK_FLOORS = [(7, 100_000, 0.35), (320, 22_500, 0.50)]
 
-#: The paper's claims on the false negative share: (n_min, n_max exclusive, upper bound), and
-#: (n_min, None, None): from n_min on it saw no false negative at all.
+#: Claims on the false negative share: (n_min, n_max exclusive, bound); (n_min, None, None): none seen.
 FALSE_NEGATIVE_CLAIMS = [(1, 100, 1e-4), (100, 800, 1e-5), (800, None, None)]
 
 #: Mean share of the n queens that the first randSet & randSet pass places on an empty board.

@@ -18,8 +18,7 @@ from analysis.load import ORIGIN, SAMPLE_PARAM, SAMPLED, origin_cases
 from analysis.randset import INT64_MAX, csv_fields, csv_integer, csv_once, csv_share, read_rows
 from analysis.schema import N_MAX
 
-#: The published phase transition of [Gent17]: the share completable of 1000 random
-#: compositions per point, by free rows f and board size n.
+#: [Gent17]'s phase transition: share completable of 1000 random compositions per (f, n).
 GENT17 = Path(__file__).resolve().parent / "data" / "gent17-phase-transition.csv"
 #: How outputs name it (legends, tables; never a file name) and how reports cite it.
 GENT17_NAME = "Gent et al. 2017"
@@ -30,8 +29,7 @@ DEFAULT_PUBLISHED = {"random": GENT17}
 PARAM = "param"
 #: The parameter's symbol per origin, in tables and legends.
 SYMBOL = {"random": "f", "excluded_diagonals": "d"}
-#: The parameter's values per origin at board size n, as nqc's configs allow them (published
-#: CSVs are held to them): f free rows in 1..n, d diagonals from 0.
+#: The parameter's range per origin at board size n, as nqc's configs allow: f in 1..n, d from 0.
 PARAM_RANGE = {"random": lambda n: (1, n), "excluded_diagonals": lambda n: (0, N_MAX)}
 #: Columns of :func:`points` after the group columns.
 COLUMNS = [ORIGIN, PARAM, "n", "cases", "solved", "infeasible", "gave_up", "share", "share_lo", "share_hi"] + [
@@ -56,8 +54,7 @@ ALPHA = 1 - table_mod.LEVEL
 
 @dataclass(frozen=True)
 class Published:
-    """Published shares of one origin: `frame` (origin, param, n, published_share,
-    published_compositions), the file and how legends name it."""
+    """Published shares of one origin: `frame`, the file and how legends name it."""
 
     frame: pd.DataFrame
     path: Path
@@ -141,8 +138,7 @@ def points(cases: pd.DataFrame, by=groups.DEFAULT, time: str = "wall_s") -> pd.D
 
 
 def default_published(table: pd.DataFrame) -> Published | None:
-    """The published shares compared by default: DEFAULT_PUBLISHED of the first origin of
-    `table` (from :func:`points`) that has one; None when none has."""
+    """DEFAULT_PUBLISHED of the first origin of `table` that has one, read; else None."""
     for origin in dict.fromkeys(table[ORIGIN]) if not table.empty else ():
         if origin in DEFAULT_PUBLISHED:
             return read_published(DEFAULT_PUBLISHED[origin])

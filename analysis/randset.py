@@ -1,10 +1,5 @@
-"""Data of [Grigoryan]'s randSet & randSet experiment, from ``nqc randset`` (src/cli/cmd_randset.cpp).
-
-``nqc randset N --trials T --seed S --csv HIST.csv --trials-csv TRIALS.csv`` writes the
-histogram of the queens k standing at the dead end (header ``k,count,share``) and one row per
-trial (header ``trial,first_pass,dead_end_k``). Neither records N, so a CSV is given as
-``N:FILE``; :func:`read_csv` tells the two kinds apart by their header.
-"""
+"""CSVs of ``nqc randset N`` (``--csv``: k,count,share; ``--trials-csv``: trial,first_pass,dead_end_k), given as
+N:FILE."""
 
 from __future__ import annotations
 
@@ -30,8 +25,7 @@ HIST_COLUMNS = ["k", "count", "share"]
 TRIALS_COLUMNS = ["trial", "first_pass", "dead_end_k"]
 #: Largest 64-bit integer.
 INT64_MAX = 2**63 - 1
-#: A whole number as nqc writes it (ASCII digits, optional sign) and a decimal number (also the
-#: bins and edges of --by, analysis.groups).
+#: A whole number as nqc writes it, and a decimal number (also --by's bins and edges).
 INTEGER = re.compile(r"[+-]?[0-9]+")
 NUMBER = re.compile(r"[+-]?(?:[0-9]+(?:\.[0-9]*)?|\.[0-9]+)(?:[eE][+-]?[0-9]+)?")
 #: |share - count / total| allowed in the histogram CSV (nqc writes 6 significant digits).
@@ -118,8 +112,8 @@ def csv_fields(path: Path, line: int, row: list[str], columns: list[str]) -> lis
 
 
 def csv_integer(where: str, text: str, lo: int, hi: int, expected: str, below: str = "", above: str = "") -> int:
-    """`text` as an exact integer in lo..hi, else an AnalysisError "WHERE: ..., expected
-    EXPECTED" (with the hint `below` / `above` for a value out of range on that side)."""
+    """`text` as an integer in lo..hi, else AnalysisError 'WHERE: ..., expected EXPECTED' (hints
+    `below`/`above`)."""
     if not text:
         raise AnalysisError(f"{where}: empty, expected {expected}")
     if not INTEGER.fullmatch(text):
@@ -181,8 +175,7 @@ def _read_histogram(path: Path, rows: list[tuple[int, list[str]]], n: int) -> pd
 
 
 def _read_trials(path: Path, rows: list[tuple[int, list[str]]], n: int) -> pd.DataFrame:
-    """One row per trial: trial ids unique, first_pass in 1..n (the first pass on the empty
-    board places at least one queen), dead_end_k in first_pass..n (passes never remove queens)."""
+    """Trial rows: ids unique, first_pass in 1..n, dead_end_k in first_pass..n."""
     values, seen = [], {}
     for line, row in rows:
         trial_text, first_text, dead_text = csv_fields(path, line, row, TRIALS_COLUMNS)
@@ -250,8 +243,7 @@ def check_n(n, what: str) -> int:
 
 
 def parse_spec(spec: str) -> tuple[int, Path]:
-    """``"100:runs/randset-100.csv"`` -> (100, Path("runs/randset-100.csv")); ``"100:-"`` ->
-    (100, "-"), standard input."""
+    """``'100:FILE'`` -> (100, Path(FILE)); ``'100:-'`` -> (100, '-'), standard input."""
     match = re.fullmatch(r"([0-9]+):(.+)", spec)
     if not match:
         raise AnalysisError(

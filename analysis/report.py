@@ -68,8 +68,7 @@ def _shown(path: Path | str) -> str:
 
 
 def default_hist_n(table: pd.DataFrame) -> int:
-    """The n of the completion-time histograms: 1000 ([Grigoryan]'s Figure 10) when present, else the
-    n with the most cases (the larger n on a tie)."""
+    """n = 1000 ([Grigoryan]'s Figure 10) when present, else the n with the most cases (larger on a tie)."""
     if (table["n"] == 1000).any():
         return 1000
     return int(table.sort_values(["cases", "n"]).iloc[-1]["n"])
@@ -322,8 +321,7 @@ def _launch_line(part: pd.DataFrame, run: str) -> str:
 
 
 def _timeline_lines(out: _Out, cases: pd.DataFrame) -> list[str]:
-    """The Timeline section (analysis.timeline): the figure, how busy each host and rank was
-    (timeline_by_host.csv, timeline.csv) and a line per launch on its balance."""
+    """The Timeline section: figure, busy shares per host and rank (their CSVs), a line per launch."""
     title = "Timeline"
     if not timeline.has_timeline(cases):
         return _section(title, "No timeline: no case records when it started in a known launch (`start_s`, `launch`).")
@@ -365,9 +363,7 @@ def _timeline_lines(out: _Out, cases: pd.DataFrame) -> list[str]:
         {
             "ranks": hosts["ranks"],
             "cases": hosts["cases"].map("{:,}".format),
-            "busy s": hosts["busy_s"].map(_seconds),
-            "last end s": hosts["last_end_s"].map(_seconds),
-            "span s": hosts["span_s"].map(_seconds),
+            **{c.replace("_", " "): hosts[c].map(_seconds) for c in ("busy_s", "last_end_s", "span_s")},
             "busy share": hosts["busy_share"].map(share),
             "its ranks' shares": [
                 share(lo) if lo == hi else f"{share(lo)}..{share(hi)}"
@@ -378,11 +374,8 @@ def _timeline_lines(out: _Out, cases: pd.DataFrame) -> list[str]:
     per_rank = [f"Per rank: {len(ranks)} rows in [timeline.csv](timeline.csv)."]
     if len(ranks) <= MAX_TIMELINE_RANK_ROWS:
         columns = {"rank": ranks["rank"].astype(str), "cases": ranks["cases"].map("{:,}".format)}
-        columns |= {"shards": ranks["shards"].astype(str), "busy s": ranks["busy_s"].map(_seconds)}
-        columns |= {
-            "first start s": ranks["first_start_s"].map(_seconds),
-            "last end s": ranks["last_end_s"].map(_seconds),
-        }
+        columns |= {"shards": ranks["shards"].astype(str)}
+        columns |= {c.replace("_", " "): ranks[c].map(_seconds) for c in ("busy_s", "first_start_s", "last_end_s")}
         columns["busy share"] = ranks["busy_share"].map(share)
         per_rank = ["Per rank (busy share: busy s / span s):", shown_table(ranks, columns)]
     return (
@@ -404,8 +397,7 @@ def _timeline_lines(out: _Out, cases: pd.DataFrame) -> list[str]:
 
 
 def _instance_lines(out: _Out, cases: pd.DataFrame, by) -> list[str]:
-    """instances.csv and instances_by_diags.csv, and the report's section on instance runs
-    (no lines when the cases hold none)."""
+    """The Instances section and its CSVs (no lines without instance runs)."""
     per_diags = instances.by_diags(cases, by, out.options.time)
     if per_diags.empty:
         return []
@@ -444,9 +436,7 @@ def _instance_lines(out: _Out, cases: pd.DataFrame, by) -> list[str]:
 _FIGURES = "time_vs_n fig09_no_backtrack_share false_negative_share randset compare_time compare_shares timeline"
 _FIGURES += " phase_transition"
 _FIGURES += " fig10_time_histogram_n* fig11_time_by_backtracks_n*"
-#: Files a previous report in the same directory may have left that this one might not rewrite
-#: (all are removed first, so a report that fails leaves no stale report.md behind), and
-#: temporary files of an interrupted write (analysis.output).
+#: Files of a previous report removed first (no stale report.md after a failure), and temporary files.
 _OUTPUTS = [
     *"report.md table1.csv table1.md fits.csv residuals.csv compare.csv instances.csv".split(),
     *"instances_by_diags.csv timeline.csv timeline_by_host.csv .*.part figures/.*.part".split(),
@@ -581,8 +571,7 @@ def _single_plan(cases: pd.DataFrame, options: ReportOptions, randset_csvs) -> S
 
 
 def _origin_plan(cases: pd.DataFrame, by, options: ReportOptions) -> SimpleNamespace:
-    """The phase transition (analysis.phase: its points beside the published shares) and the
-    completion threshold (analysis.threshold) of `cases`, computed before anything is written."""
+    """The phase transition (beside published shares) and completion threshold, computed before any write."""
     points = phase.points(cases, by, options.time)
     if points.empty and options.published is not None:
         raise AnalysisError(

@@ -1,6 +1,4 @@
-"""The layout of result files as nqc declares it (``nqc info --columns --json`` wrote
-result_schema.json beside this module): read here once, without h5py or pandas, for the loader
-and the command line alike."""
+"""result_schema.json (``nqc info --columns --json``), read once without h5py or pandas."""
 
 import json
 from pathlib import Path

@@ -42,8 +42,7 @@ def clopper_pearson(count, cases, level: float = 0.95) -> tuple[np.ndarray, np.n
 
 
 def mean_ci(times, level: float = LEVEL) -> tuple[float, float]:
-    """`level` confidence interval of the mean of `times`: mean -+ t_(m-1) SD / sqrt(m); NaN
-    for fewer than 2 values."""
+    """`level` interval of the mean: mean -+ t_(m-1) SD / sqrt(m); NaN for fewer than 2 values."""
     t = np.asarray(times, dtype=float)
     if t.size < 2 or not np.all(np.isfinite(t)):
         return float("nan"), float("nan")
@@ -65,8 +64,7 @@ def t90mean_ci(times, level: float = LEVEL) -> tuple[float, float]:
     return centre - half, centre + half
 
 
-#: What nqc's Table 1 needs of a case beside its time, when a frame lacks the column: a
-#: solved derived case.
+#: Table 1's columns a frame may lack: those of a solved derived case.
 _DEFAULTS = {"outcome": "solved", "false_negative": False, "limit": "none", "instance": "", "origin": "derived"}
 
 
@@ -85,8 +83,7 @@ def summary(cases: pd.DataFrame, time: str = "wall_s") -> pd.DataFrame:
 
 
 def table1(cases: pd.DataFrame, time: str = "wall_s") -> pd.DataFrame:
-    """:func:`summary` of `cases` with the 95% intervals, one row per n ascending; `time` names
-    the per-case time column in seconds."""
+    """:func:`summary` of `cases` with the 95% intervals, one row per n ascending."""
     if cases.empty:
         return pd.DataFrame(columns=COLUMNS)
     out = summary(cases, time)
@@ -102,8 +99,7 @@ def table1(cases: pd.DataFrame, time: str = "wall_s") -> pd.DataFrame:
 
 
 def table_by(cases: pd.DataFrame, by=groups.DEFAULT, time: str = "wall_s") -> pd.DataFrame:
-    """:func:`table1` of each group of `cases` (analysis.groups; per run by default), stacked,
-    with the group columns first; one group (of the default grouping): :func:`table1` alone."""
+    """:func:`table1` per group (analysis.groups), stacked with the group columns first."""
     return groups.per_group(cases, by, lambda part: table1(part, time))
 
 
@@ -117,8 +113,7 @@ def cases_needed(bound: float, level: float = LEVEL) -> int:
 
 
 def power_note(cases: int, fn: int, lo: float, hi: float, bound: float | None) -> str:
-    """What a sample of `cases` with `fn` false negatives (interval lo..hi) can say about a
-    claimed bound (None: the paper saw none), in words."""
+    """In words, what `fn` false negatives in `cases` (interval lo..hi) say about `bound` (None: none seen)."""
     if bound is None:
         return (
             f"none in {cases:,}: consistent (95% upper bound {hi:.2g})"
@@ -185,8 +180,7 @@ def false_negative_table(table: pd.DataFrame) -> pd.DataFrame:
 
 
 def false_negative_markdown(fn: pd.DataFrame) -> str:
-    """:func:`false_negative_table` as Markdown: shares as fractions (3 significant digits), the
-    verdict with the cases a claim the sample cannot test would need."""
+    """:func:`false_negative_table` as Markdown (shares to 3 digits, cases needed where untestable)."""
 
     def frac(x: float) -> str:
         return "0" if x == 0 else f"{x:.3g}"

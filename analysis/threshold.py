@@ -76,9 +76,7 @@ def _ranges(ks: list[int]) -> str:
     return ", ".join(parts)
 
 
-#: The note of a board with no solution (every queen of k = 1, on each of the n^2 cells,
-#: infeasible: n = 2 and 3): not even the empty board completes, so no k qualifies and a(n) is
-#: undefined.
+#: The note of a board without solution (n = 2, 3: every k = 1 case infeasible): a(n) undefined.
 NO_SOLUTION = "no solution: every case of k = 1 is infeasible, so not even the empty board completes"
 
 

@@ -18,16 +18,13 @@ from matplotlib.transforms import ScaledTranslation, blended_transform_factory
 from analysis import figures
 from analysis.load import UNKNOWN_HOST, launch_ranks
 
-#: Gaps between the cases of one shard on one rank shorter than this share of the launch's span
-#: are merged into one bar: at the figure's width (about 1500 px of axes at 300 dpi) they are
-#: below a pixel.
+#: Gaps shorter than this share of the launch's span (below a pixel) are merged into one bar.
 MERGE_FRACTION = 1 / 2000
 #: At most this many launches are drawn (those with the most engine time); the tables hold all.
 MAX_PANELS = 4
 #: Each rank's busy share is written beside its row when a panel has at most this many ranks.
 RANK_LABELS_MAX = 24
-#: The figure's width (inches): that of the other figures. Its height grows with the ranks, from
-#: MIN_HEIGHT_IN (one launch of a few ranks: 1920 x 960 px at 300 dpi) to MAX_HEIGHT_IN (4800 px).
+#: The figure's width (inches), as the others; its height grows with the ranks between these.
 WIDTH_IN = figures.FIGSIZE_IN[0]
 MIN_HEIGHT_IN, MAX_HEIGHT_IN = 3.2, 16.0
 #: The columns the timeline needs.
@@ -65,14 +62,11 @@ def share_text(share: float) -> str:
 
 @dataclass
 class Timeline:
-    """The cases that have a place on a time line, summarised in one sorted pass (:func:`of`):
-    a few rows per rank and shard however many cases there are."""
+    """The cases with a place on a time line, summarised in one sorted pass (:func:`of`)."""
 
     lanes: pd.DataFrame  #: per rank that ran a case: config_hash, experiment, launch, rank, cases, shards, busy_s, ...
     spans: pd.DataFrame  #: per launch, in order: config_hash, launch, experiment, span_s (the latest end of its cases)
-    #: the bars to draw: consecutive cases of one shard on one rank form one bar unless the rank was
-    #: idle between two for more than `fraction` of the launch's span; ``shade`` alternates 0, 1
-    #: from shard to shard on a rank
+    #: the bars: one shard's consecutive cases on a rank, split at gaps over `fraction` of the span; shade 0/1
     bars: pd.DataFrame
     ranks: pd.DataFrame | None = None  #: every rank with its host (RANK_COLUMNS, world_size, start_utc)
     where: str = ""  #: " in FILES", for messages
@@ -109,8 +103,7 @@ class Timeline:
         return hosts.reset_index(drop=True)[HOST_COLUMNS]
 
     def chosen_launches(self, max_panels: int = MAX_PANELS) -> pd.DataFrame:
-        """The launches the figure draws (config_hash, launch), in order: all, or the
-        `max_panels` with the most engine time when there are more."""
+        """The launches drawn (config_hash, launch), in order: all, or the `max_panels` with most engine time."""
         busy = self.lanes.groupby(_KEY, sort=False)["busy_s"].sum().rename("busy").reset_index()
         order = self.spans[_KEY].merge(busy, on=_KEY, how="left").fillna({"busy": 0.0})
         if len(order) > max_panels:
@@ -171,8 +164,7 @@ _BAR_COLUMNS = ["config_hash", "launch", "rank", "shard_id", "start_s", "end_s",
 
 
 def _kept(cases: pd.DataFrame) -> np.ndarray | None:
-    """Which rows have a place on a time line: finite start_s, wall_s >= 0, a known launch (> 0)
-    and a rank; None without these columns (cases not from result files)."""
+    """Rows with a place on a time line (finite start_s, wall_s >= 0, launch > 0, a rank); None without them."""
     if not set(NEEDED) <= set(cases.columns) or cases.empty:
         return None
     start, wall = cases["start_s"].to_numpy(dtype=float), cases["wall_s"].to_numpy(dtype=float)
@@ -188,8 +180,7 @@ def has_timeline(cases: pd.DataFrame) -> bool:
 
 
 def _runs(cases: pd.DataFrame, keep: np.ndarray) -> tuple[np.ndarray, list[str], list[str]]:
-    """A code per kept row for its run (config_hash), and each code's config_hash and experiment
-    (codes of a categorical column as they are: no pass over millions of strings)."""
+    """A code per kept row for its run, and each code's config_hash and experiment (categorical codes kept)."""
     if "config_hash" not in cases.columns:
         return np.zeros(int(keep.sum()), dtype=np.int64), [""], [""]
     column = cases["config_hash"]
@@ -287,8 +278,7 @@ def _build(cases: pd.DataFrame, fraction: float = MERGE_FRACTION) -> Timeline:
 
 
 def _per_rank(cases: pd.DataFrame, line: Timeline) -> pd.DataFrame:
-    """Every rank of the launches on the time line (named by the files or running a case), its
-    host, counts and times, in launch order, ranks grouped by host ("?" last)."""
+    """Every rank of the launches on the time line with its host, counts and times; ranks grouped by host."""
     known = launch_ranks(cases).merge(line.spans[_KEY], on=_KEY, how="inner")
     ranks = line.lanes.drop(columns="experiment").merge(known[_KEY + ["rank", "host"]], on=_KEY + ["rank"], how="outer")
     ranks["host"] = ranks["host"].fillna(UNKNOWN_HOST)
@@ -308,8 +298,7 @@ def _per_rank(cases: pd.DataFrame, line: Timeline) -> pd.DataFrame:
 
 
 def of(cases: pd.DataFrame, fraction: float = MERGE_FRACTION) -> Timeline:
-    """The :class:`Timeline` of `cases`, its ranks named with their hosts: build it once for
-    both tables and the figure."""
+    """The :class:`Timeline` of `cases` with its ranks' hosts, built once for tables and figure."""
     line = _build(cases, fraction)
     line.where = figures.files_note(cases)
     line.ranks = _per_rank(cases, line) if not line.empty else pd.DataFrame(columns=RANK_COLUMNS)
