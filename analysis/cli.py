@@ -1,5 +1,4 @@
-"""The command line of the analysis (analysis/README.md): errors are one line 'nqc-analysis: error: ...' and exit
-1."""
+"""The analysis's command line (analysis/README.md): an error is one line 'nqc-analysis: error: ...', exit 1."""
 
 from __future__ import annotations
 
@@ -261,8 +260,7 @@ def _other_origins(cases) -> str:
 
 
 def _left_out(cases, command: str, kept) -> str:
-    """'COUNT ORIGIN (COMMAND)' for the cases of origins other than `kept`, and a warning that `command` leaves them
-    out."""
+    """'COUNT ORIGIN (COMMAND)' per origin not in `kept`, with a warning that `command` leaves them out."""
     from analysis.load import AnalysisWarning, origins
 
     found = origins(cases)

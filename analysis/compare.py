@@ -167,8 +167,7 @@ def to_markdown(comp: pd.DataFrame) -> str:
 
 
 def summary(comp: pd.DataFrame) -> list[str]:
-    """One sentence per group but the baseline: the n where it is clearly faster or slower, and where it cannot
-    tell."""
+    """Per group but the baseline: the n where it is clearly faster or slower, and where it cannot tell."""
     keys = comp.attrs.get("keys") or groups.label_columns(comp)
     base = comp.attrs.get("baseline", "")
     lines = []

@@ -102,8 +102,7 @@ def _finish(fig: Figure, ax, path, xlabel: str, ylabel: str, title: str, grid: b
 
 
 def _within(lo: float, hi: float, n) -> tuple[float, float] | None:
-    """The part of lo..hi that our board sizes span (None when disjoint): reference lines only where we have
-    data."""
+    """The part of lo..hi our board sizes span (None: disjoint): reference lines only where we have data."""
     n = np.asarray(n, dtype=float)
     a, b = max(lo, float(n.min())), min(hi, float(n.max()))
     return (a, b) if a <= b else None
@@ -263,8 +262,7 @@ def _histogram(cases: pd.DataFrame, n: int, path, time: str, dpi: float, title: 
 
 
 def time_histogram(cases: pd.DataFrame, n: int, path, time: str = "wall_s", dpi: float = DPI) -> Path:
-    """Completion time histogram at n: log bins, the mean with its 95% interval, the median ([Grigoryan]'s Figure
-    10)."""
+    """Time histogram at n: log bins, the mean with its 95% interval, the median ([Grigoryan]'s Figure 10)."""
     return _histogram(cases, n, path, time, dpi, "Completion time at n = {n} ({cases} cases{note})", False)
 
 
@@ -282,8 +280,7 @@ def time_histogram_by_backtracks(
 
 
 def no_backtrack_share(table: pd.DataFrame, path, dpi: float = DPI) -> Path:
-    """Share without backtracking vs n with exact 95% intervals and the paper's statements ([Grigoryan]'s Figure
-    9)."""
+    """Share without backtracking vs n, exact 95% intervals, the paper's statements ([Grigoryan]'s Fig. 9)."""
     fig, ax = _figure(dpi=dpi)
     ax.set_xscale("log")
     style = {"fmt": "o-", "color": "C0", "label": "ours, 95% interval (Clopper-Pearson)"}
@@ -301,8 +298,7 @@ def no_backtrack_share(table: pd.DataFrame, path, dpi: float = DPI) -> Path:
 
 
 def false_negative_share(table: pd.DataFrame, path, dpi: float = DPI) -> Path:
-    """False negative share vs n (log-log) with exact 95% intervals (none seen: the upper end) and the paper's
-    bounds."""
+    """False negative share vs n (log-log), exact 95% intervals (none seen: upper end), paper's bounds."""
     fig, ax = _figure(dpi=dpi)
     n, count, m = _columns(table, "n", "false_negatives", "cases")
     share = count / m
@@ -421,15 +417,15 @@ def _dodge(n: np.ndarray, i: int, count: int) -> np.ndarray:
     return n * 10 ** (0.02 * (i - (count - 1) / 2))
 
 
-def _finish_panels(fig, top, bottom, path, dpi, titles, ylabels, bottom_legend: float = 8) -> Path:
-    """Log n axes with grids, labels and titles, legends below each panel; then _save."""
-    for ax, ylabel, title in zip((top, bottom), ylabels, titles):
-        ax.set_xscale("log")
+def _finish_panels(fig, top, bottom, path, dpi, titles, ylabels, legends=(8, 8), log_n: bool = True) -> Path:
+    """n axes (`log_n`: log) with grids, labels and titles, legends below each panel; then _save."""
+    for ax, ylabel, title, fontsize in zip((top, bottom), ylabels, titles, legends):
+        if log_n:
+            ax.set_xscale("log")
         _label(ax, "board size n" if ax is bottom else None, ylabel, title, 9, grid="both")
         ax.tick_params(labelsize=8)
+        legend_below(ax, fontsize=fontsize)
     top.tick_params(labelbottom=True)
-    legend_below(top, fontsize=8)
-    legend_below(bottom, fontsize=bottom_legend)
     return _save(fig, path, dpi)
 
 
@@ -491,7 +487,7 @@ def compare_shares(comp: pd.DataFrame, path, dpi: float = DPI) -> Path:
         "False negatives: completable compositions not solved, 95% CI",
     ]
     ylabels = ["cases without backtracking (%)", "false negative share"]
-    return _finish_panels(fig, top, bottom, path, dpi, titles, ylabels, bottom_legend=7)
+    return _finish_panels(fig, top, bottom, path, dpi, titles, ylabels, legends=(8, 7))
 
 
 def phase_transition(table: pd.DataFrame, path, dpi: float = DPI) -> Path:
@@ -521,9 +517,4 @@ def phase_transition(table: pd.DataFrame, path, dpi: float = DPI) -> Path:
     bottom.set_ylim(0, 3 * max(top_nodes, 1.0) if np.isfinite(top_nodes) else 10)
     titles = ["Share of compositions completable, exact 95% CI", "Search effort per case (nodes)"]
     ylabels = ["completable (% of decided cases)", "nodes per case"]
-    for ax, ylabel, title in zip((top, bottom), ylabels, titles):
-        _label(ax, "board size n" if ax is bottom else None, ylabel, title, 9, grid="both")
-        ax.tick_params(labelsize=8)
-        legend_below(ax, fontsize=7)
-    top.tick_params(labelbottom=True)
-    return _save(fig, path, dpi)
+    return _finish_panels(fig, top, bottom, path, dpi, titles, ylabels, legends=(7, 7), log_n=False)

@@ -137,8 +137,7 @@ def fits(
     n_max: int | None = None,
     time: str = "wall_s",
 ) -> list[Fit]:
-    """Fits of mean and t90mean per case (`table`) and per placed queen (`cases`) over n_min..n_max (None: no
-    bound)."""
+    """Fits of mean and t90mean per case (`table`) and per placed queen (`cases`) over n_min..n_max."""
 
     def in_range(df: pd.DataFrame) -> pd.DataFrame:
         keep = np.ones(len(df), dtype=bool)

@@ -1,5 +1,4 @@
-"""Groups of cases: one per run (config and engine) by default, or by the ``--by`` columns (numeric ones in
-bins)."""
+"""Groups of cases: one per run (config and engine) by default, else by the ``--by`` columns (binned)."""
 
 from __future__ import annotations
 
@@ -53,8 +52,7 @@ BINS_MIN, BINS_MAX = 2, 100
 
 
 def parse_by(text: str) -> By:
-    """``COLUMN``, ``COLUMN:B`` (B quantile bins) or ``COLUMN:E1,E2,...`` (ascending edges); AnalysisError
-    otherwise."""
+    """``COLUMN``, ``COLUMN:B`` (B quantile bins) or ``COLUMN:E1,E2,...`` (ascending edges)."""
     column, sep, spec = text.partition(":")
     column = column.strip()
     if not column:

@@ -1,5 +1,4 @@
-"""Instance runs (composition and CSPLib prob079 .param files): outcomes and times per diags or file, and
-contradictions."""
+"""Instance runs (composition and .param files): outcomes and times per diags or file, contradictions."""
 
 from __future__ import annotations
 

@@ -66,8 +66,7 @@ def _expected_header() -> str:
 
 
 def read_published(path: str | Path) -> Published:
-    """A CSV PARAM,n,share_completable,compositions (PARAM free_rows or diags), each point once; AnalysisError
-    naming row and column."""
+    """A CSV PARAM,n,share_completable,compositions (PARAM free_rows or diags), each point once."""
     path = Path(path)
     kind = "a CSV of published shares"
     header, rows = read_rows(path, kind=kind, expected=_expected_header(), directory=kind)
@@ -205,8 +204,7 @@ FALLS, RISES = "falls", "rises"
 
 
 def _half(n: np.ndarray, share: np.ndarray) -> tuple[float, str]:
-    """The n where the share first crosses 1/2 (linear between sizes) and FALLS or RISES; (NaN, '') when it does
-    not."""
+    """The n where the share first crosses 1/2 (linear between sizes), FALLS or RISES; (NaN, '') if never."""
     keep = np.isfinite(share)
     n, share = n[keep], share[keep]
     for i in range(len(n) - 1):
@@ -225,8 +223,7 @@ def _argmax_n(n: np.ndarray, values: np.ndarray) -> tuple[str, float]:
 
 
 def peaks(table: pd.DataFrame) -> pd.DataFrame:
-    """Per group and parameter: the crossing of 1/2 (ours, published) and the n of the largest median nodes and mean
-    time."""
+    """Per group and parameter: the crossing of 1/2 (ours, published), the n of peak median nodes and mean time."""
     keys = groups.label_columns(table, ORIGIN) + [ORIGIN, PARAM]
     published = table.attrs.get("published")
     rows = []
@@ -308,8 +305,7 @@ def _points_text(rows: pd.DataFrame, sep: str = ", ") -> str:
 
 
 def summary(compared: pd.DataFrame) -> list[str]:
-    """Sentences on :func:`compare`: the points compared, those not compared and why, and the published points not
-    run."""
+    """Sentences on :func:`compare`: points compared, those not compared and why, published points not run."""
     published = compared.attrs["published"]
     tested = compared["p_value"].notna()
     open_ = tested & (compared["verdict"] == CANNOT_TELL)

@@ -1,5 +1,4 @@
-"""CSVs of ``nqc randset N`` (``--csv``: k,count,share; ``--trials-csv``: trial,first_pass,dead_end_k), given as
-N:FILE."""
+"""CSVs of ``nqc randset N`` (``--csv``: k,count,share; ``--trials-csv``: trial,first_pass,dead_end_k)."""
 
 from __future__ import annotations
 
@@ -39,8 +38,7 @@ _EXPECTED_HEADERS = f"{','.join(HIST_COLUMNS)} of --csv or {','.join(TRIALS_COLU
 
 @dataclass
 class RandsetRun:
-    """One ``nqc randset`` run: the dead-end `histogram`, `per_trial` rows (None from --csv) and the mean first-pass
-    share."""
+    """One ``nqc randset`` run: dead-end `histogram`, `per_trial` rows (None from --csv), mean first-pass share."""
 
     n: int
     trials: int
@@ -286,8 +284,8 @@ def parse_specs(specs: list[str]) -> list[tuple[int, Path]]:
 
 
 def run(nqc: str | Path, n: int, trials: int, out_dir: str | Path, seed: int = 1) -> RandsetRun:
-    """Runs ``nqc randset`` for n into OUT_DIR/randset-n{n}.csv, -trials.csv and .txt, and reads them; nothing is
-    left when it fails."""
+    """Runs ``nqc randset`` for n into OUT_DIR/randset-n{n}.csv, -trials.csv, .txt and reads them; none left on
+    failure."""
     n = check_n(n, "randset n")
     if Path(nqc).is_dir():  # the system would say "Permission denied"
         raise AnalysisError(f"{nqc}: is a directory, expected the nqc executable")

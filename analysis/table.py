@@ -1,5 +1,4 @@
-"""[Grigoryan]'s Table 1 per n (nqc aggregate computes it) with the 95% intervals; times in seconds, shares as
-fractions."""
+"""[Grigoryan]'s Table 1 per n (nqc aggregate) with 95% intervals; seconds, shares as fractions."""
 
 from __future__ import annotations
 
@@ -51,8 +50,7 @@ def mean_ci(times, level: float = LEVEL) -> tuple[float, float]:
 
 
 def t90mean_ci(times, level: float = LEVEL) -> tuple[float, float]:
-    """Interval of the mean of the fastest 90% (winsorized SD, Tukey & McLaughlin; approximate); NaN for fewer than
-    2 kept."""
+    """Interval of the mean of the fastest 90% (winsorized SD, Tukey & McLaughlin; approximate)."""
     t = np.sort(np.asarray(times, dtype=float))
     fast = max(1, (t.size * 9) // 10)
     if fast < 2 or not np.all(np.isfinite(t)):
@@ -155,8 +153,7 @@ def fn_row(label, cases: int, fn: int, bound: float | None) -> dict:
 
 
 def false_negative_table(table: pd.DataFrame) -> pd.DataFrame:
-    """False negative share per n (and pooled per claim) with its exact interval beside the paper's claim: verdict,
-    cases_needed, note."""
+    """False negative share per n (and pooled per claim), exact interval, against the paper's claim."""
     keys = groups.label_columns(table)
     if keys:
         frames = [

@@ -1,5 +1,4 @@
-"""The completion threshold a(n) ([OEIS-A374013]) from canonical cases: the largest k such that every composition of
-k' <= k queens completes."""
+"""The completion threshold a(n) ([OEIS-A374013]) read off the canonical cases."""
 
 from __future__ import annotations
 
@@ -81,8 +80,7 @@ NO_SOLUTION = "no solution: every case of k = 1 is infeasible, so not even the e
 
 
 def _bounds(n: int, cells: pd.DataFrame, complete: bool) -> tuple[int | None, int | None, bool, str]:
-    """(lower bound, upper bound, settled, note) of a(n) from the :func:`by_k` rows of n; the note says what leaves
-    it open."""
+    """(lower bound, upper bound, settled, note) of a(n) from the :func:`by_k` rows of n."""
     at = cells.set_index("k")
     infeasible = [int(k) for k in at.index if at.loc[k, "infeasible"] > 0]
     hi = min(infeasible) - 1 if infeasible else None

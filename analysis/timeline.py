@@ -1,5 +1,4 @@
-"""The timeline of a run: when each rank ran its cases (``start_s``, ``wall_s``, ``rank``, ``launch``) and how busy
-each rank and host was."""
+"""The timeline of a run: when each rank ran its cases and how busy each rank and host was."""
 
 from __future__ import annotations
 
@@ -111,8 +110,7 @@ class Timeline:
         return order[_KEY].reset_index(drop=True)
 
     def draw(self, path, dpi: float = figures.DPI, max_panels: int = MAX_PANELS) -> Path:
-        """The timeline figure: a panel per launch (the most engine time), a row per rank grouped by host. NoData
-        when empty."""
+        """The timeline figure: a panel per launch, a row per rank grouped by host. NoData when empty."""
         if self.empty:
             raise figures.NoData("no case records when it started in a known launch: no timeline" + self.where)
         ranks = self.ranks
