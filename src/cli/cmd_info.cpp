@@ -26,6 +26,11 @@ nlohmann::json config_attribute(const Attributes& attrs, const fs::path& file) {
   return config;
 }
 
+bool is_unfinished_run(const fs::path& path) {
+  std::error_code ec;
+  return fs::is_directory(path, ec) && !fs::exists(path / "results.h5", ec);
+}
+
 namespace {
 
 // The outcome counts of a group of rows (solved, infeasible, gave_up), the false negatives of
@@ -76,13 +81,13 @@ void print_table(const std::map<InstanceGroup, Counts>& groups, bool instances) 
 
 // Prints the launches table: `stored`, or with `from_records` DIR/launches' records. A launch
 // that never recorded its end shows "-" for its exit status and counts: unknown, not 0.
-int print_launches(const fs::path& path, const std::vector<Launch>& stored, bool from_records) {
+void print_launches(const fs::path& path, const std::vector<Launch>& stored, bool from_records) {
   std::vector<std::string> problems;
   const std::vector<Launch> launches = from_records ? read_launches(path, &problems) : stored;
   for (const std::string& p : problems) std::fprintf(stderr, "nqc: warning: %s\n", p.c_str());
   if (launches.empty()) {
     std::printf("launches: none recorded (a shard or partial file holds none: its directory and results.h5 do)\n");
-    return kExitOk;
+    return;
   }
   std::printf("launches: %zu\n%4s %-20s %-20s %6s %-6s %-20s %-12s %6s %8s %10s %s\n", launches.size(), "id",
               "start_utc", "end_utc", "ranks", "part", "hosts", "slurm", "exit", "shards", "cases", "merged");
@@ -97,7 +102,6 @@ int print_launches(const fs::path& path, const std::vector<Launch>& stored, bool
                 ended ? std::to_string(l.exit_status).c_str() : "-", count(l.shards_done).c_str(),
                 count(l.cases_done).c_str(), l.merged ? "yes" : "no");
   }
-  return kExitOk;
 }
 
 // The outcomes of a set of result files, by n (generated cases) and by instance group.
@@ -125,8 +129,8 @@ Tally tally(const std::vector<fs::path>& files) {
   return t;
 }
 
-// Prints what `path` holds; returns the exit code.
-int info(const fs::path& path) {
+// Prints what `path` holds.
+void info(const fs::path& path) {
   std::error_code ec;
   if (!fs::exists(path, ec)) throw InputError(path.string() + ": no such file or directory");
   const bool dir = fs::is_directory(path, ec);
@@ -160,7 +164,7 @@ int info(const fs::path& path) {
   if (!t.by_n.empty() || t.by_group.empty()) print_table(t.by_n, false);
   if (!t.by_group.empty()) print_table(t.by_group, true);
   // The launches: results.h5's table, or (a directory not merged yet) its launch records.
-  return print_launches(path, head.launches, dir && head.launches.empty());
+  print_launches(path, head.launches, dir && head.launches.empty());
 }
 
 // nqc's constants that scripts need (jobs/submit): the exit codes and the largest board size.
@@ -204,7 +208,8 @@ Runner add_info(CLI::App& app) {
       if (a->path.empty())
         throw InputError("info: RESULTS is required (a result file or a results directory), or --columns");
       refuse_std_stream_results("RESULTS", a->path);
-      return info(a->path);
+      info(a->path);
+      return static_cast<int>(kExitOk);
     }
     const char* option = a->columns ? "--columns" : "--constants";
     if (!a->path.empty()) throw InputError(std::string("info: give RESULTS or ") + option + ", not both");

@@ -47,13 +47,11 @@ std::pair<std::uint64_t, std::uint64_t> parse_part(const std::string& text) {
 // Logs to stderr, "[time] [rank R] [level] message", at `level` (warn when `quiet`); the
 // end-of-launch summary (kSummaryLogger) on the same sink, shown under -q too.
 void setup_logging(int rank, const std::string& level, bool quiet) {
-  const std::string pattern = "[%Y-%m-%d %H:%M:%S.%e] [rank " + std::to_string(rank) + "] [%l] %v";
   auto logger = spdlog::stderr_color_mt("nqc-" + std::to_string(rank));
-  logger->set_pattern(pattern);
+  logger->set_pattern("[%Y-%m-%d %H:%M:%S.%e] [rank " + std::to_string(rank) + "] [%l] %v");
   spdlog::set_default_logger(logger);
   spdlog::set_level(quiet ? spdlog::level::warn : spdlog::level::from_str(level));
-  auto summary = std::make_shared<spdlog::logger>(kSummaryLogger, logger->sinks().begin(), logger->sinks().end());
-  summary->set_pattern(pattern);
+  auto summary = logger->clone(kSummaryLogger);
   summary->set_level(quiet ? spdlog::level::info : spdlog::level::from_str(level));
   spdlog::register_logger(summary);
 }

@@ -25,12 +25,10 @@ CaseRow find_row(const std::string& results, std::uint64_t case_id) {
   const std::vector<CaseRow> rows = load_rows(results);
   for (const CaseRow& row : rows)
     if (row.case_id == case_id) return row;
-  std::error_code ec;
-  const bool unfinished = std::filesystem::is_directory(results, ec) &&
-                          !std::filesystem::exists(std::filesystem::path(results) / "results.h5", ec);
   throw InputError(
       results + ": no case " + std::to_string(case_id) + " among its " + std::to_string(rows.size()) + " rows" +
-      (unfinished ? " (the run is not finished: nqc run CONFIG -o " + results + " --resume runs the rest)"
+      (is_unfinished_run(results)
+           ? " (the run is not finished: nqc run CONFIG -o " + results + " --resume runs the rest)"
        : rows.empty()
            ? ""
            : " (case ids " + std::to_string(rows.front().case_id) + ".." + std::to_string(rows.back().case_id) + ")"));

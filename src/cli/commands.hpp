@@ -53,6 +53,9 @@ Composition load_instance(const std::string& file, std::optional<int> diags);
 /// object without one. Throws InputError naming `file` when it is not a JSON object.
 nlohmann::json config_attribute(const Attributes& attrs, const std::filesystem::path& file);
 
+/// Whether `path` is a results directory without results.h5: a run in progress or interrupted.
+bool is_unfinished_run(const std::filesystem::path& path);
+
 /// A finite number >= 0 (CLI11's NonNegativeNumber lets "nan" through; unsigned options wrap "-1").
 extern const CLI::Validator kNonNegative;
 /// A decimal integer 0..2^64-1 (CLI11 clamps larger values to the maximum).

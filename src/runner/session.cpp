@@ -160,22 +160,38 @@ WorkCounter::WorkCounter(const MpiSession& session) : session_(session) {
 WorkCounter::~WorkCounter() {
   if (comm_ == nullptr) return;
   auto* comm = static_cast<MPI_Comm*>(comm_);
-  if (session_.rank() == 0) {
+  if (session_.rank() == 0)
     service_.join();  // ends once every other rank has said stop
-  } else {
-    const std::uint64_t stop[3] = {kStop, 0, 0};
-    MPI_Send(stop, 3, MPI_UINT64_T, 0, kRequestTag, *comm);
-  }
+  else
+    (void)request(kStop);
   MPI_Comm_free(comm);
   delete comm;
+}
+
+std::uint64_t WorkCounter::apply(const std::uint64_t* request) {
+  if (request[0] == kTake) return counters_[0].fetch_add(1);
+  if (request[0] == kAddDone) {
+    counters_[1].fetch_add(request[1]);
+    counters_[2].fetch_add(request[2]);
+  } else if (request[0] == kClose) {
+    counters_[0].store(kClosed);
+  }
+  return 0;
+}
+
+std::uint64_t WorkCounter::request(std::uint64_t op, std::uint64_t a, std::uint64_t b) {
+  const std::uint64_t message[3] = {op, a, b};
+  if (comm_ == nullptr || session_.rank() == 0) return apply(message);
+  MPI_Send(message, 3, MPI_UINT64_T, 0, kRequestTag, as_comm(comm_));
+  return 0;
 }
 
 void WorkCounter::serve() {
   const MPI_Comm comm = as_comm(comm_);
   int running = session_.size() - 1;  // ranks that have not said stop
-  std::uint64_t request[3] = {0, 0, 0};
+  std::uint64_t message[3] = {0, 0, 0};
   MPI_Request pending = MPI_REQUEST_NULL;
-  MPI_Irecv(request, 3, MPI_UINT64_T, MPI_ANY_SOURCE, kRequestTag, comm, &pending);
+  MPI_Irecv(message, 3, MPI_UINT64_T, MPI_ANY_SOURCE, kRequestTag, comm, &pending);
   auto sleep = kFirstIdleSleep;
   while (running > 0) {
     int arrived = 0;
@@ -187,29 +203,17 @@ void WorkCounter::serve() {
       continue;
     }
     sleep = kFirstIdleSleep;  // no sleep while requests are queued
-    if (request[0] == kTake) {
-      const std::uint64_t index = counters_[0].fetch_add(1);
-      MPI_Send(&index, 1, MPI_UINT64_T, status.MPI_SOURCE, kReplyTag, comm);
-    } else if (request[0] == kAddDone) {
-      counters_[1].fetch_add(request[1]);
-      counters_[2].fetch_add(request[2]);
-    } else if (request[0] == kClose) {
-      counters_[0].store(kClosed);
-    } else {
-      --running;
-    }
-    if (running > 0) MPI_Irecv(request, 3, MPI_UINT64_T, MPI_ANY_SOURCE, kRequestTag, comm, &pending);
+    const std::uint64_t index = apply(message);
+    if (message[0] == kTake) MPI_Send(&index, 1, MPI_UINT64_T, status.MPI_SOURCE, kReplyTag, comm);
+    if (message[0] == kStop) --running;
+    if (running > 0) MPI_Irecv(message, 3, MPI_UINT64_T, MPI_ANY_SOURCE, kRequestTag, comm, &pending);
   }
 }
 
 std::uint64_t WorkCounter::take() {
   const auto t0 = std::chrono::steady_clock::now();
-  std::uint64_t index = 0;
-  if (comm_ == nullptr || session_.rank() == 0) {
-    index = counters_[0].fetch_add(1);
-  } else {
-    const std::uint64_t request[3] = {kTake, 0, 0};
-    MPI_Send(request, 3, MPI_UINT64_T, 0, kRequestTag, as_comm(comm_));
+  std::uint64_t index = request(kTake);
+  if (comm_ != nullptr && session_.rank() != 0) {
     MPI_Request reply = MPI_REQUEST_NULL;
     MPI_Irecv(&index, 1, MPI_UINT64_T, 0, kReplyTag, as_comm(comm_), &reply);
     poll(reply, kFirstReplySleep, kLongestIdleSleep);
@@ -221,23 +225,8 @@ std::uint64_t WorkCounter::take() {
   return index;
 }
 
-void WorkCounter::close() {
-  if (comm_ == nullptr || session_.rank() == 0) {
-    counters_[0].store(kClosed);
-    return;
-  }
-  const std::uint64_t request[3] = {kClose, 0, 0};
-  MPI_Send(request, 3, MPI_UINT64_T, 0, kRequestTag, as_comm(comm_));
-}
+void WorkCounter::close() { (void)request(kClose); }
 
-void WorkCounter::add_done(std::uint64_t cases, std::uint64_t cost_us) {
-  if (comm_ == nullptr || session_.rank() == 0) {
-    counters_[1].fetch_add(cases);
-    counters_[2].fetch_add(cost_us);
-    return;
-  }
-  const std::uint64_t request[3] = {kAddDone, cases, cost_us};
-  MPI_Send(request, 3, MPI_UINT64_T, 0, kRequestTag, as_comm(comm_));
-}
+void WorkCounter::add_done(std::uint64_t cases, std::uint64_t cost_us) { (void)request(kAddDone, cases, cost_us); }
 
 }  // namespace nqc
