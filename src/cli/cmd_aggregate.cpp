@@ -47,8 +47,7 @@ void for_each_run(const std::vector<std::string>& paths, bool pool, const Use& u
   }
 }
 
-// `output` (of `option` of `command`) may not be one of `inputs`, a file or a directory's
-// results.h5 or shard files, its links followed as the write follows them.
+// `output` (of `option`) may not be one of `inputs`, nor a directory's results.h5 or shard file.
 void refuse_output_onto_inputs(const std::string& command, const std::string& option, const std::string& output,
                                const std::vector<std::string>& inputs) {
   if (output.empty() || is_std_stream(output)) return;
@@ -61,8 +60,7 @@ void refuse_output_onto_inputs(const std::string& command, const std::string& op
   }
 }
 
-// The sources of `paths` as JSON: per result file its path, root attributes (integers as
-// numbers), config (parsed), rows and launches table.
+// Per result file of `paths`: its path, root attributes, config, rows and launches, as JSON.
 nlohmann::json sources_json(const std::vector<std::string>& paths) {
   nlohmann::json sources = nlohmann::json::array();
   for (const std::string& p : paths)
@@ -124,8 +122,7 @@ Runner add_rows(CLI::App& app) {
 
 namespace {
 
-// The rows aggregate reads: those of result paths (one table: check_pooling), or, with
-// `rows_csv`, the CSV of nqc rows ("-": standard input). `csv` may not be one of the paths.
+// The rows of result paths (one table), or of `rows_csv` (nqc rows' CSV; "-": standard input).
 std::vector<CaseRow> aggregate_inputs(const std::vector<std::string>& paths, const std::string& rows_csv,
                                       const std::string& csv) {
   if (paths.empty() == rows_csv.empty()) throw InputError("aggregate: give PATH... or --rows FILE (one of the two)");

@@ -33,8 +33,7 @@ bool is_unfinished_run(const fs::path& path) {
 
 namespace {
 
-// The outcome counts of a group of rows (solved, infeasible, gave_up), the false negatives of
-// generated cases (a derived composition has a completion) and the files of instance cases.
+// A group's outcome counts (solved, infeasible, gave_up), false negatives and instance files.
 struct Counts {
   std::array<std::uint64_t, 3> outcomes{};
   std::uint64_t false_negatives = 0;
@@ -49,8 +48,7 @@ void print_cells(const std::vector<std::string>& cells) {
   std::printf("\n");
 }
 
-// One row: n, then (instance cases) diags and files, the cases and outcomes, then (generated
-// cases) the false negatives.
+// One row: n, (instances) diags and files, cases, outcomes, (generated cases) false negatives.
 std::vector<std::string> cells(const std::string& n, const std::optional<std::string>& diags, const Counts& c) {
   std::vector<std::string> row{n};
   if (diags) row.insert(row.end(), {*diags, std::to_string(c.files.size())});
@@ -60,8 +58,7 @@ std::vector<std::string> cells(const std::string& n, const std::optional<std::st
   return row;
 }
 
-// Derived cases per n, or the cases of another origin per n and its parameter (aggregate's
-// groups, a run has one origin; diags "-" for composition files), and the total.
+// Derived cases per n, or other origins' per n and parameter ("-": composition files); the total.
 void print_table(const std::map<InstanceGroup, Counts>& groups, bool instances) {
   if (instances)
     print_cells({"n", std::string(param_name(groups.begin()->first.origin)), "files", "cases", "solved", "infeasible",
@@ -79,8 +76,7 @@ void print_table(const std::map<InstanceGroup, Counts>& groups, bool instances) 
   print_cells(cells("total", instances ? std::optional<std::string>("") : std::nullopt, total));
 }
 
-// Prints the launches table: `stored`, or with `from_records` DIR/launches' records. A launch
-// that never recorded its end shows "-" for its exit status and counts: unknown, not 0.
+// Prints `stored`, or (`from_records`) DIR/launches; "-": a launch that never recorded its end.
 void print_launches(const fs::path& path, const std::vector<Launch>& stored, bool from_records) {
   std::vector<std::string> problems;
   const std::vector<Launch> launches = from_records ? read_launches(path, &problems) : stored;

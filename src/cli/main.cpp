@@ -50,8 +50,7 @@ void write_text(const std::filesystem::path& path, const std::string& text) {
 
 namespace {
 
-// The exit code once stdout is flushed: a failed write turns success and the verdicts (0, 2, 3)
-// into io_error (7), with one line; a command that failed keeps its code and its line.
+// The exit code once stdout is flushed: a failed write turns 0, 2 and 3 into io_error (7).
 int finish(int code) {
   errno = 0;
   std::cout.flush();

@@ -160,9 +160,8 @@ void dry_run(const RunOptions& options, const Run& r) {
 
 // ---- the directory seen from every host --------------------------------------------------------
 
-// Every rank reads rank 0's probe of `token` (write_probe; 20 tries 0.1 s apart, a network file
-// system may show it late), or the launch is refused: a node-local DIR would split the shard
-// files. Rank 0 removes the probe, and DIR if it made it; throws nqc::InputError naming the blind hosts.
+// Every rank reads rank 0's probe of `token` (20 tries, 0.1 s apart), or the launch is refused
+// (a node-local DIR): rank 0 removes the probe (and DIR if `made`), throws nqc::InputError.
 void check_shared(const Run& r, const MpiSession& session, std::string token, bool made) {
   session.broadcast(token);
   const fs::path probe = r.dir / (".nqc-probe-" + token);
@@ -317,23 +316,6 @@ Tally reduce(const Tally& t, const MpiSession& session) {
   return all;
 }
 
-// Runs one shard after the cases of its partial file (`done_part`); a failure, even before its
-// first case, is in ShardRun::failure.
-ShardRun run_one_shard(const Run& r, const MpiSession& session, const std::atomic<bool>& stop, Progress& progress,
-                       const Shard& shard, ShardData done_part) {
-  const std::size_t continued = done_part.rows.size();  // rows of an earlier launch
-  const double case_cost = shard.cost / static_cast<double>(std::max<std::uint64_t>(1, shard.case_count()));
-  progress.add(continued, static_cast<double>(continued) * case_cost);
-  try {
-    return run_shard(
-        r.config, r.plan, shard, session.rank(), &stop, [&] { progress.add(1, case_cost); }, std::move(done_part));
-  } catch (...) {  // before its first case (its partial file stays as it was)
-    ShardRun run;
-    run.failure = std::current_exception();
-    return run;
-  }
-}
-
 // What ended a shard early, with its exit code (kExitOk: `stop`); an engine bug's composition
 // is written to DIR/engine-bug-case-ID.txt.
 ErrorReport shard_failure(const fs::path& dir, const ShardRun& run) {
@@ -353,9 +335,8 @@ ErrorReport shard_failure(const fs::path& dir, const ShardRun& run) {
   }
 }
 
-// This rank's shard files, committed by a background thread while the next shard runs. HDF5 is
-// called by one thread at a time: wait() before any HDF5 call here. A failed write is logged
-// and sets the tally's status.
+// This rank's shard files, committed by a background thread while the next shard runs; wait()
+// before any HDF5 call here. A failed write is logged and sets the tally's status.
 class ShardFiles {
  public:
   ShardFiles(const fs::path& dir, Tally& tally) : dir_(dir), tally_(tally) {}
@@ -441,8 +422,16 @@ void take_shards(const Run& r, const LaunchShards& shards, const Launch& launch,
     // Reading a partial file, and instance cases (whose composition files may be HDF5), call HDF5.
     if ((shard.origin == Origin::instance || fs::exists(partial_path(r.dir, shard.id), ec)) && !files.wait()) break;
     ShardData done_part = load_partial(r.dir, shard);
-    const std::size_t continued = done_part.rows.size();
-    ShardRun run = run_one_shard(r, session, stop, progress, shard, std::move(done_part));
+    const std::size_t continued = done_part.rows.size();  // rows of an earlier launch
+    const double case_cost = shard.cost / static_cast<double>(std::max<std::uint64_t>(1, shard.case_count()));
+    progress.add(continued, static_cast<double>(continued) * case_cost);
+    ShardRun run;
+    try {
+      run = run_shard(
+          r.config, r.plan, shard, session.rank(), &stop, [&] { progress.add(1, case_cost); }, std::move(done_part));
+    } catch (...) {  // before its first case (its partial file stays as it was)
+      run.failure = std::current_exception();
+    }
     for (std::size_t i = continued; i < run.data.rows.size(); ++i) {
       run.data.rows[i].launch = launch.id;
       run.data.rows[i].start_s -= epoch_s;

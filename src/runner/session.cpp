@@ -3,6 +3,7 @@
 #include <mpi.h>
 
 #include <algorithm>
+#include <array>
 #include <chrono>
 #include <cstdlib>
 
@@ -13,12 +14,6 @@ namespace {
 
 using Sleep = std::chrono::duration<double>;
 
-bool launched_by_mpi() {
-  for (const char* var : {"OMPI_COMM_WORLD_SIZE", "PMIX_RANK", "PMI_RANK"})
-    if (std::getenv(var) != nullptr) return true;
-  return false;
-}
-
 // The environment variable `name` as a positive count, or 0 when unset or not a count.
 long env_count(const char* name) {
   const char* v = std::getenv(name);
@@ -28,9 +23,8 @@ long env_count(const char* name) {
   return end != v && *end == '\0' && n > 0 ? n : 0;
 }
 
-// Waits for `request`, testing it with sleeps from `first` doubling to `longest` in between: a
-// blocking MPI wait spins, and where ranks share cores (oversubscribed, or rank 0's service
-// thread beside its busy main thread) it takes the core that the others need to answer.
+// Waits for `request` with sleeps from `first` doubling to `longest`: a blocking wait spins on
+// a core other ranks or rank 0's service thread may need.
 void poll(MPI_Request& request, Sleep first, Sleep longest) {
   for (int done = 0;;) {
     MPI_Test(&request, &done, MPI_STATUS_IGNORE);
@@ -43,7 +37,8 @@ void poll(MPI_Request& request, Sleep first, Sleep longest) {
 }  // namespace
 
 MpiSession::MpiSession(int& argc, char**& argv) {
-  if (!launched_by_mpi()) return;
+  const auto set = [](const char* name) { return std::getenv(name) != nullptr; };
+  if (std::ranges::none_of(std::array{"OMPI_COMM_WORLD_SIZE", "PMIX_RANK", "PMI_RANK"}, set)) return;  // no launcher
   int provided = MPI_THREAD_SINGLE;
   MPI_Init_thread(&argc, &argv, MPI_THREAD_MULTIPLE, &provided);
   MPI_Comm_set_errhandler(MPI_COMM_WORLD, MPI_ERRORS_ARE_FATAL);
@@ -138,9 +133,7 @@ enum Op : std::uint64_t { kTake = 0, kAddDone = 1, kStop = 2, kClose = 3 };
 constexpr std::uint64_t kClosed = std::uint64_t{1} << 62;
 constexpr int kRequestTag = 1;
 constexpr int kReplyTag = 2;
-// The idle service sleeps between polls, 50 us doubling to 1 ms: a request waits at most about
-// 1 ms while rank 0 computes, and an idle service polls about 1,000 times a second. A rank
-// waiting for its reply polls from 10 us on (a reply over TCP takes about 50-100 us).
+// The idle service polls every 50 us doubling to 1 ms; a rank awaits its reply from 10 us on.
 constexpr auto kFirstIdleSleep = std::chrono::microseconds(50);
 constexpr auto kLongestIdleSleep = std::chrono::microseconds(1000);
 constexpr auto kFirstReplySleep = std::chrono::microseconds(10);
