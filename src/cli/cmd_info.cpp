@@ -43,23 +43,21 @@ struct Counts {
 
 std::string shown(const std::string& s) { return s.empty() ? "-" : s; }
 
-void print_cells(const std::vector<std::string>& cells) {
-  for (std::size_t i = 0; i < cells.size(); ++i) std::printf(i == 0 ? "%12s" : " %12s", cells[i].c_str());
-  std::printf("\n");
-}
-
-// One row: n, (instances) diags and files, cases, outcomes, (generated cases) false negatives.
-std::vector<std::string> cells(const std::string& n, const std::optional<std::string>& diags, const Counts& c) {
-  std::vector<std::string> row{n};
-  if (diags) row.insert(row.end(), {*diags, std::to_string(c.files.size())});
-  row.push_back(std::to_string(c.cases()));
-  for (const std::uint64_t o : c.outcomes) row.push_back(std::to_string(o));
-  if (!diags) row.push_back(std::to_string(c.false_negatives));
-  return row;
-}
-
 // Derived cases per n, or other origins' per n and parameter ("-": composition files); the total.
 void print_table(const std::map<InstanceGroup, Counts>& groups, bool instances) {
+  const auto print_cells = [](const std::vector<std::string>& cells) {
+    for (std::size_t i = 0; i < cells.size(); ++i) std::printf(i == 0 ? "%12s" : " %12s", cells[i].c_str());
+    std::printf("\n");
+  };
+  // One row: n, (instances) diags and files, cases, outcomes, (generated cases) false negatives.
+  const auto print_row = [&](const std::string& n, const std::string& diags, const Counts& c) {
+    std::vector<std::string> row{n};
+    if (instances) row.insert(row.end(), {diags, std::to_string(c.files.size())});
+    row.push_back(std::to_string(c.cases()));
+    for (const std::uint64_t o : c.outcomes) row.push_back(std::to_string(o));
+    if (!instances) row.push_back(std::to_string(c.false_negatives));
+    print_cells(row);
+  };
   if (instances)
     print_cells({"n", std::string(param_name(groups.begin()->first.origin)), "files", "cases", "solved", "infeasible",
                  "gave_up"});
@@ -67,13 +65,12 @@ void print_table(const std::map<InstanceGroup, Counts>& groups, bool instances) 
     print_cells({"n", "cases", "solved", "infeasible", "gave_up", "false_neg"});
   Counts total;
   for (const auto& [g, c] : groups) {
-    const std::string diags = g.param ? std::to_string(*g.param) : "-";
-    print_cells(cells(std::to_string(g.n), instances ? std::optional(diags) : std::nullopt, c));
+    print_row(std::to_string(g.n), g.param ? std::to_string(*g.param) : "-", c);
     for (std::size_t o = 0; o < 3; ++o) total.outcomes[o] += c.outcomes[o];
     total.false_negatives += c.false_negatives;
     total.files.insert(c.files.begin(), c.files.end());
   }
-  print_cells(cells("total", instances ? std::optional<std::string>("") : std::nullopt, total));
+  print_row("total", "", total);
 }
 
 // Prints `stored`, or (`from_records`) DIR/launches; "-": a launch that never recorded its end.
