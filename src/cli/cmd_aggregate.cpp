@@ -10,38 +10,44 @@
 
 #include "cli/commands.hpp"
 #include "experiment/aggregate.hpp"
-#include "experiment/config.hpp"
 #include "experiment/launches.hpp"
-#include "experiment/plan.hpp"
+#include "experiment/pinning.hpp"
 #include "experiment/result_schema.hpp"
 #include "experiment/results.hpp"
 #include "system/durable.hpp"
 #include "system/errors.hpp"
 #include "system/std_stream.hpp"
-#include "system/stop_signals.hpp"
+#include "formats/text_input.hpp"
 
 namespace nqc::cli {
 namespace {
 
-// A results directory without results.h5 is a run in progress or interrupted: say how much
-// of its plan the table covers.
+// An unfinished run: how much of its plan (DIR/plan.json's case count) the table covers.
 void warn_if_unfinished(const std::filesystem::path& p, std::size_t rows) {
-  std::error_code ec;
-  if (!std::filesystem::is_directory(p, ec) || std::filesystem::exists(p / "results.h5", ec)) return;
-  std::uint64_t planned = 0;
+  if (!is_unfinished_run(p)) return;
+  std::string planned = "its";
   try {
-    const StopSignalsScope stoppable;  // counting canonical compositions may take a minute
-    planned = make_plan(load_config(p / "config.json"), &stop_requested()).total_cases;
-  } catch (const Error& e) {
-    if (e.code() == kExitInterrupted) throw;
-  } catch (const std::exception&) {
+    planned = std::to_string(parse_pinned_plan(text::read_small_file(p / "plan.json", 256u << 20, "plan.json")).cases);
+  } catch (const std::exception&) {  // no plan.json yet, or damaged: the count is left out
   }
   std::fprintf(stderr, "nqc: warning: %s: the run is not finished (no results.h5): the table covers %zu of %s cases\n",
-               p.c_str(), rows, planned ? std::to_string(planned).c_str() : "its");
+               p.c_str(), rows, planned.c_str());
 }
 
-// `output` (of `option` of `command`) may not be one of `inputs`, a file or a directory's
-// results.h5 or shard files, its links followed as the write follows them.
+// The rows of each of `paths` in turn, handed to `use` once checked (warn_if_unfinished;
+// PooledCases with `pool`, after check_pooling).
+template <class Use>
+void for_each_run(const std::vector<std::string>& paths, bool pool, const Use& use) {
+  PooledCases pooled;
+  for (const std::string& p : paths) {
+    const std::vector<CaseRow> rows = load_rows(p);
+    warn_if_unfinished(p, rows.size());
+    if (pool) pooled.add(p, rows);
+    use(p, rows);
+  }
+}
+
+// `output` (of `option`) may not be one of `inputs`, nor a directory's results.h5 or shard file.
 void refuse_output_onto_inputs(const std::string& command, const std::string& option, const std::string& output,
                                const std::vector<std::string>& inputs) {
   if (output.empty() || is_std_stream(output)) return;
@@ -54,8 +60,7 @@ void refuse_output_onto_inputs(const std::string& command, const std::string& op
   }
 }
 
-// The sources of `paths` as JSON: per result file its path, root attributes (integers as
-// numbers), config (parsed), rows and launches table.
+// Per result file of `paths`: its path, root attributes, config, rows and launches, as JSON.
 nlohmann::json sources_json(const std::vector<std::string>& paths) {
   nlohmann::json sources = nlohmann::json::array();
   for (const std::string& p : paths)
@@ -95,26 +100,21 @@ Runner add_rows(CLI::App& app) {
       throw InputError("--sources: - is standard output, which the rows take; give a file");
     refuse_output_onto_inputs("listing", "--sources", a->sources, a->paths);
     check_pooling(a->paths, a->pool);
-    PooledCases pooled;
-    for (const auto& p : a->paths) {
-      const std::vector<CaseRow> rows = load_rows(p);
-      warn_if_unfinished(p, rows.size());
-      if (a->pool) pooled.add(p, rows);
+    for_each_run(a->paths, a->pool, [&](const std::string& p, const std::vector<CaseRow>& rows) {
       if (&p == &a->paths.front()) std::fputs(rows_csv_header().c_str(), stdout);  // once its checks passed
-      const std::filesystem::path merged = representative_file(p);
-      std::error_code ec;  // a directory without results.h5: its shard (or partial) files, by shard_id
-      const bool shards = std::filesystem::is_directory(p, ec) && merged.filename() != "results.h5";
+      const bool shards = is_unfinished_run(p);  // its shard (or partial) files, by shard_id
       std::uint64_t shard = UINT64_MAX;
-      std::string source = merged.string();
+      std::string source = representative_file(p).string();
       for (const CaseRow& row : rows) {
         if (shards && row.shard_id != shard) {
           shard = row.shard_id;
           const std::filesystem::path done = shard_path(p, shard);
+          std::error_code ec;
           source = (std::filesystem::exists(done, ec) ? done : partial_path(p, shard)).string();
         }
         std::fputs(row_csv(row, source).c_str(), stdout);
       }
-    }
+    });
     if (!a->sources.empty()) write_text(a->sources, sources_json(a->paths).dump() + '\n');
     return 0;
   };
@@ -122,8 +122,7 @@ Runner add_rows(CLI::App& app) {
 
 namespace {
 
-// The rows aggregate reads: those of result paths (one table: check_pooling), or, with
-// `rows_csv`, the CSV of nqc rows ("-": standard input). `csv` may not be one of the paths.
+// The rows of result paths (one table), or of `rows_csv` (nqc rows' CSV; "-": standard input).
 std::vector<CaseRow> aggregate_inputs(const std::vector<std::string>& paths, const std::string& rows_csv,
                                       const std::string& csv) {
   if (paths.empty() == rows_csv.empty()) throw InputError("aggregate: give PATH... or --rows FILE (one of the two)");
@@ -141,13 +140,9 @@ std::vector<CaseRow> aggregate_inputs(const std::vector<std::string>& paths, con
   check_pooling(paths, true);
   refuse_output_onto_inputs("aggregate", "--csv", csv, paths);
   std::vector<CaseRow> rows;
-  PooledCases pooled;
-  for (const auto& p : paths) {
-    auto more = load_rows(p);
-    warn_if_unfinished(p, more.size());
-    pooled.add(p, more);
+  for_each_run(paths, true, [&](const std::string&, const std::vector<CaseRow>& more) {
     rows.insert(rows.end(), more.begin(), more.end());
-  }
+  });
   return rows;
 }
 

@@ -27,8 +27,7 @@ Composition load_instance(const std::string& file, std::optional<int> diags) {
 
 namespace {
 
-// --param NAME=VALUE, ...: the engine's parameters, checked as a config's engine_params are
-// (VALUE is read as JSON, else as a string: noise=0.1, damage_at_z=false, init=random).
+// --param NAME=VALUE (VALUE as JSON, else a string), checked as a config's engine_params.
 EngineOptions engine_options(const EngineInfo& engine, const std::vector<std::string>& params) {
   nlohmann::json given = nlohmann::json::object();
   for (const std::string& p : params) {

@@ -26,10 +26,14 @@ nlohmann::json config_attribute(const Attributes& attrs, const fs::path& file) {
   return config;
 }
 
+bool is_unfinished_run(const fs::path& path) {
+  std::error_code ec;
+  return fs::is_directory(path, ec) && !fs::exists(path / "results.h5", ec);
+}
+
 namespace {
 
-// The outcome counts of a group of rows (solved, infeasible, gave_up), the false negatives of
-// generated cases (a derived composition has a completion) and the files of instance cases.
+// A group's outcome counts (solved, infeasible, gave_up), false negatives and instance files.
 struct Counts {
   std::array<std::uint64_t, 3> outcomes{};
   std::uint64_t false_negatives = 0;
@@ -39,25 +43,21 @@ struct Counts {
 
 std::string shown(const std::string& s) { return s.empty() ? "-" : s; }
 
-void print_cells(const std::vector<std::string>& cells) {
-  for (std::size_t i = 0; i < cells.size(); ++i) std::printf(i == 0 ? "%12s" : " %12s", cells[i].c_str());
-  std::printf("\n");
-}
-
-// One row: n, then (instance cases) diags and files, the cases and outcomes, then (generated
-// cases) the false negatives.
-std::vector<std::string> cells(const std::string& n, const std::optional<std::string>& diags, const Counts& c) {
-  std::vector<std::string> row{n};
-  if (diags) row.insert(row.end(), {*diags, std::to_string(c.files.size())});
-  row.push_back(std::to_string(c.cases()));
-  for (const std::uint64_t o : c.outcomes) row.push_back(std::to_string(o));
-  if (!diags) row.push_back(std::to_string(c.false_negatives));
-  return row;
-}
-
-// Derived cases per n, or the cases of another origin per n and its parameter (aggregate's
-// groups, a run has one origin; diags "-" for composition files), and the total.
+// Derived cases per n, or other origins' per n and parameter ("-": composition files); the total.
 void print_table(const std::map<InstanceGroup, Counts>& groups, bool instances) {
+  const auto print_cells = [](const std::vector<std::string>& cells) {
+    for (std::size_t i = 0; i < cells.size(); ++i) std::printf(i == 0 ? "%12s" : " %12s", cells[i].c_str());
+    std::printf("\n");
+  };
+  // One row: n, (instances) diags and files, cases, outcomes, (generated cases) false negatives.
+  const auto print_row = [&](const std::string& n, const std::string& diags, const Counts& c) {
+    std::vector<std::string> row{n};
+    if (instances) row.insert(row.end(), {diags, std::to_string(c.files.size())});
+    row.push_back(std::to_string(c.cases()));
+    for (const std::uint64_t o : c.outcomes) row.push_back(std::to_string(o));
+    if (!instances) row.push_back(std::to_string(c.false_negatives));
+    print_cells(row);
+  };
   if (instances)
     print_cells({"n", std::string(param_name(groups.begin()->first.origin)), "files", "cases", "solved", "infeasible",
                  "gave_up"});
@@ -65,24 +65,22 @@ void print_table(const std::map<InstanceGroup, Counts>& groups, bool instances) 
     print_cells({"n", "cases", "solved", "infeasible", "gave_up", "false_neg"});
   Counts total;
   for (const auto& [g, c] : groups) {
-    const std::string diags = g.param ? std::to_string(*g.param) : "-";
-    print_cells(cells(std::to_string(g.n), instances ? std::optional(diags) : std::nullopt, c));
+    print_row(std::to_string(g.n), g.param ? std::to_string(*g.param) : "-", c);
     for (std::size_t o = 0; o < 3; ++o) total.outcomes[o] += c.outcomes[o];
     total.false_negatives += c.false_negatives;
     total.files.insert(c.files.begin(), c.files.end());
   }
-  print_cells(cells("total", instances ? std::optional<std::string>("") : std::nullopt, total));
+  print_row("total", "", total);
 }
 
-// Prints the launches table: `stored`, or with `from_records` DIR/launches' records. A launch
-// that never recorded its end shows "-" for its exit status and counts: unknown, not 0.
-int print_launches(const fs::path& path, const std::vector<Launch>& stored, bool from_records) {
+// Prints `stored`, or (`from_records`) DIR/launches; "-": a launch that never recorded its end.
+void print_launches(const fs::path& path, const std::vector<Launch>& stored, bool from_records) {
   std::vector<std::string> problems;
   const std::vector<Launch> launches = from_records ? read_launches(path, &problems) : stored;
   for (const std::string& p : problems) std::fprintf(stderr, "nqc: warning: %s\n", p.c_str());
   if (launches.empty()) {
     std::printf("launches: none recorded (a shard or partial file holds none: its directory and results.h5 do)\n");
-    return kExitOk;
+    return;
   }
   std::printf("launches: %zu\n%4s %-20s %-20s %6s %-6s %-20s %-12s %6s %8s %10s %s\n", launches.size(), "id",
               "start_utc", "end_utc", "ranks", "part", "hosts", "slurm", "exit", "shards", "cases", "merged");
@@ -97,7 +95,6 @@ int print_launches(const fs::path& path, const std::vector<Launch>& stored, bool
                 ended ? std::to_string(l.exit_status).c_str() : "-", count(l.shards_done).c_str(),
                 count(l.cases_done).c_str(), l.merged ? "yes" : "no");
   }
-  return kExitOk;
 }
 
 // The outcomes of a set of result files, by n (generated cases) and by instance group.
@@ -125,8 +122,8 @@ Tally tally(const std::vector<fs::path>& files) {
   return t;
 }
 
-// Prints what `path` holds; returns the exit code.
-int info(const fs::path& path) {
+// Prints what `path` holds.
+void info(const fs::path& path) {
   std::error_code ec;
   if (!fs::exists(path, ec)) throw InputError(path.string() + ": no such file or directory");
   const bool dir = fs::is_directory(path, ec);
@@ -160,7 +157,7 @@ int info(const fs::path& path) {
   if (!t.by_n.empty() || t.by_group.empty()) print_table(t.by_n, false);
   if (!t.by_group.empty()) print_table(t.by_group, true);
   // The launches: results.h5's table, or (a directory not merged yet) its launch records.
-  return print_launches(path, head.launches, dir && head.launches.empty());
+  print_launches(path, head.launches, dir && head.launches.empty());
 }
 
 // nqc's constants that scripts need (jobs/submit): the exit codes and the largest board size.
@@ -204,7 +201,8 @@ Runner add_info(CLI::App& app) {
       if (a->path.empty())
         throw InputError("info: RESULTS is required (a result file or a results directory), or --columns");
       refuse_std_stream_results("RESULTS", a->path);
-      return info(a->path);
+      info(a->path);
+      return static_cast<int>(kExitOk);
     }
     const char* option = a->columns ? "--columns" : "--constants";
     if (!a->path.empty()) throw InputError(std::string("info: give RESULTS or ") + option + ", not both");

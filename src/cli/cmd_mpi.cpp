@@ -27,8 +27,7 @@ void hand_over_mpi_subcommand(int /*argc*/, char** /*argv*/) {}  // count and ru
 
 namespace {
 
-// False when this is not the world Slurm or mpirun meant: the first task throws InputError
-// saying why, the others are to exit bad_input.
+// False (the first task throws InputError) when this is not the world Slurm or mpirun meant.
 bool right_world(const MpiSession& session) {
   const std::string why = session.world_mismatch();
   if (why.empty()) return true;
@@ -44,16 +43,13 @@ std::pair<std::uint64_t, std::uint64_t> parse_part(const std::string& text) {
   throw InputError("--part: expected I/K with integers 0 <= I < K <= 999999999 (e.g. 0/4), got '" + text + "'");
 }
 
-// Logs to stderr, "[time] [rank R] [level] message", at `level` (warn when `quiet`); the
-// end-of-launch summary (kSummaryLogger) on the same sink, shown under -q too.
+// Logs to stderr at `level` (warn when `quiet`); the summary logger stays at info under -q.
 void setup_logging(int rank, const std::string& level, bool quiet) {
-  const std::string pattern = "[%Y-%m-%d %H:%M:%S.%e] [rank " + std::to_string(rank) + "] [%l] %v";
   auto logger = spdlog::stderr_color_mt("nqc-" + std::to_string(rank));
-  logger->set_pattern(pattern);
+  logger->set_pattern("[%Y-%m-%d %H:%M:%S.%e] [rank " + std::to_string(rank) + "] [%l] %v");
   spdlog::set_default_logger(logger);
   spdlog::set_level(quiet ? spdlog::level::warn : spdlog::level::from_str(level));
-  auto summary = std::make_shared<spdlog::logger>(kSummaryLogger, logger->sinks().begin(), logger->sinks().end());
-  summary->set_pattern(pattern);
+  auto summary = logger->clone(kSummaryLogger);
   summary->set_level(quiet ? spdlog::level::info : spdlog::level::from_str(level));
   spdlog::register_logger(summary);
 }

@@ -25,12 +25,10 @@ CaseRow find_row(const std::string& results, std::uint64_t case_id) {
   const std::vector<CaseRow> rows = load_rows(results);
   for (const CaseRow& row : rows)
     if (row.case_id == case_id) return row;
-  std::error_code ec;
-  const bool unfinished = std::filesystem::is_directory(results, ec) &&
-                          !std::filesystem::exists(std::filesystem::path(results) / "results.h5", ec);
   throw InputError(
       results + ": no case " + std::to_string(case_id) + " among its " + std::to_string(rows.size()) + " rows" +
-      (unfinished ? " (the run is not finished: nqc run CONFIG -o " + results + " --resume runs the rest)"
+      (is_unfinished_run(results)
+           ? " (the run is not finished: nqc run CONFIG -o " + results + " --resume runs the rest)"
        : rows.empty()
            ? ""
            : " (case ids " + std::to_string(rows.front().case_id) + ".." + std::to_string(rows.back().case_id) + ")"));
@@ -45,8 +43,7 @@ void print_run(const char* label, const CaseRow& r) {
               static_cast<unsigned long long>(r.backtracks), static_cast<unsigned long long>(r.nodes), r.wall_s);
 }
 
-// An exported case; a text file (or "-") begins with a comment line saying how to run it again
-// as the run did.
+// An exported case; as text, after a comment line saying how to run it again.
 void write_exported(const Composition& composition, const std::string& to, const std::string& results,
                     const CaseRow& row) {
   if (format_for_output(to) != CompositionFormat::text) return write_composition(composition, to);
@@ -58,8 +55,7 @@ void write_exported(const Composition& composition, const std::string& to, const
   out.close();
 }
 
-// The case rerun builds must be the one the run ran: the plan (the instance files, nqc's case
-// making) as pinned in the result file's plan_hash (files of schema 1.2 on).
+// The case rebuilt must be the one run: the plan as pinned in the file's plan_hash (schema 1.2 on).
 void check_plan_unchanged(const std::string& results, const std::filesystem::path& file, const Attributes& attrs,
                           const Plan& plan) {
   if (const auto generation = attrs.find("case_generation");
@@ -86,8 +82,7 @@ void check_plan_unchanged(const std::string& results, const std::filesystem::pat
                    "): a rebuilt case would not be the one stored");
 }
 
-// A case of a result file with what rebuilds it: its stored row, the run's config and plan
-// (checked unchanged since the run).
+// A stored case with the run's config and plan (checked unchanged), which rebuild it.
 struct StoredCase {
   CaseRow row;
   ExperimentConfig config;
@@ -152,8 +147,7 @@ Runner add_rerun(CLI::App& app) {
       composition = input.composition;
       again = run_case(config, *engine, shard, stored.solution_id, stored.composition_id, input, 0, nullptr, &ignored);
     }
-    // The ids by what they mean for the case's origin (kOriginParams): "free_rows 10, sample 5";
-    // a canonical case's k is printed already.
+    // The ids by what they mean for the case's origin (kOriginParams): "free_rows 10, sample 5".
     const auto origin = static_cast<Origin>(stored.origin);
     const std::string first = std::to_string(stored.solution_id), second = std::to_string(stored.composition_id);
     const std::string ids = origin == Origin::derived    ? "solution " + first + ", composition " + second
@@ -176,9 +170,8 @@ Runner add_rerun(CLI::App& app) {
 
 namespace {
 
-// Writes case `case_id` of `results` to `to` ("-": stdout): its composition (stored in a
-// failure record, or rebuilt), or a CSPLib case's diagonals as a .param file (its board alone
-// would lose them). Throws nqc::InputError when `to` cannot hold the case.
+// Writes case `case_id` of `results` to `to` ("-": stdout): its composition (stored or rebuilt),
+// or a CSPLib case as a .param file. Throws nqc::InputError when `to` cannot hold the case.
 void export_case(const std::string& results, std::uint64_t case_id, const std::string& to) {
   const CaseRow row = find_row(results, case_id);
   const bool param_case = is_param_file(std::string(instance_file(row))) ||
@@ -189,8 +182,7 @@ void export_case(const std::string& results, std::uint64_t case_id, const std::s
   if (!param_case && param_out)
     throw InputError(name + " is a composition (" + std::string(kOriginNames[row.origin]) +
                      "), which a CSPLib .param file cannot hold; name a composition file (.txt, .bin, .h5) or -");
-  // A .param or excluded_diagonals case's failure record holds its empty board only (no
-  // diagonals): it is rebuilt.
+  // A .param or excluded_diagonals case's failure record lacks its diagonals: it is rebuilt.
   if (const auto record = param_case ? std::nullopt : find_failure(results, case_id))
     return write_exported(Composition(record->q), to, results, row);
   const StoredCase c = load_case(results, row);

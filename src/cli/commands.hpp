@@ -1,5 +1,4 @@
-// The subcommands of nqc and nqc-mpi (docs/cli.md, "Start-up"). Each add_X adds itself to the
-// app and returns the function that runs it after parsing, yielding the exit code (nqc::ExitCode).
+// The subcommands of nqc and nqc-mpi: each add_X returns the function that runs it (its exit code).
 #pragma once
 
 #include <cstdint>
@@ -45,13 +44,14 @@ Runner add_rerun(CLI::App& app);
 Runner add_export(CLI::App& app);
 Runner add_info(CLI::App& app);
 
-/// A composition file, or a CSPLib .param file (its first `diags` excluded diagonals); "-" is
-/// standard input, either of the two (told apart by content).
+/// A composition file, or a CSPLib .param file (its first `diags` diagonals); "-": stdin, either.
 Composition load_instance(const std::string& file, std::optional<int> diags);
 
-/// The run's config a result file stores (its `config` attribute, of `attrs`), parsed; an empty
-/// object without one. Throws InputError naming `file` when it is not a JSON object.
+/// The `config` attribute of `attrs`, parsed ({} without one). Throws InputError naming `file`.
 nlohmann::json config_attribute(const Attributes& attrs, const std::filesystem::path& file);
+
+/// Whether `path` is a results directory without results.h5: a run in progress or interrupted.
+bool is_unfinished_run(const std::filesystem::path& path);
 
 /// A finite number >= 0 (CLI11's NonNegativeNumber lets "nan" through; unsigned options wrap "-1").
 extern const CLI::Validator kNonNegative;

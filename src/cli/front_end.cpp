@@ -21,13 +21,9 @@ namespace {
 
 constexpr const char* kMpiProgram = "nqc-mpi";
 
-bool needs_mpi(const char* subcommand) {
-  return std::strcmp(subcommand, "count") == 0 || std::strcmp(subcommand, "run") == 0;
-}
-
-// nqc-mpi beside this nqc (links resolved), else where the installation puts it, else the one
-// built with this nqc (a build's nqc copied to a shared directory still runs).
-std::filesystem::path mpi_program() {
+// Runs nqc-mpi beside this nqc (links resolved), else where the installation puts it, else the
+// one built with this nqc (a build's nqc copied to a shared directory still runs).
+[[noreturn]] void become_mpi_program(char** argv) {
   std::error_code ec;
   const std::filesystem::path self = std::filesystem::read_symlink("/proc/self/exe", ec);
   if (ec)
@@ -35,16 +31,13 @@ std::filesystem::path mpi_program() {
   const std::filesystem::path dir = self.parent_path();
   const std::filesystem::path beside = dir / kMpiProgram;
   const std::filesystem::path installed = (dir / NQC_MPI_PROGRAM_DIR / kMpiProgram).lexically_normal();
-  for (const std::filesystem::path& candidate : {beside, installed, std::filesystem::path(NQC_MPI_PROGRAM_BUILT)})
-    if (::access(candidate.c_str(), X_OK) == 0) return candidate;
+  for (const std::filesystem::path& program : {beside, installed, std::filesystem::path(NQC_MPI_PROGRAM_BUILT)}) {
+    if (::access(program.c_str(), X_OK) != 0) continue;
+    ::execv(program.c_str(), argv);
+    throw IoError(program.string() + ": cannot run: " + std::strerror(errno));
+  }
   throw IoError("count and run need nqc-mpi, nqc's MPI program, which is neither beside " + self.string() + " nor at " +
                 installed.string() + " (cmake --install puts it there)");
-}
-
-[[noreturn]] void become_mpi_program(char** argv) {
-  const std::filesystem::path program = mpi_program();
-  ::execv(program.c_str(), argv);
-  throw IoError(program.string() + ": cannot run: " + std::strerror(errno));
 }
 
 // count and run as nqc --help lists them; nothing of theirs is parsed here.
@@ -59,7 +52,7 @@ Runner add_handed_over(CLI::App& app, const char* name, const char* summary, cha
 }  // namespace
 
 void hand_over_mpi_subcommand(int argc, char** argv) {
-  if (argc > 1 && needs_mpi(argv[1])) become_mpi_program(argv);
+  if (argc > 1 && (std::strcmp(argv[1], "count") == 0 || std::strcmp(argv[1], "run") == 0)) become_mpi_program(argv);
 }
 
 Runner add_count(CLI::App& app, int& /*argc*/, char**& argv) {

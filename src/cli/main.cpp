@@ -20,12 +20,11 @@ namespace nqc::cli {
 const CLI::Validator kNonNegative(
     [](std::string& text) -> std::string {
       double value = 0;
-      const bool parsed = CLI::detail::lexical_cast(text, value);
       // "1e-3" is a number >= 0; "-0" and "-1" are not (the sign, not the value, decides).
       const std::size_t first = text.find_first_not_of(" \t");
-      const bool negative = first != std::string::npos && text[first] == '-';
-      if (parsed && !negative && std::isinf(value)) return "expected a finite number >= 0, got " + text;
-      if (!parsed || !std::isfinite(value) || value < 0 || negative) return "expected a number >= 0, got " + text;
+      const bool parsed = CLI::detail::lexical_cast(text, value) && (first == std::string::npos || text[first] != '-');
+      if (parsed && std::isinf(value)) return "expected a finite number >= 0, got " + text;
+      if (!parsed || std::isnan(value) || value < 0) return "expected a number >= 0, got " + text;
       return {};
     },
     "NUMBER >= 0");
@@ -50,8 +49,7 @@ void write_text(const std::filesystem::path& path, const std::string& text) {
 
 namespace {
 
-// The exit code once stdout is flushed: a failed write turns success and the verdicts (0, 2, 3)
-// into io_error (7), with one line; a command that failed keeps its code and its line.
+// The exit code once stdout is flushed: a failed write turns 0, 2 and 3 into io_error (7).
 int finish(int code) {
   errno = 0;
   std::cout.flush();

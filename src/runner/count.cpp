@@ -5,8 +5,7 @@ namespace nqc {
 CountResult count_queens_on_ranks(Index n, const Limits& limits, const MpiSession& session) {
   QueensCounter counter(n, limits);
   const QueensPrefixes listed = counter.list(queens_prefix_depth(n));
-  // Every rank lists the same prefixes, unless the clock or the stop flag cut a rank's
-  // list short: then prefix i is not the same on every rank, and none is counted.
+  // A list cut short on some rank (clock, stop) differs between ranks: none is counted.
   const bool cut = session.allreduce_max(counter.stopped() ? 1 : 0) != 0;
   {
     WorkCounter work(session);

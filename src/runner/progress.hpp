@@ -1,6 +1,5 @@
-// Progress of `nqc run`: each rank reports its finished cases to the shared counter; a thread
-// of rank 0 reads the counter without MPI and logs the cases finished on every rank, the rate
-// and an ETA, also while rank 0 runs one long case.
+// Progress of `nqc run`: ranks report finished cases to the shared counter; a thread of rank 0
+// logs the count, rate and ETA, also while rank 0 runs one long case.
 #pragma once
 
 #include <chrono>
@@ -14,24 +13,18 @@
 
 namespace nqc {
 
-/// "progress: DONE/TOTAL cases (P%), R cases/s, ETA S s" for `done_cases` of `total` cases
-/// finished, of estimated cost `cost_s` of `total_cost_s` seconds, `elapsed_s` into this launch.
-/// `already`/`already_cost_s` were done before it (a resume): in DONE, not in the rate. The ETA
-/// is the estimated cost left over the estimated cost done per second ("unknown" until some is
-/// done): the largest shards go first, so equal cost per case would promise too early an end.
-/// Counts beyond the totals are taken as the totals.
+/// "progress: DONE/TOTAL cases (P%), R cases/s, ETA S s" for `done_cases` of `total` cases, of
+/// estimated cost `cost_s` of `total_cost_s` seconds, `elapsed_s` into this launch. `already`
+/// (a resume's) counts in DONE, not in the rate. The ETA is the cost left over the cost done per
+/// second ("unknown" until some is done). Counts beyond the totals are taken as the totals.
 [[nodiscard]] std::string progress_line(std::uint64_t total, double total_cost_s, std::uint64_t already,
                                         double already_cost_s, std::uint64_t done_cases, double cost_s,
                                         double elapsed_s);
 
-/// The progress of the ranks' shards. Every rank reports its finished cases to `counter`
-/// (add) every min(1 s, `interval_s`) (1 s without lines: no two lines show one count for want
-/// of a report), and at flush(); in a world of more than 1,000 ranks every `world_size` / 1,000
-/// seconds, so that rank 0's service answers about 1,000 reports a second at any size
-/// (docs/configs.md, "Progress"). On `root`, a thread logs a progress line (info) every
-/// `interval_s` seconds (0: none), reading the counter without MPI. `total`/`total_cost_s`:
-/// this launch's cases and their estimated seconds, those done before it (`already`) included.
-/// Construct after the counter, destroy before it.
+/// The progress of the ranks' shards. Every rank reports its cases to `counter` every
+/// max(min(1 s, `interval_s`), `world_size` / 1,000 s) and at flush() (docs/configs.md,
+/// "Progress"). On `root`, a thread logs a line every `interval_s` seconds (0: none).
+/// `total`/`total_cost_s` include `already`. Construct after the counter, destroy before it.
 class Progress {
  public:
   Progress(WorkCounter& counter, bool root, int world_size, double interval_s, std::uint64_t total, double total_cost_s,

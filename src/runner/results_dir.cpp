@@ -22,8 +22,8 @@ namespace nqc {
 namespace fs = std::filesystem;
 namespace {
 
-// A file of the results directory written atomically under a per-process temporary name (the
-// parts of a job array may prepare one directory at once). Throws nqc::IoError.
+// A file of DIR written atomically under a per-process temporary name (parts of a job array
+// may prepare DIR at once). Throws nqc::IoError.
 void write_small_file(const fs::path& target, const std::string& text) {
   const fs::path tmp = target.string() + ".tmp." + std::to_string(::getpid());
   if (const int error = write_whole_file(tmp, text); error != 0)
@@ -58,12 +58,15 @@ std::string attr(const ResultFile& content, const char* key) {
   return it == content.attrs.end() ? std::string() : it->second;
 }
 
-// The shard and partial files as read at launch: attributes and row counts (partials: rows).
+// The shard and partial files as read at launch.
 using Contents = std::map<fs::path, ResultFile>;
 
-// DIR/config.json against this config and the result files beside it: returns when the run may
-// go on, else throws nqc::InputError. A config.json that is not this config's, beside result
-// files of this config's config_hash, is damaged (or edited): --repair rewrites it.
+std::string count_files(const Contents& c) {
+  return std::to_string(c.size()) + " result file" + (c.size() == 1 ? "" : "s");
+}
+
+// DIR/config.json against this config and the result files beside it: throws nqc::InputError
+// when the run may not go on. One that differs beside this config's result files is damaged.
 void check_config_file(const fs::path& dir, const std::string& config_text, const std::string& config_hash,
                        const Contents& contents, bool repair) {
   const fs::path stored = dir / "config.json";
@@ -74,7 +77,7 @@ void check_config_file(const fs::path& dir, const std::string& config_text, cons
   std::set<std::string> hashes;
   for (const auto& [file, content] : contents) hashes.insert(attr(content, "config_hash"));
   const std::string problem = config_file_problem(text, stored);
-  const std::string count = std::to_string(contents.size()) + " result file" + (contents.size() == 1 ? "" : "s");
+  const std::string count = count_files(contents);
   if (hashes.empty() && !fs::exists(dir / "results.h5", ec)) {
     // Nothing to lose: --repair makes the directory this config's.
     if (repair) return;
@@ -113,7 +116,7 @@ void check_plan_file(const fs::path& dir, const PinnedPlan& pinned, const Conten
   std::error_code ec;
   rewrite = true;
   if (!fs::exists(file, ec)) return;  // the result files' plan_hash is checked against this plan
-  const std::string count = std::to_string(contents.size()) + " result file" + (contents.size() == 1 ? "" : "s");
+  const std::string count = count_files(contents);
   PinnedPlan then;
   try {
     then = parse_pinned_plan(text::read_small_file(file, 256u << 20, "plan.json"));
@@ -144,10 +147,8 @@ void check_plan_file(const fs::path& dir, const PinnedPlan& pinned, const Conten
                    ": restore what changed, or run into another output directory");
 }
 
-// DIR/results.h5, when there, must be this config's merged run of this plan, whole: read to its
-// last row (bounded memory), so that any damage is refused (with its remedy: delete it and
-// merge again) before anything in DIR changes. Throws nqc::InputError: another config's
-// results are never overwritten, nor a file nqc did not write.
+// DIR/results.h5, when there, must be this config's whole merged run of this plan, read to its
+// last row before anything in DIR changes. Throws nqc::InputError.
 void check_results_file(const fs::path& dir, const PinnedPlan& pinned, const Plan& plan) {
   const fs::path file = dir / "results.h5";
   std::error_code ec;

@@ -19,14 +19,11 @@ enum class DirectoryState {
   finished,  ///< this config's run is finished there (every shard and results.h5): nothing to do, nothing written
 };
 
-/// Checks DIR (which exists unless `dry`) for this run and lists the shards done there in
-/// `done`. Every shard and partial file is read first (a damaged one is named, with the
-/// remedy); then DIR/config.json (another config's, or damaged: `repair` rewrites what the
-/// result files vouch for), results.h5, results without `resume`, DIR/plan.json (a changed plan
-/// is refused) and each file against the plan. Unless `dry` (only look) or finished, writes
-/// config.json (also the check that DIR is writable before any shard runs) and plan.json when
-/// missing or repaired. Throws nqc::InputError for what DIR holds, nqc::IoError (or h5::Error)
-/// when the system refuses a read or write ("DIR: cannot write to the results directory: REASON").
+/// Checks DIR (which exists unless `dry`) for this run and lists its shards done in `done`: the
+/// result files, config.json (`repair` rewrites what they vouch for), results.h5, results
+/// without `resume`, plan.json and each file against the plan. Unless `dry` or finished, writes
+/// config.json and (missing or repaired) plan.json. Throws nqc::InputError for what DIR holds,
+/// nqc::IoError (or h5::Error) when the system refuses a read or write.
 DirectoryState prepare_directory(const std::filesystem::path& dir, const std::string& config_text,
                                  const PinnedPlan& pinned, const Plan& plan, bool resume, bool repair, bool dry,
                                  std::vector<std::uint64_t>& done);
@@ -36,9 +33,8 @@ DirectoryState prepare_directory(const std::filesystem::path& dir, const std::st
 void remove_temporaries(const std::filesystem::path& dir);
 
 /// --force, under the lock: removes this config's run from DIR (results.h5, plan.json,
-/// launches/, shards/{shard,partial}-N.h5 and their *.tmp files; a user's files stay). Refuses
-/// with nqc::InputError, nothing removed, when DIR holds another config's run (config.json, or a
-/// result file's config_hash); nqc::IoError when a removal fails.
+/// launches/, shards/{shard,partial}-N.h5 and their *.tmp files). Throws nqc::InputError, nothing
+/// removed, when DIR holds another config's run; nqc::IoError when a removal fails.
 void remove_run_for_force(const std::filesystem::path& dir, const std::string& config_text,
                           const std::string& config_hash);
 
@@ -46,9 +42,8 @@ void remove_run_for_force(const std::filesystem::path& dir, const std::string& c
 /// nqc::InputError naming what changed (or plan.json damaged), nqc::IoError.
 void check_plan_unchanged(const std::filesystem::path& dir, const ExperimentConfig& config, const PinnedPlan& pinned);
 
-/// The finished cases of an interrupted run of `shard` (its partial file), or none. A partial
-/// file that cannot be read or is not a prefix of the shard is set aside with a warning: the
-/// shard then runs from its start, which gives the same rows.
+/// The finished cases of an interrupted run of `shard` (its partial file), or none: a partial
+/// file that cannot be read or is not a prefix of the shard is removed with a warning.
 ShardData load_partial(const std::filesystem::path& dir, const Shard& shard);
 
 }  // namespace nqc

@@ -37,9 +37,8 @@ namespace {
 using Clock = std::chrono::steady_clock;
 double seconds_since(Clock::time_point t0) { return std::chrono::duration<double>(Clock::now() - t0).count(); }
 
-// Runs `stage` on every rank (`every`) or on rank 0 only. Returns on every rank kExitOk, or the
-// largest exit code of the errors it threw. Rank 0 logs its error; another rank logs its own
-// only when rank 0's stage succeeded (a failure of that rank alone: its file system, its memory).
+// Runs `stage` on every rank (`every`) or on rank 0; returns on every rank the largest exit code
+// it threw (kExitOk). Another rank logs its error only when rank 0's stage succeeded.
 template <typename Stage>
 int on_ranks(const MpiSession& session, bool every, Stage&& stage) {
   ErrorReport error{kExitOk, {}};
@@ -69,7 +68,7 @@ int logged(F&& f) {
   }
 }
 
-// The logger of the end-of-launch lines (kSummaryLogger: kept at info by -q), else the default.
+// The logger of the end-of-launch lines (kSummaryLogger), else the default.
 std::shared_ptr<spdlog::logger> summary_log() {
   const auto logger = spdlog::get(kSummaryLogger);
   return logger ? logger : spdlog::default_logger();
@@ -85,17 +84,14 @@ std::string finished_line(const fs::path& dir) {
 struct Run {
   ExperimentConfig config;
   fs::path dir;             ///< the results directory (absolute)
-  std::string config_text;  ///< DIR/config.json: the resolved config without "output" (a moved directory still resumes)
+  std::string config_text;  ///< DIR/config.json: the resolved config without "output"
   Plan plan;
-  PinnedPlan
-      pinned;  ///< what pins the shards: config_hash, the instance files' sizes and hashes, nqc's case generation
+  PinnedPlan pinned;
   double plan_seconds = 0;  ///< making the plan took (every rank makes it)
 };
 
-// The config, with -o applied and "output" made absolute (a relative path means nothing once
-// the run's working directory is gone), and its plan. Throws nqc::InputError (a missing or
-// invalid config or instance file), nqc::IoError, std::bad_alloc (a plan too large), nqc::Error
-// (interrupted: `stop` while it counts canonical compositions, which rank 0 says it does).
+// The config, with -o applied and "output" made absolute, and its plan. Throws nqc::InputError,
+// nqc::IoError, std::bad_alloc (a plan too large), nqc::Error (interrupted by `stop`).
 void load_and_plan(const RunOptions& options, Run& r, bool root, const std::atomic<bool>& stop) {
   r.config = load_config(options.config);
   if (options.output) r.config.output = *options.output;
@@ -114,8 +110,8 @@ void load_and_plan(const RunOptions& options, Run& r, bool root, const std::atom
   r.pinned = pin_plan(r.plan, hex64(xxh64(r.config_text)));
 }
 
-// --dry-run (rank 0): refuses what the run would refuse (the directory is only read), so that
-// a job script can check before it submits; then the plan, as text or (--json) one JSON line.
+// --dry-run (rank 0): refuses what the run would refuse (DIR only read); then the plan, as text
+// or (--json) one JSON line.
 void dry_run(const RunOptions& options, const Run& r) {
   std::vector<std::uint64_t> done;
   const bool finished =
@@ -164,12 +160,8 @@ void dry_run(const RunOptions& options, const Run& r) {
 
 // ---- the directory seen from every host --------------------------------------------------------
 
-// Every rank sees DIR as rank 0 does, or the launch is refused: under a node-local file system
-// (/tmp, /scratch on a node) each host would get shard files of its own and a merge that finds
-// them missing. Rank 0 has written the probe of `token` (write_probe); each rank reads it (a
-// network file system may show a new file late: 20 tries, 0.1 s apart). Rank 0 then removes
-// it, and DIR if it made it (`made`), and throws nqc::InputError naming the hosts that cannot
-// see DIR.
+// Every rank reads rank 0's probe of `token` (20 tries, 0.1 s apart), or the launch is refused
+// (a node-local DIR): rank 0 removes the probe (and DIR if `made`), throws nqc::InputError.
 void check_shared(const Run& r, const MpiSession& session, std::string token, bool made) {
   session.broadcast(token);
   const fs::path probe = r.dir / (".nqc-probe-" + token);
@@ -195,15 +187,14 @@ void check_shared(const Run& r, const MpiSession& session, std::string token, bo
                    ") writes there; put the results directory on a file system every host mounts");
 }
 
-// Rank 0: DIR made, or nqc::IoError / nqc::InputError (a path through a file).
+// Rank 0: DIR made, or nqc::IoError / nqc::InputError.
 void make_dir(const fs::path& dir) {
   std::error_code ec;
   fs::create_directories(dir, ec);
   if (ec) throw_errno(dir.string() + ": cannot create the results directory", ec.value());
 }
 
-// Rank 0: DIR/.nqc-probe-TOKEN holding TOKEN, a name only this launch knows (`made`: DIR did
-// not exist).
+// Rank 0: DIR/.nqc-probe-TOKEN holding TOKEN, unique to this launch (`made`: DIR did not exist).
 void write_probe(const Run& r, std::string& token, bool& made) {
   std::error_code ec;
   made = !fs::exists(r.dir, ec);
@@ -222,10 +213,8 @@ struct Prepared {
   Launch launch;                    ///< registered (id > 0) when the run goes on; id 0: the run is finished
 };
 
-// The directory's lock (held until the run returns: a second launch is refused before it
-// touches anything), --force, the directory's checks (prepare_directory) and this launch's
-// record in DIR/launches, with `hosts` (a launch killed with its host still names every host).
-// Throws LockHeldError, nqc::InputError (what the directory holds), nqc::IoError.
+// The directory's lock (held until the run returns), --force, prepare_directory and this
+// launch's record in DIR/launches. Throws LockHeldError, nqc::InputError, nqc::IoError.
 void prepare(const RunOptions& options, const Run& r, int world_size, const std::string& hosts, Prepared& out) {
   make_dir(r.dir);
   std::string stale;
@@ -242,8 +231,7 @@ void prepare(const RunOptions& options, const Run& r, int world_size, const std:
   register_launch(r.dir, out.launch);
 }
 
-// Rank 0's prepared directory on every rank: the launch (id 0: finished) as every rank's shard
-// files record it (shard_attributes) and the shards already done. Collective.
+// Rank 0's launch (id 0: finished) and shards done, on every rank. Collective.
 void share_prepared(Prepared& prepared, const MpiSession& session) {
   int id = static_cast<int>(prepared.launch.id);
   session.broadcast(id);
@@ -254,8 +242,8 @@ void share_prepared(Prepared& prepared, const MpiSession& session) {
   session.broadcast(prepared.done);
 }
 
-// Every host with its ranks, hosts in the order of their first rank ("h0:0-1,h1:2-3"; a host's
-// ranks as ranges joined by "+": "h0:0+2,h1:1+3"), on rank 0; "" elsewhere. Collective.
+// Every host with its ranks in order of first rank ("h0:0-1,h1:2-3", "h0:0+2,h1:1+3"), on
+// rank 0; "" elsewhere. Collective.
 std::string launch_hosts(const MpiSession& session) {
   const std::vector<std::string> names = session.gather(host_name());
   std::string out;
@@ -328,25 +316,8 @@ Tally reduce(const Tally& t, const MpiSession& session) {
   return all;
 }
 
-// Runs one shard on this rank after the cases of its partial file (`done_part`), reporting
-// each finished case. Whatever ends it early is in ShardRun::failure (keep_unfinished says it).
-ShardRun run_one_shard(const Run& r, const MpiSession& session, const std::atomic<bool>& stop, Progress& progress,
-                       const Shard& shard, ShardData done_part) {
-  const std::size_t continued = done_part.rows.size();  // rows of an earlier launch
-  const double case_cost = shard.cost / static_cast<double>(std::max<std::uint64_t>(1, shard.case_count()));
-  progress.add(continued, static_cast<double>(continued) * case_cost);
-  try {
-    return run_shard(
-        r.config, r.plan, shard, session.rank(), &stop, [&] { progress.add(1, case_cost); }, std::move(done_part));
-  } catch (...) {  // before its first case (its partial file stays as it was)
-    ShardRun run;
-    run.failure = std::current_exception();
-    return run;
-  }
-}
-
-// What ended a shard early, with its exit code: an engine bug's composition is written to
-// DIR/engine-bug-case-ID.txt first. kExitOk when `stop` ended it between cases.
+// What ended a shard early, with its exit code (kExitOk: `stop`); an engine bug's composition
+// is written to DIR/engine-bug-case-ID.txt.
 ErrorReport shard_failure(const fs::path& dir, const ShardRun& run) {
   if (!run.failure) return {kExitOk, ""};
   try {
@@ -364,10 +335,8 @@ ErrorReport shard_failure(const fs::path& dir, const ShardRun& run) {
   }
 }
 
-// This rank's shard files, each written and committed (fsync, rename) by a background thread
-// while the next shard runs; this thread waits only when the one before is still being
-// written. HDF5 is called by one thread at a time: wait() before any HDF5 call here. A failed
-// write is logged once and sets the tally's status to its exit code (7: IoError).
+// This rank's shard files, committed by a background thread while the next shard runs; wait()
+// before any HDF5 call here. A failed write is logged and sets the tally's status.
 class ShardFiles {
  public:
   ShardFiles(const fs::path& dir, Tally& tally) : dir_(dir), tally_(tally) {}
@@ -375,8 +344,8 @@ class ShardFiles {
   bool wait() {
     return timed([&] { writer_.finish(); });
   }
-  /// Hands a finished shard to the writer: its file, then its partial file removed when it
-  /// continued one (`continued` rows of an earlier launch). False when the file before failed.
+  /// Hands a finished shard to the writer (its partial file removed when it continued one, of
+  /// `continued` rows). False when the file before failed.
   bool submit(std::shared_ptr<const ShardData> data, RootAttributes attrs, std::size_t continued) {
     return timed([&] {
       writer_.submit([this, data, attrs = std::move(attrs), continued] {
@@ -412,9 +381,8 @@ class ShardFiles {
   BackgroundWriter writer_;
 };
 
-// A shard that did not finish: stopped, or ended by a failure (shard_failure, logged with its
-// exit code). Its finished cases are kept in its partial file (a resume continues after them).
-// Sets kExitInterrupted or the failure's code, or that of a failed write; true for a failure.
+// A shard that did not finish (stopped, or failed): its cases kept in its partial file; sets
+// the status (kExitInterrupted, or the failure's); true for a failure.
 bool keep_unfinished(const fs::path& dir, const Shard& shard, const ShardRun& run, const RootAttributes& attrs,
                      ShardFiles& files, Tally& out) {
   const ErrorReport failure = shard_failure(dir, run);
@@ -441,9 +409,8 @@ bool keep_unfinished(const fs::path& dir, const Shard& shard, const ShardRun& ru
   return false;
 }
 
-// The loop of execute: takes slots of `shards.todo` until none is left or a shard fails, runs
-// each shard and hands its file to the writer; a shard that did not finish is kept as a partial
-// file (keep_unfinished), and its failure closes the counter for every rank.
+// execute's loop: takes slots of `shards.todo` until none is left or a shard ends early; a
+// failed shard closes the counter for every rank.
 void take_shards(const Run& r, const LaunchShards& shards, const Launch& launch, const MpiSession& session,
                  const std::atomic<bool>& stop, const RootAttributes& attrs, double epoch_s, WorkCounter& counter,
                  Progress& progress, ShardFiles& files, Tally& out) {
@@ -455,8 +422,16 @@ void take_shards(const Run& r, const LaunchShards& shards, const Launch& launch,
     // Reading a partial file, and instance cases (whose composition files may be HDF5), call HDF5.
     if ((shard.origin == Origin::instance || fs::exists(partial_path(r.dir, shard.id), ec)) && !files.wait()) break;
     ShardData done_part = load_partial(r.dir, shard);
-    const std::size_t continued = done_part.rows.size();
-    ShardRun run = run_one_shard(r, session, stop, progress, shard, std::move(done_part));
+    const std::size_t continued = done_part.rows.size();  // rows of an earlier launch
+    const double case_cost = shard.cost / static_cast<double>(std::max<std::uint64_t>(1, shard.case_count()));
+    progress.add(continued, static_cast<double>(continued) * case_cost);
+    ShardRun run;
+    try {
+      run = run_shard(
+          r.config, r.plan, shard, session.rank(), &stop, [&] { progress.add(1, case_cost); }, std::move(done_part));
+    } catch (...) {  // before its first case (its partial file stays as it was)
+      run.failure = std::current_exception();
+    }
     for (std::size_t i = continued; i < run.data.rows.size(); ++i) {
       run.data.rows[i].launch = launch.id;
       run.data.rows[i].start_s -= epoch_s;
@@ -476,11 +451,8 @@ void take_shards(const Run& r, const LaunchShards& shards, const Launch& launch,
   }
 }
 
-// Every rank takes slots of `shards.todo` from the shared counter until none is left, runs
-// each shard and hands its file to the background writer. Returns the rank's tally, whose
-// status is kExitOk, kExitInterrupted (stop) or the exit code of a failure (a shard's, or a
-// failed write); after a shard's failure no rank takes another shard. Rank 0 logs progress.
-// Collective.
+// Every rank runs shards from the shared counter (take_shards). Returns the rank's tally, of
+// status kExitOk, kExitInterrupted or a failure's code. Rank 0 logs progress. Collective.
 Tally execute(const RunOptions& options, const Run& r, const LaunchShards& shards, const Launch& launch,
               const MpiSession& session, const std::atomic<bool>& stop) {
   const bool root = session.rank() == 0;
@@ -523,9 +495,8 @@ Tally execute(const RunOptions& options, const Run& r, const LaunchShards& shard
 
 // ---- merge (rank 0) ----------------------------------------------------------------------------
 
-// Every shard file checked against the pinned plan and streamed into DIR/results.h5 with the
-// launches table, `launch` (this one) marked merged. Throws nqc::InputError (a changed plan or
-// instance file, a shard file that is not the plan's, damage), nqc::IoError.
+// Every shard file checked against the pinned plan and merged into DIR/results.h5 with the
+// launches table, `launch` marked merged. Throws nqc::InputError, nqc::IoError.
 void merge(const Run& r, Launch& launch) {
   check_plan_unchanged(r.dir, r.config, r.pinned);
   std::vector<std::string> damaged;
@@ -554,8 +525,8 @@ void merge(const Run& r, Launch& launch) {
   spdlog::info("done: {} cases in {}", r.plan.total_cases, (r.dir / "results.h5").string());
 }
 
-// After every rank's shards succeeded (rank 0): a part says what is on disk; the whole plan is
-// merged once every shard file is there. Throws nqc::InputError (shards missing), or as merge.
+// Rank 0, every shard succeeded: a part says what is on disk; the whole plan is merged. Throws
+// nqc::InputError (shards missing), or as merge.
 void finish_plan(const RunOptions& options, const Run& r, const LaunchShards& s, Launch& launch) {
   const std::uint64_t done = done_shards(r.dir).size(), all = r.plan.shards.size();
   if (options.parts > 1) {
@@ -572,9 +543,8 @@ void finish_plan(const RunOptions& options, const Run& r, const LaunchShards& s,
   merge(r, launch);
 }
 
-// The end of every launch that ran (rank 0; kSummaryLogger, so -q keeps it): what it did, how
-// fast, and where the results are; then its record's end time and exit status (a failure to
-// write it is a warning: the results are written either way).
+// Rank 0: the summary line of a launch that ran, then its record's end time and exit status (a
+// failure to write it is a warning).
 void end_launch(const Run& r, const Tally& t, Launch& launch, int status, double wall, int world_size) {
   const std::uint64_t ran = t.outcomes[0] + t.outcomes[1] + t.outcomes[2];
   std::size_t on_disk = 0;

@@ -23,22 +23,16 @@ struct RunOptions {
   std::uint64_t parts = 1;           ///< ... of this many (part_order); >1 implies resume, no merge
 };
 
-/// The spdlog logger of the end-of-launch lines (the summary, "the run ... is finished"):
-/// setup_logging keeps it at info under -q, so that every launch ends with its summary.
+/// The spdlog logger of the end-of-launch lines, kept at info under -q.
 inline constexpr const char* kSummaryLogger = "nqc-summary";
 
-/// Runs an experiment on every rank of `session` (docs/configs.md): every rank loads the config
-/// and its plan (a dry run then checks DIR and prints the plan, text or JSON); rank 0 takes the
-/// directory's lock, checks what DIR holds (prepare_directory: a finished run ends here, with
-/// nothing written) and registers the launch in DIR/launches; ranks take shards largest cost
-/// first from a WorkCounter, each written atomically by a background thread; rank 0 merges the
-/// shard files into DIR/results.h5 with the launches table. With parts > 1 (a job array) only
-/// part_order(plan, part, parts) runs, resuming implicitly, without a merge. Ends with a summary
-/// line on rank 0. Returns the exit code (nqc::ExitCode, the same on every rank): 0 done, 1 bad
-/// input, 4 interrupted by `stop` (resume to continue), 7 the system refused a read or write.
-/// An engine bug aborts every rank with exit code 5 after writing the composition to
-/// DIR/engine-bug-case-ID.txt; any other failure inside a shard (out of memory: 8) aborts every
-/// rank with its exit code after naming the shard. Collective: call on all ranks.
+/// Runs an experiment on every rank of `session` (docs/configs.md): every rank plans the config
+/// (a dry run checks DIR and prints the plan); rank 0 locks and checks DIR (prepare_directory)
+/// and registers the launch; ranks take shards from a WorkCounter, written by a background
+/// thread; rank 0 merges them into DIR/results.h5 (not for parts > 1) and logs the summary.
+/// Returns the exit code, the same on every rank: 0 done, 1 bad input, 4 interrupted by `stop`,
+/// 5 engine bug (its composition in DIR/engine-bug-case-ID.txt), 7 I/O, 8 out of memory; a failed
+/// shard keeps its cases and no rank takes another. Collective: call on all ranks.
 int run_experiment(const RunOptions& options, const MpiSession& session, const std::atomic<bool>& stop);
 
 }  // namespace nqc

@@ -3,6 +3,7 @@
 #include <mpi.h>
 
 #include <algorithm>
+#include <array>
 #include <chrono>
 #include <cstdlib>
 
@@ -13,12 +14,6 @@ namespace {
 
 using Sleep = std::chrono::duration<double>;
 
-bool launched_by_mpi() {
-  for (const char* var : {"OMPI_COMM_WORLD_SIZE", "PMIX_RANK", "PMI_RANK"})
-    if (std::getenv(var) != nullptr) return true;
-  return false;
-}
-
 // The environment variable `name` as a positive count, or 0 when unset or not a count.
 long env_count(const char* name) {
   const char* v = std::getenv(name);
@@ -28,9 +23,8 @@ long env_count(const char* name) {
   return end != v && *end == '\0' && n > 0 ? n : 0;
 }
 
-// Waits for `request`, testing it with sleeps from `first` doubling to `longest` in between: a
-// blocking MPI wait spins, and where ranks share cores (oversubscribed, or rank 0's service
-// thread beside its busy main thread) it takes the core that the others need to answer.
+// Waits for `request` with sleeps from `first` doubling to `longest`: a blocking wait spins on
+// a core other ranks or rank 0's service thread may need.
 void poll(MPI_Request& request, Sleep first, Sleep longest) {
   for (int done = 0;;) {
     MPI_Test(&request, &done, MPI_STATUS_IGNORE);
@@ -43,7 +37,8 @@ void poll(MPI_Request& request, Sleep first, Sleep longest) {
 }  // namespace
 
 MpiSession::MpiSession(int& argc, char**& argv) {
-  if (!launched_by_mpi()) return;
+  const auto set = [](const char* name) { return std::getenv(name) != nullptr; };
+  if (std::ranges::none_of(std::array{"OMPI_COMM_WORLD_SIZE", "PMIX_RANK", "PMI_RANK"}, set)) return;  // no launcher
   int provided = MPI_THREAD_SINGLE;
   MPI_Init_thread(&argc, &argv, MPI_THREAD_MULTIPLE, &provided);
   MPI_Comm_set_errhandler(MPI_COMM_WORLD, MPI_ERRORS_ARE_FATAL);
@@ -138,9 +133,7 @@ enum Op : std::uint64_t { kTake = 0, kAddDone = 1, kStop = 2, kClose = 3 };
 constexpr std::uint64_t kClosed = std::uint64_t{1} << 62;
 constexpr int kRequestTag = 1;
 constexpr int kReplyTag = 2;
-// The idle service sleeps between polls, 50 us doubling to 1 ms: a request waits at most about
-// 1 ms while rank 0 computes, and an idle service polls about 1,000 times a second. A rank
-// waiting for its reply polls from 10 us on (a reply over TCP takes about 50-100 us).
+// The idle service polls every 50 us doubling to 1 ms; a rank awaits its reply from 10 us on.
 constexpr auto kFirstIdleSleep = std::chrono::microseconds(50);
 constexpr auto kLongestIdleSleep = std::chrono::microseconds(1000);
 constexpr auto kFirstReplySleep = std::chrono::microseconds(10);
@@ -160,22 +153,38 @@ WorkCounter::WorkCounter(const MpiSession& session) : session_(session) {
 WorkCounter::~WorkCounter() {
   if (comm_ == nullptr) return;
   auto* comm = static_cast<MPI_Comm*>(comm_);
-  if (session_.rank() == 0) {
+  if (session_.rank() == 0)
     service_.join();  // ends once every other rank has said stop
-  } else {
-    const std::uint64_t stop[3] = {kStop, 0, 0};
-    MPI_Send(stop, 3, MPI_UINT64_T, 0, kRequestTag, *comm);
-  }
+  else
+    (void)request(kStop);
   MPI_Comm_free(comm);
   delete comm;
+}
+
+std::uint64_t WorkCounter::apply(const std::uint64_t* request) {
+  if (request[0] == kTake) return counters_[0].fetch_add(1);
+  if (request[0] == kAddDone) {
+    counters_[1].fetch_add(request[1]);
+    counters_[2].fetch_add(request[2]);
+  } else if (request[0] == kClose) {
+    counters_[0].store(kClosed);
+  }
+  return 0;
+}
+
+std::uint64_t WorkCounter::request(std::uint64_t op, std::uint64_t a, std::uint64_t b) {
+  const std::uint64_t message[3] = {op, a, b};
+  if (comm_ == nullptr || session_.rank() == 0) return apply(message);
+  MPI_Send(message, 3, MPI_UINT64_T, 0, kRequestTag, as_comm(comm_));
+  return 0;
 }
 
 void WorkCounter::serve() {
   const MPI_Comm comm = as_comm(comm_);
   int running = session_.size() - 1;  // ranks that have not said stop
-  std::uint64_t request[3] = {0, 0, 0};
+  std::uint64_t message[3] = {0, 0, 0};
   MPI_Request pending = MPI_REQUEST_NULL;
-  MPI_Irecv(request, 3, MPI_UINT64_T, MPI_ANY_SOURCE, kRequestTag, comm, &pending);
+  MPI_Irecv(message, 3, MPI_UINT64_T, MPI_ANY_SOURCE, kRequestTag, comm, &pending);
   auto sleep = kFirstIdleSleep;
   while (running > 0) {
     int arrived = 0;
@@ -187,29 +196,17 @@ void WorkCounter::serve() {
       continue;
     }
     sleep = kFirstIdleSleep;  // no sleep while requests are queued
-    if (request[0] == kTake) {
-      const std::uint64_t index = counters_[0].fetch_add(1);
-      MPI_Send(&index, 1, MPI_UINT64_T, status.MPI_SOURCE, kReplyTag, comm);
-    } else if (request[0] == kAddDone) {
-      counters_[1].fetch_add(request[1]);
-      counters_[2].fetch_add(request[2]);
-    } else if (request[0] == kClose) {
-      counters_[0].store(kClosed);
-    } else {
-      --running;
-    }
-    if (running > 0) MPI_Irecv(request, 3, MPI_UINT64_T, MPI_ANY_SOURCE, kRequestTag, comm, &pending);
+    const std::uint64_t index = apply(message);
+    if (message[0] == kTake) MPI_Send(&index, 1, MPI_UINT64_T, status.MPI_SOURCE, kReplyTag, comm);
+    if (message[0] == kStop) --running;
+    if (running > 0) MPI_Irecv(message, 3, MPI_UINT64_T, MPI_ANY_SOURCE, kRequestTag, comm, &pending);
   }
 }
 
 std::uint64_t WorkCounter::take() {
   const auto t0 = std::chrono::steady_clock::now();
-  std::uint64_t index = 0;
-  if (comm_ == nullptr || session_.rank() == 0) {
-    index = counters_[0].fetch_add(1);
-  } else {
-    const std::uint64_t request[3] = {kTake, 0, 0};
-    MPI_Send(request, 3, MPI_UINT64_T, 0, kRequestTag, as_comm(comm_));
+  std::uint64_t index = request(kTake);
+  if (comm_ != nullptr && session_.rank() != 0) {
     MPI_Request reply = MPI_REQUEST_NULL;
     MPI_Irecv(&index, 1, MPI_UINT64_T, 0, kReplyTag, as_comm(comm_), &reply);
     poll(reply, kFirstReplySleep, kLongestIdleSleep);
@@ -221,23 +218,8 @@ std::uint64_t WorkCounter::take() {
   return index;
 }
 
-void WorkCounter::close() {
-  if (comm_ == nullptr || session_.rank() == 0) {
-    counters_[0].store(kClosed);
-    return;
-  }
-  const std::uint64_t request[3] = {kClose, 0, 0};
-  MPI_Send(request, 3, MPI_UINT64_T, 0, kRequestTag, as_comm(comm_));
-}
+void WorkCounter::close() { (void)request(kClose); }
 
-void WorkCounter::add_done(std::uint64_t cases, std::uint64_t cost_us) {
-  if (comm_ == nullptr || session_.rank() == 0) {
-    counters_[1].fetch_add(cases);
-    counters_[2].fetch_add(cost_us);
-    return;
-  }
-  const std::uint64_t request[3] = {kAddDone, cases, cost_us};
-  MPI_Send(request, 3, MPI_UINT64_T, 0, kRequestTag, as_comm(comm_));
-}
+void WorkCounter::add_done(std::uint64_t cases, std::uint64_t cost_us) { (void)request(kAddDone, cases, cost_us); }
 
 }  // namespace nqc

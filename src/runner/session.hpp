@@ -9,11 +9,9 @@
 
 namespace nqc {
 
-/// Owns MPI_Init / MPI_Finalize. MPI is initialised (MPI_THREAD_MULTIPLE, for WorkCounter's
-/// service thread) only when an MPI launcher started the process (OMPI_COMM_WORLD_SIZE,
-/// PMIX_RANK or PMI_RANK set); otherwise the world is one rank and every collective a no-op,
-/// so that one process runs the same code serially. Throws nqc::InputError when the library
-/// cannot give MPI_THREAD_MULTIPLE to a world of several ranks. Not copyable.
+/// Owns MPI_Init (MPI_THREAD_MULTIPLE) / MPI_Finalize, only when an MPI launcher started the
+/// process; otherwise the world is one rank and every collective a no-op. Throws
+/// nqc::InputError when a world of several ranks cannot have MPI_THREAD_MULTIPLE.
 class MpiSession {
  public:
   MpiSession(int& argc, char**& argv);
@@ -21,12 +19,10 @@ class MpiSession {
   MpiSession(const MpiSession&) = delete;
   MpiSession& operator=(const MpiSession&) = delete;
 
-  /// Why this world is not the one Slurm gave, or "": srun started SLURM_STEP_NUM_TASKS tasks
-  /// but the world has another size (srun --mpi=none: a world per task), or a batch script of
-  /// SLURM_NTASKS > 1 tasks started nqc without a launcher. mpirun's world is not checked.
+  /// Why this world is not the one Slurm gave (srun's SLURM_STEP_NUM_TASKS, or SLURM_NTASKS > 1
+  /// without a launcher), or "". mpirun's world is not checked.
   [[nodiscard]] std::string world_mismatch() const;
-  /// Whether this process logs the launch's refusals: rank 0, or the first task of a Slurm
-  /// step (SLURM_PROCID 0, or none).
+  /// Whether this process logs the launch's refusals: rank 0, or SLURM_PROCID 0 (or none).
   [[nodiscard]] bool speaks() const;
 
   [[nodiscard]] bool active() const { return active_; }
@@ -34,8 +30,7 @@ class MpiSession {
   [[nodiscard]] int size() const { return size_; }
 
   void barrier() const;
-  /// A barrier that sleeps `poll_s` seconds between tests (MPI_Ibarrier), so that a rank that
-  /// waits leaves its core to the ranks still working and to rank 0's threads.
+  /// A barrier that sleeps `poll_s` seconds between tests, leaving its core to working ranks.
   void idle_barrier(double poll_s = 0.01) const;
   [[nodiscard]] int allreduce_max(int value) const;
   [[nodiscard]] std::uint64_t allreduce_sum(std::uint64_t value) const;
@@ -94,6 +89,10 @@ class WorkCounter {
 
  private:
   void serve();
+  /// Applies a request ({op, a, b}) to rank 0's counters; kTake's index, else 0.
+  std::uint64_t apply(const std::uint64_t* request);
+  /// Applies a request here (rank 0, or no MPI) or sends it to rank 0; apply's value, or 0 when sent.
+  std::uint64_t request(std::uint64_t op, std::uint64_t a = 0, std::uint64_t b = 0);
   const MpiSession& session_;
   std::atomic<std::uint64_t> counters_[3] = {0, 0, 0};  // taken, cases done, cost done (us): rank 0's
   void* comm_ = nullptr;  // MPI_Comm of the requests, kept opaque so that this header needs no mpi.h
