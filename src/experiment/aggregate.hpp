@@ -14,9 +14,8 @@
 
 namespace nqc {
 
-/// Summary of all cases of one board size n: [Grigoryan]'s Table 1, as far as it needs no
-/// statistics library (the analysis adds the confidence intervals). Times in seconds (engine
-/// wall time, or the time column the rows carry in wall_s).
+/// Summary of all cases of one board size n: [Grigoryan]'s Table 1 without confidence intervals
+/// (the analysis adds them). Times in seconds (wall_s).
 struct SizeSummary {
   std::int64_t n = 0;
   std::uint64_t cases = 0;
@@ -38,8 +37,7 @@ std::vector<SizeSummary> summarize(const std::vector<CaseRow>& rows);
 /// The summaries as a Markdown table (one header line, one separator, one line per n).
 std::string format_table(const std::vector<SizeSummary>& table);
 
-/// The summaries as CSV with a header line (the columns of the analysis' table1.csv), numbers
-/// with 17 significant digits (read back exactly).
+/// The summaries as CSV with a header line (the analysis' table1.csv), numbers with 17 digits.
 std::string format_csv(const std::vector<SizeSummary>& table);
 
 /// True for a case derived from a solution (origin derived): the rows of Table 1.
@@ -48,10 +46,8 @@ bool is_derived_row(const CaseRow& row);
 /// True for a row of an instance run (origin instance: its `instance` names a file).
 bool is_instance_row(const CaseRow& row);
 
-/// The group of a row of any origin but derived in the tables of outcomes: its origin, n and
-/// the origin's parameter (param_name): a .param case's excluded diagonals (composition_id; none
-/// for a composition file), the free rows or excluded diagonals asked for (solution_id), or k.
-/// Ordered by origin, n, then param.
+/// The group of a row that is not derived in the tables of outcomes: origin, n and the origin's
+/// parameter (param_name; none for a composition file).
 struct InstanceGroup {
   Origin origin = Origin::instance;
   std::int64_t n = 0;
@@ -85,29 +81,21 @@ struct InstanceSummary {
 /// InstanceGroup order.
 std::vector<InstanceSummary> summarize_instances(const std::vector<CaseRow>& rows);
 
-/// The summaries as Markdown tables, one per origin (its param column named by param_name);
-/// param "-" for composition files, times "-" where no case had that outcome.
+/// The summaries as Markdown tables, one per origin; "-" where there is no value.
 std::string format_instance_table(const std::vector<InstanceSummary>& table);
 
-/// The summaries of one origin as CSV with a header line (for instances, the analysis'
-/// instances_by_diags.csv); empty fields where there is no value. Throws nqc::InputError when
-/// `table` holds more than one origin (their param columns differ).
+/// The summaries of one origin as CSV with a header line; empty fields where there is no value.
+/// Throws nqc::InputError when `table` holds more than one origin.
 std::string format_instance_csv(const std::vector<InstanceSummary>& table);
 
-/// The rule for reading several paths together (aggregate, rows, the analysis): a path given
-/// twice or two paths of one config_hash (cases counted twice) are refused; with `pooled` (one
-/// table), so are runs that differ in engine, engine_params (defaults filled in), time_limit_s
-/// or max_nodes, naming what differs, and (PooledCases, as their rows are read) runs that hold
-/// one case. Throws nqc::InputError, one line naming both paths.
+/// Refuses paths read together that would count cases twice (a path twice, one config_hash
+/// twice) and, `pooled`, runs of other engine settings. Throws nqc::InputError naming both paths.
 void check_pooling(const std::vector<std::string>& paths, bool pooled);
 
-/// The cases of several runs read together, refused where two runs hold one case (a canonical
-/// composition (n, k, index), an instance file with its diags, or a generated case of one seed
-/// and n: configs that share their seed and a point): pooled, it would count twice.
+/// The cases of several runs read together, refused where two runs hold one case.
 class PooledCases {
  public:
-  /// Adds the rows of `path`. Throws nqc::InputError "P2: case C (WHAT) is case C' of P1: ..."
-  /// for a case an earlier path holds.
+  /// Adds the rows of `path`. Throws nqc::InputError for a case an earlier path holds.
   void add(const std::string& path, const std::vector<CaseRow>& rows);
 
  private:
@@ -122,13 +110,11 @@ class PooledCases {
 /// The header line of `nqc rows`' CSV: the columns of case_columns(), then `source`.
 std::string rows_csv_header();
 
-/// One row of `nqc rows`' CSV, line feed included: integers in decimal, seconds with 17 digits,
-/// enums by name, the instance file quoted as CSV needs, then `source`.
+/// One row of `nqc rows`' CSV, line feed included (seconds with 17 digits, enums by name).
 std::string row_csv(const CaseRow& row, const std::string& source);
 
-/// Rows in `nqc rows`' CSV from `in` (columns by name, `source` ignored), each checked as
-/// result files' rows are (implausible). Throws nqc::InputError "NAME:LINE: ..." for a missing
-/// column, a field not of its column's kind, or a row nqc never writes.
+/// Rows in `nqc rows`' CSV from `in` (columns by name), each checked by implausible(). Throws
+/// nqc::InputError "NAME:LINE: ..." for a missing column, a bad field or row.
 std::vector<CaseRow> parse_rows_csv(std::istream& in, const std::string& name);
 
 }  // namespace nqc

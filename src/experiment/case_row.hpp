@@ -36,11 +36,8 @@ enum class ColumnKind : std::uint8_t {
   origin,       ///< uint8 enum of nqc::Origin's names
 };
 
-/// Where a case's composition comes from, one row each: X(NAME, CODE, config key, parameter).
-/// CODE is stored: never renumber or reuse one. The parameter is what solution_id holds for
-/// generated origins (a config key inside each group) and what a .param instance runs with.
-/// Only `derived` cases are known to be completable (infeasible is an engine bug there, gave_up
-/// a false negative); the others may have no completion.
+/// Where a case's composition comes from: X(NAME, CODE, config key, parameter). CODE is stored:
+/// never renumber or reuse one. Only `derived` cases are known to be completable.
 #define NQC_ORIGINS(X)                                                                 \
   X(derived, 0, "sizes", "solution")                      /* from a random solution */ \
   X(instance, 1, "instances", "diags")                    /* a file */                 \
@@ -83,11 +80,9 @@ inline std::string_view param_name(Origin origin) { return kOriginParams[static_
 NQC_ORIGINS(NQC_ORIGIN_CODE_CHECK)
 #undef NQC_ORIGIN_CODE_CHECK
 
-// The columns of the `cases` dataset, in CaseRow's order (widest first, so the struct has no
-// padding before `instance` and a shard file's rows are a prefix of it):
-//   X(name, C++ type, ColumnKind, description)
-// Adding a column: one row here, a new kSchemaMinor above, the tests, and analysis/result_schema.json regenerated
-// (`nqc info --columns --json`; test `result_schema_json` compares them).
+// The columns of the `cases` dataset, widest first (no padding before `instance`):
+//   X(name, C++ type, ColumnKind, description). Adding one: a new kSchemaMinor, the tests, and
+// analysis/result_schema.json regenerated (`nqc info --columns --json`).
 #define NQC_CASE_COLUMNS(X)                                                                                            \
   X(case_id, std::uint64_t, u64, "position of the case in the plan (0-based)")                                         \
   X(shard_id, std::uint64_t, u64, "the shard that holds the case (0-based)")                                           \
@@ -127,15 +122,11 @@ NQC_ORIGINS(NQC_ORIGIN_CODE_CHECK)
   X(instance, InstancePath, text,                                                                                      \
     "instance runs: the composition or CSPLib file's path, NUL-padded (left out of generated runs' files: empty)")
 
-/// The columns that say when and where a case ran, not what it is: two runs of one config
-/// agree in every other column, on any number of ranks and hosts (the determinism tests
-/// compare those; result_schema.json marks these "run_dependent").
+/// The columns that say when and where a case ran: two runs of one config agree in the others.
 inline constexpr std::array<std::string_view, 5> kRunDependentColumns = {"wall_s", "cpu_s", "start_s", "rank",
                                                                          "launch"};
 
-/// One case as stored in the `cases` dataset (an HDF5 compound type with these member names;
-/// see NQC_CASE_COLUMNS for each). Times in seconds; ids 0-based; `outcome` is nqc::Outcome's
-/// value, `engine` the engine's EngineInfo::code, `limit` nqc::StopReason's value.
+/// One case as stored in the `cases` dataset (NQC_CASE_COLUMNS).
 struct CaseRow {
 #define NQC_CASE_ROW_MEMBER(name, type, kind, doc) type name{};
   NQC_CASE_COLUMNS(NQC_CASE_ROW_MEMBER)

@@ -57,8 +57,7 @@ JsonShape shape(Type type, std::string expected, Store store = {}) {
   return s;
 }
 
-// The range of an integer shape as its message states it: ">= MIN" up to the 64-bit limits,
-// "MIN..10^E" for a power of ten, else ">= MIN (at most MAX)".
+// An integer range as messages state it: ">= MIN", "MIN..10^E" or ">= MIN (at most MAX)".
 std::string range_text(std::int64_t min, std::uint64_t max) {
   if (max >= kMaxU63) return ">= " + std::to_string(min);
   int e = 0;
@@ -68,8 +67,7 @@ std::string range_text(std::int64_t min, std::uint64_t max) {
   return ">= " + std::to_string(min) + " (at most " + std::to_string(max) + ")";
 }
 
-// An integer in min..max; its message "NOUN RANGE" (range_text), so that the text cannot
-// drift from the range.
+// An integer in min..max; its message "NOUN RANGE" (range_text).
 JsonShape integer(std::int64_t min, std::uint64_t max, const std::string& noun, Store store) {
   JsonShape s = shape(Type::integer, noun + " " + range_text(min, max), std::move(store));
   s.min = min;
@@ -77,8 +75,7 @@ JsonShape integer(std::int64_t min, std::uint64_t max, const std::string& noun, 
   return s;
 }
 
-// A number >= min (> min when `above_min`), with no upper bound; its message "NOUN >= MIN" or
-// "NOUN > MIN".
+// A number >= min (> min when `above_min`); its message "NOUN >= MIN" or "NOUN > MIN".
 JsonShape number(double min, bool above_min, const std::string& noun, Store store) {
   JsonShape s = shape(Type::number, noun + (above_min ? " > " : " >= ") + schema_number(min).dump(), std::move(store));
   s.min_number = min;
@@ -125,54 +122,46 @@ json fallbacks_of(const JsonShape& object) {
 // The config key of an origin's cases.
 std::string key(Origin origin) { return std::string(kOriginKeys[static_cast<int>(origin)]); }
 
-// The config table: one row per key: key, whether required, default, help, and shape (type,
-// range, the text of its message, where the value goes in `c`). The one place of the keys,
-// their defaults, checks and messages: parse_config checks with it (check_json, json_shape.hpp),
-// config_help() and config_schema() write it out. The engine parameters are the engines' rows
-// (EngineInfo::params), checked after the table (read_engine_params). Keys starting with '$'
-// are for editors, not part of the experiment.
+// A key of an object shape: required (no default), or optional with its default (none: {}).
+JsonField required_key(std::string key, std::string help, JsonShape shape) {
+  return {std::move(key), true, {}, std::move(help), std::move(shape)};
+}
+JsonField optional_key(std::string key, std::optional<json> fallback, std::string help, JsonShape shape) {
+  return {std::move(key), false, std::move(fallback), std::move(help), std::move(shape)};
+}
+
+// The config table: one row per key (required, default, help, shape: type, range, message,
+// where the value goes in `c`), the one place of the keys, defaults and checks; config_help()
+// and config_schema() write it out. Engine parameters: read_engine_params. '$' keys are for editors.
 JsonShape config_table(ExperimentConfig& c) {
   const JsonShape n = one_or_list(
       integer(1, kMaxIndex, "an integer n", [&c](const json& v) { c.sizes.back().n.push_back(v.get<Index>()); }),
       "board size n", "board sizes");
   const JsonShape group = object_of(
-      {{"n", true, {}, "board sizes: N or [N, ...]", n},
-       {"solutions",
-        true,
-        {},
-        "random solutions per n",
-        integer(1, kMaxU63, "an integer", into_last(c.sizes, &SizeGroup::solutions))},
+      {required_key("n", "board sizes: N or [N, ...]", n),
+       required_key("solutions", "random solutions per n",
+                    integer(1, kMaxU63, "an integer", into_last(c.sizes, &SizeGroup::solutions))),
        // A shard holds at least one whole solution, so its rows must fit in memory.
-       {"compositions_per_solution",
-        true,
-        {},
-        "compositions derived from each solution",
-        integer(1, 100'000'000, "an integer", into_last(c.sizes, &SizeGroup::compositions_per_solution))}},
+       required_key("compositions_per_solution", "compositions derived from each solution",
+                    integer(1, 100'000'000, "an integer", into_last(c.sizes, &SizeGroup::compositions_per_solution)))},
       "an object with keys n, solutions, compositions_per_solution", [&c](const json&) { c.sizes.emplace_back(); });
 
   // The cases of the other generated origins: board sizes, the origin's parameter, samples.
-  const JsonField group_n{"n",
-                          true,
-                          {},
-                          "board sizes: N or [N, ...]",
-                          one_or_list(integer(1, kMaxIndex, "an integer n",
-                                              [&c](const json& v) { c.groups.back().n.push_back(v.get<Index>()); }),
-                                      "board size n", "board sizes")};
-  // The origin's parameter, named as the tables of outcomes name it (param_name).
+  const JsonField group_n = required_key(
+      "n", "board sizes: N or [N, ...]",
+      one_or_list(
+          integer(1, kMaxIndex, "an integer n", [&c](const json& v) { c.groups.back().n.push_back(v.get<Index>()); }),
+          "board size n", "board sizes"));
   const auto values = [&c](Origin origin, std::int64_t min, const std::string& help) {
     const std::string key(param_name(origin));
-    return JsonField{key,
-                     true,
-                     {},
-                     help + ": V or [V, ...]",
-                     one_or_list(integer(min, kMaxIndex, "an integer",
-                                         [&c](const json& v) { c.groups.back().values.push_back(v.get<Index>()); }),
-                                 key + " value", key + " values")};
+    return required_key(key, help + ": V or [V, ...]",
+                        one_or_list(integer(min, kMaxIndex, "an integer",
+                                            [&c](const json& v) { c.groups.back().values.push_back(v.get<Index>()); }),
+                                    key + " value", key + " values"));
   };
-  const JsonField samples{
-      "samples", true, {}, "cases per n and value", integer(1, kMaxU63, "an integer", [&c](const json& v) {
-        c.groups.back().samples = v.get<std::uint64_t>();
-      })};
+  const JsonField samples = required_key(
+      "samples", "cases per n and value",
+      integer(1, kMaxU63, "an integer", [&c](const json& v) { c.groups.back().samples = v.get<std::uint64_t>(); }));
   const auto origin_group = [&c](Origin origin, std::vector<JsonField> fields) {
     std::string keys;
     for (const JsonField& f : fields) keys += (keys.empty() ? "" : ", ") + f.key;
@@ -196,26 +185,23 @@ JsonShape config_table(ExperimentConfig& c) {
       integer(0, 100000, "a number of diagonals", [&c](const json& v) { c.instances.diags.push_back(v.get<int>()); }),
       -1, "all");
   const JsonShape instances = object_of(
-      {{"files",
-        true,
-        {},
-        "composition files or CSPLib prob079 .param files, or directories of them (their *.txt and *.param files)",
-        array_of(path, "a non-empty list of files or directories")},
-       {"diags", false, json::array({-1}),
-        "for .param files: the numbers of excluded diagonals to run each with (-1 = all)",
-        array_of(diag, "a non-empty list of diagonal counts (-1 = all)",
-                 [&c](const json&) { c.instances.diags.clear(); })}},
+      {required_key(
+           "files",
+           "composition files or CSPLib prob079 .param files, or directories of them (their *.txt and *.param files)",
+           array_of(path, "a non-empty list of files or directories")),
+       optional_key("diags", json::array({-1}),
+                    "for .param files: the numbers of excluded diagonals to run each with (-1 = all)",
+                    array_of(diag, "a non-empty list of diagonal counts (-1 = all)",
+                             [&c](const json&) { c.instances.diags.clear(); }))},
       "an object {\"files\": [...], \"diags\": [...]}", [&c](const json&) { c.origin = Origin::instance; });
 
   const JsonShape k_max = also(integer(1, kMaxK, "an integer k", into(c.k.max)), -1, "n - 1");
   const JsonShape k = object_of(
-      {{"min", false, KRange{}.min, "smallest k", integer(1, kMaxK, "an integer k", into(c.k.min))},
-       {"max", false, KRange{}.max, "largest k; -1 = n - 1", k_max},
-       {"fixed",
-        false,
-        {},
-        "k for every composition (instead of min and max)",
-        integer(1, kMaxK, "an integer k", [&c](const json& v) { c.k.min = c.k.max = v.get<std::int64_t>(); })}},
+      {optional_key("min", KRange{}.min, "smallest k", integer(1, kMaxK, "an integer k", into(c.k.min))),
+       optional_key("max", KRange{}.max, "largest k; -1 = n - 1", k_max),
+       optional_key(
+           "fixed", {}, "k for every composition (instead of min and max)",
+           integer(1, kMaxK, "an integer k", [&c](const json& v) { c.k.min = c.k.max = v.get<std::int64_t>(); }))},
       "an object {\"min\": K1, \"max\": K2} or {\"fixed\": K}");
 
   JsonShape name = shape(Type::string, "a name of letters, digits, '.', '_' and '-' that starts with a letter or digit",
@@ -233,54 +219,49 @@ JsonShape config_table(ExperimentConfig& c) {
 
   return object_of(
       {
-          {"$schema",
-           false,
-           {},
-           "this schema's path or URL, for editors; ignored by nqc",
-           shape(Type::string, "a value of type string")},
-          {"name", true, {}, "experiment name; the default output is results/NAME", name},
-          {"description", false, "", "free text", shape(Type::string, "a string", into(c.description))},
-          {"seed", false, 1, "experiment seed: every random choice derives from (seed, n, solution id, composition id)",
-           integer(0, kMaxU64, "an integer seed", into(c.seed))},
-          {"engine", false, kDefaultEngine, "completion engine (nqc complete --help lists them)", engine},
-          {"engine_params", false, json::object(),
-           "parameters of the engine by name; each engine's defaults are its own (grigoryan: the paper's)",
-           engine_params},
-          {key(Origin::instance), false, {}, "external instances, each run as given (k does not apply)", instances},
-          {key(Origin::derived),
-           false,
-           {},
-           "derived cases (each has a completion): groups of board sizes with their sample sizes",
-           array_of(group, "a non-empty array of {\"n\", \"solutions\", \"compositions_per_solution\"}")},
-          {key(Origin::random),
-           false,
-           {},
-           "random consistent compositions with f free rows, CSPLib's placed-queens procedure ([Gent17]): groups",
-           random},
-          {key(Origin::excluded_diagonals),
-           false,
-           {},
-           "CSPLib's Excluded Diagonals instances with d diagonals excluded ([Gent17]): groups",
-           excluded},
-          {key(Origin::canonical),
-           false,
-           {},
-           "every consistent composition of k queens up to the board's 8 symmetries (one canonical case each, with "
-           "its orbit size): groups",
-           canonical},
-          {"k", false, fallbacks_of(k),
-           "queens in each composition: uniform on min..max (max -1 = n - 1) or fixed; each k must lie in 1..n-1", k},
-          {"time_limit_s", false, 0, "per-case wall-clock limit in seconds, 0 = none (a case over it is gave_up)",
-           time_limit},
-          {"max_nodes", false, 0, "per-case limit on placements tried, 0 = none (a case over it is gave_up)",
-           integer(0, kMaxU64, "an integer", into(c.max_nodes))},
-          {"shard_seconds", false, 30,
-           "target work per shard in estimated CPU seconds (the unit a rank takes, writes and loses when killed)",
-           shard_seconds},
-          {"shard_cases", false, 100000,
-           "at most this many cases per shard (bounds a rank's memory; a shard holds whole solutions when they fit)",
-           integer(1, kMaxU63, "an integer", into(c.shard_cases))},
-          {"output", false, {}, "results directory (default results/NAME; nqc run -o overrides it)", output},
+          optional_key("$schema", {}, "this schema's path or URL, for editors; ignored by nqc",
+                       shape(Type::string, "a value of type string")),
+          required_key("name", "experiment name; the default output is results/NAME", name),
+          optional_key("description", "", "free text", shape(Type::string, "a string", into(c.description))),
+          optional_key("seed", 1,
+                       "experiment seed: every random choice derives from (seed, n, solution id, composition id)",
+                       integer(0, kMaxU64, "an integer seed", into(c.seed))),
+          optional_key("engine", kDefaultEngine, "completion engine (nqc complete --help lists them)", engine),
+          optional_key("engine_params", json::object(),
+                       "parameters of the engine by name; each engine's defaults are its own (grigoryan: the paper's)",
+                       engine_params),
+          optional_key(key(Origin::instance), {}, "external instances, each run as given (k does not apply)",
+                       instances),
+          optional_key(key(Origin::derived), {},
+                       "derived cases (each has a completion): groups of board sizes with their sample sizes",
+                       array_of(group, "a non-empty array of {\"n\", \"solutions\", \"compositions_per_solution\"}")),
+          optional_key(
+              key(Origin::random), {},
+              "random consistent compositions with f free rows, CSPLib's placed-queens procedure ([Gent17]): groups",
+              random),
+          optional_key(key(Origin::excluded_diagonals), {},
+                       "CSPLib's Excluded Diagonals instances with d diagonals excluded ([Gent17]): groups", excluded),
+          optional_key(key(Origin::canonical), {},
+                       "every consistent composition of k queens up to the board's 8 symmetries (one canonical case "
+                       "each, with its orbit size): groups",
+                       canonical),
+          optional_key(
+              "k", fallbacks_of(k),
+              "queens in each composition: uniform on min..max (max -1 = n - 1) or fixed; each k must lie in 1..n-1",
+              k),
+          optional_key("time_limit_s", 0, "per-case wall-clock limit in seconds, 0 = none (a case over it is gave_up)",
+                       time_limit),
+          optional_key("max_nodes", 0, "per-case limit on placements tried, 0 = none (a case over it is gave_up)",
+                       integer(0, kMaxU64, "an integer", into(c.max_nodes))),
+          optional_key(
+              "shard_seconds", 30,
+              "target work per shard in estimated CPU seconds (the unit a rank takes, writes and loses when killed)",
+              shard_seconds),
+          optional_key(
+              "shard_cases", 100000,
+              "at most this many cases per shard (bounds a rank's memory; a shard holds whole solutions when they fit)",
+              integer(1, kMaxU63, "an integer", into(c.shard_cases))),
+          optional_key("output", {}, "results directory (default results/NAME; nqc run -o overrides it)", output),
       },
       "a JSON object");
 }
@@ -330,8 +311,7 @@ void check_k(const json& j, const ExperimentConfig& cfg, const std::string& sour
             "k range " + std::to_string(cfg.k.min) + ".." + std::to_string(cfg.k.max) + " is empty (min > max)");
 }
 
-// Every k the config can draw must lie in 1..n-1 for every n. n = 1 has no such k: it is
-// allowed with the default range 1..n-1 only, and then draws k = 0 (the empty 1 x 1 board).
+// Every k must lie in 1..n-1 for every n; n = 1 only with the default range (it draws k = 0).
 void check_k_against_sizes(const ExperimentConfig& cfg, const std::string& source) {
   const EngineInfo& engine = engine_info(cfg.engine);
   for (std::size_t g = 0; g < cfg.sizes.size(); ++g)
@@ -360,9 +340,7 @@ void check_k_against_sizes(const ExperimentConfig& cfg, const std::string& sourc
     }
 }
 
-// The cases of the other generated origins: each (n, value) once; a value the board allows
-// (f <= n, k <= n, d <= 4n - 2, the board's diagonals); the free rows an engine for small
-// residuals takes.
+// The cases of the other generated origins: each (n, value) once, on a board that allows it.
 void check_groups(const ExperimentConfig& cfg, const std::string& source) {
   const EngineInfo& engine = engine_info(cfg.engine);
   const std::string at_key = "/" + key(cfg.origin) + "/";
@@ -377,8 +355,7 @@ void check_groups(const ExperimentConfig& cfg, const std::string& source) {
           fail_at(source, at, pair + " is given twice (expected each n and " + name + " once)");
         if (const auto [largest, what] = max_board(cfg.origin); n > largest)
           fail_at(source, at, pair + ": expected n <= " + std::to_string(largest) + " for " + what);
-        // CSPLib's generator excludes a diagonal only where every row and column it crosses
-        // keeps more than 4 open cells: on a board of n <= 4, none.
+        // CSPLib's generator keeps more than 4 open cells per row and column: none on n <= 4.
         const bool excluded = cfg.origin == Origin::excluded_diagonals;
         const std::int64_t most = excluded ? (n <= 4 ? 0 : 4 * std::int64_t{n} - 2) : n;
         if (v > most)
@@ -387,8 +364,7 @@ void check_groups(const ExperimentConfig& cfg, const std::string& source) {
                       (!excluded ? " (= n)"
                        : n <= 4  ? " (CSPLib's generator keeps more than 4 open cells in each row and column)"
                                  : " (the board's diagonals)"));
-        // The most queens that stand on the board without attacking: n, but 1 and 2 for n = 2, 3
-        // (random compositions leave at least one free row, so they always fit).
+        // The most queens that stand on the board without attacking: n, but 1 and 2 for n = 2, 3.
         const std::int64_t most_queens = n == 2 || n == 3 ? n - 1 : n;
         if (cfg.origin == Origin::canonical && v > most_queens)
           fail_at(source, at,
@@ -409,8 +385,7 @@ std::string approx(long double count) {
   return text;
 }
 
-// The plan must fit in memory and its counts in 64 bits: at most kMaxCases cases and
-// kMaxShards shards (make_plan keeps one small record per shard).
+// The plan must fit in memory and its counts in 64 bits.
 constexpr long double kMaxCases = 1e12L;
 constexpr long double kMaxShards = 1e7L;
 // Canonical compositions are counted by every rank at its start (about 0.1-0.7 us each).
@@ -438,8 +413,7 @@ void check_plan_size(const ExperimentConfig& cfg, const std::string& source) {
       for (const Index v : cfg.groups[g].values) {
         long double count = static_cast<long double>(cfg.groups[g].samples);
         if (cfg.origin == Origin::canonical) {
-          // About C(n^2, k) / 8 compositions up to symmetry, more than there are: the plan
-          // enumerates them to number the cases, so they must be few.
+          // At most about C(n^2, k) / 8 up to symmetry, which the plan enumerates.
           count = 1;
           for (Index i = 0; i < v; ++i)
             count *= static_cast<long double>(std::int64_t{n} * n - i) / static_cast<long double>(i + 1);
@@ -476,19 +450,14 @@ std::string all_engines_help(const std::string& indent) {
   return out + indent + none + (none.find(' ') == std::string::npos ? " takes none\n" : " take none\n");
 }
 
-// load_config: a config file's text (one text discipline, duplicate keys refused), parse_config,
-// and its relative paths taken from the config file's directory.
 namespace fs = std::filesystem;
 
-// The parsed text of `file`. Throws nqc::InputError for invalid JSON (with line and column) or a
-// key written twice in one object (nlohmann keeps the last one silently).
+// The parsed text of `file`. Throws nqc::InputError for invalid JSON or a key twice in an object.
 json parse_file(const fs::path& file) {
   const std::string name = file.string();
-  // A byte-order mark dropped and CR / CRLF made LF (text_input.hpp), so that the parser's line
-  // numbers are an editor's.
+  // No byte-order mark, LF line ends: the parser's line numbers are an editor's.
   const std::string text = text::normalized(text::read_small_file(file, 16u << 20, "config"));
-  // The open objects and arrays, each with its JSON path, so that a key given twice is named
-  // where it is ("/sizes/0/n"), as the config table's checks name theirs.
+  // The open objects and arrays with their JSON paths, to name a key given twice where it is.
   struct Open {
     std::string path;
     bool array = false;
@@ -571,8 +540,7 @@ ExperimentConfig parse_config(const json& j, const std::string& source) {
   if (cfg.output.empty()) cfg.output = "results/" + cfg.name;
   check_k_against_sizes(cfg, source);
   check_plan_size(cfg, source);
-  // The resolved config: every key of the table, as written or its default (not the
-  // fallbacks inside a key: a config written without them keeps its config_hash).
+  // Every key of the table, as written or its default (not those inside a key: config_hash).
   cfg.resolved = json::object();
   for (const JsonField& f : table.fields) {
     if (f.key[0] == '$') continue;
@@ -591,8 +559,7 @@ std::string config_help() {
   std::ostringstream out;
   out << "Experiment config keys (a JSON object; JSON Schema: configs/nqc-config.schema.json, or nqc run "
          "--config-schema):\n";
-  // A key, its sub-keys (an object's, or those of an array's objects), and for engine_params
-  // every engine's parameters.
+  // A key, its sub-keys, and for engine_params every engine's parameters.
   const std::function<void(const JsonShape&, const std::string&)> keys = [&](const JsonShape& object,
                                                                              const std::string& indent) {
     for (const JsonField& f : object.fields) {
@@ -655,10 +622,8 @@ ExperimentConfig load_config(const fs::path& file) {
   ExperimentConfig config = parse_config(parse_file(file), name);
   std::error_code ec;
   const fs::path base = file.parent_path();
-  // One base for every relative path (config_help, "Paths"). The output directory is the
-  // base joined with it (a relative config path keeps it relative to the working directory,
-  // as a log reads best); instance paths become absolute, in the config and in the resolved
-  // config that result files store, so that a rerun or resume works from any working directory.
+  // One base for every relative path (config_help, "Paths"); instance paths become absolute,
+  // in `resolved` too, so that a rerun or resume works from any working directory.
   config.output = from_base(base, config.output).string();
   config.resolved["output"] = config.output;
   for (std::size_t i = 0; i < config.instances.files.size(); ++i) {

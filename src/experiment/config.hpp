@@ -23,26 +23,22 @@ struct SizeGroup {
   std::uint64_t compositions_per_solution = 0;
 };
 
-/// External instances instead of generated cases: composition files (text format) and
-/// CSPLib prob079 .param files, each run once per entry of `diags` (.param files: the first
-/// d excluded diagonals; -1 = all of them; composition files ignore it and run once).
+/// Composition files and CSPLib .param files, the latter run once per entry of `diags` (-1 = all).
 struct InstanceSet {
   std::vector<std::string> files;  ///< absolute once load_config resolved them (from the config file's directory)
   std::vector<int> diags;
 };
 
-/// Cases of an origin other than derived and instance (random_compositions, excluded_diagonals,
-/// canonical_compositions): for each n and each value of the origin's parameter (free rows f,
-/// excluded diagonals d, queens k), `samples` cases; canonical: every canonical composition.
+/// Cases of the other origins: for each n and value of the origin's parameter, `samples` cases
+/// (canonical: every canonical composition).
 struct CaseGroup {
   std::vector<Index> n;
   std::vector<Index> values;
   std::uint64_t samples = 0;  ///< 0 for canonical
 };
 
-/// A validated experiment config, every default filled in from the config table (config.cpp, the
-/// one place of keys, defaults and checks). `resolved`: the config JSON with every default, what
-/// result files store and reruns and resumes compare.
+/// A validated experiment config, every default filled in. `resolved`: the config JSON with
+/// every default, what result files store.
 struct ExperimentConfig {
   std::string name;
   std::string description;
@@ -63,30 +59,21 @@ struct ExperimentConfig {
   std::string source;  ///< the config's file (or what parse_config was given), for errors found later
 };
 
-/// Validates a parsed JSON config against the config table and fills every default in. Paths
-/// stay as written (load_config resolves them). Every error is an nqc::InputError
-/// "SOURCE: JSON_PATH: what was expected", e.g. "demo.json: /sizes/0/n/2: expected an
-/// integer n >= 1 (at most 2147483647), got -5" or "demo.json: /shard_case: unknown key
-/// (valid keys: ...)".
+/// Validates a parsed JSON config and fills every default in; paths stay as written. Throws
+/// nqc::InputError "SOURCE: JSON_PATH: what was expected".
 ExperimentConfig parse_config(const nlohmann::json& j, const std::string& source);
 
-/// Reads and validates a config file (parse_config); relative paths in it are taken from its
-/// directory (config_help, "Paths"; instance files become absolute, in `resolved` too). Throws
-/// nqc::InputError naming the file for a missing file, invalid JSON (line and column), a
-/// duplicate key, a validation error or a missing instance path; nqc::IoError when the system
-/// refuses the read.
+/// Reads and validates a config file; relative paths are taken from its directory. Throws
+/// nqc::InputError naming the file, nqc::IoError when the system refuses the read.
 ExperimentConfig load_config(const std::filesystem::path& file);
 
-/// The keys a config may have, with their defaults and meaning, every engine's parameters
-/// (name, default, range, help) and the paths rule, as shown by `nqc run --help-config`.
+/// The keys a config may have, with defaults, help and engine parameters (`nqc run --help-config`).
 std::string config_help();
 
-/// The JSON Schema (draft-07) of configs, generated from the config table and the engines'
-/// parameter rows; configs/nqc-config.schema.json holds config_schema_text() (a unit test checks).
+/// The JSON Schema (draft-07) of configs (configs/nqc-config.schema.json).
 nlohmann::ordered_json config_schema();
 
-/// config_schema() as the text of configs/nqc-config.schema.json (2-space indent, final newline),
-/// as `nqc run --config-schema` prints it.
+/// config_schema() as `nqc run --config-schema` prints it (2-space indent, final newline).
 std::string config_schema_text();
 
 }  // namespace nqc

@@ -14,8 +14,7 @@ namespace {
 using nlohmann::json;
 using nlohmann::ordered_json;
 
-// An integer value in min..max or equal to `also`, compared exactly (a JSON integer is an
-// std::int64_t or, when not negative, an std::uint64_t).
+// An integer value in min..max or equal to `also`, compared exactly.
 bool integer_fits(const json& v, const JsonShape& s) {
   if (!v.is_number_integer()) return false;
   if (v.is_number_unsigned()) {
@@ -85,19 +84,6 @@ void check_object(const json& v, const JsonShape& s, const std::string& source, 
   }
 }
 
-ordered_json type_name(JsonShape::Type t) {
-  switch (t) {
-    case JsonShape::Type::integer: return "integer";
-    case JsonShape::Type::number: return "number";
-    case JsonShape::Type::string: return "string";
-    case JsonShape::Type::boolean: return "boolean";
-    case JsonShape::Type::array: return "array";
-    case JsonShape::Type::object: return "object";
-    case JsonShape::Type::one_or_list: break;
-  }
-  throw std::logic_error("json_schema_of: one_or_list has no single type");
-}
-
 }  // namespace
 
 const JsonField& field_of(const JsonShape& object, const std::string& key) {
@@ -114,13 +100,8 @@ std::string describe_json_value(const json& v) {
 }
 
 void fail_at(const std::string& source, const std::string& path, const std::string& what) {
-  // The path's keys are the config's own (any text, a newline or an escape sequence too): shown
-  // escaped, so that the message stays one line (tests/fuzz/failed/config).
+  // The path's keys are the config's own text: escaped, so that the message stays one line.
   throw InputError(source + ": " + (path.empty() ? "/" : text::escaped(path)) + ": " + what);
-}
-
-void fail_expected(const json& value, const std::string& expected, const std::string& source, const std::string& path) {
-  fail_at(source, path, "expected " + expected + ", got " + describe_json_value(value));
 }
 
 void check_json(const json& v, const JsonShape& s, const std::string& source, const std::string& path) {
@@ -129,7 +110,7 @@ void check_json(const json& v, const JsonShape& s, const std::string& source, co
     check_json(v, v.is_array() ? *s.list : *s.items, source, path);
     return;
   }
-  if (!fits(v, s)) fail_expected(v, s.expected, source, path);
+  if (!fits(v, s)) fail_at(source, path, "expected " + s.expected + ", got " + describe_json_value(v));
   if (s.type == JsonShape::Type::object) {
     check_object(v, s, source, path);
     return;
@@ -152,7 +133,8 @@ ordered_json json_schema_of(const JsonShape& s) {
     node["expected"] = s.expected;
     return node;
   }
-  node["type"] = type_name(s.type);
+  constexpr const char* kTypeNames[] = {"integer", "number", "string", "boolean", "array", "object"};
+  node["type"] = kTypeNames[static_cast<int>(s.type)];
   switch (s.type) {
     case JsonShape::Type::integer:
       node["minimum"] = s.also ? *s.also : s.min;

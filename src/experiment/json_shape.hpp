@@ -1,6 +1,5 @@
-// The shape of a JSON value as a table row declares it (type, range, message, help, where a
-// checked value goes): check_json checks and stores a value (config.cpp), json_schema_of writes
-// the same shape as JSON Schema draft-07 (configs/nqc-config.schema.json).
+// The shape of a JSON value as a table row declares it: check_json checks and stores a value,
+// json_schema_of writes it as JSON Schema draft-07.
 #pragma once
 
 #include <cstdint>
@@ -17,9 +16,7 @@ namespace nqc {
 
 struct JsonField;
 
-/// What a JSON value must be. Messages: "expected EXPECTED, got V" (", got V" left out for a
-/// non-empty object); an undeclared key "unknown key (valid keys: K, ...)" at its path ('$' keys
-/// not listed); "missing required key \"K\"".
+/// What a JSON value must be; a failure is "expected EXPECTED, got V".
 struct JsonShape {
   enum class Type : std::int8_t {
     integer,      ///< an integer written as one (8, not 8.0) in min..max, or `also`
@@ -46,13 +43,11 @@ struct JsonShape {
   std::vector<JsonField> fields;           ///< object: its keys, in the order checked and shown
   bool open = false;                       ///< object: other keys too (checked elsewhere)
   std::string unknown = "unknown key (valid keys: ";  ///< object: an undeclared key's message, before the keys and ")"
-  /// Called with the value once its own checks pass, before its elements or fields are checked:
-  /// a leaf stores the value, an array or object may start a new element of its target.
+  /// Called with the value once its own checks pass, before its elements or fields.
   std::function<void(const nlohmann::json&)> store;
 };
 
-/// One key of an object shape: whether required, its default (checked and stored as if
-/// written), its help and its shape.
+/// One key of an object shape; `fallback`: its default, checked and stored as if written.
 struct JsonField {
   std::string key;
   bool required = false;
@@ -64,27 +59,19 @@ struct JsonField {
 /// The field `key` of an object shape. Throws std::logic_error when it has none.
 const JsonField& field_of(const JsonShape& object, const std::string& key);
 
-/// A JSON value for messages: its text cut at 40 characters; arrays and objects described ("an
-/// array of 3"), never dumped (a hostile value nests 10^5 deep).
+/// A JSON value for messages: cut at 40 characters; arrays and objects described, never dumped.
 std::string describe_json_value(const nlohmann::json& v);
 
-/// Checks `value` against `shape` (an object: undeclared keys, required keys, then its fields in
-/// declared order, fallbacks as if written) and stores what passes. Throws nqc::InputError
-/// "SOURCE: PATH: message" at the first failure (PATH: `path` and the JSON Pointer below it).
+/// Checks `value` against `shape` and stores what passes. Throws nqc::InputError
+/// "SOURCE: PATH: message" at the first failure.
 void check_json(const nlohmann::json& value, const JsonShape& shape, const std::string& source,
                 const std::string& path = "");
-
-/// Throws nqc::InputError "SOURCE: PATH: expected EXPECTED, got V" for `value` (", got V" left
-/// out for a non-empty object), as check_json does.
-[[noreturn]] void fail_expected(const nlohmann::json& value, const std::string& expected, const std::string& source,
-                                const std::string& path);
 
 /// Throws nqc::InputError "SOURCE: PATH: WHAT" (PATH "/" when empty, escaped to one line).
 [[noreturn]] void fail_at(const std::string& source, const std::string& path, const std::string& what);
 
-/// `shape` as a JSON Schema (draft-07) node, `expected` an annotation. It refuses what
-/// check_json refuses (tests/cli/test_config_schema.py) but for nqc's two extra rules: integers
-/// written as integers, no key twice in one object.
+/// `shape` as a JSON Schema (draft-07) node, `expected` an annotation; it refuses what check_json
+/// refuses but integers written as decimals and keys given twice.
 nlohmann::ordered_json json_schema_of(const JsonShape& shape);
 
 /// `field`'s node of an object schema: its shape's schema with "default" and "description".

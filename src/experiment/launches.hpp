@@ -1,6 +1,5 @@
-// Provenance of a results directory: one record per launch of `nqc run` that
-// worked on it, kept in DIR/launches/ while the run goes on and copied into results.h5's
-// `launches` table by the merge.
+// Provenance of a results directory: one record per launch of `nqc run` in DIR/launches/,
+// copied into results.h5's `launches` table by the merge.
 #pragma once
 
 #include <cstdint>
@@ -12,8 +11,7 @@
 
 namespace nqc {
 
-// The fields of a launch, declared once: Launch, its JSON record, the `launches` table of
-// results.h5 (results.cpp) and `nqc info --columns` (result_schema.cpp) follow from it.
+// The fields of a launch, declared once:
 //   X(name, C++ type, ColumnKind as stored, bytes of a text field (0: not text), default, description)
 #define NQC_LAUNCH_COLUMNS(X)                                                                                      \
   X(id, std::uint32_t, u32, 0, 0, "1, 2, ...: the order in which launches registered in the directory")            \
@@ -34,33 +32,27 @@ namespace nqc {
   X(cases_done, std::uint64_t, u64, 0, 0, "cases this launch ran (a continued shard's earlier cases not counted)") \
   X(merged, bool, flag, 0, false, "this launch wrote results.h5")
 
-/// One launch of `nqc run` on a results directory (a whole run, a `--part`, a `--resume`, a
-/// merge); fields as NQC_LAUNCH_COLUMNS describes them. Strings are empty when unknown or
-/// not applicable.
+/// One launch of `nqc run` on a results directory; strings empty when unknown.
 struct Launch {
 #define NQC_LAUNCH_MEMBER(name, type, kind, width, init, doc) type name = init;
   NQC_LAUNCH_COLUMNS(NQC_LAUNCH_MEMBER)
 #undef NQC_LAUNCH_MEMBER
 };
 
-/// This process's launch: start time now, this host, the Slurm variables of the environment,
-/// the given version and revision; id 0 until register_launch.
+/// This process's launch (now, this host, the Slurm environment); id 0 until register_launch.
 Launch launch_here(const std::string& nqc_version, const std::string& git_revision, std::uint64_t part,
                    std::uint64_t parts, int world_size);
 
-/// Registers `launch` in DIR/launches/ as the next id (launch-<id, 6 digits>.json, created
-/// whole and linked into place: concurrent parts get distinct ids, also on NFS) and sets its
-/// id. Throws nqc::IoError "DIR/launches: cannot write: REASON".
+/// Registers `launch` in DIR/launches/ as the next id (linked into place: distinct ids for
+/// concurrent parts, also on NFS). Throws nqc::IoError.
 void register_launch(const std::filesystem::path& dir, Launch& launch);
 
 /// Rewrites the record of a registered launch (its end, exit status and counts), atomically.
 /// Throws nqc::IoError.
 void update_launch(const std::filesystem::path& dir, const Launch& launch);
 
-/// Every launch recorded in DIR/launches/, by id. A record that cannot be read is returned
-/// with its id and `hosts` = "(record damaged)" (all else unknown: exit_status -1), so that a
-/// table built from it stays truthful about what is known; `problems` (when given) receives
-/// one line per such record, "FILE: damaged (REASON); launch ID is listed with its id only".
+/// Every launch recorded in DIR/launches/, by id; an unreadable record as its id with hosts
+/// "(record damaged)", and one line about it in `problems` (when given).
 std::vector<Launch> read_launches(const std::filesystem::path& dir, std::vector<std::string>* problems = nullptr);
 
 /// A launch as its JSON record (DIR/launches/launch-ID.json): an object of its fields by name.

@@ -1,6 +1,5 @@
-// A run's pinned plan (DIR/plan.json, docs/results.md "The plan is pinned"): what its cases are
-// made from, recorded at its first launch; later launches and the merge check that it is
-// unchanged and that each shard file holds exactly its shard's rows.
+// A run's pinned plan (DIR/plan.json, docs/results.md "The plan is pinned"), checked by later
+// launches and the merge.
 #pragma once
 
 #include <cstdint>
@@ -15,8 +14,7 @@
 
 namespace nqc {
 
-/// The generation of nqc's case making: bumped whenever this nqc would make other cases from
-/// the same config. A run is not continued, nor merged, by an nqc of another generation.
+/// The generation of nqc's case making: bumped whenever the same config would make other cases.
 inline constexpr int kCaseGeneration = 1;
 
 /// What a run's cases are made from.
@@ -40,13 +38,10 @@ PinnedPlan pin_plan(const Plan& plan, const std::string& config_hash);
 /// The text of DIR/plan.json: to_json() plus nqc_version, keys sorted, 2-space indent, final newline.
 std::string plan_file_text(const PinnedPlan& pinned, const std::string& nqc_version);
 
-/// Reads DIR/plan.json's text. Throws nqc::InputError with the reason it is not a record nqc
-/// wrote ("empty", "not valid JSON at byte N", "not as nqc writes it", "no 'layout'",
-/// "unexpected key 'X'", "its plan_hash does not match its content").
+/// Reads DIR/plan.json's text. Throws nqc::InputError with the reason it is not a record nqc wrote.
 PinnedPlan parse_pinned_plan(const std::string& text);
 
-/// The first difference between the plan a run started with and this launch's, one clause
-/// ("the instance file /d/a0.txt was added (6 files then, 7 now)", ...); "" when they agree.
+/// The first difference between the plan a run started with and this launch's; "" when none.
 std::string plan_change(const PinnedPlan& then, const PinnedPlan& now);
 
 /// What every result file of a run carries: its config_hash and plan_hash.
@@ -55,11 +50,8 @@ struct RunIdentity {
   std::string plan_hash;
 };
 
-/// Checks a shard or partial file against the run's plan, from what read_result_file read (its
-/// rows when read, else its row count). Throws nqc::InputError naming the file, the first
-/// disagreement and what to do: another config's or plan's file, a shard outside the plan, a
-/// shard_id attribute not its name's, rows that are not its shard's (a partial file holds
-/// fewer).
+/// Checks a shard or partial file (its rows when read, else its row count) against the run's
+/// plan. Throws nqc::InputError naming the file, the first disagreement and what to do.
 void check_against_plan(const std::filesystem::path& file, std::uint64_t shard_id, const ResultFile& content,
                         const Plan& plan, const RunIdentity& run, bool partial);
 

@@ -35,9 +35,7 @@ ShardSize shard_size(const ExperimentConfig& config, Index n, std::uint64_t comp
 
 namespace {
 
-// The files of an instance config, in file-index order: its entries, a directory expanded to
-// its *.param and *.txt files (sorted). Throws nqc::InputError for a directory without any and
-// for a file given twice.
+// The files of an instance config in file-index order (instance_files_now).
 std::vector<std::string> instance_file_list(const ExperimentConfig& config) {
   std::vector<std::string> files;
   for (const std::string& f : config.instances.files) {
@@ -54,8 +52,7 @@ std::vector<std::string> instance_file_list(const ExperimentConfig& config) {
       files.push_back(f);
     }
   }
-  // Each file once: one file twice (a directory and a file in it, ./a and a) would be run,
-  // and counted, twice.
+  // Each file once (a directory and a file in it, ./a and a): else it would count twice.
   std::map<fs::path, std::string> seen;
   for (const std::string& f : files) {
     std::error_code ec;
@@ -91,8 +88,6 @@ void plan_instances(const ExperimentConfig& config, Plan& plan) {
       plan.instance_cases.push_back({file, i, 0, loaded.composition.n(), false});
     }
   }
-  // Consecutive cases up to shard_seconds of estimated work (instance_case_seconds) and at
-  // most shard_cases cases.
   const double per_case = instance_case_seconds(config);
   const auto per_shard = static_cast<std::uint64_t>(
       std::clamp(std::floor(config.shard_seconds / per_case), 1.0, static_cast<double>(config.shard_cases)));
@@ -121,8 +116,7 @@ void push_shard(Plan& plan, Shard shard, double case_seconds) {
   plan.shards.push_back(shard);
 }
 
-// A shard of every run of up to `per_shard` of the `count` cases of one "solution" (the
-// origin's value).
+// A shard of every run of up to `per_shard` of the `count` cases of one origin's value.
 void add_runs(Plan& plan, Origin origin, Index n, std::uint64_t solution, std::uint64_t count, std::uint64_t per_shard,
               double case_seconds) {
   for (std::uint64_t c = 0; c < count; c += per_shard) {
@@ -138,9 +132,8 @@ void add_runs(Plan& plan, Origin origin, Index n, std::uint64_t solution, std::u
   }
 }
 
-// random_compositions, excluded_diagonals and canonical_compositions: per group, n and value,
-// runs of its samples, or of its canonical compositions in enumeration order (counted here,
-// per first queen's cell).
+// The other generated origins: per group, n and value, runs of its samples (canonical: of its
+// compositions in enumeration order, counted here per first queen's cell).
 void plan_groups(const ExperimentConfig& config, Plan& plan, const std::atomic<bool>* stop) {
   for (const CaseGroup& group : config.groups)
     for (const Index n : group.n) {
@@ -234,8 +227,7 @@ PlanEstimate estimate_plan(const Plan& plan) {
       by_n[s.n].cpu_seconds += s.cost;
     }
   } else {
-    // Instance shards may mix sizes: a shard counts for every n it holds a case of, and each
-    // case for its n with its shard's cost per case.
+    // Instance shards may mix sizes: a shard counts for every n it holds.
     for (const Shard& s : plan.shards) {
       std::set<Index> sizes;
       const double per_case = s.case_count() ? s.cost / static_cast<double>(s.case_count()) : 0.0;

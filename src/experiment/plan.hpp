@@ -14,10 +14,8 @@
 namespace nqc {
 
 /// Consecutive cases of one n: solution_count solutions from first_solution, each with
-/// composition_count compositions from first_composition (all, unless a solution's
-/// compositions span several shards: then solution_count is 1). Other generated origins: one
-/// "solution", the value of the origin's parameter (random: f, excluded_diagonals: d,
-/// canonical: k), and a run of its samples or canonical compositions (by enumeration index).
+/// composition_count compositions from first_composition. Other generated origins: one
+/// "solution", the value of the origin's parameter, and a run of its samples.
 struct Shard {
   std::uint64_t id = 0;
   Index n = 0;
@@ -37,16 +35,15 @@ struct Shard {
   }
 };
 
-/// Estimated CPU seconds of one generated case of size n for `engine`: its registry row's
-/// CaseCost (core/engine.hpp), a guide, not a promise. Throws std::invalid_argument for an unknown engine.
+/// Estimated CPU seconds of one generated case of size n for `engine` (its CaseCost). Throws
+/// std::invalid_argument for an unknown engine.
 double estimated_case_seconds(std::string_view engine, Index n);
 
 /// Estimated seconds of one instance case (hardness unknown): time_limit_s, or 1 s without one.
 double instance_case_seconds(const ExperimentConfig& config);
 
-/// The cases of a shard of size n: the most whose estimated seconds fit shard_seconds (1 ..
-/// shard_cases), as whole solutions when a solution's compositions fit, else as runs of
-/// `compositions` compositions of one solution.
+/// The cases of a shard of size n: the most that fit shard_seconds (1 .. shard_cases), as whole
+/// solutions when they fit, else runs of `compositions` of one solution.
 struct ShardSize {
   std::uint64_t solutions = 1;
   std::uint64_t compositions = 1;
@@ -79,26 +76,19 @@ struct Plan {
   std::map<std::pair<Index, Index>, std::vector<std::uint64_t>> canonical_starts;
 };
 
-/// The files of an instance config in file-index order (its entries, a directory expanded to
-/// its *.param and *.txt files, sorted) with their sizes and content hashes as they are now.
-/// Throws nqc::InputError for a directory without any and for a file given twice.
+/// The files of an instance config in file-index order (directories expanded, sorted) with
+/// their sizes and hashes now. Throws nqc::InputError for an empty directory or a file twice.
 std::vector<InstanceFile> instance_files_now(const ExperimentConfig& config);
 
-/// Expands a config into shards in plan order (sizes groups, n, solutions in order; a size
-/// listed twice gets disjoint solution ids): ids and case ids are pure functions of the
-/// config, so reruns and resumes find the same ones. Generated shards hold shard_size's cases,
-/// instance shards consecutive instance cases (one per file and diags entry) by the same rule.
-/// Throws nqc::InputError for a missing or malformed instance file, nqc::IoError when the
-/// system refuses its read; nqc::Error with kExitInterrupted when `stop` is set while it
-/// counts canonical compositions (up to 3*10^8, 0.1-0.7 us each).
+/// Expands a config into shards in plan order; ids and case ids are pure functions of the
+/// config. Throws nqc::InputError for a bad instance file, nqc::IoError for a refused read,
+/// nqc::Error with kExitInterrupted when `stop` is set while counting canonical compositions.
 Plan make_plan(const ExperimentConfig& config, const std::atomic<bool>* stop = nullptr);
 
-/// Indices into plan.shards, largest expected cost first (ties by id): the order in which
-/// ranks take shards.
+/// Indices into plan.shards, largest expected cost first (ties by id): the ranks' order.
 std::vector<std::uint64_t> schedule_order(const Plan& plan);
 
-/// One board size of a plan: its shards (an instance shard counts for every n it holds), cases
-/// and estimated CPU seconds.
+/// One board size of a plan: its shards, cases and estimated CPU seconds.
 struct PlanSize {
   Index n = 0;
   std::uint64_t shards = 0;
@@ -116,8 +106,7 @@ struct PlanEstimate {
 /// The per-n breakdown of `plan`.
 PlanEstimate estimate_plan(const Plan& plan);
 
-/// The shards of part `part` of `parts` (a Slurm job array): position p of schedule_order()
-/// belongs to part p mod `parts`, so that every part gets a like share. Requires part < parts.
+/// The shards of part `part` of `parts`: positions p of schedule_order() with p mod parts = part.
 std::vector<std::uint64_t> part_order(const Plan& plan, std::uint64_t part, std::uint64_t parts);
 
 }  // namespace nqc

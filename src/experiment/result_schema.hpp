@@ -1,6 +1,4 @@
-// The schema of result files as data (the tables of case_row.hpp, launches.hpp and
-// root_attributes.hpp): results.cpp builds its HDF5 types from it, `nqc info --columns` prints
-// it, analysis/result_schema.json is its JSON form (tested equal).
+// The schema of result files as data (case_row.hpp, launches.hpp, root_attributes.hpp).
 #pragma once
 
 #include <cstddef>
@@ -30,8 +28,7 @@ struct ColumnInfo {
 /// Every column, in CaseRow's order (NQC_CASE_COLUMNS).
 std::span<const ColumnInfo> case_columns();
 
-/// The names of an enum column kind's values by code (outcome, flag, engine: by EngineInfo::code,
-/// stop_reason); empty for the other kinds.
+/// The names of an enum column kind's values by code; empty for the other kinds.
 std::vector<std::string> column_value_names(ColumnKind kind);
 
 /// The kind's type as users read it ("uint64", "enum int8", "string N bytes" with N = `bytes`, ...).
@@ -84,8 +81,7 @@ constexpr bool carries(AttributeFiles kind, AttributeFiles files) {
   return files == AttributeFiles::all || files == kind;
 }
 
-/// The whole schema as JSON (analysis/result_schema.json): schema_version, run_files,
-/// max_board_size, columns (with run_dependent and enums' values), attributes, launch_columns.
+/// The whole schema as JSON (analysis/result_schema.json).
 nlohmann::json result_schema_json();
 /// The same as text for `nqc info --columns`: one line per column, then per attribute.
 std::string result_schema_text();

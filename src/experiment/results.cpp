@@ -1,13 +1,6 @@
-// Result files, schema kSchemaMajor.kSchemaMinor only, in HDF5's newest format (superblock 3:
-// every piece of metadata checksummed) with Fletcher32 on every dataset:
-//   root attributes  those of the file's kind (root_attributes()); text ones under
-//                    text_checksum (formats/hdf5_text.hpp: HDF5 does not checksum their heap).
-//   cases            compound, one member per column (NQC_CASE_COLUMNS), read by name; enums
-//                    carry their names; `instance` is left out of generated runs' files. Shard
-//                    and partial files: CaseRow's own layout, uncompressed (writing is a copy;
-//                    the merge reads them once). results.h5: packed, shuffle + deflate 4.
-//   failures/        one int32 dataset `case-<case_id>` per failure record.
-//   shards, launches results.h5 only: the merged shard ids; one packed row per launch.
+// Result files (docs/results.md): superblock 3 (checksummed metadata), Fletcher32 datasets; text
+// attributes under text_checksum; `cases` in CaseRow's layout (shard and partial files) or packed
+// and deflated (results.h5); failures/case-<id>; results.h5 adds `shards` and `launches`.
 #include "experiment/results.hpp"
 
 #include <unistd.h>
@@ -46,8 +39,7 @@ constexpr int kDeflateLevel = 4;
 // 10^9 rows of about 150 bytes: more than any machine of ours holds.
 constexpr std::uint64_t kMaxReadRows = 1'000'000'000;
 
-// The HDF5 type of a column kind: in memory (`file` false) or on disk (little-endian: the same
-// bytes here); `bytes`: a text column's width. Enum types carry column_value_names(kind).
+// The HDF5 type of a column kind, in memory or on disk (`file`: little-endian); `bytes`: text width.
 h5::Handle column_type(ColumnKind kind, bool file, std::size_t bytes) {
   const auto fixed = [](hid_t id) { return h5::Handle(H5Tcopy(id), H5Tclose); };
   switch (kind) {
@@ -62,14 +54,12 @@ h5::Handle column_type(ColumnKind kind, bool file, std::size_t bytes) {
   }
 }
 
-// The compound types of a row: in memory (CaseRow) and on disk.
 struct RowTypes {
   h5::Handle memory;
   h5::Handle file;
 };
 
-// `packed`: the merged file's layout, members one after the other; else CaseRow's offsets (shard
-// and partial files: no conversion). `instance`: with the `instance` member (instance runs).
+// `packed`: results.h5's layout, else CaseRow's offsets; `instance`: with the `instance` member.
 RowTypes row_types(bool packed, bool instance) {
   std::vector<h5::Handle> keep;  // member types stay open until build()
   h5::CompoundBuilder memory, file;
@@ -82,8 +72,7 @@ RowTypes row_types(bool packed, bool instance) {
     else
       file.add(std::string(c.name), c.offset, f);
   }
-  // In place with `instance`: the whole CaseRow, trailing padding included, so that an array
-  // of rows is an array of file elements.
+  // In place with `instance`: the whole CaseRow, trailing padding included.
   return {memory.build(sizeof(CaseRow)), file.build(!packed && instance ? sizeof(CaseRow) : 0)};
 }
 
@@ -91,9 +80,8 @@ std::string row_label(std::uint64_t index, const CaseRow& r) {
   return "row " + std::to_string(index) + " (case " + std::to_string(r.case_id) + "): ";
 }
 
-// The rule of a result file's rows: each plausible (implausible), case ids ascending. Returns
-// why rows [0, count) (the file's rows from `first` on) break it, or ""; `last`: the case id
-// before them, updated.
+// Why rows [0, count) (the file's from `first` on) are not plausible with ascending case ids, or
+// ""; `last`: the case id before them, updated.
 std::string rows_problem(const CaseRow* rows, std::size_t count, std::uint64_t first,
                          std::optional<std::uint64_t>& last) {
   for (std::size_t i = 0; i < count; ++i) {
@@ -107,9 +95,8 @@ std::string rows_problem(const CaseRow* rows, std::size_t count, std::uint64_t f
   return "";
 }
 
-// Reads the rows of a `cases` dataset into CaseRow: members matched by name, each of its
-// column's HDF5 type class; `instance` may be missing (a generated run's file: empty). HDF5
-// converts enums by name, so each name of the file's enum must be one of this nqc's.
+// Reads a `cases` dataset into CaseRow by member name (`instance` may be missing); HDF5 converts
+// enums by name, so each of the file's names must be one of this nqc's.
 class RowReader {
  public:
   RowReader(const h5::Handle& cases, fs::path file) : cases_(cases), file_(std::move(file)) {
@@ -130,9 +117,7 @@ class RowReader {
     memory_ = memory.build(sizeof(CaseRow));
   }
 
-  // Reads the next `count` rows into `out`; throws DamagedFileError for rows that break the
-  // rule of result files (rows_problem): a file that passes its checksums holds none, so such
-  // rows were damaged before the checksums were computed, in memory.
+  // Reads the next `count` rows; rows_problem there is damage from before the checksums.
   void read(std::size_t count, CaseRow* out) {
     h5::read_range(cases_, memory_.id(), next_, count, out);
     if (const std::string why = rows_problem(out, count, next_, last_); !why.empty())
@@ -151,7 +136,6 @@ class RowReader {
     }
   }
 
-  // Refuses an enum member with a name this nqc does not know (a newer nqc's engine).
   void check_names(const std::string& member, const std::vector<std::string>& ours) const {
     for (const auto& [name, value] : h5::enum_members(h5::member_type(cases_, member)))
       if (std::find(ours.begin(), ours.end(), name) == ours.end())
@@ -168,7 +152,6 @@ class RowReader {
 
 bool has_instance(const std::vector<CaseRow>& rows) { return std::ranges::any_of(rows, is_instance_row); }
 
-// Refuses a file of another layout: nqc reads the schema it writes (schema_version()) only.
 void check_schema(const Attributes& attrs, const h5::Handle& file, const fs::path& path) {
   const auto it = attrs.find("schema_version");
   if (it == attrs.end()) {
@@ -184,8 +167,7 @@ void check_schema(const Attributes& attrs, const h5::Handle& file, const fs::pat
 
 std::string failure_name(std::uint64_t case_id) { return "case-" + std::to_string(case_id); }
 
-// The root attributes of a file of kind `kind` (shard or merged): the text ones first
-// (write_text_attributes flushes and reads back the file's start), then the integers.
+// The text attributes first (write_text_attributes flushes and reads back the file's start).
 void write_attributes(const h5::Handle& file, const RootAttributes& attrs, AttributeFiles kind) {
   std::map<std::string, std::string> texts;
   for (const AttributeInfo& a : root_attributes())
@@ -196,9 +178,7 @@ void write_attributes(const h5::Handle& file, const RootAttributes& attrs, Attri
       h5::write_int_attribute(file, std::string(a.name), attrs.*a.integer);
 }
 
-// The rows of a shard or partial file in CaseRow's layout: HDF5 copies the bytes as they are,
-// an instance run's rows straight from `rows`, a generated run's as their first
-// offsetof(CaseRow, instance) bytes (no padding before `instance`), packed here.
+// Rows in CaseRow's layout; a generated run's without `instance` (its offset: no padding before).
 void write_cases(const h5::Handle& file, const std::vector<CaseRow>& rows) {
   const bool instance = has_instance(rows);
   const RowTypes types = row_types(false, instance);
@@ -210,10 +190,8 @@ void write_cases(const h5::Handle& file, const std::vector<CaseRow>& rows) {
   h5::write_dataset(file, "cases", types.file.id(), types.file.id(), data, rows.size(), layout);
 }
 
-// Writes `target`'s content under "<target>.<host>-<pid>.tmp" (the writer's own name: two
-// writers of one file can never rename each other's half-written file into place): fill,
-// flush, close; commit_file then makes it durable and names it. On failure no .tmp is left. A
-// failed HDF5 call is an nqc::IoError here: nqc writes this file, no input has a part in it.
+// Writes `target` as "<target>.<host>-<pid>.tmp" (each writer its own) for commit_file; on failure
+// no .tmp is left, and an HDF5 failure is an nqc::IoError (no input has a part in it).
 PendingFile write_pending(const fs::path& target, const std::function<void(const h5::Handle&)>& fill) {
   const PendingFile pending{target.string() + "." + host_name() + "-" + std::to_string(::getpid()) + ".tmp", target};
   const auto remove_tmp = [&] {
@@ -241,8 +219,7 @@ std::string shard_file_name(const std::string& prefix, std::uint64_t shard_id) {
   return name;
 }
 
-// "shard-000042.h5" -> 42 (prefix "partial-": "partial-000042.h5" -> 42); any other name
-// (other files, "*.tmp") -> nullopt.
+// "shard-000042.h5" -> 42 (prefix "shard-"); any other name -> nullopt.
 std::optional<std::uint64_t> parse_shard_name(const fs::path& file, const std::string& prefix) {
   const std::string name = file.filename().string();
   if (!name.starts_with(prefix)) return {};
@@ -267,8 +244,7 @@ std::vector<std::uint64_t> list_shards(const fs::path& dir, const std::string& p
   return ids;
 }
 
-// Throws std::invalid_argument for rows that break the rule of result files (a bug: the
-// readers would refuse the file as damaged).
+// Throws std::invalid_argument for rows the readers would refuse as damaged.
 PendingFile write_shard_file(const fs::path& target, const ShardData& shard, const RootAttributes& attrs) {
   std::optional<std::uint64_t> last;
   if (const std::string why = rows_problem(shard.rows.data(), shard.rows.size(), 0, last); !why.empty())
@@ -287,84 +263,68 @@ PendingFile write_shard_file(const fs::path& target, const ShardData& shard, con
   });
 }
 
-// The `launches` table: one packed compound of launch_columns(), each field converted from
-// and to the launch's JSON record (launches.hpp) by its column kind.
-struct LaunchTable {
-  h5::Handle type;
-  std::vector<std::size_t> offsets;  // of each column in a row
-  std::size_t size = 0;              // of a row
-};
-
-LaunchTable launch_table() {
+// The `launches` table: one packed compound of launch_columns(), and its row size.
+std::pair<h5::Handle, std::size_t> launch_type() {
   std::vector<h5::Handle> keep;
   h5::CompoundBuilder builder;
-  LaunchTable t;
+  std::size_t size = 0;
   for (const LaunchColumnInfo& c : launch_columns()) {
     const hid_t type = keep.emplace_back(column_type(c.kind, true, c.bytes)).id();
     builder.append(std::string(c.name), type);
-    t.offsets.push_back(t.size);
-    t.size += H5Tget_size(type);
+    size += H5Tget_size(type);
   }
-  t.type = builder.build();
-  return t;
+  return {builder.build(), size};
 }
 
-template <typename T>
-void convert(char* at, nlohmann::json& value, bool store) {
-  T v{};
-  if (store) {
-    v = value.get<T>();
-    std::memcpy(at, &v, sizeof v);
-  } else {
-    std::memcpy(&v, at, sizeof v);
-    value = v;
-  }
-}
-
-// Stores `value` into the field at `at` (`store`), or loads it from there: text as `bytes`
-// NUL-padded bytes (truncated), a flag as uint8, numbers as they are.
-void convert_field(const LaunchColumnInfo& c, char* at, nlohmann::json& value, bool store) {
-  switch (c.kind) {
-    case ColumnKind::u64: return convert<std::uint64_t>(at, value, store);
-    case ColumnKind::u32: return convert<std::uint32_t>(at, value, store);
-    case ColumnKind::i32: return convert<std::int32_t>(at, value, store);
-    case ColumnKind::flag: return convert<bool>(at, value, store);
-    case ColumnKind::text:
-      if (!store) {
-        value = std::string(at, strnlen(at, c.bytes));
-      } else {
-        const auto& text = value.get_ref<const std::string&>();
-        std::memcpy(at, text.data(), std::min(text.size(), c.bytes - 1));
-      }
-      return;
-    default: throw std::logic_error("launch column " + std::string(c.name) + ": no conversion for its kind");
+// Stores the fields of `record` into the packed row at `row` (`store`), or loads them from there:
+// text NUL-padded (truncated), a flag as uint8, numbers as they are.
+void convert_row(char* row, nlohmann::json& record, bool store) {
+  for (const LaunchColumnInfo& c : launch_columns()) {
+    nlohmann::json& value = record[std::string(c.name)];
+    const auto number = [&]<typename T>(T v) {
+      if (store) v = value.get<T>();
+      std::memcpy(store ? row : reinterpret_cast<char*>(&v), store ? reinterpret_cast<char*>(&v) : row, sizeof v);
+      if (!store) value = v;
+      row += sizeof v;
+    };
+    switch (c.kind) {
+      case ColumnKind::u64: number(std::uint64_t{}); break;
+      case ColumnKind::u32: number(std::uint32_t{}); break;
+      case ColumnKind::i32: number(std::int32_t{}); break;
+      case ColumnKind::flag: number(bool{}); break;
+      case ColumnKind::text:
+        if (store)
+          std::memcpy(row, value.get_ref<const std::string&>().data(),
+                      std::min(value.get_ref<const std::string&>().size(), c.bytes - 1));
+        else
+          value = std::string(row, strnlen(row, c.bytes));
+        row += c.bytes;
+        break;
+      default: throw std::logic_error("launch column " + std::string(c.name) + ": no conversion for its kind");
+    }
   }
 }
 
 void write_launches(const h5::Handle& file, const std::vector<Launch>& launches) {
-  const LaunchTable t = launch_table();
-  std::vector<char> bytes(launches.size() * t.size);
+  const auto [type, size] = launch_type();
+  std::vector<char> bytes(launches.size() * size);
   for (std::size_t i = 0; i < launches.size(); ++i) {
     nlohmann::json record = launches[i];
-    for (std::size_t c = 0; c < t.offsets.size(); ++c)
-      convert_field(launch_columns()[c], &bytes[i * t.size + t.offsets[c]],
-                    record[std::string(launch_columns()[c].name)], true);
+    convert_row(&bytes[i * size], record, true);
   }
-  h5::write_dataset(file, "launches", t.type.id(), t.type.id(), bytes.data(), launches.size());
+  h5::write_dataset(file, "launches", type.id(), type.id(), bytes.data(), launches.size());
 }
 
 std::vector<Launch> read_launch_rows(const h5::Handle& file) {
   if (!h5::exists(file, "launches")) return {};
   const h5::Handle dataset = h5::open_dataset(file, "launches");
-  const LaunchTable t = launch_table();
-  std::vector<char> bytes(h5::length(dataset) * t.size);
-  h5::read_all(dataset, t.type.id(), bytes.data());
+  const auto [type, size] = launch_type();
+  std::vector<char> bytes(h5::length(dataset) * size);
+  h5::read_all(dataset, type.id(), bytes.data());
   std::vector<Launch> out;
-  for (std::size_t i = 0; i < bytes.size() / t.size; ++i) {
+  for (std::size_t i = 0; i < bytes.size() / size; ++i) {
     nlohmann::json record;
-    for (std::size_t c = 0; c < t.offsets.size(); ++c)
-      convert_field(launch_columns()[c], &bytes[i * t.size + t.offsets[c]],
-                    record[std::string(launch_columns()[c].name)], false);
+    convert_row(&bytes[i * size], record, false);
     out.push_back(record.get<Launch>());
   }
   return out;
@@ -387,8 +347,7 @@ std::vector<FailureRecord> read_failure_group(const h5::Handle& h, const fs::pat
   return failures;
 }
 
-// A file that nqc did not write as it is (HDF5 without checksums, text attributes without
-// text_checksum): damage for a file of a results directory, else not a result file of this nqc.
+// A file without checksums: damage in a results directory, else not a result file of this nqc.
 [[noreturn]] void refuse_foreign(const fs::path& file, const std::string& detail) {
   if (!damage_advice(file).empty()) throw DamagedFileError(file, detail);
   throw InputError(file.string() + ": not a result file of this nqc (" + detail + ")");
@@ -396,8 +355,7 @@ std::vector<FailureRecord> read_failure_group(const h5::Handle& h, const fs::pat
 
 using RowBatches = std::function<void(const std::vector<CaseRow>&)>;
 
-// read_result_file without the checks around HDF5 (signature, superblock, damage); with `each`,
-// the rows go to it `batch_rows` at a time instead of into the result.
+// read_result_file inside the HDF5 checks; with `each`, the rows go to it `batch_rows` at a time.
 ResultFile read_parts(const fs::path& file, unsigned parts, std::size_t batch_rows, const RowBatches& each) {
   ResultFile out;
   const h5::Handle h = h5::open_file(file);
@@ -482,8 +440,7 @@ std::string implausible(const CaseRow& r) {
   if (r.k < 0 || r.k > r.n) return "k = " + std::to_string(r.k) + " queens, expected 0..n = 0.." + std::to_string(r.n);
   if (!std::isfinite(r.wall_s) || r.wall_s < 0 || !std::isfinite(r.cpu_s) || r.cpu_s < 0)
     return "wall_s = " + std::to_string(r.wall_s) + ", cpu_s = " + std::to_string(r.cpu_s) + ", expected seconds >= 0";
-  // A derived case has a completion: never infeasible, a false negative exactly when not
-  // solved; a case of another origin is never one. Only instance cases name a file.
+  // A derived case has a completion: never infeasible, a false negative exactly when gave_up.
   const auto origin = static_cast<Origin>(r.origin);
   const bool derived = origin == Origin::derived;
   if (derived && r.outcome == static_cast<std::int8_t>(Outcome::infeasible))

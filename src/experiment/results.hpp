@@ -18,22 +18,18 @@
 
 namespace nqc {
 
-/// Root attributes of a result file as read, as text (integers in decimal), text_checksum left
-/// out; root_attributes() (result_schema.hpp) lists them. Writers take a RootAttributes.
+/// Root attributes of a result file as read, as text (integers in decimal), text_checksum left out.
 using Attributes = std::map<std::string, std::string>;
 
 /// DIR/shards/shard-<id, 6 digits>.h5.
 std::filesystem::path shard_path(const std::filesystem::path& dir, std::uint64_t shard_id);
 
-/// Writes one shard durably (to a .tmp, fsync'ed, renamed: a file at shard_path() is always
-/// complete) with the root attributes of shard files from `attrs` (schema_version and shard_id
-/// set here), `cases` and `failures`. Throws std::invalid_argument for rows a reader would
-/// refuse (implausible, case ids not ascending), nqc::IoError naming the path and the HDF5
-/// error stack for a failed write (then no file is left).
+/// Writes one shard file durably (.tmp, fsync, rename; schema_version and shard_id set here).
+/// Throws std::invalid_argument for rows a reader would refuse, nqc::IoError for a failed write
+/// (then no file is left).
 void write_shard(const std::filesystem::path& dir, const ShardData& shard, const RootAttributes& attrs);
 
-/// write_shard without the last step: commit_file (system/durable.hpp) or a BackgroundWriter
-/// makes the closed temporary file durable and names it.
+/// write_shard without the commit_file (system/durable.hpp) that makes it durable and names it.
 PendingFile write_shard_pending(const std::filesystem::path& dir, const ShardData& shard, const RootAttributes& attrs);
 
 /// DIR/shards/partial-<id, 6 digits>.h5: the first cases of an interrupted shard, in order.
@@ -51,9 +47,8 @@ std::vector<std::uint64_t> partial_shards(const std::filesystem::path& dir);
 /// Ids of the shards whose files exist in DIR/shards, ascending ("*.tmp" and partial files ignored).
 std::vector<std::uint64_t> done_shards(const std::filesystem::path& dir);
 
-/// A result file that cannot be read as it was written (a checksum fails, it is truncated, a
-/// row breaks the rule of result files). what(): "FILE: damaged (DETAIL)", then for a file of a
-/// results directory what to do (damage_advice).
+/// A result file that cannot be read as it was written. what(): "FILE: damaged (DETAIL)", then
+/// for a file of a results directory what to do (damage_advice).
 class DamagedFileError : public InputError {
  public:
   DamagedFileError(const std::filesystem::path& file, const std::string& detail);
@@ -65,9 +60,7 @@ class DamagedFileError : public InputError {
   std::string detail_;
 };
 
-/// For a damaged file of a results directory, what to do: a shard or partial file "delete it
-/// and run the config again with --resume (its cases run again)", DIR/results.h5 "delete it
-/// and rebuild it from the shard files: nqc run DIR/config.json -o DIR --resume"; else "".
+/// For a damaged shard, partial or results.h5 file of a results directory, what to do; else "".
 std::string damage_advice(const std::filesystem::path& file);
 
 /// The parts of a result file that read_result_file reads (bits; the root attributes always).
@@ -89,17 +82,13 @@ struct ResultFile {
   std::vector<Launch> launches;         ///< with kLaunches: by id (none in shard files)
 };
 
-/// Reads `parts` of one result file. Throws DamagedFileError for damage: any HDF5 failure on
-/// a file with the HDF5 signature, a row that breaks the rule of result files (implausible, or
-/// case ids not ascending), and in a results directory no signature, superblock 0 or 1 (no
-/// checksums) or text attributes without text_checksum. Throws nqc::InputError naming the file
-/// for one that is not nqc's: missing, not HDF5, no checksums, no schema_version, another
-/// schema version, no `cases`, a missing member or one of another type class, an enum name
-/// this nqc does not know. h5::Error or nqc::IoError (exit 7) when the system refuses the read.
+/// Reads `parts` of one result file. Throws DamagedFileError for damage (an HDF5 failure, a
+/// row nqc never writes, unchecksummed metadata in a results directory), nqc::InputError naming
+/// the file for one that is not nqc's (or of another schema), h5::Error or nqc::IoError when the
+/// system refuses the read.
 ResultFile read_result_file(const std::filesystem::path& file, unsigned parts = kEverything);
 
-/// Calls `each` with the rows of one result file, `batch_rows` at a time in file order (bounded
-/// memory), with the checks and errors of read_result_file.
+/// Calls `each` with the rows of one result file, `batch_rows` at a time (as read_result_file).
 void read_rows_in_batches(const std::filesystem::path& file, std::size_t batch_rows,
                           const std::function<void(const std::vector<CaseRow>&)>& each);
 
@@ -109,17 +98,13 @@ std::vector<CaseRow> read_rows(const std::filesystem::path& file);
 /// read_result_file with kAttributes: the root attributes.
 Attributes read_attributes(const std::filesystem::path& file);
 
-/// The result files that stand for `path`, as every command reads them: the file itself,
-/// DIR/results.h5, else (a run not merged yet) DIR's shard files and the partial files of
-/// shards not done (their finished cases), in id order; empty when DIR has none. Throws
-/// nqc::InputError "FILE: belongs to another config (config_hash X, the run's Y): move it out
-/// of DIR/shards" for a file whose config_hash is not that of DIR/config.json (without one: of
-/// the first file).
+/// The result files that stand for `path`: the file itself, DIR/results.h5, else DIR's shard
+/// files and the partial files of shards not done, in id order. Throws nqc::InputError for a
+/// file whose config_hash is not that of DIR/config.json (without one: of the first file).
 std::vector<std::filesystem::path> result_files(const std::filesystem::path& path);
 
-/// Throws nqc::InputError "DIR: case C is in FILE and in FILE2 (a copy?): ..." when two of
-/// `files` hold one case id; `ranges`: each file's smallest and largest case id (first > second
-/// for a file without rows).
+/// Throws nqc::InputError when two of `files` hold one case id; `ranges`: each file's smallest
+/// and largest case id (first > second for a file without rows).
 void check_disjoint_cases(const std::filesystem::path& dir, const std::vector<std::filesystem::path>& files,
                           const std::vector<std::pair<std::uint64_t, std::uint64_t>>& ranges);
 
@@ -127,12 +112,9 @@ void check_disjoint_cases(const std::filesystem::path& dir, const std::vector<st
 using ShardCheck =
     std::function<void(const std::filesystem::path& file, std::uint64_t shard_id, const ResultFile& content)>;
 
-/// Merges the shard files of DIR into DIR/results.h5 (atomically): root attributes from `attrs`,
-/// `cases` in case_id order, `shards`, `failures` and `launches`, one shard file in memory at a
-/// time. `check` sees each shard file first; `expected_cases` (when not 0) is the number of rows
-/// results.h5 must hold. Throws nqc::InputError (or what `check` throws) for a case id not above
-/// the one before it, a wrong total or a damaged shard file, nqc::IoError for a failed read or
-/// write; then no results.h5 (nor .tmp) is written and the shard files are untouched.
+/// Merges the shard files of DIR into DIR/results.h5 atomically, one shard in memory at a time;
+/// `check` sees each shard file first, `expected_cases` (when not 0) is the total. Throws
+/// nqc::InputError (or what `check` throws) or nqc::IoError; then no results.h5 is written.
 void merge_results(const std::filesystem::path& dir, const RootAttributes& attrs, const ShardCheck& check = {},
                    std::uint64_t expected_cases = 0, const std::vector<Launch>& launches = {});
 
@@ -140,24 +122,19 @@ void merge_results(const std::filesystem::path& dir, const RootAttributes& attrs
 /// the first of result_files; empty when there is none.
 std::filesystem::path representative_file(const std::filesystem::path& path);
 
-/// The stored composition of case `case_id` under a path (a result file, or a results directory:
-/// its results.h5, else its shard files); nullopt when none is stored.
+/// The stored composition of case `case_id` under a path (result_files); nullopt when none.
 std::optional<FailureRecord> find_failure(const std::filesystem::path& path, std::uint64_t case_id);
 
-/// All rows under a path (a result file; a results directory: its results.h5, else its shard
-/// files), sorted by case_id. Throws nqc::InputError for a path that does not exist or holds no
-/// result file, and as read_result_file and check_disjoint_cases do.
+/// All rows under a path (result_files), sorted by case_id. Throws nqc::InputError for a path
+/// without result files, and as read_result_file and check_disjoint_cases do.
 std::vector<CaseRow> load_rows(const std::filesystem::path& path);
 
-/// Why a row is one nqc never writes, "" for one it may have written: an enum code that is not
-/// one of its column's (outcome, false_negative, engine, limit), n not a board size, k outside
-/// 0..n, wall_s or cpu_s not finite seconds >= 0, a generated case infeasible, or
-/// false_negative other than (generated case and gave_up). Rows from any source are checked
-/// with it: result files (read and written) and the CSV of `nqc aggregate --rows`.
+/// Why a row is one nqc never writes (an unknown enum code, n, k, seconds, outcome or
+/// false_negative impossible for its origin), "" for one it may have written.
 std::string implausible(const CaseRow& row);
 
-/// One entry of a results directory DIR: DIR/name is a file, or (`folder`) a directory of
-/// files; `what` names it in messages; `marks_run`: a directory that holds it is a results directory.
+/// One entry of a results directory: a file, or (`folder`) a directory of files; `marks_run`:
+/// a directory that holds it is a results directory.
 struct RunFile {
   std::string_view name;
   std::string_view what;
@@ -165,8 +142,7 @@ struct RunFile {
   bool marks_run;
 };
 
-/// A results directory's own entries, which only nqc run writes (run_file_refusal); the
-/// analysis reads them from result_schema.json's "run_files".
+/// A results directory's own entries, which only nqc run writes (result_schema.json's "run_files").
 inline constexpr std::array<RunFile, 6> kRunFiles = {{{"results.h5", "its results", false, false},
                                                       {"plan.json", "its plan", false, true},
                                                       {"config.json", "its config", false, false},
@@ -174,9 +150,7 @@ inline constexpr std::array<RunFile, 6> kRunFiles = {{{"results.h5", "its result
                                                       {"launches", "a launch record", true, false},
                                                       {"locks", "a lock file", true, false}}};
 
-/// Why `file` (a resolved output path) may not be written by any command but `nqc run`: "a file
-/// of the run in DIR (its results; only nqc run writes it)" for a results directory's own file
-/// (kRunFiles); "" for any other.
+/// Why `file` may be written by `nqc run` only (a results directory's own file, kRunFiles); "" else.
 std::string run_file_refusal(const std::filesystem::path& file);
 
 }  // namespace nqc

@@ -1,5 +1,4 @@
-// The root attributes of result files, declared once in NQC_ROOT_ATTRIBUTES: RootAttributes,
-// the writer (results.cpp) and the schema (result_schema.cpp) follow from it.
+// The root attributes of result files, declared once in NQC_ROOT_ATTRIBUTES.
 #pragma once
 
 #include <cstddef>
@@ -19,11 +18,8 @@ enum class AttributeFiles : std::uint8_t {
   merged,  ///< results.h5
 };
 
-// The root attributes, in the order `nqc info --columns` lists them:
-//   X(name, C++ type, files, description)
-// std::string: UTF-8 text, stored as a variable-length string under the checksum
-// text_checksum (result_schema.hpp); std::int64_t: an int64. Adding one: a row here, a new
-// kSchemaMinor, the tests, and analysis/result_schema.json regenerated.
+//   X(name, C++ type, files, description). Adding one: a new kSchemaMinor, the tests, and
+// analysis/result_schema.json regenerated.
 #define NQC_ROOT_ATTRIBUTES(X)                                                                         \
   X(schema_version, std::string, all, "the layout version, \"MAJOR.MINOR\" (set by the writer)")       \
   X(nqc_version, std::string, all, "the nqc that wrote the file")                                      \
@@ -41,21 +37,18 @@ enum class AttributeFiles : std::uint8_t {
   X(shard_id, std::int64_t, shard, "the shard the file holds (set by the writer)")                     \
   X(launches, std::int64_t, merged, "rows of the launches table")
 
-/// The root attributes a result file is written with (NQC_ROOT_ATTRIBUTES; the writer takes
-/// those of the file's kind). schema_version and shard_id are set by the writer.
+/// The root attributes a result file is written with (schema_version, shard_id: by the writer).
 struct RootAttributes {
 #define NQC_ROOT_ATTRIBUTE_MEMBER(name, type, files, doc) type name{};
   NQC_ROOT_ATTRIBUTES(NQC_ROOT_ATTRIBUTE_MEMBER)
 #undef NQC_ROOT_ATTRIBUTE_MEMBER
 };
 
-/// The attributes of a shard or partial file written by rank `rank` of `world_size` on this host
-/// in `launch`, for `config` pinned as `pinned`; end_utc is left to the writer of each file.
+/// The attributes of a shard or partial file written by `rank` on this host (end_utc left out).
 RootAttributes shard_attributes(const ExperimentConfig& config, const PinnedPlan& pinned, const Launch& launch,
                                 int world_size, int rank);
 
-/// The attributes of results.h5 merged by `launch` for `config` pinned as `pinned`: start_utc
-/// the first launch's, end_utc now, `launches` rows in its launches table.
+/// The attributes of results.h5 merged by `launch` (start_utc: the first launch's).
 RootAttributes merged_attributes(const ExperimentConfig& config, const PinnedPlan& pinned, const Launch& launch,
                                  const std::string& start_utc, std::size_t launches);
 

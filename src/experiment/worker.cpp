@@ -139,16 +139,14 @@ CaseInput case_input(const ExperimentConfig& config, const Plan& plan, const Sha
 
 namespace {
 
-// Runs the engine on one composition, timing only the engine call, and checks its answer:
-// a completion must pass the verifier and keep the given queens; `infeasible` on a case
-// known to be completable (`derived`) is an engine bug. Fills the outcome fields of `row`.
+// Runs the engine on one composition, timing only the engine call, checks its answer and fills
+// the outcome fields of `row`.
 void execute(const ExperimentConfig& config, Engine& engine, Composition&& composition, bool derived,
              const std::atomic<bool>* stop, CaseRow& row, FailureRecord* failure) {
   row.n = composition.n();
   row.k = composition.k();
   row.engine = engine_code(engine.name());
-  // The engine gets the composition itself (no copy at n = 10^8); what the checks need of it
-  // is its digest, and a copy only where a failure record or a bug report keeps it.
+  // The engine gets the composition itself (no copy at n = 10^8); the checks need its digest.
   const CompositionDigest digest = nqc::digest(composition);
   Composition kept;
   if (row.n <= kMaxStoredFailureN) kept = composition;
@@ -249,8 +247,7 @@ ShardRun run_shard(const ExperimentConfig& config, const Plan& plan, const Shard
   run.data.shard_id = shard.id;
   run.data.rows.reserve(std::min<std::uint64_t>(shard.case_count(), 1 << 16));
   const auto engine = make_engine(config.engine, config.engine_options);
-  // Runs one case; false when `stop` ended the shard (an interrupted case is not a result) or
-  // the case threw (the shard's earlier rows stay results; the caller says what ended it).
+  // Runs one case; false when `stop` ended the shard (an interrupted case is no result) or it threw.
   const auto one = [&](const std::function<CaseRow(FailureRecord*)>& run_one) {
     if (stop != nullptr && stop->load()) return false;
     FailureRecord failure;
@@ -303,8 +300,7 @@ ShardRun run_shard(const ExperimentConfig& config, const Plan& plan, const Shard
                                 });
     return run;
   }
-  // Solution by solution; the compositions of a solution reuse it, and its last composition
-  // is made in its own memory (for a shard of one case of n = 10^8, the only copy).
+  // Solution by solution; its last composition is made in its own memory (n = 10^8: one copy).
   const std::uint64_t per = shard.composition_count;
   for (std::uint64_t s = shard.first_solution + skip / per; s < shard.first_solution + shard.solution_count; ++s) {
     Composition solution = sample_solution(config, shard.n, s);
