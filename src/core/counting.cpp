@@ -297,7 +297,6 @@ void QueensCounter::count(const QueensPrefix& p) {
 
 CountResult count_completions(const Composition& composition, const Limits& limits) {
   const Index n = composition.n();
-  CountResult out;
   // The queens, counted under the limits (an O(n) pass); the search that follows checks the
   // composition (std::invalid_argument when inconsistent): the line sets of its set-up.
   std::int64_t k = 0;
@@ -305,23 +304,16 @@ CountResult count_completions(const Composition& composition, const Limits& limi
     const LimitWatch watch(limits);
     SetupWatch setup(&watch);
     const Index* q = composition.q.data();
-    if (setup.stopped() || !setup.chunks(n, [&](std::int64_t from, std::int64_t to) {
+    if (!setup.chunks(n, [&](std::int64_t from, std::int64_t to) {
           for (std::int64_t r = from; r < to; ++r) k += q[r] != 0 ? 1 : 0;
-        })) {
-      out.gave_up = true;
-      out.limit = setup.hit();
-      return out;
-    }
+        }))
+      return {.gave_up = true, .limit = setup.hit()};
   }
   if (n <= 64 && k == 0 && !composition.has_excluded_diagonals()) {
     QueensCounter counter(n, limits);
     const QueensPrefixes listed = counter.list(queens_prefix_depth(n));
     for (const QueensPrefix& p : listed.prefixes) counter.count(p);
-    out.completions = counter.completions();
-    out.nodes = counter.nodes();
-    out.gave_up = counter.stopped();
-    out.limit = counter.limit();
-    return out;
+    return {counter.completions(), counter.nodes(), counter.stopped(), counter.limit()};
   }
   if (n - k <= kBitboardMaxFree) return count_bitboard(composition, limits);
   try {

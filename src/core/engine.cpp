@@ -94,26 +94,14 @@ const std::vector<EngineInfo>& engine_infos() {
        NQC_ENGINE_FACTORY(complete_bitboard(c, rng, limits, p.bitboard))},
       {"exact", 2, true, true, 0, "complete search on the residual board (MRV, forward checking, restarts)",
        kExactParams, NQC_ENGINE_FACTORY(complete_exact(c, rng, limits, {}, p.exact))},
-      // The paper's algorithm knows only queens; CSPLib's excluded diagonals are not part of it.
-      {"grigoryan",
-       3,
-       false,
-       false,
-       0,
-       "the paper's randomized algorithm with bounded backtracking ([Grigoryan])",
-       kGrigoryanParams,
-       NQC_ENGINE_FACTORY(complete_grigoryan(std::move(c), rng, limits, p.grigoryan)),
-       // Flat near 250 us up to n = 300, then about n^0.88 (BENCHMARKS.md, "Cost estimates").
-       {2.5e-4, 2.7e-4, 0.88}},
+      // The paper's algorithm knows only queens (no excluded diagonals). Its cost: flat near 250 us
+      // up to n = 300, then about n^0.88 (BENCHMARKS.md, "Cost estimates").
+      {"grigoryan", 3, false, false, 0, "the paper's randomized algorithm with bounded backtracking ([Grigoryan])",
+       kGrigoryanParams, NQC_ENGINE_FACTORY(complete_grigoryan(std::move(c), rng, limits, p.grigoryan)),
+       CaseCost{2.5e-4, 2.7e-4, 0.88}},
       {"minconflicts", 4, false, true, 0, "min-conflicts local search ([Minton92]) with the composition's rows fixed",
        kMinConflictsParams, NQC_ENGINE_FACTORY(complete_minconflicts(c, rng, limits, p.minconflicts))},
-      {"sat",
-       5,
-       true,
-       true,
-       kSatMaxFree,
-       "CaDiCaL on a CNF of the residual board",
-       {},
+      {"sat", 5, true, true, kSatMaxFree, "CaDiCaL on a CNF of the residual board", std::span<const ParamSpec>(),
        NQC_ENGINE_FACTORY(complete_sat(c, rng, limits))},
   };
   [[maybe_unused]] static const bool checked = (check_engine_codes(infos), true);

@@ -24,30 +24,6 @@ namespace nqc {
   X(infeasible, 1) /* no completion: proved by a complete search */ \
   X(gave_up, 2)    /* a limit or the engine's own budget, no verdict */
 
-enum class Outcome : std::int8_t {
-#define NQC_OUTCOME_VALUE(name, code) name = code,
-  NQC_OUTCOMES(NQC_OUTCOME_VALUE)
-#undef NQC_OUTCOME_VALUE
-};
-
-/// The names of Outcome's values, by code.
-inline constexpr std::string_view kOutcomeNames[] = {
-#define NQC_OUTCOME_NAME(name, code) #name,
-    NQC_OUTCOMES(NQC_OUTCOME_NAME)
-#undef NQC_OUTCOME_NAME
-};
-
-#define NQC_OUTCOME_CODE_CHECK(name, code) \
-  static_assert(kOutcomeNames[code] == #name, "NQC_OUTCOMES: codes must be 0, 1, 2, ... in order");
-NQC_OUTCOMES(NQC_OUTCOME_CODE_CHECK)
-#undef NQC_OUTCOME_CODE_CHECK
-
-/// "solved", "infeasible", "gave_up" (kOutcomeNames; a NUL-terminated literal).
-constexpr const char* to_string(Outcome outcome) {
-  const auto code = static_cast<std::size_t>(outcome);
-  return code < std::size(kOutcomeNames) ? kOutcomeNames[code].data() : "?";
-}
-
 /// Why an engine call (or a count) stopped, one row each: X(NAME, CODE), the one table of limit
 /// names. CODE is stored: never renumber or reuse one (0, 1, 2, ... in order).
 #define NQC_STOP_REASONS(X)                                                                        \
@@ -58,29 +34,32 @@ constexpr const char* to_string(Outcome outcome) {
   X(grigoryan_limits, 4)    /* grigoryan's own budgets spent: the paper's "no completion" */       \
   X(minconflicts_limits, 5) /* minconflicts' moves and restarts spent */
 
-enum class StopReason : std::uint8_t {
-#define NQC_STOP_REASON_VALUE(name, code) name = code,
-  NQC_STOP_REASONS(NQC_STOP_REASON_VALUE)
-#undef NQC_STOP_REASON_VALUE
-};
+/// An enum of a table X(NAME, CODE) with CODE 0, 1, 2, ... in order (checked), its names by code
+/// (NAMES) and to_string returning RET (a NUL-terminated literal): "?" for a code out of the table.
+#define NQC_ENUM_VALUE(name, code) name = code,
+#define NQC_ENUM_NAME(name, code) #name,
+#define NQC_ENUM_CHECK(name, code) static_assert(code < std::size(NQC_ENUM_NAMES) && NQC_ENUM_NAMES[code] == #name);
+#define NQC_ENUM_TABLE(ENUM, BASE, NAMES, TABLE, RET)                 \
+  enum class ENUM : BASE { TABLE(NQC_ENUM_VALUE) };                   \
+  inline constexpr std::string_view NAMES[] = {TABLE(NQC_ENUM_NAME)}; \
+  constexpr RET to_string(ENUM value) {                               \
+    const auto code = static_cast<std::size_t>(value);                \
+    return code < std::size(NAMES) ? NAMES[code].data() : "?";        \
+  }
 
-/// The names of StopReason's values, by code.
-inline constexpr std::string_view kStopReasonNames[] = {
-#define NQC_STOP_REASON_NAME(name, code) #name,
-    NQC_STOP_REASONS(NQC_STOP_REASON_NAME)
-#undef NQC_STOP_REASON_NAME
-};
+/// Outcome, kOutcomeNames and to_string(Outcome): "solved", "infeasible", "gave_up".
+NQC_ENUM_TABLE(Outcome, std::int8_t, kOutcomeNames, NQC_OUTCOMES, const char*)
 
-#define NQC_STOP_REASON_CODE_CHECK(name, code) \
-  static_assert(kStopReasonNames[code] == #name, "NQC_STOP_REASONS: codes must be 0, 1, 2, ... in order");
-NQC_STOP_REASONS(NQC_STOP_REASON_CODE_CHECK)
-#undef NQC_STOP_REASON_CODE_CHECK
+/// StopReason, kStopReasonNames and to_string(StopReason): "none", "max_nodes", ..., what result
+/// files and the CLI show.
+NQC_ENUM_TABLE(StopReason, std::uint8_t, kStopReasonNames, NQC_STOP_REASONS, std::string_view)
 
-/// The name of `reason` ("none", "max_nodes", ...): what result files and the CLI show.
-constexpr std::string_view to_string(StopReason reason) {
-  const auto code = static_cast<std::size_t>(reason);
-  return code < std::size(kStopReasonNames) ? kStopReasonNames[code] : std::string_view("?");
-}
+#define NQC_ENUM_NAMES kOutcomeNames
+NQC_OUTCOMES(NQC_ENUM_CHECK)
+#undef NQC_ENUM_NAMES
+#define NQC_ENUM_NAMES kStopReasonNames
+NQC_STOP_REASONS(NQC_ENUM_CHECK)
+#undef NQC_ENUM_NAMES
 
 /// Bounds on one engine call. Zero means "no bound".
 struct Limits {

@@ -7,6 +7,7 @@
 
 #include <algorithm>
 #include <chrono>
+#include <cmath>
 #include <cstdint>
 #include <cstdio>
 #include <stdexcept>
@@ -96,16 +97,11 @@ class CapacityError : public std::invalid_argument {
 
 /// "931 bytes", "12.5 MB", "8.6 GB" (decimal units).
 inline std::string format_bytes(std::uint64_t bytes) {
-  char text[48];
+  if (bytes < 1000) return std::to_string(bytes) + " bytes";
   const auto b = static_cast<double>(bytes);
-  if (bytes < 1000)
-    std::snprintf(text, sizeof text, "%llu bytes", static_cast<unsigned long long>(bytes));
-  else if (b < 1e6)
-    std::snprintf(text, sizeof text, "%.1f kB", b / 1e3);
-  else if (b < 1e9)
-    std::snprintf(text, sizeof text, "%.1f MB", b / 1e6);
-  else
-    std::snprintf(text, sizeof text, "%.1f GB", b / 1e9);
+  const int unit = b < 1e6 ? 0 : b < 1e9 ? 1 : 2;
+  char text[48];
+  std::snprintf(text, sizeof text, "%.1f %s", b / std::pow(1e3, unit + 1), unit == 0 ? "kB" : unit == 1 ? "MB" : "GB");
   return text;
 }
 
@@ -148,15 +144,14 @@ inline MemoryRoom memory_room() {
 }
 
 /// Throws CapacityError "WHAT needs BYTES, more than this process can get (ROOM)" when `bytes`
-/// exceed the room.
-inline void require_memory(std::uint64_t bytes, const std::string& what, const MemoryRoom& room) {
-  if (bytes <= room.bytes) return;
-  throw CapacityError(what + " needs " + format_bytes(bytes) + ", more than this process can get (" + room.bound + ")");
-}
-inline void require_memory(std::uint64_t bytes, const std::string& what) {
-  // Small requests never ask the system (reading /proc costs some microseconds).
-  if (bytes < (std::uint64_t{1} << 26)) return;
-  require_memory(bytes, what, memory_room());
+/// exceed `room` (default: memory_room() now, asked only from 64 MiB on: reading /proc costs
+/// some microseconds).
+inline void require_memory(std::uint64_t bytes, const std::string& what, const MemoryRoom* room = nullptr) {
+  if (room == nullptr && bytes < (std::uint64_t{1} << 26)) return;
+  const MemoryRoom left = room != nullptr ? *room : memory_room();
+  if (bytes > left.bytes)
+    throw CapacityError(what + " needs " + format_bytes(bytes) + ", more than this process can get (" + left.bound +
+                        ")");
 }
 
 /// a + b, or UINT64_MAX when that overflows (budgets from parameters up to UINT64_MAX).

@@ -115,11 +115,6 @@ StopReason RandomFill::prepare(SetupWatch& setup) {
   return StopReason::none;
 }
 
-void RandomFill::collect_free_lines(SetupWatch* setup) {
-  rows_ = free_rows_of(c_, setup);
-  cols_ = free_columns_of(used_, n_, setup);
-}
-
 StopReason RandomFill::run(Index target_free, Rng& rng, FillStats& stats, const LimitWatch* watch,
                            std::uint64_t nodes_before) {
   SetupWatch setup(watch);
@@ -128,7 +123,7 @@ StopReason RandomFill::run(Index target_free, Rng& rng, FillStats& stats, const 
   if (setup.hit() != StopReason::none) return setup.hit();
   rows_.clear();
   if (cols_.size() <= static_cast<std::size_t>(std::max<Index>(target_free, 0))) {
-    collect_free_lines(&setup);
+    rows_ = free_rows_of(c_, &setup);
     return setup.hit();
   }
   if (!shuffle_until(cols_.begin(), cols_.end(), rng, [&] { return setup.stopped(); })) return setup.hit();

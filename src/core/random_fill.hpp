@@ -48,7 +48,6 @@ class RandomFill {
 
  private:
   StopReason prepare(SetupWatch& setup);
-  void collect_free_lines(SetupWatch* setup);
   StopReason first_pass(FillStats& stats, const LimitWatch* watch, std::uint64_t can_place);
   StopReason later_passes(Index target_free, Rng& rng, FillStats& stats, const LimitWatch* watch,
                           std::uint64_t nodes_before);

@@ -45,10 +45,7 @@ void ResidualBoard::require_fits(Index n, Index rows, Index cols, std::uint64_t 
   const std::uint64_t bytes = saturating_add(build_bytes(n, min_cells), other_bytes);
   const std::string what = board + " (at least " + std::to_string(min_cells) + " free cells" +
                            (other_bytes != 0 ? ", with the line sets and lists of its set-up" : "") + ")";
-  if (room != nullptr)
-    require_memory(bytes, what, *room);
-  else
-    require_memory(bytes, what);
+  require_memory(bytes, what, room);
 }
 
 StopReason ResidualBoard::build(const Composition& c, bool check_columns, const LimitWatch* watch) {

@@ -57,7 +57,7 @@ class ResidualBoard {
   /// Board row and column (0-based) of reduced row a and reduced column b.
   [[nodiscard]] Index board_row(Index a) const { return rows_[static_cast<std::size_t>(a)]; }
   [[nodiscard]] Index board_col(Index b) const { return cols_[static_cast<std::size_t>(b)]; }
-  /// The cells of column b and of compact diagonal d in each direction (the SAT encoding's lines).
+  /// The cells of reduced row a: ids row_cells_begin(a) .. row_cells_end(a) - 1.
   [[nodiscard]] Index row_cells_begin(Index a) const { return row_begin_[static_cast<std::size_t>(a)]; }
   [[nodiscard]] Index row_cells_end(Index a) const { return row_begin_[static_cast<std::size_t>(a) + 1]; }
 
@@ -71,25 +71,22 @@ class ResidualBoard {
 
   [[nodiscard]] Index open_rows() const { return open_count_; }
   [[nodiscard]] bool row_open(Index a) const { return row_open_[static_cast<std::size_t>(a)] != 0; }
-  /// Damage of cell e ([Grigoryan], "minimum damage rule"): the free cells now on its column and
-  /// its two diagonals (the cell itself counted on each).
+  /// The free cells now of open row a.
   [[nodiscard]] Index row_free(Index a) const { return row_free_[static_cast<std::size_t>(a)]; }
-  [[nodiscard]] Index col_free(Index b) const { return col_free_[static_cast<std::size_t>(b)]; }
   /// True when cell e is free now (its row, column and diagonals are open).
   [[nodiscard]] bool is_free(Index e) const {
     const Cell& c = cell(e);
     return row_open_[static_cast<std::size_t>(c.a)] && col_open_[static_cast<std::size_t>(c.b)] &&
            d1_open_[static_cast<std::size_t>(c.d1)] && d2_open_[static_cast<std::size_t>(c.d2)];
   }
-  /// Places a queen on free cell e, closing what it attacks; false when this leaves another open
-  /// row (or, with check_columns, column) without a free cell (the look-ahead / forward
-  /// checking). The placement stands either way until undo(e).
+  /// Damage of cell e ([Grigoryan], "minimum damage rule"): the free cells now on its column and
+  /// its two diagonals (the cell itself counted on each).
   [[nodiscard]] Index damage(Index e) const {
     const Cell& c = cell(e);
     return col_free_[static_cast<std::size_t>(c.b)] + d1_free_[static_cast<std::size_t>(c.d1)] +
            d2_free_[static_cast<std::size_t>(c.d2)];
   }
-  /// Exactly reverts place(e) when undone last-placed first: no trail needed.
+  /// True when an open row (or, with check_columns, column) has no free cell.
   [[nodiscard]] bool has_dead_line() const;
 
   /// Places a queen on free cell e and closes every cell it attacks. Returns false when this

@@ -184,9 +184,9 @@ TEST(SetupLimits, MemoryRefusalsNameTheNeedAndTheRoom) {
       "the residual board of 10000 free rows x 10000 free columns (at least 100000000 free cells) needs 2.8 GB, more "
       "than this process can get (1.0 GB left of a test's bound)");
   EXPECT_EQ(refusal([&] { ResidualBoard::require_fits(10000, 100, 100, 10000, 0, &room); }), "");
-  EXPECT_EQ(refusal([&] { require_memory(2000000000, "engine 'x' at n = 7", room); }),
+  EXPECT_EQ(refusal([&] { require_memory(2000000000, "engine 'x' at n = 7", &room); }),
             "engine 'x' at n = 7 needs 2.0 GB, more than this process can get (1.0 GB left of a test's bound)");
-  EXPECT_EQ(refusal([&] { require_memory(1000000000, "fits exactly", room); }), "");
+  EXPECT_EQ(refusal([&] { require_memory(1000000000, "fits exactly", &room); }), "");
   EXPECT_EQ(format_bytes(931), "931 bytes");
   EXPECT_EQ(format_bytes(12500000), "12.5 MB");
   EXPECT_EQ(format_bytes(68719476736), "68.7 GB");

@@ -4,6 +4,7 @@
 #include <array>
 #include <stdexcept>
 #include <string>
+#include <type_traits>
 #include <utility>
 #include <vector>
 
@@ -429,36 +430,30 @@ CountResult count(const Composition& c, const Limits& limits) {
   LimitWatch watch(limits, 1024);
   SetupWatch setup(&watch);
   const WordBoard<W> board(c, &setup);
-  if (setup.hit() != StopReason::none) {
-    CountResult out;
-    out.gave_up = true;
-    out.limit = setup.hit();
-    return out;
-  }
+  if (setup.hit() != StopReason::none) return {.gave_up = true, .limit = setup.hit()};
   WordSearch<W> policy(board, nullptr, false, true);
   return count_all(policy, watch);
 }
 
-Index free_rows_checked(const Composition& c) {
+// fn(std::integral_constant<int, W>) with the words per row W of `c`'s residual (1 up to 64
+// free rows, else 2); std::invalid_argument beyond kBitboardMaxFree.
+template <class Fn>
+auto by_words(const Composition& c, Fn&& fn) {
   const Index f = c.n() - c.k();
   if (f > kBitboardMaxFree)
     throw std::invalid_argument("engine 'bitboard' takes at most " + std::to_string(kBitboardMaxFree) +
                                 " free rows, got " + std::to_string(f));
-  return f;
+  return f <= 64 ? fn(std::integral_constant<int, 1>{}) : fn(std::integral_constant<int, 2>{});
 }
 
 }  // namespace
 
 Result complete_bitboard(const Composition& c, Rng& rng, const Limits& limits, const BitboardParams& params) {
-  const Index f = free_rows_checked(c);
-  if (f <= 64) return solve<1>(c, rng, limits, params);
-  return solve<2>(c, rng, limits, params);
+  return by_words(c, [&](auto w) { return solve<w()>(c, rng, limits, params); });
 }
 
 CountResult count_bitboard(const Composition& c, const Limits& limits) {
-  const Index f = free_rows_checked(c);
-  if (f <= 64) return count<1>(c, limits);
-  return count<2>(c, limits);
+  return by_words(c, [&](auto w) { return count<w()>(c, limits); });
 }
 
 }  // namespace nqc

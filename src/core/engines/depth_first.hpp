@@ -114,12 +114,7 @@ Outcome luby_restarts(DepthFirst<Board>& search, Counters& counters, const Param
     board.start_run(!last);
     bool solved = false, restarted = false;
     const StopReason hit = search.run(
-        last ? 0 : saturating_add(counters.nodes, budget),
-        [&] {
-          solved = true;
-          return true;
-        },
-        &restarted);
+        last ? 0 : saturating_add(counters.nodes, budget), [&] { return solved = true; }, &restarted);
     if (solved) {
       counters.placed_search += f;
       return Outcome::solved;
@@ -136,23 +131,14 @@ Outcome luby_restarts(DepthFirst<Board>& search, Counters& counters, const Param
 /// Every completion of `board` counted by one run without restarts (start_run(false)).
 template <class Board>
 CountResult count_all(Board& board, LimitWatch& watch) {
-  CountResult out;
-  if (board.free_rows() == 0) {
-    out.completions = 1;
-    return out;
-  }
-  if (board.dead_at_root()) return out;
+  if (board.free_rows() == 0) return {.completions = 1};
+  if (board.dead_at_root()) return {};
   board.start_run(false);
   Counters counters;
   DepthFirst<Board> search(board, watch, counters);
-  const StopReason hit = search.run(0, [&] {
-    ++out.completions;
-    return false;
-  });
-  out.nodes = counters.nodes;
-  out.gave_up = hit != StopReason::none;
-  out.limit = hit;
-  return out;
+  std::uint64_t completions = 0;
+  const StopReason hit = search.run(0, [&] { return ++completions, false; });
+  return {completions, counters.nodes, hit != StopReason::none, hit};
 }
 
 }  // namespace nqc

@@ -113,13 +113,10 @@ Result complete_exact(const Composition& composition, Rng& rng, const Limits& li
 }
 
 CountResult count_completions_reduced(const Composition& composition, const Limits& limits) {
-  CountResult out;
   LimitWatch watch(limits, exact_poll_interval(composition.n() - composition.k()));
   ResidualBoard board;
-  if ((out.limit = board.build(composition, true, &watch)) != StopReason::none) {
-    out.gave_up = true;
-    return out;
-  }
+  if (const StopReason hit = board.build(composition, true, &watch); hit != StopReason::none)
+    return {.gave_up = true, .limit = hit};
   ResidualSearch policy(board, nullptr);
   return count_all(policy, watch);
 }

@@ -606,20 +606,17 @@ Result Grigoryan::run() {
 
 }  // namespace
 
-double grigoryan_b2(Index n) {
+Index grigoryan_level2(Index n) {
   const double u = std::log10(static_cast<double>(n));
-  return n < 30000 ? cubic(u, 12.749568, -46.535838, 120.011829, -89.600272)
-                   : cubic(u, -0.886344, 56.136743, -146.486415, 227.967782);
+  return level_from(n, n < 30000 ? cubic(u, 12.749568, -46.535838, 120.011829, -89.600272)
+                                 : cubic(u, -0.886344, 56.136743, -146.486415, 227.967782));
 }
 
-double grigoryan_b3(Index n) {
+Index grigoryan_level3(Index n) {
   const double u = std::log10(static_cast<double>(n));
-  return n < 30000 ? cubic(u, 9.717958, -46.144187, 101.296409, -50.669273)
-                   : cubic(u, 14.959815, -253.661725, 1584.711376, -3060.691342);
+  return level_from(n, n < 30000 ? cubic(u, 9.717958, -46.144187, 101.296409, -50.669273)
+                                 : cubic(u, 14.959815, -253.661725, 1584.711376, -3060.691342));
 }
-
-Index grigoryan_level2(Index n) { return level_from(n, grigoryan_b2(n)); }
-Index grigoryan_level3(Index n) { return level_from(n, grigoryan_b3(n)); }
 
 Result complete_grigoryan(const Composition& composition, Rng& rng, const Limits& limits,
                           const GrigoryanParams& params) {

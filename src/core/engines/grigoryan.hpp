@@ -74,14 +74,10 @@ struct GrigoryanParams {
   NQC_GRIGORYAN_PARAMS(NQC_PARAM_FIELD, _)
 };
 
-/// Free rows b2(n), b3(n) left at the second and third base levels: the paper's cubic
-/// regressions in u = log10(n), one pair for n < 30000 and one for n >= 30000 ([Grigoryan];
-/// [GrigoryanCode]). Defined for n >= 1; meaningful for n >= 50.
-double grigoryan_b2(Index n);
-double grigoryan_b3(Index n);
-
-/// Second and third base levels as numbers of placed queens: n - round(b2), n - round(b3),
-/// clipped to 0..n. n = 1000 gives 804 and 900, n = 10^6 gives 998821 and 999453.
+/// Second and third base levels as numbers of placed queens: n - round(b2(n)), n - round(b3(n)),
+/// clipped to 0..n, where b2, b3 are the free rows left there: the paper's cubic regressions in
+/// u = log10(n), one pair for n < 30000 and one for n >= 30000 ([Grigoryan]; [GrigoryanCode]);
+/// meaningful for n >= 50. n = 1000 gives 804 and 900, n = 10^6 gives 998821 and 999453.
 Index grigoryan_level2(Index n);
 Index grigoryan_level3(Index n);
 

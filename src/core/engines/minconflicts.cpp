@@ -212,23 +212,16 @@ class SwapSearch {
   static double unit(Rng& rng) { return static_cast<double>(rng() >> 11) * 0x1.0p-53; }
 
   // E counts attacking pairs: a queen joining a line with c queens adds c pairs.
-  void add(Index a) {
-    const auto id = static_cast<std::uint32_t>(a) + 1;
-    Line& x = line1(a);
-    energy_ += x.count++;
-    x.ids ^= id;
-    Line& y = line2(a);
-    energy_ += y.count++;
-    y.ids ^= id;
-  }
-  void remove(Index a) {
-    const auto id = static_cast<std::uint32_t>(a) + 1;
-    Line& x = line1(a);
-    energy_ -= --x.count;
-    x.ids ^= id;
-    Line& y = line2(a);
-    energy_ -= --y.count;
-    y.ids ^= id;
+  void add(Index a) { toggle<+1>(a); }
+  void remove(Index a) { toggle<-1>(a); }
+  template <int Delta>
+  void toggle(Index a) {
+    for (Line* x : {&line1(a), &line2(a)}) {
+      if constexpr (Delta > 0) energy_ += x->count;
+      x->count += Delta;
+      if constexpr (Delta < 0) energy_ -= x->count;
+      x->ids ^= static_cast<std::uint32_t>(a) + 1;
+    }
   }
   void swap(Index a, Index b) {
     remove(a);

@@ -4,6 +4,7 @@
 
 #include <algorithm>
 #include <climits>
+#include <numeric>
 #include <span>
 #include <vector>
 
@@ -66,27 +67,25 @@ class Encoder {
   // said stop.
   template <class Stopped>
   bool encode(const ResidualBoard& board, Stopped&& stopped) {
+    // A line's clauses, after a poll: false when stopped.
+    const auto line = [&](std::span<const Index> cells, bool exactly_one) {
+      if (stopped()) return false;
+      if (exactly_one) at_least_one(cells);
+      at_most_one(cells);
+      return true;
+    };
     std::vector<Index> row;
     for (Index a = 0; a < board.free_rows(); ++a) {
-      if (stopped()) return false;
-      row.clear();
-      for (Index e = board.row_cells_begin(a); e < board.row_cells_end(a); ++e) row.push_back(e);
-      at_least_one(row);
-      at_most_one(row);
+      row.resize(static_cast<std::size_t>(board.row_cells_end(a) - board.row_cells_begin(a)));
+      std::iota(row.begin(), row.end(), board.row_cells_begin(a));
+      if (!line(row, true)) return false;
     }
-    for (Index b = 0; b < board.free_rows(); ++b) {
-      if (stopped()) return false;
-      at_least_one(board.column_cells(b));
-      at_most_one(board.column_cells(b));
-    }
-    for (Index d = 0; d < board.diff_lines(); ++d) {
-      if (stopped()) return false;
-      at_most_one(board.diff_cells(d));
-    }
-    for (Index d = 0; d < board.sum_lines(); ++d) {
-      if (stopped()) return false;
-      at_most_one(board.sum_cells(d));
-    }
+    for (Index b = 0; b < board.free_rows(); ++b)
+      if (!line(board.column_cells(b), true)) return false;
+    for (Index d = 0; d < board.diff_lines(); ++d)
+      if (!line(board.diff_cells(d), false)) return false;
+    for (Index d = 0; d < board.sum_lines(); ++d)
+      if (!line(board.sum_cells(d), false)) return false;
     return true;
   }
 
