@@ -163,21 +163,9 @@ void write_binary(const Composition& c, std::ostream& out) {
 
 // --- HDF5 ------------------------------------------------------------------------------------
 
-const char* class_name(H5T_class_t type_class) {
-  switch (type_class) {
-    case H5T_FLOAT: return "floating-point";
-    case H5T_STRING: return "string";
-    case H5T_COMPOUND: return "compound";
-    case H5T_ENUM: return "enum";
-    case H5T_BITFIELD: return "bitfield";
-    case H5T_ARRAY: return "array";
-    case H5T_VLEN: return "variable-length";
-    case H5T_REFERENCE: return "reference";
-    case H5T_OPAQUE: return "opaque";
-    case H5T_TIME: return "time";
-    default: return "non-integer";
-  }
-}
+// HDF5's type classes by value (H5T_INTEGER = 0 .. H5T_ARRAY = 10).
+constexpr const char* kClassNames[] = {"integer",  "floating-point", "time", "string",          "bitfield", "opaque",
+                                       "compound", "reference",      "enum", "variable-length", "array"};
 
 // Reads the n values of /composition into `q`, 2^20 at a time, refusing values outside 0..n.
 // Wide has the stored sign and at least the stored size: every integer type converts exactly.
@@ -237,7 +225,9 @@ LoadedComposition read_hdf5(const InputFile& in) {
     const h5::Handle type = h5::element_type(dataset);
     const H5T_class_t type_class = H5Tget_class(type.id());
     if (type_class != H5T_INTEGER)
-      throw InputError(name + ": /composition holds " + class_name(type_class) + " values, expected integers");
+      throw InputError(name + ": /composition holds " +
+                       (type_class > 0 && type_class <= H5T_ARRAY ? kClassNames[type_class] : "non-integer") +
+                       " values, expected integers");
     const std::uint64_t n = shape[0];
     if (n == 0) throw InputError(name + ": /composition is empty (n must be at least 1)");
     if (n > kMaxN)
@@ -302,12 +292,8 @@ void write_hdf5(const Composition& c, const std::filesystem::path& file) {
 }  // namespace
 
 const char* to_string(CompositionFormat format) {
-  switch (format) {
-    case CompositionFormat::binary: return "binary";
-    case CompositionFormat::hdf5: return "hdf5";
-    case CompositionFormat::text: break;
-  }
-  return "text";
+  constexpr const char* kNames[] = {"text", "binary", "hdf5"};  // in the enum's order
+  return kNames[static_cast<int>(format)];
 }
 
 CompositionFormat detect_format(std::string_view bytes) {

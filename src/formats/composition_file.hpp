@@ -32,14 +32,12 @@ struct LoadedComposition {
   Composition composition;
   std::string source;  ///< file name as given ("<stdin>" for standard input), used in messages
   CompositionFormat format = CompositionFormat::text;
-  /// The text a composition was parsed from (mapped, not resident), for line_of_row; null for
-  /// binary and HDF5, which have no lines.
+  /// The text parsed (mapped, not resident) for line_of_row; null for binary and HDF5 (no lines).
   std::shared_ptr<const InputFile> text;
 };
 
-/// The format of content `bytes` (its first 8 bytes decide): "\x89NQC" (the binary magic's
-/// first half, so that a damaged magic is reported as such) binary, the HDF5 signature at
-/// offset 0, 512, 1024, ... HDF5, anything else text.
+/// The format of content `bytes`: "\x89NQC" (the binary magic's first half: a damaged magic is
+/// reported as such) binary, the HDF5 signature at offset 0, 512, 1024, ... HDF5, else text.
 CompositionFormat detect_format(std::string_view bytes);
 
 /// The format an output gets from its name: ".bin" binary, ".h5" or ".hdf5" HDF5 (any case),
@@ -47,61 +45,54 @@ CompositionFormat detect_format(std::string_view bytes);
 CompositionFormat format_for_output(const std::filesystem::path& file);
 
 /// Reads a composition in any format (detect_format); "-" is standard input. Checks n >= 1 and
-/// every value in 0..n, not consistency (require_consistent). A file is memory-mapped, its pages
-/// given back as it is read; a stream (InputFile::is_stream) is read no further than it must be
-/// (docs/formats.md, "Streams"). Throws nqc::InputError, one line naming the file, for the
-/// errors listed in docs/formats.md ("FILE: cannot open: REASON", "FILE: truncated: header says
-/// n = 10 (24 + 4n = 64 bytes), the file has 60 bytes", "FILE: row 3: value 11 is out of range
-/// 0..10", "FILE: no dataset /composition ...", an HDF5 file in the original format);
-/// nqc::IoError when the system refuses a read.
+/// every value in 0..n, not consistency. A file is mapped, its pages given back as read; a stream
+/// is read no further than it must be (docs/formats.md, "Streams"). Throws nqc::InputError, one
+/// line naming the file, for the errors of docs/formats.md; nqc::IoError when the system refuses.
 LoadedComposition read_composition(const std::filesystem::path& file);
 /// The same for a file already open, e.g. standard input whose first bytes were looked at.
 LoadedComposition read_composition(std::shared_ptr<const InputFile> in);
 
-/// Throws nqc::InputError "SOURCE:LINE: rows A and B: two queens on one column (column C)" (or
-/// another Verdict::describe) when the composition is not consistent; LINE is the text's line
-/// of the later row (binary and HDF5 have none: "SOURCE: rows A and B: ...").
+/// Throws nqc::InputError "SOURCE[:LINE]: rows A and B: ..." (Verdict::describe; LINE of the later
+/// row, text only) when the composition is not consistent.
 void require_consistent(const LoadedComposition& loaded);
 
 /// Writes `c` (n >= 1) to `file` in `format`; "-" is standard output (text or binary; HDF5:
 /// nqc::InputError). HDF5: /composition as uint32 LE in chunks of 2^20 values with Fletcher32.
-/// Throws "FILE: cannot write: REASON": nqc::IoError, or nqc::InputError for a path that cannot
-/// name a file (nqc::throw_errno).
+/// Throws "FILE: cannot write: REASON" as nqc::throw_errno.
 void write_composition(const Composition& c, const std::filesystem::path& file, CompositionFormat format);
 /// Writes `c` in the format its name asks for (format_for_output).
 void write_composition(const Composition& c, const std::filesystem::path& file);
 
 // --- the text format (text_format.cpp) ---
 
-/// Parses the text format of [Grigoryan] (docs/formats.md): whitespace-separated integers Q(i),
-/// the 1-based column of the queen in row i, 0 for an empty row; n is the number of values; `#`
-/// comments; the text discipline of text_input.hpp. Checks every value is in 0..n, not
-/// consistency. Throws nqc::InputError, the first problem in this order: "SOURCE:LINE: row I:
-/// expected an integer 0..n, got 'TOKEN'", "SOURCE: too many values (n must be at most
-/// 2147483647)", "SOURCE: no values (...)", "SOURCE:LINE: row I: value V is out of range 0..N".
+/// Parses the text format of [Grigoryan] (docs/formats.md): whitespace-separated integers Q(i)
+/// (0 for an empty row), n the number of values, `#` comments, text_input.hpp's discipline.
+/// Checks every value is in 0..n. Throws nqc::InputError, the first problem in this order:
+/// "SOURCE:LINE: row I: expected an integer 0..n, got 'TOKEN'", "SOURCE: too many values (n must
+/// be at most 2147483647)", "SOURCE: no values (...)", "SOURCE:LINE: row I: value V is out of
+/// range 0..N".
 LoadedComposition parse_composition(std::string text, const std::string& source);
 
-/// What a text read from a stream may have, read no further (docs/formats.md, "Streams"). The
-/// defaults are nqc's; smaller ones serve tests.
+/// What a text read from a stream may have, read no further (docs/formats.md, "Streams"); smaller
+/// limits serve tests.
 struct StreamLimits {
   std::uint64_t max_rows = static_cast<std::uint64_t>(kMaxBoardSize);  ///< values
   std::uint64_t max_bytes = 16 * (max_rows + 1);                       ///< bytes in all: 32 GiB
-  /// A text of at most this many bytes (16 MiB) is kept, so that a message found after reading
-  /// it can name a line (line_of_row); of a longer one messages name rows only.
+  /// A text up to this size (16 MiB) is kept, so that a message found after reading it can name
+  /// a line (line_of_row); of a longer one messages name rows only.
   std::size_t keep_bytes = std::size_t{16} << 20;
 };
 
-/// The same for an input file: a regular file is mapped and parsed in one pass; a stream
-/// as it arrives (memory: the values, a 256 KiB piece and the text kept up to
-/// limits.keep_bytes), with the messages of a file of the same bytes.
+/// The same for an input file: a regular file mapped and parsed in one pass, a stream as it
+/// arrives (memory: the values, a 256 KiB piece, the text kept), with a file's messages.
 LoadedComposition parse_composition(std::shared_ptr<const InputFile> in, const StreamLimits& limits = {});
 
-/// The 1-based line of board row `row` (0-based) of a composition parsed from text, found by
-/// reading the text again (for messages); 0 without a text or with fewer rows.
+/// The 1-based line of row `row` (0-based) of a composition parsed from text, by reading the
+/// text again (for messages); 0 without a text or with fewer rows.
 std::int64_t line_of_row(const LoadedComposition& loaded, Index row);
 
-/// Writes `c` in the text format: a `#` header line with n and k, then one value per line (file
-/// line 1 + i holds row i). Throws nqc::IoError when the stream fails.
+/// Writes `c` in the text format: a `#` line with n and k, then one value per line (file line
+/// 1 + i holds row i). Throws nqc::IoError when the stream fails.
 void write_composition(const Composition& c, std::ostream& out);
 
 }  // namespace nqc

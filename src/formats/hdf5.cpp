@@ -17,14 +17,18 @@ namespace {
 
 constexpr std::string_view kSignature = "\x89HDF\r\n\x1a\n";
 
-// HDF5 prints its error stack to stderr by default; we turn it into exception text instead.
-// The setting is per thread in thread-safe builds, so every function that can start a
-// sequence of HDF5 calls (files and new types) makes it.
+// Where the HDF5 signature is: offset 0, 512, 1024, 2048, ...
+std::optional<std::size_t> signature_at(std::string_view bytes) {
+  for (std::size_t at = 0; at + kSignature.size() <= bytes.size(); at = at == 0 ? 512 : 2 * at)
+    if (bytes.substr(at, kSignature.size()) == kSignature) return at;
+  return std::nullopt;
+}
+
+// HDF5's error stack becomes exception text, not stderr: per thread, so every function that
+// can start a sequence of HDF5 calls makes it.
 void silence() {
-  // HDF5's own atexit handler closes every ID still open; after a failed write (a full disk)
-  // the file ID whose close failed is left half-closed and that handler crashes in
-  // H5F__close_cb (HDF5 1.10.8). Our handles close what they own; H5dont_atexit must come
-  // before any other HDF5 call.
+  // HDF5's atexit handler crashes on a file whose close failed (a full disk; HDF5 1.10.8):
+  // our handles close what they own. H5dont_atexit must come before any other HDF5 call.
   static const bool no_atexit = H5dont_atexit() >= 0;
   (void)no_atexit;
   thread_local bool silenced = false;
@@ -48,11 +52,9 @@ herr_t append_entry(unsigned /*depth*/, const H5E_error2_t* entry, void* entries
 // "file write failed: time = ..., errno = 28, ..." -> "file write failed".
 std::string headline(const std::string& desc) { return desc.substr(0, desc.find(':')); }
 
-// The current error stack in one short line, then cleared: the cause (the system's error text
-// when a driver call failed, e.g. "No space left on device", else the innermost description),
-// then where (innermost function, and the API function it was called from). HDF5's full stack
-// runs to 20 entries and 2 KB for one full disk. Must run right after the failed call: every
-// HDF5 API call starts by clearing the stack.
+// The current error stack in one short line (HDF5's runs to 2 KB for one full disk), then
+// cleared: the cause (the system's error text when a driver call failed, else the innermost
+// description), then where. Must run right after the failed call (every call clears the stack).
 struct Stack {
   std::string cause;  ///< e.g. "incorrect metadata checksum after all read attempts"
   std::string where;  ///< e.g. "H5C_load_entry(): ...; called from H5Aiterate2()"
@@ -78,8 +80,7 @@ Stack take_stack() {
       if (error <= 0) error = EIO;
     }
   }
-  // Downward walk: the API function first; the innermost is the last entry before the stack
-  // repeats (HDF5 may append a second chain).
+  // The API function first; the innermost is the last entry before a second chain repeats it.
   const StackEntry& api = entries.front();
   std::size_t inner = 0;
   while (inner + 1 < entries.size() && entries[inner + 1].func != api.func) ++inner;
@@ -125,8 +126,8 @@ std::string object_path(hid_t loc, const std::string& name) {
               stack.error);
 }
 
-// Throws "cannot VERB WHAT: STACK" (detail "cannot VERB: CAUSE") for a failed call on a whole
-// file, or "HDF5: cannot VERB: STACK" for one without a file (types): WHAT empty.
+// Throws "cannot VERB WHAT: STACK" for a failed call on a whole file, "HDF5: cannot VERB: STACK"
+// without one (WHAT empty: types).
 [[noreturn]] void fail_file(const std::string& verb, const std::string& what) {
   const Stack stack = take_stack();
   if (what.empty()) throw Error("HDF5: cannot " + verb + ": " + stack.text(), "cannot " + verb + ": " + stack.cause);
@@ -145,9 +146,8 @@ T check_type(T result, const std::string& action) {
   return result;
 }
 
-// Whether flock() works in the directory of `path`. False where the file system refuses it as
-// unsupported: ENOSYS, ENOLCK (NFS without a lock daemon), EOPNOTSUPP / ENOTSUP, and 524 (the
-// kernel's ENOTSUPP, from Lustre and Cray DVS); HDF5 itself tolerates ENOSYS only.
+// Whether flock() works in the directory of `path`: not where refused as unsupported (ENOLCK:
+// NFS without a lock daemon; 524: the kernel's ENOTSUPP, Lustre, Cray DVS); HDF5 tolerates ENOSYS only.
 bool flock_works(const std::string& path) {
   const auto slash = path.rfind('/');
   const std::string dir = slash == std::string::npos ? "." : (slash == 0 ? "/" : path.substr(0, slash));
@@ -162,10 +162,8 @@ bool flock_works(const std::string& path) {
          !(error == ENOSYS || error == ENOLCK || error == EOPNOTSUPP || error == ENOTSUP || error == kKernelEnotsupp);
 }
 
-// File access: HDF5's file locking where the file system supports flock, none where it does not
-// (docs/configs.md, "Results on network file systems"): nqc never writes a file that another
-// process reads (temporary name, then rename), and launches on one results directory are
-// serialized by its lock files (system/dir_lock.hpp), which need no flock.
+// File access: HDF5's file locking where flock works, none elsewhere (docs/configs.md, "Results
+// on network file systems"): files are renamed once written, and lock files need no flock.
 Handle file_access(const std::string& path) {
   silence();
   Handle fapl(check_type(H5Pcreate(H5P_FILE_ACCESS), "create a property list for " + path), H5Pclose);
@@ -291,8 +289,7 @@ Handle create_dataset(const Handle& loc, const std::string& name, hid_t file_typ
     check(H5Pset_shuffle(dcpl.id()), at, "set the shuffle filter of", name);
     check(H5Pset_deflate(dcpl.id(), static_cast<unsigned>(layout.deflate_level)), at, "set the compression of", name);
   }
-  // Last in the pipeline: the checksum covers the bytes as stored, so damage is found before
-  // anything is decompressed.
+  // Last: the checksum covers the bytes as stored, damage found before decompression.
   check(H5Pset_fletcher32(dcpl.id()), at, "set the checksum filter of", name);
   return {check(H5Dcreate2(at, name.c_str(), file_type, space.id(), H5P_DEFAULT, dcpl.id(), H5P_DEFAULT), at,
                 "create dataset", name),
@@ -326,13 +323,10 @@ Handle create_file(const std::filesystem::path& path) {
   const Handle fapl = file_access(name);
   // Strong close: H5Fclose really closes the file, so it can be fsync'ed and renamed.
   check_type(H5Pset_fclose_degree(fapl.id(), H5F_CLOSE_STRONG), "set the close degree for " + name);
-  // The newest file format (1.10: superblock 3, object headers 2, chunk indexes by fixed and
-  // extensible arrays): every piece of metadata carries a checksum, so a damaged file is
-  // refused on reading instead of read as other data. HDF5 1.8 cannot read it.
+  // The newest file format: all metadata checksummed, so a damaged file is refused on reading.
   check_type(H5Pset_libver_bounds(fapl.id(), H5F_LIBVER_LATEST, H5F_LIBVER_LATEST), "set the file format of " + name);
-  // No aggregation blocks for metadata and small raw data (2 KiB each by default): their unused
-  // tails were 28% of a shard file of configs/ci.json, bytes no reader looks at (a flipped bit
-  // there changed nothing, and told nothing): bench/damage_campaign.py, "no effect".
+  // No aggregation blocks: their unused tails were 28% of a shard file, bytes no reader looks at
+  // (bench/damage_campaign.py, "no effect").
   check_type(H5Pset_meta_block_size(fapl.id(), 0), "set the metadata block size of " + name);
   check_type(H5Pset_small_data_block_size(fapl.id(), 0), "set the small data block size of " + name);
   const hid_t id = H5Fcreate(name.c_str(), H5F_ACC_TRUNC, H5P_DEFAULT, fapl.id());
@@ -365,31 +359,27 @@ int superblock_version(const std::filesystem::path& file) {
 }
 
 int superblock_version(std::string_view bytes) {
-  for (std::size_t at = 0; at + kSignature.size() <= bytes.size(); at = at == 0 ? 512 : 2 * at) {
-    if (bytes.substr(at, kSignature.size()) != kSignature) continue;
-    const std::size_t version = at + kSignature.size();
-    return version < bytes.size() ? static_cast<unsigned char>(bytes[version]) : 0;  // cut after the signature: as old
-  }
-  return -1;
+  const std::optional<std::size_t> at = signature_at(bytes);
+  if (!at) return -1;
+  const std::size_t version = *at + kSignature.size();
+  return version < bytes.size() ? static_cast<unsigned char>(bytes[version]) : 0;  // cut after the signature: as old
 }
 
 std::optional<std::uint64_t> file_end(std::string_view bytes) {
-  for (std::size_t at = 0; at + kSignature.size() <= bytes.size(); at = at == 0 ? 512 : 2 * at) {
-    if (bytes.substr(at, kSignature.size()) != kSignature) continue;
-    // The superblock (HDF5 File Format Specification, "Superblock"): versions 0 and 1 give the
-    // size of offsets at byte 13 and the base address at 24 (1: 28), 2 and 3 at 9 and 12; the
-    // end-of-file address is the third address from the base address on.
-    const auto byte = [&](std::size_t i) { return i < bytes.size() ? static_cast<unsigned char>(bytes[i]) : 0U; };
-    const unsigned version = byte(at + 8);
-    if (version > 3) return std::nullopt;
-    const unsigned size = byte(at + (version < 2 ? 13 : 9));
-    const std::size_t base = at + (version == 0 ? 24 : version == 1 ? 28 : 12);
-    if ((size != 2 && size != 4 && size != 8) || base + 3 * size > bytes.size()) return std::nullopt;
-    std::uint64_t end = 0;
-    for (std::size_t k = size; k-- > 0;) end = end << 8 | byte(base + 2 * size + k);  // little-endian
-    return end;
-  }
-  return std::nullopt;
+  const std::optional<std::size_t> at = signature_at(bytes);
+  if (!at) return std::nullopt;
+  // The superblock (HDF5 File Format Specification, "Superblock"): versions 0 and 1 give the
+  // size of offsets at byte 13 and the base address at 24 (1: 28), 2 and 3 at 9 and 12; the
+  // end-of-file address is the third address from the base address on.
+  const auto byte = [&](std::size_t i) { return i < bytes.size() ? static_cast<unsigned char>(bytes[i]) : 0U; };
+  const unsigned version = byte(*at + 8);
+  if (version > 3) return std::nullopt;
+  const unsigned size = byte(*at + (version < 2 ? 13 : 9));
+  const std::size_t base = *at + (version == 0 ? 24 : version == 1 ? 28 : 12);
+  if ((size != 2 && size != 4 && size != 8) || base + 3 * size > bytes.size()) return std::nullopt;
+  std::uint64_t end = 0;
+  for (std::size_t k = size; k-- > 0;) end = end << 8 | byte(base + 2 * size + k);  // little-endian
+  return end;
 }
 
 void flush(const Handle& file) {
@@ -414,8 +404,7 @@ bool exists(const Handle& loc, const std::string& name) {
 }
 
 std::vector<std::string> link_names(const Handle& loc) {
-  // One pass of H5Literate2: H5Lget_name_by_idx would rebuild the group's name table for each
-  // index (quadratic: 10 minutes for the 20,000 failure records of one run).
+  // One pass: H5Lget_name_by_idx per index is quadratic (10 minutes for 20,000 failure records).
   std::vector<std::string> names;
   const auto append = [](hid_t, const char* name, const H5L_info_t*, void* out) -> herr_t {
     static_cast<std::vector<std::string>*>(out)->emplace_back(name);
@@ -620,8 +609,7 @@ std::vector<std::pair<std::string, int>> enum_members(const Handle& type) {
 }
 
 void read_all(const Handle& dataset, hid_t mem_type, void* out) {
-  if (length(dataset) == 0) return;
-  check(H5Dread(dataset.id(), mem_type, H5S_ALL, H5S_ALL, H5P_DEFAULT, out), dataset.id(), "read");
+  read_range(dataset, mem_type, 0, length(dataset), out);
 }
 
 void read_range(const Handle& dataset, hid_t mem_type, std::size_t first, std::size_t count, void* out) {

@@ -1,7 +1,6 @@
-// A small RAII layer over the HDF5 C API: move-only handles, checked calls, and only the
-// operations the result files and HDF5 compositions need. Every failure throws nqc::h5::Error
-// whose message names the file and object and carries the HDF5 error stack; HDF5 never
-// prints to stderr.
+// A small RAII layer over the HDF5 C API: move-only handles and checked calls, for the result
+// files and HDF5 compositions. A failure throws nqc::h5::Error naming the file, the object and
+// the HDF5 error stack; HDF5 never prints to stderr.
 #pragma once
 
 #include <hdf5.h>
@@ -21,10 +20,8 @@
 namespace nqc::h5 {
 
 /// A failed HDF5 call. what(): "FILE: cannot read /cases: data error detected by Fletcher32
-/// checksum (H5Z__filter_fletcher32(): ...)"; detail(): the same without the file and the
-/// library's function names, for a message that says what it means. `error` is the errno HDF5
-/// reported (0: the cause is the file's content): the exit code is errno_exit_code(error) for
-/// a system cause, else kExitBadInput.
+/// checksum (H5Z__filter_fletcher32(): ...)"; detail(): without the file and function names.
+/// `error`: the errno HDF5 reported, 0 for the content (exit code errno_exit_code or bad input).
 class Error : public nqc::Error {
  public:
   Error(const std::string& what, std::string detail, int error = 0)
@@ -42,17 +39,17 @@ class Error : public nqc::Error {
   int error_ = 0;
 };
 
-/// The version of the HDF5 superblock (0 and 1: the original format, without checksums; 2 and
-/// 3: every piece of metadata checksummed), found where the signature is (offset 0, 512, 1024,
-/// ...); -1 without a signature. The path form throws as InputFile::open.
+/// The version of the HDF5 superblock (0, 1: no checksums; 2, 3: all metadata checksummed) at
+/// the signature (offset 0, 512, 1024, ...); -1 without one. The path form throws as
+/// InputFile::open.
 int superblock_version(const std::filesystem::path& file);
 int superblock_version(std::string_view bytes);
-/// The end-of-file address the superblock gives (the file's size as HDF5 checks it), from the
-/// file's first bytes; none when they hold no whole superblock of versions 0..3. For a stream.
+/// The end-of-file address the superblock in the first bytes gives (a stream's size); none
+/// without a whole superblock of versions 0..3.
 std::optional<std::uint64_t> file_end(std::string_view bytes);
 
 /// Owns one HDF5 identifier and closes it with its H5?close. Move-only; the destructor never
-/// throws (a failed close is dropped, its error stack cleared).
+/// throws (a failed close is dropped).
 class Handle {
  public:
   using Closer = herr_t (*)(hid_t);
@@ -94,26 +91,22 @@ bool exists(const Handle& loc, const std::string& name);
 /// Names of the links in the group `loc`, in name order.
 std::vector<std::string> link_names(const Handle& loc);
 
-/// A scalar fixed-length NUL-padded UTF-8 string attribute (in the object header, under its
-/// checksum; h5py reads it as bytes): how result files of schema 1.2 to 2.0 stored their text.
+/// A scalar fixed-length NUL-padded UTF-8 string attribute (h5py reads it as bytes).
 void write_string_attribute(const Handle& loc, const std::string& name, const std::string& value);
-/// A scalar variable-length UTF-8 string attribute (h5py reads it as str). Its value lives in a
-/// global heap, which HDF5 does not checksum: write_text_attributes (hdf5_text.hpp) adds one.
-/// Throws std::invalid_argument for a value holding a NUL byte.
+/// A scalar variable-length UTF-8 string attribute (h5py: str), in an unchecksummed global heap
+/// (see hdf5_text.hpp). Throws std::invalid_argument for a value holding a NUL byte.
 void write_variable_string_attribute(const Handle& loc, const std::string& name, const std::string& value);
 /// A scalar int64 attribute (little-endian).
 void write_int_attribute(const Handle& loc, const std::string& name, std::int64_t value);
 /// A 1-D uint64 attribute (little-endian; in the object header).
 void write_uint64s_attribute(const Handle& loc, const std::string& name, const std::vector<std::uint64_t>& values);
-/// Every scalar string attribute of `loc` as it is and every scalar integer one (up to int64)
-/// as its decimal text; others are skipped. Reads the global heap of a variable-length string:
-/// check it first (hdf5_text.hpp).
+/// Every scalar string attribute of `loc`, and every scalar integer one (up to int64) as decimal
+/// text; others skipped. Check variable-length strings first (hdf5_text.hpp).
 std::map<std::string, std::string> read_attributes_as_text(const Handle& loc);
 /// The names of the variable-length string attributes of `loc`, in byte order (no value read).
 std::vector<std::string> variable_string_attributes(const Handle& loc);
-/// The attribute `name` if it is uint64 (scalar or 1-D) of at most `max_values` values;
-/// nullopt without one. Throws nqc::InputError "FILE: attribute NAME is not a 1-D array of at
-/// most N uint64" for another type.
+/// The uint64 attribute `name` (scalar or 1-D, at most `max_values`); nullopt without one. Throws
+/// nqc::InputError "FILE: attribute NAME is not a 1-D array of at most N uint64" otherwise.
 std::optional<std::vector<std::uint64_t>> read_uint64s_attribute(const Handle& loc, const std::string& name,
                                                                  std::size_t max_values);
 
@@ -144,15 +137,14 @@ class CompoundBuilder {
   std::size_t end_ = 0;  ///< first byte after the members
 };
 
-/// Storage of a new 1-D dataset: always chunked with HDF5's Fletcher32 checksum per chunk (the
-/// last filter), so that damage is found on reading.
+/// Storage of a new 1-D dataset: always chunked, Fletcher32 per chunk (damage found on reading).
 struct Layout {
   std::size_t chunk_rows = 0;  ///< rows per chunk, the dataset growable; 0 = fixed size, chunks of up to 2^16 rows
   int deflate_level = -1;      ///< 0..9 (adds the shuffle filter); -1 = none
 };
 
-/// Creates the 1-D dataset `name` of `count` elements of `file_type`, writes `data` (of
-/// `mem_type`, converted by HDF5) and closes it, checked.
+/// Creates the 1-D dataset `name` of `count` `file_type`, writes `data` (of `mem_type`) and
+/// closes it, checked.
 void write_dataset(const Handle& loc, const std::string& name, hid_t file_type, hid_t mem_type, const void* data,
                    std::size_t count, const Layout& layout = {});
 /// A 1-D dataset written piece by piece (unlimited size), for data larger than memory.

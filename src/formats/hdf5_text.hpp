@@ -21,11 +21,10 @@
 
 namespace nqc::h5 {
 
-/// Writes `texts` (name -> UTF-8 value) as variable-length string attributes of the root group
-/// of `file` (from create_file), then the attribute `checksum`. The file is flushed and read
-/// back to find the heap collections: call it before anything large is written. Throws
-/// std::invalid_argument for a value with a NUL byte, h5::Error when the collections are not
-/// found as written.
+/// Writes `texts` (name -> UTF-8) as variable-length string attributes of the root group of
+/// `file`, then the attribute `checksum` (the file flushed and read back: call it before anything
+/// large is written). Throws std::invalid_argument for a NUL byte, h5::Error when the heap
+/// collections are not found as written.
 void write_text_attributes(const Handle& file, const std::map<std::string, std::string>& texts,
                            const std::string& checksum);
 
@@ -33,14 +32,13 @@ void write_text_attributes(const Handle& file, const std::map<std::string, std::
 enum class TextCheck {
   none,       ///< no variable-length string attribute: nothing to check
   passed,     ///< the checksum matches: HDF5 may read the values
-  unchecked,  ///< variable-length string attributes but no attribute `checksum` (a file nqc
-              ///< did not write so): reading them may crash HDF5, so refuse the file
+  unchecked,  ///< such attributes but no `checksum`: reading them may crash HDF5, refuse the file
 };
 
-/// Checks the variable-length string attributes of the root group of `file` (open from
-/// open_file) against the attribute `checksum`, reading none of their values. Throws h5::Error
-/// (detail "the text attributes do not match CHECKSUM", or "CHECKSUM names bytes A..B, beyond
-/// the file's end at S") when they differ, nqc::IoError when `checksum` is not 1 + 2N uint64.
+/// Checks the variable-length string attributes of the root group of `file` against the
+/// attribute `checksum`, reading none of their values. Throws h5::Error ("the text attributes do
+/// not match CHECKSUM", "CHECKSUM names bytes A..B, beyond the file's end at S") when they differ,
+/// nqc::InputError when `checksum` is not 1 + 2N uint64.
 TextCheck check_text_attributes(const Handle& file, const std::string& checksum);
 
 /// The most heap collections a checksum attribute may name (nqc's result files have 1 or 2).

@@ -1,5 +1,5 @@
 // An input file: a regular file read in place (memory-mapped), or a stream (a pipe, a FIFO, a
-// device, a terminal) read in order, its first bytes into memory, the rest as its reader asks.
+// device, a terminal) read in order.
 #pragma once
 
 #include <cstddef>
@@ -17,18 +17,17 @@
 
 namespace nqc {
 
-/// An input file, read-only and not copyable. A regular file (also standard input redirected
-/// from one, read from its start) is memory-mapped by bytes() on first use. Anything else is a
-/// stream, which may never end: open() reads its first kStreamHead bytes into memory (all of it
-/// when it ends there), and a reader takes the rest in order with read_stream() or into memory
-/// up to a limit with spool(), so that nothing reads a stream further than it needs.
+/// An input file, read-only. A regular file (also standard input redirected from one, read from
+/// its start) is memory-mapped by bytes(). Anything else is a stream, which may never end: open()
+/// reads its first kStreamHead bytes (all when it ends there); a reader takes the rest in order
+/// with read_stream(), or into memory up to a limit with spool(): no stream is read further than
+/// needed.
 class InputFile {
  public:
   static constexpr std::size_t kStreamHead = std::size_t{1} << 16;
 
-  /// Opens `file`; "-" is standard input. A FIFO waits for a writer. Throws "FILE: cannot
-  /// open: REASON" (a directory or a missing file: nqc::InputError, else as nqc::throw_errno
-  /// classes the error) and "FILE: cannot read: REASON" likewise.
+  /// Opens `file`; "-" is standard input; a FIFO waits for a writer. Throws "FILE: cannot
+  /// open|read: REASON" (a directory or a missing file nqc::InputError, else as throw_errno).
   static std::shared_ptr<const InputFile> open(const std::filesystem::path& file);
   /// Wraps bytes already in memory (`name` is used in messages).
   static std::shared_ptr<const InputFile> from_memory(std::string bytes, std::string name);
@@ -37,27 +36,25 @@ class InputFile {
   InputFile& operator=(const InputFile&) = delete;
   ~InputFile();
 
-  /// True for a stream that did not end within its first kStreamHead bytes (until spool()):
-  /// size() and bytes() then cover those bytes only.
+  /// True for a stream that did not end within kStreamHead bytes (until spool()): size() and
+  /// bytes() then cover those bytes only.
   [[nodiscard]] bool is_stream() const { return stream_; }
-  /// The next bytes of a stream: at most `count`, one read(2); 0 at its end and for what is not
+  /// The next bytes of a stream, at most `count` in one read(2); 0 at its end and for what is not
   /// a stream. Throws "NAME: cannot read: REASON". Not thread-safe.
   std::size_t read_stream(char* out, std::size_t count) const;
-  /// Reads a stream on into memory until its end or `max_bytes` in all (the rest is never
-  /// read): bytes in memory from then on. A no-op for anything else. Not thread-safe.
+  /// Reads a stream on into memory up to its end or `max_bytes` in all (the rest is never read).
+  /// A no-op for anything else. Not thread-safe.
   void spool(std::uintmax_t max_bytes) const;
 
   [[nodiscard]] std::size_t size() const { return size_; }
-  /// The whole content (of a stream: the bytes in memory), mapped on the first call (read into
-  /// memory if it cannot be mapped). Thread-safe.
+  /// The content (of a stream: the bytes in memory), mapped on the first call (read if it
+  /// cannot be). Thread-safe.
   [[nodiscard]] std::string_view bytes() const;
   /// The name for messages: the path as given, "<stdin>" for "-".
   [[nodiscard]] const std::string& name() const { return name_; }
-  /// The path of a regular file, to open again by name; empty for standard input, a stream and
-  /// bytes in memory.
+  /// The path of a regular file, to open again by name; empty for stdin, streams and memory.
   [[nodiscard]] const std::filesystem::path& path() const { return path_; }
-  /// Gives the whole pages of mapped bytes `from` .. `to` - 1 back to the kernel (read again
-  /// from the page cache if touched). A no-op for bytes in memory.
+  /// Gives the whole mapped pages of bytes `from` .. `to` - 1 back to the kernel.
   void release(std::size_t from, std::size_t to) const;
 
  private:
@@ -75,9 +72,8 @@ class InputFile {
   std::filesystem::path path_;
 };
 
-/// The values of a stream, whose count is unknown while it is read, set aside a chunk at a time
-/// in memory mapped from the system: a growing vector holds about twice its values while it
-/// copies them, these take their own size. Not copyable.
+/// A stream's values (their count unknown while read) set aside in chunks of memory mapped from
+/// the system: a growing vector would hold about twice its values while it copies them.
 class SetAside {
  public:
   SetAside() = default;
@@ -86,7 +82,6 @@ class SetAside {
   ~SetAside();
   /// Sets aside `values` (and clears it, keeping its capacity for the next chunk).
   void add(std::vector<Index>& values);
-  /// How many values are set aside.
   [[nodiscard]] std::size_t size() const { return size_; }
   /// All values set aside, then `last`, in one vector (each chunk given back as it is copied).
   std::vector<Index> take(const std::vector<Index>& last);

@@ -47,9 +47,6 @@ std::int64_t eight_digits(const char* p, int len) {
                                    32);
 }
 
-std::string no_values(const std::string& source) {
-  return source + ": no values (expected whitespace-separated integers Q(1..n), 0 for an empty row)";
-}
 std::string too_many_values(const std::string& source, std::uint64_t max_rows) {
   return source + ": too many values (n must be at most " + std::to_string(max_rows) + ")";
 }
@@ -60,8 +57,8 @@ std::string out_of_range(const std::string& source, std::int64_t line, std::uint
          " is out of range 0.." + std::to_string(n);
 }
 
-// A token cut by the end of a stream's piece, not kept whole (it may never end): its head for a
-// message, and its sign and digits after leading zeros (20 of them: beyond 64 bits).
+// A token cut by a piece's end, not kept whole (it may never end): its head for a message, its
+// sign and digits after leading zeros (20 of them: beyond 64 bits).
 struct PendingToken {
   std::string head;  // the first kQuotedBytes + 1 bytes
   std::string digits;
@@ -84,8 +81,7 @@ struct PendingToken {
     }
   }
   [[nodiscard]] bool decided() const { return bad && head.size() > text::kQuotedBytes; }
-  // A short token that take() reads the same: the token, its head and a bad byte, the value
-  // without leading zeros, or the head and digits beyond 64 bits.
+  // A short token that take() reads the same.
   [[nodiscard]] std::string text() const {
     if (length == head.size()) return head;
     if (bad) return head + "x";
@@ -94,9 +90,9 @@ struct PendingToken {
   }
 };
 
-// The one reader of the text format, fed the text (after a byte-order mark) whole or in pieces:
-// appends the values to `q` (0 for one out of range), counting lines (LF, CRLF, CR). Throws at
-// the first bad token; stops (stopped()) at the token after max_rows values.
+// The reader of the text format, fed the text (after a byte-order mark) in pieces: appends the
+// values to `q` (0 for one out of range), counting lines. Throws at the first bad token; stops
+// (stopped()) at the token after max_rows values.
 class TextReader {
  public:
   TextReader(std::string source, std::uint64_t max_rows, std::vector<Index>& q)
@@ -172,7 +168,8 @@ class TextReader {
   /// Throws what needs n: no values, or the first value out of 0..n (its line from `text`).
   void check(const InputFile* text) const {
     const std::uint64_t n = q_.size();
-    if (n == 0) throw InputError(no_values(source_));
+    if (n == 0)
+      throw InputError(source_ + ": no values (expected whitespace-separated integers Q(1..n), 0 for an empty row)");
     const auto before = q_.begin() + static_cast<std::ptrdiff_t>(unadmitted_ ? unadmitted_->row - 1 : n);
     const auto above =
         static_cast<std::uint64_t>(max_value_) <= n
@@ -259,7 +256,7 @@ class TextReader {
 };
 
 // A stream, parsed as it arrives, read no further than its first bad token, the token after
-// limits.max_rows values or the byte after limits.max_bytes.
+// max_rows values or the byte after max_bytes.
 void read_stream(const InputFile& in, const StreamLimits& limits, TextReader& reader, LoadedComposition& out) {
   constexpr std::size_t kPiece = std::size_t{1} << 18;
   constexpr std::size_t kChunk = std::size_t{1} << 20;  // values set aside at a time
@@ -289,8 +286,8 @@ void read_stream(const InputFile& in, const StreamLimits& limits, TextReader& re
   reader.check(out.text.get());
 }
 
-// The values of a text read whole, 8 MiB at a time, each slice given back once read, so that
-// a mapped file is not resident beside its values.
+// A text read whole, 8 MiB at a time, each slice given back once read (not resident beside
+// its values).
 void read_whole(const InputFile& in, std::vector<Index>& q) {
   const std::string_view bytes = in.bytes();
   const std::size_t start = text::first_byte(bytes);

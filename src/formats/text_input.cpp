@@ -31,16 +31,8 @@ std::vector<Line> lines(std::string_view text) {
 
 std::string normalized(std::string_view text) {
   std::string out;
-  out.reserve(text.size());
-  for (std::size_t i = first_byte(text); i < text.size(); ++i) {
-    if (text[i] != '\r') {
-      out.push_back(text[i]);
-    } else {
-      out.push_back('\n');
-      if (i + 1 < text.size() && text[i + 1] == '\n') ++i;
-    }
-  }
-  return out;
+  for (const Line& line : lines(text)) out.append(line.number > 1 ? "\n" : "").append(line.text);
+  return text.ends_with('\n') || text.ends_with('\r') ? out + "\n" : out;
 }
 
 std::string escaped(std::string_view bytes) {
@@ -48,13 +40,9 @@ std::string escaped(std::string_view bytes) {
   out.reserve(bytes.size());
   for (const char ch : bytes) {
     const auto byte = static_cast<unsigned char>(ch);
-    if (byte >= 0x20 && byte < 0x7f) {
-      out.push_back(ch);
-    } else {
-      char hex[8];
-      std::snprintf(hex, sizeof hex, "\\x%02x", byte);
-      out += hex;
-    }
+    char hex[8];
+    std::snprintf(hex, sizeof hex, "\\x%02x", byte);
+    out += byte >= 0x20 && byte < 0x7f ? std::string_view(&ch, 1) : std::string_view(hex);
   }
   return out;
 }

@@ -27,8 +27,7 @@ struct SlurmJob {
   [[nodiscard]] std::string describe() const;
 };
 
-/// The directory is held by another live launch: one line naming the holder (host, PID, Slurm
-/// job, start time, what it holds) and what to do.
+/// The directory is held by another live launch: one line naming the holder and what to do.
 class LockHeldError : public InputError {
  public:
   using InputError::InputError;
@@ -44,15 +43,13 @@ struct LockHolder {
   std::string since_utc;      ///< when the lock was taken
 };
 
-/// An exclusive claim on DIR, or on one part of its plan, until destruction: DIR/locks/all.lock
-/// for a whole run or a merge, part-I-of-K.lock for `--part I/K`. `all` conflicts with every
-/// other lock, parts with `all` and with parts of another K; parts I/K and J/K share DIR. Two
-/// conflicting launches that start in the same instant may both refuse (nothing touched).
-/// A lock whose holder ran on this host and is gone (no such PID, a zombie, a PID with another
-/// start time) is stale, and so is one of an earlier attempt of this Slurm job (a lower
-/// SLURM_RESTART_COUNT: requeued, maybe onto other nodes): it is removed, and the claim
-/// retried. Another host's lock cannot be checked: it is refused, and the message says to
-/// remove the file if that launch is known to be dead.
+/// An exclusive claim on DIR, or one part of its plan, until destruction: DIR/locks/all.lock for
+/// a whole run or a merge, part-I-of-K.lock for `--part I/K`. `all` conflicts with every lock,
+/// parts with `all` and with parts of another K. Two conflicting launches starting in the same
+/// instant may both refuse. A lock whose holder ran on this host and is gone (no such PID, a
+/// zombie, a PID with another start time), or of an earlier attempt of this Slurm job (lower
+/// SLURM_RESTART_COUNT), is stale: removed, the claim retried. Another host's lock is refused
+/// (the message says to remove it if that launch is dead).
 class DirectoryLock {
  public:
   /// Claims `scope` in `dir` (which must exist). Throws LockHeldError naming the holder, or

@@ -1,5 +1,5 @@
-// Files made durable before they are named (fsync, rename, fsync of the directory), outputs
-// that replace a file only once whole, and a background thread to write files in.
+// Files made durable before they are named, outputs that replace a file only once whole, and a
+// background thread to write files in.
 #pragma once
 
 #include <condition_variable>
@@ -19,34 +19,29 @@ struct PendingFile {
   std::filesystem::path target;
 };
 
-/// Makes `file` durable and names it: fsync(tmp), rename(tmp, target), fsync of target's
-/// directory. On failure removes tmp (and target, when the rename may not be durable) and
-/// throws nqc::IoError naming the file and the cause ("cannot fsync PATH: REASON", "cannot
-/// rename TMP to TARGET: REASON"). POSIX calls only: safe from any thread.
+/// fsync(tmp), rename(tmp, target), fsync of target's directory. On failure removes tmp (and
+/// target when the rename may not be durable) and throws nqc::IoError ("cannot fsync PATH:
+/// REASON", "cannot rename TMP to TARGET: REASON"). POSIX calls only: safe from any thread.
 void commit_file(const PendingFile& file);
 
-/// Writes `text` as the whole content of `file` (created or truncated), flushed to the
-/// operating system (not synced). Returns 0, or the errno of the failure (EIO when the
-/// stream gave none); on failure `file` is removed.
+/// Writes `text` as the whole of `file`, flushed (not synced). Returns 0, or the errno of the
+/// failure (EIO when none), `file` then removed.
 int write_whole_file(const std::filesystem::path& file, const std::string& text);
 
-/// The file an output path names: symbolic links followed (dangling ones too: the file they
-/// would create), "." and ".." resolved. A loop, or more than 40 links, gives the path as is
-/// (opening it then fails with the system's reason).
+/// The file an output path names: symbolic links followed (dangling ones too), "." and ".."
+/// resolved; a loop or more than 40 links gives the path as is.
 std::filesystem::path resolved_output_path(const std::filesystem::path& path);
 
 /// A command's output file, written so that a failure leaves what the path held: a new file
 /// beside it (mode 0666 less the umask, or the mode and, for root, owner of the file it
-/// replaces) that commit() renames onto it; through a symbolic link, onto the link's target
-/// (a loop is ELOOP). A device or FIFO is written in place (path() is the target). The
-/// destructor removes an uncommitted temporary file, and so does SIGINT, SIGTERM or SIGHUP
-/// while it is written (where no other handler is set). Not copyable.
+/// replaces) that commit() renames onto it (through a symbolic link: onto its target). A device
+/// or FIFO is written in place. The destructor removes an uncommitted temporary file, and so do
+/// SIGINT, SIGTERM, SIGHUP while it is written (where no other handler is set).
 class ReplacingOutput {
  public:
   /// Why the file a path names (resolved_output_path) may not be written, or "" when it may.
   using Rule = std::string (*)(const std::filesystem::path& file);
-  /// The rule every ReplacingOutput checks first (run_file_refusal: a run's own files); set
-  /// once at start-up.
+  /// The rule every ReplacingOutput checks first (run_file_refusal); set once at start-up.
   static void set_rule(Rule rule);
 
   /// Throws "TARGET: cannot write: REASON" (as nqc::throw_errno) when the temporary file cannot
@@ -57,8 +52,8 @@ class ReplacingOutput {
   ReplacingOutput& operator=(const ReplacingOutput&) = delete;
   /// The file to open for writing.
   [[nodiscard]] const std::filesystem::path& path() const { return path_; }
-  /// Names the written file: renames the temporary file onto the target (no fsync: a command's
-  /// output, not a result). Throws nqc::IoError "TARGET: cannot write: REASON".
+  /// Renames the temporary file onto the target (no fsync). Throws nqc::IoError "TARGET: cannot
+  /// write: REASON".
   void commit();
 
  private:
@@ -67,11 +62,10 @@ class ReplacingOutput {
   bool temporary_ = false;
 };
 
-/// Runs jobs one at a time in a background thread, so that a rank's shard files are written
-/// while it runs its next shard. At most one job is in flight (submit() waits for the one
-/// before): memory holds at most one shard being written, and a killed rank loses at most that
-/// shard and the one it was running. A job's error is rethrown by the next submit() or by
-/// finish(). HDF5 is not thread-safe here: call finish() before calling HDF5 beside HDF5 jobs.
+/// Runs jobs one at a time in a background thread (a rank's shard files written while it runs
+/// the next shard); at most one in flight, so memory holds one shard being written. A job's
+/// error is rethrown by the next submit() or finish(). HDF5 is not thread-safe here: finish()
+/// before calling HDF5 beside HDF5 jobs.
 class BackgroundWriter {
  public:
   BackgroundWriter();

@@ -85,20 +85,16 @@ class ErrorOf : public Error {
   explicit ErrorOf(const std::string& what) : Error(Code, what) {}
 };
 
-/// Bad input from a user (exit 1): a config, an argument, a file whose content is wrong or
-/// damaged, a path that does not exist. The message names the source (file and row, or JSON
-/// path) and what was expected.
+/// Bad input from a user (exit 1); the message names the source and what was expected.
 using InputError = ErrorOf<kExitBadInput>;
-/// The system refused a read or write (exit 7): ENOSPC, EIO, EACCES, EROFS, EDQUOT, a failed
-/// fsync, rename or HDF5 write. The message names the file and the system's reason.
+/// The system refused a read or write (exit 7); the message names the file and the reason.
 using IoError = ErrorOf<kExitIoError>;
 /// Out of memory (exit 8) where what() can name what did not fit, unlike std::bad_alloc.
 using OutOfMemoryError = ErrorOf<kExitOutOfMemory>;
 
-/// The exit code of a failed system call on a file the user named (errno `error`): bad input
-/// for a path that names no usable file (ENOENT, ENOTDIR, EISDIR, ENAMETOOLONG, ELOOP, EEXIST),
-/// out of memory for ENOMEM and EAGAIN (a thread that could not start), else an I/O error (EACCES, EROFS, ENOSPC,
-/// EDQUOT, EIO, ...).
+/// The exit code of a failed system call on a file the user named: bad input for a path that
+/// names no usable file (ENOENT, ENOTDIR, EISDIR, ENAMETOOLONG, ELOOP, EEXIST), out of memory for
+/// ENOMEM and EAGAIN (a thread that could not start), else an I/O error.
 ExitCode errno_exit_code(int error);
 
 /// Throws `what + ": " + strerror(error)` as the class of errno_exit_code(error).
@@ -107,9 +103,8 @@ ExitCode errno_exit_code(int error);
 /// Throws `what` as the class of `code` (InputError, IoError, OutOfMemoryError; else nqc::Error).
 [[noreturn]] void throw_error(ExitCode code, const std::string& what);
 
-/// The exception being handled (call inside a catch block) as an exit code and a message:
-/// nqc::Error's own; std::bad_alloc 8; a filesystem_error "PATH: REASON" and another
-/// system_error by errno_exit_code; std::ios_base::failure 7; anything else 1.
+/// The exception being handled (inside a catch block) as an exit code and a message: nqc::Error's
+/// own; bad_alloc 8; filesystem_error "PATH: REASON", system_error by errno; ios failure 7; else 1.
 struct ErrorReport {
   ExitCode code = kExitBadInput;
   std::string message;

@@ -27,19 +27,16 @@ void refuse_std_stream(const std::string& option, const std::filesystem::path& v
 using NamedOutputs = std::vector<std::pair<std::string, std::string>>;
 
 /// Throws nqc::InputError "A and B: both are '-' (standard output); give a file to all but
-/// one" when two or more of `outputs` are "-" (one stream cannot hold two files).
+/// one" when two or more of `outputs` are "-".
 void require_one_stdout(const NamedOutputs& outputs);
 
-/// True when the outputs `a` and `b` (neither "-") are one file: the same existing file (hard
-/// links too) or the same resolved_output_path (files yet to be written).
+/// True when the outputs `a` and `b` are one file: equivalent or the same resolved_output_path.
 bool same_output_file(const std::filesystem::path& a, const std::filesystem::path& b);
 
-/// Where text that accompanies `outputs` goes (a summary, a table): stdout, or stderr when one
-/// of them is "-".
+/// Where text beside `outputs` goes (a summary): stdout, or stderr when one of them is "-".
 FILE* text_stream(const NamedOutputs& outputs);
 
-/// A text output: the file `path` (a ReplacingOutput, named by close()), or standard output for
-/// "-". Not copyable.
+/// A text output: the file `path` (a ReplacingOutput, named by close()), or stdout for "-".
 class TextOutput {
  public:
   /// Opens `path`. Throws "PATH: cannot write: REASON" as nqc::throw_errno.
