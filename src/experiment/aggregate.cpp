@@ -322,37 +322,45 @@ void check_pooling(const std::vector<std::string>& paths, bool pooled) {
   }
 }
 
+namespace {
+
+// "canonical, n = 10, k 3, index 5"; "instance FILE, diags 4"; "random, n = 20, free_rows 10, seed S"
+std::string pooled_case(const CaseRow& r) {
+  const auto origin = static_cast<Origin>(r.origin);
+  if (origin == Origin::instance)
+    return "instance " + std::string(instance_file(r)) + ", diags " + std::to_string(r.composition_id);
+  return std::string(kOriginNames[r.origin]) + ", n = " + std::to_string(r.n) + ", " + std::string(param_name(origin)) +
+         " " + std::to_string(r.solution_id) +
+         (origin == Origin::canonical ? ", index " + std::to_string(r.composition_id)
+                                      : ", seed " + std::to_string(r.seed));
+}
+
+}  // namespace
+
 void PooledCases::add(const std::string& path, const std::vector<CaseRow>& rows) {
-  const auto origin = [](const CaseRow& r) { return static_cast<Origin>(r.origin); };
-  const auto key = [&](const CaseRow& r) {
+  const auto key = [](const CaseRow& r) {
     const std::uint64_t n_origin = static_cast<std::uint64_t>(r.n) << 8 | r.origin;
-    switch (origin(r)) {
+    switch (static_cast<Origin>(r.origin)) {
       case Origin::canonical: return Key{n_origin, r.solution_id, r.composition_id};
       case Origin::instance: return Key{n_origin, xxh64(std::string(instance_file(r))), r.composition_id};
       default: return Key{n_origin, r.seed, 0};  // derive_seed(seed, n, solution_id, composition_id)
     }
   };
-  for (const CaseRow& r : rows) {  // in case order: the first case held twice is named
-    const auto it = std::ranges::lower_bound(keys_, key(r), {}, [](const auto& e) { return e.first; });
-    if (it == keys_.end() || it->first != key(r)) continue;
-    // "canonical, n = 10, k 3, index 5"; "instance FILE, diags 4"; "random, n = 20, free_rows 10, seed S"
-    const bool canonical = origin(r) == Origin::canonical, instance = origin(r) == Origin::instance;
-    const std::string what =
-        instance ? "instance " + std::string(instance_file(r)) + ", diags " + std::to_string(r.composition_id)
-                 : std::string(kOriginNames[r.origin]) + ", n = " + std::to_string(r.n) + ", " +
-                       std::string(param_name(origin(r))) + " " + std::to_string(r.solution_id) +
-                       (canonical ? ", index " + std::to_string(r.composition_id) : ", seed " + std::to_string(r.seed));
-    throw InputError(path + ": case " + std::to_string(r.case_id) + " (" + what + ") is case " +
-                     std::to_string(it->second.second) + " of " + paths_[it->second.first] +
-                     ": pooled, it would count twice; give runs whose cases differ (" +
-                     (canonical  ? "other (n, k)"
-                      : instance ? "other files"
-                                 : "another seed, or other points") +
-                     ")");
-  }
   std::vector<std::pair<Key, std::pair<std::size_t, std::uint64_t>>> added;
   added.reserve(rows.size());
-  for (const CaseRow& r : rows) added.push_back({key(r), {paths_.size(), r.case_id}});
+  for (const CaseRow& r : rows) {  // in case order: the first case held twice is named
+    added.push_back({key(r), {paths_.size(), r.case_id}});
+    const auto it = std::ranges::lower_bound(keys_, added.back().first, {}, [](const auto& e) { return e.first; });
+    if (it == keys_.end() || it->first != added.back().first) continue;
+    const auto origin = static_cast<Origin>(r.origin);
+    throw InputError(path + ": case " + std::to_string(r.case_id) + " (" + pooled_case(r) + ") is case " +
+                     std::to_string(it->second.second) + " of " + paths_[it->second.first] +
+                     ": pooled, it would count twice; give runs whose cases differ (" +
+                     (origin == Origin::canonical  ? "other (n, k)"
+                      : origin == Origin::instance ? "other files"
+                                                   : "another seed, or other points") +
+                     ")");
+  }
   std::ranges::sort(added);
   std::vector<std::pair<Key, std::pair<std::size_t, std::uint64_t>>> merged;
   merged.reserve(keys_.size() + added.size());

@@ -74,6 +74,26 @@ bool for_each_canonical_case(const Plan& plan, Index n, Index k, std::uint64_t f
   return true;
 }
 
+namespace {
+
+// The error of a case that max_draws(n) draws could not make: the config (its JSON path) is at fault.
+InputError no_draw(const ExperimentConfig& config, const Shard& shard, std::uint64_t solution_id,
+                   std::uint64_t composition_id, const std::string& what, const std::string& expected) {
+  const Index n = shard.n;
+  const std::uint64_t draws = max_draws(n);
+  std::string at = "/" + std::string(kOriginKeys[static_cast<int>(shard.origin)]);
+  for (std::size_t g = 0; g < config.groups.size(); ++g)
+    if (std::ranges::count(config.groups[g].n, n) > 0 &&
+        std::ranges::count(config.groups[g].values, static_cast<Index>(solution_id)) > 0)
+      at += "/" + std::to_string(g);
+  return InputError(config.source + ": " + at + ": (n = " + std::to_string(n) + ", " +
+                    std::string(param_name(shard.origin)) + " = " + std::to_string(solution_id) + "), sample " +
+                    std::to_string(composition_id) + ": " + what + " in " + std::to_string(draws) +
+                    (draws == 1 ? " draw" : " draws") + " (min(10^4, 10^9 / n^2)); expected " + expected);
+}
+
+}  // namespace
+
 CaseInput case_input(const ExperimentConfig& config, const Plan& plan, const Shard& shard, std::uint64_t solution_id,
                      std::uint64_t composition_id, const std::atomic<bool>* stop) {
   const Index n = shard.n;
@@ -88,17 +108,6 @@ CaseInput case_input(const ExperimentConfig& config, const Plan& plan, const Sha
     if (stop != nullptr && stop->load())
       throw_error(kExitInterrupted, "interrupted while drawing sample " + std::to_string(composition_id));
   };
-  const auto no_draw = [&](const std::string& what, const std::string& expected) {
-    std::string at = "/" + std::string(kOriginKeys[static_cast<int>(shard.origin)]);
-    for (std::size_t g = 0; g < config.groups.size(); ++g)
-      if (std::ranges::count(config.groups[g].n, n) > 0 &&
-          std::ranges::count(config.groups[g].values, static_cast<Index>(solution_id)) > 0)
-        at += "/" + std::to_string(g);
-    return InputError(config.source + ": " + at + ": (n = " + std::to_string(n) + ", " +
-                      std::string(param_name(shard.origin)) + " = " + std::to_string(solution_id) + "), sample " +
-                      std::to_string(composition_id) + ": " + what + " in " + std::to_string(draws) +
-                      (draws == 1 ? " draw" : " draws") + " (min(10^4, 10^9 / n^2)); expected " + expected);
-  };
   switch (shard.origin) {
     case Origin::random: {
       const auto queens = n - static_cast<Index>(solution_id);
@@ -107,7 +116,8 @@ CaseInput case_input(const ExperimentConfig& config, const Plan& plan, const Sha
           in.composition = std::move(*c);
           return in;
         }
-      throw no_draw("CSPLib's placed-queens procedure placed no " + std::to_string(queens) + " queens",
+      throw no_draw(config, shard, solution_id, composition_id,
+                    "CSPLib's placed-queens procedure placed no " + std::to_string(queens) + " queens",
                     "more free_rows");
     }
     case Origin::excluded_diagonals: {
@@ -119,7 +129,8 @@ CaseInput case_input(const ExperimentConfig& config, const Plan& plan, const Sha
           return in;
         }
       }
-      throw no_draw("CSPLib's generator excluded fewer than " + std::to_string(diags) + " diagonals", "fewer diags");
+      throw no_draw(config, shard, solution_id, composition_id,
+                    "CSPLib's generator excluded fewer than " + std::to_string(diags) + " diagonals", "fewer diags");
     }
     case Origin::canonical: {
       for_each_canonical_case(plan, n, static_cast<Index>(solution_id), composition_id, composition_id + 1,
@@ -231,6 +242,65 @@ CaseRow run_instance_case(const ExperimentConfig& config, Engine& engine, const 
   return row;
 }
 
+namespace {
+
+// One case of a shard: runs it, true if it was kept (false: `stop` ended the shard or it threw).
+using RunOne = std::function<bool(const std::function<CaseRow(FailureRecord*)>&)>;
+
+// Runs the shard's cases from its `skip`-th on through `one`; true if it ran to its end.
+bool run_cases(const ExperimentConfig& config, const Plan& plan, const Shard& shard, int rank,
+               const std::atomic<bool>* stop, Engine& engine, std::uint64_t skip, const RunOne& one) {
+  if (shard.origin == Origin::instance) {
+    for (std::uint64_t c = shard.first_solution + skip; c < shard.first_solution + shard.solution_count; ++c)
+      if (!one([&](FailureRecord* f) {
+            return run_instance_case(config, engine, shard, c, plan.instance_cases[c], rank, stop, f);
+          }))
+        return false;
+    return true;
+  }
+  const std::uint64_t first = shard.first_composition + skip, end = shard.first_composition + shard.composition_count;
+  if (shard.origin == Origin::random || shard.origin == Origin::excluded_diagonals) {
+    for (std::uint64_t c = first; c < end; ++c)
+      if (!one([&](FailureRecord* f) {
+            return run_case(config, engine, shard, shard.first_solution, c,
+                            case_input(config, plan, shard, shard.first_solution, c, stop), rank, stop, f);
+          }))
+        return false;
+    return true;
+  }
+  if (shard.origin == Origin::canonical) {
+    const Index n = shard.n;
+    const std::uint64_t k = shard.first_solution;
+    return for_each_canonical_case(plan, n, static_cast<Index>(k), first, end,
+                                   [&](std::uint64_t index, const std::vector<Cell>& queens, int orbit) {
+                                     CaseInput input;
+                                     input.seed = derive_seed(config.seed, static_cast<std::uint64_t>(n), k, index);
+                                     input.composition = composition_of(n, queens);
+                                     input.orbit_size = static_cast<std::uint32_t>(orbit);
+                                     return one([&](FailureRecord* f) {
+                                       return run_case(config, engine, shard, k, index, std::move(input), rank, stop,
+                                                       f);
+                                     });
+                                   });
+  }
+  // Solution by solution; its last composition is made in its own memory (n = 10^8: one copy).
+  const std::uint64_t per = shard.composition_count;
+  for (std::uint64_t s = shard.first_solution + skip / per; s < shard.first_solution + shard.solution_count; ++s) {
+    Composition solution = sample_solution(config, shard.n, s);
+    const std::uint64_t c_end = shard.first_composition + per;
+    for (std::uint64_t c = shard.first_composition + (s == shard.first_solution + skip / per ? skip % per : 0);
+         c < c_end; ++c)
+      if (!one([&](FailureRecord* f) {
+            CaseInput input = derive_case(config, c + 1 == c_end ? std::move(solution) : Composition(solution), s, c);
+            return run_case(config, engine, shard, s, c, std::move(input), rank, stop, f);
+          }))
+        return false;
+  }
+  return true;
+}
+
+}  // namespace
+
 ShardRun run_shard(const ExperimentConfig& config, const Plan& plan, const Shard& shard, int rank,
                    const std::atomic<bool>* stop, const std::function<void()>& after_case, ShardData done) {
   const std::uint64_t skip = done.rows.size();
@@ -247,9 +317,8 @@ ShardRun run_shard(const ExperimentConfig& config, const Plan& plan, const Shard
   run.data.shard_id = shard.id;
   run.data.rows.reserve(std::min<std::uint64_t>(shard.case_count(), 1 << 16));
   const auto engine = make_engine(config.engine, config.engine_options);
-  // Runs one case; false when `stop` ended the shard (an interrupted case is no result) or it threw.
-  const auto one = [&](const std::function<CaseRow(FailureRecord*)>& run_one) {
-    if (stop != nullptr && stop->load()) return false;
+  const RunOne one = [&](const std::function<CaseRow(FailureRecord*)>& run_one) {
+    if (stop != nullptr && stop->load()) return false;  // an interrupted case is no result
     FailureRecord failure;
     CaseRow row;
     try {
@@ -264,56 +333,7 @@ ShardRun run_shard(const ExperimentConfig& config, const Plan& plan, const Shard
     if (after_case) after_case();
     return true;
   };
-  if (shard.origin == Origin::instance) {
-    for (std::uint64_t c = shard.first_solution + skip; c < shard.first_solution + shard.solution_count; ++c)
-      if (!one([&](FailureRecord* f) {
-            return run_instance_case(config, *engine, shard, c, plan.instance_cases[c], rank, stop, f);
-          }))
-        return run;
-    run.complete = true;
-    return run;
-  }
-  const std::uint64_t first = shard.first_composition + skip, end = shard.first_composition + shard.composition_count;
-  if (shard.origin == Origin::random || shard.origin == Origin::excluded_diagonals) {
-    for (std::uint64_t c = first; c < end; ++c)
-      if (!one([&](FailureRecord* f) {
-            return run_case(config, *engine, shard, shard.first_solution, c,
-                            case_input(config, plan, shard, shard.first_solution, c, stop), rank, stop, f);
-          }))
-        return run;
-    run.complete = true;
-    return run;
-  }
-  if (shard.origin == Origin::canonical) {
-    const Index n = shard.n;
-    const std::uint64_t k = shard.first_solution;
-    run.complete =
-        for_each_canonical_case(plan, n, static_cast<Index>(k), first, end,
-                                [&](std::uint64_t index, const std::vector<Cell>& queens, int orbit) {
-                                  CaseInput input;
-                                  input.seed = derive_seed(config.seed, static_cast<std::uint64_t>(n), k, index);
-                                  input.composition = composition_of(n, queens);
-                                  input.orbit_size = static_cast<std::uint32_t>(orbit);
-                                  return one([&](FailureRecord* f) {
-                                    return run_case(config, *engine, shard, k, index, std::move(input), rank, stop, f);
-                                  });
-                                });
-    return run;
-  }
-  // Solution by solution; its last composition is made in its own memory (n = 10^8: one copy).
-  const std::uint64_t per = shard.composition_count;
-  for (std::uint64_t s = shard.first_solution + skip / per; s < shard.first_solution + shard.solution_count; ++s) {
-    Composition solution = sample_solution(config, shard.n, s);
-    const std::uint64_t c_end = shard.first_composition + per;
-    for (std::uint64_t c = shard.first_composition + (s == shard.first_solution + skip / per ? skip % per : 0);
-         c < c_end; ++c)
-      if (!one([&](FailureRecord* f) {
-            CaseInput input = derive_case(config, c + 1 == c_end ? std::move(solution) : Composition(solution), s, c);
-            return run_case(config, *engine, shard, s, c, std::move(input), rank, stop, f);
-          }))
-        return run;
-  }
-  run.complete = true;
+  run.complete = run_cases(config, plan, shard, rank, stop, *engine, skip, one);
   return run;
 }
 
