@@ -54,7 +54,10 @@ class RegisteredEngine final : public Engine {
 // (c: a const or rvalue composition, std::move(c) keeps which).
 #define NQC_ENGINE_FACTORY(CALL)                                                                   \
   [](const EngineInfo& self, [[maybe_unused]] const EngineOptions& p) -> std::unique_ptr<Engine> { \
-    auto f = [p](auto&& c, Rng& rng, const Limits& limits) { return CALL; };                       \
+    auto f = [p](auto&& c, Rng& rng, const Limits& limits) {                                       \
+      (void)p;                                                                                     \
+      return CALL;                                                                                 \
+    };                                                                                             \
     return std::make_unique<RegisteredEngine<decltype(f)>>(self, std::move(f));                    \
   }
 
