@@ -27,7 +27,7 @@ void warn_if_unfinished(const std::filesystem::path& p, std::size_t rows) {
   if (!is_unfinished_run(p)) return;
   std::string planned = "its";
   try {
-    planned = std::to_string(parse_pinned_plan(text::read_small_file(p / "plan.json", 256u << 20, "plan.json")).cases);
+    planned = std::to_string(read_plan_file(p).cases);
   } catch (const std::exception&) {  // no plan.json yet, or damaged: the count is left out
   }
   std::fprintf(stderr, "nqc: warning: %s: the run is not finished (no results.h5): the table covers %zu of %s cases\n",

@@ -72,10 +72,7 @@ void check_plan_unchanged(const std::string& results, const std::filesystem::pat
   const std::filesystem::path record = std::filesystem::path(results) / "plan.json";
   std::error_code ec;
   if (std::filesystem::is_directory(results, ec) && std::filesystem::exists(record, ec)) try {
-      if (std::string what =
-              plan_change(parse_pinned_plan(text::read_small_file(record, 256u << 20, "plan.json")), now);
-          !what.empty())
-        change = what;
+      if (std::string what = plan_change(read_plan_file(results), now); !what.empty()) change = what;
     } catch (const InputError&) {
     }
   throw InputError(file.string() + ": the plan changed since the run (" + change +

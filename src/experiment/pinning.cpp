@@ -119,6 +119,10 @@ PinnedPlan parse_pinned_plan(const std::string& text) {
   return p;
 }
 
+PinnedPlan read_plan_file(const std::filesystem::path& dir) {
+  return parse_pinned_plan(text::read_small_file(dir / "plan.json", 256u << 20, "plan.json"));
+}
+
 std::string plan_change(const PinnedPlan& then, const PinnedPlan& now) {
   if (then.case_generation != now.case_generation)
     return "this nqc makes cases of generation " + std::to_string(now.case_generation) +

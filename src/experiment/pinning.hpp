@@ -41,6 +41,10 @@ std::string plan_file_text(const PinnedPlan& pinned, const std::string& nqc_vers
 /// Reads DIR/plan.json's text. Throws nqc::InputError with the reason it is not a record nqc wrote.
 PinnedPlan parse_pinned_plan(const std::string& text);
 
+/// Reads and parses DIR/plan.json (at most 256 MiB). Throws nqc::InputError (not a record nqc
+/// wrote, or too large) or nqc::IoError (unreadable, missing).
+PinnedPlan read_plan_file(const std::filesystem::path& dir);
+
 /// The first difference between the plan a run started with and this launch's; "" when none.
 std::string plan_change(const PinnedPlan& then, const PinnedPlan& now);
 

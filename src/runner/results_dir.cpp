@@ -119,7 +119,7 @@ void check_plan_file(const fs::path& dir, const PinnedPlan& pinned, const Conten
   const std::string count = count_files(contents);
   PinnedPlan then;
   try {
-    then = parse_pinned_plan(text::read_small_file(file, 256u << 20, "plan.json"));
+    then = read_plan_file(dir);
   } catch (const InputError& e) {
     for (const auto& [f, content] : contents)
       if (content.attrs.contains("plan_hash") && attr(content, "plan_hash") != plan_hash)
@@ -291,7 +291,7 @@ void check_plan_unchanged(const fs::path& dir, const ExperimentConfig& config, c
                      " during the run; results.h5 is not written: restore it and run again with --resume");
   PinnedPlan stored;
   try {
-    stored = parse_pinned_plan(text::read_small_file(dir / "plan.json", 256u << 20, "plan.json"));
+    stored = read_plan_file(dir);
   } catch (const InputError& e) {
     throw InputError((dir / "plan.json").string() + ": damaged (" + e.what() +
                      "); results.h5 is not written: run again with --resume --repair");
