@@ -1,6 +1,9 @@
 #include "core/lines.hpp"
 
+#include <stdexcept>
+
 #include "core/limit_watch.hpp"
+#include "core/verifier.hpp"
 
 namespace nqc {
 
@@ -11,10 +14,10 @@ void close_excluded_diagonals(const Composition& c, Bitset& diff, Bitset& sum) {
     if (a >= 0 && static_cast<std::size_t>(a) < diagonal_lines(c.n())) sum.set(static_cast<std::size_t>(a));
 }
 
-bool close_lines(const Composition& c, Bitset& used, Bitset& diff, Bitset& sum, SetupWatch* setup) {
+void close_lines(const Composition& c, Bitset& used, Bitset& diff, Bitset& sum, SetupWatch* setup) {
   SetupWatch unpolled;
   SetupWatch& watch = setup != nullptr ? *setup : unpolled;
-  if (watch.stopped()) return true;
+  if (watch.stopped()) return;
   const Index n = c.n();
   const auto un = static_cast<std::size_t>(n);
   used.assign(un);
@@ -45,7 +48,8 @@ bool close_lines(const Composition& c, Bitset& used, Bitset& diff, Bitset& sum, 
       sum.set(s);
     }
   });
-  return consistent || watch.hit() != StopReason::none;
+  if (!consistent && watch.hit() == StopReason::none)
+    throw std::invalid_argument("inconsistent composition: " + verify(c).describe(c));
 }
 
 std::vector<Index> free_rows_of(const Composition& c, SetupWatch* setup) {

@@ -57,10 +57,10 @@ class Bitset {
 
 /// The lines a composition closes: its queens' columns (`used`, n bits), diagonals (`diff`)
 /// and anti-diagonals (`sum`, 2n bits each), and its excluded diagonals; the sets are resized
-/// and cleared first. One pass, prefetched some rows ahead. False when the composition is not
-/// consistent (verify() says why). With `setup`, polled: a stopped call returns true, its sets
-/// incomplete.
-bool close_lines(const Composition& c, Bitset& used, Bitset& diff, Bitset& sum, SetupWatch* setup = nullptr);
+/// and cleared first. One pass, prefetched some rows ahead. Throws std::invalid_argument
+/// "inconsistent composition: " + verify()'s description when the composition is not consistent.
+/// With `setup`, polled: a stopped call throws nothing, its sets incomplete.
+void close_lines(const Composition& c, Bitset& used, Bitset& diff, Bitset& sum, SetupWatch* setup = nullptr);
 
 /// Sets the bits of `c`'s excluded diagonals (those in 0..2n-2) in `diff` and `sum`.
 void close_excluded_diagonals(const Composition& c, Bitset& diff, Bitset& sum);

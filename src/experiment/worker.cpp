@@ -2,7 +2,6 @@
 
 #include <algorithm>
 #include <chrono>
-#include <ctime>
 #include <stdexcept>
 #include <string>
 
@@ -14,16 +13,11 @@
 #include "experiment/result_schema.hpp"
 #include "formats/csplib.hpp"
 #include "formats/composition_file.hpp"
+#include "system/durable.hpp"
 #include "system/errors.hpp"
 
 namespace nqc {
 namespace {
-
-double thread_cpu_seconds() {
-  timespec ts{};
-  clock_gettime(CLOCK_THREAD_CPUTIME_ID, &ts);
-  return static_cast<double>(ts.tv_sec) + 1e-9 * static_cast<double>(ts.tv_nsec);
-}
 
 std::string case_name(const CaseRow& row) {
   return "case " + std::to_string(row.case_id) + " (n = " + std::to_string(row.n) + ", k = " + std::to_string(row.k) +

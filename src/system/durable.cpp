@@ -181,63 +181,25 @@ void commit_file(const PendingFile& file) {
   }
 }
 
-BackgroundWriter::BackgroundWriter() : thread_([this] { loop(); }) {}
-
-BackgroundWriter::~BackgroundWriter() {
-  {
-    std::unique_lock lock(mutex_);
-    changed_.wait(lock, [&] { return !busy_ && !next_; });
-    closing_ = true;
-  }
-  changed_.notify_all();
-  thread_.join();
-}
-
-void BackgroundWriter::wait_idle(std::unique_lock<std::mutex>& lock) {
-  changed_.wait(lock, [&] { return !busy_ && !next_; });
-  if (error_) std::rethrow_exception(std::exchange(error_, nullptr));
+double thread_cpu_seconds() {
+  timespec t{};
+  ::clock_gettime(CLOCK_THREAD_CPUTIME_ID, &t);
+  return static_cast<double>(t.tv_sec) + 1e-9 * static_cast<double>(t.tv_nsec);
 }
 
 void BackgroundWriter::submit(std::function<void()> job) {
-  std::unique_lock lock(mutex_);
-  wait_idle(lock);
-  next_ = std::move(job);
-  lock.unlock();
-  changed_.notify_all();
-}
-
-double BackgroundWriter::cpu_seconds() {
-  const std::lock_guard lock(mutex_);
-  return cpu_seconds_;
-}
-
-void BackgroundWriter::loop() {
-  const auto thread_cpu = [] {
-    timespec t{};
-    ::clock_gettime(CLOCK_THREAD_CPUTIME_ID, &t);
-    return static_cast<double>(t.tv_sec) + 1e-9 * static_cast<double>(t.tv_nsec);
-  };
-  std::unique_lock lock(mutex_);
-  for (;;) {
-    changed_.wait(lock, [&] { return closing_ || static_cast<bool>(next_); });
-    if (!next_) return;  // closing, nothing left
-    const std::function<void()> job = std::exchange(next_, nullptr);
-    busy_ = true;
-    lock.unlock();
+  finish();
+  job_ = std::async(std::launch::async, [this, job = std::move(job)] {
+    const double cpu0 = thread_cpu_seconds();
     std::exception_ptr error;
-    const double cpu0 = thread_cpu();
     try {
       job();
     } catch (...) {
       error = std::current_exception();
     }
-    const double cpu = thread_cpu() - cpu0;
-    lock.lock();
-    busy_ = false;
-    cpu_seconds_ += cpu;
-    if (error) error_ = error;
-    changed_.notify_all();
-  }
+    cpu_seconds_ += thread_cpu_seconds() - cpu0;
+    if (error) std::rethrow_exception(error);
+  });
 }
 
 }  // namespace nqc

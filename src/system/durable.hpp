@@ -2,13 +2,11 @@
 // background thread to write files in.
 #pragma once
 
-#include <condition_variable>
 #include <exception>
 #include <filesystem>
 #include <functional>
+#include <future>
 #include <string>
-#include <mutex>
-#include <thread>
 #include <utility>
 
 namespace nqc {
@@ -62,38 +60,28 @@ class ReplacingOutput {
   bool temporary_ = false;
 };
 
+/// CPU seconds the calling thread has run (CLOCK_THREAD_CPUTIME_ID).
+double thread_cpu_seconds();
+
 /// Runs jobs one at a time in a background thread (a rank's shard files written while it runs
 /// the next shard); at most one in flight, so memory holds one shard being written. A job's
 /// error is rethrown by the next submit() or finish(). HDF5 is not thread-safe here: finish()
-/// before calling HDF5 beside HDF5 jobs.
+/// before calling HDF5 beside HDF5 jobs. The destructor waits for the job in flight (its error
+/// is dropped: call finish() to see it).
 class BackgroundWriter {
  public:
-  BackgroundWriter();
-  /// Waits for the job in flight (its error is dropped: call finish() to see it).
-  ~BackgroundWriter();
-  BackgroundWriter(const BackgroundWriter&) = delete;
-  BackgroundWriter& operator=(const BackgroundWriter&) = delete;
-
   /// Waits for the previous job (as finish()), then starts `job`.
   void submit(std::function<void()> job);
   /// Waits for the job in flight; rethrows its error.
   void finish() {
-    std::unique_lock lock(mutex_);
-    wait_idle(lock);
+    if (job_.valid()) job_.get();
   }
-  /// CPU seconds the background thread spent in jobs so far (CLOCK_THREAD_CPUTIME_ID).
-  [[nodiscard]] double cpu_seconds();
+  /// CPU seconds spent in jobs so far, read after finish().
+  [[nodiscard]] double cpu_seconds() const { return cpu_seconds_; }
 
  private:
-  void loop();
-  void wait_idle(std::unique_lock<std::mutex>& lock);
-  std::mutex mutex_;
-  std::condition_variable changed_;
-  std::function<void()> next_;
-  bool busy_ = false, closing_ = false;
-  std::exception_ptr error_;
+  std::future<void> job_;
   double cpu_seconds_ = 0;
-  std::thread thread_;
 };
 
 }  // namespace nqc

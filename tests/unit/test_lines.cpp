@@ -67,22 +67,26 @@ TEST(Lines, BitsetSetsTestsAndResetsAcrossWords) {
 TEST(Lines, CloseLinesSetsTheLinesAndChecksTheComposition) {
   Bitset used, diff, sum;
   const Composition ok(std::vector<Index>{2, 0, 0, 3});  // (0,1) and (3,2): no shared line
-  EXPECT_TRUE(close_lines(ok, used, diff, sum));
+  EXPECT_NO_THROW(close_lines(ok, used, diff, sum));
   EXPECT_TRUE(used.test(1));
   EXPECT_TRUE(used.test(2));
   EXPECT_FALSE(used.test(0));
   EXPECT_TRUE(diff.test(diff_line(4, 0, 1)));
   EXPECT_TRUE(sum.test(sum_line(3, 2)));
   EXPECT_FALSE(sum.test(sum_line(0, 0)));
-  EXPECT_FALSE(close_lines(Composition(std::vector<Index>{2, 0, 2, 0}), used, diff, sum));  // one column
-  EXPECT_FALSE(close_lines(Composition(std::vector<Index>{1, 2, 0, 0}), used, diff, sum));  // one diagonal
-  EXPECT_FALSE(close_lines(Composition(std::vector<Index>{0, 2, 1, 0}), used, diff, sum));  // one anti-diagonal
-  EXPECT_FALSE(close_lines(Composition(std::vector<Index>{5, 0, 0, 0}), used, diff, sum));  // out of range
+  EXPECT_THROW(close_lines(Composition(std::vector<Index>{2, 0, 2, 0}), used, diff, sum),
+               std::invalid_argument);  // one column
+  EXPECT_THROW(close_lines(Composition(std::vector<Index>{1, 2, 0, 0}), used, diff, sum),
+               std::invalid_argument);  // one diagonal
+  EXPECT_THROW(close_lines(Composition(std::vector<Index>{0, 2, 1, 0}), used, diff, sum),
+               std::invalid_argument);  // one anti-diagonal
+  EXPECT_THROW(close_lines(Composition(std::vector<Index>{5, 0, 0, 0}), used, diff, sum),
+               std::invalid_argument);  // out of range
   Composition excluded(std::vector<Index>{2, 0, 0, 0});
   excluded.excluded_sum = {1};  // r + c = 1 holds (0, 1)
-  EXPECT_FALSE(close_lines(excluded, used, diff, sum));
+  EXPECT_THROW(close_lines(excluded, used, diff, sum), std::invalid_argument);
   excluded.q[0] = 1;
-  EXPECT_TRUE(close_lines(excluded, used, diff, sum));
+  EXPECT_NO_THROW(close_lines(excluded, used, diff, sum));
   EXPECT_TRUE(sum.test(1));  // the excluded diagonal is closed
 }
 
