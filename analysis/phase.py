@@ -219,7 +219,7 @@ def _argmax_n(n: np.ndarray, values: np.ndarray) -> tuple[str, float]:
     if not np.isfinite(values).any():
         return "", float("nan")
     top = np.nanmax(values)
-    return ", ".join(str(int(v)) for v in n[values == top]), float(top)
+    return output.ns_text(n[values == top]), float(top)
 
 
 def peaks(table: pd.DataFrame) -> pd.DataFrame:

@@ -20,6 +20,7 @@ from analysis import table as table_mod
 from analysis.errors import AnalysisError
 from analysis.load import CONFIG_HASH, EXPERIMENT, AnalysisWarning, derived_cases, load_cases
 from analysis.output import markdown as _md
+from analysis.output import ns_text as _ns
 
 #: At most this many false negative / gave_up cases are listed in the report.
 MAX_LISTED_FAILURES = 20
@@ -76,10 +77,6 @@ def default_hist_n(table: pd.DataFrame) -> int:
 
 def _share_ci(share: float, lo: float, hi: float) -> str:
     return f"{100 * share:.2f}% (95% CI {100 * lo:.1f}..{100 * hi:.1f}%)"
-
-
-def _ns(values) -> str:
-    return ", ".join(str(int(v)) for v in values)
 
 
 def paper_comparison(

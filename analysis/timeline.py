@@ -14,7 +14,7 @@ from matplotlib.patches import Patch
 from matplotlib.ticker import FixedFormatter, FixedLocator, NullLocator
 from matplotlib.transforms import ScaledTranslation, blended_transform_factory
 
-from analysis import figures
+from analysis import figures, output
 from analysis.load import UNKNOWN_HOST, launch_ranks
 
 #: Gaps shorter than this share of the launch's span (below a pixel) are merged into one bar.
@@ -41,15 +41,7 @@ _KEY = ["config_hash", "launch"]
 
 def format_ranks(ranks) -> str:
     """Ranks as nqc writes them in ``hosts``: ranges joined by "+" ([0, 1, 2, 5] -> "0-2+5")."""
-    ranks = sorted(int(r) for r in ranks)
-    parts, i = [], 0
-    while i < len(ranks):
-        j = i
-        while j + 1 < len(ranks) and ranks[j + 1] == ranks[j] + 1:
-            j += 1
-        parts.append(str(ranks[i]) if j == i else f"{ranks[i]}-{ranks[j]}")
-        i = j + 1
-    return "+".join(parts)
+    return output.ranges_text(ranks, "-", "+")
 
 
 def share_text(share: float) -> str:
