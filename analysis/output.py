@@ -68,6 +68,11 @@ def ns_text(values) -> str:
     return ", ".join(str(int(v)) for v in values)
 
 
+def plural(count: int, word: str) -> str:
+    """`count` and `word`, with an s unless count is 1: "1 rank", "2 ranks"."""
+    return f"{count} {word}{'s' if count != 1 else ''}"
+
+
 def ranges_text(values, to: str = "..", sep: str = ", ") -> str:
     """Whole numbers, sorted, as ranges: [1, 2, 3, 5] -> "1..3, 5" (`to` and `sep` the two separators)."""
     parts: list[list[int]] = []

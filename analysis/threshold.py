@@ -93,7 +93,7 @@ def _bounds(n: int, cells: pd.DataFrame, complete: bool) -> tuple[int | None, in
             start = None
         gave_up = int(at.loc[k, "gave_up"]) if k <= top else 0
         if gave_up:
-            notes.append(f"k = {k}: {gave_up} case{'s' if gave_up != 1 else ''} gave up")
+            notes.append(f"k = {k}: {output.plural(gave_up, 'case')} gave up")
     if hi is None and top < n:
         notes.append(f"k = {top + 1} not run: no infeasible case up to k = {top}")
     return lo, hi, False, "; ".join(notes)

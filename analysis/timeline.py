@@ -401,15 +401,10 @@ def _panel(ax, launch, ranks: pd.DataFrame, lane_bars: pd.DataFrame, height_in: 
     started = f", {launch.start_utc}" if launch.start_utc else ""
     named = [h for h in hosts if h != UNKNOWN_HOST]
     unknown = len(groups[UNKNOWN_HOST]) if UNKNOWN_HOST in groups.index else 0
-    where = f"{len(named)} host{'s' if len(named) != 1 else ''}" + (
-        f" (+ {unknown} of unknown host)" if unknown else ""
-    )
+    where = output.plural(len(named), "host") + (f" (+ {unknown} of unknown host)" if unknown else "")
     head = (
-        f"{run}launch {launch.launch}{started}: {launch.world_size} rank{'s' if launch.world_size != 1 else ''} "
+        f"{run}launch {launch.launch}{started}: {output.plural(launch.world_size, 'rank')} "
         f"on {where}, {launch.cases:,} cases"
     )
-    tail = (
-        f"engine busy {share_text(busy)} of {launch.rank_count} rank{'s' if launch.rank_count != 1 else ''} x "
-        f"{launch.span_s:.3g} s"
-    )
+    tail = f"engine busy {share_text(busy)} of {output.plural(launch.rank_count, 'rank')} x {launch.span_s:.3g} s"
     ax.set_title(head + (", " if len(head) + len(tail) <= 86 else "\n") + tail, fontsize=8)
