@@ -166,6 +166,16 @@ def to_markdown(comp: pd.DataFrame) -> str:
     return output.markdown(shown, ["right"] + ["left"] * len(keys) + ["right"] * 8 + ["left"])
 
 
+#: What :func:`summary` says of the n of each verdict, in its order (None: faster or slower, with the ratios).
+_SAID = {
+    "faster": None,
+    "slower": None,
+    "no clear difference": "no clear difference at n = {} (the 95% interval of the ratio contains 1: the sample cannot tell)",
+    "n/a": "no ratio at n = {} (fewer than 2 cases)",
+    NO_BASELINE: "no ratio at n = {} (the baseline has no cases there)",
+}
+
+
 def summary(comp: pd.DataFrame) -> list[str]:
     """Per group but the baseline: the n where it is clearly faster or slower, and where it cannot tell."""
     keys = comp.attrs.get("keys") or groups.label_columns(comp)
@@ -176,23 +186,13 @@ def summary(comp: pd.DataFrame) -> list[str]:
             continue
         mine = comp[[label_of(r, keys) == label for _, r in comp.iterrows()]]
         parts = []
-        for verdict, word in [("faster", "faster"), ("slower", "slower")]:
+        for verdict, said in _SAID.items():
             sel = mine[mine["verdict"] == verdict]
-            if not sel.empty:
+            if sel.empty:
+                continue
+            if said is None:  # faster or slower: by how much
                 lo, hi = _g(sel["ratio"].min(), 2), _g(sel["ratio"].max(), 2)
-                parts.append(
-                    f"{word} at n = {', '.join(str(int(v)) for v in sel['n'])} (mean time "
-                    f"{lo if lo == hi else f'{lo} to {hi}'} times the baseline's)"
-                )
-        unclear = mine[mine["verdict"] == "no clear difference"]
-        if not unclear.empty:
-            parts.append(
-                f"no clear difference at n = {', '.join(str(int(v)) for v in unclear['n'])} "
-                "(the 95% interval of the ratio contains 1: the sample cannot tell)"
-            )
-        for verdict, why in [("n/a", "fewer than 2 cases"), (NO_BASELINE, "the baseline has no cases there")]:
-            na = mine[mine["verdict"] == verdict]
-            if not na.empty:
-                parts.append(f"no ratio at n = {', '.join(str(int(v)) for v in na['n'])} ({why})")
+                said = f"{verdict} at n = {{}} (mean time {lo if lo == hi else f'{lo} to {hi}'} times the baseline's)"
+            parts.append(said.format(output.ns_text(sel["n"])))
         lines.append(f"- **{label}** against **{base}**: " + "; ".join(parts) + ".")
     return lines

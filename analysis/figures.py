@@ -189,7 +189,7 @@ def time_vs_n(table: pd.DataFrame, mean_fit: Fit | None, path, where: str = "", 
     if not (shown_mean.any() or shown_t90.any()):
         raise NoData(
             "the mean and t90mean time per case are 0, negative or not finite at every n "
-            f"({', '.join(str(int(v)) for v in n)}){where}: nothing to draw on a log axis"
+            f"({output.ns_text(n)}){where}: nothing to draw on a log axis"
         )
     left_out = [int(v) for v in n[~(shown_mean & shown_t90)]]
     fig, ax = _figure(dpi=dpi)

@@ -9,7 +9,7 @@ from dataclasses import dataclass
 import numpy as np
 import pandas as pd
 
-from analysis import paper
+from analysis import output, paper
 from analysis.errors import AnalysisError
 from analysis.table import summary
 
@@ -51,7 +51,7 @@ class Fit:
         """A warning when the fit rests on fewer than FEW_POINTS board sizes, else None."""
         if self.points >= FEW_POINTS:
             return None
-        ns = ", ".join(str(int(v)) for v in self.residuals["n"])
+        ns = output.ns_text(self.residuals["n"])
         return (
             f"the fit of {self.label} rests on {self.points} points (n = {ns}), fewer than {FEW_POINTS}: "
             "its a, b and R say little"
@@ -140,19 +140,14 @@ def fits(
     """Fits of mean and t90mean per case (`table`) and per placed queen (`cases`) over n_min..n_max."""
 
     def in_range(df: pd.DataFrame) -> pd.DataFrame:
-        keep = np.ones(len(df), dtype=bool)
-        if n_min is not None:
-            keep &= df["n"].to_numpy() >= n_min
-        if n_max is not None:
-            keep &= df["n"].to_numpy() <= n_max
-        return df[keep]
+        return df[df["n"].between(-math.inf if n_min is None else n_min, math.inf if n_max is None else n_max)]
 
     where = f"n = {n_min if n_min is not None else 'min'}..{n_max if n_max is not None else 'max'}"
     chosen = in_range(table)
     if len(chosen) < 2:
         raise AnalysisError(
             f"{len(chosen)} board size(s) in {where} (the data has n = "
-            f"{', '.join(str(int(v)) for v in table['n'])}): a fit needs at least 2; "
+            f"{output.ns_text(table['n'])}): a fit needs at least 2; "
             "widen --n-min/--n-max"
         )
     out = [fit_loglog(chosen["n"], chosen[q], q) for q in ("mean_s", "t90mean_s")]

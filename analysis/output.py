@@ -63,6 +63,27 @@ def markdown(frame, colalign=None) -> str:
     return frame.to_markdown(index=False, disable_numparse=True, **({"colalign": colalign} if colalign else {}))
 
 
+def ns_text(values) -> str:
+    """Board sizes (or other whole numbers) as text: "8, 10, 20"."""
+    return ", ".join(str(int(v)) for v in values)
+
+
+def plural(count: int, word: str) -> str:
+    """`count` and `word`, with an s unless count is 1: "1 rank", "2 ranks"."""
+    return f"{count} {word}{'s' if count != 1 else ''}"
+
+
+def ranges_text(values, to: str = "..", sep: str = ", ") -> str:
+    """Whole numbers, sorted, as ranges: [1, 2, 3, 5] -> "1..3, 5" (`to` and `sep` the two separators)."""
+    parts: list[list[int]] = []
+    for v in sorted(int(v) for v in values):
+        if parts and v == parts[-1][1] + 1:
+            parts[-1][1] = v
+        else:
+            parts.append([v, v])
+    return sep.join(str(a) if a == b else f"{a}{to}{b}" for a, b in parts)
+
+
 def note_input(path: str | Path) -> None:
     """Records `path` (a file read as an input) so that :func:`replacing` refuses to write it."""
     try:

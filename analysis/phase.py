@@ -219,7 +219,7 @@ def _argmax_n(n: np.ndarray, values: np.ndarray) -> tuple[str, float]:
     if not np.isfinite(values).any():
         return "", float("nan")
     top = np.nanmax(values)
-    return ", ".join(str(int(v)) for v in n[values == top]), float(top)
+    return output.ns_text(n[values == top]), float(top)
 
 
 def peaks(table: pd.DataFrame) -> pd.DataFrame:
@@ -332,7 +332,7 @@ def summary(compared: pd.DataFrame) -> list[str]:
     if open_.any():
         rows = compared[open_]
         lines.append(
-            f"Not compared: {len(rows)} published point{'s' if len(rows) != 1 else ''} where too many cases gave up "
+            f"Not compared: {output.plural(len(rows), 'published point')} where too many cases gave up "
             "to tell: counted completable they give one verdict, counted infeasible another ("
             + "; ".join(
                 f"{param_label(r[ORIGIN], r[PARAM])}, n = {r['n']}: {r['solved'] + r['infeasible']} decided of "
@@ -343,13 +343,11 @@ def summary(compared: pd.DataFrame) -> list[str]:
         )
     if not undecided.empty:
         lines.append(
-            f"Not compared: {len(undecided)} published point{'s' if len(undecided) != 1 else ''} with no decided "
+            f"Not compared: {output.plural(len(undecided), 'published point')} with no decided "
             f"case here, every case gave up ({_points_text(undecided, '; ')})."
         )
     if not missing.empty:
         lines.append(
-            f"Not run here: {len(missing)} published point{'s' if len(missing) != 1 else ''} ("
-            + _points_text(missing, "; ")
-            + ")."
+            f"Not run here: {output.plural(len(missing), 'published point')} (" + _points_text(missing, "; ") + ")."
         )
     return lines

@@ -104,7 +104,7 @@ def read_rows(
 def csv_fields(path: Path, line: int, row: list[str], columns: list[str]) -> list[str]:
     """The row's fields, stripped; an error unless there is exactly one per column."""
     if len(row) != len(columns):
-        got = "a blank line" if not row else f"{len(row)} field{'s' if len(row) != 1 else ''} '{','.join(row)}'"
+        got = "a blank line" if not row else f"{output.plural(len(row), 'field')} '{','.join(row)}'"
         raise AnalysisError(f"{path}: row {line}: {got}, expected {len(columns)}: {','.join(columns)}")
     return [v.strip() for v in row]
 

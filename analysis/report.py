@@ -19,7 +19,7 @@ from analysis import randset as randset_mod
 from analysis import table as table_mod
 from analysis.errors import AnalysisError
 from analysis.load import CONFIG_HASH, EXPERIMENT, AnalysisWarning, derived_cases, load_cases
-from analysis.output import markdown as _md
+from analysis.output import markdown as _md, ns_text as _ns, plural
 
 #: At most this many false negative / gave_up cases are listed in the report.
 MAX_LISTED_FAILURES = 20
@@ -76,10 +76,6 @@ def default_hist_n(table: pd.DataFrame) -> int:
 
 def _share_ci(share: float, lo: float, hi: float) -> str:
     return f"{100 * share:.2f}% (95% CI {100 * lo:.1f}..{100 * hi:.1f}%)"
-
-
-def _ns(values) -> str:
-    return ", ".join(str(int(v)) for v in values)
 
 
 def paper_comparison(
@@ -286,10 +282,6 @@ def _seconds(x) -> str:
     return "" if x is None or not math.isfinite(float(x)) else f"{float(x):.4g}"
 
 
-def _plural(count: int, word: str) -> str:
-    return f"{count} {word}{'s' if count != 1 else ''}"
-
-
 def _launch_line(part: pd.DataFrame, run: str) -> str:
     """One launch's balance in words: ranks, hosts, cases, span, busy shares and idle ranks."""
     share = timeline.share_text
@@ -301,7 +293,7 @@ def _launch_line(part: pd.DataFrame, run: str) -> str:
     idle = part[part["cases"] == 0]
     ended = part[part["cases"] > 0].sort_values("last_end_s").iloc[0]
     text = (
-        f"- **{run}launch {part['launch'].iloc[0]}**: {_plural(len(part), 'rank')} on {_plural(len(named), 'host')}"
+        f"- **{run}launch {part['launch'].iloc[0]}**: {plural(len(part), 'rank')} on {plural(len(named), 'host')}"
         + (f" (and {unknown} of unknown host)" if unknown else "")
         + f", {int(part['cases'].sum()):,} cases; span {span:.4g} s; engine busy {share(overall)} of the ranks' time"
     )
@@ -316,7 +308,7 @@ def _launch_line(part: pd.DataFrame, run: str) -> str:
                 f"{ended.last_end_s:.4g} s, idle for the last {share(1 - ended.last_end_s / span)} of the span"
             )
     if len(idle):
-        text += f"; {_plural(len(idle), 'rank')} ran no case: {timeline.format_ranks(idle['rank'])}"
+        text += f"; {plural(len(idle), 'rank')} ran no case: {timeline.format_ranks(idle['rank'])}"
     return text + "."
 
 

@@ -204,36 +204,21 @@ def false_negative_markdown(fn: pd.DataFrame) -> str:
     return output.markdown(shown, ["left"] * len(keys) + ["right"] * 5 + ["left"] * 2)
 
 
-def _seconds(x: float) -> str:
-    return f"{x:.3g}"
-
-
-def _percent(x: float) -> str:
-    return f"{100 * x:.2f}%"
-
-
-def _fraction(x: float) -> str:
-    return "0" if x == 0 else f"{x:.2e}"
-
-
 def to_markdown(table: pd.DataFrame) -> str:
     """Table 1 as Markdown: times (3 digits), backtrack shares in %, false negative share as a fraction."""
     keys = groups.label_columns(table)
+
+    def cell(col: str):
+        if col.endswith("_s"):
+            return "{:.3g}".format
+        if col.startswith("bt"):
+            return lambda x: f"{100 * x:.2f}%"
+        return (lambda x: "0" if x == 0 else f"{x:.2e}") if col.endswith("share") else str
+
     shown = pd.DataFrame(
         {
             **{k: table[k].map(str) for k in keys},
-            **{
-                header: (
-                    table[col].map(_seconds)
-                    if col.endswith("_s")
-                    else table[col].map(_percent)
-                    if col.startswith("bt")
-                    else table[col].map(_fraction)
-                    if col.endswith("share")
-                    else table[col].map(str)
-                )
-                for col, header in _MARKDOWN.items()
-            },
+            **{header: table[col].map(cell(col)) for col, header in _MARKDOWN.items()},
         }
     )
     return output.markdown(shown, ["left"] * len(keys) + ["right"] * (len(shown.columns) - len(keys)))

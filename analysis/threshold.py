@@ -64,17 +64,6 @@ def by_k(cases: pd.DataFrame, by=groups.DEFAULT) -> pd.DataFrame:
     return pd.DataFrame(columns=BY_K_COLUMNS) if canonical.empty else groups.per_group(canonical, by, rows)
 
 
-def _ranges(ks: list[int]) -> str:
-    """Whole numbers as ranges: 1..3, 5."""
-    parts, start = [], None
-    for i, k in enumerate(ks):
-        start = k if start is None else start
-        if i + 1 == len(ks) or ks[i + 1] != k + 1:
-            parts.append(str(k) if start == k else f"{start}..{k}")
-            start = None
-    return ", ".join(parts)
-
-
 #: The note of a board without solution (n = 2, 3: every k = 1 case infeasible): a(n) undefined.
 NO_SOLUTION = "no solution: every case of k = 1 is infeasible, so not even the empty board completes"
 
@@ -100,11 +89,11 @@ def _bounds(n: int, cells: pd.DataFrame, complete: bool) -> tuple[int | None, in
             start = k if start is None else start
             continue
         if start is not None:
-            notes.append(f"k = {_ranges(list(range(start, k)))} not run")
+            notes.append(f"k = {output.ranges_text(range(start, k))} not run")
             start = None
         gave_up = int(at.loc[k, "gave_up"]) if k <= top else 0
         if gave_up:
-            notes.append(f"k = {k}: {gave_up} case{'s' if gave_up != 1 else ''} gave up")
+            notes.append(f"k = {k}: {output.plural(gave_up, 'case')} gave up")
     if hi is None and top < n:
         notes.append(f"k = {top + 1} not run: no infeasible case up to k = {top}")
     return lo, hi, False, "; ".join(notes)
@@ -132,7 +121,7 @@ def thresholds(cases: pd.DataFrame, by=groups.DEFAULT, oeis: dict[int, int] | No
             if term is not None:
                 inside = note != NO_SOLUTION and (lo is None or lo <= term) and (hi is None or term <= hi)
                 agreement = "agrees" if a is not None and a == term else "within bounds" if inside else "differs"
-            ks = _ranges(sorted(int(k) for k in cells["k"]))
+            ks = output.ranges_text(cells["k"])
             out.append([int(n), ks, a, lo, hi, note, witness, witnesses, term, agreement])
         frame = pd.DataFrame(out, columns=COLUMNS)
         for name in ("a", "a_lo", "a_hi", "witness", "oeis"):
@@ -214,7 +203,9 @@ def summary(table: pd.DataFrame, oeis: dict[int, int] | None = None) -> list[str
         below = sorted({int(n) for n in table["n"] if n < first})
         above = sorted({int(n) for n in table["n"] if n > last})
         if below:
-            lines.append(f"No published term for n = {_ranges(below)}: {OEIS_NAME} starts at n = {first}.")
+            lines.append(f"No published term for n = {output.ranges_text(below)}: {OEIS_NAME} starts at n = {first}.")
         if above:
-            lines.append(f"No published term for n = {_ranges(above)}: the terms read here end at n = {last}.")
+            lines.append(
+                f"No published term for n = {output.ranges_text(above)}: the terms read here end at n = {last}."
+            )
     return lines

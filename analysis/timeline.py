@@ -14,7 +14,7 @@ from matplotlib.patches import Patch
 from matplotlib.ticker import FixedFormatter, FixedLocator, NullLocator
 from matplotlib.transforms import ScaledTranslation, blended_transform_factory
 
-from analysis import figures
+from analysis import figures, output
 from analysis.load import UNKNOWN_HOST, launch_ranks
 
 #: Gaps shorter than this share of the launch's span (below a pixel) are merged into one bar.
@@ -41,15 +41,7 @@ _KEY = ["config_hash", "launch"]
 
 def format_ranks(ranks) -> str:
     """Ranks as nqc writes them in ``hosts``: ranges joined by "+" ([0, 1, 2, 5] -> "0-2+5")."""
-    ranks = sorted(int(r) for r in ranks)
-    parts, i = [], 0
-    while i < len(ranks):
-        j = i
-        while j + 1 < len(ranks) and ranks[j + 1] == ranks[j] + 1:
-            j += 1
-        parts.append(str(ranks[i]) if j == i else f"{ranks[i]}-{ranks[j]}")
-        i = j + 1
-    return "+".join(parts)
+    return output.ranges_text(ranks, "-", "+")
 
 
 def share_text(share: float) -> str:
@@ -409,15 +401,10 @@ def _panel(ax, launch, ranks: pd.DataFrame, lane_bars: pd.DataFrame, height_in: 
     started = f", {launch.start_utc}" if launch.start_utc else ""
     named = [h for h in hosts if h != UNKNOWN_HOST]
     unknown = len(groups[UNKNOWN_HOST]) if UNKNOWN_HOST in groups.index else 0
-    where = f"{len(named)} host{'s' if len(named) != 1 else ''}" + (
-        f" (+ {unknown} of unknown host)" if unknown else ""
-    )
+    where = output.plural(len(named), "host") + (f" (+ {unknown} of unknown host)" if unknown else "")
     head = (
-        f"{run}launch {launch.launch}{started}: {launch.world_size} rank{'s' if launch.world_size != 1 else ''} "
+        f"{run}launch {launch.launch}{started}: {output.plural(launch.world_size, 'rank')} "
         f"on {where}, {launch.cases:,} cases"
     )
-    tail = (
-        f"engine busy {share_text(busy)} of {launch.rank_count} rank{'s' if launch.rank_count != 1 else ''} x "
-        f"{launch.span_s:.3g} s"
-    )
+    tail = f"engine busy {share_text(busy)} of {output.plural(launch.rank_count, 'rank')} x {launch.span_s:.3g} s"
     ax.set_title(head + (", " if len(head) + len(tail) <= 86 else "\n") + tail, fontsize=8)
