@@ -17,7 +17,6 @@
 #include "system/durable.hpp"
 #include "system/errors.hpp"
 #include "system/std_stream.hpp"
-#include "formats/text_input.hpp"
 
 namespace nqc::cli {
 namespace {

@@ -4,6 +4,7 @@
 #include <atomic>
 #include <cstddef>
 #include <cstdint>
+#include <initializer_list>
 #include <iterator>
 #include <memory>
 #include <span>
@@ -34,17 +35,26 @@ namespace nqc {
   X(grigoryan_limits, 4)    /* grigoryan's own budgets spent: the paper's "no completion" */       \
   X(minconflicts_limits, 5) /* minconflicts' moves and restarts spent */
 
+/// True when `codes` are 0, 1, 2, ... in order (an X-macro table's CODE column).
+constexpr bool counts_up(std::initializer_list<int> codes) {
+  int expected = 0;
+  for (const int code : codes)
+    if (code != expected++) return false;
+  return true;
+}
+
 /// An enum of a table X(NAME, CODE) with CODE 0, 1, 2, ... in order (checked), its names by code
 /// (NAMES) and to_string returning RET (a NUL-terminated literal): "?" for a code out of the table.
 #define NQC_ENUM_VALUE(name, code) name = code,
 #define NQC_ENUM_NAME(name, code) #name,
-#define NQC_ENUM_CHECK(name, code) static_assert(code < std::size(NQC_ENUM_NAMES) && NQC_ENUM_NAMES[code] == #name);
-#define NQC_ENUM_TABLE(ENUM, BASE, NAMES, TABLE, RET)                 \
-  enum class ENUM : BASE { TABLE(NQC_ENUM_VALUE) };                   \
-  inline constexpr std::string_view NAMES[] = {TABLE(NQC_ENUM_NAME)}; \
-  constexpr RET to_string(ENUM value) {                               \
-    const auto code = static_cast<std::size_t>(value);                \
-    return code < std::size(NAMES) ? NAMES[code].data() : "?";        \
+#define NQC_ENUM_CODE(name, code) code,
+#define NQC_ENUM_TABLE(ENUM, BASE, NAMES, TABLE, RET)                                                  \
+  enum class ENUM : BASE { TABLE(NQC_ENUM_VALUE) };                                                    \
+  static_assert(counts_up({TABLE(NQC_ENUM_CODE)}), #ENUM ": the codes must be 0, 1, 2, ... in order"); \
+  inline constexpr std::string_view NAMES[] = {TABLE(NQC_ENUM_NAME)};                                  \
+  constexpr RET to_string(ENUM value) {                                                                \
+    const auto code = static_cast<std::size_t>(value);                                                 \
+    return code < std::size(NAMES) ? NAMES[code].data() : "?";                                         \
   }
 
 /// Outcome, kOutcomeNames and to_string(Outcome): "solved", "infeasible", "gave_up".
@@ -54,12 +64,10 @@ NQC_ENUM_TABLE(Outcome, std::int8_t, kOutcomeNames, NQC_OUTCOMES, const char*)
 /// files and the CLI show.
 NQC_ENUM_TABLE(StopReason, std::uint8_t, kStopReasonNames, NQC_STOP_REASONS, std::string_view)
 
-#define NQC_ENUM_NAMES kOutcomeNames
-NQC_OUTCOMES(NQC_ENUM_CHECK)
-#undef NQC_ENUM_NAMES
-#define NQC_ENUM_NAMES kStopReasonNames
-NQC_STOP_REASONS(NQC_ENUM_CHECK)
-#undef NQC_ENUM_NAMES
+#undef NQC_ENUM_TABLE
+#undef NQC_ENUM_CODE
+#undef NQC_ENUM_NAME
+#undef NQC_ENUM_VALUE
 
 /// Bounds on one engine call. Zero means "no bound".
 struct Limits {

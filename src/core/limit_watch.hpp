@@ -7,7 +7,6 @@
 
 #include <algorithm>
 #include <chrono>
-#include <cmath>
 #include <cstdint>
 #include <cstdio>
 #include <stdexcept>
@@ -99,9 +98,13 @@ class CapacityError : public std::invalid_argument {
 inline std::string format_bytes(std::uint64_t bytes) {
   if (bytes < 1000) return std::to_string(bytes) + " bytes";
   const auto b = static_cast<double>(bytes);
-  const int unit = b < 1e6 ? 0 : b < 1e9 ? 1 : 2;
   char text[48];
-  std::snprintf(text, sizeof text, "%.1f %s", b / std::pow(1e3, unit + 1), unit == 0 ? "kB" : unit == 1 ? "MB" : "GB");
+  if (b < 1e6)
+    std::snprintf(text, sizeof text, "%.1f kB", b / 1e3);
+  else if (b < 1e9)
+    std::snprintf(text, sizeof text, "%.1f MB", b / 1e6);
+  else
+    std::snprintf(text, sizeof text, "%.1f GB", b / 1e9);
   return text;
 }
 

@@ -4,7 +4,6 @@
 #include <unistd.h>
 
 #include <algorithm>
-#include <stdexcept>
 #include <string>
 
 namespace nqc {

@@ -69,6 +69,7 @@ FillStats random_fill(Composition& c, Index target_free, Rng& rng);
 /// [Grigoryan]'s randSet & randSet experiment on `c`, in place: passes (a random matching of
 /// the free rows with the free columns, in random order) until a dead end or a solution.
 /// `placed_pass1`: the first pass's queens (~0.6 n on the empty board); c.k() the dead end's.
+/// Throws std::invalid_argument for an inconsistent composition (close_lines).
 FillStats randset_to_dead_end(Composition& c, Rng& rng);
 
 }  // namespace nqc

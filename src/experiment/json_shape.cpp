@@ -134,6 +134,7 @@ ordered_json json_schema_of(const JsonShape& s) {
     return node;
   }
   constexpr const char* kTypeNames[] = {"integer", "number", "string", "boolean", "array", "object"};
+  static_assert(std::size(kTypeNames) == static_cast<std::size_t>(JsonShape::Type::one_or_list));
   node["type"] = kTypeNames[static_cast<int>(s.type)];
   switch (s.type) {
     case JsonShape::Type::integer:

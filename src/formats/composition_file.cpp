@@ -293,6 +293,7 @@ void write_hdf5(const Composition& c, const std::filesystem::path& file) {
 
 const char* to_string(CompositionFormat format) {
   constexpr const char* kNames[] = {"text", "binary", "hdf5"};  // in the enum's order
+  static_assert(std::size(kNames) == static_cast<std::size_t>(CompositionFormat::hdf5) + 1);
   return kNames[static_cast<int>(format)];
 }
 

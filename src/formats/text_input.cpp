@@ -40,9 +40,13 @@ std::string escaped(std::string_view bytes) {
   out.reserve(bytes.size());
   for (const char ch : bytes) {
     const auto byte = static_cast<unsigned char>(ch);
-    char hex[8];
-    std::snprintf(hex, sizeof hex, "\\x%02x", byte);
-    out += byte >= 0x20 && byte < 0x7f ? std::string_view(&ch, 1) : std::string_view(hex);
+    if (byte >= 0x20 && byte < 0x7f) {
+      out.push_back(ch);
+    } else {
+      char hex[8];
+      std::snprintf(hex, sizeof hex, "\\x%02x", byte);
+      out += hex;
+    }
   }
   return out;
 }

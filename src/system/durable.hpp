@@ -63,14 +63,21 @@ class ReplacingOutput {
 /// CPU seconds the calling thread has run (CLOCK_THREAD_CPUTIME_ID).
 double thread_cpu_seconds();
 
-/// Runs jobs one at a time in a background thread (a rank's shard files written while it runs
-/// the next shard); at most one in flight, so memory holds one shard being written. A job's
-/// error is rethrown by the next submit() or finish(). HDF5 is not thread-safe here: finish()
-/// before calling HDF5 beside HDF5 jobs. The destructor waits for the job in flight (its error
-/// is dropped: call finish() to see it).
+/// Runs jobs one at a time, each in a thread of its own (a rank's shard files written while it
+/// runs the next shard); at most one in flight, so memory holds one shard being written. A job's
+/// error (also a thread that cannot start) is rethrown by the next submit() or finish(). HDF5 is
+/// not thread-safe here: finish() before calling HDF5 beside HDF5 jobs. The destructor waits
+/// for the job in flight (its error is dropped: call finish() to see it).
 class BackgroundWriter {
  public:
-  /// Waits for the previous job (as finish()), then starts `job`.
+  BackgroundWriter() = default;
+  BackgroundWriter(const BackgroundWriter&) = delete;  // a job in flight holds `this`
+  BackgroundWriter& operator=(const BackgroundWriter&) = delete;
+  ~BackgroundWriter() {
+    if (job_.valid()) job_.wait();
+  }
+  /// Waits for the previous job (as finish()), then starts `job`. Throws the previous job's
+  /// error, or std::system_error when no thread can start.
   void submit(std::function<void()> job);
   /// Waits for the job in flight; rethrows its error.
   void finish() {

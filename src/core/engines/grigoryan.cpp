@@ -4,7 +4,6 @@
 #include <chrono>
 #include <cmath>
 #include <optional>
-#include <stdexcept>
 #include <string>
 #include <utility>
 #include <vector>
