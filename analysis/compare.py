@@ -111,7 +111,8 @@ def comparison(
             else:
                 matched = pairs(base_n, mine, time)
                 x, y = matched if matched is not None else (base_n[time].to_numpy(float), mine[time].to_numpy(float))
-                ratio, paired = ratio_ci(x, y, matched is not None), matched is not None
+                paired = matched is not None
+                ratio = ratio_ci(x, y, paired)
                 verdict = _verdict(*ratio)
             rows.append(
                 {**row, **dict(zip(("ratio", "ratio_lo", "ratio_hi"), ratio)), "paired": paired, "verdict": verdict}
@@ -166,11 +167,10 @@ def to_markdown(comp: pd.DataFrame) -> str:
     return output.markdown(shown, ["right"] + ["left"] * len(keys) + ["right"] * 8 + ["left"])
 
 
-#: What :func:`summary` says of the n of each verdict, in its order (None: faster or slower, with the ratios).
+#: What :func:`summary` says of the n of the verdicts without a ratio, in its order (after faster and slower).
 _SAID = {
-    "faster": None,
-    "slower": None,
-    "no clear difference": "no clear difference at n = {} (the 95% interval of the ratio contains 1: the sample cannot tell)",
+    "no clear difference": "no clear difference at n = {} "
+    "(the 95% interval of the ratio contains 1: the sample cannot tell)",
     "n/a": "no ratio at n = {} (fewer than 2 cases)",
     NO_BASELINE: "no ratio at n = {} (the baseline has no cases there)",
 }
@@ -186,13 +186,17 @@ def summary(comp: pd.DataFrame) -> list[str]:
             continue
         mine = comp[[label_of(r, keys) == label for _, r in comp.iterrows()]]
         parts = []
+        for verdict in ("faster", "slower"):
+            sel = mine[mine["verdict"] == verdict]
+            if not sel.empty:
+                lo, hi = _g(sel["ratio"].min(), 2), _g(sel["ratio"].max(), 2)
+                parts.append(
+                    f"{verdict} at n = {output.ns_text(sel['n'])} "
+                    f"(mean time {lo if lo == hi else f'{lo} to {hi}'} times the baseline's)"
+                )
         for verdict, said in _SAID.items():
             sel = mine[mine["verdict"] == verdict]
-            if sel.empty:
-                continue
-            if said is None:  # faster or slower: by how much
-                lo, hi = _g(sel["ratio"].min(), 2), _g(sel["ratio"].max(), 2)
-                said = f"{verdict} at n = {{}} (mean time {lo if lo == hi else f'{lo} to {hi}'} times the baseline's)"
-            parts.append(said.format(output.ns_text(sel["n"])))
+            if not sel.empty:
+                parts.append(said.format(output.ns_text(sel["n"])))
         lines.append(f"- **{label}** against **{base}**: " + "; ".join(parts) + ".")
     return lines

@@ -291,7 +291,7 @@ def no_backtrack_share(table: pd.DataFrame, path, dpi: float = DPI) -> Path:
             ax.hlines(100 * floor, *span, **style, label=f"paper: > {100 * floor:.0f}% for n = {lo}..{hi}")
     pn = sorted(paper.BACKTRACK_SHARES)
     shares = [100 * paper.BACKTRACK_SHARES[v]["bt0"] for v in pn]
-    ax.plot(pn, shares, **PAPER_POINT_STYLE, label="paper: n = " + ", ".join(map(str, pn)))
+    ax.plot(pn, shares, **PAPER_POINT_STYLE, label="paper: n = " + output.ns_text(pn))
     ax.set_ylim(0, 102)  # a share of 100% stays visible
     title = "Share of cases solved without backtracking"
     return _finish(fig, ax, path, "board size n", "cases without backtracking (%)", title, grid=True, dpi=dpi)
@@ -347,7 +347,7 @@ def randset_histogram(runs: list, path, dpi: float = DPI) -> Path:
         raise NoData("no randSet & randSet run to draw")
     fig, (top, bottom) = _figure(TALL_IN, dpi, panels=2)
     with_trials = [(i, r) for i, r in enumerate(runs) if r.per_trial is not None]
-    without = ", ".join(str(r.n) for r in runs if r.per_trial is None)
+    without = output.ns_text(r.n for r in runs if r.per_trial is None)
     peak = 0.0
     for i, run in with_trials:
         counts = run.per_trial["first_pass"].to_numpy(dtype=float)
@@ -358,8 +358,7 @@ def randset_histogram(runs: list, path, dpi: float = DPI) -> Path:
             100 * hist / run.trials,
             100 * edges / run.n,
             color=f"C{i}",
-            label=f"n = {run.n}: {_pct(run.first_pass_share)}%{spread}, "
-            f"bins of {width} queen{'s' if width > 1 else ''}",
+            label=f"n = {run.n}: {_pct(run.first_pass_share)}%{spread}, " f"bins of {output.plural(width, 'queen')}",
         )
         peak = max(peak, 100 * hist.max() / run.trials)
     matched = [(i, r) for i, r in with_trials if r.n in paper.RANDSET_FIRST_PASS]

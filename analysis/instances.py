@@ -150,7 +150,7 @@ def by_file_markdown(table: pd.DataFrame, limit: int | None = MAX_LISTED_FILES) 
     shown_paths, common = short_paths(table[INSTANCE])
     table = table.assign(_file=shown_paths.to_numpy(), _diags=table[DIAGS].map(_diags_shown).to_numpy())
 
-    def shown(part: pd.DataFrame, /, **more) -> pd.DataFrame:
+    def shown(part: pd.DataFrame, more: dict) -> pd.DataFrame:
         return pd.DataFrame(
             {"file": part["_file"], "diags": part["_diags"], "n": part["n"].map(str), "k": part["k"].map(str), **more}
         )
@@ -166,15 +166,17 @@ def by_file_markdown(table: pd.DataFrame, limit: int | None = MAX_LISTED_FILES) 
         )
         wide = wide[list(dict.fromkeys(label))].fillna("").reset_index()
         part = wide if limit is None else wide.head(limit)
-        frame = shown(part, **{g: part[g] for g in wide.columns[4:]})
+        frame = shown(part, {g: part[g] for g in wide.columns[4:]})
         return output.markdown(frame, ["left"] + ["right"] * 3 + ["left"] * (len(frame.columns) - 4)), common
     part = table if limit is None else table.head(limit)
     frame = shown(
         part,
-        outcome=part["outcome"],
-        cases=part["cases"].map(str),
-        **{"mean s": part["mean_s"].map(_s)},
-        nodes=part["nodes"].map(lambda v: "" if not np.isfinite(v) else f"{v:.0f}"),
+        {
+            "outcome": part["outcome"],
+            "cases": part["cases"].map(str),
+            "mean s": part["mean_s"].map(_s),
+            "nodes": part["nodes"].map(lambda v: "" if not np.isfinite(v) else f"{v:.0f}"),
+        },
     )
     return output.markdown(frame, ["left"] + ["right"] * 7), common
 

@@ -19,7 +19,7 @@ from analysis import randset as randset_mod
 from analysis import table as table_mod
 from analysis.errors import AnalysisError
 from analysis.load import CONFIG_HASH, EXPERIMENT, AnalysisWarning, derived_cases, load_cases
-from analysis.output import markdown as _md, ns_text as _ns, plural
+from analysis.output import markdown as _md
 
 #: At most this many false negative / gave_up cases are listed in the report.
 MAX_LISTED_FAILURES = 20
@@ -148,13 +148,14 @@ def paper_comparison(
             worst = part.loc[part["bt0"].idxmin()]
             below = part[part["bt0_hi"] < floor]
             if not below.empty:
-                verdict = f"below the floor at n = {_ns(below['n'])} (95% upper bound under it)"
+                verdict = f"below the floor at n = {output.ns_text(below['n'])} (95% upper bound under it)"
             elif (part["bt0_lo"] > floor).all():
                 verdict = "above the floor at every n (95% lower bounds over it)"
             else:
                 unsure = part[part["bt0_lo"] <= floor]
                 verdict = (
-                    f"cannot tell at n = {_ns(unsure['n'])}: the 95% interval " "contains the floor (too few cases)"
+                    f"cannot tell at n = {output.ns_text(unsure['n'])}: the 95% interval "
+                    "contains the floor (too few cases)"
                 )
             add(
                 f"lowest share without backtracking, n = {lo_n}..{hi_n}",
@@ -238,7 +239,7 @@ def randset_lines(runs: list, out_dir: Path) -> list[str]:
     if have:
         lo, hi = min(r.first_pass_share for r in have), max(r.first_pass_share for r in have)
         summary = (
-            f" Over n = {', '.join(str(r.n) for r in have)} the first pass places "
+            f" Over n = {output.ns_text(r.n for r in have)} the first pass places "
             f"{100 * lo:.2f}% to {100 * hi:.2f}% of the queens on average; the paper: about 60%, "
             "0.605701 at n = 10, 0.6005 (60.05%) at n = 100, 0.599777 at n = 10^6."
         )
@@ -293,7 +294,7 @@ def _launch_line(part: pd.DataFrame, run: str) -> str:
     idle = part[part["cases"] == 0]
     ended = part[part["cases"] > 0].sort_values("last_end_s").iloc[0]
     text = (
-        f"- **{run}launch {part['launch'].iloc[0]}**: {plural(len(part), 'rank')} on {plural(len(named), 'host')}"
+        f"- **{run}launch {part['launch'].iloc[0]}**: {output.plural(len(part), 'rank')} on {output.plural(len(named), 'host')}"
         + (f" (and {unknown} of unknown host)" if unknown else "")
         + f", {int(part['cases'].sum()):,} cases; span {span:.4g} s; engine busy {share(overall)} of the ranks' time"
     )
@@ -308,7 +309,7 @@ def _launch_line(part: pd.DataFrame, run: str) -> str:
                 f"{ended.last_end_s:.4g} s, idle for the last {share(1 - ended.last_end_s / span)} of the span"
             )
     if len(idle):
-        text += f"; {plural(len(idle), 'rank')} ran no case: {timeline.format_ranks(idle['rank'])}"
+        text += f"; {output.plural(len(idle), 'rank')} ran no case: {timeline.format_ranks(idle['rank'])}"
     return text + "."
 
 
@@ -533,7 +534,9 @@ def _single_plan(cases: pd.DataFrame, options: ReportOptions, randset_csvs) -> S
         table = table_mod.table1(generated, options.time)
         hist_n = options.hist_n if options.hist_n is not None else default_hist_n(table)
         if not (table["n"] == hist_n).any():
-            raise AnalysisError(f"--hist-n {hist_n}: no cases at that n (the data has n = {_ns(table['n'])})")
+            raise AnalysisError(
+                f"--hist-n {hist_n}: no cases at that n (the data has n = {output.ns_text(table['n'])})"
+            )
         if options.hist_k is not None:
             lo, hi = options.hist_k
             k = generated.loc[generated["n"] == hist_n, "k"]
@@ -739,7 +742,7 @@ def _single_lines(out: _Out, plan: SimpleNamespace) -> list[str]:
     if config.get("description"):
         L += [f"> {config['description']}", ""]
     L += [
-        f"{len(cases)} cases, n = {_ns(sorted(cases['n'].unique()))}; engine(s): "
+        f"{len(cases)} cases, n = {output.ns_text(sorted(cases['n'].unique()))}; engine(s): "
         f"{', '.join(sorted(set(groups.engines(cases)))) or '?'}; "
         f"time per case: `{options.time}` (seconds of the engine call only).",
         "",
@@ -849,7 +852,7 @@ def _groups_table(cases: pd.DataFrame, by) -> pd.DataFrame:
             "engine": joined(groups.engines(part)),
             "experiment": joined(part[EXPERIMENT].unique()),
             "config hash": joined(str(v)[:16] for v in part[CONFIG_HASH].unique()),
-            "n": _ns(sorted(part["n"].unique())),
+            "n": output.ns_text(sorted(part["n"].unique())),
         }
         for labels, part in groups.split(cases, by, warn=False)
     ]

@@ -21,14 +21,22 @@ COLUMNS = (
 LEVEL = 0.95
 
 #: Markdown headers of the columns shown in reports (the CSV has all of COLUMNS).
-_MARKDOWN = dict(
-    zip(
-        [*COLUMNS[:13], "gave_up"],
-        "n|cases|mean s|median s|t90mean s|max s|0 bt|1 bt|2 bt|3 bt|>3 bt|false neg|false neg share|gave up".split(
-            "|"
-        ),
-    )
-)
+_MARKDOWN = {
+    "n": "n",
+    "cases": "cases",
+    "mean_s": "mean s",
+    "median_s": "median s",
+    "t90mean_s": "t90mean s",
+    "max_s": "max s",
+    "bt0": "0 bt",
+    "bt1": "1 bt",
+    "bt2": "2 bt",
+    "bt3": "3 bt",
+    "bt_more": ">3 bt",
+    "false_negatives": "false neg",
+    "false_negative_share": "false neg share",
+    "gave_up": "gave up",
+}
 
 
 def clopper_pearson(count, cases, level: float = 0.95) -> tuple[np.ndarray, np.ndarray]:
